@@ -1,0 +1,63 @@
+# Escarmouche — every command a contributor or CI needs. `make test` does it all on a
+# fresh machine: it creates .venv, installs the pinned tools, and runs every check.
+SHELL := /bin/bash
+.ONESHELL:
+.SHELLFLAGS := -eu -o pipefail -c
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt pyproject.toml | sha1sum | cut -c1-12)
+PORT ?= 8000
+
+.PHONY: all venv lint types unit nbval book site serve browser bench refresh test clean
+
+all: test
+
+$(STAMP): requirements-dev.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	rm -f $(VENV)/.stamp-*
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+lint: venv
+	$(VENV)/bin/ruff check src widgets tests bench tools
+
+types: venv
+	$(VENV)/bin/mypy
+
+unit: venv
+	$(PY) -m pytest -q -m "not browser" -p no:cacheprovider
+
+nbval: venv
+	$(PY) -m pytest -q --nbval --color=no -p no:cacheprovider book
+
+# The static book (and, through jupyterlite-sphinx, the offline JupyterLite site).
+book: venv
+	$(PY) tools/build_site.py
+
+site: book
+
+serve: book
+	@echo "Escarmouche : http://127.0.0.1:$(PORT)/"
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
+
+browser: book
+	$(PY) tools/ensure_chromium.py
+	$(PY) -m pytest -q -m browser -p no:cacheprovider tests/browser
+
+bench: venv
+	$(PY) bench/run.py
+
+refresh: venv
+	$(PY) tools/refresh_notebooks.py
+
+test: lint types unit nbval book browser
+	@echo "make test : tout est vert."
+
+clean:
+	rm -rf _build dist _contents lite/.cache .jupyterlite.doit.db

@@ -1,0 +1,120 @@
+"""Injected randomness (CORE-RNG): the ``Rng`` protocol, scripted and recording rngs.
+
+Every die in the engine is drawn with ``rng.randint(1, faces)``. A ``random.Random``
+(seeded at the edge: a test, a book cell, a widget) or a :class:`ScriptedRolls` can be
+passed anywhere an ``Rng`` is expected.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any, Protocol, runtime_checkable
+
+from escarmouche.errors import EscarmoucheError
+from escarmouche.model import DieRecord
+
+__all__ = ["RecordingRng", "Rng", "ScriptedRolls", "rng_state", "set_rng_state"]
+
+
+@runtime_checkable
+class Rng(Protocol):
+    """What the engine needs of a random source: ``randint(a, b)`` inclusive."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+class ScriptedRolls:
+    """A stand-in for ``random.Random`` returning scripted values (API.md « Dice »).
+
+    >>> rng = ScriptedRolls([37, 4])
+    >>> rng.randint(1, 100), rng.randint(1, 10)
+    (37, 4)
+
+    A value outside ``[a, b]``, or a draw when none is left, raises
+    :class:`EscarmoucheError` (the die's faces and the position are named).
+    """
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self._values: list[int] = [int(v) for v in values]
+        self._pos = 0
+
+    def randint(self, a: int, b: int) -> int:
+        if self._pos >= len(self._values):
+            raise EscarmoucheError(
+                f"dés manuels : plus aucun résultat prévu pour le jet n° {self._pos + 1} "
+                f"(un d{b} est demandé ; {len(self._values)} résultat(s) fourni(s)) "
+                "(CORE-RNG)",
+                field="dés", value=self._pos + 1, rule="CORE-RNG",
+            )
+        value = self._values[self._pos]
+        if not a <= value <= b:
+            raise EscarmoucheError(
+                f"dés manuels : le résultat n° {self._pos + 1} vaut {value}, hors de "
+                f"{a}–{b} pour ce d{b} (CORE-RNG)",
+                field="dés", value=value, rule="CORE-RNG",
+            )
+        self._pos += 1
+        return value
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted values are still unused."""
+        return len(self._values) - self._pos
+
+    @property
+    def used(self) -> int:
+        """How many scripted values were consumed."""
+        return self._pos
+
+    def getstate(self) -> int:
+        return self._pos
+
+    def setstate(self, state: int) -> None:
+        self._pos = state
+
+    def __repr__(self) -> str:
+        return f"ScriptedRolls({self._values!r}, utilisés={self._pos})"
+
+
+class RecordingRng:
+    """Wraps an rng and records each die drawn (faces, value) for the event log."""
+
+    def __init__(self, inner: Rng) -> None:
+        self.inner = inner
+        self.draws: list[DieRecord] = []
+
+    def randint(self, a: int, b: int) -> int:
+        value = self.inner.randint(a, b)
+        self.draws.append(DieRecord(b, value))
+        return value
+
+    def take(self, purpose: str = "") -> tuple[DieRecord, ...]:
+        """Return the dice drawn since the last ``take`` (labelled), and forget them."""
+        out = tuple(DieRecord(d.faces, d.value, purpose or d.purpose) for d in self.draws)
+        self.draws.clear()
+        return out
+
+
+def rng_state(rng: Rng) -> Any:
+    """A snapshot of the rng's state (``None`` when it cannot be snapshotted)."""
+    if isinstance(rng, RecordingRng):
+        return ("rec", rng_state(rng.inner), len(rng.draws))
+    if isinstance(rng, random.Random | ScriptedRolls):
+        return rng.getstate()
+    getstate = getattr(rng, "getstate", None)
+    return getstate() if callable(getstate) else None
+
+
+def set_rng_state(rng: Rng, state: Any) -> None:
+    """Restore a snapshot taken by :func:`rng_state` (a rejected action draws nothing)."""
+    if state is None:
+        return
+    if isinstance(rng, RecordingRng):
+        _, inner, n = state
+        set_rng_state(rng.inner, inner)
+        del rng.draws[n:]
+        return
+    setstate = getattr(rng, "setstate", None)
+    if callable(setstate):
+        setstate(state)

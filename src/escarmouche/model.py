@@ -1,0 +1,327 @@
+"""Immutable values shared by every system: combatants, effects, events.
+
+Everything here is JSON-serialisable through ``to_json``/``from_json`` so that an
+encounter can be saved and restored exactly (CORE-LOG).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from escarmouche.errors import EscarmoucheError
+
+__all__ = [
+    "Combatant",
+    "DieRecord",
+    "Effect",
+    "Event",
+    "FrozenMap",
+    "Json",
+    "Timing",
+]
+
+Json = Any  # a JSON-compatible value (dict/list/str/int/float/bool/None)
+
+_IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+STAT_MIN = -1000
+STAT_MAX = 1000
+
+
+class FrozenMap(Mapping[str, int]):
+    """A small hashable, read-only ``str -> int`` mapping (the stats of a combatant)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, int] | Iterable[tuple[str, int]] = ()) -> None:
+        data = dict(items)
+        self._items: tuple[tuple[str, int], ...] = tuple(sorted(data.items()))
+
+    def __getitem__(self, key: str) -> int:
+        for k, v in self._items:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self._items) == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({dict(self._items)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    """A fighter, as an immutable value (API.md « Common »).
+
+    ``stats`` are keyed by the rules' abbreviations (``"HAB"``, ``"CC"``, ``"Ag"``,
+    ``"init"`` …); ``skills`` and ``traits`` are sets of lowercase ASCII identifiers
+    (``"esquive"``, ``"hyperactivite"``, ``"alerte"``, ``"nain"`` …).
+    Each system checks the stats it needs and their ranges.
+    """
+
+    name: str
+    side: str
+    stats: Mapping[str, int] = field(default_factory=FrozenMap)
+    skills: frozenset[str] = frozenset()
+    traits: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise EscarmoucheError(
+                f"nom = {self.name!r} : un combattant doit avoir un nom non vide (CORE-ERR)",
+                field="name", value=self.name, rule="CORE-ERR",
+            )
+        if not isinstance(self.side, str) or not self.side.strip():
+            raise EscarmoucheError(
+                f"camp = {self.side!r} : le combattant « {self.name} » doit avoir un camp "
+                "non vide (CORE-ERR)",
+                field="side", value=self.side, rule="CORE-ERR",
+            )
+        if isinstance(self.stats, str) or not isinstance(self.stats, Mapping):
+            raise EscarmoucheError(
+                f"caractéristiques = {self.stats!r} : un dictionnaire est attendu (CORE-ERR)",
+                field="stats", value=self.stats, rule="CORE-ERR",
+            )
+        for key, value in self.stats.items():
+            if not isinstance(key, str) or not key:
+                raise EscarmoucheError(
+                    f"caractéristique {key!r} de « {self.name} » : nom invalide (CORE-ERR)",
+                    field="stats", value=key, rule="CORE-ERR",
+                )
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise EscarmoucheError(
+                    f"{key} = {value!r} pour « {self.name} » : un nombre entier est attendu "
+                    "(CORE-ERR)",
+                    field=key, value=value, rule="CORE-ERR",
+                )
+            if not STAT_MIN <= value <= STAT_MAX:
+                raise EscarmoucheError(
+                    f"{key} = {value} pour « {self.name} » : hors des bornes "
+                    f"{STAT_MIN}–{STAT_MAX} (CORE-ERR)",
+                    field=key, value=value, rule="CORE-ERR",
+                )
+        object.__setattr__(self, "stats", FrozenMap(self.stats))
+        for label, values in (("compétence", self.skills), ("trait", self.traits)):
+            if isinstance(values, str):
+                raise EscarmoucheError(
+                    f"{label}s de « {self.name} » = {values!r} : un ensemble est attendu, "
+                    "pas une chaîne (CORE-ERR)",
+                    field=label, value=values, rule="CORE-ERR",
+                )
+            for v in values:
+                if not isinstance(v, str) or not _IDENT.match(v):
+                    raise EscarmoucheError(
+                        f"{label} = {v!r} pour « {self.name} » : identifiant en minuscules "
+                        "ASCII attendu, par exemple « esquive » (CORE-ERR)",
+                        field=label, value=v, rule="CORE-ERR",
+                    )
+        object.__setattr__(self, "skills", frozenset(self.skills))
+        object.__setattr__(self, "traits", frozenset(self.traits))
+
+    def stat(self, key: str, default: int | None = None) -> int:
+        """The stat ``key``, or ``default``; raises a French error when it is missing."""
+        if key in self.stats:
+            return self.stats[key]
+        if default is not None:
+            return default
+        raise EscarmoucheError(
+            f"{key} manquant pour « {self.name} » : cette caractéristique est requise "
+            "(CORE-ERR)",
+            field=key, value=None, rule="CORE-ERR",
+        )
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "name": self.name,
+            "side": self.side,
+            "stats": dict(self.stats),
+            "skills": sorted(self.skills),
+            "traits": sorted(self.traits),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> Combatant:
+        return cls(
+            name=data["name"],
+            side=data["side"],
+            stats=dict(data.get("stats", {})),
+            skills=frozenset(data.get("skills", ())),
+            traits=frozenset(data.get("traits", ())),
+        )
+
+
+class Timing(StrEnum):
+    """When an effect ticks (RB-TIME-*, D20-START-1, D20-END-2, D12-CRIT-2 (c))."""
+
+    #: start of every global turn / round (global countdowns, RB-TIME-1)
+    TURN_START = "debut_tour"
+    #: start of the bearer's activation (poison, cooldowns, RB-TIME-2; D20-START-1)
+    ACTIVATION_START = "debut_activation"
+    #: end of the bearer's activation (D20-END-2)
+    ACTIVATION_END = "fin_activation"
+    #: end of every global turn (environment effects, RB-TIME-3)
+    TURN_END = "fin_tour"
+    #: expires at the start of the next activation of ``Effect.until_turn_of``
+    UNTIL_NEXT_TURN_OF = "jusqu_au_prochain_tour_de"
+
+
+TIMING_LABELS: dict[Timing, str] = {
+    Timing.TURN_START: "au début du tour global",
+    Timing.ACTIVATION_START: "au début de l’activation du porteur",
+    Timing.ACTIVATION_END: "à la fin de l’activation du porteur",
+    Timing.TURN_END: "à la fin du tour global",
+    Timing.UNTIL_NEXT_TURN_OF: "jusqu’au début du prochain tour de",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A lasting effect with a timing and an optional countdown.
+
+    ``remaining`` counts the ticks left (``None``: lasts until removed, by a save
+    (``save_ends``) or by the GM). At each tick ``per_tick`` is added to the bearer's
+    tracks (e.g. ``{"PV": -2}`` for poison, ``{"PV": 3}`` for regeneration) and then the
+    countdown decreases; at 0 the effect expires. ``kind`` lets a system give an effect a
+    meaning (``"degats_continus"``, ``"regeneration"``, ``"avantage_contre"`` …).
+    """
+
+    id: str
+    name: str
+    timing: Timing
+    bearer: str | None = None
+    remaining: int | None = None
+    until_turn_of: str | None = None
+    kind: str = "generique"
+    per_tick: Mapping[str, int] = field(default_factory=FrozenMap)
+    save_ends: bool = False
+    keywords: frozenset[str] = frozenset()
+    source: str | None = None
+    data: Mapping[str, int] = field(default_factory=FrozenMap)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "timing", Timing(self.timing))
+        object.__setattr__(self, "per_tick", FrozenMap(self.per_tick))
+        object.__setattr__(self, "data", FrozenMap(self.data))
+        object.__setattr__(self, "keywords", frozenset(self.keywords))
+        if self.remaining is not None and (
+            isinstance(self.remaining, bool) or not isinstance(self.remaining, int)
+            or not 1 <= self.remaining <= 10_000
+        ):
+            raise EscarmoucheError(
+                f"durée = {self.remaining!r} pour l’effet « {self.name} » : un nombre de "
+                "tours entre 1 et 10 000 est attendu (CORE-ERR)",
+                field="remaining", value=self.remaining, rule="CORE-ERR",
+            )
+        if self.timing is Timing.UNTIL_NEXT_TURN_OF and not self.until_turn_of:
+            raise EscarmoucheError(
+                f"l’effet « {self.name} » dure « jusqu’au prochain tour de » quelqu’un : "
+                "until_turn_of doit nommer ce combattant (CORE-ERR)",
+                field="until_turn_of", value=self.until_turn_of, rule="CORE-ERR",
+            )
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "timing": self.timing.value,
+            "bearer": self.bearer,
+            "remaining": self.remaining,
+            "until_turn_of": self.until_turn_of,
+            "kind": self.kind,
+            "per_tick": dict(self.per_tick),
+            "save_ends": self.save_ends,
+            "keywords": sorted(self.keywords),
+            "source": self.source,
+            "data": dict(self.data),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> Effect:
+        return cls(
+            id=data["id"],
+            name=data["name"],
+            timing=Timing(data["timing"]),
+            bearer=data.get("bearer"),
+            remaining=data.get("remaining"),
+            until_turn_of=data.get("until_turn_of"),
+            kind=data.get("kind", "generique"),
+            per_tick=dict(data.get("per_tick", {})),
+            save_ends=bool(data.get("save_ends", False)),
+            keywords=frozenset(data.get("keywords", ())),
+            source=data.get("source"),
+            data=dict(data.get("data", {})),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DieRecord:
+    """One die drawn: its faces, the value shown and what it was for (French label)."""
+
+    faces: int
+    value: int
+    purpose: str = ""
+
+    def to_json(self) -> list[Json]:
+        return [self.faces, self.value, self.purpose]
+
+    @classmethod
+    def from_json(cls, data: list[Json]) -> DieRecord:
+        return cls(int(data[0]), int(data[1]), str(data[2]))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of the ordered combat log (CORE-LOG).
+
+    ``text`` is the French narration; ``data`` holds the structured outcome (JSON
+    values only); ``rules`` the rule IDs that applied; ``dice`` every die drawn.
+    """
+
+    seq: int
+    turn: int
+    actor: str | None
+    kind: str
+    text: str
+    rules: tuple[str, ...] = ()
+    dice: tuple[DieRecord, ...] = ()
+    data: Mapping[str, Json] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "seq": self.seq,
+            "turn": self.turn,
+            "actor": self.actor,
+            "kind": self.kind,
+            "text": self.text,
+            "rules": list(self.rules),
+            "dice": [d.to_json() for d in self.dice],
+            "data": dict(self.data),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> Event:
+        return cls(
+            seq=int(data["seq"]),
+            turn=int(data["turn"]),
+            actor=data.get("actor"),
+            kind=str(data["kind"]),
+            text=str(data["text"]),
+            rules=tuple(data.get("rules", ())),
+            dice=tuple(DieRecord.from_json(d) for d in data.get("dice", ())),
+            data=dict(data.get("data", {})),
+        )
