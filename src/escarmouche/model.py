@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -77,8 +78,8 @@ class Combatant:
     name: str
     side: str
     stats: Mapping[str, int] = field(default_factory=FrozenMap)
-    skills: frozenset[str] = frozenset()
-    traits: frozenset[str] = frozenset()
+    skills: AbstractSet[str] = frozenset()
+    traits: AbstractSet[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():

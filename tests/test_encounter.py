@@ -1,0 +1,262 @@
+"""The encounter engine (CORE-LOG, CORE-ERR, CORE-RNG, RB-TIME-*), driven by a toy system."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from escarmouche import Combatant, Effect, EscarmoucheError, Timing
+from escarmouche.dice import ScriptedRolls
+from escarmouche.encounter import Encounter, EndCondition
+from tests.toy_system import TOY
+
+
+def roster() -> list[Combatant]:
+    return [
+        Combatant("Aldric", "héros", {"PV": 12, "init": 2}),
+        Combatant("Brune", "héros", {"PV": 9}),
+        Combatant("Grolk", "monstres", {"PV": 10, "init": 1}),
+    ]
+
+
+def started(rolls: list[int]) -> Encounter:
+    enc = Encounter(TOY, roster())
+    enc.start(ScriptedRolls(rolls))
+    return enc
+
+
+def activations(enc: Encounter) -> list[tuple[int, str]]:
+    return [(e.turn, e.actor or "") for e in enc.log if e.kind == "activation"]
+
+
+def test_start_orders_and_activates_first() -> None:
+    # Aldric 3+2=5, Brune 6, Grolk 1+1=2
+    enc = started([3, 6, 1])
+    assert enc.state.order == ["Brune", "Aldric", "Grolk"]
+    assert enc.current == "Brune"
+    assert enc.turn == 1
+    kinds = [e.kind for e in enc.log]
+    assert kinds[:3] == ["initiative", "debut_tour", "activation"]
+    assert enc.log[0].dice[0].value == 3
+
+
+def test_turns_advance_and_wrap() -> None:
+    enc = started([3, 6, 1])
+    for _ in range(3):
+        enc.end_activation()
+    assert enc.turn == 2 and enc.current == "Brune"
+    assert [a for t, a in activations(enc) if t == 1] == ["Brune", "Aldric", "Grolk"]
+
+
+def test_rejected_action_changes_nothing_core_err() -> None:
+    """CORE-ERR: a rejected action leaves the state and the rng as they were."""
+    enc = started([3, 6, 1])
+    before = enc.to_json()
+    rng = random.Random(5)
+    rng_before = rng.getstate()
+    with pytest.raises(EscarmoucheError) as err:
+        enc.act("Aldric", "frapper", rng, cible="Grolk")  # not Aldric's turn
+    assert "JOUET-1" in str(err.value)
+    assert enc.to_json() == before
+    assert rng.getstate() == rng_before
+    with pytest.raises(EscarmoucheError):
+        enc.act("Brune", "frapper", rng, cible="Personne")
+    assert enc.to_json() == before and rng.getstate() == rng_before
+
+
+def test_scripted_rolls_rewound_after_rejection() -> None:
+    enc = started([3, 6, 1])
+    rng = ScriptedRolls([4])
+    with pytest.raises(EscarmoucheError):
+        enc.act("Brune", "voler", rng)
+    assert rng.used == 0
+    enc.act("Brune", "frapper", rng, cible="Grolk")
+    assert enc.fighter("Grolk").tracks["PV"] == 6
+    last = [e for e in enc.log if e.kind == "attaque"][-1]
+    assert [d.value for d in last.dice] == [4]
+
+
+def test_default_end_last_side_standing() -> None:
+    enc = started([3, 6, 1])
+    enc.act("Brune", "frapper", ScriptedRolls([6]), cible="Grolk")
+    enc.end_activation()
+    enc.act("Aldric", "frapper", ScriptedRolls([5]), cible="Grolk")
+    assert enc.finished
+    assert enc.outcome == "victoire du camp « héros »"
+    with pytest.raises(EscarmoucheError):
+        enc.end_activation()
+
+
+def test_end_conditions_are_data_rb_end_1() -> None:
+    """RB-END-1: the GM's conditions, checked after actions and at the end of a turn."""
+    conds = [EndCondition("tours", "victoire", turns=2, label="tenir deux tours")]
+    enc = Encounter(TOY, roster(), end_conditions=conds)
+    enc.start(ScriptedRolls([3, 6, 1]))
+    for _ in range(5):
+        enc.end_activation()
+    assert not enc.finished and enc.turn == 2
+    enc.end_activation()
+    assert enc.finished and enc.outcome == "victoire : tenir deux tours"
+    with pytest.raises(EscarmoucheError, match="RB-END-1"):
+        EndCondition("inconnue", "victoire")
+
+
+def test_flee_ends_fight() -> None:
+    conds = [EndCondition("camp_en_fuite", "victoire", side="monstres")]
+    enc = Encounter(TOY, roster(), end_conditions=conds)
+    enc.start(ScriptedRolls([3, 6, 1]))
+    enc.flee("Grolk")
+    assert enc.finished and "a fui" in (enc.outcome or "")
+
+
+# -- effect timings (RB-TIME-1..3, the encounter's countdowns) --------------------------
+
+
+def expiry_turn(enc: Encounter, name: str) -> tuple[int, str | None]:
+    ends = [e for e in enc.log if e.kind == "effet_fin" and name in e.text]
+    assert len(ends) == 1
+    e = ends[0]
+    # the activation in progress when it expired
+    acts = [x for x in enc.log if x.kind == "activation" and x.seq < e.seq]
+    return e.turn, acts[-1].actor if acts and acts[-1].turn == e.turn else None
+
+
+def play_turns(enc: Encounter, n: int) -> None:
+    for _ in range(n * len(enc.state.order)):
+        enc.end_activation()
+
+
+def test_turn_start_countdown_rb_time_1() -> None:
+    """RB-TIME-1: a global countdown ticks at the start of each global turn."""
+    enc = started([3, 6, 1])
+    enc.add_effect(Effect("", "Renforts", Timing.TURN_START, remaining=2))
+    play_turns(enc, 2)
+    turn, during = expiry_turn(enc, "Renforts")
+    assert turn == 3 and during is None  # ticks at the start of turns 2 and 3
+
+
+def test_activation_start_poison_rb_time_2() -> None:
+    """RB-TIME-2: per-character effects tick at the start of the bearer's activation."""
+    enc = started([3, 6, 1])
+    enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Grolk",
+                          remaining=2, per_tick={"PV": -1}))
+    play_turns(enc, 2)
+    turn, during = expiry_turn(enc, "Poison")
+    assert (turn, during) == (2, "Grolk")
+    assert enc.fighter("Grolk").tracks["PV"] == 8
+
+
+def test_activation_end_effect() -> None:
+    enc = started([3, 6, 1])
+    enc.add_effect(Effect("", "Garde", Timing.ACTIVATION_END, bearer="Brune", remaining=1))
+    enc.end_activation()
+    turn, _ = expiry_turn(enc, "Garde")
+    assert turn == 1
+
+
+def test_environment_at_turn_end_rb_time_3() -> None:
+    """RB-TIME-3: environment effects resolve at the end of the global turn."""
+    enc = started([3, 6, 1])
+    enc.add_effect(Effect("", "Pluie de flèches", Timing.TURN_END, remaining=1))
+    play_turns(enc, 1)
+    ends = [e for e in enc.log if e.kind == "effet_fin"]
+    fin = next(e for e in enc.log if e.kind == "fin_tour")
+    assert ends[0].seq < fin.seq and ends[0].turn == 1
+
+
+def test_until_next_turn_of() -> None:
+    enc = started([3, 6, 1])
+    enc.end_activation()  # Aldric
+    enc.add_effect(Effect("", "Avantage contre Grolk", Timing.UNTIL_NEXT_TURN_OF,
+                          bearer="Grolk", until_turn_of="Grolk"))
+    enc.end_activation()  # Grolk's activation starts: it expires
+    assert enc.current == "Grolk"
+    assert expiry_turn(enc, "Avantage") == (1, "Grolk")
+
+
+def test_bad_effect_duration() -> None:
+    with pytest.raises(EscarmoucheError, match="durée"):
+        Effect("", "x", Timing.TURN_START, remaining=0)
+    enc = started([3, 6, 1])
+    before = enc.to_json()
+    with pytest.raises(EscarmoucheError, match="Personne"):
+        enc.add_effect(Effect("", "x", Timing.TURN_START, bearer="Personne"))
+    assert enc.to_json() == before
+
+
+# -- save and restore, determinism (CORE-LOG, CORE-RNG) -----------------------------------
+
+
+def test_json_round_trip_core_log() -> None:
+    """CORE-LOG: the log and the state survive a JSON round trip without loss."""
+    enc = started([3, 6, 1])
+    enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Grolk", remaining=3,
+                          per_tick={"PV": -1}))
+    enc.run(random.Random(1), max_turns=3)
+    text = enc.to_json()
+    again = Encounter.from_json(text)
+    assert again.to_json() == text
+    assert json.loads(text)["log"][0]["kind"] == "initiative"
+
+
+def test_resume_after_restore_matches() -> None:
+    a = Encounter(TOY, roster())
+    a.start(random.Random(3))
+    b = Encounter.from_json(a.to_json())
+    a.run(random.Random(9), max_turns=10)
+    b.run(random.Random(9), max_turns=10)
+    assert a.to_json() == b.to_json()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32))
+def test_same_seed_same_log_core_rng(seed: int) -> None:
+    """CORE-RNG: same seed and same inputs ⇒ the same event log."""
+    def fight() -> str:
+        enc = Encounter(TOY, roster())
+        enc.run(random.Random(seed), max_turns=20)
+        return json.dumps([e.to_json() for e in enc.log])
+
+    assert fight() == fight()
+
+
+def test_run_is_bounded() -> None:
+    enc = Encounter(TOY, [Combatant("Seul", "a", {"PV": 3})])
+    enc.run(random.Random(1), max_turns=3)
+    assert enc.finished and "limite" in (enc.outcome or "")
+    with pytest.raises(EscarmoucheError):
+        Encounter(TOY, roster()).run(random.Random(1), max_turns=0)
+
+
+def test_roster_errors_core_err() -> None:
+    with pytest.raises(EscarmoucheError, match="unique"):
+        Encounter(TOY, [Combatant("A", "x"), Combatant("A", "y")])
+    with pytest.raises(EscarmoucheError, match="réservé"):
+        Encounter(TOY, [Combatant("environnement", "x")])
+    with pytest.raises(EscarmoucheError, match="au moins"):
+        Encounter(TOY, [])
+    with pytest.raises(EscarmoucheError, match="inconnu"):
+        Encounter("d30", roster())
+
+
+def test_restore_rejects_garbage() -> None:
+    with pytest.raises(EscarmoucheError, match="JSON invalide"):
+        Encounter.from_json("{pas du json")
+    with pytest.raises(EscarmoucheError, match="format"):
+        Encounter.from_json("{}")
+
+
+def test_gm_adjust_is_atomic() -> None:
+    enc = started([3, 6, 1])
+    enc.adjust("Grolk", "PV", -4)
+    assert enc.fighter("Grolk").tracks["PV"] == 6
+    before = enc.to_json()
+    with pytest.raises(EscarmoucheError, match="piste"):
+        enc.adjust("Grolk", "Mana", -4)
+    assert enc.to_json() == before
+    enc.adjust("Grolk", "PV", 100)
+    assert enc.fighter("Grolk").tracks["PV"] == 10  # healing stops at the maximum
