@@ -7,17 +7,17 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt pyproject.toml | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
 .PHONY: all venv lint types unit nbval book site serve browser bench refresh test clean
 
 all: test
 
-$(STAMP): requirements-dev.txt pyproject.toml
+$(STAMP): requirements-dev.txt requirements-lock.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt -c requirements-lock.txt
 	$(PY) -m pip install --quiet --no-deps -e .
 	rm -f $(VENV)/.stamp-*
 	touch $(STAMP)
