@@ -189,6 +189,18 @@ class EncounterState:
     system_state: dict[str, Json] = field(default_factory=dict)
     next_effect_id: int = 1
 
+    def draft(self) -> EncounterState:
+        """A working copy for an atomic operation. Events and effects are immutable, so
+        the log and the effect list are copied shallowly (a long fight stays cheap)."""
+        log, effects = self.log, self.effects
+        self.log, self.effects = [], []
+        try:
+            copied = copy.deepcopy(self)
+        finally:
+            self.log, self.effects = log, effects
+        copied.log, copied.effects = list(log), list(effects)
+        return copied
+
     @property
     def current(self) -> str | None:
         """The slot now acting (a fighter's name or ``"environnement"``), or ``None``."""
@@ -526,7 +538,7 @@ class Encounter:
         name = actor or self.current
         if name is None:
             return []
-        ctx = Ctx(copy.deepcopy(self.state), self._system, self._rules, None)
+        ctx = Ctx(self.state.draft(), self._system, self._rules, None)
         return list(self._system.actions(ctx, name))
 
     def narration(self, since: int = 0) -> str:
@@ -542,7 +554,7 @@ class Encounter:
     # -- atomic operations -------------------------------------------------------------
 
     def _atomic(self, rng: Rng | None, op: Callable[[Ctx], None]) -> list[Event]:
-        draft = copy.deepcopy(self.state)
+        draft = self.state.draft()
         snapshot = rng_state(rng) if rng is not None else None
         ctx = Ctx(draft, self._system, self._rules, rng)
         try:
@@ -683,7 +695,7 @@ class Encounter:
             actor = self.state.current
             if actor is not None and actor in self.state.fighters:
                 choice = self._system.auto_action(
-                    Ctx(copy.deepcopy(self.state), self._system, self._rules, None), actor
+                    Ctx(self.state.draft(), self._system, self._rules, None), actor
                 )
                 if choice is not None:
                     action, params = choice
