@@ -1,18 +1,290 @@
-"""Build the book (warnings are errors). The offline JupyterLite part is added by tools/lite."""
+"""Build the book and, inside it, the offline JupyterLite site (``make book``).
+
+Steps, each cached where it is cheap to tell that nothing changed:
+
+1. ``npm ci`` (only when package-lock.json changed): the Pyodide core
+   (``pyodide@314.0.6``), ``@jupyter-widgets/html-manager`` and ``requirejs``.
+2. Vendor the widget scripts into ``book/_static/vendor/`` (static widgets offline).
+3. Build this repository's wheel (``escarmouche``, engine + widgets) in this run.
+4. ``pip download`` the pure-Python wheels the Pyodide kernel needs
+   (``tools/lite/requirements-pyodide.txt``; skipped when a stamp says they are there).
+5. Assemble the lite source folder ``_build/lite-src``: the committed ``lite/`` files,
+   the Pyodide core plus a rewritten ``pyodide-lock.json`` and its wheels in
+   ``static/pyodide/``, and the project, icepool and widget wheels in ``pypi/``.
+6. ``jupyter-book build`` (warnings are errors); jupyterlite-sphinx runs
+   ``jupyter lite build`` at the end and puts the site in ``_build/html/lite``.
+
+The rewritten lock is the heart of the offline kernel: PyPI's wheels differ from
+Pyodide's repackaged ones (other sha256), so the lock is rebuilt around the files we
+actually serve with ``pyodide_lock.utils.add_wheels_to_spec`` (see BROWSER.md).
+"""
 
 from __future__ import annotations
 
+import argparse
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "_build"
+HTML = BUILD / "html"
+LITE_TEMPLATE = ROOT / "lite"
+LITE_SRC = BUILD / "lite-src"
+WHEEL_CACHE = BUILD / "lite-wheels"
+PROJECT_WHEELS = BUILD / "project-wheel"
+NODE_MODULES = ROOT / "node_modules"
+VENDOR = ROOT / "book" / "_static" / "vendor"
+REQUIREMENTS = ROOT / "tools" / "lite" / "requirements-pyodide.txt"
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+PYODIDE_VERSION = "314.0.6"
+
+#: Pyodide core files the kernel needs (no source maps, no typings, no demo pages).
+PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+
+#: Wheels of the kernel's own helpers, shipped inside the Pyodide kernel labextension.
+KERNEL_HELPERS = ("piplite", "pyodide_kernel", "ipykernel", "widgetsnbextension-4")
+
+#: Wheels also copied to the lite ``pypi/`` index, so ``%pip install`` finds them.
+PYPI_INDEX = ("comm", "ipywidgets", "jupyterlab_widgets", "icepool")
+
+#: Packages loaded by ``loadPyodide`` while the kernel boots (all from the rewritten
+#: lock, fetched in parallel): the kernel's own needs, then the widgets and the engine.
+#: The kernel skips its sequential ``piplite.install`` of any name listed here.
+PRELOAD = (
+    "micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
+    "widgetsnbextension", "jupyterlab-widgets", "ipywidgets", "icepool", "escarmouche",
+)
 
 
-def main() -> int:
-    jb = Path(sys.executable).parent / "jupyter-book"
-    cmd = [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going"]
+def log(msg: str) -> None:
+    print(f"[build_site] {msg}", flush=True)
+
+
+def run(cmd: Sequence[str], **kwargs: Any) -> None:
+    log("$ " + " ".join(str(c) for c in cmd))
+    subprocess.run(list(cmd), check=True, **kwargs)
+
+
+def sha(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p)
+    return h.hexdigest()[:16]
+
+
+def venv_bin(name: str) -> str:
+    return str(Path(sys.executable).parent / name)
+
+
+# --- 1. npm --------------------------------------------------------------------------
+
+
+def ensure_node_modules() -> None:
+    """``npm ci`` once per package-lock.json (a stamp file in node_modules says so)."""
+    lock = ROOT / "package-lock.json"
+    stamp = NODE_MODULES / f".stamp-{sha(lock.read_bytes())}"
+    if stamp.exists():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SystemExit("npm est introuvable : installez Node.js (≥ 18) et npm.")
+    # --ignore-scripts: nothing here needs an install script (font-awesome's only prints).
+    run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=ROOT)
+    stamp.touch()
+
+
+# --- 2. widget scripts for static pages ------------------------------------------------
+
+
+def copy_if_changed(src: Path, dst: Path) -> bool:
+    if dst.exists() and dst.stat().st_size == src.stat().st_size and (
+        dst.read_bytes() == src.read_bytes()
+    ):
+        return False
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+    return True
+
+
+def vendor_widget_js() -> None:
+    """RequireJS and the ipywidgets HTML manager (with its font files) from npm."""
+    dist = NODE_MODULES / "@jupyter-widgets" / "html-manager" / "dist"
+    wanted = {NODE_MODULES / "requirejs" / "require.js": VENDOR / "require.js"}
+    wanted[dist / "embed-amd.js"] = VENDOR / "embed-amd.js"
+    # embed-amd.js loads Font Awesome's fonts relative to its own URL.
+    for font in dist.iterdir():
+        if font.suffix in {".woff", ".woff2", ".ttf", ".eot", ".svg"}:
+            wanted[font] = VENDOR / font.name
+    changed = sum(copy_if_changed(src, dst) for src, dst in wanted.items())
+    for stale in VENDOR.iterdir():
+        if stale not in wanted.values():
+            stale.unlink()
+    if changed:
+        log(f"vendored {changed} widget file(s) into {VENDOR.relative_to(ROOT)}")
+
+
+# --- 3. the project's wheel ------------------------------------------------------------
+
+
+def build_project_wheel() -> Path:
+    """This repository's wheel, built now (never a published version that can drift)."""
+    shutil.rmtree(PROJECT_WHEELS, ignore_errors=True)
+    run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
+         str(PROJECT_WHEELS), str(ROOT)], stdout=subprocess.DEVNULL)
+    wheels = sorted(PROJECT_WHEELS.glob("escarmouche-*-py3-none-any.whl"))
+    if len(wheels) != 1:
+        raise SystemExit(f"expected one escarmouche wheel, found {wheels}")
+    return wheels[0]
+
+
+# --- 4. the kernel's wheels ------------------------------------------------------------
+
+
+def requirement_lines() -> list[str]:
+    lines = []
+    for raw in REQUIREMENTS.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            lines.append(line)
+    return lines
+
+
+def download_kernel_wheels() -> list[Path]:
+    """Pure-Python wheels for Python 3.14 from PyPI, once per requirements file."""
+    stamp = WHEEL_CACHE / f".stamp-{sha(REQUIREMENTS.read_bytes())}"
+    if not stamp.exists():
+        shutil.rmtree(WHEEL_CACHE, ignore_errors=True)
+        WHEEL_CACHE.mkdir(parents=True)
+        run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+             "--only-binary=:all:", "--python-version", "3.14", "--implementation", "py",
+             "--dest", str(WHEEL_CACHE), "-r", str(REQUIREMENTS)])
+        stamp.touch()
+    wheels = sorted(WHEEL_CACHE.glob("*.whl"))
+    if len(wheels) != len(requirement_lines()):
+        raise SystemExit(f"{WHEEL_CACHE}: {len(wheels)} wheels for "
+                         f"{len(requirement_lines())} requirements; delete it and retry")
+    return wheels
+
+
+def kernel_helper_wheels() -> list[Path]:
+    """piplite, the ipykernel shim, pyodide-kernel and the widgetsnbextension shim."""
+    if importlib.util.find_spec("jupyterlite_pyodide_kernel") is None:
+        raise SystemExit("jupyterlite-pyodide-kernel manque : make venv")
+    pypi = (Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite"
+            / "pyodide-kernel-extension" / "static" / "pypi")
+    out = []
+    for prefix in KERNEL_HELPERS:
+        found = sorted(pypi.glob(f"{prefix}*-py3-none-any.whl"))
+        if len(found) != 1:
+            raise SystemExit(f"{pypi}: expected one {prefix} wheel, found {found}")
+        out.append(found[0])
+    return out
+
+
+# --- 5. the lite source folder ---------------------------------------------------------
+
+
+def write_lock(core_lock: Path, wheels: list[Path], dest: Path) -> list[str]:
+    """A pyodide-lock.json listing exactly the wheels in ``dest`` (names returned)."""
+    from pyodide_lock import PyodideLockSpec
+    from pyodide_lock.utils import add_wheels_to_spec
+
+    data = json.loads(core_lock.read_text(encoding="utf-8"))
+    # Snag 1: pyodide-lock 0.1.2 requires info.version, which the 314 lock lacks.
+    added_version = "version" not in data["info"]
+    data["info"].setdefault("version", PYODIDE_VERSION)
+    # Only what we serve: an entry whose wheel is missing would 404 in the browser.
+    data["packages"] = {}
+    spec = add_wheels_to_spec(PyodideLockSpec(**data), [dest / w.name for w in wheels],
+                              base_path=dest)
+    out: dict[str, Any] = spec.model_dump()
+    if added_version:
+        del out["info"]["version"]
+    (dest / "pyodide-lock.json").write_text(
+        json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return sorted(out["packages"])
+
+
+def sync_dir(dest: Path, files: Iterable[Path]) -> None:
+    """Make ``dest`` hold exactly ``files`` (copied when changed)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    keep = set()
+    for src in files:
+        copy_if_changed(src, dest / src.name)
+        keep.add(src.name)
+    for path in dest.iterdir():
+        if path.is_file() and path.name not in keep:
+            path.unlink()
+
+
+def lite_config(preload: Sequence[str]) -> dict[str, Any]:
+    """The committed lite/jupyter-lite.json, completed with the kernel's settings."""
+    config: dict[str, Any] = json.loads(
+        (LITE_TEMPLATE / "jupyter-lite.json").read_text(encoding="utf-8"))
+    data = config.setdefault("jupyter-config-data", {})
+    plugins = data.setdefault("litePluginSettings", {})
+    kernel = plugins.setdefault(KERNEL_PLUGIN, {})
+    kernel["disablePyPIFallback"] = True
+    if preload:
+        kernel.setdefault("loadPyodideOptions", {})["packages"] = list(preload)
+    return config
+
+
+def assemble_lite_src(project_wheel: Path, preload: bool) -> None:
+    pyodide_pkg = NODE_MODULES / "pyodide"
+    kernel_wheels = [*download_kernel_wheels(), *kernel_helper_wheels(), project_wheel]
+    static = LITE_SRC / "static" / "pyodide"
+    sync_dir(static, [*(pyodide_pkg / f for f in PYODIDE_CORE), *kernel_wheels])
+    names = write_lock(pyodide_pkg / "pyodide-lock.json", kernel_wheels, static)
+    missing = [n for n in PRELOAD if n not in names]
+    if missing:
+        raise SystemExit(f"preloaded packages missing from the lock: {missing}")
+    index = [w for w in kernel_wheels if w.name.split("-")[0] in PYPI_INDEX]
+    sync_dir(LITE_SRC / "pypi", [*index, project_wheel])
+    for extra in LITE_TEMPLATE.iterdir():
+        if extra.is_file() and extra.name != "jupyter-lite.json":
+            copy_if_changed(extra, LITE_SRC / extra.name)
+    config = lite_config(PRELOAD if preload else ())
+    (LITE_SRC / "jupyter-lite.json").write_text(
+        json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    log(f"lite source ready: {len(names)} packages in the lock, "
+        f"{'preloaded' if preload else 'installed on demand'}")
+
+
+# --- 6. the book -----------------------------------------------------------------------
+
+
+def build_book() -> int:
+    cmd = [venv_bin("jupyter-book"), "build", str(ROOT), "-W", "-n", "--keep-going"]
+    log("$ " + " ".join(cmd))
     return subprocess.call(cmd, cwd=ROOT)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--no-preload", action="store_true",
+                        help="let the kernel install its packages with piplite (slower; "
+                             "for the benchmark)")
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    os.chdir(ROOT)
+    ensure_node_modules()
+    vendor_widget_js()
+    wheel = build_project_wheel()
+    assemble_lite_src(wheel, preload=not args.no_preload)
+    status = build_book()
+    log(f"done in {time.monotonic() - start:.1f} s (status {status}): {HTML}")
+    return status
 
 
 if __name__ == "__main__":
