@@ -1,0 +1,113 @@
+"""Local Sphinx extension: the offline JupyterLite glue of the Escarmouche book.
+
+- Every page built from a notebook (``.ipynb``) gets an « Essayer dans le navigateur »
+  link-button under its title; it opens the same notebook live in JupyterLite's
+  Notebook app (``lite/notebooks/index.html?path=<docname>.ipynb``), in a new tab.
+- Those notebooks are copied, outputs cleared, into jupyterlite-sphinx's contents
+  folder right before its ``jupyter lite build`` (also on incremental builds, where
+  no directive is re-read).
+- No page links a stylesheet or script from another host: jupyterlite-sphinx adds a
+  Google Fonts stylesheet to every page; it is dropped here (the site runs offline).
+
+jupyterlite-sphinx's own ``{notebooklite}`` directive would need a line in every
+notebook, and sphinx-book-theme's JupyterLite launch button hides in a menu and needs
+a repository URL: one extension that handles every notebook page is simpler.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import nbformat
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+LITE_DIR = "lite"  # where jupyterlite-sphinx puts the site inside the HTML output
+CSS = "escarmouche-lite.css"
+
+
+def _is_notebook(app: Sphinx, docname: str) -> bool:
+    return Path(app.env.doc2path(docname)).suffix == ".ipynb"
+
+
+def lite_url(docname: str) -> str:
+    """The URL, relative to the page of ``docname``, of its live notebook."""
+    depth = docname.count("/")
+    prefix = "/".join([".."] * depth + [LITE_DIR])
+    path = quote(f"{docname}.ipynb")
+    return posixpath.join(prefix, "notebooks", f"index.html?path={path}")
+
+
+def add_button(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: a link-button under the title of every notebook page."""
+    docname = app.env.docname
+    if not _is_notebook(app, docname):
+        return
+    text = html.escape(app.config.escarmouche_lite_button_text)
+    title = html.escape(app.config.escarmouche_lite_button_title)
+    raw = nodes.raw(
+        "",
+        f'<p class="escarmouche-lite"><a class="escarmouche-lite-button" '
+        f'href="{html.escape(lite_url(docname))}" target="_blank" rel="noopener" '
+        f'title="{title}">▶ {text}</a></p>',
+        format="html",
+    )
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is not None and section.children and isinstance(section[0], nodes.title):
+        section.insert(1, raw)
+    else:
+        doctree.insert(0, raw)
+
+
+def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished`` (before jupyterlite-sphinx's): fill its contents folder."""
+    if exception is not None or app.builder.format != "html":
+        return
+    contents = Path(app.srcdir) / app.config.jupyterlite_content_dir
+    count = 0
+    for docname in sorted(app.env.found_docs):
+        if not _is_notebook(app, docname):
+            continue
+        nb = nbformat.read(app.env.doc2path(docname), as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs = []
+                cell.execution_count = None
+        # Stored widget state only renders the static page; live, the kernel makes it.
+        nb.metadata.pop("widgets", None)
+        target = contents / f"{docname}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, target)
+        count += 1
+    LOGGER.info("[escarmouche_lite] %d notebook(s) ready for JupyterLite", count)
+
+
+def drop_external_assets(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """``html-page-context``: no stylesheet or script is loaded from another host."""
+    for key in ("css_files", "script_files"):
+        files = context.get(key)
+        if files:
+            files[:] = [f for f in files if "://" not in str(getattr(f, "filename", f))]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("escarmouche_lite_button_text", "Essayer dans le navigateur", "html")
+    app.add_config_value(
+        "escarmouche_lite_button_title",
+        "Ouvre ce carnet dans JupyterLite : Python tourne dans votre navigateur, "
+        "sans serveur ni réseau.",
+        "html",
+    )
+    app.connect("doctree-read", add_button)
+    app.connect("build-finished", copy_notebooks, priority=400)
+    app.connect("html-page-context", drop_external_assets, priority=900)
+    app.add_css_file(CSS)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
