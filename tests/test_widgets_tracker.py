@@ -1,0 +1,225 @@
+"""The GM's combat tracker, driven through its Python API (buttons clicked, text read).
+
+The generic behaviour is tested with the toy system of ``tests/toy_system.py`` (any system
+plugs into the encounter engine the same way).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from escarmouche_widgets import _html as h
+from escarmouche_widgets._parse import RosterRow
+from escarmouche_widgets.tracker import CombatTracker, load_encounter
+
+from escarmouche import systems
+from escarmouche.encounter import Encounter
+from tests.toy_system import TOY
+
+ROWS = [
+    RosterRow("Aldric", "héros", "PV=12, init=2"),
+    RosterRow("Brune", "héros", "PV=9"),
+    RosterRow("Grolk", "monstres", "PV=10, init=1"),
+]
+
+
+@pytest.fixture
+def tracker() -> CombatTracker:
+    systems.register(TOY)
+    return CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
+
+
+def status(t: CombatTracker) -> str:
+    return h.text_of(t.status.value)
+
+
+def test_nothing_before_start(tracker: CombatTracker) -> None:
+    assert "Aucun combat en cours" in status(tracker)
+    tracker.next_button.click()
+    assert "Commencer le combat" in tracker.error_text
+    tracker.export_button.click()
+    assert "Commencer le combat" in tracker.error_text
+
+
+def test_typed_initiative_orders_the_fight(tracker: CombatTracker) -> None:
+    tracker.dice.manual.value = True
+    tracker.dice.dice.value = "3, 6, 1"  # Aldric 3+2, Brune 6, Grolk 1+1
+    tracker.start_button.click()
+    assert tracker.error_text == ""
+    assert "Ordre du tour 1 : ▶ Brune → Aldric → Grolk" in status(tracker)
+    assert "Dés lancés : d6 = 3 ; d6 = 6 ; d6 = 1" in tracker.result_text
+    assert tracker.actor.value == "Brune"
+    assert "Brune agit." in h.text_of(tracker.log.value)
+
+
+def test_too_few_manual_dice_keeps_the_previous_fight(tracker: CombatTracker) -> None:
+    tracker.start_button.click()
+    before = tracker.encounter
+    shown = tracker.status.value
+    tracker.dice.manual.value = True
+    tracker.dice.dice.value = "3"
+    tracker.start_button.click()
+    assert "plus aucun résultat prévu pour le jet n° 2" in tracker.error_text
+    assert tracker.encounter is before and tracker.status.value == shown
+
+
+def test_unused_manual_dice_are_reported(tracker: CombatTracker) -> None:
+    tracker.dice.manual.value = True
+    tracker.dice.dice.value = "3 6 1 5"
+    tracker.start_button.click()
+    assert "1 résultat saisi non utilisé" in tracker.result_text
+
+
+def test_seed_reproduces_the_fight(tracker: CombatTracker) -> None:
+    tracker.start_button.click()
+    tracker.next_button.click()
+    first = tracker.encounter.to_json() if tracker.encounter else ""
+    other = CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
+    other.start_button.click()
+    other.next_button.click()
+    assert other.encounter is not None and other.encounter.to_json() == first
+
+
+def test_act_damage_and_log(tracker: CombatTracker) -> None:
+    tracker.dice.manual.value = True
+    tracker.dice.dice.value = "3, 6, 1"
+    tracker.start_button.click()
+    assert tracker.action.value == "frapper"
+    assert tracker.target.layout.display == ""
+    tracker.target.value = "Grolk"
+    tracker.dice.dice.value = "4"
+    tracker.act_button.click()
+    assert tracker.error_text == ""
+    assert "Brune frappe Grolk : 4 dégâts, reste 6." in tracker.result_text
+    assert "Grolk | monstres | PV 6/10 | debout" in status(tracker)
+    # out of turn: the toy system refuses, the state is kept
+    tracker.actor.value = "Grolk"
+    tracker.target.value = "Aldric"
+    tracker.dice.dice.value = "2"
+    tracker.act_button.click()
+    assert "ce n’est pas son tour (JOUET-1)" in tracker.error_text
+    assert "Aldric | héros | PV 12/12" in status(tracker)
+    # GM damage and healing
+    tracker.damage_who.value = "Aldric"
+    assert tracker.damage_track.value == "PV"
+    tracker.damage_amount.value = 5
+    tracker.damage_button.click()
+    assert "Aldric | héros | PV 7/12" in status(tracker)
+    tracker.damage_kind.value = "soins"
+    tracker.damage_amount.value = 10
+    tracker.damage_button.click()
+    assert "Aldric | héros | PV 12/12" in status(tracker)
+    assert "Aldric : +10 PV (soins) ; reste 12." in h.text_of(tracker.log.value)
+
+
+def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
+    tracker.dice.manual.value = True
+    tracker.dice.dice.value = "3, 6, 1"
+    tracker.start_button.click()
+    tracker.effect_name.value = ""
+    tracker.effect_button.click()
+    assert "donnez un nom à l’effet" in tracker.error_text
+    tracker.effect_name.value = "poison"
+    tracker.effect_bearer.value = "Aldric"
+    tracker.effect_per_tick.value = "PV=-2"
+    tracker.effect_duration.value = 2
+    tracker.effect_button.click()
+    assert tracker.error_text == ""
+    assert "e1 | poison | Aldric | au début de l’activation du porteur | 2 | PV -2" in status(
+        tracker)
+    tracker.effect_per_tick.value = "PV=deux"
+    tracker.effect_button.click()
+    assert "PV=deux" in tracker.error_text
+    tracker.next_button.click()  # Aldric's activation: the poison ticks (RB-TIME-2)
+    assert "« poison » : Aldric −2 PV (reste 10)." in tracker.result_text
+    assert "RB-TIME-2" in tracker.result_text
+    assert tracker.effect_remove.value == "e1"
+    tracker.effect_remove_button.click()
+    assert "Effet « poison » sur Aldric : retiré." in tracker.result_text
+    tracker.effect_remove_button.click()
+    assert "aucun effet en cours" in tracker.error_text
+
+
+def test_export_import_round_trip(tracker: CombatTracker) -> None:
+    tracker.start_button.click()
+    tracker.next_button.click()
+    tracker.export_button.click()
+    saved = tracker.json.value
+    assert json.loads(saved)["system"] == "jouet"
+    assert "download=\"combat-escarmouche.json\"" in tracker.download.value
+    assert tracker.encounter is not None
+    turn_view = status(tracker)
+    tracker.next_button.click()
+    tracker.next_button.click()
+    tracker.json.value = saved
+    tracker.import_button.click()
+    assert tracker.error_text == ""
+    assert "Combat restauré : 3 combattants" in tracker.result_text
+    assert status(tracker) == turn_view
+    assert tracker.encounter is not None and tracker.encounter.to_json() == saved
+    # a fresh tracker (a reloaded page) gets it all back
+    reloaded = CombatTracker("jouet", [], systems=("jouet",))
+    reloaded.json.value = saved
+    reloaded.import_button.click()
+    assert status(reloaded) == turn_view
+    assert [line.name.value for line in reloaded.roster.lines] == ["Aldric", "Brune", "Grolk"]
+
+
+def test_upload_restores_a_saved_file(tracker: CombatTracker) -> None:
+    tracker.start_button.click()
+    tracker.export_button.click()
+    saved = tracker.json.value
+    fresh = CombatTracker("jouet", [], systems=("jouet",))
+    when = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    fresh.upload.value = ({"name": "combat.json", "type": "application/json", "size": 1,
+                           "last_modified": when, "content": memoryview(saved.encode())},)
+    assert fresh.error_text == ""
+    assert fresh.encounter is not None and fresh.encounter.to_json() == saved
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "collez le JSON"), ("{", "JSON invalide"), ("[1]", "un objet JSON"),
+     ('{"format": 1}', "incomplète ou corrompue"), ('{"format": 99}', "format inconnu")],
+)
+def test_bad_saves_are_refused_in_french(tracker: CombatTracker, text: str, message: str
+                                         ) -> None:
+    tracker.start_button.click()
+    before = tracker.encounter
+    tracker.json.value = text
+    tracker.import_button.click()
+    assert message in tracker.error_text
+    assert tracker.encounter is before
+    with pytest.raises(Exception, match=message):
+        load_encounter(text)
+
+
+def test_bad_roster_keeps_the_running_fight(tracker: CombatTracker) -> None:
+    tracker.start_button.click()
+    before = tracker.encounter
+    tracker.roster.lines[0].name.value = ""
+    tracker.start_button.click()
+    assert "nom non vide" in tracker.error_text
+    assert tracker.encounter is before
+    tracker.roster.lines[0].name.value = "Aldric"
+    tracker.roster.lines[1].stats.value = "PV=neuf"
+    tracker.start_button.click()
+    assert "PV=neuf" in tracker.error_text
+    assert tracker.encounter is before
+
+
+def test_finish(tracker: CombatTracker) -> None:
+    tracker.start_button.click()
+    tracker.finish_button.click()
+    assert "combat terminé : fin décidée par le MJ" in status(tracker)
+    tracker.next_button.click()
+    assert "plus aucune action possible" in tracker.error_text
+
+
+def test_load_encounter_accepts_the_engine_save() -> None:
+    systems.register(TOY)
+    enc = Encounter(TOY, [RosterRow("A", "x", "PV=3").combatant(),
+                          RosterRow("B", "y", "PV=3").combatant()])
+    assert load_encounter(enc.to_json()).to_json() == enc.to_json()

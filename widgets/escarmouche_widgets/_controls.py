@@ -1,0 +1,239 @@
+"""Shared controls of the demos: error banner, dice source (seed or manual dice),
+roster editor, and the small base class every demo builds on.
+
+Widgets are thin (STYLE.md lesson 9): controls hold what the user typed, a pure compute
+step (engine functions + :mod:`escarmouche_widgets._html`) returns an HTML string, and an
+``HTML`` widget shows it. Bad input never shows a traceback: an
+:class:`~escarmouche.EscarmoucheError` is caught, its French message goes to the banner
+and the previous result stays on screen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import ipywidgets as widgets
+
+from escarmouche import Combatant, EscarmoucheError
+from escarmouche.dice import ScriptedRolls
+from escarmouche_widgets._html import banner, text_of
+from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
+
+__all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "fresh_seed"]
+
+T = TypeVar("T")
+
+WIDE = {"description_width": "initial"}
+
+
+def fresh_seed() -> int:
+    """A new seed for « nouvelle graine » (from the OS; never a module-level rng)."""
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
+class ErrorBanner:
+    """An ``HTML`` widget showing the last error's French message (empty when none)."""
+
+    def __init__(self) -> None:
+        self.widget = widgets.HTML(value="")
+        self._message = ""
+
+    @property
+    def message(self) -> str:
+        """The French message shown, ``""`` when there is none."""
+        return self._message
+
+    def show(self, message: str) -> None:
+        self._message = message
+        self.widget.value = banner(message)
+
+    def clear(self) -> None:
+        self.show("")
+
+    def guard(self, compute: Callable[[], T]) -> T | None:
+        """Run ``compute``; on an :class:`EscarmoucheError` show its message and return
+        ``None`` (the caller keeps its previous state), else clear the banner."""
+        try:
+            result = compute()
+        except EscarmoucheError as err:
+            self.show(str(err))
+            return None
+        self.clear()
+        return result
+
+
+class DiceControls:
+    """Where the dice come from: a seed (« graine », reproducible and shareable) or the
+    results of physical dice typed by the user (« dés manuels »)."""
+
+    def __init__(self, seed: int = 1) -> None:
+        self.manual = widgets.Checkbox(value=False, description="dés manuels", indent=False,
+                                       layout=widgets.Layout(width="auto"))
+        self.dice = widgets.Text(
+            value="", description="Résultats :", placeholder="ex. 37, 4, 12",
+            style=WIDE, layout=widgets.Layout(width="22em", display="none"),
+        )
+        self.seed = widgets.IntText(value=seed, description="graine :", style=WIDE,
+                                    layout=widgets.Layout(width="11em"))
+        self.new_seed_button = widgets.Button(description="Nouvelle graine", icon="refresh",
+                                              tooltip="tire une nouvelle graine et relance")
+        self.manual.observe(self._toggle, names="value")
+        self.widget = widgets.HBox(
+            [self.manual, self.seed, self.new_seed_button, self.dice],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        )
+
+    def _toggle(self, change: Any = None) -> None:
+        manual = bool(self.manual.value)
+        self.dice.layout.display = "" if manual else "none"
+        self.seed.layout.display = "none" if manual else ""
+        self.new_seed_button.layout.display = "none" if manual else ""
+
+    def rng(self) -> random.Random | ScriptedRolls:
+        """A fresh rng for one computation: the typed dice, or ``Random(seed)``."""
+        if self.manual.value:
+            return ScriptedRolls(parse_dice_list(self.dice.value))
+        return random.Random(int(self.seed.value))
+
+    def describe(self) -> str:
+        """Where the dice of the result came from, in French."""
+        if self.manual.value:
+            return "dés manuels : " + ", ".join(str(v) for v in parse_dice_list(self.dice.value))
+        return f"graine {int(self.seed.value)}"
+
+    def new_seed(self) -> int:
+        self.seed.value = fresh_seed()
+        return int(self.seed.value)
+
+    @staticmethod
+    def leftover(rng: object) -> str:
+        """A French remark when typed dice were left unused (``""`` otherwise)."""
+        if isinstance(rng, ScriptedRolls) and rng.remaining:
+            n = rng.remaining
+            return f"{n} résultat{'s' if n > 1 else ''} saisi{'s' if n > 1 else ''} non utilisé" \
+                   f"{'s' if n > 1 else ''} (il y en avait {rng.used + n}, {rng.used} lu" \
+                   f"{'s' if rng.used > 1 else ''})."
+        return ""
+
+
+class _Row:
+    def __init__(self, row: RosterRow, with_skills: bool, on_remove: Callable[[_Row], None]):
+        def text(value: str, placeholder: str, width: str) -> widgets.Text:
+            return widgets.Text(value=value, placeholder=placeholder,
+                                layout=widgets.Layout(width=width))
+
+        self.name = text(row.name, "nom", "9em")
+        self.side = text(row.side, "camp", "7em")
+        self.stats = text(row.stats, "HAB=60, DIS=40", "16em")
+        self.traits = text(row.traits, "traits", "13em")
+        self.skills = text(row.skills, "compétences", "9em")
+        self.remove = widgets.Button(icon="times", tooltip="retirer ce combattant",
+                                     layout=widgets.Layout(width="2.5em"))
+        self.remove.on_click(lambda _b: on_remove(self))
+        parts: list[widgets.Widget] = [self.name, self.side, self.stats, self.traits]
+        if with_skills:
+            parts.append(self.skills)
+        parts.append(self.remove)
+        self.box = widgets.HBox(parts)
+
+    def value(self) -> RosterRow:
+        return RosterRow(self.name.value, self.side.value, self.stats.value,
+                         self.traits.value, self.skills.value)
+
+
+class RosterEditor:
+    """A small roster: one line per combatant (nom, camp, caractéristiques, traits
+    and, optionally, compétences), with « Ajouter » and a remove button per line."""
+
+    def __init__(self, rows: Iterable[RosterRow] = (), *, with_skills: bool = False,
+                 stats_hint: str = "HAB=60, DIS=40") -> None:
+        self.with_skills = with_skills
+        self.stats_hint = stats_hint
+        self._rows: list[_Row] = []
+        self.rows_box = widgets.VBox([])
+        self.add_button = widgets.Button(description="Ajouter un combattant", icon="plus")
+        self.add_button.on_click(lambda _b: self.add_row(RosterRow("", "")))
+        head = "nom · camp · caractéristiques (NOM=valeur, …) · traits"
+        if with_skills:
+            head += " · compétences"
+        self.widget = widgets.VBox([
+            widgets.HTML(f"<small>{head}</small>"), self.rows_box, self.add_button,
+        ])
+        self.set_rows(rows)
+
+    @property
+    def lines(self) -> list[_Row]:
+        """The editable lines (their ``name``, ``side``, ``stats`` … ``Text`` widgets)."""
+        return list(self._rows)
+
+    def add_row(self, row: RosterRow) -> None:
+        line = _Row(row, self.with_skills, self.remove_row)
+        line.stats.placeholder = self.stats_hint
+        self._rows.append(line)
+        self.rows_box.children = tuple(r.box for r in self._rows)
+
+    def remove_row(self, line: _Row | int) -> None:
+        target = self._rows[line] if isinstance(line, int) else line
+        self._rows = [r for r in self._rows if r is not target]
+        self.rows_box.children = tuple(r.box for r in self._rows)
+
+    def set_rows(self, rows: Iterable[RosterRow]) -> None:
+        self._rows = []
+        for row in rows:
+            self.add_row(row)
+        self.rows_box.children = tuple(r.box for r in self._rows)
+
+    def rows(self) -> list[RosterRow]:
+        return [r.value() for r in self._rows]
+
+    def combatants(self) -> list[Combatant]:
+        """The combatants typed (French :class:`EscarmoucheError` on bad input)."""
+        return build_roster(self.rows())
+
+
+class Demo:
+    """What every demo has: an error banner, a result ``HTML`` and ``result_text``."""
+
+    widget: widgets.Widget
+
+    def __init__(self) -> None:
+        self.banner = ErrorBanner()
+        self.output = widgets.HTML(value="")
+
+    @property
+    def result_text(self) -> str:
+        """The result as the reader sees it, in plain text (charts left out)."""
+        return text_of(self.output.value)
+
+    @property
+    def error_text(self) -> str:
+        """The French error message shown in the banner (``""`` when none)."""
+        return self.banner.message
+
+    def _show(self, compute: Callable[[], str]) -> bool:
+        """Compute a new result; show it, or show the error and keep the old result."""
+        html = self.banner.guard(compute)
+        if html is None:
+            return False
+        self.output.value = html
+        return True
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        # IPython's display() carries no annotations.
+        display(self.widget)  # type: ignore[no-untyped-call]
+
+
+def labelled(label: str, *children: widgets.Widget) -> widgets.HBox:
+    """A row of controls with a bold label in front."""
+    return widgets.HBox(
+        [widgets.HTML(f"<b>{label}</b>", layout=widgets.Layout(width="9em")), *children],
+        layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+    )
+
+
+def options_of(values: Sequence[str]) -> list[tuple[str, str]]:
+    return [(v, v) for v in values]

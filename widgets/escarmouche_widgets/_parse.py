@@ -1,0 +1,226 @@
+"""Pure parsing helpers of the demos: what a user types → engine values.
+
+No ipywidgets here: every function is testable on its own and raises
+:class:`~escarmouche.EscarmoucheError` with a French message (CORE-ERR) that the demos
+show in their error banner.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from escarmouche import Combatant, EscarmoucheError
+
+__all__ = [
+    "RosterRow",
+    "build_roster",
+    "parse_dice_list",
+    "parse_idents",
+    "parse_int",
+    "parse_stats",
+    "roster_rows",
+]
+
+#: how many dice a user may type in « dés manuels » (a bound, like CORE-DICE's)
+MAX_MANUAL_DICE = 1000
+#: how many combatants a demo roster may hold (the exact odds stay fast in a browser)
+MAX_ROSTER = 12
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+_STAT_ITEM = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*[=:]?\s*([-+−]?\s*[0-9]+)\s*$")
+_INT = re.compile(r"^[-+]?[0-9]+$")
+_DIGITS = re.compile(r"^[0-9]+$")
+
+
+def _fold(text: str) -> str:
+    """``"Toujours premier"`` → ``"toujours_premier"``; ``"hyperactivité"`` → ASCII."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    ascii_text = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return re.sub(r"[\s\-’']+", "_", ascii_text.strip().lower())
+
+
+def parse_dice_list(text: str) -> list[int]:
+    """Parse « dés manuels »: integers separated by commas, semicolons or spaces.
+
+    >>> parse_dice_list("37, 4 12;100")
+    [37, 4, 12, 100]
+    """
+    tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+    if not tokens:
+        raise EscarmoucheError(
+            "dés manuels = '' : aucun résultat saisi ; tapez les résultats des dés "
+            "séparés par des virgules ou des espaces, par exemple « 37, 4, 12 » (CORE-RNG)",
+            field="dés", value=text, rule="CORE-RNG",
+        )
+    if len(tokens) > MAX_MANUAL_DICE:
+        raise EscarmoucheError(
+            f"dés manuels = {len(tokens)} résultats : au plus {MAX_MANUAL_DICE} (CORE-RNG)",
+            field="dés", value=len(tokens), rule="CORE-RNG",
+        )
+    values: list[int] = []
+    for i, token in enumerate(tokens, start=1):
+        if not _DIGITS.match(token):
+            raise EscarmoucheError(
+                f"dés manuels = {token!r} : le résultat n° {i} n’est pas un nombre entier "
+                "positif ; séparez les résultats par des virgules ou des espaces, par "
+                "exemple « 37, 4, 12 » (CORE-RNG)",
+                field="dés", value=token, rule="CORE-RNG",
+            )
+        values.append(int(token))
+    return values
+
+
+def parse_int(text: str, field: str, lo: int, hi: int, rule: str = "CORE-ERR") -> int:
+    """An integer typed in a text box, within ``[lo, hi]`` (French error otherwise)."""
+    cleaned = text.strip().replace("−", "-").replace(" ", "")
+    if not _INT.match(cleaned):
+        raise EscarmoucheError(
+            f"{field} = {text!r} : un nombre entier est attendu ({rule})",
+            field=field, value=text, rule=rule,
+        )
+    value = int(cleaned)
+    check_range(value, field, lo, hi, rule)
+    return value
+
+
+def check_range(value: int, field: str, lo: int, hi: int, rule: str = "CORE-ERR") -> int:
+    """``value`` itself, or a French error naming the field, the value and the bounds."""
+    if not lo <= value <= hi:
+        raise EscarmoucheError(
+            f"{field} = {value} : hors des bornes {lo}–{hi} ({rule})",
+            field=field, value=value, rule=rule,
+        )
+    return value
+
+
+def parse_stats(text: str, who: str = "") -> dict[str, int]:
+    """``"HAB=60, DIS 40; init:+2"`` → ``{"HAB": 60, "DIS": 40, "init": 2}``."""
+    stats: dict[str, int] = {}
+    owner = f" de « {who} »" if who else ""
+    for item in (p for p in re.split(r"[,;]+", text) if p.strip()):
+        parts = item.split()
+        # "HAB 60 DIS 40" (spaces only) is split into pairs as well.
+        chunks = [item] if len(parts) <= 2 or any(c in item for c in "=:") else [
+            " ".join(parts[i:i + 2]) for i in range(0, len(parts), 2)
+        ]
+        for chunk in chunks:
+            match = _STAT_ITEM.match(chunk)
+            if match is None:
+                raise EscarmoucheError(
+                    f"caractéristiques{owner} = {chunk.strip()!r} : écrivez « NOM=valeur », "
+                    "séparés par des virgules, par exemple « HAB=60, DIS=40 » (CORE-ERR)",
+                    field="caractéristiques", value=chunk.strip(), rule="CORE-ERR",
+                )
+            key = match.group(1)
+            if key in stats:
+                raise EscarmoucheError(
+                    f"caractéristiques{owner} = {key!r} : donnée deux fois (CORE-ERR)",
+                    field="caractéristiques", value=key, rule="CORE-ERR",
+                )
+            stats[key] = int(re.sub(r"\s", "", match.group(2)).replace("−", "-"))
+    return stats
+
+
+def parse_idents(text: str) -> frozenset[str]:
+    """Traits or skills typed freely: ``"Hyperactivité, toujours premier"`` →
+    ``{"hyperactivite", "toujours_premier"}`` (separated by commas or semicolons)."""
+    return frozenset(_fold(p) for p in re.split(r"[,;]+", text) if p.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class RosterRow:
+    """One line of a roster editor, as typed (strings)."""
+
+    name: str
+    side: str
+    stats: str = ""
+    traits: str = ""
+    skills: str = ""
+
+    def combatant(self) -> Combatant:
+        name = self.name.strip()
+        if not name:
+            raise EscarmoucheError(
+                f"nom = {self.name!r} : chaque combattant doit avoir un nom non vide "
+                "(CORE-ERR)",
+                field="name", value=self.name, rule="CORE-ERR",
+            )
+        return Combatant(
+            name,
+            self.side.strip(),
+            parse_stats(self.stats, name),
+            skills=parse_idents(self.skills),
+            traits=parse_idents(self.traits),
+        )
+
+
+def build_roster(rows: Sequence[RosterRow]) -> list[Combatant]:
+    """The combatants of a roster editor; names must be unique (CORE-ERR)."""
+    if not rows:
+        raise EscarmoucheError(
+            "combattants = [] : ajoutez au moins un combattant (CORE-ERR)",
+            field="combattants", value=[], rule="CORE-ERR",
+        )
+    if len(rows) > MAX_ROSTER:
+        raise EscarmoucheError(
+            f"combattants = {len(rows)} : au plus {MAX_ROSTER} dans une démonstration "
+            "(CORE-ERR)",
+            field="combattants", value=len(rows), rule="CORE-ERR",
+        )
+    out: list[Combatant] = []
+    seen: set[str] = set()
+    for row in rows:
+        c = row.combatant()
+        if c.name in seen:
+            raise EscarmoucheError(
+                f"nom = {c.name!r} : deux combattants portent ce nom ; chaque nom doit être "
+                "unique (CORE-ERR)",
+                field="nom", value=c.name, rule="CORE-ERR",
+            )
+        seen.add(c.name)
+        out.append(c)
+    return out
+
+
+def format_stats(stats: Iterable[tuple[str, int]]) -> str:
+    """The inverse of :func:`parse_stats`: ``"HAB=60, DIS=40"``."""
+    return ", ".join(f"{k}={v}" for k, v in stats)
+
+
+def roster_rows(combatants: Iterable[Combatant]) -> list[RosterRow]:
+    """Rows for a roster editor from combatants (the inverse of :func:`build_roster`)."""
+    return [
+        RosterRow(
+            c.name, c.side, format_stats(c.stats.items()),
+            ", ".join(sorted(c.traits)), ", ".join(sorted(c.skills)),
+        )
+        for c in combatants
+    ]
+
+
+def parse_params(text: str) -> dict[str, object]:
+    """Action parameters typed as ``"clé=valeur, …"``: integers, « oui »/« non », text."""
+    params: dict[str, object] = {}
+    for item in (p for p in re.split(r"[,;]+", text) if p.strip()):
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not re.match(r"^[a-z_][a-z0-9_]*$", key):
+            raise EscarmoucheError(
+                f"paramètres = {item.strip()!r} : écrivez « clé=valeur », par exemple "
+                "« cible=Grolk, bonus=2 » (CORE-ERR)",
+                field="paramètres", value=item.strip(), rule="CORE-ERR",
+            )
+        value = raw.strip()
+        cleaned = value.replace("−", "-")
+        if _INT.match(cleaned):
+            params[key] = int(cleaned)
+        elif value.lower() in {"oui", "vrai", "true"}:
+            params[key] = True
+        elif value.lower() in {"non", "faux", "false"}:
+            params[key] = False
+        else:
+            params[key] = value
+    return params
