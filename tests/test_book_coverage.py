@@ -1,0 +1,190 @@
+"""The book covers every rule: IDs, anchors, rulings, options, pages in the table of contents.
+
+The rule IDs are those of ``RULES.md`` (the project's spec, ``../shared/spec/RULES.md``
+next to the repository, or the file named by ``$ESCARMOUCHE_RULES``). A snapshot of them
+is kept below so that the book is checked even where the spec is not at hand (a fresh
+clone); where it is, the snapshot must match it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+TOC = ROOT / "_toc.yml"
+ID = r"(?:RB|D100|D12|D20)-[A-Z0-9]+-\d+"
+
+#: every RB-, D100-, D12- and D20- rule of RULES.md, in its order
+RULE_IDS: tuple[str, ...] = (
+    "RB-D100-1", "RB-INIT-1", "RB-INIT-2", "RB-INIT-3", "RB-INIT-4", "RB-SURPRISE-1",
+    "RB-SURPRISE-2", "RB-SURPRISE-3", "RB-TURN-1", "RB-TIME-1", "RB-TIME-2", "RB-TIME-3",
+    "RB-ACT-1", "RB-ACT-2", "RB-MOVE-1", "RB-SPEED-1", "RB-SPEED-2", "RB-SPEED-3",
+    "RB-END-1", "RB-END-2", "RB-END-3",
+    "D100-TIME-1", "D100-INIT-1", "D100-INIT-2", "D100-SURPRISE-1", "D100-ROUND-1",
+    "D100-ACT-1", "D100-ACT-2", "D100-ACT-3", "D100-ACT-4", "D100-ATK-1", "D100-ATK-2",
+    "D100-ATK-3", "D100-ATK-4", "D100-ATK-5", "D100-ATK-6", "D100-ATK-7", "D100-PARRY-1",
+    "D100-PARRY-2", "D100-PARRY-3", "D100-PARRY-4", "D100-DODGE-1", "D100-DODGE-2",
+    "D100-TWO-1", "D100-TWO-2", "D100-RANGED-1", "D100-RANGED-2", "D100-RANGED-3",
+    "D100-RANGED-4", "D100-RANGED-5", "D100-RANGED-6", "D100-JUMP-1", "D100-JUMP-2",
+    "D12-TIME-1", "D12-INIT-1", "D12-INIT-2", "D12-INIT-3", "D12-INIT-4", "D12-INIT-5",
+    "D12-SURPRISE-1", "D12-SURPRISE-2", "D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1",
+    "D12-EXPLODE-1", "D12-ACT-1",
+    "D20-TIME-1", "D20-INIT-1", "D20-START-1", "D20-ACT-1", "D20-ACT-2", "D20-ACT-3",
+    "D20-END-1", "D20-END-2", "D20-OPP-1", "D20-OPP-2", "D20-IMM-1", "D20-IMM-2",
+)
+
+#: the rules RULES.md marks as a ruling, an option or a fact of the original edition:
+#: each needs an « Interprétation retenue » admonition in its paragraph
+RULING_IDS: tuple[str, ...] = (
+    "RB-D100-1", "RB-INIT-2", "RB-SURPRISE-2", "RB-TIME-1", "RB-SPEED-3", "RB-END-2",
+    "D100-INIT-2", "D100-SURPRISE-1", "D100-ACT-3", "D100-ATK-3", "D100-PARRY-3",
+    "D100-RANGED-5", "D100-JUMP-1", "D100-JUMP-2",
+    "D12-INIT-3", "D12-INIT-4", "D12-SURPRISE-2", "D12-CRIT-1", "D12-ADV-1", "D12-EXPLODE-1",
+    "D20-INIT-1", "D20-ACT-3", "D20-IMM-1",
+)
+
+#: the rulings that state facts of the original edition: their admonition says so
+ORIGINAL_EDITION_IDS: tuple[str, ...] = ("D100-ACT-3", "D20-INIT-1", "D20-IMM-1")
+
+SYSTEMS = ("rulebook", "d100", "d12", "d20")
+
+
+def rules_md() -> Path | None:
+    """RULES.md, if it is at hand."""
+    env = os.environ.get("ESCARMOUCHE_RULES")
+    candidates = [Path(env)] if env else []
+    candidates.append(ROOT.parent / "shared" / "spec" / "RULES.md")
+    return next((p for p in candidates if p.is_file()), None)
+
+
+def spec_entries(text: str) -> dict[str, str]:
+    """RULES.md's rule entries (``- ID: …`` up to the next entry), by ID."""
+    out: dict[str, str] = {}
+    for chunk in re.split(rf"\n(?=- {ID})", text):
+        m = re.match(rf"- ({ID})", chunk)
+        if m:
+            out[m.group(1)] = re.split(r"\n-{5,}|\n## ", chunk)[0]
+    return out
+
+
+def toc_files() -> list[str]:
+    """The ``file:`` entries of ``_toc.yml`` (and its root), without suffix."""
+    text = TOC.read_text(encoding="utf-8")
+    files = re.findall(r"^\s*(?:-\s*)?(?:file|root):\s*(\S+)\s*$", text, flags=re.M)
+    return [re.sub(r"\.(md|ipynb)$", "", f) for f in files]
+
+
+def book_pages() -> dict[str, str]:
+    """The text of every book page in the table of contents, by path (cells joined)."""
+    pages: dict[str, str] = {}
+    for name in toc_files():
+        for suffix in (".md", ".ipynb"):
+            path = ROOT / f"{name}{suffix}"
+            if not path.is_file():
+                continue
+            if suffix == ".md":
+                pages[name] = path.read_text(encoding="utf-8")
+            else:
+                nb = json.loads(path.read_text(encoding="utf-8"))
+                pages[name] = "\n\n".join("".join(c["source"]) for c in nb["cells"])
+    return pages
+
+
+def rule_sections() -> dict[str, str]:
+    """For each rule anchor ``(rb-init-2)=`` in the book: its text up to the next anchor."""
+    sections: dict[str, str] = {}
+    anchor = re.compile(rf"^\(({ID.lower()})\)=\s*$", flags=re.M)
+    for text in book_pages().values():
+        marks = list(anchor.finditer(text))
+        for i, m in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            sections[m.group(1).upper()] = text[m.end():end]
+    return sections
+
+
+def test_snapshot_matches_rules_md() -> None:
+    path = rules_md()
+    if path is None:
+        pytest.skip("RULES.md absent (../shared/spec/RULES.md, $ESCARMOUCHE_RULES)")
+    entries = spec_entries(path.read_text(encoding="utf-8"))
+    assert tuple(entries) == RULE_IDS, "mettre à jour RULE_IDS d’après RULES.md"
+    flagged = tuple(
+        rid for rid, body in entries.items()
+        if re.search(r"\*\((?:ruling|option|facts?)\b|\((?:ruling|option)\b", body)
+    )
+    assert flagged == RULING_IDS, "mettre à jour RULING_IDS d’après RULES.md"
+    original = tuple(rid for rid, body in entries.items() if "original edition" in body)
+    assert original == ORIGINAL_EDITION_IDS
+
+
+def test_every_rule_id_appears_in_the_book() -> None:
+    text = "\n".join(book_pages().values())
+    missing = [rid for rid in RULE_IDS if not re.search(rf"\b{re.escape(rid)}\b", text)]
+    assert not missing, "identifiants de règle absents du livre : " + ", ".join(missing)
+
+
+def test_every_rule_has_an_anchor_and_a_label() -> None:
+    sections = rule_sections()
+    missing = [rid for rid in RULE_IDS if rid not in sections]
+    assert not missing, "règles sans ancre « (id)= » : " + ", ".join(missing)
+    unlabelled = [rid for rid, body in sections.items()
+                  if not body.lstrip().startswith(f"**{rid}**")]
+    assert not unlabelled, "ancres non suivies de l’identifiant en gras : " + ", ".join(
+        unlabelled)
+    unknown = sorted(set(sections) - set(RULE_IDS))
+    assert not unknown, "ancres de règles inconnues de RULES.md : " + ", ".join(unknown)
+
+
+def test_every_ruling_has_its_admonition() -> None:
+    sections = rule_sections()
+    bare = [rid for rid in RULING_IDS
+            if "{admonition} Interprétation retenue" not in sections.get(rid, "")]
+    assert not bare, "interprétations sans encadré « Interprétation retenue » : " + ", ".join(
+        bare)
+    unmarked = [rid for rid in ORIGINAL_EDITION_IDS
+                if "édition originale" not in sections.get(rid, "")]
+    assert not unmarked, "faits de l’édition originale non signalés : " + ", ".join(unmarked)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_every_rules_option_is_named_in_the_book(name: str) -> None:
+    try:
+        module = importlib.import_module(f"escarmouche.systems.{name}")
+    except ImportError:
+        pytest.skip(f"escarmouche.systems.{name} n’existe pas encore")
+    rules = getattr(module, "Rules", None)
+    if rules is None or not dataclasses.is_dataclass(rules):
+        pytest.skip(f"escarmouche.systems.{name}.Rules n’existe pas encore")
+    text = "\n".join(t for page, t in book_pages().items() if page.startswith(f"book/{name}/"))
+    missing = [f.name for f in dataclasses.fields(rules) if f"Rules.{f.name}" not in text]
+    assert not missing, f"options de {name}.Rules absentes de sa partie : " + ", ".join(missing)
+
+
+def test_every_notebook_is_in_the_toc() -> None:
+    listed = set(toc_files())
+    notebooks = [
+        p for p in BOOK.rglob("*.ipynb")
+        if not any(part.startswith((".", "_")) for part in p.relative_to(ROOT).parts)
+    ]
+    orphans = sorted(str(p.relative_to(ROOT)) for p in notebooks
+                     if str(p.relative_to(ROOT).with_suffix("")) not in listed)
+    assert not orphans, "carnets absents de _toc.yml : " + ", ".join(orphans)
+
+
+def test_twins_and_notebooks_agree() -> None:
+    """Each ``book_src`` twin has its notebook, with the same cells (no kernel needed)."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "book_notebooks.py"), "--check"],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
