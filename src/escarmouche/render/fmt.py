@@ -1,0 +1,114 @@
+"""French number formatting shared by the renderers, the narration and the book.
+
+Conventions (the tests and the book compare these strings exactly):
+
+* decimal comma: ``3,5``;
+* the space before ``%`` and between groups of thousands is a narrow no-break space,
+  U+202F (:data:`NNBSP`): ``12,5 %``, ``10 000``; numbers of four digits or fewer
+  are not grouped (``1000``), as in French typographic usage;
+* negative numbers use the minus sign U+2212 (:data:`MINUS`): ``−3``;
+* rounding is exact (values are converted to :class:`~fractions.Fraction`; a float is
+  taken at its exact binary value) and halves round away from zero;
+* :func:`percent` always shows ``digits`` decimals (``50,0 %``), so that columns
+  line up; a non-zero probability that would round to ``0`` shows as ``< 0,1 %``
+  and one below 1 that would round to ``100`` as ``> 99,9 %`` (with ``digits`` = 1),
+  so that a GM never reads « impossible » or « certain » by mistake;
+* :func:`number` strips trailing zeros (``3,5``, not ``3,50``): it is meant for prose.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Final, TypeAlias
+
+__all__ = ["MINUS", "NNBSP", "fraction", "number", "percent"]
+
+NNBSP: Final = "\u202f"
+"""Narrow no-break space, before ``%`` and between groups of thousands."""
+MINUS: Final = "\u2212"
+"""The minus sign used for negative numbers."""
+
+Number: TypeAlias = Fraction | float | int
+
+
+def _exact(x: Number) -> Fraction:
+    if isinstance(x, bool) or not isinstance(x, Fraction | float | int):
+        raise TypeError(f"nombre attendu, pas {x!r}")
+    return Fraction(x)  # raises ValueError for nan/inf
+
+
+def _round_half_away(x: Fraction) -> int:
+    """The nearest integer to ``x``; halves away from zero."""
+    n, d = abs(x.numerator), x.denominator
+    q, r = divmod(n, d)
+    if 2 * r >= d:
+        q += 1
+    return -q if x < 0 else q
+
+
+def _group(digits: str) -> str:
+    if len(digits) <= 4:
+        return digits
+    head = len(digits) % 3 or 3
+    parts = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
+    return NNBSP.join(parts)
+
+
+def _fixed(scaled: int, digits: int, *, strip: bool) -> str:
+    """``scaled / 10**digits`` written in French with ``digits`` decimals."""
+    sign = MINUS if scaled < 0 else ""
+    whole, frac = divmod(abs(scaled), 10**digits)
+    text = _group(str(whole))
+    if digits:
+        decimals = str(frac).rjust(digits, "0")
+        if strip:
+            decimals = decimals.rstrip("0")
+        if decimals:
+            text += "," + decimals
+    return sign + text
+
+
+def number(x: Number, digits: int = 2) -> str:
+    """``x`` in French: decimal comma, at most ``digits`` decimals, no trailing zeros.
+
+    >>> number(Fraction(7, 2)), number(Fraction(10, 3)), number(12345), number(-2)
+    ('3,5', '3,33', '12\u202f345', '−2')
+    """
+    if digits < 0:
+        raise ValueError("digits doit être positif ou nul")
+    value = _exact(x)
+    return _fixed(_round_half_away(value * 10**digits), digits, strip=True)
+
+
+def percent(x: Number, digits: int = 1) -> str:
+    """The probability ``x`` (``0..1``) as a French percentage with ``digits`` decimals.
+
+    >>> percent(Fraction(1, 8)), percent(Fraction(1, 2)), percent(1, digits=0)
+    ('12,5\u202f%', '50,0\u202f%', '100\u202f%')
+    >>> percent(Fraction(1, 10**6))
+    '<\u202f0,1\u202f%'
+    """
+    if digits < 0:
+        raise ValueError("digits doit être positif ou nul")
+    value = _exact(x)
+    scaled = _round_half_away(value * 100 * 10**digits)
+    full = 100 * 10**digits
+    if scaled == 0 and value > 0:
+        return f"<{NNBSP}{_fixed(1, digits, strip=False)}{NNBSP}%"
+    if scaled == full and 0 < value < 1:
+        return f">{NNBSP}{_fixed(full - 1, digits, strip=False)}{NNBSP}%"
+    return f"{_fixed(scaled, digits, strip=False)}{NNBSP}%"
+
+
+def fraction(x: Fraction | int) -> str:
+    """An exact fraction as text: ``1/8``, ``3`` for a whole number, ``−1/8``.
+
+    >>> fraction(Fraction(2, 16)), fraction(Fraction(4, 2))
+    ('1/8', '2')
+    """
+    if isinstance(x, bool) or not isinstance(x, Fraction | int):
+        raise TypeError(f"Fraction ou entier attendu, pas {x!r}")
+    value = Fraction(x)
+    sign = MINUS if value < 0 else ""
+    n, d = abs(value.numerator), value.denominator
+    return f"{sign}{n}" if d == 1 else f"{sign}{n}/{d}"

@@ -1,0 +1,281 @@
+"""Tests of escarmouche.render: French formats, SVG charts, HTML tables."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from escarmouche.dice import distribution
+from escarmouche.render import (
+    distribution_svg,
+    fmt,
+    fraction,
+    html_table,
+    number,
+    outcome_bars_svg,
+    percent,
+    timeline_svg,
+)
+from escarmouche.render.fmt import MINUS, NNBSP
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+# --------------------------------------------------------------------------------------
+# fmt
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "expected"),
+    [
+        (Fraction(1, 8), 1, "12,5\u202f%"),
+        (Fraction(1, 2), 1, "50,0\u202f%"),
+        (Fraction(1, 2), 0, "50\u202f%"),
+        (Fraction(1, 3), 2, "33,33\u202f%"),
+        (Fraction(2, 3), 1, "66,7\u202f%"),
+        (Fraction(1, 16), 1, "6,3\u202f%"),  # 6,25 : halves away from zero
+        (Fraction(1, 200), 0, "1\u202f%"),  # 0,5 % -> 1 %
+        (1, 1, "100,0\u202f%"),
+        (0, 1, "0,0\u202f%"),
+        (0.125, 1, "12,5\u202f%"),
+        (Fraction(1, 10**6), 1, "<\u202f0,1\u202f%"),
+        (Fraction(1, 10**6), 2, "<\u202f0,01\u202f%"),
+        (Fraction(10**6 - 1, 10**6), 1, ">\u202f99,9\u202f%"),
+        (Fraction(-1, 8), 1, "\u221212,5\u202f%"),
+        (Fraction(3, 2), 0, "150\u202f%"),
+    ],
+)
+def test_percent(value: Fraction | float | int, digits: int, expected: str) -> None:
+    assert percent(value, digits) == expected
+
+
+def test_percent_rejects_bad_input() -> None:
+    with pytest.raises(ValueError):
+        percent(float("nan"))
+    with pytest.raises(TypeError):
+        percent("0.5")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        percent(Fraction(1, 2), -1)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (Fraction(7, 2), "3,5"),
+        (Fraction(10, 3), "3,33"),
+        (3, "3"),
+        (1234, "1234"),
+        (12345, "12\u202f345"),
+        (1234567, "1\u202f234\u202f567"),
+        (-2, "\u22122"),
+        (Fraction(-1, 1000), "0"),
+        (2.5, "2,5"),
+        (Fraction(-7, 2), "\u22123,5"),
+    ],
+)
+def test_number(value: Fraction | float | int, expected: str) -> None:
+    assert number(value) == expected
+
+
+def test_number_digits() -> None:
+    assert number(Fraction(2, 3), 0) == "1"
+    assert number(Fraction(2, 3), 4) == "0,6667"
+
+
+def test_fraction() -> None:
+    assert fraction(Fraction(2, 16)) == "1/8"
+    assert fraction(Fraction(4, 2)) == "2"
+    assert fraction(-3) == f"{MINUS}3"
+    assert fraction(Fraction(-1, 8)) == f"{MINUS}1/8"
+    with pytest.raises(TypeError):
+        fraction(0.5)  # type: ignore[arg-type]
+
+
+def test_doctests_of_fmt() -> None:
+    result = doctest.testmod(fmt)
+    assert result.attempted > 0
+    assert result.failed == 0
+
+
+@given(st.fractions(min_value=0, max_value=1))
+def test_percent_is_well_formed(value: Fraction) -> None:
+    text = percent(value)
+    assert text.endswith(f"{NNBSP}%")
+    assert "." not in text
+    if 0 < value < 1:
+        assert text not in (f"0,0{NNBSP}%", f"100,0{NNBSP}%")
+
+
+# --------------------------------------------------------------------------------------
+# SVG
+
+
+def _tree(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def _bars(root: ET.Element) -> list[ET.Element]:
+    group = root.find(f"{SVG}g[@class='barres']")
+    assert group is not None
+    return group.findall(f"{SVG}rect")
+
+
+def test_distribution_svg_bars_tooltips_and_highlight() -> None:
+    dist = distribution("2d6")
+    svg = distribution_svg(dist, title="Deux dés", highlight=lambda v: v >= 10)
+    root = _tree(svg)
+    assert root.findtext(f"{SVG}title") == "Deux dés"
+    bars = _bars(root)
+    assert len(bars) == 11
+    tips = [bar.findtext(f"{SVG}title") for bar in bars]
+    assert tips[5] == f"7 : 16,7{NNBSP}% (1/6)"
+    fills = [bar.get("fill") for bar in bars]
+    assert len(set(fills[:8])) == 1 and len(set(fills[8:])) == 1 and fills[0] != fills[-1]
+    assert f"En évidence : 16,7{NNBSP}%" in svg
+    heights = [float(bar.get("height", "0")) for bar in bars]
+    assert heights[5] == max(heights) and heights[0] == heights[-1] < heights[5]
+    assert "Résultat" in svg
+
+
+def test_distribution_svg_gaps_for_missing_outcomes() -> None:
+    root = _tree(distribution_svg(distribution("1d6!"), title="d6 explosif", tail=Fraction(1, 100)))
+    bars = _bars(root)
+    xs = [float(bar.get("x", "0")) for bar in bars]
+    assert xs == sorted(xs)
+    # 6 never occurs: the bar of 7 sits two slots after the bar of 5.
+    tips = [bar.findtext(f"{SVG}title") or "" for bar in bars]
+    assert not any(t.startswith("6 :") for t in tips)
+    assert tips[5].startswith("7 :")
+    assert xs[5] - xs[4] == pytest.approx(2 * (xs[1] - xs[0]), abs=0.02)
+
+
+def test_distribution_svg_thins_x_labels_for_many_outcomes() -> None:
+    width = 640
+    root = _tree(distribution_svg(distribution("1d1000"), title="d1000", width=width))
+    group = root.find(f"{SVG}g[@class='axe-x']")
+    assert group is not None
+    labels = [t for t in group.findall(f"{SVG}text") if t.text != "Résultat"]
+    assert 3 <= len(labels) <= 20
+    xs = [float(t.get("x", "0")) for t in labels]
+    # At most 5 characters of 11 px type: neighbours are at least ~33 px apart.
+    assert min(b - a for a, b in itertools.pairwise(xs)) >= 33
+    assert len(_bars(root)) == 1000
+
+
+def test_distribution_svg_tail_note_and_long_fractions() -> None:
+    svg = distribution_svg(distribution("3d10!"), title="t", tail=Fraction(1, 1000))
+    root = _tree(svg)
+    assert "Non affiché (queues)" in svg
+    for bar in _bars(root):
+        tip = bar.findtext(f"{SVG}title") or ""
+        assert len(tip) < 40  # no 30-digit denominators in the tooltips
+
+
+def test_distribution_svg_escapes_and_is_deterministic() -> None:
+    title = "<script>alert('x')</script> & « dés »"
+    a = distribution_svg(distribution("1d4"), title=title, xlabel="<b>total</b>")
+    b = distribution_svg(distribution("1d4"), title=title, xlabel="<b>total</b>")
+    assert a == b
+    assert "<script>" not in a and "<b>" not in a
+    root = _tree(a)
+    assert root.findtext(f"{SVG}title") == title
+    assert root.get("aria-label") == title
+
+
+def test_distribution_svg_edge_cases() -> None:
+    assert "Aucun résultat" in distribution_svg({}, title="vide")
+    _tree(distribution_svg({}, title="vide"))
+    root = _tree(distribution_svg({3: Fraction(1)}, title="certain"))
+    assert len(_bars(root)) == 1
+    root = _tree(distribution_svg(distribution("1d4-10"), title="négatif"))
+    assert _bars(root)[0].findtext(f"{SVG}title") == f"{MINUS}9 : 25,0{NNBSP}% (1/4)"
+
+
+def test_outcome_bars_svg() -> None:
+    items = [("raté", Fraction(1, 2)), ("paré", Fraction(1, 8)), ("touché <tête>", Fraction(3, 8))]
+    svg = outcome_bars_svg(items, title="Attaque & parade")
+    assert svg == outcome_bars_svg(items, title="Attaque & parade")
+    root = _tree(svg)
+    groups = root.findall(f"{SVG}g[@class='issue']")
+    assert [g.findtext(f"{SVG}title") for g in groups] == [
+        f"raté : 50,0{NNBSP}% (1/2)",
+        f"paré : 12,5{NNBSP}% (1/8)",
+        f"touché <tête> : 37,5{NNBSP}% (3/8)",
+    ]
+    widths = []
+    for g in groups:
+        track, bar = g.findall(f"{SVG}rect")
+        widths.append(float(bar.get("width", "0")) / float(track.get("width", "1")))
+    assert widths == pytest.approx([0.5, 0.125, 0.375], abs=1e-3)
+    assert "<tête>" not in svg
+    _tree(outcome_bars_svg([], title="vide"))
+
+
+def test_timeline_svg() -> None:
+    turns = [
+        ("Tour 0", ["Alice"]),
+        ("Tour 1", ["Bob", "Alice", "Gobelin <1>", "Alice"]),
+        ("Tour 2", []),
+    ]
+    sides = {"Alice": "PJ", "Bob": "PJ", "Gobelin <1>": "Gobelins"}
+    svg = timeline_svg(turns, title="Initiative", sides=sides)
+    assert svg == timeline_svg(turns, title="Initiative", sides=sides)
+    root = _tree(svg)
+    rows = root.findall(f"{SVG}g[@class='tour']")
+    assert len(rows) == 3
+    boxes = rows[1].findall(f"{SVG}g")
+    assert [b.findtext(f"{SVG}title") for b in boxes] == [
+        "Tour 1, activation 1 : Bob, camp PJ",
+        "Tour 1, activation 2 : Alice, camp PJ",
+        "Tour 1, activation 3 : Gobelin <1>, camp Gobelins",
+        "Tour 1, activation 4 : Alice, camp PJ",
+    ]
+    fills = [b.find(f"{SVG}rect").get("fill") for b in boxes]  # type: ignore[union-attr]
+    assert fills[0] == fills[1] == fills[3] != fills[2]
+    xs = [float(b.find(f"{SVG}rect").get("x", "0")) for b in boxes]  # type: ignore[union-attr]
+    assert xs == sorted(xs)
+    assert "(personne)" in svg
+    legend = root.find(f"{SVG}g[@class='legende']")
+    assert legend is not None
+    assert [t.text for t in legend.findall(f"{SVG}text")] == ["PJ", "Gobelins"]
+    plain = _tree(timeline_svg(turns, title="Sans camps"))
+    assert plain.find(f"{SVG}g[@class='legende']") is None
+
+
+def test_html_table() -> None:
+    table = html_table(
+        ["Nom", "Init", "Esquive", "Chance"],
+        [["Alice <b>", 12, True, percent(Fraction(1, 3))], ["Bob", -3, False, "—"]],
+        caption="Ordre & chances",
+    )
+    root = ET.fromstring(table)
+    assert root.tag == "table"
+    assert root.findtext("caption") == "Ordre & chances"
+    assert [th.text for th in root.iter("th")] == ["Nom", "Init", "Esquive", "Chance"]
+    cells = [[td.text for td in tr.iter("td")] for tr in root.iter("tr")][1:]
+    assert cells == [
+        ["Alice <b>", "12", "oui", f"33,3{NNBSP}%"],
+        ["Bob", f"{MINUS}3", "non", "—"],
+    ]
+    assert "<b>" not in table
+    with pytest.raises(ValueError, match="ligne 1"):
+        html_table(["a", "b"], [["x"]])
+
+
+@settings(max_examples=50, deadline=2000)
+@given(
+    st.dictionaries(
+        st.integers(-500, 500), st.fractions(min_value=0, max_value=1), min_size=1, max_size=30
+    ),
+    st.text(max_size=30),  # control characters included: replaced, never malformed XML
+)
+def test_distribution_svg_is_always_well_formed(dist: dict[int, Fraction], title: str) -> None:
+    root = _tree(distribution_svg(dist, title=title))
+    assert len(_bars(root)) == len(dist)
