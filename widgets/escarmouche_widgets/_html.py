@@ -8,6 +8,7 @@ left out), which is what the tests and the book's checked cells print.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 from html.parser import HTMLParser
 
@@ -163,5 +164,7 @@ def text_of(markup: str) -> str:
     parser = _TextExtractor()
     parser.feed(markup)
     parser.close()
-    lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())
+    # Only ASCII blanks are collapsed: U+202F (before « % ») and U+00A0 are kept.
+    lines = (re.sub(r"[ \t\r\f\v]+", " ", line).strip()
+             for line in "".join(parser.parts).split("\n"))
     return "\n".join(line for line in lines if line)
