@@ -256,6 +256,46 @@ def test_environment_at_12_loses_ties_d12_init_5(dice: list[int],
     assert [t.before for t in env_ties] == at_12
 
 
+def brute_force_orders(roster: list[Combatant], environment: bool
+                       ) -> dict[tuple[str, ...], Fraction]:
+    """Every combination of d12, perfect ties dropped (they are rerolled)."""
+    counts: dict[tuple[str, ...], int] = {}
+    for dice in itertools.product(range(1, 13), repeat=len(roster)):
+        rolls = [d12.InitiativeRoll(c.name, c.side, d, c.stat("init", 0))
+                 for c, d in zip(roster, dice, strict=True)]
+        results, _, perfect = d12.rank_groups(rolls, environment=environment)
+        if not perfect:
+            key = tuple(g.side for g in results)
+            counts[key] = counts.get(key, 0) + 1
+    total = sum(counts.values())
+    return {k: Fraction(n, total) for k, n in counts.items()}
+
+
+def test_group_order_odds_by_hand_d12_init_3() -> None:
+    """D12-INIT-2/3: A (1d12) vs B (1d12 + 1): B ahead when d_B ≥ d_A (78 of 144),
+    A ahead in 55, perfect tie in 11 (rerolled): 78/133 and 55/133."""
+    odds = d12.group_order_odds([fighter("A", "x"), fighter("B", "y", init=1)])
+    assert odds == {("y", "x"): Fraction(78, 133), ("x", "y"): Fraction(55, 133)}
+
+
+@pytest.mark.parametrize("environment", [False, True])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        [("x", 0), ("x", 2), ("y", 1)],
+        [("x", 0), ("y", 0), ("z", 3)],
+        [("x", 1), ("x", 1), ("y", 0), ("y", 2)],
+    ],
+)
+def test_group_order_odds_brute_force_d12_init_5(spec: list[tuple[str, int]],
+                                                  environment: bool) -> None:
+    """D12-INIT-2/3/5: the exact order odds (environment included) equal the enumeration
+    of every combination of initiative dice, perfect ties rerolled."""
+    roster = [fighter(f"F{i}", side, init=b) for i, (side, b) in enumerate(spec)]
+    assert d12.group_order_odds(roster, environment=environment) == brute_force_orders(
+        roster, environment)
+
+
 # =====================================================================================
 # Ambush: D12-SURPRISE-1/2
 # =====================================================================================
@@ -489,6 +529,7 @@ def test_damage_never_heals_d12_crit_2() -> None:
     """Ruling: ``1d2-2`` rolling 1 gives −1 and deals 0; the distribution is floored."""
     assert d12.damage_roll("1d2-2", [1]).damage == 0
     assert d12.damage_distribution("1d2-2") == {0: 1}
+    assert d12.critical_damage_distribution("1d2-3", "maximum") == {0: 1}
 
 
 @pytest.mark.parametrize(("mode", "weapon"), [("normal", "1d4+1"), ("avantage", "1d2"),

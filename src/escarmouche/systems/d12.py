@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from escarmouche.encounter import Ctx
 
 __all__ = [
+    "ADVANTAGE_EFFECT_KIND",
     "ALERT_TRAIT",
     "ATTACK_DIE",
     "BONUS_RANGE",
@@ -68,6 +69,13 @@ __all__ = [
     "DEFENCE_RANGE",
     "ENVIRONMENT",
     "ENVIRONMENT_INITIATIVE",
+    "FREE_COST",
+    "HP_RANGE",
+    "MAX_ODDS_GROUPS",
+    "MAX_ODDS_STATES",
+    "MODE_LABELS",
+    "REQUIRED_ACTIONS",
+    "START_OPTIONS",
     "SYSTEM",
     "TURNS_PER_MINUTE",
     "TURN_SECONDS",
@@ -101,6 +109,7 @@ __all__ = [
     "elapsed_minutes",
     "elapsed_seconds",
     "expected",
+    "group_order_odds",
     "hit_chance",
     "initiative",
     "member_order",
@@ -575,8 +584,14 @@ class D12Initiative:
         return list(self.bonus_turn) if n == 0 else self.order()
 
     def total(self, name: str) -> int:
-        """The individual group-initiative result of ``name``."""
-        return next(r.total for r in self.rolls if r.name == name)
+        """The individual group-initiative result of ``name`` (D12-INIT-1)."""
+        for r in self.rolls:
+            if r.name == name:
+                return r.total
+        raise EscarmoucheError(
+            f"combattant = {name!r} : absent de cette initiative (D12-INIT-1)",
+            field="combattant", value=name, rule="D12-INIT-1",
+        )
 
     def narration(self) -> list[str]:
         """French sentences: bonus turn, rerolls, group values, how each tie was broken."""
@@ -1432,6 +1447,97 @@ def best_critical_option(weapon: str, *, defence: int, bonus: int = 0, **model: 
     values = critical_option_values(weapon, bonus=bonus, defence=defence, **model)
     best = max(values, key=lambda v: v.decision_value)
     return best.option
+
+
+
+# -- exact odds of the group order (D12-INIT-2, -3, -5) ---------------------------------
+
+#: bounds of :func:`group_order_odds` (the computation is exact, so it is bounded)
+MAX_ODDS_GROUPS = 5
+MAX_ODDS_STATES = 20_000
+
+#: the environment as a group result: above every list starting below 12, below every
+#: list starting at 12 or more (it loses ties, D12-INIT-5); results never exceed 52
+_ENV_KEY = (ENVIRONMENT_INITIATIVE - 1, 10**6)
+
+
+def _sorted_results_law(bonuses: Sequence[int]) -> dict[tuple[int, ...], int]:
+    """How many of the 12^k dice outcomes give each descending list of results."""
+    law: dict[tuple[int, ...], int] = {(): 1}
+    for b in bonuses:
+        nxt: dict[tuple[int, ...], int] = {}
+        for key, n in law.items():
+            for d in range(1, ATTACK_DIE + 1):
+                new = tuple(sorted((*key, d + b), reverse=True))
+                nxt[new] = nxt.get(new, 0) + n
+        if len(nxt) > MAX_ODDS_STATES:
+            raise EscarmoucheError(
+                f"combattants = {len(bonuses)} dans un groupe : calcul exact trop coûteux "
+                f"(plus de {MAX_ODDS_STATES} listes de résultats possibles) (D12-INIT-3)",
+                field="combattants", value=len(bonuses), rule="D12-INIT-3",
+            )
+        law = nxt
+    return law
+
+
+def group_order_odds(
+    combatants: Iterable[Combatant], *, environment: bool = False
+) -> dict[tuple[str, ...], Fraction]:
+    """The exact probability of each acting order of the groups (D12-INIT-2, -3, -5).
+
+    Each order is a tuple of sides (``"environnement"`` included when
+    ``environment=True``). A perfect tie makes everyone reroll (D12-INIT-3), so the
+    result is conditional on no perfect tie: exact for unbounded rerolls (the bound
+    :attr:`Rules.max_initiative_rerolls` is reached with a negligible probability,
+    below (1/12)^20 per pair of one-member groups). At most :data:`MAX_ODDS_GROUPS`
+    groups (a bounded, exact computation).
+
+    With A (1d12) against B (1d12 + 1): B ahead in 78 of 144 cases, A in 55, a perfect
+    tie in 11, rerolled:
+
+    >>> odds = group_order_odds([Combatant("A", "x"), Combatant("B", "y", {"init": 1})])
+    >>> odds[("y", "x")]
+    Fraction(78, 133)
+    """
+    roster = _check_roster(combatants)
+    sides = list(dict.fromkeys(c.side for c in roster))
+    if len(sides) > MAX_ODDS_GROUPS:
+        raise EscarmoucheError(
+            f"groupes = {len(sides)} : calcul exact limité à {MAX_ODDS_GROUPS} groupes "
+            "(D12-INIT-2)",
+            field="groupes", value=len(sides), rule="D12-INIT-2",
+        )
+    laws: dict[str, dict[tuple[int, ...], Fraction]] = {}
+    for side in sides:
+        bonuses = [c.stat("init", 0) for c in roster if c.side == side]
+        counts = _sorted_results_law(bonuses)
+        total = ATTACK_DIE ** len(bonuses)
+        laws[side] = {k: Fraction(n, total) for k, n in counts.items()}
+    if environment:
+        laws[ENVIRONMENT] = {_ENV_KEY: Fraction(1)}
+    values = sorted({k for law in laws.values() for k in law})
+    index = {v: i for i, v in enumerate(values)}
+    dense = {s: [Fraction(0)] * len(values) for s in laws}
+    for s, law in laws.items():
+        for k, p in law.items():
+            dense[s][index[k]] = p
+    out: dict[tuple[str, ...], Fraction] = {}
+    for order in itertools.permutations(laws):
+        # below[i]: P(the groups after this one are in this strict order, all < values[i])
+        below = [Fraction(1)] * len(values)
+        for side in reversed(order):
+            weights = dense[side]
+            acc = Fraction(0)
+            nxt = [Fraction(0)] * len(values)
+            for i in range(len(values)):
+                nxt[i] = acc  # strictly below values[i]
+                acc += weights[i] * below[i]
+            below = nxt
+        prob = acc
+        if prob:
+            out[order] = prob
+    no_tie = sum(out.values(), Fraction(0))
+    return {o: p / no_tie for o, p in sorted(out.items(), key=lambda kv: -kv[1])}
 
 
 # ---------------------------------------------------------------------------------------
