@@ -1304,3 +1304,153 @@ def test_encounter_turn_orders_rb_speed_3(seed: int, slot: str) -> None:
             assert expected == init.turn(e.turn)
         acts = activations(enc).get(e.turn, [])
         assert is_subsequence(acts, expected)
+
+
+# =======================================================================================
+# Golden fights (like chess perft files): fixed dice → order and log, turn by turn
+# =======================================================================================
+
+
+def replay(fight: Mapping[str, Any]) -> dict[str, Any]:
+    """Play one golden fight's script with its dice; return what the file expects.
+
+    Ops: ``start`` (options), ``act`` (actor, action, params), ``reject`` (the same,
+    plus the expected rule ID in ``error``: the action must fail and change nothing),
+    ``end_activation`` (times), ``add_effect`` (an Effect as JSON), ``speed_effect``
+    (bearer, effect, first_turn, last_turn), ``flee`` (name), ``finish`` (outcome).
+    Every die of ``dice`` must be used.
+    """
+    rules = rb.SYSTEM.rules_from_json(fight.get("rules", {}))
+    enc = Encounter(
+        "rulebook", [Combatant.from_json(c) for c in fight["combatants"]], rules=rules,
+        end_conditions=[EndCondition.from_json(c) for c in fight.get("end_conditions", [])],
+    )
+    rng = ScriptedRolls(fight["dice"])
+    for step in fight["script"]:
+        op = step["op"]
+        if op == "start":
+            enc.start(rng, **step.get("options", {}))
+        elif op == "act":
+            enc.act(step["actor"], step["action"], rng, **step.get("params", {}))
+        elif op == "reject":
+            before, used = enc.to_json(), rng.used
+            try:
+                enc.act(step["actor"], step["action"], rng, **step.get("params", {}))
+            except EscarmoucheError as err:
+                if step["error"] not in str(err):
+                    raise AssertionError(f"{step}: {err}") from err
+            else:
+                raise AssertionError(f"{step}: the action was accepted")
+            if enc.to_json() != before or rng.used != used:
+                raise AssertionError(f"{step}: a rejected action changed the state")
+        elif op == "end_activation":
+            for _ in range(step.get("times", 1)):
+                enc.end_activation(rng)
+        elif op == "add_effect":
+            enc.add_effect(Effect.from_json({"id": "", **step["effect"]}))
+        elif op == "speed_effect":
+            enc.add_effect(rb.speed_effect(step["bearer"], step["effect"],
+                                           first_turn=step.get("first_turn"),
+                                           last_turn=step.get("last_turn")))
+        elif op == "flee":
+            enc.flee(step["name"])
+        elif op == "finish":
+            enc.finish(step["outcome"])
+        else:
+            raise ValueError(f"unknown golden op {op!r}")
+    if rng.remaining:
+        raise AssertionError(f"{fight['name']}: {rng.remaining} scripted dice left unused")
+    turns: list[dict[str, Any]] = [{"turn": "début", "order": None, "activations": [],
+                                    "log": []}]
+    for e in enc.log:
+        if e.kind == "debut_tour":
+            turns.append({"turn": e.turn, "order": list(e.data["order"]), "activations": [],
+                          "log": []})
+        if e.kind == "activation":
+            turns[-1]["activations"].append(e.actor)
+        turns[-1]["log"].append([e.kind, e.actor, e.text, [d.value for d in e.dice],
+                                 list(e.rules)])
+    # the whole fight survives a JSON round trip (CORE-LOG)
+    assert Encounter.from_json(enc.to_json()).to_json() == enc.to_json()
+    return {
+        "outcome": enc.outcome,
+        "tracks": {n: dict(f.tracks) for n, f in enc.state.fighters.items()},
+        "turns": turns,
+    }
+
+
+def load_golden() -> list[dict[str, Any]]:
+    data = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert data["format"] == 1
+    fights: list[dict[str, Any]] = data["fights"]
+    return fights
+
+
+@pytest.mark.parametrize("fight", load_golden(), ids=lambda f: str(f["name"]))
+def test_golden_fights(fight: dict[str, Any]) -> None:
+    """Golden fights: every rule ID they exercise is listed in ``rules``; the activation
+    orders derived by hand (``hand_orders``, never regenerated) and the whole reviewed
+    log (``expected``) must come out exactly."""
+    assert fight["expected"] is not None, "golden fight not generated: see rulebook_fights.md"
+    got = replay(fight)
+    by_turn = {str(t["turn"]): t for t in got["turns"]}
+    for turn, hand in fight["hand_orders"].items():
+        assert by_turn[turn]["order"] == hand["order"], f"turn {turn}: order"
+        assert by_turn[turn]["activations"] == hand["activations"], f"turn {turn}"
+    assert sorted(by_turn) == sorted([*fight["hand_orders"], "début"])
+    logged_rules = {r for t in got["turns"] for e in t["log"] for r in e[4]}
+    assert set(fight["rules_exercised"]) <= logged_rules
+    assert got == fight["expected"]
+
+
+def _dump_golden(data: Mapping[str, Any]) -> str:
+    """JSON with one log entry per line, so that a review diff reads turn by turn."""
+    entries: dict[str, str] = {}
+
+    def mark(obj: Any) -> Any:
+        if isinstance(obj, dict):
+            return {k: (mark_log(v) if k == "log" else mark(v)) for k, v in obj.items()}
+        if isinstance(obj, list):
+            return [mark(x) for x in obj]
+        return obj
+
+    def mark_log(log: list[Any]) -> list[str]:
+        out = []
+        for entry in log:
+            key = f"@@{len(entries)}@@"
+            entries[key] = json.dumps(entry, ensure_ascii=False)
+            out.append(key)
+        return out
+
+    text = json.dumps(mark(dict(data)), ensure_ascii=False, indent=1)
+    for key, value in entries.items():
+        text = text.replace(json.dumps(key), value)
+    return text + "\n"
+
+
+def regenerate(path: Path = GOLDEN) -> Path:
+    """Recompute every ``expected`` block into ``<name>.new.json`` beside the file (the
+    inputs and ``hand_orders`` are copied as they are). A human reviews the diff and
+    replaces the file; the tests never regenerate."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for fight in data["fights"]:
+        fight["expected"] = replay(fight)
+    out = path.with_suffix(".new.json")
+    out.write_text(_dump_golden(data), encoding="utf-8")
+    return out
+
+
+def test_golden_dump_round_trips() -> None:
+    data = {"format": 1, "fights": [{"name": "x", "expected": {"turns": [
+        {"log": [["a", None, "t", [1], ["RB-X-1"]]]}]}}]}
+    assert json.loads(_dump_golden(data)) == data
+
+
+if __name__ == "__main__":  # python -m tests.test_rulebook --regenerate
+    import sys
+
+    if sys.argv[1:] != ["--regenerate"]:
+        sys.exit("usage: python -m tests.test_rulebook --regenerate")
+    written = regenerate()
+    print(f"écrit : {written} — relisez « diff -u {GOLDEN} {written} » avant de le "
+          "renommer (tests/golden/rulebook_fights.md)")

@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from escarmouche._rng import Rng
 from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
+from escarmouche.render import fmt
 from escarmouche.systems.base import ActionSpec, System
 
 if TYPE_CHECKING:
@@ -257,9 +258,8 @@ COST_LABELS: dict[str, str] = {
 
 
 def _num(n: int) -> str:
-    """A French integer: typographic minus, narrow no-break space between thousands."""
-    text = f"{abs(n):,}".replace(",", "\u202f")
-    return f"−{text}" if n < 0 else text
+    """A French integer (``render.fmt.number``): « −3 », « 10 000 »."""
+    return fmt.number(n)
 
 
 def _names(names: Iterable[str]) -> str:
@@ -1033,8 +1033,8 @@ def _rank(
         g_rounds = tuple(r for r in g_rounds if r)
         resolved = tuple(sorted(members, key=pos.__getitem__))
         crit = g[0].test.critical == "success"
-        what = "réussites critiques" if crit else "résultats"
-        text = (f"Égalité ({what}, marge {_num(g[0].test.margin)}) entre "
+        what = " (réussites critiques)" if crit else ""
+        text = (f"Égalité à la marge {_num(g[0].test.margin)}{what} entre "
                 f"{_names(members)} : HAB " + ", ".join(f"{n} {_num(h)}" for n, h in habs))
         if g_rounds:
             parts = [
@@ -1375,7 +1375,9 @@ def speed_effect(
     whose keyword names the effect.
 
     It counts for every global turn from ``first_turn`` to ``last_turn`` (both optional)
-    while it exists; the system removes it at the end of ``last_turn``. Add it with
+    while it exists; the system removes it at the end of ``last_turn``. Its timing is
+    « début du tour global » because that is when the order it changes is computed
+    (its duration is counted in global turns: *ruling*). Add it with
     ``Encounter.add_effect`` (or let an action's ``vitesse`` parameter do it).
     """
     if effect not in SPEED_EFFECTS:
@@ -1393,7 +1395,7 @@ def speed_effect(
             f"last_turn = {data['fin']} : avant first_turn = {data['debut']} (RB-SPEED-1)",
             field="last_turn", value=data["fin"], rule="RB-SPEED-1",
         )
-    return Effect("", name or SPEED_EFFECTS[effect].label, Timing.ACTIVATION_START,
+    return Effect("", name or SPEED_EFFECTS[effect].label, Timing.TURN_START,
                   bearer=bearer, kind=SPEED_KIND, keywords=frozenset({effect}), source=source,
                   data=data)
 
@@ -1518,9 +1520,9 @@ class RulebookSystem(System):
         for r in init.rolls:
             text = f"{r.name} : initiative {r.test.describe()}."
             if r.test.critical == "success":
-                text = text[:-1] + " : tour 0 (RB-INIT-3)."
+                text = text[:-1] + " ; une activation de plus au tour 0 (RB-INIT-3)."
             elif r.test.critical == "failure":
-                text = text[:-1] + " : n’agira qu’à partir du tour 2 (RB-INIT-4)."
+                text = text[:-1] + " ; n’agira qu’à partir du tour 2 (RB-INIT-4)."
             rules = ["RB-INIT-1", "RB-D100-1"]
             if r.test.critical == "success":
                 rules.append("RB-INIT-3")
@@ -1584,14 +1586,22 @@ class RulebookSystem(System):
         speed = self.speed_order(ctx, turn)
         include, exclude = _turn_filter(turn, init.turn_zero, init.late)
         slots = speed.slots(include, exclude=exclude, twice=turn > 0)
-        notes = [f"{s.text} ({s.rule})" for s in speed.steps]
+        present = set(slots)
+        notes = []
+        for s in speed.steps:
+            if s.name not in present and not (s.applied and s.other in present):
+                continue  # about a character who does not act in this turn
+            if s.effect == "hyperactivite" and turn == 0:
+                notes.append(f"{s.name} n’agit qu’une fois au tour 0 (RB-SURPRISE-3)")
+                continue
+            notes.append(f"{s.text} ({s.rule})")
         if turn in (0, 1):
             absent = [n for n in init.late if n in speed.order]
             if absent:
                 notes.append(f"{_names(absent)} n’agi{'ssent' if len(absent) > 1 else 't'} "
                              "pas avant le tour 2 (échec critique, RB-INIT-4)")
         if turn == 0 and init.surprise_by is not None:
-            notes.append(f"Tour 0 de l’attaque surprise du camp « {init.surprise_by} » "
+            notes.append(f"tour 0 de l’attaque surprise du camp « {init.surprise_by} » "
                          "(RB-SURPRISE-3)")
         ctx.state.system_state["pending_order"] = {
             "turn": turn, "slots": slots, "notes": notes, "speed": speed.to_json()}
@@ -1818,7 +1828,7 @@ class RulebookSystem(System):
                 "duree sans vitesse : la durée ne concerne qu’un effet de vitesse "
                 "(RB-SPEED-1)", field="duree", value=duration, rule="RB-SPEED-1")
         if damage is None:
-            ctx.emit(adef.id, head + ".", actor=actor, rules=rules,
+            ctx.emit(adef.id, head + ".", actor=actor, rules=tuple(dict.fromkeys(rules)),
                      data={"cible": target.name if target else None, "nom": label})
         else:
             assert target is not None
@@ -1829,7 +1839,7 @@ class RulebookSystem(System):
                      f"{head} : {_num(amount)} dégât{'s' if amount > 1 else ''} "
                      f"{'aux PV' if track == 'PV' else 'à l’Esprit'} ({_num(before)} → "
                      f"{_num(after)}).",
-                     actor=actor, rules=[*rules, "RB-END-2"],
+                     actor=actor, rules=tuple(dict.fromkeys([*rules, "RB-END-2"])),
                      data={"cible": target.name, "piste": track, "degats": amount,
                            "avant": before, "apres": after, "nom": label})
             ctx.change_track(target.name, track, -amount, rules=("RB-END-2",))
@@ -1841,9 +1851,9 @@ class RulebookSystem(System):
             ctx.add_effect(eff)
             span = f"au tour {first}" if duration == 1 else f"des tours {first} à {last}"
             ctx.emit("vitesse",
-                     f"{target.name} subit {SPEED_EFFECTS[speed].label} "
-                     f"({SPEED_EFFECTS[speed].description}) {span} : l’ordre change à partir "
-                     "du prochain tour global.",
+                     f"{target.name} subit l’effet « {SPEED_EFFECTS[speed].label} » "
+                     f"({SPEED_EFFECTS[speed].description}) {span} ; l’ordre en tient compte "
+                     "à partir du prochain tour global.",
                      actor=target.name, rules=("RB-SPEED-1", "RB-SPEED-3"),
                      data={"vitesse": speed, "debut": first, "fin": last, "source": actor})
 
