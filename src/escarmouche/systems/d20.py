@@ -318,7 +318,7 @@ ACTIONS: Mapping[str, ActionDef] = MappingProxyType({
                     ("D20-ACT-1",)),
     MINOR: ActionDef(MINOR, "Action mineure (autre)", "tour", MINOR, ("description",),
                      ("D20-ACT-1",)),
-    "parler": ActionDef("parler", "Parler (quelques mots)", "libre", FREE, ("description",),
+    "parler": ActionDef("parler", "Parler", "libre", FREE, ("description",),
                         ("D20-ACT-1",)),
     "lacher_objet": ActionDef("lacher_objet", "Lâcher un objet", "libre", FREE,
                               ("description",), ("D20-ACT-1",)),
@@ -1058,10 +1058,11 @@ class _Reaction:
     step: int | None = None  # opportunity on a move: index of the square left
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Outcome:
+    """What a resolved reaction did to its trigger: ``stopped`` invalidates it."""
+
     stopped: bool = False
-    happened: bool = True
 
 
 def _pos(f: FighterState) -> tuple[int, int] | None:
@@ -1817,8 +1818,8 @@ class D20System(System):
         extra = sorted(set(item) - set(REACTION_KEYS))
         if extra:
             raise EscarmoucheError(
-                f"reaction.{extra[0]} : clé inconnue ; clés : {', '.join(REACTION_KEYS)} "
-                "(D20-OPP-1)",
+                f"clé de réaction = {extra[0]!r} : inconnue ; clés : "
+                f"{', '.join(REACTION_KEYS)} (D20-OPP-1)",
                 field="reaction", value=extra[0], rule="D20-OPP-1",
             )
         kind = item.get("type")
@@ -1983,10 +1984,10 @@ class D20System(System):
         reactor = ctx.fighter(r.by)
         if not reactor.standing:
             self._emit_moot(ctx, r, f"{r.by} est hors de combat")
-            return _Outcome(happened=False)
+            return _Outcome()
         if r.target is not None and not ctx.fighter(r.target).standing:
             self._emit_moot(ctx, r, f"{r.target} est déjà hors de combat")
-            return _Outcome(happened=False)
+            return _Outcome()
         if r.type.allowance == "opportunite":
             reactor.flags["opportunite"] = _turn_key(ctx)
         else:
