@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
-from escarmouche.encounter import Encounter, EndCondition
+from escarmouche.encounter import Ctx, Encounter, EndCondition
+from escarmouche.systems.base import ENVIRONMENT
 from tests.toy_system import TOY
 
 
@@ -260,3 +261,23 @@ def test_gm_adjust_is_atomic() -> None:
     assert enc.to_json() == before
     enc.adjust("Grolk", "PV", 100)
     assert enc.fighter("Grolk").tracks["PV"] == 10  # healing stops at the maximum
+
+
+def test_environment_slot_effects_tick_at_its_activation() -> None:
+    """D12-INIT-5 (core side): an environment slot's own effects tick when it activates."""
+    from tests.toy_system import ToySystem
+
+    class WithEnvironment(ToySystem):
+        name = "jouet_env"
+
+        def turn_order(self, ctx: Ctx, turn: int) -> list[str]:
+            return [*super().turn_order(ctx, turn), ENVIRONMENT]
+
+    enc = Encounter(WithEnvironment(), roster())
+    enc.start(ScriptedRolls([3, 6, 1]))
+    enc.add_effect(Effect("", "Boules de feu", Timing.ACTIVATION_START, bearer=ENVIRONMENT,
+                          remaining=1))
+    for _ in range(3):
+        enc.end_activation()
+    assert enc.current == ENVIRONMENT
+    assert expiry_turn(enc, "Boules de feu") == (1, ENVIRONMENT)

@@ -719,13 +719,13 @@ class Encounter:
             rules=("RB-TURN-1",), data={"order": list(st.order)},
         )
         for e in [e for e in st.effects if e.timing is Timing.TURN_START]:
-            ctx.tick(e, rules=("RB-TIME-1",))
+            ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_START, ()))
         self._system.on_turn_start(ctx)
 
     def _end_turn(self, ctx: Ctx) -> None:
         st = ctx.state
         for e in [e for e in st.effects if e.timing is Timing.TURN_END]:
-            ctx.tick(e, rules=("RB-TIME-3",))
+            ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_END, ()))
         self._system.on_turn_end(ctx)
         ctx.emit("fin_tour", f"Fin du {self._system.turn_word} {st.turn}.")
         self._check_end(ctx, at_turn_end=True)
@@ -739,14 +739,17 @@ class Encounter:
         for e in [e for e in st.effects
                   if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of == actor]:
             ctx.remove_effect(e.id, why=f"prend fin au début du tour de {actor}")
-        if first and actor in st.fighters:
+        if first:
+            # the bearer's effects (or the environment's, D12-INIT-5) tick once per turn,
+            # at its first activation (RB-SPEED-3)
             mine = sorted(
                 ctx.effects_of(actor, Timing.ACTIVATION_START), key=self._system.effect_sort_key
             )
+            rules = self._system.tick_rules.get(Timing.ACTIVATION_START, ())
             for e in mine:
                 if any(x.id == e.id for x in st.effects):
-                    ctx.tick(e, rules=("RB-TIME-2",))
-            if not st.fighters[actor].standing:
+                    ctx.tick(e, rules=rules)
+            if actor in st.fighters and not st.fighters[actor].standing:
                 return False
         return self._system.on_activation_start(ctx, actor)
 
@@ -756,7 +759,7 @@ class Encounter:
             return
         self._system.on_activation_end(ctx, actor)
         for e in ctx.effects_of(actor, Timing.ACTIVATION_END):
-            ctx.tick(e)
+            ctx.tick(e, rules=self._system.tick_rules.get(Timing.ACTIVATION_END, ()))
 
     def _advance(self, ctx: Ctx) -> None:
         """Move the cursor to the next slot that can act, ending/starting turns."""

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from escarmouche.errors import EscarmoucheError
-from escarmouche.model import Combatant, Effect, Json
+from escarmouche.model import Combatant, Effect, Json, Timing
 
 if TYPE_CHECKING:
     from escarmouche.encounter import Ctx, FighterState
@@ -65,6 +65,15 @@ class System:
     tracks: ClassVar[tuple[str, ...]] = ()
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
+    #: the rule IDs cited when effects tick at each timing (a system may override);
+    #: the default is the Rulebook's wording of effect timing (RB-TIME-1..3), the most
+    #: general of the four texts
+    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = {
+        Timing.TURN_START: ("RB-TIME-1",),
+        Timing.ACTIVATION_START: ("RB-TIME-2",),
+        Timing.ACTIVATION_END: (),
+        Timing.TURN_END: ("RB-TIME-3",),
+    }
 
     # -- rules (options) -------------------------------------------------------------
 

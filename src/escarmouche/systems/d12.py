@@ -1765,10 +1765,6 @@ class D12System(System):
         st = ctx.state.system_state
         if actor == ENVIRONMENT:
             st["acting_group"] = ENVIRONMENT
-            # the engine ticks ACTIVATION_START effects of fighters only: do it here
-            for e in ctx.effects_of(ENVIRONMENT, Timing.ACTIVATION_START):
-                if any(x.id == e.id for x in ctx.state.effects):
-                    ctx.tick(e, rules=("D12-INIT-5",))
             current = [e.name for e in ctx.effects_of(ENVIRONMENT)]
             what = ", ".join(f"« {n} »" for n in current) if current else "aucun effet"
             ctx.emit(
