@@ -449,6 +449,16 @@ def test_surprise_odds_by_hand_rb_surprise_2() -> None:
     assert rb.surprise_odds(200, 0) == 1
 
 
+def test_surprise_chance_of_groups_rb_surprise_2() -> None:
+    """RB-SURPRISE-1/2: aware defenders → 0; else the odds of the group values."""
+    att = [fighter("G1", "m", 50, dis=70), fighter("G2", "m", 50, dis=31)]
+    dfd = [fighter("A1", "h", 50, pmr=20), fighter("A2", "h", 50, pmr=60)]
+    assert rb.surprise_chance(att, dfd, unaware=False) == 0
+    assert rb.surprise_chance(att, dfd, unaware=True) == rb.surprise_odds(31, 60)
+    leader = rb.Rules(surprise_aggregate="leader")
+    assert rb.surprise_chance(att, dfd, unaware=True, rules=leader) == rb.surprise_odds(70, 20)
+
+
 @pytest.mark.parametrize(("a", "d"), [(40, 55), (70, 20), (0, 100), (100, 0), (33, 33)])
 def test_surprise_odds_match_enumeration_rb_surprise_2(a: int, d: int) -> None:
     """Exact odds agree with the enumeration of every pair of d100."""
@@ -1265,6 +1275,16 @@ def test_resume_after_restore_mid_fight() -> None:
     enc.run(random.Random(4), max_turns=20)
     copy.run(random.Random(4), max_turns=20)
     assert enc.to_json() == copy.to_json()
+
+
+def test_rules_round_trip_through_a_save() -> None:
+    rules = rb.Rules(hyperactive_slot="end_of_turn", surprise_aggregate="mean",
+                     crit_success_max=3, extra_traits=frozenset({"nain"}))
+    roster = [fighter("A", "x", 50, traits={"nain"}), fighter("B", "y", 40)]
+    enc = Encounter("rulebook", roster, rules=rules)
+    enc.start(ScriptedRolls([10, 20]))
+    again = Encounter.from_json(enc.to_json())
+    assert again.rules == rules and again.to_json() == enc.to_json()
 
 
 def test_encounter_initiative_needs_a_rulebook_fight() -> None:

@@ -67,12 +67,21 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTIONS",
     "AUTO_DAMAGE",
+    "COST_LABELS",
+    "CRITICAL_LABELS",
+    "DEFAULT_RULES",
+    "ECLAT",
+    "ECLAT_MAX",
     "HYPERACTIVE_SLOTS",
     "KNOWN_TRAITS",
     "MAX_ROLLOFF_ROUNDS",
+    "REQUIRED_STATS",
     "SPEED_EFFECTS",
+    "SPEED_KIND",
+    "SPEED_PAIRS",
     "SURPRISE_AGGREGATES",
     "SYSTEM",
+    "TRACKS",
     "ActionDef",
     "D100Odds",
     "HypoactivityCheck",
@@ -101,6 +110,7 @@ __all__ = [
     "speed_effect",
     "speed_profiles",
     "surprise",
+    "surprise_chance",
     "surprise_from_rolls",
     "surprise_odds",
     "surprise_test",
@@ -1354,6 +1364,24 @@ def surprise_odds(attack_stat: int, defence_stat: int) -> Fraction:
     return Fraction(wins, 10_000)
 
 
+def surprise_chance(
+    attackers: Iterable[Combatant],
+    defenders: Iterable[Combatant],
+    *,
+    unaware: bool,
+    rules: Rules = DEFAULT_RULES,
+) -> Fraction:
+    """The exact probability that a surprise attack succeeds (RB-SURPRISE-1/2): 0 when
+    the defenders are aware, else :func:`surprise_odds` of the two group values
+    (``rules.surprise_aggregate``)."""
+    att = list(attackers)
+    dfd = list(defenders)
+    _check_groups(att, dfd, unaware)
+    a_stat, _ = _group_value(att, "DIS", rules.surprise_aggregate, lowest=True)
+    d_stat, _ = _group_value(dfd, "PMR", rules.surprise_aggregate, lowest=False)
+    return surprise_odds(a_stat, d_stat) if unaware else Fraction(0)
+
+
 # ---------------------------------------------------------------------------------------
 # Speed effects gained during the fight
 # ---------------------------------------------------------------------------------------
@@ -1422,9 +1450,32 @@ def _flag(f: FighterState, key: str, default: Json) -> Json:
 class RulebookSystem(System):
     """The Rulebook rules plugged into the encounter engine (see the module docstring).
 
-    ``Encounter("rulebook", combatants, end_conditions=...)``;
-    ``start(rng, surprise_by=side, unaware=True)`` resolves the surprise attempt
-    (RB-SURPRISE-1/2) then rolls the initiative. Actions: :data:`ACTIONS`.
+    Roster: stats ``HAB``, ``DIS``, ``PMR`` (0–100), ``PV`` and ``Esprit`` (≥ 1), optional
+    ``eclat`` (current) and ``eclat_max``; traits of :data:`KNOWN_TRAITS`.
+    ``Encounter("rulebook", combatants, end_conditions=[EndCondition(...)])`` (RB-END-1);
+    ``start(rng)``, or ``start(rng, surprise_by=side, unaware=True)`` which first resolves
+    the surprise attempt (RB-SURPRISE-1/2), then rolls the initiative; turn 0 is played
+    when somebody is in it (RB-INIT-3, RB-SURPRISE-3).
+
+    Actions (``enc.act(name, action, rng, **params)``, catalogue :data:`ACTIONS`):
+
+    * ``attaque`` (the action): ``cible``; ``degats`` (the GM's amount) or ``des`` (a dice
+      expression, rolled now); ``piste`` « PV » (default) or « Esprit » (RB-END-2);
+      ``vitesse`` (a speed effect inflicted on the target) and ``duree`` (global turns,
+      default 1), starting with the next global turn (RB-SPEED-1); ``avec_deplacement``
+      (also uses the movement, RB-ACT-2); ``nom``.
+    * ``sort``, ``capacite`` (the action, RB-ACT-2): the same parameters, all optional.
+    * ``equipement`` (the action, RB-ACT-2): ``objet``.
+    * ``deplacement`` (the movement: one per global turn, regenerated at its start, usable
+      out of turn while unspent, RB-MOVE-1): ``description``.
+    * ``posture`` (one change per activation, RB-ACT-1): ``posture``.
+    * ``action_libre`` (free, in the actor's activation, RB-ACT-1): ``description``.
+    * ``depenser_eclat`` (free, also out of turn, RB-END-3): ``montant`` (default 1).
+
+    Each activation gives a fresh action and posture change; Hypoactivité's 1d4 is rolled
+    at each activation (RB-SPEED-1). Out of its activation a fighter may only move (or
+    spend éclat), and only if it has a slot in the current global turn (RB-INIT-4,
+    RB-SURPRISE-3).
     """
 
     name: ClassVar[str] = "rulebook"
