@@ -329,6 +329,11 @@ def test_pistol_reload_in_encounter_d100_act_4() -> None:
     enc.act("Brune", "recharger")
     assert enc.fighter("Brune").flags["loaded"]["directrice"] is True
     assert events(enc, "recharger")[-1].data["loaded"] is True
+    assert [e.text for e in events(enc, "recharger")] == [
+        "Brune recharge son arme (pistolet) : 1 demi-action sur 4, action étendue.",
+        "Brune recharge son arme (pistolet) : 2 demi-actions sur 4, action étendue.",
+        "Brune recharge son arme (pistolet) : 3 demi-actions sur 4, action étendue.",
+        "Brune recharge son arme (pistolet) : elle est chargée."]
 
 
 def test_abandon_extended_in_encounter_d100_act_4() -> None:
@@ -338,7 +343,9 @@ def test_abandon_extended_in_encounter_d100_act_4() -> None:
     enc.end_activation()
     enc.act("Brune", "abandonner")
     enc.act("Brune", "se_deplacer")
-    assert "1 demi-action(s) perdue(s)" in events(enc, "abandon")[0].text
+    # 3 half actions, 1 spent in round 1: lost
+    assert events(enc, "abandon")[0].text == ("Brune abandonne « incantation » : "
+                                              "1 demi-action perdue.")
 
 
 # -- D100-ATK-1..7 ---------------------------------------------------------------------------

@@ -689,6 +689,8 @@ class Guard:
     ``two_weapons``: a weapon in each hand, so an off-hand parry as a free action
     (D100-PARRY-2); ``parries_used``/``dodges_used`` this round (D100-PARRY-3,
     D100-DODGE-2); ``surprised``: round 1 of a surprise, no defence (D100-SURPRISE-1).
+    When both a prepared parry and two weapons are available, the prepared parry is the
+    one used (``AttackSetup.parry_source``), and the encounter spends it.
     """
 
     parry_prepared: bool = False

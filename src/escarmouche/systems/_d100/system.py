@@ -36,7 +36,7 @@ from escarmouche.systems._d100.core import (
     validate_combatant,
 )
 from escarmouche.systems._d100.jumps import roll_drop_jump, roll_long_jump
-from escarmouche.systems._d100.narration import fr_int
+from escarmouche.systems._d100.narration import fr_int, plural
 from escarmouche.systems._d100.tables import (
     ACTIONS,
     COST_LABELS,
@@ -478,7 +478,7 @@ class D100System(System):
             rules = (*rules, "D100-TWO-1")
         f.flags["hands"] = hands
         f.flags["loaded"] = {**f.flags["loaded"], hand: True}
-        ctx.emit("degainer", f"{f.name} dégaine « {w.label} » ({HAND_LABELS[hand]}).",
+        ctx.emit("degainer", f"{f.name} dégaine : {w.label} ({HAND_LABELS[hand]}).",
                  actor=f.name, rules=rules, data={"hand": hand, "weapon": w.id})
 
     def _do_lacher(self, ctx: Ctx, f: FighterState, d: ActionDef,
@@ -488,7 +488,7 @@ class D100System(System):
         if w is None:
             raise _err("hand", hand, "D100-ACT-3", f"{HAND_LABELS[hand]} : elle est vide")
         f.flags["hands"] = {**f.flags["hands"], hand: None}
-        ctx.emit("lacher", f"{f.name} lâche « {w.label} » ({HAND_LABELS[hand]}).",
+        ctx.emit("lacher", f"{f.name} lâche : {w.label} ({HAND_LABELS[hand]}).",
                  actor=f.name, rules=d.rules, data={"hand": hand, "weapon": w.id})
 
     def _do_preparer_parade(self, ctx: Ctx, f: FighterState, d: ActionDef,
@@ -518,12 +518,13 @@ class D100System(System):
         done = d.id in plan.completed or plan.extended is None
         if done:
             f.flags["loaded"] = {**f.flags["loaded"], hand: True}
-            text = f"{f.name} recharge « {w.label} » : l’arme est chargée."
+            text = f"{f.name} recharge son arme ({w.label}) : elle est chargée."
         else:
             f.flags["extended_hand"] = hand
             ext = plan.extended
-            text = (f"{f.name} recharge « {w.label} » ({ext.total - ext.remaining} demi-action(s)"
-                    f" sur {ext.total}, action étendue).")
+            text = (f"{f.name} recharge son arme ({w.label}) : "
+                    f"{plural(ext.total - ext.remaining, 'demi-action')} sur {ext.total}, "
+                    "action étendue.")
         ctx.emit("recharger", text, actor=f.name, rules=d.rules,
                  data={"hand": hand, "weapon": w.id, "loaded": done})
 
@@ -540,8 +541,9 @@ class D100System(System):
             text = f"{f.name} incante « {spell} » : l’incantation est achevée."
         else:
             ext = plan.extended
-            text = (f"{f.name} incante « {spell} » ({ext.total - ext.remaining} demi-action(s)"
-                    f" sur {ext.total}, action étendue).")
+            text = (f"{f.name} incante « {spell} » : "
+                    f"{plural(ext.total - ext.remaining, 'demi-action')} sur {ext.total}, "
+                    "action étendue.")
         ctx.emit("incantation", text, actor=f.name, rules=d.rules,
                  data={"spell": spell, "done": plan.extended is None})
 
@@ -553,8 +555,9 @@ class D100System(System):
         label = ACTIONS[lost.action].label
         f.flags["extended_hand"] = None
         ctx.emit("abandon",
-                 f"{f.name} abandonne « {label} » : {lost.total - lost.remaining} "
-                 "demi-action(s) perdue(s).",
+                 f"{f.name} abandonne « {label} » : "
+                 f"{plural(lost.total - lost.remaining, 'demi-action')} "
+                 f"perdue{'s' if lost.total - lost.remaining >= 2 else ''}.",
                  actor=f.name, rules=d.rules, data={"action": lost.action})
 
     def _do_saut(self, ctx: Ctx, f: FighterState, d: ActionDef,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from escarmouche.errors import EscarmoucheError, IllegalActionError
 from escarmouche.model import Json
+from escarmouche.systems._d100.narration import plural
 from escarmouche.systems._d100.tables import ACTIONS, ActionDef
 
 __all__ = ["Extended", "PlanStep", "TurnPlan", "check_turn"]
@@ -125,9 +126,9 @@ def check_turn(
         elif ext is not None and d.halves > 0:
             raise IllegalActionError(
                 f"action = « {d.label} » : l’action étendue « {catalogue[ext.action].label} » "
-                f"est en cours (encore {ext.remaining} demi-action(s) sur {ext.total}) et ne "
-                "peut pas être interrompue ; abandonnez-la d’abord, le temps passé est perdu "
-                "(D100-ACT-4)",
+                f"est en cours (encore {plural(ext.remaining, 'demi-action')} sur "
+                f"{ext.total}) et ne peut pas être interrompue ; abandonnez-la d’abord, le "
+                "temps passé est perdu (D100-ACT-4)",
                 field="action", value=d.id, rule="D100-ACT-4",
             )
         elif d.kind == "abandonner" and ext is None:
