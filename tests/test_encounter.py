@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
+from typing import ClassVar
 
 import pytest
 from hypothesis import given, settings
@@ -281,3 +283,47 @@ def test_environment_slot_effects_tick_at_its_activation() -> None:
         enc.end_activation()
     assert enc.current == ENVIRONMENT
     assert expiry_turn(enc, "Boules de feu") == (1, ENVIRONMENT)
+
+
+def test_system_hooks_validate_effect_and_cite_its_rules() -> None:
+    """A system rejects meaningless effects and names the rules cited for core events."""
+    from tests.toy_system import ToySystem
+
+    class Strict(ToySystem):
+        name: ClassVar[str] = "jouet_strict"
+        turn_rules: ClassVar[tuple[str, ...]] = ("JOUET-TOUR",)
+        tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = {
+            Timing.ACTIVATION_START: ("JOUET-EFFET",)
+        }
+
+        def validate_effect(self, effect: Effect, rules: object) -> None:
+            if any(v > 0 for v in effect.per_tick.values()):
+                raise EscarmoucheError("soins interdits (JOUET-EFFET)", rule="JOUET-EFFET")
+
+    enc = Encounter(Strict(), roster())
+    enc.start(ScriptedRolls([3, 6, 1]))
+    assert enc.log[1].kind == "debut_tour" and enc.log[1].rules == ("JOUET-TOUR",)
+    before = enc.to_json()
+    with pytest.raises(EscarmoucheError, match="soins interdits"):
+        enc.add_effect(Effect("", "Soin", Timing.ACTIVATION_START, bearer="Grolk",
+                              per_tick={"PV": 2}))
+    assert enc.to_json() == before
+    enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Grolk",
+                          per_tick={"PV": -1}))
+    enc.end_activation()
+    enc.end_activation()
+    tick = next(e for e in enc.log if e.kind == "effet_applique")
+    assert tick.rules == ("JOUET-EFFET",)
+
+
+def test_out_bearer_stops_ticking() -> None:
+    """Once a start-of-activation tick knocks the bearer out, its later effects don't tick."""
+    enc = started([3, 6, 1])
+    enc.add_effect(Effect("", "Brûlure", Timing.ACTIVATION_START, bearer="Grolk",
+                          per_tick={"PV": -10}))
+    enc.add_effect(Effect("", "Régénération", Timing.ACTIVATION_START, bearer="Grolk",
+                          per_tick={"PV": 3}))
+    enc.end_activation()
+    enc.end_activation()
+    grolk = enc.fighter("Grolk")
+    assert grolk.out and grolk.tracks["PV"] == 0

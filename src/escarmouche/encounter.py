@@ -366,6 +366,7 @@ class Ctx:
             self.fighter(effect.bearer)
         if effect.until_turn_of is not None:
             self.fighter(effect.until_turn_of)
+        self.system.validate_effect(effect, self.rules)
         if not effect.id or any(e.id == effect.id for e in self.state.effects):
             effect = dataclasses.replace(effect, id=f"e{self.state.next_effect_id}")
             self.state.next_effect_id += 1
@@ -716,7 +717,7 @@ class Encounter:
         ctx.emit(
             "debut_tour",
             f"Début du {word} {st.turn} : " + (", ".join(st.order) or "personne n’agit") + ".",
-            rules=("RB-TURN-1",), data={"order": list(st.order)},
+            rules=self._system.turn_rules, data={"order": list(st.order)},
         )
         for e in [e for e in st.effects if e.timing is Timing.TURN_START]:
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_START, ()))
@@ -747,6 +748,8 @@ class Encounter:
             )
             rules = self._system.tick_rules.get(Timing.ACTIVATION_START, ())
             for e in mine:
+                if actor in st.fighters and not st.fighters[actor].standing:
+                    break  # knocked out by an earlier tick: the rest no longer applies
                 if any(x.id == e.id for x in st.effects):
                     ctx.tick(e, rules=rules)
             if actor in st.fighters and not st.fighters[actor].standing:

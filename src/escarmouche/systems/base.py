@@ -65,6 +65,8 @@ class System:
     tracks: ClassVar[tuple[str, ...]] = ()
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
+    #: the rule IDs cited when a global turn starts (the turn structure of the system)
+    turn_rules: ClassVar[tuple[str, ...]] = ("RB-TURN-1",)
     #: the rule IDs cited when effects tick at each timing (a system may override);
     #: the default is the Rulebook's wording of effect timing (RB-TIME-1..3), the most
     #: general of the four texts
@@ -136,6 +138,10 @@ class System:
     def turn_order(self, ctx: Ctx, turn: int) -> list[str]:
         """The activation slots of global turn ``turn`` (names; a name may repeat)."""
         return [f.combatant.name for f in ctx.state.fighters.values()]
+
+    def validate_effect(self, effect: Effect, rules: Any) -> None:
+        """Raise a French :class:`EscarmoucheError` if ``effect`` makes no sense in this
+        system (e.g. ongoing damage that heals); called before any effect is added."""
 
     def effect_sort_key(self, effect: Effect) -> int:
         """Order in which one bearer's effects tick at the same moment (stable)."""

@@ -1609,6 +1609,7 @@ class D12System(System):
     rules_type: ClassVar[type[Any]] = Rules
     tracks: ClassVar[tuple[str, ...]] = ("PV",)
     turn_word: ClassVar[str] = "tour"
+    turn_rules: ClassVar[tuple[str, ...]] = ("D12-TIME-1", "D12-INIT-2")
 
     # -- rules (options) -----------------------------------------------------------------
 

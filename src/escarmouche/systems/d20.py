@@ -1147,6 +1147,13 @@ class D20System(System):
     rules_type: ClassVar[type[Any]] = Rules
     tracks: ClassVar[tuple[str, ...]] = ("PV",)
     turn_word: ClassVar[str] = "round"
+    turn_rules: ClassVar[tuple[str, ...]] = ("D20-TIME-1",)
+    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = {
+        Timing.TURN_START: (),
+        Timing.ACTIVATION_START: ("D20-START-1",),
+        Timing.ACTIVATION_END: ("D20-END-2",),
+        Timing.TURN_END: (),
+    }
 
     # -- roster ----------------------------------------------------------------------
 
