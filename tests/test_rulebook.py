@@ -1133,13 +1133,15 @@ def test_speed_effect_added_by_the_gm_rb_speed_3() -> None:
 
 
 def test_bad_speed_effect_keyword_is_refused_rb_speed_1() -> None:
+    """RB-SPEED-1: a speed effect with an unknown keyword is refused when it is added."""
     enc = begin()
-    enc.add_effect(Effect("", "Étrange", Timing.TURN_START, bearer="Vif", kind="vitesse",
-                          keywords=frozenset({"rapide"})))
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match=r"'rapide'.*RB-SPEED-1"):
-        end(enc, 4)
+        enc.add_effect(Effect("", "Étrange", Timing.TURN_START, bearer="Vif",
+                              kind="vitesse", keywords=frozenset({"rapide"})))
     assert enc.to_json() == before
+    enc.add_effect(Effect("", "Vif-argent", Timing.TURN_START, bearer="Vif",
+                          kind="vitesse", keywords=frozenset({"toujours_premier"})))
 
 
 def test_attack_on_pv_or_esprit_rb_end_2() -> None:

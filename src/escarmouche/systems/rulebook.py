@@ -1603,6 +1603,19 @@ class RulebookSystem(System):
     def _initiative(self, ctx: Ctx) -> Initiative:
         return Initiative.from_json(ctx.state.system_state["initiative"])
 
+    def validate_effect(self, effect: Effect, rules: Any) -> None:
+        """A ``"vitesse"`` effect must name known speed effects (RB-SPEED-1): refused
+        when added rather than at the next turn start."""
+        if effect.kind != SPEED_KIND:
+            return
+        unknown = sorted(k for k in effect.keywords if k not in SPEED_EFFECTS)
+        if unknown or not effect.keywords:
+            raise EscarmoucheError(
+                f"effet « {effect.name} » : mot-clé de vitesse "
+                f"{unknown[0] if unknown else 'absent'!r} inconnu ; effets : "
+                f"{', '.join(SPEED_EFFECTS)} (RB-SPEED-1)",
+                field="vitesse", value=unknown[0] if unknown else None, rule="RB-SPEED-1")
+
     def speed_sources(self, ctx: Ctx, name: str, turn: int) -> list[SpeedSource]:
         """A fighter's speed effects in global turn ``turn``: its traits, then its active
         ``"vitesse"`` effects (RB-SPEED-1)."""
