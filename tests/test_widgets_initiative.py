@@ -1,0 +1,240 @@
+"""Demo « Initiative » and the exact odds behind it, checked against brute force."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from escarmouche_widgets._odds import MAX_JOINT_STATES, first_odds, group_odds, uniform
+from escarmouche_widgets._parse import RosterRow
+from escarmouche_widgets.initiative import InitiativeDemo
+
+from escarmouche import Combatant
+from escarmouche.render.fmt import percent
+from escarmouche.systems import d12, rulebook
+
+# -- exact odds ----------------------------------------------------------------------------
+
+
+def brute_first(entries: list[tuple[str, int, int, int]]) -> dict[str, Fraction]:
+    """(name, key, faces, plus): enumerate every roll; a fair roll-off splits ties."""
+    out = {e[0]: Fraction(0) for e in entries}
+    ranges = [range(1, faces + 1) for _, _, faces, _ in entries]
+    weight = Fraction(1)
+    for _, _, faces, _ in entries:
+        weight /= faces
+    for rolls in itertools.product(*ranges):
+        keys = [(r + plus, key) for r, (_, key, _, plus) in zip(rolls, entries, strict=True)]
+        best = max(keys)
+        top = [e[0] for e, k in zip(entries, keys, strict=True) if k == best]
+        for n in top:
+            out[n] += weight / len(top)
+    return out
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        [("A", 2, 20, 2), ("B", 3, 20, 3), ("C", 2, 20, 2)],
+        [("A", 40, 10, 40), ("B", 45, 10, 45), ("C", 38, 10, 38)],
+        [("A", 1, 6, 1), ("B", 1, 6, 1), ("C", 1, 6, 1), ("D", 0, 6, 2)],
+    ],
+)
+def test_first_odds_matches_brute_force(entries: list[tuple[str, int, int, int]]) -> None:
+    odds = first_odds([(n, k, uniform(f, p)) for n, k, f, p in entries])
+    assert odds == brute_first(entries)
+    assert sum(odds.values()) == 1
+
+
+def test_first_odds_rulebook_against_the_engine() -> None:
+    """Two fighters: the engine's RB-INIT-2 order for each pair of d100 rolls."""
+    a = Combatant("A", "x", {"HAB": 50})
+    b = Combatant("B", "y", {"HAB": 50})
+    wins = Fraction(0)
+    for ra, rb_ in itertools.product(range(1, 101), repeat=2):
+        if rulebook.d100_test(50, ra).margin == rulebook.d100_test(50, rb_).margin and (
+            (ra <= 5) == (rb_ <= 5)
+        ):
+            wins += Fraction(1, 2) / 10_000  # same key, same HAB: a fair roll-off
+            continue
+        init = rulebook.initiative_from_rolls([a, b], [ra, rb_])
+        if init.order[0] == "A":
+            wins += Fraction(1, 10_000)
+    laws = []
+    for c in (a, b):
+        law: dict[int, Fraction] = {}
+        for roll in range(1, 101):
+            t = rulebook.d100_test(50, roll)
+            score = t.margin + (10_000 if t.critical == "success" else 0)
+            law[score] = law.get(score, Fraction(0)) + Fraction(1, 100)
+        laws.append((c.name, 50, law))
+    assert first_odds(laws)["A"] == wins == Fraction(1, 2)
+
+
+def test_group_odds_match_the_engine_rank_groups() -> None:
+    roster = [("A", "x", 2), ("B", "x", 0), ("C", "y", 1), ("D", "z", 0)]
+    first = {s: Fraction(0) for s in "xyz"}
+    before = {s: Fraction(0) for s in "xyz"}
+    tie = Fraction(0)
+    p = Fraction(1, 12 ** len(roster))
+    for dice in itertools.product(range(1, 13), repeat=len(roster)):
+        rolls = [d12.InitiativeRoll(n, s, d, b) for (n, s, b), d in
+                 zip(roster, dice, strict=True)]
+        groups, _, perfect = d12.rank_groups(rolls, environment=True)
+        if perfect:
+            tie += p
+            continue
+        first[next(g.side for g in groups if not g.environment)] += p
+        for g in groups:
+            if g.environment:
+                break
+            before[g.side] += p
+    odds = group_odds({"x": [2, 0], "y": [1], "z": [0]})
+    assert odds is not None
+    assert odds.reroll == tie
+    assert odds.first == {s: v / (1 - tie) for s, v in first.items()}
+    assert odds.before_environment == {s: v / (1 - tie) for s, v in before.items()}
+    two = group_odds({"x": [2, 0], "y": [1]})
+    assert two is not None and sum(two.first.values()) == 1
+
+
+def test_group_odds_refuse_huge_enumerations() -> None:
+    assert group_odds({s: [0, 0, 0] for s in "abcd"}) is None
+    assert MAX_JOINT_STATES < 364 ** 4
+
+
+# -- the demo --------------------------------------------------------------------------------
+
+
+def test_rulebook_timeline_turns_0_1_2_with_manual_dice() -> None:
+    demo = InitiativeDemo("rulebook")
+    demo.dice.manual.value = True
+    # Aldric 3 (critical success), Brune 40, Grolk 98 (critical failure), Vex 20
+    demo.dice.dice.value = "3, 40, 98, 20"
+    demo.roll_button.click()
+    text = demo.result_text
+    assert demo.error_text == ""
+    assert "- Tour 0 : Aldric" in text
+    assert "- Tour 1 : Vex, Aldric, Aldric, Brune" in text  # Grolk: RB-INIT-4
+    assert "- Tour 2 : Vex, Aldric, Aldric, Brune, Grolk" in text
+    assert "Aldric : initiative 3 contre 62 : réussite critique" in text
+    assert "d100 = 98 (initiative : Grolk)" in text
+    assert "RB-INIT-3" in text and "RB-INIT-4" in text and "RB-SPEED-3" in text
+    assert demo.output.value.count("<svg") == 1
+
+
+def test_rulebook_ties_are_explained() -> None:
+    rows = [RosterRow("A", "x", "HAB=50"), RosterRow("B", "y", "HAB=50"),
+            RosterRow("C", "y", "HAB=60")]
+    demo = InitiativeDemo("rulebook", rows)
+    demo.dice.manual.value = True
+    # A and B both margin 10 with the same HAB → roll-off (A 30, B 70); C margin 10 too
+    # but a higher HAB, so C first.
+    demo.dice.dice.value = "40 40 50 30 70"
+    demo.roll_button.click()
+    text = demo.result_text
+    assert demo.error_text == ""
+    assert "Ordre d’initiative : C, B, A (RB-INIT-2)." in text
+    assert "départage au d100" in text
+    assert "d100 = 30 (départage) ; d100 = 70 (départage)" in text
+
+
+def test_rulebook_hyperactive_slot_option() -> None:
+    demo = InitiativeDemo("rulebook")
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "30, 40, 50, 20"
+    demo.roll_button.click()
+    assert "- Tour 1 : Vex, Aldric, Aldric, Brune, Grolk" in demo.result_text
+    demo.hyperactive_slot.value = "end_of_turn"
+    assert "- Tour 1 : Vex, Aldric, Brune, Grolk, Aldric" in demo.result_text
+
+
+def test_d12_group_order_environment_and_odds() -> None:
+    demo = InitiativeDemo("d12")
+    demo.environment.value = True
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "9, 9, 12, 2"  # héros 11, 12 ; monstres 13, 4
+    demo.roll_button.click()
+    text = demo.result_text
+    assert demo.error_text == ""
+    assert "- monstres (13) : Grolk, Vex" in text
+    assert "- héros (12) : Brune, Aldric" in text
+    assert "- environnement (12) : événements passifs" in text
+    assert "l’environnement perd l’égalité (D12-INIT-5)" in text
+    odds = group_odds({"héros": [2, 3], "monstres": [1, 2]})
+    assert odds is not None
+    assert f"héros {percent(odds.first['héros'])}" in demo.odds_text
+    assert "Le groupe agit avant l’environnement" in demo.odds_text
+
+
+def test_d12_perfect_tie_rerolls_and_labels_dice() -> None:
+    rows = [RosterRow("A", "x", "init=0"), RosterRow("B", "y", "init=0")]
+    demo = InitiativeDemo("d12", rows)
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "5 5 7 3"
+    demo.roll_button.click()
+    text = demo.result_text
+    assert "Égalité parfaite" in text
+    assert "d12 = 7 (relance : A) ; d12 = 3 (relance : B)" in text
+    assert "- x (7) : A" in text
+
+
+def test_d20_order_and_ties() -> None:
+    rows = [RosterRow("A", "x", "init=2"), RosterRow("B", "y", "init=2"),
+            RosterRow("C", "y", "init=4")]
+    demo = InitiativeDemo("d20", rows)
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "10 10 8 4 15"  # A 12, B 12, C 12 (init 4 first); A/B roll off
+    demo.roll_button.click()
+    text = demo.result_text
+    assert demo.error_text == ""
+    assert "- Chaque round : C, B, A" in text
+    assert "Égalité à 12 départagée par le modificateur : C (+4)" in text
+    assert "jet de départage au d20" in text
+    odds = first_odds([("A", 2, uniform(20, 2)), ("B", 2, uniform(20, 2)),
+                       ("C", 4, uniform(20, 4))])
+    assert f"C {percent(odds['C'])}" in demo.odds_text
+
+
+def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
+    demo = InitiativeDemo("rulebook")
+    shown = demo.output.value
+    demo.roster.lines[0].name.value = ""
+    demo.roll_button.click()
+    assert "nom non vide" in demo.error_text
+    assert demo.output.value == shown
+    demo.roster.lines[0].name.value = "Aldric"
+    demo.roster.lines[0].stats.value = "HAB=160"
+    demo.roll_button.click()
+    assert "HAB = 160" in demo.error_text and "RB-INIT-1" in demo.error_text
+    demo.roster.lines[0].stats.value = "HAB=6O"
+    demo.roll_button.click()
+    assert "HAB=6O" in demo.error_text
+    demo.roster.lines[0].stats.value = "HAB=60"
+    demo.roster.lines[0].traits.value = "volant"
+    demo.roll_button.click()
+    assert "trait = 'volant'" in demo.error_text
+    demo.roster.lines[0].traits.value = ""
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "5, 6"
+    demo.roll_button.click()
+    assert "plus aucun résultat prévu pour le jet n° 3" in demo.error_text
+    assert demo.output.value == shown
+    demo.system.value = "d20"
+    demo.roster.lines[0].stats.value = "init=500"
+    demo.dice.manual.value = False
+    demo.roll_button.click()
+    assert "init de « Aldric » = 500" in demo.error_text
+
+
+def test_seed_is_reproducible_and_shared_between_rolls() -> None:
+    demo = InitiativeDemo("d20", seed=42)
+    first = demo.result_text
+    assert "(graine 42)" in first
+    demo.roll_button.click()
+    assert demo.result_text == first
+    other = InitiativeDemo("d20", seed=42)
+    assert other.result_text == first
+    demo.dice.new_seed_button.click()
+    assert f"(graine {demo.dice.seed.value})" in demo.result_text

@@ -1,0 +1,290 @@
+"""Initiative of each system as the demos show it (pure: engine calls → views).
+
+For one roster, each system's initiative function is called with a (recorded) rng, and
+its result becomes an :class:`InitiativeView`: the timeline rows, the French lines that
+explain the order and its ties, the dice and the rule IDs. :func:`initiative_odds`
+gives the exact odds as HTML (charts), cached per roster.
+
+The roster is shared by the four systems (each reads its own stats: ``HAB`` for the
+rulebook, ``Ag`` for d100, ``init`` for d12 and d20), so one roster compares them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from escarmouche import Combatant, EscarmoucheError
+from escarmouche.render.fmt import percent
+from escarmouche.systems import TITLES, d12, d20, rulebook
+from escarmouche_widgets import _charts
+from escarmouche_widgets import _html as h
+from escarmouche_widgets._odds import first_odds, group_odds, uniform
+from escarmouche_widgets._parse import RosterRow, check_range
+from escarmouche_widgets._record import Recorder
+
+__all__ = [
+    "DEMO_ROSTER",
+    "SYSTEM_TRAITS",
+    "InitiativeView",
+    "initiative_odds",
+    "roll_initiative",
+    "rulebook_rules",
+]
+
+#: a roster every system can read (each system uses its own stats and traits)
+DEMO_ROSTER: list[RosterRow] = [
+    RosterRow("Aldric", "héros", "HAB=62, DIS=40, PMR=55, Ag=38, init=2", "hyperactivité"),
+    RosterRow("Brune", "héros", "HAB=48, DIS=65, PMR=45, Ag=45, init=3", "alerte"),
+    RosterRow("Grolk", "monstres", "HAB=40, DIS=30, PMR=50, Ag=25, init=1",
+              "toujours dernier"),
+    RosterRow("Vex", "monstres", "HAB=55, DIS=60, PMR=40, Ag=40, init=2", "dépassement"),
+]
+
+#: the traits the other systems use: the rulebook accepts them without effect
+#: (``Rules.extra_traits``) so that one roster serves the four systems
+SYSTEM_TRAITS = frozenset({"alerte", "nain", "halfelin", "anti_surprise"})
+
+
+def rulebook_rules(hyperactive_slot: str = "consecutive") -> rulebook.Rules:
+    """The rulebook's default options, accepting the other systems' traits."""
+    return rulebook.Rules(hyperactive_slot=hyperactive_slot,
+                          extra_traits=SYSTEM_TRAITS - set(rulebook.KNOWN_TRAITS))
+
+
+@dataclass
+class InitiativeView:
+    """What a demo shows of one initiative roll."""
+
+    system: str
+    turns: list[tuple[str, list[str]]]
+    lines: list[str]
+    dice: list[tuple[int, int, str]]
+    rules: list[str]
+    sides: dict[str, str] = field(default_factory=dict)
+    timeline_title: str = "Ordre d’activation"
+
+    def html(self, source: str, note: str = "") -> str:
+        """The result block: timeline, order per turn, explanations, dice, rules."""
+        order = [f"{label} : {', '.join(names) if names else '(personne)'}"
+                 for label, names in self.turns]
+        parts = [
+            h.section(f"{TITLES.get(self.system, self.system)} — initiative ({source})",
+                      _charts.timeline(self.turns, self.timeline_title, self.sides)),
+            h.bullet_list(order),
+            h.section("Pourquoi cet ordre", h.bullet_list(self.lines)),
+            h.dice_line(self.dice),
+            h.rules_line(self.rules),
+        ]
+        if note:
+            parts.append(h.notice(note))
+        return "".join(parts)
+
+
+def _labels(names: Sequence[str], rec: Recorder, extra: str = "départage"
+            ) -> list[tuple[int, int, str]]:
+    steps = [(i, f"initiative : {n}") for i, n in enumerate(names)]
+    steps.append((len(names), extra))
+    return rec.labelled(steps)
+
+
+def _rulebook(combatants: list[Combatant], rec: Recorder, options: dict[str, object]
+              ) -> InitiativeView:
+    rules = rulebook_rules(str(options.get("hyperactive_slot", "consecutive")))
+    init = rulebook.initiative(combatants, rec, rules=rules)
+    turns = [(f"Tour {n}", init.turn(n)) for n in (0, 1, 2)]
+    return InitiativeView(
+        "rulebook", turns, init.explain(), _labels([c.name for c in combatants], rec),
+        list(init.rules), {c.name: c.side for c in combatants},
+        "Tours 0, 1 et 2",
+    )
+
+
+def _d12(combatants: list[Combatant], rec: Recorder, options: dict[str, object]
+         ) -> InitiativeView:
+    environment = bool(options.get("environment", False))
+    init = d12.initiative(combatants, rec, environment=environment)
+    values = {g.side: g.value for g in init.group_results}
+    passive = "événements passifs"
+    turns = [
+        (f"{side} ({values[side]})" if side in values else side,
+         members if members or side != d12.ENVIRONMENT else [passive])
+        for side, members in init.groups
+    ]
+    names = [c.name for c in combatants]
+    steps = [(i, f"initiative : {n}") for i, n in enumerate(names)]
+    for k in range(1, len(init.attempts)):
+        steps += [(k * len(names) + i, f"relance : {n}") for i, n in enumerate(names)]
+    steps.append((len(init.attempts) * len(names), "départage"))
+    sides = {c.name: c.side for c in combatants}
+    sides[passive] = d12.ENVIRONMENT
+    return InitiativeView("d12", turns, init.narration(), rec.labelled(steps),
+                          list(init.rules), sides, "Ordre des groupes (chaque tour)")
+
+
+def _d20(combatants: list[Combatant], rec: Recorder, options: dict[str, object]
+         ) -> InitiativeView:
+    for c in combatants:
+        check_range(c.stat("init", 0), f"init de « {c.name} »", *d20.BONUS_RANGE,
+                    "D20-INIT-1")
+    init = d20.initiative(combatants, rec)
+    lines = []
+    for r in init.rolls:
+        sign = "+" if r.modifier >= 0 else "−"
+        lines.append(f"{r.name} : 1d20 = {r.die} {sign} {abs(r.modifier)} = {r.total} "
+                     "(D20-INIT-1).")
+    by_key: dict[tuple[int, int], list[d20.InitiativeRoll]] = {}
+    for r in init.rolls:
+        by_key.setdefault((r.total, r.modifier), []).append(r)
+    totals: dict[int, list[d20.InitiativeRoll]] = {}
+    for r in init.rolls:
+        totals.setdefault(r.total, []).append(r)
+    for total, same in totals.items():
+        if len(same) > 1 and len({r.modifier for r in same}) > 1:
+            who = ", ".join(f"{r.name} ({r.modifier:+d})" for r in
+                            sorted(same, key=lambda r: -r.modifier))
+            lines.append(f"Égalité à {total} départagée par le modificateur : {who} "
+                         "(D20-INIT-1).")
+    for (total, mod), same in by_key.items():
+        if len(same) > 1:
+            rolls = " ; ".join(f"{r.name} " + ", ".join(map(str, r.roll_offs)) for r in same)
+            order = [n for n in init.order if any(r.name == n for r in same)]
+            lines.append(f"Égalité à {total} (modificateur {mod:+d}) : jet de départage au "
+                         f"d20, le plus haut d’abord : {rolls} → {', '.join(order)} "
+                         "(D20-INIT-1).")
+    lines.append(f"Ordre : {', '.join(init.order)}, le même à chaque round (D20-TIME-1).")
+    return InitiativeView(
+        "d20", [("Chaque round", list(init.order))], lines,
+        _labels([c.name for c in combatants], rec), ["D20-INIT-1", "D20-TIME-1"],
+        {c.name: c.side for c in combatants}, "Ordre des tours (chaque round)",
+    )
+
+
+def _d100(combatants: list[Combatant], rec: Recorder, options: dict[str, object]
+          ) -> InitiativeView:
+    from escarmouche.systems import d100
+
+    init = d100.initiative(combatants, rec)
+    order = list(init)
+    lines = [f"Ordre : {', '.join(order)}, gardé tout le combat (D100-INIT-1, D100-INIT-2)."]
+    return InitiativeView(
+        "d100", [("Chaque round", order)], lines,
+        _labels([c.name for c in combatants], rec), ["D100-INIT-1", "D100-INIT-2"],
+        {c.name: c.side for c in combatants}, "Ordre des tours (chaque round)",
+    )
+
+
+ROLLERS: dict[str, Callable[[list[Combatant], Recorder, dict[str, object]], InitiativeView]]
+ROLLERS = {"rulebook": _rulebook, "d100": _d100, "d12": _d12, "d20": _d20}
+
+
+def roll_initiative(system: str, combatants: list[Combatant], rec: Recorder,
+                    options: dict[str, object] | None = None) -> InitiativeView:
+    """Roll ``system``'s initiative for ``combatants`` with the recorded rng."""
+    roller = ROLLERS.get(system)
+    if roller is None:
+        raise EscarmoucheError(
+            f"système = {system!r} : inconnu ; systèmes : {', '.join(ROLLERS)} (CORE-ERR)",
+            field="système", value=system, rule="CORE-ERR",
+        )
+    return roller(combatants, rec, dict(options or {}))
+
+
+# -- exact odds ---------------------------------------------------------------------------
+
+
+def _first_chart(odds: dict[str, Fraction], title: str) -> str:
+    return _charts.bars([(n, p) for n, p in odds.items()], title)
+
+
+def _in_words(title: str, items: Iterable[tuple[str, Fraction]]) -> str:
+    """The chart's numbers as text too (screen readers, tests, the book's checks)."""
+    return h.paragraph(f"{title} : " + " ; ".join(f"{n} {percent(p)}" for n, p in items)
+                       + ".")
+
+
+@functools.lru_cache(maxsize=32)
+def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment: bool = False
+                    ) -> str:
+    """The exact odds of the initiative of ``system`` for this roster, as HTML charts."""
+    roster = list(combatants)
+    if system == "rulebook":
+        for c in roster:
+            check_range(c.stat("HAB"), f"HAB de « {c.name} »", 0, 100, "RB-INIT-1")
+        # score = the comparison key of RB-INIT-2: critical successes first, then margin
+        rules = rulebook_rules()
+        entries = []
+        for c in roster:
+            hab = c.stat("HAB")
+            law: dict[int, Fraction] = {}
+            for roll in range(1, 101):
+                t = rulebook.d100_test(hab, roll, rules)
+                score = t.margin + (10_000 if t.critical == "success" else 0)
+                law[score] = law.get(score, Fraction(0)) + Fraction(1, 100)
+            entries.append((c.name, hab, law))
+        first = first_odds(entries)
+        success = [(c.name, rulebook.d100_odds(c.stat("HAB"), rules).success) for c in roster]
+        crit = rulebook.d100_odds(roster[0].stat("HAB"), rules)
+        return "".join([
+            h.section("Chances exactes", h.paragraph(
+                "En tête de l’ordre d’initiative (RB-INIT-2, avant les effets de vitesse) "
+                "et réussite du test de HAB (RB-D100-1).")),
+            _charts.side_by_side(
+                _first_chart(first, "En tête de l’ordre (RB-INIT-2)"),
+                _charts.bars(success, "Réussit son test de HAB (RB-D100-1)"),
+            ),
+            _in_words("En tête de l’ordre", first.items()),
+            _in_words("Réussit son test de HAB", success),
+            h.paragraph(
+                f"Pour chacun, quelle que soit sa HAB : réussite critique, donc tour 0, "
+                f"{percent(crit.critical_success)} (RB-INIT-3) ; échec critique, donc rien "
+                f"avant le tour 2, {percent(crit.critical_failure)} (RB-INIT-4)."),
+        ])
+    if system in ("d100", "d20"):
+        stat, faces, rule = ("Ag", 10, "D100-INIT-2") if system == "d100" else (
+            "init", 20, "D20-INIT-1")
+        entries = []
+        for c in roster:
+            mod = c.stat(stat, 0) if system == "d20" else c.stat(stat)
+            entries.append((c.name, mod, uniform(faces, mod)))
+        first = first_odds(entries)
+        return "".join([
+            h.section("Chances exactes", h.paragraph(
+                f"Agir en premier : 1d{faces} + {stat}, égalités au plus haut {stat} puis "
+                f"jet de départage ({rule}).")),
+            _first_chart(first, f"Agir en premier ({rule})"),
+            _in_words("Agir en premier", first.items()),
+        ])
+    if system == "d12":
+        groups: dict[str, list[int]] = {}
+        for c in roster:
+            groups.setdefault(c.side, []).append(c.stat("init", 0))
+        odds = group_odds(groups)
+        if odds is None:
+            return h.section("Chances exactes", h.paragraph(
+                "Trop de groupes et de membres pour un calcul exact rapide dans le "
+                "navigateur : réduisez le groupe pour voir les chances."))
+        charts = [_first_chart(odds.first, "Le groupe agit en premier (D12-INIT-2/3)")]
+        words = [_in_words("Le groupe agit en premier", odds.first.items())]
+        if environment:
+            charts.append(_charts.bars(
+                list(odds.before_environment.items()),
+                "Le groupe agit avant l’environnement (D12-INIT-5)"))
+            words.append(_in_words("Le groupe agit avant l’environnement",
+                                   odds.before_environment.items()))
+        reroll = (f" Une égalité parfaite (tout le monde relance) survient avec une "
+                  f"probabilité de {percent(odds.reroll)} ; les chances ci-dessous portent "
+                  "sur le tirage retenu." if odds.reroll else "")
+        return "".join([
+            h.section("Chances exactes", h.paragraph(
+                "Chaque groupe prend son meilleur résultat (1d12 + init) ; à égalité, le "
+                "deuxième meilleur, etc. (D12-INIT-2, D12-INIT-3)." + reroll)),
+            _charts.side_by_side(*charts),
+            *words,
+        ])
+    raise EscarmoucheError(
+        f"système = {system!r} : inconnu (CORE-ERR)", field="système", value=system,
+        rule="CORE-ERR",
+    )
