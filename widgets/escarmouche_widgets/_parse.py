@@ -35,7 +35,7 @@ _INT = re.compile(r"^[-+]?[0-9]+$")
 _DIGITS = re.compile(r"^[0-9]+$")
 
 
-def _fold(text: str) -> str:
+def fold_ident(text: str) -> str:
     """``"Toujours premier"`` → ``"toujours_premier"``; ``"hyperactivité"`` → ASCII."""
     decomposed = unicodedata.normalize("NFKD", text)
     ascii_text = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
@@ -127,7 +127,7 @@ def parse_stats(text: str, who: str = "") -> dict[str, int]:
 def parse_idents(text: str) -> frozenset[str]:
     """Traits or skills typed freely: ``"Hyperactivité, toujours premier"`` →
     ``{"hyperactivite", "toujours_premier"}`` (separated by commas or semicolons)."""
-    return frozenset(_fold(p) for p in re.split(r"[,;]+", text) if p.strip())
+    return frozenset(fold_ident(p) for p in re.split(r"[,;]+", text) if p.strip())
 
 
 @dataclass(frozen=True, slots=True)

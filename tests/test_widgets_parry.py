@@ -1,0 +1,112 @@
+"""Demo « Parade et esquive » (d100), driven through its Python API."""
+
+from __future__ import annotations
+
+from escarmouche_widgets.parry import ParryDodgeDemo, odds_html, setup_of
+
+from escarmouche.render.fmt import percent
+from escarmouche.systems import d100
+
+
+def manual(demo: ParryDodgeDemo, dice: str) -> str:
+    demo.dice.manual.value = True
+    demo.dice.dice.value = dice
+    demo.roll_button.click()
+    return demo.result_text
+
+
+def test_parried_step_by_step() -> None:
+    demo = ParryDodgeDemo()
+    text = manual(demo, "30, 20")
+    assert demo.error_text == ""
+    assert "Seuil d’attaque : CC 45 = 45." in text
+    assert "Seuil de parade (parade préparée) : CC 38 = 38." in text
+    assert "1. Jet d’attaque : 30 → touche (D100-ATK-1)." in text
+    assert "2. Jet de parade : 20 → la parade réussit (D100-PARRY-2)." in text
+    assert "mais Défenseur pare (jet 20 ≤ 38) : aucun dégât." in text
+    assert "d100 = 30 (attaque) ; d100 = 20 (parade)" in text
+    assert "D100-PARRY-2" in text
+
+
+def test_blow_lands_location_and_damage() -> None:
+    demo = ParryDodgeDemo()
+    text = manual(demo, "30, 77, 4")
+    assert "3. Localisation : 30 inversé → 03 : tête (D100-ATK-2)." in text
+    assert "4. Dégâts : d10 4 + arme 3 − BE 4 − armure 1 = 2 blessures ; reste 10 B" in text
+    demo.head_armour.value = "5"
+    text = manual(demo, "30, 77, 4")
+    assert "armure 5 = 0 blessure" in text
+
+
+def test_dodge_and_its_conditions() -> None:
+    demo = ParryDodgeDemo()
+    demo.defence.value = "esquive"
+    text = manual(demo, "30, 40")
+    assert "2. Jet d’esquive : 40 → l’esquive réussit (D100-DODGE-1)." in text
+    assert "esquive (jet 40 ≤ 42)" in text
+    demo.dodge_skill.value = False
+    assert "n’a pas la compétence « esquive » (D100-DODGE-1)" in demo.error_text
+    demo.dodge_skill.value = True
+    demo.surprised.value = True
+    assert "est surpris et ne peut ni parer ni esquiver" in demo.error_text
+
+
+def test_parry_needs_preparation_or_two_weapons() -> None:
+    demo = ParryDodgeDemo()
+    demo.parry_prepared.value = False
+    assert "il faut une parade préparée (demi-action) ou une arme dans chaque main" in (
+        demo.error_text)
+    demo.two_weapons.value = True
+    assert demo.error_text == ""
+    text = manual(demo, "30, 20")
+    assert "Seuil de parade (parade de la main non directrice)" in text
+    demo.off_weapon.value = "arc"
+    assert "D100-TWO-1" in demo.error_text
+
+
+def test_ranged_attack_cannot_be_defended_and_has_range_bands() -> None:
+    demo = ParryDodgeDemo()
+    demo.weapon.value = "arc"
+    assert "on ne peut ni parer ni esquiver un projectile" in demo.error_text
+    demo.defence.value = "aucune"
+    assert demo.error_text == ""
+    assert demo.ranged_box.layout.display == ""
+    text = manual(demo, "10, 5")
+    assert "Seuil d’attaque : CT 35 = 35." in text
+    demo.distance.value = 30
+    text = manual(demo, "10, 5")
+    assert "CT 35 − 20 (au-delà de la courte portée) = 15." in text
+    demo.distance.value = 200
+    assert "le tir est impossible (D100-RANGED-5)" in demo.error_text
+
+
+def test_exact_outcome_distribution() -> None:
+    demo = ParryDodgeDemo()
+    out = d100.attack_outcomes(setup_of(demo.fighters()))
+    text = demo.odds_text
+    assert f"manquée {percent(out.miss)} ; parée {percent(out.parried)}" in text
+    assert f"touche : tête {percent(out.location_odds['tête'])}" in text
+    assert "Zone touchée | Chance | Blessures | Moyenne si touchée" in text
+    assert demo.odds.value.count("<svg") == 2
+    assert out.miss + out.parried + out.landed == 1
+
+
+def test_bad_stats_and_dice_in_french() -> None:
+    demo = ParryDodgeDemo()
+    shown = demo.output.value
+    demo.att_cc.value = 140
+    assert "CC = 140 pour « Attaquant » : une valeur entre 0 et 100" in demo.error_text
+    demo.att_cc.value = 45
+    demo.head_armour.value = "beaucoup"
+    assert "armure de la tête = 'beaucoup'" in demo.error_text
+    demo.head_armour.value = ""
+    manual(demo, "30")
+    assert "plus aucun résultat prévu pour le jet n° 2" in demo.error_text
+    assert demo.output.value == shown
+
+
+def test_odds_cached_per_setup() -> None:
+    odds_html.cache_clear()
+    demo = ParryDodgeDemo()
+    demo.roll_button.click()
+    assert odds_html.cache_info().misses == 1

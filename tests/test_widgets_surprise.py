@@ -1,0 +1,113 @@
+"""Demo « Surprise »: the four systems on the same roster, driven through its Python API."""
+
+from __future__ import annotations
+
+from escarmouche_widgets.surprise import SurpriseDemo
+
+from escarmouche.render.fmt import percent
+from escarmouche.systems import rulebook
+
+
+def only(demo: SurpriseDemo, *systems: str) -> None:
+    for name, box in demo.systems.items():
+        box.value = name in systems
+
+
+def test_the_four_systems_side_by_side() -> None:
+    demo = SurpriseDemo(seed=1)
+    text = demo.result_text
+    assert demo.error_text == ""
+    assert "Système | Round de surprise | Qui agit" in text
+    for when in ("| Tour 0 |", "| Round 1 (les surpris n’agissent pas) |",
+                 "| Tour bonus (tour 0) |", "| Pas de round de surprise | personne"):
+        assert when in text
+    assert "Le texte du système d20 ne prévoit pas de surprise" in text
+    assert demo.output.value.count("<svg") == 2  # rulebook and d12 odds
+
+
+def test_rulebook_surprise_turn_0_and_why() -> None:
+    demo = SurpriseDemo()
+    only(demo, "rulebook")
+    demo.dice.manual.value = True
+    # DIS 30 (Grolk, the weakest) rolls 10: margin 20; PMR 55 (Aldric) rolls 90: −35.
+    # Initiative: Aldric 20, Brune 30, Grolk 97 (critical failure), Vex 40.
+    demo.dice.dice.value = "10, 90, 20, 30, 97, 40"
+    demo.roll_button.click()
+    text = demo.result_text
+    assert demo.error_text == ""
+    assert "Tour 0 : Vex." in text
+    assert "attaque surprise réussie" in text
+    assert "Grolk ne joue pas au tour 0 malgré l’attaque surprise (échec critique)" in text
+    assert "d100 = 10 (surprise : DIS des attaquants) ; d100 = 90 (surprise : PMR des " \
+           "défenseurs) ; d100 = 20 (initiative : Aldric)" in text
+    assert "RB-SURPRISE-3" in text and "RB-INIT-4" in text
+    p = rulebook.surprise_odds(30, 55)
+    assert f"attaque surprise réussie {percent(p)}" in text
+    # Grolk, an attacker: in turn 0 if the surprise works and he does not fail critically
+    odds = rulebook.d100_odds(40)
+    grolk = p * (1 - odds.critical_failure) + (1 - p) * odds.critical_success
+    assert f"Grolk au tour 0 {percent(grolk)}" in text
+
+
+def test_rulebook_aggregate_option_and_aware_defenders() -> None:
+    demo = SurpriseDemo()
+    only(demo, "rulebook")
+    demo.aggregate.value = "leader"
+    assert "DIS 40 (Aldric)" not in demo.result_text
+    assert "DIS 30 (Grolk)" in demo.result_text  # Grolk is listed first among the monsters
+    demo.unaware.value = False
+    text = demo.result_text
+    assert "condition (a) non remplie" in text
+    assert "attaque surprise réussie 0,0" in text
+
+
+def test_d100_round_1_without_the_surprised() -> None:
+    demo = SurpriseDemo()
+    only(demo, "d100")
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "5 5 5 5"  # Aldric 43, Brune 50, Grolk 30, Vex 45
+    demo.roll_button.click()
+    text = demo.result_text
+    assert "Round 1 (les surpris n’agissent pas) : Vex, Grolk." in text
+    assert "ordre : Brune, Vex, Aldric, Grolk" in text
+    assert "ne peuvent ni parer ni esquiver (D100-SURPRISE-1)" in text
+    demo.unaware.value = False
+    assert "Round 1 (sans surprise) : Brune, Vex, Aldric, Grolk." in demo.result_text
+
+
+def test_d12_bonus_turn_with_the_alert_defender() -> None:
+    demo = SurpriseDemo()
+    only(demo, "d12")
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "5 9 2 6 6 6 6"  # bonus turn: Brune 8, Grolk 10, Vex 4
+    demo.roll_button.click()
+    text = demo.result_text
+    assert "Tour bonus (tour 0) : Grolk, Brune, Vex." in text
+    assert "Brune : défenseur « alerte », joue au tour bonus" in text
+    assert "d12 = 5 (tour bonus : Brune)" in text
+    assert "d12 = 6 (initiative de groupe : Aldric)" in text
+    assert "Chances exactes : Brune " in text
+
+
+def test_bad_input_keeps_the_result() -> None:
+    demo = SurpriseDemo()
+    shown = demo.output.value
+    demo.attackers.value = "dragons"
+    demo.roll_button.click()
+    assert "camp attaquant = 'dragons'" in demo.error_text
+    assert demo.output.value == shown
+    demo.attackers.value = "monstres"
+    demo.roster.lines[1].stats.value = "HAB=48, DIS=65, PMR=145, Ag=45, init=3"
+    demo.roll_button.click()
+    assert "PMR = 145" in demo.error_text
+    demo.roster.lines[1].stats.value = "HAB=48, DIS=65, PMR=45, Ag=45, init=3"
+    only(demo, "rulebook")
+    shown = demo.output.value
+    demo.systems["rulebook"].value = False
+    assert "cochez au moins un système" in demo.error_text
+    assert demo.output.value == shown
+    only(demo, "rulebook")
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "10 90 20"
+    demo.roll_button.click()
+    assert "plus aucun résultat prévu pour le jet n° 4" in demo.error_text

@@ -1,0 +1,315 @@
+"""Demo « Parade et esquive » (system d100): one attack resolved step by step.
+
+Attacker (CC, CT, weapon, hand, range) and defender (CC, Ag, E, B, armour, the skill
+« esquive », a prepared parry, two weapons, surprised) in; out: the target numbers with
+each modifier, the attack, the defence, the hit location, the damage and the GM's
+sentence (D100-ATK-4), the dice, the rule IDs, and the exact distribution of the
+outcome (miss, parried, dodged, wounds per location) from
+:func:`escarmouche.systems.d100.attack_outcomes`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
+
+from escarmouche import Combatant
+from escarmouche.render.fmt import number, percent
+from escarmouche.systems import d100
+from escarmouche_widgets import _charts
+from escarmouche_widgets import _html as h
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, labelled
+from escarmouche_widgets._parse import parse_int
+
+__all__ = ["Fighters", "ParryDodgeDemo", "odds_html", "setup_of", "steps_html"]
+
+@dataclass(frozen=True, slots=True)
+class Fighters:
+    """Everything the controls hold, as one hashable value (the odds cache key)."""
+
+    att_cc: int
+    att_ct: int
+    weapon: str
+    hand: str
+    distance: int
+    target_engaged: bool
+    gm_modifier: int
+    def_cc: int
+    def_ag: int
+    def_e: int
+    def_b: int
+    armour: int
+    head_armour: int | None
+    dodge_skill: bool
+    defence: str
+    parry_prepared: bool
+    two_weapons: bool
+    main_weapon: str
+    off_weapon: str
+    surprised: bool
+
+
+def setup_of(f: Fighters) -> d100.AttackSetup:
+    """The engine's checked attack setup (French errors for anything illegal)."""
+    attacker = Combatant("Attaquant", "attaque", {"CC": f.att_cc, "CT": f.att_ct})
+    stats = {"CC": f.def_cc, "Ag": f.def_ag, "E": f.def_e, "B": f.def_b, "PA": f.armour}
+    if f.head_armour is not None:
+        stats["PA_tete"] = f.head_armour
+    defender = Combatant("Défenseur", "défense", stats,
+                         skills={"esquive"} if f.dodge_skill else frozenset())
+    if f.two_weapons:
+        d100.check_two_weapons(f.main_weapon, f.off_weapon)  # D100-TWO-1
+    weapon = d100.get_weapon(f.weapon)
+    guard = d100.Guard(parry_prepared=f.parry_prepared, two_weapons=f.two_weapons,
+                       surprised=f.surprised)
+    return d100.attack_setup(
+        attacker, defender, weapon.id, hand=f.hand, defence=f.defence, guard=guard,
+        distance=f.distance if weapon.ranged else None,
+        target_engaged=f.target_engaged if weapon.ranged else False,
+        gm_modifier=f.gm_modifier,
+    )
+
+
+def _target_line(label: str, t: d100.TargetNumber) -> str:
+    mods = "".join(f" {'+' if m.value >= 0 else '−'} {abs(m.value)} ({m.label})"
+                   for m in t.modifiers)
+    clamp = ""
+    if t.total <= 0:
+        clamp = " : aucun jet ne peut réussir"
+    elif t.total >= 100:
+        clamp = " : tout jet réussit"
+    return f"{label} : {t.stat} {t.base}{mods} = {number(t.total)}{clamp}."
+
+
+def steps_html(result: d100.AttackResult) -> str:
+    """The attack step by step, as a GM reads it."""
+    s = result.setup
+    lines = [_target_line("Seuil d’attaque", s.target)]
+    if s.defence_target is not None:
+        source = {"preparee": "parade préparée", "main_non_directrice":
+                  "parade de la main non directrice"}.get(s.parry_source or "", "")
+        label = "Seuil de parade" if s.defence == "parade" else "Seuil d’esquive"
+        lines.append(_target_line(label + (f" ({source})" if source else ""),
+                                  s.defence_target))
+    verdict = "touche" if result.hit else "manque"
+    lines.append(f"1. Jet d’attaque : {result.attack_roll} → {verdict} (D100-ATK-1).")
+    step = 2
+    if result.hit and s.defence_target is not None and result.defence_roll is not None:
+        ok = "réussit" if result.defended else "échoue"
+        jet, the = ("Jet de parade", "la parade") if s.defence == "parade" else (
+            "Jet d’esquive", "l’esquive")
+        rule = "D100-PARRY-2" if s.defence == "parade" else "D100-DODGE-1"
+        lines.append(f"{step}. {jet} : {result.defence_roll} → {the} {ok} ({rule}).")
+        step += 1
+    elif result.hit and s.defence == "aucune":
+        lines.append(f"{step}. Pas de défense.")
+        step += 1
+    if result.location is not None and result.location_value is not None:
+        value = "00" if result.location_value == 100 else f"{result.location_value:02d}"
+        where = f"{result.attack_roll} inversé → {value} : {result.rolled_location}"
+        if result.substituted:
+            where += f", hors d’atteinte, remplacé par {result.location} (D100-ATK-6)"
+        lines.append(f"{step}. Localisation : {where} (D100-ATK-2).")
+        step += 1
+        lines.append(
+            f"{step}. Dégâts : d10 {result.damage_roll} + arme {s.weapon.damage} − BE {s.be} − "
+            f"armure {result.armour} = {result.wounds_lost} blessure"
+            f"{'s' if result.wounds_lost > 1 else ''} ; reste {result.wounds_left} B "
+            "(D100-ATK-3).")
+    return h.bullet_list(lines)
+
+
+@functools.lru_cache(maxsize=64)
+def odds_html(f: Fighters) -> str:
+    """The exact distribution of the attack's outcome (computed once per setup)."""
+    setup = setup_of(f)
+    out = d100.attack_outcomes(setup)
+    items: list[tuple[str, Fraction]] = [("manquée", out.miss)]
+    if setup.defence == "parade":
+        items.append(("parée", out.parried))
+    elif setup.defence == "esquive":
+        items.append(("esquivée", out.dodged))
+    zones = out.location_odds
+    items += [(f"touche : {z}", p) for z, p in zones.items()]
+    rows = []
+    for z, law in out.by_location.items():
+        mean = sum((w * p for w, p in law.items()), Fraction(0)) / zones[z]
+        rows.append((z, percent(zones[z]), f"{min(law)}–{max(law)}", number(mean)))
+    landed = out.landed
+    return "".join([
+        h.section("Chances exactes", h.paragraph(
+            f"Touche : {percent(out.odds.hit)} ; défendue : {percent(out.odds.defended)} ; "
+            f"blessures infligées : {percent(landed)} ; blessures en moyenne : "
+            f"{number(out.expected_wounds)}.")),
+        _charts.side_by_side(
+            _charts.bars(items, "Issue de l’attaque"),
+            _charts.distribution(out.wounds, "Blessures infligées", xlabel="Blessures",
+                                 highlight=lambda w: w > 0),
+        ),
+        h.table(("Zone touchée", "Chance", "Blessures", "Moyenne si touchée"), rows),
+        h.paragraph("Issues : " + " ; ".join(f"{n} {percent(p)}" for n, p in items) + "."),
+    ])
+
+
+class ParryDodgeDemo(Demo):
+    """Controls: attacker ``att_cc``, ``att_ct``, ``weapon``, ``hand``, ``distance``,
+    ``target_engaged``, ``gm_modifier``; defender ``def_cc``, ``def_ag``, ``def_e``,
+    ``def_b``, ``armour``, ``dodge_skill``, ``defence``, ``parry_prepared``,
+    ``two_weapons`` (with ``main_weapon``/``off_weapon``), ``surprised``; ``dice``;
+    ``roll_button`` (« Attaquer »)."""
+
+    def __init__(self, *, seed: int = 1) -> None:
+        super().__init__()
+
+        def num(value: int, label: str) -> widgets.IntText:
+            return widgets.IntText(value=value, description=label, style=WIDE,
+                                   layout=widgets.Layout(width="9em"))
+
+        weapons = [(w.label + (" (tir)" if w.ranged else ""), w.id)
+                   for w in d100.WEAPONS.values()]
+        self.att_cc = num(45, "CC :")
+        self.att_ct = num(35, "CT :")
+        self.weapon = widgets.Dropdown(options=weapons, value="arme_a_une_main",
+                                       description="Arme :", style=WIDE)
+        self.hand = widgets.ToggleButtons(
+            options=[("main directrice", "directrice"),
+                     ("main non directrice (−20)", "non_directrice")],
+            value="directrice")
+        self.distance = widgets.IntText(value=20, description="Distance (m) :", style=WIDE,
+                                        layout=widgets.Layout(width="12em"))
+        self.target_engaged = widgets.Checkbox(value=False, indent=False,
+                                               description="cible engagée au corps à corps")
+        self.gm_modifier = num(0, "Modif. du MJ :")
+        self.def_cc = num(38, "CC :")
+        self.def_ag = num(42, "Ag :")
+        self.def_e = num(40, "E :")
+        self.def_b = num(12, "B :")
+        self.armour = num(1, "Armure :")
+        self.head_armour = widgets.Text(value="", description="Armure tête :",
+                                        placeholder="comme ailleurs", style=WIDE,
+                                        layout=widgets.Layout(width="14em"))
+        self.dodge_skill = widgets.Checkbox(value=True, indent=False,
+                                            description="compétence « esquive »")
+        self.defence = widgets.ToggleButtons(
+            options=[("aucune", "aucune"), ("parade", "parade"), ("esquive", "esquive")],
+            value="parade")
+        self.parry_prepared = widgets.Checkbox(value=True, indent=False,
+                                               description="parade préparée (demi-action)")
+        self.two_weapons = widgets.Checkbox(value=False, indent=False,
+                                            description="une arme dans chaque main")
+        self.main_weapon = widgets.Dropdown(
+            options=[(d100.WEAPONS[w].label, w) for w in sorted(d100.WEAPONS)],
+            value="arme_a_une_main", description="directrice :", style=WIDE)
+        self.off_weapon = widgets.Dropdown(
+            options=[(d100.WEAPONS[w].label, w) for w in sorted(d100.WEAPONS)],
+            value="dague", description="non directrice :", style=WIDE)
+        self.surprised = widgets.Checkbox(value=False, indent=False,
+                                          description="surpris (round 1)")
+        self.dice = DiceControls(seed)
+        self.roll_button = widgets.Button(description="Attaquer", button_style="primary",
+                                          icon="crosshairs")
+        self.odds = widgets.HTML()
+        self.roll_button.on_click(lambda _b: self.roll())
+        self.dice.new_seed_button.on_click(lambda _b: self.reroll())
+        self._inputs = (
+            self.att_cc, self.att_ct, self.weapon, self.hand, self.distance,
+            self.target_engaged, self.gm_modifier, self.def_cc, self.def_ag, self.def_e,
+            self.def_b, self.armour, self.head_armour, self.dodge_skill, self.defence,
+            self.parry_prepared, self.two_weapons, self.main_weapon, self.off_weapon,
+            self.surprised,
+        )
+        for control in self._inputs:
+            control.observe(self._changed, names="value")
+        self.ranged_box = widgets.HBox([self.distance, self.target_engaged])
+        self.two_box = widgets.HBox([self.main_weapon, self.off_weapon])
+        self.widget = widgets.VBox([
+            widgets.HTML("<b>Parade et esquive (système d100)</b>"),
+            labelled("Attaquant", self.att_cc, self.att_ct, self.weapon, self.gm_modifier),
+            labelled("", self.hand),
+            labelled("", self.ranged_box),
+            labelled("Défenseur", self.def_cc, self.def_ag, self.def_e, self.def_b,
+                     self.armour, self.head_armour),
+            labelled("Défense", self.defence, self.dodge_skill),
+            labelled("", self.parry_prepared, self.two_weapons, self.surprised),
+            labelled("", self.two_box),
+            labelled("Dés", self.dice.widget),
+            self.roll_button,
+            self.banner.widget,
+            self.output,
+            self.odds,
+        ])
+        self._layout()
+        self.roll()
+
+    @property
+    def odds_text(self) -> str:
+        return h.text_of(self.odds.value)
+
+    def fighters(self) -> Fighters:
+        head = self.head_armour.value.strip()
+        return Fighters(
+            int(self.att_cc.value), int(self.att_ct.value), str(self.weapon.value),
+            str(self.hand.value), int(self.distance.value), bool(self.target_engaged.value),
+            int(self.gm_modifier.value), int(self.def_cc.value), int(self.def_ag.value),
+            int(self.def_e.value), int(self.def_b.value), int(self.armour.value),
+            parse_int(head, "armure de la tête", 0, 100, "D100-ATK-3") if head else None,
+            bool(self.dodge_skill.value), str(self.defence.value),
+            bool(self.parry_prepared.value), bool(self.two_weapons.value),
+            str(self.main_weapon.value), str(self.off_weapon.value),
+            bool(self.surprised.value),
+        )
+
+    def _layout(self) -> None:
+        ranged = d100.get_weapon(str(self.weapon.value)).ranged
+        self.ranged_box.layout.display = "" if ranged else "none"
+        self.two_box.layout.display = "" if self.two_weapons.value else "none"
+
+    def _changed(self, change: Any = None) -> None:
+        self._layout()
+        self.update_odds()
+
+    def update_odds(self) -> bool:
+        """Recompute the exact outcome distribution for the controls as set."""
+
+        def compute() -> str:
+            return h.join(odds_html(self.fighters()))
+
+        html = self.banner.guard(compute)
+        if html is None:
+            return False
+        self.odds.value = html
+        return True
+
+    def roll(self) -> bool:
+        """Roll one attack (attack d100, defence d100 if it hits, damage d10 if it lands)."""
+
+        def compute() -> tuple[str, str]:
+            fighters = self.fighters()
+            setup = setup_of(fighters)
+            rng = self.dice.rng()
+            result = d100.roll_attack(setup, rng)
+            parts = [
+                h.section(f"Une attaque, pas à pas ({self.dice.describe()})",
+                          steps_html(result)),
+                h.paragraph(f"<b>{h.esc(result.sentence)}</b>", raw=True),
+                h.dice_line([(d.faces, d.value, d.purpose) for d in result.dice]),
+                h.rules_line(result.rules),
+            ]
+            note = self.dice.leftover(rng)
+            if note:
+                parts.append(h.notice(note))
+            return h.join(*parts), h.join(odds_html(fighters))
+
+        shown = self.banner.guard(compute)
+        if shown is None:
+            return False
+        self.output.value, self.odds.value = shown
+        return True
+
+    def reroll(self) -> bool:
+        self.dice.new_seed()
+        return self.roll()
