@@ -177,3 +177,12 @@ def test_roster_editor_add_remove_and_read() -> None:
     editor.lines[0].name.value = ""
     with pytest.raises(EscarmoucheError, match="nom non vide"):
         editor.combatants()
+
+
+def test_package_exports_the_six_demos_lazily() -> None:
+    import escarmouche_widgets
+
+    for name in escarmouche_widgets.__all__:
+        assert isinstance(getattr(escarmouche_widgets, name), type)
+    with pytest.raises(AttributeError):
+        escarmouche_widgets.Nothing  # noqa: B018  # the attribute access is the test

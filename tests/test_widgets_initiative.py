@@ -238,3 +238,24 @@ def test_seed_is_reproducible_and_shared_between_rolls() -> None:
     assert other.result_text == first
     demo.dice.new_seed_button.click()
     assert f"(graine {demo.dice.seed.value})" in demo.result_text
+
+
+def test_d100_order_ag_ties_and_roll_off() -> None:
+    rows = [RosterRow("A", "x", "Ag=40"), RosterRow("B", "y", "Ag=40"),
+            RosterRow("C", "y", "Ag=42")]
+    demo = InitiativeDemo("d100", rows)
+    demo.dice.manual.value = True
+    demo.dice.dice.value = "5 5 3 7 2"  # all at 45: C by Ag, then A and B roll off
+    demo.roll_button.click()
+    text = demo.result_text
+    assert demo.error_text == ""
+    assert "- Chaque round : C, A, B" in text
+    assert "Égalité à 45 départagée par l’Ag : C (Ag 42)" in text
+    assert "jet de départage au d10, le plus haut d’abord : A 7, B 2 → A, B" in text
+    assert "d10 = 7 (départage de A)" in text
+    odds = first_odds([("A", 40, uniform(10, 40)), ("B", 40, uniform(10, 40)),
+                       ("C", 42, uniform(10, 42))])
+    assert f"C {percent(odds['C'])}" in demo.odds_text
+    demo.roster.lines[0].stats.value = "Ag=140"
+    demo.roll_button.click()
+    assert "Ag = 140" in demo.error_text

@@ -223,3 +223,60 @@ def test_load_encounter_accepts_the_engine_save() -> None:
     enc = Encounter(TOY, [RosterRow("A", "x", "PV=3").combatant(),
                           RosterRow("B", "y", "PV=3").combatant()])
     assert load_encounter(enc.to_json()).to_json() == enc.to_json()
+
+
+# -- the four systems ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("system", "options", "first_turn"),
+    [("rulebook", "surprise_by=monstres, unaware=oui", "tour"),
+     ("d100", "surprised=héros", "round 1"),
+     ("d12", "environment=oui, ambush_by=monstres", "tour 0"),
+     ("d20", 'positions={"Aldric": [0, 0], "Brune": [0, 1], "Grolk": [1, 0]}', "round 1")],
+)
+def test_each_system_runs_in_the_tracker(system: str, options: str, first_turn: str) -> None:
+    t = CombatTracker(system, seed=3)
+    assert [line.name.value for line in t.roster.lines] == ["Aldric", "Brune", "Grolk"]
+    t.start_options.value = options
+    t.start_button.click()
+    assert t.error_text == ""
+    assert first_turn in status(t)
+    assert "<svg" in t.chart.value  # exact initiative odds of this roster
+    assert "Dés lancés : d" in t.result_text
+    actor = t.actor.value
+    assert t.action.options, "the system offers actions to the acting fighter"
+    assert t.target.layout.display == ""
+    t.target.value = "Grolk" if actor != "Grolk" else "Aldric"
+    if system == "rulebook":
+        t.act_button.click()
+        assert "degats manquant" in t.error_text  # the rulebook has no damage rule
+        t.params.value = "des=1d6"
+    t.act_button.click()
+    assert t.error_text == "", t.error_text
+    t.next_button.click()
+    assert t.error_text == ""
+    t.export_button.click()
+    saved = t.json.value
+    fresh = CombatTracker("rulebook")
+    fresh.json.value = saved
+    fresh.import_button.click()
+    assert fresh.error_text == ""
+    assert fresh.system.value == system
+    assert status(fresh) == status(t)
+    assert fresh.encounter is not None and fresh.encounter.to_json() == saved
+
+
+def test_system_change_loads_its_example_roster() -> None:
+    t = CombatTracker("rulebook")
+    assert "HAB=" in t.roster.lines[0].stats.value
+    t.system.value = "d12"
+    assert "defense=" in t.roster.lines[0].stats.value
+    assert "ambush_by" in t.start_options.placeholder
+    t.roster.lines[0].stats.value = "init=2, defense=99, PV=12"
+    t.start_button.click()
+    assert "defense = 99" in t.error_text
+    t.start_options.value = "surprise_by=monstres"
+    t.roster.lines[0].stats.value = "init=2, defense=12, PV=12"
+    t.start_button.click()
+    assert "option = 'surprise_by'" in t.error_text

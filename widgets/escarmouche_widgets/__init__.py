@@ -1,5 +1,53 @@
-"""ipywidgets demos of Escarmouche (French labels). Depends on the engine, never the reverse."""
+"""ipywidgets demos of Escarmouche (French labels). Depends on the engine, never the reverse.
+
+Each demo is a class whose ``widget`` attribute is the root box to display; its controls
+are attributes (set them, press the buttons with ``button.click()``) and
+``result_text`` is the text it shows. The demos:
+
+* :class:`InitiativeDemo` — initiative of any of the four systems;
+* :class:`SurpriseDemo` — the four systems' surprise rounds on one roster;
+* :class:`ParryDodgeDemo` — one d100 attack, parry or dodge, step by step;
+* :class:`CriticalDemo` — the three d12 critical options side by side;
+* :class:`D20TurnDemo` — one d20 turn, phase by phase;
+* :class:`CombatTracker` — a GM's tracker for any system, saved as JSON.
+
+Modules are imported on first use (a page loads only the demo it shows).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from escarmouche_widgets.critical import CriticalDemo
+    from escarmouche_widgets.d20_turn import D20TurnDemo
+    from escarmouche_widgets.initiative import InitiativeDemo
+    from escarmouche_widgets.parry import ParryDodgeDemo
+    from escarmouche_widgets.surprise import SurpriseDemo
+    from escarmouche_widgets.tracker import CombatTracker
+
+__all__ = [
+    "CombatTracker",
+    "CriticalDemo",
+    "D20TurnDemo",
+    "InitiativeDemo",
+    "ParryDodgeDemo",
+    "SurpriseDemo",
+]
+
+_MODULES = {
+    "CombatTracker": "tracker",
+    "CriticalDemo": "critical",
+    "D20TurnDemo": "d20_turn",
+    "InitiativeDemo": "initiative",
+    "ParryDodgeDemo": "parry",
+    "SurpriseDemo": "surprise",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'escarmouche_widgets' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"escarmouche_widgets.{module}"), name)

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.render.fmt import percent
-from escarmouche.systems import TITLES, d12, d20, rulebook
+from escarmouche.systems import TITLES, d12, d20, d100, rulebook
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._odds import first_odds, group_odds, uniform
@@ -164,15 +164,35 @@ def _d20(combatants: list[Combatant], rec: Recorder, options: dict[str, object]
 
 def _d100(combatants: list[Combatant], rec: Recorder, options: dict[str, object]
           ) -> InitiativeView:
-    from escarmouche.systems import d100
-
-    init = d100.initiative(combatants, rec)
-    order = list(init)
-    lines = [f"Ordre : {', '.join(order)}, gardé tout le combat (D100-INIT-1, D100-INIT-2)."]
+    init = d100.roll_initiative(combatants, rec)
+    lines = [f"{e.name} : Ag {e.ag} + 1d10 = {e.d10} → {e.score} (D100-INIT-1)."
+             for e in init.entries]
+    by_score: dict[int, list[d100.InitiativeEntry]] = {}
+    for e in init.entries:
+        by_score.setdefault(e.score, []).append(e)
+    for score, same in by_score.items():
+        if len(same) < 2:
+            continue
+        if len({e.ag for e in same}) > 1:
+            who = ", ".join(f"{e.name} (Ag {e.ag})" for e in
+                            sorted(same, key=lambda e: -e.ag))
+            lines.append(f"Égalité à {score} départagée par l’Ag : {who} (D100-INIT-2).")
+        names = {e.name for e in same}
+        rounds = [[(n, v) for n, v in rnd if n in names] for rnd in init.rolloffs]
+        rounds = [r for r in rounds if r]
+        if rounds:
+            text = " ; ".join(", ".join(f"{n} {v}" for n, v in r) for r in rounds)
+            rolled = {n for r in rounds for n, _ in r}
+            order = [n for n in init.order if n in rolled]
+            lines.append(f"Égalité à {score} : jet de départage au d10, le plus haut "
+                         f"d’abord : {text} → {', '.join(order)} (D100-INIT-2).")
+    lines.append(f"Ordre : {', '.join(init.order)}, gardé pour tout le combat "
+                 "(D100-INIT-1, D100-ROUND-1).")
+    dice = [(d.faces, d.value, d.purpose) for d in init.dice]
     return InitiativeView(
-        "d100", [("Chaque round", order)], lines,
-        _labels([c.name for c in combatants], rec), ["D100-INIT-1", "D100-INIT-2"],
-        {c.name: c.side for c in combatants}, "Ordre des tours (chaque round)",
+        "d100", [("Chaque round", list(init.order))], lines, dice,
+        [*init.rules, "D100-ROUND-1"], {c.name: c.side for c in combatants},
+        "Ordre des tours (chaque round)",
     )
 
 

@@ -7,6 +7,7 @@ show in their error banner.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -201,10 +202,35 @@ def roster_rows(combatants: Iterable[Combatant]) -> list[RosterRow]:
     ]
 
 
+def _split_top(text: str) -> list[str]:
+    """Split on commas and semicolons outside brackets and quotes."""
+    parts: list[str] = []
+    depth = 0
+    quote = ""
+    current: list[str] = []
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch in ",;" and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return [p for p in parts if p.strip()]
+
+
 def parse_params(text: str) -> dict[str, object]:
-    """Action parameters typed as ``"clé=valeur, …"``: integers, « oui »/« non », text."""
+    """Action parameters typed as ``"clé=valeur, …"``: integers, « oui »/« non », JSON
+    lists or objects (``chemin=[[1, 0], [2, 0]]``), else text."""
     params: dict[str, object] = {}
-    for item in (p for p in re.split(r"[,;]+", text) if p.strip()):
+    for item in _split_top(text):
         key, sep, raw = item.partition("=")
         key = key.strip()
         if not sep or not re.match(r"^[a-z_][a-z0-9_]*$", key):
@@ -221,6 +247,15 @@ def parse_params(text: str) -> dict[str, object]:
             params[key] = True
         elif value.lower() in {"non", "faux", "false"}:
             params[key] = False
+        elif value[:1] in "[{":
+            try:
+                params[key] = json.loads(value)
+            except json.JSONDecodeError as err:
+                raise EscarmoucheError(
+                    f"paramètres = {item.strip()!r} : liste ou objet JSON invalide "
+                    f"({err.msg}), par exemple « chemin=[[1, 0], [2, 0]] » (CORE-ERR)",
+                    field="paramètres", value=item.strip(), rule="CORE-ERR",
+                ) from None
         else:
             params[key] = value
     return params

@@ -25,6 +25,7 @@ from escarmouche.systems import NAMES, TITLES
 from escarmouche.systems.base import ENVIRONMENT
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, labelled
+from escarmouche_widgets._initiative_views import ROLLERS, initiative_odds
 from escarmouche_widgets._parse import (
     RosterRow,
     parse_idents,
@@ -49,26 +50,28 @@ DEFAULT_ROSTERS: dict[str, list[RosterRow]] = {
         RosterRow("Grolk", "monstres", "CC=40, CT=20, F=45, E=45, Ag=25, M=4, B=14"),
     ],
     "d12": [
-        RosterRow("Aldric", "héros", "init=2, PV=12"),
-        RosterRow("Brune", "héros", "init=1, PV=10", "alerte"),
-        RosterRow("Grolk", "monstres", "init=0, PV=14"),
+        RosterRow("Aldric", "héros", "init=2, attaque=3, defense=12, PV=12"),
+        RosterRow("Brune", "héros", "init=1, attaque=2, defense=13, PV=10", "alerte"),
+        RosterRow("Grolk", "monstres", "init=0, attaque=4, defense=11, PV=14"),
     ],
     "d20": [
-        RosterRow("Aldric", "héros", "init=2, PV=24", "nain"),
-        RosterRow("Brune", "héros", "init=4, PV=18", "halfelin"),
-        RosterRow("Grolk", "monstres", "init=1, PV=30"),
+        RosterRow("Aldric", "héros", "init=2, attaque=5, defense=15, PV=24", "nain"),
+        RosterRow("Brune", "héros", "init=4, attaque=4, defense=14, PV=18", "halfelin"),
+        RosterRow("Grolk", "monstres", "init=1, attaque=4, defense=12, PV=30"),
     ],
 }
 
 #: what « options de départ » may hold, per system (a hint shown in the text box)
 START_HINTS: dict[str, str] = {
-    "rulebook": "surprise_by=monstres",
+    "rulebook": "surprise_by=monstres, unaware=oui",
     "d100": "surprised=héros",
     "d12": "environment=oui, ambush_by=monstres",
-    "d20": "",
+    "d20": "positions={\"Aldric\": [0, 0], \"Grolk\": [1, 0]}",
 }
 
 SAVE_NAME = "combat-escarmouche.json"
+#: the parameter that names an action's target, by system (« cible », d100's « target »)
+TARGET_PARAMS = ("cible", "target")
 _TIMINGS = [(TIMING_LABELS[t], t.value) for t in Timing]
 _NO_ONE = "(aucun)"
 
@@ -115,6 +118,16 @@ def download_link(text: str, filename: str = SAVE_NAME) -> str:
     )
 
 
+def odds_chart(enc: Encounter) -> str:
+    """The exact initiative odds of the fight's roster (one of the four systems)."""
+    if enc.state.system not in ROLLERS:
+        return ""
+    combatants = tuple(f.combatant for f in enc.state.fighters.values())
+    init = enc.state.system_state.get("initiative")
+    environment = isinstance(init, dict) and bool(init.get("environment", False))
+    return h.join(initiative_odds(enc.state.system, combatants, environment))
+
+
 def status_html(enc: Encounter | None) -> str:
     """The fight at a glance: turn, order (current slot marked), fighters, effects."""
     if enc is None:
@@ -146,9 +159,11 @@ def status_html(enc: Encounter | None) -> str:
                                  raw=True))
     rows = []
     for f in st.fighters.values():
-        tracks = ", ".join(
-            f"{k} {v}/{f.maxima.get(k, v)}" for k, v in f.tracks.items()
-        ) or "—"
+        known = list(enc.system.tracks)
+        keys = sorted(f.tracks, key=lambda k: (known.index(k) if k in known else len(known),
+                                               k))
+        tracks = ", ".join(f"{k} {f.tracks[k]}/{f.maxima.get(k, f.tracks[k])}"
+                           for k in keys) or "—"
         state = "hors de combat" if f.out else "en fuite" if f.fled else "debout"
         effects = ", ".join(
             f"{e.name} ({e.id})" for e in st.effects if e.bearer == f.name
@@ -201,6 +216,7 @@ class CombatTracker(Demo):
                  *, systems: Sequence[str] = NAMES, seed: int = 1) -> None:
         super().__init__()
         self.encounter: Encounter | None = None
+        self._target_param: str | None = None
         self.system = widgets.Dropdown(
             options=[(TITLES.get(n, n), n) for n in systems], value=system,
             description="Système :", style=WIDE, layout=widgets.Layout(width="28em"),
@@ -391,8 +407,9 @@ class CombatTracker(Demo):
             for spec in enc.actions(self.actor.value):
                 if spec.id == self.action.value:
                     params = spec.params
-        self.target.layout.display = "" if "cible" in params else "none"
-        others = [p for p in params if p != "cible"]
+        self._target_param = next((p for p in TARGET_PARAMS if p in params), None)
+        self.target.layout.display = "" if self._target_param else "none"
+        others = [p for p in params if p != self._target_param]
         self.params.placeholder = ", ".join(f"{p}=…" for p in others) or "clé=valeur, …"
 
     def _on_damage_who(self, change: Any = None) -> None:
@@ -404,6 +421,7 @@ class CombatTracker(Demo):
 
     def _on_system(self, change: Any = None) -> None:
         self.start_options.placeholder = START_HINTS.get(self.system.value, "")
+        self.load_example()
 
     def _on_upload(self, change: Any = None) -> None:
         files = self.upload.value
@@ -430,7 +448,8 @@ class CombatTracker(Demo):
 
     def load_example(self) -> None:
         """Replace the roster by the example roster of the chosen system."""
-        self.roster.set_rows(DEFAULT_ROSTERS.get(self.system.value, []))
+        if self.system.value in DEFAULT_ROSTERS:
+            self.roster.set_rows(DEFAULT_ROSTERS[self.system.value])
 
     def start(self) -> bool:
         """Build the roster, roll (or read) initiative and start the first activation."""
@@ -441,7 +460,9 @@ class CombatTracker(Demo):
             enc = Encounter(self.system.value, combatants)
             rng = self._rng(None)
             events = enc.start(rng, **options)
+            chart = odds_chart(enc)
             self.encounter = enc
+            self.chart.value = chart
             self.json.value = ""
             self.download.value = ""
             return self._after(events, f"Début du combat ({self.dice.describe()})", rng)
@@ -470,8 +491,8 @@ class CombatTracker(Demo):
                     "maintenant (CORE-ERR)", field="action", value=None, rule="CORE-ERR",
                 )
             params = parse_params(self.params.value)
-            if self.target.layout.display != "none" and self.target.value:
-                params.setdefault("cible", self.target.value)
+            if self._target_param and self.target.value:
+                params.setdefault(self._target_param, self.target.value)
             rng = self._rng(enc)
             events = enc.act(str(self.actor.value), str(self.action.value), rng, **params)
             return self._after(events, f"{self.actor.value} : {self.action.label}", rng)
@@ -566,6 +587,7 @@ class CombatTracker(Demo):
 
     def _import(self, text: str) -> str:
         enc = load_encounter(text)
+        self.chart.value = odds_chart(enc)
         if enc.state.system in [v for _, v in self.system.options]:
             self.system.value = enc.state.system
         self.encounter = enc
