@@ -21,11 +21,17 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche_widgets._html import banner, text_of
 from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
 
-__all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "fresh_seed"]
+__all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "button", "fresh_seed"]
 
 T = TypeVar("T")
 
 WIDE = {"description_width": "initial"}
+
+
+def button(description: str, **kwargs: Any) -> widgets.Button:
+    """A button as wide as its French label (ipywidgets' default width cuts it)."""
+    return widgets.Button(description=description,
+                          layout=widgets.Layout(width="auto", min_width="6em"), **kwargs)
 
 
 def fresh_seed() -> int:
@@ -77,7 +83,7 @@ class DiceControls:
         )
         self.seed = widgets.IntText(value=seed, description="graine :", style=WIDE,
                                     layout=widgets.Layout(width="11em"))
-        self.new_seed_button = widgets.Button(description="Nouvelle graine", icon="refresh",
+        self.new_seed_button = button("Nouvelle graine", icon="refresh",
                                               tooltip="tire une nouvelle graine et relance")
         self.manual.observe(self._toggle, names="value")
         self.widget = widgets.HBox(
@@ -118,6 +124,14 @@ class DiceControls:
         return ""
 
 
+def close_widget(w: widgets.Widget) -> None:
+    """Close a widget and its layout and style models."""
+    for part in (getattr(w, "layout", None), getattr(w, "style", None)):
+        if isinstance(part, widgets.Widget):
+            part.close()
+    w.close()
+
+
 class _Row:
     def __init__(self, row: RosterRow, with_skills: bool, on_remove: Callable[[_Row], None]):
         def text(value: str, placeholder: str, width: str) -> widgets.Text:
@@ -142,6 +156,13 @@ class _Row:
         return RosterRow(self.name.value, self.side.value, self.stats.value,
                          self.traits.value, self.skills.value)
 
+    def close(self) -> None:
+        """Free the line's widget models (a removed line leaves nothing in the kernel
+        nor in a notebook's stored widget state)."""
+        for w in (self.name, self.side, self.stats, self.traits, self.skills, self.remove,
+                  self.box):
+            close_widget(w)
+
 
 class RosterEditor:
     """A small roster: one line per combatant (nom, camp, caractéristiques, traits
@@ -153,7 +174,7 @@ class RosterEditor:
         self.stats_hint = stats_hint
         self._rows: list[_Row] = []
         self.rows_box = widgets.VBox([])
-        self.add_button = widgets.Button(description="Ajouter un combattant", icon="plus")
+        self.add_button = button("Ajouter un combattant", icon="plus")
         self.add_button.on_click(lambda _b: self.add_row(RosterRow("", "")))
         head = "nom · camp · caractéristiques (NOM=valeur, …) · traits"
         if with_skills:
@@ -178,12 +199,16 @@ class RosterEditor:
         target = self._rows[line] if isinstance(line, int) else line
         self._rows = [r for r in self._rows if r is not target]
         self.rows_box.children = tuple(r.box for r in self._rows)
+        target.close()
 
     def set_rows(self, rows: Iterable[RosterRow]) -> None:
+        old = self._rows
         self._rows = []
         for row in rows:
             self.add_row(row)
         self.rows_box.children = tuple(r.box for r in self._rows)
+        for line in old:
+            line.close()
 
     def rows(self) -> list[RosterRow]:
         return [r.value() for r in self._rows]

@@ -17,7 +17,7 @@ from escarmouche.render.fmt import number, percent
 from escarmouche.systems import d12
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, labelled
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled
 from escarmouche_widgets._record import Recorder
 
 __all__ = ["CriticalDemo", "attack_html", "odds_html"]
@@ -116,7 +116,7 @@ class CriticalDemo(Demo):
             description="Sur un 12 naturel :", style=WIDE,
         )
         self.dice = DiceControls(seed)
-        self.roll_button = widgets.Button(description="Attaquer", button_style="primary",
+        self.roll_button = button("Attaquer", button_style="primary",
                                           icon="bolt")
         self.odds = widgets.HTML()
         for control in (self.weapon, self.bonus, self.defence, self.mode):

@@ -24,7 +24,7 @@ from escarmouche.render.fmt import number, percent
 from escarmouche.systems import d20
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, labelled
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled
 from escarmouche_widgets._parse import fold_ident
 
 __all__ = ["ACTOR", "D20TurnDemo", "Scene", "TurnResult", "play_turn"]
@@ -287,7 +287,7 @@ class D20TurnDemo(Demo):
             value=scene.interrupt, description="Vex :", style=WIDE,
             layout=widgets.Layout(width="34em"))
         self.dice = DiceControls(seed)
-        self.roll_button = widgets.Button(description="Jouer le tour",
+        self.roll_button = button("Jouer le tour",
                                           button_style="primary", icon="play")
         self.odds = widgets.HTML()
         self.roll_button.on_click(lambda _b: self.roll())

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from escarmouche.systems import NAMES, TITLES
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, labelled
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, button, labelled
 from escarmouche_widgets._initiative_views import DEMO_ROSTER, initiative_odds, roll_initiative
 from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets._record import Recorder
@@ -54,7 +54,7 @@ class InitiativeDemo(Demo):
             value="consecutive", description="2e activation (Hyperactivité) :", style=WIDE,
         )
         self.dice = DiceControls(seed)
-        self.roll_button = widgets.Button(description="Lancer l’initiative",
+        self.roll_button = button("Lancer l’initiative",
                                           button_style="primary", icon="random")
         self.odds = widgets.HTML()
         self.system.observe(self._on_system, names="value")

@@ -22,7 +22,7 @@ from escarmouche.render.fmt import number, percent
 from escarmouche.systems import d100
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, labelled
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled
 from escarmouche_widgets._parse import parse_int
 
 __all__ = ["Fighters", "ParryDodgeDemo", "odds_html", "setup_of", "steps_html"]
@@ -210,7 +210,7 @@ class ParryDodgeDemo(Demo):
         self.surprised = widgets.Checkbox(value=False, indent=False,
                                           description="surpris (round 1)")
         self.dice = DiceControls(seed)
-        self.roll_button = widgets.Button(description="Attaquer", button_style="primary",
+        self.roll_button = button("Attaquer", button_style="primary",
                                           icon="crosshairs")
         self.odds = widgets.HTML()
         self.roll_button.on_click(lambda _b: self.roll())

@@ -23,7 +23,7 @@ from escarmouche.render.fmt import percent
 from escarmouche.systems import NAMES, TITLES, d12, d20, d100, rulebook
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, labelled
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, button, labelled
 from escarmouche_widgets._initiative_views import DEMO_ROSTER, SYSTEM_TRAITS
 from escarmouche_widgets._odds import first_odds, uniform
 from escarmouche_widgets._parse import RosterRow
@@ -262,7 +262,7 @@ class SurpriseDemo(Demo):
                                             layout=widgets.Layout(width="auto"))
                         for n in NAMES}
         self.dice = DiceControls(seed)
-        self.roll_button = widgets.Button(description="Tenter la surprise",
+        self.roll_button = button("Tenter la surprise",
                                           button_style="primary", icon="eye-slash")
         self.roll_button.on_click(lambda _b: self.roll())
         self.dice.new_seed_button.on_click(lambda _b: self.reroll())

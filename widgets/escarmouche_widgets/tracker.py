@@ -24,7 +24,7 @@ from escarmouche.model import TIMING_LABELS
 from escarmouche.systems import NAMES, TITLES
 from escarmouche.systems.base import ENVIRONMENT
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, labelled
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, button, labelled
 from escarmouche_widgets._initiative_views import ROLLERS, initiative_odds
 from escarmouche_widgets._parse import (
     RosterRow,
@@ -229,9 +229,9 @@ class CombatTracker(Demo):
             description="Options de départ :", style=WIDE,
             placeholder=START_HINTS.get(system, ""), layout=widgets.Layout(width="30em"),
         )
-        self.start_button = widgets.Button(description="Commencer le combat",
+        self.start_button = button("Commencer le combat",
                                            button_style="primary", icon="play")
-        self.load_roster_button = widgets.Button(description="Groupe d’exemple",
+        self.load_roster_button = button("Groupe d’exemple",
                                                  tooltip="le groupe d’exemple du système")
         # the fight
         self.actor = widgets.Dropdown(description="Acteur :", style=WIDE, options=[])
@@ -239,10 +239,10 @@ class CombatTracker(Demo):
         self.target = widgets.Dropdown(description="Cible :", style=WIDE, options=[])
         self.params = widgets.Text(description="Paramètres :", style=WIDE,
                                    placeholder="clé=valeur, …")
-        self.act_button = widgets.Button(description="Agir", icon="bolt")
-        self.next_button = widgets.Button(description="Activation suivante",
+        self.act_button = button("Agir", icon="bolt")
+        self.next_button = button("Activation suivante",
                                           icon="step-forward")
-        self.finish_button = widgets.Button(description="Terminer le combat", icon="flag")
+        self.finish_button = button("Terminer le combat", icon="flag")
         # damage and healing
         self.damage_who = widgets.Dropdown(description="Qui :", style=WIDE, options=[])
         self.damage_track = widgets.Dropdown(description="Piste :", style=WIDE, options=[])
@@ -250,7 +250,7 @@ class CombatTracker(Demo):
                                                     description="Valeur :", style=WIDE,
                                                     layout=widgets.Layout(width="10em"))
         self.damage_kind = widgets.ToggleButtons(options=["dégâts", "soins"], value="dégâts")
-        self.damage_button = widgets.Button(description="Appliquer", icon="heartbeat")
+        self.damage_button = button("Appliquer", icon="heartbeat")
         # effects
         self.effect_name = widgets.Text(description="Effet :", style=WIDE,
                                         placeholder="poison")
@@ -271,18 +271,18 @@ class CombatTracker(Demo):
                                             indent=False)
         self.effect_keywords = widgets.Text(description="Mots-clés :", style=WIDE,
                                             placeholder="poison, terreur")
-        self.effect_button = widgets.Button(description="Ajouter l’effet", icon="plus")
+        self.effect_button = button("Ajouter l’effet", icon="plus")
         self.effect_remove = widgets.Dropdown(description="Effet en cours :", style=WIDE,
                                               options=[])
-        self.effect_remove_button = widgets.Button(description="Retirer l’effet",
+        self.effect_remove_button = button("Retirer l’effet",
                                                    icon="minus")
         # save and restore
         self.json = widgets.Textarea(
             placeholder="la sauvegarde JSON du combat", layout=widgets.Layout(
                 width="100%", height="8em"),
         )
-        self.export_button = widgets.Button(description="Exporter (JSON)", icon="download")
-        self.import_button = widgets.Button(description="Importer (JSON)", icon="upload")
+        self.export_button = button("Exporter (JSON)", icon="download")
+        self.import_button = button("Importer (JSON)", icon="upload")
         self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False,
                                          description="Importer un fichier")
         self.download = widgets.HTML("")
@@ -347,6 +347,16 @@ class CombatTracker(Demo):
             self.log,
         ])
         self._refresh()
+
+    @property
+    def status_text(self) -> str:
+        """The fight at a glance, as text (turn, order, fighters, effects)."""
+        return h.text_of(self.status.value)
+
+    @property
+    def log_text(self) -> str:
+        """The French log of the fight, as text."""
+        return h.text_of(self.log.value)
 
     # -- helpers -------------------------------------------------------------------------
 
