@@ -108,7 +108,7 @@ class CriticalDemo(Demo):
                                      style=WIDE, layout=widgets.Layout(width="14em"))
         self.defence = widgets.IntText(value=defence, description="Défense de la cible :",
                                        style=WIDE, layout=widgets.Layout(width="16em"))
-        self.mode = widgets.ToggleButtons(
+        self.mode = widgets.ToggleButtons(style={"button_width": "auto"},
             options=[(label, m.value) for m, label in d12.MODE_LABELS.items()], value=mode,
         )
         self.option = widgets.Dropdown(

@@ -175,7 +175,7 @@ class ParryDodgeDemo(Demo):
         self.att_ct = num(35, "CT :")
         self.weapon = widgets.Dropdown(options=weapons, value="arme_a_une_main",
                                        description="Arme :", style=WIDE)
-        self.hand = widgets.ToggleButtons(
+        self.hand = widgets.ToggleButtons(style={"button_width": "auto"},
             options=[("main directrice", "directrice"),
                      ("main non directrice (−20)", "non_directrice")],
             value="directrice")
@@ -194,7 +194,7 @@ class ParryDodgeDemo(Demo):
                                         layout=widgets.Layout(width="14em"))
         self.dodge_skill = widgets.Checkbox(value=True, indent=False,
                                             description="compétence « esquive »")
-        self.defence = widgets.ToggleButtons(
+        self.defence = widgets.ToggleButtons(style={"button_width": "auto"},
             options=[("aucune", "aucune"), ("parade", "parade"), ("esquive", "esquive")],
             value="parade")
         self.parry_prepared = widgets.Checkbox(value=True, indent=False,

@@ -249,7 +249,8 @@ class CombatTracker(Demo):
         self.damage_amount = widgets.BoundedIntText(value=1, min=0, max=10_000,
                                                     description="Valeur :", style=WIDE,
                                                     layout=widgets.Layout(width="10em"))
-        self.damage_kind = widgets.ToggleButtons(options=["dégâts", "soins"], value="dégâts")
+        self.damage_kind = widgets.ToggleButtons(style={"button_width": "auto"},
+                                                 options=["dégâts", "soins"], value="dégâts")
         self.damage_button = button("Appliquer", icon="heartbeat")
         # effects
         self.effect_name = widgets.Text(description="Effet :", style=WIDE,
