@@ -8,23 +8,24 @@ the chance of *acting first*, with each system's tie rules:
 * group initiative (d12): a group's results compared as descending lists, a perfect
   tie of two groups rerolls everyone (:func:`group_odds`).
 
-Both are exact and polynomial in the roster size; :func:`group_odds` enumerates the
-groups' joint results and refuses (``None``) beyond :data:`MAX_JOINT_STATES`, so that
-a page never freezes in the browser.
+Both are exact (:class:`~fractions.Fraction`; integer counts inside :func:`group_odds`)
+and never enumerate the joint rolls of the whole roster, so that a page never freezes
+in the browser.
 """
 
 from __future__ import annotations
 
-import bisect
-import itertools
+import functools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["MAX_JOINT_STATES", "GroupOdds", "first_odds", "group_odds", "uniform"]
+__all__ = ["MAX_GROUPS", "GroupOdds", "first_odds", "group_odds", "uniform"]
 
-#: the largest joint enumeration :func:`group_odds` accepts (≈ 0.5 s in Pyodide)
-MAX_JOINT_STATES = 150_000
+#: the most groups :func:`group_odds` handles (inclusion–exclusion over Bell(n) set
+#: partitions: 52 for 5 groups)
+MAX_GROUPS = 5
 
 
 def uniform(faces: int, plus: int = 0) -> dict[int, Fraction]:
@@ -36,30 +37,36 @@ def first_odds(entries: Sequence[tuple[str, int, Mapping[int, Fraction]]]
                ) -> dict[str, Fraction]:
     """``entries`` = ``(name, tie_break, score law)``: the exact chance that each fighter
     acts first (highest score; ties by higher ``tie_break``, then a fair roll-off)."""
-
-    def below(dist: Mapping[int, Fraction], s: int, *, inclusive: bool) -> Fraction:
-        return sum((p for v, p in dist.items() if v < s or (inclusive and v == s)),
-                   Fraction(0))
-
+    scores = sorted({v for _, _, law in entries for v in law})
+    # below[j][s] = P(score_j < s), at[j][s] = P(score_j == s), for every score s
+    below: list[dict[int, Fraction]] = []
+    at: list[dict[int, Fraction]] = []
+    for _, _, law in entries:
+        acc = Fraction(0)
+        lt: dict[int, Fraction] = {}
+        for v in scores:
+            lt[v] = acc
+            acc += law.get(v, Fraction(0))
+        below.append(lt)
+        at.append({v: law.get(v, Fraction(0)) for v in scores})
     out: dict[str, Fraction] = {}
-    for i, (name, key, dist) in enumerate(entries):
+    for i, (name, key, law) in enumerate(entries):
         total = Fraction(0)
-        for s, p in dist.items():
+        for s, p in law.items():
             if not p:
                 continue
             weight = p
-            # polynomial in x: the same-key rivals still tied with i at s
+            # a polynomial in x: the same-key rivals still tied with i at s
             poly = [Fraction(1)]
-            for j, (_, key_j, dist_j) in enumerate(entries):
+            for j, (_, key_j, _) in enumerate(entries):
                 if j == i:
                     continue
                 if key_j > key:
-                    weight *= below(dist_j, s, inclusive=False)
+                    weight *= below[j][s]
                 elif key_j < key:
-                    weight *= below(dist_j, s, inclusive=True)
+                    weight *= below[j][s] + at[j][s]
                 else:
-                    lose = below(dist_j, s, inclusive=False)
-                    tie = dist_j.get(s, Fraction(0))
+                    lose, tie = below[j][s], at[j][s]
                     nxt = [Fraction(0)] * (len(poly) + 1)
                     for m, c in enumerate(poly):
                         nxt[m] += c * lose
@@ -74,18 +81,43 @@ def first_odds(entries: Sequence[tuple[str, int, Mapping[int, Fraction]]]
     return out
 
 
-def _group_states(bonuses: Sequence[int], faces: int) -> dict[tuple[int, ...], Fraction]:
-    """The law of a group's results as a descending tuple (each member 1dfaces + bonus)."""
-    states: dict[tuple[int, ...], Fraction] = {(): Fraction(1)}
+def _group_states(bonuses: Sequence[int], faces: int) -> dict[tuple[int, ...], int]:
+    """How many of the ``faces ** len(bonuses)`` rolls give each descending tuple of
+    results (each member 1dfaces + its bonus). Integer counts: exact and fast."""
+    states: dict[tuple[int, ...], int] = {(): 1}
     for b in bonuses:
-        nxt: dict[tuple[int, ...], Fraction] = {}
-        p = Fraction(1, faces)
-        for state, q in states.items():
-            for v in range(1, faces + 1):
-                key = tuple(sorted((*state, v + b), reverse=True))
-                nxt[key] = nxt.get(key, Fraction(0)) + q * p
+        nxt: dict[tuple[int, ...], int] = {}
+        for state, n in states.items():
+            for v in range(1 + b, faces + 1 + b):
+                i = 0
+                while i < len(state) and state[i] >= v:
+                    i += 1
+                key = (*state[:i], v, *state[i:])
+                nxt[key] = nxt.get(key, 0) + n
         states = nxt
     return states
+
+
+def _partitions(items: list[int]) -> list[list[list[int]]]:
+    """Every set partition of ``items`` (Bell(len) of them)."""
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    out: list[list[list[int]]] = []
+    for part in _partitions(rest):
+        out.append([[first], *part])
+        for i in range(len(part)):
+            out.append([*part[:i], [first, *part[i]], *part[i + 1:]])
+    return out
+
+
+def _mobius(partition: list[list[int]]) -> int:
+    """The Möbius function of the partition lattice: Π (−1)^(|B|−1) (|B|−1)!."""
+    out = 1
+    for block in partition:
+        k = len(block)
+        out *= (-1) ** (k - 1) * math.factorial(k - 1)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,66 +133,79 @@ def group_odds(groups: Mapping[str, Sequence[int]], *, faces: int = 12,
                environment_at: int = 12) -> GroupOdds | None:
     """``groups`` = side → its members' bonuses. The chance that each group acts first,
     and that it acts before the environment (a value of at least ``environment_at``),
-    given the rolls that stand (a perfect tie of two groups rerolls everyone, so the
-    odds are conditioned on no perfect tie); ``reroll`` is the chance of one reroll.
-    ``None`` when the joint enumeration would exceed :data:`MAX_JOINT_STATES`."""
+    given the rolls that stand: a perfect tie of two groups rerolls everyone, so the odds
+    are conditioned on no perfect tie; ``reroll`` is the chance of one reroll.
+
+    Exact, without enumerating the joint rolls: the chance that the groups' results are
+    pairwise distinct is an inclusion–exclusion over the set partitions of the groups
+    (Möbius function of the partition lattice), with prefix sums over the results sorted
+    in the order of D12-INIT-3. ``None`` beyond :data:`MAX_GROUPS` groups."""
     sides = list(groups)
-    laws = [_group_states(groups[s], faces) for s in sides]
-    size = 1
-    for law in laws:
-        size *= len(law)
-    if size > MAX_JOINT_STATES:
+    if len(sides) > MAX_GROUPS:
         return None
-    first = dict.fromkeys(sides, Fraction(0))
-    before = dict.fromkeys(sides, Fraction(0))
-    tie = Fraction(0)
-    if len(sides) == 1:
-        only = sides[0]
-        first[only] = Fraction(1)
-        before[only] = sum((p for t, p in laws[0].items() if t[0] >= environment_at),
-                           Fraction(0))
-        return GroupOdds(first, before, tie)
-    if len(sides) == 2:
-        # two groups: sorted CDFs instead of the product
-        a, b = laws
-        keys_b = sorted(b)
-        cum = list(itertools.accumulate(b[k] for k in keys_b))
-        win_a = Fraction(0)
-        for t, p in a.items():
-            i = bisect.bisect_left(keys_b, t)
-            less = cum[i - 1] if i else Fraction(0)
-            equal = b.get(t, Fraction(0))
-            win_a += p * less
-            tie += p * equal
-        first[sides[0]] = win_a
-        first[sides[1]] = 1 - win_a - tie
-        for k, (s, law) in enumerate(zip(sides, laws, strict=True)):
-            other = laws[1 - k]
-            before[s] = sum(
-                (p * (1 - other.get(t, Fraction(0)))
-                 for t, p in law.items() if t[0] >= environment_at),
-                Fraction(0),
-            )
-    else:
-        items = [list(law.items()) for law in laws]
-        for combo in itertools.product(*items):
-            p = Fraction(1)
-            for _, q in combo:
-                p *= q
-            tuples = [t for t, _ in combo]
-            if len(set(tuples)) < len(tuples):
-                tie += p
-                continue
-            top = max(range(len(sides)), key=lambda k: tuples[k])
-            first[sides[top]] += p
-            for k, t in enumerate(tuples):
-                if t[0] >= environment_at:
-                    before[sides[k]] += p
-    keep = 1 - tie
-    if keep == 0:
-        return GroupOdds(first, before, tie)
-    return GroupOdds(
-        {s: v / keep for s, v in first.items()},
-        {s: v / keep for s, v in before.items()},
-        tie,
-    )
+    laws = [_group_states(groups[s], faces) for s in sides]
+    totals = [faces ** len(groups[s]) for s in sides]
+    keys = sorted({t for law in laws for t in law})
+    index = {t: i for i, t in enumerate(keys)}
+    g_all = list(range(len(sides)))
+
+    @functools.cache
+    def prefix(block: tuple[int, ...]) -> list[int]:
+        """prefix[i] = Σ over results u < keys[i] of Π_{h in block} count_h(u)."""
+        out = [0]
+        acc = 0
+        for t in keys:
+            prod = 1
+            for h in block:
+                prod *= laws[h].get(t, 0)
+                if not prod:
+                    break
+            acc += prod
+            out.append(acc)
+        return out
+
+    def distinct_weight(members: list[int], below: int | None) -> int:
+        """Σ over the rolls of ``members`` with every result < keys[below] (all when
+        ``None``) and pairwise distinct, counted with integer weights."""
+        total = 0
+        for part in _partitions(members):
+            term = _mobius(part)
+            for block in part:
+                term *= prefix(tuple(block))[len(keys) if below is None else below]
+                if not term:
+                    break
+            total += term
+        return total
+
+    everyone = distinct_weight(g_all, None)
+    weight = 1
+    for t in totals:
+        weight *= t
+    reroll = 1 - Fraction(everyone, weight)
+    first: dict[str, Fraction] = {}
+    before: dict[str, Fraction] = {}
+    for g, side in enumerate(sides):
+        others = [h for h in g_all if h != g]
+        wins = 0
+        early = 0
+        for t, n in laws[g].items():
+            wins += n * distinct_weight(others, index[t])
+            if t and t[0] >= environment_at:
+                # g shows t: the others pairwise distinct and none equal to t
+                total = 0
+                for part in _partitions(g_all):
+                    term = _mobius(part)
+                    for block in part:
+                        if g in block:
+                            for h in block:
+                                if h != g:
+                                    term *= laws[h].get(t, 0)
+                        else:
+                            term *= prefix(tuple(block))[len(keys)]
+                        if not term:
+                            break
+                    total += term
+                early += n * total
+        first[side] = Fraction(wins, everyone) if everyone else Fraction(0)
+        before[side] = Fraction(early, everyone) if everyone else Fraction(0)
+    return GroupOdds(first, before, reroll)
