@@ -285,3 +285,10 @@ def test_d100_order_ag_ties_and_roll_off() -> None:
     demo.roster.lines[0].stats.value = "Ag=140"
     demo.roll_button.click()
     assert "Ag = 140" in demo.error_text
+
+
+def test_too_many_sides_for_the_d12_odds_is_said() -> None:
+    rows = [RosterRow(f"C{i}", f"camp{i}", "init=0") for i in range(6)]
+    demo = InitiativeDemo("d12", rows)
+    assert demo.error_text == ""
+    assert "Plus de 5 camps" in demo.odds_text

@@ -21,7 +21,7 @@ from escarmouche.render.fmt import percent
 from escarmouche.systems import TITLES, d12, d20, d100, rulebook
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._odds import first_odds, group_odds, uniform
+from escarmouche_widgets._odds import MAX_GROUPS, first_odds, group_odds, uniform
 from escarmouche_widgets._parse import RosterRow, check_range
 from escarmouche_widgets._record import Recorder
 
@@ -284,8 +284,8 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
         odds = group_odds(groups)
         if odds is None:
             return h.section("Chances exactes", h.paragraph(
-                "Trop de groupes et de membres pour un calcul exact rapide dans le "
-                "navigateur : réduisez le groupe pour voir les chances."))
+                f"Plus de {MAX_GROUPS} camps : les chances exactes ne sont pas calculées "
+                "ici (le calcul croît très vite avec le nombre de camps)."))
         charts = [_first_chart(odds.first, "Le groupe agit en premier (D12-INIT-2/3)")]
         words = [_in_words("Le groupe agit en premier", odds.first.items())]
         if environment:

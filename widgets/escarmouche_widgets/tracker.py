@@ -338,7 +338,12 @@ class CombatTracker(Demo):
             self.system,
             self.roster.widget,
             self.load_roster_button,
-            labelled("Initiative", self.dice.widget),
+            labelled("Dés", self.dice.widget),
+            widgets.HTML("<small>Avec les dés manuels, tapez avant chaque opération "
+                         "(début du combat, action, activation suivante) les dés qu’elle "
+                         "lance, dans l’ordre de la règle ; avec une graine, le même combat "
+                         "se rejoue à l’identique, même après un export et un import."
+                         "</small>"),
             widgets.HBox([self.start_options, self.start_button]),
             self.banner.widget,
             self.status,
