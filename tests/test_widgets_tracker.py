@@ -51,7 +51,7 @@ def test_typed_initiative_orders_the_fight(tracker: CombatTracker) -> None:
     assert "Ordre du tour 1 : ▶ Brune → Aldric → Grolk" in status(tracker)
     assert "Dés lancés : d6 = 3 ; d6 = 6 ; d6 = 1" in tracker.result_text
     assert tracker.actor.value == "Brune"
-    assert "Brune agit." in h.text_of(tracker.log.value)
+    assert "Au tour de Brune." in h.text_of(tracker.log.value)
 
 
 def test_too_few_manual_dice_keeps_the_previous_fight(tracker: CombatTracker) -> None:

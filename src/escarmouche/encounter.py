@@ -735,7 +735,7 @@ class Encounter:
         st = ctx.state
         first = st.activations.get(actor, 0) == 0
         st.activations[actor] = st.activations.get(actor, 0) + 1
-        ctx.emit("activation", f"{actor} agit.", actor=actor,
+        ctx.emit("activation", f"Au tour de {actor}.", actor=actor,
                  data={"activation": st.activations[actor]})
         for e in [e for e in st.effects
                   if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of == actor]:

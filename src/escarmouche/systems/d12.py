@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from escarmouche import dice
@@ -1610,6 +1611,8 @@ class D12System(System):
     tracks: ClassVar[tuple[str, ...]] = ("PV",)
     turn_word: ClassVar[str] = "tour"
     turn_rules: ClassVar[tuple[str, ...]] = ("D12-TIME-1", "D12-INIT-2")
+    #: the d12 text gives no effect timing: effect ticks cite no rule of another system
+    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({})
 
     # -- rules (options) -----------------------------------------------------------------
 
@@ -1823,7 +1826,8 @@ class D12System(System):
         fighter = ctx.fighter(actor)
         if not fighter.standing:
             raise IllegalActionError(
-                f"acteur = {actor!r} : hors de combat, il ne peut plus agir (D12-ACT-1)",
+                f"acteur = {actor!r} : ce combattant est hors de combat et ne peut plus agir "
+                "(D12-ACT-1)",
                 field="acteur", value=actor, rule="D12-ACT-1",
             )
         unknown = sorted(set(params) - set(spec.params))

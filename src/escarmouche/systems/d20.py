@@ -1419,7 +1419,8 @@ class D20System(System):
         f = ctx.fighter(actor, rule=rule)
         if not f.standing:
             raise IllegalActionError(
-                f"combattant = {actor!r} : hors de combat, il ne peut plus agir ({rule})",
+                f"combattant = {actor!r} : ce combattant est hors de combat et ne peut plus "
+                f"agir ({rule})",
                 field="combattant", value=actor, rule=rule,
             )
         return f

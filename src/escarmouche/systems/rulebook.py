@@ -1696,9 +1696,9 @@ class RulebookSystem(System):
         if srcs and "hypoactivite" in resolve_speed(actor, srcs).active:
             check = hypoactivity_check(ctx.rng.randint(1, 4))
             if check.can_act:
-                text = f"Hypoactivité : {actor} lance 1d4 : {check.roll}, il peut agir."
+                text = f"Hypoactivité : {actor} lance 1d4 : {check.roll} ; {actor} peut agir."
             else:
-                text = f"Hypoactivité : {actor} lance 1d4 : 4, il ne peut pas agir."
+                text = f"Hypoactivité : {actor} lance 1d4 : 4 ; {actor} ne peut pas agir."
             ctx.emit("hypoactivite", text, actor=actor, rules=check.rules,
                      data={"roll": check.roll, "can_act": check.can_act},
                      purpose=f"Hypoactivité : {actor}")

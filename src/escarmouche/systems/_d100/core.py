@@ -616,7 +616,7 @@ def target_number(
             )
         if shooter_engaged and not w.engaged_ok:
             raise IllegalActionError(
-                f"tireur engagé = oui : « {attacker.name} » est engagé au corps à corps et ne "
+                f"tireur engagé = oui : « {attacker.name} » combat au corps à corps et ne "
                 f"peut pas tirer avec « {w.label} » (seuls le pistolet et l’arbalète de poing "
                 "le permettent) (D100-RANGED-2)",
                 field="tireur engagé", value=True, rule="D100-RANGED-2",

@@ -103,6 +103,7 @@ class D100System(System):
     rules_type: ClassVar[type[Any]] = Rules
     tracks: ClassVar[tuple[str, ...]] = ("B",)
     turn_word: ClassVar[str] = "round"
+    turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     #: the d100 text has no rule on lasting effects: their ticks cite no rule ID
     tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({})
 
