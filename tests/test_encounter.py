@@ -327,3 +327,25 @@ def test_out_bearer_stops_ticking() -> None:
     enc.end_activation()
     grolk = enc.fighter("Grolk")
     assert grolk.out and grolk.tracks["PV"] == 0
+
+
+ALL_STATS = {"HAB": 50, "DIS": 40, "PMR": 40, "PV": 10, "Esprit": 10, "CC": 40, "CT": 40,
+             "F": 30, "E": 30, "Ag": 30, "M": 4, "B": 10, "defense": 12}
+
+
+@pytest.mark.parametrize("system", ["rulebook", "d100", "d12", "d20"])
+def test_unknown_start_option_is_refused_core_err(system: str) -> None:
+    """CORE-ERR: every system declares its start options; the engine refuses others,
+    naming the system and its options, and nothing changes."""
+    from escarmouche.systems import system as lookup
+
+    enc = Encounter(system, [Combatant("A", "x", ALL_STATS), Combatant("B", "y", ALL_STATS)])
+    before = enc.to_json()
+    rng = random.Random(1)
+    state = rng.getstate()
+    with pytest.raises(EscarmoucheError) as err:
+        enc.start(rng, suprise_by="x")
+    for option in lookup(system).start_options:
+        assert option in str(err.value)
+    assert f"inconnue pour le système {system}" in str(err.value)
+    assert enc.to_json() == before and rng.getstate() == state

@@ -62,3 +62,19 @@ def test_scripted_rolls_core_rng() -> None:
     assert rng.randint(1, 10) == 4
     with pytest.raises(EscarmoucheError, match="plus aucun"):
         rng.randint(1, 6)
+
+
+def test_check_roster_core_err() -> None:
+    """CORE-ERR: one roster check for the engine and the four systems."""
+    from escarmouche.model import check_roster
+
+    a = Combatant("A", "x")
+    assert check_roster((a,), rule="X-1") == [a]
+    with pytest.raises(EscarmoucheError, match=r"unique \(X-1\)"):
+        check_roster([a, Combatant("A", "y")], rule="X-1")
+    with pytest.raises(EscarmoucheError, match="Combatant est attendu"):
+        check_roster([a, "B"], rule="X-1")
+    with pytest.raises(EscarmoucheError, match="liste de Combatant"):
+        check_roster(a, rule="X-1")  # type: ignore[arg-type]
+    with pytest.raises(EscarmoucheError, match="non vide"):
+        check_roster([], rule="X-1", non_empty=True)

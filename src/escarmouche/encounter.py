@@ -23,7 +23,16 @@ from typing import Any, TypeVar
 
 from escarmouche._rng import RecordingRng, Rng, rng_state, set_rng_state
 from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError
-from escarmouche.model import TIMING_LABELS, Combatant, DieRecord, Effect, Event, Json, Timing
+from escarmouche.model import (
+    TIMING_LABELS,
+    Combatant,
+    DieRecord,
+    Effect,
+    Event,
+    Json,
+    Timing,
+    check_roster,
+)
 from escarmouche.systems import NAMES, register
 from escarmouche.systems import system as lookup_system
 from escarmouche.systems.base import ENVIRONMENT, ActionSpec, System
@@ -468,18 +477,7 @@ class Encounter:
                 field="rules", value=rules_obj, rule="CORE-ERR",
             )
         fighters: dict[str, FighterState] = {}
-        for c in combatants:
-            if not isinstance(c, Combatant):
-                raise EscarmoucheError(
-                    f"combattant = {c!r} : un Combatant est attendu (CORE-ERR)",
-                    field="combattant", value=c, rule="CORE-ERR",
-                )
-            if c.name in fighters:
-                raise EscarmoucheError(
-                    f"nom = {c.name!r} : deux combattants portent ce nom ; chaque nom doit "
-                    "être unique (CORE-ERR)",
-                    field="nom", value=c.name, rule="CORE-ERR",
-                )
+        for c in check_roster(combatants, rule="CORE-ERR"):
             if c.name == ENVIRONMENT:
                 raise EscarmoucheError(
                     f"nom = {c.name!r} : ce nom est réservé aux effets d’environnement "
@@ -591,6 +589,14 @@ class Encounter:
                 raise IllegalActionError(
                     "combat = déjà commencé : start() ne s’appelle qu’une fois (CORE-ERR)",
                     field="combat", value="commencé", rule="CORE-ERR",
+                )
+            unknown = sorted(set(options) - set(self._system.start_options))
+            if unknown:
+                known = ", ".join(self._system.start_options) or "aucune"
+                raise EscarmoucheError(
+                    f"option = {unknown[0]!r} : option de départ inconnue pour le système "
+                    f"{self._system.name} ; options : {known} (CORE-ERR)",
+                    field="option", value=unknown[0], rule="CORE-ERR",
                 )
             ctx.state.started = True
             self._system.start(ctx, options)

@@ -23,6 +23,7 @@ __all__ = [
     "FrozenMap",
     "Json",
     "Timing",
+    "check_roster",
 ]
 
 Json = Any  # a JSON-compatible value (dict/list/str/int/float/bool/None)
@@ -326,3 +327,37 @@ class Event:
             dice=tuple(DieRecord.from_json(d) for d in data.get("dice", ())),
             data=dict(data.get("data", {})),
         )
+
+
+def check_roster(combatants: Iterable[object], *, rule: str, non_empty: bool = False
+                 ) -> list[Combatant]:
+    """The roster as a list, checked: only :class:`Combatant` values, unique names
+    (CORE-ERR); ``rule`` is the rule ID cited by the French errors."""
+    if isinstance(combatants, Combatant | str):
+        raise EscarmoucheError(
+            f"combattants = {combatants!r} : une liste de Combatant est attendue ({rule})",
+            field="combattants", value=combatants, rule=rule,
+        )
+    roster = list(combatants)
+    if non_empty and not roster:
+        raise EscarmoucheError(
+            f"combattants = [] : une liste non vide de Combatant est attendue ({rule})",
+            field="combattants", value=[], rule=rule,
+        )
+    seen: set[str] = set()
+    checked: list[Combatant] = []
+    for c in roster:
+        if not isinstance(c, Combatant):
+            raise EscarmoucheError(
+                f"combattant = {c!r} : un Combatant est attendu ({rule})",
+                field="combattant", value=c, rule=rule,
+            )
+        checked.append(c)
+        if c.name in seen:
+            raise EscarmoucheError(
+                f"nom = {c.name!r} : deux combattants portent ce nom ; chaque nom doit être "
+                f"unique ({rule})",
+                field="nom", value=c.name, rule=rule,
+            )
+        seen.add(c.name)
+    return checked

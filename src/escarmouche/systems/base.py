@@ -65,6 +65,8 @@ class System:
     tracks: ClassVar[tuple[str, ...]] = ()
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
+    #: the keyword options ``Encounter.start`` accepts (the engine refuses any other)
+    start_options: ClassVar[tuple[str, ...]] = ()
     #: the rule IDs cited when a global turn starts (the turn structure of the system)
     turn_rules: ClassVar[tuple[str, ...]] = ("RB-TURN-1",)
     #: the rule IDs cited when effects tick at each timing (a system may override);

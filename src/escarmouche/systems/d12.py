@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from escarmouche import dice
 from escarmouche._rng import Rng
 from escarmouche.errors import DiceError, EscarmoucheError, IllegalActionError, RuleBoundError
-from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
+from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing, check_roster
 from escarmouche.systems.base import ENVIRONMENT, ActionSpec, System
 
 if TYPE_CHECKING:
@@ -791,31 +791,13 @@ def member_order(
 
 
 def _check_roster(combatants: Iterable[Combatant]) -> list[Combatant]:
-    roster = list(combatants) if not isinstance(combatants, Combatant | str) else None
-    if roster is None or not roster:
-        raise EscarmoucheError(
-            f"combattants = {combatants!r} : une liste non vide de Combatant est attendue "
-            "(D12-INIT-1)",
-            field="combattants", value=None, rule="D12-INIT-1",
-        )
-    seen: set[str] = set()
+    roster = check_roster(combatants, rule="D12-INIT-1", non_empty=True)
     for c in roster:
-        if not isinstance(c, Combatant):
-            raise EscarmoucheError(
-                f"combattant = {c!r} : un Combatant est attendu (D12-INIT-1)",
-                field="combattant", value=c, rule="D12-INIT-1",
-            )
-        if c.name in seen:
-            raise EscarmoucheError(
-                f"nom = {c.name!r} : deux combattants portent ce nom (D12-INIT-1)",
-                field="nom", value=c.name, rule="D12-INIT-1",
-            )
         if c.name == ENVIRONMENT or c.side == ENVIRONMENT:
             raise EscarmoucheError(
                 f"nom = {ENVIRONMENT!r} : ce nom est réservé à l’environnement (D12-INIT-5)",
                 field="nom", value=ENVIRONMENT, rule="D12-INIT-5",
             )
-        seen.add(c.name)
         _check_bonus(c.stat("init", 0), c.name, stat="init", rule="D12-INIT-1")
     return roster
 
@@ -1611,6 +1593,7 @@ class D12System(System):
     tracks: ClassVar[tuple[str, ...]] = ("PV",)
     turn_word: ClassVar[str] = "tour"
     turn_rules: ClassVar[tuple[str, ...]] = ("D12-TIME-1", "D12-INIT-2")
+    start_options: ClassVar[tuple[str, ...]] = tuple(START_OPTIONS)
     #: the d12 text gives no effect timing: effect ticks cite no rule of another system
     tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({})
 
@@ -1650,13 +1633,6 @@ class D12System(System):
     # -- the fight -----------------------------------------------------------------------
 
     def start(self, ctx: Ctx, options: Mapping[str, Any]) -> None:
-        unknown = sorted(set(options) - set(START_OPTIONS))
-        if unknown:
-            raise EscarmoucheError(
-                f"option = {unknown[0]!r} : option de début de combat inconnue pour le "
-                f"système d12 ; options : {', '.join(START_OPTIONS)} (D12-INIT-1)",
-                field="option", value=unknown[0], rule="D12-INIT-1",
-            )
         weapons = options.get("weapons") or {}
         if not isinstance(weapons, Mapping):
             raise EscarmoucheError(

@@ -88,7 +88,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from escarmouche import dice
 from escarmouche._rng import Rng
 from escarmouche.errors import DiceError, EscarmoucheError, IllegalActionError, RuleBoundError
-from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
+from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing, check_roster
 from escarmouche.systems.base import ActionSpec, System
 
 if TYPE_CHECKING:
@@ -637,21 +637,7 @@ def initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules | None
 
 
 def _check_roster(combatants: Iterable[Combatant]) -> list[Combatant]:
-    roster = list(combatants)
-    seen: set[str] = set()
-    for c in roster:
-        if not isinstance(c, Combatant):
-            raise EscarmoucheError(
-                f"combattant = {c!r} : un Combatant est attendu (CORE-ERR)",
-                field="combattant", value=c, rule="CORE-ERR",
-            )
-        if c.name in seen:
-            raise EscarmoucheError(
-                f"nom = {c.name!r} : deux combattants portent ce nom (CORE-ERR)",
-                field="nom", value=c.name, rule="CORE-ERR",
-            )
-        seen.add(c.name)
-    return roster
+    return check_roster(combatants, rule="D20-INIT-1")
 
 
 # ---------------------------------------------------------------------------------------
@@ -1148,6 +1134,7 @@ class D20System(System):
     tracks: ClassVar[tuple[str, ...]] = ("PV",)
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D20-TIME-1",)
+    start_options: ClassVar[tuple[str, ...]] = ("positions",)
     tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = {
         Timing.TURN_START: (),
         Timing.ACTIVATION_START: ("D20-START-1",),
@@ -1182,13 +1169,6 @@ class D20System(System):
     # -- the fight -------------------------------------------------------------------
 
     def start(self, ctx: Ctx, options: Mapping[str, Any]) -> None:
-        unknown = sorted(set(options) - {"positions"})
-        if unknown:
-            raise EscarmoucheError(
-                f"option = {unknown[0]!r} : option de départ inconnue pour le système d20 ; "
-                "options : positions (CORE-ERR)",
-                field="option", value=unknown[0], rule="CORE-ERR",
-            )
         rules: Rules = ctx.rules
         fighters = list(ctx.state.fighters.values())
         positions = self._initial_positions(ctx, options.get("positions"))

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from escarmouche._rng import Rng
 from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError
-from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
+from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing, check_roster
 from escarmouche.render import fmt
 from escarmouche.systems.base import ActionSpec, System
 
@@ -324,22 +324,7 @@ def _check_traits(c: Combatant, rules: Rules) -> None:
 
 
 def _check_roster(combatants: Iterable[Combatant], rule: str) -> list[Combatant]:
-    roster = list(combatants)
-    seen: set[str] = set()
-    for c in roster:
-        if not isinstance(c, Combatant):
-            raise EscarmoucheError(
-                f"combattant = {c!r} : un Combatant est attendu ({rule})",
-                field="combattant", value=c, rule=rule,
-            )
-        if c.name in seen:
-            raise EscarmoucheError(
-                f"nom = {c.name!r} : deux combattants portent ce nom ; chaque nom doit être "
-                f"unique ({rule})",
-                field="nom", value=c.name, rule=rule,
-            )
-        seen.add(c.name)
-    return roster
+    return check_roster(combatants, rule=rule)
 
 
 def _roll_value(value: object, faces: int, what: str, rule: str) -> int:
@@ -1483,6 +1468,7 @@ class RulebookSystem(System):
     rules_type: ClassVar[type[Any]] = Rules
     tracks: ClassVar[tuple[str, ...]] = TRACKS
     turn_word: ClassVar[str] = "tour"
+    start_options: ClassVar[tuple[str, ...]] = tuple(_START_OPTIONS)
 
     # -- roster ----------------------------------------------------------------------
 
@@ -1516,12 +1502,6 @@ class RulebookSystem(System):
     # -- start -----------------------------------------------------------------------
 
     def start(self, ctx: Ctx, options: Mapping[str, Any]) -> None:
-        unknown = sorted(set(options) - set(_START_OPTIONS))
-        if unknown:
-            raise EscarmoucheError(
-                f"option = {unknown[0]!r} : option de départ inconnue ; options : "
-                f"{', '.join(_START_OPTIONS)} (RB-SURPRISE-1)",
-                field="option", value=unknown[0], rule="RB-SURPRISE-1")
         rules: Rules = ctx.rules
         roster = [f.combatant for f in ctx.state.fighters.values()]
         surprise_by = options.get("surprise_by")

@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 from escarmouche._rng import Rng
 from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError
-from escarmouche.model import Combatant, DieRecord, Json
+from escarmouche.model import Combatant, DieRecord, Json, check_roster
 from escarmouche.systems._d100.narration import attack_sentence, fr_int
 from escarmouche.systems._d100.tables import (
     DEFENCES,
@@ -300,20 +300,8 @@ class Initiative:
 
 
 def _initiative(combatants: Iterable[Combatant], draw: Callable[[str, bool], int]) -> Initiative:
-    roster = list(combatants)
+    roster = check_roster(combatants, rule="D100-INIT-1")
     names = [c.name for c in roster]
-    for c in roster:
-        if not isinstance(c, Combatant):
-            raise EscarmoucheError(
-                f"combattant = {c!r} : un Combatant est attendu (D100-INIT-1)",
-                field="combattant", value=c, rule="D100-INIT-1",
-            )
-    dup = next((n for i, n in enumerate(names) if n in names[:i]), None)
-    if dup is not None:
-        raise EscarmoucheError(
-            f"nom = {dup!r} : deux combattants portent ce nom (D100-INIT-2)",
-            field="nom", value=dup, rule="D100-INIT-2",
-        )
     ags = {c.name: stat(c, "Ag") for c in roster}
     entries = tuple(InitiativeEntry(n, ags[n], draw(n, False)) for n in names)
     score = {e.name: e.score for e in entries}

@@ -104,6 +104,7 @@ class D100System(System):
     tracks: ClassVar[tuple[str, ...]] = ("B",)
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
+    start_options: ClassVar[tuple[str, ...]] = tuple(START_OPTIONS)
     #: the d100 text has no rule on lasting effects: their ticks cite no rule ID
     tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({})
 
@@ -167,13 +168,6 @@ class D100System(System):
         mount}``, D100-ATK-7), ``weapons`` (extra catalogue entries ``{id: {...}}``).
         Draw order: one d10 per fighter in roster order, then the roll-offs (D100-INIT-*)."""
         st = ctx.state
-        unknown = sorted(set(options) - set(START_OPTIONS))
-        if unknown:
-            raise EscarmoucheError(
-                f"option = {unknown[0]!r} : option de départ inconnue pour d100 ; options : "
-                f"{', '.join(START_OPTIONS)} (CORE-ERR)",
-                field="option", value=unknown[0], rule="CORE-ERR",
-            )
         extra = options.get("weapons") or {}
         if not isinstance(extra, Mapping):
             raise EscarmoucheError(
