@@ -8,6 +8,7 @@
   no directive is re-read).
 - No page links a stylesheet or script from another host: jupyterlite-sphinx adds a
   Google Fonts stylesheet to every page; it is dropped here (the site runs offline).
+  Inline scripts that Jupyter Book adds twice are kept once (no SyntaxError).
 
 jupyterlite-sphinx's own ``{notebooklite}`` directive would need a line in every
 notebook, and sphinx-book-theme's JupyterLite launch button hides in a menu and needs
@@ -30,6 +31,8 @@ from sphinx.util import logging
 LOGGER = logging.getLogger(__name__)
 LITE_DIR = "lite"  # where jupyterlite-sphinx puts the site inside the HTML output
 CSS = "escarmouche-lite.css"
+#: The one kernel of the lite site (the book's notebooks name the CPython ``python3``).
+PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
 
 def _is_notebook(app: Sphinx, docname: str) -> bool:
@@ -81,6 +84,7 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
                 cell.execution_count = None
         # Stored widget state only renders the static page; live, the kernel makes it.
         nb.metadata.pop("widgets", None)
+        nb.metadata["kernelspec"] = PYODIDE_KERNELSPEC
         target = contents / f"{docname}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)
@@ -88,14 +92,29 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
     LOGGER.info("[escarmouche_lite] %d notebook(s) ready for JupyterLite", count)
 
 
-def drop_external_assets(
+def tidy_assets(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    """``html-page-context``: no stylesheet or script is loaded from another host."""
+    """``html-page-context``: no stylesheet or script from another host, none twice.
+
+    Jupyter Book 1 on Sphinx 7.4 emits sphinx-thebe's and sphinx-togglebutton's inline
+    scripts twice per page; the second ``const THEBE_JS_URL`` throws a SyntaxError.
+    """
     for key in ("css_files", "script_files"):
         files = context.get(key)
-        if files:
-            files[:] = [f for f in files if "://" not in str(getattr(f, "filename", f))]
+        if not files:
+            continue
+        seen: set[tuple[str, str]] = set()
+        kept = []
+        for asset in files:
+            filename = str(getattr(asset, "filename", asset) or "")
+            attributes = getattr(asset, "attributes", {}) or {}
+            ident = (filename, repr(sorted(attributes.items())))
+            if "://" in filename or ident in seen:
+                continue
+            seen.add(ident)
+            kept.append(asset)
+        files[:] = kept
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -108,6 +127,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     )
     app.connect("doctree-read", add_button)
     app.connect("build-finished", copy_notebooks, priority=400)
-    app.connect("html-page-context", drop_external_assets, priority=900)
+    app.connect("html-page-context", tidy_assets, priority=900)
     app.add_css_file(CSS)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
