@@ -1,0 +1,78 @@
+"""Fixtures of the browser tests: the built site on a local port, one headless Chromium.
+
+The site must be built first (``make browser`` depends on ``make book``). One browser
+profile serves the whole session, so the HTTP cache makes later JupyterLite boots
+cheaper; every test opens its own tabs and closes them. Each request of the session is
+recorded, and any request that would leave 127.0.0.1 is aborted *and* fails the test
+that made it (the ``offline`` fixture, used by every test).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tools.browser_kit import SITE, RequestLog, SiteServer, launch_chromium
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(os.environ.get("ESCARMOUCHE_ARTIFACTS", ROOT / "artifacts"))
+#: Default timeout of every Playwright action and wait (ms).
+ACTION_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    if not (SITE / "lite" / "jupyter-lite.json").is_file():
+        pytest.fail(f"{SITE} ne contient pas le site JupyterLite : lancez d’abord `make book`")
+    with SiteServer(SITE) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def request_log() -> RequestLog:
+    return RequestLog()
+
+
+@pytest.fixture(scope="session")
+def browser(request_log: RequestLog) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright, launch_chromium(playwright) as context:
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        context.set_default_navigation_timeout(ACTION_TIMEOUT_MS)
+        request_log.attach(context)
+        yield context
+
+
+@pytest.fixture
+def offline(request_log: RequestLog) -> Iterator[RequestLog]:
+    """Fails the test if it made any request off 127.0.0.1 (they are aborted anyway)."""
+    seen = len(request_log.requests)
+    blocked = len(request_log.blocked)
+    yield request_log
+    mine = RequestLog(request_log.requests[seen:], request_log.blocked[blocked:])
+    assert mine.external() == [], "requêtes hors de 127.0.0.1"
+
+
+@pytest.fixture
+def page(browser: Any, offline: RequestLog) -> Iterator[Any]:
+    """A fresh tab, closed after the test; page errors are collected on ``page.errors``."""
+    tab = browser.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.errors = errors
+    try:
+        yield tab
+    finally:
+        tab.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    path = ARTIFACTS / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

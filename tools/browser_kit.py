@@ -1,0 +1,284 @@
+"""What the browser tests, the benchmark and ``make serve`` share.
+
+- :class:`SiteServer`: a threaded static HTTP server on 127.0.0.1 (free port), with
+  the MIME types JupyterLite and Pyodide need (``.mjs``, ``.wasm``, ``.whl``...).
+- :func:`launch_chromium`: Playwright driving Debian's ``/usr/bin/chromium`` with the
+  flags that work as root and offline, in a fresh profile.
+- :class:`RequestLog`: records every request a browser context makes and aborts any
+  that would leave 127.0.0.1.
+- :func:`run_all_cells` and friends: drive a notebook in JupyterLite's Notebook app.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import quote, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "_build" / "html"
+CHROMIUM = Path(os.environ.get("ESCARMOUCHE_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+#: Offline at the network level, without Playwright routes (a route turns the HTTP
+#: cache off): no host name resolves, and whatever is not loopback goes to a dead proxy.
+OFFLINE_ARGS = (
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    "--proxy-server=http://127.0.0.1:9",
+)
+LOCAL_HOSTS = frozenset({"127.0.0.1"})
+
+MIME_TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".ipynb": "application/json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+    ".woff": "font/woff",
+    ".woff2": "font/woff2",
+    ".webmanifest": "application/manifest+json",
+}
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    bytes_sent = 0  # body bytes served (file bodies and in-memory extras)
+    hits = 0
+
+    def count(self, size: int) -> None:
+        with _COUNT_LOCK:
+            self.bytes_sent += size
+            self.hits += 1
+
+
+_COUNT_LOCK = threading.Lock()
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    server: _Server
+    # A class attribute in the stdlib too, hence no ClassVar (mypy) and no RUF012.
+    extensions_map: dict[str, str] = {  # noqa: RUF012
+        **http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    cache_seconds: ClassVar[int] = 0
+    #: Extra files served from memory, by URL path (``/__bench__/bare.html``).
+    extra: ClassVar[dict[str, bytes]] = {}
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        body = self.extra.get(path)
+        if body is None:
+            super().do_GET()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        self.server.count(len(body))
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        size = 0
+        while chunk := source.read(256 * 1024):
+            outputfile.write(chunk)
+            size += len(chunk)
+        self.server.count(size)
+
+    def end_headers(self) -> None:
+        if self.cache_seconds:
+            self.send_header("Cache-Control", f"public, max-age={self.cache_seconds}")
+        else:
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if os.environ.get("ESCARMOUCHE_HTTP_LOG"):
+            super().log_message(format, *args)
+
+
+class SiteServer:
+    """Serve ``directory`` on ``http://127.0.0.1:<port>/`` from a background thread."""
+
+    def __init__(self, directory: Path = SITE, port: int = 0, cache_seconds: int = 0,
+                 quiet: bool = True, extra: dict[str, bytes] | None = None) -> None:
+        attrs = {"cache_seconds": cache_seconds, "extra": dict(extra or {})}
+        handler = functools.partial(type("Handler", (_Handler,), attrs),
+                                    directory=str(directory))
+        if not quiet:
+            os.environ.setdefault("ESCARMOUCHE_HTTP_LOG", "1")
+        self.httpd = _Server(("127.0.0.1", port), handler)
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True,
+                                        name=f"site-server-{self.port}")
+
+    def __enter__(self) -> SiteServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(timeout=10)
+
+
+@dataclass
+class RequestLog:
+    """Every URL a browser context asked for; with ``block``, those off 127.0.0.1 are
+    aborted by a Playwright route (which also turns Chromium's HTTP cache off)."""
+
+    requests: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+    def attach(self, context: Any, block: bool = True) -> None:
+        context.on("request", lambda request: self.requests.append(request.url))
+        if block:
+            context.route("**/*", self._route)
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        if is_local(url):
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort("blockedbyclient")
+
+    def external(self) -> list[str]:
+        return sorted({u for u in self.requests if not is_local(u)} | set(self.blocked))
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in {"data", "blob", "about"}:
+        return True
+    return parts.scheme in {"http", "https", "ws"} and parts.hostname in LOCAL_HOSTS
+
+
+@contextlib.contextmanager
+def launch_chromium(playwright: Any, extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
+    """A headless Chromium in a fresh profile (one per call), offline, closed on exit."""
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"{CHROMIUM} manque : lancez tools/ensure_chromium.py")
+    with tempfile.TemporaryDirectory(prefix="escarmouche-chromium-") as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[*CHROMIUM_ARGS, *OFFLINE_ARGS, *extra_args],
+            viewport={"width": 1280, "height": 900},
+            locale="fr-FR",
+            timeout=60_000,
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def lite_notebook_url(base: str, docname: str) -> str:
+    """The live notebook of the book page ``docname`` (as the page's button links it)."""
+    return f"{base}lite/notebooks/index.html?path={quote(docname + '.ipynb')}"
+
+
+# --- driving JupyterLite's Notebook app --------------------------------------------------
+
+#: JavaScript evaluated in the page: the state of every cell of the open notebook.
+CELLS_JS = """() => Array.from(document.querySelectorAll('.jp-Notebook .jp-Cell')).map(c => ({
+  code: c.classList.contains('jp-CodeCell'),
+  prompt: (c.querySelector('.jp-InputPrompt') || {}).textContent || '',
+  outputs: Array.from(c.querySelectorAll('.jp-OutputArea-output')).map(o => {
+    const typed = o.hasAttribute('data-mime-type') ? o : o.querySelector('[data-mime-type]');
+    const img = o.querySelector('img');
+    return {
+      mime: typed ? typed.getAttribute('data-mime-type') : '',
+      text: o.textContent,
+      widgets: o.querySelectorAll('.jupyter-widgets').length,
+      img: img ? img.src : '',
+    };
+  }),
+}))"""
+
+
+HTML_TEXT_JS = """(markup) => {
+  const div = document.createElement('div');
+  div.innerHTML = markup;
+  return div.textContent;
+}"""
+
+
+def wait_for_notebook(page: Any, timeout_s: float = 60) -> None:
+    """Until the notebook's cells are on screen."""
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout_s * 1000)
+
+
+def run_all_cells(page: Any, timeout_s: float = 120) -> list[dict[str, Any]]:
+    """Run every cell (menu Run > Run All Cells); wait until the run ends.
+
+    The menu entry is disabled until the notebook is ready, and a click on it can be
+    lost while the app is still starting: the click is repeated until a cell starts.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    wait_for_notebook(page, timeout_s)
+    deadline = time.monotonic() + timeout_s
+    while not _started(page.evaluate(CELLS_JS)):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"Run All Cells never started in {timeout_s} s")
+        page.keyboard.press("Escape")
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        item = page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').first
+        item.wait_for(timeout=10_000)
+        if "lm-mod-disabled" in (item.get_attribute("class") or ""):
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(250)
+            continue
+        item.click()
+        try:
+            page.wait_for_function(
+                f"() => ({_STARTED_JS})(({CELLS_JS})())", timeout=10_000)
+        except PlaywrightTimeout:  # a lost click: try again until the deadline
+            continue
+    return wait_until_run(page, max(1.0, deadline - time.monotonic()))
+
+
+_STARTED_JS = "cells => cells.some(c => c.code && /[0-9*]/.test(c.prompt))"
+
+
+def _started(cells: list[dict[str, Any]]) -> bool:
+    return any(c["code"] and any(ch.isdigit() or ch == "*" for ch in c["prompt"])
+               for c in cells)
+
+
+def wait_until_run(page: Any, timeout_s: float) -> list[dict[str, Any]]:
+    """Until every code cell ran, or the run stopped on an error."""
+    deadline = time.monotonic() + timeout_s
+    cells: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        cells = page.evaluate(CELLS_JS)
+        prompts = [c["prompt"] for c in cells if c["code"]]
+        busy = any("*" in p for p in prompts)
+        failed = any(o["mime"] == "application/vnd.jupyter.stderr" and "Traceback" in o["text"]
+                     for c in cells for o in c["outputs"])
+        if prompts and not busy and (all(_ran(p) for p in prompts) or failed):
+            return cells
+        page.wait_for_timeout(100)
+    raise TimeoutError(f"cells not run after {timeout_s} s: {cells}")
+
+
+def _ran(prompt: str) -> bool:
+    inner = prompt.strip().removeprefix("[").removesuffix("]:").strip()
+    return inner.isdigit()
