@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
-.PHONY: all venv lint types unit nbval book site serve browser bench refresh test clean
+.PHONY: all venv lint types unit nbval book site serve browser bench bench-browser refresh test clean
 
 all: test
 
@@ -42,13 +42,20 @@ book: venv
 
 site: book
 
+# Serves _build/html on 127.0.0.1 with the MIME types Pyodide needs (tools/serve_site.py).
 serve: book
-	@echo "Escarmouche : http://127.0.0.1:$(PORT)/"
-	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
+	$(PY) tools/serve_site.py --port $(PORT)
 
+# Playwright drives Debian's Chromium (installed with apt-get when missing); screenshots
+# land in artifacts/screenshots/.
 browser: book
 	$(PY) tools/ensure_chromium.py
-	$(PY) -m pytest -q -m browser -p no:cacheprovider tests/browser
+	$(PY) -m pytest -q -m browser --color=no -p no:cacheprovider tests/browser
+
+# Live widget time against a bare Pyodide boot, step by step (bench/README-browser.md).
+bench-browser: book
+	$(PY) tools/ensure_chromium.py
+	$(PY) bench/bench_browser.py
 
 bench: venv
 	$(PY) bench/run.py

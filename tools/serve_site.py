@@ -1,0 +1,44 @@
+"""Serve the built site on http://127.0.0.1:PORT/ (``make serve``), offline.
+
+The standard ``python -m http.server`` would do, except for the MIME types that
+JupyterLite and Pyodide need on every system (``.mjs``, ``.wasm``). Every response says
+``Cache-Control: no-cache``: a second visit revalidates each file (a 304, no body)
+instead of trusting an hour-old copy, so a rebuilt site is never half stale (the lock
+and its wheels must match); bench/README-browser.md shows it costs no time on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.browser_kit import SITE, SiteServer  # noqa: E402  (after the sys.path line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--cache", type=int, default=0,
+                        help="Cache-Control max-age in seconds (default 0: no-cache)")
+    parser.add_argument("--dir", type=Path, default=SITE)
+    args = parser.parse_args(argv)
+    if not (args.dir / "index.html").is_file():
+        print(f"{args.dir} : aucun site construit ; lancez `make book`.", file=sys.stderr)
+        return 2
+    with SiteServer(args.dir, port=args.port, cache_seconds=args.cache, quiet=False) as server:
+        print(f"Escarmouche : {server.url} (Ctrl+C pour arrêter)", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            print("\narrêt.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
