@@ -10,15 +10,20 @@ sample in a fresh (cold) Chromium profile unless said otherwise:
   Notebook app; as soon as the notebook is on screen the script runs all cells (a
   reader's click), and stops the clock when the widget's label shows its first
   result: navigation → first live widget result.
-- Variants of ``lite`` that undo one optimisation each, by rewriting what the browser
-  receives (``jupyter-lite.json``, the notebook; served from memory by the variant's
-  own local server), so that every variant runs against the same build:
-  ``lite-naive`` (no preloading: the kernel installs its packages one by one with
-  piplite, and the notebook's first cell is ``%pip install escarmouche ipywidgets``),
-  ``lite-untrimmed`` (the disabled extensions back on), and warm runs (a second
-  navigation in the same profile; the server answers ``no-cache`` or ``max-age``).
+- The steps that took ``lite`` from a naive site to the built one, measured together:
+  each variant undoes the steps after it, by rewriting what the browser receives
+  (``jupyter-lite.json``, the notebook, the lock and its wheels), served from memory by
+  the variant's own local server, so every variant runs against the same build:
+  ``0-naive`` (the kernel installs its packages with piplite and the notebook starts
+  with ``%pip install escarmouche ipywidgets``; plain PyPI wheels; every extension and
+  the service worker on), ``1-preload`` (``loadPyodideOptions.packages``: everything
+  loaded by ``loadPyodide`` from the rewritten lock), ``2-bytecode`` (wheels with
+  Python 3.14 bytecode), ``3-trimmed`` (unused JupyterLab extensions disabled),
+  ``4-no-sw`` (no service worker: the built site). Then warm runs of the built site: a
+  second navigation in the same profile, the server answering ``no-cache`` (as
+  ``make serve``) or ``max-age=3600``.
 
-The ratio ``lite / bare`` (medians) is the figure to attack. The script also reports
+The ratio ``lite / bare`` (medians, cold) is the figure to attack. The script also reports
 the site's size (MB, files) and what one cold load of the live notebook transfers.
 Results go to stdout and to ``artifacts/bench-browser.json``.
 """
