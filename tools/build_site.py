@@ -313,9 +313,20 @@ def assemble_lite_src(project_wheel: Path, preload: bool) -> None:
 
 
 def build_book() -> int:
+    stamp = HTML / "lite" / "jupyter-lite.json"
+    stamp.unlink(missing_ok=True)
     cmd = [venv_bin("jupyter-book"), "build", str(ROOT), "-W", "-n", "--keep-going"]
     log("$ " + " ".join(cmd))
-    return subprocess.call(cmd, cwd=ROOT)
+    status = subprocess.call(cmd, cwd=ROOT)
+    if not stamp.exists():
+        # jupyterlite-sphinx silences `jupyter lite build` and, when it fails, hides the
+        # cause behind an UnboundLocalError: run it again, visibly, to show the cause.
+        log("the JupyterLite build failed; again, with its own output:")
+        subprocess.call([sys.executable, "-m", "jupyter", "lite", "build",
+                         "--lite-dir", str(LITE_SRC), "--contents", str(ROOT / "_contents"),
+                         "--output-dir", str(BUILD / "lite-debug")], cwd=ROOT)
+        status = status or 1
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:

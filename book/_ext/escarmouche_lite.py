@@ -17,6 +17,7 @@ a repository URL: one extension that handles every notebook page is simpler.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import posixpath
 from pathlib import Path
@@ -31,6 +32,10 @@ from sphinx.util import logging
 LOGGER = logging.getLogger(__name__)
 LITE_DIR = "lite"  # where jupyterlite-sphinx puts the site inside the HTML output
 CSS = "escarmouche-lite.css"
+#: Assets from another host that are dropped without a word (decorative only).
+KNOWN_EXTERNAL = ("https://fonts.googleapis.com/",)
+#: Changes to this file must rebuild every page (Sphinx compares extension versions).
+VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
 #: The one kernel of the lite site (the book's notebooks name the CPython ``python3``).
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
@@ -92,6 +97,9 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
     LOGGER.info("[escarmouche_lite] %d notebook(s) ready for JupyterLite", count)
 
 
+_WARNED: set[str] = set()
+
+
 def tidy_assets(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -99,6 +107,8 @@ def tidy_assets(
 
     Jupyter Book 1 on Sphinx 7.4 emits sphinx-thebe's and sphinx-togglebutton's inline
     scripts twice per page; the second ``const THEBE_JS_URL`` throws a SyntaxError.
+    Any other asset from another host (MathJax from its CDN, say) is dropped with a
+    warning, which fails the ``-W`` build: vendor it into book/_static instead.
     """
     for key in ("css_files", "script_files"):
         files = context.get(key)
@@ -110,7 +120,14 @@ def tidy_assets(
             filename = str(getattr(asset, "filename", asset) or "")
             attributes = getattr(asset, "attributes", {}) or {}
             ident = (filename, repr(sorted(attributes.items())))
-            if "://" in filename or ident in seen:
+            if "://" in filename:
+                if not filename.startswith(KNOWN_EXTERNAL) and filename not in _WARNED:
+                    _WARNED.add(filename)
+                    LOGGER.warning("[escarmouche_lite] %s vient d’un autre hôte : retiré "
+                                   "(le site doit marcher hors ligne ; copiez-le dans "
+                                   "book/_static)", filename)
+                continue
+            if ident in seen:
                 continue
             seen.add(ident)
             kept.append(asset)
@@ -129,4 +146,4 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", copy_notebooks, priority=400)
     app.connect("html-page-context", tidy_assets, priority=900)
     app.add_css_file(CSS)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
