@@ -2,7 +2,8 @@
 
 The stored outputs were computed by CPython (``make refresh``, checked by nbval); here
 the same cells run under Pyodide's Python 3.14 in Chromium, and must print the same,
-seed for seed. All notebooks under ``book/`` are run (each boots its own kernel, a few
+seed for seed. A screenshot of each live page goes to ``artifacts/screenshots/``.
+All notebooks under ``book/`` are run (each boots its own kernel, a few
 seconds with a warm cache); ``ESCARMOUCHE_BROWSER_NOTEBOOKS`` (comma-separated
 docnames) narrows the list when working on one page.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +30,9 @@ SETTLE_S = 15.0
 
 
 @pytest.mark.parametrize("docname", NOTEBOOKS)
-def test_notebook_live_matches_stored_outputs(page: Any, site_url: str, docname: str) -> None:
+def test_notebook_live_matches_stored_outputs(
+    page: Any, site_url: str, artifacts: Path, docname: str
+) -> None:
     if not (SITE / "lite" / "files" / f"{docname}.ipynb").is_file():
         pytest.skip(f"{docname} n’est pas dans le site (absent de _toc.yml ?)")
     stored = stored_cells(docname)
@@ -47,5 +51,6 @@ def test_notebook_live_matches_stored_outputs(page: Any, site_url: str, docname:
         if not problems or time.monotonic() > deadline:
             break
         page.wait_for_timeout(250)
+    page.screenshot(path=artifacts / f"live-{docname.replace('/', '__')}.png")
     assert not problems, f"{docname} :\n" + "\n".join(problems)
     assert page.errors == []
