@@ -15,6 +15,7 @@ import contextlib
 import functools
 import http.server
 import os
+import re
 import tempfile
 import threading
 import time
@@ -213,6 +214,9 @@ CELLS_JS = """() => Array.from(document.querySelectorAll('.jp-Notebook .jp-Cell'
 }))"""
 
 
+#: The « Exécution » menu of the Notebook app (English when no language pack is there).
+RUN_MENU = re.compile(r"^(Exécution|Run)$")
+
 HTML_TEXT_JS = """(markup) => {
   const div = document.createElement('div');
   div.innerHTML = markup;
@@ -226,7 +230,7 @@ def wait_for_notebook(page: Any, timeout_s: float = 60) -> None:
 
 
 def run_all_cells(page: Any, timeout_s: float = 120) -> list[dict[str, Any]]:
-    """Run every cell (menu Run > Run All Cells); wait until the run ends.
+    """Run every cell (the « Exécution » menu's run-all entry); wait for the end.
 
     The menu entry is disabled until the notebook is ready, and a click on it can be
     lost while the app is still starting: the click is repeated until a cell starts.
@@ -239,7 +243,7 @@ def run_all_cells(page: Any, timeout_s: float = 120) -> list[dict[str, Any]]:
         if time.monotonic() > deadline:
             raise TimeoutError(f"Run All Cells never started in {timeout_s} s")
         page.keyboard.press("Escape")
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-MenuBar-itemLabel", has_text=RUN_MENU).first.click()
         item = page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').first
         item.wait_for(timeout=10_000)
         if "lm-mod-disabled" in (item.get_attribute("class") or ""):

@@ -15,7 +15,8 @@ Steps, each cached where it is cheap to tell that nothing changed:
    the Pyodide core plus a rewritten ``pyodide-lock.json`` and its wheels in
    ``static/pyodide/``, and the project, icepool and widget wheels in ``pypi/``.
 6. ``jupyter-book build`` (warnings are errors); jupyterlite-sphinx runs
-   ``jupyter lite build`` at the end and puts the site in ``_build/html/lite``.
+   ``jupyter lite build`` at the end and puts the site in ``_build/html/lite``, with
+   JupyterLab's French language pack (``pip install --target``, on PYTHONPATH only).
 
 The rewritten lock is the heart of the offline kernel: PyPI's wheels differ from
 Pyodide's repackaged ones (other sha256), so the lock is rebuilt around the files we
@@ -45,6 +46,11 @@ LITE_SRC = BUILD / "lite-src"
 WHEEL_CACHE = BUILD / "lite-wheels"
 PROJECT_WHEELS = BUILD / "project-wheel"
 PYC_CACHE = BUILD / "lite-wheels-pyc"
+LANGPACK_DIR = BUILD / "lite-langpack"
+#: JupyterLite's own menus and dialogs in French: the language pack is found by
+#: ``jupyter lite build`` through PYTHONPATH (not installed in the venv), and
+#: lite/overrides.json makes fr_FR the default locale.
+LANGPACK = "jupyterlab-language-pack-fr-FR==4.5.post3"
 PRECOMPILE_SCRIPT = ROOT / "tools" / "lite" / "precompile_wheels.mjs"
 NODE_MODULES = ROOT / "node_modules"
 VENDOR = ROOT / "book" / "_static" / "vendor"
@@ -196,6 +202,17 @@ def kernel_helper_wheels() -> list[Path]:
     return out
 
 
+def ensure_language_pack() -> Path:
+    """The French language pack of JupyterLab, once per pinned version."""
+    stamp = LANGPACK_DIR / f".stamp-{sha(LANGPACK.encode())}"
+    if not stamp.exists():
+        shutil.rmtree(LANGPACK_DIR, ignore_errors=True)
+        run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+             "--target", str(LANGPACK_DIR), LANGPACK])
+        stamp.touch()
+    return LANGPACK_DIR
+
+
 # --- 5. the lite source folder ---------------------------------------------------------
 
 
@@ -312,19 +329,21 @@ def assemble_lite_src(project_wheel: Path, preload: bool) -> None:
 # --- 6. the book -----------------------------------------------------------------------
 
 
-def build_book() -> int:
+def build_book(langpack: Path) -> int:
     stamp = HTML / "lite" / "jupyter-lite.json"
     stamp.unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(langpack), os.environ.get("PYTHONPATH", "")) if p)}
     cmd = [venv_bin("jupyter-book"), "build", str(ROOT), "-W", "-n", "--keep-going"]
     log("$ " + " ".join(cmd))
-    status = subprocess.call(cmd, cwd=ROOT)
+    status = subprocess.call(cmd, cwd=ROOT, env=env)
     if not stamp.exists():
         # jupyterlite-sphinx silences `jupyter lite build` and, when it fails, hides the
         # cause behind an UnboundLocalError: run it again, visibly, to show the cause.
         log("the JupyterLite build failed; again, with its own output:")
         subprocess.call([sys.executable, "-m", "jupyter", "lite", "build",
                          "--lite-dir", str(LITE_SRC), "--contents", str(ROOT / "_contents"),
-                         "--output-dir", str(BUILD / "lite-debug")], cwd=ROOT)
+                         "--output-dir", str(BUILD / "lite-debug")], cwd=ROOT, env=env)
         status = status or 1
     return status
 
@@ -341,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     vendor_widget_js()
     wheel = build_project_wheel()
     assemble_lite_src(wheel, preload=not args.no_preload)
-    status = build_book()
+    status = build_book(ensure_language_pack())
     log(f"done in {time.monotonic() - start:.1f} s (status {status}): {HTML}")
     return status
 
