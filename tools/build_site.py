@@ -304,7 +304,7 @@ def plain_kernel_wheels(project_wheel: Path) -> list[Path]:
     return [*download_kernel_wheels(), *kernel_helper_wheels(), project_wheel]
 
 
-def assemble_lite_src(project_wheel: Path, preload: bool) -> None:
+def assemble_lite_src(project_wheel: Path) -> None:
     pyodide_pkg = NODE_MODULES / "pyodide"
     plain = plain_kernel_wheels(project_wheel)
     kernel_wheels = precompile(plain)
@@ -319,11 +319,10 @@ def assemble_lite_src(project_wheel: Path, preload: bool) -> None:
     for extra in LITE_TEMPLATE.iterdir():
         if extra.is_file() and extra.name not in {"jupyter-lite.json", "README.md"}:
             copy_if_changed(extra, LITE_SRC / extra.name)
-    config = lite_config(PRELOAD if preload else ())
+    config = lite_config(PRELOAD)
     (LITE_SRC / "jupyter-lite.json").write_text(
         json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    log(f"lite source ready: {len(names)} packages in the lock, "
-        f"{'preloaded' if preload else 'installed on demand'}")
+    log(f"lite source ready: {len(names)} packages in the lock, all preloaded")
 
 
 # --- 6. the book -----------------------------------------------------------------------
@@ -350,16 +349,13 @@ def build_book(langpack: Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--no-preload", action="store_true",
-                        help="let the kernel install its packages with piplite (slower; "
-                             "for the benchmark)")
-    args = parser.parse_args(argv)
+    parser.parse_args(argv)
     start = time.monotonic()
     os.chdir(ROOT)
     ensure_node_modules()
     vendor_widget_js()
     wheel = build_project_wheel()
-    assemble_lite_src(wheel, preload=not args.no_preload)
+    assemble_lite_src(wheel)
     status = build_book(ensure_language_pack())
     log(f"done in {time.monotonic() - start:.1f} s (status {status}): {HTML}")
     return status
