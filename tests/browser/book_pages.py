@@ -8,8 +8,8 @@ Comparison rules (generic over every notebook under ``book/``):
   rendered (and carry no error), images by their data, every other type by its text
   (the DOM's ``textContent``; stored HTML is parsed by the same browser) with all
   whitespace removed.
-- Cells tagged ``nbval-ignore-output`` or ``nbval-skip`` must run without error;
-  their outputs are not compared (as with nbval).
+- Cells tagged ``nbval-ignore-output`` or ``nbval-skip`` must run without error and
+  show as many widgets as they stored; their outputs are not compared (as with nbval).
 """
 
 from __future__ import annotations
@@ -142,6 +142,12 @@ def compare_cell(cell: Cell, live: dict[str, Any], html_text: Callable[[str], st
     if errors and not cell.raises:
         return [f"{where} : erreur à l’exécution :\n{errors[0]['text'][:2000]}"]
     if not cell.compare:
+        # Outputs not compared (nbval-ignore-output: widget model ids change at each
+        # run), but a cell that showed widgets must show them live too.
+        wanted = sum(o.mime == WIDGET for o in cell.outputs)
+        shown = sum(bool(o["widgets"]) for o in live["outputs"])
+        if shown < wanted:
+            return [f"{where} : {shown} widget(s) affiché(s) sur {wanted}"]
         return []
     got = live["outputs"]
     if len(got) != len(cell.outputs):
