@@ -2,9 +2,11 @@
 
 The site must be built first (``make browser`` depends on ``make book``). One browser
 profile serves the whole session, so the HTTP cache makes later JupyterLite boots
-cheaper; every test opens its own tabs and closes them. Each request of the session is
-recorded, and any request that would leave 127.0.0.1 is aborted *and* fails the test
-that made it (the ``offline`` fixture, used by every test).
+cheaper; every test opens its own tabs and closes them. That browser is offline at the
+network level (no name resolves, a dead proxy for anything but loopback), and each
+request is recorded: one that is not for 127.0.0.1 fails the test that made it (the
+``offline`` fixture, used by every test). ``test_offline.py`` also aborts such requests
+with a Playwright route, in a profile of its own (a route turns the HTTP cache off).
 """
 
 from __future__ import annotations
@@ -38,13 +40,23 @@ def request_log() -> RequestLog:
 
 
 @pytest.fixture(scope="session")
-def browser(request_log: RequestLog) -> Iterator[Any]:
+def playwright() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright, launch_chromium(playwright) as context:
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        context.set_default_navigation_timeout(ACTION_TIMEOUT_MS)
-        request_log.attach(context)
+    with sync_playwright() as driver:
+        yield driver
+
+
+def configure(context: Any) -> Any:
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    context.set_default_navigation_timeout(ACTION_TIMEOUT_MS)
+    return context
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any, request_log: RequestLog) -> Iterator[Any]:
+    with launch_chromium(playwright) as context:
+        request_log.attach(configure(context), block=False)
         yield context
 
 
