@@ -60,8 +60,13 @@ bench-browser: book
 bench: venv
 	$(PY) bench/run.py
 
+# The notebooks' sources: the MyST twins (book_src/ → book/), the demo pages' generator,
+# then the hand-written notebooks; each step executes and stores outputs, and rewrites
+# only what changed. Review the diff, then commit.
 refresh: venv
-	$(PY) tools/refresh_notebooks.py
+	$(PY) tools/book_notebooks.py
+	$(PY) tools/widgets_notebooks.py
+	$(PY) tools/refresh_notebooks.py book/essai-navigateur.ipynb
 
 test: lint types unit nbval book browser
 	@echo "make test : tout est vert."
