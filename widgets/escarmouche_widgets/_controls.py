@@ -219,9 +219,12 @@ class RosterEditor:
 
 
 class Demo:
-    """What every demo has: an error banner, a result ``HTML`` and ``result_text``."""
+    """What every demo has: an error banner, a result ``HTML`` and ``result_text``; dice
+    controls (seed or typed dice) and a ``roll``; most also show exact odds in ``odds``."""
 
     widget: widgets.Widget
+    dice: DiceControls
+    odds: widgets.HTML
 
     def __init__(self) -> None:
         self.banner = ErrorBanner()
@@ -237,12 +240,34 @@ class Demo:
         """The French error message shown in the banner (``""`` when none)."""
         return self.banner.message
 
+    @property
+    def odds_text(self) -> str:
+        """The exact odds as the reader sees them, in plain text (charts left out)."""
+        return text_of(self.odds.value)
+
+    def roll(self) -> bool:
+        """Compute and show a new result from the seed or the typed dice."""
+        raise NotImplementedError
+
+    def reroll(self) -> bool:
+        """« Nouvelle graine » : draw a new seed, then roll with it."""
+        self.dice.new_seed()
+        return self.roll()
+
     def _show(self, compute: Callable[[], str]) -> bool:
         """Compute a new result; show it, or show the error and keep the old result."""
         html = self.banner.guard(compute)
         if html is None:
             return False
         self.output.value = html
+        return True
+
+    def _show_with_odds(self, compute: Callable[[], tuple[str, str]]) -> bool:
+        """Like :meth:`_show`, for a computation that gives the result and the odds."""
+        shown = self.banner.guard(compute)
+        if shown is None:
+            return False
+        self.output.value, self.odds.value = shown
         return True
 
     def _ipython_display_(self) -> None:

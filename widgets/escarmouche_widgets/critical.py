@@ -138,10 +138,6 @@ class CriticalDemo(Demo):
         self.update_odds()
         self.roll()
 
-    @property
-    def odds_text(self) -> str:
-        return h.text_of(self.odds.value)
-
     def _inputs(self) -> tuple[str, int, int, str]:
         return (self.weapon.value.strip(), int(self.bonus.value), int(self.defence.value),
                 str(self.mode.value))
@@ -175,7 +171,3 @@ class CriticalDemo(Demo):
                                       self.dice.leftover(rng.inner)))
 
         return self._show(compute)
-
-    def reroll(self) -> bool:
-        self.dice.new_seed()
-        return self.roll()

@@ -316,10 +316,6 @@ class D20TurnDemo(Demo):
         ])
         self.roll()
 
-    @property
-    def odds_text(self) -> str:
-        return h.text_of(self.odds.value)
-
     def scene(self) -> Scene:
         return Scene(
             int(self.hp.value), str(self.trait.value), int(self.action_points.value),
@@ -349,12 +345,4 @@ class D20TurnDemo(Demo):
             return (h.join(*parts),
                     h.join(odds_html(scene.trait, scene.keyword, scene.ongoing_save)))
 
-        shown = self.banner.guard(compute)
-        if shown is None:
-            return False
-        self.output.value, self.odds.value = shown
-        return True
-
-    def reroll(self) -> bool:
-        self.dice.new_seed()
-        return self.roll()
+        return self._show_with_odds(compute)

@@ -77,10 +77,6 @@ class InitiativeDemo(Demo):
         self._show_options()
         self.roll()
 
-    @property
-    def odds_text(self) -> str:
-        return h.text_of(self.odds.value)
-
     def _show_options(self) -> None:
         system = self.system.value
         self.reads.value = f"<small>Lu dans le groupe : {h.esc(READS[system])}.</small>"
@@ -108,15 +104,7 @@ class InitiativeDemo(Demo):
             return (h.join(view.html(self.dice.describe(), self.dice.leftover(rng.inner))),
                     h.join(odds))
 
-        shown = self.banner.guard(compute)
-        if shown is None:
-            return False
-        self.output.value, self.odds.value = shown
-        return True
-
-    def reroll(self) -> bool:
-        self.dice.new_seed()
-        return self.roll()
+        return self._show_with_odds(compute)
 
     def update_odds(self) -> bool:
         """The exact odds for the roster as typed (computed once per roster)."""

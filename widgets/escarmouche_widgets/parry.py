@@ -245,10 +245,6 @@ class ParryDodgeDemo(Demo):
         self._layout()
         self.roll()
 
-    @property
-    def odds_text(self) -> str:
-        return h.text_of(self.odds.value)
-
     def fighters(self) -> Fighters:
         head = self.head_armour.value.strip()
         return Fighters(
@@ -304,12 +300,4 @@ class ParryDodgeDemo(Demo):
                 parts.append(h.notice(note))
             return h.join(*parts), h.join(odds_html(fighters))
 
-        shown = self.banner.guard(compute)
-        if shown is None:
-            return False
-        self.output.value, self.odds.value = shown
-        return True
-
-    def reroll(self) -> bool:
-        self.dice.new_seed()
-        return self.roll()
+        return self._show_with_odds(compute)

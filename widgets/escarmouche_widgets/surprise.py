@@ -307,7 +307,3 @@ class SurpriseDemo(Demo):
             return h.join(*parts)
 
         return self._show(compute)
-
-    def reroll(self) -> bool:
-        self.dice.new_seed()
-        return self.roll()
