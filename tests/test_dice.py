@@ -609,3 +609,25 @@ def test_roll_keeps_every_die(expression: Expression, seed: int) -> None:
     assert result.total == sum(t.total for t in result.terms)
     replay = roll(expression, ScriptedRolls(v for _, v in result.draws))
     assert replay == result
+
+
+def test_check_expression_names_field_owner_and_rule_core_dice() -> None:
+    """CORE-DICE: a typed dice expression is returned unchanged or refused in French,
+    naming the field, its owner, the value and the rule."""
+    from escarmouche.dice import check_expression
+
+    assert check_expression("1d8+2") == "1d8+2"
+    with pytest.raises(DiceError) as err:
+        check_expression("1d8+", who="Grolk", rule="D12-CRIT-2")
+    text = str(err.value)
+    assert text.startswith("arme de « Grolk » = '1d8+' : ") and text.endswith("(D12-CRIT-2)")
+    assert err.value.rule == "D12-CRIT-2"
+    with pytest.raises(DiceError, match="une expression de dés est attendue"):
+        check_expression(8)
+
+    def no_explosion(text: str) -> None:
+        if "!" in text:
+            raise DiceError("explosion interdite (CORE-DICE)")
+
+    with pytest.raises(DiceError, match="explosion interdite"):
+        check_expression("1d6!", check=no_explosion)

@@ -97,6 +97,7 @@ __all__ = [
     "Term",
     "TermRoll",
     "add_exploding_die",
+    "check_expression",
     "clear_caches",
     "distribution",
     "exact_cost",
@@ -503,6 +504,34 @@ class _Parser:
                 start, f"{self.dice} dés au total : au plus {MAX_DICE} dés par expression"
             )
         return DiceTerm(count, faces, sign, explode, keep)
+
+
+def check_expression(
+    value: object,
+    *,
+    field: str = "arme",
+    who: str = "",
+    rule: str = RULE,
+    check: Callable[[str], object] = lambda text: parse(text),
+) -> str:
+    """A dice expression typed by a user (a weapon's damage, say), checked: returned
+    unchanged, or a :class:`DiceError` naming the field, the owner ``who``, the value and
+    ``rule`` (besides CORE-DICE). ``check`` may add a system's own requirement."""
+    of = f" de « {who} »" if who else ""
+    cite = f" ({rule})" if rule != RULE else ""
+    if not isinstance(value, str):
+        raise DiceError(
+            f"{field}{of} = {value!r} : une expression de dés est attendue, par exemple "
+            f"« 1d8+2 » ({rule})",
+            field=field, value=value, rule=rule,
+        )
+    try:
+        check(value)
+    except DiceError as err:
+        raise DiceError(
+            f"{field}{of} = {value!r} : {err}{cite}", field=field, value=value, rule=rule,
+        ) from None
+    return value
 
 
 def parse(expr: str | Expression) -> Expression:

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from escarmouche import dice
 from escarmouche._rng import Rng
-from escarmouche.errors import DiceError, EscarmoucheError, IllegalActionError, RuleBoundError
+from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing, check_roster
 from escarmouche.systems.base import ENVIRONMENT, ActionSpec, System
 
@@ -341,20 +341,7 @@ def _parsed_weapon(weapon: str) -> str:
 def _check_weapon(weapon: object, who: str = "") -> str:
     """A weapon's damage expression (``1d8+2``), checked by the dice module (D12-CRIT-2);
     a malformed one raises :class:`DiceError` naming the weapon and the rule."""
-    of = f" de « {who} »" if who else ""
-    if not isinstance(weapon, str):
-        raise DiceError(
-            f"arme{of} = {weapon!r} : une expression de dés est attendue, par exemple "
-            "« 1d8+2 » (D12-CRIT-2)",
-            field="arme", value=weapon, rule="D12-CRIT-2",
-        )
-    try:
-        return _parsed_weapon(weapon)
-    except DiceError as err:
-        raise DiceError(
-            f"arme{of} = {weapon!r} : {err} (D12-CRIT-2)",
-            field="arme", value=weapon, rule="D12-CRIT-2",
-        ) from None
+    return dice.check_expression(weapon, who=who, rule="D12-CRIT-2", check=_parsed_weapon)
 
 
 # ---------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from escarmouche import dice
 from escarmouche._rng import Rng
-from escarmouche.errors import DiceError, EscarmoucheError, IllegalActionError, RuleBoundError
+from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing, check_roster
 from escarmouche.systems.base import ActionSpec, System
 
@@ -435,20 +435,7 @@ def _check_int(field_name: str, value: object, lo: int, hi: int, rule: str, who:
 
 def _check_weapon(weapon: object, who: str = "") -> str:
     """A damage expression (``1d8+2``), checked by the dice module (CORE-DICE)."""
-    of = f" de « {who} »" if who else ""
-    if not isinstance(weapon, str):
-        raise DiceError(
-            f"arme{of} = {weapon!r} : une expression de dés est attendue, par exemple "
-            "« 1d8+2 » (CORE-DICE)",
-            field="arme", value=weapon, rule="CORE-DICE",
-        )
-    try:
-        dice.parse(weapon)
-    except DiceError as err:
-        raise DiceError(
-            f"arme{of} = {weapon!r} : {err}", field="arme", value=weapon, rule="CORE-DICE",
-        ) from None
-    return weapon
+    return dice.check_expression(weapon, who=who)
 
 
 _DEFAULT_RULES: Final = Rules()
