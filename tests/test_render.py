@@ -279,3 +279,12 @@ def test_html_table() -> None:
 def test_distribution_svg_is_always_well_formed(dist: dict[int, Fraction], title: str) -> None:
     root = _tree(distribution_svg(dist, title=title))
     assert len(_bars(root)) == len(dist)
+
+
+def test_de_elides_before_a_vowel() -> None:
+    from escarmouche.render.fmt import de
+
+    assert de("Aldric") == "d’Aldric"
+    assert de("Élise") == "d’Élise"
+    assert de("Brune") == "de Brune"
+    assert de("Hugues") == "de Hugues"  # an initial h may be aspirated: no elision

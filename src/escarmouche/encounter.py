@@ -33,6 +33,7 @@ from escarmouche.model import (
     Timing,
     check_roster,
 )
+from escarmouche.render.fmt import de
 from escarmouche.systems import NAMES, register
 from escarmouche.systems import system as lookup_system
 from escarmouche.systems.base import ENVIRONMENT, ActionSpec, System
@@ -741,11 +742,12 @@ class Encounter:
         st = ctx.state
         first = st.activations.get(actor, 0) == 0
         st.activations[actor] = st.activations.get(actor, 0) + 1
-        ctx.emit("activation", f"Au tour de {actor}.", actor=actor,
+        whose = "de l’environnement" if actor == ENVIRONMENT else de(actor)
+        ctx.emit("activation", f"Au tour {whose}.", actor=actor,
                  data={"activation": st.activations[actor]})
         for e in [e for e in st.effects
                   if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of == actor]:
-            ctx.remove_effect(e.id, why=f"prend fin au début du tour de {actor}")
+            ctx.remove_effect(e.id, why=f"prend fin au début du tour {whose}")
         if first:
             # the bearer's effects (or the environment's, D12-INIT-5) tick once per turn,
             # at its first activation (RB-SPEED-3)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final, TypeAlias
 
-__all__ = ["MINUS", "NNBSP", "fraction", "number", "percent"]
+__all__ = ["MINUS", "NNBSP", "de", "fraction", "number", "percent"]
 
 NNBSP: Final = "\u202f"
 """Narrow no-break space, before ``%`` and between groups of thousands."""
@@ -112,3 +112,13 @@ def fraction(x: Fraction | int) -> str:
     sign = MINUS if value < 0 else ""
     n, d = abs(value.numerator), value.denominator
     return f"{sign}{n}" if d == 1 else f"{sign}{n}/{d}"
+
+
+_VOWELS = frozenset("AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiouyàâäéèêëîïôöùûü")
+
+
+def de(name: str) -> str:
+    """« de » before a name, elided before a vowel: ``de("Brune")`` → « de Brune »,
+    ``de("Aldric")`` → « d’Aldric » (an initial h is left alone: it may be aspirated).
+    """
+    return f"d’{name}" if name[:1] in _VOWELS else f"de {name}"

@@ -89,6 +89,7 @@ from escarmouche import dice
 from escarmouche._rng import Rng
 from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing, check_roster
+from escarmouche.render.fmt import de
 from escarmouche.systems.base import ActionSpec, System
 
 if TYPE_CHECKING:
@@ -1268,7 +1269,7 @@ class D20System(System):
         out = "" if ctx.fighter(actor).standing else f" ; {actor} est hors de combat"
         ctx.emit(
             "debut_de_tour",
-            f"Début du tour de {actor} : {done}{out} ; aucune action possible pendant cette "
+            f"Début du tour {de(actor)} : {done}{out} ; aucune action possible pendant cette "
             "phase.",
             actor=actor, rules=("D20-START-1",), data={"applied": applied},
         )
@@ -1309,7 +1310,7 @@ class D20System(System):
             "aucun effet ne s’achève")
         ctx.emit(
             "fin_de_tour",
-            f"Fin du tour de {actor} : {what} ; aucune action possible pendant cette phase.",
+            f"Fin du tour {de(actor)} : {what} ; aucune action possible pendant cette phase.",
             actor=actor, rules=("D20-END-2",), data={"ending": [e.id for e in ending]},
         )
 
