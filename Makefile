@@ -57,8 +57,9 @@ bench-browser: book
 	$(PY) tools/ensure_chromium.py
 	$(PY) bench/bench_browser.py
 
+# The engine's benchmarks (the browser one needs the site and Chromium: make bench-browser).
 bench: venv
-	$(PY) bench/run.py
+	$(PY) bench/run.py dice
 
 # The notebooks' sources: the MyST twins (book_src/ → book/), the demo pages' generator,
 # then the hand-written notebooks; each step executes and stores outputs, and rewrites
