@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import html
 import posixpath
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -73,6 +74,35 @@ def add_button(app: Sphinx, doctree: nodes.document) -> None:
         doctree.insert(0, raw)
 
 
+_ROLE = re.compile(r"\{(?:ref|term|doc|numref)\}`([^`]*)`")
+_TARGET = re.compile(r"^\([A-Za-z0-9_.:-]+\)=[ \t]*\n?", re.MULTILINE)
+_ADMONITION = re.compile(r"^```\{admonition\}[ \t]*([^\n]*)\n(.*?)^```[ \t]*$",
+                         re.MULTILINE | re.DOTALL)
+
+
+def _role_text(match: re.Match[str]) -> str:
+    inner = match.group(1).strip()
+    label = re.sub(r"\s*<[^>]*>$", "", inner) or inner.strip("<>")
+    return f"**{label}**" if re.fullmatch(r"[A-Z0-9]+(-[A-Z0-9]+)+", label) else label
+
+
+def _admonition(match: re.Match[str]) -> str:
+    body = [line for line in match.group(2).splitlines() if not line.startswith(":")]
+    while body and not body[0].strip():
+        body.pop(0)
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body)
+    return f"> **{match.group(1).strip()}**\n>\n{quoted}"
+
+
+def plain_markdown(source: str) -> str:
+    """MyST that JupyterLab's Markdown does not know, made readable live: cross-reference
+    roles become their text (rule IDs in bold), anchors ``(id)=`` disappear, admonitions
+    become block quotes with their title."""
+    source = _ADMONITION.sub(_admonition, source)
+    source = _TARGET.sub("", source)
+    return _ROLE.sub(_role_text, source)
+
+
 def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished`` (before jupyterlite-sphinx's): fill its contents folder."""
     if exception is not None or app.builder.format != "html":
@@ -87,6 +117,8 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
             if cell.cell_type == "code":
                 cell.outputs = []
                 cell.execution_count = None
+            elif cell.cell_type == "markdown":
+                cell.source = plain_markdown(cell.source)
         # Stored widget state only renders the static page; live, the kernel makes it.
         nb.metadata.pop("widgets", None)
         nb.metadata["kernelspec"] = PYODIDE_KERNELSPEC
