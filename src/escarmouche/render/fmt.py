@@ -21,6 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final, TypeAlias
 
+from escarmouche.errors import EscarmoucheError
+
 __all__ = ["MINUS", "NNBSP", "de", "fraction", "number", "percent"]
 
 NNBSP: Final = "\u202f"
@@ -34,7 +36,21 @@ Number: TypeAlias = Fraction | float | int
 def _exact(x: Number) -> Fraction:
     if isinstance(x, bool) or not isinstance(x, Fraction | float | int):
         raise TypeError(f"nombre attendu, pas {x!r}")
-    return Fraction(x)  # raises ValueError for nan/inf
+    try:
+        return Fraction(x)
+    except (ValueError, OverflowError):  # nan, inf
+        raise EscarmoucheError(
+            f"nombre = {x!r} : un nombre fini est attendu (CORE-ERR)",
+            field="nombre", value=x, rule="CORE-ERR",
+        ) from None
+
+
+def _check_digits(digits: int) -> None:
+    if digits < 0:
+        raise EscarmoucheError(
+            f"décimales = {digits} : un nombre positif ou nul est attendu (CORE-ERR)",
+            field="décimales", value=digits, rule="CORE-ERR",
+        )
 
 
 def _round_half_away(x: Fraction) -> int:
@@ -74,8 +90,7 @@ def number(x: Number, digits: int = 2) -> str:
     >>> number(Fraction(7, 2)), number(Fraction(10, 3)), number(12345), number(-2)
     ('3,5', '3,33', '12\u202f345', '−2')
     """
-    if digits < 0:
-        raise ValueError("digits doit être positif ou nul")
+    _check_digits(digits)
     value = _exact(x)
     return _fixed(_round_half_away(value * 10**digits), digits, strip=True)
 
@@ -88,8 +103,7 @@ def percent(x: Number, digits: int = 1) -> str:
     >>> percent(Fraction(1, 10**6))
     '<\u202f0,1\u202f%'
     """
-    if digits < 0:
-        raise ValueError("digits doit être positif ou nul")
+    _check_digits(digits)
     value = _exact(x)
     scaled = _round_half_away(value * 100 * 10**digits)
     full = 100 * 10**digits

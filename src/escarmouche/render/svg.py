@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
+from escarmouche.errors import EscarmoucheError
 from escarmouche.render.fmt import fraction, number, percent
 
 __all__ = ["distribution_svg", "html_table", "outcome_bars_svg", "timeline_svg"]
@@ -418,8 +419,10 @@ def html_table(
     out.append("<tbody>")
     for i, row in enumerate(rows):
         if len(row) != len(headers):
-            raise ValueError(
-                f"ligne {i + 1} du tableau : {len(row)} cellule(s) pour {len(headers)} en-tête(s)"
+            raise EscarmoucheError(
+                f"ligne {i + 1} du tableau : {len(row)} cellule(s) pour {len(headers)} "
+                "en-tête(s) (CORE-ERR)",
+                field="ligne", value=i + 1, rule="CORE-ERR",
             )
         cells = []
         for value in row:
