@@ -349,3 +349,18 @@ def test_unknown_start_option_is_refused_core_err(system: str) -> None:
         assert option in str(err.value)
     assert f"inconnue pour le système {system}" in str(err.value)
     assert enc.to_json() == before and rng.getstate() == state
+
+
+def test_track_maxima_hook_caps_healing() -> None:
+    """A system may give a track a maximum above its starting value (RB-END-3's éclat)."""
+    from tests.toy_system import ToySystem
+
+    class Roomy(ToySystem):
+        name: ClassVar[str] = "jouet_max"
+
+        def track_maxima(self, combatant: Combatant, rules: object) -> dict[str, int]:
+            return {"PV": combatant.stat("PV") + 5}
+
+    enc = Encounter(Roomy(), roster())
+    enc.adjust("Grolk", "PV", 100)
+    assert enc.fighter("Grolk").tracks["PV"] == 15

@@ -487,7 +487,8 @@ class Encounter:
                 )
             self._system.validate(c, rules_obj)
             tracks = self._system.initial_tracks(c, rules_obj)
-            fighters[c.name] = FighterState(c, dict(tracks), dict(tracks))
+            maxima = self._system.track_maxima(c, rules_obj)
+            fighters[c.name] = FighterState(c, dict(tracks), dict(maxima))
         if not fighters:
             raise EscarmoucheError(
                 "combattants = [] : un combat demande au moins un combattant (CORE-ERR)",

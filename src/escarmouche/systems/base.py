@@ -123,6 +123,10 @@ class System:
         """The starting value of each damage track (default: the stat of the same name)."""
         return {t: combatant.stat(t) for t in self.tracks if t in combatant.stats}
 
+    def track_maxima(self, combatant: Combatant, rules: Any) -> dict[str, int]:
+        """The most each track can be healed back to (default: its starting value)."""
+        return self.initial_tracks(combatant, rules)
+
     def is_out(self, fighter: FighterState, rules: Any) -> bool:
         """Whether a fighter is out of the fight (default: a track at 0 or below)."""
         return any(v <= 0 for v in fighter.tracks.values())

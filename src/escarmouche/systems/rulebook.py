@@ -1495,6 +1495,14 @@ class RulebookSystem(System):
             tracks[ECLAT] = combatant.stats[ECLAT]
         return tracks
 
+    def track_maxima(self, combatant: Combatant, rules: Any) -> dict[str, int]:
+        """Starting values, except éclat: ``eclat_max`` when given (what the end of the
+        fight restores, RB-END-3)."""
+        maxima = self.initial_tracks(combatant, rules)
+        if ECLAT in maxima:
+            maxima[ECLAT] = combatant.stats.get(ECLAT_MAX, maxima[ECLAT])
+        return maxima
+
     def is_out(self, fighter: FighterState, rules: Any) -> bool:
         """0 PV or 0 Esprit: out of the fight (RB-END-2); éclat does not count."""
         return any(fighter.tracks.get(t, 1) <= 0 for t in TRACKS)
@@ -1542,8 +1550,6 @@ class RulebookSystem(System):
         ctx.state.system_state["initiative"] = init.to_json()
         self._emit_initiative(ctx, init)
         for f in ctx.state.fighters.values():
-            if ECLAT in f.tracks:
-                f.maxima[ECLAT] = f.combatant.stats.get(ECLAT_MAX, f.tracks[ECLAT])
             f.flags.update({_F_ACTION: False, _F_POSTURE_USED: False, _F_MOVE: False,
                             _F_POSTURE: None})
 
