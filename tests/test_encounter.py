@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import Combatant, Effect, EscarmoucheError, Timing
+from escarmouche import Combatant, Effect, EscarmoucheError, Timing, systems
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Ctx, Encounter, EndCondition
 from escarmouche.systems.base import ENVIRONMENT
 from tests.toy_system import TOY
+
+
+@pytest.fixture(autouse=True)
+def _toy_registered() -> Iterator[None]:
+    """Saves name their system: loading one of the toy system needs it registered."""
+    systems.register(TOY)
+    yield
+    systems.unregister(TOY.name)
 
 
 def roster() -> list[Combatant]:
@@ -63,7 +71,7 @@ def test_rejected_action_changes_nothing_core_err() -> None:
     rng_before = rng.getstate()
     with pytest.raises(EscarmoucheError) as err:
         enc.act("Aldric", "frapper", rng, cible="Grolk")  # not Aldric's turn
-    assert "JOUET-1" in str(err.value)
+    assert "JOUET-ATK-1" in str(err.value)
     assert enc.to_json() == before
     assert rng.getstate() == rng_before
     with pytest.raises(EscarmoucheError):
@@ -364,3 +372,14 @@ def test_track_maxima_hook_caps_healing() -> None:
     enc = Encounter(Roomy(), roster())
     enc.adjust("Grolk", "PV", 100)
     assert enc.fighter("Grolk").tracks["PV"] == 15
+
+
+def test_registry_get_returns_registered_systems_core_err() -> None:
+    """CORE-ERR: a registered system is found by name, an unknown name lists those known,
+    and building an encounter registers nothing as a side effect."""
+    assert systems.get("jouet") is TOY
+    systems.unregister("jouet")
+    Encounter(TOY, roster())
+    with pytest.raises(EscarmoucheError, match="rulebook, d100, d12 et d20") as err:
+        systems.get("jouet")
+    assert "jouet" not in str(err.value).split(":", 1)[1]

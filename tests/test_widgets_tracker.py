@@ -92,14 +92,14 @@ def test_act_damage_and_log(tracker: CombatTracker) -> None:
     tracker.dice.dice.value = "4"
     tracker.act_button.click()
     assert tracker.error_text == ""
-    assert "Brune frappe Grolk : 4 dégâts, reste 6." in tracker.result_text
+    assert "Brune frappe Grolk : 4 points de dégâts ; il lui reste 6 PV." in tracker.result_text
     assert "Grolk | monstres | PV 6/10 | debout" in status(tracker)
     # out of turn: the toy system refuses, the state is kept
     tracker.actor.value = "Grolk"
     tracker.target.value = "Aldric"
     tracker.dice.dice.value = "2"
     tracker.act_button.click()
-    assert "ce n’est pas son tour (JOUET-1)" in tracker.error_text
+    assert "n’a aucune action possible maintenant" in tracker.error_text
     assert "Aldric | héros | PV 12/12" in status(tracker)
     # GM damage and healing
     tracker.damage_who.value = "Aldric"

@@ -1,7 +1,22 @@
-"""The single error type of the engine (RULES.md CORE-ERR).
+"""The error types of the engine (RULES.md CORE-ERR).
 
 Every invalid input raises :class:`EscarmoucheError` (a :class:`ValueError`), with a
-French message that names the field, the bad value and the rule ID.
+French message that names the field, the bad value and the rule ID. There is one
+subclass per *kind* of refusal, the same in every system:
+
+============================  ===============================================================
+:class:`ParameterError`       a value of the wrong type, shape or range (an argument, an
+                              action parameter, a stat, an option): « ce n’est pas une
+                              valeur possible »
+:class:`IllegalActionError`   a well-formed action that the rules forbid *now* (not the
+                              actor's turn, no half action left, already parried)
+:class:`DiceError`            a malformed or out-of-bounds dice expression (CORE-DICE)
+:class:`RuleBoundError`       a documented bound was reached (roll-offs, rerolls, explosions)
+:class:`SaveError`            a save file that is not a valid Escarmouche save (CORE-LOG)
+============================  ===============================================================
+
+Raise them through :func:`invalid` (or the validators of :mod:`escarmouche._check`), so
+that every message has the same shape: « champ = valeur : pourquoi (RÈGLE) ».
 """
 
 from __future__ import annotations
@@ -10,8 +25,11 @@ __all__ = [
     "DiceError",
     "EscarmoucheError",
     "IllegalActionError",
+    "ParameterError",
     "RuleBoundError",
+    "SaveError",
     "invalid",
+    "shown",
 ]
 
 
@@ -39,20 +57,67 @@ class EscarmoucheError(ValueError):
         super().__init__(" ".join(parts))
 
 
-class DiceError(EscarmoucheError):
-    """A malformed or out-of-bounds dice expression (CORE-DICE)."""
+class ParameterError(EscarmoucheError):
+    """A value of the wrong type, shape or range (argument, parameter, stat, option)."""
 
 
 class IllegalActionError(EscarmoucheError):
-    """An action that the rules forbid at this point of the fight."""
+    """A well-formed action that the rules forbid at this point of the fight."""
+
+
+class DiceError(EscarmoucheError):
+    """A malformed or out-of-bounds dice expression (CORE-DICE)."""
 
 
 class RuleBoundError(EscarmoucheError):
     """A documented bound was reached (roll-offs, rerolls, explosions)."""
 
 
-def invalid(field: str, value: object, rule: str, why: str) -> EscarmoucheError:
-    """Build the standard French message « champ « x » = v : why (RULE) »."""
-    return EscarmoucheError(
-        f"{field} = {value!r} : {why}", field=field, value=value, rule=rule
-    )
+class SaveError(EscarmoucheError):
+    """A save file that is not a valid Escarmouche save (CORE-LOG)."""
+
+
+#: the longest value quoted in a message (a pasted novel is cut, CORE-ERR)
+SHOWN_MAX = 60
+
+
+def shown(value: object) -> str:
+    """A value as a French reader sees it in a message: text in « », numbers in French,
+    ``None`` as « rien », containers cut short.
+
+    >>> shown("Thorin"), shown(-3), shown(None), shown(True)
+    ('« Thorin »', '−3', 'rien', 'oui')
+    """
+    if value is None:
+        return "rien"
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, int):
+        digits = len(str(abs(value))) if abs(value) < 10**SHOWN_MAX else SHOWN_MAX + 1
+        if digits > SHOWN_MAX:
+            return "un nombre de plus de 60 chiffres"
+        from escarmouche.render.fmt import number
+
+        return number(value)
+    if isinstance(value, str):
+        text = value if len(value) <= SHOWN_MAX else value[: SHOWN_MAX - 1] + "…"
+        return f"« {text} »"
+    text = repr(value)
+    return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 1] + "…"
+
+
+def invalid(
+    field: str,
+    value: object,
+    rule: str,
+    why: str,
+    *,
+    kind: type[EscarmoucheError] = ParameterError,
+) -> EscarmoucheError:
+    """The standard French error « champ = valeur : pourquoi (RÈGLE) », to ``raise``.
+
+    >>> str(invalid("cible", "Grolk", "D100-ATK-1", "aucun combattant de ce nom"))
+    'cible = « Grolk » : aucun combattant de ce nom (D100-ATK-1)'
+    """
+    return kind(f"{field} = {shown(value)} : {why} ({rule})", field=field, value=value,
+                rule=rule)

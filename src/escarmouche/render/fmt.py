@@ -1,4 +1,6 @@
-"""French number formatting shared by the renderers, the narration and the book.
+"""French number and word formatting shared by the renderers, the narration, the
+errors, the widgets and the book: the one copy of each helper (numbers, percentages,
+ordinals, plurals, lists, quotes, elision).
 
 Conventions (the tests and the book compare these strings exactly):
 
@@ -18,12 +20,25 @@ Conventions (the tests and the book compare these strings exactly):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Final, TypeAlias
 
 from escarmouche.errors import EscarmoucheError
 
-__all__ = ["MINUS", "NNBSP", "de", "fraction", "number", "percent"]
+__all__ = [
+    "MINUS",
+    "NNBSP",
+    "de",
+    "fraction",
+    "join",
+    "number",
+    "ordinal",
+    "percent",
+    "plural",
+    "quote",
+    "signed",
+]
 
 NNBSP: Final = "\u202f"
 """Narrow no-break space, before ``%`` and between groups of thousands."""
@@ -136,3 +151,56 @@ def de(name: str) -> str:
     ``de("Aldric")`` → « d’Aldric » (an initial h is left alone: it may be aspirated).
     """
     return f"d’{name}" if name[:1] in _VOWELS else f"de {name}"
+
+
+def signed(n: int) -> str:
+    """An integer with its sign, for modifiers: « +2 », « −3 », « +0 ».
+
+    >>> signed(2), signed(-3), signed(0)
+    ('+2', '−3', '+0')
+    """
+    return number(n) if n < 0 else f"+{number(n)}"
+
+
+def ordinal(n: int, *, feminine: bool = False) -> str:
+    """A French ordinal in figures: « 1er », « 1re » (``feminine``), « 2e ».
+
+    >>> ordinal(1), ordinal(1, feminine=True), ordinal(3)
+    ('1er', '1re', '3e')
+    """
+    if n == 1:
+        return "1re" if feminine else "1er"
+    return f"{number(n)}e"
+
+
+def plural(n: int, singular: str, plural_form: str | None = None) -> str:
+    """``n`` and the noun agreed with it (French: plural from 2 on, 0 and 1 singular).
+
+    >>> plural(1, "parade"), plural(3, "test"), plural(0, "dé"), plural(2, "oeil", "yeux")
+    ('1 parade', '3 tests', '0 dé', '2 yeux')
+    """
+    word = singular if abs(n) < 2 else (plural_form or singular + "s")
+    return f"{number(n)} {word}"
+
+
+def join(items: Iterable[str], *, empty: str = "personne", last: str = "et") -> str:
+    """A French list: « A », « A et B », « A, B et C » (``empty`` when there is none).
+
+    >>> join(["Aldric"]), join(["Aldric", "Brune", "Grolk"]), join([])
+    ('Aldric', 'Aldric, Brune et Grolk', 'personne')
+    """
+    names = list(items)
+    if not names:
+        return empty
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + f" {last} " + names[-1]
+
+
+def quote(text: str) -> str:
+    """French quotation marks: « text ».
+
+    >>> quote("attaquer")
+    '« attaquer »'
+    """
+    return f"« {text} »"

@@ -1,24 +1,36 @@
-"""The registry of rule systems (like python-chess's variants).
+"""The registry of rule systems (like python-chess's variants), explicit and in one place.
 
-``get("d100")`` returns the module of that system; each module has the same shape: a
-frozen ``Rules`` dataclass of options, the reference functions of API.md, and a
-``SYSTEM`` object that plugs the rules into the encounter engine.
+``get("d100")`` returns the :class:`~escarmouche.systems.base.System` of that system
+(its hooks, its ``rules_type``, its action catalogue). The four built-in systems are
+packages with the same files and are imported on first use; a fifth system (a
+designer's, a test's toy system) is added with :func:`register` and removed with
+:func:`unregister`. Nothing registers itself as a side effect: ``Encounter`` accepts a
+``System`` object directly, and only a save that names an unregistered system needs it
+registered to load.
+
+>>> get("d20").title
+'Système d20 (séquence de tour)'
+>>> try:
+...     get("d6")
+... except ValueError as err:
+...     print(err)
+système = « d6 » : système inconnu ; systèmes disponibles : rulebook, d100, d12 et d20 (CORE-ERR)
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from escarmouche.errors import invalid
+from escarmouche.render.fmt import join
 
 if TYPE_CHECKING:
     from escarmouche.systems.base import System
 
-from escarmouche.errors import EscarmoucheError
+__all__ = ["NAMES", "TITLES", "available", "get", "register", "system", "unregister"]
 
-__all__ = ["NAMES", "TITLES", "get", "register", "system"]
-
-#: the four systems, in book order
+#: the four built-in systems, in book order
 NAMES: tuple[str, ...] = ("rulebook", "d100", "d12", "d20")
 
 #: their French book titles (RULES.md)
@@ -29,36 +41,45 @@ TITLES: dict[str, str] = {
     "d20": "Système d20 (séquence de tour)",
 }
 
-
-def get(name: str) -> ModuleType:
-    """The module of system ``name``; an unknown name raises a French error listing the four."""
-    if name not in NAMES:
-        known = [*NAMES, *_EXTRA]
-        raise EscarmoucheError(
-            f"système = {name!r} : système inconnu ; systèmes disponibles : "
-            f"{', '.join(known)} (CORE-ERR)",
-            field="système", value=name, rule="CORE-ERR",
-        )
-    return importlib.import_module(f"escarmouche.systems.{name}")
+#: systems added with :func:`register` (a designer's fifth system, a test's toy system)
+_EXTRA: dict[str, System[Any]] = {}
 
 
-#: systems added at run time (a designer's fifth system, a test's toy system)
-_EXTRA: dict[str, System] = {}
+def available() -> tuple[str, ...]:
+    """Every name :func:`get` accepts now: the four built-in systems, then the added ones."""
+    return (*NAMES, *_EXTRA)
 
 
-def register(system_obj: System) -> None:
-    """Make a :class:`~escarmouche.systems.base.System` instance known by its ``name``."""
+def get(name: str) -> System[Any]:
+    """The :class:`~escarmouche.systems.base.System` named ``name``; an unknown name raises
+    a French :class:`~escarmouche.errors.ParameterError` listing :func:`available`."""
+    if isinstance(name, str) and name in _EXTRA:
+        return _EXTRA[name]
+    if not isinstance(name, str) or name not in NAMES:
+        raise invalid("système", name, "CORE-ERR",
+                      f"système inconnu ; systèmes disponibles : {join(available())}")
+    obj: System[Any] = importlib.import_module(f"escarmouche.systems.{name}").SYSTEM
+    return obj
+
+
+#: the name used before the registry returned systems (kept for compatibility)
+system = get
+
+
+def register(system_obj: System[Any]) -> None:
+    """Make a :class:`~escarmouche.systems.base.System` known by its ``name`` (again: the
+    newer object replaces the older one)."""
+    from escarmouche.systems.base import System
+
+    if not isinstance(system_obj, System) or not system_obj.name:
+        raise invalid("système", system_obj, "CORE-ERR",
+                      "un objet System avec un nom est attendu")
     if system_obj.name in NAMES:
-        raise EscarmoucheError(
-            f"système = {system_obj.name!r} : ce nom est celui d’un système intégré (CORE-ERR)",
-            field="système", value=system_obj.name, rule="CORE-ERR",
-        )
+        raise invalid("système", system_obj.name, "CORE-ERR",
+                      "ce nom est celui d’un système intégré")
     _EXTRA[system_obj.name] = system_obj
 
 
-def system(name: str) -> System:
-    """The ``SYSTEM`` object (hooks for the encounter engine) of system ``name``."""
-    if name in _EXTRA:
-        return _EXTRA[name]
-    obj: System = get(name).SYSTEM
-    return obj
+def unregister(name: str) -> None:
+    """Forget a system added with :func:`register` (nothing happens for an unknown name)."""
+    _EXTRA.pop(name, None)

@@ -1,7 +1,9 @@
 """What a rule system provides to the encounter engine.
 
-A system is one module with a frozen ``Rules`` dataclass, its reference functions and a
-``SYSTEM`` instance of a :class:`System` subclass. The encounter engine
+A system is one package with the same files (``rules.py`` options and tables,
+``initiative.py``, ``actions.py`` catalogue and resolution, ``odds.py``, ``narration.py``,
+``system.py`` hooks), a frozen ``Rules`` dataclass, its reference functions and a
+``SYSTEM`` instance of a :class:`System` subclass, generic over its ``Rules``. The encounter engine
 (:mod:`escarmouche.encounter`) calls the hooks below at fixed points of the fight; a
 system overrides only what its rules need. Adding a fifth system never needs an
 ``if system == ...`` in the core: if it would, a hook is missing here.
@@ -20,47 +22,101 @@ each global turn ``n``
     through ``act``; activation end (``on_activation_end``, then ``ACTIVATION_END``
     effects tick); after the last slot, ``TURN_END`` effects tick, ``on_turn_end``,
     and the end conditions are checked.
+``act``
+    :meth:`System.act` (here, the same for every system): the action is looked up in
+    :meth:`System.catalogue`, its parameters are checked against the
+    :class:`ActionSpec` (unknown or missing ones raise
+    :class:`~escarmouche.errors.ParameterError`), :meth:`System.check_legal` refuses
+    what the rules forbid now (:class:`~escarmouche.errors.IllegalActionError`), then
+    the resolver of the action (:attr:`System.resolvers`) resolves it.
 ``finish``
     ``on_end`` (e.g. « éclat » regenerates, RB-END-3).
+
+Naming rule, in every system: a pure function of dice already rolled is
+``resolve_<thing>(…, <die>_roll=…)`` (or the API.md name); the function that draws the
+dice is ``roll_<thing>(…, rng)`` and documents its draw order; exact odds are
+``<thing>_odds(…)`` (probabilities as :class:`~fractions.Fraction`) or
+``<thing>_distribution(…)`` (a mapping value → probability).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
-from escarmouche.errors import EscarmoucheError
+from escarmouche.errors import IllegalActionError, ParameterError, invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
+from escarmouche.render.fmt import join, quote
+from escarmouche.state import ENVIRONMENT, Ctx, FighterState
 
-if TYPE_CHECKING:
-    from escarmouche.encounter import Ctx, FighterState
+__all__ = ["ENVIRONMENT", "ActionSpec", "Resolver", "System"]
 
-__all__ = ["ENVIRONMENT", "ActionSpec", "System"]
-
-#: the name of the environment's pseudo-activation (D12-INIT-5); no fighter may use it
-ENVIRONMENT = "environnement"
+R = TypeVar("R")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ActionSpec:
-    """An action a system offers (for widgets and the tracker): id, French label, cost."""
+    """One action a system offers, the same type in every system (data, JSON-ready).
+
+    ``id`` is the identifier passed to ``Encounter.act``; ``label`` and ``cost`` are
+    French (« Attaquer », « demi-action »); ``rules`` the rule IDs it applies;
+    ``params`` the French names of the parameters it accepts and ``required`` those it
+    needs; ``doc`` one French sentence saying what it does (every action has one);
+    ``kind`` the resolver that plays it (default: ``id``), so that several actions can
+    share one resolver (d12's declared actions).
+    """
 
     id: str
     label: str
     cost: str = ""
     rules: tuple[str, ...] = ()
     params: tuple[str, ...] = ()
+    required: tuple[str, ...] = ()
+    doc: str = ""
+    kind: str = ""
+
+    @property
+    def resolver_key(self) -> str:
+        return self.kind or self.id
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "id": self.id, "label": self.label, "cost": self.cost, "rules": list(self.rules),
+            "params": list(self.params), "required": list(self.required), "doc": self.doc,
+            "kind": self.kind,
+        }
+
+    def check_params(self, params: Mapping[str, object]) -> None:
+        """Refuse a parameter the action does not take, or a missing required one."""
+        rule = self.rules[0] if self.rules else "CORE-ERR"
+        for key in params:
+            if key not in self.params:
+                raise invalid(
+                    "paramètre", key, rule,
+                    f"l’action {quote(self.label)} ne prend pas ce paramètre ; paramètres : "
+                    f"{join(self.params, empty='aucun')}",
+                )
+        for key in self.required:
+            if key not in params:
+                raise invalid("paramètre", key, rule,
+                              f"l’action {quote(self.label)} a besoin de ce paramètre")
 
 
-class System:
-    """Base class of a rule system: every hook has a neutral default."""
+#: a function that resolves one action: ``(ctx, actor, spec, params)``; it raises
+#: :class:`~escarmouche.errors.EscarmoucheError` when the action is refused
+Resolver = Callable[[Ctx[R], str, ActionSpec, Mapping[str, Any]], None]
+
+
+class System(Generic[R]):
+    """Base class of a rule system, generic over its ``Rules``; every hook has a neutral
+    default, so a system overrides only what its rules need."""
 
     #: the registry name (``"d100"`` …) and the French title
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     #: the frozen dataclass of the system's options
-    rules_type: ClassVar[type[Any]]
+    rules_type: type[R]
     #: the damage tracks (``"PV"``, ``"B"`` …) a fighter has in this system
     tracks: ClassVar[tuple[str, ...]] = ()
     #: the word for one global turn, in French (« tour », « round »)
@@ -78,15 +134,19 @@ class System:
         Timing.ACTIVATION_END: (),
         Timing.TURN_END: ("RB-TIME-3",),
     }
+    #: the system's action catalogue (``actions.py``), by id
+    action_specs: Mapping[str, ActionSpec] = {}
+    #: the resolver of each action, by :attr:`ActionSpec.resolver_key` (``actions.py``)
+    resolvers: Mapping[str, Resolver[R]] = {}
 
     # -- rules (options) -------------------------------------------------------------
 
-    def default_rules(self) -> Any:
+    def default_rules(self) -> R:
         return self.rules_type()
 
-    def rules_to_json(self, rules: Any) -> dict[str, Json]:
+    def rules_to_json(self, rules: R) -> dict[str, Json]:
         out: dict[str, Json] = {}
-        for f in dataclasses.fields(rules):
+        for f in dataclasses.fields(rules):  # type: ignore[arg-type]
             value = getattr(rules, f.name)
             if isinstance(value, Mapping):
                 value = {str(k): v for k, v in value.items()}
@@ -95,18 +155,17 @@ class System:
             out[f.name] = value
         return out
 
-    def rules_from_json(self, data: Mapping[str, Json]) -> Any:
-        names = {f.name: f for f in dataclasses.fields(self.rules_type)}
+    def rules_from_json(self, data: Mapping[str, Json]) -> R:
+        names = {f.name: f for f in dataclasses.fields(self.rules_type)}  # type: ignore[arg-type]
         unknown = sorted(set(data) - set(names))
         if unknown:
-            raise EscarmoucheError(
-                f"option = {unknown[0]!r} : option inconnue pour le système {self.name} ; "
-                f"options : {', '.join(sorted(names))} (CORE-ERR)",
-                field="rules", value=unknown[0], rule="CORE-ERR",
-            )
+            raise invalid("option", unknown[0], "CORE-ERR",
+                          f"option inconnue pour le système {self.name} ; options : "
+                          f"{join(sorted(names))}")
         kwargs: dict[str, Any] = {}
+        defaults = self.rules_type()
         for key, value in data.items():
-            default = getattr(self.rules_type(), key)
+            default = getattr(defaults, key)
             if isinstance(default, tuple) and isinstance(value, list):
                 value = tuple(value)
             elif isinstance(default, frozenset) and isinstance(value, list):
@@ -116,36 +175,36 @@ class System:
 
     # -- roster ----------------------------------------------------------------------
 
-    def validate(self, combatant: Combatant, rules: Any) -> None:
+    def validate(self, combatant: Combatant, rules: R) -> None:
         """Raise a French :class:`EscarmoucheError` if ``combatant`` lacks what the rules need."""
 
-    def initial_tracks(self, combatant: Combatant, rules: Any) -> dict[str, int]:
+    def initial_tracks(self, combatant: Combatant, rules: R) -> dict[str, int]:
         """The starting value of each damage track (default: the stat of the same name)."""
         return {t: combatant.stat(t) for t in self.tracks if t in combatant.stats}
 
-    def track_maxima(self, combatant: Combatant, rules: Any) -> dict[str, int]:
+    def track_maxima(self, combatant: Combatant, rules: R) -> dict[str, int]:
         """The most each track can be healed back to (default: its starting value)."""
         return self.initial_tracks(combatant, rules)
 
-    def is_out(self, fighter: FighterState, rules: Any) -> bool:
+    def is_out(self, fighter: FighterState, rules: R) -> bool:
         """Whether a fighter is out of the fight (default: a track at 0 or below)."""
         return any(v <= 0 for v in fighter.tracks.values())
 
     # -- the fight -------------------------------------------------------------------
 
-    def start(self, ctx: Ctx, options: Mapping[str, Any]) -> None:
+    def start(self, ctx: Ctx[R], options: Mapping[str, Any]) -> None:
         """Roll initiative (and surprise); store what ``turn_order`` needs in
         ``ctx.state.system_state``; emit the events."""
 
-    def first_turn(self, ctx: Ctx) -> int:
+    def first_turn(self, ctx: Ctx[R]) -> int:
         """The number of the first global turn (0 when a turn 0 / surprise round exists)."""
         return 1
 
-    def turn_order(self, ctx: Ctx, turn: int) -> list[str]:
+    def turn_order(self, ctx: Ctx[R], turn: int) -> list[str]:
         """The activation slots of global turn ``turn`` (names; a name may repeat)."""
         return [f.combatant.name for f in ctx.state.fighters.values()]
 
-    def validate_effect(self, effect: Effect, rules: Any) -> None:
+    def validate_effect(self, effect: Effect, rules: R) -> None:
         """Raise a French :class:`EscarmoucheError` if ``effect`` makes no sense in this
         system (e.g. ongoing damage that heals); called before any effect is added."""
 
@@ -153,31 +212,56 @@ class System:
         """Order in which one bearer's effects tick at the same moment (stable)."""
         return 0
 
-    def on_turn_start(self, ctx: Ctx) -> None: ...
+    def on_turn_start(self, ctx: Ctx[R]) -> None: ...
 
-    def on_turn_end(self, ctx: Ctx) -> None: ...
+    def on_turn_end(self, ctx: Ctx[R]) -> None: ...
 
-    def on_activation_start(self, ctx: Ctx, actor: str) -> bool:
+    def on_activation_start(self, ctx: Ctx[R], actor: str) -> bool:
         """Return ``False`` when ``actor`` cannot act in this activation."""
         return True
 
-    def on_activation_end(self, ctx: Ctx, actor: str) -> None: ...
+    def on_activation_end(self, ctx: Ctx[R], actor: str) -> None: ...
 
-    def actions(self, ctx: Ctx, actor: str) -> Sequence[ActionSpec]:
-        """The actions ``actor`` may take now (for widgets and the tracker)."""
-        return ()
+    # -- actions ---------------------------------------------------------------------
 
-    def act(self, ctx: Ctx, actor: str, action: str, params: Mapping[str, Any]) -> None:
-        """Validate and resolve one action; raise :class:`EscarmoucheError` if illegal
-        (the engine then restores the state and the rng)."""
-        raise EscarmoucheError(
-            f"action = {action!r} : le système {self.name} ne définit aucune action "
-            "(CORE-ERR)",
-            field="action", value=action, rule="CORE-ERR",
-        )
+    def catalogue(self, rules: R) -> Mapping[str, ActionSpec]:
+        """Every action these rules define, by id (default: :attr:`action_specs`)."""
+        return self.action_specs
 
-    def auto_action(self, ctx: Ctx, actor: str) -> tuple[str, dict[str, Any]] | None:
+    def actions(self, ctx: Ctx[R], actor: str) -> Sequence[ActionSpec]:
+        """The actions ``actor`` may take now (for widgets and the tracker); default: the
+        whole catalogue on the actor's own activation, nothing otherwise."""
+        if ctx.state.current != actor:
+            return ()
+        return tuple(self.catalogue(ctx.rules).values())
+
+    def check_legal(self, ctx: Ctx[R], actor: str, spec: ActionSpec) -> None:
+        """Raise :class:`~escarmouche.errors.IllegalActionError` if the rules forbid
+        ``spec`` to ``actor`` now. Default: only on the actor's own activation."""
+        if ctx.state.current != actor:
+            raise invalid("acteur", actor, spec.rules[0] if spec.rules else "CORE-ERR",
+                          f"ce n’est pas son tour ; au tour de {ctx.state.current or 'personne'}",
+                          kind=IllegalActionError)
+
+    def act(self, ctx: Ctx[R], actor: str, action: str, params: Mapping[str, Any]) -> None:
+        """Validate and resolve one action, the same way in every system (see the module
+        docstring); the engine restores the state and the rng if anything raises."""
+        catalogue = self.catalogue(ctx.rules)
+        if not isinstance(action, str) or action not in catalogue:
+            raise invalid("action", action, "CORE-ERR",
+                          f"action inconnue du système {self.name} ; actions : "
+                          f"{join(catalogue, empty='aucune')}", kind=ParameterError)
+        spec = catalogue[action]
+        spec.check_params(params)
+        self.check_legal(ctx, actor, spec)
+        resolver = self.resolvers.get(spec.resolver_key)
+        if resolver is None:
+            raise invalid("action", action, "CORE-ERR",
+                          f"le système {self.name} ne sait pas résoudre cette action")
+        resolver(ctx, actor, spec, params)
+
+    def auto_action(self, ctx: Ctx[R], actor: str) -> tuple[str, dict[str, Any]] | None:
         """A simple default choice for automated fights (``Encounter.run``); ``None`` to pass."""
         return None
 
-    def on_end(self, ctx: Ctx) -> None: ...
+    def on_end(self, ctx: Ctx[R]) -> None: ...

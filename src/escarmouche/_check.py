@@ -1,0 +1,142 @@
+"""Shared validators: every value that crosses the engine's boundary is checked here.
+
+Each validator returns the value (narrowed for the type checker) or raises the shared
+French error of :func:`escarmouche.errors.invalid`: « champ = valeur : pourquoi (RÈGLE) ».
+``who`` names the combatant concerned (« pour Aldric »). Systems call these instead of
+writing their own checks, so that the same bad value gets the same error class
+(:class:`~escarmouche.errors.ParameterError`) and the same wording in every system.
+
+>>> integer("bonus", 3, lo=-40, hi=40, rule="D12-ATK-1")
+3
+>>> try:
+...     integer("bonus", True, lo=-40, hi=40, rule="D12-ATK-1")
+... except ParameterError as err:
+...     print(err)
+bonus = oui : un nombre entier entre −40 et 40 est attendu (D12-ATK-1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from typing import TypeVar
+
+from escarmouche.errors import EscarmoucheError, ParameterError, invalid
+from escarmouche.render.fmt import join, number, quote
+
+__all__ = [
+    "MAX_ITEMS",
+    "MAX_TEXT",
+    "choice",
+    "die",
+    "flag",
+    "integer",
+    "is_int",
+    "mapping",
+    "name_in",
+    "real",
+    "sequence",
+    "text",
+]
+
+K = TypeVar("K")
+
+#: the longest text accepted anywhere (names, parameters, typed dice lists)
+MAX_TEXT = 10_000
+#: the most items in any list or mapping passed in (rosters, action lists, dice)
+MAX_ITEMS = 10_000
+
+
+def _for(who: str) -> str:
+    return f" pour {who}" if who else ""
+
+
+def is_int(value: object) -> bool:
+    """An ``int`` that is not a ``bool``."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def integer(field: str, value: object, *, lo: int, hi: int, rule: str, who: str = "",
+            kind: type[EscarmoucheError] = ParameterError) -> int:
+    """An integer in ``lo``–``hi`` (a ``bool`` is refused)."""
+    if not is_int(value) or not lo <= value <= hi:  # type: ignore[operator]
+        raise invalid(field, value, rule,
+                      f"un nombre entier entre {number(lo)} et {number(hi)} est attendu"
+                      f"{_for(who)}", kind=kind)
+    assert isinstance(value, int)
+    return value
+
+
+def real(field: str, value: object, *, lo: float, hi: float, rule: str, who: str = "") -> float:
+    """A finite number (int or float) in ``lo``–``hi``."""
+    ok = (is_int(value) or isinstance(value, float)) and math.isfinite(value)  # type: ignore[arg-type]
+    if not ok or not lo <= value <= hi:  # type: ignore[operator]
+        raise invalid(field, value, rule,
+                      f"un nombre entre {number(lo)} et {number(hi)} est attendu{_for(who)}")
+    assert isinstance(value, int | float)
+    return value
+
+
+def die(field: str, value: object, faces: int, rule: str, *, who: str = "") -> int:
+    """A die result typed by hand: an integer in 1–``faces``."""
+    if not is_int(value) or not 1 <= value <= faces:  # type: ignore[operator]
+        raise invalid(field, value, rule,
+                      f"un résultat de d{faces} entre 1 et {faces} est attendu{_for(who)}")
+    assert isinstance(value, int)
+    return value
+
+
+def flag(field: str, value: object, rule: str) -> bool:
+    """A ``bool`` (« oui » or « non »), nothing else."""
+    if not isinstance(value, bool):
+        raise invalid(field, value, rule, "oui ou non (True ou False) est attendu")
+    return value
+
+
+def text(field: str, value: object, rule: str, *, max_len: int = 200) -> str:
+    """A non-empty string of at most ``max_len`` characters."""
+    if not isinstance(value, str) or not value.strip() or len(value) > max_len:
+        raise invalid(field, value, rule,
+                      f"un texte non vide d’au plus {number(max_len)} caractères est attendu")
+    return value
+
+
+def choice(field: str, value: object, options: Collection[str], rule: str, *,
+           labels: Mapping[str, str] | None = None) -> str:
+    """One of ``options`` (listed in the message, with their French ``labels`` if given)."""
+    if not isinstance(value, str) or value not in options:
+        shown = [quote(o) + (f" ({labels[o]})" if labels and o in labels else "")
+                 for o in options]
+        raise invalid(field, value, rule, f"valeurs possibles : {join(shown, last='ou')}")
+    return value
+
+
+def name_in(field: str, value: object, names: Collection[str], rule: str, *,
+            what: str = "combattant") -> str:
+    """The name of one of ``names`` (a combatant, a group …)."""
+    if not isinstance(value, str) or value not in names:
+        raise invalid(field, value, rule,
+                      f"aucun {what} de ce nom ; présents : "
+                      f"{join(sorted(names), empty='aucun')}")
+    return value
+
+
+def sequence(field: str, value: object, rule: str, *, max_len: int = MAX_ITEMS,
+             min_len: int = 0) -> Sequence[object]:
+    """A list or tuple (not a string) of ``min_len``–``max_len`` items."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise invalid(field, value, rule, "une liste est attendue")
+    if not min_len <= len(value) <= max_len:
+        raise invalid(field, len(value), rule,
+                      f"entre {number(min_len)} et {number(max_len)} éléments sont attendus")
+    return value
+
+
+def mapping(field: str, value: object, rule: str, *, max_len: int = MAX_ITEMS
+            ) -> Mapping[object, object]:
+    """A mapping of at most ``max_len`` entries."""
+    if not isinstance(value, Mapping):
+        raise invalid(field, value, rule, "un dictionnaire (nom → valeur) est attendu")
+    if len(value) > max_len:
+        raise invalid(field, len(value), rule, f"au plus {number(max_len)} entrées")
+    return value

@@ -1,0 +1,452 @@
+"""The state of a fight, as data, and the context a system's hooks receive.
+
+This module sits below both the encounter engine (:mod:`escarmouche.encounter`) and the
+system contract (:mod:`escarmouche.systems.base`), so neither imports the other's
+internals: there is no import cycle, and the hook signatures resolve at run time
+(``typing.get_type_hints(System.start)`` works).
+
+:class:`EncounterState` is everything about a fight (JSON round-trip exact);
+:class:`Ctx` wraps a *draft* of it for one atomic operation, with the recording rng,
+the rules (typed: ``Ctx[Rules]``) and the helpers hooks use (``emit``, ``fighter``,
+``change_track``, effects).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
+
+from escarmouche._rng import RecordingRng, Rng
+from escarmouche.errors import EscarmoucheError
+from escarmouche.model import (
+    TIMING_LABELS,
+    Combatant,
+    DieRecord,
+    Effect,
+    Event,
+    Json,
+    Timing,
+)
+
+__all__ = [
+    "CONDITIONS",
+    "ENVIRONMENT",
+    "FORMAT_VERSION",
+    "Ctx",
+    "EncounterState",
+    "EndCondition",
+    "FighterState",
+    "SystemHooks",
+]
+
+#: the version of the save format (``EncounterState.to_json``)
+FORMAT_VERSION = 1
+
+#: the name of the environment's pseudo-activation (D12-INIT-5); no fighter may use it
+ENVIRONMENT = "environnement"
+
+R = TypeVar("R")
+R_contra = TypeVar("R_contra", contravariant=True)
+
+
+class SystemHooks(Protocol[R_contra]):
+    """What :class:`Ctx` needs of a system (``System`` satisfies it)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def is_out(self, fighter: FighterState, rules: R_contra) -> bool: ...
+
+    def validate_effect(self, effect: Effect, rules: R_contra) -> None: ...
+
+
+@dataclass(slots=True)
+class FighterState:
+    """A combatant during a fight: its value plus what changes (tracks, flags)."""
+
+    combatant: Combatant
+    tracks: dict[str, int]
+    maxima: dict[str, int]
+    out: bool = False
+    fled: bool = False
+    #: per-system, per-fighter state (JSON values): parries used, movement left …
+    flags: dict[str, Json] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.combatant.name
+
+    @property
+    def side(self) -> str:
+        return self.combatant.side
+
+    @property
+    def standing(self) -> bool:
+        return not self.out and not self.fled
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "combatant": self.combatant.to_json(),
+            "tracks": dict(self.tracks),
+            "maxima": dict(self.maxima),
+            "out": self.out,
+            "fled": self.fled,
+            "flags": copy.deepcopy(self.flags),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> FighterState:
+        return cls(
+            combatant=Combatant.from_json(data["combatant"]),
+            tracks=dict(data["tracks"]),
+            maxima=dict(data["maxima"]),
+            out=bool(data["out"]),
+            fled=bool(data["fled"]),
+            flags=copy.deepcopy(dict(data["flags"])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EndCondition:
+    """A victory or defeat condition the GM sets before the fight (RB-END-1).
+
+    ``kind`` names a predicate of :data:`CONDITIONS`: ``"camp_hors_combat"`` (every
+    fighter of ``side`` is out or fled), ``"combattant_hors_combat"`` (``name`` is
+    out), ``"camp_en_fuite"`` (every standing fighter of ``side`` fled), ``"tours"``
+    (``turns`` global turns survived). ``outcome`` is what the GM announces
+    (« victoire », « défaite » …).
+    """
+
+    kind: str
+    outcome: str
+    side: str | None = None
+    name: str | None = None
+    turns: int | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in CONDITIONS:
+            raise EscarmoucheError(
+                f"condition = {self.kind!r} : condition de fin inconnue ; conditions : "
+                f"{', '.join(sorted(CONDITIONS))} (RB-END-1)",
+                field="condition", value=self.kind, rule="RB-END-1",
+            )
+
+    def describe(self) -> str:
+        if self.label:
+            return self.label
+        match self.kind:
+            case "camp_hors_combat":
+                return f"tout le camp « {self.side} » est hors de combat"
+            case "combattant_hors_combat":
+                return f"« {self.name} » est hors de combat"
+            case "camp_en_fuite":
+                return f"le camp « {self.side} » a fui"
+            case "tours":
+                return f"{self.turns} tours ont été tenus"
+        return self.kind
+
+    def to_json(self) -> dict[str, Json]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> EndCondition:
+        return cls(**dict(data))
+
+
+def _side_out(state: EncounterState, cond: EndCondition, at_turn_end: bool) -> bool:
+    members = [f for f in state.fighters.values() if f.side == cond.side]
+    return bool(members) and all(not f.standing for f in members)
+
+
+def _fighter_out(state: EncounterState, cond: EndCondition, at_turn_end: bool) -> bool:
+    f = state.fighters.get(cond.name or "")
+    return f is not None and not f.standing
+
+
+def _side_fled(state: EncounterState, cond: EndCondition, at_turn_end: bool) -> bool:
+    members = [f for f in state.fighters.values() if f.side == cond.side and not f.out]
+    return bool(members) and all(f.fled for f in members)
+
+
+def _turns(state: EncounterState, cond: EndCondition, at_turn_end: bool) -> bool:
+    return at_turn_end and cond.turns is not None and state.turn >= cond.turns
+
+
+#: the end-condition predicates, by kind (extensible: add a key and a function)
+CONDITIONS: dict[str, Callable[[EncounterState, EndCondition, bool], bool]] = {
+    "camp_hors_combat": _side_out,
+    "combattant_hors_combat": _fighter_out,
+    "camp_en_fuite": _side_fled,
+    "tours": _turns,
+}
+
+
+@dataclass(slots=True)
+class EncounterState:
+    """Everything about a fight, as data (serialisable to JSON and back exactly)."""
+
+    system: str
+    rules: dict[str, Json]
+    fighters: dict[str, FighterState]
+    end_conditions: list[EndCondition] = field(default_factory=list)
+    turn: int = 0
+    started: bool = False
+    finished: bool = False
+    outcome: str | None = None
+    order: list[str] = field(default_factory=list)
+    cursor: int = -1
+    #: how many activations each fighter has had in the current global turn
+    activations: dict[str, int] = field(default_factory=dict)
+    effects: list[Effect] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)
+    system_state: dict[str, Json] = field(default_factory=dict)
+    next_effect_id: int = 1
+
+    def draft(self) -> EncounterState:
+        """A working copy for an atomic operation. Events and effects are immutable, so
+        the log and the effect list are copied shallowly (a long fight stays cheap)."""
+        log, effects = self.log, self.effects
+        self.log, self.effects = [], []
+        try:
+            copied = copy.deepcopy(self)
+        finally:
+            self.log, self.effects = log, effects
+        copied.log, copied.effects = list(log), list(effects)
+        return copied
+
+    @property
+    def current(self) -> str | None:
+        """The slot now acting (a fighter's name or ``"environnement"``), or ``None``."""
+        if self.started and not self.finished and 0 <= self.cursor < len(self.order):
+            return self.order[self.cursor]
+        return None
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "format": FORMAT_VERSION,
+            "system": self.system,
+            "rules": copy.deepcopy(self.rules),
+            "fighters": [f.to_json() for f in self.fighters.values()],
+            "end_conditions": [c.to_json() for c in self.end_conditions],
+            "turn": self.turn,
+            "started": self.started,
+            "finished": self.finished,
+            "outcome": self.outcome,
+            "order": list(self.order),
+            "cursor": self.cursor,
+            "activations": dict(self.activations),
+            "effects": [e.to_json() for e in self.effects],
+            "log": [e.to_json() for e in self.log],
+            "system_state": copy.deepcopy(self.system_state),
+            "next_effect_id": self.next_effect_id,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> EncounterState:
+        if data.get("format") != FORMAT_VERSION:
+            raise EscarmoucheError(
+                f"format = {data.get('format')!r} : sauvegarde d’un format inconnu "
+                f"(attendu : {FORMAT_VERSION}) (CORE-LOG)",
+                field="format", value=data.get("format"), rule="CORE-LOG",
+            )
+        fighters = [FighterState.from_json(f) for f in data["fighters"]]
+        return cls(
+            system=str(data["system"]),
+            rules=copy.deepcopy(dict(data["rules"])),
+            fighters={f.name: f for f in fighters},
+            end_conditions=[EndCondition.from_json(c) for c in data["end_conditions"]],
+            turn=int(data["turn"]),
+            started=bool(data["started"]),
+            finished=bool(data["finished"]),
+            outcome=data["outcome"],
+            order=list(data["order"]),
+            cursor=int(data["cursor"]),
+            activations=dict(data["activations"]),
+            effects=[Effect.from_json(e) for e in data["effects"]],
+            log=[Event.from_json(e) for e in data["log"]],
+            system_state=copy.deepcopy(dict(data["system_state"])),
+            next_effect_id=int(data["next_effect_id"]),
+        )
+
+
+class Ctx(Generic[R]):
+    """What a system's hooks get: the (draft) state, the recording rng, the rules, helpers.
+
+    Hooks change ``ctx.state`` freely: the engine works on a copy and commits it only when
+    the whole operation succeeded.
+    """
+
+    def __init__(self, state: EncounterState, system: SystemHooks[R], rules: R, rng: Rng | None):
+        self.state = state
+        self.system = system
+        self.rules = rules
+        self._rng = RecordingRng(rng) if rng is not None else None
+        self.events: list[Event] = []
+
+    @property
+    def rng(self) -> RecordingRng:
+        if self._rng is None:
+            raise EscarmoucheError(
+                "rng = None : cette opération lance des dés ; passez un random.Random ou "
+                "des ScriptedRolls (CORE-RNG)",
+                field="rng", value=None, rule="CORE-RNG",
+            )
+        return self._rng
+
+    # -- log ---------------------------------------------------------------------------
+
+    def emit(
+        self,
+        kind: str,
+        text: str,
+        *,
+        actor: str | None = None,
+        rules: Iterable[str] = (),
+        data: Mapping[str, Json] | None = None,
+        dice: Iterable[DieRecord] | None = None,
+        purpose: str = "",
+    ) -> Event:
+        """Append an event; ``dice`` defaults to every die drawn since the last event."""
+        drawn = tuple(dice) if dice is not None else (
+            self._rng.take(purpose) if self._rng is not None else ()
+        )
+        if dice is not None and self._rng is not None:
+            self._rng.take()
+        event = Event(
+            seq=len(self.state.log) + 1,
+            turn=self.state.turn,
+            actor=actor,
+            kind=kind,
+            text=text,
+            rules=tuple(rules),
+            dice=drawn,
+            data=dict(data or {}),
+        )
+        self.state.log.append(event)
+        self.events.append(event)
+        return event
+
+    # -- fighters ----------------------------------------------------------------------
+
+    def fighter(self, name: str, *, rule: str = "CORE-ERR") -> FighterState:
+        f = self.state.fighters.get(name)
+        if f is None:
+            raise EscarmoucheError(
+                f"combattant = {name!r} : inconnu dans ce combat ; présents : "
+                f"{', '.join(self.state.fighters)} ({rule})",
+                field="combattant", value=name, rule=rule,
+            )
+        return f
+
+    def enemies(self, name: str) -> list[FighterState]:
+        side = self.fighter(name).side
+        return [f for f in self.state.fighters.values() if f.side != side and f.standing]
+
+    def change_track(
+        self, name: str, track: str, delta: int, *, rules: Iterable[str] = (), reason: str = ""
+    ) -> int:
+        """Add ``delta`` to a track (never below 0 nor above its maximum when healing);
+        mark the fighter out when the system says so. Returns the new value."""
+        f = self.fighter(name)
+        if track not in f.tracks:
+            raise EscarmoucheError(
+                f"piste = {track!r} : « {name} » n’a pas cette piste ; pistes : "
+                f"{', '.join(f.tracks) or 'aucune'} (CORE-ERR)",
+                field="piste", value=track, rule="CORE-ERR",
+            )
+        before = f.tracks[track]
+        after = before + delta
+        if delta > 0:
+            after = min(after, max(f.maxima.get(track, after), before))
+        after = max(after, 0)
+        f.tracks[track] = after
+        was_out = f.out
+        if not f.out and self.system.is_out(f, self.rules):
+            f.out = True
+        if not was_out and f.out:
+            self.emit(
+                "hors_combat",
+                f"{name} est hors de combat ({track} à {after}).",
+                actor=name, rules=tuple(rules), data={"track": track, "value": after},
+            )
+        return after
+
+    # -- effects -----------------------------------------------------------------------
+
+    def add_effect(self, effect: Effect) -> Effect:
+        """Add an effect (a fresh id is given when ``effect.id`` is empty)."""
+        if effect.bearer is not None and effect.bearer != ENVIRONMENT:
+            self.fighter(effect.bearer)
+        if effect.until_turn_of is not None:
+            self.fighter(effect.until_turn_of)
+        self.system.validate_effect(effect, self.rules)
+        if not effect.id or any(e.id == effect.id for e in self.state.effects):
+            effect = dataclasses.replace(effect, id=f"e{self.state.next_effect_id}")
+            self.state.next_effect_id += 1
+        self.state.effects.append(effect)
+        where = f" sur {effect.bearer}" if effect.bearer else ""
+        if effect.timing is Timing.UNTIL_NEXT_TURN_OF:
+            when = f"{TIMING_LABELS[effect.timing]} {effect.until_turn_of}"
+        else:
+            length = f", {effect.remaining} fois" if effect.remaining is not None else ""
+            when = f"{TIMING_LABELS[effect.timing]}{length}"
+        self.emit(
+            "effet_ajoute",
+            f"Effet « {effect.name} »{where} ({when}).",
+            actor=effect.bearer, data={"effect": effect.to_json()},
+        )
+        return effect
+
+    def remove_effect(self, effect_id: str, *, why: str = "retiré", rules: Iterable[str] = ()
+                      ) -> Effect:
+        for i, e in enumerate(self.state.effects):
+            if e.id == effect_id:
+                del self.state.effects[i]
+                where = f" sur {e.bearer}" if e.bearer else ""
+                self.emit(
+                    "effet_fin", f"Effet « {e.name} »{where} : {why}.",
+                    actor=e.bearer, rules=tuple(rules), data={"effect": e.id},
+                )
+                return e
+        raise EscarmoucheError(
+            f"effet = {effect_id!r} : aucun effet de ce nom en cours (CORE-ERR)",
+            field="effet", value=effect_id, rule="CORE-ERR",
+        )
+
+    def effects_of(self, bearer: str | None, timing: Timing | None = None) -> list[Effect]:
+        return [
+            e for e in self.state.effects
+            if e.bearer == bearer and (timing is None or e.timing is timing)
+        ]
+
+    def tick(self, effect: Effect, *, rules: Iterable[str] = ()) -> None:
+        """One tick of an effect: apply ``per_tick`` to the bearer, count down, expire."""
+        rules = tuple(rules)
+        if effect.bearer and effect.bearer in self.state.fighters and effect.per_tick:
+            for track, delta in effect.per_tick.items():
+                value = self.change_track(effect.bearer, track, delta, rules=rules)
+                sign = "+" if delta > 0 else "−"
+                self.emit(
+                    "effet_applique",
+                    f"« {effect.name} » : {effect.bearer} {sign}{abs(delta)} {track} "
+                    f"(reste {value}).",
+                    actor=effect.bearer, rules=rules,
+                    data={"effect": effect.id, "track": track, "delta": delta, "value": value},
+                )
+        if effect.remaining is None:
+            return
+        left = effect.remaining - 1
+        idx = next(i for i, e in enumerate(self.state.effects) if e.id == effect.id)
+        if left <= 0:
+            self.remove_effect(effect.id, why="expire", rules=rules)
+        else:
+            self.state.effects[idx] = dataclasses.replace(effect, remaining=left)
+            self.emit(
+                "effet_decompte",
+                f"« {effect.name} » : encore {left}.",
+                actor=effect.bearer, rules=rules, data={"effect": effect.id, "remaining": left},
+            )

@@ -1,0 +1,50 @@
+"""The hooks that plug « Jouet » into the encounter engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from escarmouche.state import Ctx
+from escarmouche.systems.base import System
+from tests.toy_system.actions import ACTIONS, RESOLVERS
+from tests.toy_system.initiative import roll_initiative
+from tests.toy_system.narration import initiative_sentence
+from tests.toy_system.rules import TRACK, Rules
+
+__all__ = ["SYSTEM", "ToySystem"]
+
+
+class ToySystem(System[Rules]):
+    """Initiative once for the fight (JOUET-INIT-1), one blow per activation."""
+
+    name: ClassVar[str] = "jouet"
+    title: ClassVar[str] = "Système jouet"
+    rules_type = Rules
+    tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    turn_rules: ClassVar[tuple[str, ...]] = ("JOUET-INIT-1",)
+    action_specs = ACTIONS
+    resolvers = RESOLVERS
+
+    def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
+        roster = [f.combatant for f in ctx.state.fighters.values()]
+        init = roll_initiative(roster, ctx.rng)
+        ctx.state.system_state["ordre"] = list(init.order)
+        ctx.emit("initiative", initiative_sentence(init.order), rules=("JOUET-INIT-1",),
+                 data={"scores": dict(init.scores)})
+
+    def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
+        order = ctx.state.system_state["ordre"]
+        assert isinstance(order, list)
+        return [str(name) for name in order]
+
+    def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
+        ctx.state.system_state["a_frappe"] = None
+        return True
+
+    def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
+        enemies = ctx.enemies(actor)
+        return ("frapper", {"cible": enemies[0].name}) if enemies else None
+
+
+SYSTEM = ToySystem()
