@@ -29,6 +29,7 @@ from escarmouche.model import (
     check_roster,
 )
 from escarmouche.render.fmt import de
+from escarmouche.render.table import Text
 from escarmouche.state import (
     CONDITIONS,
     ENVIRONMENT,
@@ -161,6 +162,15 @@ class Encounter:
             else:
                 lines.append(f"  {e.text}")
         return "\n".join(lines)
+
+    def journal(self, since: int = 0, *, rules: bool = True) -> Text:
+        """The log from event ``since`` on, one French line per event, with the rule IDs
+        applied (``rules``); it displays itself in a notebook."""
+        lines = []
+        for e in self.state.log[since:]:
+            cited = f" [{', '.join(e.rules)}]" if rules and e.rules else ""
+            lines.append(f"{e.text}{cited}")
+        return Text("\n".join(lines))
 
     # -- atomic operations -------------------------------------------------------------
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from escarmouche.render.fmt import fraction, number, percent
 from escarmouche.render.svg import distribution_svg, html_table, outcome_bars_svg, timeline_svg
+from escarmouche.render.table import Table, Text
 
 __all__ = [
+    "Table",
+    "Text",
     "distribution_svg",
     "fraction",
     "html_table",

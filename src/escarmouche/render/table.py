@@ -1,0 +1,54 @@
+"""Values that display themselves in a notebook: a French table, a French text.
+
+Results and odds of every system return these (or define ``_repr_html_`` with them), so
+the book shows tables and sentences, never reprs, without helpers of its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from collections.abc import Sequence
+
+from escarmouche.render.svg import html_table
+
+__all__ = ["Table", "Text"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Table:
+    """A small table: shown as HTML in a notebook, as aligned text elsewhere.
+
+    >>> print(Table(("Zone", "Chance"), [("tête", "10,0 %")]))
+    Zone | Chance
+    tête | 10,0 %
+    """
+
+    headers: tuple[str, ...]
+    rows: Sequence[Sequence[object]]
+    title: str | None = None
+
+    def _repr_html_(self) -> str:
+        return html_table(self.headers, self.rows, caption=self.title)
+
+    def __str__(self) -> str:
+        from escarmouche.render.svg import _cell
+
+        lines = [self.title] if self.title else []
+        lines.append(" | ".join(self.headers))
+        for row in self.rows:
+            lines.append(" | ".join(html.unescape(_cell(v)[0]) for v in row))
+        return "\n".join(lines)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Text:
+    """French text (one paragraph per line): shown as paragraphs in a notebook."""
+
+    text: str
+
+    def _repr_html_(self) -> str:
+        return "".join(f"<p>{html.escape(line)}</p>" for line in self.text.splitlines())
+
+    def __str__(self) -> str:
+        return self.text
