@@ -57,10 +57,12 @@ def frapper(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, 
                       f"{actor} a déjà frappé pendant cette activation",
                       kind=IllegalActionError)
     strike = resolve_strike(ctx.rng.randint(1, ctx.rules.faces), ctx.rules)
-    left = ctx.change_track(target, TRACK, -strike.damage, rules=strike.rules)
+    left = max(ctx.fighter(target).tracks[TRACK] - strike.damage, 0)
     ctx.state.system_state["a_frappe"] = actor
     ctx.emit("attaque", strike_sentence(actor, target, strike.damage, left), actor=actor,
              rules=strike.rules, data={"cible": target, "degats": strike.damage})
+    # the blow is told first, then its consequence (JOUET-END-1)
+    ctx.change_track(target, TRACK, -strike.damage, rules=("JOUET-END-1",))
 
 
 RESOLVERS: Mapping[str, Resolver[Rules]] = {"frapper": frapper}

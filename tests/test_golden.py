@@ -1,0 +1,37 @@
+"""Golden fights of every system through one runner (tests/golden_runner.py).
+
+Each file is ``tests/golden/<système>.json``; the toy system has one too, as the model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from escarmouche import systems
+from escarmouche.systems.base import System
+from tests import golden_runner
+from tests.toy_system import SYSTEM as TOY
+
+SYSTEMS: dict[str, System[Any]] = {name: systems.get(name) for name in systems.NAMES}
+SYSTEMS[TOY.name] = TOY
+
+CASES = [
+    pytest.param(name, i, id=f"{name}-{i}")
+    for name in SYSTEMS
+    if (golden_runner.GOLDEN / f"{name}.json").exists()
+    for i in range(len(golden_runner.load(name)["fights"]))
+]
+
+
+@pytest.mark.parametrize(("name", "index"), CASES)
+def test_golden_fight(name: str, index: int) -> None:
+    """CORE-LOG, CORE-RNG: fixed dice give exactly the recorded log, outcome and tracks."""
+    fight = golden_runner.load(name)["fights"][index]
+    golden_runner.check(SYSTEMS[name], fight)
+
+
+def test_every_system_has_a_golden_file() -> None:
+    missing = [n for n in SYSTEMS if not (golden_runner.GOLDEN / f"{n}.json").exists()]
+    assert not missing, f"no golden fight file for {missing}"
