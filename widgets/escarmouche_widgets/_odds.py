@@ -21,64 +21,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from escarmouche.odds import first_odds, uniform
+
 __all__ = ["MAX_GROUPS", "GroupOdds", "first_odds", "group_odds", "uniform"]
 
 #: the most groups :func:`group_odds` handles (inclusion–exclusion over Bell(n) set
 #: partitions: 52 for 5 groups)
 MAX_GROUPS = 5
-
-
-def uniform(faces: int, plus: int = 0) -> dict[int, Fraction]:
-    """The law of ``1dfaces + plus``."""
-    return {v + plus: Fraction(1, faces) for v in range(1, faces + 1)}
-
-
-def first_odds(entries: Sequence[tuple[str, int, Mapping[int, Fraction]]]
-               ) -> dict[str, Fraction]:
-    """``entries`` = ``(name, tie_break, score law)``: the exact chance that each fighter
-    acts first (highest score; ties by higher ``tie_break``, then a fair roll-off)."""
-    scores = sorted({v for _, _, law in entries for v in law})
-    # below[j][s] = P(score_j < s), at[j][s] = P(score_j == s), for every score s
-    below: list[dict[int, Fraction]] = []
-    at: list[dict[int, Fraction]] = []
-    for _, _, law in entries:
-        acc = Fraction(0)
-        lt: dict[int, Fraction] = {}
-        for v in scores:
-            lt[v] = acc
-            acc += law.get(v, Fraction(0))
-        below.append(lt)
-        at.append({v: law.get(v, Fraction(0)) for v in scores})
-    out: dict[str, Fraction] = {}
-    for i, (name, key, law) in enumerate(entries):
-        total = Fraction(0)
-        for s, p in law.items():
-            if not p:
-                continue
-            weight = p
-            # a polynomial in x: the same-key rivals still tied with i at s
-            poly = [Fraction(1)]
-            for j, (_, key_j, _) in enumerate(entries):
-                if j == i:
-                    continue
-                if key_j > key:
-                    weight *= below[j][s]
-                elif key_j < key:
-                    weight *= below[j][s] + at[j][s]
-                else:
-                    lose, tie = below[j][s], at[j][s]
-                    nxt = [Fraction(0)] * (len(poly) + 1)
-                    for m, c in enumerate(poly):
-                        nxt[m] += c * lose
-                        nxt[m + 1] += c * tie
-                    poly = nxt
-                if not weight:
-                    break
-            if weight:
-                total += weight * sum((c / (m + 1) for m, c in enumerate(poly)),
-                                      Fraction(0))
-        out[name] = total
-    return out
 
 
 def _group_states(bonuses: Sequence[int], faces: int) -> dict[tuple[int, ...], int]:

@@ -1,0 +1,76 @@
+"""Exact odds shared by the systems (pure, :class:`~fractions.Fraction` only).
+
+Who acts first under an individual initiative (rulebook, d100, d20, d12's bonus turn):
+each fighter has a score law (a die plus a stat); the higher score acts first, ties go
+to the higher tie-break stat, then to a fair roll-off (:func:`first_odds`). Exact, and
+without enumerating the joint rolls of the whole roster, so that a page never freezes
+in the browser. Each system's ``odds.py`` builds the laws with its own rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+__all__ = ["first_odds", "uniform"]
+
+
+def uniform(faces: int, plus: int = 0) -> dict[int, Fraction]:
+    """The law of ``1dfaces + plus``.
+
+    >>> uniform(2, 3)
+    {4: Fraction(1, 2), 5: Fraction(1, 2)}
+    """
+    return {v + plus: Fraction(1, faces) for v in range(1, faces + 1)}
+
+
+def first_odds(entries: Sequence[tuple[str, int, Mapping[int, Fraction]]]
+               ) -> dict[str, Fraction]:
+    """``entries`` = ``(name, tie_break, score law)``: the exact chance that each fighter
+    acts first (highest score; ties by higher ``tie_break``, then a fair roll-off).
+
+    >>> first_odds([("A", 0, uniform(2)), ("B", 0, uniform(2))])
+    {'A': Fraction(1, 2), 'B': Fraction(1, 2)}
+    """
+    scores = sorted({v for _, _, law in entries for v in law})
+    # below[j][s] = P(score_j < s), at[j][s] = P(score_j == s), for every score s
+    below: list[dict[int, Fraction]] = []
+    at: list[dict[int, Fraction]] = []
+    for _, _, law in entries:
+        acc = Fraction(0)
+        lt: dict[int, Fraction] = {}
+        for v in scores:
+            lt[v] = acc
+            acc += law.get(v, Fraction(0))
+        below.append(lt)
+        at.append({v: law.get(v, Fraction(0)) for v in scores})
+    out: dict[str, Fraction] = {}
+    for i, (name, key, law) in enumerate(entries):
+        total = Fraction(0)
+        for s, p in law.items():
+            if not p:
+                continue
+            weight = p
+            # a polynomial in x: the same-key rivals still tied with i at s
+            poly = [Fraction(1)]
+            for j, (_, key_j, _) in enumerate(entries):
+                if j == i:
+                    continue
+                if key_j > key:
+                    weight *= below[j][s]
+                elif key_j < key:
+                    weight *= below[j][s] + at[j][s]
+                else:
+                    lose, tie = below[j][s], at[j][s]
+                    nxt = [Fraction(0)] * (len(poly) + 1)
+                    for m, c in enumerate(poly):
+                        nxt[m] += c * lose
+                        nxt[m + 1] += c * tie
+                    poly = nxt
+                if not weight:
+                    break
+            if weight:
+                total += weight * sum((c / (m + 1) for m, c in enumerate(poly)),
+                                      Fraction(0))
+        out[name] = total
+    return out
