@@ -23,6 +23,8 @@ A file is::
           ],
           "expect": {
             "log": ["event text [RULE-IDS]", …],  # Encounter.journal() lines, all of them
+            "lines": ["…", …],                    # or: lines that appear, in this order
+                                                  # (for hand-derived expectations)
             "outcome": "…",                       # optional
             "tracks": {"Grolk": {"PV": 3}},       # optional
             "dice_left": 0                        # optional: scripted dice not used
@@ -110,6 +112,12 @@ def check(system: System[Any], fight: Mapping[str, Any]) -> None:
     got = observed(enc, rng)
     expect: Mapping[str, Any] = fight["expect"]
     for key, want in expect.items():
+        if key == "lines":
+            log = iter(got["log"])
+            for line in want:
+                assert any(line == seen for seen in log), (
+                    f"{fight['name']}: line missing or out of order:\n  {line}")
+            continue
         assert got[key] == want, _diff(fight["name"], key, want, got[key])
 
 
