@@ -10,9 +10,25 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
-.PHONY: all venv lint types unit nbval book site serve browser bench bench-browser refresh test clean
+.PHONY: all help venv lint types unit nbval book site serve browser bench bench-browser refresh test clean
 
 all: test
+
+# `make help`: the targets, in French like everything a reader sees.
+help:
+	@echo "make test           tout : lint, types, unit, nbval, livre en -W, navigateur (la CI)"
+	@echo "make serve          construit le livre et le site hors ligne, les sert sur 127.0.0.1:$(PORT)"
+	@echo "make refresh        régénère chaque carnet book/X.ipynb depuis son jumeau book_src/X.md,"
+	@echo "                    l’exécute et enregistre ses sorties (relisez le diff)"
+	@echo "make lint           ruff"
+	@echo "make types          mypy --strict"
+	@echo "make unit           tests unitaires et de propriétés, doctests de chaque module,"
+	@echo "                    exemple du README, carnets conformes à leurs jumeaux"
+	@echo "make nbval          réexécute les carnets du livre et compare leurs sorties"
+	@echo "make book           le livre statique (avertissements = erreurs) et le site JupyterLite"
+	@echo "make browser        tests dans Chromium (site hors ligne, carnets en direct)"
+	@echo "make bench          performances du moteur ; make bench-browser : dans le navigateur"
+	@echo "make clean          efface les constructions"
 
 $(STAMP): requirements-dev.txt requirements-lock.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -61,13 +77,12 @@ bench-browser: book
 bench: venv
 	$(PY) bench/run.py dice
 
-# The notebooks' sources: the MyST twins (book_src/ → book/), the demo pages' generator,
-# then the hand-written notebooks; each step executes and stores outputs, and rewrites
-# only what changed. Review the diff, then commit.
+# Every notebook of the book comes from its MyST twin (book_src/X.md → book/X.ipynb, the
+# demo pages and essai-navigateur included), through one tool that executes it and stores
+# its outputs, rewriting only what changed. Review the diff, then commit. One page:
+# `$(PY) tools/book_notebooks.py d100/attaque`; `make unit` checks that no notebook drifted.
 refresh: venv
 	$(PY) tools/book_notebooks.py
-	$(PY) tools/widgets_notebooks.py
-	$(PY) tools/refresh_notebooks.py book/essai-navigateur.ipynb
 
 test: lint types unit nbval book browser
 	@echo "make test : tout est vert."

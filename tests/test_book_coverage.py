@@ -13,8 +13,6 @@ import importlib
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -180,11 +178,3 @@ def test_every_notebook_is_in_the_toc() -> None:
                      if str(p.relative_to(ROOT).with_suffix("")) not in listed)
     assert not orphans, "carnets absents de _toc.yml : " + ", ".join(orphans)
 
-
-def test_twins_and_notebooks_agree() -> None:
-    """Each ``book_src`` twin has its notebook, with the same cells (no kernel needed)."""
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "book_notebooks.py"), "--check"],
-        capture_output=True, text=True, cwd=ROOT, check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -1,49 +1,66 @@
 """Build the book's notebooks from their jupytext MyST twins (``book_src`` → ``book``).
 
-The twins under ``book_src/`` are the reviewable source of every book page that holds
-code: ``book_src/d100/attaque.md`` becomes ``book/d100/attaque.ipynb``. They live in
-another folder on purpose: a twin next to its notebook would make Sphinx find two
-files for one page (BROWSER.md).
+Every book page that holds code has one source, its twin under ``book_src/``:
+``book_src/d100/attaque.md`` becomes ``book/d100/attaque.ipynb``, and so do the demo
+pages (``book_src/demos/*.md``) and the browser check page
+(``book_src/essai-navigateur.md``). The twins live in another folder on purpose: a twin
+next to its notebook would make Sphinx find two files for one page (BROWSER.md).
+This is the one tool of ``make refresh``.
 
 Usage (from the repository root, with the project's virtualenv)::
 
-    python tools/book_notebooks.py              # convert and execute every twin
-    python tools/book_notebooks.py d100/attaque  # only these pages
-    python tools/book_notebooks.py --check      # twins and notebooks agree? (no kernel)
+    python tools/book_notebooks.py               # convert and execute every twin
+    python tools/book_notebooks.py d100/attaque   # only these pages
+    python tools/book_notebooks.py --check       # twins and notebooks agree? (no kernel)
 
-Executing stores the outputs in the notebook; ``pytest --nbval book`` later re-executes
-them and compares, so the page a reader sees is what the engine produces now. The
-notebook is written deterministically: fixed cell ids, no timings, no jupytext metadata,
-so that re-running on an unchanged engine changes no byte.
+A notebook's cells (type, source, tags) come from its twin; it is rewritten only when
+they changed. It is then executed in place with nbclient in the ``python3`` kernel of
+this virtualenv (jupyter_client swaps the kernelspec's ``python`` for
+``sys.executable``), with the notebook's folder as working directory, and its outputs
+are stored; ``pytest --nbval book`` later re-executes it and compares, so the page a
+reader sees is what the engine produces now. Code cells tagged ``nbval-ignore-output``
+(the demos' widgets) are executed by nbval, their output not compared.
+
+The notebook is written deterministically, so that re-running on an unchanged engine
+changes no byte: fixed cell ids (``c000``, ``c001``…), no timings, no jupytext
+metadata, consecutive prints of a cell merged into one output, the widget state stored
+(``store_widget_state=True``, so that the static page renders the widgets) with its
+model ids (random in the kernel) renamed in order of creation.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import json
+import re
 import sys
+import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import jupytext  # type: ignore[import-untyped]  # jupytext ships no type information
 import nbformat
+from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "book_src"
 BOOK = ROOT / "book"
-sys.path.insert(0, str(ROOT / "tools"))
-
-#: ``tools/refresh_notebooks.py`` (the sibling tool of ``make refresh``): executes a
-#: notebook in place, deterministically; returns whether the file changed.
-refresh: Callable[[Path], bool] = importlib.import_module("refresh_notebooks").refresh
 
 # nbformat's functions carry no annotations: typed aliases for mypy --strict.
 nb_read: Callable[..., Any] = nbformat.read
+nb_reads: Callable[..., Any] = nbformat.reads
 nb_writes: Callable[..., str] = nbformat.writes
+nb_from_dict: Callable[[Any], Any] = nbformat.from_dict
+nb_validate: Callable[[Any], None] = nbformat.validate
 
-#: the kernelspec that ``tools/refresh_notebooks.py`` writes, so that both tools agree
-KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+KERNEL = "python3"
+#: the kernelspec written in every notebook (the lite site swaps it for Pyodide's)
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": KERNEL}
+TIMEOUT_S = 600  # per cell
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+HEX32 = re.compile(r"[0-9a-f]{32}")
 
 
 def twins(pages: list[str] | None = None) -> list[Path]:
@@ -61,9 +78,22 @@ def twins(pages: list[str] | None = None) -> list[Path]:
     return out
 
 
+def notebooks() -> list[Path]:
+    """Every notebook of the book (``book/**/*.ipynb``, hidden and build folders aside)."""
+    return [
+        p for p in sorted(BOOK.rglob("*.ipynb"))
+        if not any(part.startswith((".", "_")) for part in p.relative_to(BOOK).parts)
+    ]
+
+
 def target(twin: Path) -> Path:
     """The notebook built from ``twin``."""
     return (BOOK / twin.relative_to(SRC)).with_suffix(".ipynb")
+
+
+def twin_of(notebook: Path) -> Path:
+    """The twin a notebook is built from."""
+    return (SRC / notebook.relative_to(BOOK)).with_suffix(".md")
 
 
 def convert(twin: Path) -> Any:
@@ -83,20 +113,100 @@ def shape(nb: Any) -> list[tuple[str, str, list[str]]]:
             for c in nb.cells]
 
 
-def check(paths: list[Path]) -> list[str]:
-    """The problems found: a twin without notebook, or a notebook that drifted."""
+def check(paths: list[Path] | None = None) -> list[str]:
+    """The problems found, without a kernel: a twin without notebook, a notebook that
+    drifted from its twin, and (when checking every twin) a notebook without twin."""
     problems = []
-    for twin in paths:
+    for twin in paths if paths is not None else twins():
         out = target(twin)
         if not out.is_file():
-            problems.append(f"{out.relative_to(ROOT)} manque (jumeau {twin.relative_to(ROOT)})")
+            problems.append(f"{out.relative_to(ROOT)} manque (jumeau {twin.relative_to(ROOT)}) :"
+                            " lancez make refresh")
             continue
         if shape(convert(twin)) != shape(nb_read(out, as_version=4)):
             problems.append(
                 f"{out.relative_to(ROOT)} ne correspond plus à {twin.relative_to(ROOT)} : "
-                "lancez python tools/book_notebooks.py"
+                "lancez make refresh"
             )
+    if paths is None:
+        problems.extend(orphans())
     return problems
+
+
+def orphans() -> list[str]:
+    """The notebooks of the book without a twin (each one needs its source)."""
+    return [f"{nb.relative_to(ROOT)} n’a pas de jumeau {twin_of(nb).relative_to(ROOT)} "
+            "(la source de chaque carnet du livre)"
+            for nb in notebooks() if not twin_of(nb).is_file()]
+
+
+def normalise(nb: Any) -> None:
+    """Deterministic metadata: no timings, the venv's python3 kernelspec."""
+    for cell in nb.cells:
+        for key in ("execution", "collapsed", "scrolled"):
+            cell.metadata.pop(key, None)
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    info = nb.metadata.get("language_info")
+    if isinstance(info, dict):
+        # The patch level of the interpreter is noise in a diff.
+        info.pop("version", None)
+
+
+def coalesce_streams(nb: Any) -> None:
+    """Merge consecutive outputs of one stream (stdout or stderr) into one.
+
+    How the kernel splits a cell's printing into messages depends on timing; merged,
+    the stored output does not (nbval and the browser tests merge them too).
+    """
+    for cell in nb.cells:
+        merged: list[Any] = []
+        for out in cell.get("outputs", []):
+            last = merged[-1] if merged else None
+            if (out.output_type == "stream" and last is not None
+                    and last.output_type == "stream" and last.name == out.name):
+                last.text += out.text
+            else:
+                merged.append(out)
+        if "outputs" in cell:
+            cell.outputs = merged
+
+
+def stable_widget_ids(nb: Any, name: str) -> Any:
+    """Rename the widget model ids in creation order: ``uuid5(name, index)``."""
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    ids = [key for key in state if HEX32.fullmatch(key)]
+    if not ids:
+        return nb
+    renames = {old: uuid.uuid5(uuid.NAMESPACE_URL, f"{name}#{i}").hex
+               for i, old in enumerate(ids)}
+    text = HEX32.sub(lambda m: renames.get(m.group(0), m.group(0)),
+                     json.dumps(nb, ensure_ascii=False))
+    return nb_from_dict(json.loads(text))
+
+
+def execute(path: Path) -> bool:
+    """Execute the notebook ``path`` in place; return whether its content changed."""
+    before = path.read_text(encoding="utf-8")
+    nb = nb_reads(before, as_version=4)
+    client = NotebookClient(
+        nb,
+        kernel_name=KERNEL,
+        timeout=TIMEOUT_S,
+        startup_timeout=120,
+        resources={"metadata": {"path": str(path.parent)}},
+        store_widget_state=True,
+        record_timing=False,
+    )
+    client.execute()
+    coalesce_streams(nb)
+    normalise(nb)
+    nb = stable_widget_ids(nb, path.name)
+    nb_validate(nb)
+    after = nb_writes(nb) + "\n"
+    if after == before:
+        return False
+    path.write_text(after, encoding="utf-8")
+    return True
 
 
 def build(twin: Path) -> bool:
@@ -108,7 +218,7 @@ def build(twin: Path) -> bool:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(nb_writes(nb) + "\n", encoding="utf-8")
         changed = True
-    return refresh(out) or changed
+    return execute(out) or changed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,14 +228,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     paths = twins(args.pages)
     if args.check:
-        problems = check(paths)
+        problems = check(paths if args.pages else None)
         for p in problems:
             print(p)
         return 1 if problems else 0
+    changed = 0
     for twin in paths:
-        state = "mis à jour" if build(twin) else "inchangé"
-        print(f"{target(twin).relative_to(ROOT)} : {state}", flush=True)
-    return 0
+        start = time.monotonic()
+        did_change = build(twin)
+        changed += did_change
+        state = "mis à jour" if did_change else "inchangé"
+        print(f"{target(twin).relative_to(ROOT)} : {state} ({time.monotonic() - start:.1f} s)",
+              flush=True)
+    print(f"{len(paths)} carnet(s) construit(s), {changed} modifié(s).")
+    lost = orphans()
+    for p in lost:
+        print(p)
+    return 1 if lost else 0
 
 
 if __name__ == "__main__":

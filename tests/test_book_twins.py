@@ -1,0 +1,69 @@
+"""Every notebook of the book is built from its MyST twin, and has not drifted from it.
+
+``book_src/X.md`` is the one source of ``book/X.ipynb`` (``tools/book_notebooks.py``,
+``make refresh``). This check needs no kernel: it compares each notebook's cells (type,
+source, tags) with its twin's, and fails when a twin has no notebook or a notebook no
+twin. The outputs are nbval's business (``make nbval``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools import book_notebooks as tool
+
+ROOT = tool.ROOT
+
+
+def _rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def test_the_book_has_twins_and_notebooks() -> None:
+    assert tool.twins(), "aucun jumeau dans book_src/"
+    assert tool.notebooks(), "aucun carnet dans book/"
+
+
+@pytest.mark.parametrize("notebook", tool.notebooks(), ids=_rel)
+def test_every_notebook_has_a_twin(notebook: Path) -> None:
+    twin = tool.twin_of(notebook)
+    assert twin.is_file(), (f"{_rel(notebook)} n’a pas de jumeau {_rel(twin)} : écrivez-le "
+                            "(jupytext --to md:myst), c’est la source du carnet")
+
+
+@pytest.mark.parametrize("twin", tool.twins(), ids=_rel)
+def test_every_twin_has_its_notebook_with_the_same_cells(twin: Path) -> None:
+    notebook = tool.target(twin)
+    assert notebook.is_file(), f"{_rel(notebook)} manque : lancez make refresh"
+    built = tool.shape(tool.convert(twin))
+    stored = tool.shape(tool.nb_read(notebook, as_version=4))
+    assert len(stored) == len(built), (
+        f"{_rel(notebook)} : {len(stored)} cellules, son jumeau {len(built)} : "
+        "lancez make refresh")
+    for i, (have, want) in enumerate(zip(stored, built, strict=True)):
+        assert have == want, (f"{_rel(notebook)}, cellule {i} : diffère de {_rel(twin)} : "
+                              "lancez make refresh")
+
+
+def test_check_reports_a_drift(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tool's own ``--check`` sees a changed source, a lost notebook and an orphan."""
+    src, book = tmp_path / "book_src", tmp_path / "book"
+    (src / "demos").mkdir(parents=True)
+    (book / "demos").mkdir(parents=True)
+    page = "# Titre\n\n```{code-cell} ipython3\nprint(1)\n```\n"
+    (src / "demos" / "a.md").write_text(page, encoding="utf-8")
+    (src / "b.md").write_text(page, encoding="utf-8")
+    monkeypatch.setattr(tool, "ROOT", tmp_path)
+    monkeypatch.setattr(tool, "SRC", src)
+    monkeypatch.setattr(tool, "BOOK", book)
+    nb = tool.convert(src / "demos" / "a.md")
+    (book / "demos" / "a.ipynb").write_text(tool.nb_writes(nb), encoding="utf-8")
+    (book / "c.ipynb").write_text(tool.nb_writes(nb), encoding="utf-8")
+    problems = tool.check()
+    assert len(problems) == 2
+    assert problems[0].startswith("book/b.ipynb manque")
+    assert problems[1].startswith("book/c.ipynb n’a pas de jumeau")
+    (src / "demos" / "a.md").write_text(page.replace("print(1)", "print(2)"), encoding="utf-8")
+    assert any("ne correspond plus" in p for p in tool.check())
