@@ -66,7 +66,45 @@ class Encounter:
 
     >>> import random
     >>> from escarmouche import Combatant
-    >>> enc = Encounter("d20", [Combatant("A", "x", {"PV": 10}), Combatant("B", "y", {"PV": 8})])
+    >>> combat = Encounter("d20", [Combatant("Brune", "héros", {"PV": 10}),
+    ...                            Combatant("Grolk", "orques", {"PV": 8})])
+    >>> combat.fighter("Grolk").tracks
+    {'PV': 8}
+
+    Nothing happens before :meth:`start`; a refused operation changes nothing:
+
+    >>> combat.act("Brune", "attaque", cible="Grolk")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.IllegalActionError: combat = non commencé : appelez start() d’abord
+    (CORE-ERR)
+    >>> combat.log
+    []
+
+    The GM's own operations need no dice. Each one returns its events, also added to
+    the log, which :meth:`journal` shows with the rules applied:
+
+    >>> for event in combat.adjust("Grolk", "PV", -3, "chute dans l’escalier"):
+    ...     print(event.text)
+    Grolk : -3 PV (chute dans l’escalier) ; reste 5.
+    >>> events = combat.start(random.Random(1))
+    >>> combat.turn, combat.finished, combat.current in ("Brune", "Grolk")
+    (1, False, True)
+    >>> _ = combat.flee("Grolk")
+    >>> print(combat.journal(since=len(combat.log) - 2))
+    Grolk prend la fuite. [RB-END-1]
+    Fin du combat : victoire du camp « héros ». [RB-END-1]
+    >>> combat.finished, combat.outcome
+    (True, 'victoire du camp « héros »')
+
+    A fight saves to JSON and comes back exactly (CORE-LOG):
+
+    >>> saved = combat.to_json()
+    >>> Encounter.from_json(saved).to_json() == saved
+    True
+
+    :meth:`run` plays a whole fight with each system's automatic choices; see the
+    README's example.
     """
 
     def __init__(

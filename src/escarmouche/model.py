@@ -2,6 +2,13 @@
 
 Everything here is JSON-serialisable through ``to_json``/``from_json`` so that an
 encounter can be saved and restored exactly (CORE-LOG).
+
+>>> aldric = Combatant("Aldric", "héros", {"CC": 45, "B": 12}, skills={"esquive"})
+>>> aldric.to_json()  # doctest: +NORMALIZE_WHITESPACE
+{'name': 'Aldric', 'side': 'héros', 'stats': {'B': 12, 'CC': 45},
+ 'skills': ['esquive'], 'traits': []}
+>>> Combatant.from_json(aldric.to_json()) == aldric
+True
 """
 
 from __future__ import annotations
@@ -34,7 +41,14 @@ STAT_MAX = 1000
 
 
 class FrozenMap(Mapping[str, int]):
-    """A small hashable, read-only ``str -> int`` mapping (the stats of a combatant)."""
+    """A small hashable, read-only ``str -> int`` mapping (the stats of a combatant).
+
+    >>> stats = FrozenMap({"CC": 45, "B": 12})
+    >>> stats, stats["CC"], list(stats)
+    (FrozenMap({'B': 12, 'CC': 45}), 45, ['B', 'CC'])
+    >>> stats == {"B": 12, "CC": 45}, hash(stats) == hash(FrozenMap([("B", 12), ("CC", 45)]))
+    (True, True)
+    """
 
     __slots__ = ("_items",)
 
@@ -74,6 +88,28 @@ class Combatant:
     ``"init"`` …); ``skills`` and ``traits`` are sets of lowercase ASCII identifiers
     (``"esquive"``, ``"hyperactivite"``, ``"alerte"``, ``"nain"`` …).
     Each system checks the stats it needs and their ranges.
+
+    >>> aldric = Combatant("Aldric", "héros", {"CC": 45, "B": 12}, skills={"esquive"})
+    >>> aldric.stat("CC"), aldric.stat("Ag", default=0), "esquive" in aldric.skills
+    (45, 0, True)
+    >>> aldric.stat("Ag")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.EscarmoucheError: Ag manquant pour « Aldric » : cette caractéristique est
+    requise (CORE-ERR)
+
+    A combatant is checked when it is made, with a French message that names the field:
+
+    >>> Combatant("Grolk", "orques", {"CC": "40"})  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.EscarmoucheError: CC = '40' pour « Grolk » : un nombre entier est attendu
+    (CORE-ERR)
+    >>> Combatant("Grolk", "orques", skills={"Esquive"})  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.EscarmoucheError: compétence = 'Esquive' pour « Grolk » : identifiant en
+    minuscules ASCII attendu, par exemple « esquive » (CORE-ERR)
     """
 
     name: str
@@ -168,7 +204,13 @@ class Combatant:
 
 
 class Timing(StrEnum):
-    """When an effect ticks (RB-TIME-*, D20-START-1, D20-END-2, D12-CRIT-2 (c))."""
+    """When an effect ticks (RB-TIME-*, D20-START-1, D20-END-2, D12-CRIT-2 (c)).
+
+    The values are the French words a save file holds:
+
+    >>> Timing("fin_tour"), str(Timing.ACTIVATION_START)
+    (<Timing.TURN_END: 'fin_tour'>, 'debut_activation')
+    """
 
     #: start of every global turn / round (global countdowns, RB-TIME-1)
     TURN_START = "debut_tour"
@@ -200,6 +242,21 @@ class Effect:
     tracks (e.g. ``{"PV": -2}`` for poison, ``{"PV": 3}`` for regeneration) and then the
     countdown decreases; at 0 the effect expires. ``kind`` lets a system give an effect a
     meaning (``"degats_continus"``, ``"regeneration"``, ``"avantage_contre"`` …).
+
+    A poison that costs Grolk 2 PV at the start of each of his next three activations
+    (the encounter gives it an id when ``id`` is empty):
+
+    >>> poison = Effect("", "poison", Timing.ACTIVATION_START, bearer="Grolk",
+    ...                 remaining=3, per_tick={"PV": -2})
+    >>> poison.timing, poison.remaining, poison.per_tick
+    (<Timing.ACTIVATION_START: 'debut_activation'>, 3, FrozenMap({'PV': -2}))
+    >>> Effect.from_json(poison.to_json()) == poison
+    True
+    >>> Effect("", "garde", Timing.TURN_START, remaining=0)  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.EscarmoucheError: durée = 0 pour l’effet « garde » : un nombre de tours entre
+    1 et 10 000 est attendu (CORE-ERR)
     """
 
     id: str
@@ -272,7 +329,11 @@ class Effect:
 
 @dataclass(frozen=True, slots=True)
 class DieRecord:
-    """One die drawn: its faces, the value shown and what it was for (French label)."""
+    """One die drawn: its faces, the value shown and what it was for (French label).
+
+    >>> DieRecord(100, 37, "attaque").to_json()
+    [100, 37, 'attaque']
+    """
 
     faces: int
     value: int
@@ -292,6 +353,11 @@ class Event:
 
     ``text`` is the French narration; ``data`` holds the structured outcome (JSON
     values only); ``rules`` the rule IDs that applied; ``dice`` every die drawn.
+
+    >>> coup = Event(1, 1, "Aldric", "attaque", "Aldric touche Grolk.",
+    ...              rules=("D100-ATK-1",), dice=(DieRecord(100, 37, "attaque"),))
+    >>> coup.to_json()["dice"], Event.from_json(coup.to_json()) == coup
+    ([[100, 37, 'attaque']], True)
     """
 
     seq: int
@@ -332,7 +398,17 @@ class Event:
 def check_roster(combatants: Iterable[object], *, rule: str, non_empty: bool = False
                  ) -> list[Combatant]:
     """The roster as a list, checked: only :class:`Combatant` values, unique names
-    (CORE-ERR); ``rule`` is the rule ID cited by the French errors."""
+    (CORE-ERR); ``rule`` is the rule ID cited by the French errors.
+
+    >>> aldric = Combatant("Aldric", "héros")
+    >>> [c.name for c in check_roster((aldric,), rule="CORE-ERR")]
+    ['Aldric']
+    >>> check_roster([aldric, aldric], rule="D100-INIT-1")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.EscarmoucheError: nom = 'Aldric' : deux combattants portent ce nom ; chaque
+    nom doit être unique (D100-INIT-1)
+    """
     if isinstance(combatants, Combatant | str):
         raise EscarmoucheError(
             f"combattants = {combatants!r} : une liste de Combatant est attendue ({rule})",

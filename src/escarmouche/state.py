@@ -9,6 +9,39 @@ internals: there is no import cycle, and the hook signatures resolve at run time
 :class:`Ctx` wraps a *draft* of it for one atomic operation, with the recording rng,
 the rules (typed: ``Ctx[Rules]``) and the helpers hooks use (``emit``, ``fighter``,
 ``change_track``, effects).
+
+A fight is usually made by :class:`escarmouche.encounter.Encounter`; by hand, with a
+system reduced to the two hooks :class:`Ctx` needs:
+
+>>> from escarmouche.model import Combatant, Effect, Timing
+>>> class Jouet:
+...     name = "jouet"
+...     def is_out(self, fighter, rules):
+...         return fighter.tracks["PV"] == 0
+...     def validate_effect(self, effect, rules):
+...         pass
+>>> brune = FighterState(Combatant("Brune", "héros", {"PV": 6}), {"PV": 6}, {"PV": 6})
+>>> grolk = FighterState(Combatant("Grolk", "orques", {"PV": 5}), {"PV": 5}, {"PV": 5})
+>>> state = EncounterState("jouet", {}, {"Brune": brune, "Grolk": grolk})
+>>> ctx = Ctx(state, Jouet(), None, None)
+>>> ctx.change_track("Brune", "PV", -4), ctx.change_track("Brune", "PV", +9)
+(2, 6)
+>>> poison = ctx.add_effect(Effect("", "poison", Timing.ACTIVATION_START, bearer="Grolk",
+...                                remaining=2, per_tick={"PV": -3}))
+>>> ctx.tick(poison)
+>>> ctx.tick(ctx.effects_of("Grolk")[0])
+>>> for event in ctx.events:
+...     print(event.seq, event.text)
+1 Effet « poison » sur Grolk (au début de l’activation du porteur, 2 fois).
+2 « poison » : Grolk −3 PV (reste 2).
+3 « poison » : encore 1.
+4 Grolk est hors de combat (PV à 0).
+5 « poison » : Grolk −3 PV (reste 0).
+6 Effet « poison » sur Grolk : expire.
+>>> grolk.standing, [f.name for f in ctx.enemies("Brune")]
+(False, [])
+>>> EncounterState.from_json(state.to_json()).to_json() == state.to_json()
+True
 """
 
 from __future__ import annotations
@@ -65,7 +98,15 @@ class SystemHooks(Protocol[R_contra]):
 
 @dataclass(slots=True)
 class FighterState:
-    """A combatant during a fight: its value plus what changes (tracks, flags)."""
+    """A combatant during a fight: its value plus what changes (tracks, flags).
+
+    >>> brune = FighterState(Combatant("Brune", "héros", {"PV": 6}), {"PV": 6}, {"PV": 6})
+    >>> brune.name, brune.side, brune.standing
+    ('Brune', 'héros', True)
+    >>> brune.fled = True
+    >>> brune.standing
+    False
+    """
 
     combatant: Combatant
     tracks: dict[str, int]
@@ -118,6 +159,16 @@ class EndCondition:
     out), ``"camp_en_fuite"`` (every standing fighter of ``side`` fled), ``"tours"``
     (``turns`` global turns survived). ``outcome`` is what the GM announces
     (« victoire », « défaite » …).
+
+    >>> EndCondition("camp_hors_combat", "victoire", side="orques").describe()
+    'tout le camp « orques » est hors de combat'
+    >>> EndCondition("tours", "les héros ont tenu", turns=5).describe()
+    '5 tours ont été tenus'
+    >>> EndCondition("massacre", "victoire")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.EscarmoucheError: condition = 'massacre' : condition de fin inconnue ;
+    conditions : camp_en_fuite, camp_hors_combat, combattant_hors_combat, tours (RB-END-1)
     """
 
     kind: str
@@ -208,7 +259,15 @@ class EncounterState:
 
     def draft(self) -> EncounterState:
         """A working copy for an atomic operation. Events and effects are immutable, so
-        the log and the effect list are copied shallowly (a long fight stays cheap)."""
+        the log and the effect list are copied shallowly (a long fight stays cheap).
+
+        >>> brune = FighterState(Combatant("Brune", "héros", {"PV": 6}), {"PV": 6}, {"PV": 6})
+        >>> state = EncounterState("jouet", {}, {"Brune": brune})
+        >>> draft = state.draft()
+        >>> draft.fighters["Brune"].tracks["PV"] = 1
+        >>> state.fighters["Brune"].tracks, draft.fighters["Brune"].tracks
+        ({'PV': 6}, {'PV': 1})
+        """
         log, effects = self.log, self.effects
         self.log, self.effects = [], []
         try:
@@ -333,6 +392,18 @@ class Ctx(Generic[R]):
     # -- fighters ----------------------------------------------------------------------
 
     def fighter(self, name: str, *, rule: str = "CORE-ERR") -> FighterState:
+        """The fighter ``name``; a French error names those present when it is unknown.
+
+        >>> brune = FighterState(Combatant("Brune", "héros", {"PV": 6}), {"PV": 6}, {"PV": 6})
+        >>> ctx = Ctx(EncounterState("jouet", {}, {"Brune": brune}), None, None, None)
+        >>> ctx.fighter("Brune").tracks
+        {'PV': 6}
+        >>> ctx.fighter("Aldric")  # doctest: +NORMALIZE_WHITESPACE
+        Traceback (most recent call last):
+          ...
+        escarmouche.errors.EscarmoucheError: combattant = 'Aldric' : inconnu dans ce combat ;
+        présents : Brune (CORE-ERR)
+        """
         f = self.state.fighters.get(name)
         if f is None:
             raise EscarmoucheError(

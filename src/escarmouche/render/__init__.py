@@ -4,6 +4,15 @@ Everything here is a pure function returning a string; the widgets and the book
 display those strings. See :mod:`escarmouche.render.fmt` for the formatting
 conventions (decimal comma, U+202F before ``%``) and :mod:`escarmouche.render.svg`
 for the charts.
+
+>>> from fractions import Fraction
+>>> number(Fraction(7, 2)), fraction(Fraction(2, 16)), percent(Fraction(1, 8)) == "12,5\u202f%"
+('3,5', '1/8', True)
+>>> print(Table(("Zone", "Chance"), [("tête", "10 %"), ("corps", "30 %")], title="Localisation"))
+Localisation
+Zone | Chance
+tête | 10 %
+corps | 30 %
 """
 
 from __future__ import annotations

@@ -6,6 +6,13 @@ Every text is escaped with :func:`html.escape` (characters that XML cannot carry
 become U+FFFD); the output is deterministic (the same
 input gives the same string: no random ids, no clock, coordinates rounded to 0.01).
 Labels are French and percentages come from :func:`escarmouche.render.fmt.percent`.
+
+>>> from escarmouche.dice import distribution
+>>> svg = distribution_svg(distribution("2d6"), title="Deux d6")
+>>> svg.startswith("<svg "), svg == distribution_svg(distribution("2d6"), title="Deux d6")
+(True, True)
+
+In a notebook: ``IPython.display.SVG(svg)``; in a widget: ``ipywidgets.HTML(svg)``.
 """
 
 from __future__ import annotations
@@ -169,6 +176,17 @@ def distribution_svg(
     ``tail`` (e.g. ``Fraction(1, 1000)``) drops the extreme outcomes of each side as
     long as their mass on that side stays within ``tail`` (long explosion tails); the
     mass not shown is then stated on the chart.
+
+    >>> from escarmouche.dice import distribution
+    >>> svg = distribution_svg(distribution("1d6"), title="Un d6", highlight=lambda v: v >= 5)
+    >>> import re
+    >>> bars = re.findall(r'fill="(#[0-9a-f]+)"><title>(\\d) : ', svg)
+    >>> [(face, "accent" if colour == ACCENT else "barre") for colour, face in bars]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('1', 'barre'), ('2', 'barre'), ('3', 'barre'), ('4', 'barre'), ('5', 'accent'),
+     ('6', 'accent')]
+    >>> "En évidence : 33,3" in svg
+    True
     """
     items = sorted((int(k), Fraction(v)) for k, v in dist.items())
     hidden = Fraction(0)
@@ -271,6 +289,12 @@ def outcome_bars_svg(
     Each bar is drawn on a 0–100 % track (so bars of a partition add up visually),
     with its percentage written after it and a ``<title>`` tooltip
     ``« paré : 12,5 % (1/8) »``. Values outside 0–1 are drawn clamped.
+
+    >>> import re
+    >>> svg = outcome_bars_svg([("raté", Fraction(3, 4)), ("touché", Fraction(1, 4))],
+    ...                        title="Issue de l’attaque")
+    >>> [t.replace("\u202f", " ") for t in re.findall(r"<title>([^<]*)</title>", svg)]
+    ['Issue de l’attaque', 'raté : 75,0 % (3/4)', 'touché : 25,0 % (1/4)']
     """
     size = 12.0
     row_h, bar_h = 28.0, 18.0
@@ -321,6 +345,15 @@ def timeline_svg(
     are grey. Each box has a ``<title>`` tooltip (« Tour 1, activation 2 : Alice,
     camp PJ »). An empty turn shows « (personne) ». The width grows with the longest
     turn.
+
+    >>> import re
+    >>> svg = timeline_svg([("Tour 0", ["Aldric"]), ("Tour 1", ["Grolk", "Aldric"])],
+    ...                    title="Ordre d’action", sides={"Aldric": "PJ", "Grolk": "Orques"})
+    >>> for tip in re.findall(r"<title>([^<]*)</title>", svg)[1:]:
+    ...     print(tip)
+    Tour 0, activation 1 : Aldric, camp PJ
+    Tour 1, activation 1 : Grolk, camp Orques
+    Tour 1, activation 2 : Aldric, camp PJ
     """
     sides = sides or {}
     size = 12.0
@@ -411,6 +444,22 @@ def html_table(
     :func:`~escarmouche.render.fmt.number` and right-aligned (format probabilities
     with :func:`~escarmouche.render.fmt.percent` first). Every row must have as many
     cells as there are headers.
+
+    >>> print(html_table(["Nom", "PV", "Debout"], [["Aldric", 12, True], ["<Grolk>", 0, False]],
+    ...                  caption="État"))
+    <table class="escarmouche-table">
+    <caption>État</caption>
+    <thead><tr><th>Nom</th><th>PV</th><th>Debout</th></tr></thead>
+    <tbody>
+    <tr><td>Aldric</td><td style="text-align:right">12</td><td>oui</td></tr>
+    <tr><td>&lt;Grolk&gt;</td><td style="text-align:right">0</td><td>non</td></tr>
+    </tbody>
+    </table>
+    >>> html_table(["Nom", "PV"], [["Aldric"]])  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.EscarmoucheError: ligne 1 du tableau : 1 cellule(s) pour 2 en-tête(s)
+    (CORE-ERR)
     """
     out = ['<table class="escarmouche-table">']
     if caption is not None:

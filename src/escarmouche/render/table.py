@@ -22,6 +22,14 @@ class Table:
     >>> print(Table(("Zone", "Chance"), [("tête", "10,0 %")]))
     Zone | Chance
     tête | 10,0 %
+
+    Numbers and booleans are written the French way; in a notebook, the table is HTML:
+
+    >>> print(Table(("Nom", "Moyenne", "Debout"), [("Grolk", 3.5, False)]))
+    Nom | Moyenne | Debout
+    Grolk | 3,5 | non
+    >>> "<th>Moyenne</th>" in Table(("Nom", "Moyenne"), [("Grolk", 3.5)])._repr_html_()
+    True
     """
 
     headers: tuple[str, ...]
@@ -43,7 +51,15 @@ class Table:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Text:
-    """French text (one paragraph per line): shown as paragraphs in a notebook."""
+    """French text (one paragraph per line): shown as paragraphs in a notebook.
+
+    >>> recit = Text("Aldric touche Grolk.\\nGrolk tombe.")
+    >>> print(recit)
+    Aldric touche Grolk.
+    Grolk tombe.
+    >>> recit._repr_html_()
+    '<p>Aldric touche Grolk.</p><p>Grolk tombe.</p>'
+    """
 
     text: str
 
