@@ -489,7 +489,8 @@ class Encounter:
             rules = system.rules_from_json(state.rules)
             for f in state.fighters.values():
                 system.validate(f.combatant, rules)
-                unknown = sorted(set(f.tracks) - set(system.tracks))
+                allowed = set(system.initial_tracks(f.combatant, rules)) | set(system.tracks)
+                unknown = sorted(set(f.tracks) - allowed)
                 if unknown:
                     raise SaveError(
                         f"tracks = « {unknown[0]} » : piste inconnue du système "

@@ -269,8 +269,8 @@ def check_consistency(data: Mapping[str, Any]) -> None:
     if data["started"] and not data["finished"] and not 0 <= cursor < order_len:
         raise _fail("cursor", f"{number(cursor)} : hors de l’ordre du tour (0 à "
                               f"{number(max(order_len - 1, 0))})")
-    if cursor >= max(order_len, 1):
-        raise _fail("cursor", f"{number(cursor)} : au plus {number(max(order_len - 1, 0))}")
+    if cursor > order_len:
+        raise _fail("cursor", f"{number(cursor)} : au plus {number(order_len)}")
     if data["finished"] and not data["started"]:
         raise _fail("finished", "true : un combat terminé a forcément commencé")
     for key in data["activations"]:
