@@ -1,9 +1,9 @@
 """The book covers every rule: IDs, anchors, rulings, options, pages in the table of contents.
 
-The rule IDs are those of ``RULES.md`` (the project's spec, ``../shared/spec/RULES.md``
-next to the repository, or the file named by ``$ESCARMOUCHE_RULES``). A snapshot of them
-is kept below so that the book is checked even where the spec is not at hand (a fresh
-clone); where it is, the snapshot must match it.
+The rule IDs are those of ``spec/RULES.md``, the project's copy of the rule spec (or the
+file named by ``$ESCARMOUCHE_RULES``), so that a clone is self-contained. A snapshot of
+the IDs is kept below and must match it; where the steering copy
+(``../shared/spec/RULES.md``) is at hand, the project's copy must match it too.
 """
 
 from __future__ import annotations
@@ -61,8 +61,16 @@ def rules_md() -> Path | None:
     """RULES.md, if it is at hand."""
     env = os.environ.get("ESCARMOUCHE_RULES")
     candidates = [Path(env)] if env else []
-    candidates.append(ROOT.parent / "shared" / "spec" / "RULES.md")
+    candidates.append(ROOT / "spec" / "RULES.md")
     return next((p for p in candidates if p.is_file()), None)
+
+
+def test_project_spec_matches_the_steering_copy() -> None:
+    """spec/RULES.md is the steering spec, copied: the code cites IDs from both alike."""
+    shared = ROOT.parent / "shared" / "spec" / "RULES.md"
+    if not shared.is_file():
+        pytest.skip("no steering copy next to the repository")
+    assert (ROOT / "spec" / "RULES.md").read_bytes() == shared.read_bytes()
 
 
 def spec_entries(text: str) -> dict[str, str]:
@@ -113,7 +121,7 @@ def rule_sections() -> dict[str, str]:
 def test_snapshot_matches_rules_md() -> None:
     path = rules_md()
     if path is None:
-        pytest.skip("RULES.md absent (../shared/spec/RULES.md, $ESCARMOUCHE_RULES)")
+        pytest.skip("RULES.md absent (spec/RULES.md, $ESCARMOUCHE_RULES)")
     entries = spec_entries(path.read_text(encoding="utf-8"))
     assert tuple(entries) == RULE_IDS, "mettre à jour RULE_IDS d’après RULES.md"
     flagged = tuple(

@@ -65,14 +65,15 @@ PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_st
 KERNEL_HELPERS = ("piplite", "pyodide_kernel", "ipykernel", "widgetsnbextension-4")
 
 #: Wheels also copied to the lite ``pypi/`` index, so ``%pip install`` finds them.
-PYPI_INDEX = ("comm", "ipywidgets", "jupyterlab_widgets", "icepool")
+PYPI_INDEX = ("comm", "ipywidgets", "jupyterlab_widgets", "icepool", "fastjsonschema")
 
 #: Packages loaded by ``loadPyodide`` while the kernel boots (all from the rewritten
 #: lock, fetched in parallel): the kernel's own needs, then the widgets and the engine.
 #: The kernel skips its sequential ``piplite.install`` of any name listed here.
 PRELOAD = (
     "micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
-    "widgetsnbextension", "jupyterlab-widgets", "ipywidgets", "icepool", "escarmouche",
+    "widgetsnbextension", "jupyterlab-widgets", "ipywidgets", "icepool", "fastjsonschema",
+    "escarmouche",
 )
 
 

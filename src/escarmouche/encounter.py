@@ -18,8 +18,9 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from escarmouche import _check
 from escarmouche._rng import Rng, rng_state, set_rng_state
-from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError
+from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError, SaveError
 from escarmouche.model import (
     Combatant,
     Effect,
@@ -30,6 +31,7 @@ from escarmouche.model import (
 )
 from escarmouche.render.fmt import de
 from escarmouche.render.table import Text
+from escarmouche.savefile import parse_json, validate_save
 from escarmouche.state import (
     CONDITIONS,
     ENVIRONMENT,
@@ -346,12 +348,23 @@ class Encounter:
 
     def run(self, rng: Rng, *, max_turns: int = 50) -> list[Event]:
         """Play the fight automatically with the system's ``auto_action`` until an end
-        condition holds or ``max_turns`` global turns have passed (bounded)."""
-        if not 1 <= max_turns <= MAX_RUN_TURNS:
-            raise EscarmoucheError(
-                f"max_turns = {max_turns} : entre 1 et {MAX_RUN_TURNS} (CORE-ERR)",
-                field="max_turns", value=max_turns, rule="CORE-ERR",
-            )
+        condition holds or ``max_turns`` global turns have passed (bounded).
+
+        All or nothing, like every operation (CORE-ERR): if anything is refused on the
+        way (manual dice running out, an illegal automated choice), the fight and the rng
+        are left exactly as they were before the call.
+        """
+        _check.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
+        before = self.state
+        snapshot = rng_state(rng)
+        try:
+            return self._run(rng, max_turns)
+        except BaseException:
+            self.state = before
+            set_rng_state(rng, snapshot)
+            raise
+
+    def _run(self, rng: Rng, max_turns: int) -> list[Event]:
         events: list[Event] = []
         if not self.state.started:
             events += self.start(rng)
@@ -488,27 +501,49 @@ class Encounter:
 
     @classmethod
     def from_json(cls, text: str | Mapping[str, Json]) -> Encounter:
+        """Load a save written by :meth:`to_json` (or by another tool following the
+        published schema, :func:`escarmouche.savefile.schema`). Everything is checked
+        before anything is loaded: the text, the schema, the consistency of names, then
+        the system's own options and roster rules; a fault raises a French
+        :class:`~escarmouche.errors.SaveError` naming the path in the file (CORE-LOG)."""
+        if isinstance(text, str):
+            data = parse_json(text)
+        elif isinstance(text, Mapping):
+            data = parse_json(json.dumps(dict(text), ensure_ascii=False,
+                                         default=lambda o: None))
+        else:
+            raise SaveError("sauvegarde = un texte JSON est attendu (CORE-LOG)",
+                            field="sauvegarde", value=None, rule="CORE-LOG")
+        checked = validate_save(data)
         try:
-            data = json.loads(text) if isinstance(text, str) else dict(text)
-        except json.JSONDecodeError as err:
-            raise EscarmoucheError(
-                f"sauvegarde = JSON invalide : {err.msg} (ligne {err.lineno}, colonne "
-                f"{err.colno}) (CORE-LOG)",
-                field="sauvegarde", value=text[:40] if isinstance(text, str) else None,
-                rule="CORE-LOG",
-            ) from None
+            system = lookup_system(str(checked["system"]))
+        except EscarmoucheError:
+            raise SaveError(
+                f"system = « {checked['system']} » : système inconnu ; s’il est ajouté, "
+                "enregistrez-le avec escarmouche.systems.register (CORE-LOG)",
+                field="system", value=checked["system"], rule="CORE-LOG") from None
+        state = EncounterState.from_json(checked)
         try:
-            state = EncounterState.from_json(data)
-        except (KeyError, TypeError, ValueError) as err:
-            if isinstance(err, EscarmoucheError):
-                raise
-            raise EscarmoucheError(
-                f"sauvegarde = incomplète ou corrompue ({err!r}) (CORE-LOG)",
-                field="sauvegarde", value=None, rule="CORE-LOG",
-            ) from None
-        system = lookup_system(state.system)
+            rules = system.rules_from_json(state.rules)
+            for f in state.fighters.values():
+                system.validate(f.combatant, rules)
+                allowed = set(system.initial_tracks(f.combatant, rules)) | set(system.tracks)
+                unknown = sorted(set(f.tracks) - allowed)
+                if unknown:
+                    raise SaveError(
+                        f"tracks = « {unknown[0]} » : piste inconnue du système "
+                        f"{system.name} pour « {f.name} » (CORE-LOG)",
+                        field="tracks", value=unknown[0], rule="CORE-LOG")
+            system.validate_state(state, rules)
+        except SaveError:
+            raise
+        except (EscarmoucheError, TypeError, KeyError, AttributeError) as err:
+            reason = str(err) if isinstance(err, EscarmoucheError) else "valeur invalide"
+            raise SaveError(f"sauvegarde = incohérente pour le système {system.name} : "
+                            f"{reason} (CORE-LOG)", field="sauvegarde", value=None,
+                            rule="CORE-LOG") from None
         self = cls.__new__(cls)
         self._system = system
-        self._rules = system.rules_from_json(state.rules)
+        self._rules = rules
         self.state = state
         return self

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from escarmouche.state import Ctx
+from escarmouche import _check
+from escarmouche.errors import invalid
+from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import System
 from tests.toy_system.actions import ACTIONS, RESOLVERS
 from tests.toy_system.initiative import roll_initiative
@@ -32,6 +34,20 @@ class ToySystem(System[Rules]):
         ctx.state.system_state["ordre"] = list(init.order)
         ctx.emit("initiative", initiative_sentence(init.order), rules=("JOUET-INIT-1",),
                  data={"scores": dict(init.scores)})
+
+    def validate_state(self, state: EncounterState, rules: Rules) -> None:
+        """A loaded save's ``system_state``: the order rolled at start (JOUET-INIT-1)."""
+        if not state.started:
+            return
+        names = list(state.fighters)
+        order = _check.sequence("system_state.ordre", state.system_state.get("ordre"),
+                                "JOUET-INIT-1", min_len=len(names), max_len=len(names))
+        if sorted(map(str, order)) != sorted(names):
+            raise invalid("system_state.ordre", "…", "JOUET-INIT-1",
+                          "l’ordre doit nommer chaque combattant une fois")
+        struck = state.system_state.get("a_frappe")
+        if struck is not None:
+            _check.name_in("system_state.a_frappe", struck, names, "JOUET-ATK-1")
 
     def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
         order = ctx.state.system_state["ordre"]

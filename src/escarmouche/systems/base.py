@@ -48,7 +48,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from escarmouche.errors import IllegalActionError, ParameterError, invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.render.fmt import join, quote
-from escarmouche.state import ENVIRONMENT, Ctx, FighterState
+from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, FighterState
 
 __all__ = ["ENVIRONMENT", "ActionSpec", "Resolver", "System"]
 
@@ -189,6 +189,11 @@ class System(Generic[R]):
     def is_out(self, fighter: FighterState, rules: R) -> bool:
         """Whether a fighter is out of the fight (default: a track at 0 or below)."""
         return any(v <= 0 for v in fighter.tracks.values())
+
+    def validate_state(self, state: EncounterState, rules: R) -> None:
+        """Raise a French :class:`~escarmouche.errors.EscarmoucheError` if a loaded save's
+        ``state.system_state`` (or fighters' ``flags``) makes no sense for this system;
+        called by ``Encounter.from_json`` after the schema and consistency checks."""
 
     # -- the fight -------------------------------------------------------------------
 
