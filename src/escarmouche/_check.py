@@ -18,6 +18,7 @@ bonus = oui : un nombre entier entre −40 et 40 est attendu (D12-ATK-1)
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import TypeVar
 
@@ -30,6 +31,7 @@ __all__ = [
     "choice",
     "die",
     "flag",
+    "identifiers",
     "integer",
     "is_int",
     "mapping",
@@ -40,6 +42,8 @@ __all__ = [
 ]
 
 K = TypeVar("K")
+
+_IDENT = re.compile(r"[a-z][a-z0-9_]{0,59}")
 
 #: the longest text accepted anywhere (names, parameters, typed dice lists)
 MAX_TEXT = 10_000
@@ -94,11 +98,36 @@ def flag(field: str, value: object, rule: str) -> bool:
 
 
 def text(field: str, value: object, rule: str, *, max_len: int = 200) -> str:
-    """A non-empty string of at most ``max_len`` characters."""
-    if not isinstance(value, str) or not value.strip() or len(value) > max_len:
-        raise invalid(field, value, rule,
-                      f"un texte non vide d’au plus {number(max_len)} caractères est attendu")
+    """A non-empty string of at most ``max_len`` characters, valid Unicode (no lone
+    surrogate, which no file could hold), without control characters."""
+    if (not isinstance(value, str) or not value.strip() or len(value) > max_len
+            or not _printable(value)):
+        raise invalid(field, value if isinstance(value, str) and _printable(value) else "…",
+                      rule, f"un texte non vide d’au plus {number(max_len)} caractères "
+                      "lisibles est attendu")
     return value
+
+
+def _printable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return not any(ord(ch) < 32 and ch not in "\t\n" for ch in value)
+
+
+def identifiers(field: str, value: object, rule: str, *, max_len: int = 100,
+                who: str = "") -> frozenset[str]:
+    """A set (or list) of lowercase ASCII identifiers such as « esquive »."""
+    if isinstance(value, str | bytes) or not isinstance(value, Collection):
+        raise invalid(field, value, rule, f"un ensemble d’identifiants est attendu{_for(who)}")
+    if len(value) > max_len:
+        raise invalid(field, len(value), rule, f"au plus {number(max_len)} éléments")
+    for item in value:
+        if not isinstance(item, str) or not _IDENT.fullmatch(item):
+            raise invalid(field, item, rule, "identifiant en minuscules ASCII attendu, par "
+                          f"exemple « esquive »{_for(who)}")
+    return frozenset(value)
 
 
 def choice(field: str, value: object, options: Collection[str], rule: str, *,

@@ -484,7 +484,11 @@ class Encounter:
                 f"system = « {checked['system']} » : système inconnu ; s’il est ajouté, "
                 "enregistrez-le avec escarmouche.systems.register (CORE-LOG)",
                 field="system", value=checked["system"], rule="CORE-LOG") from None
-        state = EncounterState.from_json(checked)
+        try:
+            state = EncounterState.from_json(checked)
+        except EscarmoucheError as err:
+            raise SaveError(f"sauvegarde = valeur refusée : {err}", field="sauvegarde",
+                            value=None, rule="CORE-LOG") from None
         try:
             rules = system.rules_from_json(state.rules)
             for f in state.fighters.values():
