@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
-.PHONY: all venv lint types unit nbval book site serve browser bench bench-browser refresh test clean
+.PHONY: all venv lint types unit nbval book site serve browser bench bench-browser refresh fuzz test clean
 
 all: test
 
@@ -60,6 +60,12 @@ bench-browser: book
 # The engine's benchmarks (the browser one needs the site and Chromium: make bench-browser).
 bench: venv
 	$(PY) bench/run.py dice
+
+# A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
+# in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target.
+FUZZ_EXEMPLES ?= 4000
+fuzz: venv
+	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
 
 # The notebooks' sources: the MyST twins (book_src/ → book/), the demo pages' generator,
 # then the hand-written notebooks; each step executes and stores outputs, and rewrites
