@@ -36,6 +36,7 @@ __all__ = [
     "is_int",
     "mapping",
     "name_in",
+    "plain_value",
     "real",
     "sequence",
     "text",
@@ -168,4 +169,46 @@ def mapping(field: str, value: object, rule: str, *, max_len: int = MAX_ITEMS
         raise invalid(field, value, rule, "un dictionnaire (nom → valeur) est attendu")
     if len(value) > max_len:
         raise invalid(field, len(value), rule, f"au plus {number(max_len)} entrées")
+    return value
+
+
+def plain_value(field: str, value: object, rule: str, *, max_depth: int = 8,
+                max_items: int = 1000, max_text: int = MAX_TEXT) -> object:
+    """A parameter value as a user can type it: numbers, texts, booleans, ``None``, and
+    lists, tuples or dicts of them, bounded in depth, size and text length; integers of
+    at most 30 digits, finite floats, valid Unicode. Checked before any rule reads it.
+
+    >>> plain_value("cible", ["Grolk", 3], "CORE-ERR")
+    ['Grolk', 3]
+    """
+    stack: list[tuple[object, int]] = [(value, 1)]
+    seen = 0
+    while stack:
+        node, depth = stack.pop()
+        seen += 1
+        if seen > max_items or depth > max_depth:
+            raise invalid(field, "…", rule, f"valeur trop grande ou trop imbriquée (au plus "
+                          f"{number(max_items)} éléments sur {max_depth} niveaux)")
+        if node is None or isinstance(node, bool):
+            continue
+        if isinstance(node, int):
+            if abs(node) >= 10**30:
+                raise invalid(field, "…", rule, "un nombre d’au plus 30 chiffres est attendu")
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                raise invalid(field, node, rule, "un nombre fini est attendu")
+        elif isinstance(node, str):
+            if len(node) > max_text or not _printable(node):
+                raise invalid(field, "…", rule, f"un texte lisible d’au plus "
+                              f"{number(max_text)} caractères est attendu")
+        elif isinstance(node, list | tuple):
+            stack.extend((item, depth + 1) for item in node)
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                stack.append((key, depth + 1))
+                stack.append((item, depth + 1))
+        else:
+            raise invalid(field, type(node).__name__, rule,
+                          "un nombre, un texte, oui/non ou une liste de ces valeurs est "
+                          "attendu")
     return value

@@ -214,6 +214,8 @@ class Encounter:
                     "combat = déjà commencé : start() ne s’appelle qu’une fois (CORE-ERR)",
                     field="combat", value="commencé", rule="CORE-ERR",
                 )
+            for key, value in options.items():
+                _check.plain_value(key, value, "CORE-ERR")
             unknown = sorted(set(options) - set(self._system.start_options))
             if unknown:
                 known = ", ".join(self._system.start_options) or "aucune"

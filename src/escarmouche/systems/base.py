@@ -91,7 +91,8 @@ class ActionSpec:
     def check_params(self, params: Mapping[str, object]) -> None:
         """Refuse a parameter the action does not take, or a missing required one."""
         rule = self.rules[0] if self.rules else "CORE-ERR"
-        for key in params:
+        for key, value in params.items():
+            _check.plain_value(key, value, rule)
             if key not in self.params:
                 raise invalid(
                     "paramètre", key, rule,
