@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
-.PHONY: all help venv lint types unit nbval book site serve browser bench bench-browser refresh test clean
+.PHONY: all help venv lint types unit nbval book site serve browser bench bench-browser refresh fuzz test clean
 
 all: test
 
@@ -28,6 +28,7 @@ help:
 	@echo "make book           le livre statique (avertissements = erreurs) et le site JupyterLite"
 	@echo "make browser        tests dans Chromium (site hors ligne, carnets en direct)"
 	@echo "make bench          performances du moteur ; make bench-browser : dans le navigateur"
+	@echo "make fuzz           long essai à données aléatoires de chaque point d’entrée public"
 	@echo "make clean          efface les constructions"
 
 $(STAMP): requirements-dev.txt requirements-lock.txt pyproject.toml
@@ -76,6 +77,12 @@ bench-browser: book
 # The engine's benchmarks (the browser one needs the site and Chromium: make bench-browser).
 bench: venv
 	$(PY) bench/run.py dice
+
+# A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
+# in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target.
+FUZZ_EXEMPLES ?= 4000
+fuzz: venv
+	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
 
 # Every notebook of the book comes from its MyST twin (book_src/X.md → book/X.ipynb, the
 # demo pages and essai-navigateur included), through one tool that executes it and stores

@@ -383,3 +383,23 @@ def test_registry_get_returns_registered_systems_core_err() -> None:
     with pytest.raises(EscarmoucheError, match="rulebook, d100, d12 et d20") as err:
         systems.get("jouet")
     assert "jouet" not in str(err.value).split(":", 1)[1]
+
+
+def test_parameters_are_plain_bounded_values_core_err() -> None:
+    """Whatever a widget or a notebook passes, a parameter is a plain value: bounded
+    texts (no lone surrogate, which no save could hold), numbers, lists; checked at the
+    door, before any rule reads it, and nothing changes when refused."""
+    enc = started([3, 6, 1])
+    rng = ScriptedRolls([4])
+    before = enc.to_json()
+    nested: object = "Grolk"
+    for _ in range(20):
+        nested = [nested]
+    for bad in ("Grolk\ud800", "G" * 20_000, nested, 10**40, float("nan"), object()):
+        with pytest.raises(EscarmoucheError):
+            enc.act(enc.current or "", "frapper", rng, cible=bad)
+    with pytest.raises(EscarmoucheError):
+        enc.act(["Aldric"], "frapper", rng, cible="Grolk")  # type: ignore[arg-type]
+    with pytest.raises(EscarmoucheError):
+        enc.act(enc.current or "", {"frapper": 1}, rng)  # type: ignore[arg-type]
+    assert enc.to_json() == before and rng.remaining == 1

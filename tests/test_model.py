@@ -22,12 +22,17 @@ def test_combatant_is_immutable_and_hashable() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "field"),
     [
-        ({"name": "", "side": "a"}, "name"),
-        ({"name": "A", "side": " "}, "side"),
+        ({"name": "", "side": "a"}, "nom"),
+        ({"name": "A", "side": " "}, "camp"),
+        ({"name": "A\ud800", "side": "a"}, "nom"),
+        ({"name": "A" * 101, "side": "a"}, "nom"),
+        ({"name": "A", "side": "a", "skills": None}, "compétences"),
+        ({"name": "A", "side": "a", "stats": None}, "caractéristiques"),
+        ({"name": "A", "side": "a", "stats": {"PV": 10**50}}, "PV"),
         ({"name": "A", "side": "a", "stats": {"CC": "45"}}, "CC"),
         ({"name": "A", "side": "a", "stats": {"CC": True}}, "CC"),
-        ({"name": "A", "side": "a", "traits": {"Nain"}}, "trait"),
-        ({"name": "A", "side": "a", "skills": "esquive"}, "compétence"),
+        ({"name": "A", "side": "a", "traits": {"Nain"}}, "traits"),
+        ({"name": "A", "side": "a", "skills": "esquive"}, "compétences"),
     ],
 )
 def test_combatant_errors_core_err(kwargs: dict[str, object], field: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from escarmouche import EscarmoucheError
 from escarmouche.dice import distribution
 from escarmouche.render import (
     distribution_svg,
@@ -57,8 +58,12 @@ def test_percent(value: Fraction | float | int, digits: int, expected: str) -> N
 def test_percent_rejects_bad_input() -> None:
     with pytest.raises(ValueError):
         percent(float("nan"))
-    with pytest.raises(TypeError):
+    with pytest.raises(EscarmoucheError):
         percent("0.5")  # type: ignore[arg-type]
+    with pytest.raises(EscarmoucheError):
+        number(10**5000)
+    with pytest.raises(EscarmoucheError):
+        number(1, digits=10**9)
     with pytest.raises(ValueError):
         percent(Fraction(1, 2), -1)
 
@@ -92,7 +97,7 @@ def test_fraction() -> None:
     assert fraction(Fraction(4, 2)) == "2"
     assert fraction(-3) == f"{MINUS}3"
     assert fraction(Fraction(-1, 8)) == f"{MINUS}1/8"
-    with pytest.raises(TypeError):
+    with pytest.raises(EscarmoucheError):
         fraction(0.5)  # type: ignore[arg-type]
 
 
@@ -288,3 +293,25 @@ def test_de_elides_before_a_vowel() -> None:
     assert de("Élise") == "d’Élise"
     assert de("Brune") == "de Brune"
     assert de("Hugues") == "de Hugues"  # an initial h may be aspirated: no elision
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -0.1, Fraction(3, 2), 10**6, "1",
+                                 True])
+def test_renderers_refuse_values_that_are_not_probabilities_core_err(bad: object) -> None:
+    """A probability outside [0, 1], NaN or infinite is refused, and fast: the cost of a
+    chart is bounded by its output, not by the values (10**6 took 17 s before)."""
+    with pytest.raises(EscarmoucheError, match="probabilité"):
+        distribution_svg({0: bad}, title="t")  # type: ignore[dict-item]
+    with pytest.raises(EscarmoucheError, match="probabilité"):
+        outcome_bars_svg([("x", bad)], title="t")  # type: ignore[list-item]
+
+
+def test_renderers_bound_their_size_core_err() -> None:
+    with pytest.raises(EscarmoucheError, match="écart"):
+        distribution_svg({0: Fraction(1, 2), 10**7: Fraction(1, 2)}, title="t")
+    with pytest.raises(EscarmoucheError, match="éléments"):
+        outcome_bars_svg([("x", Fraction(0))] * 5000, title="t")
+    with pytest.raises(EscarmoucheError, match="caractères"):
+        timeline_svg([("T" * 10_000, ["A"])], title="t")
+    with pytest.raises(EscarmoucheError, match="largeur"):
+        distribution_svg({0: Fraction(1)}, title="t", width=10**7)

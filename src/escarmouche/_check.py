@@ -18,6 +18,7 @@ bonus = oui : un nombre entier entre −40 et 40 est attendu (D12-ATK-1)
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import TypeVar
 
@@ -30,16 +31,20 @@ __all__ = [
     "choice",
     "die",
     "flag",
+    "identifiers",
     "integer",
     "is_int",
     "mapping",
     "name_in",
+    "plain_value",
     "real",
     "sequence",
     "text",
 ]
 
 K = TypeVar("K")
+
+_IDENT = re.compile(r"[a-z][a-z0-9_]{0,59}")
 
 #: the longest text accepted anywhere (names, parameters, typed dice lists)
 MAX_TEXT = 10_000
@@ -94,11 +99,36 @@ def flag(field: str, value: object, rule: str) -> bool:
 
 
 def text(field: str, value: object, rule: str, *, max_len: int = 200) -> str:
-    """A non-empty string of at most ``max_len`` characters."""
-    if not isinstance(value, str) or not value.strip() or len(value) > max_len:
-        raise invalid(field, value, rule,
-                      f"un texte non vide d’au plus {number(max_len)} caractères est attendu")
+    """A non-empty string of at most ``max_len`` characters, valid Unicode (no lone
+    surrogate, which no file could hold), without control characters."""
+    if (not isinstance(value, str) or not value.strip() or len(value) > max_len
+            or not _printable(value)):
+        raise invalid(field, value if isinstance(value, str) and _printable(value) else "…",
+                      rule, f"un texte non vide d’au plus {number(max_len)} caractères "
+                      "lisibles est attendu")
     return value
+
+
+def _printable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return not any(ord(ch) < 32 and ch not in "\t\n" for ch in value)
+
+
+def identifiers(field: str, value: object, rule: str, *, max_len: int = 100,
+                who: str = "") -> frozenset[str]:
+    """A set (or list) of lowercase ASCII identifiers such as « esquive »."""
+    if isinstance(value, str | bytes) or not isinstance(value, Collection):
+        raise invalid(field, value, rule, f"un ensemble d’identifiants est attendu{_for(who)}")
+    if len(value) > max_len:
+        raise invalid(field, len(value), rule, f"au plus {number(max_len)} éléments")
+    for item in value:
+        if not isinstance(item, str) or not _IDENT.fullmatch(item):
+            raise invalid(field, item, rule, "identifiant en minuscules ASCII attendu, par "
+                          f"exemple « esquive »{_for(who)}")
+    return frozenset(value)
 
 
 def choice(field: str, value: object, options: Collection[str], rule: str, *,
@@ -139,4 +169,46 @@ def mapping(field: str, value: object, rule: str, *, max_len: int = MAX_ITEMS
         raise invalid(field, value, rule, "un dictionnaire (nom → valeur) est attendu")
     if len(value) > max_len:
         raise invalid(field, len(value), rule, f"au plus {number(max_len)} entrées")
+    return value
+
+
+def plain_value(field: str, value: object, rule: str, *, max_depth: int = 8,
+                max_items: int = 1000, max_text: int = MAX_TEXT) -> object:
+    """A parameter value as a user can type it: numbers, texts, booleans, ``None``, and
+    lists, tuples or dicts of them, bounded in depth, size and text length; integers of
+    at most 30 digits, finite floats, valid Unicode. Checked before any rule reads it.
+
+    >>> plain_value("cible", ["Grolk", 3], "CORE-ERR")
+    ['Grolk', 3]
+    """
+    stack: list[tuple[object, int]] = [(value, 1)]
+    seen = 0
+    while stack:
+        node, depth = stack.pop()
+        seen += 1
+        if seen > max_items or depth > max_depth:
+            raise invalid(field, "…", rule, f"valeur trop grande ou trop imbriquée (au plus "
+                          f"{number(max_items)} éléments sur {max_depth} niveaux)")
+        if node is None or isinstance(node, bool):
+            continue
+        if isinstance(node, int):
+            if abs(node) >= 10**30:
+                raise invalid(field, "…", rule, "un nombre d’au plus 30 chiffres est attendu")
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                raise invalid(field, node, rule, "un nombre fini est attendu")
+        elif isinstance(node, str):
+            if len(node) > max_text or not _printable(node):
+                raise invalid(field, "…", rule, f"un texte lisible d’au plus "
+                              f"{number(max_text)} caractères est attendu")
+        elif isinstance(node, list | tuple):
+            stack.extend((item, depth + 1) for item in node)
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                stack.append((key, depth + 1))
+                stack.append((item, depth + 1))
+        else:
+            raise invalid(field, type(node).__name__, rule,
+                          "un nombre, un texte, oui/non ou une liste de ces valeurs est "
+                          "attendu")
     return value

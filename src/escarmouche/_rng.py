@@ -11,10 +11,16 @@ import random
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
-from escarmouche.errors import EscarmoucheError
+from escarmouche.errors import EscarmoucheError, ParameterError, shown
 from escarmouche.model import DieRecord
+from escarmouche.render.fmt import plural
 
 __all__ = ["RecordingRng", "Rng", "ScriptedRolls", "rng_state", "set_rng_state"]
+
+#: the most results a ScriptedRolls holds, and the largest size of one (a die has at
+#: most 1000 faces: a larger value is refused when drawn, with the die named)
+MAX_SCRIPTED = 100_000
+MAX_FACES = 1_000_000
 
 
 @runtime_checkable
@@ -36,15 +42,31 @@ class ScriptedRolls:
     """
 
     def __init__(self, values: Iterable[int]) -> None:
-        self._values: list[int] = [int(v) for v in values]
+        if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+            raise ParameterError(
+                f"dés manuels = {shown(values)} : une liste de résultats entiers est attendue "
+                "(CORE-RNG)", field="dés", value=values, rule="CORE-RNG")
+        checked: list[int] = []
+        for i, v in enumerate(values):
+            if i >= MAX_SCRIPTED:
+                raise ParameterError(
+                    f"dés manuels : plus de {MAX_SCRIPTED} résultats (CORE-RNG)",
+                    field="dés", value=i, rule="CORE-RNG")
+            if isinstance(v, bool) or not isinstance(v, int) or not -MAX_FACES <= v <= MAX_FACES:
+                raise ParameterError(
+                    f"dés manuels : le résultat n° {i + 1} vaut {shown(v)} ; un nombre "
+                    f"entier est attendu (CORE-RNG)",
+                    field="dés", value=v, rule="CORE-RNG")
+            checked.append(v)
+        self._values = checked
         self._pos = 0
 
     def randint(self, a: int, b: int) -> int:
         if self._pos >= len(self._values):
             raise EscarmoucheError(
                 f"dés manuels : plus aucun résultat prévu pour le jet n° {self._pos + 1} "
-                f"(un d{b} est demandé ; {len(self._values)} résultat(s) fourni(s)) "
-                "(CORE-RNG)",
+                f"(un d{b} est demandé ; {plural(len(self._values), 'résultat')} "
+                f"{'fourni' if len(self._values) < 2 else 'fournis'}) (CORE-RNG)",
                 field="dés", value=self._pos + 1, rule="CORE-RNG",
             )
         value = self._values[self._pos]

@@ -252,6 +252,8 @@ class Encounter:
                     "combat = déjà commencé : start() ne s’appelle qu’une fois (CORE-ERR)",
                     field="combat", value="commencé", rule="CORE-ERR",
                 )
+            for key, value in options.items():
+                _check.plain_value(key, value, "CORE-ERR")
             unknown = sorted(set(options) - set(self._system.start_options))
             if unknown:
                 known = ", ".join(self._system.start_options) or "aucune"
@@ -522,7 +524,11 @@ class Encounter:
                 f"system = « {checked['system']} » : système inconnu ; s’il est ajouté, "
                 "enregistrez-le avec escarmouche.systems.register (CORE-LOG)",
                 field="system", value=checked["system"], rule="CORE-LOG") from None
-        state = EncounterState.from_json(checked)
+        try:
+            state = EncounterState.from_json(checked)
+        except EscarmoucheError as err:
+            raise SaveError(f"sauvegarde = valeur refusée : {err}", field="sauvegarde",
+                            value=None, rule="CORE-LOG") from None
         try:
             rules = system.rules_from_json(state.rules)
             for f in state.fighters.values():

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from escarmouche.errors import EscarmoucheError
+from escarmouche import _check
+from escarmouche.errors import EscarmoucheError, invalid
 
 __all__ = [
     "Combatant",
@@ -38,6 +39,8 @@ Json = Any  # a JSON-compatible value (dict/list/str/int/float/bool/None)
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
 STAT_MIN = -1000
 STAT_MAX = 1000
+#: the longest name of a fighter, a side or an effect
+NAME_MAX = 100
 
 
 class FrozenMap(Mapping[str, int]):
@@ -103,13 +106,13 @@ class Combatant:
     >>> Combatant("Grolk", "orques", {"CC": "40"})  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.EscarmoucheError: CC = '40' pour « Grolk » : un nombre entier est attendu
-    (CORE-ERR)
+    escarmouche.errors.ParameterError: CC = « 40 » : un nombre entier entre −1000 et 1000 est
+    attendu pour « Grolk » (CORE-ERR)
     >>> Combatant("Grolk", "orques", skills={"Esquive"})  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.EscarmoucheError: compétence = 'Esquive' pour « Grolk » : identifiant en
-    minuscules ASCII attendu, par exemple « esquive » (CORE-ERR)
+    escarmouche.errors.ParameterError: compétences = « Esquive » : identifiant en minuscules ASCII
+    attendu, par exemple « esquive » pour « Grolk » (CORE-ERR)
     """
 
     name: str
@@ -119,57 +122,22 @@ class Combatant:
     traits: AbstractSet[str] = frozenset()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise EscarmoucheError(
-                f"nom = {self.name!r} : un combattant doit avoir un nom non vide (CORE-ERR)",
-                field="name", value=self.name, rule="CORE-ERR",
-            )
-        if not isinstance(self.side, str) or not self.side.strip():
-            raise EscarmoucheError(
-                f"camp = {self.side!r} : le combattant « {self.name} » doit avoir un camp "
-                "non vide (CORE-ERR)",
-                field="side", value=self.side, rule="CORE-ERR",
-            )
+        _check.text("nom", self.name, "CORE-ERR", max_len=NAME_MAX)
+        _check.text("camp", self.side, "CORE-ERR", max_len=NAME_MAX)
+        who = f"« {self.name} »"
         if isinstance(self.stats, str) or not isinstance(self.stats, Mapping):
-            raise EscarmoucheError(
-                f"caractéristiques = {self.stats!r} : un dictionnaire est attendu (CORE-ERR)",
-                field="stats", value=self.stats, rule="CORE-ERR",
-            )
+            raise invalid("caractéristiques", self.stats, "CORE-ERR",
+                          f"un dictionnaire est attendu pour {who}")
+        if len(self.stats) > 100:
+            raise invalid("caractéristiques", len(self.stats), "CORE-ERR", "au plus 100")
         for key, value in self.stats.items():
-            if not isinstance(key, str) or not key:
-                raise EscarmoucheError(
-                    f"caractéristique {key!r} de « {self.name} » : nom invalide (CORE-ERR)",
-                    field="stats", value=key, rule="CORE-ERR",
-                )
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise EscarmoucheError(
-                    f"{key} = {value!r} pour « {self.name} » : un nombre entier est attendu "
-                    "(CORE-ERR)",
-                    field=key, value=value, rule="CORE-ERR",
-                )
-            if not STAT_MIN <= value <= STAT_MAX:
-                raise EscarmoucheError(
-                    f"{key} = {value} pour « {self.name} » : hors des bornes "
-                    f"{STAT_MIN}–{STAT_MAX} (CORE-ERR)",
-                    field=key, value=value, rule="CORE-ERR",
-                )
+            _check.text("caractéristique", key, "CORE-ERR", max_len=40)
+            _check.integer(key, value, lo=STAT_MIN, hi=STAT_MAX, rule="CORE-ERR", who=who)
         object.__setattr__(self, "stats", FrozenMap(self.stats))
-        for label, values in (("compétence", self.skills), ("trait", self.traits)):
-            if isinstance(values, str):
-                raise EscarmoucheError(
-                    f"{label}s de « {self.name} » = {values!r} : un ensemble est attendu, "
-                    "pas une chaîne (CORE-ERR)",
-                    field=label, value=values, rule="CORE-ERR",
-                )
-            for v in values:
-                if not isinstance(v, str) or not _IDENT.match(v):
-                    raise EscarmoucheError(
-                        f"{label} = {v!r} pour « {self.name} » : identifiant en minuscules "
-                        "ASCII attendu, par exemple « esquive » (CORE-ERR)",
-                        field=label, value=v, rule="CORE-ERR",
-                    )
-        object.__setattr__(self, "skills", frozenset(self.skills))
-        object.__setattr__(self, "traits", frozenset(self.traits))
+        object.__setattr__(self, "skills",
+                           _check.identifiers("compétences", self.skills, "CORE-ERR", who=who))
+        object.__setattr__(self, "traits",
+                           _check.identifiers("traits", self.traits, "CORE-ERR", who=who))
 
     def stat(self, key: str, default: int | None = None) -> int:
         """The stat ``key``, or ``default``; raises a French error when it is missing."""
@@ -255,8 +223,8 @@ class Effect:
     >>> Effect("", "garde", Timing.TURN_START, remaining=0)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.EscarmoucheError: durée = 0 pour l’effet « garde » : un nombre de tours entre
-    1 et 10 000 est attendu (CORE-ERR)
+    escarmouche.errors.ParameterError: durée = 0 : un nombre entier entre 1 et 10 000 est attendu
+    pour l’effet « garde » (CORE-ERR)
     """
 
     id: str
@@ -273,25 +241,41 @@ class Effect:
     data: Mapping[str, int] = field(default_factory=FrozenMap)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "timing", Timing(self.timing))
+        _check.text("effet", self.name, "CORE-ERR", max_len=200)
+        who = f"l’effet « {self.name} »"
+        if not isinstance(self.id, str) or len(self.id) > 40:
+            raise invalid("id", self.id, "CORE-ERR", f"un texte court est attendu pour {who}")
+        timing = _check.choice("moment", self.timing, [t.value for t in Timing], "CORE-ERR",
+                               labels={t.value: TIMING_LABELS[t] for t in Timing})
+        object.__setattr__(self, "timing", Timing(timing))
+        for label, named in (("porteur", self.bearer), ("jusqu’au tour de", self.until_turn_of)):
+            if named is not None:
+                _check.text(label, named, "CORE-ERR", max_len=NAME_MAX)
+        if self.remaining is not None:
+            _check.integer("durée", self.remaining, lo=1, hi=10_000, rule="CORE-ERR", who=who)
+        if self.timing is Timing.UNTIL_NEXT_TURN_OF and not self.until_turn_of:
+            raise invalid("jusqu’au tour de", self.until_turn_of, "CORE-ERR",
+                          f"{who} dure « jusqu’au prochain tour de » quelqu’un : nommez ce "
+                          "combattant")
+        _check.identifiers("type", [self.kind], "CORE-ERR", who=who)
+        _check.flag("fin sur sauvegarde", self.save_ends, "CORE-ERR")
+        for label, table in (("par tour", self.per_tick), ("données", self.data)):
+            _check.mapping(label, table, "CORE-ERR", max_len=100)
+            for key, value in table.items():
+                _check.text(label, key, "CORE-ERR", max_len=40)
+                _check.integer(f"{label} {key}", value, lo=-100_000, hi=100_000,
+                               rule="CORE-ERR", who=who)
+        if isinstance(self.keywords, str) or not isinstance(self.keywords, AbstractSet | list
+                                                             | tuple):
+            raise invalid("mots-clés", self.keywords, "CORE-ERR",
+                          f"un ensemble de mots est attendu pour {who}")
+        for word in self.keywords:
+            _check.text("mot-clé", word, "CORE-ERR", max_len=60)
+        if self.source is not None:
+            _check.text("source", self.source, "CORE-ERR", max_len=NAME_MAX)
         object.__setattr__(self, "per_tick", FrozenMap(self.per_tick))
         object.__setattr__(self, "data", FrozenMap(self.data))
         object.__setattr__(self, "keywords", frozenset(self.keywords))
-        if self.remaining is not None and (
-            isinstance(self.remaining, bool) or not isinstance(self.remaining, int)
-            or not 1 <= self.remaining <= 10_000
-        ):
-            raise EscarmoucheError(
-                f"durée = {self.remaining!r} pour l’effet « {self.name} » : un nombre de "
-                "tours entre 1 et 10 000 est attendu (CORE-ERR)",
-                field="remaining", value=self.remaining, rule="CORE-ERR",
-            )
-        if self.timing is Timing.UNTIL_NEXT_TURN_OF and not self.until_turn_of:
-            raise EscarmoucheError(
-                f"l’effet « {self.name} » dure « jusqu’au prochain tour de » quelqu’un : "
-                "until_turn_of doit nommer ce combattant (CORE-ERR)",
-                field="until_turn_of", value=self.until_turn_of, rule="CORE-ERR",
-            )
 
     def to_json(self) -> dict[str, Json]:
         return {

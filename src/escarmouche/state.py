@@ -52,8 +52,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
+from escarmouche import _check
 from escarmouche._rng import RecordingRng, Rng
-from escarmouche.errors import EscarmoucheError
+from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.model import (
     TIMING_LABELS,
     Combatant,
@@ -167,8 +168,8 @@ class EndCondition:
     >>> EndCondition("massacre", "victoire")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.EscarmoucheError: condition = 'massacre' : condition de fin inconnue ;
-    conditions : camp_en_fuite, camp_hors_combat, combattant_hors_combat, tours (RB-END-1)
+    escarmouche.errors.ParameterError: condition = « massacre » : valeurs possibles : «
+    camp_en_fuite », « camp_hors_combat », « combattant_hors_combat » ou « tours » (RB-END-1)
     """
 
     kind: str
@@ -179,12 +180,21 @@ class EndCondition:
     label: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in CONDITIONS:
-            raise EscarmoucheError(
-                f"condition = {self.kind!r} : condition de fin inconnue ; conditions : "
-                f"{', '.join(sorted(CONDITIONS))} (RB-END-1)",
-                field="condition", value=self.kind, rule="RB-END-1",
-            )
+        _check.choice("condition", self.kind, sorted(CONDITIONS), "RB-END-1")
+        _check.text("issue", self.outcome, "RB-END-1", max_len=200)
+        for label, value in (("camp", self.side), ("nom", self.name)):
+            if value is not None:
+                _check.text(label, value, "RB-END-1", max_len=100)
+        if self.turns is not None:
+            _check.integer("tours", self.turns, lo=1, hi=100_000, rule="RB-END-1")
+        if not isinstance(self.label, str) or len(self.label) > 200:
+            raise invalid("libellé", self.label, "RB-END-1", "un texte court est attendu")
+        needed = {"camp_hors_combat": ("camp", self.side), "camp_en_fuite": ("camp", self.side),
+                  "combattant_hors_combat": ("nom", self.name), "tours": ("tours", self.turns)}
+        label, value = needed[self.kind]
+        if value is None:
+            raise invalid(label, None, "RB-END-1",
+                          f"la condition « {self.kind} » a besoin de ce champ")
 
     def describe(self) -> str:
         if self.label:
@@ -404,7 +414,7 @@ class Ctx(Generic[R]):
         escarmouche.errors.EscarmoucheError: combattant = 'Aldric' : inconnu dans ce combat ;
         présents : Brune (CORE-ERR)
         """
-        f = self.state.fighters.get(name)
+        f = self.state.fighters.get(name) if isinstance(name, str) else None
         if f is None:
             raise EscarmoucheError(
                 f"combattant = {name!r} : inconnu dans ce combat ; présents : "

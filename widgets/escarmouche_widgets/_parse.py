@@ -7,13 +7,14 @@ show in their error banner.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from escarmouche import Combatant, EscarmoucheError
+from escarmouche.errors import invalid
+from escarmouche.savefile import parse_json
 
 __all__ = [
     "RosterRow",
@@ -29,11 +30,33 @@ __all__ = [
 MAX_MANUAL_DICE = 1000
 #: how many combatants a demo roster may hold (the exact odds stay fast in a browser)
 MAX_ROSTER = 12
+#: the longest text a user may type in one box (checked before any parsing)
+MAX_INPUT = 5000
+#: the most digits of a number typed in a box (no rule needs more; Python refuses 4,300)
+MAX_DIGITS = 9
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 _STAT_ITEM = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*[=:]?\s*([-+−]?\s*[0-9]+)\s*$")
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _DIGITS = re.compile(r"^[0-9]+$")
+
+
+def bounded(text: object, field: str, rule: str = "CORE-ERR", max_len: int = MAX_INPUT) -> str:
+    """The text typed in a box, checked before parsing: a string of at most ``max_len``
+    characters (a pasted novel gets a French error, not a frozen page)."""
+    if not isinstance(text, str):
+        raise invalid(field, text, rule, "un texte est attendu")
+    if len(text) > max_len:
+        raise invalid(field, f"{len(text)} caractères", rule,
+                      f"au plus {max_len} caractères")
+    return text
+
+
+def _small_int(token: str, field: str, rule: str) -> int:
+    if len(token.lstrip("+-")) > MAX_DIGITS:
+        raise invalid(field, token[:12] + "…", rule,
+                      f"un nombre d’au plus {MAX_DIGITS} chiffres est attendu")
+    return int(token)
 
 
 def fold_ident(text: str) -> str:
@@ -49,6 +72,7 @@ def parse_dice_list(text: str) -> list[int]:
     >>> parse_dice_list("37, 4 12;100")
     [37, 4, 12, 100]
     """
+    text = bounded(text, "dés manuels", "CORE-RNG")
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
     if not tokens:
         raise EscarmoucheError(
@@ -70,19 +94,20 @@ def parse_dice_list(text: str) -> list[int]:
                 "exemple « 37, 4, 12 » (CORE-RNG)",
                 field="dés", value=token, rule="CORE-RNG",
             )
-        values.append(int(token))
+        values.append(_small_int(token, "dés manuels", "CORE-RNG"))
     return values
 
 
 def parse_int(text: str, field: str, lo: int, hi: int, rule: str = "CORE-ERR") -> int:
     """An integer typed in a text box, within ``[lo, hi]`` (French error otherwise)."""
+    text = bounded(text, field, rule)
     cleaned = text.strip().replace("−", "-").replace(" ", "")
     if not _INT.match(cleaned):
         raise EscarmoucheError(
             f"{field} = {text!r} : un nombre entier est attendu ({rule})",
             field=field, value=text, rule=rule,
         )
-    value = int(cleaned)
+    value = _small_int(cleaned, field, rule)
     check_range(value, field, lo, hi, rule)
     return value
 
@@ -101,6 +126,7 @@ def parse_stats(text: str, who: str = "") -> dict[str, int]:
     """``"HAB=60, DIS 40; init:+2"`` → ``{"HAB": 60, "DIS": 40, "init": 2}``."""
     stats: dict[str, int] = {}
     owner = f" de « {who} »" if who else ""
+    text = bounded(text, f"caractéristiques{owner}")
     for item in (p for p in re.split(r"[,;]+", text) if p.strip()):
         parts = item.split()
         # "HAB 60 DIS 40" (spaces only) is split into pairs as well.
@@ -121,13 +147,15 @@ def parse_stats(text: str, who: str = "") -> dict[str, int]:
                     f"caractéristiques{owner} = {key!r} : donnée deux fois (CORE-ERR)",
                     field="caractéristiques", value=key, rule="CORE-ERR",
                 )
-            stats[key] = int(re.sub(r"\s", "", match.group(2)).replace("−", "-"))
+            stats[key] = _small_int(re.sub(r"\s", "", match.group(2)).replace("−", "-"),
+                                    f"{key}{owner}", "CORE-ERR")
     return stats
 
 
 def parse_idents(text: str) -> frozenset[str]:
     """Traits or skills typed freely: ``"Hyperactivité, toujours premier"`` →
     ``{"hyperactivite", "toujours_premier"}`` (separated by commas or semicolons)."""
+    text = bounded(text, "traits", max_len=1000)
     return frozenset(fold_ident(p) for p in re.split(r"[,;]+", text) if p.strip())
 
 
@@ -230,6 +258,7 @@ def parse_params(text: str) -> dict[str, object]:
     """Action parameters typed as ``"clé=valeur, …"``: integers, « oui »/« non », JSON
     lists or objects (``chemin=[[1, 0], [2, 0]]``), else text."""
     params: dict[str, object] = {}
+    text = bounded(text, "paramètres")
     for item in _split_top(text):
         key, sep, raw = item.partition("=")
         key = key.strip()
@@ -242,20 +271,14 @@ def parse_params(text: str) -> dict[str, object]:
         value = raw.strip()
         cleaned = value.replace("−", "-")
         if _INT.match(cleaned):
-            params[key] = int(cleaned)
+            params[key] = _small_int(cleaned, key, "CORE-ERR")
         elif value.lower() in {"oui", "vrai", "true"}:
             params[key] = True
         elif value.lower() in {"non", "faux", "false"}:
             params[key] = False
         elif value[:1] in "[{":
-            try:
-                params[key] = json.loads(value)
-            except json.JSONDecodeError as err:
-                raise EscarmoucheError(
-                    f"paramètres = {item.strip()!r} : liste ou objet JSON invalide "
-                    f"({err.msg}), par exemple « chemin=[[1, 0], [2, 0]] » (CORE-ERR)",
-                    field="paramètres", value=item.strip(), rule="CORE-ERR",
-                ) from None
+            # bounded like a save: size, depth, digits (a French error naming the key)
+            params[key] = parse_json(value, what=key, max_chars=MAX_INPUT, max_depth=8)
         else:
             params[key] = value
     return params

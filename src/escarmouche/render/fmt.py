@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Final, TypeAlias
 
-from escarmouche.errors import EscarmoucheError
+from escarmouche.errors import EscarmoucheError, ParameterError
 
 __all__ = [
     "MINUS",
@@ -48,22 +48,33 @@ MINUS: Final = "\u2212"
 Number: TypeAlias = Fraction | float | int
 
 
+#: the largest magnitude written (beyond it, a number is a mistake, not a statistic)
+MAX_MAGNITUDE: Final = 10**60
+
+
 def _exact(x: Number) -> Fraction:
     if isinstance(x, bool) or not isinstance(x, Fraction | float | int):
-        raise TypeError(f"nombre attendu, pas {x!r}")
+        raise ParameterError(
+            f"nombre = {type(x).__name__} : un nombre est attendu (CORE-ERR)",
+            field="nombre", value=None, rule="CORE-ERR")
     try:
-        return Fraction(x)
+        value = Fraction(x)
     except (ValueError, OverflowError):  # nan, inf
-        raise EscarmoucheError(
+        raise ParameterError(
             f"nombre = {x!r} : un nombre fini est attendu (CORE-ERR)",
             field="nombre", value=x, rule="CORE-ERR",
         ) from None
+    if abs(value) >= MAX_MAGNITUDE:
+        raise ParameterError(
+            "nombre = trop grand : au plus 60 chiffres (CORE-ERR)",
+            field="nombre", value=None, rule="CORE-ERR")
+    return value
 
 
 def _check_digits(digits: int) -> None:
-    if digits < 0:
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
         raise EscarmoucheError(
-            f"décimales = {digits} : un nombre positif ou nul est attendu (CORE-ERR)",
+            f"décimales = {digits!r} : un nombre entier de 0 à 12 est attendu (CORE-ERR)",
             field="décimales", value=digits, rule="CORE-ERR",
         )
 
@@ -136,8 +147,10 @@ def fraction(x: Fraction | int) -> str:
     ('1/8', '2')
     """
     if isinstance(x, bool) or not isinstance(x, Fraction | int):
-        raise TypeError(f"Fraction ou entier attendu, pas {x!r}")
-    value = Fraction(x)
+        raise ParameterError(
+            f"fraction = {type(x).__name__} : une Fraction ou un entier est attendu (CORE-ERR)",
+            field="fraction", value=None, rule="CORE-ERR")
+    value = _exact(x)
     sign = MINUS if value < 0 else ""
     n, d = abs(value.numerator), value.denominator
     return f"{sign}{n}" if d == 1 else f"{sign}{n}/{d}"

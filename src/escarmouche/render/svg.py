@@ -20,11 +20,11 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Sized
 from fractions import Fraction
 from typing import Final
 
-from escarmouche.errors import EscarmoucheError
+from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.render.fmt import fraction, number, percent
 
 __all__ = ["distribution_svg", "html_table", "outcome_bars_svg", "timeline_svg"]
@@ -68,6 +68,46 @@ def _probability(p: Fraction) -> str:
     if p.denominator <= MAX_SHOWN_DENOMINATOR:
         return f"{percent(p)} ({fraction(p)})"
     return percent(p)
+
+
+#: the most bars, rows or boxes a chart draws: its cost is bounded by its output
+MAX_ITEMS: Final = 2000
+#: the widest range of outcomes a distribution chart spans (one slot per integer)
+MAX_SPAN: Final = 10_000
+#: the longest label or title
+MAX_LABEL: Final = 200
+
+
+def _chance(value: object, field: str) -> Fraction:
+    """A probability in [0, 1] (int, float or Fraction; no bool, NaN or infinity)."""
+    ok = isinstance(value, int | float | Fraction) and not isinstance(value, bool)
+    if ok and isinstance(value, float) and not math.isfinite(value):
+        ok = False
+    p = Fraction(value) if ok else Fraction(-1)  # type: ignore[arg-type]
+    if not 0 <= p <= 1:
+        raise invalid(field, value if ok else "…", "CORE-ERR",
+                      "une probabilité entre 0 et 1 est attendue")
+    return p
+
+
+def _label(value: object, field: str) -> str:
+    if not isinstance(value, str) or len(value) > MAX_LABEL:
+        raise invalid(field, value, "CORE-ERR",
+                      f"un texte d’au plus {MAX_LABEL} caractères est attendu")
+    return value
+
+
+def _count(items: Sized, field: str) -> None:
+    if len(items) > MAX_ITEMS:
+        raise invalid(field, len(items), "CORE-ERR",
+                      f"au plus {number(MAX_ITEMS)} éléments sur un graphique")
+
+
+def _size(value: object, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 4000:
+        raise invalid(field, value, "CORE-ERR", "une taille entre 100 et 4000 pixels est "
+                      "attendue")
+    return value
 
 
 def _ink(background: str) -> str:
@@ -188,7 +228,24 @@ def distribution_svg(
     >>> "En évidence : 33,3" in svg
     True
     """
-    items = sorted((int(k), Fraction(v)) for k, v in dist.items())
+    _label(title, "titre")
+    _label(xlabel, "légende")
+    _size(width, "largeur")
+    _size(height, "hauteur")
+    if not isinstance(dist, Mapping):
+        raise invalid("distribution", dist, "CORE-ERR", "un dictionnaire valeur → "
+                      "probabilité est attendu")
+    _count(dist, "distribution")
+    for k in dist:
+        if isinstance(k, bool) or not isinstance(k, int) or abs(k) > 10**9:
+            raise invalid("distribution", k, "CORE-ERR", "des valeurs entières sont attendues")
+    items = sorted((k, _chance(v, f"probabilité de {k}")) for k, v in dist.items())
+    if items and items[-1][0] - items[0][0] >= MAX_SPAN:
+        raise invalid("distribution", items[-1][0] - items[0][0], "CORE-ERR",
+                      f"l’écart entre la plus petite et la plus grande valeur dépasse "
+                      f"{number(MAX_SPAN)}")
+    if tail is not None:
+        tail = _chance(tail, "queues")
     hidden = Fraction(0)
     if tail is not None and items:
         items, hidden = _clip_tails(items, Fraction(tail))
@@ -288,7 +345,7 @@ def outcome_bars_svg(
 
     Each bar is drawn on a 0–100 % track (so bars of a partition add up visually),
     with its percentage written after it and a ``<title>`` tooltip
-    ``« paré : 12,5 % (1/8) »``. Values outside 0–1 are drawn clamped.
+    ``« paré : 12,5 % (1/8) »``. A value outside 0–1 is refused (CORE-ERR).
 
     >>> import re
     >>> svg = outcome_bars_svg([("raté", Fraction(3, 4)), ("touché", Fraction(1, 4))],
@@ -296,6 +353,11 @@ def outcome_bars_svg(
     >>> [t.replace("\u202f", " ") for t in re.findall(r"<title>([^<]*)</title>", svg)]
     ['Issue de l’attaque', 'raté : 75,0 % (3/4)', 'touché : 25,0 % (1/4)']
     """
+    _label(title, "titre")
+    _size(width, "largeur")
+    _count(items, "issues")
+    items = [(_label(label, "issue"), _chance(value, f"probabilité de « {label} »"))
+             for label, value in items]
     size = 12.0
     row_h, bar_h = 28.0, 18.0
     top = 40.0
@@ -355,6 +417,13 @@ def timeline_svg(
     Tour 1, activation 1 : Grolk, camp Orques
     Tour 1, activation 2 : Aldric, camp PJ
     """
+    _label(title, "titre")
+    _count(turns, "tours")
+    _count([a for _, actors in turns for a in actors], "activations")
+    for label, actors in turns:
+        _label(label, "tour")
+        for actor in actors:
+            _label(actor, "activation")
     sides = sides or {}
     size = 12.0
     row_h, box_h, gap = 34.0, 24.0, 6.0

@@ -45,6 +45,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
+from escarmouche import _check
 from escarmouche.errors import IllegalActionError, ParameterError, invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.render.fmt import join, quote
@@ -90,7 +91,8 @@ class ActionSpec:
     def check_params(self, params: Mapping[str, object]) -> None:
         """Refuse a parameter the action does not take, or a missing required one."""
         rule = self.rules[0] if self.rules else "CORE-ERR"
-        for key in params:
+        for key, value in params.items():
+            _check.plain_value(key, value, rule)
             if key not in self.params:
                 raise invalid(
                     "paramètre", key, rule,
@@ -101,6 +103,35 @@ class ActionSpec:
             if key not in params:
                 raise invalid("paramètre", key, rule,
                               f"l’action {quote(self.label)} a besoin de ce paramètre")
+
+
+def _option_value(key: str, value: object, default: object, system: str) -> object:
+    """An option read from JSON, of the same kind as its default (the default tells the
+    type): lists become tuples or frozensets like the default; a mismatch is refused."""
+    if isinstance(default, bool):
+        ok, label = isinstance(value, bool), "true ou false"
+    elif isinstance(default, int):
+        ok, label = _check.is_int(value), "un nombre entier"
+    elif isinstance(default, str):
+        ok, label = isinstance(value, str), "un texte"
+    elif isinstance(default, tuple | frozenset):
+        ok, label = isinstance(value, list), "une liste"
+    elif isinstance(default, Mapping):
+        ok, label = isinstance(value, dict), "un dictionnaire"
+    else:
+        ok, label = True, ""
+    if not ok:
+        raise invalid(key, value, "CORE-ERR",
+                      f"{label} est attendu pour cette option du système {system}")
+    if isinstance(default, tuple):
+        return tuple(value)  # type: ignore[arg-type]
+    if isinstance(default, frozenset):
+        try:
+            return frozenset(value)  # type: ignore[call-overload]
+        except TypeError:
+            raise invalid(key, "…", "CORE-ERR",
+                          "une liste de valeurs simples est attendue") from None
+    return value
 
 
 #: a function that resolves one action: ``(ctx, actor, spec, params)``; it raises
@@ -166,12 +197,14 @@ class System(Generic[R]):
         defaults = self.rules_type()
         for key, value in data.items():
             default = getattr(defaults, key)
-            if isinstance(default, tuple) and isinstance(value, list):
-                value = tuple(value)
-            elif isinstance(default, frozenset) and isinstance(value, list):
-                value = frozenset(value)
-            kwargs[key] = value
-        return self.rules_type(**kwargs)
+            kwargs[key] = _option_value(key, value, default, self.name)
+        try:
+            return self.rules_type(**kwargs)
+        except (TypeError, ValueError) as err:
+            if isinstance(err, ParameterError):
+                raise
+            raise invalid("options", sorted(data)[0] if data else "", "CORE-ERR",
+                          f"valeurs incohérentes pour le système {self.name}") from None
 
     # -- roster ----------------------------------------------------------------------
 
