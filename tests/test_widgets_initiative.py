@@ -240,7 +240,7 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].stats.value = "HAB=60"
     demo.roster.lines[0].traits.value = "volant"
     demo.roll_button.click()
-    assert "trait = 'volant'" in demo.error_text
+    assert "trait = « volant »" in demo.error_text
     demo.roster.lines[0].traits.value = ""
     demo.dice.manual.value = True
     demo.dice.dice.value = "5, 6"
