@@ -319,20 +319,20 @@ def test_rolloff_bound_rb_init_2() -> None:
         rb.initiative(roster, rng)
 
 
-def test_initiative_from_rolls_pure_rb_init_2() -> None:
+def test_resolve_initiative_pure_rb_init_2() -> None:
     """The pure form: the same result from the dice typed by hand."""
     roster = [fighter("A", "x", 50), fighter("B", "y", 50)]
-    a = rb.initiative_from_rolls(roster, [30, 30], [40, 70])
+    a = rb.resolve_initiative(roster, [30, 30], [40, 70])
     b = rb.initiative(roster, ScriptedRolls([30, 30, 40, 70]))
     assert a == b
     with pytest.raises(EscarmoucheError, match="manche 1"):
-        rb.initiative_from_rolls(roster, [30, 30], [40])
+        rb.resolve_initiative(roster, [30, 30], [40])
     with pytest.raises(EscarmoucheError, match="seules 2"):
-        rb.initiative_from_rolls(roster, [30, 30], [40, 70, 3])
+        rb.resolve_initiative(roster, [30, 30], [40, 70, 3])
     with pytest.raises(EscarmoucheError, match="un d100 par combattant"):
-        rb.initiative_from_rolls(roster, [30])
+        rb.resolve_initiative(roster, [30])
     with pytest.raises(EscarmoucheError, match="RB-INIT-2"):
-        rb.initiative_from_rolls(roster, [30, 30], [0, 70])
+        rb.resolve_initiative(roster, [30, 30], [0, 70])
 
 
 # =======================================================================================
@@ -379,7 +379,7 @@ def test_surprise_needs_unaware_defenders_rb_surprise_1() -> None:
     att, dfd = [fighter("G", "m", 50, dis=90)], [fighter("A", "h", 50, pmr=5)]
     assert rb.surprise(att, dfd, rng, unaware=False) is False
     assert rng.used == 0
-    res = rb.surprise_test(att, dfd, rng, unaware=False)
+    res = rb.roll_surprise(att, dfd, rng, unaware=False)
     assert res.attack is None and res.rules == ("RB-SURPRISE-1",)
 
 
@@ -395,7 +395,7 @@ def test_surprise_needs_the_opposed_test_rb_surprise_1() -> None:
 def test_surprise_opposed_test_ties_to_defenders_rb_surprise_2() -> None:
     """RB-SURPRISE-2: higher margin wins; the defenders win ties."""
     att, dfd = [fighter("G", "m", 50, dis=40)], [fighter("A", "h", 50, pmr=50)]
-    res = rb.surprise_test(att, dfd, ScriptedRolls([20, 30]), unaware=True)  # 20 vs 20
+    res = rb.roll_surprise(att, dfd, ScriptedRolls([20, 30]), unaware=True)  # 20 vs 20
     assert not res.success
     assert res.attack is not None and res.defence is not None
     assert res.attack.margin == res.defence.margin == 20
@@ -406,15 +406,15 @@ def test_surprise_aggregate_options_rb_surprise_2() -> None:
     """RB-SURPRISE-2: the group value is the option ``surprise_aggregate``."""
     att = [fighter("G1", "m", 50, dis=70), fighter("G2", "m", 50, dis=31)]
     dfd = [fighter("A1", "h", 50, pmr=20), fighter("A2", "h", 50, pmr=60)]
-    weakest = rb.surprise_test(att, dfd, ScriptedRolls([40, 40]), unaware=True)
+    weakest = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True)
     assert (weakest.attack_stat, weakest.attack_from) == (31, ("G2",))
     assert (weakest.defence_stat, weakest.defence_from) == (60, ("A2",))
     assert not weakest.success  # 31−40 = −9 against 60−40 = 20
-    leader = rb.surprise_test(att, dfd, ScriptedRolls([40, 40]), unaware=True,
+    leader = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
                               rules=rb.Rules(surprise_aggregate="leader"))
     assert (leader.attack_stat, leader.defence_stat) == (70, 20)  # first listed
     assert leader.success  # 30 against −20
-    mean = rb.surprise_test(att, dfd, ScriptedRolls([40, 40]), unaware=True,
+    mean = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
                             rules=rb.Rules(surprise_aggregate="mean"))
     assert (mean.attack_stat, mean.defence_stat) == (50, 40)  # 101 // 2, 80 // 2
     assert mean.success  # 10 against 0
@@ -460,7 +460,7 @@ def test_surprise_odds_match_enumeration_rb_surprise_2(a: int, d: int) -> None:
     """Exact odds agree with the enumeration of every pair of d100."""
     att, dfd = [fighter("G", "m", 50, dis=a)], [fighter("A", "h", 50, pmr=d)]
     wins = sum(
-        rb.surprise_from_rolls(att, dfd, x, y, unaware=True).success
+        rb.resolve_surprise(att, dfd, x, y, unaware=True).success
         for x in range(1, 101) for y in range(1, 101)
     )
     assert rb.surprise_odds(a, d) == Fraction(wins, 10_000)
@@ -529,12 +529,12 @@ def test_six_speed_effects_are_data_rb_speed_1() -> None:
         assert rb.SPEED_EFFECTS[v.opposite].opposite == k
 
 
-def test_hypoactivity_check_rb_speed_1() -> None:
+def test_resolve_hypoactivity_rb_speed_1() -> None:
     """RB-SPEED-1: Hypoactivité rolls 1d4; on a 4 the character cannot act."""
-    assert [rb.hypoactivity_check(d).can_act for d in (1, 2, 3, 4)] == [True, True, True,
+    assert [rb.resolve_hypoactivity(d).can_act for d in (1, 2, 3, 4)] == [True, True, True,
                                                                         False]
     with pytest.raises(EscarmoucheError, match="RB-SPEED-1"):
-        rb.hypoactivity_check(5)
+        rb.resolve_hypoactivity(5)
 
 
 def src(*effects: str) -> list[rb.SpeedSource]:
@@ -1323,3 +1323,91 @@ def test_encounter_turn_orders_rb_speed_3(seed: int, slot: str) -> None:
             assert expected == init.turn(e.turn)
         acts = activations(enc).get(e.turn, [])
         assert is_subsequence(acts, expected)
+
+
+# =======================================================================================
+# The package shape: catalogue, errors by kind, odds for the widgets, notebook display
+# =======================================================================================
+
+
+def test_catalogue_is_action_specs_with_one_resolver_each() -> None:
+    """RB-ACT-1/2, RB-MOVE-1, RB-END-3: every action is an ActionSpec, documented in
+    French, citing its rules, with one resolver; the attack is « attaquer »."""
+    assert rb.SYSTEM.catalogue(rb.DEFAULT_RULES) is rb.ACTIONS
+    assert set(rb.RESOLVERS) == set(rb.ACTIONS) and "attaquer" in rb.ACTIONS
+    for spec in rb.ACTIONS.values():
+        assert spec.doc and spec.rules and spec.cost in rb.COST_LABELS.values()
+        assert set(spec.required) <= set(spec.params)
+    assert "act" not in vars(rb.RulebookSystem)  # the shared System.act()
+
+
+def test_bad_value_is_a_parameter_error_forbidden_now_is_illegal() -> None:
+    """CORE-ERR: a bad value raises ParameterError, a well-formed action the rules
+    forbid now raises IllegalActionError (RB-ACT-1, RB-END-3)."""
+    enc = begin()
+    with pytest.raises(ParameterError, match="RB-END-2"):
+        enc.act("Aldric", "attaquer", cible="Grolk", degats="trois")
+    with pytest.raises(ParameterError, match="RB-ACT-1"):
+        enc.act("Aldric", "posture", posture=3)
+    enc.act("Aldric", "attaquer", cible="Grolk", degats=1)
+    with pytest.raises(IllegalActionError, match="RB-ACT-1"):
+        enc.act("Aldric", "sort")
+    with pytest.raises(IllegalActionError, match="RB-MOVE-1"):
+        enc.act("Grolk", "attaquer", cible="Aldric", degats=1)
+
+
+def test_option_labels_cover_every_option_and_value() -> None:
+    """Every option, and every value of the options with a list of values, has a
+    French label (RB-D100-1, RB-SURPRISE-2, RB-SPEED-3)."""
+    import dataclasses
+
+    assert set(rb.OPTION_LABELS) == {f.name for f in dataclasses.fields(rb.Rules)}
+    assert set(rb.OPTION_VALUE_LABELS["surprise_aggregate"]) == set(rb.SURPRISE_AGGREGATES)
+    assert set(rb.OPTION_VALUE_LABELS["hyperactive_slot"]) == set(rb.HYPERACTIVE_SLOTS)
+    with pytest.raises(ParameterError, match="hyperactive_slot = « bientôt »"):
+        rb.Rules(hyperactive_slot="bientôt")
+
+
+def test_first_to_act_odds_by_enumeration_rb_init_2() -> None:
+    """RB-INIT-2: three fighters, every d100 triple enumerated through the engine
+    (ties broken by HAB, then a fair roll-off: its share is split evenly)."""
+    roster = [fighter("A", "x", 60), fighter("B", "y", 40), fighter("C", "y", 40)]
+    odds = rb.first_to_act_odds(roster)
+    assert sum(odds.values()) == 1
+    # A against B alone, by hand: A heads the order unless B has a strictly better key
+    duel = rb.first_to_act_odds(roster[:2])
+    wins = Fraction(0)
+    for ra in range(1, 101):
+        for rb_ in range(1, 101):
+            init = rb.resolve_initiative(roster[:2], [ra, rb_])
+            wins += Fraction(init.order[0] == "A", 10_000)
+    assert duel["A"] == wins
+    assert odds["B"] == odds["C"]  # same HAB: symmetric
+
+
+def test_turn_zero_odds_by_hand_rb_surprise_3() -> None:
+    """RB-SURPRISE-3, RB-INIT-3/4: DIS 50 against PMR 50 succeeds with 99/200; the
+    attacker is in turn 0 unless it fails critically (5/100), the defender only on a
+    critical success (5/100)."""
+    rat = Combatant("Rat", "m", {"HAB": 50, "DIS": 50, "PMR": 50})
+    garde = Combatant("Garde", "h", {"HAB": 50, "DIS": 50, "PMR": 50})
+    s = Fraction(99, 200)
+    assert rb.surprise_chance([rat], [garde], unaware=True) == s
+    odds = rb.turn_zero_odds([rat, garde], "m", unaware=True)
+    assert odds["Rat"] == s * Fraction(95, 100) + (1 - s) * Fraction(5, 100)
+    assert odds["Garde"] == Fraction(5, 100)
+    assert rb.turn_zero_odds([rat, garde], "m", unaware=False)["Rat"] == Fraction(5, 100)
+
+
+def test_results_and_odds_display_themselves() -> None:
+    """The book shows results and odds directly: French tables (RB-D100-1, RB-INIT-2,
+    RB-SPEED-3, RB-SURPRISE-2)."""
+    assert "réussite critique" in rb.d100_odds(55)._repr_html_()
+    assert "Résultat" in rb.d100_test(55, 3)._repr_html_()
+    init = rb.resolve_initiative([fighter("A", "x", 60), fighter("B", "y", 40)], [30, 20])
+    html = init._repr_html_()
+    assert "Départage" in html and "Ordre d’initiative : A, B" in html
+    assert "Dépassement" in rb.apply_speed(["A", "B"], {"B": {"depassement"}})._repr_html_()
+    res = rb.resolve_surprise([fighter("A", "x", 50)], [fighter("B", "y", 50)], 10, 60,
+                              unaware=True)
+    assert "Attaque surprise réussie" in res._repr_html_()
