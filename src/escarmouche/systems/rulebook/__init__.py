@@ -68,6 +68,7 @@ from __future__ import annotations
 from escarmouche.systems.rulebook.actions import (
     ACTIONS,
     COSTS,
+    OUT_OF_TURN,
     RESOLVERS,
 )
 from escarmouche.systems.rulebook.initiative import (
@@ -157,6 +158,7 @@ __all__ = [
     "MAX_ROLLOFF_ROUNDS",
     "OPTION_LABELS",
     "OPTION_VALUE_LABELS",
+    "OUT_OF_TURN",
     "REQUIRED_STATS",
     "RESOLVERS",
     "SPEED_EFFECTS",

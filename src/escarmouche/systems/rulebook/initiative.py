@@ -176,8 +176,7 @@ class Initiative:
 
     def table(self) -> Table:
         """Each combatant's HAB test and roll-off dice, as a French table."""
-        rows = [(r.name, fmt.number(r.hab), fmt.number(r.test.roll), r.test.label,
-                 fmt.number(r.test.margin),
+        rows = [(r.name, r.hab, r.test.roll, r.test.label, r.test.margin,
                  ", ".join(fmt.number(v) for v in r.rolloffs) or "—") for r in self.rolls]
         return Table(("Combattant", "HAB", "Jet", "Résultat", "Marge", "Départage"), rows,
                      title="Initiative (RB-INIT-1, RB-INIT-2)")

@@ -172,6 +172,24 @@ class Rules:
     hyperactive_slot: str = "consecutive"
     extra_traits: frozenset[str] = frozenset()
 
+    def table(self) -> Table:
+        """Every option with its French label and its value (labelled when it has one)."""
+        rows: list[tuple[str, str, object]] = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, frozenset):
+                shown: object = fmt.join(sorted(value), empty="aucun")
+            elif isinstance(value, str):
+                label = OPTION_VALUE_LABELS.get(f.name, {}).get(value)
+                shown = f"{value} ({label})" if label else value
+            else:
+                shown = value
+            rows.append((f.name, OPTION_LABELS[f.name], shown))
+        return Table(("Option", "Sens", "Valeur"), rows, title="Options du système Rulebook")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
     def __post_init__(self) -> None:
         lo = _check.integer("crit_success_max", self.crit_success_max, lo=0, hi=100,
                             rule="RB-D100-1")
@@ -205,8 +223,8 @@ OPTION_LABELS: dict[str, str] = {
 #: the French label of each value of the options that take a value from a list
 OPTION_VALUE_LABELS: dict[str, dict[str, str]] = {
     "surprise_aggregate": {
-        "weakest": "le plus faible (DIS la plus basse contre PMR la plus haute)",
-        "leader": "le meneur (le premier nommé de chaque groupe)",
+        "weakest": "le plus faible : DIS la plus basse contre PMR la plus haute",
+        "leader": "le meneur : le premier nommé de chaque groupe",
         "mean": "la moyenne de chaque groupe",
     },
     "hyperactive_slot": {
@@ -260,8 +278,7 @@ class TestResult:
 
     def _repr_html_(self) -> str:
         return Table(("Caractéristique", "Jet", "Résultat", "Marge"),
-                     [(fmt.number(self.stat), fmt.number(self.roll), self.label,
-                       fmt.number(self.margin))],
+                     [(self.stat, self.roll, self.label, self.margin)],
                      title=f"Test D100 ({', '.join(self.rules)})")._repr_html_()
 
     def to_json(self) -> dict[str, Json]:

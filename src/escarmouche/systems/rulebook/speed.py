@@ -179,7 +179,8 @@ class SpeedOrder:
         """Every step (cancellation, move, second activation) as a French table."""
         rows = [(s.name, s.text, "oui" if s.applied else "non", s.rule) for s in self.steps]
         return Table(("Personnage", "Étape", "Appliquée", "Règle"), rows,
-                     title="Ordre après les effets de vitesse : " + ", ".join(self.slots()))
+                     title=f"Avant : {', '.join(self.base)} ; après les effets de vitesse : "
+                           f"{', '.join(self.slots())}")
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()

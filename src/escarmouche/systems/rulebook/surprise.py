@@ -16,7 +16,7 @@ from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render import fmt
-from escarmouche.render.table import Table
+from escarmouche.render.table import Table, Text
 from escarmouche.systems.rulebook.rules import (
     DEFAULT_RULES,
     Rules,
@@ -61,13 +61,12 @@ class SurpriseResult:
                 ("attaquants", "DIS", self.attack_stat, self.attack_from, self.attack),
                 ("défenseurs", "PMR", self.defence_stat, self.defence_from, self.defence)):
             rows.append((side, f"{stat} {fmt.number(value)} ({fmt.join(names)})",
-                         fmt.number(test.roll) if test else "—",
-                         test.label if test else "—",
-                         fmt.number(test.margin) if test else "—"))
+                         test.roll if test else "—", test.label if test else "—",
+                         test.margin if test else "—"))
         verdict = "réussie" if self.success else "ratée"
-        return Table(("Groupe", "Valeur", "Jet", "Résultat", "Marge"), rows,
-                     title=f"Attaque surprise {verdict} ({', '.join(self.rules)})"
-                     )._repr_html_()
+        table = Table(("Groupe", "Valeur", "Jet", "Résultat", "Marge"), rows,
+                      title=f"Attaque surprise {verdict} ({', '.join(self.rules)})")
+        return table._repr_html_() + Text(self.text + ".")._repr_html_()
 
     def to_json(self) -> dict[str, Json]:
         return {
