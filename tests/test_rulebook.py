@@ -1411,3 +1411,12 @@ def test_results_and_odds_display_themselves() -> None:
     res = rb.resolve_surprise([fighter("A", "x", 50)], [fighter("B", "y", 50)], 10, 60,
                               unaware=True)
     assert "Attaque surprise réussie" in res._repr_html_()
+
+
+def test_compatibility_names_remain() -> None:
+    """The names of the rulebook before the one naming rule still work (aliases)."""
+    assert rb.initiative_from_rolls is rb.resolve_initiative
+    assert rb.roll_initiative is rb.initiative
+    assert rb.surprise_from_rolls is rb.resolve_surprise
+    assert rb.surprise_test is rb.roll_surprise
+    assert rb.hypoactivity_check is rb.resolve_hypoactivity
