@@ -297,7 +297,8 @@ def d100_test(stat: int, roll: int, rules: Rules = DEFAULT_RULES) -> TestResult:
 
     Success if ``roll ≤ stat``; margin = ``stat − roll``; a roll ≤
     ``rules.crit_success_max`` is a critical success (always a success), a roll ≥
-    ``rules.crit_failure_min`` a critical failure (always a failure), whatever the stat.
+    ``rules.crit_failure_min`` a critical failure (always a failure), whatever the stat
+    (any integer from −10 000 to 10 000; anything else is a ``ParameterError``).
 
     >>> d100_test(60, 23)
     TestResult(stat=60, roll=23, success=True, margin=37, critical=None, rules=('RB-D100-1',))
