@@ -48,7 +48,8 @@ def test_first_odds_matches_brute_force(entries: list[tuple[str, int, int, int]]
 
 
 def test_first_odds_rulebook_against_the_engine() -> None:
-    """Two fighters: the engine's RB-INIT-2 order for each pair of d100 rolls."""
+    """RB-INIT-2: the engine's first-to-act odds (rulebook.first_to_act_odds, which the
+    demo shows) against its order for each pair of d100 rolls."""
     a = Combatant("A", "x", {"HAB": 50})
     b = Combatant("B", "y", {"HAB": 50})
     wins = Fraction(0)
@@ -58,18 +59,10 @@ def test_first_odds_rulebook_against_the_engine() -> None:
         ):
             wins += Fraction(1, 2) / 10_000  # same key, same HAB: a fair roll-off
             continue
-        init = rulebook.initiative_from_rolls([a, b], [ra, rb_])
+        init = rulebook.resolve_initiative([a, b], [ra, rb_])
         if init.order[0] == "A":
             wins += Fraction(1, 10_000)
-    laws = []
-    for c in (a, b):
-        law: dict[int, Fraction] = {}
-        for roll in range(1, 101):
-            t = rulebook.d100_test(50, roll)
-            score = t.margin + (10_000 if t.critical == "success" else 0)
-            law[score] = law.get(score, Fraction(0)) + Fraction(1, 100)
-        laws.append((c.name, 50, law))
-    assert first_odds(laws)["A"] == wins == Fraction(1, 2)
+    assert rulebook.first_to_act_odds([a, b])["A"] == wins == Fraction(1, 2)
 
 
 def brute_groups(roster: list[tuple[str, str, int]], faces: int = 12
@@ -240,7 +233,7 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].stats.value = "HAB=60"
     demo.roster.lines[0].traits.value = "volant"
     demo.roll_button.click()
-    assert "trait = 'volant'" in demo.error_text
+    assert "trait = « volant »" in demo.error_text
     demo.roster.lines[0].traits.value = ""
     demo.dice.manual.value = True
     demo.dice.dice.value = "5, 6"

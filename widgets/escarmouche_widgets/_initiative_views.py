@@ -233,18 +233,8 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
     if system == "rulebook":
         for c in roster:
             check_range(c.stat("HAB"), f"HAB de « {c.name} »", 0, 100, "RB-INIT-1")
-        # score = the comparison key of RB-INIT-2: critical successes first, then margin
         rules = rulebook_rules()
-        entries = []
-        for c in roster:
-            hab = c.stat("HAB")
-            law: dict[int, Fraction] = {}
-            for roll in range(1, 101):
-                t = rulebook.d100_test(hab, roll, rules)
-                score = t.margin + (10_000 if t.critical == "success" else 0)
-                law[score] = law.get(score, Fraction(0)) + Fraction(1, 100)
-            entries.append((c.name, hab, law))
-        first = first_odds(entries)
+        first = rulebook.first_to_act_odds(roster, rules=rules)
         success = [(c.name, rulebook.d100_odds(c.stat("HAB"), rules).success) for c in roster]
         crit = rulebook.d100_odds(roster[0].stat("HAB"), rules)
         return "".join([

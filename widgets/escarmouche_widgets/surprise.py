@@ -82,22 +82,10 @@ def _rulebook_odds(roster: tuple[Combatant, ...], attackers: str, unaware: bool,
     rules = rulebook.Rules(surprise_aggregate=aggregate,
                            extra_traits=SYSTEM_TRAITS - set(rulebook.KNOWN_TRAITS))
     att, dfd = _sides(roster, attackers)
-    if unaware:
-        # the group values of RB-SURPRISE-2 (the aggregate option), read from a test
-        # resolved on any dice: they do not depend on the dice
-        probe = rulebook.surprise_from_rolls(att, dfd, 50, 50, unaware=True, rules=rules)
-        success = rulebook.surprise_odds(probe.attack_stat, probe.defence_stat)
-    else:
-        success = Fraction(0)
+    success = rulebook.surprise_chance(att, dfd, unaware=unaware, rules=rules)
     items: list[tuple[str, Fraction]] = [("attaque surprise réussie", success)]
-    for c in roster:
-        o = rulebook.d100_odds(c.stat("HAB"), rules)
-        # RB-SURPRISE-3: on a success, attackers and anti-surprise defenders are in turn 0
-        # unless they fail critically; anyone with a critical success is in it anyway
-        favoured = c.side == attackers or "anti_surprise" in c.traits
-        if_success = 1 - o.critical_failure if favoured else o.critical_success
-        items.append((f"{c.name} au tour 0",
-                      success * if_success + (1 - success) * o.critical_success))
+    turn_zero = rulebook.turn_zero_odds(roster, attackers, unaware=unaware, rules=rules)
+    items += [(f"{name} au tour 0", p) for name, p in turn_zero.items()]
     words = " ; ".join(f"{n} {percent(p)}" for n, p in items)
     return (_charts.bars(items, "Rulebook : surprise et tour 0 (RB-SURPRISE-1/2/3)")
             + h.paragraph(f"Chances exactes : {words}."))
@@ -121,7 +109,7 @@ def _rulebook(roster: list[Combatant], attackers: str, unaware: bool, aggregate:
                            extra_traits=SYSTEM_TRAITS - set(rulebook.KNOWN_TRAITS))
     att, dfd = _sides(roster, attackers)
     start = rng.mark()
-    res = rulebook.surprise_test(att, dfd, rng, unaware=unaware, rules=rules)
+    res = rulebook.roll_surprise(att, dfd, rng, unaware=unaware, rules=rules)
     after_test = rng.mark()
     init = rulebook.initiative(roster, rng, surprise_by=attackers if res.success else None,
                                rules=rules)

@@ -1,0 +1,172 @@
+"""The French sentences of the Rulebook system (the narration style guide applies:
+elision, agreement, « » for quotes, numbers through :mod:`escarmouche.render.fmt`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from escarmouche.render import fmt
+from escarmouche.systems.rulebook.rules import SPEED_EFFECTS, TestResult
+
+__all__ = [
+    "damage_sentence",
+    "eclat_regenerated_sentence",
+    "eclat_spent_sentence",
+    "equipment_sentence",
+    "free_action_sentence",
+    "hypoactivity_sentence",
+    "initiative_roll_sentence",
+    "late_note",
+    "move_sentence",
+    "offensive_head",
+    "order_sentence",
+    "posture_sentence",
+    "speed_inflicted_sentence",
+    "turn_order_sentence",
+]
+
+
+def initiative_roll_sentence(name: str, test: TestResult) -> str:
+    """One combatant's initiative test (RB-INIT-1, RB-INIT-3/4).
+
+    >>> from escarmouche.systems.rulebook.rules import d100_test
+    >>> initiative_roll_sentence("Aldric", d100_test(60, 30))
+    'Aldric : initiative 30 contre 60 : réussite, marge 30.'
+    """
+    text = f"{name} : initiative {test.describe()}"
+    if test.critical == "success":
+        return text + " ; une activation de plus au tour 0 (RB-INIT-3)."
+    if test.critical == "failure":
+        return text + " ; n’agira qu’à partir du tour 2 (RB-INIT-4)."
+    return text + "."
+
+
+def order_sentence(order: Sequence[str]) -> str:
+    """The initiative order (RB-INIT-2).
+
+    >>> order_sentence(["Aldric", "Vif"])
+    'Ordre d’initiative : Aldric, Vif.'
+    """
+    return f"Ordre d’initiative : {', '.join(order)}."
+
+
+def turn_order_sentence(turn: int, slots: Sequence[str], notes: Sequence[str]) -> str:
+    """The explained order of a global turn (RB-SPEED-3, RB-INIT-4, RB-SURPRISE-3)."""
+    return (f"Ordre du tour {turn} : " + (", ".join(slots) or "personne") + ". "
+            + " ; ".join(notes) + ".")
+
+
+def late_note(names: Sequence[str]) -> str:
+    """Who waits for turn 2 after a critical failure (RB-INIT-4).
+
+    >>> late_note(["Ombre"])
+    'Ombre n’agit pas avant le tour 2 (échec critique, RB-INIT-4)'
+    """
+    verb = "n’agissent" if len(names) > 1 else "n’agit"
+    return f"{fmt.join(names)} {verb} pas avant le tour 2 (échec critique, RB-INIT-4)"
+
+
+def hypoactivity_sentence(actor: str, roll: int, can_act: bool) -> str:
+    """The 1d4 of Hypoactivité at an activation (RB-SPEED-1).
+
+    >>> hypoactivity_sentence("Bor", 4, False)
+    'Hypoactivité : Bor lance 1d4 : 4 ; Bor ne peut pas agir.'
+    """
+    verdict = "peut agir" if can_act else "ne peut pas agir"
+    return f"Hypoactivité : {actor} lance 1d4 : {roll} ; {actor} {verdict}."
+
+
+def eclat_regenerated_sentence(name: str, before: int, after: int) -> str:
+    """« Éclat » regenerated at the end of the fight (RB-END-3).
+
+    >>> eclat_regenerated_sentence("Lyra", 0, 2)
+    'Fin du combat : Lyra régénère son éclat (0 → 2).'
+    """
+    return (f"Fin du combat : {name} régénère son éclat ({fmt.number(before)} → "
+            f"{fmt.number(after)}).")
+
+
+def eclat_spent_sentence(actor: str, amount: int, left: int) -> str:
+    """« Éclat » spent (RB-END-3).
+
+    >>> eclat_spent_sentence("Lyra", 1, 0)
+    'Lyra dépense 1 éclat (reste 0 ; régénéré seulement à la fin du combat).'
+    """
+    return (f"{actor} dépense {fmt.number(amount)} éclat (reste {fmt.number(left)} ; "
+            "régénéré seulement à la fin du combat).")
+
+
+def move_sentence(actor: str, out_of_turn: bool, description: str) -> str:
+    """The movement, in or out of turn (RB-MOVE-1).
+
+    >>> move_sentence("Tom", True, "recule")
+    'Tom se déplace hors de son tour (recule).'
+    """
+    where = " hors de son tour" if out_of_turn else ""
+    return f"{actor} se déplace{where}{f' ({description})' if description else ''}."
+
+
+def posture_sentence(actor: str, posture: str) -> str:
+    """A change of posture (RB-ACT-1).
+
+    >>> posture_sentence("Lyra", "défensive")
+    'Lyra passe en posture « défensive ».'
+    """
+    return f"{actor} passe en posture {fmt.quote(posture)}."
+
+
+def free_action_sentence(actor: str, description: str) -> str:
+    """A free short action (RB-ACT-1).
+
+    >>> free_action_sentence("Aldric", "")
+    'Aldric : action courte (action libre, en plus de l’action).'
+    """
+    return (f"{actor} : {description or 'action courte'} (action libre, en plus de "
+            "l’action).")
+
+
+def equipment_sentence(actor: str, item: str) -> str:
+    """An item taken from the bag (RB-ACT-2).
+
+    >>> equipment_sentence("Aldric", "corde")
+    'Aldric prend « corde » dans son sac (action).'
+    """
+    return f"{actor} prend {fmt.quote(item) if item else 'un équipement'} dans son sac (action)."
+
+
+def offensive_head(action: str, actor: str, target: str | None, label: str) -> str:
+    """The start of the sentence of an attack, a spell or an ability.
+
+    >>> offensive_head("attaquer", "Aldric", "Grolk", "")
+    'Aldric attaque Grolk'
+    >>> offensive_head("sort", "Chef", "Ana", "Entrave")
+    'Chef lance un sort « Entrave » sur Ana'
+    """
+    what = f" {fmt.quote(label)}" if label else ""
+    if action == "attaquer":
+        return f"{actor} attaque {target}" + (f" ({what.strip()})" if label else "")
+    noun = "lance un sort" if action == "sort" else "utilise une capacité"
+    return f"{actor} {noun}{what}" + (f" sur {target}" if target else "")
+
+
+def damage_sentence(head: str, amount: int, track: str, before: int, after: int) -> str:
+    """Damage on PV or Esprit (RB-END-2).
+
+    >>> damage_sentence("Aldric attaque Grolk", 3, "PV", 8, 5)
+    'Aldric attaque Grolk : 3 dégâts aux PV (8 → 5).'
+    """
+    where = "aux PV" if track == "PV" else "à l’Esprit"
+    return (f"{head} : {fmt.plural(amount, 'dégât')} {where} ({fmt.number(before)} → "
+            f"{fmt.number(after)}).")
+
+
+def speed_inflicted_sentence(target: str, effect: str, first: int, last: int) -> str:
+    """A speed effect inflicted by an action (RB-SPEED-1).
+
+    >>> speed_inflicted_sentence("Kaz", "toujours_dernier", 1, 1)[:40]
+    'Kaz subit l’effet « Toujours dernier » ('
+    """
+    span = f"au tour {first}" if first == last else f"des tours {first} à {last}"
+    spec = SPEED_EFFECTS[effect]
+    return (f"{target} subit l’effet {fmt.quote(spec.label)} ({spec.description}) {span} ; "
+            "l’ordre en tient compte à partir du prochain tour global.")

@@ -1,0 +1,160 @@
+"""Exact odds of the Rulebook system (:class:`~fractions.Fraction` only), computed from
+the same pure functions as play (:func:`~escarmouche.systems.rulebook.rules.d100_test`,
+:func:`~escarmouche.systems.rulebook.surprise.group_values`); the widgets and the book
+only lay them out."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from fractions import Fraction
+
+from escarmouche import _check
+from escarmouche.model import Combatant, check_roster
+from escarmouche.odds import first_odds
+from escarmouche.render import fmt
+from escarmouche.render.table import Table
+from escarmouche.systems.rulebook.rules import DEFAULT_RULES, Rules, check_stat, d100_test
+from escarmouche.systems.rulebook.surprise import group_values
+
+__all__ = [
+    "D100Odds",
+    "d100_odds",
+    "first_to_act_odds",
+    "initiative_score_distribution",
+    "surprise_chance",
+    "surprise_odds",
+    "turn_zero_odds",
+]
+
+#: the bonus that puts every critical success above every margin (RB-INIT-2)
+_CRITICAL_FIRST = 10_000
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class D100Odds:
+    """Exact odds of a D100 test (RB-D100-1); the four outcomes sum to 1."""
+
+    critical_success: Fraction
+    success: Fraction  # every success, critical ones included
+    failure: Fraction  # every failure, critical ones included
+    critical_failure: Fraction
+    stat: int | None = dataclasses.field(default=None, compare=False)
+
+    def table(self) -> Table:
+        """The four outcomes as a French table (exact fraction and percentage)."""
+        rows = [
+            ("réussite critique", self.critical_success),
+            ("réussite ordinaire", self.success - self.critical_success),
+            ("échec ordinaire", self.failure - self.critical_failure),
+            ("échec critique", self.critical_failure),
+        ]
+        on = "" if self.stat is None else f" sur {fmt.number(self.stat)}"
+        return Table(("Résultat", "Chance", "Fraction"),
+                     [(label, fmt.percent(p), fmt.fraction(p)) for label, p in rows],
+                     title=f"Chances d’un test D100{on} (RB-D100-1)")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+def d100_odds(stat: int, rules: Rules = DEFAULT_RULES) -> D100Odds:
+    """The exact probabilities of a D100 test on ``stat`` (RB-D100-1).
+
+    >>> d100_odds(55).success
+    Fraction(11, 20)
+    """
+    stat = _check.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
+    cs = min(rules.crit_success_max, 100)
+    cf = max(0, 101 - rules.crit_failure_min)
+    # plain successes: rolls in (crit_success_max, crit_failure_min) with roll ≤ stat
+    plain = max(0, min(stat, rules.crit_failure_min - 1) - cs)
+    success = Fraction(cs + plain, 100)
+    return D100Odds(Fraction(cs, 100), success, 1 - success, Fraction(cf, 100), stat)
+
+
+def initiative_score_distribution(hab: int, rules: Rules = DEFAULT_RULES
+                                  ) -> dict[int, Fraction]:
+    """The law of one combatant's initiative score (RB-INIT-1/2): the margin of its HAB
+    test, every critical success above every margin (:data:`_CRITICAL_FIRST` added)."""
+    law: dict[int, Fraction] = {}
+    for roll in range(1, 101):
+        t = d100_test(hab, roll, rules)
+        score = t.margin + (_CRITICAL_FIRST if t.critical == "success" else 0)
+        law[score] = law.get(score, Fraction(0)) + Fraction(1, 100)
+    return law
+
+
+def first_to_act_odds(combatants: Iterable[Combatant], rules: Rules = DEFAULT_RULES
+                      ) -> dict[str, Fraction]:
+    """Each combatant's exact chance to head the initiative order (RB-INIT-1/2, before
+    the speed effects): critical successes first, then the higher margin, ties to the
+    higher HAB, then a fair d100 roll-off.
+
+    >>> from escarmouche import Combatant
+    >>> odds = first_to_act_odds([Combatant("A", "x", {"HAB": 50}),
+    ...                           Combatant("B", "y", {"HAB": 50})])
+    >>> odds["A"], sum(odds.values())
+    (Fraction(1, 2), Fraction(1, 1))
+    """
+    roster = check_roster(combatants, rule="RB-INIT-1", non_empty=True)
+    entries = []
+    for c in roster:
+        hab = check_stat(c, "HAB", "RB-INIT-1")
+        entries.append((c.name, hab, initiative_score_distribution(hab, rules)))
+    return first_odds(entries)
+
+
+def surprise_odds(attack_stat: int, defence_stat: int) -> Fraction:
+    """The exact probability that the attackers win the opposed test (RB-SURPRISE-2),
+    given the two group values: ``P(attack_stat − a > defence_stat − d)`` for two
+    independent d100 ``a``, ``d`` (the difference ``d − a = j`` has ``100 − |j|`` cases).
+
+    >>> surprise_odds(50, 50)
+    Fraction(99, 200)
+    """
+    a = _check.integer("DIS", attack_stat, lo=-10_000, hi=10_000, rule="RB-SURPRISE-2")
+    d = _check.integer("PMR", defence_stat, lo=-10_000, hi=10_000, rule="RB-SURPRISE-2")
+    k = d - a  # attackers win when d_roll − a_roll > k
+    wins = sum(100 - abs(j) for j in range(max(k + 1, -99), 100))
+    return Fraction(wins, 10_000)
+
+
+def surprise_chance(
+    attackers: Iterable[Combatant],
+    defenders: Iterable[Combatant],
+    *,
+    unaware: bool,
+    rules: Rules = DEFAULT_RULES,
+) -> Fraction:
+    """The exact probability that a surprise attack succeeds (RB-SURPRISE-1/2): 0 when
+    the defenders are aware, else :func:`surprise_odds` of the two group values
+    (``rules.surprise_aggregate``)."""
+    a_stat, _, d_stat, _ = group_values(attackers, defenders, unaware=unaware, rules=rules)
+    return surprise_odds(a_stat, d_stat) if unaware else Fraction(0)
+
+
+def turn_zero_odds(
+    combatants: Iterable[Combatant],
+    surprise_by: str,
+    *,
+    unaware: bool,
+    rules: Rules = DEFAULT_RULES,
+) -> dict[str, Fraction]:
+    """Each combatant's exact chance to act in turn 0 when the side ``surprise_by``
+    attempts a surprise attack (RB-SURPRISE-1..3, RB-INIT-3/4): when it succeeds, the
+    attackers and the defenders with ``anti_surprise`` are in turn 0 unless they fail
+    critically; anyone with a critical success is in it anyway."""
+    roster = check_roster(combatants, rule="RB-SURPRISE-1", non_empty=True)
+    sides = list(dict.fromkeys(c.side for c in roster))
+    _check.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-1", what="camp")
+    attackers = [c for c in roster if c.side == surprise_by]
+    defenders = [c for c in roster if c.side != surprise_by]
+    success = surprise_chance(attackers, defenders, unaware=unaware, rules=rules)
+    out: dict[str, Fraction] = {}
+    for c in roster:
+        o = d100_odds(check_stat(c, "HAB", "RB-INIT-1"), rules)
+        favoured = c.side == surprise_by or "anti_surprise" in c.traits
+        if_success = 1 - o.critical_failure if favoured else o.critical_success
+        out[c.name] = success * if_success + (1 - success) * o.critical_success
+    return out

@@ -1,0 +1,322 @@
+"""The options of the Rulebook system, the constants and tables of its rules (rules as
+data), the French labels of every option and option value, and the D100 test
+(RB-D100-1) on which every other rule rests."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import ClassVar, Literal
+
+from escarmouche import _check
+from escarmouche._rng import Rng
+from escarmouche.errors import invalid
+from escarmouche.model import Combatant, Json
+from escarmouche.render import fmt
+from escarmouche.render.table import Table
+
+__all__ = [
+    "AUTO_DAMAGE",
+    "COST_LABELS",
+    "CRITICAL_LABELS",
+    "DEFAULT_RULES",
+    "ECLAT",
+    "ECLAT_MAX",
+    "HYPERACTIVE_SLOTS",
+    "KNOWN_TRAITS",
+    "MAX_ROLLOFF_ROUNDS",
+    "OPTION_LABELS",
+    "OPTION_VALUE_LABELS",
+    "REQUIRED_STATS",
+    "SPEED_EFFECTS",
+    "SPEED_KIND",
+    "SPEED_PAIRS",
+    "SURPRISE_AGGREGATES",
+    "TRACKS",
+    "Critical",
+    "Rules",
+    "SpeedEffectDef",
+    "TestResult",
+    "check_stat",
+    "check_traits",
+    "d100_test",
+    "roll_d100_test",
+]
+
+#: bound on the initiative roll-off rounds (RB-INIT-2 « repeated until broken »); two
+#: combatants tie a d100 roll-off with probability 1/100, so 100 rounds never happen
+#: with real dice — reaching it raises :class:`~escarmouche.errors.RuleBoundError`.
+MAX_ROLLOFF_ROUNDS = 100
+
+#: the damage dice of ``RulebookSystem.auto_action`` (automated fights only; the
+#: text gives no damage rule: in play the GM gives the amount, RB-END-2)
+AUTO_DAMAGE = "1d6"
+
+#: the damage tracks (RB-END-2): 0 on either one puts a character out of the fight
+TRACKS: tuple[str, ...] = ("PV", "Esprit")
+
+#: the resource « éclat » (RB-END-3): stat ``eclat`` (current value when the fight
+#: starts) and optional ``eclat_max`` (what the end of the fight restores)
+ECLAT = "eclat"
+ECLAT_MAX = "eclat_max"
+
+#: the stats a rulebook combatant needs, with their French names and rule
+REQUIRED_STATS: dict[str, tuple[str, str]] = {
+    "HAB": ("habileté", "RB-INIT-1"),
+    "DIS": ("discrétion", "RB-SURPRISE-1"),
+    "PMR": ("perception", "RB-SURPRISE-1"),
+    "PV": ("points de vie", "RB-END-2"),
+    "Esprit": ("esprit", "RB-END-2"),
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SpeedEffectDef:
+    """One speed effect of RB-SPEED-1: trait id, French label, opposite, description."""
+
+    id: str
+    label: str
+    opposite: str
+    description: str
+
+
+#: the six speed effects (RB-SPEED-1) and their opposites (RB-SPEED-2), by trait id
+SPEED_EFFECTS: dict[str, SpeedEffectDef] = {
+    "hyperactivite": SpeedEffectDef(
+        "hyperactivite", "Hyperactivité", "hypoactivite", "agit deux fois par tour"),
+    "hypoactivite": SpeedEffectDef(
+        "hypoactivite", "Hypoactivité", "hyperactivite",
+        "lance 1d4 à chaque activation ; sur un 4, ne peut pas agir"),
+    "toujours_premier": SpeedEffectDef(
+        "toujours_premier", "Toujours premier", "toujours_dernier", "agit en premier"),
+    "toujours_dernier": SpeedEffectDef(
+        "toujours_dernier", "Toujours dernier", "toujours_premier", "agit en dernier"),
+    "depassement": SpeedEffectDef(
+        "depassement", "Dépassement", "depasse", "agit avant le personnage juste avant"),
+    "depasse": SpeedEffectDef(
+        "depasse", "Dépassé", "depassement", "agit après le personnage juste après"),
+}
+
+#: the opposite pairs, cancelled pair by pair (RB-SPEED-2)
+SPEED_PAIRS: tuple[tuple[str, str], ...] = (
+    ("hyperactivite", "hypoactivite"),
+    ("toujours_premier", "toujours_dernier"),
+    ("depassement", "depasse"),
+)
+
+#: the kind of an :class:`~escarmouche.model.Effect` that carries a speed effect gained
+#: during the fight (RB-SPEED-1)
+SPEED_KIND = "vitesse"
+
+#: the traits this system knows (API.md); ``Rules.extra_traits`` adds a designer's own
+KNOWN_TRAITS: dict[str, str] = {
+    **{k: v.label for k, v in SPEED_EFFECTS.items()},
+    "anti_surprise": "capacité contre les attaques surprises",
+}
+
+#: ``Rules.surprise_aggregate`` values (RB-SURPRISE-2)
+SURPRISE_AGGREGATES: dict[str, str] = {
+    "weakest": "la DIS la plus basse des attaquants contre la PMR la plus haute des "
+               "défenseurs",
+    "leader": "la valeur du meneur de chaque groupe (le premier nommé)",
+    "mean": "la moyenne de chaque groupe, arrondie à l’inférieur",
+}
+
+#: ``Rules.hyperactive_slot`` values (RB-SPEED-3)
+HYPERACTIVE_SLOTS: dict[str, str] = {
+    "consecutive": "la seconde activation suit immédiatement la première",
+    "end_of_turn": "la seconde activation a lieu à la fin du tour, après toutes les autres",
+}
+
+Critical = Literal["success", "failure"]
+
+#: the French names of the two critical results (RB-D100-1)
+CRITICAL_LABELS: dict[str, str] = {"success": "réussite critique", "failure": "échec critique"}
+
+#: the French names of what an action uses of the activation (RB-ACT-1, RB-MOVE-1)
+COST_LABELS: dict[str, str] = {
+    "action": "action",
+    "deplacement": "déplacement",
+    "posture": "changement de posture",
+    "libre": "libre",
+}
+
+
+def check_stat(c: Combatant, key: str, rule: str, *, low: int = 0, high: int = 100) -> int:
+    """The stat ``key`` of ``c``, which must exist and lie in ``low``–``high``."""
+    label = REQUIRED_STATS.get(key, (key, rule))[0]
+    if key not in c.stats:
+        raise invalid(key, None, rule, f"caractéristique requise pour {c.name} ({label})")
+    return _check.integer(key, c.stats[key], lo=low, hi=high, rule=rule, who=c.name)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rules:
+    """The options of the Rulebook system (RULES.md rulings marked *(option)*).
+
+    ``crit_success_max`` (default 5) and ``crit_failure_min`` (default 96): the critical
+    thresholds of the D100 test (RB-D100-1), standing in for the missing D100 base page;
+    0 disables critical successes, 101 disables critical failures.
+    ``surprise_aggregate`` (default ``"weakest"``; or ``"leader"``, ``"mean"``): the
+    group value of the opposed DIS vs PMR test (RB-SURPRISE-2, see
+    :data:`SURPRISE_AGGREGATES`).
+    ``hyperactive_slot`` (default ``"consecutive"``; or ``"end_of_turn"``): where the
+    second Hyperactivité activation goes (RB-SPEED-3).
+    ``extra_traits``: a designer's own trait identifiers, accepted without effect
+    (any other unknown trait is an error).
+    """
+
+    crit_success_max: int = 5
+    crit_failure_min: int = 96
+    surprise_aggregate: str = "weakest"
+    hyperactive_slot: str = "consecutive"
+    extra_traits: frozenset[str] = frozenset()
+
+    def table(self) -> Table:
+        """Every option with its French label and its value (labelled when it has one)."""
+        rows: list[tuple[str, str, object]] = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, frozenset):
+                shown: object = fmt.join(sorted(value), empty="aucun")
+            elif isinstance(value, str):
+                label = OPTION_VALUE_LABELS.get(f.name, {}).get(value)
+                shown = f"{value} ({label})" if label else value
+            else:
+                shown = value
+            rows.append((f.name, OPTION_LABELS[f.name], shown))
+        return Table(("Option", "Sens", "Valeur"), rows, title="Options du système Rulebook")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+    def __post_init__(self) -> None:
+        lo = _check.integer("crit_success_max", self.crit_success_max, lo=0, hi=100,
+                            rule="RB-D100-1")
+        hi = _check.integer("crit_failure_min", self.crit_failure_min, lo=1, hi=101,
+                            rule="RB-D100-1")
+        if lo >= hi:
+            raise invalid("crit_failure_min", hi, "RB-D100-1",
+                          f"doit dépasser crit_success_max ({fmt.number(lo)}), un jet ne "
+                          "peut être à la fois réussite et échec critiques")
+        _check.choice("surprise_aggregate", self.surprise_aggregate, SURPRISE_AGGREGATES,
+                      "RB-SURPRISE-2", labels=OPTION_VALUE_LABELS["surprise_aggregate"])
+        _check.choice("hyperactive_slot", self.hyperactive_slot, HYPERACTIVE_SLOTS,
+                      "RB-SPEED-3", labels=OPTION_VALUE_LABELS["hyperactive_slot"])
+        extra = self.extra_traits
+        if isinstance(extra, str) or not isinstance(extra, Iterable) or not all(
+                isinstance(t, str) for t in extra):
+            raise invalid("extra_traits", extra, "RB-SPEED-1",
+                          "un ensemble d’identifiants de traits est attendu")
+        object.__setattr__(self, "extra_traits", frozenset(extra))
+
+
+#: the French label of each option, for the book, the widgets and edition pages
+OPTION_LABELS: dict[str, str] = {
+    "crit_success_max": "plus haut jet de réussite critique (test D100)",
+    "crit_failure_min": "plus bas jet d’échec critique (test D100)",
+    "surprise_aggregate": "valeur de groupe du test d’attaque surprise",
+    "hyperactive_slot": "place de la seconde activation d’Hyperactivité",
+    "extra_traits": "traits supplémentaires acceptés sans effet",
+}
+
+#: the French label of each value of the options that take a value from a list
+OPTION_VALUE_LABELS: dict[str, dict[str, str]] = {
+    "surprise_aggregate": {
+        "weakest": "le plus faible : DIS la plus basse contre PMR la plus haute",
+        "leader": "le meneur : le premier nommé de chaque groupe",
+        "mean": "la moyenne de chaque groupe",
+    },
+    "hyperactive_slot": {
+        "consecutive": "juste après la première",
+        "end_of_turn": "à la fin du tour",
+    },
+}
+
+#: the default options (RULES.md defaults)
+DEFAULT_RULES = Rules()
+
+
+def check_traits(c: Combatant, rules: Rules) -> None:
+    """Refuse a trait this system does not know (RB-SPEED-1)."""
+    for t in sorted(c.traits):
+        if t not in KNOWN_TRAITS and t not in rules.extra_traits:
+            raise invalid("trait", t, "RB-SPEED-1",
+                          f"trait inconnu du système Rulebook pour {c.name} ; traits connus : "
+                          f"{fmt.join(sorted(KNOWN_TRAITS))}")
+
+
+# ---------------------------------------------------------------------------------------
+# RB-D100-1: the D100 test
+# ---------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TestResult:
+    """A D100 test (RB-D100-1): the stat, the die, success, margin, critical."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class
+
+    stat: int
+    roll: int
+    success: bool
+    margin: int
+    critical: Critical | None
+    rules: tuple[str, ...] = ("RB-D100-1",)
+
+    @property
+    def label(self) -> str:
+        """« réussite », « échec », « réussite critique » or « échec critique »."""
+        if self.critical is not None:
+            return CRITICAL_LABELS[self.critical]
+        return "réussite" if self.success else "échec"
+
+    def describe(self) -> str:
+        """French: « 23 contre 60 : réussite, marge 37 »."""
+        return (f"{fmt.number(self.roll)} contre {fmt.number(self.stat)} : {self.label}, "
+                f"marge {fmt.number(self.margin)}")
+
+    def _repr_html_(self) -> str:
+        return Table(("Caractéristique", "Jet", "Résultat", "Marge"),
+                     [(self.stat, self.roll, self.label, self.margin)],
+                     title=f"Test D100 ({', '.join(self.rules)})")._repr_html_()
+
+    def to_json(self) -> dict[str, Json]:
+        return {"stat": self.stat, "roll": self.roll, "success": self.success,
+                "margin": self.margin, "critical": self.critical}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> TestResult:
+        critical = data["critical"]
+        return cls(int(data["stat"]), int(data["roll"]), bool(data["success"]),
+                   int(data["margin"]), critical)
+
+
+def d100_test(stat: int, roll: int, rules: Rules = DEFAULT_RULES) -> TestResult:
+    """Resolve a D100 test (RB-D100-1) from the die already rolled.
+
+    Success if ``roll ≤ stat``; margin = ``stat − roll``; a roll ≤
+    ``rules.crit_success_max`` is a critical success (always a success), a roll ≥
+    ``rules.crit_failure_min`` a critical failure (always a failure), whatever the stat
+    (any integer from −10 000 to 10 000; anything else is a ``ParameterError``).
+
+    >>> d100_test(60, 23)
+    TestResult(stat=60, roll=23, success=True, margin=37, critical=None, rules=('RB-D100-1',))
+    >>> d100_test(0, 3).success, d100_test(100, 98).success
+    (True, False)
+    """
+    stat = _check.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
+    roll = _check.die("jet", roll, 100, "RB-D100-1")
+    critical: Critical | None = None
+    if roll <= rules.crit_success_max:
+        critical = "success"
+    elif roll >= rules.crit_failure_min:
+        critical = "failure"
+    success = critical == "success" or (critical is None and roll <= stat)
+    return TestResult(stat, roll, success, stat - roll, critical)
+
+
+def roll_d100_test(stat: int, rng: Rng, rules: Rules = DEFAULT_RULES) -> TestResult:
+    """Roll one d100 (``rng.randint(1, 100)``) and resolve the test (RB-D100-1)."""
+    stat = _check.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
+    return d100_test(stat, rng.randint(1, 100), rules)

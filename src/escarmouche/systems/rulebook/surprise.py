@@ -1,0 +1,198 @@
+"""RB-SURPRISE-1/2: the surprise attack (the defenders are unaware, and the attackers'
+DIS beats the defenders' PMR in an opposed D100 test).
+
+Draw order of :func:`roll_surprise` and :func:`surprise`: the attackers' d100, then
+the defenders' d100 (RB-SURPRISE-2); nothing when ``unaware`` is false.
+:func:`resolve_surprise` takes the same dice already rolled.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+
+from escarmouche import _check
+from escarmouche._rng import Rng
+from escarmouche.errors import invalid
+from escarmouche.model import Combatant, Json, check_roster
+from escarmouche.render import fmt
+from escarmouche.render.table import Table, Text
+from escarmouche.systems.rulebook.rules import (
+    DEFAULT_RULES,
+    Rules,
+    TestResult,
+    check_stat,
+    d100_test,
+)
+
+__all__ = [
+    "SurpriseResult",
+    "group_values",
+    "resolve_surprise",
+    "roll_surprise",
+    "surprise",
+]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SurpriseResult:
+    """The surprise attempt (RB-SURPRISE-1/2): both conditions and the opposed test.
+
+    ``attack_stat`` / ``defence_stat``: the group values (``surprise_aggregate``), given
+    by ``attack_from`` / ``defence_from``; ``attack`` / ``defence``: the two D100 tests
+    (``None`` when the defenders were aware: no dice).
+    """
+
+    success: bool
+    unaware: bool
+    aggregate: str
+    attack_stat: int
+    attack_from: tuple[str, ...]
+    defence_stat: int
+    defence_from: tuple[str, ...]
+    attack: TestResult | None
+    defence: TestResult | None
+    text: str
+    rules: tuple[str, ...] = ("RB-SURPRISE-1", "RB-SURPRISE-2")
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for side, stat, value, names, test in (
+                ("attaquants", "DIS", self.attack_stat, self.attack_from, self.attack),
+                ("défenseurs", "PMR", self.defence_stat, self.defence_from, self.defence)):
+            rows.append((side, f"{stat} {fmt.number(value)} ({fmt.join(names)})",
+                         test.roll if test else "—", test.label if test else "—",
+                         test.margin if test else "—"))
+        verdict = "réussie" if self.success else "ratée"
+        table = Table(("Groupe", "Valeur", "Jet", "Résultat", "Marge"), rows,
+                      title=f"Attaque surprise {verdict} ({', '.join(self.rules)})")
+        return table._repr_html_() + Text(self.text + ".")._repr_html_()
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "success": self.success, "unaware": self.unaware, "aggregate": self.aggregate,
+            "attack_stat": self.attack_stat, "attack_from": list(self.attack_from),
+            "defence_stat": self.defence_stat, "defence_from": list(self.defence_from),
+            "attack": self.attack.to_json() if self.attack else None,
+            "defence": self.defence.to_json() if self.defence else None,
+            "text": self.text,
+        }
+
+
+def _group_value(
+    group: Sequence[Combatant], stat: str, aggregate: str, lowest: bool
+) -> tuple[int, tuple[str, ...]]:
+    values = [(c.name, check_stat(c, stat, "RB-SURPRISE-2")) for c in group]
+    if aggregate == "leader":
+        return values[0][1], (values[0][0],)
+    if aggregate == "mean":
+        return sum(v for _, v in values) // len(values), tuple(n for n, _ in values)
+    target = min(v for _, v in values) if lowest else max(v for _, v in values)
+    return target, (next(n for n, v in values if v == target),)
+
+
+def _check_groups(attackers: Sequence[Combatant], defenders: Sequence[Combatant],
+                  unaware: object) -> None:
+    for label, group in (("attaquants", attackers), ("défenseurs", defenders)):
+        if not group:
+            raise invalid(label, [], "RB-SURPRISE-1",
+                          "chaque groupe doit compter au moins un combattant")
+    check_roster([*attackers, *defenders], rule="RB-SURPRISE-1")
+    _check.flag("unaware", unaware, "RB-SURPRISE-1")
+
+
+def group_values(
+    attackers: Iterable[Combatant],
+    defenders: Iterable[Combatant],
+    *,
+    unaware: bool = True,
+    rules: Rules = DEFAULT_RULES,
+) -> tuple[int, tuple[str, ...], int, tuple[str, ...]]:
+    """The two group values of the opposed test (RB-SURPRISE-2, ``surprise_aggregate``):
+    the attackers' DIS and who gives it, the defenders' PMR and who gives it. They do
+    not depend on the dice.
+
+    >>> from escarmouche import Combatant
+    >>> a = Combatant("Rat", "v", {"DIS": 40})
+    >>> group_values([a], [Combatant("Garde", "g", {"PMR": 55})])
+    (40, ('Rat',), 55, ('Garde',))
+    """
+    att = list(attackers)
+    dfd = list(defenders)
+    _check_groups(att, dfd, unaware)
+    a_stat, a_from = _group_value(att, "DIS", rules.surprise_aggregate, lowest=True)
+    d_stat, d_from = _group_value(dfd, "PMR", rules.surprise_aggregate, lowest=False)
+    return a_stat, a_from, d_stat, d_from
+
+
+def resolve_surprise(
+    attackers: Iterable[Combatant],
+    defenders: Iterable[Combatant],
+    attack_roll: int | None,
+    defence_roll: int | None,
+    *,
+    unaware: bool,
+    rules: Rules = DEFAULT_RULES,
+) -> SurpriseResult:
+    """Resolve a surprise attempt from the dice already rolled (RB-SURPRISE-1/2).
+
+    Both conditions: the defenders are ``unaware`` (GM flag) and the attackers win the
+    opposed test, DIS (attackers) against PMR (defenders): each side makes a D100 test,
+    the higher margin wins, the defenders win ties. The rolls are ``None`` (and ignored)
+    when ``unaware`` is false.
+    """
+    a_stat, a_from, d_stat, d_from = group_values(attackers, defenders, unaware=unaware,
+                                                  rules=rules)
+    if not unaware:
+        text = ("Pas d’attaque surprise : les défenseurs savent que les attaquants sont là "
+                "(condition (a) non remplie)")
+        return SurpriseResult(False, False, rules.surprise_aggregate, a_stat, a_from,
+                              d_stat, d_from, None, None, text, ("RB-SURPRISE-1",))
+    a_test = d100_test(a_stat, _check.die("jet des attaquants", attack_roll, 100,
+                                          "RB-SURPRISE-2"), rules)
+    d_test = d100_test(d_stat, _check.die("jet des défenseurs", defence_roll, 100,
+                                          "RB-SURPRISE-2"), rules)
+    success = a_test.margin > d_test.margin
+    verdict = "attaque surprise réussie" if success else (
+        "égalité, les défenseurs l’emportent" if a_test.margin == d_test.margin
+        else "les défenseurs ne sont pas surpris")
+    text = (f"Attaque surprise : DIS {fmt.number(a_stat)} ({fmt.join(a_from)}) jet "
+            f"{a_test.describe()} ; PMR {fmt.number(d_stat)} ({fmt.join(d_from)}) jet "
+            f"{d_test.describe()} : {verdict}")
+    return SurpriseResult(success, True, rules.surprise_aggregate, a_stat, a_from, d_stat,
+                          d_from, a_test, d_test, text)
+
+
+def roll_surprise(
+    attackers: Iterable[Combatant],
+    defenders: Iterable[Combatant],
+    rng: Rng,
+    *,
+    unaware: bool,
+    rules: Rules = DEFAULT_RULES,
+) -> SurpriseResult:
+    """Roll the surprise attempt (RB-SURPRISE-1/2): the attackers' d100, then the
+    defenders' d100; no dice when ``unaware`` is false."""
+    att = list(attackers)
+    dfd = list(defenders)
+    group_values(att, dfd, unaware=unaware, rules=rules)
+    if not unaware:
+        return resolve_surprise(att, dfd, None, None, unaware=False, rules=rules)
+    a_roll = rng.randint(1, 100)
+    d_roll = rng.randint(1, 100)
+    return resolve_surprise(att, dfd, a_roll, d_roll, unaware=True, rules=rules)
+
+
+def surprise(
+    attackers: Iterable[Combatant],
+    defenders: Iterable[Combatant],
+    rng: Rng,
+    *,
+    unaware: bool,
+    rules: Rules = DEFAULT_RULES,
+) -> bool:
+    """Whether the surprise attack succeeds (RB-SURPRISE-1/2); see :func:`roll_surprise`
+    for the details a GM wants to see."""
+    return roll_surprise(attackers, defenders, rng, unaware=unaware, rules=rules).success
+
+

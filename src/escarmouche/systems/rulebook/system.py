@@ -1,0 +1,356 @@
+"""The hooks that plug the Rulebook rules into the encounter engine, and ``SYSTEM``.
+
+In an :class:`~escarmouche.encounter.Encounter`, ``start`` draws the surprise dice (if
+``surprise_by`` is given and ``unaware`` is true), then the initiative dice, then the
+roll-offs. During the fight: a 1d4 at each activation of a character under
+Hypoactivité (RB-SPEED-1), and the damage dice of an action that rolls them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from escarmouche import _check
+from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.model import Combatant, DieRecord, Effect, Json
+from escarmouche.render import fmt
+from escarmouche.state import Ctx, FighterState
+from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.rulebook.actions import (
+    ACTIONS,
+    FLAG_ACTION,
+    FLAG_MOVE,
+    FLAG_POSTURE,
+    FLAG_POSTURE_USED,
+    RESOLVERS,
+    refusal,
+)
+from escarmouche.systems.rulebook.initiative import Initiative, initiative, turn_filter
+from escarmouche.systems.rulebook.narration import (
+    eclat_regenerated_sentence,
+    hypoactivity_sentence,
+    initiative_roll_sentence,
+    late_note,
+    order_sentence,
+    turn_order_sentence,
+)
+from escarmouche.systems.rulebook.rules import (
+    AUTO_DAMAGE,
+    ECLAT,
+    ECLAT_MAX,
+    REQUIRED_STATS,
+    SPEED_EFFECTS,
+    SPEED_KIND,
+    TRACKS,
+    Rules,
+    check_stat,
+    check_traits,
+)
+from escarmouche.systems.rulebook.speed import (
+    SpeedOrder,
+    SpeedSource,
+    apply_speed,
+    effect_active,
+    resolve_hypoactivity,
+    resolve_speed,
+)
+from escarmouche.systems.rulebook.surprise import roll_surprise
+
+__all__ = ["START_OPTIONS", "SYSTEM", "RulebookSystem"]
+
+#: the options of ``Encounter.start`` (RB-SURPRISE-1)
+START_OPTIONS: tuple[str, ...] = ("surprise_by", "unaware")
+
+
+def _rule_ids(text: str) -> list[str]:
+    """The rule IDs cited in a French text (``RB-XXX-n``)."""
+    return re.findall(r"RB-[A-Z0-9]+-\d+", text)
+
+
+class RulebookSystem(System[Rules]):
+    """The Rulebook rules plugged into the encounter engine.
+
+    Roster: stats ``HAB``, ``DIS``, ``PMR`` (0–100), ``PV`` and ``Esprit`` (≥ 1), optional
+    ``eclat`` (current) and ``eclat_max``; traits of ``KNOWN_TRAITS``.
+    ``Encounter("rulebook", combatants, end_conditions=[EndCondition(...)])`` (RB-END-1);
+    ``start(rng)``, or ``start(rng, surprise_by=side, unaware=True)`` which first resolves
+    the surprise attempt (RB-SURPRISE-1/2), then rolls the initiative; turn 0 is played
+    when somebody is in it (RB-INIT-3, RB-SURPRISE-3).
+
+    Actions (``enc.act(name, action, rng, **params)``): the catalogue ``ACTIONS``
+    (:mod:`escarmouche.systems.rulebook.actions`, each action documented). Each
+    activation gives a fresh action and posture change; Hypoactivité's 1d4 is rolled at
+    each activation (RB-SPEED-1). Out of its activation a fighter may only move (or
+    spend éclat), and only if it has a slot in the current global turn (RB-INIT-4,
+    RB-SURPRISE-3).
+    """
+
+    name: ClassVar[str] = "rulebook"
+    title: ClassVar[str] = "Système Rulebook (D100, HAB)"
+    rules_type = Rules
+    tracks: ClassVar[tuple[str, ...]] = TRACKS
+    turn_word: ClassVar[str] = "tour"
+    start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
+    action_specs = ACTIONS
+    resolvers = RESOLVERS
+
+    # -- roster ----------------------------------------------------------------------
+
+    def validate(self, combatant: Combatant, rules: Rules) -> None:
+        """HAB, DIS, PMR in 0–100; PV and Esprit ≥ 1; éclat ≥ 0; known traits."""
+        for key, (_, rule) in REQUIRED_STATS.items():
+            if key in TRACKS:
+                check_stat(combatant, key, rule, low=1, high=1000)
+            else:
+                check_stat(combatant, key, rule)
+        if ECLAT in combatant.stats:
+            eclat = check_stat(combatant, ECLAT, "RB-END-3", high=1000)
+            if ECLAT_MAX in combatant.stats:
+                check_stat(combatant, ECLAT_MAX, "RB-END-3", low=eclat, high=1000)
+        elif ECLAT_MAX in combatant.stats:
+            raise invalid(ECLAT, None, "RB-END-3",
+                          f"eclat manquant pour {combatant.name} : {ECLAT_MAX} est donné sans "
+                          "l’éclat actuel")
+        check_traits(combatant, rules)
+
+    def initial_tracks(self, combatant: Combatant, rules: Rules) -> dict[str, int]:
+        tracks = {t: combatant.stats[t] for t in TRACKS}
+        if ECLAT in combatant.stats:
+            tracks[ECLAT] = combatant.stats[ECLAT]
+        return tracks
+
+    def track_maxima(self, combatant: Combatant, rules: Rules) -> dict[str, int]:
+        """Starting values, except éclat: ``eclat_max`` when given (what the end of the
+        fight restores, RB-END-3)."""
+        maxima = self.initial_tracks(combatant, rules)
+        if ECLAT in maxima:
+            maxima[ECLAT] = combatant.stats.get(ECLAT_MAX, maxima[ECLAT])
+        return maxima
+
+    def is_out(self, fighter: FighterState, rules: Rules) -> bool:
+        """0 PV or 0 Esprit: out of the fight (RB-END-2); éclat does not count."""
+        return any(fighter.tracks.get(t, 1) <= 0 for t in TRACKS)
+
+    # -- start -----------------------------------------------------------------------
+
+    def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
+        rules = ctx.rules
+        roster = [f.combatant for f in ctx.state.fighters.values()]
+        surprise_by = options.get("surprise_by")
+        succeeded: str | None = None
+        if surprise_by is None:
+            if "unaware" in options:
+                raise invalid("surprise_by", None, "RB-SURPRISE-1",
+                              "unaware sans surprise_by : nommez le camp qui tente "
+                              "l’attaque surprise")
+        else:
+            sides = list(dict.fromkeys(c.side for c in roster))
+            _check.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-1", what="camp")
+            if "unaware" not in options:
+                raise invalid("unaware", None, "RB-SURPRISE-1",
+                              "unaware manquant : précisez si les défenseurs ignorent la "
+                              "présence des attaquants (unaware=True ou False)")
+            attackers = [c for c in roster if c.side == surprise_by]
+            defenders = [c for c in roster if c.side != surprise_by]
+            if not defenders:
+                raise invalid("surprise_by", surprise_by, "RB-SURPRISE-1",
+                              "aucun défenseur à surprendre")
+            res = roll_surprise(attackers, defenders, ctx.rng, unaware=options["unaware"],
+                                rules=rules)
+            ctx.emit("surprise", res.text + ".", rules=res.rules,
+                     data={"surprise_by": surprise_by, **res.to_json()},
+                     purpose="surprise (DIS contre PMR)")
+            succeeded = surprise_by if res.success else None
+            ctx.state.system_state["surprise"] = {"surprise_by": surprise_by,
+                                                  **res.to_json()}
+        init = initiative(roster, ctx.rng, surprise_by=succeeded, rules=rules)
+        ctx.state.system_state["initiative"] = init.to_json()
+        self._emit_initiative(ctx, init)
+        for f in ctx.state.fighters.values():
+            f.flags.update({FLAG_ACTION: False, FLAG_POSTURE_USED: False, FLAG_MOVE: False,
+                            FLAG_POSTURE: None})
+
+    def _emit_initiative(self, ctx: Ctx[Rules], init: Initiative) -> None:
+        for r in init.rolls:
+            rules = ["RB-INIT-1", "RB-D100-1"]
+            if r.test.critical == "success":
+                rules.append("RB-INIT-3")
+            elif r.test.critical == "failure":
+                rules.append("RB-INIT-4")
+            ctx.emit("initiative", initiative_roll_sentence(r.name, r.test), actor=r.name,
+                     rules=rules, data=r.to_json(),
+                     dice=(DieRecord(100, r.test.roll, f"initiative : {r.name}"),))
+        for t in init.ties:
+            dice = tuple(DieRecord(100, v, f"départage, manche {i + 1} : {n}")
+                         for i, rnd in enumerate(t.rounds) for n, v in rnd)
+            ctx.emit("departage", t.text + ".", rules=t.rules, data=t.to_json(), dice=dice)
+        ctx.emit("ordre_initiative", order_sentence(init.order), rules=("RB-INIT-2",),
+                 data={"order": list(init.order), "late": list(init.late),
+                       "turn_zero": list(init.turn_zero)}, dice=())
+        for z in init.turn_zero_reasons:
+            ctx.emit("tour_0", z.text + ".", actor=z.name, rules=z.rules, data=z.to_json(),
+                     dice=())
+
+    def first_turn(self, ctx: Ctx[Rules]) -> int:
+        """Turn 0 exists when somebody is in it (RB-INIT-3, RB-SURPRISE-3)."""
+        init = self.initiative_of(ctx)
+        return 0 if any(ctx.state.fighters[n].standing for n in init.turn_zero) else 1
+
+    # -- the order of each global turn -----------------------------------------------
+
+    def initiative_of(self, ctx: Ctx[Rules]) -> Initiative:
+        """The initiative rolled at the start of the fight."""
+        data = ctx.state.system_state["initiative"]
+        assert isinstance(data, Mapping)
+        return Initiative.from_json(data)
+
+    def validate_effect(self, effect: Effect, rules: Rules) -> None:
+        """A ``"vitesse"`` effect must name known speed effects (RB-SPEED-1): refused
+        when added rather than at the next turn start."""
+        if effect.kind != SPEED_KIND:
+            return
+        unknown = sorted(k for k in effect.keywords if k not in SPEED_EFFECTS)
+        if unknown or not effect.keywords:
+            raise invalid("vitesse", unknown[0] if unknown else None, "RB-SPEED-1",
+                          f"mot-clé de vitesse inconnu ou absent dans l’effet "
+                          f"{fmt.quote(effect.name)} ; effets : {fmt.join(SPEED_EFFECTS)}")
+
+    def speed_sources(self, ctx: Ctx[Rules], name: str, turn: int) -> list[SpeedSource]:
+        """A fighter's speed effects in global turn ``turn``: its traits, then its active
+        ``"vitesse"`` effects (RB-SPEED-1)."""
+        f = ctx.fighter(name)
+        out = [SpeedSource(t, "trait", "trait") for t in SPEED_EFFECTS
+               if t in f.combatant.traits]
+        for e in ctx.state.effects:
+            if e.kind != SPEED_KIND or e.bearer != name or not effect_active(e, turn):
+                continue
+            for k in sorted(e.keywords):
+                if k not in SPEED_EFFECTS:
+                    raise invalid("vitesse", k, "RB-SPEED-1",
+                                  f"mot-clé de vitesse inconnu dans l’effet {e.id} "
+                                  f"{fmt.quote(e.name)} ; effets : {fmt.join(SPEED_EFFECTS)} ; "
+                                  "retirez cet effet")
+                out.append(SpeedSource(k, e.id, f"effet {fmt.quote(e.name)} ({e.id})"))
+        return out
+
+    def speed_order(self, ctx: Ctx[Rules], turn: int) -> SpeedOrder:
+        """RB-SPEED-3 applied to the initiative order of the fighters still standing."""
+        init = self.initiative_of(ctx)
+        standing = [n for n in init.order if ctx.state.fighters[n].standing]
+        profiles = {}
+        for n in standing:
+            srcs = self.speed_sources(ctx, n, turn)
+            if srcs:
+                profiles[n] = resolve_speed(n, srcs)
+        return apply_speed(standing, profiles, ctx.rules)
+
+    def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
+        init = self.initiative_of(ctx)
+        speed = self.speed_order(ctx, turn)
+        include, exclude = turn_filter(turn, init.turn_zero, init.late)
+        slots = speed.slots(include, exclude=exclude, twice=turn > 0)
+        present = set(slots)
+        notes = []
+        for s in speed.steps:
+            if s.name not in present and not (s.applied and s.other in present):
+                continue  # about a character who does not act in this turn
+            if s.effect == "hyperactivite" and turn == 0:
+                notes.append(f"{s.name} n’agit qu’une fois au tour 0 (RB-SURPRISE-3)")
+                continue
+            notes.append(f"{s.text} ({s.rule})")
+        if turn in (0, 1):
+            absent = [n for n in init.late if n in speed.order]
+            if absent:
+                notes.append(late_note(absent))
+        if turn == 0 and init.surprise_by is not None:
+            notes.append(f"tour 0 de l’attaque surprise du camp {fmt.quote(init.surprise_by)} "
+                         "(RB-SURPRISE-3)")
+        pending: dict[str, Json] = {"turn": turn, "slots": list(slots), "notes": notes,
+                                    "speed": speed.to_json()}
+        ctx.state.system_state["pending_order"] = pending
+        return slots
+
+    # -- hooks -----------------------------------------------------------------------
+
+    def on_turn_start(self, ctx: Ctx[Rules]) -> None:
+        """Emit the explained order; movement regenerates for everyone (RB-MOVE-1)."""
+        pending = ctx.state.system_state.pop("pending_order", None)
+        if isinstance(pending, Mapping) and pending["notes"]:
+            notes = [str(n) for n in pending["notes"]]
+            slots = [str(n) for n in pending["slots"]]
+            rules = sorted({r for n in notes for r in _rule_ids(n)})
+            ctx.emit("ordre_tour", turn_order_sentence(int(pending["turn"]), slots, notes),
+                     rules=rules, data={"slots": list(slots), "speed": pending["speed"]})
+        for f in ctx.state.fighters.values():
+            f.flags[FLAG_MOVE] = f.standing
+        ctx.emit("deplacements", "Chaque personnage récupère son déplacement (RB-MOVE-1).",
+                 rules=("RB-MOVE-1",))
+
+    def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
+        """A fresh action and posture change (RB-ACT-1); Hypoactivité's d4 (RB-SPEED-1)."""
+        f = ctx.fighter(actor)
+        f.flags[FLAG_ACTION] = False
+        f.flags[FLAG_POSTURE_USED] = False
+        srcs = self.speed_sources(ctx, actor, ctx.state.turn)
+        if srcs and "hypoactivite" in resolve_speed(actor, srcs).active:
+            check = resolve_hypoactivity(ctx.rng.randint(1, 4))
+            ctx.emit("hypoactivite", hypoactivity_sentence(actor, check.roll, check.can_act),
+                     actor=actor, rules=check.rules,
+                     data={"roll": check.roll, "can_act": check.can_act},
+                     purpose=f"Hypoactivité : {actor}")
+            return check.can_act
+        return True
+
+    def on_turn_end(self, ctx: Ctx[Rules]) -> None:
+        """Speed effects whose last turn is this one end (RB-SPEED-1)."""
+        turn = ctx.state.turn
+        for e in list(ctx.state.effects):
+            if e.kind == SPEED_KIND and e.data.get("fin", turn + 1) <= turn:
+                ctx.remove_effect(e.id, why=f"prend fin à la fin du tour {turn}",
+                                  rules=("RB-SPEED-1",))
+
+    def on_end(self, ctx: Ctx[Rules]) -> None:
+        """« Éclat » regenerates only now, at the end of the fight (RB-END-3)."""
+        for f in ctx.state.fighters.values():
+            if ECLAT not in f.tracks:
+                continue
+            before, full = f.tracks[ECLAT], f.maxima.get(ECLAT, f.tracks[ECLAT])
+            f.tracks[ECLAT] = max(before, full)
+            ctx.emit("eclat_regenere",
+                     eclat_regenerated_sentence(f.name, before, f.tracks[ECLAT]),
+                     actor=f.name, rules=("RB-END-3",),
+                     data={"before": before, "after": f.tracks[ECLAT]})
+
+    # -- actions ---------------------------------------------------------------------
+
+    def _refusal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> tuple[str, str] | None:
+        init = self.initiative_of(ctx)
+        return refusal(ctx, actor, spec, late=init.late, in_turn=actor in ctx.state.order,
+                       surprise=init.surprise_by is not None)
+
+    def actions(self, ctx: Ctx[Rules], actor: str) -> list[ActionSpec]:
+        """The actions ``actor`` may take now, in its activation or out of it."""
+        if not ctx.state.started or ctx.state.finished:
+            return []
+        return [spec for spec in self.catalogue(ctx.rules).values()
+                if self._refusal(ctx, actor, spec) is None]
+
+    def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
+        """Refuse what the rules forbid now (RB-ACT-1, RB-MOVE-1, RB-INIT-4,
+        RB-SURPRISE-3, RB-END-2/3), with :class:`IllegalActionError`."""
+        why = self._refusal(ctx, actor, spec)
+        if why is not None:
+            raise invalid("action", spec.id, why[1], why[0], kind=IllegalActionError)
+
+    def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
+        """Automated fights: attack the first standing enemy for ``AUTO_DAMAGE`` PV
+        (nothing when the action of this activation is already used)."""
+        enemies = ctx.enemies(actor)
+        if not enemies or ctx.fighter(actor).flags.get(FLAG_ACTION, False):
+            return None
+        return "attaquer", {"cible": enemies[0].name, "des": AUTO_DAMAGE}
+
+
+SYSTEM = RulebookSystem()
