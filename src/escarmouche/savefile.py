@@ -229,8 +229,10 @@ def _shown(value: object) -> str:
         return quote(value[:40])
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
-    if isinstance(value, int | float):
+    if isinstance(value, int | float) and math.isfinite(value) and abs(value) < 10**15:
         return number(value)
+    if isinstance(value, int | float):
+        return "ce nombre"
     return "cette valeur"
 
 
@@ -244,7 +246,30 @@ def validate_save(data: Json) -> dict[str, Json]:
     except fastjsonschema.JsonSchemaValueException as err:
         raise _fail(_path(err.name), _french(err)) from None
     assert isinstance(data, dict)
+    data = _integral(data)
     check_consistency(data)
+    return data
+
+
+def _integral(data: dict[str, Json]) -> dict[str, Json]:
+    """JSON Schema counts ``2.0`` as an integer: once the schema has bounded every
+    integer field, integral floats become ints, so that « 2.0 PV » never reaches a rule."""
+    def fix(node: Json) -> Json:
+        if isinstance(node, float) and node.is_integer() and abs(node) < 2**53:
+            return int(node)
+        return node
+
+    stack: list[Json] = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                node[key] = fix(value)
+                stack.append(node[key])
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                node[i] = fix(value)
+                stack.append(node[i])
     return data
 
 
