@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import MAX_EXPLODE_DEPTH, ScriptedRolls
 from escarmouche.encounter import Encounter
-from escarmouche.errors import DiceError, IllegalActionError, RuleBoundError
+from escarmouche.errors import DiceError, IllegalActionError, ParameterError, RuleBoundError
 from escarmouche.systems import d12
 from escarmouche.systems.base import ENVIRONMENT, ActionSpec
 
@@ -783,13 +783,13 @@ def test_encounter_rejections_are_atomic_core_err() -> None:
     state = rng.getstate()
     bad: list[tuple[str, dict[str, object], type[Exception], str]] = [
         ("attaquer", {"cible": "Brune", "arme": "1d8+"}, DiceError, "D12-CRIT-2"),
-        ("attaquer", {"cible": "Brune", "option": "double"}, EscarmoucheError, "D12-CRIT-2"),
-        ("attaquer", {"cible": "Personne"}, EscarmoucheError, "Personne"),
+        ("attaquer", {"cible": "Brune", "option": "double"}, ParameterError, "D12-CRIT-2"),
+        ("attaquer", {"cible": "Personne"}, ParameterError, "Personne"),
         ("attaquer", {"cible": "Grolk"}, IllegalActionError, "lui-même"),
-        ("attaquer", {}, EscarmoucheError, "cible"),
-        ("attaquer", {"cible": "Brune", "avantage": "oui"}, EscarmoucheError, "D12-ADV-1"),
-        ("attaquer", {"cible": "Brune", "portee": 3}, EscarmoucheError, "portee"),
-        ("voler", {}, IllegalActionError, "D12-ACT-1"),
+        ("attaquer", {}, ParameterError, "cible"),
+        ("attaquer", {"cible": "Brune", "avantage": "oui"}, ParameterError, "D12-ADV-1"),
+        ("attaquer", {"cible": "Brune", "portee": 3}, ParameterError, "portee"),
+        ("voler", {}, ParameterError, "action inconnue"),
     ]
     for action, params, exc, text in bad:
         with pytest.raises(exc, match=text):
