@@ -296,6 +296,119 @@ def test_group_order_odds_brute_force_d12_init_5(spec: list[tuple[str, int]],
         roster, environment)
 
 
+def brute_groups(roster: list[tuple[str, str, int]]
+                 ) -> tuple[dict[str, Fraction], dict[str, Fraction], Fraction]:
+    """Every joint roll of the roster through the engine's own ``d12.rank_groups``: who
+    acts first, who acts before the environment (given no perfect tie), and the chance
+    of a perfect tie."""
+    sides = list(dict.fromkeys(s for _, s, _ in roster))
+    first = dict.fromkeys(sides, Fraction(0))
+    before = dict.fromkeys(sides, Fraction(0))
+    tie = Fraction(0)
+    p = Fraction(1, 12 ** len(roster))
+    for dice in itertools.product(range(1, 13), repeat=len(roster)):
+        rolls = [d12.InitiativeRoll(n, s, d, b) for (n, s, b), d in
+                 zip(roster, dice, strict=True)]
+        groups, _, perfect = d12.rank_groups(rolls, environment=True)
+        if perfect:
+            tie += p
+            continue
+        first[next(g.side for g in groups if not g.environment)] += p
+        for g in groups:
+            if g.environment:
+                break
+            before[g.side] += p
+    keep = 1 - tie
+    return ({s: v / keep for s, v in first.items()},
+            {s: v / keep for s, v in before.items()}, tie)
+
+
+@pytest.mark.parametrize(
+    "roster",
+    [
+        [("A", "x", 2), ("B", "x", 0), ("C", "y", 1), ("D", "z", 0)],
+        [("A", "x", 0), ("B", "y", 0), ("C", "z", 0), ("D", "w", 0)],
+        [("A", "x", 0), ("B", "x", 0), ("C", "y", 0), ("D", "y", 0)],
+        [("A", "x", 3)],
+        [("A", "x", 11), ("B", "y", -3), ("C", "y", 5)],
+    ],
+)
+def test_group_odds_brute_force_d12_init_3(roster: list[tuple[str, str, int]]) -> None:
+    """D12-INIT-2/3/5: first group, before the environment and perfect tie, from the one
+    exact algorithm, equal the enumeration of every joint roll through rank_groups."""
+    first, before, tie = brute_groups(roster)
+    odds = d12.group_odds([fighter(n, s, init=b) for n, s, b in roster])
+    assert odds.reroll == tie
+    assert odds.first == first
+    assert odds.before_environment == before
+    assert sum(odds.first.values()) == 1
+
+
+def test_group_odds_stay_fast_and_bounded_d12_init_3() -> None:
+    """The exact group odds stay fast on big groups and refuse more than 5 groups."""
+    import time
+
+    def roster(groups: dict[str, list[int]]) -> list[Combatant]:
+        return [fighter(f"{s}{i}", s, init=b) for s, bs in groups.items()
+                for i, b in enumerate(bs)]
+
+    start = time.perf_counter()
+    d12.group_odds(roster({"a": [0] * 6, "b": [1, 2, 3, 0, 0, 1]}))
+    d12.group_odds(roster({"a": [0, 1, 2], "b": [1, 1], "c": [2, 0], "d": [1], "e": [0]}))
+    assert time.perf_counter() - start < 2.0
+    with pytest.raises(RuleBoundError, match="5 groupes"):
+        d12.group_odds(roster({s: [0] for s in "abcdef"}))
+
+
+def test_group_odds_display_in_french_d12_init_2() -> None:
+    odds = d12.group_odds([fighter("A", "x"), fighter("B", "y", init=1)])
+    html = odds._repr_html_()
+    assert "Agit en premier" in html and "58,6\u202f%" in html  # 78/133
+    assert "Égalité parfaite" in html
+
+
+def test_bonus_turn_odds_brute_force_d12_surprise_2() -> None:
+    """D12-SURPRISE-2 with D12-INIT-4: the chance to act first in the bonus turn equals
+    the enumeration of every bonus-turn die and roll-off (through ``initiative``)."""
+    roster = [fighter("A", "héros", init=2, alerte=True), fighter("B", "héros"),
+              fighter("G", "monstres", init=1), fighter("V", "monstres", init=3)]
+    odds = d12.bonus_turn_odds(roster, "monstres").first
+    assert list(odds) == ["A", "G", "V"]
+    tie_free = [fighter("A", "héros", init=2, alerte=True), fighter("G", "monstres", init=1)]
+
+    def first(rng: _Replay) -> str:
+        return d12.initiative(tie_free, _Fixed(rng, len(tie_free)),
+                              ambush_by="monstres").bonus_turn[0]
+
+    law = enumerate_outcomes(first)
+    assert d12.bonus_turn_odds(tie_free, "monstres").first == law
+    assert sum(odds.values()) == 1
+    assert "Agit en premier au tour bonus" in d12.bonus_turn_odds(roster, "monstres")._repr_html_()
+
+
+class _Fixed:
+    """Replays the bonus-turn dice, then answers 1 to every other draw (the group
+    initiative does not change who acts first in the bonus turn)."""
+
+    def __init__(self, inner: _Replay, n: int) -> None:
+        self.inner, self.n = inner, n
+
+    def randint(self, a: int, b: int) -> int:
+        if self.n:
+            self.n -= 1
+            return self.inner.randint(a, b)
+        return 1
+
+
+def test_option_values_are_cached_d12_crit_2() -> None:
+    """The critical option values are a cached pure function (asked at every activation
+    of an automated fight): the same arguments give the very same object."""
+    a = d12.critical_option_values("1d8+2", bonus=3, defence=14)
+    b = d12.critical_option_values("1d8+2", bonus=3, defence=14)
+    assert a is b
+    assert "Meilleure option" in a._repr_html_()
+
+
 # =====================================================================================
 # Ambush: D12-SURPRISE-1/2
 # =====================================================================================

@@ -18,6 +18,7 @@ tables), and :func:`hit_chance_table`, :func:`critical_damage_table` and
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import operator
@@ -363,7 +364,7 @@ def attack_die_table() -> Table:
 
 #: bounds of the exact group odds (the computation is exact, so it is bounded)
 MAX_ODDS_GROUPS = 5
-MAX_ODDS_STATES = 20_000
+MAX_ODDS_STATES = 100_000
 
 #: the environment as a group result: above every list starting below 12, below every
 #: list starting at 12 or more (it loses ties, D12-INIT-5); results never exceed 52
@@ -372,24 +373,29 @@ _ENV_KEY = (ENVIRONMENT_INITIATIVE - 1, 10**6)
 
 def _sorted_results_law(bonuses: Sequence[int]) -> dict[tuple[int, ...], int]:
     """How many of the 12^k dice outcomes give each descending list of results (integer
-    counts: exact and fast)."""
+    counts: exact and fast; cached by the group's bonuses)."""
+    return dict(_results_law(tuple(sorted(bonuses))))
+
+
+@functools.lru_cache(maxsize=64)
+def _results_law(bonuses: tuple[int, ...]) -> Mapping[tuple[int, ...], int]:
     law: dict[tuple[int, ...], int] = {(): 1}
     for b in bonuses:
         nxt: dict[tuple[int, ...], int] = {}
-        for key, n in law.items():
-            for v in range(1 + b, ATTACK_DIE + 1 + b):
-                i = 0
-                while i < len(key) and key[i] >= v:
-                    i += 1
+        get = nxt.get
+        values = range(1 + b, ATTACK_DIE + 1 + b)
+        for key, n in law.items():  # ascending tuples: bisect finds the place
+            for v in values:
+                i = bisect.bisect_right(key, v)
                 new = (*key[:i], v, *key[i:])
-                nxt[new] = nxt.get(new, 0) + n
+                nxt[new] = get(new, 0) + n
         if len(nxt) > MAX_ODDS_STATES:
             raise invalid("combattants", len(bonuses), "D12-INIT-3",
                           f"calcul exact trop coûteux pour un groupe de cette taille (plus "
                           f"de {number(MAX_ODDS_STATES)} listes de résultats possibles)",
                           kind=RuleBoundError)
         law = nxt
-    return law
+    return {k[::-1]: n for k, n in law.items()}
 
 
 def _order_weights(combatants: Iterable[Combatant], environment: bool
