@@ -345,17 +345,18 @@ def test_group_odds_brute_force_d12_init_3(roster: list[tuple[str, str, int]]) -
 
 
 def test_group_odds_stay_fast_and_bounded_d12_init_3() -> None:
-    """The exact group odds stay fast on big groups and refuse more than 5 groups."""
+    """The exact group odds stay fast on big groups and refuse more than 5 groups (CPU
+    time, so that a loaded machine does not fail the test)."""
     import time
 
     def roster(groups: dict[str, list[int]]) -> list[Combatant]:
         return [fighter(f"{s}{i}", s, init=b) for s, bs in groups.items()
                 for i, b in enumerate(bs)]
 
-    start = time.perf_counter()
+    start = time.process_time()
     d12.group_odds(roster({"a": [0] * 6, "b": [1, 2, 3, 0, 0, 1]}))
     d12.group_odds(roster({"a": [0, 1, 2], "b": [1, 1], "c": [2, 0], "d": [1], "e": [0]}))
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     with pytest.raises(RuleBoundError, match="5 groupes"):
         d12.group_odds(roster({s: [0] for s in "abcdef"}))
 
