@@ -32,8 +32,8 @@ def _option_title(option: str) -> str:
 def odds_html(weapon: str, bonus: int, defence: int, mode: str) -> str:
     """The exact odds of one attack and the value of each critical option (cached: the
     same inputs are computed once)."""
-    hit = d12.hit_chance(bonus=bonus, defence=defence, mode=mode)
-    crit = d12.critical_chance(mode)
+    hit = d12.hit_odds(bonus=bonus, defence=defence, mode=mode)
+    crit = d12.critical_odds(mode)
     outcomes = _charts.bars(
         [("raté", 1 - hit), ("touché (sans critique)", hit - crit),
          ("critique (12 naturel)", crit)],

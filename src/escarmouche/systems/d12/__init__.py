@@ -32,7 +32,8 @@ The package has the files of every system, plus one topic module:
 Every name of the former single module is still importable from here; the names before
 the naming rule are kept as aliases (:func:`attack_roll` = :func:`resolve_attack_roll`,
 :func:`damage_roll` = :func:`resolve_damage`, :func:`resolve_attack` =
-:func:`roll_attack_outcome`).
+:func:`roll_attack_outcome`, :func:`hit_chance` = :func:`hit_odds`,
+:func:`critical_chance` = :func:`critical_odds`).
 """
 
 from escarmouche.state import ENVIRONMENT
@@ -86,13 +87,15 @@ from escarmouche.systems.d12.odds import (
     critical_chance,
     critical_damage_distribution,
     critical_damage_table,
+    critical_odds,
     critical_option_values,
     damage_distribution,
     expected,
     group_odds,
     group_order_odds,
     hit_chance,
-    hit_chance_table,
+    hit_odds,
+    hit_odds_table,
 )
 from escarmouche.systems.d12.rules import (
     ADVANTAGE_EFFECT_KIND,
@@ -184,6 +187,7 @@ __all__ = [
     "critical_chance",
     "critical_damage_distribution",
     "critical_damage_table",
+    "critical_odds",
     "critical_option_values",
     "damage_distribution",
     "damage_expression",
@@ -194,7 +198,8 @@ __all__ = [
     "group_odds",
     "group_order_odds",
     "hit_chance",
-    "hit_chance_table",
+    "hit_odds",
+    "hit_odds_table",
     "initiative",
     "member_order",
     "net_mode",

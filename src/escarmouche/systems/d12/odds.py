@@ -1,7 +1,7 @@
 """Exact odds of the d12 system (:class:`~fractions.Fraction`), from the same rules as play.
 
-* the attack (D12-CRIT-1, -2, D12-ADV-1, D12-EXPLODE-1): :func:`hit_chance`,
-  :func:`critical_chance`, :func:`damage_distribution`,
+* the attack (D12-CRIT-1, -2, D12-ADV-1, D12-EXPLODE-1): :func:`hit_odds`,
+  :func:`critical_odds`, :func:`damage_distribution`,
   :func:`critical_damage_distribution` (API.md), :func:`attack_damage_distribution`, and
   the value of each critical option (:func:`critical_option_values`, cached: the
   automated fights ask for it at every activation);
@@ -12,7 +12,7 @@
   :func:`escarmouche.odds.first_odds`.
 
 The values the book shows display themselves in a notebook (``_repr_html_``: French
-tables), and :func:`hit_chance_table`, :func:`critical_damage_table` and
+tables), and :func:`hit_odds_table`, :func:`critical_damage_table` and
 :func:`attack_die_table` give the book's tables.
 """
 
@@ -70,13 +70,15 @@ __all__ = [
     "critical_chance",
     "critical_damage_distribution",
     "critical_damage_table",
+    "critical_odds",
     "critical_option_values",
     "damage_distribution",
     "expected",
     "group_odds",
     "group_order_odds",
     "hit_chance",
-    "hit_chance_table",
+    "hit_odds",
+    "hit_odds_table",
 ]
 
 
@@ -104,19 +106,19 @@ def _kept_distribution(mode: Mode | str) -> Mapping[int, Fraction]:
     return dice.distribution(attack_expression(mode))
 
 
-def critical_chance(mode: Mode | str = Mode.NORMAL) -> Fraction:
+def critical_odds(mode: Mode | str = Mode.NORMAL) -> Fraction:
     """The exact chance of a natural 12 on the kept die (D12-CRIT-2, D12-ADV-1).
 
-    >>> critical_chance(), critical_chance("avantage"), critical_chance("desavantage")
+    >>> critical_odds(), critical_odds("avantage"), critical_odds("desavantage")
     (Fraction(1, 12), Fraction(23, 144), Fraction(1, 144))
     """
     return _kept_distribution(mode).get(ATTACK_DIE, Fraction(0))
 
 
-def hit_chance(*, bonus: int = 0, defence: int, mode: Mode | str = Mode.NORMAL) -> Fraction:
+def hit_odds(*, bonus: int = 0, defence: int, mode: Mode | str = Mode.NORMAL) -> Fraction:
     """The exact chance that an attack hits, criticals included (D12-CRIT-1, -2).
 
-    >>> hit_chance(bonus=3, defence=10)
+    >>> hit_odds(bonus=3, defence=10)
     Fraction(1, 2)
     """
     check_bonus(bonus)
@@ -311,7 +313,7 @@ def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode:
         else next_mode
     gain = chance * (_mean_attack(next_weapon, next_bonus, defence, boosted, next_option)
                      - _mean_attack(next_weapon, next_bonus, defence, next_mode, next_option))
-    crit_p = critical_chance(mode)
+    crit_p = critical_odds(mode)
     return OptionValues(
         OptionValue(
             o.id, o.label,
@@ -330,10 +332,10 @@ def best_critical_option(weapon: str, *, defence: int, bonus: int = 0, **model: 
     return critical_option_values(weapon, bonus=bonus, defence=defence, **model).best.option
 
 
-def hit_chance_table(bonus: int, defences: Iterable[int]) -> Table:
+def hit_odds_table(bonus: int, defences: Iterable[int]) -> Table:
     """The chance to hit of ``bonus`` against each defence, in each mode (D12-CRIT-1,
     D12-ADV-1), criticals included."""
-    rows = [(d, *(percent(hit_chance(bonus=bonus, defence=d, mode=m)) for m in Mode))
+    rows = [(d, *(percent(hit_odds(bonus=bonus, defence=d, mode=m)) for m in Mode))
             for d in defences]
     return Table(("Défense", *MODE_LABELS.values()), rows,
                  f"Chances de toucher, bonus {signed(bonus)}")
@@ -355,7 +357,7 @@ def attack_die_table() -> Table:
     """The attack die in each mode: its expression, the mean kept die and the chance of a
     critical (D12-ADV-1, D12-CRIT-2)."""
     rows = [(label, attack_expression(m), number(expected(_kept_distribution(m))),
-             percent(critical_chance(m))) for m, label in MODE_LABELS.items()]
+             percent(critical_odds(m))) for m, label in MODE_LABELS.items()]
     return Table(("Mode", "Dés", "Dé gardé moyen", "Réussite critique (12 naturel)"), rows,
                  "Le dé d’attaque selon le mode")
 
@@ -545,3 +547,8 @@ def bonus_turn_odds(combatants: Iterable[Combatant], ambush_by: str) -> BonusTur
     return BonusTurnOdds(first_odds([(c.name, c.stat("init", 0),
                                       uniform(ATTACK_DIE, c.stat("init", 0)))
                                      for c in participants]))
+
+
+#: the names before the naming rule (odds are ``<thing>_odds``), kept for compatibility
+hit_chance = hit_odds
+critical_chance = critical_odds
