@@ -63,7 +63,8 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     of option (c) on the target are consumed by this attack, whatever its result
     (D12-CRIT-2 (c)).
     """
-    target_name = _check.name_in("cible", params["cible"], ctx.state.fighters, "D12-CRIT-1")
+    target_name = _check.name_in("cible", params.get("cible"), ctx.state.fighters,
+                                  "D12-CRIT-1")
     target = ctx.fighter(target_name)
     if target_name == actor:
         raise invalid("cible", target_name, "D12-CRIT-1", "un combattant ne s’attaque pas "

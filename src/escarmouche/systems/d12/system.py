@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, Timing
-from escarmouche.render.fmt import quote
+from escarmouche.render.fmt import de, quote
 from escarmouche.state import ENVIRONMENT, Ctx
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.d12 import narration
@@ -146,7 +146,7 @@ class D12System(System[Rules]):
             ctx.emit(
                 "surprise", narration.ambush_sentence(init),
                 rules=("D12-SURPRISE-1", "D12-SURPRISE-2", "D12-INIT-1"),
-                dice=[DieRecord(ATTACK_DIE, r.die, f"initiative (tour bonus) de {r.name}")
+                dice=[DieRecord(ATTACK_DIE, r.die, f"initiative (tour bonus) {de(r.name)}")
                       for r in init.bonus_rolls],
                 data={"ambush_by": init.ambush_by,
                       "rolls": [r.to_json() for r in init.bonus_rolls]},
@@ -155,7 +155,7 @@ class D12System(System[Rules]):
             ctx.emit(
                 "initiative", narration.initiative_rolls_sentence(attempt, i > 1),
                 rules=("D12-INIT-1",),
-                dice=[DieRecord(ATTACK_DIE, r.die, f"initiative de {r.name}") for r in attempt],
+                dice=[DieRecord(ATTACK_DIE, r.die, f"initiative {de(r.name)}") for r in attempt],
                 data={"attempt": i, "rolls": [r.to_json() for r in attempt]},
             )
             for pt in init.perfect_ties:
@@ -165,7 +165,7 @@ class D12System(System[Rules]):
         for ro in init.roll_offs:
             ctx.emit(
                 "departage", narration.roll_off_sentence(ro), rules=("D12-INIT-4",),
-                dice=[DieRecord(ATTACK_DIE, v, f"départage de {n}")
+                dice=[DieRecord(ATTACK_DIE, v, f"départage {de(n)}")
                       for r in ro.rounds for n, v in r],
                 data=ro.to_json(),
             )
