@@ -748,6 +748,74 @@ def test_action_list_is_data_d12_act_1() -> None:
         d12.Rules(actions=d12.DEFAULT_ACTIONS[:2])
 
 
+def test_catalogue_and_resolvers_d12_act_1() -> None:
+    """D12-ACT-1: the catalogue is read from the rules; every action names a resolver
+    through ``kind``; an action a designer adds without one shares the declared resolver
+    and gets a French doc; an unknown kind is refused (ParameterError)."""
+    rules = d12.Rules(actions=(*d12.DEFAULT_ACTIONS, ActionSpec("se_cacher", "Se cacher")))
+    catalogue = d12.SYSTEM.catalogue(rules)
+    assert list(catalogue) == ["attaquer", "se_deplacer", "communiquer", "se_cacher"]
+    assert catalogue["se_cacher"].resolver_key == d12.DECLARED
+    assert catalogue["se_cacher"].doc
+    assert all(a.doc for a in catalogue.values())
+    assert {a.resolver_key for a in catalogue.values()} <= set(d12.RESOLVERS)
+    assert d12.SYSTEM.catalogue(d12.Rules()) == d12.ACTIONS
+    with pytest.raises(ParameterError, match="kind"):
+        d12.Rules(actions=(*d12.DEFAULT_ACTIONS, ActionSpec("voler", "Voler", kind="magie")))
+    with pytest.raises(ParameterError, match="deux fois"):
+        d12.Rules(actions=(*d12.DEFAULT_ACTIONS, d12.DEFAULT_ACTIONS[0]))
+    again = d12.SYSTEM.rules_from_json(d12.SYSTEM.rules_to_json(rules))
+    assert again == rules
+
+
+def test_option_labels_and_rules_display() -> None:
+    """Every option and every option value has a French label; the rules display as a
+    French table in a notebook."""
+    import dataclasses
+
+    for f in dataclasses.fields(d12.Rules):
+        assert f.name in d12.OPTION_LABELS
+    for option in d12.CRITICAL_OPTIONS:
+        assert f"critical_option.{option}" in d12.OPTION_LABELS
+    for mode in d12.Mode:
+        assert f"mode.{mode.value}" in d12.OPTION_LABELS
+    html = d12.Rules()._repr_html_()
+    assert "Options du système d12" in html and "(a) dégâts maximum" in html
+
+
+def test_resolve_initiative_is_initiative_on_typed_dice_d12_init_1() -> None:
+    """The pure initiative takes the dice in the rolling function's draw order."""
+    dice = [5, 8, 4, 10, 11]
+    pure = d12.resolve_initiative(party(), dice, ambush_by="monstres")
+    rolled = d12.initiative(party(), ScriptedRolls(dice), ambush_by="monstres")
+    assert pure == rolled
+    with pytest.raises(ParameterError, match="de trop"):
+        d12.resolve_initiative(party(), [*dice, 3], ambush_by="monstres")
+    with pytest.raises(ParameterError, match="d12"):
+        d12.resolve_initiative(party(), [13, 1, 1])
+    assert "Initiative de groupe" in pure._repr_html_()
+
+
+def test_error_kinds_d12() -> None:
+    """One error class per kind of refusal: a bad value is a ParameterError, a
+    documented bound a RuleBoundError, a forbidden action an IllegalActionError."""
+    with pytest.raises(ParameterError):
+        d12.hit_odds(bonus=3, defence=41)
+    with pytest.raises(ParameterError):
+        d12.net_mode(-1, 0)
+    with pytest.raises(ParameterError):
+        d12.initiative(party(), ScriptedRolls([1, 2, 3]), ambush_by="dragons")
+    with pytest.raises(ParameterError):
+        d12.Rules(max_roll_off_rounds=0)
+    with pytest.raises(ParameterError):
+        d12.critical_option_values("1d8", defence=10, next_attack_chance=2)
+    enc = ambushed()
+    with pytest.raises(IllegalActionError):
+        enc.act("Brune", "attaquer", ScriptedRolls([5]), cible="Grolk")
+    with pytest.raises(IllegalActionError, match="action libre"):
+        enc.act("Brune", "communiquer")
+
+
 # =====================================================================================
 # Through the encounter engine
 # =====================================================================================
