@@ -14,10 +14,10 @@ The package has the files of every system, plus one topic module:
                   :class:`Mode`, the critical options, the constants and validators,
                   the duration of a turn (D12-TIME-1)
 ``initiative.py`` group initiative, the environment, the ambush's bonus turn
-                  (D12-INIT-*, D12-SURPRISE-*): pure :func:`rank_groups`,
+                  (D12-INIT-1..5, D12-SURPRISE-1/2): pure :func:`rank_groups`,
                   :func:`member_order`, :func:`resolve_initiative`; rolling
                   :func:`initiative` (API.md)
-``critical.py``   the attack and its critical options (D12-CRIT-*, D12-ADV-1,
+``critical.py``   the attack and its critical options (D12-CRIT-1/2, D12-ADV-1,
                   D12-EXPLODE-1): pure :func:`resolve_attack_roll`,
                   :func:`resolve_damage`; rolling :func:`roll_attack`,
                   :func:`roll_damage`, :func:`roll_attack_outcome`

@@ -60,7 +60,7 @@ class D12System(System[Rules]):
     """The d12 rules in the encounter engine.
 
     Start options (``Encounter.start(rng, **options)``): ``ambush_by`` (the side that
-    ambushes: a bonus turn 0, D12-SURPRISE-*), ``environment`` (``True`` adds the
+    ambushes: a bonus turn 0, D12-SURPRISE-1/2), ``environment`` (``True`` adds the
     ``"environnement"`` slot at 12, D12-INIT-5) and ``weapons`` (``{name: "1d8+2"}``;
     others use :attr:`Rules.default_weapon`). Initiative is rolled once, at the start,
     with :func:`~escarmouche.systems.d12.initiative.initiative` (its draw order).
