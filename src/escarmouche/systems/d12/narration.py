@@ -55,10 +55,6 @@ def _numbers(values: Iterable[int]) -> str:
     return join([number(v) for v in values], empty="aucun")
 
 
-def _quoted(names: Iterable[str]) -> str:
-    return join([quote(n) for n in names])
-
-
 def roll_text(r: InitiativeRoll) -> str:
     """>>> from escarmouche.systems.d12.initiative import InitiativeRoll
     >>> roll_text(InitiativeRoll("A", "x", 7, 2)), roll_text(InitiativeRoll("B", "x", 7, 0))
@@ -88,8 +84,9 @@ def group_tie_sentence(tie: GroupTie) -> str:
 
 
 def perfect_tie_sentence(pt: PerfectTie) -> str:
-    return (f"Égalité parfaite entre {_quoted(pt.sides)} ({_numbers(pt.results)}) : tout le "
-            "monde relance (D12-INIT-3).")
+    sides = join([quote(n) for n in pt.sides])
+    return (f"Égalité parfaite entre {sides} ({_numbers(pt.results)}) : tout le monde "
+            "relance (D12-INIT-3).")
 
 
 def bonus_tie_sentence(b: BonusTie) -> str:
