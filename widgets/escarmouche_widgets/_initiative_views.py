@@ -21,7 +21,7 @@ from escarmouche.render.fmt import percent
 from escarmouche.systems import TITLES, d12, d20, d100, rulebook
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._odds import MAX_GROUPS, first_odds, group_odds, uniform
+from escarmouche_widgets._odds import first_odds, uniform
 from escarmouche_widgets._parse import RosterRow, check_range
 from escarmouche_widgets._record import Recorder
 
@@ -268,14 +268,11 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
             _in_words("Agir en premier", first.items()),
         ])
     if system == "d12":
-        groups: dict[str, list[int]] = {}
-        for c in roster:
-            groups.setdefault(c.side, []).append(c.stat("init", 0))
-        odds = group_odds(groups)
-        if odds is None:
+        if len({c.side for c in roster}) > d12.MAX_ODDS_GROUPS:
             return h.section("Chances exactes", h.paragraph(
-                f"Plus de {MAX_GROUPS} camps : les chances exactes ne sont pas calculées "
-                "ici (le calcul croît très vite avec le nombre de camps)."))
+                f"Plus de {d12.MAX_ODDS_GROUPS} camps : les chances exactes ne sont pas "
+                "calculées ici (le calcul croît très vite avec le nombre de camps)."))
+        odds = d12.group_odds(roster)
         charts = [_first_chart(odds.first, "Le groupe agit en premier (D12-INIT-2/3)")]
         words = [_in_words("Le groupe agit en premier", odds.first.items())]
         if environment:
