@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
+from escarmouche.errors import ParameterError
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import (
+    ACTION_DEFS,
     ACTIONS,
     LOCATIONS,
     NEAREST_LOCATIONS,
@@ -171,21 +173,21 @@ def test_surprise_round_d100_surprise_1() -> None:
     """D100-SURPRISE-1: in round 1 only the non-surprised act, and the surprised can
     neither parry nor dodge; from round 2 everyone acts."""
     grolk = fighter("Grolk", "monstres", ["esquive"], CC=45, E=35, Ag=30, B=11)
-    enc = started([ALDRIC, grolk], [4, 10], surprised="monstres",
-                  equipment=two_weapon_grolk())
+    enc = started([ALDRIC, grolk], [4, 10], surpris="monstres",
+                  equipement=two_weapon_grolk())
     assert enc.state.order == ["Aldric"]
     assert "D100-SURPRISE-1" in events(enc, "surprise")[0].rules
     before = enc.to_json()
     rng = ScriptedRolls([30, 20, 5])
     for defence in ("parade", "esquive"):
         with pytest.raises(EscarmoucheError, match="D100-SURPRISE-1"):
-            enc.act("Aldric", "attaque_standard", rng, target="Grolk", defence=defence)
+            enc.act("Aldric", "attaquer", rng, cible="Grolk", defense=defence)
         assert enc.to_json() == before and rng.used == 0
     enc.end_activation()
     assert enc.turn == 2 and enc.state.order == ["Aldric", "Grolk"]
     assert events(enc, "fin_surprise")
     # round 2: Grolk may parry now (two weapons): 30 <= 65 hits, 20 <= 45 parried
-    enc.act("Aldric", "attaque_standard", rng, target="Grolk", defence="parade")
+    enc.act("Aldric", "attaquer", rng, cible="Grolk", defense="parade")
     assert events(enc, "attaque")[-1].data["outcome"] == "paree"
 
 
@@ -199,7 +201,7 @@ def test_surprised_can_defend_option_d100_surprise_1() -> None:
         attack_setup(ALDRIC, GROLK, defence="parade",
                      guard=Guard(two_weapons=True, surprised=True))
     with pytest.raises(EscarmoucheError, match="D100-SURPRISE-1"):
-        started([ALDRIC, GROLK], [4, 10], surprised="dragons")
+        started([ALDRIC, GROLK], [4, 10], surpris="dragons")
 
 
 def test_rounds_each_fighter_once_in_order_d100_round_1() -> None:
@@ -222,7 +224,7 @@ def test_rounds_each_fighter_once_in_order_d100_round_1() -> None:
 
 def test_one_full_or_two_half_actions_d100_act_1() -> None:
     """D100-ACT-1: a full action, or two half actions, plus free actions."""
-    assert check_turn(["viser", "attaque_standard"]).halves == 2
+    assert check_turn(["viser", "attaquer"]).halves == 2
     plan = check_turn(["parler", "crier", "course", "parler", "lacher"])
     assert plan.full and plan.halves == 2
     with pytest.raises(EscarmoucheError, match="D100-ACT-1"):
@@ -236,23 +238,23 @@ def test_one_full_or_two_half_actions_d100_act_1() -> None:
 def test_one_attack_one_casting_per_turn_d100_act_2() -> None:
     """D100-ACT-2: one attack action (« attaque » in the name, or Charge), one casting."""
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
-        check_turn(["attaque_standard", "attaque_standard"])
+        check_turn(["attaquer", "attaquer"])
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
         check_turn(["incantation", "incantation"])
     assert check_turn(["charge"]).attacks == 1
-    assert check_turn(["incantation", "attaque_standard"]).castings == 1
+    assert check_turn(["incantation", "attaquer"]).castings == 1
     # a designer's new action is an attack action by its name alone
-    catalogue = {**ACTIONS, "coup_bas": ActionDef("coup_bas", "attaque sournoise", "demi")}
+    catalogue = {**ACTION_DEFS, "coup_bas": ActionDef("coup_bas", "attaque sournoise", "demi")}
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
-        check_turn(["attaque_standard", "coup_bas"], catalogue=catalogue)
-    for d in ACTIONS.values():
+        check_turn(["attaquer", "coup_bas"], catalogue=catalogue)
+    for d in ACTION_DEFS.values():
         assert d.is_attack == ("attaque" in d.label or d.id == "charge")
 
 
 def test_action_catalogue_costs_d100_act_3() -> None:
     """D100-ACT-3: the costs of the original edition, as data."""
     expected = {
-        "demi": {"attaque_standard", "viser", "se_deplacer", "degainer", "preparer_parade",
+        "demi": {"attaquer", "viser", "se_deplacer", "degainer", "preparer_parade",
                  "recharger", "incantation"},
         "complete": {"charge", "attaque_brutale", "attaque_prudente", "attaque_rapide",
                      "course"},
@@ -260,15 +262,16 @@ def test_action_catalogue_costs_d100_act_3() -> None:
     }
     for cost, ids in expected.items():
         for action_id in ids:
-            assert ACTIONS[action_id].cost == cost, action_id
+            assert ACTION_DEFS[action_id].cost == cost, action_id
+            assert ACTIONS[action_id].cost == d100.COST_LABELS[cost], action_id
     with pytest.raises(EscarmoucheError, match="D100-ACT-3"):
         check_turn(["danser"])
     enc = started([ALDRIC, GROLK], [4, 10])
-    with pytest.raises(EscarmoucheError, match="D100-ACT-3"):
+    with pytest.raises(ParameterError, match="action inconnue"):
         enc.act("Aldric", "danser")
     with pytest.raises(EscarmoucheError, match="réaction"):
         enc.act("Aldric", "esquive")
-    assert {a.id for a in enc.actions()} >= {"attaque_standard", "charge", "viser"}
+    assert {a.id for a in enc.actions()} >= {"attaquer", "charge", "viser"}
     assert "esquive" not in {a.id for a in enc.actions()}
 
 
@@ -284,7 +287,7 @@ def test_extended_actions_d100_act_4() -> None:
     # free actions do not interrupt it
     assert check_turn(["parler", "recharger"], in_progress=plan.extended).extended == \
         Extended("recharger", 1, 4)
-    done = check_turn(["recharger", "attaque_standard"],
+    done = check_turn(["recharger", "attaquer"],
                       in_progress=Extended("recharger", 1, 4))
     assert done.completed == ("recharger",) and done.extended is None
     dropped = check_turn(["abandonner", "se_deplacer"], in_progress=plan.extended)
@@ -297,21 +300,21 @@ def test_extended_actions_d100_act_4() -> None:
 
 def test_pistol_reload_in_encounter_d100_act_4() -> None:
     """D100-ACT-4 in a fight: a pistol needs 4 half actions to reload, in a row."""
-    enc = started([BRUNE, GROLK], [9, 1], equipment={"Brune": {"directrice": "pistolet"}})
+    enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "pistolet"}})
     # Brune 35 + 9 = 44, Grolk 31. Shot at 5 m (short range 8): CT 50; 20 <= 50 hits,
     # 20 -> 02: head, no armour; 6 + 4 (pistol) - BE 3 = 7 wounds: 11 - 7 = 4
-    enc.act("Brune", "attaque_standard", ScriptedRolls([20, 6]), target="Grolk", distance=5)
+    enc.act("Brune", "attaquer", ScriptedRolls([20, 6]), cible="Grolk", distance=5)
     assert enc.fighter("Grolk").tracks["B"] == 4
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
-        enc.act("Brune", "attaque_standard", ScriptedRolls([20, 6]), target="Grolk",
+        enc.act("Brune", "attaquer", ScriptedRolls([20, 6]), cible="Grolk",
                 distance=5)
     assert enc.to_json() == before
     enc.end_activation()
     enc.end_activation()
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match="D100-ACT-4"):  # not loaded
-        enc.act("Brune", "attaque_standard", ScriptedRolls([20, 6]), target="Grolk",
+        enc.act("Brune", "attaquer", ScriptedRolls([20, 6]), cible="Grolk",
                 distance=5)
     assert enc.to_json() == before
     enc.act("Brune", "recharger")
@@ -338,7 +341,7 @@ def test_pistol_reload_in_encounter_d100_act_4() -> None:
 
 def test_abandon_extended_in_encounter_d100_act_4() -> None:
     enc = started([BRUNE, GROLK], [9, 1])
-    enc.act("Brune", "incantation", steps=3, spell="Boule de feu")
+    enc.act("Brune", "incantation", etapes=3, sort="Boule de feu")
     enc.end_activation()
     enc.end_activation()
     enc.act("Brune", "abandonner")
@@ -501,13 +504,13 @@ def test_rider_or_mount_in_encounter_d100_atk_7() -> None:
     rider = fighter("Hugues", "héros", E=30, B=10, Ag=20)
     horse = fighter("Destrier", "héros", E=50, B=20, Ag=10)
     # Grolk 30 + 10 = 40 first; Hugues 20 + 1 = 21, Destrier 10 + 1 = 11
-    enc = started([GROLK, rider, horse], [10, 1, 1], mounts={"Hugues": "Destrier"})
-    enc.act("Grolk", "attaque_standard", ScriptedRolls([37, 5]), target="Hugues",
-            aim="monture")
+    enc = started([GROLK, rider, horse], [10, 1, 1], montures={"Hugues": "Destrier"})
+    enc.act("Grolk", "attaquer", ScriptedRolls([37, 5]), cible="Hugues",
+            visee="monture")
     assert enc.fighter("Destrier").tracks["B"] == 17
     assert enc.fighter("Hugues").tracks["B"] == 10
     with pytest.raises(EscarmoucheError, match="D100-ATK-7"):
-        started([GROLK, rider, horse], [10, 1, 1], mounts={"Hugues": "Hugues"})
+        started([GROLK, rider, horse], [10, 1, 1], montures={"Hugues": "Hugues"})
 
 
 # -- D100-PARRY-1..4, D100-DODGE-1/2 -------------------------------------------------------
@@ -523,9 +526,9 @@ def test_defence_only_after_a_hit_d100_parry_1() -> None:
     assert rng.remaining == 0 and result.defence_roll is None
     with pytest.raises(EscarmoucheError, match="D100-PARRY-1"):
         attack_setup(ALDRIC, grolk, defence="parade et esquive")
-    enc = started([ALDRIC, grolk], [4, 10], equipment=two_weapon_grolk())
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([80]), target="Grolk",
-            defence="parade")
+    enc = started([ALDRIC, grolk], [4, 10], equipement=two_weapon_grolk())
+    enc.act("Aldric", "attaquer", ScriptedRolls([80]), cible="Grolk",
+            defense="parade")
     assert enc.fighter("Grolk").flags["parries"] == 0  # a miss uses no parry
     odds = attack_odds(65, defence="parade", defence_target=45)
     assert odds.defended == Fraction(65, 100) * Fraction(45, 100)
@@ -550,8 +553,8 @@ def test_parry_needs_preparation_or_two_weapons_d100_parry_2() -> None:
     enc.end_activation()
     enc.act("Grolk", "preparer_parade")
     enc.end_activation()
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([30, 45]), target="Grolk",
-            defence="parade")
+    enc.act("Aldric", "attaquer", ScriptedRolls([30, 45]), cible="Grolk",
+            defense="parade")
     assert enc.fighter("Grolk").flags["parry_prepared"] is False
     assert events(enc, "attaque")[-1].data["outcome"] == "paree"
 
@@ -560,21 +563,21 @@ def test_one_parry_per_round_d100_parry_3() -> None:
     """D100-PARRY-3: one parry per round (count reset at each round); a second one is
     refused and changes nothing; a prepared parry lasts until the defender's next turn."""
     # Aldric 44, Brune 35 + 9 = 44 (lower Ag), Grolk 40
-    enc = started([ALDRIC, BRUNE, GROLK], [4, 9, 10], equipment=two_weapon_grolk())
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([30, 20]), target="Grolk",
-            defence="parade")
+    enc = started([ALDRIC, BRUNE, GROLK], [4, 9, 10], equipement=two_weapon_grolk())
+    enc.act("Aldric", "attaquer", ScriptedRolls([30, 20]), cible="Grolk",
+            defense="parade")
     assert enc.fighter("Grolk").flags["parries"] == 1
     enc.end_activation()
     before = enc.to_json()
     rng = ScriptedRolls([30, 20, 3])
     with pytest.raises(EscarmoucheError, match="D100-PARRY-3"):
-        enc.act("Brune", "attaque_standard", rng, target="Grolk", defence="parade")
+        enc.act("Brune", "attaquer", rng, cible="Grolk", defense="parade")
     assert enc.to_json() == before and rng.used == 0
     enc.end_activation()
     enc.end_activation()  # round 2: the count is reset
     assert enc.fighter("Grolk").flags["parries"] == 0
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([30, 20]), target="Grolk",
-            defence="parade")
+    enc.act("Aldric", "attaquer", ScriptedRolls([30, 20]), cible="Grolk",
+            defense="parade")
     # a prepared parry that is not used ends at the start of its owner's next turn
     enc2 = started([ALDRIC, GROLK], [4, 10])
     enc2.end_activation()
@@ -613,13 +616,13 @@ def test_one_dodge_per_round_d100_dodge_2() -> None:
     grolk = fighter("Grolk", "monstres", CC=45, E=35)
     troll = fighter("Troll", "monstres", CC=45, E=35)
     enc = started([grolk, troll, ALDRIC], [10, 9, 1])
-    enc.act("Grolk", "attaque_standard", ScriptedRolls([30, 12]), target="Aldric",
-            defence="esquive")
+    enc.act("Grolk", "attaquer", ScriptedRolls([30, 12]), cible="Aldric",
+            defense="esquive")
     enc.end_activation()
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match="D100-DODGE-2"):
-        enc.act("Troll", "attaque_standard", ScriptedRolls([30, 12]), target="Aldric",
-                defence="esquive")
+        enc.act("Troll", "attaquer", ScriptedRolls([30, 12]), cible="Aldric",
+                defense="esquive")
     assert enc.to_json() == before
 
 
@@ -636,31 +639,31 @@ def test_two_weapon_lists_d100_two_1() -> None:
         check_two_weapons("dague", "rapiere")
     with pytest.raises(EscarmoucheError, match="D100-TWO-1"):
         started([ALDRIC, GROLK], [4, 10],
-                equipment={"Aldric": {"directrice": "arc", "non_directrice": "dague"}})
+                equipement={"Aldric": {"directrice": "arc", "non_directrice": "dague"}})
     with pytest.raises(EscarmoucheError, match="D100-ATK-3"):
-        started([ALDRIC, GROLK], [4, 10], equipment={"Aldric": {"directrice": "épée"}})
-    enc = started([ALDRIC, GROLK], [4, 10], equipment={"Aldric": {"directrice": "fleau"}})
+        started([ALDRIC, GROLK], [4, 10], equipement={"Aldric": {"directrice": "épée"}})
+    enc = started([ALDRIC, GROLK], [4, 10], equipement={"Aldric": {"directrice": "fleau"}})
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match="D100-TWO-1"):
-        enc.act("Aldric", "degainer", weapon="fleuret", hand="non_directrice")
+        enc.act("Aldric", "degainer", arme="fleuret", main="non_directrice")
     assert enc.to_json() == before
-    enc.act("Aldric", "degainer", weapon="bouclier", hand="non_directrice")
+    enc.act("Aldric", "degainer", arme="bouclier", main="non_directrice")
     assert enc.fighter("Aldric").flags["hands"] == {"directrice": "fleau",
                                                     "non_directrice": "bouclier"}
 
 
 def test_either_hand_no_extra_attack_d100_two_2() -> None:
     """D100-TWO-2: either hand may attack, the off hand at −20 CC, no extra attack."""
-    enc = started([ALDRIC, GROLK], [4, 10], equipment={
+    enc = started([ALDRIC, GROLK], [4, 10], equipement={
         "Aldric": {"directrice": "arme_a_une_main", "non_directrice": "dague"}})
     # off hand: 65 - 20 = 45; 45 hits; 45 -> 54 left arm (Grolk armour 1); 4 + 1 - 3 - 1 = 1
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([45, 4]), target="Grolk",
-            hand="non_directrice")
+    enc.act("Aldric", "attaquer", ScriptedRolls([45, 4]), cible="Grolk",
+            main="non_directrice")
     attack = events(enc, "attaque")[-1]
     assert attack.data["target"]["total"] == 45 and attack.data["wounds_lost"] == 1
     assert "D100-TWO-2" in attack.rules
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
-        enc.act("Aldric", "attaque_standard", ScriptedRolls([10, 4]), target="Grolk")
+        enc.act("Aldric", "attaquer", ScriptedRolls([10, 4]), cible="Grolk")
 
 
 # -- D100-RANGED-1..6 --------------------------------------------------------------------------
@@ -766,10 +769,10 @@ def test_long_jump_d100_jump_2() -> None:
     assert rng.used == 0
     assert d100.roll_long_jump(GROLK, 4, rng).distance == 8
     enc = started([ALDRIC, GROLK], [4, 10])
-    enc.act("Aldric", "saut_en_longueur", ScriptedRolls([50]), run_up=6)
+    enc.act("Aldric", "saut_en_longueur", ScriptedRolls([50]), elan=6)
     # Aldric M 4, F 40 (BF 4): 50 > 40, 1 degree: 7 m
     assert events(enc, "saut_en_longueur")[0].data["distance"] == 7
-    enc.act("Aldric", "saut", ScriptedRolls([10, 99]), height=5)
+    enc.act("Aldric", "saut", ScriptedRolls([10, 99]), hauteur=5)
     assert events(enc, "saut")[0].data["fall_height"] == 2
 
 
@@ -903,7 +906,7 @@ def test_scripted_fight() -> None:
     enc = started([ALDRIC, GROLK], [4, 10])
     init = events(enc, "initiative")[0]
     assert [d.value for d in init.dice] == [4, 10] and enc.current == "Aldric"
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([63, 4]), target="Grolk")
+    enc.act("Aldric", "attaquer", ScriptedRolls([63, 4]), cible="Grolk")
     first = events(enc, "attaque")[0]
     assert first.text == ("Aldric touche Grolk au bras gauche (jet 63 → 36) : 7 dégâts − "
                           "BE 3 − armure 1 = 3 blessures ; il lui en reste 8.")
@@ -911,13 +914,13 @@ def test_scripted_fight() -> None:
     assert enc.fighter("Grolk").tracks["B"] == 8
     enc.end_activation()
     # 30 <= 45; Aldric dodges 41 > 40: fails; 30 -> 03 head; 5 + 3 - 4 - 1 = 3: 12 - 3 = 9
-    enc.act("Grolk", "attaque_standard", ScriptedRolls([30, 41, 5]), target="Aldric",
-            defence="esquive")
+    enc.act("Grolk", "attaquer", ScriptedRolls([30, 41, 5]), cible="Aldric",
+            defense="esquive")
     assert enc.fighter("Aldric").tracks["B"] == 9
     assert enc.fighter("Aldric").flags["dodges"] == 1
     enc.end_activation()
     # round 2: 12 <= 65, 12 -> 21: right arm, no armour; 10 + 3 - 3 = 10 >= 8: out
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([12, 10]), target="Grolk")
+    enc.act("Aldric", "attaquer", ScriptedRolls([12, 10]), cible="Grolk")
     assert enc.fighter("Grolk").tracks["B"] == 0 and enc.fighter("Grolk").out
     assert enc.finished and enc.outcome == "victoire du camp « héros »"
     assert Encounter.from_json(enc.to_json()).to_json() == enc.to_json()
@@ -926,24 +929,26 @@ def test_scripted_fight() -> None:
 def test_bad_input_is_french_and_changes_nothing() -> None:
     with pytest.raises(EscarmoucheError) as err:
         Encounter("d100", [fighter("Aldric", "héros", CC=140), GROLK])
-    assert str(err.value) == ("CC = 140 pour « Aldric » : une valeur entre 0 et 100 est "
-                              "attendue (D100-ATK-1)")
-    with pytest.raises(EscarmoucheError, match="CT manquant"):
+    assert str(err.value) == ("CC = 140 : un nombre entier entre 0 et 100 est attendu pour "
+                              "Aldric (D100-ATK-1)")
+    with pytest.raises(ParameterError, match="CT = rien : caractéristique manquante"):
         Encounter("d100", [Combatant("X", "x", {"CC": 50}), GROLK])
-    enc = started([BRUNE, GROLK], [9, 1], equipment={"Brune": {"directrice": "arc"}})
+    enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "arc"}})
     before = enc.to_json()
     rng = ScriptedRolls([10, 5])
-    for params in ({"target": "Grolk", "distance": -3},
-                   {"target": "Grolk", "distance": 200},
-                   {"target": "Grolk"},
-                   {"target": "Personne", "distance": 5},
-                   {"target": "Grolk", "distance": 5, "defense": "parade"},
-                   {"target": "Grolk", "distance": 5, "hand": "gauche"}):
+    for params in ({"cible": "Grolk", "distance": -3},
+                   {"cible": "Grolk", "distance": 200},
+                   {"cible": "Grolk"},
+                   {"cible": "Personne", "distance": 5},
+                   {"cible": "Grolk", "distance": 5, "defense": "parade"},
+                   {"cible": "Grolk", "distance": 5, "defence": "parade"},
+                   {"target": "Grolk", "distance": 5},
+                   {"cible": "Grolk", "distance": 5, "main": "gauche"}):
         with pytest.raises(EscarmoucheError):
-            enc.act("Brune", "attaque_standard", rng, **params)
+            enc.act("Brune", "attaquer", rng, **params)
         assert enc.to_json() == before and rng.used == 0
     with pytest.raises(EscarmoucheError, match="D100-ACT-3"):
-        enc.act("Brune", "charge", rng, target="Grolk", distance=5)  # a shot is standard
+        enc.act("Brune", "charge", rng, cible="Grolk", distance=5)  # a shot is standard
     with pytest.raises(EscarmoucheError, match="option"):
         started([BRUNE, GROLK], [9, 1], surprise="héros")
 
@@ -955,7 +960,7 @@ def test_automated_fight_round_trips_and_is_deterministic() -> None:
 
     def fight(seed: int) -> Encounter:
         enc = Encounter("d100", roster)
-        enc.start(random.Random(seed), equipment=equipment)
+        enc.start(random.Random(seed), equipement=equipment)
         enc.run(random.Random(seed + 1), max_turns=40)
         return enc
 
@@ -997,9 +1002,9 @@ def test_turn_plan_invariants_d100_act_1(actions: list[str]) -> None:
     except EscarmoucheError as err:
         assert err.rule in {"D100-ACT-1", "D100-ACT-2", "D100-ACT-4"}
         return
-    assert plan.halves == sum(ACTIONS[a].halves for a in actions) <= 2
+    assert plan.halves == sum(ACTION_DEFS[a].halves for a in actions) <= 2
     assert plan.attacks <= 1 and plan.castings <= 1
-    assert plan.full == any(ACTIONS[a].cost == "complete" for a in actions)
+    assert plan.full == any(ACTION_DEFS[a].cost == "complete" for a in actions)
 
 
 @settings(max_examples=40, deadline=None)
@@ -1012,7 +1017,7 @@ def test_encounter_checks_actions_one_by_one_like_the_whole_plan_d100_act_1(
     enc = started([ALDRIC, GROLK], [4, 10])
     accepted: list[str] = []
     for action in actions:
-        params: dict[str, Any] = {"target": "Grolk"} if action in ("charge",
+        params: dict[str, Any] = {"cible": "Grolk"} if action in ("charge",
                                                                    "attaque_brutale") else {}
         try:
             check_turn([*accepted, action])
@@ -1033,13 +1038,13 @@ def test_custom_weapons_start_option_d100_ranged_5() -> None:
     """Weapons are data: a fight may add its own; a negative range is refused."""
     javelin = {"label": "javelot", "damage": 2, "ranged": True, "short_range": 8,
                "long_range": 16}
-    enc = started([BRUNE, GROLK], [9, 1], weapons={"javelot": javelin},
-                  equipment={"Brune": {"directrice": "javelot"}})
+    enc = started([BRUNE, GROLK], [9, 1], armes={"javelot": javelin},
+                  equipement={"Brune": {"directrice": "javelot"}})
     # 16 m: beyond short range (-20): CT 50 - 20 = 30; 30 hits; 30 -> 03 head: 5 + 2 - 3 = 4
-    enc.act("Brune", "attaque_standard", ScriptedRolls([30, 5]), target="Grolk", distance=16)
+    enc.act("Brune", "attaquer", ScriptedRolls([30, 5]), cible="Grolk", distance=16)
     assert enc.fighter("Grolk").tracks["B"] == 7
     with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
         started([BRUNE, GROLK], [9, 1],
-                weapons={"javelot": {**javelin, "short_range": -8}})
+                armes={"javelot": {**javelin, "short_range": -8}})
     with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
         d100.Weapon("fronde2", "fronde", 1, ranged=True, short_range=10, long_range=5)
