@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
-from escarmouche.errors import ParameterError
+from escarmouche.errors import IllegalActionError, ParameterError
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import (
     ACTION_DEFS,
@@ -1048,3 +1048,128 @@ def test_custom_weapons_start_option_d100_ranged_5() -> None:
                 armes={"javelot": {**javelin, "short_range": -8}})
     with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
         d100.Weapon("fronde2", "fronde", 1, ranged=True, short_range=10, long_range=5)
+
+
+# -- the package's shape, French parameters, error kinds, notebook display ---------------------
+
+
+def test_catalogue_is_documented_action_specs_with_french_parameters() -> None:
+    """Every action is an ActionSpec with a French doc and French parameter names; the
+    attack action is « attaquer »; every kind has a resolver (D100-ACT-3)."""
+    from escarmouche.systems.base import ActionSpec
+
+    assert "attaquer" in ACTIONS and "attaque_standard" not in ACTIONS
+    assert ACTIONS["attaquer"].required == ("cible",)
+    english = {"target", "hand", "defence", "target_engaged", "shooter_engaged",
+               "line_of_sight", "modifier", "aim", "unreachable", "weapon", "steps",
+               "spell", "height", "run_up"}
+    for spec in ACTIONS.values():
+        assert isinstance(spec, ActionSpec) and spec.doc and spec.label and spec.cost
+        assert not english & set(spec.params), spec.id
+        assert set(spec.required) <= set(spec.params)
+        assert spec.resolver_key in d100.RESOLVERS
+        assert spec.rules and all(r.startswith("D100-") for r in spec.rules)
+    assert d100.SYSTEM.start_options == ("surpris", "equipement", "montures", "armes")
+    assert set(d100.OPTION_LABELS) == {f for f in d100.SYSTEM.rules_to_json(Rules())}
+
+
+def test_english_names_are_refused_in_french() -> None:
+    """CORE-ERR: the old English parameters and start options are unknown now."""
+    enc = started([ALDRIC, GROLK], [4, 10])
+    before = enc.to_json()
+    with pytest.raises(ParameterError, match="ne prend pas ce paramètre ; paramètres : cible"):
+        enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]), target="Grolk")
+    with pytest.raises(ParameterError, match="a besoin de ce paramètre"):
+        enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]))
+    assert enc.to_json() == before
+    with pytest.raises(EscarmoucheError, match="option"):
+        started([ALDRIC, GROLK], [4, 10], surprised="héros")
+
+
+def test_error_kinds_bad_value_or_forbidden_now() -> None:
+    """A bad value raises ParameterError; a well-formed action the rules forbid now raises
+    IllegalActionError (the same class as in every system)."""
+    enc = started([ALDRIC, GROLK], [4, 10])
+    rng = ScriptedRolls([30, 4])
+    with pytest.raises(ParameterError, match="D100-PARRY-1"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk", defense="contre")
+    with pytest.raises(ParameterError, match="D100-ATK-5"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk", main="gauche")
+    with pytest.raises(ParameterError, match="D100-ATK-1"):
+        enc.act("Aldric", "attaquer", rng, cible="Personne")
+    with pytest.raises(ParameterError, match="D100-RANGED-6|D100-ATK-1"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk", modificateur=True)
+    with pytest.raises(IllegalActionError, match="D100-PARRY-2"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk", defense="parade")
+    with pytest.raises(IllegalActionError, match="D100-ROUND-1"):
+        enc.act("Grolk", "attaquer", rng, cible="Aldric")
+    with pytest.raises(IllegalActionError, match="D100-DODGE-1"):
+        enc.act("Aldric", "esquive", rng)
+    with pytest.raises(ParameterError, match="D100-ACT-4"):
+        enc.act("Aldric", "incantation", rng, etapes=0)
+    assert rng.used == 0
+    enc.act("Aldric", "viser", details="la gorge")
+    enc.act("Aldric", "se_deplacer")
+    with pytest.raises(IllegalActionError, match="D100-ACT-1"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk")
+    with pytest.raises(ParameterError):
+        Rules(parries_per_round=-1)
+    with pytest.raises(ParameterError, match="D100-INIT-1"):
+        d100.resolve_initiative([ALDRIC, GROLK], [0, 5])
+
+
+def test_new_names_and_compatibility_names() -> None:
+    """The naming rule (resolve_/roll_/_odds/_distribution), with the older names kept."""
+    assert d100.initiative_from_dice is d100.resolve_initiative
+    assert d100.drop_jump is d100.resolve_drop_jump
+    assert d100.long_jump is d100.resolve_long_jump
+    assert d100.attack_outcomes is d100.attack_distribution
+    assert callable(d100.initiative)  # API.md: the function, not the module
+
+
+def brute_first(roster: Sequence[Combatant]) -> dict[str, Fraction]:
+    """Every joint d10 and every roll-off enumerated (small rosters)."""
+    from itertools import product
+
+    out = dict.fromkeys((c.name for c in roster), Fraction(0))
+    p = Fraction(1, 10 ** len(roster))
+    for rolls in product(range(1, 11), repeat=len(roster)):
+        scores = {c.name: c.stats["Ag"] + r for c, r in zip(roster, rolls, strict=True)}
+        best = max((scores[c.name], c.stats["Ag"]) for c in roster)
+        tied = [c.name for c in roster if (scores[c.name], c.stats["Ag"]) == best]
+        for name in tied:  # a fair roll-off among the tied
+            out[name] += p / len(tied)
+    return out
+
+
+@pytest.mark.parametrize("ags", [(40, 30), (35, 35), (30, 35, 35), (40, 31, 39)])
+def test_first_to_act_odds_d100_init_2(ags: tuple[int, ...]) -> None:
+    """D100-INIT-1/2: exact chance to act first, Ag + 1d10, ties to Ag then a fair
+    roll-off; equal to a brute-force count."""
+    roster = [fighter(f"F{i}", "x" if i % 2 else "y", Ag=ag) for i, ag in enumerate(ags)]
+    odds = d100.first_to_act_odds(roster)
+    assert odds == brute_first(roster)
+    assert sum(odds.values()) == 1
+
+
+def test_results_display_themselves_in_french() -> None:
+    """Results and odds the book shows have a French ``_repr_html_``, never a repr."""
+    setup = attack_setup(ALDRIC, GROLK, "arme_a_une_main")
+    result = resolve_attack(setup, 63, damage_roll=4)
+    html = result._repr_html_()
+    assert "Aldric touche Grolk au bras gauche" in html and "Seuil d’attaque : CC 65 = 65." in html
+    assert "3. Localisation : 63 inversé → 36 : bras gauche (D100-ATK-2)." in result.steps()
+    assert "AttackResult(" not in html
+    odds = attack_odds(65, defence="parade", defence_target=45)
+    assert "<table" in odds._repr_html_() and "porte" in odds._repr_html_()
+    out = attack_outcomes(setup)
+    assert "Zone touchée" in out._repr_html_() and "manquée" in out._repr_html_()
+    plan = check_turn(["viser", "attaquer"])
+    assert plan.describe() == ("viser et attaque standard : permis (2 demi-actions, "
+                               "1 action d’attaque).")
+    assert "<p>" in plan._repr_html_()
+    init = d100.resolve_initiative([ALDRIC, GROLK], [4, 10])
+    assert "<table" in init._repr_html_() and "Ordre de chaque round : Aldric puis Grolk." in (
+        init._repr_html_())
+    assert "malus de la main non directrice" in Rules()._repr_html_()
+    assert "saute de 7 m" in d100.resolve_drop_jump(7, 40, [20, 35, 90])._repr_html_()
