@@ -1173,3 +1173,31 @@ def test_results_display_themselves_in_french() -> None:
         init._repr_html_())
     assert "malus de la main non directrice" in Rules()._repr_html_()
     assert "saute de 7 m" in d100.resolve_drop_jump(7, 40, [20, 35, 90])._repr_html_()
+
+
+@pytest.mark.parametrize(("height", "ag"), [(7, 35), (6, 60), (0, 50), (10, 100), (4, 0)])
+def test_drop_jump_distribution_d100_jump_1(height: int, ag: int) -> None:
+    """D100-JUMP-1: the exact law of the height fallen equals a walk of every roll."""
+    from itertools import product
+
+    tests = d100.resolve_drop_jump(height, 100, [1] * 10).tests
+    law: dict[float, Fraction] = {}
+    for rolls in product(range(1, 101), repeat=min(tests, 2)):
+        jump = d100.resolve_drop_jump(height, ag, [*rolls, *([1] * tests)][:max(tests, 1)])
+        if tests > 2 and jump.success:  # past two tests: a closed form for the rest
+            continue
+        p = Fraction(1, 100 ** min(tests, 2))
+        law[jump.fall_height] = law.get(jump.fall_height, Fraction(0)) + p
+    got = d100.drop_jump_distribution(height, ag)
+    assert sum(got.values()) == 1
+    if tests <= 2:
+        assert got == {h: p for h, p in law.items() if p}
+
+
+def test_long_jump_distribution_d100_jump_2() -> None:
+    """D100-JUMP-2: M 4, F 40 (BF 4): 8 m on 1–40, 7 m on 41–50, 6 m on 51–60 …"""
+    law = d100.long_jump_distribution(4, 40, 5)
+    assert law[8] == Fraction(40, 100) and law[7] == Fraction(10, 100)
+    assert law[2] == Fraction(10, 100) and sum(law.values()) == 1
+    with pytest.raises(IllegalActionError, match="D100-JUMP-2"):
+        d100.long_jump_distribution(4, 40, 3)

@@ -56,6 +56,7 @@ from escarmouche.systems.d100.actions import (
     RESOLVERS,
     Extended,
     TurnPlan,
+    catalogue_table,
     check_turn,
 )
 from escarmouche.systems.d100.attack import (
@@ -110,7 +111,9 @@ from escarmouche.systems.d100.odds import (
     attack_distribution,
     attack_odds,
     attack_outcomes,
+    drop_jump_distribution,
     first_to_act_odds,
+    long_jump_distribution,
 )
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
@@ -194,12 +197,14 @@ __all__ = [
     "attack_sentence",
     "attack_setup",
     "bonus",
+    "catalogue_table",
     "check_defence",
     "check_turn",
     "check_two_weapons",
     "damage",
     "defence_target",
     "drop_jump",
+    "drop_jump_distribution",
     "elapsed_time",
     "first_to_act_odds",
     "get_weapon",
@@ -209,6 +214,7 @@ __all__ = [
     "initiative_from_dice",
     "location_of",
     "long_jump",
+    "long_jump_distribution",
     "resolve_attack",
     "resolve_drop_jump",
     "resolve_initiative",

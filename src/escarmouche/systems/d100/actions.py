@@ -32,7 +32,7 @@ from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Json
 from escarmouche.render.fmt import join, plural, quote
-from escarmouche.render.table import Text
+from escarmouche.render.table import Table, Text
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d100.attack import (
@@ -66,6 +66,7 @@ __all__ = [
     "PlanStep",
     "TurnPlan",
     "best_defence",
+    "catalogue_table",
     "check_turn",
     "extended_of",
     "fight_weapons",
@@ -315,6 +316,18 @@ ACTIONS: Mapping[str, ActionSpec] = MappingProxyType(
 #: the French parameters each action accepts in ``Encounter.act``, by action id
 ACTION_PARAMS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {a.id: a.params for a in ACTIONS.values()})
+
+
+def catalogue_table(catalogue: Mapping[str, ActionDef] = ACTION_DEFS) -> Table:
+    """The catalogue as a French table: cost, attack, casting, extended, parameters, rules
+    (D100-ACT-1..4)."""
+    rows = []
+    for d in catalogue.values():
+        params = ACTIONS[d.id].params if d.id in ACTIONS else ()
+        rows.append((d.id, d.label, COST_LABELS[d.cost], d.is_attack, d.casting, d.extended,
+                     ", ".join(params) or "—", ", ".join(d.rules)))
+    return Table(("Identifiant", "Action", "Coût", "Action d’attaque", "Incantation",
+                  "Étendue", "Paramètres", "Règles"), rows, "Le catalogue des actions d100")
 
 
 # -- helpers on the fight's state --------------------------------------------------------------

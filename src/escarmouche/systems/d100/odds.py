@@ -28,7 +28,8 @@ from escarmouche.systems.d100.attack import (
     substitute_location,
 )
 from escarmouche.systems.d100.initiative import INITIATIVE_DIE
-from escarmouche.systems.d100.rules import DEFENCES, LOCATIONS, stat
+from escarmouche.systems.d100.jumps import resolve_drop_jump, resolve_long_jump
+from escarmouche.systems.d100.rules import DEFAULT_RULES, DEFENCES, LOCATIONS, Rules, stat
 
 __all__ = [
     "AttackOutcomes",
@@ -36,7 +37,9 @@ __all__ = [
     "attack_distribution",
     "attack_odds",
     "attack_outcomes",
+    "drop_jump_distribution",
     "first_to_act_odds",
+    "long_jump_distribution",
 ]
 
 
@@ -237,3 +240,38 @@ def attack_distribution(setup: AttackSetup) -> AttackOutcomes:
 
 #: the name used before the naming rule (``<thing>_distribution``)
 attack_outcomes = attack_distribution
+
+
+def drop_jump_distribution(height: float, ag: int, rules: Rules = DEFAULT_RULES
+                           ) -> dict[float, Fraction]:
+    """D100-JUMP-1: the height fallen, exactly (0: a perfect jump), for a drop of
+    ``height`` metres with Ag ``ag``; from :func:`resolve_drop_jump` at every roll.
+
+    >>> drop_jump_distribution(4, 35)[0]
+    Fraction(49, 400)
+    """
+    first = resolve_drop_jump(height, ag, [1] * 10_000, rules=rules)
+    ok = Fraction(min(100, max(0, ag)), 100)
+    out: dict[float, Fraction] = {}
+    for k in range(1, first.tests + 1):  # fails first at test k
+        p = ok ** (k - 1) * (1 - ok)
+        if p:  # then a roll of 100 fails the k-th test
+            fall = resolve_drop_jump(height, ag, [1] * (k - 1) + [100], rules=rules).fall_height
+            out[fall] = out.get(fall, Fraction(0)) + p
+    out[0] = out.get(0, Fraction(0)) + ok ** first.tests
+    return {h: p for h, p in sorted(out.items()) if p}
+
+
+def long_jump_distribution(m: int, f: int, run_up: float, rules: Rules = DEFAULT_RULES
+                           ) -> dict[int, Fraction]:
+    """D100-JUMP-2: the distance jumped, exactly, every F test roll counted (the same
+    :func:`resolve_long_jump` as play).
+
+    >>> long_jump_distribution(4, 40, 5)[8]
+    Fraction(2, 5)
+    """
+    out: dict[int, Fraction] = {}
+    for roll in range(1, 101):
+        metres = resolve_long_jump(m, f, run_up, roll, rules=rules).distance
+        out[metres] = out.get(metres, Fraction(0)) + Fraction(1, 100)
+    return dict(sorted(out.items()))
