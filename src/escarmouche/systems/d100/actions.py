@@ -123,8 +123,10 @@ class TurnPlan:
     def describe(self) -> str:
         """« viser, attaque standard : permis (2 demi-actions, 1 action d’attaque). »"""
         names = join(self.labels or self.actions, empty="aucune action")
-        uses = "une action complète" if self.full else plural(self.halves, "demi-action")
-        parts = [uses, plural(self.attacks, "action d’attaque", "actions d’attaque")]
+        uses = "une action complète" if self.full else (
+            plural(self.halves, "demi-action") if self.halves else "aucune demi-action")
+        parts = [uses, plural(self.attacks, "action d’attaque", "actions d’attaque")
+                 if self.attacks else "aucune action d’attaque"]
         if self.castings:
             parts.append(plural(self.castings, "incantation"))
         text = f"{names} : permis ({', '.join(parts)})"

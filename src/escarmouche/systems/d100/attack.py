@@ -376,7 +376,7 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
     if ranged:
         rule = "D100-PARRY-4" if defence == "parade" else "D100-DODGE-2"
         raise refuse("D100-RANGED-1",
-                     f"on ne peut ni parer ni esquiver un projectile ({rule})")
+                     f"on ne peut ni parer ni esquiver un projectile ; voir aussi {rule}")
     if guard.surprised and not rules.surprised_can_defend:
         raise refuse("D100-SURPRISE-1",
                      f"{who} est surpris et ne peut ni parer ni esquiver pendant le premier "
