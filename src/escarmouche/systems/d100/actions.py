@@ -145,10 +145,6 @@ class TurnPlan:
         return Text(self.describe())._repr_html_()
 
 
-def _refuse(field: str, value: object, rule: str, why: str) -> EscarmoucheError:
-    return invalid(field, value, rule, why, kind=IllegalActionError)
-
-
 def _step(step: object, catalogue: Mapping[str, ActionDef]) -> tuple[ActionDef, int]:
     if isinstance(step, tuple) and len(step) == 2:
         name, n = step
@@ -159,8 +155,9 @@ def _step(step: object, catalogue: Mapping[str, ActionDef]) -> tuple[ActionDef, 
                       f"action inconnue ; actions : {join(catalogue)}")
     _check.integer("demi-actions", n, lo=1, hi=MAX_EXTENDED_STEPS, rule="D100-ACT-4")
     if n > 1 and not catalogue[name].extended:
-        raise _refuse("demi-actions", n, "D100-ACT-4",
-                      f"{quote(catalogue[name].label)} n’est pas une action étendue")
+        raise invalid("demi-actions", n, "D100-ACT-4",
+                      f"{quote(catalogue[name].label)} n’est pas une action étendue",
+                      kind=IllegalActionError)
     return catalogue[name], n
 
 
@@ -209,13 +206,15 @@ def check_turn(
             abandoned.append(ext.action)
             ext = None
         elif ext is not None and d.halves > 0:
-            raise _refuse("action", d.id, "D100-ACT-4",
+            raise invalid("action", d.id, "D100-ACT-4",
                           f"l’action étendue {quote(catalogue[ext.action].label)} est en "
                           f"cours (encore {plural(ext.remaining, 'demi-action')} sur "
                           f"{ext.total}) et ne peut pas être interrompue ; abandonnez-la "
-                          "d’abord, le temps passé est perdu")
+                          "d’abord, le temps passé est perdu",
+                          kind=IllegalActionError)
         elif d.kind == "abandonner" and ext is None:
-            raise _refuse("action", d.id, "D100-ACT-4", "aucune action étendue n’est en cours")
+            raise invalid("action", d.id, "D100-ACT-4", "aucune action étendue n’est en cours",
+                          kind=IllegalActionError)
         else:
             if n > 1:
                 ext = Extended(d.id, n - 1, n)
@@ -231,12 +230,14 @@ def check_turn(
         if halves > 2:
             why = ("une action complète exclut toute autre action non gratuite" if full
                    else "deux demi-actions au plus par tour")
-            raise _refuse("action", d.id, "D100-ACT-1", why)
+            raise invalid("action", d.id, "D100-ACT-1", why, kind=IllegalActionError)
         if attacks > 1:
-            raise _refuse("action", d.id, "D100-ACT-2", "une seule action d’attaque par tour")
+            raise invalid("action", d.id, "D100-ACT-2", "une seule action d’attaque par tour",
+                          kind=IllegalActionError)
         if castings > 1:
-            raise _refuse("action", d.id, "D100-ACT-2",
-                          "une seule action d’incantation par tour")
+            raise invalid("action", d.id, "D100-ACT-2",
+                          "une seule action d’incantation par tour",
+                          kind=IllegalActionError)
     return TurnPlan(
         actions=tuple(names), halves=halves, full=full, attacks=attacks, castings=castings,
         extended=ext, completed=tuple(completed), abandoned=tuple(abandoned),
@@ -408,10 +409,12 @@ def _steps(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, 
         hand = _hand_param(params)
         w = held(ctx, f, hand)
         if w is None or not w.ranged or w.reload == 0:
-            raise _refuse("main", hand, "D100-ACT-4", f"{HAND_LABELS[hand]} : rien à recharger")
+            raise invalid("main", hand, "D100-ACT-4", f"{HAND_LABELS[hand]} : rien à recharger",
+                          kind=IllegalActionError)
         if f.flags["loaded"][hand]:
-            raise _refuse("main", hand, "D100-ACT-4",
-                          f"{HAND_LABELS[hand]} : {quote(w.label)} est déjà chargé")
+            raise invalid("main", hand, "D100-ACT-4",
+                          f"{HAND_LABELS[hand]} : {quote(w.label)} est déjà chargé",
+                          kind=IllegalActionError)
         return w.reload
     if d.kind == "incantation":
         return _check.integer("etapes", params.get("etapes", 1), lo=1, hi=MAX_EXTENDED_STEPS,
@@ -451,15 +454,18 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
     hand = _hand_param(params)
     weapon = held(ctx, f, hand) or get_weapon("mains_nues")
     if weapon.ranged and not d.ranged_ok:
-        raise _refuse("action", d.id, "D100-ACT-3",
-                      f"{quote(d.label)} : un tir se fait par une attaque standard")
+        raise invalid("action", d.id, "D100-ACT-3",
+                      f"{quote(d.label)} : un tir se fait par une attaque standard",
+                      kind=IllegalActionError)
     if weapon.ranged and weapon.reload and not f.flags["loaded"][hand]:
-        raise _refuse("arme", weapon.label, "D100-ACT-4",
-                      "l’arme n’est pas chargée : rechargez-la d’abord")
+        raise invalid("arme", weapon.label, "D100-ACT-4",
+                      "l’arme n’est pas chargée : rechargez-la d’abord",
+                      kind=IllegalActionError)
     name = _check.name_in("cible", params["cible"], list(ctx.state.fighters), "D100-ATK-1")
     target = ctx.fighter(name)
     if not target.standing:
-        raise _refuse("cible", name, "D100-ATK-1", f"{name} est hors de combat ou a fui")
+        raise invalid("cible", name, "D100-ATK-1", f"{name} est hors de combat ou a fui",
+                      kind=IllegalActionError)
     aim = params.get("visee", "cavalier")
     mount = _mount(ctx, name)
     struck = mount if (aim == "monture" and mount is not None) else target
@@ -518,7 +524,8 @@ def lacher(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, 
     hand = _hand_param(params)
     w = held(ctx, f, hand)
     if w is None:
-        raise _refuse("main", hand, "D100-ACT-3", f"{HAND_LABELS[hand]} : elle est vide")
+        raise invalid("main", hand, "D100-ACT-3", f"{HAND_LABELS[hand]} : elle est vide",
+                      kind=IllegalActionError)
     f.flags["hands"] = {**f.flags["hands"], hand: None}
     ctx.emit("lacher", f"{f.name} lâche : {w.label} ({HAND_LABELS[hand]}).",
              actor=f.name, rules=d.rules, data={"hand": hand, "weapon": w.id})
@@ -530,8 +537,9 @@ def preparer_parade(ctx: Ctx[Rules], f: FighterState, d: ActionDef,
     """D100-PARRY-2: a prepared parry (half action), until used or the start of the
     fighter's next turn (D100-PARRY-3)."""
     if f.flags["parry_prepared"]:
-        raise _refuse("action", d.id, "D100-PARRY-3",
-                      f"{f.name} a déjà une parade préparée")
+        raise invalid("action", d.id, "D100-PARRY-3",
+                      f"{f.name} a déjà une parade préparée",
+                      kind=IllegalActionError)
     f.flags["parry_prepared"] = True
     ctx.emit("parade_preparee",
              f"{f.name} prépare une parade (demi-action) : elle vaut jusqu’à son "
@@ -546,8 +554,9 @@ def recharger(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[st
     hand = _hand_param(params)
     ext_hand = f.flags["extended_hand"]
     if ext_hand is not None and ext_hand != hand:
-        raise _refuse("main", hand, "D100-ACT-4",
-                      f"le rechargement en cours est celui de la {HAND_LABELS[str(ext_hand)]}")
+        raise invalid("main", hand, "D100-ACT-4",
+                      f"le rechargement en cours est celui de la {HAND_LABELS[str(ext_hand)]}",
+                      kind=IllegalActionError)
     w = held(ctx, f, hand)
     assert w is not None
     done = d.id in plan.completed or plan.extended is None
@@ -628,9 +637,10 @@ def reaction(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
              ) -> None:
     """Dodge and off-hand parry are declared with the attack they answer (``defense``);
     :meth:`D100System.check_legal` refuses them on their own, so this never runs."""
-    raise _refuse("action", spec.id, spec.rules[-1],
+    raise invalid("action", spec.id, spec.rules[-1],
                   "une réaction se déclare avec l’attaque qu’elle contre (paramètre "
-                  "« defense » de l’attaque)")
+                  "« defense » de l’attaque)",
+                  kind=IllegalActionError)
 
 
 #: the resolver of each kind of action (``ActionSpec.resolver_key``)

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from escarmouche import _check
 from escarmouche._rng import Rng
-from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
+from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json
 from escarmouche.render.fmt import join, number, plural, quote
 from escarmouche.render.table import Text
@@ -233,10 +233,6 @@ class TargetNumber:
         }
 
 
-def _hand(hand: object) -> str:
-    return _check.choice("main", hand, HANDS, "D100-ATK-5", labels=HAND_LABELS)
-
-
 def target_number(
     attacker: Combatant,
     weapon: str | Weapon | None = None,
@@ -263,7 +259,7 @@ def target_number(
     given for a melee weapon (the attacker must be adjacent, D100-ATK-1).
     """
     w = get_weapon(rules.default_weapon if weapon is None else weapon, weapons)
-    hand = _hand(hand)
+    hand = _check.choice("main", hand, HANDS, "D100-ATK-5", labels=HAND_LABELS)
     _check.flag("cible_engagee", target_engaged, "D100-RANGED-4")
     _check.flag("tireur_engage", shooter_engaged, "D100-RANGED-2")
     _check.flag("ligne_de_vue", line_of_sight, "D100-RANGED-3")
@@ -370,36 +366,37 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
         return None
     who = defender.name
 
-    def refuse(rule: str, why: str) -> EscarmoucheError:
-        return invalid("defense", defence, rule, why, kind=IllegalActionError)
-
+    illegal = IllegalActionError
     if ranged:
         rule = "D100-PARRY-4" if defence == "parade" else "D100-DODGE-2"
-        raise refuse("D100-RANGED-1",
-                     f"on ne peut ni parer ni esquiver un projectile ; voir aussi {rule}")
+        raise invalid("defense", defence, "D100-RANGED-1",
+                      f"on ne peut ni parer ni esquiver un projectile ; voir aussi {rule}",
+                      kind=illegal)
     if guard.surprised and not rules.surprised_can_defend:
-        raise refuse("D100-SURPRISE-1",
-                     f"{who} est surpris et ne peut ni parer ni esquiver pendant le premier "
-                     "round")
+        raise invalid("defense", defence, "D100-SURPRISE-1",
+                      f"{who} est surpris et ne peut ni parer ni esquiver pendant le premier "
+                      "round", kind=illegal)
     if defence == "parade":
         if guard.parries_used >= rules.parries_per_round:
-            raise refuse("D100-PARRY-3",
-                         f"{who} a déjà paré {plural(guard.parries_used, 'fois', 'fois')} ce "
-                         f"round ; {plural(rules.parries_per_round, 'parade')} par round "
-                         "au plus")
+            raise invalid("defense", defence, "D100-PARRY-3",
+                          f"{who} a déjà paré {plural(guard.parries_used, 'fois', 'fois')} ce "
+                          f"round ; {plural(rules.parries_per_round, 'parade')} par round au "
+                          "plus", kind=illegal)
         if guard.parry_prepared:
             return "preparee"
         if guard.two_weapons:
             return "main_non_directrice"
-        raise refuse("D100-PARRY-2",
-                     f"{who} ne peut pas parer : il faut une parade préparée (demi-action) "
-                     "ou une arme dans chaque main")
+        raise invalid("defense", defence, "D100-PARRY-2",
+                      f"{who} ne peut pas parer : il faut une parade préparée (demi-action) "
+                      "ou une arme dans chaque main", kind=illegal)
     if "esquive" not in defender.skills:
-        raise refuse("D100-DODGE-1", f"{who} n’a pas la compétence « esquive »")
+        raise invalid("defense", defence, "D100-DODGE-1",
+                      f"{who} n’a pas la compétence « esquive »", kind=illegal)
     if guard.dodges_used >= rules.dodges_per_round:
-        raise refuse("D100-DODGE-2",
-                     f"{who} a déjà esquivé {plural(guard.dodges_used, 'fois', 'fois')} ce "
-                     f"round ; {plural(rules.dodges_per_round, 'esquive')} par round au plus")
+        raise invalid("defense", defence, "D100-DODGE-2",
+                      f"{who} a déjà esquivé {plural(guard.dodges_used, 'fois', 'fois')} ce "
+                      f"round ; {plural(rules.dodges_per_round, 'esquive')} par round au plus",
+                      kind=illegal)
     return None
 
 

@@ -31,10 +31,6 @@ __all__ = [
 MAX_HEIGHT = 10_000
 
 
-def _metres(value: object, field: str, rule: str) -> float:
-    return _check.real(field, value, lo=0, hi=MAX_HEIGHT, rule=rule)
-
-
 @dataclass(frozen=True, slots=True)
 class DropJump:
     """A controlled drop (D100-JUMP-1): ``tests`` Ag tests (one per started step of
@@ -84,7 +80,7 @@ def resolve_drop_jump(height: float, ag: int, rolls: Sequence[int], *,
     (d100 ≤ Ag), taken in turn; at the first failure the character falls from the height
     still to go (``height − 3·(k − 1)`` at the k-th test). Rolls after a failure, or
     beyond the tests needed, are ignored; too few raise."""
-    height = _metres(height, "hauteur", "D100-JUMP-1")
+    height = _check.real("hauteur", height, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-1")
     ag = _check.integer("Ag", ag, lo=0, hi=100, rule="D100-JUMP-1")
     _check.sequence("dés", rolls, "D100-JUMP-1")
     step = rules.drop_step
@@ -107,7 +103,7 @@ def roll_drop_jump(combatant: Combatant, height: float, rng: Rng, *,
                    rules: Rules = DEFAULT_RULES) -> DropJump:
     """Roll a controlled drop. Draw order: one d100 per Ag test, in order, until the first
     failure."""
-    height = _metres(height, "hauteur", "D100-JUMP-1")
+    height = _check.real("hauteur", height, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-1")
     ag = stat(combatant, "Ag")
     tests = math.ceil(Fraction(height) / rules.drop_step)
     rolls: list[int] = []
@@ -171,7 +167,7 @@ def resolve_long_jump(
     """D100-JUMP-2: needs a run-up of at least 4 m (else :class:`IllegalActionError`);
     maximum M + BF (BF = F // 10); a F test (d100 ≤ F) keeps it, a failure loses 1 m per
     degree of failure, ceil((roll − F) / 10) *(ruling)*, never below 0 m."""
-    run_up = _metres(run_up, "elan", "D100-JUMP-2")
+    run_up = _check.real("elan", run_up, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-2")
     m = _check.integer("M", m, lo=0, hi=100, rule="D100-JUMP-2")
     f = _check.integer("F", f, lo=0, hi=100, rule="D100-JUMP-2")
     if run_up < rules.long_jump_run_up:
