@@ -32,8 +32,8 @@ from escarmouche.systems.d100 import (
     Guard,
     Outcome,
     Rules,
+    attack_distribution,
     attack_odds,
-    attack_outcomes,
     attack_setup,
     check_turn,
     check_two_weapons,
@@ -93,7 +93,7 @@ def test_round_lasts_ten_seconds_d100_time_1() -> None:
 def test_initiative_is_ag_plus_d10_d100_init_1() -> None:
     """D100-INIT-1: Ag + 1d10, one d10 per combatant in the given order."""
     # Aldric 40 + 4 = 44, Grolk 30 + 10 = 40
-    init = d100.initiative_from_dice([ALDRIC, GROLK], [4, 10])
+    init = d100.resolve_initiative([ALDRIC, GROLK], [4, 10])
     assert [(e.name, e.score) for e in init.entries] == [("Aldric", 44), ("Grolk", 40)]
     assert init.order == ("Aldric", "Grolk")
     rng = ScriptedRolls([4, 10])
@@ -126,7 +126,7 @@ def test_initiative_ties_ag_then_rolloff_d100_init_2() -> None:
     # roll-off round 1 (given order A, B, C, D): A 3, B 6, C 3, D 2 -> B before D;
     # A and C tie again; round 2: A 1, C 10 -> C before A.
     dice = [5, 5, 5, 5, 3, 6, 3, 2, 1, 10]
-    init = d100.initiative_from_dice([a, b, c, d], dice)
+    init = d100.resolve_initiative([a, b, c, d], dice)
     assert init.order == ("C", "A", "B", "D")
     assert init.rolloffs == ((("A", 3), ("B", 6), ("C", 3), ("D", 2)), (("A", 1), ("C", 10)))
     rng = ScriptedRolls(dice)
@@ -144,7 +144,7 @@ def test_initiative_rolloff_is_bounded_d100_init_2() -> None:
     with pytest.raises(EscarmoucheError, match="D100-INIT-2"):
         d100.initiative([a, c], ScriptedRolls([5] * 300))
     with pytest.raises(EscarmoucheError, match="manquant"):
-        d100.initiative_from_dice([a, c], [5, 5, 7])
+        d100.resolve_initiative([a, c], [5, 5, 7])
 
 
 @settings(max_examples=60, deadline=None)
@@ -158,7 +158,7 @@ def test_initiative_order_is_a_sorted_permutation_d100_init_2(ags: list[int], se
     keys = [(init.score(n), next(c.stats["Ag"] for c in roster if c.name == n))
             for n in init.order]
     assert keys == sorted(keys, reverse=True)
-    again = d100.initiative_from_dice(roster, [d.value for d in init.dice])
+    again = d100.resolve_initiative(roster, [d.value for d in init.dice])
     assert again == init
 
 
@@ -839,7 +839,7 @@ def brute_force(setup: AttackSetup) -> dict[tuple[str, str | None, int], Fractio
 
 
 def exact(setup: AttackSetup) -> dict[tuple[str, str | None, int], Fraction]:
-    o = attack_outcomes(setup)
+    o = attack_distribution(setup)
     out: dict[tuple[str, str | None, int], Fraction] = {
         ("manquee", None, 0): o.miss, ("paree", None, 0): o.parried,
         ("esquivee", None, 0): o.dodged}
@@ -875,7 +875,7 @@ def test_attack_outcomes_sum_to_one_and_match_odds(
     defender = fighter("D", "y", ["esquive"], CC=cc_def, Ag=ag, PA=pa)
     setup = attack_setup(attacker, defender, weapon, defence=defence,
                          guard=Guard(parry_prepared=True), gm_modifier=gm)
-    o = attack_outcomes(setup)
+    o = attack_distribution(setup)
     assert o.miss + o.parried + o.dodged + o.landed == 1
     assert sum(o.wounds.values()) == 1
     dt = 0 if setup.defence_target is None else setup.defence_target.total
@@ -886,7 +886,7 @@ def test_attack_outcomes_sum_to_one_and_match_odds(
 def test_attack_outcomes_by_hand() -> None:
     """A case small enough to derive by hand: CC 5, no defence, Grolk (BE 3)."""
     setup = attack_setup(fighter("A", "x", CC=5), GROLK, "mains_nues")
-    o = attack_outcomes(setup)
+    o = attack_distribution(setup)
     # rolls 1..5 -> 10, 20, 30, 40, 50: head, bras droit (20, 30), bras gauche (40, 50)
     assert o.miss == Fraction(95, 100)
     assert o.location_odds == {"tête": Fraction(1, 100), "bras droit": Fraction(2, 100),
@@ -1162,7 +1162,7 @@ def test_results_display_themselves_in_french() -> None:
     assert "AttackResult(" not in html
     odds = attack_odds(65, defence="parade", defence_target=45)
     assert "<table" in odds._repr_html_() and "porte" in odds._repr_html_()
-    out = attack_outcomes(setup)
+    out = attack_distribution(setup)
     assert "Zone touchée" in out._repr_html_() and "manquée" in out._repr_html_()
     plan = check_turn(["viser", "attaquer"])
     assert plan.describe() == ("viser et attaque standard : permis (2 demi-actions, "

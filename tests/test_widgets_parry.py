@@ -82,7 +82,7 @@ def test_ranged_attack_cannot_be_defended_and_has_range_bands() -> None:
 
 def test_exact_outcome_distribution() -> None:
     demo = ParryDodgeDemo()
-    out = d100.attack_outcomes(setup_of(demo.fighters()))
+    out = d100.attack_distribution(setup_of(demo.fighters()))
     text = demo.odds_text
     assert f"manquée {percent(out.miss)} ; parée {percent(out.parried)}" in text
     assert f"touche : tête {percent(out.location_odds['tête'])}" in text
