@@ -1036,8 +1036,8 @@ def test_encounter_checks_actions_one_by_one_like_the_whole_plan_d100_act_1(
 
 def test_custom_weapons_start_option_d100_ranged_5() -> None:
     """Weapons are data: a fight may add its own; a negative range is refused."""
-    javelin = {"label": "javelot", "damage": 2, "ranged": True, "short_range": 8,
-               "long_range": 16}
+    javelin = {"nom": "javelot", "degats": 2, "tir": True, "courte_portee": 8,
+               "longue_portee": 16}
     enc = started([BRUNE, GROLK], [9, 1], armes={"javelot": javelin},
                   equipement={"Brune": {"directrice": "javelot"}})
     # 16 m: beyond short range (-20): CT 50 - 20 = 30; 30 hits; 30 -> 03 head: 5 + 2 - 3 = 4
@@ -1045,7 +1045,7 @@ def test_custom_weapons_start_option_d100_ranged_5() -> None:
     assert enc.fighter("Grolk").tracks["B"] == 7
     with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
         started([BRUNE, GROLK], [9, 1],
-                armes={"javelot": {**javelin, "short_range": -8}})
+                armes={"javelot": {**javelin, "courte_portee": -8}})
     with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
         d100.Weapon("fronde2", "fronde", 1, ranged=True, short_range=10, long_range=5)
 
@@ -1201,3 +1201,15 @@ def test_long_jump_distribution_d100_jump_2() -> None:
     assert law[2] == Fraction(10, 100) and sum(law.values()) == 1
     with pytest.raises(IllegalActionError, match="D100-JUMP-2"):
         d100.long_jump_distribution(4, 40, 3)
+
+
+def test_weapon_descriptions_are_french_d100_atk_3() -> None:
+    """The ``armes`` start option (and the save) describe a weapon with French keys; an
+    English key is refused, naming the French ones."""
+    bow = d100.WEAPONS["arc"]
+    assert d100.Weapon.from_json(bow.to_json()) == bow
+    assert set(bow.to_json()) == set(d100.WEAPON_KEYS)
+    with pytest.raises(ParameterError, match="degats"):
+        started([BRUNE, GROLK], [9, 1], armes={"javelot": {"damage": 2}})
+    with pytest.raises(ParameterError, match="D100-ATK-3"):
+        started([BRUNE, GROLK], [9, 1], armes={"javelot": {"nom": "javelot"}})

@@ -46,6 +46,7 @@ __all__ = [
     "STATS",
     "TRACK",
     "WEAPONS",
+    "WEAPON_KEYS",
     "ActionDef",
     "Rules",
     "Weapon",
@@ -196,28 +197,39 @@ class Weapon:
         return self.reload > 1
 
     def to_json(self) -> dict[str, Json]:
-        return {
-            "id": self.id, "label": self.label, "damage": self.damage, "ranged": self.ranged,
-            "short_range": self.short_range, "long_range": self.long_range,
-            "engaged_ok": self.engaged_ok, "reload": self.reload,
-        }
+        """The description with the French keys of :data:`WEAPON_KEYS` (the ``armes``
+        start option takes the same form)."""
+        return {key: getattr(self, attr) for key, attr in WEAPON_KEYS.items()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Weapon:
-        known = ("id", "label", "damage", "ranged", "short_range", "long_range",
-                 "engaged_ok", "reload")
+        """A weapon from its French description: ``id`` and ``degats`` are required;
+        ``nom``, ``tir``, ``courte_portee``, ``longue_portee``, ``tir_en_melee`` and
+        ``rechargement`` are optional (:data:`WEAPON_KEYS`)."""
         _check.mapping("arme", data, "D100-ATK-3")
         for key in data:
-            _check.choice("champ d’arme", key, known, "D100-ATK-3")
-        if "id" not in data or "damage" not in data:
+            _check.choice("champ d’arme", key, tuple(WEAPON_KEYS), "D100-ATK-3")
+        if "id" not in data or "degats" not in data:
             raise invalid("arme", data.get("id"), "D100-ATK-3",
-                          "description incomplète : « id » et « damage » sont requis")
+                          "description incomplète : « id » et « degats » sont requis")
         return cls(
-            id=data["id"], label=str(data.get("label", data["id"])),
-            damage=data["damage"], ranged=bool(data.get("ranged", False)),
-            short_range=data.get("short_range", 0), long_range=data.get("long_range", 0),
-            engaged_ok=bool(data.get("engaged_ok", False)), reload=data.get("reload", 0),
+            id=data["id"], label=str(data.get("nom", data["id"])),
+            damage=data["degats"], ranged=_check.flag("tir", data.get("tir", False),
+                                                      "D100-RANGED-5"),
+            short_range=data.get("courte_portee", 0), long_range=data.get("longue_portee", 0),
+            engaged_ok=_check.flag("tir_en_melee", data.get("tir_en_melee", False),
+                                   "D100-RANGED-2"),
+            reload=data.get("rechargement", 0),
         )
+
+
+#: the French keys of a weapon description (``armes`` start option, saves) → the
+#: :class:`Weapon` field each one fills
+WEAPON_KEYS: Mapping[str, str] = MappingProxyType({
+    "id": "id", "nom": "label", "degats": "damage", "tir": "ranged",
+    "courte_portee": "short_range", "longue_portee": "long_range",
+    "tir_en_melee": "engaged_ok", "rechargement": "reload",
+})
 
 
 def _weapons(*weapons: Weapon) -> Mapping[str, Weapon]:
