@@ -43,7 +43,12 @@ from escarmouche.systems.d100.attack import (
     roll_attack,
 )
 from escarmouche.systems.d100.jumps import roll_drop_jump, roll_long_jump
-from escarmouche.systems.d100.narration import steps_sentence
+from escarmouche.systems.d100.narration import (
+    abandon_sentence,
+    hand_sentence,
+    prepared_parry_sentence,
+    steps_sentence,
+)
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
     COST_LABELS,
@@ -513,7 +518,7 @@ def degainer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
         rules = (*rules, "D100-TWO-1")
     f.flags["hands"] = hands
     f.flags["loaded"] = {**f.flags["loaded"], hand: True}
-    ctx.emit("degainer", f"{f.name} dégaine : {w.label} ({HAND_LABELS[hand]}).",
+    ctx.emit("degainer", hand_sentence(f.name, "dégaine", w.label, HAND_LABELS[hand]),
              actor=f.name, rules=rules, data={"hand": hand, "weapon": w.id})
 
 
@@ -527,7 +532,7 @@ def lacher(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, 
         raise invalid("main", hand, "D100-ACT-3", f"{HAND_LABELS[hand]} : elle est vide",
                       kind=IllegalActionError)
     f.flags["hands"] = {**f.flags["hands"], hand: None}
-    ctx.emit("lacher", f"{f.name} lâche : {w.label} ({HAND_LABELS[hand]}).",
+    ctx.emit("lacher", hand_sentence(f.name, "lâche", w.label, HAND_LABELS[hand]),
              actor=f.name, rules=d.rules, data={"hand": hand, "weapon": w.id})
 
 
@@ -541,9 +546,8 @@ def preparer_parade(ctx: Ctx[Rules], f: FighterState, d: ActionDef,
                       f"{f.name} a déjà une parade préparée",
                       kind=IllegalActionError)
     f.flags["parry_prepared"] = True
-    ctx.emit("parade_preparee",
-             f"{f.name} prépare une parade (demi-action) : elle vaut jusqu’à son "
-             "prochain tour.", actor=f.name, rules=(*d.rules, "D100-PARRY-3"))
+    ctx.emit("parade_preparee", prepared_parry_sentence(f.name), actor=f.name,
+             rules=(*d.rules, "D100-PARRY-3"))
 
 
 @_planned
@@ -596,9 +600,7 @@ def abandonner(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[s
     assert lost is not None
     spent = lost.total - lost.remaining
     f.flags["extended_hand"] = None
-    ctx.emit("abandon",
-             f"{f.name} abandonne {quote(ACTION_DEFS[lost.action].label)} : "
-             f"{plural(spent, 'demi-action')} {'perdues' if spent >= 2 else 'perdue'}.",
+    ctx.emit("abandon", abandon_sentence(f.name, ACTION_DEFS[lost.action].label, spent),
              actor=f.name, rules=d.rules, data={"action": lost.action})
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from escarmouche.render.fmt import number, plural, quote
+from escarmouche.render.fmt import de, number, plural, quote
 from escarmouche.systems.d100.rules import LOCATION_AT
 
 if TYPE_CHECKING:
@@ -19,10 +19,15 @@ if TYPE_CHECKING:
 __all__ = [
     "ROUNDS_PER_MINUTE",
     "ROUND_SECONDS",
+    "abandon_sentence",
     "attack_sentence",
     "elapsed_time",
+    "expired_parry_sentence",
+    "hand_sentence",
     "initiative_sentence",
+    "prepared_parry_sentence",
     "steps_sentence",
+    "surprise_over_sentence",
     "surprise_sentence",
 ]
 
@@ -58,6 +63,40 @@ def surprise_sentence(side: str, can_defend: bool) -> str:
     """D100-SURPRISE-1: who is surprised and what it costs them."""
     return (f"Le camp {quote(side)} est surpris : au round 1, seuls ses adversaires agissent"
             + ("." if can_defend else ", et les surpris ne peuvent ni parer ni esquiver."))
+
+
+def surprise_over_sentence(side: str) -> str:
+    """D100-SURPRISE-1, round 2."""
+    return f"Le camp {quote(side)} n’est plus surpris : tout le monde agit."
+
+
+def prepared_parry_sentence(name: str) -> str:
+    """D100-PARRY-2/3."""
+    return f"{name} prépare une parade (demi-action) : elle vaut jusqu’à son prochain tour."
+
+
+def expired_parry_sentence(name: str) -> str:
+    """D100-PARRY-3: an unused prepared parry ends at its owner's next turn.
+
+    >>> expired_parry_sentence("Aldric")
+    'La parade préparée d’Aldric n’a pas servi : elle prend fin.'
+    """
+    return f"La parade préparée {de(name)} n’a pas servi : elle prend fin."
+
+
+def hand_sentence(name: str, verb: str, weapon: str, hand: str) -> str:
+    """« Aldric dégaine : dague (main non directrice). »"""
+    return f"{name} {verb} : {weapon} ({hand})."
+
+
+def abandon_sentence(name: str, action: str, spent: int) -> str:
+    """D100-ACT-4: the time spent on an abandoned extended action is lost.
+
+    >>> abandon_sentence("Brune", "incantation", 2)
+    'Brune abandonne « incantation » : 2 demi-actions perdues.'
+    """
+    lost = "perdues" if spent >= 2 else "perdue"
+    return f"{name} abandonne {quote(action)} : {plural(spent, 'demi-action')} {lost}."
 
 
 def _reversed(value: int) -> str:

@@ -26,7 +26,9 @@ from escarmouche.systems.d100.initiative import roll_initiative
 from escarmouche.systems.d100.narration import (
     ROUND_SECONDS,
     elapsed_time,
+    expired_parry_sentence,
     initiative_sentence,
+    surprise_over_sentence,
     surprise_sentence,
 )
 from escarmouche.systems.d100.rules import (
@@ -157,9 +159,8 @@ class D100System(System[Rules]):
             f.flags["dodges"] = 0
         surprised = ctx.state.system_state.get("surprised")
         if ctx.state.turn == 2 and surprised is not None:
-            ctx.emit("fin_surprise",
-                     f"Le camp {quote(str(surprised))} n’est plus surpris : tout le monde "
-                     "agit.", rules=("D100-SURPRISE-1",))
+            ctx.emit("fin_surprise", surprise_over_sentence(str(surprised)),
+                     rules=("D100-SURPRISE-1",))
 
     def on_turn_end(self, ctx: Ctx[Rules]) -> None:
         """D100-TIME-1: a round lasts about 10 s."""
@@ -174,8 +175,8 @@ class D100System(System[Rules]):
         f.flags["extended_at_start"] = f.flags["extended"]
         if f.flags["parry_prepared"]:
             f.flags["parry_prepared"] = False
-            ctx.emit("parade_expiree", f"La parade préparée de {actor} n’a pas servi : elle "
-                     "prend fin.", actor=actor, rules=("D100-PARRY-3",))
+            ctx.emit("parade_expiree", expired_parry_sentence(actor), actor=actor,
+                     rules=("D100-PARRY-3",))
         return True
 
     # -- actions ---------------------------------------------------------------------
