@@ -255,11 +255,14 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
     if system in ("d100", "d20"):
         stat, faces, rule = ("Ag", 10, "D100-INIT-2") if system == "d100" else (
             "init", 20, "D20-INIT-1")
-        entries = []
-        for c in roster:
-            mod = c.stat(stat, 0) if system == "d20" else c.stat(stat)
-            entries.append((c.name, mod, uniform(faces, mod)))
-        first = first_odds(entries)
+        if system == "d100":
+            first = d100.first_to_act_odds(roster)
+        else:
+            entries = []
+            for c in roster:
+                mod = c.stat(stat, 0) if system == "d20" else c.stat(stat)
+                entries.append((c.name, mod, uniform(faces, mod)))
+            first = first_odds(entries)
         return "".join([
             h.section("Chances exactes", h.paragraph(
                 f"Agir en premier : 1d{faces} + {stat}, égalités au plus haut {stat} puis "
