@@ -280,12 +280,12 @@ def test_base_budget_any_order_d20_act_1() -> None:
     d20.check_turn(["libre"] * 40 + ["simple", "mineure"])
     with pytest.raises(EscarmoucheError, match="D20-ACT-1"):
         d20.check_turn(["simple", "simple"])
-    with pytest.raises(EscarmoucheError, match="'attaquer'"):
-        d20.check_turn(["attaquer"])
+    with pytest.raises(EscarmoucheError, match="« attaque »"):  # the old id: no alias
+        d20.check_turn(["attaque"])
     with pytest.raises(EscarmoucheError, match="D20-ACT-1"):
         d20.check_turn("simple")
     # named actions map to their category
-    d20.check_turn(["attaque", "deplacement", "degainer", "parler"])
+    d20.check_turn(["attaquer", "deplacement", "degainer", "parler"])
 
 
 def test_substitutions_d20_act_2() -> None:
@@ -317,7 +317,7 @@ def test_substitution_table_is_data_d20_act_2(monkeypatch: pytest.MonkeyPatch) -
     """D20-ACT-2 as data: with a designer's table where a move action prefers the
     standard slot, a later standard action moves it back to the move slot (the check is
     an exact matching, not a greedy one)."""
-    monkeypatch.setattr(d20, "SUBSTITUTES", {
+    monkeypatch.setattr(d20.rules, "SUBSTITUTES", {
         "simple": ("simple",), "mouvement": ("simple", "mouvement"),
         "mineure": ("mineure",)})
     plan = d20.plan_turn(["mouvement", "simple"])
@@ -375,7 +375,7 @@ def test_budget_tracked_action_by_action_d20_act_1() -> None:
     """D20-ACT-1: each action takes its slot as it is played; over budget raises and
     changes nothing."""
     enc = started()
-    enc.act("Thorin", "attaque", ScriptedRolls([1]), cible="Gob")  # 1 + 5 = 6 < 12
+    enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")  # 1 + 5 = 6 < 12
     assert last(enc, "attaque").data["hit"] is False
     enc.act("Thorin", "mouvement", description="se relever")
     assert_rejected(enc, "D20-ACT-1", "Thorin", "deplacement", chemin=[[-1, 0]])
@@ -397,18 +397,18 @@ def test_budget_substitution_in_encounter_d20_act_2() -> None:
     assert ev.data["slot"] == "simple" and "D20-ACT-2" in ev.rules
     assert "à la place d’une action simple" in ev.text
     assert pos(enc, "Thorin") == [-2, 0]
-    assert_rejected(enc, "D20-ACT-2", "Thorin", "attaque", portee="distance", cible="Gob")
+    assert_rejected(enc, "D20-ACT-2", "Thorin", "attaquer", portee="distance", cible="Gob")
     enc.act("Thorin", "mineure")
 
 
 def test_action_point_in_encounter_d20_act_3() -> None:
     """D20-ACT-3: spending an action point (stat PA) gives one more standard action."""
     enc = started(Thorin={"PA": 1})
-    enc.act("Thorin", "attaque", ScriptedRolls([1]), cible="Gob")
-    assert_rejected(enc, "D20-ACT-1", "Thorin", "attaque", cible="Gob")
+    enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")
+    assert_rejected(enc, "D20-ACT-1", "Thorin", "attaquer", cible="Gob")
     enc.act("Thorin", "point_action")
     assert last(enc, "point_action").rules == ("D20-ACT-3",)
-    enc.act("Thorin", "attaque", ScriptedRolls([1]), cible="Gob")
+    enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")
     assert "D20-ACT-3" in last(enc, "action").rules
     assert enc.fighter("Thorin").flags["pa"] == 0
     assert_rejected(enc, "D20-ACT-3", "Thorin", "point_action")
@@ -418,21 +418,22 @@ def test_actions_hook_lists_what_fits_d20_act_1() -> None:
     """D20-ACT-1: the action list offered follows the budget and whose turn it is."""
     enc = started()
     ids = {a.id for a in enc.actions("Thorin")}
-    assert {"attaque", "deplacement", "degainer", "parler"} <= ids
+    assert {"attaquer", "deplacement", "degainer", "parler"} <= ids
     assert "interruption" not in ids  # never on one's own turn (D20-IMM-1)
-    enc.act("Thorin", "attaque", ScriptedRolls([1]), cible="Gob")
+    enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")
     ids = {a.id for a in enc.actions("Thorin")}
-    assert "attaque" not in ids and "deplacement" in ids
+    assert "attaquer" not in ids and "deplacement" in ids
     other = {a.id for a in enc.actions("Pip")}
-    assert "attaque" not in other and {"parler", "interruption", "reaction"} <= other
+    assert "attaquer" not in other and {"parler", "interruption", "reaction"} <= other
 
 
 def test_out_of_turn_and_unknown_actions_d20_act_1() -> None:
     """D20-ACT-1: turn actions only on one's own turn; unknown actions and parameters
     are rejected in French; free actions are allowed during another's turn."""
     enc = started()
-    assert_rejected(enc, "D20-ACT-1", "Gob", "attaque", cible="Thorin")
-    assert_rejected(enc, "D20-ACT-1", "Thorin", "voler")
+    assert_rejected(enc, "D20-ACT-1", "Gob", "attaquer", cible="Thorin")
+    assert_rejected(enc, "CORE-ERR", "Thorin", "voler")  # the shared catalogue lookup
+    assert_rejected(enc, "CORE-ERR", "Thorin", "attaque")  # the old id, no alias
     assert_rejected(enc, "D20-ACT-1", "Thorin", "deplacement", path=[[-1, 0]])
     assert_rejected(enc, "D20-ACT-1", "Thorin", "deplacement", chemin=[[-1, 0]] * 7)
     assert_rejected(enc, "D20-OPP-2", "Thorin", "deplacement", chemin=[[2, 0]])
@@ -445,9 +446,9 @@ def test_melee_needs_adjacency_d20_opp_2() -> None:
     """D20-OPP-2 (adjacency): a melee attack needs a target on one of the 8 neighbouring
     squares; a ranged attack does not."""
     enc = started()
-    assert_rejected(enc, "D20-OPP-2", "Thorin", "attaque", cible="Pip")
+    assert_rejected(enc, "D20-OPP-2", "Thorin", "attaquer", cible="Pip")
     enc2 = started()
-    assert_rejected(enc2, "CORE-ERR", "Thorin", "attaque", cible="Thorin")
+    assert_rejected(enc2, "CORE-ERR", "Thorin", "attaquer", cible="Thorin")
 
 
 # -- D20-END-1 -----------------------------------------------------------------------------
@@ -729,10 +730,10 @@ def test_opportunity_attack_requires_one_of_the_cases_d20_opp_2() -> None:
     assert_rejected(enc, "D20-OPP-2", "Gob", "deplacement", chemin=[[2, 2]],
                     reactions=[{"par": "Grik", "type": "attaque_opportunite"}])
     # a melee attack by an adjacent enemy is not one of the three cases
-    assert_rejected(enc, "D20-OPP-2", "Gob", "attaque", cible="Thorin",
+    assert_rejected(enc, "D20-OPP-2", "Gob", "attaquer", cible="Thorin",
                     reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
     # a ranged attack by an enemy that is not adjacent to the would-be attacker
-    assert_rejected(enc, "D20-OPP-2", "Gob", "attaque", cible="Thorin", portee="distance",
+    assert_rejected(enc, "D20-OPP-2", "Gob", "attaquer", cible="Thorin", portee="distance",
                     reactions=[{"par": "Pip", "type": "attaque_opportunite"}])
     # an opportunity attack is no standalone action
     assert_rejected(enc, "D20-OPP-1", "Thorin", "attaque_opportunite")
@@ -743,7 +744,7 @@ def test_opportunity_attack_on_ranged_and_area_attacks_d20_opp_2() -> None:
     resolves before the attack. Thorin 2 + 5 = 7 < 12 (miss); Gob 10 + 3 = 13 < 14
     against Pip (miss)."""
     enc = to_gob(started())
-    events = enc.act("Gob", "attaque", ScriptedRolls([2, 10]), cible="Pip",
+    events = enc.act("Gob", "attaquer", ScriptedRolls([2, 10]), cible="Pip",
                      portee="distance",
                      reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
     attacks = [e for e in events if e.kind == "attaque"]
@@ -751,7 +752,7 @@ def test_opportunity_attack_on_ranged_and_area_attacks_d20_opp_2() -> None:
     enc = to_gob(started())
     # area: Thorin misses (3 + 5 = 8); Gob rolls against Pip (4 + 3 = 7 < 14) and
     # Thorin (19 + 3 = 22 ≥ 16, 1d6 = 2)
-    enc.act("Gob", "attaque", ScriptedRolls([3, 4, 19, 2]), cibles=["Pip", "Thorin"],
+    enc.act("Gob", "attaquer", ScriptedRolls([3, 4, 19, 2]), cibles=["Pip", "Thorin"],
             portee="zone", reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
     assert enc.fighter("Thorin").tracks["PV"] == 18
 
@@ -838,7 +839,7 @@ def test_interruption_before_and_reaction_after_d20_imm_2() -> None:
     kills the attacker); a reaction resolves after the trigger has fully resolved."""
     # Interruption: Pip 15 + 4 = 19 ≥ 12, 1d8 = 5 ≥ 5 PV: Gob's ranged attack is cancelled
     enc = to_gob(started())
-    events = enc.act("Gob", "attaque", ScriptedRolls([15, 5]), cible="Pip",
+    events = enc.act("Gob", "attaquer", ScriptedRolls([15, 5]), cible="Pip",
                      portee="distance",
                      reactions=[{"par": "Pip", "type": "interruption", "arme": "1d8"}])
     assert enc.fighter("Gob").out
@@ -846,7 +847,7 @@ def test_interruption_before_and_reaction_after_d20_imm_2() -> None:
     assert last(enc, "action_annulee").rules == ("D20-IMM-2",)
     # Reaction: Gob 10 + 3 = 13 < 14 (miss), then Pip 1 + 4 = 5 < 12 (miss)
     enc = to_gob(started())
-    events = enc.act("Gob", "attaque", ScriptedRolls([10, 1]), cible="Pip",
+    events = enc.act("Gob", "attaquer", ScriptedRolls([10, 1]), cible="Pip",
                      portee="distance",
                      reactions=[{"par": "Pip", "type": "reaction", "nom": "Riposte"}])
     seq = [(e.kind, e.actor) for e in events if e.kind in ("attaque", "reaction")]
@@ -863,7 +864,7 @@ def test_reaction_after_a_trigger_that_knocks_out_its_author_d20_imm_2() -> None
     Gob 20 + 3 = 23 ≥ 14, 2d6 = 6 + 6 = 12 = Pip's 12 PV."""
     enc = to_gob(started())
     rng = ScriptedRolls([20, 6, 6])
-    enc.act("Gob", "attaque", rng, cible="Pip", portee="distance", arme="2d6",
+    enc.act("Gob", "attaquer", rng, cible="Pip", portee="distance", arme="2d6",
             reactions=[{"par": "Pip", "type": "reaction", "nom": "Riposte"}])
     assert rng.remaining == 0
     assert enc.fighter("Pip").out
@@ -914,7 +915,7 @@ def test_rejected_declaration_leaves_state_unchanged() -> None:
                                {"par": "Pip", "type": "contre"}])
     assert_rejected(enc, "D20-OPP-1", "Gob", "deplacement", chemin=[[2, 2]],
                     reactions=[{"by": "Thorin", "type": "attaque_opportunite"}])
-    assert_rejected(enc, "CORE-DICE", "Gob", "attaque", cible="Thorin", arme="3d")
+    assert_rejected(enc, "CORE-DICE", "Gob", "attaquer", cible="Thorin", arme="3d")
 
 
 def test_gm_places_a_fighter() -> None:
@@ -1004,14 +1005,14 @@ def sequence() -> Encounter:
     for e in effects:
         enc.add_effect(e)
     enc.start(rng, positions=POSITIONS)  # Thorin: Venin −2 (20 → 18)
-    enc.act("Thorin", "attaque", rng, cible="Gob")
+    enc.act("Thorin", "attaquer", rng, cible="Gob")
     enc.act("Thorin", "point_action")
-    enc.act("Thorin", "attaque", rng, cible="Gob")
+    enc.act("Thorin", "attaquer", rng, cible="Gob")
     enc.act("Thorin", "degainer", description="sa hache de jet")
     enc.end_activation(rng)  # Venin stays, Posture défensive ends; Gob: +1 (5 → 6)
     enc.act("Gob", "deplacement", rng, chemin=[[2, 2]],
             reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])  # 6 → 4
-    enc.act("Gob", "attaque", rng, cible="Pip", portee="distance",
+    enc.act("Gob", "attaquer", rng, cible="Pip", portee="distance",
             reactions=[{"par": "Pip", "type": "reaction", "nom": "Riposte"}])
     enc.end_activation(rng)  # Pip's turn: its immediate action is back
     enc.end_activation(rng)  # Effroi ends; Grik's turn
