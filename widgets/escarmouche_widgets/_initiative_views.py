@@ -129,7 +129,7 @@ def _d20(combatants: list[Combatant], rec: Recorder, options: dict[str, object]
     for c in combatants:
         check_range(c.stat("init", 0), f"init de « {c.name} »", *d20.BONUS_RANGE,
                     "D20-INIT-1")
-    init = d20.initiative(combatants, rec)
+    init = d20.roll_initiative(combatants, rec)
     lines = []
     for r in init.rolls:
         sign = "+" if r.modifier >= 0 else "−"
@@ -230,6 +230,15 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
                     ) -> str:
     """The exact odds of the initiative of ``system`` for this roster, as HTML charts."""
     roster = list(combatants)
+    if system == "d20":
+        first = d20.first_to_act_odds(roster)
+        return "".join([
+            h.section("Chances exactes", h.paragraph(
+                "Agir en premier : 1d20 + init, égalités au plus haut init puis jet de "
+                "départage (D20-INIT-1).")),
+            _first_chart(first, "Agir en premier (D20-INIT-1)"),
+            _in_words("Agir en premier", first.items()),
+        ])
     if system == "rulebook":
         for c in roster:
             check_range(c.stat("HAB"), f"HAB de « {c.name} »", 0, 100, "RB-INIT-1")
