@@ -13,7 +13,6 @@ import json
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import IllegalActionError, RuleBoundError
 from escarmouche.model import Event
 from escarmouche.systems import d20
+from tests import golden_runner
 
 # -- a roster and a board -----------------------------------------------------------------
 #
@@ -969,102 +969,27 @@ def test_automated_fight_invariants(seed: int) -> None:
         assert 0 <= f.tracks["PV"] <= f.maxima["PV"]
 
 
-# -- a golden turn sequence (the book's example) --------------------------------------------
-
-GOLDEN = Path(__file__).parent / "golden" / "d20_sequence.json"
-
-#: every die of the scenario, in draw order (derivation in ``sequence``'s comments)
-SEQUENCE_ROLLS = [
-    15, 10, 14, 2,  # initiative: Thorin 17, Pip 14, Gob 15, Grik 2
-    14, 3,  # Thorin → Gob: 14 + 5 = 19 ≥ 12, 1d6 = 3 (Gob 8 → 5)
-    3,  # Thorin → Gob again (action point): 3 + 5 = 8 < 12
-    4,  # Thorin's save against Venin (poison, dwarf): 4 + 5 = 9 < 10
-    10, 2,  # Gob leaves (1, 1): Thorin's opportunity attack 10 + 5 = 15 ≥ 12, 1d6 = 2
-    16, 4,  # Gob shoots Pip: 16 + 3 = 19 ≥ 14, 1d6 = 4 (Pip 12 → 8)
-    5,  # Pip's reaction « Riposte »: 5 + 4 = 9 < 12
-    5,  # Pip's save against Effroi (peur, halfling): 5 + 5 = 10
-    20, 6,  # Grik leaves (1, -1): Thorin's opportunity attack 20 + 5, 1d6 = 6 ≥ 6 PV
-    15,  # round 2, Thorin's save against Venin: 15 + 5 = 20
-]
+# -- the golden round (tests/golden/d20.json, played by tests/golden_runner.py) -----------
 
 
-def sequence() -> Encounter:
-    """Round 1 of a d20 fight, every phase of the turn, with fixed dice."""
-    effects = [
-        Effect("", "Venin", Timing.ACTIVATION_START, bearer="Thorin", kind="degats_continus",
-               per_tick={"PV": -2}, save_ends=True, keywords=frozenset({"poison"})),
-        Effect("", "Posture défensive", Timing.ACTIVATION_END, bearer="Thorin",
-               remaining=1),
-        Effect("", "Régénération", Timing.ACTIVATION_START, bearer="Gob",
-               kind="regeneration", per_tick={"PV": 1}),
-        Effect("", "Effroi", Timing.ACTIVATION_START, bearer="Pip", save_ends=True,
-               keywords=frozenset({"peur"})),
-    ]
-    rng = ScriptedRolls(SEQUENCE_ROLLS)
-    enc = Encounter("d20", roster(Thorin={"PA": 1}, Gob={"PV": 8}))
-    for e in effects:
-        enc.add_effect(e)
-    enc.start(rng, positions=POSITIONS)  # Thorin: Venin −2 (20 → 18)
-    enc.act("Thorin", "attaquer", rng, cible="Gob")
-    enc.act("Thorin", "point_action")
-    enc.act("Thorin", "attaquer", rng, cible="Gob")
-    enc.act("Thorin", "degainer", description="sa hache de jet")
-    enc.end_activation(rng)  # Venin stays, Posture défensive ends; Gob: +1 (5 → 6)
-    enc.act("Gob", "deplacement", rng, chemin=[[2, 2]],
-            reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])  # 6 → 4
-    enc.act("Gob", "attaquer", rng, cible="Pip", portee="distance",
-            reactions=[{"par": "Pip", "type": "reaction", "nom": "Riposte"}])
-    enc.end_activation(rng)  # Pip's turn: its immediate action is back
-    enc.end_activation(rng)  # Effroi ends; Grik's turn
-    enc.act("Grik", "deplacement", rng, chemin=[[2, -1]],
-            reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
-    enc.end_activation(rng)  # round 2: Thorin, Venin −2 (18 → 16)
-    enc.end_activation(rng)  # Venin ends; Gob: +1 (4 → 5)
+def test_golden_round_outcomes_by_hand() -> None:
+    """D20-START-1, D20-ACT-1..3, D20-END-1/2, D20-OPP-1/2, D20-IMM-1/2 in one round of
+    the golden file (its log is checked by tests/test_golden.py); here, the hand-derived
+    outcomes. Dice: initiative 15, 10, 14, 2 (Thorin 17, Pip 14, Gob 15, Grik 2); Thorin
+    → Gob 14 + 5 ≥ 12 for 3, then 3 + 5 < 12 (action point); Thorin's save against
+    Venin 4 + 5 < 10; Gob leaves (1, 1): Thorin's opportunity attack 10 + 5 for 2; Gob
+    shoots Pip 16 + 3 ≥ 14 for 4; Pip's reaction 5 + 4 < 12; Pip's save against Effroi
+    (peur, halfling) 5 + 5 = 10; Grik leaves (1, −1): Thorin's opportunity attack 20 + 5
+    for 6 ≥ 6 PV; round 2, Thorin's save 15 + 5."""
+    fight = golden_runner.load("d20")["fights"][0]
+    enc, rng = golden_runner.play(d20.SYSTEM, fight)
     assert rng.remaining == 0
-    return enc
-
-
-def golden_log(enc: Encounter) -> list[list[Any]]:
-    return [[e.kind, e.actor, [d.value for d in e.dice], list(e.rules), e.text]
-            for e in enc.log]
-
-
-def test_golden_turn_sequence() -> None:
-    """D20-START-1, D20-ACT-1..3, D20-END-1/2, D20-OPP-1/2, D20-IMM-1/2 in one round;
-    the hand-derived outcomes (see SEQUENCE_ROLLS), then the reviewed log."""
-    enc = sequence()
     pv = {n: f.tracks["PV"] for n, f in enc.state.fighters.items()}
     # Thorin 20 − 2 − 2; Pip 12 − 4; Gob 8 − 3 + 1 − 2 + 1 (round 2); Grik 6 − 6
     assert pv == {"Thorin": 16, "Pip": 8, "Gob": 5, "Grik": 0}
     assert pos(enc, "Gob") == [2, 2] and pos(enc, "Grik") == [1, -1]
-    assert enc.state.effects == [next(e for e in enc.state.effects if e.name == "Régénération")]
+    assert [e.name for e in enc.state.effects] == ["Régénération"]
     assert enc.turn == 2 and enc.current == "Gob"
     rules = {r for e in enc.log for r in e.rules}
     assert {f"D20-{x}" for x in ("TIME-1", "INIT-1", "START-1", "ACT-1", "ACT-3", "END-1",
                                  "END-2", "OPP-1", "OPP-2", "IMM-1", "IMM-2")} <= rules
-    expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    assert expected["rolls"] == SEQUENCE_ROLLS
-    assert golden_log(enc) == expected["log"]
-
-
-def regenerate() -> Path:
-    """Write ``d20_sequence.new.json`` for a human to review and rename."""
-    out = GOLDEN.with_suffix(".new.json")
-    data = {
-        "about": "Golden turn sequence of the d20 system (tests/test_d20.py, sequence()): "
-                 "fixed dice → the whole log [kind, actor, dice, rules, text]. Generated "
-                 "by « python -m tests.test_d20 --regenerate », reviewed by a human.",
-        "rolls": SEQUENCE_ROLLS,
-        "log": golden_log(sequence()),
-    }
-    lines = json.dumps(data, ensure_ascii=False, indent=1).splitlines()
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return out
-
-
-if __name__ == "__main__":  # python -m tests.test_d20 --regenerate
-    import sys
-
-    if sys.argv[1:] != ["--regenerate"]:
-        sys.exit("usage: python -m tests.test_d20 --regenerate")
-    print(f"écrit : {regenerate()} — relisez le diff avant de le renommer")

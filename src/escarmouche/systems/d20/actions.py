@@ -30,7 +30,7 @@ from typing import Any
 from escarmouche import _check, dice
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import DieRecord, Json
-from escarmouche.render.fmt import join, ordinal, plural, quote
+from escarmouche.render.fmt import de, join, ordinal, plural, quote
 from escarmouche.render.table import Table
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
@@ -610,7 +610,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     weapon = check_weapon(params.get("arme", rules.default_weapon), f.name)
     opp_case, label = ATTACK_RANGES[portee]
     trigger = Trigger("attaque", f.name, opportunity=opp_case, targets=tuple(targets),
-                      text=f"l’attaque de {f.name}")
+                      text=f"l’attaque {de(f.name)}")
     reactions = parse_reactions(ctx, trigger, params.get("reactions", ()))
     _spend(ctx, f, spec, f"attaque {label} contre {join(targets)}")
     cancelled = ""
@@ -621,9 +621,9 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         done.add(i)
         out = _react(ctx, r, trigger)
         if out.stopped or not f.standing:
-            cancelled = f"{r.type.label} de {r.by}"
+            cancelled = f"{r.type.label} {de(r.by)}"
         elif not any(ctx.fighter(t).standing for t in targets):
-            cancelled = f"{r.type.label} de {r.by} (plus aucune cible)"
+            cancelled = f"{r.type.label} {de(r.by)} (plus aucune cible)"
         if cancelled:
             break
     for i, r in enumerate(reactions):
@@ -633,7 +633,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         rule = "D20-OPP-1" if cancelled.startswith("attaque") else "D20-IMM-2"
         ctx.emit(
             "action_annulee",
-            f"L’attaque de {f.name} est annulée par l’{cancelled}"
+            f"L’attaque {de(f.name)} est annulée par l’{cancelled}"
             + ("" if rules.cancelled_action_spent
                else " ; son action simple lui est rendue") + ".",
             actor=f.name, rules=(rule,),
@@ -655,7 +655,7 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
     f = ctx.fighter(actor)
     squares = grid.check_path(ctx, f, params["chemin"])
     trigger = Trigger("deplacement", f.name, squares=squares,
-                      text=f"le déplacement de {f.name}")
+                      text=f"le déplacement {de(f.name)}")
     reactions = parse_reactions(ctx, trigger, params.get("reactions", ()))
     _spend(ctx, f, spec, " → ".join(square_text(s) for s in squares))
     done: set[int] = set()
@@ -666,7 +666,7 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
             done.add(i)
             out = _react(ctx, r, trigger)
             if out.stopped or not f.standing:
-                stop_at, cause = 0, f"{r.type.label} de {r.by}"
+                stop_at, cause = 0, f"{r.type.label} {de(r.by)}"
                 break
     if stop_at is None:
         for step in range(1, len(squares)):
@@ -675,7 +675,7 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
                     done.add(i)
                     out = _react(ctx, r, trigger)
                     if out.stopped or not f.standing:
-                        stop_at, cause = step - 1, f"{r.type.label} de {r.by}"
+                        stop_at, cause = step - 1, f"{r.type.label} {de(r.by)}"
                         break
             if stop_at is not None:
                 break
@@ -697,7 +697,7 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
         state = "hors de combat" if not f.standing else "arrêté"
         ctx.emit(
             "action_annulee",
-            f"Le déplacement de {f.name} est annulé par l’{cause} : {f.name}, {state}, "
+            f"Le déplacement {de(f.name)} est annulé par l’{cause} : {f.name}, {state}, "
             f"reste en {square_text(where)}"
             + ("" if ctx.rules.cancelled_action_spent
                else " ; son action de mouvement lui est rendue") + ".",

@@ -82,7 +82,7 @@ def attack_sentence(label: str, attacker: str, target: str, roll: int, bonus: in
     >>> attack_sentence("Attaque", "Thorin", "Gob", 14, 5, 12, 3, "1d6", 5).split(" : ", 1)[1]
     '1d20 = 14 + 5 = 19 contre défense 12 : touché, 3 dégâts (1d6) ; Gob : 5 PV.'
     """
-    head = (f"{label} de {attacker} contre {target} : 1d20 = {sum_text(roll, bonus)} "
+    head = (f"{label} {de(attacker)} contre {target} : 1d20 = {sum_text(roll, bonus)} "
             f"contre défense {number(defence)} : ")
     if damage is None:
         return head + "raté."

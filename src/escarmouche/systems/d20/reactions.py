@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Json
-from escarmouche.render.fmt import join, quote
+from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.d20.grid import Square, is_adjacent, need_position
 from escarmouche.systems.d20.narration import square_text
@@ -245,7 +245,7 @@ def emit_moot(ctx: Ctx[Rules], r: Reaction, why: str) -> None:
     """A declared reaction that does not happen (it uses no allowance)."""
     ctx.emit(
         "reaction_sans_objet",
-        f"L’{r.type.label} de {r.by} n’a pas lieu : {why}.",
+        f"L’{r.type.label} {de(r.by)} n’a pas lieu : {why}.",
         actor=r.by, rules=r.type.rules, data={"by": r.by, "type": r.type.id},
     )
 
@@ -272,17 +272,17 @@ def resolve_reaction(ctx: Ctx[Rules], r: Reaction, trigger: Trigger) -> Outcome:
     if r.effect == "attaque":
         assert r.target is not None
         label = title if r.name == r.type.label else f"{title} {quote(r.name)}"
-        ctx.emit(r.type.id, f"{label} de {r.by} ({timing} {about}).", actor=r.by,
+        ctx.emit(r.type.id, f"{label} {de(r.by)} ({timing} {about}).", actor=r.by,
                  rules=r.type.rules, data=data)
         bonus = r.bonus if r.bonus is not None else reactor.combatant.stat("attaque", 0)
         weapon = r.weapon or ctx.rules.default_weapon
         return Outcome(attack=(r.by, r.target, bonus, weapon))
     if r.effect == "arret":
-        ctx.emit(r.type.id, f"{title} de {r.by} : {quote(r.name)} invalide {about}.",
+        ctx.emit(r.type.id, f"{title} {de(r.by)} : {quote(r.name)} invalide {about}.",
                  actor=r.by, rules=r.type.rules, data=data)
         return Outcome(stopped=True)
     ctx.emit(r.type.id,
-             f"{title} de {r.by} ({timing} {about}) : {quote(r.name)} (effet appliqué par le "
+             f"{title} {de(r.by)} ({timing} {about}) : {quote(r.name)} (effet appliqué par le "
              "MJ).", actor=r.by, rules=r.type.rules, data=data)
     return Outcome()
 
