@@ -341,14 +341,13 @@ def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | 
         extra = (f" (+ {plural(action_points, 'action simple', 'actions simples')} par "
                  "point d’action)" if action_points else "")
         of = f"pour {who}, " if who else ""
-        cited = "D20-ACT-1, D20-ACT-2" + (", D20-ACT-3" if action_points else "")
+        cited = "D20-ACT-1 et D20-ACT-3" if action_points else "D20-ACT-1"
         raise invalid(
             "actions", list(categories), "D20-ACT-2",
             f"{of}la {ordinal(failed + 1, feminine=True)} action ({CATEGORY_LABELS[cat]}) "
-            "ne trouve plus de place ; un tour offre une action simple, une de mouvement et "
-            f"une mineure{extra}, une action de mouvement pouvant remplacer l’action simple "
-            f"et une action mineure l’une ou l’autre ; {cited}",
-            kind=IllegalActionError)
+            f"ne trouve plus de place ; un tour offre une action simple, une de mouvement et "
+            f"une mineure{extra} ({cited}), une action de mouvement pouvant remplacer l’action "
+            "simple et une action mineure l’une ou l’autre", kind=IllegalActionError)
     plan_rules = ["D20-ACT-1"]
     if any(a is not None and slots[a] != categories[i] for i, a in enumerate(assign)):
         plan_rules.append("D20-ACT-2")
@@ -520,7 +519,7 @@ def check_legal(ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
     current = ctx.state.current
     if current != actor:
         raise invalid("acteur", actor, "D20-ACT-1",
-                      f"c’est le tour de {quote(str(current))} ; {quote(spec.label)} ne se "
+                      f"c’est le tour {de(str(current))} ; {quote(spec.label)} ne se "
                       "fait que pendant son propre tour (hors de son tour : actions libres, "
                       "d’opportunité et immédiates seulement)", kind=IllegalActionError)
     if timing == "point_action":

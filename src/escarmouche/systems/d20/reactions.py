@@ -162,8 +162,8 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
     if rtype.allowance == "opportunite":
         if reactor.flags.get("opportunite") == turn_key(ctx):
             raise invalid("par", by, "D20-OPP-1",
-                          f"a déjà pris son action d’opportunité pendant le tour de "
-                          f"{quote(str(current))}", kind=IllegalActionError)
+                          f"a déjà pris son action d’opportunité pendant le tour "
+                          f"{de(str(current))}", kind=IllegalActionError)
     elif reactor.flags.get("immediate"):
         reset = IMMEDIATE_RESETS[ctx.rules.immediate_reset]
         raise invalid("par", by, "D20-IMM-1",
