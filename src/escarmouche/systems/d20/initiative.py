@@ -17,6 +17,7 @@ from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.fmt import join, number, signed
 from escarmouche.render.table import Table
+from escarmouche.systems.d20.narration import plus_text, sum_text
 from escarmouche.systems.d20.rules import INITIATIVE_DIE, ROUND_SECONDS, Rules, check_rules
 
 __all__ = [
@@ -90,8 +91,7 @@ def initiative_sentence(rolls: Sequence[InitiativeRoll], order: Sequence[str]) -
     """
     parts = []
     for r in rolls:
-        op = "+" if r.modifier >= 0 else "−"
-        text = f"{r.name} {number(r.total)} ({r.die} {op} {number(abs(r.modifier))})"
+        text = f"{r.name} {number(r.total)} ({plus_text(r.die, r.modifier)})"
         if r.roll_offs:
             text += " ; départage : " + ", ".join(str(v) for v in r.roll_offs)
         parts.append(text)
@@ -121,6 +121,34 @@ class D20Initiative:
             if r.name == name:
                 return r
         raise invalid("combattant", name, "D20-INIT-1", "absent de l’initiative")
+
+    def explain(self) -> list[str]:
+        """The order in French, one line per roll, then each tie and how it was broken
+        (D20-INIT-1), then the order of every round (D20-TIME-1)."""
+        lines = [f"{r.name} : 1d20 = {sum_text(r.die, r.modifier)} (D20-INIT-1)."
+                 for r in self.rolls]
+        totals: dict[int, list[InitiativeRoll]] = {}
+        by_key: dict[tuple[int, int], list[InitiativeRoll]] = {}
+        for r in self.rolls:
+            totals.setdefault(r.total, []).append(r)
+            by_key.setdefault((r.total, r.modifier), []).append(r)
+        for total, same in totals.items():
+            if len(same) > 1 and len({r.modifier for r in same}) > 1:
+                who = ", ".join(f"{r.name} ({signed(r.modifier)})"
+                                for r in sorted(same, key=lambda r: -r.modifier))
+                lines.append(f"Égalité à {number(total)} départagée par le modificateur : "
+                             f"{who} (D20-INIT-1).")
+        for (total, mod), same in by_key.items():
+            if len(same) > 1:
+                rolls = " ; ".join(f"{r.name} " + ", ".join(map(str, r.roll_offs))
+                                   for r in same)
+                names = {r.name for r in same}
+                order = [n for n in self.order if n in names]
+                lines.append(f"Égalité à {number(total)} (modificateur {signed(mod)}) : jet "
+                             f"de départage au d20, le plus haut d’abord : {rolls} → "
+                             f"{', '.join(order)} (D20-INIT-1).")
+        lines.append(f"Ordre : {', '.join(self.order)}, le même à chaque round (D20-TIME-1).")
+        return lines
 
     def table(self) -> Table:
         rows = [(r.name, r.die, signed(r.modifier), r.total,

@@ -14,6 +14,7 @@ __all__ = [
     "announce_start_phase",
     "attack_sentence",
     "end_of_turn_sentence",
+    "plus_text",
     "round_sentence",
     "save_sentence",
     "square_text",
@@ -21,14 +22,23 @@ __all__ = [
 ]
 
 
+def plus_text(roll: int, bonus: int) -> str:
+    """A die plus a modifier, as a GM says it.
+
+    >>> plus_text(15, 2), plus_text(12, -3)
+    ('15 + 2', '12 − 3')
+    """
+    op = "+" if bonus >= 0 else "−"
+    return f"{number(roll)} {op} {number(abs(bonus))}"
+
+
 def sum_text(roll: int, bonus: int) -> str:
-    """A die plus a modifier and the total, as a GM says it.
+    """A die plus a modifier and the total.
 
     >>> sum_text(14, 5), sum_text(12, -3)
     ('14 + 5 = 19', '12 − 3 = 9')
     """
-    op = "+" if bonus >= 0 else "−"
-    return f"{number(roll)} {op} {number(abs(bonus))} = {number(roll + bonus)}"
+    return f"{plus_text(roll, bonus)} = {number(roll + bonus)}"
 
 
 def square_text(square: Sequence[int]) -> str:
