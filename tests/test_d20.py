@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
-from escarmouche.errors import IllegalActionError, RuleBoundError
+from escarmouche.errors import IllegalActionError, ParameterError, RuleBoundError
 from escarmouche.model import Event
 from escarmouche.systems import d20
 from tests import golden_runner
@@ -132,7 +132,7 @@ def test_round_is_every_creature_once_d20_time_1() -> None:
 def test_initiative_1d20_plus_modifier_d20_init_1() -> None:
     """D20-INIT-1: 1d20 + init, descending (the scripted roster order is derived above)."""
     rng = ScriptedRolls(INIT_ROLLS)
-    ini = d20.initiative(roster(), rng)
+    ini = d20.roll_initiative(roster(), rng)
     assert ini.order == ("Thorin", "Gob", "Pip", "Grik")
     assert [r.total for r in ini.rolls] == [17, 14, 15, 2]
     assert rng.used == 4  # no tie, no roll-off
@@ -149,14 +149,14 @@ def test_initiative_tie_by_modifier_then_roll_off_d20_init_1() -> None:
     # A 12 + 3 = 15, B 15 + 0 = 15: A first by its modifier, no roll-off for them.
     # C 9, D 9 (same modifier): roll-off C 4, D 17 → D before C.
     rng = ScriptedRolls([12, 15, 9, 9, 4, 17])
-    ini = d20.initiative([a, b, c, d], rng)
+    ini = d20.roll_initiative([a, b, c, d], rng)
     assert ini.order == ("A", "B", "D", "C")
     assert rng.remaining == 0
     assert ini.roll_of("D").roll_offs == (17,)
     # Three-way tie of B, C, D at 10 (modifier 0): roll-off 5, 5, 2 → D last; B and C
     # roll again 3, 9 → C before B.
     rng = ScriptedRolls([10, 10, 10, 5, 5, 2, 3, 9])
-    ini = d20.initiative([b, c, d], rng)
+    ini = d20.roll_initiative([b, c, d], rng)
     assert ini.order == ("C", "B", "D")
     assert rng.remaining == 0
     assert [r.roll_offs for r in ini.rolls] == [(5, 3), (5, 9), (2,)]
@@ -168,8 +168,8 @@ def test_initiative_roll_off_is_bounded_d20_init_1() -> None:
     b = Combatant("B", "y", {"PV": 5})
     rules = d20.Rules(max_roll_off_rounds=2)
     with pytest.raises(RuleBoundError, match="D20-INIT-1"):
-        d20.initiative([a, b], ScriptedRolls([10, 10, 5, 5, 6, 6]), rules=rules)
-    ini = d20.initiative([a, b], ScriptedRolls([10, 10, 5, 5, 1, 6]), rules=rules)
+        d20.roll_initiative([a, b], ScriptedRolls([10, 10, 5, 5, 6, 6]), rules=rules)
+    ini = d20.roll_initiative([a, b], ScriptedRolls([10, 10, 5, 5, 1, 6]), rules=rules)
     assert ini.order == ("B", "A")
 
 
@@ -180,7 +180,7 @@ def test_initiative_order_is_a_sorted_permutation_d20_init_1(mods: list[int], se
     """D20-INIT-1 (property): the order is a permutation of the roster, by total, then
     modifier, then roll-offs, each descending; no two combatants left tied."""
     roster_ = [Combatant(f"C{i}", "x", {"PV": 5, "init": m}) for i, m in enumerate(mods)]
-    ini = d20.initiative(roster_, random.Random(seed))
+    ini = d20.roll_initiative(roster_, random.Random(seed))
     assert sorted(ini.order) == sorted(c.name for c in roster_)
     keys = [ini.roll_of(n).key() for n in ini.order]
     assert all(k1 > k2 for k1, k2 in itertools.pairwise(keys))
@@ -993,3 +993,113 @@ def test_golden_round_outcomes_by_hand() -> None:
     rules = {r for e in enc.log for r in e.rules}
     assert {f"D20-{x}" for x in ("TIME-1", "INIT-1", "START-1", "ACT-1", "ACT-3", "END-1",
                                  "END-2", "OPP-1", "OPP-2", "IMM-1", "IMM-2")} <= rules
+
+
+# -- the package: names, catalogue, displays, error kinds ------------------------------------
+
+
+def test_first_to_act_odds_match_enumeration_d20_init_1() -> None:
+    """D20-INIT-1: the exact chance to act first (1d20 + init, ties to the higher init,
+    then a fair roll-off) against every pair of d20s enumerated."""
+    a = Combatant("A", "x", {"PV": 5, "init": 2})
+    b = Combatant("B", "y", {"PV": 5, "init": 0})
+    c = Combatant("C", "y", {"PV": 5})  # init 0 when absent
+    odds = d20.first_to_act_odds([a, b, c])
+    assert sum(odds.values()) == 1
+    wins = dict.fromkeys("ABC", Fraction(0))
+    for rolls in itertools.product(range(1, 21), repeat=3):
+        totals = {"A": rolls[0] + 2, "B": rolls[1], "C": rolls[2]}
+        best = max(totals.values())
+        top = [n for n, t in totals.items() if t == best]
+        if "A" in top:
+            wins["A"] += 1  # the higher modifier wins the tie
+        else:
+            for n in top:
+                wins[n] += Fraction(1, len(top))  # a fair roll-off
+    assert odds == {n: w / 20**3 for n, w in wins.items()}
+    assert d20.initiative is d20.roll_initiative  # the name before the naming rule
+
+
+def test_initiative_explains_its_ties_d20_init_1() -> None:
+    """D20-INIT-1: the French explanation names each tie-break that applied."""
+    a = Combatant("A", "x", {"PV": 5, "init": 3})
+    b = Combatant("B", "x", {"PV": 5, "init": 0})
+    c = Combatant("C", "y", {"PV": 5, "init": 0})
+    ini = d20.roll_initiative([a, b, c], ScriptedRolls([12, 15, 15, 4, 17]))
+    lines = ini.explain()
+    assert lines[0] == "A : 1d20 = 12 + 3 = 15 (D20-INIT-1)."
+    assert "Égalité à 15 départagée par le modificateur : A (+3), B (+0), C (+0) " \
+           "(D20-INIT-1)." in lines
+    assert ("Égalité à 15 (modificateur +0) : jet de départage au d20, le plus haut "
+            "d’abord : B 4 ; C 17 → C, B (D20-INIT-1).") in lines
+    assert lines[-1] == "Ordre : A, C, B, le même à chaque round (D20-TIME-1)."
+
+
+def test_results_and_odds_display_in_french() -> None:
+    """The book shows results and odds directly: French tables and sentences, no repr."""
+    shown = {
+        "plan": d20.plan_turn(["simple", "simple"], action_points=1)._repr_html_(),
+        "save": d20.resolve_save(6, 5)._repr_html_(),
+        "save_odds": d20.save_odds(5)._repr_html_(),
+        "duration": d20.duration_odds(5, max_turns=3)._repr_html_(),
+        "initiative": d20.roll_initiative(roster(), ScriptedRolls(INIT_ROLLS))._repr_html_(),
+        "rules": d20.Rules()._repr_html_(),
+    }
+    for name, html in shown.items():
+        assert not any(w in html for w in ("TurnPlan(", "SaveOdds(", "Fraction(", "Rules(")), name
+    assert "action simple (point d’action)" in shown["plan"]
+    assert "1d20 = 6 + 5 = 11 (10 requis) : réussi" in shown["save"]
+    assert "80,0" in shown["save_odds"] and "1,25 tour" in shown["duration"]
+    assert "Thorin, Gob, Pip et Grik" in shown["initiative"]
+    assert "aucun plafond" in shown["rules"]
+
+
+def test_every_option_and_option_value_has_a_french_label() -> None:
+    import dataclasses
+
+    names = [f.name for f in dataclasses.fields(d20.Rules)]
+    assert sorted(d20.OPTION_LABELS) == sorted(names)
+    assert set(d20.OPTION_VALUE_LABELS["immediate_reset"]) == set(d20.IMMEDIATE_RESETS)
+    assert set(d20.OPTION_VALUE_LABELS["cancelled_action_spent"]) == {True, False}
+
+
+def test_catalogue_every_action_documented_and_resolved() -> None:
+    """D20-ACT-1: one ActionSpec per action, each with a French doc and a resolver; the
+    attack is « attaquer » (no alias for the old id)."""
+    for action_id, spec in d20.ACTIONS.items():
+        assert spec.id == action_id and spec.doc and spec.label
+        assert spec.resolver_key in d20.RESOLVERS
+        assert action_id in d20.ACTION_TIMINGS
+    assert "attaquer" in d20.ACTIONS and "attaque" not in d20.ACTIONS
+    assert d20.SYSTEM.catalogue(d20.Rules()) is d20.ACTIONS
+
+
+def test_error_kinds() -> None:
+    """CORE-ERR: a bad value is a ParameterError, a forbidden move an IllegalActionError,
+    whatever the system; both leave the fight unchanged."""
+    enc = started()
+    bad: list[tuple[type[EscarmoucheError], str, str, dict[str, Any]]] = [
+        (ParameterError, "Thorin", "attaquer", {"cible": "Personne"}),
+        (ParameterError, "Thorin", "attaquer", {"cible": "Gob", "portee": "loin"}),
+        (ParameterError, "Thorin", "attaquer", {"cible": "Gob", "bonus": True}),
+        (ParameterError, "Thorin", "deplacement", {"chemin": "nord"}),
+        (ParameterError, "Thorin", "deplacement", {}),
+        (ParameterError, "Thorin", "voler", {}),
+        (IllegalActionError, "Gob", "attaquer", {"cible": "Thorin"}),
+        (IllegalActionError, "Thorin", "point_action", {}),
+        (IllegalActionError, "Thorin", "jet_de_sauvegarde", {}),
+        (IllegalActionError, "Thorin", "attaque_opportunite", {}),
+        (IllegalActionError, "Thorin", "interruption", {"declencheur": "un cri"}),
+    ]
+    for kind, actor, action, params in bad:
+        before = enc.to_json()
+        with pytest.raises(EscarmoucheError) as err:
+            enc.act(actor, action, ScriptedRolls([20] * 5), **params)
+        assert type(err.value) is kind, (action, params, err.value)
+        assert enc.to_json() == before
+    with pytest.raises(ParameterError):
+        d20.check_turn(["danser"])
+    with pytest.raises(IllegalActionError):
+        d20.check_turn(["simple", "simple"])
+    with pytest.raises(ParameterError):
+        d20.Rules(immediate_reset="jamais")
