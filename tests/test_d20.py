@@ -761,9 +761,13 @@ def test_opportunity_once_per_other_combatant_turn_d20_opp_1() -> None:
     """D20-OPP-1: one opportunity action per other combatant's turn; it comes back at
     the start of the next combatant's turn."""
     enc = to_gob(started())
+    assert d20.can_react(enc.state, "Thorin", "attaque_opportunite")
+    assert not d20.can_react(enc.state, "Gob", "attaque_opportunite")  # its own turn
     enc.act("Gob", "deplacement", ScriptedRolls([2]), chemin=[[1, 0]],
             reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])  # 7 < 12
     assert pos(enc, "Gob") == [1, 0]
+    assert not d20.can_react(enc.state, "Thorin", "attaque_opportunite")
+    assert d20.can_react(enc.state, "Thorin", "interruption")  # another allowance
     # Gob's second move (in its standard slot) leaves (1, 0), adjacent to Thorin again
     assert_rejected(enc, "D20-OPP-1", "Gob", "deplacement", chemin=[[2, 0]],
                     reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
@@ -771,6 +775,7 @@ def test_opportunity_once_per_other_combatant_turn_d20_opp_1() -> None:
     enc.end_activation(ScriptedRolls([]))  # Pip
     enc.end_activation(ScriptedRolls([]))  # Grik
     assert enc.current == "Grik"
+    assert d20.can_react(enc.state, "Thorin", "attaque_opportunite")
     enc.act("Grik", "deplacement", ScriptedRolls([2]), chemin=[[1, -2]],
             reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
     assert last(enc, "attaque").actor == "Thorin"

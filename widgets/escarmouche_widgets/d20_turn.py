@@ -139,11 +139,14 @@ def play_turn(scene: Scene, rng: Any) -> TurnResult:
     actions: list[Event] = []
     for _ in range(scene.points_spent):
         actions += enc.act(ACTOR, "point_action", rng)
-    opportunity_left = scene.opportunity
-    interrupt_left = bool(scene.interrupt)
     for action in scene.actions:
         if not enc.fighter(ACTOR).standing:
             break
+        # an allowance is used only by a reaction that took place (D20-OPP-1, D20-IMM-1)
+        opportunity_left = scene.opportunity and d20.can_react(enc.state, ENEMY,
+                                                               "attaque_opportunite")
+        interrupt_left = bool(scene.interrupt) and d20.can_react(enc.state, CASTER,
+                                                                 "interruption")
         params: dict[str, Any] = {}
         reactions: list[dict[str, Any]] = []
         here = enc.fighter(ACTOR).flags["pos"]
@@ -162,17 +165,11 @@ def play_turn(scene: Scene, rng: Any) -> TurnResult:
         else:
             params["description"] = d20.ACTIONS[action].label.lower()
             trigger = ""
-        if (opportunity_left and trigger and enc.fighter(ENEMY).standing
-                and d20.opportunity_attack_allowed(trigger, near_enemy)):
+        if opportunity_left and trigger and d20.opportunity_attack_allowed(trigger, near_enemy):
             reactions.append({"par": ENEMY, "type": "attaque_opportunite"})
         if reactions:
             params["reactions"] = reactions
-        done = enc.act(ACTOR, action, rng, **params)
-        actions += done
-        # an allowance is used only by a reaction that took place (D20-OPP-1, D20-IMM-1)
-        kinds = {e.kind for e in done}
-        opportunity_left = opportunity_left and "attaque_opportunite" not in kinds
-        interrupt_left = interrupt_left and "interruption" not in kinds
+        actions += enc.act(ACTOR, action, rng, **params)
     end = enc.end_activation(rng)
     cut = next((i for i, e in enumerate(end) if e.kind in ("activation", "debut_tour")),
                len(end))

@@ -12,7 +12,7 @@ The package has the files of every system, plus three topic modules:
                   turn (:func:`plan_turn`, :func:`check_turn`, D20-ACT-1..3), the attack
                   and one resolver per action
 ``reactions.py``  opportunity and immediate actions (D20-OPP-*, D20-IMM-*),
-                  :func:`opportunity_attack_allowed`
+                  :func:`opportunity_attack_allowed`, :func:`can_react`
 ``grid.py``       squares, adjacency (:func:`is_adjacent`) and movement
 ``saves.py``      saving throws (D20-END-1): :func:`resolve_save`, :func:`saving_throw`,
                   :func:`roll_save`, :func:`save_bonus`
@@ -96,7 +96,7 @@ from escarmouche.systems.d20.odds import (
     lasts_exactly,
     save_odds,
 )
-from escarmouche.systems.d20.reactions import opportunity_attack_allowed
+from escarmouche.systems.d20.reactions import can_react, opportunity_attack_allowed
 from escarmouche.systems.d20.rules import (
     ACTION_POINT_SLOT,
     ATTACK_DIE,
@@ -178,6 +178,7 @@ __all__ = [
     "SaveOdds",
     "SaveResult",
     "TurnPlan",
+    "can_react",
     "check_turn",
     "duration_odds",
     "elapsed_seconds",

@@ -27,7 +27,7 @@ from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Json
 from escarmouche.render.fmt import de, join, quote
-from escarmouche.state import Ctx, FighterState
+from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.d20.grid import Square, is_adjacent, need_position
 from escarmouche.systems.d20.narration import square_text
 from escarmouche.systems.d20.rules import (
@@ -46,6 +46,7 @@ __all__ = [
     "Outcome",
     "Reaction",
     "Trigger",
+    "can_react",
     "emit_moot",
     "opportunity_attack_allowed",
     "parse_reaction",
@@ -73,7 +74,29 @@ def opportunity_attack_allowed(trigger: str, adjacent: bool) -> bool:
 
 def turn_key(ctx: Ctx[Rules]) -> list[Json]:
     """The activation in progress (D20-OPP-1: one opportunity action during each)."""
-    return [ctx.state.turn, ctx.state.cursor]
+    return _turn_key(ctx.state)
+
+
+def _turn_key(state: EncounterState) -> list[Json]:
+    return [state.turn, state.cursor]
+
+
+def _allowance_used(state: EncounterState, f: FighterState, rtype: ReactionType) -> bool:
+    if rtype.allowance == "opportunite":
+        return bool(f.flags.get("opportunite") == _turn_key(state))
+    return bool(f.flags.get("immediate"))
+
+
+def can_react(state: EncounterState, name: str, reaction: str) -> bool:
+    """Whether ``name`` may still take a reaction of type ``reaction`` (a key of
+    :data:`REACTION_TYPES`) now: standing, not on its own turn, its allowance unused
+    (D20-OPP-1: one opportunity action per other combatant's turn; D20-IMM-1: one
+    immediate action per round). Whether the trigger allows it is another matter
+    (:func:`opportunity_attack_allowed`)."""
+    rtype = REACTION_TYPES[_check.choice("type", reaction, REACTION_TYPES, "D20-IMM-2")]
+    f = state.fighters.get(name)
+    return (f is not None and f.standing and state.current not in (None, name)
+            and not _allowance_used(state, f, rtype))
 
 
 def require_standing(ctx: Ctx[Rules], name: str, rule: str) -> FighterState:
@@ -160,11 +183,11 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
                 else "action immédiate par round")
         raise invalid("par", by, rule, f"une seule {once}", kind=IllegalActionError)
     if rtype.allowance == "opportunite":
-        if reactor.flags.get("opportunite") == turn_key(ctx):
+        if _allowance_used(ctx.state, reactor, rtype):
             raise invalid("par", by, "D20-OPP-1",
                           f"a déjà pris son action d’opportunité pendant le tour "
                           f"{de(str(current))}", kind=IllegalActionError)
-    elif reactor.flags.get("immediate"):
+    elif _allowance_used(ctx.state, reactor, rtype):
         reset = IMMEDIATE_RESETS[ctx.rules.immediate_reset]
         raise invalid("par", by, "D20-IMM-1",
                       f"a déjà pris son action immédiate de ce round ; elle revient {reset}",
