@@ -1108,3 +1108,12 @@ def test_error_kinds() -> None:
         d20.check_turn(["simple", "simple"])
     with pytest.raises(ParameterError):
         d20.Rules(immediate_reset="jamais")
+
+
+def test_initiative_checks_the_modifier_d20_init_1() -> None:
+    """D20-INIT-1: an init out of −100..100 is refused by the roll and by the odds."""
+    wild = [Combatant("A", "x", {"PV": 5, "init": 500}), Combatant("B", "y", {"PV": 5})]
+    with pytest.raises(ParameterError, match="D20-INIT-1"):
+        d20.roll_initiative(wild, ScriptedRolls([1, 2]))
+    with pytest.raises(ParameterError, match="init = 500"):
+        d20.first_to_act_odds(wild)

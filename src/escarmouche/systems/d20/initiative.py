@@ -18,7 +18,13 @@ from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.fmt import join, number, signed
 from escarmouche.render.table import Table
 from escarmouche.systems.d20.narration import plus_text, sum_text
-from escarmouche.systems.d20.rules import INITIATIVE_DIE, ROUND_SECONDS, Rules, check_rules
+from escarmouche.systems.d20.rules import (
+    BONUS_RANGE,
+    INITIATIVE_DIE,
+    ROUND_SECONDS,
+    Rules,
+    check_rules,
+)
 
 __all__ = [
     "D20Initiative",
@@ -196,9 +202,12 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules |
     roster = check_roster(combatants, rule="D20-INIT-1")
     names = [c.name for c in roster]
     rolls: dict[str, InitiativeRoll] = {}
+    modifiers = {c.name: _check.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0],
+                                        hi=BONUS_RANGE[1], rule="D20-INIT-1", who=c.name)
+                 for c in roster}
     for c in roster:
         rolls[c.name] = InitiativeRoll(c.name, rng.randint(1, INITIATIVE_DIE),
-                                       c.stat("init", 0))
+                                       modifiers[c.name])
     groups = _tie_groups(rolls, names)
     rounds = 0
     while groups:

@@ -15,6 +15,7 @@ from escarmouche.odds import first_odds, uniform
 from escarmouche.render.fmt import number, percent, plural, signed
 from escarmouche.render.table import Table
 from escarmouche.systems.d20.rules import (
+    BONUS_RANGE,
     INITIATIVE_DIE,
     MAX_DURATION_TURNS,
     SAVE_DIE,
@@ -149,6 +150,7 @@ def first_to_act_odds(combatants: Iterable[Combatant], *, rules: Rules | None = 
     roster = check_roster(combatants, rule="D20-INIT-1", non_empty=True)
     entries = []
     for c in roster:
-        mod = check_bonus(c.stat("init", 0), "D20-INIT-1", f"init de {c.name}")
+        mod = _check.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0], hi=BONUS_RANGE[1],
+                             rule="D20-INIT-1", who=c.name)
         entries.append((c.name, mod, uniform(INITIATIVE_DIE, mod)))
     return first_odds(entries)
