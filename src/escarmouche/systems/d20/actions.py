@@ -41,6 +41,7 @@ from escarmouche.systems.d20.reactions import (
     Outcome,
     Reaction,
     Trigger,
+    can_react,
     emit_moot,
     parse_reaction,
     parse_reactions,
@@ -482,7 +483,7 @@ def _refund(ctx: Ctx[Rules], f: FighterState, category: str) -> None:
 
 def _description(params: Mapping[str, Any]) -> str:
     d = params.get("description", "")
-    if d == "":
+    if isinstance(d, str) and not d.strip():
         return ""
     return _check.text("description", d, "CORE-ERR").strip()
 
@@ -553,7 +554,7 @@ def available_actions(ctx: Ctx[Rules], actor: str) -> list[ActionSpec]:
             if not own or not can_spend_point(ctx.rules, f):
                 continue
         elif timing == "immediate":
-            if own or f.flags.get("immediate"):
+            if not can_react(ctx.state, actor, spec.id):
                 continue
         elif timing in ("opportunite", "phase"):
             continue  # declared with its trigger only / never an action
