@@ -1117,3 +1117,13 @@ def test_initiative_checks_the_modifier_d20_init_1() -> None:
         d20.roll_initiative(wild, ScriptedRolls([1, 2]))
     with pytest.raises(ParameterError, match="init = 500"):
         d20.first_to_act_odds(wild)
+
+
+@pytest.mark.parametrize("module", ["actions", "grid", "initiative", "narration", "odds",
+                                    "reactions", "rules", "saves", "system"])
+def test_doctests_of_the_package(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"escarmouche.systems.d20.{module}"))
+    assert result.failed == 0
