@@ -184,7 +184,7 @@ def _d20(roster: list[Combatant], attackers: str, unaware: bool, rng: Recorder
          ) -> SurpriseView:
     _sides(roster, attackers)
     start = rng.mark()
-    init = d20.initiative(roster, rng)
+    init = d20.roll_initiative(roster, rng)
     steps = [(start + i, f"initiative : {c.name}") for i, c in enumerate(roster)]
     steps.append((start + len(roster), "départage"))
     why = [
