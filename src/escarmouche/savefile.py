@@ -112,7 +112,7 @@ def parse_json(text: object, *, what: str = "sauvegarde", max_chars: int = MAX_S
         raise SaveError(str(err).replace("sauvegarde =", f"{what} =", 1), field=what,
                         value=None, rule="CORE-LOG") from None
     _check_tree(data, what, max_depth)
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 _DECODE_REASONS = {
@@ -175,7 +175,7 @@ def schema() -> dict[str, Any]:
 
 @functools.cache
 def _validator() -> Callable[[object], object]:
-    return fastjsonschema.compile(schema())  # type: ignore[no-any-return]
+    return fastjsonschema.compile(schema())
 
 
 _TYPES = {"object": "un objet { … }", "array": "une liste [ … ]", "string": "un texte",
@@ -196,7 +196,7 @@ def _french(err: fastjsonschema.JsonSchemaValueException) -> str:
     rule, want = err.rule, err.rule_definition
     if rule == "type":
         kinds = want if isinstance(want, list) else [want]
-        return f"{join([_TYPES.get(k, k) for k in kinds], last='ou')} est attendu"
+        return f"{join([_TYPES.get(str(k), str(k)) for k in kinds], last='ou')} est attendu"
     if rule == "required":
         return f"champ manquant : {join([quote(k) for k in _listed(err.message)])}"
     if rule == "additionalProperties":
@@ -244,11 +244,11 @@ def validate_save(data: Json) -> dict[str, Json]:
     try:
         _validator()(data)
     except fastjsonschema.JsonSchemaValueException as err:
-        raise _fail(_path(err.name), _french(err)) from None
+        raise _fail(_path(err.name or ""), _french(err)) from None
     assert isinstance(data, dict)
-    data = _integral(data)
-    check_consistency(data)
-    return data
+    result: dict[str, Json] = _integral(data)
+    check_consistency(result)
+    return result
 
 
 def _integral(data: dict[str, Json]) -> dict[str, Json]:

@@ -241,7 +241,7 @@ class RulebookSystem(System[Rules]):
                                 for v in offs]
         surprise_by = stored.get("surprise_by")
         if surprise_by is not None:
-            _check.name_in("system_state.initiative.surprise_by", surprise_by,
+            surprise_by = _check.name_in("system_state.initiative.surprise_by", surprise_by,
                            {c.side for c in roster}, "RB-SURPRISE-3", what="camp")
 
         def draw(name: str, rnd: int) -> int:
