@@ -10,7 +10,7 @@ from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
 from escarmouche.render.fmt import join, quote
-from escarmouche.state import Ctx
+from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.d100.actions import (
     ACTIONS,
@@ -22,7 +22,7 @@ from escarmouche.systems.d100.actions import (
     plan_with,
 )
 from escarmouche.systems.d100.attack import check_two_weapons
-from escarmouche.systems.d100.initiative import roll_initiative
+from escarmouche.systems.d100.initiative import resolve_initiative, roll_initiative
 from escarmouche.systems.d100.narration import (
     ROUND_SECONDS,
     elapsed_time,
@@ -35,6 +35,7 @@ from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
     HANDS,
     TRACK,
+    WEAPONS,
     Rules,
     Weapon,
     get_weapon,
@@ -45,6 +46,11 @@ __all__ = ["START_OPTIONS", "SYSTEM", "D100System"]
 
 #: the options ``Encounter.start`` accepts for d100 (French names)
 START_OPTIONS: tuple[str, ...] = ("surpris", "equipement", "montures", "armes")
+
+
+#: what each fighter's flags hold once the fight has started (D100-ACT-*, D100-PARRY-*)
+FLAG_KEYS = frozenset({"hands", "loaded", "parry_prepared", "parries", "dodges", "plan",
+                       "extended", "extended_at_start", "extended_hand"})
 
 
 class D100System(System[Rules]):
@@ -142,6 +148,95 @@ class D100System(System[Rules]):
                               "d’elle, et ne chevauche pas elle-même")
             seen.add(mount)
         ctx.state.system_state["mounts"] = {str(k): str(v) for k, v in given.items()}
+
+    def validate_state(self, state: EncounterState, rules: Rules) -> None:
+        """A loaded save (CORE-LOG): extra weapons, mounts, the surprised side and the
+        initiative are re-derived with the same checks as at start (the initiative from
+        its d10s); each fighter's flags must be what the turn plan and the guard read."""
+        ss = state.system_state
+        if not state.started and not ss:
+            return
+        roster = [f.combatant for f in state.fighters.values()]
+        names = [c.name for c in roster]
+        extra = _check.mapping("system_state.weapons", ss.get("weapons", {}), "D100-ATK-3")
+        catalogue = dict(WEAPONS)
+        for k, v in extra.items():
+            desc = {str(f): x for f, x in
+                    _check.mapping(f"system_state.weapons.{k}", v, "D100-ATK-3").items()}
+            weapon = Weapon.from_json({**desc, "id": k})
+            if weapon.to_json() != desc:
+                raise invalid(f"system_state.weapons.{k}", "…", "D100-ATK-3",
+                              "description d’arme incohérente")
+            catalogue[str(k)] = weapon
+        mounts = _check.mapping("system_state.mounts", ss.get("mounts", {}), "D100-ATK-7")
+        for rider, mount in mounts.items():
+            _check.name_in("system_state.mounts", rider, names, "D100-ATK-7")
+            _check.name_in(f"system_state.mounts.{rider}", mount, names, "D100-ATK-7")
+        surprised = ss.get("surprised")
+        if surprised is not None:
+            _check.name_in("system_state.surprised", surprised, {c.side for c in roster},
+                           "D100-SURPRISE-1", what="camp")
+        stored = _check.mapping("system_state.initiative", ss.get("initiative"), "D100-INIT-1")
+        d10s = _check.mapping("system_state.initiative.d10", stored.get("d10"), "D100-INIT-1")
+        dice = [_check.die(f"system_state.initiative.d10.{n}", d10s.get(n), 10, "D100-INIT-1")
+                for n in names]
+        for i, rnd in enumerate(_check.sequence("system_state.initiative.rolloffs",
+                                                stored.get("rolloffs"), "D100-INIT-2")):
+            for pair in _check.sequence(f"system_state.initiative.rolloffs[{i}]", rnd,
+                                        "D100-INIT-2"):
+                two = _check.sequence(f"system_state.initiative.rolloffs[{i}]", pair,
+                                      "D100-INIT-2", min_len=2, max_len=2)
+                dice.append(_check.die(f"system_state.initiative.rolloffs[{i}]", two[1], 10,
+                                       "D100-INIT-2"))
+        again = resolve_initiative(roster, dice)
+        if again.to_json() != dict(stored) or ss.get("order") != list(again.order):
+            raise invalid("system_state.initiative", "…", "D100-INIT-1",
+                          "l’initiative enregistrée ne correspond pas à ses dés")
+        if state.started:
+            for f in state.fighters.values():
+                self._validate_flags(f.name, f.flags, catalogue)
+
+    @staticmethod
+    def _validate_flags(name: str, flags: Mapping[str, Json],
+                        catalogue: Mapping[str, Weapon]) -> None:
+        where = f"flags de {name}"
+        missing = sorted(FLAG_KEYS - set(flags))
+        if missing:
+            raise invalid(f"{where}.{missing[0]}", None, "D100-ACT-1", "champ manquant")
+        hands = _check.mapping(f"{where}.hands", flags.get("hands"), "D100-TWO-1")
+        loaded = _check.mapping(f"{where}.loaded", flags.get("loaded"), "D100-ACT-4")
+        for h in HANDS:
+            w = hands.get(h)
+            if w is not None:
+                _check.choice(f"{where}.hands.{h}", w, catalogue, "D100-TWO-1")
+            _check.flag(f"{where}.loaded.{h}", loaded.get(h), "D100-ACT-4")
+        if set(hands) != set(HANDS) or set(loaded) != set(HANDS):
+            raise invalid(f"{where}.hands", "…", "D100-TWO-1",
+                          f"les mains attendues sont {join(quote(h) for h in HANDS)}")
+        _check.flag(f"{where}.parry_prepared", flags.get("parry_prepared"), "D100-PARRY-2")
+        for key in ("parries", "dodges"):
+            _check.integer(f"{where}.{key}", flags.get(key), lo=0, hi=100, rule="D100-PARRY-2")
+        for i, step in enumerate(_check.sequence(f"{where}.plan", flags.get("plan"),
+                                                 "D100-ACT-1", max_len=20)):
+            pair = _check.sequence(f"{where}.plan[{i}]", step, "D100-ACT-1", min_len=2,
+                                   max_len=2)
+            _check.choice(f"{where}.plan[{i}]", pair[0], ACTION_DEFS, "D100-ACT-1")
+            _check.integer(f"{where}.plan[{i}]", pair[1], lo=0, hi=2, rule="D100-ACT-1")
+        for key in ("extended", "extended_at_start"):
+            ext = flags.get(key)
+            if ext is not None:
+                entry = _check.mapping(f"{where}.{key}", ext, "D100-ACT-4")
+                _check.choice(f"{where}.{key}.action", entry.get("action"), ACTION_DEFS,
+                              "D100-ACT-4")
+                total = _check.integer(f"{where}.{key}.total", entry.get("total"), lo=1,
+                                       hi=1000, rule="D100-ACT-4")
+                _check.integer(f"{where}.{key}.remaining", entry.get("remaining"), lo=0,
+                               hi=total, rule="D100-ACT-4")
+                if set(entry) != {"action", "remaining", "total"}:
+                    raise invalid(f"{where}.{key}", "…", "D100-ACT-4", "champs inattendus")
+        ext_hand = flags.get("extended_hand")
+        if ext_hand is not None:
+            _check.choice(f"{where}.extended_hand", ext_hand, HANDS, "D100-ACT-4")
 
     def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
         """D100-ROUND-1: every fighter once, by initiative; D100-SURPRISE-1: in round 1

@@ -11,11 +11,11 @@ from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, Timing
 from escarmouche.render.fmt import de, quote
-from escarmouche.state import ENVIRONMENT, Ctx
+from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
-from escarmouche.systems.d12.initiative import D12Initiative, initiative
+from escarmouche.systems.d12.initiative import D12Initiative, initiative, resolve_initiative
 from escarmouche.systems.d12.odds import best_critical_option
 from escarmouche.systems.d12.rules import (
     ADVANTAGE_EFFECT_KIND,
@@ -171,6 +171,64 @@ class D12System(System[Rules]):
             )
         ctx.emit("ordre_initiative", narration.group_order_sentence(init), rules=init.rules,
                  dice=(), data=init.to_json())
+
+    def validate_state(self, state: EncounterState, rules: Rules) -> None:
+        """A loaded save (CORE-LOG): the initiative is recomputed from its d12s, in their
+        draw order (bonus turn, attempts, roll-offs), and must match; the weapons, the
+        activation order, the bonus turn and the groups must be those it gives."""
+        ss = state.system_state
+        if not state.started and not ss:
+            return
+        roster = [f.combatant for f in state.fighters.values()]
+        names = [c.name for c in roster]
+        weapons = _check.mapping("system_state.weapons", ss.get("weapons", {}), "D12-CRIT-2")
+        for name, expr in weapons.items():
+            _check.name_in("system_state.weapons", name, names, "D12-CRIT-2")
+            check_weapon(expr, str(name))
+        stored = _check.mapping("system_state.initiative", ss.get("initiative"), "D12-INIT-1")
+        where = "system_state.initiative"
+
+        def dies(field: str, entries: object) -> list[int]:
+            out = []
+            for i, raw in enumerate(_check.sequence(f"{where}.{field}", entries, "D12-INIT-1")):
+                entry = _check.mapping(f"{where}.{field}[{i}]", raw, "D12-INIT-1")
+                out.append(_check.die(f"{where}.{field}[{i}].die", entry.get("die"),
+                                      ATTACK_DIE, "D12-INIT-1"))
+            return out
+
+        dice = dies("bonus_rolls", stored.get("bonus_rolls"))
+        for i, attempt in enumerate(_check.sequence(f"{where}.attempts", stored.get("attempts"),
+                                                    "D12-INIT-3", min_len=1)):
+            dice += dies(f"attempts[{i}]", attempt)
+        for i, raw in enumerate(_check.sequence(f"{where}.roll_offs", stored.get("roll_offs"),
+                                                "D12-INIT-4")):
+            ro = _check.mapping(f"{where}.roll_offs[{i}]", raw, "D12-INIT-4")
+            for rnd in _check.sequence(f"{where}.roll_offs[{i}].rounds", ro.get("rounds"),
+                                       "D12-INIT-4"):
+                for pair in _check.sequence(f"{where}.roll_offs[{i}].rounds", rnd,
+                                            "D12-INIT-4"):
+                    two = _check.sequence(f"{where}.roll_offs[{i}].rounds", pair,
+                                          "D12-INIT-4", min_len=2, max_len=2)
+                    dice.append(_check.die(f"{where}.roll_offs[{i}]", two[1], ATTACK_DIE,
+                                           "D12-INIT-4"))
+        environment = _check.flag(f"{where}.environment", stored.get("environment"),
+                                  "D12-INIT-5")
+        ambush_by = stored.get("ambush_by")
+        if ambush_by is not None:
+            ambush_by = _check.name_in(f"{where}.ambush_by", ambush_by,
+                                       {c.side for c in roster}, "D12-SURPRISE-1", what="camp")
+        init = resolve_initiative(roster, dice, environment=environment, ambush_by=ambush_by,
+                                  rules=rules)
+        group_of = {n: side for side, members in init.groups for n in members}
+        if (init.to_json() != dict(stored) or ss.get("order") != init.order()
+                or ss.get("bonus_turn") != list(init.bonus_turn)
+                or ss.get("group_of") != group_of):
+            raise invalid(where, "…", "D12-INIT-1",
+                          "l’initiative enregistrée ne correspond pas à ses dés")
+        acting = ss.get("acting_group")
+        if acting is not None and acting != ENVIRONMENT:
+            _check.name_in("system_state.acting_group", acting, set(group_of.values()),
+                           "D12-INIT-2", what="groupe")
 
     def first_turn(self, ctx: Ctx[Rules]) -> int:
         return 0 if ctx.state.system_state.get("bonus_turn") else 1

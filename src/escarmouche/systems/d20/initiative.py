@@ -179,7 +179,7 @@ class D20Initiative:
                    tuple(str(n) for n in order))
 
 
-def _tie_groups(rolls: Mapping[str, InitiativeRoll], names: Sequence[str]
+def tie_groups(rolls: Mapping[str, InitiativeRoll], names: Sequence[str]
                 ) -> list[list[str]]:
     """Groups (rank order, members in given order) of combatants with equal keys."""
     by_key: dict[tuple[int, ...], list[str]] = {}
@@ -208,7 +208,7 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules |
     for c in roster:
         rolls[c.name] = InitiativeRoll(c.name, rng.randint(1, INITIATIVE_DIE),
                                        modifiers[c.name])
-    groups = _tie_groups(rolls, names)
+    groups = tie_groups(rolls, names)
     rounds = 0
     while groups:
         rounds += 1
@@ -222,7 +222,7 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules |
                 rolls[n] = dataclasses.replace(
                     old, roll_offs=(*old.roll_offs, rng.randint(1, INITIATIVE_DIE))
                 )
-        groups = _tie_groups(rolls, names)
+        groups = tie_groups(rolls, names)
     ordered = tuple(rolls[n] for n in names)
     return D20Initiative(ordered, initiative_order(ordered))
 

@@ -11,11 +11,17 @@ from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import invalid
-from escarmouche.model import Combatant, Effect, Timing
-from escarmouche.state import Ctx
+from escarmouche.model import Combatant, Effect, Json, Timing
+from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.d20 import actions, grid
-from escarmouche.systems.d20.initiative import initiative_sentence, roll_initiative
+from escarmouche.systems.d20.initiative import (
+    InitiativeRoll,
+    initiative_order,
+    initiative_sentence,
+    roll_initiative,
+    tie_groups,
+)
 from escarmouche.systems.d20.narration import (
     announce_start_phase,
     end_of_turn_sentence,
@@ -25,9 +31,12 @@ from escarmouche.systems.d20.narration import (
 from escarmouche.systems.d20.reactions import turn_key
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
+    CATEGORIES,
     DEFENCE_RANGE,
     HP_RANGE,
+    INITIATIVE_DIE,
     MAX_ACTION_POINTS,
+    MAX_PLANNED_ACTIONS,
     OTHER_START_EFFECTS,
     ROUND_SECONDS,
     SPEED_RANGE,
@@ -104,6 +113,70 @@ class D20System(System[Rules]):
         return {TRACK: combatant.stat(TRACK)}
 
     # -- the fight -------------------------------------------------------------------
+
+    def validate_state(self, state: EncounterState, rules: Rules) -> None:
+        """A loaded save (CORE-LOG): the initiative's dice are d20s, its modifiers the
+        combatants' ``init``, no tie is left and the order is the one its dice give
+        (D20-INIT-1); each fighter's square, action points, turn budget and reactions
+        are what the rules read (D20-ACT-*, D20-OPP-*, D20-IMM-*)."""
+        if not state.started and not state.system_state:
+            return
+        roster = [f.combatant for f in state.fighters.values()]
+        names = [c.name for c in roster]
+        stored = _check.mapping("system_state.initiative", state.system_state.get("initiative"),
+                                "D20-INIT-1")
+        entries = _check.sequence("system_state.initiative.rolls", stored.get("rolls"),
+                                  "D20-INIT-1", min_len=len(roster), max_len=len(roster))
+        rolls = []
+        for i, (c, raw) in enumerate(zip(roster, entries, strict=True)):
+            where = f"system_state.initiative.rolls[{i}]"
+            entry = _check.mapping(where, raw, "D20-INIT-1")
+            if entry.get("name") != c.name or entry.get("modifier") != c.stat("init", 0):
+                raise invalid(where, entry.get("name"), "D20-INIT-1",
+                              f"le jet de {c.name} avec son modificateur d’initiative est "
+                              "attendu")
+            offs = _check.sequence(f"{where}.roll_offs", entry.get("roll_offs"), "D20-INIT-1",
+                                   max_len=rules.max_roll_off_rounds)
+            rolls.append(InitiativeRoll(
+                c.name, _check.die(f"{where}.die", entry.get("die"), INITIATIVE_DIE,
+                                   "D20-INIT-1"), c.stat("init", 0),
+                tuple(_check.die(f"{where}.roll_offs", v, INITIATIVE_DIE, "D20-INIT-1")
+                      for v in offs)))
+        if (stored.get("order") != list(initiative_order(rolls))
+                or tie_groups({r.name: r for r in rolls}, names)):
+            raise invalid("system_state.initiative.order", "…", "D20-INIT-1",
+                          "l’ordre enregistré ne correspond pas aux dés")
+        if state.started:
+            for f in state.fighters.values():
+                self._validate_flags(f.name, f.flags)
+
+    @staticmethod
+    def _validate_flags(name: str, flags: Mapping[str, Json]) -> None:
+        where = f"flags de {name}"
+        missing = sorted({"pos", "pa", "budget", "opportunite", "immediate"} - set(flags))
+        if missing:
+            raise invalid(f"{where}.{missing[0]}", None, "D20-ACT-1", "champ manquant")
+        pos = flags["pos"]
+        if pos is not None:
+            grid.check_square(pos, f"{where}.pos", "D20-OPP-2")
+        _check.integer(f"{where}.pa", flags["pa"], lo=0, hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
+        budget = _check.mapping(f"{where}.budget", flags["budget"], "D20-ACT-1")
+        for i, category in enumerate(_check.sequence(f"{where}.budget.actions",
+                                                     budget.get("actions"), "D20-ACT-1",
+                                                     max_len=MAX_PLANNED_ACTIONS)):
+            _check.choice(f"{where}.budget.actions[{i}]", category, CATEGORIES, "D20-ACT-1")
+        _check.integer(f"{where}.budget.points", budget.get("points"), lo=0,
+                       hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
+        if set(budget) != {"actions", "points"}:
+            raise invalid(f"{where}.budget", "…", "D20-ACT-1", "champs inattendus")
+        opportunity = flags["opportunite"]
+        if opportunity is not None:
+            pair = _check.sequence(f"{where}.opportunite", opportunity, "D20-OPP-1",
+                                   min_len=2, max_len=2)
+            for v in pair:
+                _check.integer(f"{where}.opportunite", v, lo=-1, hi=1_000_000,
+                               rule="D20-OPP-1")
+        _check.flag(f"{where}.immediate", flags["immediate"], "D20-IMM-1")
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         fighters = list(ctx.state.fighters.values())
