@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
+from escarmouche.errors import IllegalActionError, ParameterError
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import (
+    ACTION_DEFS,
     ACTIONS,
     LOCATIONS,
     NEAREST_LOCATIONS,
@@ -30,8 +32,8 @@ from escarmouche.systems.d100 import (
     Guard,
     Outcome,
     Rules,
+    attack_distribution,
     attack_odds,
-    attack_outcomes,
     attack_setup,
     check_turn,
     check_two_weapons,
@@ -91,7 +93,7 @@ def test_round_lasts_ten_seconds_d100_time_1() -> None:
 def test_initiative_is_ag_plus_d10_d100_init_1() -> None:
     """D100-INIT-1: Ag + 1d10, one d10 per combatant in the given order."""
     # Aldric 40 + 4 = 44, Grolk 30 + 10 = 40
-    init = d100.initiative_from_dice([ALDRIC, GROLK], [4, 10])
+    init = d100.resolve_initiative([ALDRIC, GROLK], [4, 10])
     assert [(e.name, e.score) for e in init.entries] == [("Aldric", 44), ("Grolk", 40)]
     assert init.order == ("Aldric", "Grolk")
     rng = ScriptedRolls([4, 10])
@@ -124,7 +126,7 @@ def test_initiative_ties_ag_then_rolloff_d100_init_2() -> None:
     # roll-off round 1 (given order A, B, C, D): A 3, B 6, C 3, D 2 -> B before D;
     # A and C tie again; round 2: A 1, C 10 -> C before A.
     dice = [5, 5, 5, 5, 3, 6, 3, 2, 1, 10]
-    init = d100.initiative_from_dice([a, b, c, d], dice)
+    init = d100.resolve_initiative([a, b, c, d], dice)
     assert init.order == ("C", "A", "B", "D")
     assert init.rolloffs == ((("A", 3), ("B", 6), ("C", 3), ("D", 2)), (("A", 1), ("C", 10)))
     rng = ScriptedRolls(dice)
@@ -142,7 +144,7 @@ def test_initiative_rolloff_is_bounded_d100_init_2() -> None:
     with pytest.raises(EscarmoucheError, match="D100-INIT-2"):
         d100.initiative([a, c], ScriptedRolls([5] * 300))
     with pytest.raises(EscarmoucheError, match="manquant"):
-        d100.initiative_from_dice([a, c], [5, 5, 7])
+        d100.resolve_initiative([a, c], [5, 5, 7])
 
 
 @settings(max_examples=60, deadline=None)
@@ -156,7 +158,7 @@ def test_initiative_order_is_a_sorted_permutation_d100_init_2(ags: list[int], se
     keys = [(init.score(n), next(c.stats["Ag"] for c in roster if c.name == n))
             for n in init.order]
     assert keys == sorted(keys, reverse=True)
-    again = d100.initiative_from_dice(roster, [d.value for d in init.dice])
+    again = d100.resolve_initiative(roster, [d.value for d in init.dice])
     assert again == init
 
 
@@ -171,21 +173,21 @@ def test_surprise_round_d100_surprise_1() -> None:
     """D100-SURPRISE-1: in round 1 only the non-surprised act, and the surprised can
     neither parry nor dodge; from round 2 everyone acts."""
     grolk = fighter("Grolk", "monstres", ["esquive"], CC=45, E=35, Ag=30, B=11)
-    enc = started([ALDRIC, grolk], [4, 10], surprised="monstres",
-                  equipment=two_weapon_grolk())
+    enc = started([ALDRIC, grolk], [4, 10], surpris="monstres",
+                  equipement=two_weapon_grolk())
     assert enc.state.order == ["Aldric"]
     assert "D100-SURPRISE-1" in events(enc, "surprise")[0].rules
     before = enc.to_json()
     rng = ScriptedRolls([30, 20, 5])
     for defence in ("parade", "esquive"):
         with pytest.raises(EscarmoucheError, match="D100-SURPRISE-1"):
-            enc.act("Aldric", "attaque_standard", rng, target="Grolk", defence=defence)
+            enc.act("Aldric", "attaquer", rng, cible="Grolk", defense=defence)
         assert enc.to_json() == before and rng.used == 0
     enc.end_activation()
     assert enc.turn == 2 and enc.state.order == ["Aldric", "Grolk"]
     assert events(enc, "fin_surprise")
     # round 2: Grolk may parry now (two weapons): 30 <= 65 hits, 20 <= 45 parried
-    enc.act("Aldric", "attaque_standard", rng, target="Grolk", defence="parade")
+    enc.act("Aldric", "attaquer", rng, cible="Grolk", defense="parade")
     assert events(enc, "attaque")[-1].data["outcome"] == "paree"
 
 
@@ -199,7 +201,7 @@ def test_surprised_can_defend_option_d100_surprise_1() -> None:
         attack_setup(ALDRIC, GROLK, defence="parade",
                      guard=Guard(two_weapons=True, surprised=True))
     with pytest.raises(EscarmoucheError, match="D100-SURPRISE-1"):
-        started([ALDRIC, GROLK], [4, 10], surprised="dragons")
+        started([ALDRIC, GROLK], [4, 10], surpris="dragons")
 
 
 def test_rounds_each_fighter_once_in_order_d100_round_1() -> None:
@@ -222,7 +224,7 @@ def test_rounds_each_fighter_once_in_order_d100_round_1() -> None:
 
 def test_one_full_or_two_half_actions_d100_act_1() -> None:
     """D100-ACT-1: a full action, or two half actions, plus free actions."""
-    assert check_turn(["viser", "attaque_standard"]).halves == 2
+    assert check_turn(["viser", "attaquer"]).halves == 2
     plan = check_turn(["parler", "crier", "course", "parler", "lacher"])
     assert plan.full and plan.halves == 2
     with pytest.raises(EscarmoucheError, match="D100-ACT-1"):
@@ -236,23 +238,23 @@ def test_one_full_or_two_half_actions_d100_act_1() -> None:
 def test_one_attack_one_casting_per_turn_d100_act_2() -> None:
     """D100-ACT-2: one attack action (« attaque » in the name, or Charge), one casting."""
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
-        check_turn(["attaque_standard", "attaque_standard"])
+        check_turn(["attaquer", "attaquer"])
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
         check_turn(["incantation", "incantation"])
     assert check_turn(["charge"]).attacks == 1
-    assert check_turn(["incantation", "attaque_standard"]).castings == 1
+    assert check_turn(["incantation", "attaquer"]).castings == 1
     # a designer's new action is an attack action by its name alone
-    catalogue = {**ACTIONS, "coup_bas": ActionDef("coup_bas", "attaque sournoise", "demi")}
+    catalogue = {**ACTION_DEFS, "coup_bas": ActionDef("coup_bas", "attaque sournoise", "demi")}
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
-        check_turn(["attaque_standard", "coup_bas"], catalogue=catalogue)
-    for d in ACTIONS.values():
+        check_turn(["attaquer", "coup_bas"], catalogue=catalogue)
+    for d in ACTION_DEFS.values():
         assert d.is_attack == ("attaque" in d.label or d.id == "charge")
 
 
 def test_action_catalogue_costs_d100_act_3() -> None:
     """D100-ACT-3: the costs of the original edition, as data."""
     expected = {
-        "demi": {"attaque_standard", "viser", "se_deplacer", "degainer", "preparer_parade",
+        "demi": {"attaquer", "viser", "se_deplacer", "degainer", "preparer_parade",
                  "recharger", "incantation"},
         "complete": {"charge", "attaque_brutale", "attaque_prudente", "attaque_rapide",
                      "course"},
@@ -260,15 +262,16 @@ def test_action_catalogue_costs_d100_act_3() -> None:
     }
     for cost, ids in expected.items():
         for action_id in ids:
-            assert ACTIONS[action_id].cost == cost, action_id
+            assert ACTION_DEFS[action_id].cost == cost, action_id
+            assert ACTIONS[action_id].cost == d100.COST_LABELS[cost], action_id
     with pytest.raises(EscarmoucheError, match="D100-ACT-3"):
         check_turn(["danser"])
     enc = started([ALDRIC, GROLK], [4, 10])
-    with pytest.raises(EscarmoucheError, match="D100-ACT-3"):
+    with pytest.raises(ParameterError, match="action inconnue"):
         enc.act("Aldric", "danser")
     with pytest.raises(EscarmoucheError, match="réaction"):
         enc.act("Aldric", "esquive")
-    assert {a.id for a in enc.actions()} >= {"attaque_standard", "charge", "viser"}
+    assert {a.id for a in enc.actions()} >= {"attaquer", "charge", "viser"}
     assert "esquive" not in {a.id for a in enc.actions()}
 
 
@@ -284,7 +287,7 @@ def test_extended_actions_d100_act_4() -> None:
     # free actions do not interrupt it
     assert check_turn(["parler", "recharger"], in_progress=plan.extended).extended == \
         Extended("recharger", 1, 4)
-    done = check_turn(["recharger", "attaque_standard"],
+    done = check_turn(["recharger", "attaquer"],
                       in_progress=Extended("recharger", 1, 4))
     assert done.completed == ("recharger",) and done.extended is None
     dropped = check_turn(["abandonner", "se_deplacer"], in_progress=plan.extended)
@@ -297,21 +300,21 @@ def test_extended_actions_d100_act_4() -> None:
 
 def test_pistol_reload_in_encounter_d100_act_4() -> None:
     """D100-ACT-4 in a fight: a pistol needs 4 half actions to reload, in a row."""
-    enc = started([BRUNE, GROLK], [9, 1], equipment={"Brune": {"directrice": "pistolet"}})
+    enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "pistolet"}})
     # Brune 35 + 9 = 44, Grolk 31. Shot at 5 m (short range 8): CT 50; 20 <= 50 hits,
     # 20 -> 02: head, no armour; 6 + 4 (pistol) - BE 3 = 7 wounds: 11 - 7 = 4
-    enc.act("Brune", "attaque_standard", ScriptedRolls([20, 6]), target="Grolk", distance=5)
+    enc.act("Brune", "attaquer", ScriptedRolls([20, 6]), cible="Grolk", distance=5)
     assert enc.fighter("Grolk").tracks["B"] == 4
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
-        enc.act("Brune", "attaque_standard", ScriptedRolls([20, 6]), target="Grolk",
+        enc.act("Brune", "attaquer", ScriptedRolls([20, 6]), cible="Grolk",
                 distance=5)
     assert enc.to_json() == before
     enc.end_activation()
     enc.end_activation()
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match="D100-ACT-4"):  # not loaded
-        enc.act("Brune", "attaque_standard", ScriptedRolls([20, 6]), target="Grolk",
+        enc.act("Brune", "attaquer", ScriptedRolls([20, 6]), cible="Grolk",
                 distance=5)
     assert enc.to_json() == before
     enc.act("Brune", "recharger")
@@ -338,7 +341,7 @@ def test_pistol_reload_in_encounter_d100_act_4() -> None:
 
 def test_abandon_extended_in_encounter_d100_act_4() -> None:
     enc = started([BRUNE, GROLK], [9, 1])
-    enc.act("Brune", "incantation", steps=3, spell="Boule de feu")
+    enc.act("Brune", "incantation", etapes=3, sort="Boule de feu")
     enc.end_activation()
     enc.end_activation()
     enc.act("Brune", "abandonner")
@@ -501,13 +504,13 @@ def test_rider_or_mount_in_encounter_d100_atk_7() -> None:
     rider = fighter("Hugues", "héros", E=30, B=10, Ag=20)
     horse = fighter("Destrier", "héros", E=50, B=20, Ag=10)
     # Grolk 30 + 10 = 40 first; Hugues 20 + 1 = 21, Destrier 10 + 1 = 11
-    enc = started([GROLK, rider, horse], [10, 1, 1], mounts={"Hugues": "Destrier"})
-    enc.act("Grolk", "attaque_standard", ScriptedRolls([37, 5]), target="Hugues",
-            aim="monture")
+    enc = started([GROLK, rider, horse], [10, 1, 1], montures={"Hugues": "Destrier"})
+    enc.act("Grolk", "attaquer", ScriptedRolls([37, 5]), cible="Hugues",
+            visee="monture")
     assert enc.fighter("Destrier").tracks["B"] == 17
     assert enc.fighter("Hugues").tracks["B"] == 10
     with pytest.raises(EscarmoucheError, match="D100-ATK-7"):
-        started([GROLK, rider, horse], [10, 1, 1], mounts={"Hugues": "Hugues"})
+        started([GROLK, rider, horse], [10, 1, 1], montures={"Hugues": "Hugues"})
 
 
 # -- D100-PARRY-1..4, D100-DODGE-1/2 -------------------------------------------------------
@@ -523,9 +526,9 @@ def test_defence_only_after_a_hit_d100_parry_1() -> None:
     assert rng.remaining == 0 and result.defence_roll is None
     with pytest.raises(EscarmoucheError, match="D100-PARRY-1"):
         attack_setup(ALDRIC, grolk, defence="parade et esquive")
-    enc = started([ALDRIC, grolk], [4, 10], equipment=two_weapon_grolk())
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([80]), target="Grolk",
-            defence="parade")
+    enc = started([ALDRIC, grolk], [4, 10], equipement=two_weapon_grolk())
+    enc.act("Aldric", "attaquer", ScriptedRolls([80]), cible="Grolk",
+            defense="parade")
     assert enc.fighter("Grolk").flags["parries"] == 0  # a miss uses no parry
     odds = attack_odds(65, defence="parade", defence_target=45)
     assert odds.defended == Fraction(65, 100) * Fraction(45, 100)
@@ -550,8 +553,8 @@ def test_parry_needs_preparation_or_two_weapons_d100_parry_2() -> None:
     enc.end_activation()
     enc.act("Grolk", "preparer_parade")
     enc.end_activation()
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([30, 45]), target="Grolk",
-            defence="parade")
+    enc.act("Aldric", "attaquer", ScriptedRolls([30, 45]), cible="Grolk",
+            defense="parade")
     assert enc.fighter("Grolk").flags["parry_prepared"] is False
     assert events(enc, "attaque")[-1].data["outcome"] == "paree"
 
@@ -560,21 +563,21 @@ def test_one_parry_per_round_d100_parry_3() -> None:
     """D100-PARRY-3: one parry per round (count reset at each round); a second one is
     refused and changes nothing; a prepared parry lasts until the defender's next turn."""
     # Aldric 44, Brune 35 + 9 = 44 (lower Ag), Grolk 40
-    enc = started([ALDRIC, BRUNE, GROLK], [4, 9, 10], equipment=two_weapon_grolk())
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([30, 20]), target="Grolk",
-            defence="parade")
+    enc = started([ALDRIC, BRUNE, GROLK], [4, 9, 10], equipement=two_weapon_grolk())
+    enc.act("Aldric", "attaquer", ScriptedRolls([30, 20]), cible="Grolk",
+            defense="parade")
     assert enc.fighter("Grolk").flags["parries"] == 1
     enc.end_activation()
     before = enc.to_json()
     rng = ScriptedRolls([30, 20, 3])
     with pytest.raises(EscarmoucheError, match="D100-PARRY-3"):
-        enc.act("Brune", "attaque_standard", rng, target="Grolk", defence="parade")
+        enc.act("Brune", "attaquer", rng, cible="Grolk", defense="parade")
     assert enc.to_json() == before and rng.used == 0
     enc.end_activation()
     enc.end_activation()  # round 2: the count is reset
     assert enc.fighter("Grolk").flags["parries"] == 0
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([30, 20]), target="Grolk",
-            defence="parade")
+    enc.act("Aldric", "attaquer", ScriptedRolls([30, 20]), cible="Grolk",
+            defense="parade")
     # a prepared parry that is not used ends at the start of its owner's next turn
     enc2 = started([ALDRIC, GROLK], [4, 10])
     enc2.end_activation()
@@ -613,13 +616,13 @@ def test_one_dodge_per_round_d100_dodge_2() -> None:
     grolk = fighter("Grolk", "monstres", CC=45, E=35)
     troll = fighter("Troll", "monstres", CC=45, E=35)
     enc = started([grolk, troll, ALDRIC], [10, 9, 1])
-    enc.act("Grolk", "attaque_standard", ScriptedRolls([30, 12]), target="Aldric",
-            defence="esquive")
+    enc.act("Grolk", "attaquer", ScriptedRolls([30, 12]), cible="Aldric",
+            defense="esquive")
     enc.end_activation()
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match="D100-DODGE-2"):
-        enc.act("Troll", "attaque_standard", ScriptedRolls([30, 12]), target="Aldric",
-                defence="esquive")
+        enc.act("Troll", "attaquer", ScriptedRolls([30, 12]), cible="Aldric",
+                defense="esquive")
     assert enc.to_json() == before
 
 
@@ -636,31 +639,31 @@ def test_two_weapon_lists_d100_two_1() -> None:
         check_two_weapons("dague", "rapiere")
     with pytest.raises(EscarmoucheError, match="D100-TWO-1"):
         started([ALDRIC, GROLK], [4, 10],
-                equipment={"Aldric": {"directrice": "arc", "non_directrice": "dague"}})
+                equipement={"Aldric": {"directrice": "arc", "non_directrice": "dague"}})
     with pytest.raises(EscarmoucheError, match="D100-ATK-3"):
-        started([ALDRIC, GROLK], [4, 10], equipment={"Aldric": {"directrice": "épée"}})
-    enc = started([ALDRIC, GROLK], [4, 10], equipment={"Aldric": {"directrice": "fleau"}})
+        started([ALDRIC, GROLK], [4, 10], equipement={"Aldric": {"directrice": "épée"}})
+    enc = started([ALDRIC, GROLK], [4, 10], equipement={"Aldric": {"directrice": "fleau"}})
     before = enc.to_json()
     with pytest.raises(EscarmoucheError, match="D100-TWO-1"):
-        enc.act("Aldric", "degainer", weapon="fleuret", hand="non_directrice")
+        enc.act("Aldric", "degainer", arme="fleuret", main="non_directrice")
     assert enc.to_json() == before
-    enc.act("Aldric", "degainer", weapon="bouclier", hand="non_directrice")
+    enc.act("Aldric", "degainer", arme="bouclier", main="non_directrice")
     assert enc.fighter("Aldric").flags["hands"] == {"directrice": "fleau",
                                                     "non_directrice": "bouclier"}
 
 
 def test_either_hand_no_extra_attack_d100_two_2() -> None:
     """D100-TWO-2: either hand may attack, the off hand at −20 CC, no extra attack."""
-    enc = started([ALDRIC, GROLK], [4, 10], equipment={
+    enc = started([ALDRIC, GROLK], [4, 10], equipement={
         "Aldric": {"directrice": "arme_a_une_main", "non_directrice": "dague"}})
     # off hand: 65 - 20 = 45; 45 hits; 45 -> 54 left arm (Grolk armour 1); 4 + 1 - 3 - 1 = 1
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([45, 4]), target="Grolk",
-            hand="non_directrice")
+    enc.act("Aldric", "attaquer", ScriptedRolls([45, 4]), cible="Grolk",
+            main="non_directrice")
     attack = events(enc, "attaque")[-1]
     assert attack.data["target"]["total"] == 45 and attack.data["wounds_lost"] == 1
     assert "D100-TWO-2" in attack.rules
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
-        enc.act("Aldric", "attaque_standard", ScriptedRolls([10, 4]), target="Grolk")
+        enc.act("Aldric", "attaquer", ScriptedRolls([10, 4]), cible="Grolk")
 
 
 # -- D100-RANGED-1..6 --------------------------------------------------------------------------
@@ -766,10 +769,10 @@ def test_long_jump_d100_jump_2() -> None:
     assert rng.used == 0
     assert d100.roll_long_jump(GROLK, 4, rng).distance == 8
     enc = started([ALDRIC, GROLK], [4, 10])
-    enc.act("Aldric", "saut_en_longueur", ScriptedRolls([50]), run_up=6)
+    enc.act("Aldric", "saut_en_longueur", ScriptedRolls([50]), elan=6)
     # Aldric M 4, F 40 (BF 4): 50 > 40, 1 degree: 7 m
     assert events(enc, "saut_en_longueur")[0].data["distance"] == 7
-    enc.act("Aldric", "saut", ScriptedRolls([10, 99]), height=5)
+    enc.act("Aldric", "saut", ScriptedRolls([10, 99]), hauteur=5)
     assert events(enc, "saut")[0].data["fall_height"] == 2
 
 
@@ -836,7 +839,7 @@ def brute_force(setup: AttackSetup) -> dict[tuple[str, str | None, int], Fractio
 
 
 def exact(setup: AttackSetup) -> dict[tuple[str, str | None, int], Fraction]:
-    o = attack_outcomes(setup)
+    o = attack_distribution(setup)
     out: dict[tuple[str, str | None, int], Fraction] = {
         ("manquee", None, 0): o.miss, ("paree", None, 0): o.parried,
         ("esquivee", None, 0): o.dodged}
@@ -872,7 +875,7 @@ def test_attack_outcomes_sum_to_one_and_match_odds(
     defender = fighter("D", "y", ["esquive"], CC=cc_def, Ag=ag, PA=pa)
     setup = attack_setup(attacker, defender, weapon, defence=defence,
                          guard=Guard(parry_prepared=True), gm_modifier=gm)
-    o = attack_outcomes(setup)
+    o = attack_distribution(setup)
     assert o.miss + o.parried + o.dodged + o.landed == 1
     assert sum(o.wounds.values()) == 1
     dt = 0 if setup.defence_target is None else setup.defence_target.total
@@ -883,7 +886,7 @@ def test_attack_outcomes_sum_to_one_and_match_odds(
 def test_attack_outcomes_by_hand() -> None:
     """A case small enough to derive by hand: CC 5, no defence, Grolk (BE 3)."""
     setup = attack_setup(fighter("A", "x", CC=5), GROLK, "mains_nues")
-    o = attack_outcomes(setup)
+    o = attack_distribution(setup)
     # rolls 1..5 -> 10, 20, 30, 40, 50: head, bras droit (20, 30), bras gauche (40, 50)
     assert o.miss == Fraction(95, 100)
     assert o.location_odds == {"tête": Fraction(1, 100), "bras droit": Fraction(2, 100),
@@ -903,7 +906,7 @@ def test_scripted_fight() -> None:
     enc = started([ALDRIC, GROLK], [4, 10])
     init = events(enc, "initiative")[0]
     assert [d.value for d in init.dice] == [4, 10] and enc.current == "Aldric"
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([63, 4]), target="Grolk")
+    enc.act("Aldric", "attaquer", ScriptedRolls([63, 4]), cible="Grolk")
     first = events(enc, "attaque")[0]
     assert first.text == ("Aldric touche Grolk au bras gauche (jet 63 → 36) : 7 dégâts − "
                           "BE 3 − armure 1 = 3 blessures ; il lui en reste 8.")
@@ -911,13 +914,13 @@ def test_scripted_fight() -> None:
     assert enc.fighter("Grolk").tracks["B"] == 8
     enc.end_activation()
     # 30 <= 45; Aldric dodges 41 > 40: fails; 30 -> 03 head; 5 + 3 - 4 - 1 = 3: 12 - 3 = 9
-    enc.act("Grolk", "attaque_standard", ScriptedRolls([30, 41, 5]), target="Aldric",
-            defence="esquive")
+    enc.act("Grolk", "attaquer", ScriptedRolls([30, 41, 5]), cible="Aldric",
+            defense="esquive")
     assert enc.fighter("Aldric").tracks["B"] == 9
     assert enc.fighter("Aldric").flags["dodges"] == 1
     enc.end_activation()
     # round 2: 12 <= 65, 12 -> 21: right arm, no armour; 10 + 3 - 3 = 10 >= 8: out
-    enc.act("Aldric", "attaque_standard", ScriptedRolls([12, 10]), target="Grolk")
+    enc.act("Aldric", "attaquer", ScriptedRolls([12, 10]), cible="Grolk")
     assert enc.fighter("Grolk").tracks["B"] == 0 and enc.fighter("Grolk").out
     assert enc.finished and enc.outcome == "victoire du camp « héros »"
     assert Encounter.from_json(enc.to_json()).to_json() == enc.to_json()
@@ -926,24 +929,26 @@ def test_scripted_fight() -> None:
 def test_bad_input_is_french_and_changes_nothing() -> None:
     with pytest.raises(EscarmoucheError) as err:
         Encounter("d100", [fighter("Aldric", "héros", CC=140), GROLK])
-    assert str(err.value) == ("CC = 140 pour « Aldric » : une valeur entre 0 et 100 est "
-                              "attendue (D100-ATK-1)")
-    with pytest.raises(EscarmoucheError, match="CT manquant"):
+    assert str(err.value) == ("CC = 140 : un nombre entier entre 0 et 100 est attendu pour "
+                              "Aldric (D100-ATK-1)")
+    with pytest.raises(ParameterError, match="CT = rien : caractéristique manquante"):
         Encounter("d100", [Combatant("X", "x", {"CC": 50}), GROLK])
-    enc = started([BRUNE, GROLK], [9, 1], equipment={"Brune": {"directrice": "arc"}})
+    enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "arc"}})
     before = enc.to_json()
     rng = ScriptedRolls([10, 5])
-    for params in ({"target": "Grolk", "distance": -3},
-                   {"target": "Grolk", "distance": 200},
-                   {"target": "Grolk"},
-                   {"target": "Personne", "distance": 5},
-                   {"target": "Grolk", "distance": 5, "defense": "parade"},
-                   {"target": "Grolk", "distance": 5, "hand": "gauche"}):
+    for params in ({"cible": "Grolk", "distance": -3},
+                   {"cible": "Grolk", "distance": 200},
+                   {"cible": "Grolk"},
+                   {"cible": "Personne", "distance": 5},
+                   {"cible": "Grolk", "distance": 5, "defense": "parade"},
+                   {"cible": "Grolk", "distance": 5, "defence": "parade"},
+                   {"target": "Grolk", "distance": 5},
+                   {"cible": "Grolk", "distance": 5, "main": "gauche"}):
         with pytest.raises(EscarmoucheError):
-            enc.act("Brune", "attaque_standard", rng, **params)
+            enc.act("Brune", "attaquer", rng, **params)
         assert enc.to_json() == before and rng.used == 0
     with pytest.raises(EscarmoucheError, match="D100-ACT-3"):
-        enc.act("Brune", "charge", rng, target="Grolk", distance=5)  # a shot is standard
+        enc.act("Brune", "charge", rng, cible="Grolk", distance=5)  # a shot is standard
     with pytest.raises(EscarmoucheError, match="option"):
         started([BRUNE, GROLK], [9, 1], surprise="héros")
 
@@ -955,7 +960,7 @@ def test_automated_fight_round_trips_and_is_deterministic() -> None:
 
     def fight(seed: int) -> Encounter:
         enc = Encounter("d100", roster)
-        enc.start(random.Random(seed), equipment=equipment)
+        enc.start(random.Random(seed), equipement=equipment)
         enc.run(random.Random(seed + 1), max_turns=40)
         return enc
 
@@ -997,9 +1002,9 @@ def test_turn_plan_invariants_d100_act_1(actions: list[str]) -> None:
     except EscarmoucheError as err:
         assert err.rule in {"D100-ACT-1", "D100-ACT-2", "D100-ACT-4"}
         return
-    assert plan.halves == sum(ACTIONS[a].halves for a in actions) <= 2
+    assert plan.halves == sum(ACTION_DEFS[a].halves for a in actions) <= 2
     assert plan.attacks <= 1 and plan.castings <= 1
-    assert plan.full == any(ACTIONS[a].cost == "complete" for a in actions)
+    assert plan.full == any(ACTION_DEFS[a].cost == "complete" for a in actions)
 
 
 @settings(max_examples=40, deadline=None)
@@ -1012,7 +1017,7 @@ def test_encounter_checks_actions_one_by_one_like_the_whole_plan_d100_act_1(
     enc = started([ALDRIC, GROLK], [4, 10])
     accepted: list[str] = []
     for action in actions:
-        params: dict[str, Any] = {"target": "Grolk"} if action in ("charge",
+        params: dict[str, Any] = {"cible": "Grolk"} if action in ("charge",
                                                                    "attaque_brutale") else {}
         try:
             check_turn([*accepted, action])
@@ -1031,15 +1036,180 @@ def test_encounter_checks_actions_one_by_one_like_the_whole_plan_d100_act_1(
 
 def test_custom_weapons_start_option_d100_ranged_5() -> None:
     """Weapons are data: a fight may add its own; a negative range is refused."""
-    javelin = {"label": "javelot", "damage": 2, "ranged": True, "short_range": 8,
-               "long_range": 16}
-    enc = started([BRUNE, GROLK], [9, 1], weapons={"javelot": javelin},
-                  equipment={"Brune": {"directrice": "javelot"}})
+    javelin = {"nom": "javelot", "degats": 2, "tir": True, "courte_portee": 8,
+               "longue_portee": 16}
+    enc = started([BRUNE, GROLK], [9, 1], armes={"javelot": javelin},
+                  equipement={"Brune": {"directrice": "javelot"}})
     # 16 m: beyond short range (-20): CT 50 - 20 = 30; 30 hits; 30 -> 03 head: 5 + 2 - 3 = 4
-    enc.act("Brune", "attaque_standard", ScriptedRolls([30, 5]), target="Grolk", distance=16)
+    enc.act("Brune", "attaquer", ScriptedRolls([30, 5]), cible="Grolk", distance=16)
     assert enc.fighter("Grolk").tracks["B"] == 7
     with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
         started([BRUNE, GROLK], [9, 1],
-                weapons={"javelot": {**javelin, "short_range": -8}})
+                armes={"javelot": {**javelin, "courte_portee": -8}})
     with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
         d100.Weapon("fronde2", "fronde", 1, ranged=True, short_range=10, long_range=5)
+
+
+# -- the package's shape, French parameters, error kinds, notebook display ---------------------
+
+
+def test_catalogue_is_documented_action_specs_with_french_parameters() -> None:
+    """Every action is an ActionSpec with a French doc and French parameter names; the
+    attack action is « attaquer »; every kind has a resolver (D100-ACT-3)."""
+    from escarmouche.systems.base import ActionSpec
+
+    assert "attaquer" in ACTIONS and "attaque_standard" not in ACTIONS
+    assert ACTIONS["attaquer"].required == ("cible",)
+    english = {"target", "hand", "defence", "target_engaged", "shooter_engaged",
+               "line_of_sight", "modifier", "aim", "unreachable", "weapon", "steps",
+               "spell", "height", "run_up"}
+    for spec in ACTIONS.values():
+        assert isinstance(spec, ActionSpec) and spec.doc and spec.label and spec.cost
+        assert not english & set(spec.params), spec.id
+        assert set(spec.required) <= set(spec.params)
+        assert spec.resolver_key in d100.RESOLVERS
+        assert spec.rules and all(r.startswith("D100-") for r in spec.rules)
+    assert d100.SYSTEM.start_options == ("surpris", "equipement", "montures", "armes")
+    assert set(d100.OPTION_LABELS) == {f for f in d100.SYSTEM.rules_to_json(Rules())}
+
+
+def test_english_names_are_refused_in_french() -> None:
+    """CORE-ERR: the old English parameters and start options are unknown now."""
+    enc = started([ALDRIC, GROLK], [4, 10])
+    before = enc.to_json()
+    with pytest.raises(ParameterError, match="ne prend pas ce paramètre ; paramètres : cible"):
+        enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]), target="Grolk")
+    with pytest.raises(ParameterError, match="a besoin de ce paramètre"):
+        enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]))
+    assert enc.to_json() == before
+    with pytest.raises(EscarmoucheError, match="option"):
+        started([ALDRIC, GROLK], [4, 10], surprised="héros")
+
+
+def test_error_kinds_bad_value_or_forbidden_now() -> None:
+    """A bad value raises ParameterError; a well-formed action the rules forbid now raises
+    IllegalActionError (the same class as in every system)."""
+    enc = started([ALDRIC, GROLK], [4, 10])
+    rng = ScriptedRolls([30, 4])
+    with pytest.raises(ParameterError, match="D100-PARRY-1"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk", defense="contre")
+    with pytest.raises(ParameterError, match="D100-ATK-5"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk", main="gauche")
+    with pytest.raises(ParameterError, match="D100-ATK-1"):
+        enc.act("Aldric", "attaquer", rng, cible="Personne")
+    with pytest.raises(ParameterError, match="D100-ATK-1"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk", modificateur=True)
+    with pytest.raises(IllegalActionError, match="D100-PARRY-2"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk", defense="parade")
+    with pytest.raises(IllegalActionError, match="D100-ROUND-1"):
+        enc.act("Grolk", "attaquer", rng, cible="Aldric")
+    with pytest.raises(IllegalActionError, match="D100-DODGE-1"):
+        enc.act("Aldric", "esquive", rng)
+    with pytest.raises(ParameterError, match="D100-ACT-4"):
+        enc.act("Aldric", "incantation", rng, etapes=0)
+    assert rng.used == 0
+    enc.act("Aldric", "viser", details="la gorge")
+    enc.act("Aldric", "se_deplacer")
+    with pytest.raises(IllegalActionError, match="D100-ACT-1"):
+        enc.act("Aldric", "attaquer", rng, cible="Grolk")
+    with pytest.raises(ParameterError):
+        Rules(parries_per_round=-1)
+    with pytest.raises(ParameterError, match="D100-INIT-1"):
+        d100.resolve_initiative([ALDRIC, GROLK], [0, 5])
+
+
+def test_new_names_and_compatibility_names() -> None:
+    """The naming rule (resolve_/roll_/_odds/_distribution), with the older names kept."""
+    assert d100.initiative_from_dice is d100.resolve_initiative
+    assert d100.drop_jump is d100.resolve_drop_jump
+    assert d100.long_jump is d100.resolve_long_jump
+    assert d100.attack_outcomes is d100.attack_distribution
+    assert callable(d100.initiative)  # API.md: the function, not the module
+
+
+def brute_first(roster: Sequence[Combatant]) -> dict[str, Fraction]:
+    """Every joint d10 and every roll-off enumerated (small rosters)."""
+    from itertools import product
+
+    out = dict.fromkeys((c.name for c in roster), Fraction(0))
+    p = Fraction(1, 10 ** len(roster))
+    for rolls in product(range(1, 11), repeat=len(roster)):
+        scores = {c.name: c.stats["Ag"] + r for c, r in zip(roster, rolls, strict=True)}
+        best = max((scores[c.name], c.stats["Ag"]) for c in roster)
+        tied = [c.name for c in roster if (scores[c.name], c.stats["Ag"]) == best]
+        for name in tied:  # a fair roll-off among the tied
+            out[name] += p / len(tied)
+    return out
+
+
+@pytest.mark.parametrize("ags", [(40, 30), (35, 35), (30, 35, 35), (40, 31, 39)])
+def test_first_to_act_odds_d100_init_2(ags: tuple[int, ...]) -> None:
+    """D100-INIT-1/2: exact chance to act first, Ag + 1d10, ties to Ag then a fair
+    roll-off; equal to a brute-force count."""
+    roster = [fighter(f"F{i}", "x" if i % 2 else "y", Ag=ag) for i, ag in enumerate(ags)]
+    odds = d100.first_to_act_odds(roster)
+    assert odds == brute_first(roster)
+    assert sum(odds.values()) == 1
+
+
+def test_results_display_themselves_in_french() -> None:
+    """Results and odds the book shows have a French ``_repr_html_``, never a repr."""
+    setup = attack_setup(ALDRIC, GROLK, "arme_a_une_main")
+    result = resolve_attack(setup, 63, damage_roll=4)
+    html = result._repr_html_()
+    assert "Aldric touche Grolk au bras gauche" in html and "Seuil d’attaque : CC 65 = 65." in html
+    assert "3. Localisation : 63 inversé → 36 : bras gauche (D100-ATK-2)." in result.steps()
+    assert "AttackResult(" not in html
+    odds = attack_odds(65, defence="parade", defence_target=45)
+    assert "<table" in odds._repr_html_() and "porte" in odds._repr_html_()
+    out = attack_distribution(setup)
+    assert "Zone touchée" in out._repr_html_() and "manquée" in out._repr_html_()
+    plan = check_turn(["viser", "attaquer"])
+    assert plan.describe() == ("viser et attaque standard : permis (2 demi-actions, "
+                               "1 action d’attaque).")
+    assert "<p>" in plan._repr_html_()
+    init = d100.resolve_initiative([ALDRIC, GROLK], [4, 10])
+    assert "<table" in init._repr_html_() and "Ordre de chaque round : Aldric puis Grolk." in (
+        init._repr_html_())
+    assert "malus de la main non directrice" in Rules()._repr_html_()
+    assert "saute de 7 m" in d100.resolve_drop_jump(7, 40, [20, 35, 90])._repr_html_()
+
+
+@pytest.mark.parametrize(("height", "ag"), [(7, 35), (6, 60), (0, 50), (10, 100), (4, 0)])
+def test_drop_jump_distribution_d100_jump_1(height: int, ag: int) -> None:
+    """D100-JUMP-1: the exact law of the height fallen equals a walk of every roll."""
+    from itertools import product
+
+    tests = d100.resolve_drop_jump(height, 100, [1] * 10).tests
+    law: dict[float, Fraction] = {}
+    for rolls in product(range(1, 101), repeat=min(tests, 2)):
+        jump = d100.resolve_drop_jump(height, ag, [*rolls, *([1] * tests)][:max(tests, 1)])
+        if tests > 2 and jump.success:  # past two tests: a closed form for the rest
+            continue
+        p = Fraction(1, 100 ** min(tests, 2))
+        law[jump.fall_height] = law.get(jump.fall_height, Fraction(0)) + p
+    got = d100.drop_jump_distribution(height, ag)
+    assert sum(got.values()) == 1
+    if tests <= 2:
+        assert got == {h: p for h, p in law.items() if p}
+
+
+def test_long_jump_distribution_d100_jump_2() -> None:
+    """D100-JUMP-2: M 4, F 40 (BF 4): 8 m on 1–40, 7 m on 41–50, 6 m on 51–60 …"""
+    law = d100.long_jump_distribution(4, 40, 5)
+    assert law[8] == Fraction(40, 100) and law[7] == Fraction(10, 100)
+    assert law[2] == Fraction(10, 100) and sum(law.values()) == 1
+    with pytest.raises(IllegalActionError, match="D100-JUMP-2"):
+        d100.long_jump_distribution(4, 40, 3)
+
+
+def test_weapon_descriptions_are_french_d100_atk_3() -> None:
+    """The ``armes`` start option (and the save) describe a weapon with French keys; an
+    English key is refused, naming the French ones."""
+    bow = d100.WEAPONS["arc"]
+    assert d100.Weapon.from_json(bow.to_json()) == bow
+    assert set(bow.to_json()) == set(d100.WEAPON_KEYS)
+    with pytest.raises(ParameterError, match="degats"):
+        started([BRUNE, GROLK], [9, 1], armes={"javelot": {"damage": 2}})
+    with pytest.raises(ParameterError, match="D100-ATK-3"):
+        started([BRUNE, GROLK], [9, 1], armes={"javelot": {"nom": "javelot"}})

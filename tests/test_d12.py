@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import MAX_EXPLODE_DEPTH, ScriptedRolls
 from escarmouche.encounter import Encounter
-from escarmouche.errors import DiceError, IllegalActionError, RuleBoundError
+from escarmouche.errors import DiceError, IllegalActionError, ParameterError, RuleBoundError
 from escarmouche.systems import d12
 from escarmouche.systems.base import ENVIRONMENT, ActionSpec
 
@@ -294,6 +294,120 @@ def test_group_order_odds_brute_force_d12_init_5(spec: list[tuple[str, int]],
     roster = [fighter(f"F{i}", side, init=b) for i, (side, b) in enumerate(spec)]
     assert d12.group_order_odds(roster, environment=environment) == brute_force_orders(
         roster, environment)
+
+
+def brute_groups(roster: list[tuple[str, str, int]]
+                 ) -> tuple[dict[str, Fraction], dict[str, Fraction], Fraction]:
+    """Every joint roll of the roster through the engine's own ``d12.rank_groups``: who
+    acts first, who acts before the environment (given no perfect tie), and the chance
+    of a perfect tie."""
+    sides = list(dict.fromkeys(s for _, s, _ in roster))
+    first = dict.fromkeys(sides, Fraction(0))
+    before = dict.fromkeys(sides, Fraction(0))
+    tie = Fraction(0)
+    p = Fraction(1, 12 ** len(roster))
+    for dice in itertools.product(range(1, 13), repeat=len(roster)):
+        rolls = [d12.InitiativeRoll(n, s, d, b) for (n, s, b), d in
+                 zip(roster, dice, strict=True)]
+        groups, _, perfect = d12.rank_groups(rolls, environment=True)
+        if perfect:
+            tie += p
+            continue
+        first[next(g.side for g in groups if not g.environment)] += p
+        for g in groups:
+            if g.environment:
+                break
+            before[g.side] += p
+    keep = 1 - tie
+    return ({s: v / keep for s, v in first.items()},
+            {s: v / keep for s, v in before.items()}, tie)
+
+
+@pytest.mark.parametrize(
+    "roster",
+    [
+        [("A", "x", 2), ("B", "x", 0), ("C", "y", 1), ("D", "z", 0)],
+        [("A", "x", 0), ("B", "y", 0), ("C", "z", 0), ("D", "w", 0)],
+        [("A", "x", 0), ("B", "x", 0), ("C", "y", 0), ("D", "y", 0)],
+        [("A", "x", 3)],
+        [("A", "x", 11), ("B", "y", -3), ("C", "y", 5)],
+    ],
+)
+def test_group_odds_brute_force_d12_init_3(roster: list[tuple[str, str, int]]) -> None:
+    """D12-INIT-2/3/5: first group, before the environment and perfect tie, from the one
+    exact algorithm, equal the enumeration of every joint roll through rank_groups."""
+    first, before, tie = brute_groups(roster)
+    odds = d12.group_odds([fighter(n, s, init=b) for n, s, b in roster])
+    assert odds.reroll == tie
+    assert odds.first == first
+    assert odds.before_environment == before
+    assert sum(odds.first.values()) == 1
+
+
+def test_group_odds_stay_fast_and_bounded_d12_init_3() -> None:
+    """The exact group odds stay fast on big groups and refuse more than 5 groups (CPU
+    time, so that a loaded machine does not fail the test)."""
+    import time
+
+    def roster(groups: dict[str, list[int]]) -> list[Combatant]:
+        return [fighter(f"{s}{i}", s, init=b) for s, bs in groups.items()
+                for i, b in enumerate(bs)]
+
+    start = time.process_time()
+    d12.group_odds(roster({"a": [0] * 6, "b": [1, 2, 3, 0, 0, 1]}))
+    d12.group_odds(roster({"a": [0, 1, 2], "b": [1, 1], "c": [2, 0], "d": [1], "e": [0]}))
+    assert time.process_time() - start < 2.0
+    with pytest.raises(RuleBoundError, match="5 groupes"):
+        d12.group_odds(roster({s: [0] for s in "abcdef"}))
+
+
+def test_group_odds_display_in_french_d12_init_2() -> None:
+    odds = d12.group_odds([fighter("A", "x"), fighter("B", "y", init=1)])
+    html = odds._repr_html_()
+    assert "Agit en premier" in html and "58,6\u202f%" in html  # 78/133
+    assert "Égalité parfaite" in html
+
+
+def test_bonus_turn_odds_brute_force_d12_surprise_2() -> None:
+    """D12-SURPRISE-2 with D12-INIT-4: the chance to act first in the bonus turn equals
+    the enumeration of every bonus-turn die and roll-off (through ``initiative``)."""
+    roster = [fighter("A", "héros", init=2, alerte=True), fighter("B", "héros"),
+              fighter("G", "monstres", init=1), fighter("V", "monstres", init=3)]
+    odds = d12.bonus_turn_odds(roster, "monstres").first
+    assert list(odds) == ["A", "G", "V"]
+    tie_free = [fighter("A", "héros", init=2, alerte=True), fighter("G", "monstres", init=1)]
+
+    def first(rng: _Replay) -> str:
+        return d12.initiative(tie_free, _Fixed(rng, len(tie_free)),
+                              ambush_by="monstres").bonus_turn[0]
+
+    law = enumerate_outcomes(first)
+    assert d12.bonus_turn_odds(tie_free, "monstres").first == law
+    assert sum(odds.values()) == 1
+    assert "Agit en premier au tour bonus" in d12.bonus_turn_odds(roster, "monstres")._repr_html_()
+
+
+class _Fixed:
+    """Replays the bonus-turn dice, then answers 1 to every other draw (the group
+    initiative does not change who acts first in the bonus turn)."""
+
+    def __init__(self, inner: _Replay, n: int) -> None:
+        self.inner, self.n = inner, n
+
+    def randint(self, a: int, b: int) -> int:
+        if self.n:
+            self.n -= 1
+            return self.inner.randint(a, b)
+        return 1
+
+
+def test_option_values_are_cached_d12_crit_2() -> None:
+    """The critical option values are a cached pure function (asked at every activation
+    of an automated fight): the same arguments give the very same object."""
+    a = d12.critical_option_values("1d8+2", bonus=3, defence=14)
+    b = d12.critical_option_values("1d8+2", bonus=3, defence=14)
+    assert a is b
+    assert "Meilleure option" in a._repr_html_()
 
 
 # =====================================================================================
@@ -634,6 +748,74 @@ def test_action_list_is_data_d12_act_1() -> None:
         d12.Rules(actions=d12.DEFAULT_ACTIONS[:2])
 
 
+def test_catalogue_and_resolvers_d12_act_1() -> None:
+    """D12-ACT-1: the catalogue is read from the rules; every action names a resolver
+    through ``kind``; an action a designer adds without one shares the declared resolver
+    and gets a French doc; an unknown kind is refused (ParameterError)."""
+    rules = d12.Rules(actions=(*d12.DEFAULT_ACTIONS, ActionSpec("se_cacher", "Se cacher")))
+    catalogue = d12.SYSTEM.catalogue(rules)
+    assert list(catalogue) == ["attaquer", "se_deplacer", "communiquer", "se_cacher"]
+    assert catalogue["se_cacher"].resolver_key == d12.DECLARED
+    assert catalogue["se_cacher"].doc
+    assert all(a.doc for a in catalogue.values())
+    assert {a.resolver_key for a in catalogue.values()} <= set(d12.RESOLVERS)
+    assert d12.SYSTEM.catalogue(d12.Rules()) == d12.ACTIONS
+    with pytest.raises(ParameterError, match="kind"):
+        d12.Rules(actions=(*d12.DEFAULT_ACTIONS, ActionSpec("voler", "Voler", kind="magie")))
+    with pytest.raises(ParameterError, match="deux fois"):
+        d12.Rules(actions=(*d12.DEFAULT_ACTIONS, d12.DEFAULT_ACTIONS[0]))
+    again = d12.SYSTEM.rules_from_json(d12.SYSTEM.rules_to_json(rules))
+    assert again == rules
+
+
+def test_option_labels_and_rules_display() -> None:
+    """Every option and every option value has a French label; the rules display as a
+    French table in a notebook."""
+    import dataclasses
+
+    for f in dataclasses.fields(d12.Rules):
+        assert f.name in d12.OPTION_LABELS
+    for option in d12.CRITICAL_OPTIONS:
+        assert f"critical_option.{option}" in d12.OPTION_LABELS
+    for mode in d12.Mode:
+        assert f"mode.{mode.value}" in d12.OPTION_LABELS
+    html = d12.Rules()._repr_html_()
+    assert "Options du système d12" in html and "(a) dégâts maximum" in html
+
+
+def test_resolve_initiative_is_initiative_on_typed_dice_d12_init_1() -> None:
+    """The pure initiative takes the dice in the rolling function's draw order."""
+    dice = [5, 8, 4, 10, 11]
+    pure = d12.resolve_initiative(party(), dice, ambush_by="monstres")
+    rolled = d12.initiative(party(), ScriptedRolls(dice), ambush_by="monstres")
+    assert pure == rolled
+    with pytest.raises(ParameterError, match="de trop"):
+        d12.resolve_initiative(party(), [*dice, 3], ambush_by="monstres")
+    with pytest.raises(ParameterError, match="d12"):
+        d12.resolve_initiative(party(), [13, 1, 1])
+    assert "Initiative de groupe" in pure._repr_html_()
+
+
+def test_error_kinds_d12() -> None:
+    """One error class per kind of refusal: a bad value is a ParameterError, a
+    documented bound a RuleBoundError, a forbidden action an IllegalActionError."""
+    with pytest.raises(ParameterError):
+        d12.hit_odds(bonus=3, defence=41)
+    with pytest.raises(ParameterError):
+        d12.net_mode(-1, 0)
+    with pytest.raises(ParameterError):
+        d12.initiative(party(), ScriptedRolls([1, 2, 3]), ambush_by="dragons")
+    with pytest.raises(ParameterError):
+        d12.Rules(max_roll_off_rounds=0)
+    with pytest.raises(ParameterError):
+        d12.critical_option_values("1d8", defence=10, next_attack_chance=2)
+    enc = ambushed()
+    with pytest.raises(IllegalActionError):
+        enc.act("Brune", "attaquer", ScriptedRolls([5]), cible="Grolk")
+    with pytest.raises(IllegalActionError, match="action libre"):
+        enc.act("Brune", "communiquer")
+
+
 # =====================================================================================
 # Through the encounter engine
 # =====================================================================================
@@ -783,13 +965,13 @@ def test_encounter_rejections_are_atomic_core_err() -> None:
     state = rng.getstate()
     bad: list[tuple[str, dict[str, object], type[Exception], str]] = [
         ("attaquer", {"cible": "Brune", "arme": "1d8+"}, DiceError, "D12-CRIT-2"),
-        ("attaquer", {"cible": "Brune", "option": "double"}, EscarmoucheError, "D12-CRIT-2"),
-        ("attaquer", {"cible": "Personne"}, EscarmoucheError, "Personne"),
+        ("attaquer", {"cible": "Brune", "option": "double"}, ParameterError, "D12-CRIT-2"),
+        ("attaquer", {"cible": "Personne"}, ParameterError, "Personne"),
         ("attaquer", {"cible": "Grolk"}, IllegalActionError, "lui-même"),
-        ("attaquer", {}, EscarmoucheError, "cible"),
-        ("attaquer", {"cible": "Brune", "avantage": "oui"}, EscarmoucheError, "D12-ADV-1"),
-        ("attaquer", {"cible": "Brune", "portee": 3}, EscarmoucheError, "portee"),
-        ("voler", {}, IllegalActionError, "D12-ACT-1"),
+        ("attaquer", {}, ParameterError, "cible"),
+        ("attaquer", {"cible": "Brune", "avantage": "oui"}, ParameterError, "D12-ADV-1"),
+        ("attaquer", {"cible": "Brune", "portee": 3}, ParameterError, "portee"),
+        ("voler", {}, ParameterError, "action inconnue"),
     ]
     for action, params, exc, text in bad:
         with pytest.raises(exc, match=text):

@@ -13,7 +13,6 @@ import json
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,9 +22,10 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
-from escarmouche.errors import IllegalActionError, RuleBoundError
+from escarmouche.errors import IllegalActionError, ParameterError, RuleBoundError
 from escarmouche.model import Event
 from escarmouche.systems import d20
+from tests import golden_runner
 
 # -- a roster and a board -----------------------------------------------------------------
 #
@@ -132,7 +132,7 @@ def test_round_is_every_creature_once_d20_time_1() -> None:
 def test_initiative_1d20_plus_modifier_d20_init_1() -> None:
     """D20-INIT-1: 1d20 + init, descending (the scripted roster order is derived above)."""
     rng = ScriptedRolls(INIT_ROLLS)
-    ini = d20.initiative(roster(), rng)
+    ini = d20.roll_initiative(roster(), rng)
     assert ini.order == ("Thorin", "Gob", "Pip", "Grik")
     assert [r.total for r in ini.rolls] == [17, 14, 15, 2]
     assert rng.used == 4  # no tie, no roll-off
@@ -149,14 +149,14 @@ def test_initiative_tie_by_modifier_then_roll_off_d20_init_1() -> None:
     # A 12 + 3 = 15, B 15 + 0 = 15: A first by its modifier, no roll-off for them.
     # C 9, D 9 (same modifier): roll-off C 4, D 17 → D before C.
     rng = ScriptedRolls([12, 15, 9, 9, 4, 17])
-    ini = d20.initiative([a, b, c, d], rng)
+    ini = d20.roll_initiative([a, b, c, d], rng)
     assert ini.order == ("A", "B", "D", "C")
     assert rng.remaining == 0
     assert ini.roll_of("D").roll_offs == (17,)
     # Three-way tie of B, C, D at 10 (modifier 0): roll-off 5, 5, 2 → D last; B and C
     # roll again 3, 9 → C before B.
     rng = ScriptedRolls([10, 10, 10, 5, 5, 2, 3, 9])
-    ini = d20.initiative([b, c, d], rng)
+    ini = d20.roll_initiative([b, c, d], rng)
     assert ini.order == ("C", "B", "D")
     assert rng.remaining == 0
     assert [r.roll_offs for r in ini.rolls] == [(5, 3), (5, 9), (2,)]
@@ -168,8 +168,8 @@ def test_initiative_roll_off_is_bounded_d20_init_1() -> None:
     b = Combatant("B", "y", {"PV": 5})
     rules = d20.Rules(max_roll_off_rounds=2)
     with pytest.raises(RuleBoundError, match="D20-INIT-1"):
-        d20.initiative([a, b], ScriptedRolls([10, 10, 5, 5, 6, 6]), rules=rules)
-    ini = d20.initiative([a, b], ScriptedRolls([10, 10, 5, 5, 1, 6]), rules=rules)
+        d20.roll_initiative([a, b], ScriptedRolls([10, 10, 5, 5, 6, 6]), rules=rules)
+    ini = d20.roll_initiative([a, b], ScriptedRolls([10, 10, 5, 5, 1, 6]), rules=rules)
     assert ini.order == ("B", "A")
 
 
@@ -180,7 +180,7 @@ def test_initiative_order_is_a_sorted_permutation_d20_init_1(mods: list[int], se
     """D20-INIT-1 (property): the order is a permutation of the roster, by total, then
     modifier, then roll-offs, each descending; no two combatants left tied."""
     roster_ = [Combatant(f"C{i}", "x", {"PV": 5, "init": m}) for i, m in enumerate(mods)]
-    ini = d20.initiative(roster_, random.Random(seed))
+    ini = d20.roll_initiative(roster_, random.Random(seed))
     assert sorted(ini.order) == sorted(c.name for c in roster_)
     keys = [ini.roll_of(n).key() for n in ini.order]
     assert all(k1 > k2 for k1, k2 in itertools.pairwise(keys))
@@ -280,12 +280,12 @@ def test_base_budget_any_order_d20_act_1() -> None:
     d20.check_turn(["libre"] * 40 + ["simple", "mineure"])
     with pytest.raises(EscarmoucheError, match="D20-ACT-1"):
         d20.check_turn(["simple", "simple"])
-    with pytest.raises(EscarmoucheError, match="'attaquer'"):
-        d20.check_turn(["attaquer"])
+    with pytest.raises(EscarmoucheError, match="« attaque »"):  # the old id: no alias
+        d20.check_turn(["attaque"])
     with pytest.raises(EscarmoucheError, match="D20-ACT-1"):
         d20.check_turn("simple")
     # named actions map to their category
-    d20.check_turn(["attaque", "deplacement", "degainer", "parler"])
+    d20.check_turn(["attaquer", "deplacement", "degainer", "parler"])
 
 
 def test_substitutions_d20_act_2() -> None:
@@ -317,7 +317,7 @@ def test_substitution_table_is_data_d20_act_2(monkeypatch: pytest.MonkeyPatch) -
     """D20-ACT-2 as data: with a designer's table where a move action prefers the
     standard slot, a later standard action moves it back to the move slot (the check is
     an exact matching, not a greedy one)."""
-    monkeypatch.setattr(d20, "SUBSTITUTES", {
+    monkeypatch.setattr(d20.rules, "SUBSTITUTES", {
         "simple": ("simple",), "mouvement": ("simple", "mouvement"),
         "mineure": ("mineure",)})
     plan = d20.plan_turn(["mouvement", "simple"])
@@ -375,7 +375,7 @@ def test_budget_tracked_action_by_action_d20_act_1() -> None:
     """D20-ACT-1: each action takes its slot as it is played; over budget raises and
     changes nothing."""
     enc = started()
-    enc.act("Thorin", "attaque", ScriptedRolls([1]), cible="Gob")  # 1 + 5 = 6 < 12
+    enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")  # 1 + 5 = 6 < 12
     assert last(enc, "attaque").data["hit"] is False
     enc.act("Thorin", "mouvement", description="se relever")
     assert_rejected(enc, "D20-ACT-1", "Thorin", "deplacement", chemin=[[-1, 0]])
@@ -397,18 +397,18 @@ def test_budget_substitution_in_encounter_d20_act_2() -> None:
     assert ev.data["slot"] == "simple" and "D20-ACT-2" in ev.rules
     assert "à la place d’une action simple" in ev.text
     assert pos(enc, "Thorin") == [-2, 0]
-    assert_rejected(enc, "D20-ACT-2", "Thorin", "attaque", portee="distance", cible="Gob")
+    assert_rejected(enc, "D20-ACT-2", "Thorin", "attaquer", portee="distance", cible="Gob")
     enc.act("Thorin", "mineure")
 
 
 def test_action_point_in_encounter_d20_act_3() -> None:
     """D20-ACT-3: spending an action point (stat PA) gives one more standard action."""
     enc = started(Thorin={"PA": 1})
-    enc.act("Thorin", "attaque", ScriptedRolls([1]), cible="Gob")
-    assert_rejected(enc, "D20-ACT-1", "Thorin", "attaque", cible="Gob")
+    enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")
+    assert_rejected(enc, "D20-ACT-1", "Thorin", "attaquer", cible="Gob")
     enc.act("Thorin", "point_action")
     assert last(enc, "point_action").rules == ("D20-ACT-3",)
-    enc.act("Thorin", "attaque", ScriptedRolls([1]), cible="Gob")
+    enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")
     assert "D20-ACT-3" in last(enc, "action").rules
     assert enc.fighter("Thorin").flags["pa"] == 0
     assert_rejected(enc, "D20-ACT-3", "Thorin", "point_action")
@@ -418,21 +418,22 @@ def test_actions_hook_lists_what_fits_d20_act_1() -> None:
     """D20-ACT-1: the action list offered follows the budget and whose turn it is."""
     enc = started()
     ids = {a.id for a in enc.actions("Thorin")}
-    assert {"attaque", "deplacement", "degainer", "parler"} <= ids
+    assert {"attaquer", "deplacement", "degainer", "parler"} <= ids
     assert "interruption" not in ids  # never on one's own turn (D20-IMM-1)
-    enc.act("Thorin", "attaque", ScriptedRolls([1]), cible="Gob")
+    enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")
     ids = {a.id for a in enc.actions("Thorin")}
-    assert "attaque" not in ids and "deplacement" in ids
+    assert "attaquer" not in ids and "deplacement" in ids
     other = {a.id for a in enc.actions("Pip")}
-    assert "attaque" not in other and {"parler", "interruption", "reaction"} <= other
+    assert "attaquer" not in other and {"parler", "interruption", "reaction"} <= other
 
 
 def test_out_of_turn_and_unknown_actions_d20_act_1() -> None:
     """D20-ACT-1: turn actions only on one's own turn; unknown actions and parameters
     are rejected in French; free actions are allowed during another's turn."""
     enc = started()
-    assert_rejected(enc, "D20-ACT-1", "Gob", "attaque", cible="Thorin")
-    assert_rejected(enc, "D20-ACT-1", "Thorin", "voler")
+    assert_rejected(enc, "D20-ACT-1", "Gob", "attaquer", cible="Thorin")
+    assert_rejected(enc, "CORE-ERR", "Thorin", "voler")  # the shared catalogue lookup
+    assert_rejected(enc, "CORE-ERR", "Thorin", "attaque")  # the old id, no alias
     assert_rejected(enc, "D20-ACT-1", "Thorin", "deplacement", path=[[-1, 0]])
     assert_rejected(enc, "D20-ACT-1", "Thorin", "deplacement", chemin=[[-1, 0]] * 7)
     assert_rejected(enc, "D20-OPP-2", "Thorin", "deplacement", chemin=[[2, 0]])
@@ -445,9 +446,9 @@ def test_melee_needs_adjacency_d20_opp_2() -> None:
     """D20-OPP-2 (adjacency): a melee attack needs a target on one of the 8 neighbouring
     squares; a ranged attack does not."""
     enc = started()
-    assert_rejected(enc, "D20-OPP-2", "Thorin", "attaque", cible="Pip")
+    assert_rejected(enc, "D20-OPP-2", "Thorin", "attaquer", cible="Pip")
     enc2 = started()
-    assert_rejected(enc2, "CORE-ERR", "Thorin", "attaque", cible="Thorin")
+    assert_rejected(enc2, "CORE-ERR", "Thorin", "attaquer", cible="Thorin")
 
 
 # -- D20-END-1 -----------------------------------------------------------------------------
@@ -729,10 +730,10 @@ def test_opportunity_attack_requires_one_of_the_cases_d20_opp_2() -> None:
     assert_rejected(enc, "D20-OPP-2", "Gob", "deplacement", chemin=[[2, 2]],
                     reactions=[{"par": "Grik", "type": "attaque_opportunite"}])
     # a melee attack by an adjacent enemy is not one of the three cases
-    assert_rejected(enc, "D20-OPP-2", "Gob", "attaque", cible="Thorin",
+    assert_rejected(enc, "D20-OPP-2", "Gob", "attaquer", cible="Thorin",
                     reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
     # a ranged attack by an enemy that is not adjacent to the would-be attacker
-    assert_rejected(enc, "D20-OPP-2", "Gob", "attaque", cible="Thorin", portee="distance",
+    assert_rejected(enc, "D20-OPP-2", "Gob", "attaquer", cible="Thorin", portee="distance",
                     reactions=[{"par": "Pip", "type": "attaque_opportunite"}])
     # an opportunity attack is no standalone action
     assert_rejected(enc, "D20-OPP-1", "Thorin", "attaque_opportunite")
@@ -743,7 +744,7 @@ def test_opportunity_attack_on_ranged_and_area_attacks_d20_opp_2() -> None:
     resolves before the attack. Thorin 2 + 5 = 7 < 12 (miss); Gob 10 + 3 = 13 < 14
     against Pip (miss)."""
     enc = to_gob(started())
-    events = enc.act("Gob", "attaque", ScriptedRolls([2, 10]), cible="Pip",
+    events = enc.act("Gob", "attaquer", ScriptedRolls([2, 10]), cible="Pip",
                      portee="distance",
                      reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
     attacks = [e for e in events if e.kind == "attaque"]
@@ -751,7 +752,7 @@ def test_opportunity_attack_on_ranged_and_area_attacks_d20_opp_2() -> None:
     enc = to_gob(started())
     # area: Thorin misses (3 + 5 = 8); Gob rolls against Pip (4 + 3 = 7 < 14) and
     # Thorin (19 + 3 = 22 ≥ 16, 1d6 = 2)
-    enc.act("Gob", "attaque", ScriptedRolls([3, 4, 19, 2]), cibles=["Pip", "Thorin"],
+    enc.act("Gob", "attaquer", ScriptedRolls([3, 4, 19, 2]), cibles=["Pip", "Thorin"],
             portee="zone", reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
     assert enc.fighter("Thorin").tracks["PV"] == 18
 
@@ -760,9 +761,13 @@ def test_opportunity_once_per_other_combatant_turn_d20_opp_1() -> None:
     """D20-OPP-1: one opportunity action per other combatant's turn; it comes back at
     the start of the next combatant's turn."""
     enc = to_gob(started())
+    assert d20.can_react(enc.state, "Thorin", "attaque_opportunite")
+    assert not d20.can_react(enc.state, "Gob", "attaque_opportunite")  # its own turn
     enc.act("Gob", "deplacement", ScriptedRolls([2]), chemin=[[1, 0]],
             reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])  # 7 < 12
     assert pos(enc, "Gob") == [1, 0]
+    assert not d20.can_react(enc.state, "Thorin", "attaque_opportunite")
+    assert d20.can_react(enc.state, "Thorin", "interruption")  # another allowance
     # Gob's second move (in its standard slot) leaves (1, 0), adjacent to Thorin again
     assert_rejected(enc, "D20-OPP-1", "Gob", "deplacement", chemin=[[2, 0]],
                     reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
@@ -770,6 +775,7 @@ def test_opportunity_once_per_other_combatant_turn_d20_opp_1() -> None:
     enc.end_activation(ScriptedRolls([]))  # Pip
     enc.end_activation(ScriptedRolls([]))  # Grik
     assert enc.current == "Grik"
+    assert d20.can_react(enc.state, "Thorin", "attaque_opportunite")
     enc.act("Grik", "deplacement", ScriptedRolls([2]), chemin=[[1, -2]],
             reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
     assert last(enc, "attaque").actor == "Thorin"
@@ -838,7 +844,7 @@ def test_interruption_before_and_reaction_after_d20_imm_2() -> None:
     kills the attacker); a reaction resolves after the trigger has fully resolved."""
     # Interruption: Pip 15 + 4 = 19 ≥ 12, 1d8 = 5 ≥ 5 PV: Gob's ranged attack is cancelled
     enc = to_gob(started())
-    events = enc.act("Gob", "attaque", ScriptedRolls([15, 5]), cible="Pip",
+    events = enc.act("Gob", "attaquer", ScriptedRolls([15, 5]), cible="Pip",
                      portee="distance",
                      reactions=[{"par": "Pip", "type": "interruption", "arme": "1d8"}])
     assert enc.fighter("Gob").out
@@ -846,7 +852,7 @@ def test_interruption_before_and_reaction_after_d20_imm_2() -> None:
     assert last(enc, "action_annulee").rules == ("D20-IMM-2",)
     # Reaction: Gob 10 + 3 = 13 < 14 (miss), then Pip 1 + 4 = 5 < 12 (miss)
     enc = to_gob(started())
-    events = enc.act("Gob", "attaque", ScriptedRolls([10, 1]), cible="Pip",
+    events = enc.act("Gob", "attaquer", ScriptedRolls([10, 1]), cible="Pip",
                      portee="distance",
                      reactions=[{"par": "Pip", "type": "reaction", "nom": "Riposte"}])
     seq = [(e.kind, e.actor) for e in events if e.kind in ("attaque", "reaction")]
@@ -863,7 +869,7 @@ def test_reaction_after_a_trigger_that_knocks_out_its_author_d20_imm_2() -> None
     Gob 20 + 3 = 23 ≥ 14, 2d6 = 6 + 6 = 12 = Pip's 12 PV."""
     enc = to_gob(started())
     rng = ScriptedRolls([20, 6, 6])
-    enc.act("Gob", "attaque", rng, cible="Pip", portee="distance", arme="2d6",
+    enc.act("Gob", "attaquer", rng, cible="Pip", portee="distance", arme="2d6",
             reactions=[{"par": "Pip", "type": "reaction", "nom": "Riposte"}])
     assert rng.remaining == 0
     assert enc.fighter("Pip").out
@@ -914,7 +920,7 @@ def test_rejected_declaration_leaves_state_unchanged() -> None:
                                {"par": "Pip", "type": "contre"}])
     assert_rejected(enc, "D20-OPP-1", "Gob", "deplacement", chemin=[[2, 2]],
                     reactions=[{"by": "Thorin", "type": "attaque_opportunite"}])
-    assert_rejected(enc, "CORE-DICE", "Gob", "attaque", cible="Thorin", arme="3d")
+    assert_rejected(enc, "CORE-DICE", "Gob", "attaquer", cible="Thorin", arme="3d")
 
 
 def test_gm_places_a_fighter() -> None:
@@ -968,102 +974,156 @@ def test_automated_fight_invariants(seed: int) -> None:
         assert 0 <= f.tracks["PV"] <= f.maxima["PV"]
 
 
-# -- a golden turn sequence (the book's example) --------------------------------------------
-
-GOLDEN = Path(__file__).parent / "golden" / "d20_sequence.json"
-
-#: every die of the scenario, in draw order (derivation in ``sequence``'s comments)
-SEQUENCE_ROLLS = [
-    15, 10, 14, 2,  # initiative: Thorin 17, Pip 14, Gob 15, Grik 2
-    14, 3,  # Thorin → Gob: 14 + 5 = 19 ≥ 12, 1d6 = 3 (Gob 8 → 5)
-    3,  # Thorin → Gob again (action point): 3 + 5 = 8 < 12
-    4,  # Thorin's save against Venin (poison, dwarf): 4 + 5 = 9 < 10
-    10, 2,  # Gob leaves (1, 1): Thorin's opportunity attack 10 + 5 = 15 ≥ 12, 1d6 = 2
-    16, 4,  # Gob shoots Pip: 16 + 3 = 19 ≥ 14, 1d6 = 4 (Pip 12 → 8)
-    5,  # Pip's reaction « Riposte »: 5 + 4 = 9 < 12
-    5,  # Pip's save against Effroi (peur, halfling): 5 + 5 = 10
-    20, 6,  # Grik leaves (1, -1): Thorin's opportunity attack 20 + 5, 1d6 = 6 ≥ 6 PV
-    15,  # round 2, Thorin's save against Venin: 15 + 5 = 20
-]
+# -- the golden round (tests/golden/d20.json, played by tests/golden_runner.py) -----------
 
 
-def sequence() -> Encounter:
-    """Round 1 of a d20 fight, every phase of the turn, with fixed dice."""
-    effects = [
-        Effect("", "Venin", Timing.ACTIVATION_START, bearer="Thorin", kind="degats_continus",
-               per_tick={"PV": -2}, save_ends=True, keywords=frozenset({"poison"})),
-        Effect("", "Posture défensive", Timing.ACTIVATION_END, bearer="Thorin",
-               remaining=1),
-        Effect("", "Régénération", Timing.ACTIVATION_START, bearer="Gob",
-               kind="regeneration", per_tick={"PV": 1}),
-        Effect("", "Effroi", Timing.ACTIVATION_START, bearer="Pip", save_ends=True,
-               keywords=frozenset({"peur"})),
-    ]
-    rng = ScriptedRolls(SEQUENCE_ROLLS)
-    enc = Encounter("d20", roster(Thorin={"PA": 1}, Gob={"PV": 8}))
-    for e in effects:
-        enc.add_effect(e)
-    enc.start(rng, positions=POSITIONS)  # Thorin: Venin −2 (20 → 18)
-    enc.act("Thorin", "attaque", rng, cible="Gob")
-    enc.act("Thorin", "point_action")
-    enc.act("Thorin", "attaque", rng, cible="Gob")
-    enc.act("Thorin", "degainer", description="sa hache de jet")
-    enc.end_activation(rng)  # Venin stays, Posture défensive ends; Gob: +1 (5 → 6)
-    enc.act("Gob", "deplacement", rng, chemin=[[2, 2]],
-            reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])  # 6 → 4
-    enc.act("Gob", "attaque", rng, cible="Pip", portee="distance",
-            reactions=[{"par": "Pip", "type": "reaction", "nom": "Riposte"}])
-    enc.end_activation(rng)  # Pip's turn: its immediate action is back
-    enc.end_activation(rng)  # Effroi ends; Grik's turn
-    enc.act("Grik", "deplacement", rng, chemin=[[2, -1]],
-            reactions=[{"par": "Thorin", "type": "attaque_opportunite"}])
-    enc.end_activation(rng)  # round 2: Thorin, Venin −2 (18 → 16)
-    enc.end_activation(rng)  # Venin ends; Gob: +1 (4 → 5)
+def test_golden_round_outcomes_by_hand() -> None:
+    """D20-START-1, D20-ACT-1..3, D20-END-1/2, D20-OPP-1/2, D20-IMM-1/2 in one round of
+    the golden file (its log is checked by tests/test_golden.py); here, the hand-derived
+    outcomes. Dice: initiative 15, 10, 14, 2 (Thorin 17, Pip 14, Gob 15, Grik 2); Thorin
+    → Gob 14 + 5 ≥ 12 for 3, then 3 + 5 < 12 (action point); Thorin's save against
+    Venin 4 + 5 < 10; Gob leaves (1, 1): Thorin's opportunity attack 10 + 5 for 2; Gob
+    shoots Pip 16 + 3 ≥ 14 for 4; Pip's reaction 5 + 4 < 12; Pip's save against Effroi
+    (peur, halfling) 5 + 5 = 10; Grik leaves (1, −1): Thorin's opportunity attack 20 + 5
+    for 6 ≥ 6 PV; round 2, Thorin's save 15 + 5."""
+    fight = golden_runner.load("d20")["fights"][0]
+    enc, rng = golden_runner.play(d20.SYSTEM, fight)
     assert rng.remaining == 0
-    return enc
-
-
-def golden_log(enc: Encounter) -> list[list[Any]]:
-    return [[e.kind, e.actor, [d.value for d in e.dice], list(e.rules), e.text]
-            for e in enc.log]
-
-
-def test_golden_turn_sequence() -> None:
-    """D20-START-1, D20-ACT-1..3, D20-END-1/2, D20-OPP-1/2, D20-IMM-1/2 in one round;
-    the hand-derived outcomes (see SEQUENCE_ROLLS), then the reviewed log."""
-    enc = sequence()
     pv = {n: f.tracks["PV"] for n, f in enc.state.fighters.items()}
     # Thorin 20 − 2 − 2; Pip 12 − 4; Gob 8 − 3 + 1 − 2 + 1 (round 2); Grik 6 − 6
     assert pv == {"Thorin": 16, "Pip": 8, "Gob": 5, "Grik": 0}
     assert pos(enc, "Gob") == [2, 2] and pos(enc, "Grik") == [1, -1]
-    assert enc.state.effects == [next(e for e in enc.state.effects if e.name == "Régénération")]
+    assert [e.name for e in enc.state.effects] == ["Régénération"]
     assert enc.turn == 2 and enc.current == "Gob"
     rules = {r for e in enc.log for r in e.rules}
     assert {f"D20-{x}" for x in ("TIME-1", "INIT-1", "START-1", "ACT-1", "ACT-3", "END-1",
                                  "END-2", "OPP-1", "OPP-2", "IMM-1", "IMM-2")} <= rules
-    expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    assert expected["rolls"] == SEQUENCE_ROLLS
-    assert golden_log(enc) == expected["log"]
 
 
-def regenerate() -> Path:
-    """Write ``d20_sequence.new.json`` for a human to review and rename."""
-    out = GOLDEN.with_suffix(".new.json")
-    data = {
-        "about": "Golden turn sequence of the d20 system (tests/test_d20.py, sequence()): "
-                 "fixed dice → the whole log [kind, actor, dice, rules, text]. Generated "
-                 "by « python -m tests.test_d20 --regenerate », reviewed by a human.",
-        "rolls": SEQUENCE_ROLLS,
-        "log": golden_log(sequence()),
+# -- the package: names, catalogue, displays, error kinds ------------------------------------
+
+
+def test_first_to_act_odds_match_enumeration_d20_init_1() -> None:
+    """D20-INIT-1: the exact chance to act first (1d20 + init, ties to the higher init,
+    then a fair roll-off) against every pair of d20s enumerated."""
+    a = Combatant("A", "x", {"PV": 5, "init": 2})
+    b = Combatant("B", "y", {"PV": 5, "init": 0})
+    c = Combatant("C", "y", {"PV": 5})  # init 0 when absent
+    odds = d20.first_to_act_odds([a, b, c])
+    assert sum(odds.values()) == 1
+    wins = dict.fromkeys("ABC", Fraction(0))
+    for rolls in itertools.product(range(1, 21), repeat=3):
+        totals = {"A": rolls[0] + 2, "B": rolls[1], "C": rolls[2]}
+        best = max(totals.values())
+        top = [n for n, t in totals.items() if t == best]
+        if "A" in top:
+            wins["A"] += 1  # the higher modifier wins the tie
+        else:
+            for n in top:
+                wins[n] += Fraction(1, len(top))  # a fair roll-off
+    assert odds == {n: w / 20**3 for n, w in wins.items()}
+    assert d20.initiative is d20.roll_initiative  # the name before the naming rule
+
+
+def test_initiative_explains_its_ties_d20_init_1() -> None:
+    """D20-INIT-1: the French explanation names each tie-break that applied."""
+    a = Combatant("A", "x", {"PV": 5, "init": 3})
+    b = Combatant("B", "x", {"PV": 5, "init": 0})
+    c = Combatant("C", "y", {"PV": 5, "init": 0})
+    ini = d20.roll_initiative([a, b, c], ScriptedRolls([12, 15, 15, 4, 17]))
+    lines = ini.explain()
+    assert lines[0] == "A : 1d20 = 12 + 3 = 15 (D20-INIT-1)."
+    assert "Égalité à 15 départagée par le modificateur : A (+3), B (+0), C (+0) " \
+           "(D20-INIT-1)." in lines
+    assert ("Égalité à 15 (modificateur +0) : jet de départage au d20, le plus haut "
+            "d’abord : B 4 ; C 17 → C, B (D20-INIT-1).") in lines
+    assert lines[-1] == "Ordre : A, C, B, le même à chaque round (D20-TIME-1)."
+
+
+def test_results_and_odds_display_in_french() -> None:
+    """The book shows results and odds directly: French tables and sentences, no repr."""
+    shown = {
+        "plan": d20.plan_turn(["simple", "simple"], action_points=1)._repr_html_(),
+        "save": d20.resolve_save(6, 5)._repr_html_(),
+        "save_odds": d20.save_odds(5)._repr_html_(),
+        "duration": d20.duration_odds(5, max_turns=3)._repr_html_(),
+        "initiative": d20.roll_initiative(roster(), ScriptedRolls(INIT_ROLLS))._repr_html_(),
+        "rules": d20.Rules()._repr_html_(),
     }
-    lines = json.dumps(data, ensure_ascii=False, indent=1).splitlines()
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return out
+    for name, html in shown.items():
+        assert not any(w in html for w in ("TurnPlan(", "SaveOdds(", "Fraction(", "Rules(")), name
+    assert "action simple (point d’action)" in shown["plan"]
+    assert "1d20 = 6 + 5 = 11 (10 requis) : réussi" in shown["save"]
+    assert "80,0" in shown["save_odds"] and "1,25 tour" in shown["duration"]
+    assert "Thorin, Gob, Pip et Grik" in shown["initiative"]
+    assert "aucun plafond" in shown["rules"]
 
 
-if __name__ == "__main__":  # python -m tests.test_d20 --regenerate
-    import sys
+def test_every_option_and_option_value_has_a_french_label() -> None:
+    import dataclasses
 
-    if sys.argv[1:] != ["--regenerate"]:
-        sys.exit("usage: python -m tests.test_d20 --regenerate")
-    print(f"écrit : {regenerate()} — relisez le diff avant de le renommer")
+    names = [f.name for f in dataclasses.fields(d20.Rules)]
+    assert sorted(d20.OPTION_LABELS) == sorted(names)
+    assert set(d20.OPTION_VALUE_LABELS["immediate_reset"]) == set(d20.IMMEDIATE_RESETS)
+    assert set(d20.OPTION_VALUE_LABELS["cancelled_action_spent"]) == {True, False}
+
+
+def test_catalogue_every_action_documented_and_resolved() -> None:
+    """D20-ACT-1: one ActionSpec per action, each with a French doc and a resolver; the
+    attack is « attaquer » (no alias for the old id)."""
+    for action_id, spec in d20.ACTIONS.items():
+        assert spec.id == action_id and spec.doc and spec.label
+        assert spec.resolver_key in d20.RESOLVERS
+        assert action_id in d20.ACTION_TIMINGS
+    assert "attaquer" in d20.ACTIONS and "attaque" not in d20.ACTIONS
+    assert d20.SYSTEM.catalogue(d20.Rules()) is d20.ACTIONS
+
+
+def test_error_kinds() -> None:
+    """CORE-ERR: a bad value is a ParameterError, a forbidden move an IllegalActionError,
+    whatever the system; both leave the fight unchanged."""
+    enc = started()
+    bad: list[tuple[type[EscarmoucheError], str, str, dict[str, Any]]] = [
+        (ParameterError, "Thorin", "attaquer", {"cible": "Personne"}),
+        (ParameterError, "Thorin", "attaquer", {"cible": "Gob", "portee": "loin"}),
+        (ParameterError, "Thorin", "attaquer", {"cible": "Gob", "bonus": True}),
+        (ParameterError, "Thorin", "deplacement", {"chemin": "nord"}),
+        (ParameterError, "Thorin", "deplacement", {}),
+        (ParameterError, "Thorin", "voler", {}),
+        (IllegalActionError, "Gob", "attaquer", {"cible": "Thorin"}),
+        (IllegalActionError, "Thorin", "point_action", {}),
+        (IllegalActionError, "Thorin", "jet_de_sauvegarde", {}),
+        (IllegalActionError, "Thorin", "attaque_opportunite", {}),
+        (IllegalActionError, "Thorin", "interruption", {"declencheur": "un cri"}),
+    ]
+    for kind, actor, action, params in bad:
+        before = enc.to_json()
+        with pytest.raises(EscarmoucheError) as err:
+            enc.act(actor, action, ScriptedRolls([20] * 5), **params)
+        assert type(err.value) is kind, (action, params, err.value)
+        assert enc.to_json() == before
+    with pytest.raises(ParameterError):
+        d20.check_turn(["danser"])
+    with pytest.raises(IllegalActionError):
+        d20.check_turn(["simple", "simple"])
+    with pytest.raises(ParameterError):
+        d20.Rules(immediate_reset="jamais")
+
+
+def test_initiative_checks_the_modifier_d20_init_1() -> None:
+    """D20-INIT-1: an init out of −100..100 is refused by the roll and by the odds."""
+    wild = [Combatant("A", "x", {"PV": 5, "init": 500}), Combatant("B", "y", {"PV": 5})]
+    with pytest.raises(ParameterError, match="D20-INIT-1"):
+        d20.roll_initiative(wild, ScriptedRolls([1, 2]))
+    with pytest.raises(ParameterError, match="init = 500"):
+        d20.first_to_act_odds(wild)
+
+
+@pytest.mark.parametrize("module", ["actions", "grid", "initiative", "narration", "odds",
+                                    "reactions", "rules", "saves", "system"])
+def test_doctests_of_the_package(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"escarmouche.systems.d20.{module}"))
+    assert result.failed == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given, settings
@@ -280,7 +280,7 @@ def test_environment_slot_effects_tick_at_its_activation() -> None:
     class WithEnvironment(ToySystem):
         name = "jouet_env"
 
-        def turn_order(self, ctx: Ctx, turn: int) -> list[str]:
+        def turn_order(self, ctx: Ctx[Any], turn: int) -> list[str]:
             return [*super().turn_order(ctx, turn), ENVIRONMENT]
 
     enc = Encounter(WithEnvironment(), roster())

@@ -90,7 +90,7 @@ def test_bad_inputs_keep_the_odds() -> None:
     demo.weapon.value = "1d8+2"
     assert demo.error_text == ""
     demo.defence.value = 99
-    assert "defense = 99 : une valeur entre 0 et 40" in demo.error_text
+    assert "defense = 99 : un nombre entier entre 0 et 40" in demo.error_text
     assert demo.odds.value == odds
     demo.defence.value = 14
     demo.bonus.value = 200

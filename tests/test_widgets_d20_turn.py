@@ -53,7 +53,7 @@ def test_interrupt_that_strikes_first() -> None:
 
 def test_budget_and_action_points() -> None:
     demo = D20TurnDemo()
-    demo.actions.value = "attaque, attaque"
+    demo.actions.value = "attaquer, attaquer"
     play(demo)
     assert "la 2e action (action simple) ne trouve plus de place" in demo.error_text
     demo.points_spent.value = 1
@@ -89,16 +89,16 @@ def test_unknown_action_and_too_few_dice() -> None:
     shown = demo.output.value
     demo.actions.value = "voler"
     demo.roll_button.click()
-    assert "actions = 'voler' : action inconnue" in demo.error_text
+    assert "actions = « voler » : action inconnue" in demo.error_text
     assert demo.output.value == shown
-    demo.actions.value = "déplacement, attaque"
+    demo.actions.value = "déplacement, attaquer"
     play(demo, "15 5 4 20")
     assert "plus aucun résultat prévu" in demo.error_text
     assert demo.output.value == shown
 
 
 def test_parse_actions_folds_accents() -> None:
-    assert parse_actions("Déplacement ; dégainer, ATTAQUE") == (
-        "deplacement", "degainer", "attaque")
+    assert parse_actions("Déplacement ; dégainer, ATTAQUER") == (
+        "deplacement", "degainer", "attaquer")
     with pytest.raises(EscarmoucheError):
         parse_actions("danser")

@@ -6,7 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from escarmouche_widgets._odds import first_odds, group_odds, uniform
+from escarmouche_widgets._odds import first_odds, uniform
 from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets.initiative import InitiativeDemo
 
@@ -63,64 +63,6 @@ def test_first_odds_rulebook_against_the_engine() -> None:
         if init.order[0] == "A":
             wins += Fraction(1, 10_000)
     assert rulebook.first_to_act_odds([a, b])["A"] == wins == Fraction(1, 2)
-
-
-def brute_groups(roster: list[tuple[str, str, int]], faces: int = 12
-                 ) -> tuple[dict[str, Fraction], dict[str, Fraction], Fraction]:
-    """Every joint roll through the engine's own ``d12.rank_groups``."""
-    sides = list(dict.fromkeys(s for _, s, _ in roster))
-    first = dict.fromkeys(sides, Fraction(0))
-    before = dict.fromkeys(sides, Fraction(0))
-    tie = Fraction(0)
-    p = Fraction(1, faces ** len(roster))
-    for dice in itertools.product(range(1, faces + 1), repeat=len(roster)):
-        rolls = [d12.InitiativeRoll(n, s, d, b) for (n, s, b), d in
-                 zip(roster, dice, strict=True)]
-        groups, _, perfect = d12.rank_groups(rolls, environment=True)
-        if perfect:
-            tie += p
-            continue
-        first[next(g.side for g in groups if not g.environment)] += p
-        for g in groups:
-            if g.environment:
-                break
-            before[g.side] += p
-    keep = 1 - tie
-    return ({s: v / keep for s, v in first.items()},
-            {s: v / keep for s, v in before.items()}, tie)
-
-
-@pytest.mark.parametrize(
-    "roster",
-    [
-        [("A", "x", 2), ("B", "x", 0), ("C", "y", 1), ("D", "z", 0)],
-        [("A", "x", 0), ("B", "y", 0), ("C", "z", 0), ("D", "w", 0)],
-        [("A", "x", 0), ("B", "x", 0), ("C", "y", 0), ("D", "y", 0)],
-        [("A", "x", 3)],
-    ],
-)
-def test_group_odds_match_the_engine_rank_groups(roster: list[tuple[str, str, int]]
-                                                 ) -> None:
-    first, before, tie = brute_groups(roster)
-    groups: dict[str, list[int]] = {}
-    for _, side, bonus in roster:
-        groups.setdefault(side, []).append(bonus)
-    odds = group_odds(groups)
-    assert odds is not None
-    assert odds.reroll == tie
-    assert odds.first == first
-    assert odds.before_environment == before
-    assert sum(odds.first.values()) == 1
-
-
-def test_group_odds_stay_fast_and_bounded() -> None:
-    import time
-
-    start = time.perf_counter()
-    assert group_odds({"a": [0] * 6, "b": [1, 2, 3, 0, 0, 1]}) is not None
-    assert group_odds({"a": [0, 1, 2], "b": [1, 1], "c": [2, 0], "d": [1]}) is not None
-    assert time.perf_counter() - start < 2.0
-    assert group_odds({s: [0] for s in "abcdef"}) is None  # more than MAX_GROUPS
 
 
 # -- the demo --------------------------------------------------------------------------------
@@ -181,8 +123,10 @@ def test_d12_group_order_environment_and_odds() -> None:
     assert "- héros (12) : Brune, Aldric" in text
     assert "- environnement (12) : événements passifs" in text
     assert "l’environnement perd l’égalité (D12-INIT-5)" in text
-    odds = group_odds({"héros": [2, 3], "monstres": [1, 2]})
-    assert odds is not None
+    odds = d12.group_odds([Combatant("Aldric", "héros", {"init": 2}),
+                           Combatant("Brune", "héros", {"init": 3}),
+                           Combatant("Grolk", "monstres", {"init": 1}),
+                           Combatant("Vex", "monstres", {"init": 2})])
     assert f"héros {percent(odds.first['héros'])}" in demo.odds_text
     assert "Le groupe agit avant l’environnement" in demo.odds_text
 

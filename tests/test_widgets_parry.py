@@ -82,7 +82,7 @@ def test_ranged_attack_cannot_be_defended_and_has_range_bands() -> None:
 
 def test_exact_outcome_distribution() -> None:
     demo = ParryDodgeDemo()
-    out = d100.attack_outcomes(setup_of(demo.fighters()))
+    out = d100.attack_distribution(setup_of(demo.fighters()))
     text = demo.odds_text
     assert f"manquée {percent(out.miss)} ; parée {percent(out.parried)}" in text
     assert f"touche : tête {percent(out.location_odds['tête'])}" in text
@@ -95,7 +95,8 @@ def test_bad_stats_and_dice_in_french() -> None:
     demo = ParryDodgeDemo()
     shown = demo.output.value
     demo.att_cc.value = 140
-    assert "CC = 140 pour « Attaquant » : une valeur entre 0 et 100" in demo.error_text
+    assert "CC = 140 : un nombre entier entre 0 et 100 est attendu pour Attaquant" in (
+        demo.error_text)
     demo.att_cc.value = 45
     demo.head_armour.value = "beaucoup"
     assert "armure de la tête = 'beaucoup'" in demo.error_text

@@ -232,7 +232,7 @@ def test_load_encounter_accepts_the_engine_save() -> None:
 @pytest.mark.parametrize(
     ("system", "options", "first_turn"),
     [("rulebook", "surprise_by=monstres, unaware=oui", "tour"),
-     ("d100", "surprised=héros", "round 1"),
+     ("d100", "surpris=héros", "round 1"),
      ("d12", "environment=oui, ambush_by=monstres", "tour 0"),
      ("d20", 'positions={"Aldric": [0, 0], "Brune": [0, 1], "Grolk": [1, 0]}', "round 1")],
 )

@@ -922,6 +922,12 @@ def probability(
     Fraction(1, 3)
     """
     if isinstance(condition, tuple):
+        if len(condition) != 2 or isinstance(condition[1], bool) or not isinstance(
+                condition[1], int) or not isinstance(condition[0], str):
+            raise DiceError(
+                f"condition = {_show(repr(condition))} : une paire (comparaison, nombre "
+                f"entier) est attendue, par exemple (\">=\", 12) ({RULE})",
+                field="condition", value=None, rule=RULE)
         op, value = condition
         if op not in _OPERATORS:
             raise DiceError(
@@ -932,8 +938,12 @@ def probability(
             )
         compare = _OPERATORS[op]
         predicate: Callable[[int], bool] = lambda total: compare(total, value)  # noqa: E731
-    else:
+    elif callable(condition):
         predicate = condition
+    else:
+        raise DiceError(
+            f"condition = {_show(repr(condition))} : une fonction ou une paire (comparaison, "
+            f"nombre) est attendue ({RULE})", field="condition", value=None, rule=RULE)
     return sum((p for total, p in distribution(expr).items() if predicate(total)), Fraction(0))
 
 

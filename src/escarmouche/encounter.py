@@ -111,7 +111,7 @@ class Encounter:
 
     def __init__(
         self,
-        system: str | System,
+        system: str | System[Any],
         combatants: Iterable[Combatant],
         *,
         rules: Any = None,
@@ -156,7 +156,7 @@ class Encounter:
     # -- read-only views ---------------------------------------------------------------
 
     @property
-    def system(self) -> System:
+    def system(self) -> System[Any]:
         return self._system
 
     @property
@@ -214,7 +214,7 @@ class Encounter:
 
     # -- atomic operations -------------------------------------------------------------
 
-    def _atomic(self, rng: Rng | None, op: Callable[[Ctx], None]) -> list[Event]:
+    def _atomic(self, rng: Rng | None, op: Callable[[Ctx[Any]], None]) -> list[Event]:
         draft = self.state.draft()
         snapshot = rng_state(rng) if rng is not None else None
         ctx = Ctx(draft, self._system, self._rules, rng)
@@ -229,7 +229,7 @@ class Encounter:
         self.state = draft
         return ctx.events
 
-    def _require_running(self, ctx: Ctx) -> None:
+    def _require_running(self, ctx: Ctx[Any]) -> None:
         if not ctx.state.started:
             raise IllegalActionError(
                 "combat = non commencé : appelez start() d’abord (CORE-ERR)",
@@ -246,7 +246,7 @@ class Encounter:
         """Roll initiative (system options such as ``surprise_by`` go in ``options``) and
         start the first activation."""
 
-        def op(ctx: Ctx) -> None:
+        def op(ctx: Ctx[Any]) -> None:
             if ctx.state.started:
                 raise IllegalActionError(
                     "combat = déjà commencé : start() ne s’appelle qu’une fois (CORE-ERR)",
@@ -273,7 +273,7 @@ class Encounter:
     def act(self, actor: str, action: str, rng: Rng | None = None, **params: Any) -> list[Event]:
         """``actor`` takes ``action`` (the system checks legality, in turn or out of turn)."""
 
-        def op(ctx: Ctx) -> None:
+        def op(ctx: Ctx[Any]) -> None:
             self._require_running(ctx)
             ctx.fighter(actor)
             self._system.act(ctx, actor, action, params)
@@ -284,7 +284,7 @@ class Encounter:
     def end_activation(self, rng: Rng | None = None) -> list[Event]:
         """End the current activation and start the next one (ending turns as needed)."""
 
-        def op(ctx: Ctx) -> None:
+        def op(ctx: Ctx[Any]) -> None:
             self._require_running(ctx)
             self._end_activation(ctx)
             self._advance(ctx)
@@ -294,7 +294,7 @@ class Encounter:
     def add_effect(self, effect: Effect) -> list[Event]:
         """Add a lasting effect (its timing says when it ticks and expires)."""
 
-        def op(ctx: Ctx) -> None:
+        def op(ctx: Ctx[Any]) -> None:
             ctx.add_effect(effect)
 
         return self._atomic(None, op)
@@ -302,7 +302,7 @@ class Encounter:
     def remove_effect(self, effect_id: str) -> list[Event]:
         """Remove an effect by id (the GM's call, or a save that succeeded)."""
 
-        def op(ctx: Ctx) -> None:
+        def op(ctx: Ctx[Any]) -> None:
             ctx.remove_effect(effect_id)
 
         return self._atomic(None, op)
@@ -311,7 +311,7 @@ class Encounter:
                ) -> list[Event]:
         """A GM adjustment of a track (damage or healing typed by hand)."""
 
-        def op(ctx: Ctx) -> None:
+        def op(ctx: Ctx[Any]) -> None:
             if isinstance(delta, bool) or not isinstance(delta, int):
                 raise EscarmoucheError(
                     f"variation = {delta!r} : un nombre entier est attendu (CORE-ERR)",
@@ -330,7 +330,7 @@ class Encounter:
     def flee(self, name: str) -> list[Event]:
         """``name`` leaves the fight (RB-END-1: enemies fled)."""
 
-        def op(ctx: Ctx) -> None:
+        def op(ctx: Ctx[Any]) -> None:
             f = ctx.fighter(name)
             f.fled = True
             ctx.emit("fuite", f"{name} prend la fuite.", actor=name, rules=("RB-END-1",))
@@ -342,7 +342,7 @@ class Encounter:
     def finish(self, outcome: str = "fin décidée par le MJ") -> list[Event]:
         """End the fight now (the GM's call, RB-END-1)."""
 
-        def op(ctx: Ctx) -> None:
+        def op(ctx: Ctx[Any]) -> None:
             self._require_running(ctx)
             self._finish(ctx, outcome)
 
@@ -389,7 +389,7 @@ class Encounter:
 
     # -- the turn machinery (runs inside _atomic) --------------------------------------
 
-    def _begin_turn(self, ctx: Ctx) -> None:
+    def _begin_turn(self, ctx: Ctx[Any]) -> None:
         st = ctx.state
         st.order = list(self._system.turn_order(ctx, st.turn))
         st.cursor = -1
@@ -404,7 +404,7 @@ class Encounter:
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_START, ()))
         self._system.on_turn_start(ctx)
 
-    def _end_turn(self, ctx: Ctx) -> None:
+    def _end_turn(self, ctx: Ctx[Any]) -> None:
         st = ctx.state
         for e in [e for e in st.effects if e.timing is Timing.TURN_END]:
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_END, ()))
@@ -412,7 +412,7 @@ class Encounter:
         ctx.emit("fin_tour", f"Fin du {self._system.turn_word} {st.turn}.")
         self._check_end(ctx, at_turn_end=True)
 
-    def _start_activation(self, ctx: Ctx, actor: str) -> bool:
+    def _start_activation(self, ctx: Ctx[Any], actor: str) -> bool:
         st = ctx.state
         first = st.activations.get(actor, 0) == 0
         st.activations[actor] = st.activations.get(actor, 0) + 1
@@ -438,7 +438,7 @@ class Encounter:
                 return False
         return self._system.on_activation_start(ctx, actor)
 
-    def _end_activation(self, ctx: Ctx) -> None:
+    def _end_activation(self, ctx: Ctx[Any]) -> None:
         actor = ctx.state.current
         if actor is None:
             return
@@ -446,7 +446,7 @@ class Encounter:
         for e in ctx.effects_of(actor, Timing.ACTIVATION_END):
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.ACTIVATION_END, ()))
 
-    def _advance(self, ctx: Ctx) -> None:
+    def _advance(self, ctx: Ctx[Any]) -> None:
         """Move the cursor to the next slot that can act, ending/starting turns."""
         st = ctx.state
         for _ in range(MAX_SKIPPED_SLOTS):
@@ -473,7 +473,7 @@ class Encounter:
             field="activations", value=MAX_SKIPPED_SLOTS, rule="CORE-ERR",
         )
 
-    def _check_end(self, ctx: Ctx, *, at_turn_end: bool) -> None:
+    def _check_end(self, ctx: Ctx[Any], *, at_turn_end: bool) -> None:
         st = ctx.state
         if st.finished:
             return
@@ -488,7 +488,7 @@ class Encounter:
                 text = f"victoire du camp « {winner} »" if winner else "aucun survivant"
                 self._finish(ctx, text)
 
-    def _finish(self, ctx: Ctx, outcome: str) -> None:
+    def _finish(self, ctx: Ctx[Any], outcome: str) -> None:
         ctx.state.finished = True
         ctx.state.outcome = outcome
         ctx.emit("fin_combat", f"Fin du combat : {outcome}.", rules=("RB-END-1",),

@@ -112,7 +112,7 @@ def parse_json(text: object, *, what: str = "sauvegarde", max_chars: int = MAX_S
         raise SaveError(str(err).replace("sauvegarde =", f"{what} =", 1), field=what,
                         value=None, rule="CORE-LOG") from None
     _check_tree(data, what, max_depth)
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 _DECODE_REASONS = {
@@ -175,7 +175,7 @@ def schema() -> dict[str, Any]:
 
 @functools.cache
 def _validator() -> Callable[[object], object]:
-    return fastjsonschema.compile(schema())  # type: ignore[no-any-return]
+    return fastjsonschema.compile(schema())
 
 
 _TYPES = {"object": "un objet { … }", "array": "une liste [ … ]", "string": "un texte",
@@ -196,7 +196,7 @@ def _french(err: fastjsonschema.JsonSchemaValueException) -> str:
     rule, want = err.rule, err.rule_definition
     if rule == "type":
         kinds = want if isinstance(want, list) else [want]
-        return f"{join([_TYPES.get(k, k) for k in kinds], last='ou')} est attendu"
+        return f"{join([_TYPES.get(str(k), str(k)) for k in kinds], last='ou')} est attendu"
     if rule == "required":
         return f"champ manquant : {join([quote(k) for k in _listed(err.message)])}"
     if rule == "additionalProperties":
@@ -229,8 +229,10 @@ def _shown(value: object) -> str:
         return quote(value[:40])
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
-    if isinstance(value, int | float):
+    if isinstance(value, int | float) and math.isfinite(value) and abs(value) < 10**15:
         return number(value)
+    if isinstance(value, int | float):
+        return "ce nombre"
     return "cette valeur"
 
 
@@ -242,9 +244,32 @@ def validate_save(data: Json) -> dict[str, Json]:
     try:
         _validator()(data)
     except fastjsonschema.JsonSchemaValueException as err:
-        raise _fail(_path(err.name), _french(err)) from None
+        raise _fail(_path(err.name or ""), _french(err)) from None
     assert isinstance(data, dict)
-    check_consistency(data)
+    result: dict[str, Json] = _integral(data)
+    check_consistency(result)
+    return result
+
+
+def _integral(data: dict[str, Json]) -> dict[str, Json]:
+    """JSON Schema counts ``2.0`` as an integer: once the schema has bounded every
+    integer field, integral floats become ints, so that « 2.0 PV » never reaches a rule."""
+    def fix(node: Json) -> Json:
+        if isinstance(node, float) and node.is_integer() and abs(node) < 2**53:
+            return int(node)
+        return node
+
+    stack: list[Json] = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                node[key] = fix(value)
+                stack.append(node[key])
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                node[i] = fix(value)
+                stack.append(node[i])
     return data
 
 

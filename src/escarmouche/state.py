@@ -191,9 +191,9 @@ class EndCondition:
             raise invalid("libellé", self.label, "RB-END-1", "un texte court est attendu")
         needed = {"camp_hors_combat": ("camp", self.side), "camp_en_fuite": ("camp", self.side),
                   "combattant_hors_combat": ("nom", self.name), "tours": ("tours", self.turns)}
-        label, value = needed[self.kind]
-        if value is None:
-            raise invalid(label, None, "RB-END-1",
+        missing_label, missing = needed[self.kind]
+        if missing is None:
+            raise invalid(missing_label, None, "RB-END-1",
                           f"la condition « {self.kind} » a besoin de ce champ")
 
     def describe(self) -> str:

@@ -21,7 +21,7 @@ from escarmouche.render.fmt import percent
 from escarmouche.systems import TITLES, d12, d20, d100, rulebook
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._odds import MAX_GROUPS, first_odds, group_odds, uniform
+from escarmouche_widgets._odds import first_odds, uniform
 from escarmouche_widgets._parse import RosterRow, check_range
 from escarmouche_widgets._record import Recorder
 
@@ -129,32 +129,8 @@ def _d20(combatants: list[Combatant], rec: Recorder, options: dict[str, object]
     for c in combatants:
         check_range(c.stat("init", 0), f"init de « {c.name} »", *d20.BONUS_RANGE,
                     "D20-INIT-1")
-    init = d20.initiative(combatants, rec)
-    lines = []
-    for r in init.rolls:
-        sign = "+" if r.modifier >= 0 else "−"
-        lines.append(f"{r.name} : 1d20 = {r.die} {sign} {abs(r.modifier)} = {r.total} "
-                     "(D20-INIT-1).")
-    by_key: dict[tuple[int, int], list[d20.InitiativeRoll]] = {}
-    for r in init.rolls:
-        by_key.setdefault((r.total, r.modifier), []).append(r)
-    totals: dict[int, list[d20.InitiativeRoll]] = {}
-    for r in init.rolls:
-        totals.setdefault(r.total, []).append(r)
-    for total, same in totals.items():
-        if len(same) > 1 and len({r.modifier for r in same}) > 1:
-            who = ", ".join(f"{r.name} ({r.modifier:+d})" for r in
-                            sorted(same, key=lambda r: -r.modifier))
-            lines.append(f"Égalité à {total} départagée par le modificateur : {who} "
-                         "(D20-INIT-1).")
-    for (total, mod), same in by_key.items():
-        if len(same) > 1:
-            rolls = " ; ".join(f"{r.name} " + ", ".join(map(str, r.roll_offs)) for r in same)
-            order = [n for n in init.order if any(r.name == n for r in same)]
-            lines.append(f"Égalité à {total} (modificateur {mod:+d}) : jet de départage au "
-                         f"d20, le plus haut d’abord : {rolls} → {', '.join(order)} "
-                         "(D20-INIT-1).")
-    lines.append(f"Ordre : {', '.join(init.order)}, le même à chaque round (D20-TIME-1).")
+    init = d20.roll_initiative(combatants, rec)
+    lines = init.explain()
     return InitiativeView(
         "d20", [("Chaque round", list(init.order))], lines,
         _labels([c.name for c in combatants], rec), ["D20-INIT-1", "D20-TIME-1"],
@@ -230,6 +206,15 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
                     ) -> str:
     """The exact odds of the initiative of ``system`` for this roster, as HTML charts."""
     roster = list(combatants)
+    if system == "d20":
+        first = d20.first_to_act_odds(roster)
+        return "".join([
+            h.section("Chances exactes", h.paragraph(
+                "Agir en premier : 1d20 + init, égalités au plus haut init puis jet de "
+                "départage (D20-INIT-1).")),
+            _first_chart(first, "Agir en premier (D20-INIT-1)"),
+            _in_words("Agir en premier", first.items()),
+        ])
     if system == "rulebook":
         for c in roster:
             check_range(c.stat("HAB"), f"HAB de « {c.name} »", 0, 100, "RB-INIT-1")
@@ -255,11 +240,14 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
     if system in ("d100", "d20"):
         stat, faces, rule = ("Ag", 10, "D100-INIT-2") if system == "d100" else (
             "init", 20, "D20-INIT-1")
-        entries = []
-        for c in roster:
-            mod = c.stat(stat, 0) if system == "d20" else c.stat(stat)
-            entries.append((c.name, mod, uniform(faces, mod)))
-        first = first_odds(entries)
+        if system == "d100":
+            first = d100.first_to_act_odds(roster)
+        else:
+            entries = []
+            for c in roster:
+                mod = c.stat(stat, 0) if system == "d20" else c.stat(stat)
+                entries.append((c.name, mod, uniform(faces, mod)))
+            first = first_odds(entries)
         return "".join([
             h.section("Chances exactes", h.paragraph(
                 f"Agir en premier : 1d{faces} + {stat}, égalités au plus haut {stat} puis "
@@ -268,14 +256,11 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
             _in_words("Agir en premier", first.items()),
         ])
     if system == "d12":
-        groups: dict[str, list[int]] = {}
-        for c in roster:
-            groups.setdefault(c.side, []).append(c.stat("init", 0))
-        odds = group_odds(groups)
-        if odds is None:
+        if len({c.side for c in roster}) > d12.MAX_ODDS_GROUPS:
             return h.section("Chances exactes", h.paragraph(
-                f"Plus de {MAX_GROUPS} camps : les chances exactes ne sont pas calculées "
-                "ici (le calcul croît très vite avec le nombre de camps)."))
+                f"Plus de {d12.MAX_ODDS_GROUPS} camps : les chances exactes ne sont pas "
+                "calculées ici (le calcul croît très vite avec le nombre de camps)."))
+        odds = d12.group_odds(roster)
         charts = [_first_chart(odds.first, "Le groupe agit en premier (D12-INIT-2/3)")]
         words = [_in_words("Le groupe agit en premier", odds.first.items())]
         if environment:

@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from escarmouche.render.fmt import number, percent
+from escarmouche.render.fmt import number, percent, plural
 from escarmouche.systems import d12
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
@@ -32,8 +32,8 @@ def _option_title(option: str) -> str:
 def odds_html(weapon: str, bonus: int, defence: int, mode: str) -> str:
     """The exact odds of one attack and the value of each critical option (cached: the
     same inputs are computed once)."""
-    hit = d12.hit_chance(bonus=bonus, defence=defence, mode=mode)
-    crit = d12.critical_chance(mode)
+    hit = d12.hit_odds(bonus=bonus, defence=defence, mode=mode)
+    crit = d12.critical_odds(mode)
     outcomes = _charts.bars(
         [("raté", 1 - hit), ("touché (sans critique)", hit - crit),
          ("critique (12 naturel)", crit)],
@@ -47,7 +47,7 @@ def odds_html(weapon: str, bonus: int, defence: int, mode: str) -> str:
         for o in d12.CRITICAL_OPTIONS
     ]
     values = d12.critical_option_values(weapon, bonus=bonus, defence=defence, mode=mode)
-    best = max(values, key=lambda v: v.decision_value)
+    best = values.best
     rows = [
         (_option_title(v.option), number(v.critical_damage), number(v.next_attack_gain),
          number(v.decision_value), number(v.attack_damage))
@@ -81,8 +81,8 @@ def attack_html(outcome: d12.AttackOutcome, draws: list[tuple[int, int, str]], s
     if outcome.damage is not None:
         if outcome.option is not None:
             lines.append(f"Option choisie : {_option_title(outcome.option)}.")
-        lines.append(f"Dégâts : {outcome.damage.detail} → {outcome.dealt} point"
-                     f"{'s' if outcome.dealt > 1 else ''} de dégâts.")
+        lines.append(f"Dégâts : {outcome.damage.detail} → "
+                     f"{plural(outcome.dealt, 'point')} de dégâts.")
         if outcome.grants_advantage:
             lines.append("La prochaine attaque contre la cible, avant son prochain tour, "
                          "se fera avec avantage (D12-CRIT-2 (c)).")
@@ -163,8 +163,9 @@ class CriticalDemo(Demo):
         def compute() -> str:
             weapon, bonus, defence, mode = self._inputs()
             rng = Recorder(self.dice.rng())
-            outcome = d12.resolve_attack(rng, weapon=weapon, bonus=bonus, defence=defence,
-                                         mode=mode, option=str(self.option.value))
+            outcome = d12.roll_attack_outcome(rng, weapon=weapon, bonus=bonus,
+                                              defence=defence, mode=mode,
+                                              option=str(self.option.value))
             n_attack = len(outcome.attack.dice)
             draws = rng.labelled([(0, "attaque"), (n_attack, "dégâts")])
             return h.join(attack_html(outcome, draws, self.dice.describe(),

@@ -18,10 +18,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
+from escarmouche import Combatant, Effect, Event, Timing, _check
 from escarmouche.encounter import Encounter
-from escarmouche.render.fmt import number, percent
+from escarmouche.errors import invalid
+from escarmouche.render.fmt import join, number, percent, signed
 from escarmouche.systems import d20
+from escarmouche.systems.d20 import rules as d20_rules
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled
@@ -35,7 +37,7 @@ CASTER = "Vex"  # far: the immediate interrupt
 POSITIONS = {ACTOR: [0, 0], ENEMY: [1, 0], CASTER: [6, 0]}
 
 #: the actions the demo knows (ids of :data:`escarmouche.systems.d20.ACTIONS`)
-TURN_ACTIONS = ("deplacement", "attaque", "degainer", "ouvrir_porte", "simple", "mouvement",
+TURN_ACTIONS = ("deplacement", "attaquer", "degainer", "ouvrir_porte", "simple", "mouvement",
                 "mineure", "parler", "lacher_objet", "libre")
 
 INTERRUPTS: dict[str, str] = {
@@ -57,23 +59,20 @@ class Scene:
     ongoing_save: bool = True
     regeneration: int = 2
     dazed: bool = True
-    actions: tuple[str, ...] = ("deplacement", "attaque", "degainer")
+    actions: tuple[str, ...] = ("deplacement", "attaquer", "degainer")
     points_spent: int = 0
     opportunity: bool = True
     interrupt: str = "arret"
 
 
 def parse_actions(text: str) -> tuple[str, ...]:
-    """``"déplacement, attaque, dégainer"`` → action ids (French error if unknown)."""
+    """``"déplacement, attaquer, dégainer"`` → action ids (French error if unknown)."""
     out = []
     for raw in (p for p in text.replace(";", ",").split(",") if p.strip()):
         ident = fold_ident(raw)
         if ident not in TURN_ACTIONS:
-            raise EscarmoucheError(
-                f"actions = {raw.strip()!r} : action inconnue ; actions : "
-                f"{', '.join(TURN_ACTIONS)} (D20-ACT-1)",
-                field="actions", value=raw.strip(), rule="D20-ACT-1",
-            )
+            raise invalid("actions", raw.strip(), "D20-ACT-1",
+                          f"action inconnue ; actions : {join(TURN_ACTIONS)}")
         out.append(ident)
     return tuple(out)
 
@@ -120,12 +119,11 @@ def _effects(scene: Scene) -> list[Effect]:
 
 def play_turn(scene: Scene, rng: Any) -> TurnResult:
     """Set the scene, roll initiative, play the others' turns until Brune's, then hers."""
-    if scene.ongoing < 0 or scene.regeneration < 0:
-        raise EscarmoucheError(
-            "dégâts continus / régénération : des valeurs positives ou nulles sont "
-            "attendues (D20-START-1)", field="effets", value=None, rule="D20-START-1")
-    categories = [d20.ACTIONS[a].category or d20.FREE for a in scene.actions]
-    plan = d20.plan_turn(categories, action_points=scene.points_spent, who=ACTOR)
+    _check.integer("dégâts continus", scene.ongoing, lo=0, hi=d20_rules.HP_RANGE[1],
+                   rule="D20-START-1")
+    _check.integer("régénération", scene.regeneration, lo=0, hi=d20_rules.HP_RANGE[1],
+                   rule="D20-START-1")
+    plan = d20.plan_turn(scene.actions, action_points=scene.points_spent, who=ACTOR)
     enc = Encounter("d20", _roster(scene))
     for effect in _effects(scene):
         enc.add_effect(effect)
@@ -141,11 +139,14 @@ def play_turn(scene: Scene, rng: Any) -> TurnResult:
     actions: list[Event] = []
     for _ in range(scene.points_spent):
         actions += enc.act(ACTOR, "point_action", rng)
-    opportunity_left = scene.opportunity
-    interrupt_left = bool(scene.interrupt)
     for action in scene.actions:
         if not enc.fighter(ACTOR).standing:
             break
+        # an allowance is used only by a reaction that took place (D20-OPP-1, D20-IMM-1)
+        opportunity_left = scene.opportunity and d20.can_react(enc.state, ENEMY,
+                                                               "attaque_opportunite")
+        interrupt_left = bool(scene.interrupt) and d20.can_react(enc.state, CASTER,
+                                                                 "interruption")
         params: dict[str, Any] = {}
         reactions: list[dict[str, Any]] = []
         here = enc.fighter(ACTOR).flags["pos"]
@@ -153,7 +154,7 @@ def play_turn(scene: Scene, rng: Any) -> TurnResult:
         if action == "deplacement":
             params["chemin"] = [[here[0] - 1, here[1]]]
             trigger = "quitte_case_adjacente"
-        elif action == "attaque":
+        elif action == "attaquer":
             params.update(cible=CASTER, portee="distance", arme="1d8")
             trigger = "attaque_distance"
             if interrupt_left:
@@ -164,17 +165,11 @@ def play_turn(scene: Scene, rng: Any) -> TurnResult:
         else:
             params["description"] = d20.ACTIONS[action].label.lower()
             trigger = ""
-        if (opportunity_left and trigger and enc.fighter(ENEMY).standing
-                and d20.opportunity_attack_allowed(trigger, near_enemy)):
+        if opportunity_left and trigger and d20.opportunity_attack_allowed(trigger, near_enemy):
             reactions.append({"par": ENEMY, "type": "attaque_opportunite"})
         if reactions:
             params["reactions"] = reactions
-        done = enc.act(ACTOR, action, rng, **params)
-        actions += done
-        # an allowance is used only by a reaction that took place (D20-OPP-1, D20-IMM-1)
-        kinds = {e.kind for e in done}
-        opportunity_left = opportunity_left and "attaque_opportunite" not in kinds
-        interrupt_left = interrupt_left and "interruption" not in kinds
+        actions += enc.act(ACTOR, action, rng, **params)
     end = enc.end_activation(rng)
     cut = next((i for i, e in enumerate(end) if e.kind in ("activation", "debut_tour")),
                len(end))
@@ -189,17 +184,6 @@ def _dice(events: Sequence[Event]) -> list[tuple[int, int, str]]:
     return [(d.faces, d.value, d.purpose or e.kind) for e in events for d in e.dice]
 
 
-def _plan_rows(plan: d20.TurnPlan) -> list[tuple[str, str, str]]:
-    rows = []
-    for i, category in enumerate(plan.actions):
-        slot = plan.slot_of(i)
-        taken = "aucune (libre)" if slot is None else d20.CATEGORY_LABELS[slot]
-        if slot is not None and (plan.assignment[i] or 0) >= len(d20.BASE_SLOTS):
-            taken += " (point d’action)"
-        rows.append((str(i + 1), d20.CATEGORY_LABELS[category], taken))
-    return rows
-
-
 def turn_html(result: TurnResult, source: str) -> str:
     enc = result.encounter
     actor = enc.fighter(ACTOR)
@@ -211,7 +195,7 @@ def turn_html(result: TurnResult, source: str) -> str:
         h.section("1. Début du tour (D20-START-1)", h.bullet_list(_lines(result.start))),
         h.section("2. Actions (D20-ACT-1 à 3, opportunité, interruption)",
                   h.table(("Action", "Catégorie", "Case du budget utilisée"),
-                          _plan_rows(result.plan))
+                          result.plan.rows())
                   + h.bullet_list(_lines(result.actions) or ["Aucune action."])),
         h.section("3. Fin du tour (D20-END-1, D20-END-2)",
                   h.bullet_list(_lines(result.end))),
@@ -231,14 +215,13 @@ def odds_html(trait: str, keyword: str, save_ends: bool) -> str:
     bonus = d20.save_bonus(actor, {keyword})
     save = d20.save_odds(bonus)
     duration = d20.duration_odds(bonus, max_turns=6)
-    mean = "jamais" if duration.mean is None else f"{number(duration.mean)} tour(s)"
     note = "" if save_ends else (
         " (Ici l’effet ne prend pas fin sur une sauvegarde : aucun jet ne sera fait.)")
     return "".join([
         h.section("Chances exactes", h.paragraph(
-            f"Jet de sauvegarde contre « {keyword} » : 1d20 {'+' if bonus >= 0 else '−'} "
-            f"{abs(bonus)} ≥ {save.target} réussit avec {percent(save.success)} de chances "
-            f"(D20-END-1) ; l’effet dure en moyenne {mean}.{note}")),
+            f"Jet de sauvegarde contre « {keyword} » : 1d20 {signed(bonus)} ≥ "
+            f"{number(save.target)} réussit avec {percent(save.success)} de chances "
+            f"(D20-END-1) ; l’effet dure en moyenne {duration.mean_text()}.{note}")),
         _charts.side_by_side(
             _charts.bars(save.bars(), "Jet de sauvegarde (D20-END-1)"),
             _charts.bars(duration.bars(), "Durée de l’effet (fin de tour)"),

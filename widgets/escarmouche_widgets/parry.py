@@ -5,20 +5,19 @@ Attacker (CC, CT, weapon, hand, range) and defender (CC, Ag, E, B, armour, the s
 each modifier, the attack, the defence, the hit location, the damage and the GM's
 sentence (D100-ATK-4), the dice, the rule IDs, and the exact distribution of the
 outcome (miss, parried, dodged, wounds per location) from
-:func:`escarmouche.systems.d100.attack_outcomes`.
+:func:`escarmouche.systems.d100.attack_distribution`.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
 
 from escarmouche import Combatant
-from escarmouche.render.fmt import number, percent
+from escarmouche.render.fmt import percent
 from escarmouche.systems import d100
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
@@ -74,83 +73,26 @@ def setup_of(f: Fighters) -> d100.AttackSetup:
     )
 
 
-def _target_line(label: str, t: d100.TargetNumber) -> str:
-    mods = "".join(f" {'+' if m.value >= 0 else '−'} {abs(m.value)} ({m.label})"
-                   for m in t.modifiers)
-    clamp = ""
-    if t.total <= 0:
-        clamp = " : aucun jet ne peut réussir"
-    elif t.total >= 100:
-        clamp = " : tout jet réussit"
-    return f"{label} : {t.stat} {t.base}{mods} = {number(t.total)}{clamp}."
-
-
 def steps_html(result: d100.AttackResult) -> str:
-    """The attack step by step, as a GM reads it."""
-    s = result.setup
-    lines = [_target_line("Seuil d’attaque", s.target)]
-    if s.defence_target is not None:
-        source = {"preparee": "parade préparée", "main_non_directrice":
-                  "parade de la main non directrice"}.get(s.parry_source or "", "")
-        label = "Seuil de parade" if s.defence == "parade" else "Seuil d’esquive"
-        lines.append(_target_line(label + (f" ({source})" if source else ""),
-                                  s.defence_target))
-    verdict = "touche" if result.hit else "manque"
-    lines.append(f"1. Jet d’attaque : {result.attack_roll} → {verdict} (D100-ATK-1).")
-    step = 2
-    if result.hit and s.defence_target is not None and result.defence_roll is not None:
-        ok = "réussit" if result.defended else "échoue"
-        jet, the = ("Jet de parade", "la parade") if s.defence == "parade" else (
-            "Jet d’esquive", "l’esquive")
-        rule = "D100-PARRY-2" if s.defence == "parade" else "D100-DODGE-1"
-        lines.append(f"{step}. {jet} : {result.defence_roll} → {the} {ok} ({rule}).")
-        step += 1
-    elif result.hit and s.defence == "aucune":
-        lines.append(f"{step}. Pas de défense.")
-        step += 1
-    if result.location is not None and result.location_value is not None:
-        value = "00" if result.location_value == 100 else f"{result.location_value:02d}"
-        where = f"{result.attack_roll} inversé → {value} : {result.rolled_location}"
-        if result.substituted:
-            where += f", hors d’atteinte, remplacé par {result.location} (D100-ATK-6)"
-        lines.append(f"{step}. Localisation : {where} (D100-ATK-2).")
-        step += 1
-        lines.append(
-            f"{step}. Dégâts : d10 {result.damage_roll} + arme {s.weapon.damage} − BE {s.be} − "
-            f"armure {result.armour} = {result.wounds_lost} blessure"
-            f"{'s' if result.wounds_lost > 1 else ''} ; reste {result.wounds_left} B "
-            "(D100-ATK-3).")
-    return h.bullet_list(lines)
+    """The attack step by step, as a GM reads it (the engine's :meth:`AttackResult.steps`)."""
+    return h.bullet_list(result.steps())
 
 
 @functools.lru_cache(maxsize=64)
 def odds_html(f: Fighters) -> str:
-    """The exact distribution of the attack's outcome (computed once per setup)."""
-    setup = setup_of(f)
-    out = d100.attack_outcomes(setup)
-    items: list[tuple[str, Fraction]] = [("manquée", out.miss)]
-    if setup.defence == "parade":
-        items.append(("parée", out.parried))
-    elif setup.defence == "esquive":
-        items.append(("esquivée", out.dodged))
-    zones = out.location_odds
-    items += [(f"touche : {z}", p) for z, p in zones.items()]
-    rows = []
-    for z, law in out.by_location.items():
-        mean = sum((w * p for w, p in law.items()), Fraction(0)) / zones[z]
-        rows.append((z, percent(zones[z]), f"{min(law)}–{max(law)}", number(mean)))
-    landed = out.landed
+    """The exact distribution of the attack's outcome (computed once per setup by the
+    engine, :func:`escarmouche.systems.d100.attack_distribution`; laid out here)."""
+    out = d100.attack_distribution(setup_of(f))
+    items = out.items()
+    zones = out.location_table()
     return "".join([
-        h.section("Chances exactes", h.paragraph(
-            f"Touche : {percent(out.odds.hit)} ; défendue : {percent(out.odds.defended)} ; "
-            f"blessures infligées : {percent(landed)} ; blessures en moyenne : "
-            f"{number(out.expected_wounds)}.")),
+        h.section("Chances exactes", h.paragraph(out.summary())),
         _charts.side_by_side(
             _charts.bars(items, "Issue de l’attaque"),
             _charts.distribution(out.wounds, "Blessures infligées", xlabel="Blessures",
                                  highlight=lambda w: w > 0),
         ),
-        h.table(("Zone touchée", "Chance", "Blessures", "Moyenne si touchée"), rows),
+        h.table(zones.headers, zones.rows),
         h.paragraph("Issues : " + " ; ".join(f"{n} {percent(p)}" for n, p in items) + "."),
     ])
 

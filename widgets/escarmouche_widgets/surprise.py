@@ -25,7 +25,6 @@ from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, button, labelled
 from escarmouche_widgets._initiative_views import DEMO_ROSTER, SYSTEM_TRAITS
-from escarmouche_widgets._odds import first_odds, uniform
 from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets._record import Recorder
 
@@ -92,11 +91,10 @@ def _rulebook_odds(roster: tuple[Combatant, ...], attackers: str, unaware: bool,
 
 
 @functools.lru_cache(maxsize=32)
-def _d12_odds(participants: tuple[Combatant, ...]) -> str:
-    if not participants:
+def _d12_odds(roster: tuple[Combatant, ...], attackers: str) -> str:
+    first = d12.bonus_turn_odds(roster, attackers).first
+    if not first:
         return ""
-    first = first_odds([(c.name, c.stat("init", 0), uniform(12, c.stat("init", 0)))
-                        for c in participants])
     words = " ; ".join(f"{n} {percent(p)}" for n, p in first.items())
     return (_charts.bars(list(first.items()),
                          "d12 : agit en premier au tour bonus (D12-SURPRISE-2)")
@@ -159,8 +157,7 @@ def _d12(roster: list[Combatant], attackers: str, unaware: bool, rng: Recorder
     _sides(roster, attackers)
     start = rng.mark()
     init = d12.initiative(roster, rng, ambush_by=attackers if unaware else None)
-    participants = [c for c in roster
-                    if unaware and (c.side == attackers or d12.ALERT_TRAIT in c.traits)]
+    participants = d12.bonus_turn_participants(roster, attackers if unaware else None)
     steps = [(start + i, f"tour bonus : {c.name}") for i, c in enumerate(participants)]
     base = start + len(participants)
     steps += [(base + i, f"initiative de groupe : {c.name}") for i, c in enumerate(roster)]
@@ -178,7 +175,8 @@ def _d12(roster: list[Combatant], attackers: str, unaware: bool, rng: Recorder
     when = "Tour bonus (tour 0)" if unaware else "Pas de tour bonus"
     return SurpriseView(
         "d12", when, list(init.bonus_turn), why,
-        rng.labelled(steps)[start:], list(init.rules), _d12_odds(tuple(participants)),
+        rng.labelled(steps)[start:], list(init.rules),
+        _d12_odds(tuple(roster), attackers) if unaware else "",
     )
 
 
@@ -186,7 +184,7 @@ def _d20(roster: list[Combatant], attackers: str, unaware: bool, rng: Recorder
          ) -> SurpriseView:
     _sides(roster, attackers)
     start = rng.mark()
-    init = d20.initiative(roster, rng)
+    init = d20.roll_initiative(roster, rng)
     steps = [(start + i, f"initiative : {c.name}") for i, c in enumerate(roster)]
     steps.append((start + len(roster), "départage"))
     why = [

@@ -63,14 +63,14 @@ DEFAULT_ROSTERS: dict[str, list[RosterRow]] = {
 #: what « options de départ » may hold, per system (a hint shown in the text box)
 START_HINTS: dict[str, str] = {
     "rulebook": "surprise_by=monstres, unaware=oui",
-    "d100": "surprised=héros",
+    "d100": "surpris=héros",
     "d12": "environment=oui, ambush_by=monstres",
     "d20": "positions={\"Aldric\": [0, 0], \"Grolk\": [1, 0]}",
 }
 
 SAVE_NAME = "combat-escarmouche.json"
-#: the parameter that names an action's target, by system (« cible », d100's « target »)
-TARGET_PARAMS = ("cible", "target")
+#: the parameter that names an action's target (« cible », in every system)
+TARGET_PARAMS = ("cible",)
 _TIMINGS = [(TIMING_LABELS[t], t.value) for t in Timing]
 _NO_ONE = "(aucun)"
 

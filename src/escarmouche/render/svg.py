@@ -80,14 +80,12 @@ MAX_LABEL: Final = 200
 
 def _chance(value: object, field: str) -> Fraction:
     """A probability in [0, 1] (int, float or Fraction; no bool, NaN or infinity)."""
-    ok = isinstance(value, int | float | Fraction) and not isinstance(value, bool)
-    if ok and isinstance(value, float) and not math.isfinite(value):
-        ok = False
-    p = Fraction(value) if ok else Fraction(-1)  # type: ignore[arg-type]
-    if not 0 <= p <= 1:
-        raise invalid(field, value if ok else "…", "CORE-ERR",
-                      "une probabilité entre 0 et 1 est attendue")
-    return p
+    if (isinstance(value, bool) or not isinstance(value, int | float | Fraction)
+            or (isinstance(value, float) and not math.isfinite(value))
+            or not 0 <= value <= 1):
+        shown = value if isinstance(value, int | float | Fraction) else "…"
+        raise invalid(field, shown, "CORE-ERR", "une probabilité entre 0 et 1 est attendue")
+    return Fraction(value)
 
 
 def _label(value: object, field: str) -> str:

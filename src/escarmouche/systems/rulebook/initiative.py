@@ -360,7 +360,7 @@ def resolve_initiative(
         used += 1
         return value
 
-    init = _initiative(roster, values, draw, surprise_by, rules)
+    init = resolve_initiative_with(roster, values, draw, surprise_by, rules)
     if used != len(queue):
         raise invalid("départage", len(queue), "RB-INIT-2",
                       f"seules {fmt.plural(used, 'valeur')} ont servi")
@@ -383,7 +383,8 @@ def initiative(
     roster = check_roster(combatants, rule="RB-INIT-1")
     _validate_for_initiative(roster, surprise_by, rules)
     values = [rng.randint(1, 100) for _ in roster]
-    return _initiative(roster, values, lambda _n, _r: rng.randint(1, 100), surprise_by, rules)
+    return resolve_initiative_with(roster, values, lambda _n, _r: rng.randint(1, 100),
+                                   surprise_by, rules)
 
 
 def _validate_for_initiative(
@@ -400,10 +401,13 @@ def _validate_for_initiative(
         _check.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-3", what="camp")
 
 
-def _initiative(
+def resolve_initiative_with(
     roster: Sequence[Combatant], values: Sequence[int], draw: Callable[[str, int], int],
     surprise_by: str | None, rules: Rules,
 ) -> Initiative:
+    """The initiative from the first d100s (``values``, roster order) and a ``draw(name,
+    round)`` that gives each roll-off die: the pure core of :func:`resolve_initiative`,
+    also used to re-derive a saved initiative from its dice."""
     _validate_for_initiative(roster, surprise_by, rules)
     base = [
         InitiativeRoll(c.name, c.side, c.stats["HAB"], d100_test(c.stats["HAB"], v, rules))

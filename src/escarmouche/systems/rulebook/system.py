@@ -16,7 +16,7 @@ from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json
 from escarmouche.render import fmt
-from escarmouche.state import Ctx, FighterState
+from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.rulebook.actions import (
     ACTIONS,
@@ -27,7 +27,12 @@ from escarmouche.systems.rulebook.actions import (
     RESOLVERS,
     refusal,
 )
-from escarmouche.systems.rulebook.initiative import Initiative, initiative, turn_filter
+from escarmouche.systems.rulebook.initiative import (
+    Initiative,
+    initiative,
+    resolve_initiative_with,
+    turn_filter,
+)
 from escarmouche.systems.rulebook.narration import (
     eclat_regenerated_sentence,
     hypoactivity_sentence,
@@ -40,6 +45,7 @@ from escarmouche.systems.rulebook.rules import (
     AUTO_DAMAGE,
     ECLAT,
     ECLAT_MAX,
+    MAX_ROLLOFF_ROUNDS,
     REQUIRED_STATS,
     SPEED_EFFECTS,
     SPEED_KIND,
@@ -197,6 +203,57 @@ class RulebookSystem(System[Rules]):
         """Turn 0 exists when somebody is in it (RB-INIT-3, RB-SURPRISE-3)."""
         init = self.initiative_of(ctx)
         return 0 if any(ctx.state.fighters[n].standing for n in init.turn_zero) else 1
+
+    def validate_state(self, state: EncounterState, rules: Rules) -> None:
+        """A loaded save (CORE-LOG): the stored initiative must be exactly what its dice
+        give under these rules (it is recomputed from them, RB-INIT-1..4), and each
+        fighter's activation flags must be true or false (RB-ACT-1, RB-MOVE-1)."""
+        for f in state.fighters.values():
+            for key in (FLAG_ACTION, FLAG_POSTURE_USED, FLAG_MOVE):
+                if key in f.flags:
+                    _check.flag(f"flags.{key}", f.flags[key], "RB-ACT-1")
+            posture = f.flags.get(FLAG_POSTURE)
+            if posture is not None:
+                _check.text(f"flags.{FLAG_POSTURE}", posture, "RB-ACT-1", max_len=100)
+        if "pending_order" in state.system_state:
+            raise invalid("system_state.pending_order", "…", "RB-TURN-1",
+                          "ordre en attente : ce champ n’existe qu’au milieu d’une opération")
+        data = state.system_state.get("initiative")
+        if not state.started and data is None:
+            return
+        stored = _check.mapping("system_state.initiative", data, "RB-INIT-1")
+        roster = [f.combatant for f in state.fighters.values()]
+        rolls = _check.sequence("system_state.initiative.rolls", stored.get("rolls"),
+                                "RB-INIT-1", min_len=len(roster), max_len=len(roster))
+        values: list[int] = []
+        rolloffs: dict[str, list[int]] = {}
+        for i, (c, r) in enumerate(zip(roster, rolls, strict=True)):
+            where = f"system_state.initiative.rolls[{i}]"
+            entry = _check.mapping(where, r, "RB-INIT-1")
+            if entry.get("name") != c.name:
+                raise invalid(f"{where}.name", entry.get("name"), "RB-INIT-1",
+                              f"{c.name} est attendu (ordre du groupe)")
+            test = _check.mapping(f"{where}.test", entry.get("test"), "RB-INIT-1")
+            values.append(_check.die(f"{where}.test.roll", test.get("roll"), 100, "RB-INIT-1"))
+            offs = _check.sequence(f"{where}.rolloffs", entry.get("rolloffs"), "RB-INIT-2",
+                                   max_len=MAX_ROLLOFF_ROUNDS)
+            rolloffs[c.name] = [_check.die(f"{where}.rolloffs", v, 100, "RB-INIT-2")
+                                for v in offs]
+        surprise_by = stored.get("surprise_by")
+        if surprise_by is not None:
+            surprise_by = _check.name_in("system_state.initiative.surprise_by", surprise_by,
+                           {c.side for c in roster}, "RB-SURPRISE-3", what="camp")
+
+        def draw(name: str, rnd: int) -> int:
+            if rnd > len(rolloffs[name]):
+                raise invalid("system_state.initiative.rolls", name, "RB-INIT-2",
+                              "un jet de départage manque")
+            return rolloffs[name][rnd - 1]
+
+        again = resolve_initiative_with(roster, values, draw, surprise_by, rules)
+        if again.to_json() != dict(stored):
+            raise invalid("system_state.initiative", "…", "RB-INIT-1",
+                          "l’initiative enregistrée ne correspond pas à ses dés")
 
     # -- the order of each global turn -----------------------------------------------
 

@@ -1,0 +1,171 @@
+"""Initiative: Ag + 1d10, kept for the whole fight (D100-INIT-1); order by score, then
+higher Ag, then 1d10 roll-offs, the higher roll first, until broken (D100-INIT-2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from escarmouche import _check
+from escarmouche._rng import Rng
+from escarmouche.errors import RuleBoundError, invalid
+from escarmouche.model import Combatant, DieRecord, Json, check_roster
+from escarmouche.render.fmt import join
+from escarmouche.render.table import Table
+from escarmouche.systems.d100.rules import stat
+
+__all__ = [
+    "INITIATIVE_DIE",
+    "MAX_ROLLOFF_ROUNDS",
+    "Initiative",
+    "InitiativeEntry",
+    "initiative",
+    "initiative_from_dice",
+    "resolve_initiative",
+    "roll_initiative",
+]
+
+#: D100-INIT-1: the initiative die (and the roll-off die, D100-INIT-2)
+INITIATIVE_DIE = 10
+#: D100-INIT-2: bound on roll-off rounds (a scripted rng repeating one value would loop)
+MAX_ROLLOFF_ROUNDS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeEntry:
+    """One combatant's initiative: Ag + 1d10 (D100-INIT-1)."""
+
+    name: str
+    ag: int
+    d10: int
+
+    @property
+    def score(self) -> int:
+        return self.ag + self.d10
+
+
+@dataclass(frozen=True, slots=True)
+class Initiative:
+    """The initiative of a fight, kept for its whole length (D100-INIT-1/2).
+
+    ``entries`` in the given order; ``rolloffs`` one tuple per roll-off round of
+    ``(name, d10)`` in draw order; ``order`` the acting order. In a notebook it shows as a
+    French table with the roll-offs and the order.
+    """
+
+    entries: tuple[InitiativeEntry, ...]
+    rolloffs: tuple[tuple[tuple[str, int], ...], ...]
+    order: tuple[str, ...]
+    rules: tuple[str, ...] = ("D100-INIT-1", "D100-INIT-2")
+
+    def score(self, name: str) -> int:
+        return next(e.score for e in self.entries if e.name == name)
+
+    @property
+    def dice(self) -> tuple[DieRecord, ...]:
+        first = [DieRecord(INITIATIVE_DIE, e.d10, f"initiative de {e.name}")
+                 for e in self.entries]
+        more = [DieRecord(INITIATIVE_DIE, r, f"départage de {n}")
+                for rnd in self.rolloffs for n, r in rnd]
+        return (*first, *more)
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "scores": {e.name: e.score for e in self.entries},
+            "d10": {e.name: e.d10 for e in self.entries},
+            "rolloffs": [[[n, r] for n, r in rnd] for rnd in self.rolloffs],
+            "order": list(self.order),
+        }
+
+    def table(self) -> Table:
+        """Each combatant's Ag, d10, score and rank (D100-INIT-1/2)."""
+        rank = {n: i for i, n in enumerate(self.order, 1)}
+        rows = [(e.name, e.ag, e.d10, e.score, rank[e.name])
+                for e in sorted(self.entries, key=lambda e: rank[e.name])]
+        return Table(("Personnage", "Ag", "d10", "Initiative", "Rang"), rows,
+                     "Initiative (Ag + 1d10, D100-INIT-1)")
+
+    def sentences(self) -> list[str]:
+        """The roll-offs and the order, in French (D100-INIT-2)."""
+        lines = [f"Départage, manche {i} : " + join(f"{n} {r}" for n, r in rnd) + "."
+                 for i, rnd in enumerate(self.rolloffs, 1)]
+        lines.append(f"Ordre de chaque round : {join(self.order, last='puis')}.")
+        return lines
+
+    def _repr_html_(self) -> str:
+        from escarmouche.render.table import Text
+
+        return self.table()._repr_html_() + Text("\n".join(self.sentences()))._repr_html_()
+
+
+def _initiative(combatants: Iterable[Combatant], draw: Callable[[str, bool], int]) -> Initiative:
+    roster = check_roster(combatants, rule="D100-INIT-1")
+    names = [c.name for c in roster]
+    ags = {c.name: stat(c, "Ag") for c in roster}
+    entries = tuple(InitiativeEntry(n, ags[n], draw(n, False)) for n in names)
+    score = {e.name: e.score for e in entries}
+    groups: dict[tuple[int, int], list[str]] = {}
+    for n in names:
+        groups.setdefault((score[n], ags[n]), []).append(n)
+    tied = [g for g in groups.values() if len(g) > 1]
+    tiebreak: dict[str, list[int]] = {n: [] for n in names}
+    rounds: list[tuple[tuple[str, int], ...]] = []
+    while tied:
+        if len(rounds) >= MAX_ROLLOFF_ROUNDS:
+            raise invalid("départages", MAX_ROLLOFF_ROUNDS, "D100-INIT-2",
+                          "l’égalité d’initiative n’est pas rompue après ce nombre de tours "
+                          "de départage", kind=RuleBoundError)
+        rolling = {n for g in tied for n in g}
+        this_round = tuple((n, draw(n, True)) for n in names if n in rolling)
+        rounds.append(this_round)
+        rolls = dict(this_round)
+        still: list[list[str]] = []
+        for g in tied:
+            sub: dict[int, list[str]] = {}
+            for n in g:
+                tiebreak[n].append(rolls[n])
+                sub.setdefault(rolls[n], []).append(n)
+            still.extend(s for s in sub.values() if len(s) > 1)
+        tied = still
+    order = sorted(
+        names, key=lambda n: (-score[n], -ags[n], tuple(-r for r in tiebreak[n]))
+    )
+    return Initiative(entries, tuple(rounds), tuple(order))
+
+
+def resolve_initiative(combatants: Iterable[Combatant], dice: Sequence[int]) -> Initiative:
+    """Initiative from dice already rolled (D100-INIT-1/2).
+
+    ``dice``: one d10 per combatant in the given order, then the roll-off d10s in draw
+    order (each round, every still-tied combatant of every tie group, in the given order).
+    Order: score descending, then higher Ag, then the roll-offs, higher roll first.
+    Dice beyond those needed are ignored.
+    """
+    _check.sequence("dés", dice, "D100-INIT-1")
+    it: Iterator[int] = iter(dice)
+
+    def draw(name: str, rolloff: bool) -> int:
+        rule = "D100-INIT-2" if rolloff else "D100-INIT-1"
+        what = f"départage de {name}" if rolloff else f"initiative de {name}"
+        value = next(it, None)
+        if value is None:
+            raise invalid(what, None, rule, "manquant : un d10 de plus est nécessaire")
+        return _check.die(what, value, INITIATIVE_DIE, rule)
+
+    return _initiative(combatants, draw)
+
+
+#: the name used before the naming rule (``resolve_<thing>``)
+initiative_from_dice = resolve_initiative
+
+
+def roll_initiative(combatants: Iterable[Combatant], rng: Rng) -> Initiative:
+    """Roll initiative. Draw order: one d10 per combatant in the given order, then the
+    roll-offs (one d10 per still-tied combatant, in the given order, round after round, at
+    most :data:`MAX_ROLLOFF_ROUNDS`)."""
+    return _initiative(combatants, lambda _n, _r: rng.randint(1, INITIATIVE_DIE))
+
+
+def initiative(combatants: Iterable[Combatant], rng: Rng) -> list[str]:
+    """API.md: the names in acting order (D100-INIT-1/2); see :func:`roll_initiative`."""
+    return list(roll_initiative(combatants, rng).order)

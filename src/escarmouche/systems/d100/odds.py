@@ -1,0 +1,277 @@
+"""Exact odds of the d100 system: who acts first (D100-INIT-1/2), one attack's odds
+(API.md ``attack_odds``) and its whole outcome distribution.
+
+Nothing is sampled: every d100 and d10 face is enumerated and counted with integers, and
+the counts become :class:`fractions.Fraction` at the end. The dice are single d100/d10,
+so plain enumeration is exact without a dice-expression library. Results display
+themselves as French tables in a notebook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+from escarmouche import _check
+from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.model import Combatant, Json, check_roster
+from escarmouche.odds import first_odds, uniform
+from escarmouche.render.fmt import number, percent
+from escarmouche.render.table import Table
+from escarmouche.systems.d100.attack import (
+    AttackSetup,
+    damage,
+    location_of,
+    reverse_digits,
+    substitute_location,
+)
+from escarmouche.systems.d100.initiative import INITIATIVE_DIE
+from escarmouche.systems.d100.jumps import resolve_drop_jump, resolve_long_jump
+from escarmouche.systems.d100.rules import DEFAULT_RULES, DEFENCES, LOCATIONS, Rules, stat
+
+__all__ = [
+    "AttackOutcomes",
+    "Odds",
+    "attack_distribution",
+    "attack_odds",
+    "attack_outcomes",
+    "drop_jump_distribution",
+    "first_to_act_odds",
+    "long_jump_distribution",
+]
+
+
+def first_to_act_odds(combatants: Iterable[Combatant]) -> dict[str, Fraction]:
+    """D100-INIT-1/2: each combatant's exact chance to act first in every round
+    (Ag + 1d10; ties to the higher Ag, then a fair 1d10 roll-off).
+
+    >>> from escarmouche import Combatant
+    >>> stats = {"CC": 40, "CT": 40, "F": 40, "E": 40, "M": 4, "B": 10}
+    >>> first_to_act_odds([Combatant("A", "x", {**stats, "Ag": 40}),
+    ...                    Combatant("B", "y", {**stats, "Ag": 31})])
+    {'A': Fraction(1, 1), 'B': Fraction(0, 1)}
+    """
+    roster = check_roster(combatants, rule="D100-INIT-1", non_empty=True)
+    entries = [(c.name, stat(c, "Ag"), uniform(INITIATIVE_DIE, stat(c, "Ag")))
+               for c in roster]
+    return first_odds(entries)
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """API.md: ``hit`` (the attack roll succeeds), ``defended`` (it hits and the parry or
+    dodge succeeds), ``lands`` (it hits and is not defended); ``miss`` = 1 − hit."""
+
+    hit: Fraction
+    defended: Fraction
+    lands: Fraction
+
+    @property
+    def miss(self) -> Fraction:
+        return 1 - self.hit
+
+    def to_json(self) -> dict[str, Json]:
+        return {k: str(getattr(self, k)) for k in ("hit", "defended", "lands", "miss")}
+
+    def table(self, title: str | None = None) -> Table:
+        rows = [("touche", percent(self.hit)), ("défendue", percent(self.defended)),
+                ("porte", percent(self.lands)), ("manquée", percent(self.miss))]
+        return Table(("Issue", "Chance"), rows, title or "Chances exactes de l’attaque")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+def _chance(value: object, field: str) -> Fraction:
+    v = _check.integer(field, value, lo=-10**6, hi=10**6, rule="D100-ATK-1")
+    return Fraction(min(100, max(0, v)), 100)
+
+
+def attack_odds(
+    target: int, *, defence: str = "aucune", defence_target: int = 0, ranged: bool = False
+) -> Odds:
+    """API.md: exact odds of one attack with final target numbers (after modifiers;
+    ≤ 0 never succeeds, ≥ 100 always does). D100-ATK-1, D100-PARRY-1/2, D100-DODGE-1;
+    a ranged attack cannot be defended (D100-RANGED-1: a defence other than « aucune »
+    raises).
+
+    >>> attack_odds(65, defence="parade", defence_target=45).lands
+    Fraction(143, 400)
+    """
+    hit = _chance(target, "seuil d’attaque")
+    _check.choice("defense", defence, DEFENCES, "D100-PARRY-1")
+    _check.flag("tir", ranged, "D100-RANGED-1")
+    if ranged and defence != "aucune":
+        raise invalid("defense", defence, "D100-RANGED-1",
+                      "on ne peut ni parer ni esquiver un projectile", kind=IllegalActionError)
+    q = _chance(defence_target, "seuil de défense") if defence != "aucune" else Fraction(0)
+    defended = hit * q
+    return Odds(hit, defended, hit - defended)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOutcomes:
+    """The exact distribution of one attack's outcome against one defender.
+
+    ``miss``, ``parried``, ``dodged``: probabilities; ``by_location[zone][w]``: the
+    probability that the blow lands on ``zone`` (after D100-ATK-6) and costs ``w`` wounds
+    (with the defender's BE and that zone's armour, D100-ATK-3). They sum to 1. In a
+    notebook: the outcomes, then the zones, as French tables.
+    """
+
+    setup: AttackSetup
+    miss: Fraction
+    parried: Fraction
+    dodged: Fraction
+    by_location: Mapping[str, Mapping[int, Fraction]]
+
+    @property
+    def landed(self) -> Fraction:
+        return sum((sum(d.values(), Fraction(0)) for d in self.by_location.values()),
+                   Fraction(0))
+
+    @property
+    def odds(self) -> Odds:
+        defended = self.parried + self.dodged
+        return Odds(1 - self.miss, defended, self.landed)
+
+    @property
+    def location_odds(self) -> Mapping[str, Fraction]:
+        """The probability that the blow lands on each zone."""
+        return MappingProxyType({z: sum(d.values(), Fraction(0))
+                                 for z, d in self.by_location.items()})
+
+    @property
+    def wounds(self) -> Mapping[int, Fraction]:
+        """The distribution of wounds lost (a miss or a defence counts as 0)."""
+        out: dict[int, Fraction] = {0: self.miss + self.parried + self.dodged}
+        for d in self.by_location.values():
+            for w, p in d.items():
+                out[w] = out.get(w, Fraction(0)) + p
+        return MappingProxyType(dict(sorted((w, p) for w, p in out.items() if p)))
+
+    @property
+    def expected_wounds(self) -> Fraction:
+        return sum((w * p for w, p in self.wounds.items()), Fraction(0))
+
+    def mean_wounds_at(self, location: str) -> Fraction:
+        """The mean wounds of a blow that lands on ``location`` (0 if it never does)."""
+        law = self.by_location.get(location, {})
+        total = sum(law.values(), Fraction(0))
+        if not total:
+            return Fraction(0)
+        return sum((w * p for w, p in law.items()), Fraction(0)) / total
+
+    def items(self) -> list[tuple[str, Fraction]]:
+        """Each outcome with its French label: « manquée », « parée » or « esquivée »
+        (with that defence), then « touche : zone » for each zone that can be hit."""
+        out: list[tuple[str, Fraction]] = [("manquée", self.miss)]
+        if self.setup.defence == "parade":
+            out.append(("parée", self.parried))
+        elif self.setup.defence == "esquive":
+            out.append(("esquivée", self.dodged))
+        out += [(f"touche : {z}", p) for z, p in self.location_odds.items()]
+        return out
+
+    def summary(self) -> str:
+        """One French sentence: hit, defended, wounds dealt, mean wounds."""
+        return (f"Touche : {percent(self.odds.hit)} ; défendue : "
+                f"{percent(self.odds.defended)} ; blessures infligées : "
+                f"{percent(self.landed)} ; blessures en moyenne : "
+                f"{number(self.expected_wounds)}.")
+
+    def table(self) -> Table:
+        """Each outcome and its exact chance."""
+        return Table(("Issue", "Chance"), [(n, percent(p)) for n, p in self.items()],
+                     "Issue de l’attaque")
+
+    def location_table(self) -> Table:
+        """Each zone that can be hit: its chance, the wounds range and mean if hit."""
+        zones = self.location_odds
+        rows = [(z, percent(zones[z]), f"{min(law)}–{max(law)}",
+                 number(self.mean_wounds_at(z)))
+                for z, law in self.by_location.items()]
+        return Table(("Zone touchée", "Chance", "Blessures", "Moyenne si touchée"), rows)
+
+    def _repr_html_(self) -> str:
+        from escarmouche.render.table import Text
+
+        return (Text(self.summary())._repr_html_() + self.table()._repr_html_()
+                + self.location_table()._repr_html_())
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "miss": str(self.miss), "parried": str(self.parried), "dodged": str(self.dodged),
+            "by_location": {z: {str(w): str(p) for w, p in d.items()}
+                            for z, d in self.by_location.items()},
+        }
+
+
+def attack_distribution(setup: AttackSetup) -> AttackOutcomes:
+    """Enumerate every attack d100, defence d100 and damage d10 of ``setup`` exactly
+    (D100-ATK-1/2/3/6, D100-PARRY-2, D100-DODGE-1): the same resolution as
+    :func:`~escarmouche.systems.d100.attack.resolve_attack`, counted over 100 × 100 × 10
+    equally likely dice."""
+    total = 100 * 100 * 10
+    defence = setup.defence_target
+    saves = 0 if defence is None else sum(1 for r in range(1, 101) if defence.succeeds(r))
+    miss = defended = 0
+    counts: dict[str, dict[int, int]] = {z: {} for z in LOCATIONS}
+    for roll in range(1, 101):
+        if not setup.target.succeeds(roll):
+            miss += 100 * 10
+            continue
+        defended += saves * 10
+        where = substitute_location(location_of(reverse_digits(roll)), setup.unreachable)
+        armour = setup.armour(where)
+        for d10 in range(1, 11):
+            w = damage(d10, setup.weapon.damage, setup.be, armour)
+            counts[where][w] = counts[where].get(w, 0) + (100 - saves)
+    by_location = MappingProxyType({
+        z: MappingProxyType({w: Fraction(c, total) for w, c in sorted(d.items())})
+        for z, d in counts.items() if d
+    })
+    parried = Fraction(defended, total) if setup.defence == "parade" else Fraction(0)
+    dodged = Fraction(defended, total) if setup.defence == "esquive" else Fraction(0)
+    return AttackOutcomes(setup, Fraction(miss, total), parried, dodged, by_location)
+
+
+#: the name used before the naming rule (``<thing>_distribution``)
+attack_outcomes = attack_distribution
+
+
+def drop_jump_distribution(height: float, ag: int, rules: Rules = DEFAULT_RULES
+                           ) -> dict[float, Fraction]:
+    """D100-JUMP-1: the height fallen, exactly (0: a perfect jump), for a drop of
+    ``height`` metres with Ag ``ag``; from :func:`resolve_drop_jump` at every roll.
+
+    >>> drop_jump_distribution(4, 35)[0]
+    Fraction(49, 400)
+    """
+    first = resolve_drop_jump(height, ag, [1] * 10_000, rules=rules)
+    ok = Fraction(min(100, max(0, ag)), 100)
+    out: dict[float, Fraction] = {}
+    for k in range(1, first.tests + 1):  # fails first at test k
+        p = ok ** (k - 1) * (1 - ok)
+        if p:  # then a roll of 100 fails the k-th test
+            fall = resolve_drop_jump(height, ag, [1] * (k - 1) + [100], rules=rules).fall_height
+            out[fall] = out.get(fall, Fraction(0)) + p
+    out[0] = out.get(0, Fraction(0)) + ok ** first.tests
+    return {h: p for h, p in sorted(out.items()) if p}
+
+
+def long_jump_distribution(m: int, f: int, run_up: float, rules: Rules = DEFAULT_RULES
+                           ) -> dict[int, Fraction]:
+    """D100-JUMP-2: the distance jumped, exactly, every F test roll counted (the same
+    :func:`resolve_long_jump` as play).
+
+    >>> long_jump_distribution(4, 40, 5)[8]
+    Fraction(2, 5)
+    """
+    out: dict[int, Fraction] = {}
+    for roll in range(1, 101):
+        metres = resolve_long_jump(m, f, run_up, roll, rules=rules).distance
+        out[metres] = out.get(metres, Fraction(0)) + Fraction(1, 100)
+    return dict(sorted(out.items()))

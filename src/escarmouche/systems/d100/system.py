@@ -1,0 +1,332 @@
+"""The hooks that plug the d100 rules into the encounter engine (:class:`System`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from escarmouche import _check
+from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
+from escarmouche.model import Combatant, Json, Timing
+from escarmouche.render.fmt import join, quote
+from escarmouche.state import Ctx, EncounterState
+from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.d100.actions import (
+    ACTIONS,
+    RESOLVERS,
+    best_defence,
+    extended_of,
+    fight_weapons,
+    held,
+    plan_with,
+)
+from escarmouche.systems.d100.attack import check_two_weapons
+from escarmouche.systems.d100.initiative import resolve_initiative, roll_initiative
+from escarmouche.systems.d100.narration import (
+    ROUND_SECONDS,
+    elapsed_time,
+    expired_parry_sentence,
+    initiative_sentence,
+    surprise_over_sentence,
+    surprise_sentence,
+)
+from escarmouche.systems.d100.rules import (
+    ACTION_DEFS,
+    HANDS,
+    TRACK,
+    WEAPONS,
+    Rules,
+    Weapon,
+    get_weapon,
+    validate_combatant,
+)
+
+__all__ = ["START_OPTIONS", "SYSTEM", "D100System"]
+
+#: the options ``Encounter.start`` accepts for d100 (French names)
+START_OPTIONS: tuple[str, ...] = ("surpris", "equipement", "montures", "armes")
+
+
+#: what each fighter's flags hold once the fight has started (D100-ACT-*, D100-PARRY-*)
+FLAG_KEYS = frozenset({"hands", "loaded", "parry_prepared", "parries", "dodges", "plan",
+                       "extended", "extended_at_start", "extended_hand"})
+
+
+class D100System(System[Rules]):
+    """Initiative once for the fight, one turn per fighter per round, attacks with parry
+    and dodge, two weapons, shots, extended actions and jumps."""
+
+    name: ClassVar[str] = "d100"
+    title: ClassVar[str] = "Système d100 (CC/CT, localisation)"
+    rules_type = Rules
+    tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    turn_word: ClassVar[str] = "round"
+    turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
+    start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
+    #: the d100 text has no rule on lasting effects: their ticks cite no rule ID
+    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({})
+    action_specs = ACTIONS
+    resolvers = RESOLVERS
+
+    # -- roster ----------------------------------------------------------------------
+
+    def validate(self, combatant: Combatant, rules: Rules) -> None:
+        validate_combatant(combatant)
+
+    # -- the fight -------------------------------------------------------------------
+
+    def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
+        """Options: ``surpris`` (a side: in round 1 only the others act,
+        D100-SURPRISE-1), ``equipement`` (``{name: {"directrice": weapon,
+        "non_directrice": weapon}}``, default ``Rules.default_weapon`` in the main hand;
+        both hands filled must be a legal pair, D100-TWO-1), ``montures`` (``{rider:
+        mount}``, D100-ATK-7), ``armes`` (extra catalogue entries ``{id: {...}}``).
+        Draw order: one d10 per fighter in roster order, then the roll-offs (D100-INIT-*)."""
+        st = ctx.state
+        extra = _check.mapping("armes", options.get("armes") or {}, "D100-ATK-3")
+        weapons: dict[str, Json] = {}
+        for k, v in extra.items():
+            entry = {str(f): x for f, x in _check.mapping("armes", v, "D100-ATK-3").items()}
+            weapons[str(k)] = Weapon.from_json({**entry, "id": k}).to_json()
+        st.system_state["weapons"] = weapons
+        self._start_equipment(ctx, options.get("equipement") or {}, fight_weapons(ctx))
+        self._start_mounts(ctx, options.get("montures") or {})
+        surprised = options.get("surpris")
+        sides = list(dict.fromkeys(f.side for f in st.fighters.values()))
+        if surprised is not None and (surprised not in sides or len(sides) < 2):
+            raise invalid("surpris", surprised, "D100-SURPRISE-1",
+                          f"le camp surpris doit être un des camps présents "
+                          f"({join(quote(s) for s in sides)}), face à au moins un autre camp")
+        st.system_state["surprised"] = surprised
+        for f in st.fighters.values():
+            f.flags.update({
+                "parry_prepared": False, "parries": 0, "dodges": 0, "plan": [],
+                "extended": None, "extended_at_start": None, "extended_hand": None,
+            })
+        init = roll_initiative([f.combatant for f in st.fighters.values()], ctx.rng)
+        st.system_state["initiative"] = init.to_json()
+        st.system_state["order"] = list(init.order)
+        ctx.emit("initiative", initiative_sentence(init), rules=init.rules,
+                 data=init.to_json(), dice=init.dice)
+        if surprised is not None:
+            ctx.emit("surprise", surprise_sentence(surprised, ctx.rules.surprised_can_defend),
+                     rules=("D100-SURPRISE-1",), data={"surprised": surprised})
+
+    def _start_equipment(self, ctx: Ctx[Rules], equipment: object,
+                         catalogue: Mapping[str, Weapon]) -> None:
+        given_all = _check.mapping("equipement", equipment, "D100-TWO-1")
+        for name in given_all:
+            _check.name_in("equipement", name, list(ctx.state.fighters), "D100-TWO-1")
+        for name, f in ctx.state.fighters.items():
+            given = given_all.get(name)
+            hands: dict[str, Json] = {"directrice": ctx.rules.default_weapon,
+                                      "non_directrice": None}
+            if given is not None:
+                for h in _check.mapping("equipement", given, "D100-TWO-1"):
+                    _check.choice("main", h, HANDS, "D100-TWO-1")
+                assert isinstance(given, Mapping)
+                hands = {h: None for h in HANDS}
+                for h, w in given.items():
+                    hands[h] = None if w is None else get_weapon(w, catalogue).id
+            if hands["directrice"] is not None and hands["non_directrice"] is not None:
+                check_two_weapons(str(hands["directrice"]), str(hands["non_directrice"]),
+                                  catalogue)
+            f.flags["hands"] = hands
+            f.flags["loaded"] = {h: True for h in HANDS}
+
+    def _start_mounts(self, ctx: Ctx[Rules], mounts: object) -> None:
+        given = _check.mapping("montures", mounts, "D100-ATK-7")
+        names = list(ctx.state.fighters)
+        seen: set[object] = set()
+        for rider, mount in given.items():
+            _check.name_in("montures", rider, names, "D100-ATK-7")
+            _check.name_in("montures", mount, names, "D100-ATK-7")
+            if rider == mount or mount in seen or mount in given:
+                raise invalid("montures", mount, "D100-ATK-7",
+                              f"une monture porte un seul cavalier ({rider}), distinct "
+                              "d’elle, et ne chevauche pas elle-même")
+            seen.add(mount)
+        ctx.state.system_state["mounts"] = {str(k): str(v) for k, v in given.items()}
+
+    def validate_state(self, state: EncounterState, rules: Rules) -> None:
+        """A loaded save (CORE-LOG): extra weapons, mounts, the surprised side and the
+        initiative are re-derived with the same checks as at start (the initiative from
+        its d10s); each fighter's flags must be what the turn plan and the guard read."""
+        ss = state.system_state
+        if not state.started and not ss:
+            return
+        roster = [f.combatant for f in state.fighters.values()]
+        names = [c.name for c in roster]
+        extra = _check.mapping("system_state.weapons", ss.get("weapons", {}), "D100-ATK-3")
+        catalogue = dict(WEAPONS)
+        for k, v in extra.items():
+            desc = {str(f): x for f, x in
+                    _check.mapping(f"system_state.weapons.{k}", v, "D100-ATK-3").items()}
+            weapon = Weapon.from_json({**desc, "id": k})
+            if weapon.to_json() != desc:
+                raise invalid(f"system_state.weapons.{k}", "…", "D100-ATK-3",
+                              "description d’arme incohérente")
+            catalogue[str(k)] = weapon
+        mounts = _check.mapping("system_state.mounts", ss.get("mounts", {}), "D100-ATK-7")
+        for rider, mount in mounts.items():
+            _check.name_in("system_state.mounts", rider, names, "D100-ATK-7")
+            _check.name_in(f"system_state.mounts.{rider}", mount, names, "D100-ATK-7")
+        surprised = ss.get("surprised")
+        if surprised is not None:
+            _check.name_in("system_state.surprised", surprised, {c.side for c in roster},
+                           "D100-SURPRISE-1", what="camp")
+        stored = _check.mapping("system_state.initiative", ss.get("initiative"), "D100-INIT-1")
+        d10s = _check.mapping("system_state.initiative.d10", stored.get("d10"), "D100-INIT-1")
+        dice = [_check.die(f"system_state.initiative.d10.{n}", d10s.get(n), 10, "D100-INIT-1")
+                for n in names]
+        for i, rnd in enumerate(_check.sequence("system_state.initiative.rolloffs",
+                                                stored.get("rolloffs"), "D100-INIT-2")):
+            for pair in _check.sequence(f"system_state.initiative.rolloffs[{i}]", rnd,
+                                        "D100-INIT-2"):
+                two = _check.sequence(f"system_state.initiative.rolloffs[{i}]", pair,
+                                      "D100-INIT-2", min_len=2, max_len=2)
+                dice.append(_check.die(f"system_state.initiative.rolloffs[{i}]", two[1], 10,
+                                       "D100-INIT-2"))
+        again = resolve_initiative(roster, dice)
+        if again.to_json() != dict(stored) or ss.get("order") != list(again.order):
+            raise invalid("system_state.initiative", "…", "D100-INIT-1",
+                          "l’initiative enregistrée ne correspond pas à ses dés")
+        if state.started:
+            for f in state.fighters.values():
+                self._validate_flags(f.name, f.flags, catalogue)
+
+    @staticmethod
+    def _validate_flags(name: str, flags: Mapping[str, Json],
+                        catalogue: Mapping[str, Weapon]) -> None:
+        where = f"flags de {name}"
+        missing = sorted(FLAG_KEYS - set(flags))
+        if missing:
+            raise invalid(f"{where}.{missing[0]}", None, "D100-ACT-1", "champ manquant")
+        hands = _check.mapping(f"{where}.hands", flags.get("hands"), "D100-TWO-1")
+        loaded = _check.mapping(f"{where}.loaded", flags.get("loaded"), "D100-ACT-4")
+        for h in HANDS:
+            w = hands.get(h)
+            if w is not None:
+                _check.choice(f"{where}.hands.{h}", w, catalogue, "D100-TWO-1")
+            _check.flag(f"{where}.loaded.{h}", loaded.get(h), "D100-ACT-4")
+        if set(hands) != set(HANDS) or set(loaded) != set(HANDS):
+            raise invalid(f"{where}.hands", "…", "D100-TWO-1",
+                          f"les mains attendues sont {join(quote(h) for h in HANDS)}")
+        _check.flag(f"{where}.parry_prepared", flags.get("parry_prepared"), "D100-PARRY-2")
+        for key in ("parries", "dodges"):
+            _check.integer(f"{where}.{key}", flags.get(key), lo=0, hi=100, rule="D100-PARRY-2")
+        for i, step in enumerate(_check.sequence(f"{where}.plan", flags.get("plan"),
+                                                 "D100-ACT-1", max_len=20)):
+            pair = _check.sequence(f"{where}.plan[{i}]", step, "D100-ACT-1", min_len=2,
+                                   max_len=2)
+            _check.choice(f"{where}.plan[{i}]", pair[0], ACTION_DEFS, "D100-ACT-1")
+            _check.integer(f"{where}.plan[{i}]", pair[1], lo=0, hi=2, rule="D100-ACT-1")
+        for key in ("extended", "extended_at_start"):
+            ext = flags.get(key)
+            if ext is not None:
+                entry = _check.mapping(f"{where}.{key}", ext, "D100-ACT-4")
+                _check.choice(f"{where}.{key}.action", entry.get("action"), ACTION_DEFS,
+                              "D100-ACT-4")
+                total = _check.integer(f"{where}.{key}.total", entry.get("total"), lo=1,
+                                       hi=1000, rule="D100-ACT-4")
+                _check.integer(f"{where}.{key}.remaining", entry.get("remaining"), lo=0,
+                               hi=total, rule="D100-ACT-4")
+                if set(entry) != {"action", "remaining", "total"}:
+                    raise invalid(f"{where}.{key}", "…", "D100-ACT-4", "champs inattendus")
+        ext_hand = flags.get("extended_hand")
+        if ext_hand is not None:
+            _check.choice(f"{where}.extended_hand", ext_hand, HANDS, "D100-ACT-4")
+
+    def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
+        """D100-ROUND-1: every fighter once, by initiative; D100-SURPRISE-1: in round 1
+        the surprised side does not act."""
+        order = [str(n) for n in ctx.state.system_state["order"]]
+        surprised = ctx.state.system_state.get("surprised")
+        if turn == 1 and surprised is not None:
+            order = [n for n in order if ctx.state.fighters[n].side != surprised]
+        return order
+
+    def on_turn_start(self, ctx: Ctx[Rules]) -> None:
+        """D100-PARRY-3 / D100-DODGE-2: the parry and dodge counts reset each round."""
+        for f in ctx.state.fighters.values():
+            f.flags["parries"] = 0
+            f.flags["dodges"] = 0
+        surprised = ctx.state.system_state.get("surprised")
+        if ctx.state.turn == 2 and surprised is not None:
+            ctx.emit("fin_surprise", surprise_over_sentence(str(surprised)),
+                     rules=("D100-SURPRISE-1",))
+
+    def on_turn_end(self, ctx: Ctx[Rules]) -> None:
+        """D100-TIME-1: a round lasts about 10 s."""
+        ctx.emit("temps", f"Temps écoulé : environ {elapsed_time(ctx.state.turn)}.",
+                 rules=("D100-TIME-1",), data={"seconds": ctx.state.turn * ROUND_SECONDS})
+
+    def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
+        """A new turn plan; a prepared parry lasts until the start of the fighter's next
+        turn (D100-PARRY-3)."""
+        f = ctx.fighter(actor)
+        f.flags["plan"] = []
+        f.flags["extended_at_start"] = f.flags["extended"]
+        if f.flags["parry_prepared"]:
+            f.flags["parry_prepared"] = False
+            ctx.emit("parade_expiree", expired_parry_sentence(actor), actor=actor,
+                     rules=("D100-PARRY-3",))
+        return True
+
+    # -- actions ---------------------------------------------------------------------
+
+    def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
+        """Only on the actor's own turn (D100-ROUND-1); a reaction only with the attack it
+        answers; the action must fit this turn's plan (D100-ACT-1..4)."""
+        d = ACTION_DEFS[spec.id]
+        if d.reaction:
+            raise invalid("action", spec.id, d.rules[-1],
+                          f"{quote(d.label)} est une réaction : elle se déclare avec "
+                          "l’attaque qu’elle contre (paramètre « defense » de l’attaque)",
+                          kind=IllegalActionError)
+        current = ctx.state.current
+        if current != actor:
+            raise invalid("acteur", actor, "D100-ROUND-1",
+                          f"ce n’est pas son tour ; au tour de {current or 'personne'}",
+                          kind=IllegalActionError)
+        plan_with(ctx.fighter(actor), d, 1)
+
+    def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
+        """The actions ``actor`` may still add to this turn's plan (D100-ACT-1..4)."""
+        out: list[ActionSpec] = []
+        for spec in ACTIONS.values():
+            try:
+                self.check_legal(ctx, actor, spec)
+            except EscarmoucheError:
+                continue
+            out.append(spec)
+        return out
+
+    # -- automation ------------------------------------------------------------------
+
+    def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
+        """Automated fights: carry on an extended action, reload an empty ranged weapon,
+        else an « attaque standard » on the first standing enemy (ranged: at short range),
+        the defender parrying when it may, else dodging when it may."""
+        f = ctx.fighter(actor)
+        ext = extended_of(f.flags["extended"])
+        if ext is not None:
+            if ext.action == "recharger":
+                return "recharger", {"main": f.flags["extended_hand"]}
+            return ext.action, {}
+        enemies = ctx.enemies(actor)
+        if not enemies:
+            return None
+        weapon = held(ctx, f, "directrice") or get_weapon("mains_nues")
+        if weapon.ranged and weapon.reload and not f.flags["loaded"]["directrice"]:
+            return "recharger", {"main": "directrice"}
+        target = enemies[0].name
+        params: dict[str, Any] = {"cible": target,
+                                  "defense": best_defence(ctx, target, weapon.ranged)}
+        if weapon.ranged:
+            params["distance"] = weapon.short_range
+        return "attaquer", params
+
+
+SYSTEM = D100System()

@@ -1,0 +1,604 @@
+"""Initiative of the d12 system (D12-INIT-1..5, D12-SURPRISE-1/2).
+
+Pure rules of dice already rolled (:func:`compare_groups`, :func:`rank_groups`,
+:func:`member_order`, :func:`resolve_initiative`) and the rolling function
+:func:`initiative` (API.md; also named :func:`roll_initiative`), which documents its draw
+order.
+
+Rulings (RULES.md):
+
+* D12-INIT-3 — groups are compared as descending lists of results (Python tuple
+  order: when one list runs out, the group with a result left wins); a perfect tie
+  (two groups with identical lists) makes everyone reroll, at most
+  :attr:`Rules.max_initiative_rerolls` times (then :class:`RuleBoundError`).
+* D12-INIT-4 — inside a group, ties of individual initiative go to the higher bonus,
+  then to a roll-off (one d12 each, higher first; still-tied fighters roll again, at
+  most :attr:`Rules.max_roll_off_rounds` rounds per tie).
+* Group initiative is rolled **once for the fight**: the text has it rolled when the
+  fight (or the ambush's bonus turn) ends and never mentions rolling it again each turn.
+* D12-INIT-5 — the environment slot ``"environnement"`` sits at 12 and loses every tie:
+  groups at 12 or above act before it.
+* D12-SURPRISE-2 — the bonus turn (turn 0) orders the attackers and the defenders with
+  the trait ``alerte`` together by individual initiative (its own d12 each); the
+  environment does not act in it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from escarmouche import _check
+from escarmouche._rng import Rng, ScriptedRolls
+from escarmouche.errors import RuleBoundError, invalid
+from escarmouche.model import Combatant, Json, check_roster
+from escarmouche.render.fmt import join, plural
+from escarmouche.render.table import Table, Text
+from escarmouche.state import ENVIRONMENT
+from escarmouche.systems.d12 import narration
+from escarmouche.systems.d12.narration import BONUS_SCOPE
+from escarmouche.systems.d12.rules import (
+    ALERT_TRAIT,
+    ATTACK_DIE,
+    DEFAULT_RULES,
+    ENVIRONMENT_INITIATIVE,
+    Rules,
+    check_bonus,
+)
+
+__all__ = [
+    "BONUS_SCOPE",
+    "BonusTie",
+    "D12Initiative",
+    "GroupResult",
+    "GroupTie",
+    "InitiativeRoll",
+    "PerfectTie",
+    "RollOff",
+    "bonus_turn_participants",
+    "check_initiative_roster",
+    "compare_groups",
+    "initiative",
+    "member_order",
+    "rank_groups",
+    "resolve_initiative",
+    "roll_initiative",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRoll:
+    """One combatant's initiative: the d12 shown plus its ``init`` bonus (D12-INIT-1)."""
+
+    name: str
+    side: str
+    die: int
+    bonus: int
+
+    @property
+    def total(self) -> int:
+        return self.die + self.bonus
+
+    def to_json(self) -> dict[str, Json]:
+        return {"name": self.name, "side": self.side, "die": self.die, "bonus": self.bonus}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> InitiativeRoll:
+        return cls(str(data["name"]), str(data["side"]), int(data["die"]), int(data["bonus"]))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupResult:
+    """A group's results in descending order; its initiative is the first (D12-INIT-2).
+    The environment group has no member and the value 12 (D12-INIT-5)."""
+
+    side: str
+    results: tuple[int, ...]
+    environment: bool = False
+
+    @property
+    def value(self) -> int:
+        return ENVIRONMENT_INITIATIVE if self.environment else self.results[0]
+
+    def to_json(self) -> dict[str, Json]:
+        return {"side": self.side, "results": list(self.results),
+                "environment": self.environment}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> GroupResult:
+        return cls(str(data["side"]), tuple(int(x) for x in data["results"]),
+                   bool(data["environment"]))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTie:
+    """How two consecutive groups with the same initiative were ordered.
+
+    ``rule`` is ``"D12-INIT-3"`` (decided by the ``rank``-th highest results,
+    ``before_result`` against ``after_result``; ``None`` when that group's list ran out)
+    or ``"D12-INIT-5"`` (the environment loses the tie; ``rank`` is ``None``).
+    """
+
+    before: str
+    after: str
+    value: int
+    rule: str
+    rank: int | None = None
+    before_result: int | None = None
+    after_result: int | None = None
+
+    def explain(self) -> str:
+        """The French sentence a GM reads."""
+        return narration.group_tie_sentence(self)
+
+    def to_json(self) -> dict[str, Json]:
+        return {"before": self.before, "after": self.after, "value": self.value,
+                "rule": self.rule, "rank": self.rank, "before_result": self.before_result,
+                "after_result": self.after_result}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> GroupTie:
+        return cls(**{k: data[k] for k in (
+            "before", "after", "value", "rule", "rank", "before_result", "after_result")})
+
+
+@dataclass(frozen=True, slots=True)
+class PerfectTie:
+    """A perfect tie of group initiative: the ``attempt``-th set of rolls (1-based) gave
+    ``sides`` the same list ``results``, so everyone rerolled (D12-INIT-3)."""
+
+    attempt: int
+    sides: tuple[str, ...]
+    results: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Json]:
+        return {"attempt": self.attempt, "sides": list(self.sides),
+                "results": list(self.results)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> PerfectTie:
+        return cls(int(data["attempt"]), tuple(data["sides"]),
+                   tuple(int(x) for x in data["results"]))
+
+
+@dataclass(frozen=True, slots=True)
+class BonusTie:
+    """Fighters with the same individual initiative ordered by their bonus (D12-INIT-4).
+    ``order`` is ``(name, bonus)`` in the resulting order; ``scope`` is the side, or
+    ``"tour bonus"``."""
+
+    scope: str
+    total: int
+    order: tuple[tuple[str, int], ...]
+
+    def to_json(self) -> dict[str, Json]:
+        return {"scope": self.scope, "total": self.total,
+                "order": [list(x) for x in self.order]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> BonusTie:
+        return cls(str(data["scope"]), int(data["total"]),
+                   tuple((str(n), int(b)) for n, b in data["order"]))
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff:
+    """A roll-off between fighters tied on initiative *and* bonus (D12-INIT-4).
+
+    Each round is ``((name, die), …)`` in draw order; fighters still tied after a round
+    roll again (the higher sub-tie first), each such round appended to ``rounds``.
+    ``order`` is the result."""
+
+    scope: str
+    total: int
+    bonus: int
+    rounds: tuple[tuple[tuple[str, int], ...], ...]
+    order: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Json]:
+        return {"scope": self.scope, "total": self.total, "bonus": self.bonus,
+                "rounds": [[list(d) for d in r] for r in self.rounds],
+                "order": list(self.order)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> RollOff:
+        return cls(
+            str(data["scope"]), int(data["total"]), int(data["bonus"]),
+            tuple(tuple((str(n), int(v)) for n, v in r) for r in data["rounds"]),
+            tuple(data["order"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class D12Initiative:
+    """The whole initiative of a d12 fight, with everything a GM wants to see.
+
+    ``groups``
+        ``(side, member names in execution order)`` in acting order; the environment
+        is ``("environnement", [])`` (API.md).
+    ``bonus_turn``
+        the ambush's bonus turn (turn 0) participants in order, else ``[]``.
+    ``rolls``
+        the group-initiative rolls used (the last attempt), in the given order.
+    ``attempts``
+        every set of group-initiative rolls, perfect ties included (the last is
+        ``rolls``); ``perfect_ties`` says why each earlier one was rerolled.
+    ``bonus_rolls``
+        the individual rolls of the bonus turn (D12-SURPRISE-2).
+    ``group_results``
+        each group's descending results, in acting order (environment included).
+    ``group_ties``, ``bonus_ties``, ``roll_offs``
+        how every tie was broken (D12-INIT-3/4/5).
+    """
+
+    groups: list[tuple[str, list[str]]]
+    bonus_turn: list[str]
+    rolls: tuple[InitiativeRoll, ...]
+    attempts: tuple[tuple[InitiativeRoll, ...], ...]
+    perfect_ties: tuple[PerfectTie, ...]
+    bonus_rolls: tuple[InitiativeRoll, ...]
+    group_results: tuple[GroupResult, ...]
+    group_ties: tuple[GroupTie, ...]
+    bonus_ties: tuple[BonusTie, ...]
+    roll_offs: tuple[RollOff, ...]
+    environment: bool = False
+    ambush_by: str | None = None
+    rules: tuple[str, ...] = ()
+
+    def order(self) -> list[str]:
+        """The activation slots of a normal turn (members, ``"environnement"``)."""
+        out: list[str] = []
+        for side, members in self.groups:
+            out.extend(members if members or side != ENVIRONMENT else [ENVIRONMENT])
+        return out
+
+    def turn(self, n: int) -> list[str]:
+        """The activation slots of global turn ``n`` (``0`` = the bonus turn)."""
+        return list(self.bonus_turn) if n == 0 else self.order()
+
+    def total(self, name: str) -> int:
+        """The individual group-initiative result of ``name`` (D12-INIT-1)."""
+        for r in self.rolls:
+            if r.name == name:
+                return r.total
+        raise invalid("combattant", name, "D12-INIT-1", "absent de cette initiative ; présents : "
+                      + join([r.name for r in self.rolls]))
+
+    def narration(self) -> list[str]:
+        """French sentences: bonus turn, rerolls, group values, how each tie was broken."""
+        return narration.initiative_lines(self)
+
+    def table(self) -> Table:
+        """The groups in acting order: initiative, members in execution order."""
+        values = {g.side: g for g in self.group_results}
+        rows: list[tuple[object, ...]] = []
+        if self.bonus_turn:
+            rows.append(("Tour bonus (tour 0)", "—", ", ".join(self.bonus_turn)))
+        for side, members in self.groups:
+            g = values[side]
+            if g.environment:
+                rows.append(("environnement", ENVIRONMENT_INITIATIVE, "événements passifs"))
+            else:
+                rows.append((side, g.value, ", ".join(members)))
+        return Table(("Groupe", "Initiative", "Ordre d’exécution"), rows,
+                     "Initiative de groupe (système d12)")
+
+    def _repr_html_(self) -> str:
+        return (self.table()._repr_html_()
+                + Text("\n".join(self.narration()))._repr_html_())
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "groups": [[s, list(m)] for s, m in self.groups],
+            "bonus_turn": list(self.bonus_turn),
+            "attempts": [[r.to_json() for r in a] for a in self.attempts],
+            "perfect_ties": [p.to_json() for p in self.perfect_ties],
+            "bonus_rolls": [r.to_json() for r in self.bonus_rolls],
+            "group_results": [g.to_json() for g in self.group_results],
+            "group_ties": [t.to_json() for t in self.group_ties],
+            "bonus_ties": [t.to_json() for t in self.bonus_ties],
+            "roll_offs": [r.to_json() for r in self.roll_offs],
+            "environment": self.environment,
+            "ambush_by": self.ambush_by,
+            "rules": list(self.rules),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> D12Initiative:
+        attempts = tuple(tuple(InitiativeRoll.from_json(r) for r in a)
+                         for a in data["attempts"])
+        return cls(
+            groups=[(str(s), [str(n) for n in m]) for s, m in data["groups"]],
+            bonus_turn=[str(n) for n in data["bonus_turn"]],
+            rolls=attempts[-1],
+            attempts=attempts,
+            perfect_ties=tuple(PerfectTie.from_json(p) for p in data["perfect_ties"]),
+            bonus_rolls=tuple(InitiativeRoll.from_json(r) for r in data["bonus_rolls"]),
+            group_results=tuple(GroupResult.from_json(g) for g in data["group_results"]),
+            group_ties=tuple(GroupTie.from_json(t) for t in data["group_ties"]),
+            bonus_ties=tuple(BonusTie.from_json(t) for t in data["bonus_ties"]),
+            roll_offs=tuple(RollOff.from_json(r) for r in data["roll_offs"]),
+            environment=bool(data["environment"]),
+            ambush_by=data["ambush_by"],
+            rules=tuple(data["rules"]),
+        )
+
+
+# -- pure rules ---------------------------------------------------------------------------
+
+
+def compare_groups(a: Sequence[int], b: Sequence[int]) -> int:
+    """Compare two groups' results (any order): ``1`` when ``a`` acts first, ``-1`` when
+    ``b`` does, ``0`` for a perfect tie (D12-INIT-2, D12-INIT-3).
+
+    The highest results are compared first, then the second highest, and so on; when
+    one list runs out, the group with a result left wins (ruling).
+
+    >>> compare_groups([9, 3], [9, 7]), compare_groups([9, 7, 1], [7, 9]), compare_groups([5], [5])
+    (-1, 1, 0)
+    """
+    ka, kb = tuple(sorted(a, reverse=True)), tuple(sorted(b, reverse=True))
+    return (ka > kb) - (ka < kb)
+
+
+def rank_groups(
+    rolls: Sequence[InitiativeRoll], *, environment: bool = False
+) -> tuple[tuple[GroupResult, ...], tuple[GroupTie, ...], tuple[str, ...]]:
+    """Order the groups from their members' rolls (pure; D12-INIT-2, -3, -5).
+
+    Returns ``(group results in acting order, ties explained, perfectly tied sides)``;
+    the last is empty unless two groups have identical lists (then everyone rerolls,
+    D12-INIT-3, and the first two are meaningless). Sides keep the order of first
+    appearance when nothing separates them (only a perfect tie, which is rerolled).
+    """
+    by_side: dict[str, list[int]] = {}
+    for r in rolls:
+        by_side.setdefault(r.side, []).append(r.total)
+    groups = [GroupResult(s, tuple(sorted(v, reverse=True))) for s, v in by_side.items()]
+    groups.sort(key=lambda g: g.results, reverse=True)
+    perfect: list[str] = []
+    for a, b in itertools.pairwise(groups):
+        if a.results == b.results:
+            perfect += [s for s in (a.side, b.side) if s not in perfect]
+    ties: list[GroupTie] = []
+    for a, b in itertools.pairwise(groups):
+        if a.value == b.value and a.results != b.results:
+            rank = next(
+                (i for i, (x, y) in enumerate(zip(a.results, b.results, strict=False))
+                 if x != y),
+                min(len(a.results), len(b.results)),
+            )
+            ties.append(GroupTie(
+                a.side, b.side, a.value, "D12-INIT-3", rank + 1,
+                a.results[rank],
+                b.results[rank] if rank < len(b.results) else None,
+            ))
+    if environment:
+        env = GroupResult(ENVIRONMENT, (), environment=True)
+        pos = sum(1 for g in groups if g.value >= ENVIRONMENT_INITIATIVE)
+        if pos and groups[pos - 1].value == ENVIRONMENT_INITIATIVE:
+            ties.append(GroupTie(groups[pos - 1].side, ENVIRONMENT, ENVIRONMENT_INITIATIVE,
+                                 "D12-INIT-5"))
+        groups.insert(pos, env)
+    return tuple(groups), tuple(ties), tuple(perfect)
+
+
+def member_order(
+    rolls: Sequence[InitiativeRoll],
+) -> tuple[list[list[InitiativeRoll]], list[BonusTie]]:
+    """Sort fighters by individual initiative, ties by the higher bonus (pure;
+    D12-INIT-4, D12-SURPRISE-2).
+
+    Returns the fighters as a list of *blocks* in order: a block of one is placed; a
+    block of several is still tied (same total, same bonus) and needs a roll-off. The
+    second value lists the ties the bonus broke. The given order is kept inside a block.
+    """
+    ranked = sorted(rolls, key=lambda r: (-r.total, -r.bonus))
+    blocks: list[list[InitiativeRoll]] = []
+    for r in ranked:
+        if blocks and (blocks[-1][0].total, blocks[-1][0].bonus) == (r.total, r.bonus):
+            blocks[-1].append(r)
+        else:
+            blocks.append([r])
+    bonus_ties: list[BonusTie] = []
+    by_total: dict[int, list[InitiativeRoll]] = {}
+    for r in ranked:
+        by_total.setdefault(r.total, []).append(r)
+    for total, same in by_total.items():
+        if len({r.bonus for r in same}) > 1:
+            bonus_ties.append(BonusTie("", total, tuple((r.name, r.bonus) for r in same)))
+    return blocks, bonus_ties
+
+
+# -- the rolling wrapper -----------------------------------------------------------------
+
+
+def check_initiative_roster(combatants: Iterable[Combatant]) -> list[Combatant]:
+    """The roster, checked: Combatants, unique names, none named like the environment,
+    ``init`` in −40–40 (D12-INIT-1, D12-INIT-5)."""
+    roster = check_roster(combatants, rule="D12-INIT-1", non_empty=True)
+    for c in roster:
+        if c.name == ENVIRONMENT or c.side == ENVIRONMENT:
+            raise invalid("nom", ENVIRONMENT, "D12-INIT-5", "ce nom est réservé à l’environnement")
+        check_bonus(c.stat("init", 0), c.name, stat="init", rule="D12-INIT-1")
+    return roster
+
+
+def bonus_turn_participants(roster: Sequence[Combatant], ambush_by: str | None
+                            ) -> list[Combatant]:
+    """Who acts in the ambush's bonus turn: the attackers and the defenders with the trait
+    ``alerte``, in roster order (D12-SURPRISE-1, D12-SURPRISE-2); nobody without ambush."""
+    if ambush_by is None:
+        return []
+    return [c for c in roster if c.side == ambush_by or ALERT_TRAIT in c.traits]
+
+
+def _roll(c: Combatant, rng: Rng) -> InitiativeRoll:
+    return InitiativeRoll(c.name, c.side, rng.randint(1, ATTACK_DIE), c.stat("init", 0))
+
+
+def _roll_off(
+    block: list[InitiativeRoll], scope: str, rng: Rng, cap: int
+) -> tuple[list[str], RollOff]:
+    """Break a tie by rolling off: one d12 each in the given order, higher first; a
+    sub-tie rolls again at once (the higher sub-tie first). At most ``cap`` rounds."""
+    rounds: list[tuple[tuple[str, int], ...]] = []
+
+    def settle(names: list[str]) -> list[str]:
+        if len(rounds) >= cap:
+            raise invalid("max_roll_off_rounds", cap, "D12-INIT-4",
+                          f"{join(names)} restent à égalité après {cap} jets de départage ; "
+                          "la borne est atteinte", kind=RuleBoundError)
+        draws = tuple((n, rng.randint(1, ATTACK_DIE)) for n in names)
+        rounds.append(draws)
+        out: list[str] = []
+        for value in sorted({v for _, v in draws}, reverse=True):
+            same = [n for n, v in draws if v == value]
+            out += same if len(same) == 1 else settle(same)
+        return out
+
+    order = settle([r.name for r in block])
+    return order, RollOff(scope, block[0].total, block[0].bonus, tuple(rounds), tuple(order))
+
+
+def _order_with_roll_offs(
+    rolls: Sequence[InitiativeRoll], scope: str, rng: Rng, cap: int
+) -> tuple[list[str], list[BonusTie], list[RollOff]]:
+    blocks, bonus_ties = member_order(rolls)
+    names: list[str] = []
+    roll_offs: list[RollOff] = []
+    for block in blocks:
+        if len(block) == 1:
+            names.append(block[0].name)
+        else:
+            order, ro = _roll_off(block, scope, rng, cap)
+            names += order
+            roll_offs.append(ro)
+    return names, [dataclasses.replace(b, scope=scope) for b in bonus_ties], roll_offs
+
+
+def initiative(
+    combatants: Iterable[Combatant],
+    rng: Rng,
+    *,
+    environment: bool = False,
+    ambush_by: str | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> D12Initiative:
+    """Roll the initiative of a d12 fight (API.md; D12-INIT-1..5, D12-SURPRISE-1/2).
+
+    Each combatant rolls 1d12 + ``init`` (0 when absent); a group's initiative is its
+    highest result; groups are compared as descending lists; a perfect tie makes
+    everyone reroll (at most ``rules.max_initiative_rerolls`` times, then
+    :class:`RuleBoundError`). Inside a group, fighters act in individual order (ties:
+    higher bonus, then roll-off). With ``environment=True`` a memberless group
+    ``"environnement"`` sits at 12 and loses ties. With ``ambush_by`` (a side of the
+    roster) the attackers and the defenders with the trait ``alerte`` get a bonus turn
+    (turn 0), ordered by their own individual roll; group initiative is rolled for the
+    turns after, once for the whole fight.
+
+    Draw order (API.md): with ``ambush_by``, one d12 per bonus-turn participant (given
+    order); then one d12 per combatant (given order); after a perfect tie, one d12 per
+    combatant again (given order); then the roll-offs — the bonus turn's first, then
+    each group's in acting order — the tie at the higher result first, one d12 per
+    tied fighter in the given order, a sub-tie rolled again at once (higher first).
+    """
+    roster = check_initiative_roster(combatants)
+    _check.flag("environment", environment, "D12-INIT-5")
+    sides = list(dict.fromkeys(c.side for c in roster))
+    if ambush_by is not None:
+        _check.name_in("ambush_by", ambush_by, sides, "D12-SURPRISE-1", what="camp")
+    if not isinstance(rules, Rules):
+        raise invalid("rules", rules, "CORE-ERR", "un objet d12.Rules est attendu")
+    applied = ["D12-INIT-1", "D12-INIT-2", "D12-INIT-4"]
+    bonus_participants = bonus_turn_participants(roster, ambush_by)
+    bonus_rolls = tuple(_roll(c, rng) for c in bonus_participants)
+    if ambush_by is not None:
+        applied += ["D12-SURPRISE-1", "D12-SURPRISE-2"]
+
+    attempts: list[tuple[InitiativeRoll, ...]] = []
+    perfect_ties: list[PerfectTie] = []
+    while True:
+        rolls = tuple(_roll(c, rng) for c in roster)
+        attempts.append(rolls)
+        results, ties, perfect = rank_groups(rolls, environment=environment)
+        if not perfect:
+            break
+        tied = next(g.results for g in results if g.side == perfect[0])
+        perfect_ties.append(PerfectTie(len(attempts), perfect, tied))
+        if len(perfect_ties) > rules.max_initiative_rerolls:
+            raise invalid("max_initiative_rerolls", rules.max_initiative_rerolls,
+                          "D12-INIT-3",
+                          f"égalité parfaite entre {join(perfect)} à chaque relance ; la "
+                          "borne est atteinte", kind=RuleBoundError)
+    if perfect_ties or any(t.rule == "D12-INIT-3" for t in ties):
+        applied.append("D12-INIT-3")
+    if environment:
+        applied.append("D12-INIT-5")
+
+    cap = rules.max_roll_off_rounds
+    bonus_turn, bonus_ties, roll_offs = _order_with_roll_offs(
+        bonus_rolls, BONUS_SCOPE, rng, cap
+    )
+    groups: list[tuple[str, list[str]]] = []
+    for g in results:
+        if g.environment:
+            groups.append((ENVIRONMENT, []))
+            continue
+        members, bt, ro = _order_with_roll_offs(
+            [r for r in rolls if r.side == g.side], g.side, rng, cap
+        )
+        groups.append((g.side, members))
+        bonus_ties += bt
+        roll_offs += ro
+    return D12Initiative(
+        groups=groups,
+        bonus_turn=bonus_turn,
+        rolls=rolls,
+        attempts=tuple(attempts),
+        perfect_ties=tuple(perfect_ties),
+        bonus_rolls=bonus_rolls,
+        group_results=results,
+        group_ties=ties,
+        bonus_ties=tuple(bonus_ties),
+        roll_offs=tuple(roll_offs),
+        environment=environment,
+        ambush_by=ambush_by,
+        rules=tuple(applied),
+    )
+
+
+
+
+#: the rolling function's name under the naming rule (``roll_<thing>``); ``initiative``
+#: is the API.md name
+roll_initiative = initiative
+
+
+def resolve_initiative(
+    combatants: Iterable[Combatant],
+    dice: Sequence[int],
+    *,
+    environment: bool = False,
+    ambush_by: str | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> D12Initiative:
+    """The initiative from d12 already rolled, in the draw order of :func:`initiative`
+    (pure; every die must be used).
+
+    >>> from escarmouche import Combatant
+    >>> resolve_initiative([Combatant("A", "x"), Combatant("B", "y")], [3, 9]).groups
+    [('y', ['B']), ('x', ['A'])]
+    """
+    shown = _check.sequence("dés", dice, "D12-INIT-1", min_len=1)
+    for v in shown:
+        _check.die("dé", v, ATTACK_DIE, "D12-INIT-1")
+    scripted = ScriptedRolls([v for v in shown if isinstance(v, int)])
+    init = initiative(combatants, scripted, environment=environment, ambush_by=ambush_by,
+                      rules=rules)
+    if scripted.remaining:
+        raise invalid("dés", list(shown), "D12-INIT-1",
+                      f"{plural(scripted.remaining, 'dé')} de trop pour cette initiative")
+    return init

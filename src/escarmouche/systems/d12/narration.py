@@ -1,0 +1,221 @@
+"""The French sentences of the d12 system (the narration style guide applies: elision,
+agreement, « » for quotes, numbers through :mod:`escarmouche.render.fmt`).
+
+The initiative's explanations (:meth:`D12Initiative.narration`, the log of a fight), the
+attack and damage sentences and the fight's duration are all written here, from the
+results of the pure rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from escarmouche.render.fmt import join, number, ordinal, plural, quote, signed
+from escarmouche.state import ENVIRONMENT
+from escarmouche.systems.d12.rules import ENVIRONMENT_INITIATIVE, MODE_LABELS, Mode
+
+if TYPE_CHECKING:
+    from escarmouche.systems.d12.critical import AttackRoll, DamageRoll
+    from escarmouche.systems.d12.initiative import (
+        BonusTie,
+        D12Initiative,
+        GroupTie,
+        InitiativeRoll,
+        PerfectTie,
+        RollOff,
+    )
+
+__all__ = [
+    "BONUS_SCOPE",
+    "ambush_sentence",
+    "attack_explanation",
+    "attack_sentence",
+    "bonus_tie_sentence",
+    "damage_sentence",
+    "duration_sentence",
+    "environment_sentence",
+    "group_acts_sentence",
+    "group_order_sentence",
+    "group_tie_sentence",
+    "initiative_lines",
+    "initiative_rolls_sentence",
+    "order_sentence",
+    "perfect_tie_sentence",
+    "roll_off_sentence",
+    "roll_text",
+]
+
+#: the scope of the ties of the bonus turn (others are a side's name)
+BONUS_SCOPE = "tour bonus"
+
+
+def _numbers(values: Iterable[int]) -> str:
+    return join([number(v) for v in values], empty="aucun")
+
+
+def roll_text(r: InitiativeRoll) -> str:
+    """>>> from escarmouche.systems.d12.initiative import InitiativeRoll
+    >>> roll_text(InitiativeRoll("A", "x", 7, 2)), roll_text(InitiativeRoll("B", "x", 7, 0))
+    ('7 +2 = 9', '7')
+    """
+    return f"{number(r.die)} {signed(r.bonus)} = {number(r.total)}" if r.bonus else number(
+        r.total)
+
+
+def _scope_label(scope: str) -> str:
+    return "Tour bonus" if scope == BONUS_SCOPE else f"Groupe {quote(scope)}"
+
+
+def group_tie_sentence(tie: GroupTie) -> str:
+    """How two groups at the same initiative were ordered (D12-INIT-3, D12-INIT-5)."""
+    if tie.rule == "D12-INIT-5":
+        return (f"{quote(tie.before)} et l’environnement sont à {tie.value} : "
+                "l’environnement perd l’égalité (D12-INIT-5)")
+    assert tie.rank is not None
+    which = ordinal(tie.rank)
+    if tie.after_result is None:
+        return (f"{quote(tie.before)} et {quote(tie.after)} sont à {tie.value} ; au "
+                f"{which} résultat, seul {quote(tie.before)} en a encore un "
+                f"({tie.before_result}) et passe devant (D12-INIT-3)")
+    return (f"{quote(tie.before)} et {quote(tie.after)} sont à {tie.value} ; départagés au "
+            f"{which} résultat : {tie.before_result} contre {tie.after_result} (D12-INIT-3)")
+
+
+def perfect_tie_sentence(pt: PerfectTie) -> str:
+    sides = join([quote(n) for n in pt.sides])
+    return (f"Égalité parfaite entre {sides} ({_numbers(pt.results)}) : tout le monde "
+            "relance (D12-INIT-3).")
+
+
+def bonus_tie_sentence(b: BonusTie) -> str:
+    names = join([f"{n} (bonus {signed(s)})" for n, s in b.order])
+    return (f"{_scope_label(b.scope)} : égalité à {b.total}, départagée au bonus : {names} "
+            "(D12-INIT-4).")
+
+
+def roll_off_sentence(ro: RollOff) -> str:
+    rounds = " ; ".join(", ".join(f"{n} {v}" for n, v in r) for r in ro.rounds)
+    return (f"{_scope_label(ro.scope)} : égalité à {ro.total} (bonus {signed(ro.bonus)}), "
+            f"jet de départage : {rounds} → {', '.join(ro.order)} (D12-INIT-4).")
+
+
+def order_sentence(groups: Iterable[tuple[str, list[str]]]) -> str:
+    order = " ; ".join(
+        "environnement" if side == ENVIRONMENT and not members
+        else f"{quote(side)} : {', '.join(members)}"
+        for side, members in groups
+    )
+    return f"Ordre des groupes : {order}."
+
+
+def _rolls_with_totals(rolls: Iterable[InitiativeRoll]) -> str:
+    return ", ".join(f"{r.name} ({roll_text(r)})" for r in rolls)
+
+
+def initiative_lines(init: D12Initiative) -> list[str]:
+    """French sentences: bonus turn, rerolls, group values, how each tie was broken."""
+    lines: list[str] = []
+    if init.ambush_by is not None:
+        index = {r.name: r for r in init.bonus_rolls}
+        lines.append(f"Embuscade de {quote(init.ambush_by)} : tour bonus pour "
+                     + _rolls_with_totals(index[n] for n in init.bonus_turn)
+                     + " (D12-SURPRISE-1, D12-SURPRISE-2).")
+    lines += [perfect_tie_sentence(pt) for pt in init.perfect_ties]
+    for g in init.group_results:
+        if g.environment:
+            lines.append(f"Environnement : initiative {ENVIRONMENT_INITIATIVE} (D12-INIT-5).")
+        else:
+            lines.append(f"Groupe {quote(g.side)} : initiative {g.value} "
+                         f"(résultats {_numbers(g.results)}) (D12-INIT-2).")
+    lines += [group_tie_sentence(t) + "." for t in init.group_ties]
+    lines += [bonus_tie_sentence(b) for b in init.bonus_ties]
+    lines += [roll_off_sentence(ro) for ro in init.roll_offs]
+    lines.append(order_sentence(init.groups))
+    return lines
+
+
+def ambush_sentence(init: D12Initiative) -> str:
+    return (f"Embuscade du camp {quote(init.ambush_by or '')} : tour bonus (tour 0) ; "
+            f"initiative individuelle : {_rolls_with_totals(init.bonus_rolls)} "
+            "(D12-SURPRISE-1, D12-SURPRISE-2).")
+
+
+def initiative_rolls_sentence(rolls: Iterable[InitiativeRoll], again: bool) -> str:
+    return (f"Initiative de groupe{' (relance)' if again else ''} : "
+            f"{_rolls_with_totals(rolls)} (D12-INIT-1).")
+
+
+def group_order_sentence(init: D12Initiative) -> str:
+    """The order of a normal turn with each group's value, then how ties were broken."""
+    values = {g.side: g.value for g in init.group_results}
+    parts = []
+    for side, members in init.groups:
+        if side == ENVIRONMENT and not members:
+            parts.append(f"environnement ({ENVIRONMENT_INITIATIVE})")
+        else:
+            parts.append(f"{quote(side)} ({values[side]}) : {', '.join(members)}")
+    lines = ["Ordre des groupes : " + " ; ".join(parts) + " (D12-INIT-2)."]
+    lines += [group_tie_sentence(t) + "." for t in init.group_ties]
+    lines += [bonus_tie_sentence(b) for b in init.bonus_ties]
+    if init.bonus_turn:
+        lines.insert(0, f"Tour bonus : {', '.join(init.bonus_turn)} (D12-SURPRISE-2).")
+    return " ".join(lines)
+
+
+def group_acts_sentence(side: str, value: int, standing: list[str]) -> str:
+    return (f"Le groupe {quote(side)} agit (initiative {value}) : ses membres décident "
+            f"ensemble puis exécutent dans l’ordre {', '.join(standing)} (D12-INIT-4).")
+
+
+def environment_sentence(effects: list[str]) -> str:
+    what = join([quote(n) for n in effects], empty="aucun effet")
+    return (f"L’environnement agit à l’initiative {ENVIRONMENT_INITIATIVE}, après les groupes "
+            f"à égalité (D12-INIT-5) : {what}.")
+
+
+def attack_explanation(att: AttackRoll) -> str:
+    """>>> from escarmouche.systems.d12.critical import resolve_attack_roll
+    >>> attack_explanation(resolve_attack_roll([7], bonus=3, defence=10))
+    '7 +3 = 10 contre défense 10 : touché (D12-CRIT-1)'
+    """
+    if len(att.dice) > 1:
+        how = "le plus haut" if att.mode is Mode.AVANTAGE else "le plus bas"
+        shown = f"{' et '.join(map(str, att.dice))}, on garde {how} : {att.kept}"
+    else:
+        shown = str(att.kept)
+    if att.critical:
+        return (f"{shown} naturel : réussite critique, touché quelle que soit la défense "
+                f"{att.defence} (D12-CRIT-2)")
+    verdict = "touché" if att.hit else "raté"
+    return (f"{shown} {signed(att.bonus)} = {att.total} contre défense {att.defence} : "
+            f"{verdict} (D12-CRIT-1)")
+
+
+def attack_sentence(actor: str, target: str, expression: str, sources: list[str],
+                    mode: Mode, att: AttackRoll) -> str:
+    why = f" [{', '.join(sources)} → {MODE_LABELS[mode]}]" if sources else ""
+    return f"{actor} attaque {target} ({expression}{why}) : {attack_explanation(att)}."
+
+
+def damage_sentence(actor: str, target: str, option_label: str | None, dmg: DamageRoll,
+                    left: int) -> str:
+    label = (f"dégâts critiques, option {quote(option_label)}" if option_label
+             else "dégâts")
+    return (f"{actor} : {label} : {dmg.detail} → {target} perd "
+            f"{plural(dmg.damage, 'PV', 'PV')} (reste {max(left, 0)}).")
+
+
+def duration_sentence(turns: int, seconds: tuple[int, int], minutes: Fraction) -> str:
+    """The fight's conventional duration (D12-TIME-1).
+
+    >>> print(duration_sentence(3, (15, 30), Fraction(3, 10)))  # doctest: +NORMALIZE_WHITESPACE
+    Durée : 3 tours de combat, soit de 15 à 30 secondes, ou 0,3 minute par convention
+    (10 tours = 1 minute) (D12-TIME-1).
+    """
+    return (f"Durée : {plural(turns, 'tour')} de combat, soit de {seconds[0]} à {seconds[1]} "
+            f"secondes, ou {number(minutes)} minute{'s' if minutes >= 2 else ''} par "
+            "convention (10 tours = 1 minute) (D12-TIME-1).")
+
+

@@ -1,0 +1,327 @@
+"""The options of the d12 system and the constants of its rules (rules as data).
+
+RULES.md has no *(option)* ruling for d12: :class:`Rules` holds the choices and the
+safety caps a designer may change (the default critical option, the default weapon, the
+action list of D12-ACT-1, the reroll and roll-off bounds). The validators of the values
+every d12 function takes (defence, bonuses, mode, critical option, weapon) live here too,
+so that each is checked the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from enum import StrEnum
+from fractions import Fraction
+
+from escarmouche import _check, dice
+from escarmouche.errors import invalid
+from escarmouche.render.fmt import join, quote
+from escarmouche.render.table import Table
+from escarmouche.systems.base import ActionSpec
+
+__all__ = [
+    "ADVANTAGE_EFFECT_KIND",
+    "ALERT_TRAIT",
+    "ATTACK_DIE",
+    "BONUS_RANGE",
+    "CAP_RANGE",
+    "CRITICAL_OPTIONS",
+    "DECLARED",
+    "DEFAULT_ACTIONS",
+    "DEFAULT_RULES",
+    "DEFENCE_RANGE",
+    "ENVIRONMENT_INITIATIVE",
+    "FREE_COST",
+    "HP_RANGE",
+    "MODE_LABELS",
+    "OPTION_LABELS",
+    "REQUIRED_ACTIONS",
+    "RESOLVER_KINDS",
+    "TRACK",
+    "TURNS_PER_MINUTE",
+    "TURN_SECONDS",
+    "CriticalOption",
+    "Mode",
+    "Rules",
+    "check_bonus",
+    "check_defence",
+    "check_mode",
+    "check_option",
+    "check_weapon",
+    "elapsed_minutes",
+    "elapsed_seconds",
+]
+
+#: faces of the initiative and attack die (D12-INIT-1, D12-CRIT-1)
+ATTACK_DIE = 12
+#: the initiative of passive events (D12-INIT-5)
+ENVIRONMENT_INITIATIVE = 12
+#: a turn lasts 5 to 10 seconds; 10 turns make one minute (D12-TIME-1)
+TURN_SECONDS = (5, 10)
+TURNS_PER_MINUTE = 10
+#: accepted range of a defence (D12-CRIT-1): beyond 40 only a natural 12 could ever hit
+#: even with a +28 bonus, which no table needs
+DEFENCE_RANGE = (0, 40)
+#: accepted range of the bonuses ``init`` and ``attaque`` (D12-INIT-1, D12-CRIT-1)
+BONUS_RANGE = (-40, 40)
+#: accepted range of the hit points ``PV`` in an encounter
+HP_RANGE = (1, 1000)
+#: the one damage track
+TRACK = "PV"
+#: the trait of a defender who acts in the ambush's bonus turn (D12-SURPRISE-2)
+ALERT_TRAIT = "alerte"
+#: bounds on the caps a designer may set (every loop is bounded)
+CAP_RANGE = (1, 1000)
+#: the kind of the encounter effect created by option (c)
+ADVANTAGE_EFFECT_KIND = "avantage_contre"
+
+
+class Mode(StrEnum):
+    """How the attack die is rolled (D12-ADV-1)."""
+
+    NORMAL = "normal"
+    AVANTAGE = "avantage"
+    DESAVANTAGE = "desavantage"
+
+
+MODE_LABELS: dict[Mode, str] = {
+    Mode.NORMAL: "sans avantage",
+    Mode.AVANTAGE: "avec avantage",
+    Mode.DESAVANTAGE: "avec désavantage",
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CriticalOption:
+    """One critical damage option (D12-CRIT-2), as data."""
+
+    id: str
+    letter: str
+    label: str
+    description: str
+
+
+#: the three critical damage options, in the text's order (D12-CRIT-2 (a), (b), (c))
+CRITICAL_OPTIONS: dict[str, CriticalOption] = {
+    o.id: o
+    for o in (
+        CriticalOption(
+            "maximum", "a", "dégâts maximum",
+            "les dés de dégâts de l’arme infligent leur maximum",
+        ),
+        CriticalOption(
+            "explosif", "b", "dé supplémentaire explosif",
+            "un dé de dégâts de plus, et tous les dés de l’arme deviennent explosifs",
+        ),
+        CriticalOption(
+            "avantage", "c", "avantage",
+            "dégâts normaux ; jusqu’au début du prochain tour de la cible, la prochaine "
+            "attaque contre elle se fait avec avantage",
+        ),
+    )
+}
+
+#: the resolver shared by the actions a designer declares (D12-ACT-1): logged, with their
+#: parameters; their effects are the GM's call
+DECLARED = "declaree"
+#: the resolvers an action of the list may name in its ``kind`` (``actions.py``)
+RESOLVER_KINDS = ("attaquer", "se_deplacer", "communiquer", DECLARED)
+#: the cost of a free action (« Communiquer », D12-ACT-1, D12-INIT-4)
+FREE_COST = "libre"
+
+#: the minimal action list (D12-ACT-1); a designer edits it through ``Rules.actions``.
+#: ``cost`` is ``"libre"`` for a free action, ``"action"`` otherwise (information only:
+#: the text defines no action economy).
+DEFAULT_ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec(
+        "attaquer", "Attaquer", "action",
+        ("D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1", "D12-EXPLODE-1"),
+        ("cible", "arme", "option", "avantage", "desavantage"), ("cible",),
+        "Attaque un ennemi debout : 1d12 + attaque contre sa défense ; un 12 naturel est "
+        "un critique et l’attaquant choisit une option de dégâts (D12-CRIT-1, D12-CRIT-2).",
+    ),
+    ActionSpec(
+        "se_deplacer", "Se déplacer", "action", ("D12-ACT-1",), ("description",), (),
+        "Se déplace ; le texte ne fixe ni distance ni coût, le déplacement est noté "
+        "(D12-ACT-1).",
+    ),
+    ActionSpec(
+        "communiquer", "Communiquer", FREE_COST, ("D12-ACT-1", "D12-INIT-4"), ("message",),
+        (),
+        "Action libre : partage ses intentions avec son groupe, aussi pendant qu’un allié "
+        "agit (D12-ACT-1, D12-INIT-4).",
+    ),
+)
+#: the action ids every action list must keep (D12-ACT-1)
+REQUIRED_ACTIONS = ("attaquer", "se_deplacer", "communiquer")
+
+_DECLARED_DOC = ("Action ajoutée par le concepteur : elle est notée avec ses paramètres, le "
+                 "MJ en décide les effets (D12-ACT-1).")
+
+
+def check_defence(value: object, who: str = "") -> int:
+    """A defence, 0–40 (D12-CRIT-1)."""
+    return _check.integer("defense", value, lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1],
+                          rule="D12-CRIT-1", who=who)
+
+
+def check_bonus(value: object, who: str = "", *, stat: str = "attaque",
+                rule: str = "D12-CRIT-1") -> int:
+    """A bonus (``attaque`` or ``init``), −40–40."""
+    return _check.integer(stat, value, lo=BONUS_RANGE[0], hi=BONUS_RANGE[1], rule=rule,
+                          who=who)
+
+
+def check_option(option: object) -> str:
+    """A critical option id (D12-CRIT-2)."""
+    if not isinstance(option, str) or option not in CRITICAL_OPTIONS:
+        raise invalid("option", option, "D12-CRIT-2",
+                      "option critique inconnue ; options : "
+                      + join([quote(o) for o in CRITICAL_OPTIONS], last="ou"))
+    return option
+
+
+def check_mode(mode: object) -> Mode:
+    """A roll mode (D12-ADV-1): ``"normal"``, ``"avantage"`` or ``"desavantage"``."""
+    if isinstance(mode, str) and mode in _MODE_VALUES:
+        return Mode(mode)
+    raise invalid("mode", mode, "D12-ADV-1",
+                  "mode de jet inconnu ; modes : "
+                  + join([quote(m.value) for m in Mode], last="ou"))
+
+
+_MODE_VALUES = frozenset(m.value for m in Mode)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_weapon(weapon: str) -> str:
+    """Check a weapon's damage expression and return it unchanged (cached)."""
+    dice.parse(weapon)
+    dice.add_exploding_die(weapon)  # option (b) must be possible on any weapon
+    return weapon
+
+
+def check_weapon(weapon: object, who: str = "") -> str:
+    """A weapon's damage expression (``1d8+2``), checked by the dice module (D12-CRIT-2);
+    a malformed one raises :class:`~escarmouche.errors.DiceError` naming the weapon and
+    the rule."""
+    return dice.check_expression(weapon, who=who, rule="D12-CRIT-2", check=_parsed_weapon)
+
+
+def _check_action(action: object) -> ActionSpec:
+    """One action of the list: an :class:`ActionSpec` whose ``kind`` names a resolver. An
+    action a designer adds without ``kind`` is a declared one (:data:`DECLARED`)."""
+    if not isinstance(action, ActionSpec):
+        raise invalid("actions", action, "D12-ACT-1", "une ActionSpec est attendue")
+    if not action.kind and action.id not in RESOLVER_KINDS:
+        action = dataclasses.replace(action, kind=DECLARED)
+    _check.choice("kind", action.resolver_key, RESOLVER_KINDS, "D12-ACT-1")
+    if not action.doc:
+        action = dataclasses.replace(action, doc=_DECLARED_DOC)
+    return action
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rules:
+    """The d12 system's options (RULES.md has no *(option)* ruling for d12; these are
+    the choices and caps a designer may change).
+
+    ``critical_option``
+        the critical option (D12-CRIT-2) used when an attack does not name one.
+    ``default_weapon``
+        the damage expression of a fighter whose weapon was not given (``1d6``).
+    ``max_initiative_rerolls``
+        how many times a perfect tie of group initiative may make everyone reroll
+        (D12-INIT-3); one more perfect tie raises :class:`RuleBoundError`.
+    ``max_roll_off_rounds``
+        how many roll-off rounds one tie of individual initiative may take (D12-INIT-4,
+        D12-SURPRISE-2); beyond, :class:`RuleBoundError`.
+    ``actions``
+        the action list (D12-ACT-1), editable data; it must keep ``attaquer``,
+        ``se_deplacer`` and ``communiquer``. An action added without ``kind`` is a
+        declared one (:data:`DECLARED`: logged, its effects are the GM's call).
+    """
+
+    critical_option: str = "maximum"
+    default_weapon: str = "1d6"
+    max_initiative_rerolls: int = 20
+    max_roll_off_rounds: int = 20
+    actions: tuple[ActionSpec, ...] = DEFAULT_ACTIONS
+
+    def __post_init__(self) -> None:
+        check_option(self.critical_option)
+        check_weapon(self.default_weapon, "arme par défaut")
+        for name, value, rule in (
+            ("max_initiative_rerolls", self.max_initiative_rerolls, "D12-INIT-3"),
+            ("max_roll_off_rounds", self.max_roll_off_rounds, "D12-INIT-4"),
+        ):
+            _check.integer(name, value, lo=CAP_RANGE[0], hi=CAP_RANGE[1], rule=rule)
+        _check.sequence("actions", self.actions, "D12-ACT-1", max_len=100)
+        actions = tuple(_check_action(a) for a in self.actions)
+        object.__setattr__(self, "actions", actions)
+        ids = [a.id for a in actions]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise invalid("actions", dup[0], "D12-ACT-1",
+                          "cette action figure deux fois dans la liste")
+        for required in REQUIRED_ACTIONS:
+            if required not in ids:
+                raise invalid("actions", required, "D12-ACT-1",
+                              "cette action est exigée par le texte ; la liste doit garder "
+                              + join([quote(r) for r in REQUIRED_ACTIONS]))
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+    def table(self) -> Table:
+        """The options and their values, in French."""
+        rows = [
+            (OPTION_LABELS["critical_option"],
+             OPTION_LABELS[f"critical_option.{self.critical_option}"]),
+            (OPTION_LABELS["default_weapon"], self.default_weapon),
+            (OPTION_LABELS["max_initiative_rerolls"], self.max_initiative_rerolls),
+            (OPTION_LABELS["max_roll_off_rounds"], self.max_roll_off_rounds),
+            (OPTION_LABELS["actions"], join(
+                [a.label + (" (libre)" if a.cost == FREE_COST else "") for a in self.actions])),
+        ]
+        return Table(("Option", "Valeur"), rows, "Options du système d12")
+
+
+#: the French label of each option and of each option value (``option.valeur``), for
+#: the book, the widgets and edition pages
+OPTION_LABELS: dict[str, str] = {
+    "critical_option": "option critique par défaut (D12-CRIT-2)",
+    **{f"critical_option.{o.id}": f"({o.letter}) {o.label}" for o in CRITICAL_OPTIONS.values()},
+    "default_weapon": "arme par défaut (dégâts)",
+    "max_initiative_rerolls": "relances au plus après une égalité parfaite (D12-INIT-3)",
+    "max_roll_off_rounds": "jets de départage au plus pour une égalité (D12-INIT-4)",
+    "actions": "liste des actions (D12-ACT-1)",
+    **{f"actions.{a.id}": a.label for a in DEFAULT_ACTIONS},
+    "mode": "mode du jet d’attaque (D12-ADV-1)",
+    **{f"mode.{m.value}": label for m, label in MODE_LABELS.items()},
+}
+
+#: the rules by default (a module-level value, so that defaults are not rebuilt)
+DEFAULT_RULES = Rules()
+
+
+def elapsed_minutes(turns: int) -> Fraction:
+    """The conventional duration of ``turns`` combat turns, in minutes: 10 turns = 1 minute
+    (D12-TIME-1).
+
+    >>> elapsed_minutes(4)
+    Fraction(2, 5)
+    """
+    _check.integer("tours", turns, lo=0, hi=1_000_000, rule="D12-TIME-1")
+    return Fraction(turns, TURNS_PER_MINUTE)
+
+
+def elapsed_seconds(turns: int) -> tuple[int, int]:
+    """The real-time range of ``turns`` turns, in seconds: 5 to 10 s each (D12-TIME-1).
+
+    >>> elapsed_seconds(10)
+    (50, 100)
+    """
+    _check.integer("tours", turns, lo=0, hi=1_000_000, rule="D12-TIME-1")
+    return turns * TURN_SECONDS[0], turns * TURN_SECONDS[1]

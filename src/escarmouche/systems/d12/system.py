@@ -1,0 +1,368 @@
+"""The hooks that plug the d12 rules into the encounter engine, and ``SYSTEM``."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from escarmouche import _check
+from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.model import Combatant, DieRecord, Json, Timing
+from escarmouche.render.fmt import de, quote
+from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
+from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.d12 import narration
+from escarmouche.systems.d12.actions import RESOLVERS, catalogue
+from escarmouche.systems.d12.initiative import D12Initiative, initiative, resolve_initiative
+from escarmouche.systems.d12.odds import best_critical_option
+from escarmouche.systems.d12.rules import (
+    ADVANTAGE_EFFECT_KIND,
+    ATTACK_DIE,
+    FREE_COST,
+    HP_RANGE,
+    TRACK,
+    Rules,
+    check_bonus,
+    check_defence,
+    check_weapon,
+    elapsed_minutes,
+    elapsed_seconds,
+)
+
+__all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
+
+#: the options ``Encounter.start`` accepts for d12
+START_OPTIONS = ("ambush_by", "environment", "weapons")
+
+
+def _action_from_json(data: object) -> ActionSpec:
+    rule = "D12-ACT-1"
+    item = _check.mapping("actions", data, rule, max_len=20)
+    known = {f.name for f in dataclasses.fields(ActionSpec)}
+    for key in item:
+        _check.choice("actions", key, sorted(known), rule)
+    texts = {k: _check.text(k, item[k], rule, max_len=500) for k in ("id", "label")}
+    extra: dict[str, Any] = {}
+    for key in ("cost", "kind", "doc"):
+        value = item.get(key, "")
+        if not isinstance(value, str):
+            raise invalid(key, value, rule, "un texte est attendu")
+        extra[key] = value
+    for key in ("rules", "params", "required"):
+        values = _check.sequence(key, item.get(key, []), rule, max_len=50)
+        extra[key] = tuple(_check.text(key, v, rule) for v in values)
+    return ActionSpec(texts["id"], texts["label"], **extra)
+
+
+class D12System(System[Rules]):
+    """The d12 rules in the encounter engine.
+
+    Start options (``Encounter.start(rng, **options)``): ``ambush_by`` (the side that
+    ambushes: a bonus turn 0, D12-SURPRISE-1/2), ``environment`` (``True`` adds the
+    ``"environnement"`` slot at 12, D12-INIT-5) and ``weapons`` (``{name: "1d8+2"}``;
+    others use :attr:`Rules.default_weapon`). Initiative is rolled once, at the start,
+    with :func:`~escarmouche.systems.d12.initiative.initiative` (its draw order).
+
+    Each member of a group activates in the group's execution order (D12-INIT-4): the
+    engine resolves each member's action when its turn in that order comes (the
+    members decide together; « Communiquer » lets them share intentions while their
+    group acts). The environment slot is activated like a fighter: the effects borne
+    by ``"environnement"`` and timed at the start of an activation tick then (the GM
+    resolves the event, then ends the activation).
+
+    Actions: the catalogue is :attr:`Rules.actions` (D12-ACT-1, :meth:`catalogue`), each
+    resolved by the resolver its ``kind`` names (``actions.RESOLVERS``). Fighters need
+    ``PV`` (1–1000) and ``defense`` (0–40); ``attaque`` and ``init`` default to 0.
+    """
+
+    name: ClassVar[str] = "d12"
+    title: ClassVar[str] = "Système d12 (initiative de groupe)"
+    rules_type = Rules
+    tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    turn_word: ClassVar[str] = "tour"
+    turn_rules: ClassVar[tuple[str, ...]] = ("D12-TIME-1", "D12-INIT-2")
+    start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
+    #: the d12 text gives no effect timing: effect ticks cite no rule of another system
+    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({})
+    action_specs = catalogue(Rules())
+    resolvers = RESOLVERS
+
+    # -- rules (options) -----------------------------------------------------------------
+
+    def rules_to_json(self, rules: Rules) -> dict[str, Json]:
+        out: dict[str, Json] = {}
+        for f in dataclasses.fields(rules):
+            value = getattr(rules, f.name)
+            out[f.name] = [a.to_json() for a in value] if f.name == "actions" else value
+        return out
+
+    def rules_from_json(self, data: Mapping[str, Json]) -> Rules:
+        plain = {k: v for k, v in data.items() if k != "actions"}
+        rules = super().rules_from_json(plain)
+        if "actions" in data:
+            actions = _check.sequence("actions", data["actions"], "D12-ACT-1", max_len=100)
+            rules = dataclasses.replace(rules, actions=tuple(_action_from_json(a)
+                                                             for a in actions))
+        return rules
+
+    # -- roster --------------------------------------------------------------------------
+
+    def validate(self, combatant: Combatant, rules: Rules) -> None:
+        c = combatant
+        _check.integer("PV", c.stat("PV"), lo=HP_RANGE[0], hi=HP_RANGE[1], rule="CORE-ERR",
+                       who=c.name)
+        check_defence(c.stat("defense"), c.name)
+        check_bonus(c.stat("attaque", 0), c.name)
+        check_bonus(c.stat("init", 0), c.name, stat="init", rule="D12-INIT-1")
+
+    # -- the fight -----------------------------------------------------------------------
+
+    def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
+        weapons = options.get("weapons") or {}
+        _check.mapping("weapons", weapons, "D12-CRIT-2")
+        for name, expr in weapons.items():
+            _check.name_in("weapons", name, ctx.state.fighters, "D12-CRIT-2")
+            check_weapon(expr, str(name))
+        roster = [f.combatant for f in ctx.state.fighters.values()]
+        init = initiative(
+            roster, ctx.rng,
+            environment=options.get("environment", False),
+            ambush_by=options.get("ambush_by"),
+            rules=ctx.rules,
+        )
+        st = ctx.state.system_state
+        st["initiative"] = init.to_json()
+        st["weapons"] = {str(k): str(v) for k, v in weapons.items()}
+        st["order"] = init.order()
+        st["bonus_turn"] = list(init.bonus_turn)
+        st["group_of"] = {n: side for side, members in init.groups for n in members}
+        st["acting_group"] = None
+        self._emit_initiative(ctx, init)
+
+    def _emit_initiative(self, ctx: Ctx[Rules], init: D12Initiative) -> None:
+        if init.ambush_by is not None:
+            ctx.emit(
+                "surprise", narration.ambush_sentence(init),
+                rules=("D12-SURPRISE-1", "D12-SURPRISE-2", "D12-INIT-1"),
+                dice=[DieRecord(ATTACK_DIE, r.die, f"initiative (tour bonus) {de(r.name)}")
+                      for r in init.bonus_rolls],
+                data={"ambush_by": init.ambush_by,
+                      "rolls": [r.to_json() for r in init.bonus_rolls]},
+            )
+        for i, attempt in enumerate(init.attempts, 1):
+            ctx.emit(
+                "initiative", narration.initiative_rolls_sentence(attempt, i > 1),
+                rules=("D12-INIT-1",),
+                dice=[DieRecord(ATTACK_DIE, r.die, f"initiative {de(r.name)}") for r in attempt],
+                data={"attempt": i, "rolls": [r.to_json() for r in attempt]},
+            )
+            for pt in init.perfect_ties:
+                if pt.attempt == i:
+                    ctx.emit("egalite_parfaite", narration.perfect_tie_sentence(pt),
+                             rules=("D12-INIT-3",), dice=(), data=pt.to_json())
+        for ro in init.roll_offs:
+            ctx.emit(
+                "departage", narration.roll_off_sentence(ro), rules=("D12-INIT-4",),
+                dice=[DieRecord(ATTACK_DIE, v, f"départage {de(n)}")
+                      for r in ro.rounds for n, v in r],
+                data=ro.to_json(),
+            )
+        ctx.emit("ordre_initiative", narration.group_order_sentence(init), rules=init.rules,
+                 dice=(), data=init.to_json())
+
+    def validate_state(self, state: EncounterState, rules: Rules) -> None:
+        """A loaded save (CORE-LOG): the initiative is recomputed from its d12s, in their
+        draw order (bonus turn, attempts, roll-offs), and must match; the weapons, the
+        activation order, the bonus turn and the groups must be those it gives."""
+        ss = state.system_state
+        if not state.started and not ss:
+            return
+        roster = [f.combatant for f in state.fighters.values()]
+        names = [c.name for c in roster]
+        weapons = _check.mapping("system_state.weapons", ss.get("weapons", {}), "D12-CRIT-2")
+        for name, expr in weapons.items():
+            _check.name_in("system_state.weapons", name, names, "D12-CRIT-2")
+            check_weapon(expr, str(name))
+        stored = _check.mapping("system_state.initiative", ss.get("initiative"), "D12-INIT-1")
+        where = "system_state.initiative"
+
+        def dies(field: str, entries: object) -> list[int]:
+            out = []
+            for i, raw in enumerate(_check.sequence(f"{where}.{field}", entries, "D12-INIT-1")):
+                entry = _check.mapping(f"{where}.{field}[{i}]", raw, "D12-INIT-1")
+                out.append(_check.die(f"{where}.{field}[{i}].die", entry.get("die"),
+                                      ATTACK_DIE, "D12-INIT-1"))
+            return out
+
+        dice = dies("bonus_rolls", stored.get("bonus_rolls"))
+        for i, attempt in enumerate(_check.sequence(f"{where}.attempts", stored.get("attempts"),
+                                                    "D12-INIT-3", min_len=1)):
+            dice += dies(f"attempts[{i}]", attempt)
+        for i, raw in enumerate(_check.sequence(f"{where}.roll_offs", stored.get("roll_offs"),
+                                                "D12-INIT-4")):
+            ro = _check.mapping(f"{where}.roll_offs[{i}]", raw, "D12-INIT-4")
+            for rnd in _check.sequence(f"{where}.roll_offs[{i}].rounds", ro.get("rounds"),
+                                       "D12-INIT-4"):
+                for pair in _check.sequence(f"{where}.roll_offs[{i}].rounds", rnd,
+                                            "D12-INIT-4"):
+                    two = _check.sequence(f"{where}.roll_offs[{i}].rounds", pair,
+                                          "D12-INIT-4", min_len=2, max_len=2)
+                    dice.append(_check.die(f"{where}.roll_offs[{i}]", two[1], ATTACK_DIE,
+                                           "D12-INIT-4"))
+        environment = _check.flag(f"{where}.environment", stored.get("environment"),
+                                  "D12-INIT-5")
+        ambush_by = stored.get("ambush_by")
+        if ambush_by is not None:
+            ambush_by = _check.name_in(f"{where}.ambush_by", ambush_by,
+                                       {c.side for c in roster}, "D12-SURPRISE-1", what="camp")
+        init = resolve_initiative(roster, dice, environment=environment, ambush_by=ambush_by,
+                                  rules=rules)
+        group_of = {n: side for side, members in init.groups for n in members}
+        if (init.to_json() != dict(stored) or ss.get("order") != init.order()
+                or ss.get("bonus_turn") != list(init.bonus_turn)
+                or ss.get("group_of") != group_of):
+            raise invalid(where, "…", "D12-INIT-1",
+                          "l’initiative enregistrée ne correspond pas à ses dés")
+        acting = ss.get("acting_group")
+        if acting is not None and acting != ENVIRONMENT:
+            _check.name_in("system_state.acting_group", acting, set(group_of.values()),
+                           "D12-INIT-2", what="groupe")
+
+    def first_turn(self, ctx: Ctx[Rules]) -> int:
+        return 0 if ctx.state.system_state.get("bonus_turn") else 1
+
+    def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
+        st = ctx.state.system_state
+        slots = st["bonus_turn"] if turn == 0 else st["order"]
+        assert isinstance(slots, list)
+        return [str(n) for n in slots]
+
+    def on_turn_start(self, ctx: Ctx[Rules]) -> None:
+        st = ctx.state.system_state
+        st["acting_group"] = None
+        turn = ctx.state.turn
+        bonus = st.get("bonus_turn")
+        assert isinstance(bonus, list)
+        if turn == 0:
+            ctx.emit(
+                "tour_bonus",
+                f"Tour bonus de l’embuscade : seuls agissent {', '.join(map(str, bonus))}, "
+                "dans l’ordre de leur initiative individuelle (D12-SURPRISE-1, "
+                "D12-SURPRISE-2).",
+                rules=("D12-SURPRISE-1", "D12-SURPRISE-2"),
+            )
+        elif turn == 1 and bonus:
+            ctx.emit(
+                "fin_surprise",
+                "Le tour bonus est terminé : l’initiative de groupe s’applique "
+                "(D12-SURPRISE-1).",
+                rules=("D12-SURPRISE-1",),
+            )
+
+    def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
+        st = ctx.state.system_state
+        if actor == ENVIRONMENT:
+            st["acting_group"] = ENVIRONMENT
+            current = [e.name for e in ctx.effects_of(ENVIRONMENT)]
+            ctx.emit("environnement", narration.environment_sentence(current),
+                     actor=ENVIRONMENT, rules=("D12-INIT-5",), data={"effects": current})
+            return True
+        if ctx.state.turn >= 1:
+            group_of = st["group_of"]
+            assert isinstance(group_of, dict)
+            side = group_of.get(actor)
+            if side is not None and st.get("acting_group") != side:
+                st["acting_group"] = side
+                init = D12Initiative.from_json(st["initiative"])
+                members = next(m for s, m in init.groups if s == side)
+                standing = [n for n in members if ctx.state.fighters[n].standing]
+                value = next(g.value for g in init.group_results if g.side == side)
+                ctx.emit(
+                    "groupe", narration.group_acts_sentence(str(side), value, standing),
+                    actor=actor, rules=("D12-INIT-2", "D12-INIT-4"),
+                    data={"side": side, "value": value, "order": standing},
+                )
+        return True
+
+    # -- actions -------------------------------------------------------------------------
+
+    def catalogue(self, rules: Rules) -> Mapping[str, ActionSpec]:
+        """The action list of ``rules`` (D12-ACT-1: editable data), by id."""
+        return catalogue(rules)
+
+    def _group_acting(self, ctx: Ctx[Rules], actor: str) -> bool:
+        current = ctx.state.current
+        f = ctx.state.fighters.get(current or "")
+        return f is not None and f.side == ctx.fighter(actor).side
+
+    def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
+        """Every action on the actor's own activation; only the free ones (« Communiquer »)
+        while an ally of its group acts (D12-ACT-1, D12-INIT-4)."""
+        f = ctx.state.fighters.get(actor)
+        if f is None or not f.standing or not ctx.state.started or ctx.state.finished:
+            return ()
+        actions = tuple(self.catalogue(ctx.rules).values())
+        if ctx.state.current == actor:
+            return actions
+        if self._group_acting(ctx, actor):
+            return tuple(a for a in actions if a.cost == FREE_COST)
+        return ()
+
+    def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
+        """No action economy is invented (D12-ACT-1): any number of actions on one's own
+        activation; a free action also while an ally of the group acts (D12-INIT-4)."""
+        fighter = ctx.fighter(actor)
+        if not fighter.standing:
+            raise invalid("acteur", actor, "D12-ACT-1",
+                          "ce combattant est hors de combat et ne peut plus agir",
+                          kind=IllegalActionError)
+        if ctx.state.current == actor:
+            return
+        if spec.cost == FREE_COST:
+            if not self._group_acting(ctx, actor):
+                raise invalid("acteur", actor, "D12-ACT-1",
+                              f"{quote(spec.label)} est une action libre, possible pendant "
+                              "que son groupe agit, pas maintenant (D12-INIT-4)",
+                              kind=IllegalActionError)
+            return
+        raise invalid("acteur", actor, "D12-ACT-1",
+                      f"ce n’est pas son tour (c’est celui de {ctx.state.current or 'personne'})"
+                      " (D12-INIT-4)", kind=IllegalActionError)
+
+    def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
+        """Attack a standing enemy: preferably one that an advantage effect targets,
+        else the one with the fewest PV; the critical option is the best one against
+        its defence (:func:`~escarmouche.systems.d12.odds.best_critical_option`, cached)."""
+        if actor not in ctx.state.fighters:
+            return None
+        enemies = ctx.enemies(actor)
+        if not enemies:
+            return None
+        marked = {e.bearer for e in ctx.state.effects if e.kind == ADVANTAGE_EFFECT_KIND}
+        target = min(enemies, key=lambda f: (f.name not in marked, f.tracks.get(TRACK, 0)))
+        weapons = ctx.state.system_state.get("weapons", {})
+        assert isinstance(weapons, dict)
+        weapon = str(weapons.get(actor, ctx.rules.default_weapon))
+        attacker = ctx.fighter(actor).combatant
+        option = best_critical_option(
+            weapon, defence=target.combatant.stat("defense"), bonus=attacker.stat("attaque", 0)
+        )
+        return "attaquer", {"cible": target.name, "option": option}
+
+    def on_end(self, ctx: Ctx[Rules]) -> None:
+        """Give the fight's conventional duration (D12-TIME-1): the turns begun, bonus
+        turn included."""
+        turns = sum(1 for e in ctx.state.log if e.kind == "debut_tour")
+        seconds = elapsed_seconds(turns)
+        minutes = elapsed_minutes(turns)
+        ctx.emit(
+            "duree", narration.duration_sentence(turns, seconds, minutes),
+            rules=("D12-TIME-1",),
+            data={"turns": turns, "seconds": list(seconds),
+                  "minutes": [minutes.numerator, minutes.denominator]},
+        )
+
+
+SYSTEM = D12System()

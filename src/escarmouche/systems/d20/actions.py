@@ -1,0 +1,797 @@
+"""The actions of the d20 system: the catalogue (one
+:class:`~escarmouche.systems.base.ActionSpec` each, documented), the action budget of a
+turn (D20-ACT-1..3: :func:`plan_turn`, :func:`check_turn`) and one resolver per action.
+
+* D20-ACT-1..3 — the budget of a turn is one slot of each of :data:`BASE_SLOTS`;
+  :data:`SUBSTITUTES` says which slots an action category may take (a move action in
+  the standard slot; a minor action in the move or standard slot); each action point
+  adds one standard slot (:data:`ACTION_POINT_SLOT`, the ruling of D20-ACT-3), itself
+  substitutable. Free actions take no slot. The check is an exact bipartite matching,
+  so any order of the same actions gives the same verdict.
+* the attack (engine convenience; the text has none): it hits when 1d20 + ``attaque``
+  (or the ``bonus`` given) ≥ the target's ``defense`` (:attr:`Rules.default_defence`);
+  it then deals the ``arme`` damage (:attr:`Rules.default_weapon`), never below 0.
+  Draw order: the d20, then the damage dice when it hits. A zone attack rolls once per
+  target, in order.
+* reactions declared with an attack or a move (parameter ``reactions``) are checked
+  before any die is rolled and resolved in the same atomic operation
+  (:mod:`escarmouche.systems.d20.reactions`): opportunity attacks and interruptions
+  before the trigger (a cancelled move stops on the square it was about to leave, or
+  on its start square for an interruption), reactions after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from escarmouche import _check, dice
+from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
+from escarmouche.model import DieRecord, Json
+from escarmouche.render.fmt import de, join, ordinal, plural, quote
+from escarmouche.render.table import Table
+from escarmouche.state import Ctx, FighterState
+from escarmouche.systems.base import ActionSpec, Resolver
+from escarmouche.systems.d20 import grid
+from escarmouche.systems.d20 import rules as tables
+from escarmouche.systems.d20.narration import attack_sentence, square_text
+from escarmouche.systems.d20.reactions import (
+    Outcome,
+    Reaction,
+    Trigger,
+    can_react,
+    emit_moot,
+    parse_reaction,
+    parse_reactions,
+    require_standing,
+    resolve_reaction,
+)
+from escarmouche.systems.d20.rules import (
+    ACTION_POINT_SLOT,
+    ATTACK_DIE,
+    ATTACK_RANGES,
+    BASE_SLOTS,
+    CATEGORIES,
+    CATEGORY_LABELS,
+    DEFENCE_RANGE,
+    FREE,
+    MAX_ACTION_POINTS,
+    MAX_PLANNED_ACTIONS,
+    MINOR,
+    MOVE,
+    PHASE_ONLY,
+    SIMPLE,
+    TRACK,
+    Rules,
+    check_rules,
+    check_weapon,
+)
+from escarmouche.systems.d20.saves import check_bonus
+
+__all__ = [
+    "ACTIONS",
+    "ACTION_CATEGORIES",
+    "ACTION_TIMINGS",
+    "RESOLVERS",
+    "AttackRoll",
+    "TurnPlan",
+    "available_actions",
+    "check_legal",
+    "check_turn",
+    "plan_turn",
+    "resolve_attack",
+]
+
+# -- the catalogue -------------------------------------------------------------------------
+
+_ATTACK_PARAMS = ("cible", "cibles", "portee", "bonus", "arme", "reactions")
+_IMMEDIATE_PARAMS = ("declencheur", "effet", "cible", "bonus", "arme", "nom")
+_ACT = ("D20-ACT-1",)
+_IMM = ("D20-IMM-1", "D20-IMM-2")
+
+
+def _turn(id: str, label: str, category: str, doc: str, kind: str = "action_du_tour"
+          ) -> ActionSpec:
+    return ActionSpec(id, label, CATEGORY_LABELS[category], _ACT, ("description",), (),
+                      doc, kind)
+
+
+def _phase(id: str, label: str) -> ActionSpec:
+    when, rule = PHASE_ONLY[id]
+    return ActionSpec(id, label, "phase automatique", (rule,), (), (),
+                      f"N’est pas une action : se fait {when} ({rule}).", "phase")
+
+
+#: the action catalogue (D20-ACT-1), by id
+ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
+    "attaquer": ActionSpec(
+        "attaquer", "Attaquer", CATEGORY_LABELS[SIMPLE], ("D20-ACT-1", "D20-OPP-2"),
+        _ATTACK_PARAMS, (),
+        "Attaque (action simple) une cible adjacente au corps à corps, ou à distance, ou "
+        "plusieurs cibles (« cibles ») en zone : 1d20 + attaque contre la défense, puis les "
+        "dégâts de l’arme ; les réactions déclarées (« reactions ») se résolvent avec elle "
+        "(D20-ACT-1, D20-OPP-2).",
+    ),
+    "deplacement": ActionSpec(
+        "deplacement", "Se déplacer", CATEGORY_LABELS[MOVE], _ACT, ("chemin", "reactions"),
+        ("chemin",),
+        "Se déplace (action de mouvement) case par case le long de « chemin », d’au plus "
+        "sa vitesse VD ; les attaques d’opportunité et interruptions déclarées "
+        "(« reactions ») se résolvent en chemin (D20-ACT-1, D20-OPP-2).",
+    ),
+    "degainer": _turn("degainer", "Dégainer une arme", MINOR,
+                      "Dégaine une arme : une action mineure (D20-ACT-1)."),
+    "ouvrir_porte": _turn("ouvrir_porte", "Ouvrir une porte", MINOR,
+                          "Ouvre une porte : une action mineure (D20-ACT-1)."),
+    SIMPLE: _turn(SIMPLE, "Action simple (autre)", SIMPLE,
+                  "Toute autre action simple, décrite (D20-ACT-1)."),
+    MOVE: _turn(MOVE, "Action de mouvement (autre)", MOVE,
+                "Toute autre action de mouvement, décrite (D20-ACT-1)."),
+    MINOR: _turn(MINOR, "Action mineure (autre)", MINOR,
+                 "Toute autre action mineure, décrite (D20-ACT-1)."),
+    "parler": _turn("parler", "Parler", FREE,
+                    "Dit quelques mots : une action libre, même pendant le tour d’un autre "
+                    "(D20-ACT-1).", "action_libre"),
+    "lacher_objet": _turn("lacher_objet", "Lâcher un objet", FREE,
+                          "Lâche un objet : une action libre, même pendant le tour d’un "
+                          "autre (D20-ACT-1).", "action_libre"),
+    FREE: _turn(FREE, "Action libre (autre)", FREE,
+                "Toute autre action libre, décrite, avec l’accord du MJ (D20-ACT-1).",
+                "action_libre"),
+    "point_action": ActionSpec(
+        "point_action", "Dépenser un point d’action", "point d’action", ("D20-ACT-3",),
+        doc="Dépense un point d’action (PA) : une action simple de plus ce tour "
+            "(D20-ACT-3).",
+    ),
+    "interruption": ActionSpec(
+        "interruption", "Interruption immédiate", "action immédiate", _IMM,
+        _IMMEDIATE_PARAMS, ("declencheur",),
+        "Agit avant un déclencheur que le moteur ne joue pas (« declencheur ») : une "
+        "action immédiate par round, jamais pendant son propre tour (D20-IMM-1, D20-IMM-2).",
+        "action_immediate",
+    ),
+    "reaction": ActionSpec(
+        "reaction", "Réaction immédiate", "action immédiate", _IMM, _IMMEDIATE_PARAMS,
+        ("declencheur",),
+        "Réagit à un déclencheur résolu (« declencheur ») : une action immédiate par "
+        "round, jamais pendant son propre tour (D20-IMM-1, D20-IMM-2).",
+        "action_immediate",
+    ),
+    "attaque_opportunite": ActionSpec(
+        "attaque_opportunite", "Attaque d’opportunité", "action d’opportunité",
+        ("D20-OPP-1", "D20-OPP-2"),
+        doc="Se déclare dans le paramètre « reactions » de l’action qui la déclenche, "
+            "jamais seule (D20-OPP-1, D20-OPP-2).",
+    ),
+    "placer": ActionSpec(
+        "placer", "Placer sur la grille (MJ)", "MJ", ("D20-OPP-2",), ("case",), ("case",),
+        "Le MJ place le combattant sur une case libre de la grille (D20-OPP-2).",
+    ),
+    "jet_de_sauvegarde": _phase("jet_de_sauvegarde", "Jet de sauvegarde"),
+    "fin_d_effet": _phase("fin_d_effet", "Fin d’effet"),
+    "degats_continus": _phase("degats_continus", "Dégâts continus"),
+    "regeneration": _phase("regeneration", "Régénération"),
+})
+
+#: the category of every action that fits in the budget of a turn, or is free
+ACTION_CATEGORIES: Mapping[str, str] = MappingProxyType({
+    "attaquer": SIMPLE, "deplacement": MOVE, "degainer": MINOR, "ouvrir_porte": MINOR,
+    SIMPLE: SIMPLE, MOVE: MOVE, MINOR: MINOR,
+    "parler": FREE, "lacher_objet": FREE, FREE: FREE,
+})
+
+#: when each action may be taken: ``"tour"`` (own turn, in a slot), ``"libre"`` (any
+#: time), ``"point_action"`` (own turn), ``"immediate"`` (out of turn),
+#: ``"opportunite"`` (only declared with its trigger), ``"mj"`` (a GM operation) or
+#: ``"phase"`` (never: it happens by itself)
+ACTION_TIMINGS: Mapping[str, str] = MappingProxyType({
+    **{a: ("libre" if c == FREE else "tour") for a, c in ACTION_CATEGORIES.items()},
+    "point_action": "point_action", "interruption": "immediate", "reaction": "immediate",
+    "attaque_opportunite": "opportunite", "placer": "mj",
+    **dict.fromkeys(PHASE_ONLY, "phase"),
+})
+
+
+# -- the budget of a turn (D20-ACT-1..3) --------------------------------------------------
+
+
+def _category(action: object, index: int) -> str:
+    if isinstance(action, str):
+        if action in CATEGORIES:
+            return action
+        if action in ACTION_CATEGORIES:
+            return ACTION_CATEGORIES[action]
+    known = [*CATEGORIES, *(a for a in ACTION_CATEGORIES if a not in CATEGORIES)]
+    raise invalid(f"actions[{index}]", action, "D20-ACT-1",
+                  f"catégorie d’action inconnue ; attendues : {join(known, last='ou')}")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPlan:
+    """How a list of actions fits one turn (D20-ACT-1..3); a French table in a notebook.
+
+    ``slots`` are the turn's slots (the base ones, then one standard slot per action
+    point); ``assignment[i]`` is the slot index taken by action ``i`` (``None`` for a
+    free action). ``rules`` lists the rules that applied (D20-ACT-2 when an action took
+    another category's slot, D20-ACT-3 when action points were spent).
+    """
+
+    actions: tuple[str, ...]
+    action_points: int
+    slots: tuple[str, ...]
+    assignment: tuple[int | None, ...]
+    rules: tuple[str, ...]
+
+    def slot_of(self, index: int) -> str | None:
+        """The kind of slot action ``index`` takes (``None`` for a free action)."""
+        s = self.assignment[index]
+        return None if s is None else self.slots[s]
+
+    def by_action_point(self, index: int) -> bool:
+        """Whether action ``index`` takes a slot bought with an action point (D20-ACT-3)."""
+        s = self.assignment[index]
+        return s is not None and s >= len(BASE_SLOTS)
+
+    @property
+    def substitutions(self) -> tuple[int, ...]:
+        """Indexes of the actions taken in another category's slot (D20-ACT-2)."""
+        return tuple(i for i, a in enumerate(self.actions)
+                     if self.assignment[i] is not None and self.slot_of(i) != a)
+
+    def free_slots(self) -> tuple[str, ...]:
+        """The kinds of the slots still unused."""
+        used = {s for s in self.assignment if s is not None}
+        return tuple(k for i, k in enumerate(self.slots) if i not in used)
+
+    def allows(self, category: str) -> bool:
+        """Whether one more action of ``category`` still fits this turn."""
+        if category == FREE:
+            return True
+        try:
+            plan_turn([*self.actions, category], action_points=self.action_points)
+        except EscarmoucheError:
+            return False
+        return True
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(n°, category, slot taken) of each action, in French."""
+        out = []
+        for i, category in enumerate(self.actions):
+            slot = self.slot_of(i)
+            taken = "aucune (libre)" if slot is None else CATEGORY_LABELS[slot]
+            if self.by_action_point(i):
+                taken += " (point d’action)"
+            out.append((str(i + 1), CATEGORY_LABELS[category], taken))
+        return out
+
+    def table(self) -> Table:
+        points = (f", {plural(self.action_points, 'point')} d’action"
+                  if self.action_points else "")
+        return Table(("Action", "Catégorie", "Case du budget utilisée"), self.rows(),
+                     f"Le tour{points} : permis ({', '.join(self.rules)})")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+def _match(categories: Sequence[str], slots: Sequence[str]) -> tuple[list[int | None], int]:
+    """Assign actions to slots (exact bipartite matching by augmenting paths). Each action
+    takes a free slot if it can, its own kind first, then its substitutes in
+    :data:`SUBSTITUTES` order; only if none is free does it move earlier actions to other
+    slots they may take. Returns the assignment and the index of the first action that
+    cannot be placed (-1 if none)."""
+    owner: list[int | None] = [None] * len(slots)
+    assign: list[int | None] = [None] * len(categories)
+    substitutes = tables.SUBSTITUTES  # read now: the table is data a designer may change
+
+    def place(i: int, seen: set[int]) -> bool:
+        kinds = substitutes[categories[i]]
+        # a free slot first (earlier actions keep theirs), in order of preference …
+        for kind in kinds:
+            for s, slot_kind in enumerate(slots):
+                if slot_kind == kind and owner[s] is None and s not in seen:
+                    seen.add(s)
+                    owner[s] = i
+                    assign[i] = s
+                    return True
+        # … else move an earlier action to another slot it may take (augmenting path)
+        for kind in kinds:
+            for s, slot_kind in enumerate(slots):
+                other = owner[s]
+                if slot_kind != kind or s in seen or other is None:
+                    continue
+                seen.add(s)
+                if place(other, seen):
+                    owner[s] = i
+                    assign[i] = s
+                    return True
+        return False
+
+    for i, c in enumerate(categories):
+        if c == FREE:
+            continue
+        if not place(i, set()):
+            return assign, i
+    return assign, -1
+
+
+def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | None = None,
+              who: str = "") -> TurnPlan:
+    """Fit ``actions`` (categories ``"simple"``, ``"mouvement"``, ``"mineure"``,
+    ``"libre"``, or actions of :data:`ACTION_CATEGORIES`) into one turn, in any order
+    (D20-ACT-1), with the substitutions of D20-ACT-2 and ``action_points`` spent, each
+    buying one more standard slot (D20-ACT-3). Raises
+    :class:`~escarmouche.errors.IllegalActionError` naming the first action that finds
+    no slot.
+
+    >>> plan_turn(["mineure", "mineure", "mineure"]).rules
+    ('D20-ACT-1', 'D20-ACT-2')
+    """
+    r = check_rules(rules)
+    listed = _check.sequence("actions", actions, "D20-ACT-1", max_len=MAX_PLANNED_ACTIONS)
+    cap = MAX_ACTION_POINTS if r.max_action_points_per_turn is None else (
+        r.max_action_points_per_turn)
+    _check.integer("action_points", action_points, lo=0, hi=cap, rule="D20-ACT-3", who=who)
+    categories = tuple(_category(a, i) for i, a in enumerate(listed))
+    slots = (*BASE_SLOTS, *([ACTION_POINT_SLOT] * action_points))
+    assign, failed = _match(categories, slots)
+    if failed >= 0:
+        cat = categories[failed]
+        extra = (f" (+ {plural(action_points, 'action simple', 'actions simples')} par "
+                 "point d’action)" if action_points else "")
+        of = f"pour {who}, " if who else ""
+        cited = "D20-ACT-1 et D20-ACT-3" if action_points else "D20-ACT-1"
+        raise invalid(
+            "actions", list(categories), "D20-ACT-2",
+            f"{of}la {ordinal(failed + 1, feminine=True)} action ({CATEGORY_LABELS[cat]}) "
+            f"ne trouve plus de place ; un tour offre une action simple, une de mouvement et "
+            f"une mineure{extra} ({cited}), une action de mouvement pouvant remplacer l’action "
+            "simple et une action mineure l’une ou l’autre", kind=IllegalActionError)
+    plan_rules = ["D20-ACT-1"]
+    if any(a is not None and slots[a] != categories[i] for i, a in enumerate(assign)):
+        plan_rules.append("D20-ACT-2")
+    if action_points:
+        plan_rules.append("D20-ACT-3")
+    return TurnPlan(categories, action_points, slots, tuple(assign), tuple(plan_rules))
+
+
+def check_turn(actions: Sequence[str], *, action_points: int = 0,
+               rules: Rules | None = None) -> None:
+    """Raise :class:`~escarmouche.errors.EscarmoucheError` unless ``actions`` fit one turn
+    under D20-ACT-1..3 with ``action_points`` spent (see :func:`plan_turn`, which also
+    says how)."""
+    plan_turn(actions, action_points=action_points, rules=rules)
+
+
+# -- the attack (engine convenience: the text has none) -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRoll:
+    """An attack roll (engine convenience): hits when ``roll + bonus ≥ defence``."""
+
+    roll: int
+    bonus: int
+    defence: int
+    total: int
+    hit: bool
+
+
+def resolve_attack(roll: int, bonus: int, defence: int) -> AttackRoll:
+    """The engine's minimal attack: 1d20 + bonus against the target's defence (no rule ID
+    of its own; the d20 text has no attack resolution).
+
+    >>> resolve_attack(14, 5, 12).hit
+    True
+    """
+    _check.die("jet d’attaque", roll, ATTACK_DIE, "CORE-ERR")
+    check_bonus(bonus, "CORE-ERR", "attaque")
+    _check.integer("defense", defence, lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1],
+                   rule="CORE-ERR")
+    total = roll + bonus
+    return AttackRoll(roll, bonus, defence, total, total >= defence)
+
+
+def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str,
+            label: str, rule_ids: tuple[str, ...]) -> bool:
+    """Roll one attack in a fight: draws the d20, then the damage dice on a hit."""
+    t = ctx.fighter(target)
+    defence = t.combatant.stat("defense", ctx.rules.default_defence)
+    d = ctx.rng.randint(1, ATTACK_DIE)
+    res = resolve_attack(d, bonus, defence)
+    records = [DieRecord(ATTACK_DIE, d, "attaque")]
+    data: dict[str, Json] = {"attacker": attacker, "target": target, "roll": d,
+                             "bonus": bonus, "total": res.total, "defence": defence,
+                             "hit": res.hit}
+    if not res.hit:
+        ctx.emit("attaque", attack_sentence(label, attacker, target, d, bonus, defence,
+                                            None, weapon, t.tracks[TRACK]),
+                 actor=attacker, rules=rule_ids, dice=records, data=data)
+        return False
+    dmg_roll = dice.roll(weapon, ctx.rng)
+    records += dmg_roll.records("dégâts")
+    damage = max(0, dmg_roll.total)
+    left = max(0, t.tracks[TRACK] - damage)
+    data.update({"weapon": weapon, "damage": damage, "hp": left})
+    ctx.emit("attaque", attack_sentence(label, attacker, target, d, bonus, defence, damage,
+                                        weapon, left),
+             actor=attacker, rules=rule_ids, dice=records, data=data)
+    ctx.change_track(target, TRACK, -damage, rules=rule_ids)
+    return True
+
+
+def _react(ctx: Ctx[Rules], r: Reaction, trigger: Trigger) -> Outcome:
+    """Resolve one reaction, with its attack if it makes one."""
+    out = resolve_reaction(ctx, r, trigger)
+    if out.attack is not None:
+        by, target, bonus, weapon = out.attack
+        _strike(ctx, by, target, bonus, weapon, "Attaque", r.type.rules)
+    return out
+
+
+# -- the budget in a fight ----------------------------------------------------------------
+
+
+def budget(f: FighterState) -> dict[str, Json]:
+    """The actions and action points used this turn (``flags["budget"]``)."""
+    b = f.flags.setdefault("budget", {"actions": [], "points": 0})
+    assert isinstance(b, dict)
+    return b
+
+
+def can_spend_point(rules: Rules, f: FighterState) -> bool:
+    """Whether ``f`` has an action point left and may spend one more this turn."""
+    cap = rules.max_action_points_per_turn
+    points = int(budget(f)["points"])
+    return int(f.flags.get("pa", 0)) > 0 and (cap is None or points < cap)
+
+
+def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str) -> None:
+    """Take a slot for ``spec`` (D20-ACT-1..3) and announce the action."""
+    category = ACTION_CATEGORIES[spec.id]
+    b = budget(f)
+    used = [*b["actions"], category]
+    plan = plan_turn(used, action_points=int(b["points"]), rules=ctx.rules, who=f.name)
+    b["actions"] = used
+    slot = plan.slot_of(len(used) - 1)
+    rules = ["D20-ACT-1"]
+    text = f"{f.name} : {spec.label} ({CATEGORY_LABELS[category]}"
+    if slot is not None and slot != category:
+        rules.append("D20-ACT-2")
+        text += f", à la place d’une {CATEGORY_LABELS[slot]}"
+    if plan.by_action_point(len(used) - 1):
+        rules.append("D20-ACT-3")
+        text += ", grâce au point d’action"
+    text += ")" + (f" : {detail}" if detail else "") + "."
+    ctx.emit("action", text, actor=f.name, rules=rules,
+             data={"action": spec.id, "category": category, "slot": slot,
+                   "used": list(used)})
+
+
+def _refund(ctx: Ctx[Rules], f: FighterState, category: str) -> None:
+    if ctx.rules.cancelled_action_spent:
+        return
+    used = list(budget(f)["actions"])
+    for i in range(len(used) - 1, -1, -1):
+        if used[i] == category:
+            del used[i]
+            break
+    budget(f)["actions"] = used
+
+
+def _description(params: Mapping[str, Any]) -> str:
+    d = params.get("description", "")
+    if isinstance(d, str) and not d.strip():
+        return ""
+    return _check.text("description", d, "CORE-ERR").strip()
+
+
+# -- legality (the ``check_legal`` and ``actions`` hooks) ---------------------------------
+
+
+def check_legal(ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
+    """Refuse what the rules forbid ``actor`` now (IllegalActionError)."""
+    timing = ACTION_TIMINGS[spec.id]
+    if timing == "phase":
+        when, rule = PHASE_ONLY[spec.id]
+        raise invalid("action", spec.id, rule, f"ce n’est pas une action, cela se fait {when}",
+                      kind=IllegalActionError)
+    if timing == "opportunite":
+        raise invalid("action", spec.id, "D20-OPP-1",
+                      f"pour {actor}, une attaque d’opportunité se déclare avec l’action qui "
+                      "la déclenche, dans son paramètre reactions, par exemple "
+                      f"reactions=[{{\"par\": \"{actor}\", \"type\": "
+                      "\"attaque_opportunite\"}]", kind=IllegalActionError)
+    if timing == "mj":
+        _check.name_in("combattant", actor, ctx.state.fighters, "D20-OPP-2")
+        return
+    if timing == "immediate":
+        require_standing(ctx, actor, "D20-IMM-1")
+        if ctx.state.current == actor:
+            raise invalid("acteur", actor, "D20-IMM-1",
+                          "une action immédiate ne se prend jamais pendant son propre tour",
+                          kind=IllegalActionError)
+        return
+    f = require_standing(ctx, actor, "D20-ACT-1")
+    if timing == "libre":
+        return
+    current = ctx.state.current
+    if current != actor:
+        raise invalid("acteur", actor, "D20-ACT-1",
+                      f"c’est le tour {de(str(current))} ; {quote(spec.label)} ne se "
+                      "fait que pendant son propre tour (hors de son tour : actions libres, "
+                      "d’opportunité et immédiates seulement)", kind=IllegalActionError)
+    if timing == "point_action":
+        left = int(f.flags.get("pa", 0))
+        if left <= 0:
+            raise invalid("PA", 0, "D20-ACT-3", f"{actor} n’a aucun point d’action à dépenser",
+                          kind=IllegalActionError)
+        cap = ctx.rules.max_action_points_per_turn
+        spent = int(budget(f)["points"])
+        if cap is not None and spent >= cap:
+            raise invalid("PA", spent, "D20-ACT-3",
+                          f"au plus {plural(cap, 'point')} d’action par tour avec ces règles",
+                          kind=IllegalActionError)
+
+
+def available_actions(ctx: Ctx[Rules], actor: str) -> list[ActionSpec]:
+    """The actions ``actor`` may take now (the ``actions`` hook)."""
+    f = ctx.state.fighters.get(actor)
+    if f is None or not f.standing or not ctx.state.started or ctx.state.finished:
+        return []
+    own = ctx.state.current == actor
+    b = budget(f)
+    plan = plan_turn(list(b["actions"]), action_points=int(b["points"]), rules=ctx.rules)
+    out: list[ActionSpec] = []
+    for spec in ACTIONS.values():
+        timing = ACTION_TIMINGS[spec.id]
+        if timing == "tour":
+            if not own or not plan.allows(ACTION_CATEGORIES[spec.id]):
+                continue
+        elif timing == "point_action":
+            if not own or not can_spend_point(ctx.rules, f):
+                continue
+        elif timing == "immediate":
+            if not can_react(ctx.state, actor, spec.id):
+                continue
+        elif timing in ("opportunite", "phase"):
+            continue  # declared with its trigger only / never an action
+        out.append(spec)
+    return out
+
+
+# -- resolvers ----------------------------------------------------------------------------
+
+
+def _attack_targets(ctx: Ctx[Rules], f: FighterState, portee: str,
+                    params: Mapping[str, Any]) -> list[str]:
+    if "cibles" in params:
+        if portee != "zone":
+            raise invalid("cibles", params["cibles"], "CORE-ERR",
+                          "seule une attaque de zone vise plusieurs cibles ; utilisez cible=…")
+        names = list(_check.sequence("cibles", params["cibles"], "CORE-ERR", min_len=1))
+    elif "cible" in params:
+        names = [params["cible"]]
+    else:
+        raise invalid("cible", None, "CORE-ERR", "indiquez cible=\"nom\"")
+    seen: set[str] = set()
+    out: list[str] = []
+    for n in names:
+        name = _check.name_in("cible", n, ctx.state.fighters, "CORE-ERR")
+        if name == f.name or name in seen:
+            why = "on ne s’attaque pas soi-même" if name == f.name else "cible en double"
+            raise invalid("cible", name, "CORE-ERR", why)
+        seen.add(name)
+        t = ctx.fighter(name)
+        if not t.standing:
+            raise invalid("cible", name, "CORE-ERR", "déjà hors de combat",
+                          kind=IllegalActionError)
+        if portee == "corps_a_corps" and not grid.is_adjacent(
+            grid.need_position(f, "D20-OPP-2"), grid.need_position(t, "D20-OPP-2")
+        ):
+            raise invalid("cible", name, "D20-OPP-2",
+                          "une attaque au corps à corps vise une créature adjacente (l’une "
+                          "des 8 cases voisines)", kind=IllegalActionError)
+        out.append(name)
+    return out
+
+
+def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
+             ) -> None:
+    """An attack (standard action), with its declared reactions."""
+    f = ctx.fighter(actor)
+    rules = ctx.rules
+    portee = _check.choice("portee", params.get("portee", "corps_a_corps"), ATTACK_RANGES,
+                           "D20-OPP-2")
+    targets = _attack_targets(ctx, f, portee, params)
+    bonus = check_bonus(params.get("bonus", f.combatant.stat("attaque", 0)), "CORE-ERR")
+    weapon = check_weapon(params.get("arme", rules.default_weapon), f.name)
+    opp_case, label = ATTACK_RANGES[portee]
+    trigger = Trigger("attaque", f.name, opportunity=opp_case, targets=tuple(targets),
+                      text=f"l’attaque {de(f.name)}")
+    reactions = parse_reactions(ctx, trigger, params.get("reactions", ()))
+    _spend(ctx, f, spec, f"attaque {label} contre {join(targets)}")
+    cancelled = ""
+    done: set[int] = set()
+    for i, r in enumerate(reactions):
+        if not r.type.before:
+            continue
+        done.add(i)
+        out = _react(ctx, r, trigger)
+        if out.stopped or not f.standing:
+            cancelled = f"{r.type.label} {de(r.by)}"
+        elif not any(ctx.fighter(t).standing for t in targets):
+            cancelled = f"{r.type.label} {de(r.by)} (plus aucune cible)"
+        if cancelled:
+            break
+    for i, r in enumerate(reactions):
+        if r.type.before and i not in done:
+            emit_moot(ctx, r, f"{trigger.text} est annulée")
+    if cancelled:
+        rule = "D20-OPP-1" if cancelled.startswith("attaque") else "D20-IMM-2"
+        ctx.emit(
+            "action_annulee",
+            f"L’attaque {de(f.name)} est annulée par l’{cancelled}"
+            + ("" if rules.cancelled_action_spent
+               else " ; son action simple lui est rendue") + ".",
+            actor=f.name, rules=(rule,),
+            data={"cancelled": True, "spent": rules.cancelled_action_spent},
+        )
+        _refund(ctx, f, SIMPLE)
+    else:
+        for t in targets:
+            if ctx.fighter(t).standing:
+                _strike(ctx, f.name, t, bonus, weapon, f"Attaque {label}", ())
+    for r in reactions:
+        if not r.type.before:
+            _react(ctx, r, trigger)
+
+
+def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
+                ) -> None:
+    """A move (move action) along ``chemin``, with its declared reactions."""
+    f = ctx.fighter(actor)
+    squares = grid.check_path(ctx, f, params["chemin"])
+    trigger = Trigger("deplacement", f.name, squares=squares,
+                      text=f"le déplacement {de(f.name)}")
+    reactions = parse_reactions(ctx, trigger, params.get("reactions", ()))
+    _spend(ctx, f, spec, " → ".join(square_text(s) for s in squares))
+    done: set[int] = set()
+    stop_at: int | None = None
+    cause = ""
+    for i, r in enumerate(reactions):
+        if r.type.id == "interruption":
+            done.add(i)
+            out = _react(ctx, r, trigger)
+            if out.stopped or not f.standing:
+                stop_at, cause = 0, f"{r.type.label} {de(r.by)}"
+                break
+    if stop_at is None:
+        for step in range(1, len(squares)):
+            for i, r in enumerate(reactions):
+                if r.type.id == "attaque_opportunite" and r.step == step - 1:
+                    done.add(i)
+                    out = _react(ctx, r, trigger)
+                    if out.stopped or not f.standing:
+                        stop_at, cause = step - 1, f"{r.type.label} {de(r.by)}"
+                        break
+            if stop_at is not None:
+                break
+            f.flags["pos"] = list(squares[step])
+    for i, r in enumerate(reactions):
+        if r.type.before and i not in done:
+            emit_moot(ctx, r, f"{trigger.text} est annulé")
+    if stop_at is None:
+        ctx.emit(
+            "deplacement",
+            f"{f.name} se déplace de {square_text(squares[0])} à {square_text(squares[-1])}.",
+            actor=f.name, rules=("D20-ACT-1",),
+            data={"from": list(squares[0]), "to": list(squares[-1]),
+                  "path": [list(s) for s in squares], "cancelled": False},
+        )
+    else:
+        rule = "D20-OPP-1" if cause.startswith("attaque") else "D20-IMM-2"
+        where = squares[stop_at]
+        state = "hors de combat" if not f.standing else "arrêté"
+        ctx.emit(
+            "action_annulee",
+            f"Le déplacement {de(f.name)} est annulé par l’{cause} : {f.name}, {state}, "
+            f"reste en {square_text(where)}"
+            + ("" if ctx.rules.cancelled_action_spent
+               else " ; son action de mouvement lui est rendue") + ".",
+            actor=f.name, rules=(rule,),
+            data={"from": list(squares[0]), "to": list(where),
+                  "path": [list(s) for s in squares[: stop_at + 1]], "cancelled": True,
+                  "spent": ctx.rules.cancelled_action_spent},
+        )
+        _refund(ctx, f, MOVE)
+    for r in reactions:
+        if not r.type.before:
+            _react(ctx, r, trigger)
+
+
+def action_du_tour(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
+                   ) -> None:
+    """A described action of the turn (dégainer, ouvrir une porte, simple …): its slot."""
+    _spend(ctx, ctx.fighter(actor), spec, _description(params))
+
+
+def action_libre(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
+                 ) -> None:
+    """A free action (D20-ACT-1), on one's turn or another's."""
+    detail = _description(params)
+    when = "" if ctx.state.current == actor else " pendant le tour d’un autre combattant"
+    ctx.emit(
+        "action",
+        f"{actor} : {spec.label} (action libre{when})" + (f" : {detail}" if detail else "")
+        + ".",
+        actor=actor, rules=("D20-ACT-1",),
+        data={"action": spec.id, "category": FREE, "slot": None},
+    )
+
+
+def point_action(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
+                 ) -> None:
+    """D20-ACT-3: one more standard slot this turn."""
+    f = ctx.fighter(actor)
+    left = int(f.flags.get("pa", 0)) - 1
+    b = budget(f)
+    b["points"] = int(b["points"]) + 1
+    f.flags["pa"] = left
+    ctx.emit(
+        "point_action",
+        f"{actor} dépense un point d’action : une action simple de plus ce tour "
+        f"(reste {plural(left, 'point')}).",
+        actor=actor, rules=("D20-ACT-3",),
+        data={"left": left, "spent_this_turn": b["points"]},
+    )
+
+
+def action_immediate(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
+                     params: Mapping[str, Any]) -> None:
+    """A standalone immediate action, against a trigger the engine does not model
+    (D20-IMM-1: never during one's own turn, once per round)."""
+    trig = _check.text("declencheur", params["declencheur"], "D20-IMM-1").strip()
+    item: dict[str, Any] = {"par": actor, "type": spec.id}
+    for key in ("effet", "cible", "bonus", "arme", "nom"):
+        if key in params:
+            item[key] = params[key]
+    item.setdefault("effet", "attaque" if "cible" in params else "autre")
+    trigger = Trigger("libre", str(ctx.state.current), text=trig)
+    _react(ctx, parse_reaction(ctx, trigger, item, set()), trigger)
+
+
+def placer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]) -> None:
+    """The GM places a fighter on a free square."""
+    f = ctx.fighter(actor)
+    sq = grid.check_square(params["case"], "case", "D20-OPP-2", actor)
+    other = grid.occupant(ctx, sq, actor)
+    if other is not None:
+        raise invalid("case", list(sq), "D20-OPP-2", f"déjà occupée par {quote(other.name)}",
+                      kind=IllegalActionError)
+    f.flags["pos"] = list(sq)
+    ctx.emit("placement", f"Le MJ place {actor} en {square_text(sq)}.", actor=actor,
+             rules=("D20-OPP-2",), data={"positions": {actor: list(sq)}})
+
+
+def _never(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
+           ) -> None:
+    """Phases and opportunity attacks are refused by :func:`check_legal` first."""
+    raise invalid("action", spec.id, spec.rules[0], "ce n’est pas une action à jouer seule",
+                  kind=IllegalActionError)
+
+
+#: one resolver per action, by :attr:`ActionSpec.resolver_key`
+RESOLVERS: Mapping[str, Resolver[Rules]] = MappingProxyType({
+    "attaquer": attaquer,
+    "deplacement": deplacement,
+    "action_du_tour": action_du_tour,
+    "action_libre": action_libre,
+    "point_action": point_action,
+    "action_immediate": action_immediate,
+    "attaque_opportunite": _never,
+    "phase": _never,
+    "placer": placer,
+})

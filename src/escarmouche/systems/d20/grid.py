@@ -1,0 +1,178 @@
+"""The square grid of the d20 system: squares, adjacency (the 8 neighbours, D20-OPP-2),
+positions and movement (D20-ACT-1).
+
+Positions are ``FighterState.flags["pos"]`` (``[x, y]``), given by the ``positions``
+option of ``Encounter.start`` or placed by the GM (action ``placer``); without them, each
+side stands on a column (side *i* at x = *i*, its members at y = 0, 1, 2 … in roster
+order). A move goes to one of the 8 neighbouring squares per step, at most ``VD`` steps
+(:attr:`Rules.default_speed`); enemies' squares cannot be entered; allies' squares can
+be crossed but not ended on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from escarmouche import _check
+from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.render.fmt import number, plural, quote
+from escarmouche.state import Ctx, FighterState
+from escarmouche.systems.d20.narration import square_text
+from escarmouche.systems.d20.rules import GRID_LIMIT, Rules
+
+__all__ = [
+    "NEIGHBOURS",
+    "Square",
+    "check_path",
+    "check_square",
+    "distance",
+    "initial_positions",
+    "is_adjacent",
+    "need_position",
+    "occupant",
+    "path_towards",
+    "position",
+    "speed",
+]
+
+Square = tuple[int, int]
+
+#: the 8 neighbouring squares (D20-OPP-2), in the order an automated move tries them
+NEIGHBOURS: tuple[Square, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1),
+                                  (-1, 1), (-1, -1))
+
+
+def check_square(value: object, field: str, rule: str, who: str = "") -> Square:
+    """A square ``[x, y]``: two integers within ±:data:`GRID_LIMIT`."""
+    of = f" pour {who}" if who else ""
+    if not (isinstance(value, list | tuple) and len(value) == 2
+            and all(_check.is_int(v) for v in value)):
+        raise invalid(field, value, rule, f"une case [x, y] (deux entiers) est attendue{of}")
+    x, y = int(value[0]), int(value[1])
+    if not (-GRID_LIMIT <= x <= GRID_LIMIT and -GRID_LIMIT <= y <= GRID_LIMIT):
+        raise invalid(field, value, rule,
+                      f"coordonnées entre {number(-GRID_LIMIT)} et {number(GRID_LIMIT)} "
+                      f"attendues{of}")
+    return x, y
+
+
+def distance(a: Sequence[int], b: Sequence[int]) -> int:
+    """The number of steps between two squares (diagonals count one)."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def is_adjacent(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Whether two squares are adjacent: one of the 8 neighbouring squares (D20-OPP-2).
+
+    >>> is_adjacent((0, 0), (1, 1)), is_adjacent((0, 0), (2, 0))
+    (True, False)
+    """
+    return distance(check_square(a, "case", "D20-OPP-2"),
+                    check_square(b, "case", "D20-OPP-2")) == 1
+
+
+def position(f: FighterState) -> Square | None:
+    """The square of a fighter, ``None`` when it is not on the grid."""
+    p = f.flags.get("pos")
+    if not isinstance(p, list):
+        return None
+    return int(str(p[0])), int(str(p[1]))
+
+
+def need_position(f: FighterState, rule: str) -> Square:
+    """The square of a fighter, or an :class:`IllegalActionError` when it has none."""
+    p = position(f)
+    if p is None:
+        raise invalid("position", f.name, rule,
+                      "position inconnue : placez-le sur la grille (option positions de "
+                      "start() ou action « placer »)", kind=IllegalActionError)
+    return p
+
+
+def occupant(ctx: Ctx[Rules], square: Square, exclude: str) -> FighterState | None:
+    """The standing fighter on ``square`` (other than ``exclude``), if any."""
+    for f in ctx.state.fighters.values():
+        if f.name != exclude and f.standing and position(f) == square:
+            return f
+    return None
+
+
+def speed(f: FighterState, rules: Rules) -> int:
+    """How many squares one move action covers: ``VD`` (:attr:`Rules.default_speed`)."""
+    return f.combatant.stat("VD", rules.default_speed)
+
+
+def initial_positions(ctx: Ctx[Rules], raw: object) -> dict[str, Square]:
+    """The squares of the ``positions`` start option (or the default columns)."""
+    out: dict[str, Square] = {}
+    if raw is None:
+        sides: list[str] = []
+        counts: dict[str, int] = {}
+        for f in ctx.state.fighters.values():
+            if f.side not in sides:
+                sides.append(f.side)
+            out[f.name] = (sides.index(f.side), counts.get(f.side, 0))
+            counts[f.side] = counts.get(f.side, 0) + 1
+        return out
+    squares: Mapping[object, object] = _check.mapping("positions", raw, "D20-OPP-2")
+    taken: dict[Square, str] = {}
+    for name, square in squares.items():
+        who = _check.name_in("positions", name, ctx.state.fighters, "D20-OPP-2")
+        sq = check_square(square, "positions", "D20-OPP-2", who)
+        if sq in taken:
+            raise invalid("positions", list(sq), "D20-OPP-2",
+                          f"case déjà occupée par {quote(taken[sq])}, {quote(who)} ne peut "
+                          "pas s’y placer")
+        taken[sq] = who
+        out[who] = sq
+    return out
+
+
+def check_path(ctx: Ctx[Rules], mover: FighterState, raw: object) -> tuple[Square, ...]:
+    """The squares of a move, start included (D20-ACT-1; grid: D20-OPP-2)."""
+    start = need_position(mover, "D20-ACT-1")
+    steps = speed(mover, ctx.rules)
+    path = _check.sequence("chemin", raw, "D20-ACT-1", min_len=1)
+    if len(path) > steps:
+        raise invalid("chemin", len(path), "D20-ACT-1",
+                      f"une action de mouvement déplace {mover.name} d’au plus sa vitesse, "
+                      f"{plural(steps, 'case')}", kind=IllegalActionError)
+    squares = [start]
+    for i, item in enumerate(path):
+        sq = check_square(item, f"chemin[{i}]", "D20-ACT-1", mover.name)
+        if distance(squares[-1], sq) != 1:
+            raise invalid(f"chemin[{i}]", list(sq), "D20-OPP-2",
+                          f"pas voisin de {square_text(squares[-1])} ; chaque pas mène à "
+                          "l’une des 8 cases voisines", kind=IllegalActionError)
+        other = occupant(ctx, sq, mover.name)
+        if other is not None and (other.side != mover.side or i == len(path) - 1):
+            why = ("un ennemi l’occupe" if other.side != mover.side
+                   else "on ne finit pas son déplacement sur un allié")
+            raise invalid(f"chemin[{i}]", list(sq), "D20-ACT-1",
+                          f"case de {quote(other.name)}, {why}", kind=IllegalActionError)
+        squares.append(sq)
+    return tuple(squares)
+
+
+def path_towards(ctx: Ctx[Rules], mover: FighterState, goal: Square) -> list[Square]:
+    """A greedy path of at most ``VD`` steps towards ``goal`` (stopping next to it),
+    through free squares only (an automated fighter's move)."""
+    here = position(mover)
+    if here is None:
+        return []
+    path: list[Square] = []
+    cur = here
+    for _ in range(speed(mover, ctx.rules)):
+        if distance(cur, goal) <= 1:
+            break
+        options = [(cur[0] + dx, cur[1] + dy) for dx, dy in NEIGHBOURS]
+        free = [s for s in options
+                if occupant(ctx, s, mover.name) is None
+                and distance(s, goal) < distance(cur, goal)
+                and all(abs(v) <= GRID_LIMIT for v in s)]
+        if not free:
+            break
+        cur = min(free, key=lambda s: (distance(s, goal),
+                                       abs(s[0] - goal[0]) + abs(s[1] - goal[1])))
+        path.append(cur)
+    return path

@@ -1,0 +1,231 @@
+"""D20-INIT-1 (initiative, from the original edition) and D20-TIME-1 (the round).
+
+The pure function :func:`initiative_order` orders rolls already made; the rolling
+function :func:`roll_initiative` draws the dice (its draw order is documented) and
+breaks every tie. :class:`D20Initiative` displays itself in a notebook.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from escarmouche import _check
+from escarmouche._rng import Rng
+from escarmouche.errors import RuleBoundError, invalid
+from escarmouche.model import Combatant, Json, check_roster
+from escarmouche.render.fmt import join, number, signed
+from escarmouche.render.table import Table
+from escarmouche.systems.d20.narration import plus_text, sum_text
+from escarmouche.systems.d20.rules import (
+    BONUS_RANGE,
+    INITIATIVE_DIE,
+    ROUND_SECONDS,
+    Rules,
+    check_rules,
+)
+
+__all__ = [
+    "D20Initiative",
+    "InitiativeRoll",
+    "elapsed_seconds",
+    "initiative",
+    "initiative_order",
+    "initiative_sentence",
+    "roll_initiative",
+]
+
+
+def elapsed_seconds(rounds: int) -> int:
+    """The game time of ``rounds`` rounds, in seconds: 6 s each (D20-TIME-1).
+
+    >>> elapsed_seconds(10)
+    60
+    """
+    return _check.integer("rounds", rounds, lo=0, hi=1_000_000, rule="D20-TIME-1") * (
+        ROUND_SECONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRoll:
+    """One combatant's initiative: the d20, the ``init`` modifier, the roll-off d20s."""
+
+    name: str
+    die: int
+    modifier: int
+    roll_offs: tuple[int, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.die + self.modifier
+
+    def key(self) -> tuple[int, ...]:
+        """Sort key, descending: total, then modifier, then each roll-off (D20-INIT-1)."""
+        return (self.total, self.modifier, *self.roll_offs)
+
+    def to_json(self) -> dict[str, Json]:
+        return {"name": self.name, "die": self.die, "modifier": self.modifier,
+                "roll_offs": list(self.roll_offs)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> InitiativeRoll:
+        offs = data.get("roll_offs", ())
+        assert isinstance(offs, list | tuple)
+        return cls(str(data["name"]), int(str(data["die"])), int(str(data["modifier"])),
+                   tuple(int(str(v)) for v in offs))
+
+
+def initiative_order(rolls: Sequence[InitiativeRoll]) -> tuple[str, ...]:
+    """The acting order from initiative rolls already made (D20-INIT-1): higher total
+    first, ties by the higher modifier, then by the roll-offs in order (higher first).
+    Combatants still tied keep the given order (the rolling function never leaves any).
+
+    >>> initiative_order([InitiativeRoll("A", 10, 1), InitiativeRoll("B", 9, 2)])
+    ('B', 'A')
+    """
+    indexed = list(enumerate(rolls))
+    indexed.sort(key=lambda ir: (tuple(-v for v in ir[1].key()), ir[0]))
+    return tuple(r.name for _, r in indexed)
+
+
+def initiative_sentence(rolls: Sequence[InitiativeRoll], order: Sequence[str]) -> str:
+    """The log line of the initiative (D20-INIT-1).
+
+    >>> initiative_sentence([InitiativeRoll("A", 15, 2)], ["A"]).split(" : ")[1]
+    'A 17 (15 + 2). Ordre'
+    """
+    parts = []
+    for r in rolls:
+        text = f"{r.name} {number(r.total)} ({plus_text(r.die, r.modifier)})"
+        if r.roll_offs:
+            text += " ; départage : " + ", ".join(str(v) for v in r.roll_offs)
+        parts.append(text)
+    return ("Initiative (1d20 + initiative ; règle de l’édition originale, absente du "
+            f"texte) : {' ; '.join(parts)}. Ordre : {', '.join(order)}.")
+
+
+@dataclass(frozen=True, slots=True)
+class D20Initiative:
+    """Initiative of a fight (D20-INIT-1): the rolls (given order) and the acting order.
+
+    The same order holds every round (D20-TIME-1: a round is everyone's turn once). In a
+    notebook it shows as a French table.
+    """
+
+    rolls: tuple[InitiativeRoll, ...]
+    order: tuple[str, ...]
+    rules: tuple[str, ...] = ("D20-INIT-1",)
+
+    def turn(self, n: int) -> list[str]:
+        """The names in acting order for round ``n`` (the same every round)."""
+        _check.integer("round", n, lo=1, hi=1_000_000, rule="D20-TIME-1")
+        return list(self.order)
+
+    def roll_of(self, name: str) -> InitiativeRoll:
+        for r in self.rolls:
+            if r.name == name:
+                return r
+        raise invalid("combattant", name, "D20-INIT-1", "absent de l’initiative")
+
+    def explain(self) -> list[str]:
+        """The order in French, one line per roll, then each tie and how it was broken
+        (D20-INIT-1), then the order of every round (D20-TIME-1)."""
+        lines = [f"{r.name} : 1d20 = {sum_text(r.die, r.modifier)} (D20-INIT-1)."
+                 for r in self.rolls]
+        totals: dict[int, list[InitiativeRoll]] = {}
+        by_key: dict[tuple[int, int], list[InitiativeRoll]] = {}
+        for r in self.rolls:
+            totals.setdefault(r.total, []).append(r)
+            by_key.setdefault((r.total, r.modifier), []).append(r)
+        for total, same in totals.items():
+            if len(same) > 1 and len({r.modifier for r in same}) > 1:
+                who = ", ".join(f"{r.name} ({signed(r.modifier)})"
+                                for r in sorted(same, key=lambda r: -r.modifier))
+                lines.append(f"Égalité à {number(total)} départagée par le modificateur : "
+                             f"{who} (D20-INIT-1).")
+        for (total, mod), same in by_key.items():
+            if len(same) > 1:
+                rolls = " ; ".join(f"{r.name} " + ", ".join(map(str, r.roll_offs))
+                                   for r in same)
+                names = {r.name for r in same}
+                order = [n for n in self.order if n in names]
+                lines.append(f"Égalité à {number(total)} (modificateur {signed(mod)}) : jet "
+                             f"de départage au d20, le plus haut d’abord : {rolls} → "
+                             f"{', '.join(order)} (D20-INIT-1).")
+        lines.append(f"Ordre : {', '.join(self.order)}, le même à chaque round (D20-TIME-1).")
+        return lines
+
+    def table(self) -> Table:
+        rows = [(r.name, r.die, signed(r.modifier), r.total,
+                 ", ".join(map(str, r.roll_offs)) or "—") for r in self.rolls]
+        return Table(("Créature", "d20", "Modificateur", "Total", "Départage"), rows,
+                     f"Initiative (D20-INIT-1) — ordre de chaque round : {join(self.order)}")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+    def __str__(self) -> str:
+        return initiative_sentence(self.rolls, self.order)
+
+    def to_json(self) -> dict[str, Json]:
+        return {"rolls": [r.to_json() for r in self.rolls], "order": list(self.order)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> D20Initiative:
+        rolls, order = data["rolls"], data["order"]
+        assert isinstance(rolls, list) and isinstance(order, list)
+        return cls(tuple(InitiativeRoll.from_json(r) for r in rolls if isinstance(r, dict)),
+                   tuple(str(n) for n in order))
+
+
+def tie_groups(rolls: Mapping[str, InitiativeRoll], names: Sequence[str]
+                ) -> list[list[str]]:
+    """Groups (rank order, members in given order) of combatants with equal keys."""
+    by_key: dict[tuple[int, ...], list[str]] = {}
+    for n in names:
+        by_key.setdefault(rolls[n].key(), []).append(n)
+    return [by_key[k] for k in sorted(by_key, reverse=True) if len(by_key[k]) > 1]
+
+
+def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules | None = None
+                    ) -> D20Initiative:
+    """Roll initiative (D20-INIT-1, from the original edition): 1d20 + ``init``.
+
+    Draw order: one d20 per combatant in the given order; then, while some combatants
+    share both total and modifier, one roll-off round: for each tied group from the
+    highest, one d20 per member in the given order (higher first; still-tied members
+    roll again). More than :attr:`Rules.max_roll_off_rounds` rounds raise
+    :class:`~escarmouche.errors.RuleBoundError`.
+    """
+    r = check_rules(rules)
+    roster = check_roster(combatants, rule="D20-INIT-1")
+    names = [c.name for c in roster]
+    rolls: dict[str, InitiativeRoll] = {}
+    modifiers = {c.name: _check.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0],
+                                        hi=BONUS_RANGE[1], rule="D20-INIT-1", who=c.name)
+                 for c in roster}
+    for c in roster:
+        rolls[c.name] = InitiativeRoll(c.name, rng.randint(1, INITIATIVE_DIE),
+                                       modifiers[c.name])
+    groups = tie_groups(rolls, names)
+    rounds = 0
+    while groups:
+        rounds += 1
+        if rounds > r.max_roll_off_rounds:
+            raise invalid("départages", r.max_roll_off_rounds, "D20-INIT-1",
+                          f"égalité d’initiative toujours pas rompue entre {join(groups[0])}",
+                          kind=RuleBoundError)
+        for group in groups:
+            for n in group:
+                old = rolls[n]
+                rolls[n] = dataclasses.replace(
+                    old, roll_offs=(*old.roll_offs, rng.randint(1, INITIATIVE_DIE))
+                )
+        groups = tie_groups(rolls, names)
+    ordered = tuple(rolls[n] for n in names)
+    return D20Initiative(ordered, initiative_order(ordered))
+
+
+#: the name used before the naming rule (``roll_<thing>``); kept for compatibility
+initiative = roll_initiative

@@ -1,0 +1,142 @@
+"""The French sentences of the d20 system (the narration style guide applies: elision,
+agreement, « » for quotes, numbers through :mod:`escarmouche.render.fmt`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from escarmouche.model import Effect, Json
+from escarmouche.render.fmt import de, join, number, plural, quote
+from escarmouche.state import Ctx
+from escarmouche.systems.d20.rules import ROUND_SECONDS, START_PHASE_LABELS, Rules
+
+__all__ = [
+    "announce_start_phase",
+    "attack_sentence",
+    "end_of_turn_sentence",
+    "plus_text",
+    "round_sentence",
+    "save_sentence",
+    "square_text",
+    "sum_text",
+]
+
+
+def plus_text(roll: int, bonus: int) -> str:
+    """A die plus a modifier, as a GM says it.
+
+    >>> plus_text(15, 2), plus_text(12, -3)
+    ('15 + 2', '12 − 3')
+    """
+    op = "+" if bonus >= 0 else "−"
+    return f"{number(roll)} {op} {number(abs(bonus))}"
+
+
+def sum_text(roll: int, bonus: int) -> str:
+    """A die plus a modifier and the total.
+
+    >>> sum_text(14, 5), sum_text(12, -3)
+    ('14 + 5 = 19', '12 − 3 = 9')
+    """
+    return f"{plus_text(roll, bonus)} = {number(roll + bonus)}"
+
+
+def square_text(square: Sequence[int]) -> str:
+    """A square as the log writes it.
+
+    >>> square_text((2, -1))
+    '(2 ; −1)'
+    """
+    return f"({number(square[0])} ; {number(square[1])})"
+
+
+def round_sentence(n: int) -> str:
+    """D20-TIME-1.
+
+    >>> round_sentence(2)
+    'Round 2 : 6 secondes (de 6 s à 12 s) ; chaque créature joue son tour une fois.'
+    """
+    return (f"Round {number(n)} : {ROUND_SECONDS} secondes (de "
+            f"{number((n - 1) * ROUND_SECONDS)} s à {number(n * ROUND_SECONDS)} s) ; "
+            "chaque créature joue son tour une fois.")
+
+
+def save_sentence(actor: str, effect: str, roll: int, bonus: int, target: int,
+                  success: bool) -> str:
+    """D20-END-1.
+
+    >>> save_sentence("Thorin", "Venin", 6, 5, 10, True)[-59:]
+    '1d20 = 6 + 5 = 11 (10 requis) : réussi : l’effet prend fin.'
+    """
+    verdict = "réussi : l’effet prend fin" if success else "raté : l’effet continue"
+    return (f"{actor} : jet de sauvegarde contre {quote(effect)} : 1d20 = "
+            f"{sum_text(roll, bonus)} ({number(target)} requis) : {verdict}.")
+
+
+def end_of_turn_sentence(actor: str, ending: Sequence[str]) -> str:
+    """D20-END-2.
+
+    >>> end_of_turn_sentence("Thorin", ["Garde levée"]).split(" ; ")[0]
+    'Fin du tour de Thorin : « Garde levée » prend fin'
+    """
+    names = join([quote(n) for n in ending])
+    what = (f"{names} prend{'nent' if len(ending) > 1 else ''} fin" if ending
+            else "aucun effet ne s’achève")
+    return f"Fin du tour {de(actor)} : {what} ; aucune action possible pendant cette phase."
+
+
+def attack_sentence(label: str, attacker: str, target: str, roll: int, bonus: int,
+                    defence: int, damage: int | None, weapon: str, left: int) -> str:
+    """An attack (engine convenience); ``damage`` is ``None`` on a miss.
+
+    >>> attack_sentence("Attaque", "Thorin", "Gob", 14, 5, 12, 3, "1d6", 5).split(" : ", 1)[1]
+    '1d20 = 14 + 5 = 19 contre défense 12 : touché, 3 dégâts (1d6) ; Gob : 5 PV.'
+    """
+    head = (f"{label} {de(attacker)} contre {target} : 1d20 = {sum_text(roll, bonus)} "
+            f"contre défense {number(defence)} : ")
+    if damage is None:
+        return head + "raté."
+    return (head + f"touché, {plural(damage, 'dégât')} ({weapon}) ; {target} : "
+            f"{number(left)} PV.")
+
+
+def _find_effect(ctx: Ctx[Rules], effect_id: str) -> Effect | None:
+    for e in ctx.state.effects:
+        if e.id == effect_id:
+            return e
+    for ev in reversed(ctx.state.log):
+        if ev.kind == "effet_ajoute":
+            data = ev.data.get("effect")
+            if isinstance(data, Mapping) and data.get("id") == effect_id:
+                return Effect.from_json(data)
+    return None
+
+
+def announce_start_phase(ctx: Ctx[Rules], actor: str) -> None:
+    """Announce the start phase (D20-START-1): the engine has just ticked the actor's
+    start-of-turn effects in ``effect_sort_key`` order; this tells what they did."""
+    log = ctx.state.log
+    start = max(i for i, e in enumerate(log) if e.kind == "activation" and e.actor == actor)
+    applied: list[Json] = []
+    parts: list[str] = []
+    for ev in log[start + 1:]:
+        if ev.kind != "effet_applique" or ev.actor != actor:
+            continue
+        effect = _find_effect(ctx, str(ev.data.get("effect")))
+        kind = effect.kind if effect else "generique"
+        label = START_PHASE_LABELS.get(kind, effect.name if effect else "effet")
+        raw = ev.data.get("delta", 0)
+        delta = raw if isinstance(raw, int) else 0
+        track = str(ev.data.get("track", ""))
+        sign = "+" if delta > 0 else "−"
+        parts.append(f"{label} {sign}{number(abs(delta))} {track}")
+        applied.append({"effect": ev.data.get("effect"), "kind": kind, "track": track,
+                        "delta": delta})
+    done = ", puis ".join(parts) if parts else "aucun effet à appliquer"
+    out = "" if ctx.fighter(actor).standing else f" ; {actor} est hors de combat"
+    ctx.emit(
+        "debut_de_tour",
+        f"Début du tour {de(actor)} : {done}{out} ; aucune action possible pendant cette "
+        "phase.",
+        actor=actor, rules=("D20-START-1",), data={"applied": applied},
+    )

@@ -1,0 +1,156 @@
+"""Exact odds of the d20 system (:class:`~fractions.Fraction`), from the same rules as
+play: the saving throw and the duration of a save-ends effect (D20-END-1), who acts
+first (D20-INIT-1). Each result displays itself in a notebook (a French table)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+from escarmouche import _check, dice
+from escarmouche.model import Combatant, check_roster
+from escarmouche.odds import first_odds, uniform
+from escarmouche.render.fmt import number, percent, plural, signed
+from escarmouche.render.table import Table
+from escarmouche.systems.d20.rules import (
+    BONUS_RANGE,
+    INITIATIVE_DIE,
+    MAX_DURATION_TURNS,
+    SAVE_DIE,
+    Rules,
+    check_rules,
+)
+from escarmouche.systems.d20.saves import check_bonus
+
+__all__ = [
+    "DurationOdds",
+    "SaveOdds",
+    "duration_odds",
+    "first_to_act_odds",
+    "lasts_exactly",
+    "save_odds",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOdds:
+    """Exact odds of one saving throw with ``bonus`` (D20-END-1)."""
+
+    bonus: int
+    target: int
+    success: Fraction
+    failure: Fraction
+    rules: tuple[str, ...] = ("D20-END-1",)
+
+    def bars(self) -> list[tuple[str, Fraction]]:
+        """(French label, probability) pairs for
+        :func:`escarmouche.render.svg.outcome_bars_svg`."""
+        return [("sauvegarde réussie", self.success), ("sauvegarde ratée", self.failure)]
+
+    def table(self) -> Table:
+        return Table(("Résultat", "Chance"), [(k, percent(p)) for k, p in self.bars()],
+                     f"Jet de sauvegarde : 1d20 {signed(self.bonus)} ≥ {number(self.target)} "
+                     "(D20-END-1)")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+def save_odds(bonus: int = 0, *, rules: Rules | None = None) -> SaveOdds:
+    """The exact probability that a saving throw with ``bonus`` succeeds (D20-END-1),
+    from the exact law of 1d20 (:func:`escarmouche.dice.distribution`).
+
+    >>> save_odds(5).success
+    Fraction(4, 5)
+    """
+    r = check_rules(rules)
+    check_bonus(bonus, "D20-END-1")
+    law = dice.distribution(f"1d{SAVE_DIE}")
+    success = sum((p for face, p in law.items() if face + bonus >= r.save_target),
+                  Fraction(0))
+    return SaveOdds(bonus, r.save_target, success, 1 - success)
+
+
+def lasts_exactly(turns: int, bonus: int = 0, *, rules: Rules | None = None) -> Fraction:
+    """The exact probability that a save-ends effect lasts exactly ``turns`` of its
+    bearer's turns: ``turns − 1`` failed saves, then a success (D20-END-1)."""
+    _check.integer("tours", turns, lo=1, hi=MAX_DURATION_TURNS, rule="D20-END-1")
+    p = save_odds(bonus, rules=rules).success
+    return (1 - p) ** (turns - 1) * p
+
+
+@dataclass(frozen=True, slots=True)
+class DurationOdds:
+    """The exact law of how long a save-ends effect lasts (D20-END-1).
+
+    ``exactly[n]`` is the probability that it ends at the end of the bearer's ``n``-th
+    turn (the ``n``-th save is the first success), for ``n`` from 1 to ``max_turns``;
+    ``beyond`` is the probability that it is still there after ``max_turns`` saves, so
+    that ``sum(exactly.values()) + beyond == 1``. ``mean`` is the expected number of
+    turns (``1 / save``), ``None`` when no save can succeed.
+    """
+
+    bonus: int
+    save: Fraction
+    max_turns: int
+    exactly: Mapping[int, Fraction]
+    beyond: Fraction
+    mean: Fraction | None
+    rules: tuple[str, ...] = ("D20-END-1",)
+
+    def bars(self) -> list[tuple[str, Fraction]]:
+        """(French label, probability) pairs for a bar chart such as
+        :func:`escarmouche.render.svg.outcome_bars_svg`: « 1 tour », « 2 tours » …
+        « plus de N tours » (``exactly`` itself suits ``distribution_svg``)."""
+        out = [(plural(n, "tour"), p) for n, p in self.exactly.items()]
+        out.append((f"plus de {plural(self.max_turns, 'tour')}", self.beyond))
+        return out
+
+    def mean_text(self) -> str:
+        """The mean duration in French (« 1,82 tour », « jamais de fin »)."""
+        if self.mean is None:
+            return "jamais de fin"
+        return f"{number(self.mean)} tour{'s' if self.mean >= 2 else ''}"
+
+    def table(self) -> Table:
+        return Table(("Fin de l’effet", "Chance"),
+                     [(k, percent(p)) for k, p in self.bars()],
+                     f"Durée d’un effet terminé par une sauvegarde, bonus "
+                     f"{signed(self.bonus)} : en moyenne {self.mean_text()} (D20-END-1)")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+def duration_odds(bonus: int = 0, *, max_turns: int = 10, rules: Rules | None = None
+                  ) -> DurationOdds:
+    """The exact law of the duration of a save-ends effect with ``bonus`` (geometric:
+    each end of turn, one save, success probability :func:`save_odds`; D20-END-1)."""
+    _check.integer("max_turns", max_turns, lo=1, hi=MAX_DURATION_TURNS, rule="D20-END-1")
+    p = save_odds(bonus, rules=rules).success
+    q = 1 - p
+    exactly = {n: q ** (n - 1) * p for n in range(1, max_turns + 1)}
+    return DurationOdds(bonus, p, max_turns, MappingProxyType(exactly), q ** max_turns,
+                        (1 / p) if p else None)
+
+
+def first_to_act_odds(combatants: Iterable[Combatant], *, rules: Rules | None = None
+                      ) -> dict[str, Fraction]:
+    """D20-INIT-1: each combatant's exact chance to act first in every round — 1d20 +
+    ``init`` (0 when absent), ties to the higher ``init``, then a fair roll-off
+    (:func:`escarmouche.odds.first_odds`; no roster-wide enumeration).
+
+    >>> from escarmouche import Combatant
+    >>> first_to_act_odds([Combatant("A", "x", {"init": 0}), Combatant("B", "y")])
+    {'A': Fraction(1, 2), 'B': Fraction(1, 2)}
+    """
+    check_rules(rules)
+    roster = check_roster(combatants, rule="D20-INIT-1", non_empty=True)
+    entries = []
+    for c in roster:
+        mod = _check.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0], hi=BONUS_RANGE[1],
+                             rule="D20-INIT-1", who=c.name)
+        entries.append((c.name, mod, uniform(INITIATIVE_DIE, mod)))
+    return first_odds(entries)

@@ -1,0 +1,316 @@
+"""The options of the d20 system (:class:`Rules`) and the constants and tables of its
+rules (rules as data: a designer changes a table, not the code)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from escarmouche import _check, dice
+from escarmouche.errors import invalid
+from escarmouche.render.table import Table
+
+__all__ = [
+    "ACTION_POINT_SLOT",
+    "ATTACK_DIE",
+    "ATTACK_RANGES",
+    "BASE_SLOTS",
+    "BONUS_RANGE",
+    "CATEGORIES",
+    "CATEGORY_LABELS",
+    "DEFAULT_RULES",
+    "DEFENCE_RANGE",
+    "FREE",
+    "GRID_LIMIT",
+    "HP_RANGE",
+    "IMMEDIATE_EFFECTS",
+    "IMMEDIATE_RESETS",
+    "INITIATIVE_DIE",
+    "KEYWORD_SYNONYMS",
+    "MAX_ACTION_POINTS",
+    "MAX_DURATION_TURNS",
+    "MAX_PLANNED_ACTIONS",
+    "MINOR",
+    "MOVE",
+    "OPPORTUNITY_TRIGGERS",
+    "OPTION_LABELS",
+    "OPTION_VALUE_LABELS",
+    "OTHER_START_EFFECTS",
+    "PHASE_ONLY",
+    "RACIAL_SAVE_BONUSES",
+    "REACTION_KEYS",
+    "REACTION_TYPES",
+    "ROLL_OFF_RANGE",
+    "ROUND_SECONDS",
+    "SAVE_DIE",
+    "SAVE_TARGET_RANGE",
+    "SIMPLE",
+    "SPEED_RANGE",
+    "START_PHASE_LABELS",
+    "START_PHASE_ORDER",
+    "SUBSTITUTES",
+    "TRACK",
+    "ReactionType",
+    "Rules",
+    "check_rules",
+    "check_weapon",
+]
+
+#: the die of initiative (D20-INIT-1), saving throws (D20-END-1) and attacks
+INITIATIVE_DIE: Final = 20
+SAVE_DIE: Final = 20
+ATTACK_DIE: Final = 20
+
+#: a round lasts 6 seconds (D20-TIME-1)
+ROUND_SECONDS: Final = 6
+
+#: the one damage track
+TRACK: Final = "PV"
+
+#: bounds on inputs (CORE-ERR)
+GRID_LIMIT: Final = 1000
+MAX_ACTION_POINTS: Final = 100
+MAX_PLANNED_ACTIONS: Final = 1000
+MAX_DURATION_TURNS: Final = 1000
+BONUS_RANGE: Final = (-100, 100)
+DEFENCE_RANGE: Final = (0, 100)
+SPEED_RANGE: Final = (0, 100)
+HP_RANGE: Final = (1, 1000)
+SAVE_TARGET_RANGE: Final = (1, 40)
+ROLL_OFF_RANGE: Final = (1, 1000)
+
+SIMPLE: Final = "simple"
+MOVE: Final = "mouvement"
+MINOR: Final = "mineure"
+FREE: Final = "libre"
+
+#: the action categories of a turn (D20-ACT-1)
+CATEGORIES: tuple[str, ...] = (SIMPLE, MOVE, MINOR, FREE)
+
+CATEGORY_LABELS: Mapping[str, str] = MappingProxyType({
+    SIMPLE: "action simple",
+    MOVE: "action de mouvement",
+    MINOR: "action mineure",
+    FREE: "action libre",
+})
+
+#: the slots of one turn: one of each (D20-ACT-1); free actions take none
+BASE_SLOTS: tuple[str, ...] = (SIMPLE, MOVE, MINOR)
+
+#: the slots each category may take, its own first (D20-ACT-1), then its substitutes
+#: (D20-ACT-2: a move action instead of the standard one; a minor action instead of
+#: the move or the standard one)
+SUBSTITUTES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    SIMPLE: (SIMPLE,),
+    MOVE: (MOVE, SIMPLE),
+    MINOR: (MINOR, MOVE, SIMPLE),
+})
+
+#: the slot one action point buys (D20-ACT-3, ruling: a standard action, substitutable)
+ACTION_POINT_SLOT: Final = SIMPLE
+
+#: racial saving-throw bonuses by trait and effect keyword (D20-END-1)
+RACIAL_SAVE_BONUSES: Mapping[str, Mapping[str, int]] = MappingProxyType({
+    "nain": MappingProxyType({"poison": 5}),
+    "halfelin": MappingProxyType({"terreur": 5}),
+})
+
+#: keywords read as another one (D20-END-1: « terreur », also written « peur »)
+KEYWORD_SYNONYMS: Mapping[str, str] = MappingProxyType({"peur": "terreur"})
+
+#: the order of the start-of-turn effects by ``Effect.kind`` (D20-START-1); any other
+#: kind comes after (« autres effets »)
+START_PHASE_ORDER: Mapping[str, int] = MappingProxyType({
+    "degats_continus": 0,
+    "regeneration": 1,
+})
+OTHER_START_EFFECTS: Final = 2
+
+START_PHASE_LABELS: Mapping[str, str] = MappingProxyType({
+    "degats_continus": "dégâts continus",
+    "regeneration": "régénération",
+})
+
+#: the three cases of the opportunity attack (D20-OPP-2)
+OPPORTUNITY_TRIGGERS: Mapping[str, str] = MappingProxyType({
+    "quitte_case_adjacente": "un ennemi quitte une case qui vous est adjacente",
+    "attaque_distance": "un ennemi qui vous est adjacent fait une attaque à distance",
+    "attaque_zone": "un ennemi qui vous est adjacent fait une attaque de zone",
+})
+
+#: attack kinds: (the opportunity trigger it is, or None; French label)
+ATTACK_RANGES: Mapping[str, tuple[str | None, str]] = MappingProxyType({
+    "corps_a_corps": (None, "au corps à corps"),
+    "distance": ("attaque_distance", "à distance"),
+    "zone": ("attaque_zone", "de zone"),
+})
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionType:
+    """An action taken during another combatant's turn (D20-OPP-*, D20-IMM-*).
+
+    ``allowance`` names what it uses (``"opportunite"``: once per other combatant's
+    turn; ``"immediate"``: once per round); ``before`` says whether it resolves before
+    its trigger (and may cancel it) or after it.
+    """
+
+    id: str
+    label: str
+    allowance: str
+    before: bool
+    rules: tuple[str, ...]
+
+
+REACTION_TYPES: Mapping[str, ReactionType] = MappingProxyType({
+    "attaque_opportunite": ReactionType(
+        "attaque_opportunite", "attaque d’opportunité", "opportunite", True,
+        ("D20-OPP-1", "D20-OPP-2"),
+    ),
+    "interruption": ReactionType(
+        "interruption", "interruption immédiate", "immediate", True,
+        ("D20-IMM-1", "D20-IMM-2"),
+    ),
+    "reaction": ReactionType(
+        "reaction", "réaction immédiate", "immediate", False, ("D20-IMM-1", "D20-IMM-2"),
+    ),
+})
+
+#: what an immediate action does in the engine: an attack, invalidate its trigger
+#: (an interruption only), or a described effect the GM applies by hand
+IMMEDIATE_EFFECTS: Mapping[str, str] = MappingProxyType({
+    "attaque": "attaque",
+    "arret": "invalide l’action qui l’a déclenchée",
+    "autre": "effet décrit, appliqué par le MJ",
+})
+
+#: when the immediate-action allowance comes back (D20-IMM-1)
+IMMEDIATE_RESETS: Mapping[str, str] = MappingProxyType({
+    "debut_de_son_tour": "au début de son propre tour (édition originale)",
+    "debut_du_round": "au début de chaque round",
+})
+
+#: the keys of one declared reaction (parameter ``reactions`` of an action)
+REACTION_KEYS: Final = ("par", "type", "effet", "cible", "bonus", "arme", "nom")
+
+#: things that happen in a phase, never as an action: (when, rule)
+PHASE_ONLY: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "jet_de_sauvegarde": ("automatiquement à la fin du tour", "D20-END-1"),
+    "fin_d_effet": ("automatiquement à la fin du tour", "D20-END-2"),
+    "degats_continus": ("automatiquement au début du tour", "D20-START-1"),
+    "regeneration": ("automatiquement au début du tour", "D20-START-1"),
+})
+
+
+def check_weapon(weapon: object, who: str = "") -> str:
+    """A damage expression (``1d8+2``), checked by the dice module (CORE-DICE)."""
+    return dice.check_expression(weapon, who=who)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The d20 system's options and modifiers (RULES.md has no *(option)* ruling for d20;
+    these are its rulings and the engine's conveniences, which a designer may change).
+
+    ``save_target``
+        a saving throw succeeds on 1d20 + bonus ≥ this (D20-END-1, 10).
+    ``immediate_reset``
+        when the immediate-action allowance comes back (D20-IMM-1): at the start of
+        one's own turn (``"debut_de_son_tour"``, the original edition's ruling) or at the
+        start of each round (``"debut_du_round"``).
+    ``max_action_points_per_turn``
+        how many action points one turn may spend (D20-ACT-3); ``None``: no cap, as in
+        the text (the original edition allows 1).
+    ``cancelled_action_spent``
+        whether an action cancelled by an opportunity action or an interruption still
+        uses its slot (D20-OPP-1, D20-IMM-2; ``True``: « annulée », not given back).
+    ``default_speed``, ``default_defence``, ``default_weapon``, ``default_action_points``
+        the value used when a combatant lacks the stat ``VD``, ``defense``, a weapon, or
+        ``PA`` (engine conveniences: 6 squares, 10, ``1d6``, 0).
+    ``max_roll_off_rounds``
+        the bound on initiative roll-off rounds (D20-INIT-1); beyond,
+        :class:`~escarmouche.errors.RuleBoundError`.
+
+    In a notebook, the options show as a French table (:meth:`table`).
+    """
+
+    save_target: int = 10
+    immediate_reset: str = "debut_de_son_tour"
+    max_action_points_per_turn: int | None = None
+    cancelled_action_spent: bool = True
+    default_speed: int = 6
+    default_defence: int = 10
+    default_weapon: str = "1d6"
+    default_action_points: int = 0
+    max_roll_off_rounds: int = 100
+
+    def __post_init__(self) -> None:
+        _check.integer("save_target", self.save_target, lo=SAVE_TARGET_RANGE[0],
+                       hi=SAVE_TARGET_RANGE[1], rule="D20-END-1")
+        _check.choice("immediate_reset", self.immediate_reset, IMMEDIATE_RESETS, "D20-IMM-1",
+                      labels=IMMEDIATE_RESETS)
+        if self.max_action_points_per_turn is not None:
+            _check.integer("max_action_points_per_turn", self.max_action_points_per_turn,
+                           lo=1, hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
+        _check.flag("cancelled_action_spent", self.cancelled_action_spent, "D20-OPP-1")
+        _check.integer("default_speed", self.default_speed, lo=SPEED_RANGE[0],
+                       hi=SPEED_RANGE[1], rule="D20-ACT-1")
+        _check.integer("default_defence", self.default_defence, lo=DEFENCE_RANGE[0],
+                       hi=DEFENCE_RANGE[1], rule="CORE-ERR")
+        check_weapon(self.default_weapon, "arme par défaut")
+        _check.integer("default_action_points", self.default_action_points, lo=0,
+                       hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
+        _check.integer("max_roll_off_rounds", self.max_roll_off_rounds,
+                       lo=ROLL_OFF_RANGE[0], hi=ROLL_OFF_RANGE[1], rule="D20-INIT-1")
+
+    def table(self) -> Table:
+        """The options in French: label, name, value (with the label of the value)."""
+        rows = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            labels = OPTION_VALUE_LABELS.get(f.name, {})
+            shown = labels.get(value, value) if isinstance(value, str | bool | None) else value
+            rows.append((OPTION_LABELS[f.name], f"Rules.{f.name}", shown))
+        return Table(("Option", "Nom", "Valeur"), rows, "Options du système d20 (d20.Rules)")
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+#: the French label of each option, for the book, the widgets and edition pages
+OPTION_LABELS: Mapping[str, str] = MappingProxyType({
+    "save_target": "seuil du jet de sauvegarde (D20-END-1)",
+    "immediate_reset": "retour du droit à une action immédiate (D20-IMM-1)",
+    "max_action_points_per_turn": "plafond de points d’action par tour (D20-ACT-3)",
+    "cancelled_action_spent": "une action annulée reste dépensée (D20-OPP-1, D20-IMM-2)",
+    "default_speed": "vitesse de déplacement par défaut, en cases (VD)",
+    "default_defence": "défense par défaut",
+    "default_weapon": "dégâts d’une arme non précisée",
+    "default_action_points": "points d’action par défaut (PA)",
+    "max_roll_off_rounds": "jets de départage d’initiative au plus (D20-INIT-1)",
+})
+
+#: the French label of each value of the options that take a fixed set of values
+OPTION_VALUE_LABELS: Mapping[str, Mapping[str | bool | None, str]] = MappingProxyType({
+    "immediate_reset": MappingProxyType(dict(IMMEDIATE_RESETS.items())),
+    "max_action_points_per_turn": MappingProxyType({None: "aucun plafond"}),
+    "cancelled_action_spent": MappingProxyType({
+        True: "oui : l’action annulée est perdue",
+        False: "non : l’action annulée est rendue",
+    }),
+})
+
+#: the rules by default (a module-level value, so that defaults are not rebuilt)
+DEFAULT_RULES: Final = Rules()
+
+
+def check_rules(rules: object) -> Rules:
+    """``rules`` (``None``: :data:`DEFAULT_RULES`), checked to be a :class:`Rules`."""
+    if rules is None:
+        return DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise invalid("rules", rules, "CORE-ERR", "une instance de d20.Rules est attendue")
+    return rules

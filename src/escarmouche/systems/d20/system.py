@@ -1,0 +1,281 @@
+"""The hooks that plug the d20 rules into the encounter engine, and ``SYSTEM``.
+
+Only the hooks live here; the rules they apply are in the other modules of the package
+(initiative, actions and their budget, reactions, grid, saves, narration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from escarmouche import _check
+from escarmouche.errors import invalid
+from escarmouche.model import Combatant, Effect, Json, Timing
+from escarmouche.state import Ctx, EncounterState
+from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.d20 import actions, grid
+from escarmouche.systems.d20.initiative import (
+    InitiativeRoll,
+    initiative_order,
+    initiative_sentence,
+    roll_initiative,
+    tie_groups,
+)
+from escarmouche.systems.d20.narration import (
+    announce_start_phase,
+    end_of_turn_sentence,
+    round_sentence,
+    square_text,
+)
+from escarmouche.systems.d20.reactions import turn_key
+from escarmouche.systems.d20.rules import (
+    BONUS_RANGE,
+    CATEGORIES,
+    DEFENCE_RANGE,
+    HP_RANGE,
+    INITIATIVE_DIE,
+    MAX_ACTION_POINTS,
+    MAX_PLANNED_ACTIONS,
+    OTHER_START_EFFECTS,
+    ROUND_SECONDS,
+    SPEED_RANGE,
+    START_PHASE_ORDER,
+    TRACK,
+    Rules,
+)
+from escarmouche.systems.d20.saves import end_of_turn_saves
+
+__all__ = ["SYSTEM", "D20System"]
+
+#: the stats a combatant may have, with their bounds and rule
+_STATS: tuple[tuple[str, tuple[int, int], str], ...] = (
+    ("init", BONUS_RANGE, "D20-INIT-1"),
+    ("attaque", BONUS_RANGE, "CORE-ERR"),
+    ("defense", DEFENCE_RANGE, "CORE-ERR"),
+    ("VD", SPEED_RANGE, "D20-ACT-1"),
+    ("PA", (0, MAX_ACTION_POINTS), "D20-ACT-3"),
+)
+
+
+class D20System(System[Rules]):
+    """The d20 rules plugged into the encounter engine (see the package docstring).
+
+    Actions (``Encounter.act(actor, action, rng, **params)``), from :data:`ACTIONS`:
+
+    * on one's own turn, using the budget (D20-ACT-*): ``attaquer`` (standard; ``cible``,
+      or ``cibles`` for ``portee="zone"``; ``portee`` among :data:`ATTACK_RANGES`,
+      default ``"corps_a_corps"``, which needs an adjacent target; ``bonus``, ``arme``,
+      ``reactions``), ``deplacement`` (move; ``chemin``: the squares entered, in order;
+      ``reactions``), ``degainer``, ``ouvrir_porte`` (minor), and the generic
+      ``simple``, ``mouvement``, ``mineure`` (``description``); ``point_action`` spends an
+      action point for one more standard slot (D20-ACT-3);
+    * any time: ``parler``, ``lacher_objet``, ``libre`` (free actions, GM permitting);
+    * out of one's turn: ``interruption`` / ``reaction`` (D20-IMM-*; ``declencheur``: the
+      trigger, in words; ``effet`` ``"attaque"`` with ``cible`` or ``"autre"``); an
+      immediate action or opportunity attack against an engine action is declared in
+      that action's ``reactions``: a list of ``{"par": name, "type":
+      "attaque_opportunite" | "interruption" | "reaction", "effet": "attaque" | "arret"
+      | "autre", "cible", "bonus", "arme", "nom"}``;
+    * the GM: ``placer`` (``case=[x, y]``).
+    """
+
+    name: ClassVar[str] = "d20"
+    title: ClassVar[str] = "Système d20 (séquence de tour)"
+    rules_type = Rules
+    tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    turn_word: ClassVar[str] = "round"
+    turn_rules: ClassVar[tuple[str, ...]] = ("D20-TIME-1",)
+    start_options: ClassVar[tuple[str, ...]] = ("positions",)
+    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = {
+        Timing.TURN_START: (),
+        Timing.ACTIVATION_START: ("D20-START-1",),
+        Timing.ACTIVATION_END: ("D20-END-2",),
+        Timing.TURN_END: (),
+    }
+    action_specs = actions.ACTIONS
+    resolvers = actions.RESOLVERS
+
+    # -- roster ----------------------------------------------------------------------
+
+    def validate(self, combatant: Combatant, rules: Rules) -> None:
+        who = combatant.name
+        if TRACK not in combatant.stats:
+            raise invalid(TRACK, None, "CORE-ERR",
+                          f"les points de vie sont requis pour {who}")
+        _check.integer(TRACK, combatant.stats[TRACK], lo=HP_RANGE[0], hi=HP_RANGE[1],
+                       rule="CORE-ERR", who=who)
+        for stat, (lo, hi), rule in _STATS:
+            if stat in combatant.stats:
+                _check.integer(stat, combatant.stats[stat], lo=lo, hi=hi, rule=rule, who=who)
+
+    def initial_tracks(self, combatant: Combatant, rules: Rules) -> dict[str, int]:
+        return {TRACK: combatant.stat(TRACK)}
+
+    # -- the fight -------------------------------------------------------------------
+
+    def validate_state(self, state: EncounterState, rules: Rules) -> None:
+        """A loaded save (CORE-LOG): the initiative's dice are d20s, its modifiers the
+        combatants' ``init``, no tie is left and the order is the one its dice give
+        (D20-INIT-1); each fighter's square, action points, turn budget and reactions
+        are what the rules read (D20-ACT-*, D20-OPP-*, D20-IMM-*)."""
+        if not state.started and not state.system_state:
+            return
+        roster = [f.combatant for f in state.fighters.values()]
+        names = [c.name for c in roster]
+        stored = _check.mapping("system_state.initiative", state.system_state.get("initiative"),
+                                "D20-INIT-1")
+        entries = _check.sequence("system_state.initiative.rolls", stored.get("rolls"),
+                                  "D20-INIT-1", min_len=len(roster), max_len=len(roster))
+        rolls = []
+        for i, (c, raw) in enumerate(zip(roster, entries, strict=True)):
+            where = f"system_state.initiative.rolls[{i}]"
+            entry = _check.mapping(where, raw, "D20-INIT-1")
+            if entry.get("name") != c.name or entry.get("modifier") != c.stat("init", 0):
+                raise invalid(where, entry.get("name"), "D20-INIT-1",
+                              f"le jet de {c.name} avec son modificateur d’initiative est "
+                              "attendu")
+            offs = _check.sequence(f"{where}.roll_offs", entry.get("roll_offs"), "D20-INIT-1",
+                                   max_len=rules.max_roll_off_rounds)
+            rolls.append(InitiativeRoll(
+                c.name, _check.die(f"{where}.die", entry.get("die"), INITIATIVE_DIE,
+                                   "D20-INIT-1"), c.stat("init", 0),
+                tuple(_check.die(f"{where}.roll_offs", v, INITIATIVE_DIE, "D20-INIT-1")
+                      for v in offs)))
+        if (stored.get("order") != list(initiative_order(rolls))
+                or tie_groups({r.name: r for r in rolls}, names)):
+            raise invalid("system_state.initiative.order", "…", "D20-INIT-1",
+                          "l’ordre enregistré ne correspond pas aux dés")
+        if state.started:
+            for f in state.fighters.values():
+                self._validate_flags(f.name, f.flags)
+
+    @staticmethod
+    def _validate_flags(name: str, flags: Mapping[str, Json]) -> None:
+        where = f"flags de {name}"
+        missing = sorted({"pos", "pa", "budget", "opportunite", "immediate"} - set(flags))
+        if missing:
+            raise invalid(f"{where}.{missing[0]}", None, "D20-ACT-1", "champ manquant")
+        pos = flags["pos"]
+        if pos is not None:
+            grid.check_square(pos, f"{where}.pos", "D20-OPP-2")
+        _check.integer(f"{where}.pa", flags["pa"], lo=0, hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
+        budget = _check.mapping(f"{where}.budget", flags["budget"], "D20-ACT-1")
+        for i, category in enumerate(_check.sequence(f"{where}.budget.actions",
+                                                     budget.get("actions"), "D20-ACT-1",
+                                                     max_len=MAX_PLANNED_ACTIONS)):
+            _check.choice(f"{where}.budget.actions[{i}]", category, CATEGORIES, "D20-ACT-1")
+        _check.integer(f"{where}.budget.points", budget.get("points"), lo=0,
+                       hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
+        if set(budget) != {"actions", "points"}:
+            raise invalid(f"{where}.budget", "…", "D20-ACT-1", "champs inattendus")
+        opportunity = flags["opportunite"]
+        if opportunity is not None:
+            pair = _check.sequence(f"{where}.opportunite", opportunity, "D20-OPP-1",
+                                   min_len=2, max_len=2)
+            for v in pair:
+                _check.integer(f"{where}.opportunite", v, lo=-1, hi=1_000_000,
+                               rule="D20-OPP-1")
+        _check.flag(f"{where}.immediate", flags["immediate"], "D20-IMM-1")
+
+    def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
+        fighters = list(ctx.state.fighters.values())
+        positions = grid.initial_positions(ctx, options.get("positions"))
+        ini = roll_initiative([f.combatant for f in fighters], ctx.rng, rules=ctx.rules)
+        ctx.state.system_state["initiative"] = ini.to_json()
+        for f in fighters:
+            square = positions.get(f.name)
+            f.flags["pos"] = list(square) if square is not None else None
+            f.flags["pa"] = f.combatant.stat("PA", ctx.rules.default_action_points)
+            f.flags["budget"] = {"actions": [], "points": 0}
+            f.flags["opportunite"] = None
+            f.flags["immediate"] = False
+        ctx.emit("initiative", initiative_sentence(ini.rolls, ini.order),
+                 rules=("D20-INIT-1",), data=ini.to_json(), purpose="initiative")
+        placed = [f"{n} {square_text(p)}" for n, p in positions.items()]
+        if placed:
+            ctx.emit("placement", "Positions : " + ", ".join(placed) + ".",
+                     rules=("D20-OPP-2",),
+                     data={"positions": {n: list(p) for n, p in positions.items()}})
+
+    def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
+        """Every round, the initiative order: each creature's turn once (D20-TIME-1)."""
+        return [str(n) for n in ctx.state.system_state["initiative"]["order"]]
+
+    def effect_sort_key(self, effect: Effect) -> int:
+        """Ongoing damage, then regeneration, then other effects (D20-START-1)."""
+        return START_PHASE_ORDER.get(effect.kind, OTHER_START_EFFECTS)
+
+    def on_turn_start(self, ctx: Ctx[Rules]) -> None:
+        n = ctx.state.turn
+        ctx.emit("round", round_sentence(n), rules=("D20-TIME-1",),
+                 data={"round": n, "start_s": (n - 1) * ROUND_SECONDS,
+                       "end_s": n * ROUND_SECONDS})
+        if ctx.rules.immediate_reset == "debut_du_round":
+            for f in ctx.state.fighters.values():
+                f.flags["immediate"] = False
+
+    def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
+        f = ctx.fighter(actor)
+        f.flags["budget"] = {"actions": [], "points": 0}
+        if ctx.rules.immediate_reset == "debut_de_son_tour":
+            f.flags["immediate"] = False
+        announce_start_phase(ctx, actor)
+        return True
+
+    def on_activation_end(self, ctx: Ctx[Rules], actor: str) -> None:
+        f = ctx.state.fighters.get(actor)
+        if f is None:
+            return
+        if not f.standing:
+            # Knocked out by its own start-of-turn effects: the engine skipped
+            # on_activation_start, so announce the start phase here.
+            log = ctx.state.log
+            last = max(i for i, e in enumerate(log) if e.kind == "activation"
+                       and e.actor == actor)
+            if not any(e.kind == "debut_de_tour" for e in log[last + 1:]):
+                announce_start_phase(ctx, actor)
+            return
+        end_of_turn_saves(ctx, actor)
+        ending = [e for e in ctx.effects_of(actor, Timing.ACTIVATION_END) if e.remaining == 1]
+        ctx.emit("fin_de_tour", end_of_turn_sentence(actor, [e.name for e in ending]),
+                 actor=actor, rules=("D20-END-2",), data={"ending": [e.id for e in ending]})
+
+    # -- actions ---------------------------------------------------------------------
+
+    def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
+        return actions.available_actions(ctx, actor)
+
+    def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
+        actions.check_legal(ctx, actor, spec)
+
+    def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
+        """Attack the weakest adjacent enemy; else move towards the nearest one, with
+        every opportunity attack its enemies may take declared (a GM's default)."""
+        f = ctx.fighter(actor)
+        here = grid.position(f)
+        if here is None or not f.standing:
+            return None
+        enemies = [(e, p) for e in ctx.enemies(actor) if (p := grid.position(e)) is not None]
+        if not enemies:
+            return None
+        adjacent = [e for e, p in enemies if grid.distance(here, p) == 1]
+        if adjacent:
+            target = min(adjacent, key=lambda e: (e.tracks[TRACK], e.name))
+            return "attaquer", {"cible": target.name}
+        goal = min(enemies, key=lambda ep: (grid.distance(here, ep[1]), ep[0].name))[1]
+        path = grid.path_towards(ctx, f, goal)
+        if not path:
+            return None
+        squares = [here, *path]
+        key = turn_key(ctx)
+        reactions = [{"par": e.name, "type": "attaque_opportunite"} for e, p in enemies
+                     if e.flags.get("opportunite") != key
+                     and any(grid.distance(s, p) == 1 for s in squares[:-1])]
+        params: dict[str, Any] = {"chemin": [list(s) for s in path]}
+        if reactions:
+            params["reactions"] = reactions
+        return "deplacement", params
+
+
+SYSTEM = D20System()
