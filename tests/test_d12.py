@@ -825,8 +825,8 @@ def ambushed(extra: Sequence[int] = ()) -> Encounter:
     """The fight of test_ambush_bonus_turn_then_groups_d12_surprise_1, with the
     environment: monstres (12) tie it and act first; order Grolk, env, Brune, Aldric."""
     enc = Encounter("d12", party())
-    enc.start(ScriptedRolls([5, 8, 4, 10, 11, *extra]), ambush_by="monstres",
-              environment=True, weapons={"Grolk": "1d8+2"})
+    enc.start(ScriptedRolls([5, 8, 4, 10, 11, *extra]), embuscade_par="monstres",
+              environnement=True, armes={"Grolk": "1d8+2"})
     return enc
 
 
@@ -945,7 +945,7 @@ def test_encounter_no_invented_economy_d12_act_1() -> None:
                                ActionSpec("se_cacher", "Se cacher", "action",
                                           params=("ou",))))
     enc = Encounter("d12", party(), rules=rules)
-    enc.start(ScriptedRolls([5, 8, 4, 10, 11]), ambush_by="monstres")
+    enc.start(ScriptedRolls([5, 8, 4, 10, 11]), embuscade_par="monstres")
     enc.act("Grolk", "attaquer", ScriptedRolls([1]), cible="Aldric")
     enc.act("Grolk", "se_deplacer", description="vers la porte")
     enc.act("Grolk", "attaquer", ScriptedRolls([2]), cible="Aldric")
@@ -989,9 +989,9 @@ def test_encounter_roster_and_options_errors_core_err() -> None:
     with pytest.raises(EscarmoucheError, match="surprise_by"):
         enc.start(random.Random(1), surprise_by="monstres")
     with pytest.raises(DiceError, match="Grolk"):
-        enc.start(random.Random(1), weapons={"Grolk": "d"})
+        enc.start(random.Random(1), armes={"Grolk": "d"})
     with pytest.raises(EscarmoucheError, match="Personne"):
-        enc.start(random.Random(1), weapons={"Personne": "1d4"})
+        enc.start(random.Random(1), armes={"Personne": "1d4"})
     assert not enc.state.started
 
 
@@ -1020,7 +1020,7 @@ def test_automated_fight_deterministic_and_round_trips(seed: int, env: bool,
     def fight() -> Encounter:
         enc = Encounter("d12", party())
         rng = random.Random(seed)
-        enc.start(rng, environment=env, ambush_by=ambush)
+        enc.start(rng, environnement=env, embuscade_par=ambush)
         enc.run(rng, max_turns=30)
         return enc
 

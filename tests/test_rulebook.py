@@ -831,14 +831,14 @@ def test_encounter_start_options_checked_rb_surprise_1() -> None:
     enc = Encounter("rulebook", party())
     before = enc.to_json()
     rng = ScriptedRolls([10, 60, 30, 30, 30, 30])
-    with pytest.raises(EscarmoucheError, match="unaware manquant"):
-        enc.start(rng, surprise_by="monstres")
-    with pytest.raises(EscarmoucheError, match="surprise_by = « dragons »"):
-        enc.start(rng, surprise_by="dragons", unaware=True)
-    with pytest.raises(EscarmoucheError, match="option = 'embuscade'"):
+    with pytest.raises(EscarmoucheError, match="non_avertis manquant"):
+        enc.start(rng, surprise_par="monstres")
+    with pytest.raises(EscarmoucheError, match="surprise_par = « dragons »"):
+        enc.start(rng, surprise_par="dragons", non_avertis=True)
+    with pytest.raises(EscarmoucheError, match="option = « embuscade »"):
         enc.start(rng, embuscade=True)
-    with pytest.raises(EscarmoucheError, match="unaware sans surprise_by"):
-        enc.start(rng, unaware=True)
+    with pytest.raises(EscarmoucheError, match="non_avertis sans surprise_par"):
+        enc.start(rng, non_avertis=True)
     assert enc.to_json() == before and rng.used == 0
 
 
@@ -847,7 +847,7 @@ def test_encounter_surprise_then_turn_0_rb_surprise_3() -> None:
     defenders'), then the initiative; turn 0 holds the attackers only."""
     enc = Encounter("rulebook", party())
     # weakest: Grolk's DIS 40 rolls 10 (margin 30) vs Aldric's PMR 70 rolls 60 (10)
-    enc.start(ScriptedRolls([10, 60, 30, 30, 30, 30]), surprise_by="monstres", unaware=True)
+    enc.start(ScriptedRolls([10, 60, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
     (s,) = events(enc, "surprise")
     assert [d.value for d in s.dice] == [10, 60]
     assert s.data["success"] is True and s.data["attack_from"] == ["Grolk"]
@@ -865,11 +865,11 @@ def test_encounter_surprise_then_turn_0_rb_surprise_3() -> None:
 
 def test_encounter_failed_surprise_no_turn_0_rb_surprise_1() -> None:
     enc = Encounter("rulebook", party())
-    enc.start(ScriptedRolls([60, 10, 30, 30, 30, 30]), surprise_by="monstres", unaware=True)
+    enc.start(ScriptedRolls([60, 10, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
     assert events(enc, "surprise")[0].data["success"] is False
     assert enc.turn == 1
     aware = Encounter("rulebook", party())
-    aware.start(ScriptedRolls([30, 30, 30, 30]), surprise_by="monstres", unaware=False)
+    aware.start(ScriptedRolls([30, 30, 30, 30]), surprise_par="monstres", non_avertis=False)
     assert aware.turn == 1
     assert events(aware, "surprise")[0].dice == ()
 
@@ -1256,7 +1256,7 @@ def test_run_json_round_trip_and_determinism() -> None:
 
     def fight(seed: int) -> Encounter:
         enc = Encounter("rulebook", roster)
-        enc.start(random.Random(seed), surprise_by="monstres", unaware=True)
+        enc.start(random.Random(seed), surprise_par="monstres", non_avertis=True)
         enc.run(random.Random(seed + 1), max_turns=30)
         return enc
 

@@ -231,9 +231,9 @@ def test_load_encounter_accepts_the_engine_save() -> None:
 
 @pytest.mark.parametrize(
     ("system", "options", "first_turn"),
-    [("rulebook", "surprise_by=monstres, unaware=oui", "tour"),
+    [("rulebook", "surprise_par=monstres, non_avertis=oui", "tour"),
      ("d100", "surpris=héros", "round 1"),
-     ("d12", "environment=oui, ambush_by=monstres", "tour 0"),
+     ("d12", "environnement=oui, embuscade_par=monstres", "tour 0"),
      ("d20", 'positions={"Aldric": [0, 0], "Brune": [0, 1], "Grolk": [1, 0]}', "round 1")],
 )
 def test_each_system_runs_in_the_tracker(system: str, options: str, first_turn: str) -> None:
@@ -273,11 +273,11 @@ def test_system_change_loads_its_example_roster() -> None:
     assert "HAB=" in t.roster.lines[0].stats.value
     t.system.value = "d12"
     assert "defense=" in t.roster.lines[0].stats.value
-    assert "ambush_by" in t.start_options.placeholder
+    assert "embuscade_par" in t.start_options.placeholder
     t.roster.lines[0].stats.value = "init=2, defense=99, PV=12"
     t.start_button.click()
     assert "defense = 99" in t.error_text
-    t.start_options.value = "surprise_by=monstres"
+    t.start_options.value = "surprise_par=monstres"
     t.roster.lines[0].stats.value = "init=2, defense=12, PV=12"
     t.start_button.click()
-    assert "option = 'surprise_by'" in t.error_text
+    assert "option = « surprise_par »" in t.error_text

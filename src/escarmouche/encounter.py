@@ -20,7 +20,13 @@ from typing import Any, TypeVar
 
 from escarmouche import _check
 from escarmouche._rng import Rng, rng_state, set_rng_state
-from escarmouche.errors import EscarmoucheError, IllegalActionError, RuleBoundError, SaveError
+from escarmouche.errors import (
+    EscarmoucheError,
+    IllegalActionError,
+    RuleBoundError,
+    SaveError,
+    invalid,
+)
 from escarmouche.model import (
     Combatant,
     Effect,
@@ -29,7 +35,7 @@ from escarmouche.model import (
     Timing,
     check_roster,
 )
-from escarmouche.render.fmt import de
+from escarmouche.render.fmt import de, join
 from escarmouche.render.table import Text
 from escarmouche.savefile import parse_json, validate_save
 from escarmouche.state import (
@@ -256,12 +262,10 @@ class Encounter:
                 _check.plain_value(key, value, "CORE-ERR")
             unknown = sorted(set(options) - set(self._system.start_options))
             if unknown:
-                known = ", ".join(self._system.start_options) or "aucune"
-                raise EscarmoucheError(
-                    f"option = {unknown[0]!r} : option de départ inconnue pour le système "
-                    f"{self._system.name} ; options : {known} (CORE-ERR)",
-                    field="option", value=unknown[0], rule="CORE-ERR",
-                )
+                known = join(self._system.start_options, empty="aucune")
+                raise invalid("option", unknown[0], "CORE-ERR",
+                              f"option de départ inconnue pour le système "
+                              f"{self._system.name} ; options : {known}")
             ctx.state.started = True
             self._system.start(ctx, options)
             ctx.state.turn = self._system.first_turn(ctx)

@@ -62,9 +62,9 @@ DEFAULT_ROSTERS: dict[str, list[RosterRow]] = {
 
 #: what « options de départ » may hold, per system (a hint shown in the text box)
 START_HINTS: dict[str, str] = {
-    "rulebook": "surprise_by=monstres, unaware=oui",
+    "rulebook": "surprise_par=monstres, non_avertis=oui",
     "d100": "surpris=héros",
-    "d12": "environment=oui, ambush_by=monstres",
+    "d12": "environnement=oui, embuscade_par=monstres",
     "d20": "positions={\"Aldric\": [0, 0], \"Grolk\": [1, 0]}",
 }
 

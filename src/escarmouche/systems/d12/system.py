@@ -34,7 +34,7 @@ from escarmouche.systems.d12.rules import (
 __all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
 
 #: the options ``Encounter.start`` accepts for d12
-START_OPTIONS = ("ambush_by", "environment", "weapons")
+START_OPTIONS = ("embuscade_par", "environnement", "armes")
 
 
 def _action_from_json(data: object) -> ActionSpec:
@@ -59,9 +59,9 @@ def _action_from_json(data: object) -> ActionSpec:
 class D12System(System[Rules]):
     """The d12 rules in the encounter engine.
 
-    Start options (``Encounter.start(rng, **options)``): ``ambush_by`` (the side that
-    ambushes: a bonus turn 0, D12-SURPRISE-1/2), ``environment`` (``True`` adds the
-    ``"environnement"`` slot at 12, D12-INIT-5) and ``weapons`` (``{name: "1d8+2"}``;
+    Start options (``Encounter.start(rng, **options)``): ``embuscade_par`` (the side that
+    ambushes: a bonus turn 0, D12-SURPRISE-1/2), ``environnement`` (``True`` adds the
+    ``"environnement"`` slot at 12, D12-INIT-5) and ``armes`` (``{name: "1d8+2"}``;
     others use :attr:`Rules.default_weapon`). Initiative is rolled once, at the start,
     with :func:`~escarmouche.systems.d12.initiative.initiative` (its draw order).
 
@@ -120,16 +120,17 @@ class D12System(System[Rules]):
     # -- the fight -----------------------------------------------------------------------
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
-        weapons = options.get("weapons") or {}
-        _check.mapping("weapons", weapons, "D12-CRIT-2")
+        weapons = options.get("armes") or {}
+        _check.mapping("armes", weapons, "D12-CRIT-2")
         for name, expr in weapons.items():
-            _check.name_in("weapons", name, ctx.state.fighters, "D12-CRIT-2")
+            _check.name_in("armes", name, ctx.state.fighters, "D12-CRIT-2")
             check_weapon(expr, str(name))
         roster = [f.combatant for f in ctx.state.fighters.values()]
         init = initiative(
             roster, ctx.rng,
-            environment=options.get("environment", False),
-            ambush_by=options.get("ambush_by"),
+            environment=_check.flag("environnement", options.get("environnement", False),
+                                    "D12-INIT-5"),
+            ambush_by=options.get("embuscade_par"),
             rules=ctx.rules,
         )
         st = ctx.state.system_state

@@ -67,7 +67,7 @@ from escarmouche.systems.rulebook.surprise import roll_surprise
 __all__ = ["START_OPTIONS", "SYSTEM", "RulebookSystem"]
 
 #: the options of ``Encounter.start`` (RB-SURPRISE-1)
-START_OPTIONS: tuple[str, ...] = ("surprise_by", "unaware")
+START_OPTIONS: tuple[str, ...] = ("surprise_par", "non_avertis")
 
 
 def _rule_ids(text: str) -> list[str]:
@@ -81,7 +81,7 @@ class RulebookSystem(System[Rules]):
     Roster: stats ``HAB``, ``DIS``, ``PMR`` (0–100), ``PV`` and ``Esprit`` (≥ 1), optional
     ``eclat`` (current) and ``eclat_max``; traits of ``KNOWN_TRAITS``.
     ``Encounter("rulebook", combatants, end_conditions=[EndCondition(...)])`` (RB-END-1);
-    ``start(rng)``, or ``start(rng, surprise_by=side, unaware=True)`` which first resolves
+    ``start(rng)``, or ``start(rng, surprise_par=side, non_avertis=True)`` which first resolves
     the surprise attempt (RB-SURPRISE-1/2), then rolls the initiative; turn 0 is played
     when somebody is in it (RB-INIT-3, RB-SURPRISE-3).
 
@@ -144,27 +144,27 @@ class RulebookSystem(System[Rules]):
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         rules = ctx.rules
         roster = [f.combatant for f in ctx.state.fighters.values()]
-        surprise_by = options.get("surprise_by")
+        surprise_by = options.get("surprise_par")
         succeeded: str | None = None
         if surprise_by is None:
-            if "unaware" in options:
-                raise invalid("surprise_by", None, "RB-SURPRISE-1",
-                              "unaware sans surprise_by : nommez le camp qui tente "
+            if "non_avertis" in options:
+                raise invalid("surprise_par", None, "RB-SURPRISE-1",
+                              "non_avertis sans surprise_par : nommez le camp qui tente "
                               "l’attaque surprise")
         else:
             sides = list(dict.fromkeys(c.side for c in roster))
-            _check.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-1", what="camp")
-            if "unaware" not in options:
-                raise invalid("unaware", None, "RB-SURPRISE-1",
-                              "unaware manquant : précisez si les défenseurs ignorent la "
-                              "présence des attaquants (unaware=True ou False)")
+            _check.name_in("surprise_par", surprise_by, sides, "RB-SURPRISE-1", what="camp")
+            if "non_avertis" not in options:
+                raise invalid("non_avertis", None, "RB-SURPRISE-1",
+                              "non_avertis manquant : précisez si les défenseurs ignorent la "
+                              "présence des attaquants (non_avertis=True ou False)")
             attackers = [c for c in roster if c.side == surprise_by]
             defenders = [c for c in roster if c.side != surprise_by]
             if not defenders:
-                raise invalid("surprise_by", surprise_by, "RB-SURPRISE-1",
+                raise invalid("surprise_par", surprise_by, "RB-SURPRISE-1",
                               "aucun défenseur à surprendre")
-            res = roll_surprise(attackers, defenders, ctx.rng, unaware=options["unaware"],
-                                rules=rules)
+            unaware = _check.flag("non_avertis", options["non_avertis"], "RB-SURPRISE-1")
+            res = roll_surprise(attackers, defenders, ctx.rng, unaware=unaware, rules=rules)
             ctx.emit("surprise", res.text + ".", rules=res.rules,
                      data={"surprise_by": surprise_by, **res.to_json()},
                      purpose="surprise (DIS contre PMR)")
