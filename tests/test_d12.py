@@ -983,7 +983,7 @@ def test_encounter_rejections_are_atomic_core_err() -> None:
 def test_encounter_roster_and_options_errors_core_err() -> None:
     with pytest.raises(EscarmoucheError, match="defense = 41"):
         Encounter("d12", [fighter("A", "x", defense=41)])
-    with pytest.raises(EscarmoucheError, match="defense manquant"):
+    with pytest.raises(EscarmoucheError, match="defense = rien : cette caractéristique"):
         Encounter("d12", [Combatant("A", "x", {"PV": 3})])
     enc = Encounter("d12", party())
     with pytest.raises(EscarmoucheError, match="surprise_by"):

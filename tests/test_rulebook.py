@@ -1077,7 +1077,7 @@ def test_hypoactivity_roll_each_activation_rb_speed_1() -> None:
     assert first.current == "Aldric" and events(first, "hypoactivite")[0].data["roll"] == 3
     end(first, 3)
     before = first.to_json()
-    with pytest.raises(EscarmoucheError, match="rng = None"):
+    with pytest.raises(EscarmoucheError, match="rng = rien"):
         end(first)  # turn 2: Aldric's d4 needs dice
     assert first.to_json() == before
 

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
-from escarmouche.errors import EscarmoucheError, ParameterError, shown
+from escarmouche.errors import ParameterError, invalid, shown
 from escarmouche.model import DieRecord
 from escarmouche.render.fmt import plural
 
@@ -63,19 +63,15 @@ class ScriptedRolls:
 
     def randint(self, a: int, b: int) -> int:
         if self._pos >= len(self._values):
-            raise EscarmoucheError(
-                f"dés manuels : plus aucun résultat prévu pour le jet n° {self._pos + 1} "
-                f"(un d{b} est demandé ; {plural(len(self._values), 'résultat')} "
-                f"{'fourni' if len(self._values) < 2 else 'fournis'}) (CORE-RNG)",
-                field="dés", value=self._pos + 1, rule="CORE-RNG",
-            )
+            given = "fourni" if len(self._values) < 2 else "fournis"
+            raise ParameterError(
+                f"dés manuels = {plural(len(self._values), 'résultat')} {given} : plus aucun "
+                f"résultat prévu pour le jet n° {self._pos + 1} (un d{b} est demandé) "
+                "(CORE-RNG)", field="dés manuels", value=len(self._values), rule="CORE-RNG")
         value = self._values[self._pos]
         if not a <= value <= b:
-            raise EscarmoucheError(
-                f"dés manuels : le résultat n° {self._pos + 1} vaut {value}, hors de "
-                f"{a}–{b} pour ce d{b} (CORE-RNG)",
-                field="dés", value=value, rule="CORE-RNG",
-            )
+            raise invalid("dés manuels", value, "CORE-RNG",
+                          f"le résultat n° {self._pos + 1} est hors de {a}–{b} pour ce d{b}")
         self._pos += 1
         return value
 

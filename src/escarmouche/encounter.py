@@ -129,28 +129,20 @@ class Encounter:
             self._system = lookup_system(system)
         rules_obj = rules if rules is not None else self._system.default_rules()
         if not isinstance(rules_obj, self._system.rules_type):
-            raise EscarmoucheError(
-                f"rules = {rules_obj!r} : une instance de {self._system.name}.Rules est "
-                "attendue (CORE-ERR)",
-                field="rules", value=rules_obj, rule="CORE-ERR",
-            )
+            raise invalid("rules", type(rules_obj).__name__, "CORE-ERR",
+                          f"une instance de {self._system.name}.Rules est attendue")
         fighters: dict[str, FighterState] = {}
         for c in check_roster(combatants, rule="CORE-ERR"):
             if c.name == ENVIRONMENT:
-                raise EscarmoucheError(
-                    f"nom = {c.name!r} : ce nom est réservé aux effets d’environnement "
-                    "(CORE-ERR)",
-                    field="nom", value=c.name, rule="CORE-ERR",
-                )
+                raise invalid("nom", c.name, "CORE-ERR",
+                              "ce nom est réservé aux effets d’environnement")
             self._system.validate(c, rules_obj)
             tracks = self._system.initial_tracks(c, rules_obj)
             maxima = self._system.track_maxima(c, rules_obj)
             fighters[c.name] = FighterState(c, dict(tracks), dict(maxima))
         if not fighters:
-            raise EscarmoucheError(
-                "combattants = [] : un combat demande au moins un combattant (CORE-ERR)",
-                field="combattants", value=[], rule="CORE-ERR",
-            )
+            raise invalid("combattants", "aucun", "CORE-ERR",
+                          "un combat demande au moins un combattant")
         self._rules = rules_obj
         self.state = EncounterState(
             system=self._system.name,
@@ -316,11 +308,8 @@ class Encounter:
         """A GM adjustment of a track (damage or healing typed by hand)."""
 
         def op(ctx: Ctx[Any]) -> None:
-            if isinstance(delta, bool) or not isinstance(delta, int):
-                raise EscarmoucheError(
-                    f"variation = {delta!r} : un nombre entier est attendu (CORE-ERR)",
-                    field="variation", value=delta, rule="CORE-ERR",
-                )
+            _check.integer("variation", delta, lo=-100_000, hi=100_000, rule="CORE-ERR")
+            _check.text("raison", reason, "CORE-ERR")
             value = ctx.change_track(name, track, delta)
             ctx.emit(
                 "ajustement", f"{name} : {delta:+d} {track} ({reason}) ; reste {value}.",

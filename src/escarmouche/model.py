@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from escarmouche import _check
-from escarmouche.errors import EscarmoucheError, invalid
+from escarmouche.errors import invalid
 
 __all__ = [
     "Combatant",
@@ -41,6 +41,8 @@ STAT_MIN = -1000
 STAT_MAX = 1000
 #: the longest name of a fighter, a side or an effect
 NAME_MAX = 100
+#: the most combatants in one fight (a bound: every turn visits each of them)
+MAX_ROSTER = 1000
 
 
 class FrozenMap(Mapping[str, int]):
@@ -98,8 +100,8 @@ class Combatant:
     >>> aldric.stat("Ag")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.EscarmoucheError: Ag manquant pour « Aldric » : cette caractéristique est
-    requise (CORE-ERR)
+    escarmouche.errors.ParameterError: Ag = rien : cette caractéristique est requise pour « Aldric »
+    (CORE-ERR)
 
     A combatant is checked when it is made, with a French message that names the field:
 
@@ -145,11 +147,8 @@ class Combatant:
             return self.stats[key]
         if default is not None:
             return default
-        raise EscarmoucheError(
-            f"{key} manquant pour « {self.name} » : cette caractéristique est requise "
-            "(CORE-ERR)",
-            field=key, value=None, rule="CORE-ERR",
-        )
+        raise invalid(key, None, "CORE-ERR",
+                      f"cette caractéristique est requise pour « {self.name} »")
 
     def to_json(self) -> dict[str, Json]:
         return {
@@ -390,34 +389,26 @@ def check_roster(combatants: Iterable[object], *, rule: str, non_empty: bool = F
     >>> check_roster([aldric, aldric], rule="D100-INIT-1")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.EscarmoucheError: nom = 'Aldric' : deux combattants portent ce nom ; chaque
+    escarmouche.errors.ParameterError: nom = « Aldric » : deux combattants portent ce nom ; chaque
     nom doit être unique (D100-INIT-1)
     """
-    if isinstance(combatants, Combatant | str):
-        raise EscarmoucheError(
-            f"combattants = {combatants!r} : une liste de Combatant est attendue ({rule})",
-            field="combattants", value=combatants, rule=rule,
-        )
+    if isinstance(combatants, Combatant | str) or not isinstance(combatants, Iterable):
+        raise invalid("combattants", combatants, rule, "une liste de Combatant est attendue")
     roster = list(combatants)
+    if len(roster) > MAX_ROSTER:
+        raise invalid("combattants", len(roster), rule,
+                      f"au plus {MAX_ROSTER} combattants dans un combat")
     if non_empty and not roster:
-        raise EscarmoucheError(
-            f"combattants = [] : une liste non vide de Combatant est attendue ({rule})",
-            field="combattants", value=[], rule=rule,
-        )
+        raise invalid("combattants", "aucun", rule,
+                      "une liste non vide de Combatant est attendue")
     seen: set[str] = set()
     checked: list[Combatant] = []
     for c in roster:
         if not isinstance(c, Combatant):
-            raise EscarmoucheError(
-                f"combattant = {c!r} : un Combatant est attendu ({rule})",
-                field="combattant", value=c, rule=rule,
-            )
+            raise invalid("combattant", c, rule, "un Combatant est attendu")
         checked.append(c)
         if c.name in seen:
-            raise EscarmoucheError(
-                f"nom = {c.name!r} : deux combattants portent ce nom ; chaque nom doit être "
-                f"unique ({rule})",
-                field="nom", value=c.name, rule=rule,
-            )
+            raise invalid("nom", c.name, rule,
+                          "deux combattants portent ce nom ; chaque nom doit être unique")
         seen.add(c.name)
     return checked

@@ -54,7 +54,7 @@ from typing import Generic, Protocol, TypeVar
 
 from escarmouche import _check
 from escarmouche._rng import RecordingRng, Rng
-from escarmouche.errors import EscarmoucheError, invalid
+from escarmouche.errors import SaveError, invalid
 from escarmouche.model import (
     TIMING_LABELS,
     Combatant,
@@ -64,6 +64,7 @@ from escarmouche.model import (
     Json,
     Timing,
 )
+from escarmouche.render.fmt import join
 
 __all__ = [
     "CONDITIONS",
@@ -317,11 +318,9 @@ class EncounterState:
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> EncounterState:
         if data.get("format") != FORMAT_VERSION:
-            raise EscarmoucheError(
-                f"format = {data.get('format')!r} : sauvegarde d’un format inconnu "
-                f"(attendu : {FORMAT_VERSION}) (CORE-LOG)",
-                field="format", value=data.get("format"), rule="CORE-LOG",
-            )
+            raise invalid("format", data.get("format"), "CORE-LOG",
+                          f"sauvegarde d’un format inconnu (attendu : {FORMAT_VERSION})",
+                          kind=SaveError)
         fighters = [FighterState.from_json(f) for f in data["fighters"]]
         return cls(
             system=str(data["system"]),
@@ -359,11 +358,8 @@ class Ctx(Generic[R]):
     @property
     def rng(self) -> RecordingRng:
         if self._rng is None:
-            raise EscarmoucheError(
-                "rng = None : cette opération lance des dés ; passez un random.Random ou "
-                "des ScriptedRolls (CORE-RNG)",
-                field="rng", value=None, rule="CORE-RNG",
-            )
+            raise invalid("rng", None, "CORE-RNG", "cette opération lance des dés ; passez "
+                          "un random.Random ou des ScriptedRolls")
         return self._rng
 
     # -- log ---------------------------------------------------------------------------
@@ -411,16 +407,13 @@ class Ctx(Generic[R]):
         >>> ctx.fighter("Aldric")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
           ...
-        escarmouche.errors.EscarmoucheError: combattant = 'Aldric' : inconnu dans ce combat ;
+        escarmouche.errors.ParameterError: combattant = « Aldric » : inconnu dans ce combat ;
         présents : Brune (CORE-ERR)
         """
         f = self.state.fighters.get(name) if isinstance(name, str) else None
         if f is None:
-            raise EscarmoucheError(
-                f"combattant = {name!r} : inconnu dans ce combat ; présents : "
-                f"{', '.join(self.state.fighters)} ({rule})",
-                field="combattant", value=name, rule=rule,
-            )
+            raise invalid("combattant", name, rule, f"inconnu dans ce combat ; présents : "
+                          f"{join(self.state.fighters)}")
         return f
 
     def enemies(self, name: str) -> list[FighterState]:
@@ -434,11 +427,8 @@ class Ctx(Generic[R]):
         mark the fighter out when the system says so. Returns the new value."""
         f = self.fighter(name)
         if track not in f.tracks:
-            raise EscarmoucheError(
-                f"piste = {track!r} : « {name} » n’a pas cette piste ; pistes : "
-                f"{', '.join(f.tracks) or 'aucune'} (CORE-ERR)",
-                field="piste", value=track, rule="CORE-ERR",
-            )
+            raise invalid("piste", track, "CORE-ERR", f"« {name} » n’a pas cette piste ; "
+                          f"pistes : {join(f.tracks, empty='aucune')}")
         before = f.tracks[track]
         after = before + delta
         if delta > 0:
@@ -493,10 +483,7 @@ class Ctx(Generic[R]):
                     actor=e.bearer, rules=tuple(rules), data={"effect": e.id},
                 )
                 return e
-        raise EscarmoucheError(
-            f"effet = {effect_id!r} : aucun effet de ce nom en cours (CORE-ERR)",
-            field="effet", value=effect_id, rule="CORE-ERR",
-        )
+        raise invalid("effet", effect_id, "CORE-ERR", "aucun effet de ce nom en cours")
 
     def effects_of(self, bearer: str | None, timing: Timing | None = None) -> list[Effect]:
         return [

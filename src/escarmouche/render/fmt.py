@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Final, TypeAlias
 
-from escarmouche.errors import EscarmoucheError, ParameterError
+from escarmouche.errors import ParameterError
 
 __all__ = [
     "MINUS",
@@ -73,7 +73,7 @@ def _exact(x: Number) -> Fraction:
 
 def _check_digits(digits: int) -> None:
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
-        raise EscarmoucheError(
+        raise ParameterError(
             f"décimales = {digits!r} : un nombre entier de 0 à 12 est attendu (CORE-ERR)",
             field="décimales", value=digits, rule="CORE-ERR",
         )

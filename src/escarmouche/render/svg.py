@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping, Sequence, Sized
 from fractions import Fraction
 from typing import Final
 
-from escarmouche.errors import EscarmoucheError, invalid
-from escarmouche.render.fmt import fraction, number, percent
+from escarmouche.errors import invalid
+from escarmouche.render.fmt import fraction, number, percent, plural
 
 __all__ = ["distribution_svg", "html_table", "outcome_bars_svg", "timeline_svg"]
 
@@ -525,8 +525,8 @@ def html_table(
     >>> html_table(["Nom", "PV"], [["Aldric"]])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.EscarmoucheError: ligne 1 du tableau : 1 cellule(s) pour 2 en-tête(s)
-    (CORE-ERR)
+    escarmouche.errors.ParameterError: ligne 1 du tableau = « 1 cellule » : 2 cellules sont
+    attendues, une par en-tête (CORE-ERR)
     """
     out = ['<table class="escarmouche-table">']
     if caption is not None:
@@ -535,11 +535,9 @@ def html_table(
     out.append("<tbody>")
     for i, row in enumerate(rows):
         if len(row) != len(headers):
-            raise EscarmoucheError(
-                f"ligne {i + 1} du tableau : {len(row)} cellule(s) pour {len(headers)} "
-                "en-tête(s) (CORE-ERR)",
-                field="ligne", value=i + 1, rule="CORE-ERR",
-            )
+            raise invalid(f"ligne {i + 1} du tableau", plural(len(row), "cellule"), "CORE-ERR",
+                          f"{plural(len(headers), 'cellule')} sont attendues, une par "
+                          "en-tête")
         cells = []
         for value in row:
             text, numeric = _cell(value)

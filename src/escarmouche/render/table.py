@@ -15,7 +15,7 @@ from escarmouche.render.svg import html_table
 __all__ = ["Table", "Text"]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class Table:
     """A small table: shown as HTML in a notebook, as aligned text elsewhere.
 
@@ -48,8 +48,12 @@ class Table:
             lines.append(" | ".join(html.unescape(_cell(v)[0]) for v in row))
         return "\n".join(lines)
 
+    #: the plain-text form a notebook stores next to the HTML: the table itself, never a
+    #: Python repr
+    __repr__ = __str__
 
-@dataclasses.dataclass(frozen=True, slots=True)
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class Text:
     """French text (one paragraph per line): shown as paragraphs in a notebook.
 
@@ -68,3 +72,5 @@ class Text:
 
     def __str__(self) -> str:
         return self.text
+
+    __repr__ = __str__
