@@ -44,6 +44,8 @@ import jupytext  # type: ignore[import-untyped]  # jupytext ships no type inform
 import nbformat
 from nbclient import NotebookClient
 
+from escarmouche.render.fmt import plural
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "book_src"
 BOOK = ROOT / "book"
@@ -240,7 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         state = "mis à jour" if did_change else "inchangé"
         print(f"{target(twin).relative_to(ROOT)} : {state} ({time.monotonic() - start:.1f} s)",
               flush=True)
-    print(f"{len(paths)} carnet(s) construit(s), {changed} modifié(s).")
+    built = "construit" if len(paths) < 2 else "construits"
+    touched = "modifié" if changed < 2 else "modifiés"
+    print(f"{plural(len(paths), 'carnet')} {built}, {changed} {touched}.")
     lost = orphans()
     for p in lost:
         print(p)

@@ -74,6 +74,7 @@ import icepool
 from escarmouche._rng import Rng, ScriptedRolls
 from escarmouche.errors import DiceError
 from escarmouche.model import DieRecord
+from escarmouche.render.fmt import plural
 
 __all__ = [
     "MAX_CONSTANT",
@@ -194,7 +195,8 @@ def _keep_problem(kind: str, n: int, count: int) -> str | None:
     if kind not in _KEEP_NAMES:
         return f"garder « k{kind} » n'existe pas : « kh » (plus hauts) ou « kl » (plus bas)"
     if not 1 <= n <= count:
-        return f"impossible de garder {n} dé(s) sur {count} (« k{kind}N » : N de 1 à {count})"
+        return (f"impossible de garder {plural(n, 'dé')} sur {count} (« k{kind}N » : N de 1 "
+                f"à {count})")
     return None
 
 
