@@ -79,8 +79,8 @@ bench: venv
 	$(PY) bench/run.py dice
 
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
-# in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (22 targets: 101 200 inputs).
-FUZZ_EXEMPLES ?= 4600
+# in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (37 targets: 103 600 inputs).
+FUZZ_EXEMPLES ?= 2800
 fuzz: venv
 	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
 

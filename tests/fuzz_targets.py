@@ -396,7 +396,7 @@ def core_targets() -> list[Target]:
 
 
 def all_targets() -> list[Target]:
-    return core_targets() + _widget_parsers()
+    return core_targets() + _widget_parsers() + system_targets()
 
 
 def run_all(examples: int, *, seed: int = 0, only: str = "") -> tuple[Report, dict[str, int]]:
@@ -413,3 +413,65 @@ def run_all(examples: int, *, seed: int = 0, only: str = "") -> tuple[Report, di
 
 __all__ = ["HANG_SECONDS", "Report", "Target", "all_targets", "fuzz", "run_all"]
 _ = Fraction
+
+
+# -- the systems' public functions (API.md and their pure / rolling / odds functions) ----
+
+_junk = st.one_of(json_leaf, st.integers(-200, 200), st.integers(-10**40, 10**40),
+                  st.lists(json_leaf, max_size=3), st.sampled_from(
+                      ["aucune", "parade", "esquive", "maximum", "explosif", "avantage",
+                       "simple", "mouvement", "mineure", "libre", "1d8+2", "poison",
+                       "quitte_case_adjacente", "attaque_distance", "tête", "d6", ""]))
+
+
+def _roster_strategy() -> st.SearchStrategy[Any]:
+    fighters = [Combatant.from_json(c) for _, fight in _golden_fights()
+                for c in fight["roster"]]
+    return st.one_of(st.lists(st.sampled_from(fighters), max_size=4, unique_by=lambda c: c.name),
+                     _junk)
+
+
+def _call(function: Callable[..., object]) -> Callable[[tuple[Any, ...]], object]:
+    def run(args: tuple[Any, ...]) -> object:
+        positional, rolls = args
+        return function(*positional, **({"rng": random.Random(rolls)} if rolls else {}))
+    return run
+
+
+def system_targets() -> list[Target]:
+    from escarmouche.systems import d12, d20, d100, rulebook
+
+    roster = _roster_strategy()
+    seeds = st.integers(0, 10**6)
+    junk2 = st.tuples(_junk, _junk)
+    rng = st.builds(lambda s: random.Random(s), seeds)
+    return [
+        Target("rulebook.d100_test", st.tuples(_junk, _junk), lambda a: rulebook.d100_test(*a)),
+        Target("rulebook.initiative", st.tuples(roster, rng, st.one_of(st.none(), _junk)),
+               lambda a: rulebook.initiative(a[0], a[1], surprise_by=a[2])),
+        Target("rulebook.surprise", st.tuples(roster, roster, rng, _junk),
+               lambda a: rulebook.surprise(a[0], a[1], a[2], unaware=a[3])),
+        Target("d100.initiative", st.tuples(roster, rng), lambda a: d100.initiative(*a)),
+        Target("d100.hit_location", _junk, d100.hit_location),
+        Target("d100.damage", st.tuples(_junk, _junk, _junk, _junk),
+               lambda a: d100.damage(*a)),
+        Target("d100.attack_odds", st.tuples(_junk, _junk, _junk, _junk),
+               lambda a: d100.attack_odds(a[0], defence=a[1], defence_target=a[2],
+                                          ranged=a[3])),
+        Target("d12.initiative", st.tuples(roster, rng, _junk, st.one_of(st.none(), _junk)),
+               lambda a: d12.initiative(a[0], a[1], environment=a[2], ambush_by=a[3])),
+        Target("d12.critical_damage_distribution", junk2,
+               lambda a: d12.critical_damage_distribution(*a)),
+        Target("d12.group_order_odds", roster, d12.group_order_odds),
+        Target("d20.check_turn", st.tuples(st.one_of(st.lists(_junk, max_size=5), _junk),
+                                           _junk),
+               lambda a: d20.check_turn(a[0], action_points=a[1])),
+        Target("d20.saving_throw", junk2, lambda a: d20.saving_throw(*a)),
+        Target("d20.save_bonus", st.tuples(st.one_of(roster.map(
+            lambda r: r[0] if isinstance(r, list) and r else r), _junk), _junk),
+            lambda a: d20.save_bonus(*a)),
+        Target("d20.opportunity_attack_allowed", junk2,
+               lambda a: d20.opportunity_attack_allowed(*a)),
+        Target("first_to_act_odds", st.tuples(st.sampled_from(
+            [rulebook, d100, d20]), roster), lambda a: a[0].first_to_act_odds(a[1])),
+    ]

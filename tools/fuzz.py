@@ -21,8 +21,8 @@ from tests.fuzz_targets import HANG_SECONDS, all_targets, run_all  # noqa: E402
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="make fuzz", description="Fuzz de toutes les entrées publiques du moteur.")
-    parser.add_argument("--exemples", type=int, default=4600,
-                        help="entrées générées par cible (défaut : 4600)")
+    parser.add_argument("--exemples", type=int, default=2800,
+                        help="entrées générées par cible (défaut : 2800)")
     parser.add_argument("--graine", type=int, default=0, help="graine du générateur")
     parser.add_argument("--cible", default="", help="ne lancer que les cibles dont le nom "
                         "contient ce texte")

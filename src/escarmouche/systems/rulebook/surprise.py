@@ -173,8 +173,9 @@ def roll_surprise(
 ) -> SurpriseResult:
     """Roll the surprise attempt (RB-SURPRISE-1/2): the attackers' d100, then the
     defenders' d100; no dice when ``unaware`` is false."""
-    att = list(attackers)
-    dfd = list(defenders)
+    att = check_roster(attackers, rule="RB-SURPRISE-1")
+    dfd = check_roster(defenders, rule="RB-SURPRISE-1")
+    unaware = _check.flag("unaware", unaware, "RB-SURPRISE-1")
     group_values(att, dfd, unaware=unaware, rules=rules)
     if not unaware:
         return resolve_surprise(att, dfd, None, None, unaware=False, rules=rules)
