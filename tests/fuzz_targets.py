@@ -187,14 +187,15 @@ def _started(name: str, fight: dict[str, Any], seed: int) -> tuple[Encounter, ra
     return enc, rng
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+def paths_of(node: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every path in a JSON tree (keys and indexes), the root first."""
     yield prefix
     if isinstance(node, dict):
         for k, v in node.items():
-            yield from _paths(v, (*prefix, k))
+            yield from paths_of(v, (*prefix, k))
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            yield from _paths(v, (*prefix, i))
+            yield from paths_of(v, (*prefix, i))
 
 
 @st.composite
@@ -212,7 +213,7 @@ def mutated_save(draw: st.DrawFn) -> str:
     data = json.loads(enc.to_json())
     how = draw(st.sampled_from(["replace", "drop", "cut", "raw"]))
     if how in ("replace", "drop"):
-        path = draw(st.sampled_from([p for p in _paths(data) if p]))
+        path = draw(st.sampled_from([p for p in paths_of(data) if p]))
         node = data
         for key in path[:-1]:
             node = node[key]

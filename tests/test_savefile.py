@@ -21,6 +21,7 @@ from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.encounter import Encounter
 from escarmouche.errors import SaveError
 from escarmouche.savefile import parse_json, schema, validate_save
+from tests.fuzz_targets import paths_of as _paths
 from tests.toy_system import SYSTEM as TOY
 
 
@@ -150,19 +151,6 @@ def test_run_is_all_or_nothing_core_err() -> None:
 
 _LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**40, 10**40),
                   st.floats(allow_nan=False), st.text(max_size=20))
-
-
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield prefix
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, (*prefix, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, (*prefix, i))
-
-
-BASE = None
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
