@@ -1,0 +1,142 @@
+"""Local Sphinx extension: the book's pages made live in place (« Activer »).
+
+Every page built from a notebook with code cells gets, under its title, a bar with an
+« Activer » button and a French status line, and the page's cells as JSON (their exact
+sources, and which of them the page shows). ``book/_static/live/live.js`` does the
+rest in the browser: Pyodide in a Web Worker (``live-worker.mjs`` and ``kernel.py``),
+the cells run again in place, the widget comms bridged to the page's own
+``@jupyter-widgets/html-manager``. The bar stays hidden without JavaScript.
+
+Only what the page needs is loaded: the engine (and icepool) always, ipywidgets with
+comm and traitlets only on pages with widgets. The GM tracker's page is flagged so
+that its fight is autosaved in the browser's storage.
+
+The Python ``ipywidgets`` served to Pyodide and the JavaScript
+``@jupyter-widgets/html-manager`` that renders the widgets must be a pair tested
+together: the build warns (an error under ``-W``) when one of them changes alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+#: Where the Pyodide core and the lock's wheels are, relative to the site's root.
+PYODIDE_DIR = "lite/static/pyodide/"
+#: Python ipywidgets ↔ JavaScript html-manager pairs tried in Chromium (tests/browser).
+TESTED_WIDGET_PAIRS = {("8.1.9", "1.0.15")}
+#: The packages every live page loads (from the rewritten lock, with their wheels).
+ENGINE_PACKAGES = ["escarmouche", "icepool"]
+WIDGET_PACKAGES = ["ipywidgets", "comm", "traitlets"]
+_WIDGETS = re.compile(r"\b(ipywidgets|escarmouche_widgets)\b")
+_HIDDEN_TAGS = {"remove-cell"}
+
+
+def _notebook(app: Sphinx, docname: str) -> Any | None:
+    path = Path(app.env.doc2path(docname))
+    if path.suffix != ".ipynb":
+        return None
+    return nbformat.read(path, as_version=4)
+
+
+def page_config(app: Sphinx, docname: str, nb: Any) -> dict[str, Any] | None:
+    """What live.js needs to know about the page, or None for a page without code."""
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        tags = set(cell.metadata.get("tags", []))
+        cells.append({"source": cell.source, "dom": not (tags & _HIDDEN_TAGS)})
+    if not cells:
+        return None
+    code = "\n".join(c["source"] for c in cells)
+    widgets = bool(_WIDGETS.search(code)) or "widgets" in nb.metadata
+    root = "../" * docname.count("/")
+    return {
+        "page": docname,
+        "cells": cells,
+        "widgets": widgets,
+        "tracker": "CombatTracker" in code,
+        "packages": ENGINE_PACKAGES + (WIDGET_PACKAGES if widgets else []),
+        "pyodide": root + PYODIDE_DIR,
+        "prestart": bool(app.config.escarmouche_live_prestart),
+        "serve_command": app.config.escarmouche_live_serve_command,
+    }
+
+
+def add_bar(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: the « Activer » bar and the page's cells, under the title."""
+    docname = app.env.docname
+    nb = _notebook(app, docname)
+    config = page_config(app, docname, nb) if nb is not None else None
+    if config is None:
+        return
+    data = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
+    raw = nodes.raw(
+        "",
+        '<div id="escarmouche-live" class="escarmouche-live" data-state="off" hidden>'
+        '<button type="button" class="escarmouche-live-activate" aria-pressed="false">'
+        "▶ Activer</button>"
+        '<span class="escarmouche-live-status" role="status" aria-live="polite"></span>'
+        '<span class="escarmouche-live-extra"></span></div>'
+        f'<script type="application/json" id="escarmouche-live-config">{data}</script>',
+        format="html",
+    )
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is not None and section.children and isinstance(section[0], nodes.title):
+        section.insert(1, raw)
+    else:
+        doctree.insert(0, raw)
+
+
+def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+               doctree: Any) -> None:
+    """``html-page-context``: the script and the stylesheet, on live pages only."""
+    if doctree is None or "escarmouche-live-config" not in str(context.get("body", "")):
+        return
+    app.add_css_file("live/live.css")
+    app.add_js_file("live/live.js", defer="defer")
+
+
+def _pinned(requirements: Path, name: str) -> str | None:
+    for line in requirements.read_text(encoding="utf-8").splitlines():
+        match = re.match(rf"^{re.escape(name)}==([^\s#]+)", line.strip())
+        if match:
+            return match.group(1)
+    return None
+
+
+def check_widget_pair(app: Sphinx) -> None:
+    """``builder-inited``: the Python and JavaScript widget packages change together."""
+    python = _pinned(ROOT / "tools" / "lite" / "requirements-pyodide.txt", "ipywidgets")
+    package = ROOT / "node_modules" / "@jupyter-widgets" / "html-manager" / "package.json"
+    if python is None or not package.is_file():
+        return  # the build script installs both before the book; nothing to compare yet
+    javascript = json.loads(package.read_text(encoding="utf-8"))["version"]
+    if (python, javascript) not in TESTED_WIDGET_PAIRS:
+        LOGGER.warning(
+            "[escarmouche_live] ipywidgets %s (Python) avec @jupyter-widgets/html-manager %s "
+            "(JavaScript) : paire non essayée ; lancez les tests navigateur puis ajoutez-la à "
+            "TESTED_WIDGET_PAIRS (book/_ext/escarmouche_live.py)", python, javascript)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("escarmouche_live_prestart", True, "html")
+    app.add_config_value("escarmouche_live_serve_command",
+                         "python3 -m http.server -b 127.0.0.1 8000", "html")
+    app.connect("builder-inited", check_widget_pair)
+    app.connect("doctree-read", add_bar)
+    app.connect("html-page-context", add_assets)
+    return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
+
