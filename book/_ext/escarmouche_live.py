@@ -31,7 +31,11 @@ from sphinx.util import logging
 
 LOGGER = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]
-VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+LIVE_STATIC = ROOT / "book" / "_static" / "live"
+#: This file and the live assets: a change re-reads (and rewrites) every live page.
+VERSION = hashlib.sha256(b"".join(
+    p.read_bytes() for p in [Path(__file__), *sorted(LIVE_STATIC.glob("*"))] if p.is_file()
+)).hexdigest()[:12]
 #: Where the Pyodide core and the lock's wheels are, relative to the site's root.
 PYODIDE_DIR = "lite/static/pyodide/"
 #: Python ipywidgets ↔ JavaScript html-manager pairs tried in Chromium (tests/browser).
@@ -102,11 +106,35 @@ def add_bar(app: Sphinx, doctree: nodes.document) -> None:
 
 def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
                doctree: Any) -> None:
-    """``html-page-context``: the script and the stylesheet, on live pages only."""
+    """``html-page-context``: the script and the stylesheet, on live pages only.
+
+    The script comes early in ``<head>`` (priority 100, not deferred) and carries what it
+    needs to start Python at once (``data-live-*``): the worker then compiles Pyodide
+    while the page parses its widget scripts; the rest waits for the DOM.
+    """
     if doctree is None or "escarmouche-live-config" not in str(context.get("body", "")):
         return
+    nb = _notebook(app, pagename)
+    config = page_config(app, pagename, nb) if nb is not None else None
+    if config is None:
+        return
     app.add_css_file("live/live.css")
-    app.add_js_file("live/live.js", defer="defer")
+    app.add_js_file("live/live.js", priority=100, **{
+        "data-live-pyodide": config["pyodide"],
+        "data-live-packages": ",".join(config["packages"]),
+        "data-live-widgets": "1" if config["widgets"] else "0",
+        "data-live-prestart": "1" if config["prestart"] else "0",
+    })
+
+
+def outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
+             removed: set[str]) -> list[str]:
+    """``env-get-outdated``: every notebook page again when this extension or its assets
+    changed (Sphinx would otherwise keep the pages' old script tags)."""
+    if getattr(env, "escarmouche_live_version", None) == VERSION:
+        return []
+    env.escarmouche_live_version = VERSION
+    return [d for d in env.found_docs if Path(env.doc2path(d)).suffix == ".ipynb"]
 
 
 def _pinned(requirements: Path, name: str) -> str | None:
@@ -136,6 +164,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("escarmouche_live_serve_command",
                          "python3 -m http.server -b 127.0.0.1 8000", "html")
     app.connect("builder-inited", check_widget_pair)
+    app.connect("env-get-outdated", outdated)
     app.connect("doctree-read", add_bar)
     app.connect("html-page-context", add_assets)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

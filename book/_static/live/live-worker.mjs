@@ -42,6 +42,19 @@ function rewriteLock(text, keep) {
   return JSON.stringify(lock);
 }
 
+function prefetch(lock, names, base) {
+  const seen = new Set();
+  const todo = [...names];
+  while (todo.length) {
+    const name = todo.pop();
+    const entry = lock.packages[name];
+    if (!entry || seen.has(name)) continue;
+    seen.add(name);
+    todo.push(...entry.depends);
+    fetch(base + entry.file_name).then((r) => r.arrayBuffer()).catch(() => {});
+  }
+}
+
 async function boot(init) {
   const base = new URL(init.pyodide, self.location.href).href;
   let loadPyodide;
@@ -54,6 +67,8 @@ async function boot(init) {
     if (!r.ok) throw new Error(`pyodide-lock.json : HTTP ${r.status}`);
     return r.text();
   }).then((text) => rewriteLock(text, init.packages));
+  // The wheels download while the wasm compiles (loadPackage then finds them cached).
+  lock.then((text) => prefetch(JSON.parse(text), init.packages, base)).catch(() => {});
   const source = fetch(new URL(init.kernel, self.location.href)).then((r) => {
     if (!r.ok) throw new Error(`kernel.py : HTTP ${r.status}`);
     return r.text();
@@ -73,6 +88,7 @@ async function boot(init) {
   }
   post({ type: "status", step: "python", ms: performance.now() - started });
   try {
+    const t0 = performance.now();
     await pyodide.loadPackage(init.packages, { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
     pyodide.FS.writeFile("/home/pyodide/escarmouche_live_kernel.py", await source);
     pyodide.runPython("import sys\nif '/home/pyodide' not in sys.path: sys.path.insert(0, '/home/pyodide')");
@@ -85,7 +101,9 @@ async function boot(init) {
       if (buffers && buffers.destroy) buffers.destroy();
       post(JSON.parse(json), bufs);
     };
+    const t1 = performance.now();
     kernel.setup(send, Boolean(init.widgets));
+    post({ type: "timing", packages: t1 - t0, imports: performance.now() - t1 });
   } catch (error) {
     return fail("engine", error);
   }

@@ -24,6 +24,12 @@
   var NBSP = "\u00a0"; // before :, inside « »
   var USED_KEY = "escarmouche-live:utilise";
   var SAVE_PREFIX = "escarmouche-live:suivi:";
+  /** Milliseconds since navigation at each step (bench/bench_browser.py reads them). */
+  var timings = {};
+
+  function mark(name) {
+    if (!(name in timings)) timings[name] = Math.round(performance.now());
+  }
 
   function q(text) {
     return "«" + NBSP + text + NBSP + "»";
@@ -54,23 +60,21 @@
 
   // --- the page ---------------------------------------------------------------------
 
-  var bar = document.getElementById("escarmouche-live");
-  var configNode = document.getElementById("escarmouche-live-config");
-  if (!bar || !configNode) return;
-  var config = JSON.parse(configNode.textContent);
-  var button = bar.querySelector(".escarmouche-live-activate");
-  var statusLine = bar.querySelector(".escarmouche-live-status");
-  var extra = bar.querySelector(".escarmouche-live-extra");
-  bar.hidden = false;
-
+  // What the <head> knows (the script tag's data-live-* attributes): enough to start
+  // Python before the rest of the page (3.6 MB of widget scripts) is parsed.
+  var boot = script.dataset;
+  var config = {
+    pyodide: boot.livePyodide,
+    packages: (boot.livePackages || "").split(",").filter(Boolean),
+    widgets: boot.liveWidgets === "1",
+    prestart: boot.livePrestart === "1",
+  };
+  var bar = null;
+  var button = null;
+  var statusLine = null;
+  var extra = null;
   /** The page's code cells, in order, each with its source (from the notebook). */
-  var domCells = Array.prototype.slice.call(document.querySelectorAll("div.cell"));
   var cells = [];
-  var shown = 0;
-  config.cells.forEach(function (cell, index) {
-    var node = cell.dom ? domCells[shown++] || null : null;
-    cells.push({ index: index, source: cell.source, original: cell.source, node: node });
-  });
 
   function setStatus(text, state) {
     statusLine.textContent = text;
@@ -81,9 +85,35 @@
     extra.textContent = "";
   }
 
+  /** Once the DOM is there: the bar, the page's cells; false when there is nothing to do. */
+  function readPage() {
+    bar = document.getElementById("escarmouche-live");
+    var configNode = document.getElementById("escarmouche-live-config");
+    if (!bar || !configNode) return false;
+    var page = JSON.parse(configNode.textContent);
+    Object.keys(page).forEach(function (key) {
+      config[key] = page[key];
+    });
+    button = bar.querySelector(".escarmouche-live-activate");
+    statusLine = bar.querySelector(".escarmouche-live-status");
+    extra = bar.querySelector(".escarmouche-live-extra");
+    bar.hidden = false;
+    var domCells = Array.prototype.slice.call(document.querySelectorAll("div.cell"));
+    var shown = 0;
+    config.cells.forEach(function (cell, index) {
+      var node = cell.dom ? domCells[shown++] || null : null;
+      cells.push({ index: index, source: cell.source, original: cell.source, node: node });
+    });
+    if (location.protocol === "file:") {
+      fromFolder();
+      return false;
+    }
+    return true;
+  }
+
   // --- file:// ---------------------------------------------------------------------------
 
-  if (location.protocol === "file:") {
+  function fromFolder() {
     button.disabled = true;
     setStatus(
       "Le mode interactif a besoin d’un petit serveur web" + NBSP + ": ouvert depuis un " +
@@ -97,7 +127,6 @@
     extra.appendChild(el("span", { text: " (depuis le dépôt" + NBSP + ": " }));
     extra.appendChild(el("code", { text: "make serve" }));
     extra.appendChild(el("span", { text: ")." }));
-    return;
   }
 
   // --- the runtime (the worker) --------------------------------------------------------------
@@ -111,6 +140,7 @@
     this.comms = {};
     this.runs = {};
     this.seq = 0;
+    mark("worker-start");
     this.worker = new Worker(new URL("live-worker.mjs", STATIC), { type: "module" });
     this.ready = new Promise(function (resolve, reject) {
       self._resolve = resolve;
@@ -155,9 +185,14 @@
     var self = this;
     switch (message.type) {
       case "status":
+        mark("worker-" + message.step);
         this.step = message.step === "python" ? "engine" : "ready";
         if (message.step === "ready") this._resolve(this);
         this.listeners.forEach(function (fn) { fn(self.step); });
+        break;
+      case "timing":
+        timings.packagesMs = Math.round(message.packages);
+        timings.importsMs = Math.round(message.imports);
         break;
       case "boot_error":
         this.failed(message.step, message.message);
@@ -198,7 +233,6 @@
     if (runtime === null || runtime.error) {
       if (runtime) runtime.worker.terminate();
       runtime = new Runtime();
-      if (config.widgets) bridge.load();
     }
     return runtime;
   }
@@ -300,6 +334,7 @@
           return manager.display_view(view, host);
         });
       }).then(function () {
+        mark("first-widget");
         host.setAttribute("data-live", "rendered");
       }, function (error) {
         host.textContent = "Ce widget n’a pas pu s’afficher" + NBSP + ": " + error;
@@ -500,14 +535,17 @@
   // --- the GM tracker's autosave --------------------------------------------------------------
 
   var tracker = {
-    key: SAVE_PREFIX + config.page,
     offered: null,
+
+    key: function () {
+      return SAVE_PREFIX + config.page;
+    },
 
     read: function () {
       var s = storage();
       if (!s) return null;
       try {
-        return JSON.parse(s.getItem(this.key) || "null");
+        return JSON.parse(s.getItem(this.key()) || "null");
       } catch (e) {
         return null;
       }
@@ -518,7 +556,7 @@
       if (!s) return;
       var record = { name: message.name, json: message.json, summary: message.summary, saved: Date.now() };
       try {
-        s.setItem(this.key, JSON.stringify(record));
+        s.setItem(this.key(), JSON.stringify(record));
         bar.setAttribute("data-saved", String(record.saved));
       } catch (e) {
         console.warn("[escarmouche live] sauvegarde impossible", e);
@@ -617,6 +655,7 @@
 
   function activate() {
     if (activation) return activation;
+    mark("click");
     var s = storage();
     if (s) s.setItem(USED_KEY, "1");
     button.disabled = true;
@@ -631,6 +670,7 @@
     var waits = [rt.ready];
     if (config.widgets) waits.push(bridge.load());
     activation = Promise.all(waits).then(function () {
+      mark("runtime-ready");
       var chain = Promise.resolve();
       cells.forEach(function (cell) {
         chain = chain.then(function () {
@@ -639,6 +679,7 @@
       });
       return chain;
     }).then(function () {
+      mark("cells-done");
       cells.forEach(makeEditable);
       button.hidden = true;
       setStatus(readyText(), "ready");
@@ -649,10 +690,6 @@
     });
     return activation;
   }
-
-  button.addEventListener("click", function () {
-    activate();
-  });
 
   /** Start Python early when it is likely to be used and the device can afford it. */
   function mayPrestart() {
@@ -668,14 +705,22 @@
     return true;
   }
 
-  setStatus(config.widgets
-    ? "Les démonstrations de cette page sont figées" + NBSP + "; " + q("Activer") + " les rend vivantes, ici même (Python tourne dans votre navigateur, hors ligne)."
-    : "Les exemples de cette page sont figés" + NBSP + "; " + q("Activer") + " permet de les modifier et de les relancer ici même (Python tourne dans votre navigateur, hors ligne).",
-  "off");
-  tracker.offer();
-  if (mayPrestart()) {
-    startRuntime();
-    bar.setAttribute("data-prestart", "1");
+  function main() {
+    if (!readPage()) return;
+    button.addEventListener("click", function () {
+      activate();
+    });
+    setStatus(config.widgets
+      ? "Les démonstrations de cette page sont figées" + NBSP + "; " + q("Activer") + " les rend vivantes, ici même (Python tourne dans votre navigateur, hors ligne)."
+      : "Les exemples de cette page sont figés" + NBSP + "; " + q("Activer") + " permet de les modifier et de les relancer ici même (Python tourne dans votre navigateur, hors ligne).",
+    "off");
+    tracker.offer();
+    if (runtime) bar.setAttribute("data-prestart", "1");
   }
-  window.escarmoucheLive = { activate: activate, config: config, cells: cells };
+
+  mark("script");
+  if (location.protocol !== "file:" && mayPrestart()) startRuntime();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
+  else main();
+  window.escarmoucheLive = { activate: activate, config: config, cells: cells, timings: timings };
 })();
