@@ -179,6 +179,12 @@
     this.error = { step: step, message: message };
     this._reject(this.error);
     this.listeners.forEach(function (fn) { fn("error"); });
+    var runs = this.runs;
+    this.runs = {};
+    Object.keys(runs).forEach(function (cell) {
+      runs[cell].error({ ename: "Python s’est arrêté", evalue: message, traceback: [] });
+      runs[cell].done({ ok: false });
+    });
   };
 
   Runtime.prototype.dispatch = function (message, buffers) {
@@ -449,6 +455,9 @@
     this.area.appendChild(box);
   };
   CellRun.prototype.done = function (message) {
+    if (this.finishedOnce) return;
+    this.finishedOnce = true;
+    if (runtime && runtime.runs[this.cell.index] === this) delete runtime.runs[this.cell.index];
     var cell = this.cell;
     var old = cell.output;
     if (old && old.parentNode) {
@@ -566,7 +575,7 @@
     describe: function (record) {
       var s = record.summary || {};
       var when = new Date(record.saved);
-      var time = when.toLocaleTimeString("fr-FR", { hour: "2-digit", minute: "2-digit" });
+      var time = when.getHours() + NBSP + "h" + NBSP + String(when.getMinutes()).padStart(2, "0");
       var date = when.toLocaleDateString("fr-FR", { day: "numeric", month: "long" });
       return "Un combat enregistré dans ce navigateur le " + date + " à " + time +
         " (" + (s.system || "?") + ", " + (s.turn_word || "tour") + " " + s.turn + ", " +
@@ -645,6 +654,7 @@
     retry.addEventListener("click", function () {
       clearExtra();
       activation = null;
+      if (runtime) runtime.worker.terminate();
       runtime = null;
       bridge.manager = null;
       activate();
@@ -679,6 +689,7 @@
       });
       return chain;
     }).then(function () {
+      if (rt.error) throw rt.error;
       mark("cells-done");
       cells.forEach(makeEditable);
       button.hidden = true;
@@ -716,6 +727,13 @@
     "off");
     tracker.offer();
     if (runtime) bar.setAttribute("data-prestart", "1");
+  }
+
+  // The widget bundle finds its fonts next to its RequireJS module URL: without this
+  // (read by require.js, which loads after this script), they 404 from the page's folder.
+  if (config.widgets && window.require === undefined && window.requirejs === undefined) {
+    var vendor = new URL("../vendor", STATIC).href;
+    window.require = { paths: { "@jupyter-widgets": vendor, "@jupyter-widgets/html-manager/dist": vendor } };
   }
 
   mark("script");
