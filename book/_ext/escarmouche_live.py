@@ -11,6 +11,14 @@ Only what the page needs is loaded: the engine (and icepool) always, ipywidgets 
 comm and traitlets only on pages with widgets. The GM tracker's page is flagged so
 that its fight is autosaved in the browser's storage.
 
+Why not thebe-lite: its 0.5.0 pins pyodide-kernel 0.4.7 (not this site's Pyodide 314),
+loads piplite, RequireJS and widget modules from public CDNs by default (piplite's URLs
+are hard-coded, thebe #703), runs the JupyterLab services and kernel protocol this path
+exists to cut, and its widgets broke with ipywidgets releases (thebe #615, #689, #737,
+#739, #771). The pattern here is ipywidgets' own web example (an ``HTMLManager``
+subclass with ``_create_comm``/``_get_comm_info``, ``examples/web3``) with the ``comm``
+package's documented hook (``comm.create_comm``) on the Python side.
+
 The Python ``ipywidgets`` served to Pyodide and the JavaScript
 ``@jupyter-widgets/html-manager`` that renders the widgets must be a pair tested
 together: the build warns (an error under ``-W``) when one of them changes alone.
