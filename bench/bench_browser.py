@@ -178,7 +178,8 @@ def _edit_text(files: Files, url: str, change: Callable[[str], str]) -> None:
 
 def live_no_prestart(files: Files) -> None:
     """Live step 1 undone: Python starts at the click, not while the page is read."""
-    _edit_text(files, LIVE_PAGE, lambda t: t.replace('"prestart": true', '"prestart": false'))
+    _edit_text(files, LIVE_PAGE, lambda t: t.replace('data-live-prestart="1"',
+                                                     'data-live-prestart="0"'))
 
 
 def live_real_ipython(files: Files) -> None:
@@ -246,13 +247,16 @@ def time_live(page: Any, base: str, click_after: float = 0.0) -> dict[str, float
     ui = time.perf_counter() - start
     if click_after:
         page.wait_for_timeout(max(0.0, click_after - ui) * 1000)
+    clicked = time.perf_counter()
     button.click()
     page.wait_for_function(
         "(text) => Array.from(document.querySelectorAll("
         "'.escarmouche-live-widget[data-live=rendered] .widget-html-content'))"
         ".some(e => e.innerText.includes(text))",
         arg=FIRST_RESULT, timeout=TIMEOUT_MS, polling=20)
-    return {"ui": ui, "widget": time.perf_counter() - start}
+    end = time.perf_counter()
+    return {"ui": ui, "widget": end - start, "after_click": end - clicked,
+            "steps": page.evaluate("window.escarmoucheLive.timings")}
 
 
 _GZ: dict[tuple[str, int, float], int] = {}
@@ -310,7 +314,8 @@ def sample(playwright: Any, server: SiteServer, kind: str, warm: bool = False
             result: dict[str, Any] = {"total": time_bare(page, base)}
         elif kind in LIVE_STEPS:
             times = time_live(page, base, LIVE_CLICK_DELAY.get(kind, 0.0))
-            result = {"total": times["widget"], "ui": times["ui"]}
+            result = {"total": times["widget"], "ui": times["ui"],
+                      "after_click": times["after_click"], "steps": times["steps"]}
         else:
             times = time_lite(page, base)
             result = {"total": times["widget"], "ui": times["ui"]}
@@ -350,8 +355,9 @@ def measure(repeat: int, only: list[str]) -> dict[str, Any]:
                     got = sample(playwright, servers[kind, cache], kind, warm)
                     results.setdefault(name, []).append(got)
                     print(f"  {name:<24} {got['total']:6.2f} s  ({got['requests']} requêtes, "
-                          f"{got['served']} servies, {got['mb']} Mo, {got['gz_mib']} Mio gz)",
-                          flush=True)
+                          f"{got['served']} servies, {got['mb']} Mo, {got['gz_mib']} Mio gz)"
+                          + (f" ; après le clic {got['after_click']:.2f} s"
+                             if "after_click" in got else ""), flush=True)
         finally:
             for server in servers.values():
                 server.__exit__(None, None, None)
@@ -373,6 +379,10 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
         }
         if "ui" in samples[0]:
             summary[name]["ui_median_s"] = round(statistics.median(s["ui"] for s in samples), 2)
+        if "after_click" in samples[0]:
+            summary[name]["after_click_median_s"] = round(
+                statistics.median(s["after_click"] for s in samples), 2)
+            summary[name]["steps_ms"] = samples[-1]["steps"]
     bare = summary.get("bare", {}).get("median_s")
     for name, row in summary.items():
         if bare and name != "bare":
