@@ -362,14 +362,16 @@ def start_autosave() -> None:
 
 
 def resume(name: str, text: str) -> bool:
-    """Import a saved fight into the tracker ``name`` with its own « Importer »."""
-    for found, tracker in trackers():
-        if found == name or name == "":
-            tracker.json.value = text
-            ok = bool(tracker.import_json())
-            if ok:
-                _saved[found] = text
-            return ok
+    """Import a saved fight into the tracker ``name`` (else the page's first tracker)
+    with the tracker's own « Importer »."""
+    found = trackers()
+    chosen = [t for t in found if t[0] == name] or found[:1]
+    for found_name, tracker in chosen:
+        tracker.json.value = text
+        ok = bool(tracker.import_json())
+        if ok:
+            _saved[found_name] = text
+        return ok
     return False
 
 

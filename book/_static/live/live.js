@@ -599,7 +599,9 @@
         yes.disabled = no.disabled = true;
         self.wanted = record;
         box.remove();
-        activate();
+        // Already live (the reader pressed « Activer » first): resume at once.
+        if (bar.getAttribute("data-live") === "ready") self.applyWanted();
+        else activate();
       });
       no.addEventListener("click", function () {
         self.offered = null;
@@ -609,14 +611,15 @@
 
     afterActivation: function () {
       if (!config.tracker) return;
+      if (this.wanted) this.applyWanted();
+      else runtime.post({ type: "autosave_start" });
+    },
+
+    applyWanted: function () {
       var record = this.wanted;
       this.wanted = null;
-      if (record) {
-        setStatus("Reprise du combat…", "busy");
-        runtime.post({ type: "resume", name: record.name, json: record.json });
-      } else {
-        runtime.post({ type: "autosave_start" });
-      }
+      setStatus("Reprise du combat…", "busy");
+      runtime.post({ type: "resume", name: record.name, json: record.json });
     },
 
     resumed: function (message) {
