@@ -167,5 +167,9 @@ def test_from_a_folder_the_page_reads_and_says_what_to_run(browser: Any) -> None
         assert "python3 -m http.server -b 127.0.0.1 8000" in text
         assert "make serve" in text
         assert tab.locator("section > h1").first.is_visible()  # reading works
+        lite = tab.locator("a.escarmouche-lite-button")
+        lite.click()  # JupyterLite needs the server too: the page stays, the message shows
+        assert tab.url.endswith("initiative.html")
+        assert "escarmouche-live-flash" in (bar.get_attribute("class") or "")
     finally:
         tab.close()

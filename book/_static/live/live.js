@@ -127,6 +127,15 @@
     extra.appendChild(el("span", { text: " (depuis le dépôt" + NBSP + ": " }));
     extra.appendChild(el("code", { text: "make serve" }));
     extra.appendChild(el("span", { text: ")." }));
+    // JupyterLite needs the same server: its link would open a blank page.
+    Array.prototype.forEach.call(document.querySelectorAll("a.escarmouche-lite-button"), function (link) {
+      link.addEventListener("click", function (event) {
+        event.preventDefault();
+        bar.scrollIntoView({ block: "center" });
+        bar.classList.add("escarmouche-live-flash");
+      });
+      link.title = "Le carnet complet a lui aussi besoin du serveur (voir le message ci-dessus).";
+    });
   }
 
   // --- the runtime (the worker) --------------------------------------------------------------
