@@ -23,14 +23,26 @@ sample in a fresh (cold) Chromium profile unless said otherwise:
   second navigation in the same profile, the server answering ``no-cache`` (as
   ``make serve``) or ``max-age=3600``.
 
+- ``live``: the same page in the book itself, « Activer » clicked as soon as the page
+  shows it (book/_static/live/: Pyodide in a worker, widgets bridged to the page's
+  html-manager): navigation → the live widget's label shows its first result. The
+  page starts Python at load (``prestart``), so the click finds it under way.
+  ``live-click3s``: the click 3 s after navigation. The steps that made it, undone one
+  by one the same way as the lite ones (rewritten files served from memory):
+  ``live-0-ipython`` (the real IPython and the untrimmed lock: jedi, prompt_toolkit,
+  pygments… instead of kernel.py's stand-in), ``live-1-no-prestart`` (Python starts at
+  the click only).
+
 The ratio ``lite / bare`` (medians, cold) is the figure to attack. The script also reports
-the site's size (MB, files) and what one cold load of the live notebook transfers.
+the site's size (MB, files; and gzipped, as a compressing server would send it) and what
+one cold load transfers, raw and gzipped (each file the browser asked for, gzipped).
 Results go to stdout and to ``artifacts/bench-browser.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import shutil
 import statistics
@@ -40,6 +52,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -151,11 +164,54 @@ STEPS: dict[str, list[Callable[[Files], None]]] = {
 }
 
 
+LIVE_PAGE = "/book/essai-navigateur.html"
+LIVE_STATIC = "/_static/live/"
+
+
+def _edit_text(files: Files, url: str, change: Callable[[str], str]) -> None:
+    raw = files.get(url) or (SITE / url.lstrip("/")).read_bytes()
+    new = change(raw.decode("utf-8"))
+    if new == raw.decode("utf-8"):
+        raise RuntimeError(f"{url}: the variant changed nothing (the code moved?)")
+    files[url] = new.encode("utf-8")
+
+
+def live_no_prestart(files: Files) -> None:
+    """Live step 1 undone: Python starts at the click, not while the page is read."""
+    _edit_text(files, LIVE_PAGE, lambda t: t.replace('data-live-prestart="1"',
+                                                     'data-live-prestart="0"'))
+
+
+def live_real_ipython(files: Files) -> None:
+    """Live step 0 undone: the real IPython (and jedi, prompt_toolkit, pygments…) from
+    the lock as it is, instead of kernel.py's minimal stand-in."""
+    _edit_text(files, LIVE_STATIC + "live-worker.mjs", lambda t: t.replace(
+        "lockFileContents: lock,", "lockFileContents: lock.then(() => fetch(base + "
+        "'pyodide-lock.json')).then((r) => r.text()),"))
+    _edit_text(files, LIVE_STATIC + "kernel.py", lambda t: t.replace(
+        "    install_ipython_stand_in()\n", "    import IPython  # noqa: F401\n"))
+
+
+#: The in-page path, from naive to built (each variant undoes the steps after it).
+LIVE_STEPS: dict[str, list[Callable[[Files], None]]] = {
+    "live-0-ipython": [live_real_ipython, live_no_prestart],
+    "live-1-no-prestart": [live_no_prestart],
+    "live": [],
+    "live-click3s": [],
+}
+LIVE_CLICK_DELAY = {"live-click3s": 3.0}
+
+
+_VARIANTS: dict[str, Files] = {}
+
+
 def variant_files(kind: str) -> Files:
-    files: Files = {"/__bench__/bare.html": BARE_PAGE}
-    for undo in STEPS.get(kind, []):
-        undo(files)
-    return files
+    if kind not in _VARIANTS:
+        files: Files = {"/__bench__/bare.html": BARE_PAGE}
+        for undo in STEPS.get(kind, LIVE_STEPS.get(kind, [])):
+            undo(files)
+        _VARIANTS[kind] = files
+    return _VARIANTS[kind]
 
 
 # --- one sample -------------------------------------------------------------------------
@@ -182,6 +238,59 @@ def time_lite(page: Any, base: str) -> dict[str, float]:
     return {"ui": ui, "widget": time.perf_counter() - start}
 
 
+def time_live(page: Any, base: str, click_after: float = 0.0) -> dict[str, float]:
+    """« Activer » on the book page: navigation → the live widget shows its result."""
+    start = time.perf_counter()
+    page.goto(f"{base}{LIVE_PAGE.lstrip('/')}")
+    button = page.locator("#escarmouche-live .escarmouche-live-activate")
+    button.wait_for(timeout=TIMEOUT_MS)
+    ui = time.perf_counter() - start
+    if click_after:
+        page.wait_for_timeout(max(0.0, click_after - ui) * 1000)
+    clicked = time.perf_counter()
+    button.click()
+    page.wait_for_function(
+        "(text) => Array.from(document.querySelectorAll("
+        "'.escarmouche-live-widget[data-live=rendered] .widget-html-content'))"
+        ".some(e => e.innerText.includes(text))",
+        arg=FIRST_RESULT, timeout=TIMEOUT_MS, polling=20)
+    end = time.perf_counter()
+    return {"ui": ui, "widget": end - start, "after_click": end - clicked,
+            "steps": page.evaluate("window.escarmoucheLive.timings")}
+
+
+_GZ: dict[tuple[str, int, float], int] = {}
+
+
+def gzipped_size(path: Path) -> int:
+    """The file's size gzipped at level 6 (what a compressing server sends); cached."""
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime)
+    if key not in _GZ:
+        _GZ[key] = len(gzip.compress(path.read_bytes(), compresslevel=6, mtime=0))
+    return _GZ[key]
+
+
+def transfer_gz(urls: list[str], extra: Files) -> float:
+    """MiB, gzipped, of the distinct local files the browser asked for."""
+    total = 0
+    for path in sorted({unquote(urlsplit(u).path) for u in urls if u.startswith("http")}):
+        if path in extra:
+            total += len(gzip.compress(extra[path], compresslevel=6, mtime=0))
+            continue
+        file = SITE / path.lstrip("/")
+        if file.is_dir():
+            file = file / "index.html"
+        if file.is_file():
+            total += gzipped_size(file)
+    return round(total / 2**20, 2)
+
+
+def site_gz(path: Path) -> float:
+    """MiB: every file of ``path`` gzipped."""
+    return round(sum(gzipped_size(p) for p in path.rglob("*") if p.is_file()) / 2**20, 1)
+
+
 def sample(playwright: Any, server: SiteServer, kind: str, warm: bool = False
            ) -> dict[str, Any]:
     """One measure in a fresh profile (a first, unmeasured visit when ``warm``)."""
@@ -191,19 +300,29 @@ def sample(playwright: Any, server: SiteServer, kind: str, warm: bool = False
         log.attach(context, block=False)
         if warm:
             first = context.new_page()
-            (time_bare(first, base) if kind == "bare" else time_lite(first, base))
+            if kind == "bare":
+                time_bare(first, base)
+            elif kind in LIVE_STEPS:
+                time_live(first, base)
+            else:
+                time_lite(first, base)
             first.close()
             log.requests.clear()
         sent, hits = server.httpd.bytes_sent, server.httpd.hits
         page = context.new_page()
         if kind == "bare":
             result: dict[str, Any] = {"total": time_bare(page, base)}
+        elif kind in LIVE_STEPS:
+            times = time_live(page, base, LIVE_CLICK_DELAY.get(kind, 0.0))
+            result = {"total": times["widget"], "ui": times["ui"],
+                      "after_click": times["after_click"], "steps": times["steps"]}
         else:
             times = time_lite(page, base)
             result = {"total": times["widget"], "ui": times["ui"]}
         result["requests"] = len(log.requests)
         result["served"] = server.httpd.hits - hits
         result["mb"] = round((server.httpd.bytes_sent - sent) / 1e6, 2)
+        result["gz_mib"] = transfer_gz(log.requests, variant_files(kind))
         if log.external():
             raise RuntimeError(f"requests off 127.0.0.1: {log.external()}")
         page.close()
@@ -217,7 +336,9 @@ def measure(repeat: int, only: list[str]) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     plan = [("bare", False, 0), *((step, False, 0) for step in STEPS),
-            ("bare", True, 0), ("4-no-sw", True, 0), ("4-no-sw", True, 3600)]
+            *((step, False, 0) for step in LIVE_STEPS),
+            ("bare", True, 0), ("4-no-sw", True, 0), ("4-no-sw", True, 3600),
+            ("live", True, 0)]
     results: dict[str, Any] = {}
     with sync_playwright() as playwright:
         servers = {(kind, cache): SiteServer(SITE, cache_seconds=cache,
@@ -234,7 +355,9 @@ def measure(repeat: int, only: list[str]) -> dict[str, Any]:
                     got = sample(playwright, servers[kind, cache], kind, warm)
                     results.setdefault(name, []).append(got)
                     print(f"  {name:<24} {got['total']:6.2f} s  ({got['requests']} requêtes, "
-                          f"{got['served']} servies, {got['mb']} Mo)", flush=True)
+                          f"{got['served']} servies, {got['mb']} Mo, {got['gz_mib']} Mio gz)"
+                          + (f" ; après le clic {got['after_click']:.2f} s"
+                             if "after_click" in got else ""), flush=True)
         finally:
             for server in servers.values():
                 server.__exit__(None, None, None)
@@ -252,9 +375,14 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
             "requests": samples[-1]["requests"],
             "served": samples[-1]["served"],
             "transfer_mb": samples[-1]["mb"],
+            "transfer_gz_mib": samples[-1]["gz_mib"],
         }
         if "ui" in samples[0]:
             summary[name]["ui_median_s"] = round(statistics.median(s["ui"] for s in samples), 2)
+        if "after_click" in samples[0]:
+            summary[name]["after_click_median_s"] = round(
+                statistics.median(s["after_click"] for s in samples), 2)
+            summary[name]["steps_ms"] = samples[-1]["steps"]
     bare = summary.get("bare", {}).get("median_s")
     for name, row in summary.items():
         if bare and name != "bare":
@@ -272,15 +400,19 @@ def main(argv: list[str] | None = None) -> int:
         print("le site n’est pas construit : make book", file=sys.stderr)
         return 2
     sizes = {"site": site_size(SITE), "lite": site_size(SITE / "lite")}
-    print(f"Site : {sizes['site']['mb']} Mo, {sizes['site']['files']} fichiers "
-          f"(dont JupyterLite : {sizes['lite']['mb']} Mo, {sizes['lite']['files']} fichiers)")
+    sizes["site"]["gz_mib"] = site_gz(SITE)
+    sizes["lite"]["gz_mib"] = site_gz(SITE / "lite")
+    print(f"Site : {sizes['site']['mb']} Mo, {sizes['site']['files']} fichiers, "
+          f"{sizes['site']['gz_mib']} Mio gzip (dont JupyterLite : {sizes['lite']['mb']} Mo, "
+          f"{sizes['lite']['files']} fichiers, {sizes['lite']['gz_mib']} Mio gzip)")
     summary = summarise(measure(args.repeat, args.only))
     print(f"\n{'mesure':<26}{'médiane':>9}{'min':>8}{'max':>8}{'ratio':>8}{'requêtes':>10}"
-          f"{'servies':>9}{'Mo':>8}")
+          f"{'servies':>9}{'Mo':>8}{'Mio gz':>8}")
     for name, row in summary.items():
         ratio = row.get("ratio_to_bare", 1.0 if name == "bare" else "")
         print(f"{name:<26}{row['median_s']:>9.2f}{row['min_s']:>8.2f}{row['max_s']:>8.2f}"
-              f"{ratio!s:>8}{row['requests']:>10}{row['served']:>9}{row['transfer_mb']:>8}")
+              f"{ratio!s:>8}{row['requests']:>10}{row['served']:>9}{row['transfer_mb']:>8}"
+              f"{row['transfer_gz_mib']:>8}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"sizes": sizes, "summary": summary}, indent=2) + "\n",
                         encoding="utf-8")

@@ -1,11 +1,11 @@
 """Local Sphinx extension: the offline JupyterLite glue of the Escarmouche book.
 
-- Every page built from a notebook (``.ipynb``) gets an « Essayer dans le navigateur »
+- Every page built from a notebook (``.ipynb``) gets an « Ouvrir le carnet complet »
   link-button under its title; it opens the same notebook live in JupyterLite's
   Notebook app (``lite/notebooks/index.html?path=<docname>.ipynb``), in a new tab.
 - Those notebooks are copied, outputs cleared, into jupyterlite-sphinx's contents
   folder right before its ``jupyter lite build`` (also on incremental builds, where
-  no directive is re-read).
+  no directive is re-read), each with a first cell that says in French how to run it.
 - No page links a stylesheet or script from another host: jupyterlite-sphinx adds a
   Google Fonts stylesheet to every page; it is dropped here (the site runs offline).
   Inline scripts that Jupyter Book adds twice are kept once (no SyntaxError).
@@ -119,6 +119,7 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
                 cell.execution_count = None
             elif cell.cell_type == "markdown":
                 cell.source = plain_markdown(cell.source)
+        nb.cells.insert(0, nbformat.v4.new_markdown_cell(HOW_TO_RUN, id="escarmouche-mode-d-emploi"))
         # Stored widget state only renders the static page; live, the kernel makes it.
         nb.metadata.pop("widgets", None)
         nb.metadata["kernelspec"] = PYODIDE_KERNELSPEC
@@ -127,6 +128,15 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
         nbformat.write(nb, target)
         count += 1
     LOGGER.info("[escarmouche_lite] %d notebook(s) ready for JupyterLite", count)
+
+
+#: The first cell of every notebook in JupyterLite: how to run it (nothing runs by itself).
+HOW_TO_RUN = (
+    "> **Pour faire tourner ce carnet\u00a0:** menu *Exécution* › *Exécuter toutes les "
+    "cellules* (ou Maj+Entrée, cellule par cellule). Python tourne dans votre navigateur, "
+    "hors ligne\u202f; le premier lancement prend quelques secondes. Pour jouer avec les "
+    "exemples sans quitter le livre, revenez à sa page et cliquez sur «\u00a0Activer\u00a0»."
+)
 
 
 _WARNED: set[str] = set()
@@ -167,7 +177,7 @@ def tidy_assets(
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_config_value("escarmouche_lite_button_text", "Essayer dans le navigateur", "html")
+    app.add_config_value("escarmouche_lite_button_text", "Ouvrir le carnet complet", "html")
     app.add_config_value(
         "escarmouche_lite_button_title",
         "Ouvre ce carnet dans JupyterLite : Python tourne dans votre navigateur, "

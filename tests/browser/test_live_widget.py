@@ -15,7 +15,7 @@ from tools.browser_kit import lite_notebook_url, run_all_cells
 pytestmark = pytest.mark.browser
 
 DEMO = "book/essai-navigateur"
-BUTTON_TEXT = "Essayer dans le navigateur"
+BUTTON_TEXT = "Ouvrir le carnet complet"
 
 
 def test_button_opens_the_live_notebook(page: Any, site_url: str) -> None:

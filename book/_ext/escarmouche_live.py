@@ -1,0 +1,189 @@
+"""Local Sphinx extension: the book's pages made live in place (« Activer »).
+
+Every page built from a notebook with code cells gets, under its title, a bar with an
+« Activer » button and a French status line, and the page's cells as JSON (their exact
+sources, and which of them the page shows). ``book/_static/live/live.js`` does the
+rest in the browser: Pyodide in a Web Worker (``live-worker.mjs`` and ``kernel.py``),
+the cells run again in place, the widget comms bridged to the page's own
+``@jupyter-widgets/html-manager``. The bar stays hidden without JavaScript.
+
+Only what the page needs is loaded: the engine (and icepool) always, ipywidgets with
+comm and traitlets only on pages with widgets. The GM tracker's page is flagged so
+that its fight is autosaved in the browser's storage.
+
+Why not thebe-lite: its 0.5.0 pins pyodide-kernel 0.4.7 (not this site's Pyodide 314),
+loads piplite, RequireJS and widget modules from public CDNs by default (piplite's URLs
+are hard-coded, thebe #703), runs the JupyterLab services and kernel protocol this path
+exists to cut, and its widgets broke with ipywidgets releases (thebe #615, #689, #737,
+#739, #771). The pattern here is ipywidgets' own web example (an ``HTMLManager``
+subclass with ``_create_comm``/``_get_comm_info``, ``examples/web3``) with the ``comm``
+package's documented hook (``comm.create_comm``) on the Python side.
+
+The Python ``ipywidgets`` served to Pyodide and the JavaScript
+``@jupyter-widgets/html-manager`` that renders the widgets must be a pair tested
+together: the build warns (an error under ``-W``) when one of them changes alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+LIVE_STATIC = ROOT / "book" / "_static" / "live"
+#: This file and the live assets: a change re-reads (and rewrites) every live page.
+VERSION = hashlib.sha256(b"".join(
+    p.read_bytes() for p in [Path(__file__), *sorted(LIVE_STATIC.glob("*"))] if p.is_file()
+)).hexdigest()[:12]
+#: Where the Pyodide core and the lock's wheels are, relative to the site's root.
+PYODIDE_DIR = "lite/static/pyodide/"
+#: Python ipywidgets ↔ JavaScript html-manager pairs tried in Chromium (tests/browser).
+TESTED_WIDGET_PAIRS = {("8.1.9", "1.0.15")}
+def _engine_packages() -> list[str]:
+    """The engine and its runtime dependencies (from the installed project's metadata, so
+    that a new dependency in pyproject.toml reaches the live pages without an edit here)."""
+    requires = importlib.metadata.requires("escarmouche") or []
+    names = [re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0] for r in requires
+             if "extra ==" not in r]
+    return ["escarmouche", *names]
+
+
+#: The packages every live page loads (from the rewritten lock, with their wheels).
+ENGINE_PACKAGES = _engine_packages()
+WIDGET_PACKAGES = ["ipywidgets", "comm", "traitlets"]
+_WIDGETS = re.compile(r"\b(ipywidgets|escarmouche_widgets)\b")
+_HIDDEN_TAGS = {"remove-cell"}
+
+
+def _notebook(app: Sphinx, docname: str) -> Any | None:
+    path = Path(app.env.doc2path(docname))
+    if path.suffix != ".ipynb":
+        return None
+    return nbformat.read(path, as_version=4)
+
+
+def page_config(app: Sphinx, docname: str, nb: Any) -> dict[str, Any] | None:
+    """What live.js needs to know about the page, or None for a page without code."""
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        tags = set(cell.metadata.get("tags", []))
+        cells.append({"source": cell.source, "dom": not (tags & _HIDDEN_TAGS)})
+    if not cells:
+        return None
+    code = "\n".join(c["source"] for c in cells)
+    widgets = bool(_WIDGETS.search(code)) or "widgets" in nb.metadata
+    root = "../" * docname.count("/")
+    return {
+        "page": docname,
+        "cells": cells,
+        "widgets": widgets,
+        "tracker": "CombatTracker" in code,
+        "packages": ENGINE_PACKAGES + (WIDGET_PACKAGES if widgets else []),
+        "pyodide": root + PYODIDE_DIR,
+        "prestart": bool(app.config.escarmouche_live_prestart),
+        "serve_command": app.config.escarmouche_live_serve_command,
+    }
+
+
+def add_bar(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: the « Activer » bar and the page's cells, under the title."""
+    docname = app.env.docname
+    nb = _notebook(app, docname)
+    config = page_config(app, docname, nb) if nb is not None else None
+    if config is None:
+        return
+    data = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
+    raw = nodes.raw(
+        "",
+        '<div id="escarmouche-live" class="escarmouche-live" data-state="off" hidden>'
+        '<button type="button" class="escarmouche-live-activate" aria-pressed="false">'
+        "▶ Activer</button>"
+        '<span class="escarmouche-live-status" role="status" aria-live="polite"></span>'
+        '<span class="escarmouche-live-extra"></span></div>'
+        f'<script type="application/json" id="escarmouche-live-config">{data}</script>',
+        format="html",
+    )
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is not None and section.children and isinstance(section[0], nodes.title):
+        section.insert(1, raw)
+    else:
+        doctree.insert(0, raw)
+
+
+def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+               doctree: Any) -> None:
+    """``html-page-context``: the script and the stylesheet, on live pages only.
+
+    The script comes early in ``<head>`` (priority 100, not deferred) and carries what it
+    needs to start Python at once (``data-live-*``): the worker then compiles Pyodide
+    while the page parses its widget scripts; the rest waits for the DOM.
+    """
+    if doctree is None or "escarmouche-live-config" not in str(context.get("body", "")):
+        return
+    nb = _notebook(app, pagename)
+    config = page_config(app, pagename, nb) if nb is not None else None
+    if config is None:
+        return
+    app.add_css_file("live/live.css")
+    app.add_js_file("live/live.js", priority=100, **{
+        "data-live-pyodide": config["pyodide"],
+        "data-live-packages": ",".join(config["packages"]),
+        "data-live-widgets": "1" if config["widgets"] else "0",
+        "data-live-prestart": "1" if config["prestart"] else "0",
+    })
+
+
+def outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
+             removed: set[str]) -> list[str]:
+    """``env-get-outdated``: every notebook page again when this extension or its assets
+    changed (Sphinx would otherwise keep the pages' old script tags)."""
+    if getattr(env, "escarmouche_live_version", None) == VERSION:
+        return []
+    env.escarmouche_live_version = VERSION
+    return [d for d in env.found_docs if Path(env.doc2path(d)).suffix == ".ipynb"]
+
+
+def _pinned(requirements: Path, name: str) -> str | None:
+    for line in requirements.read_text(encoding="utf-8").splitlines():
+        match = re.match(rf"^{re.escape(name)}==([^\s#]+)", line.strip())
+        if match:
+            return match.group(1)
+    return None
+
+
+def check_widget_pair(app: Sphinx) -> None:
+    """``builder-inited``: the Python and JavaScript widget packages change together."""
+    python = _pinned(ROOT / "tools" / "lite" / "requirements-pyodide.txt", "ipywidgets")
+    package = ROOT / "node_modules" / "@jupyter-widgets" / "html-manager" / "package.json"
+    if python is None or not package.is_file():
+        return  # the build script installs both before the book; nothing to compare yet
+    javascript = json.loads(package.read_text(encoding="utf-8"))["version"]
+    if (python, javascript) not in TESTED_WIDGET_PAIRS:
+        LOGGER.warning(
+            "[escarmouche_live] ipywidgets %s (Python) avec @jupyter-widgets/html-manager %s "
+            "(JavaScript) : paire non essayée ; lancez les tests navigateur puis ajoutez-la à "
+            "TESTED_WIDGET_PAIRS (book/_ext/escarmouche_live.py)", python, javascript)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("escarmouche_live_prestart", True, "html")
+    app.add_config_value("escarmouche_live_serve_command",
+                         "python3 -m http.server -b 127.0.0.1 8000", "html")
+    app.connect("builder-inited", check_widget_pair)
+    app.connect("env-get-outdated", outdated)
+    app.connect("doctree-read", add_bar)
+    app.connect("html-page-context", add_assets)
+    return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
+

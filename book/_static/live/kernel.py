@@ -1,0 +1,389 @@
+"""The Python side of the book's live pages (runs in Pyodide, in a Web Worker).
+
+``live-worker.mjs`` loads this module after Pyodide and the page's packages, then calls
+:func:`setup` with a ``post(json, buffers)`` function that sends a message to the page.
+It gives the page a tiny kernel, without IPython and without ipykernel:
+
+- a minimal ``IPython`` stand-in (``get_ipython`` → ``None``, ``display``,
+  ``clear_output``, ``HTML``/``SVG``/``Markdown``, ``InteractiveShell``): what
+  ipywidgets imports and what the book's examples use. The real IPython would pull in
+  jedi, prompt_toolkit, pygments and stack_data (≈ 6.5 MB of wheels, 0.4× a bare
+  Pyodide boot);
+- :func:`run_cell`: a notebook cell's code, with Jupyter's rules (the value of a last
+  expression is shown, a trailing ``;`` hides it), its prints and displays sent to the
+  page as outputs of that cell;
+- widget comms through the ``comm`` package's documented hook (``comm.create_comm``):
+  ipywidgets' messages go to the page's ``@jupyter-widgets/html-manager``; the page's
+  messages come back through :func:`comm_msg`, and what Python sends while handling one
+  names it as its parent (ipywidgets' ``echo_update`` needs that);
+- the GM tracker's autosave: after each widget operation, the fight of every
+  ``CombatTracker`` of the page (``tracker.encounter.to_json()``) goes to the page,
+  which keeps it in the browser's storage; :func:`resume` imports it back with the
+  tracker's own « Importer » (its JSON box and ``import_json``).
+
+Everything here is plain CPython too: ``tests/test_live_kernel.py`` drives it without
+a browser.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import os
+import sys
+import traceback
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+# Set before ipywidgets is imported (it reads it once). The page expects the echo of
+# its own updates (see comm_msg); keep it on.
+os.environ.setdefault("JUPYTER_WIDGETS_ECHO", "1")
+
+Post = Callable[[str, Any], None]
+
+_post: Post | None = None
+_cell: int | None = None  # the cell whose outputs are being produced
+_parent: str | None = None  # the page message being handled (comm replies name it)
+_autosave_on = False
+_saved: dict[str, str] = {}
+NAMESPACE: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+def send(message: dict[str, Any], buffers: Sequence[Any] | None = None) -> None:
+    if _post is None:
+        raise RuntimeError("kernel.setup() n’a pas été appelé")
+    if _cell is not None and "cell" not in message:
+        message["cell"] = _cell
+    _post(json.dumps(message, default=str), list(buffers or []))
+
+
+# --- rich output ------------------------------------------------------------------------
+
+_REPRS = (
+    ("text/html", "_repr_html_"),
+    ("image/svg+xml", "_repr_svg_"),
+    ("text/markdown", "_repr_markdown_"),
+    ("text/latex", "_repr_latex_"),
+    ("image/png", "_repr_png_"),
+    ("application/json", "_repr_json_"),
+)
+
+
+def mimebundle(obj: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The MIME bundle Jupyter would show for ``obj`` (``_repr_mimebundle_`` first)."""
+    data: dict[str, Any] = {}
+    metadata: dict[str, Any] = {}
+    method = getattr(obj, "_repr_mimebundle_", None)
+    if callable(method) and not isinstance(obj, type):
+        got = method(include=None, exclude=None)
+        if isinstance(got, tuple):
+            got, metadata = got[0], dict(got[1] or {})
+        data.update(got or {})
+    for mime, name in _REPRS:
+        method = getattr(obj, name, None)
+        if mime in data or not callable(method) or isinstance(obj, type):
+            continue
+        value = method()
+        if isinstance(value, tuple):
+            value, meta = value
+            metadata[mime] = meta
+        if value is not None:
+            data[mime] = value
+    if "text/plain" not in data:
+        data["text/plain"] = repr(obj)
+    return data, metadata
+
+
+def display(*objs: Any, raw: bool = False, **_kwargs: Any) -> None:
+    """``IPython.display.display``: each object becomes an output of the running cell."""
+    for obj in objs:
+        if raw:
+            data, metadata = dict(obj), {}
+        else:
+            data, metadata = mimebundle(obj)
+        send({"type": "display", "data": data, "metadata": metadata})
+
+
+def clear_output(wait: bool = False) -> None:
+    send({"type": "clear", "wait": wait})
+
+
+class DisplayObject:
+    """``IPython.display.HTML``/``SVG``/``Markdown``: text shown with one MIME type."""
+
+    mime = "text/plain"
+
+    def __init__(self, data: str | None = None, **_kwargs: Any) -> None:
+        self.data = data or ""
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {self.mime: self.data, "text/plain": f"<{type(self).__name__} object>"}
+
+
+class HTML(DisplayObject):
+    mime = "text/html"
+
+
+class SVG(DisplayObject):
+    mime = "image/svg+xml"
+
+
+class Markdown(DisplayObject):
+    mime = "text/markdown"
+
+
+class Pretty(DisplayObject):
+    mime = "text/plain"
+
+
+class InteractiveShell:
+    """Only what ``ipywidgets.widget_output`` asks of the class: there is no shell."""
+
+    @classmethod
+    def initialized(cls) -> bool:
+        return False
+
+    @classmethod
+    def instance(cls) -> None:
+        return None
+
+
+def get_ipython() -> None:
+    return None
+
+
+def install_ipython_stand_in() -> None:
+    """``IPython``, ``IPython.display``, ``IPython.core.{display,interactiveshell}``."""
+    if "IPython" in sys.modules and not getattr(sys.modules["IPython"], "_escarmouche", False):
+        return  # the real one is there (CPython tests with IPython installed)
+    names = {
+        "IPython": {"get_ipython": get_ipython, "display": display},
+        "IPython.display": {"display": display, "clear_output": clear_output, "HTML": HTML,
+                            "SVG": SVG, "Markdown": Markdown, "Pretty": Pretty,
+                            "DisplayObject": DisplayObject},
+        "IPython.core": {},
+        "IPython.core.display": {"display": display, "HTML": HTML, "SVG": SVG,
+                                 "Markdown": Markdown, "DisplayObject": DisplayObject},
+        "IPython.core.interactiveshell": {"InteractiveShell": InteractiveShell},
+        "IPython.core.getipython": {"get_ipython": get_ipython},
+    }
+    for name, attrs in names.items():
+        module = types.ModuleType(name, "Escarmouche's minimal IPython stand-in (live pages)")
+        module.__dict__.update(attrs)
+        module._escarmouche = True  # type: ignore[attr-defined]
+        if "." not in name or name == "IPython.core":
+            module.__path__ = []
+        sys.modules[name] = module
+    sys.modules["IPython"].__version__ = "0+escarmouche"  # type: ignore[attr-defined]
+    sys.modules["IPython"].core = sys.modules["IPython.core"]  # type: ignore[attr-defined]
+    sys.modules["IPython"].display = sys.modules["IPython.display"]  # type: ignore[attr-defined]
+
+
+# --- cells ------------------------------------------------------------------------------
+
+
+class _Stream(io.TextIOBase):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text:
+            send({"type": "stream", "name": self.name, "text": text})
+        return len(text)
+
+
+def _split(code: str) -> tuple[ast.Module, ast.Expression | None]:
+    """The cell's statements, and its last expression when its value is to be shown."""
+    tree = ast.parse(code, "<cellule>", "exec")
+    last: ast.Expression | None = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr) and not code.rstrip().endswith(";"):
+        last = ast.Expression(tree.body.pop().value)  # type: ignore[attr-defined]
+    return tree, last
+
+
+def _traceback(exc: BaseException) -> list[str]:
+    """The traceback without this module's frames (the reader's code only)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    return traceback.format_exception(type(exc), exc, tb)
+
+
+def run_cell(cell: int, code: str) -> bool:
+    """Run one cell; its outputs go to the page, then a ``done`` message. True if it ran."""
+    global _cell
+    _cell = cell
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Stream("stdout"), _Stream("stderr")
+    ok = True
+    try:
+        tree, last = _split(code)
+        exec(compile(tree, "<cellule>", "exec"), NAMESPACE)
+        if last is not None:
+            value = eval(compile(last, "<cellule>", "eval"), NAMESPACE)
+            if value is not None:
+                NAMESPACE["_"] = value
+                data, metadata = mimebundle(value)
+                send({"type": "display", "data": data, "metadata": metadata, "result": True})
+    except BaseException as exc:  # the reader's code: show every error, keep the kernel
+        ok = False
+        send({"type": "error", "ename": type(exc).__name__, "evalue": str(exc),
+              "traceback": _traceback(exc)})
+    finally:
+        sys.stdout, sys.stderr = old
+        send({"type": "done", "ok": ok})
+        _cell = None
+    if _autosave_on:
+        autosave()
+    return ok
+
+
+# --- widget comms -----------------------------------------------------------------------
+
+
+def _page_comm_class() -> type:
+    from comm.base_comm import BaseComm
+
+    class PageComm(BaseComm):  # type: ignore[misc]
+        """A comm whose other end is the page's widget manager."""
+
+        def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None,
+                        buffers: Any = None, **keys: Any) -> None:
+            message = {"type": msg_type, "comm_id": self.comm_id, "data": data or {},
+                       "metadata": metadata or {}, "parent": _parent}
+            if msg_type == "comm_open":
+                message["target_name"] = keys.get("target_name") or self.target_name
+            send(message, [bytes(b) for b in buffers or []])
+
+    return PageComm
+
+
+def install_comm() -> None:
+    import comm
+
+    page_comm = _page_comm_class()
+
+    def create_comm(*args: Any, **kwargs: Any) -> Any:
+        return page_comm(*args, **kwargs)
+
+    comm.create_comm = create_comm
+
+
+def _bytes(buffer: Any) -> memoryview:
+    to_bytes = getattr(buffer, "to_bytes", None)  # a JsProxy of a Uint8Array
+    return memoryview(to_bytes() if callable(to_bytes) else bytes(buffer))
+
+
+def comm_msg(comm_id: str, msg_id: str, data: str | dict[str, Any],
+             buffers: Sequence[Any] = ()) -> None:
+    """A message from a widget of the page; then ``idle`` (the page's throttle waits)."""
+    global _parent
+    import comm
+
+    if isinstance(data, str):
+        data = json.loads(data)
+
+    _parent = msg_id
+    try:
+        target = comm.get_comm_manager().get_comm(comm_id)
+        if target is not None:
+            target.handle_msg({
+                "header": {"msg_id": msg_id, "msg_type": "comm_msg"},
+                "parent_header": {}, "metadata": {},
+                "content": {"comm_id": comm_id, "data": data},
+                "buffers": [_bytes(b) for b in buffers],
+            })
+    finally:
+        _parent = None
+        send({"type": "idle", "msg_id": msg_id})
+    if _autosave_on:
+        autosave()
+
+
+def comm_close(comm_id: str) -> None:
+    import comm
+
+    manager = comm.get_comm_manager()
+    target = manager.get_comm(comm_id)
+    if target is not None:
+        target.handle_close({"content": {"comm_id": comm_id, "data": {}}})
+
+
+# --- the GM tracker's autosave ------------------------------------------------------------
+
+
+def trackers() -> list[tuple[str, Any]]:
+    """The page's ``CombatTracker`` objects, by variable name."""
+    module = sys.modules.get("escarmouche_widgets.tracker")
+    cls = getattr(module, "CombatTracker", None)
+    if cls is None:
+        return []
+    return [(name, value) for name, value in NAMESPACE.items()
+            if isinstance(value, cls) and not name.startswith("_")]
+
+
+def autosave() -> None:
+    """Send each tracker's fight to the page when it changed since the last save."""
+    for name, tracker in trackers():
+        enc = getattr(tracker, "encounter", None)
+        if enc is None:
+            continue
+        try:
+            text = enc.to_json()
+        except Exception:  # an engine that cannot save now must not break the page
+            continue
+        if _saved.get(name) == text:
+            continue
+        _saved[name] = text
+        send({"type": "autosave", "name": name, "json": text, "summary": {
+            "system": getattr(enc.state, "system", ""),
+            "turn": getattr(enc, "turn", None),
+            "turn_word": getattr(getattr(enc, "system", None), "turn_word", "tour"),
+            "events": len(getattr(enc.state, "log", [])),
+            "fighters": len(getattr(enc.state, "fighters", {})),
+        }})
+
+
+def start_autosave() -> None:
+    """From now on, save after every cell and every widget operation (not before: the
+    page's own cells must not overwrite a fight waiting to be resumed)."""
+    global _autosave_on
+    _autosave_on = True
+    for name, tracker in trackers():
+        enc = getattr(tracker, "encounter", None)
+        if enc is not None:
+            _saved[name] = enc.to_json()
+
+
+def resume(name: str, text: str) -> bool:
+    """Import a saved fight into the tracker ``name`` (else the page's first tracker)
+    with the tracker's own « Importer »."""
+    found = trackers()
+    chosen = [t for t in found if t[0] == name] or found[:1]
+    for found_name, tracker in chosen:
+        tracker.json.value = text
+        ok = bool(tracker.import_json())
+        if ok:
+            _saved[found_name] = text
+        return ok
+    return False
+
+
+# --- boot -------------------------------------------------------------------------------
+
+
+def setup(post: Post, widgets: bool) -> None:
+    """Install the stand-in and the comm hook; import what the page needs."""
+    global _post
+    _post = post
+    install_ipython_stand_in()
+    if widgets:
+        install_comm()
+        import ipywidgets  # noqa: F401  (the import is the point: it takes the time now)
+    import escarmouche  # noqa: F401

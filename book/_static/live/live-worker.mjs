@@ -1,0 +1,153 @@
+// The Web Worker of the book's live pages: Pyodide, the page's packages, and kernel.py.
+//
+// The page (live.js) posts one `init` message, then `run`, `comm_msg`, `comm_close`,
+// `autosave_start` and `resume` messages; everything goes both ways as JSON strings
+// (binary widget buffers ride alongside, as transferred ArrayBuffers). Messages that
+// arrive before Python is ready wait in a queue.
+//
+// Only what the page needs is loaded: the site's Pyodide core and the wheels of the
+// JupyterLite lock (lite/static/pyodide/), with a lock rewritten here so that
+// ipywidgets depends on comm and traitlets only (kernel.py installs a minimal IPython
+// stand-in) and the engine on icepool only.
+
+let pyodide = null;
+let kernel = null;
+const queue = [];
+
+function post(message, buffers) {
+  const transfer = (buffers || []).map((b) => b.buffer || b);
+  self.postMessage({ json: JSON.stringify(message), buffers: buffers || [] }, transfer);
+}
+
+function fail(step, error) {
+  post({ type: "boot_error", step, message: String((error && error.message) || error) });
+}
+
+/** The JupyterLite lock, trimmed to what a live page imports. */
+function rewriteLock(text, keep) {
+  const lock = JSON.parse(text);
+  const packages = lock.packages;
+  const deps = {
+    ipywidgets: ["comm", "traitlets"],
+    comm: ["traitlets"],
+  };
+  for (const [name, entry] of Object.entries(packages)) {
+    if (deps[name]) entry.depends = deps[name].filter((d) => d in packages);
+  }
+  if (packages.escarmouche) {
+    // The wheel's metadata lists the notebook stack (ipywidgets, IPython…): the live
+    // page adds ipywidgets itself when it has widgets.
+    packages.escarmouche.depends = packages.escarmouche.depends.filter((d) => keep.includes(d));
+  }
+  return JSON.stringify(lock);
+}
+
+function prefetch(lock, names, base) {
+  const seen = new Set();
+  const todo = [...names];
+  while (todo.length) {
+    const name = todo.pop();
+    const entry = lock.packages[name];
+    if (!entry || seen.has(name)) continue;
+    seen.add(name);
+    todo.push(...entry.depends);
+    fetch(base + entry.file_name).then((r) => r.arrayBuffer()).catch(() => {});
+  }
+}
+
+async function boot(init) {
+  const base = new URL(init.pyodide, self.location.href).href;
+  let loadPyodide;
+  try {
+    ({ loadPyodide } = await import(base + "pyodide.mjs"));
+  } catch (error) {
+    return fail("python", error);
+  }
+  const lock = fetch(base + "pyodide-lock.json").then((r) => {
+    if (!r.ok) throw new Error(`pyodide-lock.json : HTTP ${r.status}`);
+    return r.text();
+  }).then((text) => rewriteLock(text, init.packages));
+  // The wheels download while the wasm compiles (loadPackage then finds them cached).
+  lock.then((text) => prefetch(JSON.parse(text), init.packages, base)).catch(() => {});
+  const source = fetch(new URL(init.kernel, self.location.href)).then((r) => {
+    if (!r.ok) throw new Error(`kernel.py : HTTP ${r.status}`);
+    return r.text();
+  });
+  const started = performance.now();
+  try {
+    pyodide = await loadPyodide({
+      indexURL: base,
+      packageBaseUrl: base,
+      lockFileContents: lock,
+      fullStdLib: false,
+      stdout: () => {},
+      stderr: (text) => console.warn("[python]", text),
+    });
+  } catch (error) {
+    return fail("python", error);
+  }
+  post({ type: "status", step: "python", ms: performance.now() - started });
+  try {
+    const t0 = performance.now();
+    await pyodide.loadPackage(init.packages, { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
+    pyodide.FS.writeFile("/home/pyodide/escarmouche_live_kernel.py", await source);
+    pyodide.runPython("import sys\nif '/home/pyodide' not in sys.path: sys.path.insert(0, '/home/pyodide')");
+    kernel = pyodide.pyimport("escarmouche_live_kernel");
+    const send = (json, buffers) => {
+      let bufs = [];
+      if (buffers && buffers.length) {
+        bufs = buffers.toJs();
+      }
+      if (buffers && buffers.destroy) buffers.destroy();
+      post(JSON.parse(json), bufs);
+    };
+    const t1 = performance.now();
+    kernel.setup(send, Boolean(init.widgets));
+    post({ type: "timing", packages: t1 - t0, imports: performance.now() - t1 });
+  } catch (error) {
+    return fail("engine", error);
+  }
+  post({ type: "status", step: "ready", ms: performance.now() - started });
+  while (queue.length) handle(queue.shift());
+}
+
+function handle({ message, buffers }) {
+  try {
+    switch (message.type) {
+      case "run":
+        kernel.run_cell(message.cell, message.code);
+        break;
+      case "comm_msg": {
+        const bufs = (buffers || []).map((b) => new Uint8Array(b));
+        kernel.comm_msg(message.comm_id, message.msg_id, JSON.stringify(message.data), bufs);
+        break;
+      }
+      case "comm_close":
+        kernel.comm_close(message.comm_id);
+        break;
+      case "autosave_start":
+        kernel.start_autosave();
+        break;
+      case "resume": {
+        const ok = kernel.resume(message.name, message.json);
+        post({ type: "resumed", ok: Boolean(ok), name: message.name });
+        break;
+      }
+      default:
+        console.warn("live-worker: unknown message", message.type);
+    }
+  } catch (error) {
+    post({ type: "worker_error", message: String((error && error.message) || error), cell: message.cell });
+  }
+}
+
+self.onmessage = (event) => {
+  const message = JSON.parse(event.data.json);
+  if (message.type === "init") {
+    boot(message);
+    return;
+  }
+  const item = { message, buffers: event.data.buffers };
+  if (kernel === null) queue.push(item);
+  else handle(item);
+};

@@ -1,0 +1,756 @@
+/* Escarmouche — the book's live pages (book/_ext/escarmouche_live.py adds this script to
+ * every page with example cells).
+ *
+ * « Activer » makes the page itself live: Python (Pyodide) runs in a Web Worker
+ * (live-worker.mjs + kernel.py), the page's cells run again in order, their outputs
+ * replace the stored ones in place, and ipywidgets' comms are bridged to the
+ * @jupyter-widgets/html-manager the page already loads (embed-amd.js), as in
+ * ipywidgets' own web example: the stored static widgets give way to live ones.
+ * Then each example cell can be edited and run again (« Exécuter », Maj+Entrée).
+ *
+ * The runtime may start while the page is read (pages with widgets, or any page once
+ * the reader has used live mode, when the connection and the device allow); the
+ * status line says each step in French, and an error offers « Réessayer ».
+ * The GM tracker's fight is saved in the browser's storage after every operation, and
+ * a reload offers to resume it. From file:// a message says which command to run.
+ */
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  var STATIC = new URL("./", script.src);
+  var WIDGET_MIME = "application/vnd.jupyter.widget-view+json";
+  var NNBSP = "\u202f"; // before ; ! ?
+  var NBSP = "\u00a0"; // before :, inside « »
+  var USED_KEY = "escarmouche-live:utilise";
+  var SAVE_PREFIX = "escarmouche-live:suivi:";
+  /** Milliseconds since navigation at each step (bench/bench_browser.py reads them). */
+  var timings = {};
+
+  function mark(name) {
+    if (!(name in timings)) timings[name] = Math.round(performance.now());
+  }
+
+  function q(text) {
+    return "«" + NBSP + text + NBSP + "»";
+  }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") node.textContent = attrs[key];
+      else if (key === "className") node.className = attrs[key];
+      else node.setAttribute(key, attrs[key]);
+    });
+    (children || []).forEach(function (child) {
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  function storage() {
+    try {
+      var s = window.localStorage;
+      s.getItem("x");
+      return s;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // --- the page ---------------------------------------------------------------------
+
+  // What the <head> knows (the script tag's data-live-* attributes): enough to start
+  // Python before the rest of the page (3.6 MB of widget scripts) is parsed.
+  var boot = script.dataset;
+  var config = {
+    pyodide: boot.livePyodide,
+    packages: (boot.livePackages || "").split(",").filter(Boolean),
+    widgets: boot.liveWidgets === "1",
+    prestart: boot.livePrestart === "1",
+  };
+  var bar = null;
+  var button = null;
+  var statusLine = null;
+  var extra = null;
+  /** The page's code cells, in order, each with its source (from the notebook). */
+  var cells = [];
+
+  function setStatus(text, state) {
+    statusLine.textContent = text;
+    bar.setAttribute("data-state", state);
+  }
+
+  function clearExtra() {
+    extra.textContent = "";
+  }
+
+  /** Once the DOM is there: the bar, the page's cells; false when there is nothing to do. */
+  function readPage() {
+    bar = document.getElementById("escarmouche-live");
+    var configNode = document.getElementById("escarmouche-live-config");
+    if (!bar || !configNode) return false;
+    var page = JSON.parse(configNode.textContent);
+    Object.keys(page).forEach(function (key) {
+      config[key] = page[key];
+    });
+    button = bar.querySelector(".escarmouche-live-activate");
+    statusLine = bar.querySelector(".escarmouche-live-status");
+    extra = bar.querySelector(".escarmouche-live-extra");
+    bar.hidden = false;
+    var domCells = Array.prototype.slice.call(document.querySelectorAll("div.cell"));
+    var shown = 0;
+    config.cells.forEach(function (cell, index) {
+      var node = cell.dom ? domCells[shown++] || null : null;
+      cells.push({ index: index, source: cell.source, original: cell.source, node: node });
+    });
+    if (location.protocol === "file:") {
+      fromFolder();
+      return false;
+    }
+    return true;
+  }
+
+  // --- file:// ---------------------------------------------------------------------------
+
+  function fromFolder() {
+    button.disabled = true;
+    setStatus(
+      "Le mode interactif a besoin d’un petit serveur web" + NBSP + ": ouvert depuis un " +
+      "dossier (file://), le navigateur refuse de lancer Python. La lecture, elle, " +
+      "fonctionne. Dans le dossier du livre, lancez" + NBSP + ":",
+      "file"
+    );
+    extra.appendChild(el("code", { className: "escarmouche-live-command", text: config.serve_command }));
+    extra.appendChild(el("span", { text: " puis ouvrez " }));
+    extra.appendChild(el("code", { text: "http://127.0.0.1:8000/" }));
+    extra.appendChild(el("span", { text: " (depuis le dépôt" + NBSP + ": " }));
+    extra.appendChild(el("code", { text: "make serve" }));
+    extra.appendChild(el("span", { text: ")." }));
+    // JupyterLite needs the same server: its link would open a blank page.
+    Array.prototype.forEach.call(document.querySelectorAll("a.escarmouche-lite-button"), function (link) {
+      link.addEventListener("click", function (event) {
+        event.preventDefault();
+        bar.scrollIntoView({ block: "center" });
+        bar.classList.add("escarmouche-live-flash");
+      });
+      link.title = "Le carnet complet a lui aussi besoin du serveur (voir le message ci-dessus).";
+    });
+  }
+
+  // --- the runtime (the worker) --------------------------------------------------------------
+
+  var runtime = null;
+
+  function Runtime() {
+    var self = this;
+    this.step = "python";
+    this.listeners = [];
+    this.comms = {};
+    this.runs = {};
+    this.seq = 0;
+    mark("worker-start");
+    this.worker = new Worker(new URL("live-worker.mjs", STATIC), { type: "module" });
+    this.ready = new Promise(function (resolve, reject) {
+      self._resolve = resolve;
+      self._reject = reject;
+    });
+    this.ready.catch(function () {});
+    this.worker.onmessage = function (event) {
+      var buffers = (event.data.buffers || []).map(function (b) {
+        return new DataView(b.buffer || b);
+      });
+      self.dispatch(JSON.parse(event.data.json), buffers);
+    };
+    this.worker.onerror = function (event) {
+      event.preventDefault();
+      self.failed(self.step, event.message || "le processus de Python s’est arrêté");
+    };
+    this.post({
+      type: "init",
+      pyodide: new URL(config.pyodide, location.href).href,
+      kernel: new URL("kernel.py", STATIC).href,
+      packages: config.packages,
+      widgets: config.widgets,
+    });
+  }
+
+  Runtime.prototype.post = function (message, buffers) {
+    var bufs = (buffers || []).map(function (b) {
+      var view = b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      return view.slice().buffer;
+    });
+    this.worker.postMessage({ json: JSON.stringify(message), buffers: bufs }, bufs);
+  };
+
+  Runtime.prototype.failed = function (step, message) {
+    if (this.error) return;
+    this.error = { step: step, message: message };
+    this._reject(this.error);
+    this.listeners.forEach(function (fn) { fn("error"); });
+    var runs = this.runs;
+    this.runs = {};
+    Object.keys(runs).forEach(function (cell) {
+      runs[cell].error({ ename: "Python s’est arrêté", evalue: message, traceback: [] });
+      runs[cell].done({ ok: false });
+    });
+  };
+
+  Runtime.prototype.dispatch = function (message, buffers) {
+    var self = this;
+    switch (message.type) {
+      case "status":
+        mark("worker-" + message.step);
+        this.step = message.step === "python" ? "engine" : "ready";
+        if (message.step === "ready") this._resolve(this);
+        this.listeners.forEach(function (fn) { fn(self.step); });
+        break;
+      case "timing":
+        timings.packagesMs = Math.round(message.packages);
+        timings.importsMs = Math.round(message.imports);
+        break;
+      case "boot_error":
+        this.failed(message.step, message.message);
+        break;
+      case "worker_error":
+        console.error("[escarmouche live]", message.message);
+        if (message.cell !== undefined && this.runs[message.cell]) {
+          this.runs[message.cell].error({ ename: "Erreur", evalue: message.message, traceback: [] });
+          this.runs[message.cell].done({ ok: false });
+        }
+        break;
+      case "stream":
+      case "display":
+      case "clear":
+      case "error":
+      case "done":
+        var run = this.runs[message.cell];
+        if (run) run[message.type](message);
+        break;
+      case "comm_open":
+      case "comm_msg":
+      case "comm_close":
+        bridge.fromKernel(message, buffers);
+        break;
+      case "idle":
+        bridge.idle(message.msg_id);
+        break;
+      case "autosave":
+        tracker.save(message);
+        break;
+      case "resumed":
+        tracker.resumed(message);
+        break;
+    }
+  };
+
+  function startRuntime() {
+    if (runtime === null || runtime.error) {
+      if (runtime) runtime.worker.terminate();
+      runtime = new Runtime();
+    }
+    return runtime;
+  }
+
+  // --- the widget bridge (html-manager <-> comm) ----------------------------------------
+
+  var bridge = {
+    manager: null,
+    comms: {},
+    pending: {},
+    chain: Promise.resolve(),
+    counter: 0,
+
+    load: function () {
+      if (this.manager) return this.manager;
+      this.manager = new Promise(function (resolve, reject) {
+        if (typeof window.require !== "function") {
+          reject(new Error("RequireJS manque sur cette page"));
+          return;
+        }
+        window.require(["@jupyter-widgets/html-manager"], function (htmlManager) {
+          // HTMLManager is an ES class: extend it as such.
+          var Live = class extends htmlManager.HTMLManager {
+            _create_comm(target, modelId) {
+              // Widgets are created by Python only; a page-made model gets a dead comm.
+              return Promise.resolve(new PageComm(modelId || "page-" + bridge.counter++, target));
+            }
+            _get_comm_info() {
+              return Promise.resolve({});
+            }
+          };
+          resolve(new Live({
+            loader: function (name) {
+              return Promise.reject(new Error("module de widget inconnu" + NBSP + ": " + name));
+            },
+          }));
+        }, reject);
+      });
+      this.manager.catch(function () {});
+      return this.manager;
+    },
+
+    newId: function () {
+      this.counter += 1;
+      return "page-" + Date.now().toString(36) + "-" + this.counter;
+    },
+
+    fromKernel: function (message, buffers) {
+      var self = this;
+      var msg = {
+        header: { msg_id: this.newId(), msg_type: message.type },
+        parent_header: { msg_id: message.parent || "" },
+        metadata: message.metadata || {},
+        content: { comm_id: message.comm_id, target_name: message.target_name, data: message.data },
+        buffers: buffers,
+      };
+      if (message.type === "comm_open") {
+        var comm = new PageComm(message.comm_id, message.target_name);
+        this.comms[message.comm_id] = comm;
+        if (message.target_name !== "jupyter.widget") return;
+        this.chain = this.chain.then(function () {
+          return self.manager;
+        }).then(function (manager) {
+          // Not awaited: messages for this comm wait in PageComm until the model listens.
+          manager.handle_comm_open(comm, msg).catch(function (e) {
+            console.error("[escarmouche live] widget", e);
+          });
+        });
+      } else {
+        var target = this.comms[message.comm_id];
+        if (!target) return;
+        this.chain = this.chain.then(function () {
+          if (message.type === "comm_msg") target.deliver(msg);
+          else target.closed(msg);
+        });
+      }
+    },
+
+    idle: function (msgId) {
+      var callbacks = this.pending[msgId];
+      delete this.pending[msgId];
+      if (callbacks && callbacks.iopub && callbacks.iopub.status) {
+        this.chain = this.chain.then(function () {
+          callbacks.iopub.status({
+            header: { msg_type: "status" },
+            parent_header: { msg_id: msgId },
+            metadata: {},
+            content: { execution_state: "idle" },
+          });
+        });
+      }
+    },
+
+    render: function (modelId, host) {
+      return this.manager.then(function (manager) {
+        return manager.get_model(modelId).then(function (model) {
+          return manager.create_view(model);
+        }).then(function (view) {
+          return manager.display_view(view, host);
+        });
+      }).then(function () {
+        mark("first-widget");
+        host.setAttribute("data-live", "rendered");
+      }, function (error) {
+        host.textContent = "Ce widget n’a pas pu s’afficher" + NBSP + ": " + error;
+        host.setAttribute("data-live", "error");
+      });
+    },
+  };
+
+  /** The page end of a comm, as @jupyter-widgets/base's IClassicComm expects it. */
+  function PageComm(commId, targetName) {
+    this.comm_id = commId;
+    this.target_name = targetName;
+    this._onMsg = null;
+    this._onClose = null;
+    this._queue = [];
+  }
+  PageComm.prototype.open = function () {
+    return "";
+  };
+  PageComm.prototype.send = function (data, callbacks, metadata, buffers) {
+    var msgId = bridge.newId();
+    if (callbacks) bridge.pending[msgId] = callbacks;
+    if (runtime) runtime.post({ type: "comm_msg", comm_id: this.comm_id, msg_id: msgId, data: data }, buffers);
+    return msgId;
+  };
+  PageComm.prototype.close = function () {
+    if (runtime) runtime.post({ type: "comm_close", comm_id: this.comm_id });
+    return bridge.newId();
+  };
+  PageComm.prototype.on_msg = function (callback) {
+    this._onMsg = callback;
+    var queued = this._queue;
+    this._queue = [];
+    queued.forEach(function (msg) { callback(msg); });
+  };
+  PageComm.prototype.on_close = function (callback) {
+    this._onClose = callback;
+  };
+  PageComm.prototype.deliver = function (msg) {
+    if (this._onMsg) return this._onMsg(msg);
+    this._queue.push(msg);
+  };
+  PageComm.prototype.closed = function (msg) {
+    if (this._onClose) this._onClose(msg);
+  };
+
+  // --- outputs ------------------------------------------------------------------------------
+
+  function stripAnsi(text) {
+    return text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "");
+  }
+
+  /** One run of one cell: its outputs go to a fresh area, swapped in at the end. */
+  function CellRun(cell) {
+    this.cell = cell;
+    this.area = el("div", { className: "cell_output docutils container escarmouche-live-output" });
+    this.widgets = [];
+    this.lastStream = null;
+    var self = this;
+    this.finished = new Promise(function (resolve) {
+      self._finish = resolve;
+    });
+  }
+  CellRun.prototype.stream = function (message) {
+    if (this.lastStream && this.lastStream.name === message.name) {
+      this.lastStream.pre.textContent += message.text;
+      return;
+    }
+    var pre = el("pre", { text: message.text });
+    var cls = "output stream" + (message.name === "stderr" ? " stderr" : "");
+    this.area.appendChild(el("div", { className: cls }, [el("div", { className: "highlight" }, [pre])]));
+    this.lastStream = { name: message.name, pre: pre };
+  };
+  CellRun.prototype.display = function (message) {
+    this.lastStream = null;
+    var data = message.data;
+    var node;
+    if (data[WIDGET_MIME] && config.widgets) {
+      node = el("div", { className: "output widget escarmouche-live-widget", "data-live": "pending" });
+      this.widgets.push({ id: data[WIDGET_MIME].model_id, host: node });
+    } else if (data["text/html"] !== undefined) {
+      node = el("div", { className: "output text_html" });
+      node.innerHTML = data["text/html"];
+    } else if (data["image/svg+xml"] !== undefined) {
+      node = el("div", { className: "output text_html" });
+      node.innerHTML = data["image/svg+xml"];
+    } else if (data["image/png"] !== undefined) {
+      node = el("div", { className: "output" }, [el("img", { src: "data:image/png;base64," + data["image/png"], alt: "" })]);
+    } else {
+      var text = data["text/markdown"] !== undefined ? data["text/markdown"] : data["text/plain"];
+      node = el("div", { className: "output text_plain" }, [el("div", { className: "highlight" }, [el("pre", { text: text })])]);
+    }
+    this.area.appendChild(node);
+  };
+  CellRun.prototype.clear = function () {
+    this.area.textContent = "";
+    this.widgets = [];
+    this.lastStream = null;
+  };
+  CellRun.prototype.error = function (message) {
+    this.lastStream = null;
+    var title = "Erreur" + NBSP + ": " + message.ename + (message.evalue ? NBSP + ": " + message.evalue : "");
+    var box = el("div", { className: "output error escarmouche-live-error", role: "alert" }, [
+      el("p", { text: title }),
+    ]);
+    if (message.traceback && message.traceback.length) {
+      box.appendChild(el("details", {}, [
+        el("summary", { text: "Détails (trace Python)" }),
+        el("pre", { text: stripAnsi(message.traceback.join("")) }),
+      ]));
+    }
+    this.area.appendChild(box);
+  };
+  CellRun.prototype.done = function (message) {
+    if (this.finishedOnce) return;
+    this.finishedOnce = true;
+    if (runtime && runtime.runs[this.cell.index] === this) delete runtime.runs[this.cell.index];
+    var cell = this.cell;
+    var old = cell.output;
+    if (old && old.parentNode) {
+      old.parentNode.replaceChild(this.area, old);
+    } else if (cell.node) {
+      cell.node.appendChild(this.area);
+    }
+    cell.output = this.area;
+    if (!this.area.childNodes.length) this.area.classList.add("escarmouche-live-empty");
+    var rendering = this.widgets.map(function (w) {
+      return bridge.render(w.id, w.host);
+    });
+    var self = this;
+    Promise.all(rendering).then(function () {
+      self._finish(message.ok);
+    });
+  };
+
+  function runCell(cell, source) {
+    var rt = runtime;
+    var run = new CellRun(cell);
+    return rt.ready.then(function () {
+      if (!cell.output && cell.node) cell.output = cell.node.querySelector(".cell_output");
+      if (!cell.node) run.area.hidden = true;
+      rt.runs[cell.index] = run;
+      if (cell.node) cell.node.setAttribute("data-live", "running");
+      rt.post({ type: "run", cell: cell.index, code: source });
+      return run.finished;
+    }).then(function (ok) {
+      if (cell.node) cell.node.setAttribute("data-live", ok ? "ok" : "error");
+      return ok;
+    });
+  }
+
+  // --- editable cells ---------------------------------------------------------------------
+
+  function makeEditable(cell) {
+    var input = cell.node && cell.node.querySelector(".cell_input");
+    if (!input || input.querySelector("textarea")) return;
+    var highlight = input.querySelector("div.highlight") || input.firstElementChild;
+    var area = el("textarea", {
+      className: "escarmouche-live-code",
+      spellcheck: "false",
+      autocapitalize: "off",
+      autocomplete: "off",
+      "aria-label": "Code de l’exemple (modifiable)",
+    });
+    area.value = cell.source.replace(/\n$/, "");
+    function fit() {
+      area.style.height = "auto";
+      area.style.height = area.scrollHeight + 2 + "px";
+    }
+    var runButton = el("button", { type: "button", className: "escarmouche-live-run", title: "Maj+Entrée" }, ["▶ Exécuter"]);
+    var reset = el("button", { type: "button", className: "escarmouche-live-reset" }, ["Rétablir"]);
+    var note = el("span", { className: "escarmouche-live-cell-status", "aria-live": "polite" });
+    var tools = el("div", { className: "escarmouche-live-tools" }, [runButton, reset, note]);
+    function run() {
+      runButton.disabled = true;
+      note.textContent = "en cours…";
+      cell.source = area.value;
+      runCell(cell, area.value).then(function (ok) {
+        note.textContent = ok ? "" : "l’exemple a échoué (voir ci-dessous)";
+        runButton.disabled = false;
+      });
+    }
+    runButton.addEventListener("click", run);
+    reset.addEventListener("click", function () {
+      area.value = cell.original.replace(/\n$/, "");
+      fit();
+    });
+    area.addEventListener("input", fit);
+    area.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && (event.shiftKey || event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        run();
+      }
+    });
+    if (highlight) highlight.hidden = true;
+    input.appendChild(area);
+    input.appendChild(tools);
+    fit();
+  }
+
+  // --- the GM tracker's autosave --------------------------------------------------------------
+
+  var tracker = {
+    offered: null,
+
+    key: function () {
+      return SAVE_PREFIX + config.page;
+    },
+
+    read: function () {
+      var s = storage();
+      if (!s) return null;
+      try {
+        return JSON.parse(s.getItem(this.key()) || "null");
+      } catch (e) {
+        return null;
+      }
+    },
+
+    save: function (message) {
+      var s = storage();
+      if (!s) return;
+      var record = { name: message.name, json: message.json, summary: message.summary, saved: Date.now() };
+      try {
+        s.setItem(this.key(), JSON.stringify(record));
+        bar.setAttribute("data-saved", String(record.saved));
+      } catch (e) {
+        console.warn("[escarmouche live] sauvegarde impossible", e);
+      }
+    },
+
+    describe: function (record) {
+      var s = record.summary || {};
+      var when = new Date(record.saved);
+      var time = when.getHours() + NBSP + "h" + NBSP + String(when.getMinutes()).padStart(2, "0");
+      var date = when.toLocaleDateString("fr-FR", { day: "numeric", month: "long" });
+      return "Un combat enregistré dans ce navigateur le " + date + " à " + time +
+        " (" + (s.system || "?") + ", " + (s.turn_word || "tour") + " " + s.turn + ", " +
+        s.events + " événements) peut reprendre où il en était.";
+    },
+
+    /** Before activation: offer to resume (which activates the page). */
+    offer: function () {
+      if (!config.tracker) return;
+      var record = this.read();
+      if (!record || !record.json) return;
+      this.offered = record;
+      var box = el("div", { className: "escarmouche-live-resume", role: "region", "aria-label": "Reprendre le combat" });
+      var yes = el("button", { type: "button", className: "escarmouche-live-resume-yes" }, ["Reprendre le combat"]);
+      var no = el("button", { type: "button", className: "escarmouche-live-resume-no" }, ["Ignorer"]);
+      box.appendChild(el("p", { text: this.describe(record) }));
+      box.appendChild(el("p", {}, [yes, " ", no]));
+      bar.appendChild(box);
+      var self = this;
+      yes.addEventListener("click", function () {
+        yes.disabled = no.disabled = true;
+        self.wanted = record;
+        box.remove();
+        // Already live (the reader pressed « Activer » first): resume at once.
+        if (bar.getAttribute("data-live") === "ready") self.applyWanted();
+        else activate();
+      });
+      no.addEventListener("click", function () {
+        self.offered = null;
+        box.remove();
+      });
+    },
+
+    afterActivation: function () {
+      if (!config.tracker) return;
+      if (this.wanted) this.applyWanted();
+      else runtime.post({ type: "autosave_start" });
+    },
+
+    applyWanted: function () {
+      var record = this.wanted;
+      this.wanted = null;
+      setStatus("Reprise du combat…", "busy");
+      runtime.post({ type: "resume", name: record.name, json: record.json });
+    },
+
+    resumed: function (message) {
+      runtime.post({ type: "autosave_start" });
+      if (message.ok) {
+        setStatus("Prêt" + NBSP + ": le combat a repris où il en était. Il est enregistré dans ce navigateur après chaque opération.", "ready");
+      } else {
+        setStatus("Prêt, mais le combat enregistré n’a pas pu être repris (voir le message du suivi).", "ready");
+      }
+    },
+  };
+
+  // --- activation -----------------------------------------------------------------------------
+
+  var STEPS = {
+    python: "Chargement de Python…",
+    engine: "Chargement du moteur…",
+    ready: "Exécution des exemples…",
+  };
+  var activation = null;
+
+  function readyText() {
+    var text = "Prêt" + NBSP + ": la page est vivante.";
+    if (config.widgets) text += " Les démonstrations répondent.";
+    text += " Modifiez un exemple puis " + q("Exécuter") + " (Maj+Entrée).";
+    if (config.tracker) text += " Le combat est enregistré dans ce navigateur après chaque opération.";
+    return text;
+  }
+
+  function showError(error) {
+    var where = error && error.step === "engine" ? "du moteur" : "de Python";
+    setStatus("Échec du chargement " + where + NBSP + ": " + ((error && error.message) || error) + ".", "error");
+    clearExtra();
+    var retry = el("button", { type: "button", className: "escarmouche-live-retry" }, ["Réessayer"]);
+    retry.addEventListener("click", function () {
+      clearExtra();
+      activation = null;
+      if (runtime) runtime.worker.terminate();
+      runtime = null;
+      bridge.manager = null;
+      activate();
+    });
+    extra.appendChild(retry);
+    button.disabled = false;
+  }
+
+  function activate() {
+    if (activation) return activation;
+    mark("click");
+    var s = storage();
+    if (s) s.setItem(USED_KEY, "1");
+    button.disabled = true;
+    button.setAttribute("aria-pressed", "true");
+    document.documentElement.classList.add("escarmouche-live-on");
+    var rt = startRuntime();
+    var show = function (step) {
+      if (step !== "error") setStatus(STEPS[step], "busy");
+    };
+    show(rt.step);
+    rt.listeners.push(show);
+    var waits = [rt.ready];
+    if (config.widgets) waits.push(bridge.load());
+    activation = Promise.all(waits).then(function () {
+      mark("runtime-ready");
+      var chain = Promise.resolve();
+      cells.forEach(function (cell) {
+        chain = chain.then(function () {
+          return runCell(cell, cell.source);
+        });
+      });
+      return chain;
+    }).then(function () {
+      if (rt.error) throw rt.error;
+      mark("cells-done");
+      cells.forEach(makeEditable);
+      button.hidden = true;
+      setStatus(readyText(), "ready");
+      bar.setAttribute("data-live", "ready");
+      tracker.afterActivation();
+    }, function (error) {
+      showError(error);
+    });
+    return activation;
+  }
+
+  /** Start Python early when it is likely to be used and the device can afford it. */
+  function mayPrestart() {
+    if (!config.prestart) return false;
+    var s = storage();
+    var used = s && s.getItem(USED_KEY) === "1";
+    if (!config.widgets && !used) return false;
+    var c = navigator.connection;
+    if (c && (c.saveData || /2g/.test(c.effectiveType || ""))) return false;
+    if (navigator.deviceMemory && navigator.deviceMemory < 4) return false;
+    // Phones keep the static page until the reader asks (Pyodide has crashed iOS tabs).
+    if (/iPhone|iPad|iPod|Android/.test(navigator.userAgent) || window.matchMedia("(max-width: 40em)").matches) return false;
+    return true;
+  }
+
+  function main() {
+    if (!readPage()) return;
+    button.addEventListener("click", function () {
+      activate();
+    });
+    setStatus(config.widgets
+      ? "Les démonstrations de cette page sont figées" + NBSP + "; " + q("Activer") + " les rend vivantes, ici même (Python tourne dans votre navigateur, hors ligne)."
+      : "Les exemples de cette page sont figés" + NBSP + "; " + q("Activer") + " permet de les modifier et de les relancer ici même (Python tourne dans votre navigateur, hors ligne).",
+    "off");
+    tracker.offer();
+    if (runtime) bar.setAttribute("data-prestart", "1");
+  }
+
+  // The widget bundle finds its fonts next to its RequireJS module URL: without this
+  // (read by require.js, which loads after this script), they 404 from the page's folder.
+  if (config.widgets && window.require === undefined && window.requirejs === undefined) {
+    var vendor = new URL("../vendor", STATIC).href;
+    window.require = { paths: { "@jupyter-widgets": vendor, "@jupyter-widgets/html-manager/dist": vendor } };
+  }
+
+  mark("script");
+  if (location.protocol !== "file:" && mayPrestart()) startRuntime();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
+  else main();
+  window.escarmoucheLive = { activate: activate, config: config, cells: cells, timings: timings };
+})();

@@ -1,0 +1,175 @@
+"""« Activer »: the book's pages made live in place (book/_static/live/, escarmouche_live).
+
+- A demo page: activated, an input changed, the new result read from the live widget.
+- A rule page whose first start fails: a French message inline, « Réessayer » works;
+  then an example cell is edited and run again in place, and an error shown in French.
+- The GM tracker on a 360 px screen: the live widget fits, a fight is autosaved, a
+  reload offers to resume it and the resumed fight is the same.
+- From file://: reading works, and a French message gives the command to run.
+Every test but the file:// one uses the ``page`` fixture: no request leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tools.browser_kit import SITE
+
+pytestmark = pytest.mark.browser
+
+READY_MS = 120_000
+#: Every status text the bar shows, recorded from the first paint (a MutationObserver).
+RECORD_STATUS = """
+window.__liveStatus = [];
+new MutationObserver(() => {
+  const s = document.querySelector('.escarmouche-live-status');
+  if (s && window.__liveStatus[window.__liveStatus.length - 1] !== s.textContent) {
+    window.__liveStatus.push(s.textContent);
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+#: The first worker the page starts points at a missing file (a server hiccup).
+BREAK_FIRST_WORKER = """
+localStorage.removeItem('escarmouche-live:utilise');  // no start before the click
+const RealWorker = window.Worker;
+let broken = false;
+window.Worker = function (url, options) {
+  if (!broken) {
+    broken = true;
+    url = String(url).replace('live-worker.mjs', 'absent-worker.mjs');
+  }
+  return new RealWorker(url, options);
+};
+"""
+
+
+def activate(page: Any) -> Any:
+    """Click « Activer », wait for « Prêt »; the bar."""
+    bar = page.locator("#escarmouche-live")
+    bar.locator(".escarmouche-live-activate").click()
+    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    return bar
+
+
+def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
+                                             artifacts: Path) -> None:
+    page.add_init_script(RECORD_STATUS)
+    page.goto(f"{site_url}book/demos/initiative.html")
+    bar = page.locator("#escarmouche-live")
+    assert "Activer" in bar.locator(".escarmouche-live-activate").inner_text()
+    static = page.locator(".cell_output .widget-html-content").count()
+    assert static > 0  # the stored widget, drawn before any Python
+    activate(page)
+    status = bar.locator(".escarmouche-live-status").inner_text()
+    assert status.startswith("Prêt\u00a0: la page est vivante.")
+    seen = page.evaluate("window.__liveStatus")
+    assert any(s.startswith(("Chargement de Python…", "Chargement du moteur…",
+                             "Exécution des exemples…")) for s in seen), seen
+
+    live = page.locator(".escarmouche-live-widget").first
+    live.wait_for()
+    assert live.get_attribute("data-live") == "rendered"
+    assert "9, 9, 12, 2" in live.inner_text()  # the page's cells drove it, as stored
+    live.locator(".widget-text", has_text="Résultats").locator("input").fill("5, 6, 7, 8")
+    live.get_by_role("button", name="Lancer l’initiative").click()
+    page.wait_for_function(
+        "() => document.querySelector('.escarmouche-live-widget').innerText"
+        ".includes('5, 6, 7, 8')", timeout=30_000)
+    page.screenshot(path=artifacts / "live-in-page-initiative.png", full_page=True)
+    assert page.errors == []
+
+
+def test_a_rule_page_recovers_from_a_failed_start_and_its_cells_run_again(
+        page: Any, site_url: str) -> None:
+    page.add_init_script(BREAK_FIRST_WORKER)
+    page.goto(f"{site_url}book/d12/critique.html")
+    bar = page.locator("#escarmouche-live")
+    bar.locator(".escarmouche-live-activate").click()
+    page.wait_for_selector("#escarmouche-live[data-state=error]", timeout=READY_MS)
+    assert bar.locator(".escarmouche-live-status").inner_text().startswith(
+        "Échec du chargement de Python\u00a0: ")
+    bar.get_by_role("button", name="Réessayer").click()
+    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+
+    cell = page.locator("div.cell").first
+    code = cell.locator("textarea.escarmouche-live-code")
+    original = code.input_value()
+    assert "import" in original
+    code.fill(original + "\nprint('modifié :', 6 * 7)")
+    cell.get_by_role("button", name="▶ Exécuter").click()
+    page.wait_for_function(
+        "() => document.querySelector('div.cell .escarmouche-live-output')"
+        ".innerText.includes('modifié : 42')", timeout=30_000)
+
+    code.fill("1 / 0")
+    code.press("Shift+Enter")
+    error = cell.locator(".escarmouche-live-error")
+    error.wait_for(timeout=30_000)
+    assert error.locator("p").inner_text() == (
+        "Erreur\u00a0: ZeroDivisionError\u00a0: division by zero")
+    cell.get_by_role("button", name="Rétablir").click()
+    assert code.input_value() == original.rstrip("\n")
+    assert page.errors == []
+
+
+def test_the_tracker_fits_360px_autosaves_and_resumes(page: Any, site_url: str,
+                                                     artifacts: Path) -> None:
+    page.set_viewport_size({"width": 360, "height": 780})
+    url = f"{site_url}book/demos/suivi-combat.html"
+    page.goto(url)
+    page.evaluate("localStorage.removeItem('escarmouche-live:suivi:book/demos/suivi-combat')")
+    activate(page)
+    live = page.locator(".escarmouche-live-widget").first
+    live.wait_for()
+    overflow = page.evaluate("""() => Array.from(
+        document.querySelectorAll('.escarmouche-live-widget')).map(e => ({
+          right: e.getBoundingClientRect().right,
+          scroll: e.scrollWidth, client: e.clientWidth}))""")
+    for box in overflow:
+        assert box["right"] <= 360 and box["scroll"] <= box["client"] + 1, overflow
+    page.screenshot(path=artifacts / "live-in-page-suivi-360px.png", full_page=True)
+
+    live.get_by_role("button", name="Activation suivante").click()
+    page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
+    log = live.locator(".widget-html-content").last
+    before = log.inner_text()
+    assert before
+
+    page.reload()
+    offer = page.locator(".escarmouche-live-resume")
+    offer.wait_for(timeout=30_000)
+    assert "Un combat enregistré dans ce navigateur" in offer.inner_text()
+    offer.get_by_role("button", name="Reprendre le combat").click()
+    page.wait_for_function(
+        "() => document.querySelector('.escarmouche-live-status').textContent"
+        ".includes('le combat a repris')", timeout=READY_MS)
+    live = page.locator(".escarmouche-live-widget").first
+    assert live.locator(".widget-html-content").last.inner_text() == before
+    assert page.errors == []
+
+
+
+
+def test_from_a_folder_the_page_reads_and_says_what_to_run(browser: Any) -> None:
+    tab = browser.new_page()
+    try:
+        tab.goto((SITE / "book" / "demos" / "initiative.html").as_uri())
+        bar = tab.locator("#escarmouche-live")
+        bar.wait_for()
+        assert bar.get_attribute("data-state") == "file"
+        assert bar.locator(".escarmouche-live-activate").is_disabled()
+        text = bar.inner_text()
+        assert "Le mode interactif a besoin d’un petit serveur web" in text
+        assert "python3 -m http.server -b 127.0.0.1 8000" in text
+        assert "make serve" in text
+        assert tab.locator("section > h1").first.is_visible()  # reading works
+        lite = tab.locator("a.escarmouche-lite-button")
+        lite.click()  # JupyterLite needs the server too: the page stays, the message shows
+        assert tab.url.endswith("initiative.html")
+        assert "escarmouche-live-flash" in (bar.get_attribute("class") or "")
+    finally:
+        tab.close()
