@@ -36,9 +36,13 @@ unit: venv
 nbval: venv
 	$(PY) -m pytest -q --nbval --color=no -p no:cacheprovider book
 
-# The static book (and, through jupyterlite-sphinx, the offline JupyterLite site).
+# The static book (and, through jupyterlite-sphinx, the offline JupyterLite site), then
+# the whole-book PDF (Debian's Chromium) and the gzip/Brotli copies `make serve` sends.
 book: venv
 	$(PY) tools/build_site.py
+	$(PY) tools/ensure_chromium.py
+	$(PY) tools/build_pdf.py
+	$(PY) tools/precompress.py
 
 site: book
 
