@@ -22,15 +22,25 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-
-from escarmouche_site import current_edition  # noqa: E402
 
 from tools.browser_kit import SITE, SiteServer, launch_chromium  # noqa: E402
+
+
+def current_edition() -> dict[str, Any]:
+    """The edition, as the book's Sphinx extension reads it (book/_ext/escarmouche_site.py)."""
+    import importlib.util
+
+    path = ROOT / "book" / "_ext" / "escarmouche_site.py"
+    spec = importlib.util.spec_from_file_location("escarmouche_site", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    edition: dict[str, Any] = module.current_edition()
+    return edition
 
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 
