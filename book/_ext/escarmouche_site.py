@@ -6,8 +6,9 @@
   button work (the theme scripts only wire the first, hidden, one).
 - **Weight** — no Font Awesome JavaScript (1.5 MB): the few icons the pages use are
   inlined as SVG at the end of the build, from the path data of the theme's own
-  ``fontawesome.js`` (which is then deleted from the output). The widget scripts get
-  ``defer``.
+  ``fontawesome.js`` (which is then deleted from the output); the icon font that the
+  theme's stylesheets still use (admonition and chevron glyphs) is cut down to those
+  glyphs (156 KB → a few KB). The widget scripts get ``defer``.
 - **Snapshots** — every static widget is introduced by a note: it is a snapshot of the
   cell's result, and the page's « Essayer dans le navigateur » button makes it live.
 - **Search** — rule pages and the glossary rank before the API reference
@@ -189,7 +190,6 @@ LABELS = {
     'title="Toggle primary sidebar"': 'title="Chapitres" aria-label="Chapitres"',
     'title="Toggle secondary sidebar"': 'title="Sommaire de la page" '
                                         'aria-label="Sommaire de la page"',
-    "Skip to main content": "Aller au contenu",
     "Back to top": "Haut de page",
     'title="Fullscreen mode"': 'title="Plein écran"',
     'aria-label="Fullscreen mode"': 'aria-label="Plein écran"',
@@ -300,6 +300,48 @@ def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
     return text
 
 
+_PUA = re.compile("[\ue000-\uf8ff]")
+_PUA_ESCAPE = re.compile(r'content:\s*"\\([ef][0-9a-f]{3})"')
+_FA_CLASS_RULE = re.compile(r'(?:\.fa-[a-z0-9-]+:(?:before|after),?)+\{[^{}]*\}')
+
+
+def used_icon_codepoints(static: Path) -> set[int]:
+    """Icon-font characters the stylesheets show outside Font Awesome's own
+    ``.fa-name:before`` rules (never used: the pages' icons are inline SVG)."""
+    found: set[int] = set()
+    for css in static.rglob("*.css"):
+        if "fontawesome" in css.parts and "vendor" in css.parts:
+            continue
+        text = _FA_CLASS_RULE.sub("", css.read_text(encoding="utf-8", errors="replace"))
+        found.update(ord(c) for c in _PUA.findall(text))
+        found.update(int(h, 16) for h in _PUA_ESCAPE.findall(text))
+    return found
+
+
+def subset_icon_font(static: Path) -> str:
+    """Cut the theme's solid icon font (156 KB) down to the glyphs in use."""
+    from fontTools import subset
+
+    fonts = static / "vendor" / "fontawesome"
+    codepoints = used_icon_codepoints(static)
+    done = []
+    for font_path in sorted(fonts.rglob("fa-solid-900.*")):
+        if font_path.suffix not in {".woff2", ".ttf"}:
+            continue
+        options = subset.Options()
+        options.flavor = "woff2" if font_path.suffix == ".woff2" else None
+        options.layout_features = []
+        font = subset.load_font(str(font_path), options)
+        if len(font.getGlyphOrder()) <= len(codepoints) + 1:
+            continue  # already cut
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=sorted(codepoints))
+        subsetter.subset(font)
+        subset.save_font(font, str(font_path), options)
+        done.append(f"{font_path.name} ({font_path.stat().st_size} o)")
+    return ", ".join(done)
+
+
 def rewrite_site(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: rewrite every page, drop Font Awesome's script."""
     if exception is not None or app.builder.format != "html":
@@ -326,6 +368,9 @@ def rewrite_site(app: Sphinx, exception: Exception | None) -> None:
             count += 1
     for leftover in (out / "_static" / "scripts").glob("fontawesome.js*"):
         leftover.unlink()
+    cut = subset_icon_font(out / "_static")
+    if cut:
+        LOGGER.info("[escarmouche_site] police d’icônes réduite : %s", cut)
     if missing:
         LOGGER.warning("[escarmouche_site] icônes inconnues : %s", ", ".join(sorted(missing)))
     LOGGER.info("[escarmouche_site] %d page(s) réécrite(s), icônes en SVG", count)
