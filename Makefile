@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
-.PHONY: all venv lint types unit nbval book site serve browser bench bench-browser refresh test clean
+.PHONY: all venv lint types unit nbval book site serve browser bench bench-browser bench-pages bench-lighthouse refresh test clean
 
 all: test
 
@@ -60,6 +60,16 @@ browser: book
 bench-browser: book
 	$(PY) tools/ensure_chromium.py
 	$(PY) bench/bench_browser.py
+
+# Bytes sent per page type, compressed as `make serve` sends them (bench/bench_pages.py).
+bench-pages: book
+	$(PY) tools/ensure_chromium.py
+	$(PY) bench/bench_pages.py
+
+# Lighthouse 12.2.3 (npm, bench/lighthouse/), mobile, per page type; minutes, not in test.
+bench-lighthouse: book
+	$(PY) tools/ensure_chromium.py
+	$(PY) bench/bench_pages.py --lighthouse
 
 # The engine's benchmarks (the browser one needs the site and Chromium: make bench-browser).
 bench: venv
