@@ -190,8 +190,11 @@ def test_widget_scripts_only_on_widget_pages_and_deferred() -> None:
 # --- widgets and charts at 360 px --------------------------------------------------------
 
 
-@pytest.mark.parametrize("docname", ["book/demos/initiative", "book/demos/suivi-combat",
-                                     "book/demos/parade-esquive", "book/d100/attaque"])
+@pytest.mark.parametrize("docname", [
+    *(f"book/demos/{demo}" for demo in ("initiative", "surprise", "parade-esquive",
+                                        "critiques", "tour-d20", "suivi-combat")),
+    "book/d100/attaque", "book/comparaison",
+])
 def test_widgets_and_charts_fit_360(page: Any, site_url: str, docname: str) -> None:
     page.set_viewport_size({"width": 360, "height": 800})
     page.goto(f"{site_url}{docname}.html", wait_until="load")
