@@ -269,6 +269,27 @@ def print_footer(edition: dict[str, Any], address: str) -> str:
             f"{html.escape(address)}</span></div>")
 
 
+_HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async)\b)([^>]*\bsrc="[^"]+"[^>]*)>')
+#: Kept synchronous: inline scripts of the page set fields of the object it defines.
+_SYNC_SCRIPTS = ("documentation_options.js",)
+
+
+def defer_head_scripts(text: str) -> str:
+    """Every script of ``<head>`` is deferred (in order, before DOMContentLoaded: their
+    own start-up code waits for it), except ``documentation_options.js``, whose object
+    the page's inline scripts complete right away. The text paints without waiting."""
+    head_end = text.find("</head>")
+    if head_end < 0:
+        return text
+
+    def defer(match: re.Match[str]) -> str:
+        if any(name in match.group(1) for name in _SYNC_SCRIPTS):
+            return match.group(0)
+        return f"<script defer {match.group(1)}>"
+
+    return _HEAD_SCRIPT.sub(defer, text[:head_end]) + text[head_end:]
+
+
 def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
                  missing: set[str], footer: str = "") -> str:
     """One built page, rewritten (idempotent): see the module docstring."""
@@ -290,6 +311,7 @@ def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
         text = text.replace(english, french)
     if "esc-snapshot" not in text:
         text = _WIDGET_VIEW.sub(lambda m: SNAPSHOT_NOTE + m.group(1), text)
+    text = defer_head_scripts(text)
     # The widget scripts (3.6 MB) never block the text: deferred, in order, with the
     # RequireJS paths of escarmouche-widgets.js between them (no font 404).
     text = _WIDGET_JS.sub(r'<script defer src="\1">', text)
