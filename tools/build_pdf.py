@@ -2,7 +2,8 @@
 
 Every page of ``_toc.yml``, in order, is printed by Debian's Chromium through
 Playwright's ``page.pdf`` (A4, the print stylesheet ``escarmouche-print.css``: no
-buttons, code wrapped, the edition and the page's address at the foot of each sheet),
+buttons, code wrapped; Chromium's footer gives the edition, the page's address and the
+page number on every sheet),
 with its static widgets rendered; the pages are joined with pypdf, one bookmark per
 page, into ``_build/html/escarmouche-edition-<n>.pdf``, which the home page links.
 Jupyter Book's own ``pdfhtml`` would download a browser of its own (pyppeteer).
@@ -72,18 +73,29 @@ def fingerprint(site: Path, docnames: list[str]) -> str:
     return h.hexdigest()[:16]
 
 
-def print_page(page: Any, url: str, address: str) -> bytes:
+def footer_template(label: str, address: str) -> str:
+    """Chromium's footer on every sheet of the PDF: edition, date, address, page."""
+    from html import escape
+
+    return ('<div style="font-size:7.5pt;width:100%;text-align:center;color:#333;'
+            f'font-family:sans-serif">Escarmouche, {escape(label)} · {escape(address)} · '
+            'page <span class="pageNumber"></span>/<span class="totalPages"></span></div>')
+
+
+def print_page(page: Any, url: str, address: str, label: str) -> bytes:
     page.goto(url, wait_until="load")
     views = page.locator(WIDGET_VIEW).count()
     if views:
         page.wait_for_function(
             f"() => document.querySelectorAll('.jupyter-widgets').length >= {views}",
             timeout=60_000)
-    page.evaluate(
-        """(address) => { for (const el of document.querySelectorAll('.esc-print-address')) {
-             el.textContent = address; el.dataset.fixed = '1'; } }""", address)
+    # The stylesheet's own footer (for a reader's browser) gives way to Chromium's,
+    # which is drawn on every sheet, with the page number.
+    page.add_style_tag(content=".esc-print-footer { display: none !important; }")
     pdf: bytes = page.pdf(format="A4", print_background=True, prefer_css_page_size=True,
-                          outline=False, tagged=True)
+                          outline=False, tagged=True, display_header_footer=True,
+                          header_template="<span></span>",
+                          footer_template=footer_template(label, address))
     return pdf
 
 
@@ -100,7 +112,8 @@ def build(site: Path, out: Path, docnames: list[str]) -> int:
         page.emulate_media(media="print")
         for name in docnames:
             address = f"{name}.html"
-            reader = PdfReader(io.BytesIO(print_page(page, server.url + address, address)))
+            reader = PdfReader(io.BytesIO(
+                print_page(page, server.url + address, address, edition["label"])))
             first = len(writer.pages)
             for sheet in reader.pages:
                 writer.add_page(sheet)
