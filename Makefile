@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
-.PHONY: all help venv lint types unit nbval book site serve browser bench bench-browser refresh fuzz test clean
+.PHONY: all help venv lint types unit nbval book site serve browser bench bench-browser bench-pages bench-lighthouse refresh fuzz test clean
 
 all: test
 
@@ -53,9 +53,13 @@ unit: venv
 nbval: venv
 	$(PY) -m pytest -q --nbval --color=no -p no:cacheprovider book
 
-# The static book (and, through jupyterlite-sphinx, the offline JupyterLite site).
+# The static book (and, through jupyterlite-sphinx, the offline JupyterLite site), then
+# the whole-book PDF (Debian's Chromium) and the gzip/Brotli copies `make serve` sends.
 book: venv
 	$(PY) tools/build_site.py
+	$(PY) tools/ensure_chromium.py
+	$(PY) tools/build_pdf.py
+	$(PY) tools/precompress.py
 
 site: book
 
@@ -73,6 +77,16 @@ browser: book
 bench-browser: book
 	$(PY) tools/ensure_chromium.py
 	$(PY) bench/bench_browser.py
+
+# Bytes sent per page type, compressed as `make serve` sends them (bench/bench_pages.py).
+bench-pages: book
+	$(PY) tools/ensure_chromium.py
+	$(PY) bench/bench_pages.py
+
+# Lighthouse 12.2.3 (npm, bench/lighthouse/), mobile, per page type; minutes, not in test.
+bench-lighthouse: book
+	$(PY) tools/ensure_chromium.py
+	$(PY) bench/bench_pages.py --lighthouse
 
 # The engine's benchmarks (the browser one needs the site and Chromium: make bench-browser).
 bench: venv

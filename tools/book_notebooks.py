@@ -36,7 +36,7 @@ import re
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -186,11 +186,70 @@ def stable_widget_ids(nb: Any, name: str) -> Any:
     return nb_from_dict(json.loads(text))
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
+
+
+def model_closure(roots: Iterable[str], states: dict[str, Any]) -> set[str]:
+    """The models ``roots`` show, and every model they reference (children, layout,
+    style...), through the ``IPY_MODEL_<id>`` strings of their states."""
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        model = todo.pop()
+        if model in seen or model not in states:
+            continue
+        seen.add(model)
+        todo.extend(MODEL_REF.findall(json.dumps(states[model], default=str)))
+    return seen
+
+
+def shown_models(cell: Any) -> list[str]:
+    return [out["data"][WIDGET_VIEW]["model_id"] for out in cell.get("outputs", [])
+            if out.get("output_type") in {"display_data", "execute_result"}
+            and WIDGET_VIEW in out.get("data", {})]
+
+
+class SnapshotClient(NotebookClient):
+    """Stores, for each widget a cell shows, the state it had when that cell ended.
+
+    nbclient stores the state every model has at the end of the notebook: a demo shown
+    in cell 2 and driven by cells 3 to 6 (« roll », another system...) would show, in
+    the static book, what cell 6 left. Here each shown widget (and every model it
+    references) is snapshotted right after the cell that shows it; models no cell
+    shows are left out of the stored state.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, on_cell_executed=self._snapshot, **kwargs)
+        self.snapshots: dict[str, dict[str, Any]] = {}
+
+    def _snapshot(self, cell: Any, cell_index: int, execute_reply: Any) -> None:
+        shown = shown_models(cell)
+        for model in model_closure(shown, self.widget_state):
+            self.snapshots[model] = json.loads(json.dumps(self.widget_state[model],
+                                                          default=str))
+
+    def set_widgets_metadata(self) -> None:
+        super().set_widgets_metadata()
+        stored = self.nb.metadata.get("widgets", {}).get(WIDGET_STATE)
+        if not stored:
+            return
+        kept = {}
+        for model, state in self.snapshots.items():
+            if "_model_name" not in state or model not in stored["state"]:
+                continue
+            entry = dict(stored["state"][model])
+            entry["state"] = self._serialize_widget_state(state)["state"]
+            kept[model] = entry
+        stored["state"] = kept
+
+
 def execute(path: Path) -> bool:
     """Execute the notebook ``path`` in place; return whether its content changed."""
     before = path.read_text(encoding="utf-8")
     nb = nb_reads(before, as_version=4)
-    client = NotebookClient(
+    client = SnapshotClient(
         nb,
         kernel_name=KERNEL,
         timeout=TIMEOUT_S,

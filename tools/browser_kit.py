@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import contextlib
+import email.utils
 import functools
 import http.server
 import os
@@ -92,6 +93,13 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
         self.server.count(len(body))
 
+    def send_head(self) -> Any:
+        """A precompressed copy (``x.br``, ``x.gz``: tools/precompress.py) when the
+        browser accepts it and the copy is not older than the file."""
+        path = self.translate_path(self.path)
+        sent = _precompressed(self, path)
+        return sent if sent is not None else super().send_head()
+
     def copyfile(self, source: Any, outputfile: Any) -> None:
         size = 0
         while chunk := source.read(256 * 1024):
@@ -109,6 +117,53 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         if os.environ.get("ESCARMOUCHE_HTTP_LOG"):
             super().log_message(format, *args)
+
+
+#: Precompressed copies, best first: (file suffix, Content-Encoding).
+PRECOMPRESSED = ((".br", "br"), (".gz", "gzip"))
+
+
+def _precompressed(handler: _Handler, path: str) -> Any:
+    """Open and announce ``path``'s compressed copy, or None (the plain file is sent)."""
+    if not os.path.isfile(path):
+        return None
+    accepted = {part.split(";", 1)[0].strip().lower()
+                for part in handler.headers.get("Accept-Encoding", "").split(",")}
+    for suffix, encoding in PRECOMPRESSED:
+        packed = path + suffix
+        if encoding not in accepted or not os.path.isfile(packed):
+            continue
+        stat = os.stat(path)
+        if os.stat(packed).st_mtime < stat.st_mtime:
+            continue  # stale: the file changed after the copy was made
+        since = handler.headers.get("If-Modified-Since")
+        if since and "If-None-Match" not in handler.headers:
+            with contextlib.suppress(TypeError, ValueError, IndexError, OverflowError):
+                if email.utils.parsedate_to_datetime(since).timestamp() >= int(stat.st_mtime):
+                    handler.send_response(304)
+                    handler.send_header("Vary", "Accept-Encoding")
+                    handler.end_headers()
+                    return None if handler.command == "HEAD" else _EMPTY()
+        body = open(packed, "rb")  # noqa: SIM115  (closed by the stdlib after copyfile)
+        handler.send_response(200)
+        handler.send_header("Content-Type", handler.guess_type(path))
+        handler.send_header("Content-Encoding", encoding)
+        handler.send_header("Content-Length", str(os.fstat(body.fileno()).st_size))
+        handler.send_header("Vary", "Accept-Encoding")
+        handler.send_header("Last-Modified", handler.date_time_string(int(stat.st_mtime)))
+        handler.end_headers()
+        return body
+    return None
+
+
+class _EMPTY:
+    """The body of a 304: nothing to copy."""
+
+    def read(self, size: int = -1) -> bytes:
+        return b""
+
+    def close(self) -> None:
+        pass
 
 
 class SiteServer:

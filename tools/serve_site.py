@@ -1,10 +1,13 @@
 """Serve the built site on http://127.0.0.1:PORT/ (``make serve``), offline.
 
 The standard ``python -m http.server`` would do, except for the MIME types that
-JupyterLite and Pyodide need on every system (``.mjs``, ``.wasm``). Every response says
-``Cache-Control: no-cache``: a second visit revalidates each file (a 304, no body)
-instead of trusting an hour-old copy, so a rebuilt site is never half stale (the lock
-and its wheels must match); bench/README-browser.md shows it costs no time on loopback.
+JupyterLite and Pyodide need on every system (``.mjs``, ``.wasm``) and the
+precompressed copies (``x.br``, ``x.gz``, written by ``tools/precompress.py``), sent
+with ``Content-Encoding`` and ``Vary: Accept-Encoding`` to a browser that accepts
+them. Every response says ``Cache-Control: no-cache``: a second visit revalidates each
+file (a 304, no body) instead of trusting an hour-old copy, so a rebuilt site is never
+half stale (the lock and its wheels must match); bench/README-browser.md shows it costs
+no time on loopback.
 """
 
 from __future__ import annotations

@@ -72,11 +72,18 @@ def offline(request_log: RequestLog) -> Iterator[RequestLog]:
 
 @pytest.fixture
 def page(browser: Any, offline: RequestLog) -> Iterator[Any]:
-    """A fresh tab, closed after the test; page errors are collected on ``page.errors``."""
+    """A fresh tab, closed after the test; page errors are collected on ``page.errors``,
+    console errors on ``page.console_errors``, 4xx/5xx responses on ``page.bad_responses``."""
     tab = browser.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
     tab.errors = errors
+    tab.console_errors = []
+    tab.bad_responses = []
+    tab.on("console", lambda msg: tab.console_errors.append(msg.text)
+           if msg.type == "error" else None)
+    tab.on("response", lambda resp: tab.bad_responses.append(f"{resp.status} {resp.url}")
+           if resp.status >= 400 else None)
     try:
         yield tab
     finally:

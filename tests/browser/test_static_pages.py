@@ -36,3 +36,5 @@ def test_static_page(page: Any, site_url: str, artifacts: Path, docname: str) ->
     page.screenshot(path=shot, full_page=True)
     assert shot.stat().st_size > 0
     assert page.errors == []
+    assert page.console_errors == []
+    assert page.bad_responses == []

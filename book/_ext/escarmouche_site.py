@@ -1,0 +1,423 @@
+"""Local Sphinx extension: the reading side of the Escarmouche site (issue 15).
+
+- **Edition** — the current edition (the highest ``editions/<n>.toml``) is the one
+  source of the number and date printed on every page (footer, print footer, PDF).
+- **Navigation** — ``escarmouche-site.js`` makes every visible ☰ / table-of-contents
+  button work (the theme scripts only wire the first, hidden, one).
+- **Weight** — no Font Awesome JavaScript (1.5 MB): the few icons the pages use are
+  inlined as SVG at the end of the build, from the path data of the theme's own
+  ``fontawesome.js`` (which is then deleted from the output); the icon font that the
+  theme's stylesheets still use (admonition and chevron glyphs) is cut down to those
+  glyphs (156 KB → a few KB). The widget scripts get ``defer``.
+- **Snapshots** — every static widget is introduced by a note: it is a snapshot of the
+  cell's result, and the page's « Essayer dans le navigateur » button makes it live.
+- **Search** — rule pages and the glossary rank before the API reference
+  (``escarmouche_scorer.js``), and words are indexed and searched without accents.
+- **Accessibility and French** — English labels of the theme are translated, the theme
+  mode defaults to ``auto`` (no « Got invalid theme mode » error), a favicon exists.
+- **Print** — ``escarmouche-print.css``; the home page links the whole-book PDF
+  (built by ``tools/build_pdf.py``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import html
+import json
+import re
+import shutil
+import tomllib
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.search.fr import SearchFrench
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+EDITIONS = ROOT / "editions"
+SCORER = HERE / "escarmouche_scorer.js"
+CSS = "escarmouche-site.css"
+PRINT_CSS = "escarmouche-print.css"
+JS = "escarmouche-site.js"
+FAVICON = "favicon.svg"
+#: Changes to this file or the editions must rebuild every page.
+VERSION = hashlib.sha256(
+    Path(__file__).read_bytes()
+    + b"".join(p.read_bytes() for p in sorted(EDITIONS.glob("*.toml")))
+).hexdigest()[:12]
+
+MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+          "septembre", "octobre", "novembre", "décembre")
+NBSP = "\u00a0"
+
+
+# --- the edition ---------------------------------------------------------------------
+
+
+def french_date(day: dt.date) -> str:
+    first = "1er" if day.day == 1 else str(day.day)
+    return f"{first}{NBSP}{MONTHS[day.month - 1]} {day.year}"
+
+
+def current_edition(folder: Path = EDITIONS) -> dict[str, Any]:
+    """The edition with the highest number: ``number``, ``date`` (a date), ``summary``,
+    plus ``label`` (« édition 1 du 30 novembre 2026 ») and ``pdf`` (file name)."""
+    editions = []
+    for path in folder.glob("*.toml"):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data.get("date"), dt.date) or not str(data.get("number", "")):
+            raise ValueError(f"{path}: « number » et « date » (AAAA-MM-JJ) sont requis")
+        editions.append(data)
+    if not editions:
+        raise ValueError(f"aucune édition dans {folder}")
+    edition = max(editions, key=lambda e: int(str(e["number"])))
+    number = str(edition["number"])
+    return {
+        **edition,
+        "number": number,
+        "date_text": french_date(edition["date"]),
+        "label": f"édition {number} du {french_date(edition['date'])}",
+        "pdf": f"escarmouche-edition-{number}.pdf",
+    }
+
+
+# --- search without accents ------------------------------------------------------------
+
+_FOLD = str.maketrans({"œ": "oe", "æ": "ae", "Œ": "oe", "Æ": "ae"})
+
+
+def fold(word: str) -> str:
+    """``Défense`` → ``defense``: lower case, no diacritics, œ → oe."""
+    decomposed = unicodedata.normalize("NFD", word.lower().translate(_FOLD))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _js_stemmer() -> str:
+    import sphinx
+
+    js_dir = Path(sphinx.__file__).parent / "search" / "minified-js"
+    base = (js_dir / "base-stemmer.js").read_text(encoding="utf-8")
+    french = (js_dir / "french-stemmer.js").read_text(encoding="utf-8")
+    # The query is folded exactly as the index was (fold() above), then stemmed.
+    return base + "\n" + french + """
+var Stemmer = function() {
+  const inner = new FrenchStemmer();
+  const fold = (w) => w.toLowerCase().replace(/œ/g, "oe").replace(/æ/g, "ae")
+    .normalize("NFD").replace(/[\\u0300-\\u036f]/g, "");
+  this.stemWord = (w) => inner.stemWord(fold(w));
+};
+"""
+
+
+class SearchFrenchFolded(SearchFrench):
+    """French stemming on words stripped of their accents (index and query alike)."""
+
+    js_stemmer_rawcode = ""
+    js_stemmer_code = _js_stemmer()
+
+    def stem(self, word: str) -> str:
+        return str(self.stemmer.stemWord(fold(word)))
+
+
+# --- configuration ---------------------------------------------------------------------
+
+
+def configure(app: Sphinx, config: Config) -> None:
+    """``config-inited``: theme mode, favicon, scorer, footer with the edition."""
+    edition = current_edition()
+    config.escarmouche_edition = edition
+    context = dict(config.html_context or {})
+    # pydata-sphinx-theme reads an empty mode as invalid and says so in the console.
+    context.setdefault("default_mode", "auto")
+    context["escarmouche_edition"] = edition
+    config.html_context = context
+    if not config.html_favicon:
+        config.html_favicon = str(HERE.parent / "_static" / FAVICON)
+    config.html_search_scorer = str(SCORER)
+    options = dict(config.html_theme_options or {})
+    footer = (
+        f'<p class="esc-edition">Escarmouche, <a href="{{root}}book/revisions.html">'
+        f"{html.escape(edition['label'])}</a></p>"
+    )
+    options["extra_footer"] = (str(options.get("extra_footer") or "") + footer)
+    config.html_theme_options = options
+
+
+def page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+                 doctree: Any) -> None:
+    """``html-page-context``: the footer's link to the revisions page, relative."""
+    options = context.get("theme_extra_footer")
+    if isinstance(options, str) and "{root}" in options:
+        depth = pagename.count("/")
+        context["theme_extra_footer"] = options.replace("{root}", "../" * depth)
+
+
+def add_pdf_link(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: on the home page, the whole-book PDF and the edition."""
+    if app.env.docname != app.config.root_doc:
+        return
+    edition = app.config.escarmouche_edition
+    depth = app.env.docname.count("/")
+    href = "../" * depth + edition["pdf"]
+    summary = " ".join(str(edition.get("summary", "")).split())
+    raw = nodes.raw(
+        "",
+        f'<div class="esc-edition-box"><p><strong>Édition{NBSP}{edition["number"]}</strong>'
+        f' du {html.escape(edition["date_text"])}. {html.escape(summary)}</p>'
+        f'<p><a class="esc-pdf-link" href="{html.escape(href)}" download>'
+        f"Télécharger le livre entier en PDF</a> (pour l’imprimer ou le lire sans le "
+        f"site)</p></div>",
+        format="html",
+    )
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is not None and section.children and isinstance(section[0], nodes.title):
+        section.insert(1, raw)
+    else:
+        doctree.insert(0, raw)
+
+
+# --- the built pages ---------------------------------------------------------------------
+
+#: English labels the theme leaves in French pages (visible text or accessible names).
+LABELS = {
+    'title="Toggle primary sidebar"': 'title="Chapitres" aria-label="Chapitres"',
+    'title="Toggle secondary sidebar"': 'title="Sommaire de la page" '
+                                        'aria-label="Sommaire de la page"',
+    "Back to top": "Haut de page",
+    'title="Fullscreen mode"': 'title="Plein écran"',
+    'aria-label="Fullscreen mode"': 'aria-label="Plein écran"',
+    'title="Download this page"': 'title="Télécharger cette page"',
+    'aria-label="Download this page"': 'aria-label="Télécharger cette page"',
+    'title="Search"': 'title="Rechercher"',
+    'aria-label="Search"': 'aria-label="Rechercher"',
+    'title="light/dark"': 'title="Thème clair ou sombre"',
+    'aria-label="light/dark"': 'aria-label="Thème clair ou sombre"',
+    "© Copyright ": "© ",
+    "Search this book...": "Rechercher dans ce livre…",
+    'aria-label="Main"': 'aria-label="Contenu principal"',
+}
+
+_FA_SCRIPT = re.compile(r'\s*<script[^>]*_static/scripts/fontawesome\.js[^>]*></script>')
+_ICON = re.compile(r'<(i|span) class="([^"]*\bfa-[a-z0-9-]+[^"]*)"([^>]*)></\1>')
+_WIDGET_VIEW = re.compile(r'(<script type="application/vnd\.jupyter\.widget-view\+json">)')
+_WIDGET_JS = re.compile(
+    r'<script src="([^"]*_static/vendor/(?:require|embed-amd)\.js(?:\?[^"]*)?)">')
+_REQUIRE_END = re.compile(r'<script defer src="([^"]*_static/)vendor/require\.js[^"]*"></script>')
+SNAPSHOT_NOTE = (
+    '<p class="esc-snapshot" role="note"><span class="esc-snapshot-tag">Instantané'
+    "</span> Ce que cette cellule a affiché quand le livre a été construit : ici, les "
+    "commandes ne réagissent pas. Pour jouer, ouvrez la page avec « Essayer dans le "
+    "navigateur » (en haut de la page).</p>"
+)
+_STYLES = {"fa-solid": "solid", "fas": "solid", "fa-regular": "regular", "far": "regular",
+           "fa-brands": "brands", "fab": "brands"}
+_MODIFIERS = {"fa-lg", "fa-xs", "fa-sm", "fa-fw", "fa-2x", "fa-solid", "fa-regular",
+              "fa-brands", "fa-square", "fa-spin"}
+
+
+def fontawesome_icons(script: Path) -> dict[str, tuple[int, int, str]]:
+    """``name`` → (width, height, path) of every icon of the theme's ``fontawesome.js``.
+
+    Its data are object entries ``name:[w,h,[aliases],"code",d]`` (the name quoted or
+    not), the brands first, then the regular and the solid icons: the last definition
+    of a name wins, so a name drawn in several styles gets its solid form (the only
+    style the theme uses)."""
+    text = script.read_text(encoding="utf-8")
+    icons: dict[str, tuple[int, int, str]] = {}
+    entry = re.compile(r'[{,]"?([a-z0-9-]+)"?:\[(\d+),(\d+),\[([^\]]*)\],"[^"]*",'
+                       r'("[^"]*"|\[[^\]]*\])\]')
+    for match in entry.finditer(text):
+        name, w, h, aliases, data = match.groups()
+        path_data = json.loads(data)
+        if isinstance(path_data, list):  # duotone: two paths, drawn as one
+            path_data = " ".join(path_data)
+        names = [name] + [a.strip().strip('"') for a in aliases.split(",")
+                          if a.strip().startswith('"')]
+        for alias in names:
+            icons[alias] = (int(w), int(h), path_data)
+    return icons
+
+
+def theme_fontawesome() -> Path:
+    """The ``fontawesome.js`` of the installed pydata-sphinx-theme (the icons' source)."""
+    import pydata_sphinx_theme
+
+    return (Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme"
+            / "static" / "scripts" / "fontawesome.js")
+
+
+def _svg(classes: str, extra: str, icon: tuple[int, int, str]) -> str:
+    w, h, d = icon
+    kept = " ".join(c for c in classes.split() if c not in _STYLES)
+    return (f'<svg class="svg-inline--fa {kept}"{extra} aria-hidden="true" focusable="false" '
+            f'role="img" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}">'
+            f'<path fill="currentColor" d="{d}"/></svg>')
+
+
+def print_footer(edition: dict[str, Any], address: str) -> str:
+    """The footer of every printed sheet (hidden on screen; the script puts the full
+    address of the page in place of its path)."""
+    return (f'<div class="esc-print-footer" aria-hidden="true">Escarmouche, '
+            f'{html.escape(edition["label"])} · <span class="esc-print-address">'
+            f"{html.escape(address)}</span></div>")
+
+
+_HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async)\b)([^>]*\bsrc="[^"]+"[^>]*)>')
+#: Kept synchronous: inline scripts of the page set fields of the object it defines.
+_SYNC_SCRIPTS = ("documentation_options.js",)
+
+
+def defer_head_scripts(text: str) -> str:
+    """Every script of ``<head>`` is deferred (in order, before DOMContentLoaded: their
+    own start-up code waits for it), except ``documentation_options.js``, whose object
+    the page's inline scripts complete right away. The text paints without waiting."""
+    head_end = text.find("</head>")
+    if head_end < 0:
+        return text
+
+    def defer(match: re.Match[str]) -> str:
+        if any(name in match.group(1) for name in _SYNC_SCRIPTS):
+            return match.group(0)
+        return f"<script defer {match.group(1)}>"
+
+    return _HEAD_SCRIPT.sub(defer, text[:head_end]) + text[head_end:]
+
+
+def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
+                 missing: set[str], footer: str = "") -> str:
+    """One built page, rewritten (idempotent): see the module docstring."""
+    text = _FA_SCRIPT.sub("", text)
+    if footer and "esc-print-footer" not in text:
+        text = text.replace("</body>", footer + "\n</body>", 1)
+
+    def icon(match: re.Match[str]) -> str:
+        classes, extra = match.group(2), match.group(3)
+        names = [c[3:] for c in classes.split() if c.startswith("fa-") and c not in _MODIFIERS]
+        for name in names:
+            if name in icons:
+                return _svg(classes, extra, icons[name])
+        missing.update(names)
+        return match.group(0)
+
+    text = _ICON.sub(icon, text)
+    for english, french in LABELS.items():
+        text = text.replace(english, french)
+    if "esc-snapshot" not in text:
+        text = _WIDGET_VIEW.sub(lambda m: SNAPSHOT_NOTE + m.group(1), text)
+    text = defer_head_scripts(text)
+    # The widget scripts (3.6 MB) never block the text: deferred, in order, with the
+    # RequireJS paths of escarmouche-widgets.js between them (no font 404).
+    text = _WIDGET_JS.sub(r'<script defer src="\1">', text)
+    if "escarmouche-widgets.js" not in text:
+        text = _REQUIRE_END.sub(
+            lambda m: m.group(0) + f'\n<script defer src="{m.group(1)}escarmouche-widgets.js">'
+                                   "</script>", text, count=1)
+    return text
+
+
+_PUA = re.compile("[\ue000-\uf8ff]")
+_PUA_ESCAPE = re.compile(r'content:\s*"\\([ef][0-9a-f]{3})"')
+_FA_CLASS_RULE = re.compile(r'(?:\.fa-[a-z0-9-]+:(?:before|after),?)+\{[^{}]*\}')
+
+
+def used_icon_codepoints(static: Path) -> set[int]:
+    """Icon-font characters the stylesheets show outside Font Awesome's own
+    ``.fa-name:before`` rules (never used: the pages' icons are inline SVG)."""
+    found: set[int] = set()
+    for css in static.rglob("*.css"):
+        if "fontawesome" in css.parts and "vendor" in css.parts:
+            continue
+        text = _FA_CLASS_RULE.sub("", css.read_text(encoding="utf-8", errors="replace"))
+        found.update(ord(c) for c in _PUA.findall(text))
+        found.update(int(h, 16) for h in _PUA_ESCAPE.findall(text))
+    return found
+
+
+def slim_theme_css(css: Path) -> None:
+    """Drop Font Awesome's 1 800 ``.fa-name:before`` rules from the theme's stylesheet
+    (no page uses an icon class any more: they are inline SVG). The stylesheet blocks
+    the first paint; it loses about two thirds of its weight."""
+    if css.is_file():
+        text = css.read_text(encoding="utf-8")
+        slim = _FA_CLASS_RULE.sub("", text)
+        if slim != text:
+            css.write_text(slim, encoding="utf-8")
+
+
+def subset_icon_font(static: Path) -> str:
+    """Cut the theme's solid icon font (156 KB) down to the glyphs in use."""
+    from fontTools import subset
+
+    fonts = static / "vendor" / "fontawesome"
+    codepoints = used_icon_codepoints(static)
+    done = []
+    for font_path in sorted(fonts.rglob("fa-solid-900.*")):
+        if font_path.suffix not in {".woff2", ".ttf"}:
+            continue
+        options = subset.Options()
+        options.flavor = "woff2" if font_path.suffix == ".woff2" else None
+        options.layout_features = []
+        font = subset.load_font(str(font_path), options)
+        if len(font.getGlyphOrder()) <= len(codepoints) + 1:
+            continue  # already cut
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=sorted(codepoints))
+        subsetter.subset(font)
+        subset.save_font(font, str(font_path), options)
+        done.append(f"{font_path.name} ({font_path.stat().st_size} o)")
+    return ", ".join(done)
+
+
+def rewrite_site(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: rewrite every page, drop Font Awesome's script."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    # Sphinx skips its copy of the static files when no page is out of date: ours are
+    # copied here too, so a changed stylesheet or script is never left stale.
+    for src in (HERE.parent / "_static").glob("*.*"):
+        dst = out / "_static" / src.name
+        if not dst.is_file() or dst.read_bytes() != src.read_bytes():
+            shutil.copyfile(src, dst)
+    icons = fontawesome_icons(theme_fontawesome())
+    missing: set[str] = set()
+    count = 0
+    for page in out.rglob("*.html"):
+        if page.is_relative_to(out / "lite") or page.is_relative_to(out / "_static"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        footer = print_footer(app.config.escarmouche_edition,
+                              page.relative_to(out).as_posix())
+        new = rewrite_page(text, icons, missing, footer)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+            count += 1
+    for leftover in (out / "_static" / "scripts").glob("fontawesome.js*"):
+        leftover.unlink()
+    slim_theme_css(out / "_static" / "styles" / "pydata-sphinx-theme.css")
+    cut = subset_icon_font(out / "_static")
+    if cut:
+        LOGGER.info("[escarmouche_site] police d’icônes réduite : %s", cut)
+    if missing:
+        LOGGER.warning("[escarmouche_site] icônes inconnues : %s", ", ".join(sorted(missing)))
+    LOGGER.info("[escarmouche_site] %d page(s) réécrite(s), icônes en SVG", count)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("escarmouche_edition", {}, "html")
+    app.add_search_language(SearchFrenchFolded)
+    app.connect("config-inited", configure)
+    app.connect("doctree-read", add_pdf_link)
+    app.connect("html-page-context", page_context)
+    app.connect("build-finished", rewrite_site, priority=300)
+    app.add_css_file(CSS)
+    app.add_css_file(PRINT_CSS, media="print")
+    app.add_js_file(JS, loading_method="defer")
+    return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
