@@ -10,7 +10,7 @@
   theme's stylesheets still use (admonition and chevron glyphs) is cut down to those
   glyphs (156 KB → a few KB). The widget scripts get ``defer``.
 - **Snapshots** — every static widget is introduced by a note: it is a snapshot of the
-  cell's result, and the page's « Essayer dans le navigateur » button makes it live.
+  cell's result, and the page's « Activer » button makes it live.
 - **Search** — rule pages and the glossary rank before the API reference
   (``escarmouche_scorer.js``), and words are indexed and searched without accents.
 - **Accessibility and French** — English labels of the theme are translated, the theme
@@ -213,8 +213,8 @@ _REQUIRE_END = re.compile(r'<script defer src="([^"]*_static/)vendor/require\.js
 SNAPSHOT_NOTE = (
     '<p class="esc-snapshot" role="note"><span class="esc-snapshot-tag">Instantané'
     "</span> Ce que cette cellule a affiché quand le livre a été construit : ici, les "
-    "commandes ne réagissent pas. Pour jouer, ouvrez la page avec « Essayer dans le "
-    "navigateur » (en haut de la page).</p>"
+    "commandes ne réagissent pas. Pour jouer, appuyez sur « Activer » (en haut de la "
+    "page) : la démonstration devient vivante ici même.</p>"
 )
 _STYLES = {"fa-solid": "solid", "fas": "solid", "fa-regular": "regular", "far": "regular",
            "fa-brands": "brands", "fab": "brands"}

@@ -231,7 +231,7 @@ def test_static_widgets_are_labelled_snapshots(page: Any, site_url: str) -> None
     assert views >= 1
     notes = page.locator("p.esc-snapshot")
     assert notes.count() == views
-    assert "Essayer dans le navigateur" in notes.first.inner_text()
+    assert "Activer" in notes.first.inner_text()
 
 
 # --- search ------------------------------------------------------------------------------
