@@ -23,6 +23,8 @@ from pathlib import Path
 
 import brotli  # type: ignore[import-untyped]
 
+from escarmouche.render.fmt import plural
+
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"
 SUFFIXES = frozenset({
@@ -82,8 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = time.monotonic()
     made, removed, considered = precompress(args.dir)
-    print(f"[precompress] {made} copie(s) compressée(s) écrite(s), {removed} retirée(s), "
-          f"{considered} fichier(s) texte, en {time.monotonic() - start:.1f} s", flush=True)
+    print(f"[precompress] {plural(made, 'copie compressée', 'copies compressées')} "
+          f"({plural(removed, 'copie retirée', 'copies retirées')}) pour "
+          f"{plural(considered, 'fichier texte', 'fichiers texte')}, en "
+          f"{time.monotonic() - start:.1f} s", flush=True)
     return 0
 
 

@@ -38,6 +38,8 @@ from sphinx.config import Config
 from sphinx.search.fr import SearchFrench
 from sphinx.util import logging
 
+from escarmouche.render.fmt import plural
+
 LOGGER = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -407,7 +409,8 @@ def rewrite_site(app: Sphinx, exception: Exception | None) -> None:
         LOGGER.info("[escarmouche_site] police d’icônes réduite : %s", cut)
     if missing:
         LOGGER.warning("[escarmouche_site] icônes inconnues : %s", ", ".join(sorted(missing)))
-    LOGGER.info("[escarmouche_site] %d page(s) réécrite(s), icônes en SVG", count)
+    LOGGER.info("[escarmouche_site] %s, icônes en SVG",
+                plural(count, "page réécrite", "pages réécrites"))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
