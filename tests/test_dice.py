@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 from collections import defaultdict
 from collections.abc import Mapping
@@ -327,12 +326,6 @@ def test_d12_explode_1_cap_in_the_distribution() -> None:
 def test_roll_rejects_something_that_is_not_an_rng() -> None:
     with pytest.raises(EscarmoucheError, match="CORE-RNG"):
         roll("1d6", 42)  # type: ignore[arg-type]
-
-
-def test_doctests_of_the_module() -> None:
-    result = doctest.testmod(D)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_roll_accepts_an_expression_and_random() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import itertools
 import xml.etree.ElementTree as ET
 from fractions import Fraction
@@ -15,7 +14,6 @@ from escarmouche import EscarmoucheError
 from escarmouche.dice import distribution
 from escarmouche.render import (
     distribution_svg,
-    fmt,
     fraction,
     html_table,
     number,
@@ -99,12 +97,6 @@ def test_fraction() -> None:
     assert fraction(Fraction(-1, 8)) == f"{MINUS}1/8"
     with pytest.raises(EscarmoucheError):
         fraction(0.5)  # type: ignore[arg-type]
-
-
-def test_doctests_of_fmt() -> None:
-    result = doctest.testmod(fmt)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 @given(st.fractions(min_value=0, max_value=1))

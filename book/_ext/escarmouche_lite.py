@@ -67,11 +67,17 @@ def add_button(app: Sphinx, doctree: nodes.document) -> None:
         f'title="{title}">▶ {text}</a></p>',
         format="html",
     )
+    insert_under_title(doctree, raw)
+
+
+def insert_under_title(doctree: nodes.document, node: nodes.Node) -> None:
+    """Put ``node`` right under the page's title (or first, on a page without one); the
+    three book extensions place their bars and boxes there."""
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is not None and section.children and isinstance(section[0], nodes.title):
-        section.insert(1, raw)
+        section.insert(1, node)
     else:
-        doctree.insert(0, raw)
+        doctree.insert(0, node)
 
 
 _ROLE = re.compile(r"\{(?:ref|term|doc|numref)\}`([^`]*)`")

@@ -30,6 +30,7 @@ import hashlib
 import importlib.metadata
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,11 @@ import nbformat
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
+
+# The book's extensions are loaded one by one from book/_ext: the sibling that holds the
+# shared page helper is imported from there.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from escarmouche_lite import insert_under_title  # noqa: E402
 
 LOGGER = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,11 +121,7 @@ def add_bar(app: Sphinx, doctree: nodes.document) -> None:
         f'<script type="application/json" id="escarmouche-live-config">{data}</script>',
         format="html",
     )
-    section = next(iter(doctree.findall(nodes.section)), None)
-    if section is not None and section.children and isinstance(section[0], nodes.title):
-        section.insert(1, raw)
-    else:
-        doctree.insert(0, raw)
+    insert_under_title(doctree, raw)
 
 
 def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],

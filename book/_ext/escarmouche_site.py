@@ -26,6 +26,7 @@ import hashlib
 import html
 import json
 import re
+import sys
 import shutil
 import tomllib
 import unicodedata
@@ -39,6 +40,11 @@ from sphinx.search.fr import SearchFrench
 from sphinx.util import logging
 
 from escarmouche.render.fmt import plural
+
+# The book's extensions are loaded one by one from book/_ext: the sibling that holds the
+# shared page helper is imported from there.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from escarmouche_lite import insert_under_title  # noqa: E402
 
 LOGGER = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
@@ -178,11 +184,7 @@ def add_pdf_link(app: Sphinx, doctree: nodes.document) -> None:
         f"site)</p></div>",
         format="html",
     )
-    section = next(iter(doctree.findall(nodes.section)), None)
-    if section is not None and section.children and isinstance(section[0], nodes.title):
-        section.insert(1, raw)
-    else:
-        doctree.insert(0, raw)
+    insert_under_title(doctree, raw)
 
 
 # --- the built pages ---------------------------------------------------------------------
