@@ -22,7 +22,6 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -413,7 +412,6 @@ def run_all(examples: int, *, seed: int = 0, only: str = "") -> tuple[Report, di
 
 
 __all__ = ["HANG_SECONDS", "Report", "Target", "all_targets", "fuzz", "run_all"]
-_ = Fraction
 
 
 # -- the systems' public functions (API.md and their pure / rolling / odds functions) ----

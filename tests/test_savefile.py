@@ -114,6 +114,8 @@ def test_not_a_save_at_all_core_log() -> None:
     refused('"texte"', "un objet")
     with pytest.raises(SaveError):
         Encounter.from_json(42)  # type: ignore[arg-type]
+    with pytest.raises(SaveError, match="pas du JSON"):
+        Encounter.from_json({**toy_save(), "log": [object()]})
 
 
 def test_lone_surrogates_are_refused_core_log() -> None:

@@ -6,11 +6,11 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from escarmouche_widgets._odds import first_odds, uniform
 from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets.initiative import InitiativeDemo
 
 from escarmouche import Combatant
+from escarmouche.odds import first_odds, uniform
 from escarmouche.render.fmt import percent
 from escarmouche.systems import d12, rulebook
 

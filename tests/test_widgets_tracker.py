@@ -1,6 +1,6 @@
 """The GM's combat tracker, driven through its Python API (buttons clicked, text read).
 
-The generic behaviour is tested with the toy system of ``tests/toy_system.py`` (any system
+The generic behaviour is tested with the toy system of ``tests/toy_system/`` (any system
 plugs into the encounter engine the same way).
 """
 

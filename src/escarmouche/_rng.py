@@ -17,10 +17,10 @@ from escarmouche.render.fmt import plural
 
 __all__ = ["RecordingRng", "Rng", "ScriptedRolls", "rng_state", "set_rng_state"]
 
-#: the most results a ScriptedRolls holds, and the largest size of one (a die has at
-#: most 1000 faces: a larger value is refused when drawn, with the die named)
+#: the most results a ScriptedRolls holds, and the largest magnitude of one (a value off
+#: the die's faces is refused when drawn, with the die named)
 MAX_SCRIPTED = 100_000
-MAX_FACES = 1_000_000
+MAX_SCRIPTED_VALUE = 1_000_000
 
 
 @runtime_checkable
@@ -52,7 +52,8 @@ class ScriptedRolls:
                 raise ParameterError(
                     f"dés manuels : plus de {MAX_SCRIPTED} résultats (CORE-RNG)",
                     field="dés", value=i, rule="CORE-RNG")
-            if isinstance(v, bool) or not isinstance(v, int) or not -MAX_FACES <= v <= MAX_FACES:
+            bound = MAX_SCRIPTED_VALUE
+            if isinstance(v, bool) or not isinstance(v, int) or not -bound <= v <= bound:
                 raise ParameterError(
                     f"dés manuels : le résultat n° {i + 1} vaut {shown(v)} ; un nombre "
                     f"entier est attendu (CORE-RNG)",

@@ -504,8 +504,13 @@ class Encounter:
         if isinstance(text, str):
             data = parse_json(text)
         elif isinstance(text, Mapping):
-            data = parse_json(json.dumps(dict(text), ensure_ascii=False,
-                                         default=lambda o: None))
+            try:
+                dumped = json.dumps(dict(text), ensure_ascii=False)
+            except (TypeError, ValueError, RecursionError):
+                raise SaveError("sauvegarde = une valeur n’est pas du JSON (nombre, texte, "
+                                "liste, objet) (CORE-LOG)", field="sauvegarde", value=None,
+                                rule="CORE-LOG") from None
+            data = parse_json(dumped)
         else:
             raise SaveError("sauvegarde = un texte JSON est attendu (CORE-LOG)",
                             field="sauvegarde", value=None, rule="CORE-LOG")
