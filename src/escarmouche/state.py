@@ -50,7 +50,7 @@ import copy
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from escarmouche import _check
 from escarmouche._rng import RecordingRng, Rng
@@ -264,12 +264,13 @@ def _copy_json(value: T) -> T:
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None or kind is float:
         return value
+    data: Any = value
     if kind is dict:
-        return {k: v if type(v) in _ATOMS else _copy_json(v)  # type: ignore[attr-defined]
-                for k, v in value.items()}  # type: ignore[return-value]
+        return {k: v if type(v) in _ATOMS else _copy_json(v)  # type: ignore[return-value]
+                for k, v in data.items()}
     if kind is list:
-        return [v if type(v) in _ATOMS else _copy_json(v)
-                for v in value]  # type: ignore[attr-defined,return-value]
+        return [v if type(v) in _ATOMS else _copy_json(v)  # type: ignore[return-value]
+                for v in data]
     if isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, tuple):
