@@ -91,6 +91,7 @@ bench-lighthouse: book
 # The engine's benchmarks (the browser one needs the site and Chromium: make bench-browser).
 bench: venv
 	$(PY) bench/run.py dice
+	$(PY) bench/run.py simulation
 
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
 # in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (37 targets: 103 600 inputs).
