@@ -314,18 +314,17 @@ class EncounterState:
         >>> state.fighters["Brune"].tracks, draft.fighters["Brune"].tracks
         ({'PV': 6}, {'PV': 1})
 
-        In simulation mode (``fast``) the copy is made by :func:`_copy_json` on the
-        mutable parts only (combatants and effects are immutable and shared): the same
-        result as the deep copy for JSON flags, several times cheaper.
+        In simulation mode (``fast``) there is no copy: the fight is throwaway and owns
+        its state, so a draft is the state itself (what reads a draft, such as
+        ``auto_action`` or the policies, must not change it; the equivalence test of
+        ``tests/test_simulation.py`` would see it).
 
         >>> state.fast = True
-        >>> quick = state.draft()
-        >>> quick.fighters["Brune"].tracks["PV"] = 2
-        >>> state.fighters["Brune"].tracks, quick.fighters["Brune"].combatant is brune.combatant
-        ({'PV': 6}, True)
+        >>> state.draft() is state
+        True
         """
         if self.fast:
-            return self._quick_copy()
+            return self
         log, effects = self.log, self.effects
         self.log, self.effects = [], []
         try:
