@@ -219,7 +219,7 @@ def test_sweep_over_an_option_grid() -> None:
 def test_outputs_are_french_and_json() -> None:
     bal = sim.simulate(duel(), 20, seed=3)
     text = str(bal.table())
-    assert "Victoires (IC 95 % de Wilson)" in text and "\u202f%" in text
+    assert "Victoires (IC 95 % de Wilson)" in text and "\u202f%" in text
     data = json.loads(json.dumps(bal.to_json()))
     assert data["combats"] == 20 and set(data["camps"]) == {"héros", "orques"}
     svg = bal.svg()

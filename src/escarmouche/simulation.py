@@ -75,7 +75,7 @@ TACTICS = "tactique"
 #: the most fights one call plays, and the most points of a sweep grid
 MAX_FIGHTS = 10_000_000
 MAX_GRID_POINTS = 1_000
-#: the z value of a two-sided 95 % interval
+#: the z value of a two-sided 95 % interval
 Z95 = 1.959963984540054
 
 Progress = Callable[[int, int], None]
@@ -268,7 +268,7 @@ class _Tally:
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default).
+    """The Wilson score interval of a proportion (95 % by default).
 
     >>> low, high = wilson(50, 100)
     >>> round(low, 3), round(high, 3)
@@ -314,7 +314,7 @@ def _quantile(counts: Mapping[int, int], q: float) -> int:
 class Balance:
     """The balance of ``n`` fights of one roster (exact counts; see :meth:`table`).
 
-    Per side: ``wins`` (count; :meth:`win_rate` with its Wilson 95 % interval),
+    Per side: ``wins`` (count; :meth:`win_rate` with its Wilson 95 % interval),
     ``survivors`` and ``health`` (distributions: value → number of fights), damage
     taken in total (``damage_taken``, over the system's damage tracks); ``rounds``
     (distribution), ``draws`` (no one standing), ``timeouts`` (turn limit reached).
@@ -335,7 +335,7 @@ class Balance:
     damage_taken: Mapping[str, int]
 
     def win_rate(self, side: str) -> tuple[float, float, float]:
-        """(rate, low, high): the win rate of ``side`` and its Wilson 95 % interval."""
+        """(rate, low, high): the win rate of ``side`` and its Wilson 95 % interval."""
         k = self.wins.get(side, 0)
         low, high = wilson(k, self.n)
         return (k / self.n, low, high)
@@ -361,18 +361,18 @@ class Balance:
             remaining = sum(k * v for k, v in health.items())
             rows.append((
                 side,
-                f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]",
+                f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]",
                 _num(_mean(surv)),
                 _pct(remaining / top) if top else "—",
                 _num(self.damage_per_round(side)),
             ))
-        title = (f"{self.title} : {plural(self.n, 'combat')} ({self.system}, graine "
-                 f"{self.seed}) ; durée moyenne {_num(_mean(self.rounds))} tours "
-                 f"(médiane {_quantile(self.rounds, 0.5)}, 90 % en "
-                 f"{_quantile(self.rounds, 0.9)} au plus) ; "
+        title = (f"{self.title} : {plural(self.n, 'combat')} ({self.system}, graine "
+                 f"{self.seed}) ; durée moyenne {_num(_mean(self.rounds))} tours "
+                 f"(médiane {_quantile(self.rounds, 0.5)}, 90 % en "
+                 f"{_quantile(self.rounds, 0.9)} au plus) ; "
                  f"{plural(self.draws, 'match nul', 'matchs nuls')}, "
                  f"{plural(self.timeouts, 'combat', 'combats')} à la limite de tours")
-        return Table(("Camp", "Victoires (IC 95 % de Wilson)", "Survivants en moyenne",
+        return Table(("Camp", "Victoires (IC 95 % de Wilson)", "Survivants en moyenne",
                       "Santé restante", "Dégâts infligés par tour"), rows, title=title)
 
     def _repr_html_(self) -> str:
@@ -398,7 +398,7 @@ class Balance:
         return {"titre": self.title, "systeme": self.system, "combats": self.n,
                 "graine": self.seed, "nuls": self.draws, "limite_de_tours": self.timeouts,
                 "tours": {str(k): v for k, v in sorted(self.rounds.items())},
-                "camps": sides, "intervalle": "Wilson 95 %"}
+                "camps": sides, "intervalle": "Wilson 95 %"}
 
     def svg(self) -> str:
         """Two charts side by side in one ``<div>``-free string: the outcomes (bars) and
@@ -406,7 +406,7 @@ class Balance:
         return self.outcome_svg() + "\n" + self.rounds_svg()
 
     def outcome_svg(self) -> str:
-        items = [(f"victoire « {s} »", Fraction(self.wins.get(s, 0), self.n))
+        items = [(f"victoire « {s} »", Fraction(self.wins.get(s, 0), self.n))
                  for s in self.sides]
         items += [("match nul", Fraction(self.draws, self.n)),
                   ("limite de tours", Fraction(self.timeouts, self.n))]
@@ -558,7 +558,7 @@ def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
 @dataclasses.dataclass(frozen=True)
 class Comparison:
     """Two balances played on the same streams (common random numbers) and, per side,
-    the paired difference of win rates B − A with its 95 % interval (Wald, on the
+    the paired difference of win rates B − A with its 95 % interval (Wald, on the
     paired differences: fights A won and B did not, and the reverse)."""
 
     a: Balance
@@ -584,15 +584,15 @@ class Comparison:
             diff, low, high = self.difference(side)
             sign = "+" if diff > 0 else ""
             rows.append((side, _pct(ra), _pct(rb),
-                         f"{sign}{_num(diff * 100, 1)} points [{_num(low * 100, 1)} ; "
+                         f"{sign}{_num(diff * 100, 1)} points [{_num(low * 100, 1)} ; "
                          f"{_num(high * 100, 1)}]",
                          _num(self.a.damage_per_round(side)),
                          _num(self.b.damage_per_round(side))))
-        title = (f"{self.a.title} : {la} contre {lb}, {plural(self.a.n, 'combat')} sur les "
-                 f"mêmes dés (graine {self.a.seed}) ; durée moyenne "
+        title = (f"{self.a.title} : {la} contre {lb}, {plural(self.a.n, 'combat')} sur les "
+                 f"mêmes dés (graine {self.a.seed}) ; durée moyenne "
                  f"{_num(_mean(self.a.rounds))} contre {_num(_mean(self.b.rounds))} tours")
         return Table(("Camp", f"Victoires {la}", f"Victoires {lb}",
-                      f"Écart {lb} − {la} (IC 95 % apparié)", f"Dégâts par tour {la}",
+                      f"Écart {lb} − {la} (IC 95 % apparié)", f"Dégâts par tour {la}",
                       f"Dégâts par tour {lb}"), rows, title=title)
 
     def _repr_html_(self) -> str:
@@ -609,13 +609,13 @@ class Comparison:
                            "seulement_a": self.a_only.get(side, 0),
                            "seulement_b": self.b_only.get(side, 0)}
         return {"a": self.a.to_json(), "b": self.b.to_json(), "libelles": list(self.labels),
-                "ecarts": diffs, "intervalle": "Wald apparié 95 %"}
+                "ecarts": diffs, "intervalle": "Wald apparié 95 %"}
 
     def svg(self) -> str:
         items = []
         for side in self.a.sides:
             for label, bal in zip(self.labels, (self.a, self.b), strict=True):
-                items.append((f"{label} : victoire « {side} »",
+                items.append((f"{label} : victoire « {side} »",
                               Fraction(bal.wins.get(side, 0), bal.n)))
         return outcome_bars_svg(items, title=f"Victoires sur {plural(self.a.n, 'combat')}")
 
@@ -666,12 +666,12 @@ class Sweep:
                 v, str | int) else v for v in point]
             for side in sides:
                 rate, low, high = bal.win_rate(side)
-                cells.append(f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]")
+                cells.append(f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]")
             cells.append(_num(_mean(bal.rounds)))
             rows.append(tuple(cells))
-        headers = (*self.fields, *(f"Victoires « {s} »" for s in sides), "Tours en moyenne")
+        headers = (*self.fields, *(f"Victoires « {s} »" for s in sides), "Tours en moyenne")
         n = self.balances[0].n if self.balances else 0
-        return Table(headers, rows, title=f"Balayage : {plural(len(self.points), 'point')}"
+        return Table(headers, rows, title=f"Balayage : {plural(len(self.points), 'point')}"
                      f" × {plural(n, 'combat')}")
 
     def _repr_html_(self) -> str:
@@ -713,7 +713,7 @@ def sweep(roster: object, grid: Mapping[str, Sequence[Any]], n: int, *, seed: in
             new_rules = dataclasses.replace(rules, **dict(zip(fields, point, strict=True)))
         except (TypeError, ValueError) as err:
             raise invalid("grille", json.dumps(point, ensure_ascii=False, default=str),
-                          "CORE-ERR", f"options refusées : {err}") from None
+                          "CORE-ERR", f"options refusées : {err}") from None
         variants.append(base.with_rules(new_rules))
     sides = _first_fight(variants[0], seed, policy, max_turns)
     workers = _workers(processes, dask)
