@@ -48,10 +48,11 @@ from typing import Any, Protocol
 
 from escarmouche import _check
 from escarmouche.encounter import MAX_RUN_TURNS, Encounter
-from escarmouche.errors import invalid
+from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.render.fmt import number, percent, plural
 from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import Table
+from escarmouche.systems import get as get_system
 
 __all__ = [
     "DICE",
@@ -295,6 +296,11 @@ def _num(x: float, digits: int = 2) -> str:
     return number(Fraction(x).limit_denominator(10**9), digits)
 
 
+def _count(n: int, singular: str, plural_form: str) -> str:
+    """« aucun match nul », « 1 match nul », « 3 matchs nuls »."""
+    return f"aucun {singular}" if n == 0 else plural(n, singular, plural_form)
+
+
 def _mean(counts: Mapping[int, int]) -> float:
     total = sum(counts.values())
     return sum(k * v for k, v in counts.items()) / total if total else 0.0
@@ -333,6 +339,8 @@ class Balance:
     health: Mapping[str, Mapping[int, int]]
     health_max: Mapping[str, int]
     damage_taken: Mapping[str, int]
+    #: the system's word for one global turn (« tour », « round »)
+    turn_word: str = "tour"
 
     def win_rate(self, side: str) -> tuple[float, float, float]:
         """(rate, low, high): the win rate of ``side`` and its Wilson 95 % interval."""
@@ -367,11 +375,12 @@ class Balance:
                 _num(self.damage_per_round(side)),
             ))
         title = (f"{self.title} : {plural(self.n, 'combat')} ({self.system}, graine "
-                 f"{self.seed}) ; durée moyenne {_num(_mean(self.rounds))} tours "
-                 f"(médiane {_quantile(self.rounds, 0.5)}, 90 % en "
+                 f"{self.seed}) ; durée moyenne {_num(_mean(self.rounds))} "
+                 f"{self.turn_word}s (médiane {_quantile(self.rounds, 0.5)}, 90 % en "
                  f"{_quantile(self.rounds, 0.9)} au plus) ; "
-                 f"{plural(self.draws, 'match nul', 'matchs nuls')}, "
-                 f"{plural(self.timeouts, 'combat', 'combats')} à la limite de tours")
+                 f"{_count(self.draws, 'match nul', 'matchs nuls')}, "
+                 f"{_count(self.timeouts, 'combat', 'combats')} à la limite de "
+                 f"{self.turn_word}s")
         return Table(("Camp", "Victoires (IC 95 % de Wilson)", "Survivants en moyenne",
                       "Santé restante", "Dégâts infligés par tour"), rows, title=title)
 
@@ -414,7 +423,8 @@ class Balance:
 
     def rounds_svg(self) -> str:
         dist = {k: Fraction(v, self.n) for k, v in sorted(self.rounds.items())}
-        return distribution_svg(dist, title="Durée des combats", xlabel="Tours")
+        return distribution_svg(dist, title="Durée des combats",
+                                xlabel=f"{self.turn_word.capitalize()}s")
 
 
 def _balance(roster: Any, tally: _Tally, seed: int, sides: Sequence[str]) -> Balance:
@@ -426,7 +436,15 @@ def _balance(roster: Any, tally: _Tally, seed: int, sides: Sequence[str]) -> Bal
         survivors={s: dict(sorted(c.items())) for s, c in tally.survivors.items()},
         health={s: dict(sorted(c.items())) for s, c in tally.health.items()},
         health_max=dict(tally.health_max), damage_taken=dict(tally.damage_taken),
+        turn_word=_turn_word(str(getattr(roster, "system", ""))),
     )
+
+
+def _turn_word(system: str) -> str:
+    try:
+        return get_system(system).turn_word
+    except EscarmoucheError:
+        return "tour"
 
 
 # -- jobs and executors -----------------------------------------------------------------
@@ -590,7 +608,8 @@ class Comparison:
                          _num(self.b.damage_per_round(side))))
         title = (f"{self.a.title} : {la} contre {lb}, {plural(self.a.n, 'combat')} sur les "
                  f"mêmes dés (graine {self.a.seed}) ; durée moyenne "
-                 f"{_num(_mean(self.a.rounds))} contre {_num(_mean(self.b.rounds))} tours")
+                 f"{_num(_mean(self.a.rounds))} contre {_num(_mean(self.b.rounds))} "
+                 f"{self.a.turn_word}s")
         return Table(("Camp", f"Victoires {la}", f"Victoires {lb}",
                       f"Écart {lb} − {la} (IC 95 % apparié)", f"Dégâts par tour {la}",
                       f"Dégâts par tour {lb}"), rows, title=title)
@@ -669,7 +688,9 @@ class Sweep:
                 cells.append(f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]")
             cells.append(_num(_mean(bal.rounds)))
             rows.append(tuple(cells))
-        headers = (*self.fields, *(f"Victoires « {s} »" for s in sides), "Tours en moyenne")
+        word = self.balances[0].turn_word if self.balances else "tour"
+        headers = (*self.fields, *(f"Victoires « {s} »" for s in sides),
+                   f"{word.capitalize()}s en moyenne")
         n = self.balances[0].n if self.balances else 0
         return Table(headers, rows, title=f"Balayage : {plural(len(self.points), 'point')}"
                      f" × {plural(n, 'combat')}")
