@@ -190,7 +190,7 @@ def test_compare_uses_common_random_numbers() -> None:
     better = sim.compare(a, duel(cc=90), 80, seed=5)
     diff, low, high = better.difference("héros")
     assert low <= diff <= high and diff > 0
-    assert "Écart B − A" in str(better.table())
+    assert "Écart B − A, en points" in str(better.table())
 
 
 def test_wilson_interval_known_values() -> None:

@@ -316,7 +316,7 @@ def _quantile(counts: Mapping[int, int], q: float) -> int:
     return max(counts, default=0)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Balance:
     """The balance of ``n`` fights of one roster (exact counts; see :meth:`table`).
 
@@ -382,13 +382,16 @@ class Balance:
                  f"{_count(self.timeouts, 'combat', 'combats')} à la limite de "
                  f"{self.turn_word}s")
         return Table(("Camp", "Victoires (IC 95 % de Wilson)", "Survivants en moyenne",
-                      "Santé restante", "Dégâts infligés par tour"), rows, title=title)
+                      "Santé restante", f"Dégâts infligés par {self.turn_word}"), rows, title=title)
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
 
     def __str__(self) -> str:
         return str(self.table())
+
+    #: the plain-text form a notebook stores next to the HTML: the table, never a repr
+    __repr__ = __str__
 
     def to_json(self) -> dict[str, Any]:
         """Everything, JSON-ready (``--json``), with the rates and intervals computed."""
@@ -573,7 +576,7 @@ def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
 # -- comparison ------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Comparison:
     """Two balances played on the same streams (common random numbers) and, per side,
     the paired difference of win rates B − A with its 95 % interval (Wald, on the
@@ -602,7 +605,7 @@ class Comparison:
             diff, low, high = self.difference(side)
             sign = "+" if diff > 0 else ""
             rows.append((side, _pct(ra), _pct(rb),
-                         f"{sign}{_num(diff * 100, 1)} points [{_num(low * 100, 1)} ; "
+                         f"{sign}{_num(diff * 100, 1)} [{_num(low * 100, 1)} ; "
                          f"{_num(high * 100, 1)}]",
                          _num(self.a.damage_per_round(side)),
                          _num(self.b.damage_per_round(side))))
@@ -611,14 +614,18 @@ class Comparison:
                  f"{_num(_mean(self.a.rounds))} contre {_num(_mean(self.b.rounds))} "
                  f"{self.a.turn_word}s")
         return Table(("Camp", f"Victoires {la}", f"Victoires {lb}",
-                      f"Écart {lb} − {la} (IC 95 % apparié)", f"Dégâts par tour {la}",
-                      f"Dégâts par tour {lb}"), rows, title=title)
+                      f"Écart {lb} − {la}, en points (IC 95 % apparié)",
+                      f"Dégâts par {self.a.turn_word} {la}",
+                      f"Dégâts par {self.a.turn_word} {lb}"), rows, title=title)
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
 
     def __str__(self) -> str:
         return str(self.table())
+
+    #: the plain-text form a notebook stores next to the HTML: the table, never a repr
+    __repr__ = __str__
 
     def to_json(self) -> dict[str, Any]:
         diffs = {}
@@ -669,7 +676,7 @@ def compare(roster_a: object, roster_b: object, n: int, *, seed: int = 0, policy
 # -- sweeps over an option grid -----------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Sweep:
     """One :class:`Balance` per point of an option grid, in grid order."""
 
@@ -697,6 +704,11 @@ class Sweep:
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
+
+    def __str__(self) -> str:
+        return str(self.table())
+
+    __repr__ = __str__
 
     def to_json(self) -> dict[str, Any]:
         return {"champs": list(self.fields),
