@@ -251,3 +251,89 @@ def test_progress_reaches_the_total() -> None:
     seen: list[tuple[int, int]] = []
     sim.simulate(duel(), 50, seed=1, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (50, 50) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+# -- the dedicated d100 resolver ---------------------------------------------------------
+
+from escarmouche.simulation import d100 as kernel_d100  # noqa: E402
+from escarmouche.systems.d100 import Rules as D100Rules  # noqa: E402
+
+
+def d100_fighter(name: str, side: str, cc: int, ag: int, e: int, b: int, pa: int,
+                 dodge: bool) -> Combatant:
+    stats = {"CC": cc, "CT": 30, "F": 35, "E": e, "Ag": ag, "M": 4, "B": b}
+    if pa:
+        stats["PA"] = pa
+    return Combatant(name, side, stats, skills={"esquive"} if dodge else set())
+
+
+def kernel_vs_engine(enc: Encounter, seed: int, max_turns: int, full: bool
+                     ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    k = kernel_d100.Kernel(enc)
+    r1 = random.Random(seed)
+    b, turn, timed_out = k.play(r1, max_turns)
+    played = (enc if full else enc.simulated())
+    if full:
+        played = Encounter("d100", [f.combatant for f in enc.state.fighters.values()],
+                           rules=enc.rules)
+    r2 = random.Random(seed)
+    played.run(r2, max_turns=max_turns)
+    engine_b = [f.tracks["B"] for f in played.state.fighters.values()]
+    engine_timeout = len({f.side for f in played.state.fighters.values() if f.standing}) > 1
+    return ((b, turn, timed_out, r1.getstate()),
+            (engine_b, played.state.turn, engine_timeout, r2.getstate()))
+
+
+def test_d100_resolver_equals_the_full_engine_d100_atk_1() -> None:
+    """D100-ATK-1..3, D100-DODGE-1/2, D100-INIT-1/2: the dedicated resolver gives the
+    full engine's fight (every B, the rounds, the same dice consumed)."""
+    duel_ = Encounter("d100", [d100_fighter("Aldric", "héros", 45, 40, 30, 12, 0, True),
+                               d100_fighter("Grolk", "orques", 40, 25, 40, 11, 1, False)])
+    for seed in range(SEEDS):
+        mine, engine = kernel_vs_engine(duel_, seed, 50, full=True)
+        assert mine == engine, seed
+
+
+fighters_ = st.tuples(st.integers(5, 95), st.integers(5, 95), st.integers(10, 80),
+                      st.integers(1, 20), st.integers(0, 3), st.booleans())
+
+
+@given(st.lists(fighters_, min_size=2, max_size=4), st.integers(1, 3),
+       st.integers(0, 2), st.sampled_from(["arme_a_une_main", "dague", "mains_nues",
+                                           "arme_a_deux_mains"]),
+       st.integers(0, 2**32), st.integers(1, 12))
+@settings(max_examples=150, deadline=None)
+def test_d100_resolver_equals_simulation_mode_on_any_roster(
+        stats: list[tuple[int, int, int, int, int, bool]], n_sides: int, dodges: int,
+        weapon: str, seed: int, max_turns: int) -> None:
+    """Any d100 roster the resolver accepts (two to four fighters, up to three sides, any
+    dodges per round and melee weapon, short turn limits): the same fight as the engine
+    in simulation mode, itself held to the full engine above (CORE-RNG)."""
+    roster_ = [d100_fighter(f"F{i}", f"camp{i % max(2, n_sides)}", *s)
+               for i, s in enumerate(stats)]
+    rules = D100Rules(dodges_per_round=dodges, default_weapon=weapon)
+    enc = Encounter("d100", roster_, rules=rules)
+    assert kernel_d100.applies(enc, {}, None)
+    for k in range(5):
+        mine, engine = kernel_vs_engine(enc, seed + k, max_turns, full=False)
+        assert mine == engine
+
+
+def test_d100_resolver_steps_aside_when_it_does_not_apply() -> None:
+    """Start options, a policy, effects, a ranged weapon, another system: the engine."""
+    enc = duel()
+    assert kernel_d100.applies(enc, {}, None)
+    assert not kernel_d100.applies(enc, {"surpris": "orques"}, None)
+    assert not kernel_d100.applies(enc, {}, {"héros": "prudent"})
+    bow = Encounter("d100", [f.combatant for f in enc.state.fighters.values()],
+                    rules=D100Rules(default_weapon="arc"))
+    assert not kernel_d100.applies(bow, {}, None)
+    assert not kernel_d100.applies(Encounter("d20", [Combatant("A", "x", {"PV": 3}),
+                                                     Combatant("B", "y", {"PV": 3})]), {}, None)
+
+
+def test_simulate_gives_the_same_balance_with_or_without_the_resolver(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with_kernel = sim.simulate(duel(), 80, seed=6)
+    monkeypatch.setattr(sim, "USE_KERNELS", False)
+    assert sim.simulate(duel(), 80, seed=6) == with_kernel

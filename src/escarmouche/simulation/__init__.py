@@ -52,6 +52,7 @@ from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.render.fmt import number, percent, plural
 from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import Table
+from escarmouche.simulation import d100 as _d100
 from escarmouche.systems import get as get_system
 
 __all__ = [
@@ -76,6 +77,8 @@ TACTICS = "tactique"
 #: the most fights one call plays, and the most points of a sweep grid
 MAX_FIGHTS = 10_000_000
 MAX_GRID_POINTS = 1_000
+#: dedicated fast resolvers (:mod:`escarmouche.simulation.d100`) are used where they apply
+USE_KERNELS = True
 #: the z value of a two-sided 95 % interval
 Z95 = 1.959963984540054
 
@@ -465,15 +468,56 @@ class _Job:
     max_turns: int
 
 
+#: fights of each job replayed by the engine to re-check a dedicated resolver before use
+KERNEL_CHECKS = 3
+
+
+def _kernel_result(kernel: Any, index: int, seed: int, max_turns: int) -> FightResult:
+    """Fight ``index`` played by a dedicated resolver (:mod:`escarmouche.simulation.d100`)."""
+    b, turn, _ = kernel.play(stream(seed, index, DICE), max_turns)
+    sides = list(dict.fromkeys(kernel.sides))
+    standing = dict.fromkeys(sides, 0)
+    health = dict.fromkeys(sides, 0)
+    top = dict.fromkeys(sides, 0)
+    for side, value, most in zip(kernel.sides, b, kernel.max_b, strict=True):
+        standing[side] += value > 0
+        health[side] += value
+        top[side] += most
+    alive = [s for s in sides if standing[s]]
+    return FightResult(index, alive[0] if len(alive) == 1 else None, len(alive) > 1, turn,
+                       tuple(standing.items()), tuple(health.items()), tuple(top.items()))
+
+
+def _player(roster: Any, template: Encounter, job: _Job) -> Callable[[int], FightResult]:
+    """How this job plays fight ``i`` of ``roster``: a dedicated resolver when one applies
+    and agrees with the engine on the job's first fights, else the engine."""
+
+    def engine(i: int) -> FightResult:
+        return play_fight(roster, i, job.seed, policy=job.policy, max_turns=job.max_turns,
+                          template=template)
+
+    options = getattr(roster, "start_options", None) or {}
+    policy = job.policy if job.policy is not None else getattr(roster, "policies", None)
+    if not USE_KERNELS or not _d100.applies(template, options, policy):
+        return engine
+    try:
+        kernel = _d100.Kernel(template)
+    except (EscarmoucheError, ValueError):
+        return engine
+    for i in range(job.start, min(job.stop, job.start + KERNEL_CHECKS)):
+        if _kernel_result(kernel, i, job.seed, job.max_turns) != engine(i):
+            return engine
+    return lambda i: _kernel_result(kernel, i, job.seed, job.max_turns)
+
+
 def _play_job(job: _Job) -> tuple[_Tally, ...] | tuple[_Tally, _Tally, Counter[str]]:
     """Play a job: one tally per roster; with two rosters, also the paired counts
     (``"a:<side>"``: A won and B did not; ``"b:<side>"``: the reverse)."""
     tallies = [_Tally() for _ in job.rosters]
-    templates = [r.encounter() for r in job.rosters]
+    players = [_player(r, r.encounter(), job) for r in job.rosters]
     pairs: Counter[str] = Counter()
     for i in range(job.start, job.stop):
-        results = [play_fight(r, i, job.seed, policy=job.policy, max_turns=job.max_turns,
-                              template=t) for r, t in zip(job.rosters, templates, strict=True)]
+        results = [play(i) for play in players]
         for t, r in zip(tallies, results, strict=True):
             t.add(r)
         if len(results) == 2 and results[0].winner != results[1].winner:
