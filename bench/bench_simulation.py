@@ -6,17 +6,20 @@ For each system, in this same run and on this same machine (best of several repe
   atomic copies, rng snapshots, the log with its dice);
 - ``simulation``: what :func:`escarmouche.simulation.simulate` does per fight
   (``template.simulated()``, ``start``, ``run``, the fight's result);
+- ``simulate``: :func:`escarmouche.simulation.simulate` itself, per fight (it uses the
+  dedicated d100 resolver where it applies, :mod:`escarmouche.simulation.d100`);
 - ``dés seuls``: a loop of ``rng.randint(1, faces)`` drawing the very dice those fights
   drew (same count, same faces), from streams seeded the same way.
 
-Ratios: ``simulation / complet`` (the target is ≥ 20 on the d100 duel) and
-``simulation / dés seuls`` (how far from the cost of the dice themselves). Before
+Ratios: ``simulation / complet`` and ``simulate / complet`` (the target is ≥ 20 on the
+d100 duel), ``simulate / dés seuls`` (how far from the cost of the dice themselves). Before
 timing, the simulation mode is checked against the full engine on ``EQUIV`` seeds per
 system (same state, same rng state after): a mismatch fails the benchmark.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sys
@@ -111,6 +114,11 @@ def fast_run(build: Callable[[], Encounter], start: dict[str, Any]) -> None:
         sim.result_of(enc, i)
 
 
+def simulate_run(build: Callable[[], Encounter], start: dict[str, Any]) -> None:
+    roster = dataclasses.replace(sim.as_roster(build()), start_options=start)
+    sim.simulate(roster, FIGHTS, seed=0, max_turns=MAX_TURNS)
+
+
 def dice_of(build: Callable[[], Encounter], start: dict[str, Any]) -> list[list[int]]:
     out = []
     template = build()
@@ -154,8 +162,9 @@ def equivalent(build: Callable[[], Encounter], start: dict[str, Any], seeds: int
 def main() -> int:
     print(f"{FIGHTS} combats par mesure, meilleur de 3 ; équivalence vérifiée sur {EQUIV} "
           "graines par cas")
-    print(f"{'cas':<30} {'complet/s':>10} {'simul./s':>10} {'simul./complet':>15} "
-          f"{'dés/combat':>11} {'simul./dés seuls':>17} {'écarts':>7}")
+    print(f"{'cas':<30} {'complet/s':>10} {'mode simul./s':>14} {'simulate/s':>11} "
+          f"{'mode/complet':>13} {'simulate/complet':>17} {'dés/combat':>11} "
+          f"{'simulate/dés seuls':>19} {'écarts':>7}")
     failed = False
     for label, make in CASES:
         build, start = make()
@@ -164,13 +173,14 @@ def main() -> int:
         faces = dice_of(build, start)
         t_full = best(lambda: full_run(build, start))  # noqa: B023
         t_fast = best(lambda: fast_run(build, start))  # noqa: B023
+        t_sim = best(lambda: simulate_run(build, start))  # noqa: B023
         t_dice = best(dice_alone(faces))
         per_fight = sum(len(f) for f in faces) / FIGHTS
-        print(f"{label:<30} {FIGHTS / t_full:>10.0f} {FIGHTS / t_fast:>10.0f} "
-              f"{t_full / t_fast:>15.1f} {per_fight:>11.1f} {t_fast / t_dice:>17.0f} "
-              f"{mismatches:>7}")
-    print("simul./complet : combien de fois plus de combats par seconde en mode simulation ;"
-          " simul./dés seuls : temps d’un combat simulé / temps de tirer ses seuls dés")
+        print(f"{label:<30} {FIGHTS / t_full:>10.0f} {FIGHTS / t_fast:>14.0f} "
+              f"{FIGHTS / t_sim:>11.0f} {t_full / t_fast:>13.1f} {t_full / t_sim:>17.1f} "
+              f"{per_fight:>11.1f} {t_sim / t_dice:>19.0f} {mismatches:>7}")
+    print("mode/complet, simulate/complet : combien de fois plus de combats par seconde ; "
+          "simulate/dés seuls : temps d’un combat simulé / temps de tirer ses seuls dés")
     return 1 if failed else 0
 
 

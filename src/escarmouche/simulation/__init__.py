@@ -531,7 +531,10 @@ def _play_job(job: _Job) -> tuple[_Tally, ...] | tuple[_Tally, _Tally, Counter[s
 
 
 def _chunks(n: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(2_000, math.ceil(n / max(1, workers * 8))))
+    """Fight ranges: about 8 per worker when several share the work (balance), at most
+    2000 fights each (progress, memory); one worker gets the largest chunks."""
+    per = n if workers <= 1 else math.ceil(n / (workers * 8))
+    size = max(1, min(2_000, per))
     return [(a, min(n, a + size)) for a in range(0, n, size)]
 
 
