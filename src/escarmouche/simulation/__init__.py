@@ -178,8 +178,17 @@ def _sides(enc: Encounter) -> list[str]:
     return list(dict.fromkeys(f.side for f in enc.state.fighters.values()))
 
 
+_RUN_PARAMS: dict[object, frozenset[str]] = {}
+
+
 def _run_kwargs(enc: Encounter) -> frozenset[str]:
-    return frozenset(inspect.signature(enc.run).parameters)
+    """The keyword parameters of ``Encounter.run`` (``policy`` and ``tactics_rng`` once
+    the policies are in), looked up once per class."""
+    cls = type(enc)
+    params = _RUN_PARAMS.get(cls)
+    if params is None:
+        params = _RUN_PARAMS[cls] = frozenset(inspect.signature(cls.run).parameters)
+    return params
 
 
 def play_fight(roster: Any, index: int, seed: int, *, policy: Any = None,
