@@ -337,3 +337,14 @@ def test_simulate_gives_the_same_balance_with_or_without_the_resolver(
     with_kernel = sim.simulate(duel(), 80, seed=6)
     monkeypatch.setattr(sim, "USE_KERNELS", False)
     assert sim.simulate(duel(), 80, seed=6) == with_kernel
+
+
+def test_with_rules_keeps_the_effects_set_before_the_fight() -> None:
+    """RB-TIME-1..3: a sweep point is the same fight, effects included, under new rules."""
+    fight = next(f for f in fights("rulebook") if f.get("effects"))
+    enc = golden_runner.build(get("rulebook"), fight)
+    base = sim.as_roster(enc)
+    again = base.with_rules(enc.rules)
+    assert [e.to_json() for e in again.template.state.effects] == [
+        e.to_json() for e in enc.state.effects]
+    assert again.template.state.to_json() == enc.state.to_json()

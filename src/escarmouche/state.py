@@ -423,7 +423,7 @@ class Ctx(Generic[R]):
         self.state = state
         self.system = system
         self.rules = rules
-        self.fast = state.fast
+        self.fast: bool = getattr(state, "fast", False)
         if rng is None:
             self._rng: RecordingRng | None = None
         else:

@@ -121,6 +121,9 @@ class _FixedRoster:
         state = self.template.state
         fresh = Encounter(self.template.system, [f.combatant for f in state.fighters.values()],
                           rules=rules, end_conditions=state.end_conditions)
+        for effect in state.effects:  # the effects set before the fight, as they were
+            fresh.add_effect(effect)
+        fresh.state.next_effect_id = state.next_effect_id
         return dataclasses.replace(self, template=fresh)
 
 
