@@ -42,7 +42,6 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -579,6 +578,9 @@ def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
                 client.close()  # type: ignore[no-untyped-call]
         return results
     if processes > 1:
+        # imported here: the browser (Pyodide) has no processes and never gets here
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=processes) as pool:
             for k, r in enumerate(pool.map(_play_job, jobs)):
                 results[k] = r
