@@ -98,6 +98,8 @@ bench: venv
 FUZZ_EXEMPLES ?= 2800
 fuzz: venv
 	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
+	# the simulation mode and the d100 resolver against the full engine, 1500 seeds per fight
+	ESCARMOUCHE_EQUIV_SEEDS=1500 $(PY) -m pytest -q -p no:cacheprovider tests/test_simulation.py -k equals
 
 # Every notebook of the book comes from its MyST twin (book_src/X.md → book/X.ipynb, the
 # demo pages and essai-navigateur included), through one tool that executes it and stores

@@ -348,3 +348,27 @@ def test_with_rules_keeps_the_effects_set_before_the_fight() -> None:
     assert [e.to_json() for e in again.template.state.effects] == [
         e.to_json() for e in enc.state.effects]
     assert again.template.state.to_json() == enc.state.to_json()
+
+
+def test_bad_dask_address_is_a_french_error_core_err() -> None:
+    with pytest.raises(ParameterError, match="ordonnanceur"):
+        sim.simulate(duel(), 5, dask="grappe-du-bureau")
+
+
+def test_the_engine_imports_without_dask_nor_processes() -> None:
+    """The browser (Pyodide) has neither Dask nor processes: the module imports and a
+    balance runs without them."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None; "
+            "sys.modules['concurrent.futures.process'] = None; "
+            "from escarmouche import Combatant, simulation; "
+            "from escarmouche.encounter import Encounter; "
+            "d = Encounter('d20', [Combatant('A', 'x', {'PV': 5}), "
+            "Combatant('B', 'y', {'PV': 5})]); "
+            "print(simulation.simulate(d, 10).n)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "10"

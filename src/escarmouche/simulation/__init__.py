@@ -565,7 +565,15 @@ def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
     if dask is not None:
         from distributed import Client, as_completed  # optional extra « cluster »
 
-        client = dask if isinstance(dask, Client) else Client(str(dask))  # type: ignore[no-untyped-call]
+        if isinstance(dask, Client):
+            client = dask
+        else:
+            try:
+                client = Client(dask, timeout=DASK_TIMEOUT)  # type: ignore[no-untyped-call]
+            except (OSError, TimeoutError, ValueError) as err:
+                raise invalid("dask", dask, "CORE-ERR",
+                              f"ordonnanceur Dask injoignable ({type(err).__name__})"
+                              ) from None
         try:
             futures = client.map(_play_job, list(jobs), pure=False)
             index = {f.key: k for k, f in enumerate(futures)}
@@ -590,6 +598,20 @@ def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
         results[k] = _play_job(job)
         tick(k)
     return results
+
+
+#: seconds to reach a Dask scheduler given by address
+DASK_TIMEOUT = 20
+_DASK_SCHEMES = ("tcp://", "tls://", "inproc://", "ucx://", "ws://", "wss://")
+
+
+def _check_dask(dask: Any) -> None:
+    if dask is None or type(dask).__name__ == "Client":
+        return
+    if not isinstance(dask, str) or not dask.startswith(_DASK_SCHEMES) or len(dask) > 300:
+        raise invalid("dask", dask, "CORE-ERR",
+                      "une adresse d’ordonnanceur (« tcp://hôte:8786 ») ou un "
+                      "distributed.Client est attendu")
 
 
 def _check_run(n: int, seed: int, processes: int, max_turns: int) -> None:
@@ -625,6 +647,7 @@ def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
     ``seed``, ``policy`` and ``max_turns``.
     """
     _check_run(n, seed, processes, max_turns)
+    _check_dask(dask)
     r = as_roster(roster)
     sides = _first_fight(r, seed, policy, max_turns)
     jobs = _jobs((r,), n, seed, policy, max_turns, _workers(processes, dask))
@@ -714,6 +737,7 @@ def compare(roster_a: object, roster_b: object, n: int, *, seed: int = 0, policy
     from ``stream(seed, i, …)``) and compare them; typically the same roster under two
     option sets or two editions (``roster.with_rules(...)``)."""
     _check_run(n, seed, processes, max_turns)
+    _check_dask(dask)
     ra, rb = as_roster(roster_a), as_roster(roster_b)
     sides_a = _first_fight(ra, seed, policy, max_turns)
     sides_b = _first_fight(rb, seed, policy, max_turns)
@@ -797,6 +821,7 @@ def sweep(roster: object, grid: Mapping[str, Sequence[Any]], n: int, *, seed: in
     of all), ``n`` fights each on the same streams; every fight of every point is sent to
     the executor at once (a cluster stays busy)."""
     _check_run(n, seed, processes, max_turns)
+    _check_dask(dask)
     base = as_roster(roster)
     rules = base.rules
     fields = tuple(grid)
