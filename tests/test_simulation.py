@@ -267,17 +267,17 @@ def d100_fighter(name: str, side: str, cc: int, ag: int, e: int, b: int, pa: int
     return Combatant(name, side, stats, skills={"esquive"} if dodge else set())
 
 
-#: the resolver mirrors automated play by ``auto_action``; once ``Encounter.run`` plays
-#: the tactics policies it steps aside (``applies`` is false) until it is taught the
-#: default d100 policy, and the tests below say so instead of passing in silence
+#: the resolver mirrors automated play by ``auto_action`` (or the default « agressif »
+#: policy, the same choices); if the default d100 play changes it steps aside
+#: (``applies`` is false), and the tests below say so instead of passing in silence
 RESOLVER_ON = kernel_d100.applies(
     Encounter("d100", [Combatant("A", "x", {"CC": 40, "CT": 30, "F": 30, "E": 30, "Ag": 30,
                                             "M": 4, "B": 10}),
                        Combatant("B", "y", {"CC": 40, "CT": 30, "F": 30, "E": 30, "Ag": 30,
                                             "M": 4, "B": 10})]), {}, None)
 needs_resolver = pytest.mark.skipif(
-    not RESOLVER_ON, reason="le résolveur d100 dédié ne s’applique pas : Encounter.run joue "
-    "les politiques de tactique (voir escarmouche.simulation.d100)")
+    not RESOLVER_ON, reason="le résolveur d100 dédié ne s’applique pas : le jeu automatique "
+    "par défaut du d100 a changé (voir escarmouche.simulation.d100)")
 
 
 def kernel_vs_engine(enc: Encounter, seed: int, max_turns: int, full: bool

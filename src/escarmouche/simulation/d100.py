@@ -16,14 +16,16 @@ here).
 
 It applies only where that holds (:func:`applies`): d100, default equipment with a
 melee weapon, no start options, effects, end conditions, mounts or policy, and an
-``Encounter.run`` that plays ``auto_action`` (no ``policy`` parameter); anything else
-goes through the engine. ``tests/test_simulation.py`` holds it to the full engine on
+``Encounter.run`` that plays ``auto_action``, or the default « agressif » tactics policy
+which makes the same choices here (:func:`_plays_like_auto_action`); anything else goes
+through the engine. ``tests/test_simulation.py`` holds it to the full engine on
 thousands of seeds (same winner, rounds, every track, same dice consumed), and
 :func:`escarmouche.simulation.simulate` re-checks it on a few fights before using it.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Mapping
 from typing import Any
@@ -45,6 +47,23 @@ from escarmouche.systems.d100.rules import TRACK, WEAPONS, Rules, armour_at, get
 __all__ = ["Kernel", "applies"]
 
 
+def _plays_like_auto_action(template: Encounter) -> bool:
+    """Whether ``template.run`` (no policy given) plays d100 as ``auto_action`` did: true
+    without tactics policies, and with them when the default d100 policy is the tag
+    policy that carries on, then attacks (« agressif »: one attack on the first standing
+    enemy, the defender taking the first defence it may use, no parry prepared)."""
+    if "policy" not in inspect.signature(template.run).parameters:
+        return True
+    try:
+        policies: Any = importlib.import_module("escarmouche.policies")
+        chosen = policies.get_policy(policies.default_policy("d100"))
+    except (ImportError, AttributeError, EscarmoucheError):
+        return False
+    prefer = getattr(chosen, "prefer", ())
+    return (type(chosen).__name__ == "TagPolicy" and tuple(prefer[:2]) == ("suite", "attaque")
+            and "defense" not in prefer and not getattr(chosen, "decline", ()))
+
+
 def applies(template: Encounter, start_options: Mapping[str, Any], policy: Any) -> bool:
     """Whether :class:`Kernel` plays ``template`` exactly as the engine would."""
     st = template.state
@@ -52,8 +71,8 @@ def applies(template: Encounter, start_options: Mapping[str, Any], policy: Any) 
         return False
     if start_options or policy:
         return False
-    if "policy" in inspect.signature(template.run).parameters:
-        return False  # automated play by policies: not what this resolver mirrors
+    if not _plays_like_auto_action(template):
+        return False
     rules = template.rules
     if not isinstance(rules, Rules):
         return False
