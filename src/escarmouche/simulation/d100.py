@@ -85,7 +85,25 @@ def applies(template: Encounter, start_options: Mapping[str, Any], policy: Any) 
 
 
 class Kernel:
-    """The d100 fight of ``template`` (see :func:`applies`), played from an rng."""
+    """The d100 fight of ``template`` (see :func:`applies`), played from an rng.
+
+    >>> import random
+    >>> from escarmouche import Combatant
+    >>> duel = Encounter("d100", [
+    ...     Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
+    ...                                   "M": 4, "B": 12}, skills={"esquive"}),
+    ...     Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
+    ...                                   "M": 4, "B": 11})])
+    >>> applies(duel, {}, None)
+    True
+    >>> wounds, rounds, timed_out = Kernel(duel).play(random.Random(5), max_turns=50)
+    >>> engine = duel.simulated()
+    >>> _ = engine.run(random.Random(5), max_turns=50)
+    >>> wounds == [f.tracks["B"] for f in engine.state.fighters.values()]
+    True
+    >>> rounds == engine.turn
+    True
+    """
 
     def __init__(self, template: Encounter) -> None:
         self.rules: Rules = template.rules
