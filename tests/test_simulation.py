@@ -223,7 +223,11 @@ def test_outputs_are_french_and_json() -> None:
     data = json.loads(json.dumps(bal.to_json()))
     assert data["combats"] == 20 and set(data["camps"]) == {"héros", "orques"}
     svg = bal.svg()
-    assert svg.count("<svg") == 2 and "Durée des combats" in svg
+    assert svg.count("<svg") == 3 and "Durée des combats" in svg
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)  # one well-formed document (``--sortie`` writes it)
+    assert root.tag.endswith("svg") and len(root.findall("{http://www.w3.org/2000/svg}svg")) == 2
 
 
 @pytest.mark.parametrize(("kwargs", "field"), [

@@ -49,6 +49,7 @@ from escarmouche import _check
 from escarmouche.encounter import MAX_RUN_TURNS, Encounter
 from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.render.fmt import number, percent, plural
+from escarmouche.render.simsvg import stack_svg
 from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import Table
 from escarmouche.simulation import d100 as _d100
@@ -427,9 +428,10 @@ class Balance:
                 "camps": sides, "intervalle": "Wilson 95 %"}
 
     def svg(self) -> str:
-        """Two charts side by side in one ``<div>``-free string: the outcomes (bars) and
-        the distribution of the number of rounds."""
-        return self.outcome_svg() + "\n" + self.rounds_svg()
+        """One SVG document: the outcomes (bars) over the distribution of the number of
+        rounds (:func:`escarmouche.render.simsvg.stack_svg`)."""
+        return stack_svg([self.outcome_svg(), self.rounds_svg()],
+                         title=f"Bilan de {plural(self.n, 'combat')}")
 
     def outcome_svg(self) -> str:
         items = [(f"victoire « {s} »", Fraction(self.wins.get(s, 0), self.n))
