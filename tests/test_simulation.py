@@ -214,6 +214,7 @@ def test_sweep_over_an_option_grid() -> None:
                          seed=1)
     assert res.balances[1] == again
     assert field in str(res.table())
+    assert res.svg().count("<svg") == 1 + len(res.balances[0].sides)
 
 
 def test_outputs_are_french_and_json() -> None:

@@ -797,6 +797,17 @@ class Sweep:
 
     __repr__ = __str__
 
+    def svg(self) -> str:
+        """The win rate of each side at each point of the grid (bars, one document)."""
+        sides = self.balances[0].sides if self.balances else ()
+        charts = []
+        for side in sides:
+            items = [(", ".join(f"{f} = {v}" for f, v in zip(self.fields, p, strict=True)),
+                      Fraction(b.wins.get(side, 0), b.n))
+                     for p, b in zip(self.points, self.balances, strict=True)]
+            charts.append(outcome_bars_svg(items, title=f"Victoires « {side} »"))
+        return stack_svg(charts, title="Balayage")
+
     def to_json(self) -> dict[str, Any]:
         return {"champs": list(self.fields),
                 "points": [dict(zip(self.fields, p, strict=True)) for p in self.points],
