@@ -27,7 +27,7 @@ from tests import golden_runner
 
 #: seeds per golden fight in ``make test``; ``ESCARMOUCHE_EQUIV_SEEDS`` raises it
 #: (``bench/bench_simulation.py`` runs thousands per system)
-SEEDS = int(os.environ.get("ESCARMOUCHE_EQUIV_SEEDS", "80"))
+SEEDS = int(os.environ.get("ESCARMOUCHE_EQUIV_SEEDS", "100"))
 
 
 def fights(system: str) -> list[dict[str, Any]]:
@@ -79,6 +79,7 @@ def test_fast_mode_really_is_fast_mode() -> None:
     fast.start(random.Random(1), **fight.get("start", {}))
     assert fast.fast and not template.fast and not template.started
     assert all(e.dice == () for e in fast.log)
+    assert "fast" not in fast.state.to_json()  # never saved (CORE-LOG)
     full = golden_runner.build(get("d100"), fight)
     full.start(random.Random(1), **fight.get("start", {}))
     assert any(e.dice for e in full.log)
