@@ -1,0 +1,297 @@
+"""The French « Ce qui a changé » page of an edition (MyST Markdown with HTML blocks),
+built from the edition file and by running the engine under the rules before and after.
+
+:func:`render_page` takes the edition, the snapshot of the previous edition (``None`` for
+the first one) and the snapshot of this one, and writes: the changes with their rule IDs
+and kinds, each touched rule's text before and after with a word-level diff
+(``<del>``/``<ins>``), the changed options in French, the standard odds of each touched
+system before and after (cells whose change passes
+:data:`~escarmouche.editions.odds.THRESHOLD` in bold), bar charts side by side, the
+simulated duels, and the book examples whose stored output changed.
+
+>>> word_diff("roll 1d100 and compare", "roll 1d100 then compare")
+'roll 1d100 <del>and</del> <ins>then</ins> compare'
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from escarmouche.editions.data import Change, Edition, Snapshot, rulings
+from escarmouche.editions.duels import Duels, duel_outcomes
+from escarmouche.editions.odds import (
+    OddsTable,
+    TableDiff,
+    compare,
+    option_label,
+    standard_odds,
+    value_label,
+)
+from escarmouche.model import Json
+from escarmouche.render.fmt import join, plural, quote
+from escarmouche.render.svg import outcome_bars_svg
+
+__all__ = ["DUELS", "SEED", "page_name", "render_page", "rules_from_snapshot", "word_diff"]
+
+#: duels simulated per rule set on a page, and their seed
+DUELS = 200
+SEED = 2026
+
+NBSP = "\u00a0"
+_MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+           "septembre", "octobre", "novembre", "décembre")
+
+
+def page_name(number: int) -> str:
+    """The page of edition ``number`` in the book (``book/editions/edition-<n>.md``)."""
+    return f"edition-{number}"
+
+
+def word_diff(before: str, after: str) -> str:
+    """The two texts merged word by word, HTML-escaped: removed words in ``<del>``,
+    added words in ``<ins>``."""
+    a, b = before.split(), after.split()
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append(html.escape(" ".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(f"<del>{html.escape(' '.join(a[i1:i2]))}</del>")
+        if j2 > j1:
+            out.append(f"<ins>{html.escape(' '.join(b[j1:j2]))}</ins>")
+    return " ".join(out)
+
+
+def rules_from_snapshot(system: str, data: Mapping[str, Json]) -> Any:
+    """A system's ``Rules`` from a snapshot's JSON; options equal to today's defaults are
+    taken as today's defaults (so tables of objects, such as d12's actions, need no
+    conversion when they did not change)."""
+    from escarmouche import systems
+    from escarmouche.editions.data import current_rules
+
+    sys_obj = systems.get(system)
+    today = current_rules([system])[system]
+    changed = {k: v for k, v in data.items() if k in today and today[k] != v}
+    return sys_obj.rules_from_json(changed)
+
+
+def _french_date(edition: Edition) -> str:
+    d = edition.date
+    day = "1er" if d.day == 1 else str(d.day)
+    return f"{day} {_MONTHS[d.month - 1]} {d.year}"
+
+
+def _html_table(diff: TableDiff | None, table: OddsTable) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    rows = []
+    for r, (label, values) in enumerate(table.rows):
+        cells = [f"<th>{html.escape(label)}</th>"]
+        for c, value in enumerate(values):
+            if diff is None:
+                cells.append(f"<td>{html.escape(table.show(value))}</td>")
+                continue
+            before, after, strong = diff.cells[r][c]
+            if before == after:
+                cells.append(f"<td>{html.escape(table.show(after))}</td>")
+                continue
+            text = (f"<del>{html.escape(table.show(before))}</del> → "
+                    f"<ins>{html.escape(table.show(after))}</ins>")
+            cells.append(f'<td class="esc-ed-strong"><strong>{text}</strong></td>' if strong
+                         else f"<td>{text}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<table class="esc-ed-table"><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table>")
+
+
+def _chart(table: OddsTable, caption: str, column: int = 0) -> str:
+    items = [(label, values[column]) for label, values in table.rows]
+    svg = outcome_bars_svg(items, title=f"{table.columns[column + 1]} ({caption})",
+                           width=420)
+    return f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
+
+
+def _odds_section(system: str, before: Any | None, after: Any) -> list[str]:
+    new_tables = standard_odds(system, after)
+    diffs = ({d.after.key: d for d in compare(standard_odds(system, before), new_tables)}
+             if before is not None else {})
+    out = []
+    for table in new_tables:
+        diff = diffs.get(table.key)
+        rules = join(list(table.rules))
+        note = ""
+        if diff is not None:
+            note = (" Écart notable (au moins un point de pourcentage, ou 5 % d’une "
+                    "moyenne) en gras." if diff.highlighted else
+                    (" Des valeurs changent, sous le seuil de mise en évidence."
+                     if diff.changed else " Aucune valeur ne change."))
+        out += [f"#### {table.title}", "", f"Règles appliquées{NBSP}: {rules}.{note}", "",
+                _html_table(diff, table), ""]
+        if table.kind == "percent":
+            if diff is not None and diff.changed:
+                column = max(range(len(table.columns) - 1), key=lambda c: max(
+                    abs(a - b) for row in diff.cells for b, a, _ in [row[c]]))
+                out += ['<div class="esc-ed-pair">' + _chart(diff.before, "avant", column)
+                        + _chart(table, "après", column) + "</div>", ""]
+            elif diff is None:
+                out += ['<div class="esc-ed-pair">' + _chart(table, "cette édition")
+                        + "</div>", ""]
+    return out
+
+
+def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: int
+                   ) -> list[str]:
+    new = duel_outcomes(system, after, n, seed)
+    lines = ["#### Duels simulés", "",
+             f"Une vétérane contre une recrue, jusqu’à la fin du combat ; "
+             f"{plural(n, 'duel')} par jeu de règles, graine {seed} (les mêmes dés pour "
+             "chaque jeu de règles) ; intervalle de confiance à 95 % (Wilson pour la "
+             "victoire, loi normale pour la durée).", ""]
+    if before is None:
+        return [*lines, f"- {_cap(new.summary())}.", ""]
+    old = duel_outcomes(system, before, n, seed)
+    return [*lines, f"- Avant{NBSP}: {old.summary()}.", f"- Après{NBSP}: {new.summary()}.",
+            f"- {_duel_verdict(old, new)}", ""]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _duel_verdict(old: Duels, new: Duels) -> str:
+    if old.win_high < new.win_low or new.win_high < old.win_low:
+        return "**Écart notable**" + NBSP + ": les intervalles de la victoire ne se " \
+               "recouvrent pas."
+    return "Les intervalles de la victoire se recouvrent : pas d’écart établi."
+
+
+def _rule_text_block(rule: str, before: Mapping[str, str] | None, after: Mapping[str, str]
+                     ) -> list[str]:
+    old = before.get(rule) if before is not None else None
+    new = after.get(rule)
+    if old is None and new is None:
+        return [f"*{rule}{NBSP}: pas de texte dans la spécification.*", ""]
+    if old is None or new is None or old == new:
+        text = html.escape(new if new is not None else old or "")
+        which = "texte retiré" if new is None else "texte"
+        return [f'<p class="esc-ed-rule"><strong>{rule}</strong> ({which}) — {text}</p>', ""]
+    return [f'<p class="esc-ed-rule"><strong>{rule}</strong> — {word_diff(old, new)}</p>', ""]
+
+
+def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> list[str]:
+    out = [f"### {_cap(change.kind_label)}{NBSP}: {join(list(change.rules))}", "",
+           change.text, ""]
+    if change.kind == "option-default" and change.system and change.option:
+        out += [
+            "| Système | Option | Avant | Après |", "|---|---|---|---|",
+            f"| {change.system} | {option_label(change.system, change.option)} | "
+            f"{value_label(change.system, change.option, change.before)} | "
+            f"{value_label(change.system, change.option, change.after)} |", ""]
+    else:
+        out.append("Texte de la spécification (`spec/RULES.md`, en anglais), mots retirés "
+                   "barrés, mots ajoutés soulignés" + NBSP + ":")
+        out.append("")
+        for rule in change.rules:
+            out += _rule_text_block(rule, before.texts if before else None, after.texts)
+    return out
+
+
+def _systems_touched(changes: Sequence[Change]) -> list[str]:
+    from escarmouche.systems import NAMES
+
+    prefixes = {"RB": "rulebook", "D100": "d100", "D12": "d12", "D20": "d20"}
+    touched = {c.system for c in changes if c.system}
+    touched |= {prefixes.get(r.split("-")[0], "") for c in changes for r in c.rules}
+    return [s for s in NAMES if s in touched]
+
+
+def _examples(before: Snapshot, after: Snapshot) -> list[str]:
+    keys = [k for k in after.outputs if k in before.outputs
+            and before.outputs[k] != after.outputs[k]]
+    out = ["## Exemples du livre dont la sortie a changé", ""]
+    if not keys:
+        return [*out, "Aucun exemple du livre ne donne une autre sortie.", ""]
+    out += [f"{plural(len(keys), 'exemple')} du livre donnent une autre sortie avec les "
+            "règles de cette édition" + NBSP + ":" if len(keys) > 1 else
+            "Un exemple du livre donne une autre sortie avec les règles de cette édition"
+            + NBSP + ":", ""]
+    for key in keys:
+        page, cell = key.split("#")
+        out += [f"### {page}, cellule de code {cell}", "",
+                '<div class="esc-ed-pair">'
+                f"<figure><figcaption>Avant</figcaption><pre>{html.escape(before.outputs[key])}"
+                "</pre></figure>"
+                f"<figure><figcaption>Après</figcaption><pre>{html.escape(after.outputs[key])}"
+                "</pre></figure></div>", ""]
+    return out
+
+
+def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
+                duels: int = DUELS, seed: int = SEED) -> str:
+    """The page of ``edition`` (see the module docstring); ``before`` is the snapshot of
+    the previous edition, ``None`` for the first one."""
+    from escarmouche.systems import TITLES
+
+    n = edition.number
+    lines = [f"(edition-{n})=", f"# Ce qui a changé dans l’édition {n}", "",
+             "```{admonition} Page produite",
+             "Cette page est produite par `tools/edition.py` depuis "
+             f"`editions/{n}.toml` et en faisant tourner le moteur sous les règles "
+             "d’avant et d’après ; ne la modifiez pas à la main.", "```", "",
+             f"**Édition {n}** du {_french_date(edition)}. {' '.join(edition.summary.split())}",
+             ""]
+    changes = edition.changes
+    if before is None:
+        ruling_ids = [r for c in changes if c.kind == "new-ruling" for r in c.rules]
+        lines += ["## Interprétations retenues", "",
+                  f"Première édition{NBSP}: chaque règle y est nouvelle. Là où les textes "
+                  "sources se taisent ou se contredisent, cette édition retient une "
+                  f"interprétation ({plural(len(ruling_ids), 'interprétation')}, signalées "
+                  f"dans le livre par l’encadré {quote('Interprétation retenue')})" + NBSP
+                  + ":", ""]
+        for change in changes:
+            lines += _change_block(change, None, after)
+        systems_shown = list(TITLES)
+    else:
+        lines += ["## Les changements", ""]
+        if not changes:
+            lines += ["Cette édition ne change aucune règle.", ""]
+        for change in changes:
+            lines += _change_block(change, before, after)
+        systems_shown = _systems_touched(changes)
+    lines += ["## Conséquences mécaniques", ""]
+    if before is None:
+        lines += ["Les chances exactes des situations types de chaque système, calculées "
+                  "par le moteur avec les règles de cette édition, et des duels simulés.", ""]
+    elif not systems_shown:
+        lines += ["Aucun système n’est touché.", ""]
+    else:
+        lines += ["Les chances exactes des situations types de chaque système touché, "
+                  "avant et après (les valeurs qui changent sont écrites « avant → "
+                  "après »), et des duels simulés sous chaque jeu de règles.", ""]
+    for system in systems_shown:
+        after_rules = rules_from_snapshot(system, after.rules[system])
+        before_rules = (rules_from_snapshot(system, before.rules[system])
+                        if before is not None else None)
+        lines += [f"### {TITLES[system]}", ""]
+        options = [c for c in changes if c.system == system and c.kind == "option-default"]
+        if options and before is not None:
+            lines += ["Options changées" + NBSP + ": " + join(
+                [option_label(system, c.option or "") for c in options]) + ".", ""]
+        lines += _odds_section(system, before_rules, after_rules)
+        lines += _duels_section(system, before_rules, after_rules, duels, seed)
+    if before is not None:
+        lines += _examples(before, after)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def first_edition_changes(texts: Mapping[str, str]) -> list[Change]:
+    """Edition 1's changes: every ruling of the specification as a « new ruling »."""
+    return [Change("new-ruling", (rule,),
+                   f"Interprétation retenue pour {rule} (le texte source se tait ou se "
+                   "contredit ; l’encadré « Interprétation retenue » du livre la détaille).")
+            for rule in rulings(texts)]
+
