@@ -191,8 +191,9 @@ def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> l
             f"{value_label(change.system, change.option, change.before)} | "
             f"{value_label(change.system, change.option, change.after)} |", ""]
     else:
-        out.append("Texte de la spécification (`spec/RULES.md`, en anglais), mots retirés "
-                   "barrés, mots ajoutés soulignés" + NBSP + ":")
+        out.append("Texte de la spécification (`spec/RULES.md`, en anglais)"
+                   + (", mots retirés barrés, mots ajoutés soulignés" if before else "")
+                   + NBSP + ":")
         out.append("")
         for rule in change.rules:
             out += _rule_text_block(rule, before.texts if before else None, after.texts)
