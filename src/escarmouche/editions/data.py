@@ -64,6 +64,8 @@ KINDS: Mapping[str, str] = {
 }
 
 _RULE_LINE = re.compile(r"^- ([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\b")
+#: RULES.md's marks of a ruling: « *(ruling…)* », « *(option…)* », « *(facts…)* »
+_RULING = re.compile(r"\*\((?:ruling|option|facts?)\b|\((?:ruling|option)\b")
 _RULE_ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b")
 
 
@@ -277,13 +279,14 @@ def parse_rules_text(text: str) -> dict[str, str]:
 
 
 def rulings(texts: Mapping[str, str]) -> list[str]:
-    """The rule IDs whose text records a ruling (« *(ruling…)* », RULES.md's mark for an
-    « Interprétation retenue »), in order.
+    """The rule IDs whose text records a ruling, an option or a fact of the original
+    edition (RULES.md's marks of what the book shows as « Interprétation retenue »), in
+    order.
 
     >>> rulings({"A-B-1": "plain", "A-B-2": "x *(ruling: y)*"})
     ['A-B-2']
     """
-    return [k for k, v in texts.items() if "(ruling" in v]
+    return [k for k, v in texts.items() if _RULING.search(v)]
 
 
 # -- the options -------------------------------------------------------------------------
@@ -327,10 +330,11 @@ def rule_text_changes(old: Mapping[str, str], new: Mapping[str, str]) -> list[Ch
     out = []
     for rule, text in new.items():
         if rule not in old:
-            kind = "new-ruling" if "(ruling" in text else "new-rule"
+            kind = "new-ruling" if _RULING.search(text) else "new-rule"
             out.append(Change(kind, (rule,), f"Nouvelle règle {rule}."))
         elif old[rule] != text:
-            kind = "changed-ruling" if "(ruling" in text + old[rule] else "revised-rule"
+            kind = ("changed-ruling" if _RULING.search(text + old[rule])
+                    else "revised-rule")
             out.append(Change(kind, (rule,), f"Texte de {rule} révisé."))
     out += [Change("removed-rule", (rule,), f"La règle {rule} est retirée.")
             for rule in old if rule not in new]

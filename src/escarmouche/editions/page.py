@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import html
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -168,6 +169,13 @@ def _duel_verdict(old: Duels, new: Duels) -> str:
     return "Les intervalles de la victoire se recouvrent : pas d’écart établi."
 
 
+def _inline(text: str) -> str:
+    """RULES.md's inline Markdown (``*em*``, ```code```) as escaped HTML."""
+    out = html.escape(text)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", out)
+
+
 def _rule_text_block(rule: str, before: Mapping[str, str] | None, after: Mapping[str, str]
                      ) -> list[str]:
     old = before.get(rule) if before is not None else None
@@ -175,14 +183,20 @@ def _rule_text_block(rule: str, before: Mapping[str, str] | None, after: Mapping
     if old is None and new is None:
         return [f"*{rule}{NBSP}: pas de texte dans la spécification.*", ""]
     if old is None or new is None or old == new:
-        text = html.escape(new if new is not None else old or "")
-        which = "texte retiré" if new is None else "texte"
-        return [f'<p class="esc-ed-rule"><strong>{rule}</strong> ({which}) — {text}</p>', ""]
+        text = _inline(new if new is not None else old or "")
+        which = " (texte retiré)" if new is None else ""
+        return [f'<p class="esc-ed-rule"><strong>{rule}</strong>{which} — {text}</p>', ""]
     return [f'<p class="esc-ed-rule"><strong>{rule}</strong> — {word_diff(old, new)}</p>', ""]
 
 
+def _rule_link(rule: str, texts: Mapping[str, str]) -> str:
+    """A link to the rule's anchor in the book (``(rb-d100-1)=``) when it exists."""
+    return f"{{ref}}`{rule} <{rule.lower()}>`" if rule in texts else rule
+
+
 def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> list[str]:
-    out = [f"### {_cap(change.kind_label)}{NBSP}: {join(list(change.rules))}", "",
+    links = [_rule_link(r, after.texts) for r in change.rules]
+    out = [f"### {_cap(change.kind_label)}{NBSP}: {join(links)}", "",
            change.text, ""]
     if change.kind == "option-default" and change.system and change.option:
         out += [
@@ -292,7 +306,10 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
 def first_edition_changes(texts: Mapping[str, str]) -> list[Change]:
     """Edition 1's changes: every ruling of the specification as a « new ruling »."""
     return [Change("new-ruling", (rule,),
-                   f"Interprétation retenue pour {rule} (le texte source se tait ou se "
-                   "contredit ; l’encadré « Interprétation retenue » du livre la détaille).")
+                   f"Fait de l’édition originale retenu pour {rule} (absent du texte source ; "
+                   "l’encadré « Interprétation retenue » du livre le détaille)."
+                   if "original edition" in texts[rule] else
+                   f"Interprétation retenue pour {rule} (le texte source se tait ou reste "
+                   "ambigu ; l’encadré « Interprétation retenue » du livre la détaille).")
             for rule in rulings(texts)]
 
