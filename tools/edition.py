@@ -37,6 +37,7 @@ from escarmouche.editions.data import (
     rule_text_changes,
     take_snapshot,
 )
+from escarmouche.editions.page import DUELS
 from escarmouche.editions.repo import build_pages, edition_files, last_published, snapshot
 from escarmouche.render.fmt import plural
 
@@ -101,6 +102,8 @@ def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:
                         help="reconstruit seulement les pages « Ce qui a changé »")
     parser.add_argument("--sans-carnets", action="store_true",
                         help="ne réexécute pas les carnets du livre")
+    parser.add_argument("--duels", type=int, default=DUELS,
+                        help=f"duels simulés par jeu de règles (défaut {DUELS})")
     args = parser.parse_args(argv)
     if args.publier:
         number = publish(root)
@@ -117,7 +120,7 @@ def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:
             print(f"Brouillon editions/{edition.number}.toml : "
                   f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
                   "chaque texte, puis lancez « python tools/edition.py --publier ».")
-    pages = build_pages(root)
+    pages = build_pages(root, duels=args.duels)
     print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
           f"{'réécrite' if len(pages) < 2 else 'réécrites'}.")
     return 0

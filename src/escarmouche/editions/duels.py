@@ -55,7 +55,8 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     z2 = _Z * _Z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = _Z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval always holds the estimate (rounding at p = 0 or 1 could leave it out)
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

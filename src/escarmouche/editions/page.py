@@ -68,15 +68,18 @@ def word_diff(before: str, after: str) -> str:
 
 
 def rules_from_snapshot(system: str, data: Mapping[str, Json]) -> Any:
-    """A system's ``Rules`` from a snapshot's JSON; options equal to today's defaults are
-    taken as today's defaults (so tables of objects, such as d12's actions, need no
+    """A system's ``Rules`` from a snapshot's JSON; options equal to the ``Rules`` class
+    defaults are left to them (so tables of objects, such as d12's actions, need no
     conversion when they did not change)."""
+    import json
+
     from escarmouche import systems
-    from escarmouche.editions.data import current_rules
+    from escarmouche.editions.data import _jsonable
 
     sys_obj = systems.get(system)
-    today = current_rules([system])[system]
-    changed = {k: v for k, v in data.items() if k in today and today[k] != v}
+    base = json.loads(json.dumps(sys_obj.rules_to_json(sys_obj.rules_type()),
+                                 default=_jsonable))
+    changed = {k: v for k, v in data.items() if k not in base or base[k] != v}
     return sys_obj.rules_from_json(changed)
 
 
