@@ -2,7 +2,11 @@
 odds: the edition file and its schema (:mod:`~escarmouche.editions.data`), the standard
 situations of each system (:mod:`~escarmouche.editions.odds`), simulated duels
 (:mod:`~escarmouche.editions.duels`) and the French « Ce qui a changé » page
-(:mod:`~escarmouche.editions.page`)."""
+(:mod:`~escarmouche.editions.page`).
+
+>>> KINDS["new-ruling"], option_label("d20", "save_target")
+('interprétation nouvelle', 'seuil du jet de sauvegarde (D20-END-1)')
+"""
 
 from escarmouche.editions.data import (
     FORMAT,

@@ -1,7 +1,14 @@
 """The editions of a repository checkout: the edition files ``editions/<n>.toml``, the
 published snapshots ``editions/<n>/`` and the generated pages
 ``book/editions/edition-<n>.md`` (used by ``tools/edition.py`` and the book's
-``escarmouche_editions`` extension)."""
+``escarmouche_editions`` extension).
+
+A folder without editions has none, and nothing published:
+
+>>> from pathlib import Path
+>>> edition_files(Path("/nonexistent")), last_published(Path("/nonexistent"))
+({}, 0)
+"""
 
 from __future__ import annotations
 
