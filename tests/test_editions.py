@@ -266,7 +266,7 @@ def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFi
     duels the engine gives under each rule set (RB-D100-1, D100-ATK-5, D12-CRIT-2,
     D20-END-1)."""
     assert TOOL.main(["--sans-carnets", "--duels", "12"], root=copy) == 0
-    assert "Brouillon editions/2.toml : 4 changements" in capsys.readouterr().out
+    assert "Brouillon editions/2.toml\u00a0: 4 changements" in capsys.readouterr().out
     edition = load_edition(copy / "editions" / "2.toml")
     assert [(c.system, c.option, c.after) for c in edition.changes] == [
         (name, option, value) for name, (option, value) in CHANGED.items()]
@@ -314,8 +314,8 @@ def test_a_redraft_keeps_what_the_designer_wrote(copy: Path) -> None:
     """Running make edition again keeps the texts and summary already written."""
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     path = copy / "editions" / "2.toml"
-    edited = path.read_text(encoding="utf-8").replace(
-        "À rédiger : le résumé de cette édition.", "Les critiques tombent plus souvent.")
+    edited = re.sub(r'summary = ".*"', 'summary = "Les critiques tombent plus souvent."',
+                    path.read_text(encoding="utf-8"))
     edited = re.sub(r'(option = "save_target"\n(?:.*\n){2})text = ".*"',
                     r'\1text = "Sauvegardes plus difficiles."', edited)
     path.write_text(edited, encoding="utf-8")
@@ -413,3 +413,66 @@ def test_nbval_failure_reads_expected_then_obtained(tmp_path: Path) -> None:
     assert expected < out.index("    3", expected) < obtained < out.index("    2", obtained)
     assert "\n- 3\n+ 2\n" in out
     assert "Reference output" not in out and "assert reference_output" not in out
+
+
+
+# -- the Atelier ---------------------------------------------------------------------------
+
+
+def test_atelier_shows_the_engine_odds_and_exports_the_change() -> None:
+    """D20-END-1: in the Atelier, a save target of 12 shows the exact « n tours » odds
+    before and after, as the engine computes them, and exports a change block that an
+    edition file accepts."""
+    import tomllib
+
+    from escarmouche_widgets import Atelier
+
+    atelier = Atelier("d20")
+    assert "aucun changement" in atelier.result_text
+    assert atelier.snippet_text == ""
+    atelier.controls["save_target"].value = 12
+    before = standard_odds("d20", systems.get("d20").default_rules())[0]
+    after = standard_odds("d20", _rules("d20", {"save_target": 12}))[0]
+    for (label, old), (_, new) in zip(before.rows, after.rows, strict=True):
+        shown = " | ".join([label] + [
+            f"{before.show(o)} → {after.show(n)}" if o != n else after.show(n)
+            for o, n in zip(old, new, strict=True)])
+        assert shown in atelier.result_text
+    data = tomllib.loads(atelier.snippet_text)
+    edition = parse_edition(_edition(changes=data["changes"]))
+    assert [(c.system, c.option, c.before, c.after) for c in edition.changes] == [
+        ("d20", "save_target", 10, 12)]
+
+
+def test_atelier_refuses_a_bad_value_in_french_and_keeps_the_result() -> None:
+    """RB-D100-1: a critical threshold out of 0–100 is refused with the rule's French
+    message; the odds and the export shown stay those of the last valid options."""
+    from escarmouche_widgets import Atelier
+
+    atelier = Atelier("rulebook")
+    atelier.controls["crit_success_max"].value = 10
+    shown, snippet = atelier.result_text, atelier.snippet_text
+    atelier.controls["crit_success_max"].value = 300
+    assert atelier.error_text.startswith("crit_success_max = 300\u00a0:") or \
+        atelier.error_text.startswith("crit_success_max = 300 :")
+    assert "(RB-D100-1)" in atelier.error_text
+    assert (atelier.result_text, atelier.snippet_text) == (shown, snippet)
+    atelier.controls["crit_success_max"].value = 5
+    assert atelier.error_text == "" and atelier.snippet_text == ""
+
+
+def test_atelier_offers_every_scalar_option_of_each_system() -> None:
+    """Every option whose value is a number, a flag or a text has its control, with its
+    French label; switching the system rebuilds them."""
+    from escarmouche_widgets import Atelier
+
+    atelier = Atelier("rulebook")
+    for name in systems.NAMES:
+        atelier.system.value = name
+        system = systems.get(name)
+        defaults = system.rules_to_json(system.default_rules())
+        scalar = [k for k, v in defaults.items() if not isinstance(v, list | dict)]
+        assert list(atelier.controls) == scalar
+        for option in scalar:
+            assert atelier.controls[option].description.startswith(
+                option_label(name, option))

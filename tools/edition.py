@@ -3,10 +3,10 @@
 Usage (from the repository root, with the project's virtualenv)::
 
     python tools/edition.py                # draft the next edition, refresh the notebooks,
-                                           # rebuild the « Ce qui a changé » pages
+                                           # rebuild the « Ce qui a changé » pages
     python tools/edition.py --sans-carnets # the same without refreshing the notebooks
     python tools/edition.py --publier      # freeze the draft: write editions/<n>/
-    python tools/edition.py --pages        # only rebuild the « Ce qui a changé » pages
+    python tools/edition.py --pages        # only rebuild the « Ce qui a changé » pages
 
 The last published edition is the highest ``n`` with a snapshot folder
 ``editions/<n>/`` (rules, rule texts, stored outputs of the book's examples). The draft
@@ -54,15 +54,15 @@ def draft(root: Path, *, today: dt.date | None = None,
     last = last_published(root)
     before = snapshot(root, last)
     if before is None:
-        raise SystemExit("Aucune édition publiée : lancez d’abord "
-                         "« python tools/edition.py --publier ».")
+        raise SystemExit("Aucune édition publiée : lancez d’abord "
+                         "« python tools/edition.py --publier ».")
     now = current or take_snapshot(root)
     changes = option_changes(before.rules, now.rules) + rule_text_changes(before.texts,
                                                                          now.texts)
     path = root / "editions" / f"{last + 1}.toml"
     if not changes:
         return None
-    summary = "À rédiger : le résumé de cette édition."
+    summary = "À rédiger : le résumé de cette édition."
     if path.exists():
         old = load_edition(path)
         summary = old.summary
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:
     parser.add_argument("--publier", action="store_true",
                         help="fige l’édition la plus récente (editions/<n>/)")
     parser.add_argument("--pages", action="store_true",
-                        help="reconstruit seulement les pages « Ce qui a changé »")
+                        help="reconstruit seulement les pages « Ce qui a changé »")
     parser.add_argument("--sans-carnets", action="store_true",
                         help="ne réexécute pas les carnets du livre")
     parser.add_argument("--duels", type=int, default=DUELS,
@@ -107,21 +107,21 @@ def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:
     args = parser.parse_args(argv)
     if args.publier:
         number = publish(root)
-        print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
+        print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
     elif not args.pages:
         if not args.sans_carnets:
             print("Réexécution des carnets du livre (tools/book_notebooks.py)…")
             refresh_notebooks(root)
         edition = draft(root)
         if edition is None:
-            print(f"Rien à publier : les règles du moteur sont celles de l’édition "
+            print(f"Rien à publier : les règles du moteur sont celles de l’édition "
                   f"{last_published(root)}.")
         else:
-            print(f"Brouillon editions/{edition.number}.toml : "
-                  f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
-                  "chaque texte, puis lancez « python tools/edition.py --publier ».")
+            print(f"Brouillon editions/{edition.number}.toml : "
+                  f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
+                  "chaque texte, puis lancez « python tools/edition.py --publier ».")
     pages = build_pages(root, duels=args.duels)
-    print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
+    print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
           f"{'réécrite' if len(pages) < 2 else 'réécrites'}.")
     return 0
 

@@ -1,13 +1,13 @@
 """The editions in the book (issue 17).
 
-- **« Ce qui a changé » pages** — at ``builder-inited`` the page of every edition,
+- **« Ce qui a changé » pages** — at ``builder-inited`` the page of every edition,
   ``book/editions/edition-<n>.md``, is rebuilt from ``editions/<n>.toml`` by running the
   engine under the rules before and after (:func:`escarmouche.editions.repo.build_pages`);
   a file is rewritten only when its text changed, so an unchanged edition rebuilds nothing.
 - **Marks on the rules** — every rule that an edition after the first one touches gets,
   right after the paragraph that states it (a paragraph that opens with the rule ID in
-  bold, « **RB-D100-1** — … »), a Sphinx ``versionmodified`` node: « Nouveau dans
-  l’édition 2 » (``versionadded``) for a new rule or ruling, « Modifié dans l’édition 2 »
+  bold, « **RB-D100-1** — … »), a Sphinx ``versionmodified`` node: « Nouveau dans
+  l’édition 2 » (``versionadded``) for a new rule or ruling, « Modifié dans l’édition 2 »
   (``versionchanged``) otherwise, with the change's text and a link to its page. The
   first edition is the origin: it marks nothing.
 - ``editions.css``: before/after charts side by side, scaled to the column.
@@ -56,10 +56,10 @@ def marks(editions: dict[int, Edition]) -> dict[str, list[tuple[int, Change]]]:
 
 
 def build(app: Sphinx) -> None:
-    """``builder-inited``: the « Ce qui a changé » pages, and the marks to inject."""
+    """``builder-inited``: the « Ce qui a changé » pages, and the marks to inject."""
     written = build_pages(ROOT)
     app.env.escarmouche_marks = marks(load_all(ROOT))  # type: ignore[attr-defined]
-    LOGGER.info("[escarmouche_editions] pages « Ce qui a changé » : %s",
+    LOGGER.info("[escarmouche_editions] pages « Ce qui a changé » : %s",
                 plural(len(written), "page réécrite", "pages réécrites"))
 
 

@@ -1,7 +1,7 @@
 """Editions of the book as data, and what changed between two of them, in words and in
 odds: the edition file and its schema (:mod:`~escarmouche.editions.data`), the standard
 situations of each system (:mod:`~escarmouche.editions.odds`), simulated duels
-(:mod:`~escarmouche.editions.duels`) and the French « Ce qui a changé » page
+(:mod:`~escarmouche.editions.duels`) and the French « Ce qui a changé » page
 (:mod:`~escarmouche.editions.page`).
 
 >>> KINDS["new-ruling"], option_label("d20", "save_target")

@@ -31,7 +31,7 @@ import fastjsonschema
 
 from escarmouche.errors import SaveError, invalid
 from escarmouche.model import Json
-from escarmouche.render.fmt import join, quote
+from escarmouche.render.fmt import de, join, quote
 
 __all__ = [
     "FORMAT",
@@ -64,7 +64,7 @@ KINDS: Mapping[str, str] = {
 }
 
 _RULE_LINE = re.compile(r"^- ([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\b")
-#: RULES.md's marks of a ruling: « *(ruling…)* », « *(option…)* », « *(facts…)* »
+#: RULES.md's marks of a ruling: « *(ruling…)* », « *(option…)* », « *(facts…)* »
 _RULING = re.compile(r"\*\((?:ruling|option|facts?)\b|\((?:ruling|option)\b")
 _RULE_ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b")
 
@@ -146,7 +146,7 @@ def _why(err: fastjsonschema.JsonSchemaValueException) -> str:
     from escarmouche.savefile import _french
 
     if err.rule == "pattern":
-        return "forme invalide (identifiant de règle comme « D100-ATK-1 », nom d’option " \
+        return "forme invalide (identifiant de règle comme « D100-ATK-1 », nom d’option " \
                "en minuscules ASCII, date AAAA-MM-JJ)"
     return _french(err)
 
@@ -184,10 +184,10 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         option = (c.get("system"), c.get("option"))
         if c["kind"] == "option-default" and None in option:
             raise _fail(f"changes[{i}]", c["kind"],
-                        "un changement d’option donne « system » et « option »")
+                        "un changement d’option donne « system » et « option »")
         if c["kind"] == "option-default" and ("before" not in c or "after" not in c):
             raise _fail(f"changes[{i}]", c["kind"],
-                        "un changement d’option donne « before » et « after »")
+                        "un changement d’option donne « before » et « after »")
         changes.append(Change(c["kind"], tuple(c["rules"]), c["text"], c.get("system"),
                               c.get("option"), c.get("before"), c.get("after")))
     return Edition(plain["number"], date, plain["summary"], tuple(changes))
@@ -239,8 +239,8 @@ def change_to_toml(change: Change) -> str:
 def edition_to_toml(edition: Edition) -> str:
     """The edition file, as ``tools/edition.py`` writes it (TOML, French comments)."""
     head = [
-        "# Une fiche par édition du livre ; le plus grand numéro est l’édition en cours.",
-        "# Format : escarmouche/schemas/edition-1.schema.json ; la page « Ce qui a changé »",
+        "# Une fiche par édition du livre ; le plus grand numéro est l’édition en cours.",
+        "# Format : escarmouche/schemas/edition-1.schema.json ; la page « Ce qui a changé »",
         "# est produite depuis cette fiche (tools/edition.py, make edition).",
         f"format = {FORMAT}",
         f"number = {edition.number}",
@@ -280,7 +280,7 @@ def parse_rules_text(text: str) -> dict[str, str]:
 
 def rulings(texts: Mapping[str, str]) -> list[str]:
     """The rule IDs whose text records a ruling, an option or a fact of the original
-    edition (RULES.md's marks of what the book shows as « Interprétation retenue »), in
+    edition (RULES.md's marks of what the book shows as « Interprétation retenue »), in
     order.
 
     >>> rulings({"A-B-1": "plain", "A-B-2": "x *(ruling: y)*"})
@@ -318,8 +318,9 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
                 continue
             b = before.get(option)
             a = after[option]
-            text = (f"{option_label(system, option)} : la valeur par défaut passe de "
-                    f"{value_label(system, option, b)} à {value_label(system, option, a)}.")
+            text = (f"{option_label(system, option)} : la valeur par défaut passe "
+                    f"{de(value_label(system, option, b))} à "
+                    f"{value_label(system, option, a)}.")
             out.append(Change("option-default", option_rules(system, option), text,
                               system, option, b, a))
     return out

@@ -39,7 +39,7 @@ _VETERAN = {**_BASE, "HAB": 60, "CC": 50, "F": 35, "Ag": 40, "init": 1, "attaque
 
 
 def duel_roster() -> list[Combatant]:
-    """The standard duel: « Vétérane » (side « vétérans ») against « Recrue »."""
+    """The standard duel: « Vétérane » (side « vétérans ») against « Recrue »."""
     return [Combatant("Vétérane", "vétérans", _VETERAN), Combatant("Recrue", "recrues", _BASE)]
 
 
@@ -74,10 +74,10 @@ class Duels:
     rounds_high: float
 
     def summary(self) -> str:
-        return (f"victoire de la vétérane : {percent(self.win)} (IC 95 % : "
-                f"{percent(self.win_low)} à {percent(self.win_high)}) ; durée moyenne : "
-                f"{number(self.rounds, 1)} tours (IC 95 % : {number(self.rounds_low, 1)} à "
-                f"{number(self.rounds_high, 1)}) ; {number(self.n)} duels simulés")
+        return (f"victoire de la vétérane : {percent(self.win)} (IC 95 % : "
+                f"{percent(self.win_low)} à {percent(self.win_high)}) ; durée moyenne : "
+                f"{number(self.rounds, 1)} tours (IC 95 % : {number(self.rounds_low, 1)} à "
+                f"{number(self.rounds_high, 1)}) ; {number(self.n)} duels simulés")
 
     def to_json(self) -> dict[str, Json]:
         return dataclasses.asdict(self)

@@ -225,7 +225,7 @@ def _d100(rules: Any) -> list[OddsTable]:
         OddsTable("d100.melee", "Attaque au corps à corps contre une parade à 40",
                   ("D100-ATK-1", "D100-ATK-5", "D100-PARRY-2"),
                   ("Attaquant", "Touche", "Parée", "Porte"), tuple(melee)),
-        OddsTable("d100.shot", "Tir : chance de toucher", ("D100-RANGED-4", "D100-RANGED-5"),
+        OddsTable("d100.shot", "Tir : chance de toucher", ("D100-RANGED-4", "D100-RANGED-5"),
                   ("Tireur", "Courte portée", "Cible engagée", "Au-delà de la courte portée"),
                   tuple(shots)),
         OddsTable("d100.wounds", "Blessures d’une attaque (CC 45, arme par défaut, "
@@ -256,7 +256,7 @@ def _d12(rules: Any) -> list[OddsTable]:
             v["maximum"].decision_value, v["explosif"].decision_value,
             v["avantage"].decision_value, chosen.attack_damage)))
     return [
-        OddsTable("d12.groups", "Initiative de groupe : le groupe x", ("D12-INIT-2",
+        OddsTable("d12.groups", "Initiative de groupe : le groupe x", ("D12-INIT-2",
                   "D12-INIT-3", "D12-INIT-5"),
                   ("Situation", "Agit en premier", "Avant l’environnement", "Égalité parfaite"),
                   tuple(groups)),
@@ -287,7 +287,7 @@ def _d20(rules: Any) -> list[OddsTable]:
     return [
         OddsTable("d20.save", "Sauvegarde réussie en n tours au plus", ("D20-END-1",),
                   ("Bonus", "1 tour", "2 tours", "3 tours", "5 tours"), tuple(saves)),
-        OddsTable("d20.actions", "Substitutions : actions possibles en un tour",
+        OddsTable("d20.actions", "Substitutions : actions possibles en un tour",
                   ("D20-ACT-1", "D20-ACT-2", "D20-ACT-3"),
                   ("Points d’action", "Actions simples au plus", "Actions de mouvement au plus",
                    "Actions mineures au plus", "Points dépensés"), tuple(subs), "number"),
@@ -303,5 +303,5 @@ def standard_odds(system: str, rules: Any) -> list[OddsTable]:
 
     if system not in _BUILDERS:
         raise invalid("système", system, "CORE-ERR",
-                      f"pas de situations types ; systèmes : {join(list(_BUILDERS))}")
+                      f"pas de situations types ; systèmes : {join(list(_BUILDERS))}")
     return _BUILDERS[system](rules)

@@ -1,4 +1,4 @@
-"""The French « Ce qui a changé » page of an edition (MyST Markdown with HTML blocks),
+"""The French « Ce qui a changé » page of an edition (MyST Markdown with HTML blocks),
 built from the edition file and by running the engine under the rules before and after.
 
 :func:`render_page` takes the edition, the snapshot of the previous edition (``None`` for
@@ -35,7 +35,8 @@ from escarmouche.model import Json
 from escarmouche.render.fmt import join, plural, quote
 from escarmouche.render.svg import outcome_bars_svg
 
-__all__ = ["DUELS", "SEED", "page_name", "render_page", "rules_from_snapshot", "word_diff"]
+__all__ = ["DUELS", "SEED", "comparison_html", "page_name", "render_page",
+           "rules_from_snapshot", "word_diff"]
 
 #: duels simulated per rule set on a page, and their seed
 DUELS = 200
@@ -114,8 +115,10 @@ def _html_table(diff: TableDiff | None, table: OddsTable) -> str:
 def _chart(table: OddsTable, caption: str, column: int = 0) -> str:
     items = [(label, values[column]) for label, values in table.rows]
     svg = outcome_bars_svg(items, title=f"{table.columns[column + 1]} ({caption})",
-                           width=420)
-    return f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
+                           width=420).replace("<svg ", '<svg style="max-width: 100%; '
+                                              'height: auto" ', 1)
+    return (f'<figure style="flex: 1 1 18rem; min-width: 0; margin: 0">{svg}'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
 def _odds_section(system: str, before: Any | None, after: Any) -> list[str]:
@@ -146,13 +149,34 @@ def _odds_section(system: str, before: Any | None, after: Any) -> list[str]:
     return out
 
 
+def comparison_html(system: str, before: Any, after: Any) -> str:
+    """The standard odds of ``system`` under two rule sets as one HTML fragment (the
+    Atelier): per situation, a table « avant → après » (notable changes in bold) and,
+    for probabilities, the two charts side by side."""
+    parts = []
+    for d in compare(standard_odds(system, before), standard_odds(system, after)):
+        table = d.after
+        status = ("écart notable en gras" if d.highlighted else
+                  "des valeurs changent, sous le seuil" if d.changed else "aucun changement")
+        parts.append(f"<h4>{html.escape(table.title)}</h4><p>Règles appliquées{NBSP}: "
+                     f"{html.escape(join(list(table.rules)))} ; {status}.</p>"
+                     + _html_table(d, table))
+        if table.kind == "percent":
+            column = max(range(len(table.columns) - 1), key=lambda c: max(
+                abs(a - b) for row in d.cells for b, a, _ in [row[c]]))
+            parts.append('<div class="esc-ed-pair" style="display: flex; flex-wrap: wrap; '
+                         'gap: 8px">' + _chart(d.before, "avant", column)
+                         + _chart(table, "après", column) + "</div>")
+    return "".join(parts)
+
+
 def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: int
                    ) -> list[str]:
     new = duel_outcomes(system, after, n, seed)
     lines = ["#### Duels simulés", "",
-             f"Une vétérane contre une recrue, jusqu’à la fin du combat ; "
+             f"Une vétérane contre une recrue, jusqu’à la fin du combat ; "
              f"{plural(n, 'duel')} par jeu de règles, graine {seed} (les mêmes dés pour "
-             "chaque jeu de règles) ; intervalle de confiance à 95 % (Wilson pour la "
+             "chaque jeu de règles) ; intervalle de confiance à 95 % (Wilson pour la "
              "victoire, loi normale pour la durée).", ""]
     if before is None:
         return [*lines, f"- {_cap(new.summary())}.", ""]
@@ -169,7 +193,7 @@ def _duel_verdict(old: Duels, new: Duels) -> str:
     if old.win_high < new.win_low or new.win_high < old.win_low:
         return "**Écart notable**" + NBSP + ": les intervalles de la victoire ne se " \
                "recouvrent pas."
-    return "Les intervalles de la victoire se recouvrent : pas d’écart établi."
+    return "Les intervalles de la victoire se recouvrent : pas d’écart établi."
 
 
 def _inline(text: str) -> str:
@@ -258,7 +282,7 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
              "```{admonition} Page produite",
              "Cette page est produite par `tools/edition.py` depuis "
              f"`editions/{n}.toml` et en faisant tourner le moteur sous les règles "
-             "d’avant et d’après ; ne la modifiez pas à la main.", "```", "",
+             "d’avant et d’après ; ne la modifiez pas à la main.", "```", "",
              f"**Édition {n}** du {_french_date(edition)}. {' '.join(edition.summary.split())}",
              ""]
     changes = edition.changes
@@ -288,8 +312,8 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
         lines += ["Aucun système n’est touché.", ""]
     else:
         lines += ["Les chances exactes des situations types de chaque système touché, "
-                  "avant et après (les valeurs qui changent sont écrites « avant → "
-                  "après »), et des duels simulés sous chaque jeu de règles.", ""]
+                  "avant et après (les valeurs qui changent sont écrites « avant → "
+                  "après »), et des duels simulés sous chaque jeu de règles.", ""]
     for system in systems_shown:
         after_rules = rules_from_snapshot(system, after.rules[system])
         before_rules = (rules_from_snapshot(system, before.rules[system])
@@ -307,12 +331,12 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
 
 
 def first_edition_changes(texts: Mapping[str, str]) -> list[Change]:
-    """Edition 1's changes: every ruling of the specification as a « new ruling »."""
+    """Edition 1's changes: every ruling of the specification as a « new ruling »."""
     return [Change("new-ruling", (rule,),
-                   f"Fait de l’édition originale retenu pour {rule} (absent du texte source ; "
-                   "l’encadré « Interprétation retenue » du livre le détaille)."
+                   f"Fait de l’édition originale retenu pour {rule} (absent du texte source ; "
+                   "l’encadré « Interprétation retenue » du livre le détaille)."
                    if "original edition" in texts[rule] else
                    f"Interprétation retenue pour {rule} (le texte source se tait ou reste "
-                   "ambigu ; l’encadré « Interprétation retenue » du livre la détaille).")
+                   "ambigu ; l’encadré « Interprétation retenue » du livre la détaille).")
             for rule in rulings(texts)]
 
