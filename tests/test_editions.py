@@ -336,6 +336,10 @@ def test_publishing_freezes_the_edition(copy: Path) -> None:
     assert TOOL.draft(copy) is None
     with pytest.raises(SystemExit, match="déjà publiée"):
         TOOL.publish(copy)
+    (copy / "book" / "autre.ipynb").write_text(json.dumps(_notebook("prose récrite")),
+                                              encoding="utf-8")
+    assert TOOL.publish(copy, again=True) == 2
+    assert Snapshot.read(copy / "editions" / "2").outputs["autre#1"] == "prose récrite"
     build_pages(copy, duels=5)
     page = (copy / "book" / "editions" / "edition-2.md").read_text(encoding="utf-8")
     assert "<del>10</del>" not in page and "| d20 | seuil du jet de sauvegarde" in page

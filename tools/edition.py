@@ -6,6 +6,7 @@ Usage (from the repository root, with the project's virtualenv)::
                                            # rebuild the « Ce qui a changé » pages
     python tools/edition.py --sans-carnets # the same without refreshing the notebooks
     python tools/edition.py --publier      # freeze the draft: write editions/<n>/
+    python tools/edition.py --publier --refaire  # rewrite the newest snapshot
     python tools/edition.py --pages        # only rebuild the « Ce qui a changé » pages
 
 The last published edition is the highest ``n`` with a snapshot folder
@@ -75,15 +76,19 @@ def draft(root: Path, *, today: dt.date | None = None,
     return edition
 
 
-def publish(root: Path) -> int:
-    """Freeze the newest edition: write its snapshot ``editions/<n>/``; its number."""
+def publish(root: Path, *, again: bool = False) -> int:
+    """Freeze the newest edition: write its snapshot ``editions/<n>/``; its number.
+    ``again``: rewrite the snapshot of an edition already published (after a change of
+    the book's examples that is not a change of rules, so that the next edition's page
+    lists only what the rules changed)."""
     numbers = edition_files(root)
     if not numbers:
         raise SystemExit("Aucune fiche d’édition dans editions/.")
     newest = max(numbers)
     load_edition(numbers[newest])
-    if last_published(root) >= newest:
-        raise SystemExit(f"L’édition {newest} est déjà publiée.")
+    if last_published(root) >= newest and not again:
+        raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
+                         "instantané).")
     take_snapshot(root).write(root / "editions" / str(newest))
     return newest
 
@@ -98,6 +103,9 @@ def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:
     parser = argparse.ArgumentParser(description="Prépare et publie une édition du livre.")
     parser.add_argument("--publier", action="store_true",
                         help="fige l’édition la plus récente (editions/<n>/)")
+    parser.add_argument("--refaire", action="store_true",
+                        help="avec --publier : réécrit l’instantané d’une édition déjà "
+                             "publiée")
     parser.add_argument("--pages", action="store_true",
                         help="reconstruit seulement les pages « Ce qui a changé »")
     parser.add_argument("--sans-carnets", action="store_true",
@@ -106,7 +114,7 @@ def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:
                         help=f"duels simulés par jeu de règles (défaut {DUELS})")
     args = parser.parse_args(argv)
     if args.publier:
-        number = publish(root)
+        number = publish(root, again=args.refaire)
         print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
     elif not args.pages:
         if not args.sans_carnets:
