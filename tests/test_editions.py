@@ -144,6 +144,38 @@ def test_an_edition_file_reads_back_as_written(tmp_path_factory: pytest.TempPath
     assert back == expected
 
 
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                  max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.fixed_dictionaries({}, optional={
+    "format": st.just(1) | _json, "number": st.integers(-5, 1200) | _json,
+    "date": st.just("2027-01-15") | st.dates().map(str) | _json,
+    "summary": st.text(max_size=30) | _json,
+    "changes": st.lists(st.fixed_dictionaries({}, optional={
+        "kind": st.sampled_from(["new-rule", "option-default", "x"]) | _json,
+        "rules": st.lists(st.sampled_from(["RB-D100-1", "x", ""]), max_size=3) | _json,
+        "text": st.text(max_size=10) | _json, "system": st.just("d20") | _json,
+        "option": st.just("save_target") | _json, "before": _json, "after": _json,
+    }), max_size=3) | _json,
+}))
+def test_any_edition_data_reads_or_is_refused_in_french_core_err(data: dict[str, Any]
+                                                                 ) -> None:
+    """CORE-ERR: whatever the file holds, it reads as an edition or raises the one
+    French error (never another exception)."""
+    try:
+        edition = parse_edition(data)
+    except SaveError as err:
+        assert str(err).endswith("(CORE-ERR)")
+    else:
+        assert edition.number == data["number"] and len(edition.changes) == len(
+            data["changes"])
+
+
 def test_the_file_name_is_the_edition_number(tmp_path: Path) -> None:
     path = tmp_path / "3.toml"
     path.write_text(edition_to_toml(parse_edition(_edition())), encoding="utf-8")
