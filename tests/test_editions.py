@@ -395,6 +395,36 @@ def test_marks_on_the_touched_rules(copy: Path) -> None:
         assert ext.marks(load_all(ROOT)) == {}
 
 
+def test_the_book_marks_the_touched_rules(copy: Path, tmp_path: Path) -> None:
+    """A Sphinx build with the extension: the paragraph of RB-D100-1 (touched by the
+    scripted edition 2) is followed by « Modifié dans l’édition 2 » and a link to its
+    page; an untouched rule gets no mark; the edition 2 page is written."""
+    from sphinx.application import Sphinx
+
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'escarmouche_editions']\n"
+        f"escarmouche_editions_root = {str(copy)!r}\n"
+        "escarmouche_editions_duels = 3\n", encoding="utf-8")
+    (src / "index.md").write_text(
+        "# Règles\n\n(rb-d100-1)=\n**RB-D100-1** — Un test D100.\n\n"
+        "(rb-init-1)=\n**RB-INIT-1** — L’initiative.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    app = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "html",
+                 status=None, warning=None, warningiserror=True)
+    app.build()
+    page = (out / "index.html").read_text(encoding="utf-8")
+    marked = page.split("RB-INIT-1")[0]
+    assert "Modifié dans l’édition 2" in marked
+    assert "editions/edition-2.html#edition-2" in marked
+    assert page.count("Modifié dans l’édition") == 1
+    assert (copy / "book" / "editions" / "edition-2.md").is_file()
+
+
 def test_edition_one_page_lists_its_rulings_and_standard_odds() -> None:
     """The page of edition 1 (no predecessor): its rulings, then each system's standard
     odds, as the engine computes them."""

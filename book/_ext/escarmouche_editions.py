@@ -27,7 +27,7 @@ from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
 from escarmouche.editions.data import Change, Edition
-from escarmouche.editions.page import page_name
+from escarmouche.editions.page import DUELS, page_name
 from escarmouche.editions.repo import build_pages, load_all
 from escarmouche.render.fmt import plural
 
@@ -57,8 +57,9 @@ def marks(editions: dict[int, Edition]) -> dict[str, list[tuple[int, Change]]]:
 
 def build(app: Sphinx) -> None:
     """``builder-inited``: the « Ce qui a changé » pages, and the marks to inject."""
-    written = build_pages(ROOT)
-    app.env.escarmouche_marks = marks(load_all(ROOT))  # type: ignore[attr-defined]
+    root = Path(app.config.escarmouche_editions_root)
+    written = build_pages(root, duels=app.config.escarmouche_editions_duels)
+    app.env.escarmouche_marks = marks(load_all(root))  # type: ignore[attr-defined]
     LOGGER.info("[escarmouche_editions] pages « Ce qui a changé » : %s",
                 plural(len(written), "page réécrite", "pages réécrites"))
 
@@ -93,7 +94,9 @@ def add_marks(app: Sphinx, doctree: nodes.document) -> None:
     if docname.startswith("book/editions/"):
         return
     for para in list(doctree.findall(nodes.paragraph)):
-        first = para.children[0] if para.children else None
+        kids = [c for c in para.children if not isinstance(c, nodes.target)
+                and not (isinstance(c, nodes.Text) and not c.astext().strip())]
+        first = kids[0] if kids else None
         if not isinstance(first, nodes.strong):
             continue
         rule = first.astext().strip()
@@ -107,6 +110,8 @@ def add_marks(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("escarmouche_editions_root", str(ROOT), "env")
+    app.add_config_value("escarmouche_editions_duels", DUELS, "env")
     app.connect("builder-inited", build)
     app.connect("doctree-read", add_marks)
     app.add_css_file(CSS)

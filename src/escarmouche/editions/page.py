@@ -87,7 +87,7 @@ def rules_from_snapshot(system: str, data: Mapping[str, Json]) -> Any:
 def _french_date(edition: Edition) -> str:
     d = edition.date
     day = "1er" if d.day == 1 else str(d.day)
-    return f"{day} {_MONTHS[d.month - 1]} {d.year}"
+    return f"{day}{NBSP}{_MONTHS[d.month - 1]} {d.year}"
 
 
 def _html_table(diff: TableDiff | None, table: OddsTable) -> str:
