@@ -444,6 +444,25 @@ def test_edition_one_page_lists_its_rulings_and_standard_odds() -> None:
     assert head == page.split("## Conséquences mécaniques")[0]
 
 
+def test_ruling_texts_come_from_the_book_boxes(tmp_path: Path) -> None:
+    """Edition 1 quotes the book's « Interprétation retenue » box of each ruling; a
+    relative {doc} link in it is made absolute, so it still works on the edition page."""
+    from escarmouche.editions.repo import ruling_texts
+
+    page = tmp_path / "book_src" / "d100" / "actions.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        "(d100-act-3)=\n**D100-ACT-3** — Coûts.\n\n"
+        "```{admonition} Interprétation retenue — fait de l’édition originale\n"
+        ":class: tip\n\nVoir {doc}`sauts` et {doc}`la comparaison <../comparaison>`.\n"
+        "```\n\n(d100-act-4)=\n**D100-ACT-4** — Rien à interpréter.\n",
+        encoding="utf-8")
+    assert ruling_texts(tmp_path) == {"D100-ACT-3": "Voir {doc}`/book/d100/sauts` et "
+                                      "{doc}`la comparaison </book/comparaison>`."}
+    book = ruling_texts(ROOT)
+    assert set(RULING_IDS) <= set(book)
+
+
 def test_change_snippet_is_valid_toml() -> None:
     """The Atelier's export: a [[changes]] block that an edition file accepts."""
     snippet = change_to_toml(Change("option-default", ("D20-END-1",), "« Seuil » 12\\",

@@ -376,9 +376,10 @@ class Snapshot:
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in zip(self.FILES, (self.rules, self.texts, self.outputs),
                               strict=True):
+            # rule texts keep the order of RULES.md; the rest is sorted
             (folder / name).write_text(
-                json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                encoding="utf-8")
+                json.dumps(data, ensure_ascii=False, indent=1,
+                           sort_keys=data is not self.texts) + "\n", encoding="utf-8")
 
 
 def current_rules(systems: Sequence[str] | None = None) -> dict[str, dict[str, Json]]:

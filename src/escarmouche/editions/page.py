@@ -330,13 +330,20 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
     return "\n".join(lines).rstrip() + "\n"
 
 
-def first_edition_changes(texts: Mapping[str, str]) -> list[Change]:
-    """Edition 1's changes: every ruling of the specification as a « new ruling »."""
-    return [Change("new-ruling", (rule,),
-                   f"Fait de l’édition originale retenu pour {rule} (absent du texte source ; "
-                   "l’encadré « Interprétation retenue » du livre le détaille)."
-                   if "original edition" in texts[rule] else
-                   f"Interprétation retenue pour {rule} (le texte source se tait ou reste "
-                   "ambigu ; l’encadré « Interprétation retenue » du livre la détaille).")
-            for rule in rulings(texts)]
-
+def first_edition_changes(texts: Mapping[str, str],
+                          explanations: Mapping[str, str] | None = None) -> list[Change]:
+    """Edition 1's changes: every ruling of the specification as a « new ruling », with
+    the French text of the book's « Interprétation retenue » box when ``explanations``
+    has it (:func:`escarmouche.editions.repo.ruling_texts`)."""
+    out = []
+    for rule in rulings(texts):
+        if explanations and explanations.get(rule):
+            text = explanations[rule]
+        elif "original edition" in texts[rule]:
+            text = (f"Fait de l’édition originale retenu pour {rule} (absent du texte "
+                    "source ; l’encadré « Interprétation retenue » du livre le détaille).")
+        else:
+            text = (f"Interprétation retenue pour {rule} (le texte source se tait ou reste "
+                    "ambigu ; l’encadré « Interprétation retenue » du livre la détaille).")
+        out.append(Change("new-ruling", (rule,), text))
+    return out

@@ -12,12 +12,19 @@ A folder without editions has none, and nothing published:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from escarmouche.editions.data import Edition, Snapshot, load_edition, take_snapshot
 from escarmouche.editions.page import DUELS, page_name, render_page
 
-__all__ = ["build_pages", "edition_files", "last_published", "load_all", "snapshot"]
+__all__ = ["build_pages", "edition_files", "last_published", "load_all", "ruling_texts",
+           "snapshot"]
+
+_ANCHOR = re.compile(r"^\(([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\)=\s*$", flags=re.M)
+_ADMONITION = re.compile(
+    r"^(`{3,}|:{3,})\{admonition\} Interprétation retenue[^\n]*\n(.*?)^\1\s*$",
+    flags=re.M | re.S)
 
 
 def edition_files(root: Path) -> dict[int, Path]:
@@ -64,3 +71,46 @@ def build_pages(root: Path, *, duels: int = DUELS, current: Snapshot | None = No
             target.write_text(text, encoding="utf-8")
             written.append(target)
     return written
+
+
+def ruling_texts(root: Path) -> dict[str, str]:
+    """The French text of each « Interprétation retenue » box of the book sources
+    (``book_src/**.md`` and ``book/**.md``), by the rule ID of the anchor it follows
+    (``(rb-d100-1)=``); the box's options (``:class:``) are left out."""
+    out: dict[str, str] = {}
+    files = sorted((root / "book_src").rglob("*.md")) + sorted((root / "book").rglob("*.md"))
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        anchors = list(_ANCHOR.finditer(text))
+        for i, m in enumerate(anchors):
+            end = anchors[i + 1].start() if i + 1 < len(anchors) else len(text)
+            box = _ADMONITION.search(text, m.end(), end)
+            if box is None:
+                continue
+            body = "\n".join(line for line in box.group(2).splitlines()
+                              if not line.startswith(":")).strip()
+            out.setdefault(m.group(1).upper(), _absolute_docs(body, _docname(root, path)))
+    return out
+
+
+def _docname(root: Path, path: Path) -> str:
+    """``book_src/d100/actions.md`` and ``book/d100/actions.md`` → ``book/d100/actions``."""
+    rel = path.relative_to(root).with_suffix("").as_posix()
+    return "book/" + rel.split("/", 1)[1]
+
+
+def _absolute_docs(text: str, docname: str) -> str:
+    """Relative ``{doc}`` targets made absolute, so that the text reads the same on any
+    page (``{doc}`sauts``` on ``book/d100/actions`` → ``{doc}`/book/d100/sauts```)."""
+    import posixpath
+
+    folder = posixpath.dirname(docname)
+
+    def fix(m: re.Match[str]) -> str:
+        label, target = m.group(2), m.group(3)
+        if target.startswith("/"):
+            return m.group(0)
+        full = "/" + posixpath.normpath(posixpath.join(folder, target))
+        return f"{{doc}}`{label} <{full}>`" if label else f"{{doc}}`{full}`"
+
+    return re.sub(r"\{doc\}`((.*?)\s*)?<?([^<>`]+)>?`", lambda m: fix(m), text)
