@@ -215,11 +215,24 @@ def _toml_value(value: Json) -> str:
     if isinstance(value, int | float):
         return json.dumps(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        if "\n" not in value:
+            return json.dumps(value, ensure_ascii=False)
+        # a text of several lines stays readable: a TOML multi-line basic string
+        return '"""\n' + "".join(_toml_char(c) for c in value) + '"""'
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}"
                             for k, v in value.items()) + " }"
+
+
+def _toml_char(c: str) -> str:
+    if c == "\n":
+        return c
+    if c in '\\"':
+        return "\\" + c
+    if ord(c) < 0x20 or ord(c) == 0x7F:
+        return f"\\u{ord(c):04x}"
+    return c
 
 
 def change_to_toml(change: Change) -> str:
