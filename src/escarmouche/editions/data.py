@@ -216,12 +216,12 @@ def _toml_value(value: Json) -> str:
         return json.dumps(value)
     if isinstance(value, str):
         if "\n" not in value:
-            return json.dumps(value, ensure_ascii=False)
+            return '"' + "".join(_toml_char(c) for c in value) + '"'
         # a text of several lines stays readable: a TOML multi-line basic string
         return '"""\n' + "".join(_toml_char(c) for c in value) + '"""'
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}"
+    return "{ " + ", ".join(f"{_toml_value(str(k))} = {_toml_value(v)}"
                             for k, v in value.items()) + " }"
 
 
