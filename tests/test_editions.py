@@ -251,8 +251,8 @@ CHANGED: dict[str, tuple[str, Any]] = {
     "d12": ("critical_option", "explosif"),
     "d20": ("save_target", 12),
 }
-OLD_OUTPUT = "Réussite critique : 5,0 %"
-NEW_OUTPUT = "Réussite critique : 10,0 %"
+OLD_OUTPUT = "Test D100\n\nRéussite critique : 5,0 %"
+NEW_OUTPUT = "Test D100\n\nRéussite critique : 10,0 %"
 
 
 def _notebook(text: str) -> dict[str, Any]:
@@ -338,7 +338,10 @@ def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFi
 
     # the book example whose stored output changed, old and new; not the other one
     assert "### exemple, cellule de code 1" in page
-    assert html.escape(OLD_OUTPUT) in page and html.escape(NEW_OUTPUT) in page
+    for text in (OLD_OUTPUT, NEW_OUTPUT):  # one source line per block (Markdown)
+        assert html.escape(text).replace("\n", "&#10;") in page
+    assert "<del>- Réussite critique : 5,0 %</del>&#10;<ins>+ Réussite critique : " \
+           "10,0 %</ins>" in page
     assert "### autre" not in page
 
 

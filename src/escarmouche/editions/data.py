@@ -31,7 +31,7 @@ import fastjsonschema
 
 from escarmouche.errors import SaveError, invalid
 from escarmouche.model import Json
-from escarmouche.render.fmt import de, join, quote
+from escarmouche.render.fmt import de, quote
 
 __all__ = [
     "FORMAT",
@@ -477,10 +477,3 @@ def take_snapshot(root: Path | str) -> Snapshot:
     texts = parse_rules_text((root / "spec" / "RULES.md").read_text(encoding="utf-8"))
     return Snapshot(current_rules(), texts, notebook_outputs(root / "book"))
 
-
-def describe_changes(changes: Sequence[Change]) -> str:
-    """A one-line French count of the changes by kind."""
-    counts: dict[str, int] = {}
-    for c in changes:
-        counts[c.kind_label] = counts.get(c.kind_label, 0) + 1
-    return join([f"{n} × {k}" for k, n in counts.items()], empty="aucun changement")

@@ -250,6 +250,12 @@ def _systems_touched(changes: Sequence[Change]) -> list[str]:
     return [s for s in NAMES if s in touched]
 
 
+def _pre(text: str) -> str:
+    """Text for a ``<pre>`` kept on one source line (an empty line would end the HTML
+    block of the Markdown page): escaped, newlines as ``&#10;``."""
+    return html.escape(text).replace("\n", "&#10;")
+
+
 def _examples(before: Snapshot, after: Snapshot) -> list[str]:
     keys = [k for k in after.outputs if k in before.outputs
             and before.outputs[k] != after.outputs[k]]
@@ -262,12 +268,22 @@ def _examples(before: Snapshot, after: Snapshot) -> list[str]:
             + NBSP + ":", ""]
     for key in keys:
         page, cell = key.split("#")
+        old_text, new_text = before.outputs[key], after.outputs[key]
+        lines = []
+        for line in difflib.ndiff(old_text.splitlines(), new_text.splitlines()):
+            if line.startswith("- "):
+                lines.append(f"<del>{html.escape(line)}</del>")
+            elif line.startswith("+ "):
+                lines.append(f"<ins>{html.escape(line)}</ins>")
         out += [f"### {page}, cellule de code {cell}", "",
                 '<div class="esc-ed-pair">'
-                f"<figure><figcaption>Avant</figcaption><pre>{html.escape(before.outputs[key])}"
+                f"<figure><figcaption>Avant</figcaption><pre>{_pre(old_text)}"
                 "</pre></figure>"
-                f"<figure><figcaption>Après</figcaption><pre>{html.escape(after.outputs[key])}"
-                "</pre></figure></div>", ""]
+                f"<figure><figcaption>Après</figcaption><pre>{_pre(new_text)}"
+                "</pre></figure></div>", "",
+                "Lignes qui diffèrent (« - » : avant ; « + »"
+                " : après) :", "",
+                '<pre class="esc-ed-lines">' + "&#10;".join(lines) + "</pre>", ""]
     return out
 
 
