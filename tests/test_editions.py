@@ -120,7 +120,7 @@ def test_a_bad_edition_is_refused_naming_the_field_core_err(over: dict[str, Any]
     assert isinstance(err.value, ValueError)
 
 
-_text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=60
+_text = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=60
                 ).filter(str.strip)
 
 
