@@ -121,14 +121,15 @@ def _chart(table: OddsTable, caption: str, column: int = 0) -> str:
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
-def _odds_section(system: str, before: Any | None, after: Any) -> list[str]:
+def _odds_section(system: str, before: Any | None, after: Any,
+                  texts: Mapping[str, str]) -> list[str]:
     new_tables = standard_odds(system, after)
     diffs = ({d.after.key: d for d in compare(standard_odds(system, before), new_tables)}
              if before is not None else {})
     out = []
     for table in new_tables:
         diff = diffs.get(table.key)
-        rules = join(list(table.rules))
+        rules = join([_rule_link(r, texts) for r in table.rules])
         note = ""
         if diff is not None:
             note = (" Écart notable (au moins un point de pourcentage, ou 5 % d’une "
@@ -339,7 +340,7 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
         if options and before is not None:
             lines += ["Options changées" + NBSP + ": " + join(
                 [option_label(system, c.option or "") for c in options]) + ".", ""]
-        lines += _odds_section(system, before_rules, after_rules)
+        lines += _odds_section(system, before_rules, after_rules, after.texts)
         lines += _duels_section(system, before_rules, after_rules, duels, seed)
     if before is not None:
         lines += _examples(before, after)
