@@ -35,7 +35,7 @@ from escarmouche.model import Json
 from escarmouche.render.fmt import join, plural, quote
 from escarmouche.render.svg import outcome_bars_svg
 
-__all__ = ["DUELS", "SEED", "comparison_html", "page_name", "render_page",
+__all__ = ["DUELS", "SEED", "comparison_html", "french_spaces", "page_name", "render_page",
            "rules_from_snapshot", "word_diff"]
 
 #: duels simulated per rule set on a page, and their seed
@@ -45,6 +45,30 @@ SEED = 2026
 NBSP = "\u00a0"
 _MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
            "septembre", "octobre", "novembre", "décembre")
+
+
+def french_spaces(markdown: str) -> str:
+    """French typography on the prose lines of a Markdown page: a no-break space before
+    « : » and inside « », a narrow one before « ; », « ! » and « ? ». Code (fences and
+    backquoted spans) and HTML lines are left alone.
+
+    >>> french_spaces("Voir « `a : b` » : oui ; non")
+    'Voir «\u00a0`a : b`\u00a0»\u00a0: oui\u202f; non'
+    """
+    out, fence = [], False
+    for line in markdown.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+        if fence or line.startswith(("```", "<")):
+            out.append(line)
+            continue
+        parts = re.split(r"(`[^`]*`)", line)
+        for i in range(0, len(parts), 2):
+            p = re.sub(r" :(?=\s|$)", "\u00a0:", parts[i])
+            p = re.sub(r" ([;!?])(?=\s|$)", "\u202f\\1", p)
+            parts[i] = p.replace("« ", "«\u00a0").replace(" »", "\u00a0»")
+        out.append("".join(parts))
+    return "\n".join(out)
 
 
 def page_name(number: int) -> str:
@@ -344,7 +368,7 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
         lines += _duels_section(system, before_rules, after_rules, duels, seed)
     if before is not None:
         lines += _examples(before, after)
-    return "\n".join(lines).rstrip() + "\n"
+    return french_spaces("\n".join(lines).rstrip() + "\n")
 
 
 def first_edition_changes(texts: Mapping[str, str],
