@@ -88,7 +88,7 @@ class Atelier:
     def _control(self, system: str, option: str, default: Json) -> widgets.Widget | None:
         label = option_label(system, option) + " :"
         choices = _choices(system, option, default)
-        layout = widgets.Layout(width="100%")
+        layout = widgets.Layout(width="auto", max_width="100%")
         if choices is not None:
             return widgets.Dropdown(options=choices, value=default, description=label,
                                     style=WIDE, layout=layout)
