@@ -34,6 +34,7 @@ from escarmouche.editions import (
     duel_outcomes,
     edition_to_toml,
     load_edition,
+    option_changes,
     parse_edition,
     parse_rules_text,
     rulings,
@@ -90,7 +91,10 @@ def test_edition_one_snapshot_is_the_engine_now() -> None:
     snap = Snapshot.read(ROOT / "editions" / "1")
     from escarmouche.editions import current_rules
 
-    assert snap.rules == current_rules()
+    assert snap.rules == current_rules(), (
+        "les règles par défaut du moteur ne sont plus celles de l’édition publiée : "
+        "« make edition » prépare l’édition suivante (ou, si ces règles font partie de "
+        "l’édition en cours, « python tools/edition.py --publier --refaire »)")
     assert snap.texts == parse_rules_text(
         (ROOT / "spec" / "RULES.md").read_text(encoding="utf-8"))
     assert last_published(ROOT) == max(
@@ -234,6 +238,17 @@ def test_word_diff_keeps_both_texts(before: list[str], after: list[str]) -> None
 
     assert keep("del", "ins") == " ".join(before)
     assert keep("ins", "del") == " ".join(after)
+
+
+def test_added_and_removed_options_are_changes() -> None:
+    """A new option (default given) and a removed one are option changes too."""
+    old = {"d20": {"save_target": 10, "gone": 3}}
+    new = {"d20": {"save_target": 10, "fresh": True}}
+    changes = option_changes(old, new)
+    assert [(c.option, c.before, c.after) for c in changes] == [
+        ("fresh", None, True), ("gone", 3, None)]
+    assert changes[0].text.startswith("Nouvelle option")
+    assert changes[1].text.startswith("Option retirée")
 
 
 def test_option_values_read_in_french() -> None:

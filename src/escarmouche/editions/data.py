@@ -331,11 +331,20 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
                 continue
             b = before.get(option)
             a = after[option]
-            text = (f"{option_label(system, option)} : la valeur par défaut passe "
-                    f"{de(value_label(system, option, b))} à "
-                    f"{value_label(system, option, a)}.")
+            if option not in before:
+                text = (f"Nouvelle option : {option_label(system, option)}, par défaut "
+                        f"{value_label(system, option, a)}.")
+            else:
+                text = (f"{option_label(system, option)} : la valeur par défaut passe "
+                        f"{de(value_label(system, option, b))} à "
+                        f"{value_label(system, option, a)}.")
             out.append(Change("option-default", option_rules(system, option), text,
                               system, option, b, a))
+        for option in before:
+            if option not in after:
+                text = f"Option retirée : {option} (système {system})."
+                out.append(Change("option-default", option_rules(system, option), text,
+                                  system, option, before[option], None))
     return out
 
 

@@ -104,7 +104,8 @@ def rules_from_snapshot(system: str, data: Mapping[str, Json]) -> Any:
     sys_obj = systems.get(system)
     base = json.loads(json.dumps(sys_obj.rules_to_json(sys_obj.rules_type()),
                                  default=_jsonable))
-    changed = {k: v for k, v in data.items() if k not in base or base[k] != v}
+    # an option the engine no longer has cannot be replayed: it is left out
+    changed = {k: v for k, v in data.items() if k in base and base[k] != v}
     return sys_obj.rules_from_json(changed)
 
 
