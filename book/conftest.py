@@ -37,17 +37,25 @@ def _text(value: object) -> str:
     return text if len(text) < 4000 else text[:4000] + "\n[…]"
 
 
-def _lines(outputs: Iterable[Mapping[str, Any]], skip: Iterable[str]) -> list[str]:
-    """Each output as readable lines: its kind (stream, data type), then its text."""
+def _lines(outputs: Iterable[Mapping[str, Any]], skip: Iterable[str],
+           plain_first: bool = True) -> list[str]:
+    """Each output as readable lines: its kind (stream, data type), then its text; with
+    ``plain_first``, an output that has a ``text/plain`` form shows only that one (the
+    HTML form of a table says the same thing, less readably)."""
     skipped = set(skip)
     out: list[str] = []
     for o in outputs:
+        data = o.get("data") or {}
+        if plain_first and "text/plain" in data:
+            skipped_here = skipped | (set(data) - {"text/plain"})
+        else:
+            skipped_here = skipped
         if o.get("output_type") == "stream":
             out += [f"[{o.get('name', 'stdout')}]", *_text(o.get("text", "")).splitlines()]
         elif o.get("output_type") == "error":
             out += [f"[erreur] {o.get('ename', '')} : {o.get('evalue', '')}"]
-        for kind, value in (o.get("data") or {}).items():
-            if kind in skipped:
+        for kind, value in data.items():
+            if kind in skipped_here:
                 continue
             out.append(f"[{kind}]")
             out += _text(value).splitlines()
@@ -65,8 +73,11 @@ def french_report(stored: Iterable[Mapping[str, Any]], engine: Iterable[Mapping[
     >>> [line for line in report if line in ("- 3", "+ 2")]
     ['- 3', '+ 2']
     """
-    skip = list(skip)
+    skip, stored, engine = list(skip), list(stored), list(engine)
     expected, obtained = _lines(stored, skip), _lines(engine, skip)
+    if expected == obtained:  # the difference is in another form (HTML…): show them all
+        expected, obtained = (_lines(stored, skip, plain_first=False),
+                              _lines(engine, skip, plain_first=False))
     report = ["La sortie de cette cellule a changé.", "",
               _fr("attendu (sortie enregistrée dans le carnet, ce que lit le lecteur) :"),
               *(f"    {line}" for line in expected or ["(aucune sortie)"]), "",

@@ -579,3 +579,20 @@ def test_atelier_offers_every_scalar_option_of_each_system() -> None:
         for option in scalar:
             assert atelier.controls[option].description.startswith(
                 option_label(name, option))
+
+
+def test_nbval_report_prefers_the_plain_text_form() -> None:
+    """A table output reads as its text form; when only its HTML form changed, the HTML
+    is shown (else expected and obtained would look the same)."""
+    conftest = _load_tool("book_conftest", ROOT / "book" / "conftest.py")
+
+    def out(plain: str, markup: str) -> dict[str, Any]:
+        return {"output_type": "execute_result", "data": {"text/plain": plain,
+                                                          "text/html": markup}}
+
+    report = conftest.french_report([out("5,0 %", "<td>5,0 %</td>")],
+                                    [out("10,0 %", "<td>10,0 %</td>")])
+    assert "- 5,0 %" in report and "+ 10,0 %" in report
+    assert not any("<td>" in line for line in report)
+    report = conftest.french_report([out("même", "<b>a</b>")], [out("même", "<i>a</i>")])
+    assert "- <b>a</b>" in report and "+ <i>a</i>" in report
