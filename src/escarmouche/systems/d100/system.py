@@ -14,6 +14,7 @@ from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d100.actions import (
     ACTIONS,
+    MAX_EXTENDED_STEPS,
     RESOLVERS,
     best_defence,
     extended_of,
@@ -222,7 +223,10 @@ class D100System(System[Rules]):
             pair = _check.sequence(f"{where}.plan[{i}]", step, "D100-ACT-1", min_len=2,
                                    max_len=2)
             _check.choice(f"{where}.plan[{i}]", pair[0], ACTION_DEFS, "D100-ACT-1")
-            _check.integer(f"{where}.plan[{i}]", pair[1], lo=0, hi=2, rule="D100-ACT-1")
+            # an extended action that starts this turn records all its half actions
+            # (a pistol's reload: 4, D100-ACT-4)
+            _check.integer(f"{where}.plan[{i}]", pair[1], lo=0, hi=MAX_EXTENDED_STEPS,
+                           rule="D100-ACT-1")
         for key in ("extended", "extended_at_start"):
             ext = flags.get(key)
             if ext is not None:
