@@ -82,8 +82,11 @@ class Policy(Protocol):
     own, never the dice): a deterministic policy ignores it.
     """
 
-    name: str
-    label: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
 
     def choose(self, moves: Sequence[Move], rng: Any) -> Move | None: ...
 
@@ -125,11 +128,11 @@ class RandomPolicy:
                 "au hasard ; ses tirages viennent d’un générateur à part, jamais des dés")
 
     def choose(self, moves: Sequence[Move], rng: Any) -> Move | None:
-        pick = rng.randint(0, len(moves))
+        pick = int(rng.randint(0, len(moves)))
         return None if pick == len(moves) else moves[pick]
 
     def react(self, kind: str, options: Sequence[str], rng: Any) -> str:
-        return options[rng.randint(0, len(options) - 1)]
+        return options[int(rng.randint(0, len(options) - 1))]
 
 
 AGGRESSIVE = TagPolicy(

@@ -65,11 +65,11 @@ from typing import Any
 import fastjsonschema
 
 from escarmouche.encounter import Encounter, EndCondition
-from escarmouche.errors import EscarmoucheError, RosterError
+from escarmouche.errors import EscarmoucheError, RosterError, shown
 from escarmouche.model import Combatant
 from escarmouche.policies import POLICIES, default_policy
 from escarmouche.render.fmt import join, number, quote
-from escarmouche.savefile import _french, _path
+from escarmouche.savefile import _french, _listed, _path
 from escarmouche.systems import NAMES
 from escarmouche.systems import get as get_system
 
@@ -166,6 +166,7 @@ class Roster:
     policies: Mapping[str, str]
     source: str = "<texte>"
     _lines: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _paths: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -273,6 +274,16 @@ def _error(source: str, lines: Mapping[str, int], path: str, message: str,
     return RosterError(text, field=path or None, value=value, rule=rule, line=line)
 
 
+def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheError
+             ) -> RosterError:
+    """An engine error (« champ = valeur : pourquoi (RÈGLE) ») met while reading
+    ``path``: the file, the line and the path come first."""
+    line = _line_of(lines, path)
+    where = f"{source}, ligne {line}" if line is not None else source
+    return RosterError(f"{where} ({path}) : {err}", field=path, value=err.value,
+                       rule=err.rule or "CORE-ERR", line=line)
+
+
 # -- parsing -------------------------------------------------------------------------------
 
 _TOML_REASONS = [
@@ -327,7 +338,12 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
     try:
         _validator()(data)
     except fastjsonschema.JsonSchemaValueException as err:
-        raise _error(source, lines, _path(err.name or ""), _french(err)) from None
+        path = _path(err.name or "")
+        if err.rule == "additionalProperties" and _listed(err.message):
+            extra = _listed(err.message)[0]
+            path = f"{path}.{extra}" if path else extra
+            raise _error(source, lines, path, "champ inconnu") from None
+        raise _error(source, lines, path, _french(err)) from None
     roster = _build(data, source, lines)
     _trial(roster, lines)
     return roster
@@ -357,8 +373,7 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
     except EscarmoucheError as err:
         inverse = {v: k for k, v in french.items()}
         key = inverse.get(str(err.field), "") if err.field else ""
-        raise _error(source, lines, f"options.{key}" if key else "options", str(err),
-                     err.rule or "CORE-ERR", err.value) from None
+        raise _wrapped(source, lines, f"options.{key}" if key else "options", err) from None
     start: dict[str, Any] = dict(data.get("depart", {}))
     unknown = sorted(set(start) - set(system.start_options))
     if unknown:
@@ -400,13 +415,14 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
                               traits=frozenset(entry.get("traits", ())))
                 system.validate(c, rules)
             except EscarmoucheError as err:
-                sub = path
+                sub = f"{path}.caracteristiques"
                 if err.field in _stats(entry):
                     sub = f"{path}.caracteristiques.{err.field}"
                 elif err.field in ("compétences", "traits"):
                     sub = f"{path}.{'competences' if err.field == 'compétences' else 'traits'}"
-                raise _error(source, lines, sub, str(err), err.rule or "CORE-ERR",
-                             err.value) from None
+                elif err.field in ("nom", "camp"):
+                    sub = f"{path}.nom"
+                raise _wrapped(source, lines, sub, err) from None
             combatants.append(c)
             _start_entry(system.name, start, who, entry)
     conditions: list[EndCondition] = []
@@ -417,7 +433,7 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
                                 name=end.get("nom"), turns=end.get("tours"),
                                 label=end.get("libelle", ""))
         except EscarmoucheError as err:
-            raise _error(source, lines, path, str(err), err.rule or "RB-END-1") from None
+            raise _wrapped(source, lines, path, err) from None
         if cond.side is not None and cond.side not in policies:
             raise _error(source, lines, f"{path}.camp",
                          f"{quote(cond.side)} : aucun camp de ce nom", "RB-END-1")
@@ -429,7 +445,7 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
         title=data.get("titre", ""), system=system.name, rules=rules,
         combatants=tuple(combatants), start_options=start,
         end_conditions=tuple(conditions), policies=policies, source=source,
-        _lines=dict(lines),
+        _lines=dict(lines), _paths=seen,
     )
 
 
@@ -464,17 +480,40 @@ def _trial(roster: Roster, lines: Mapping[str, int]) -> None:
     try:
         enc = roster.encounter()
     except EscarmoucheError as err:
-        raise _error(roster.source, lines, "camps", str(err), err.rule or "CORE-ERR") from None
+        raise _wrapped(roster.source, lines, "camps", err) from None
     try:
         enc.start(random.Random(0), **dict(roster.start_options))
     except EscarmoucheError as err:
+        # the message already names the option (« surpris = … »): the path says where
         path = "depart"
-        for key in roster.start_options:
+        options = get_system(roster.system).start_options
+        for key in (*roster.start_options, *options):
             if err.field == key or (err.field or "").startswith(key):
                 path = f"depart.{key}"
-        if err.field in ("equipement", "armes", "positions", "main") and path == "depart":
-            path = "camps"
-        raise _error(roster.source, lines, path, str(err), err.rule or "CORE-ERR") from None
+                break
+        if path not in lines:
+            path = _combatant_key(roster, lines, str(err)) or path
+        raise _wrapped(roster.source, lines, path, err) from None
+
+
+def _combatant_key(roster: Roster, lines: Mapping[str, int], message: str) -> str | None:
+    """The path of the per-combatant key (``arme``, ``arme_secondaire``, ``position``)
+    whose value, or whose combatant, the error message names."""
+    start = roster.start_options
+    for by_value in (True, False):
+        for name, base in roster._paths.items():
+            hands = (start.get("equipement") or {}).get(name) or {}
+            values = {"arme": hands.get("directrice", (start.get("armes") or {}).get(name)),
+                      "arme_secondaire": hands.get("non_directrice"),
+                      "position": (start.get("positions") or {}).get(name)}
+            for key, value in values.items():
+                if f"{base}.{key}" not in lines or value is None:
+                    continue
+                named = shown(value) in message if by_value \
+                    else (f"« {name} »" in message or f" {name} " in f" {message} ")
+                if named:
+                    return f"{base}.{key}"
+    return None
 
 
 def load_roster(path: str | Path) -> Roster:
