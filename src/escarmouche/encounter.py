@@ -35,7 +35,7 @@ from escarmouche.model import (
     Timing,
     check_roster,
 )
-from escarmouche.render.fmt import de, join
+from escarmouche.render.fmt import de, join, plural
 from escarmouche.render.table import Text
 from escarmouche.savefile import parse_json, validate_save
 from escarmouche.state import (
@@ -399,7 +399,7 @@ class Encounter:
             events += self.start(rng)
         while not self.state.finished:
             if self.state.turn > max_turns:
-                events += self.finish(f"limite de {max_turns} tours atteinte")
+                events += self.finish(f"limite de {plural(max_turns, 'tour')} atteinte")
                 break
             actor = self.state.current
             if actor is not None and actor in self.state.fighters:

@@ -384,7 +384,8 @@ class D100System(System[Rules]):
                 if weapon.ranged:
                     params["distance"] = weapon.short_range
                 out.append(Move("attaquer", params, frozenset({"attaque"})))
-        if not f.flags["parry_prepared"]:
+        if not f.flags["parry_prepared"] and not guard(ctx, actor).two_weapons:
+            # with a weapon in each hand the off hand parries already (D100-PARRY-2)
             out.append(Move("preparer_parade", {}, frozenset({"defense"})))
         return out
 
