@@ -60,20 +60,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         try:
             args = parser.parse_args(argv)
+            code: Any = args._run(args)
         except SystemExit as done:
             return int(done.code or 0)
-    try:
-        code: Any = args._run(args)
-    except EscarmoucheError as err:
-        print(f"escarmouche{NBSP}: erreur{NBSP}: {err}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        # the reader went away (``escarmouche … | head``): stop quietly
-        import os
+        except EscarmoucheError as err:
+            print(f"escarmouche{NBSP}: erreur{NBSP}: {err}", file=sys.stderr)
+            return 1
+        except BrokenPipeError:
+            # the reader went away (``escarmouche … | head``): stop quietly
+            import os
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except KeyboardInterrupt:
-        print(f"escarmouche{NBSP}: interrompu", file=sys.stderr)
-        return 130
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        except KeyboardInterrupt:
+            print(f"escarmouche{NBSP}: interrompu", file=sys.stderr)
+            return 130
     return int(code or 0)

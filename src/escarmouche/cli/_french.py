@@ -86,6 +86,8 @@ def typography(text: str) -> str:
     True
     """
     text = re.sub(r" :(?=\s|$)", f"{NBSP}:", text)
+    # section titles (« options: ») take the no-break space too
+    text = re.sub(r"(?m)^(\S[^\n]*?\S):$", f"\\1{NBSP}:", text)
     return re.sub(r" ([;!?])(?=\s|$)", "\u202f\\1", text)
 
 
@@ -98,7 +100,13 @@ class FrenchParser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
+        kwargs["add_help"] = False
         super().__init__(*args, **kwargs)
+        self.add_argument("-h", "--aide", action="help", default=argparse.SUPPRESS,
+                          help="affiche cette aide et s’arrête")
+        # the usual English spelling still works, unlisted
+        self.add_argument("--help", action="help", default=argparse.SUPPRESS,
+                          help=argparse.SUPPRESS)
 
     def format_help(self) -> str:
         return typography(super().format_help())
