@@ -17,8 +17,10 @@ Three policies are built in:
     defence; takes every reaction offered (the first defence the system lists, every
     opportunity attack).
 « prudent » (``prudent``)
-    carries on an extended action, reloads first, then attacks, then prepares a defence
-    (d100 parry) and moves; keeps its limited resources; defends like « agressif ».
+    carries on an extended action, reloads first, then plays the safe move if the system
+    marks one (``"sur"``: the d12 critical option (a) « dégâts maximum »), attacks, then
+    prepares a defence (d100 parry) and moves; keeps its limited resources; defends
+    like « agressif ».
 « au hasard » (``au_hasard``)
     any candidate move, drawn at random, and random reactions; it draws from its own rng
     (``tactics_rng``), never from the dice.
@@ -143,8 +145,9 @@ AGGRESSIVE = TagPolicy(
 )
 CAUTIOUS = TagPolicy(
     "prudent", "prudent",
-    "poursuit une action étendue, recharge d’abord, attaque, puis prépare sa défense "
-    "(parade) et avance ; garde ses ressources (points d’action)",
+    "poursuit une action étendue, recharge d’abord, attaque (en d12 avec l’option "
+    "critique sûre, dégâts maximum), puis prépare sa défense (parade) et avance ; garde "
+    "ses ressources (points d’action)",
     ("suite", "recharge", "sur", "attaque", "defense", "deplacement"),
 )
 

@@ -111,7 +111,8 @@ class Move:
     parameters (ready for ``Encounter.act``) and French tags saying what kind of move it
     is, which the tactics policies (:mod:`escarmouche.policies`) rank: ``"attaque"``,
     ``"suite"`` (carry on an extended action), ``"recharge"``, ``"defense"``,
-    ``"deplacement"``, ``"effort"`` (spend a limited resource)."""
+    ``"deplacement"``, ``"effort"`` (spend a limited resource), ``"sur"`` (the safe
+    variant of a move)."""
 
     action: str
     params: Mapping[str, Any]
