@@ -409,9 +409,11 @@ class Encounter:
                 for _ in range(MAX_CHOICES):
                     ctx = Ctx(self.state.draft(), self._system, self._rules, None)
                     fighters = ctx.state.fighters
-                    offered = {spec.id for spec in self._system.actions(ctx, actor)}
-                    moves = [m for m in self._system.moves(ctx, actor, tuple(done), react)
-                             if m.action in offered]
+                    moves = self._system.moves(ctx, actor, tuple(done), react)
+                    if moves:
+                        # only what the system offers now (its turn plan, its budget)
+                        offered = {spec.id for spec in self._system.actions(ctx, actor)}
+                        moves = [m for m in moves if m.action in offered]
                     move = policy.choose(moves, tactics_rng) if moves else None
                     if move is None:
                         break

@@ -208,8 +208,10 @@ class Roster:
         try:
             rules = system.rules_from_json(data)
         except EscarmoucheError as err:
-            raise RosterError(f"{self.source} : {err}", field=err.field, value=err.value,
-                              rule=err.rule) from None
+            inverse = {v: k for k, v in french.items()}
+            key = inverse.get(str(err.field), "")
+            raise _wrapped(self.source, self._lines, f"options.{key}" if key else "options",
+                           err, key or None) from None
         return self.with_rules(rules)
 
 
@@ -274,13 +276,17 @@ def _error(source: str, lines: Mapping[str, int], path: str, message: str,
     return RosterError(text, field=path or None, value=value, rule=rule, line=line)
 
 
-def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheError
-             ) -> RosterError:
+def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheError,
+             key: str | None = None) -> RosterError:
     """An engine error (« champ = valeur : pourquoi (RÈGLE) ») met while reading
-    ``path``: the file, the line and the path come first."""
+    ``path``: the file, the line and the path come first; ``key`` (the file's French
+    key) replaces the engine's field name."""
     line = _line_of(lines, path)
     where = f"{source}, ligne {line}" if line is not None else source
-    return RosterError(f"{where} ({path}) : {err}", field=path, value=err.value,
+    message = str(err)
+    if key and err.field and message.startswith(f"{err.field} ="):
+        message = key + message[len(str(err.field)):]
+    return RosterError(f"{where} ({path}) : {message}", field=path, value=err.value,
                        rule=err.rule or "CORE-ERR", line=line)
 
 
@@ -373,7 +379,8 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
     except EscarmoucheError as err:
         inverse = {v: k for k, v in french.items()}
         key = inverse.get(str(err.field), "") if err.field else ""
-        raise _wrapped(source, lines, f"options.{key}" if key else "options", err) from None
+        raise _wrapped(source, lines, f"options.{key}" if key else "options", err,
+                       key or None) from None
     start: dict[str, Any] = dict(data.get("depart", {}))
     unknown = sorted(set(start) - set(system.start_options))
     if unknown:
