@@ -74,6 +74,8 @@ USAGE_ERRORS = [
     ["cotes", "--attaque-d100", "45", "--defense", "bouclier"],  # invalid choice
     ["cotes", "--test-rulebook"],            # expected one argument
     ["cotes", "--test-rulebook", "50", "--sortie", "x.svg"],
+    ["cotes", "--attaque-d12", "3"],         # --contre missing
+    ["cotes", "--test-rulebook", "40", "--tir"],
     ["combat"],                              # missing file
     ["combat", "d100-duel", "--graine", "1", "--des", "4"],
 ]
@@ -149,6 +151,18 @@ def test_cotes_situations() -> None:
     rulebook = json.loads(cli("cotes", "--test-rulebook", "55", "--json").stdout)
     assert Fraction(rulebook["reussite"]["fraction"]) == Fraction(55, 100)
     assert "RB-D100-1" in cli("cotes", "--test-rulebook", "55").stdout
+
+
+def test_cotes_d12_attack_and_d20_save() -> None:
+    """D12-CRIT-1, D12-ADV-1, D20-END-1: the odds printed are the engine's."""
+    from escarmouche.systems.d12.odds import hit_odds
+    from escarmouche.systems.d20.odds import save_odds
+
+    d12 = json.loads(cli("cotes", "--attaque-d12", "3", "--contre", "12", "--json").stdout)
+    for mode, exact in d12["touche"].items():
+        assert Fraction(exact["fraction"]) == hit_odds(bonus=3, defence=12, mode=mode)
+    d20 = json.loads(cli("cotes", "--sauvegarde-d20", "2", "--json").stdout)
+    assert Fraction(d20["reussite"]["fraction"]) == save_odds(2).success
 
 
 @pytest.mark.parametrize("name", sorted(example_rosters()))

@@ -37,13 +37,18 @@ Ou une situation type :
   --test-rulebook HAB        un test D100 sous une caractéristique (RB-D100-1)
   --attaque-d100 SEUIL       une attaque d100 de seuil final SEUIL (CC ou CT
                              modifiée, D100-ATK-1), avec --defense et --seuil-defense
+  --attaque-d12 BONUS        une attaque d12 de bonus BONUS contre --contre DÉFENSE,
+                             normale, avec avantage et avec désavantage (D12-CRIT-1)
+  --sauvegarde-d20 BONUS     un jet de sauvegarde d20 avec BONUS (D20-END-1)
 
 Exemples :
   escarmouche cotes 2d6+3
   escarmouche cotes 1d20 --au-moins 15
   escarmouche cotes 3d6 --sortie 3d6.svg
   escarmouche cotes --test-rulebook 55
-  escarmouche cotes --attaque-d100 45 --defense parade --seuil-defense 40"""
+  escarmouche cotes --attaque-d100 45 --defense parade --seuil-defense 40
+  escarmouche cotes --attaque-d12 3 --contre 12
+  escarmouche cotes --sauvegarde-d20 2"""
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -56,6 +61,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                       help="un test D100 du Rulebook sous HAB (ou une autre caractéristique)")
     what.add_argument("--attaque-d100", type=integer, metavar="SEUIL",
                       help="une attaque d100 de seuil final SEUIL")
+    what.add_argument("--attaque-d12", type=integer, metavar="BONUS",
+                      help="une attaque d12 de bonus BONUS (avec --contre)")
+    what.add_argument("--sauvegarde-d20", type=integer, metavar="BONUS",
+                      help="un jet de sauvegarde d20 avec ce bonus")
+    p.add_argument("--contre", type=integer, metavar="DÉFENSE",
+                   help="la défense visée par l’attaque d12")
     p.add_argument("--defense", choices=("aucune", "parade", "esquive"), default="aucune",
                    help="la défense opposée à l’attaque d100 (défaut : aucune)")
     p.add_argument("--seuil-defense", type=integer, default=0, metavar="SEUIL",
@@ -84,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         return _situation(args)
     if args.defense != "aucune" or args.seuil_defense or args.tir:
         parser.error("--defense, --seuil-defense et --tir vont avec --attaque-d100")
+    if args.contre is not None:
+        parser.error("--contre va avec --attaque-d12")
     dist = dice.distribution(args.expression)
     canonical = str(dice.parse(args.expression))
     average = dice.mean(args.expression)
@@ -115,11 +128,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _situation(args: argparse.Namespace) -> int:
+    parser: argparse.ArgumentParser = args._parser
+    d100_only = args.defense != "aucune" or args.seuil_defense or args.tir
+    if args.attaque_d100 is None and d100_only:
+        parser.error("--defense, --seuil-defense et --tir vont avec --attaque-d100")
+    if (args.attaque_d12 is None) != (args.contre is None):
+        parser.error("--attaque-d12 et --contre vont ensemble")
+    if args.attaque_d12 is not None:
+        return _d12(args)
+    if args.sauvegarde_d20 is not None:
+        from escarmouche.systems.d20.odds import save_odds
+
+        save = save_odds(args.sauvegarde_d20)
+        if args.json:
+            print_json({"situation": "sauvegarde_d20", "bonus": save.bonus,
+                        "seuil": save.target, "reussite": _exact(save.success),
+                        "echec": _exact(save.failure), "regles": list(save.rules)})
+        else:
+            print(save.table())
+        return 0
     if args.test_rulebook is not None:
         from escarmouche.systems.rulebook.odds import d100_odds
 
-        if args.defense != "aucune" or args.seuil_defense or args.tir:
-            args._parser.error("--defense, --seuil-defense et --tir vont avec --attaque-d100")
         odds = d100_odds(args.test_rulebook)
         if args.json:
             print_json({"situation": "test_rulebook", "caracteristique": args.test_rulebook,
@@ -145,4 +175,21 @@ def _situation(args: argparse.Namespace) -> int:
         defence = "" if args.defense == "aucune" else \
             f", {args.defense} à {args.seuil_defense}"
         print(result.table(f"Attaque d100 à {args.attaque_d100}{defence} (D100-ATK-1)"))
+    return 0
+
+
+def _d12(args: argparse.Namespace) -> int:
+    from escarmouche.systems.d12.odds import hit_odds, hit_odds_table
+    from escarmouche.systems.d12.rules import MODE_LABELS, Mode
+
+    if args.json:
+        print_json({"situation": "attaque_d12", "bonus": args.attaque_d12,
+                    "defense": args.contre,
+                    "touche": {m.value: _exact(hit_odds(bonus=args.attaque_d12,
+                                                        defence=args.contre, mode=m))
+                               for m in Mode},
+                    "modes": {m.value: MODE_LABELS[m] for m in Mode},
+                    "regles": ["D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1"]})
+    else:
+        print(hit_odds_table(args.attaque_d12, [args.contre]))
     return 0
