@@ -187,3 +187,25 @@ def test_line_map_follows_tables_and_arrays() -> None:
     assert lines["systeme"] == 4
     assert lines["camps[1].combattants[0].nom"] == 26
     assert lines["fin[1].camp"] == 38
+
+
+def test_a_registered_system_reads_its_rules_field_names() -> None:
+    """A system added with ``systems.register`` (the toy system) has no French keys in
+    OPTION_KEYS: its ``Rules`` field names are the keys (JOUET-ATK-1: the damage die)."""
+    from escarmouche import systems
+    from tests.toy_system import TOY
+
+    systems.register(TOY)
+    try:
+        text = ('version = 1\nsysteme = "jouet"\n[options]\nfaces = 8\n'
+                '[[camps]]\nnom = "a"\n[[camps.combattants]]\nnom = "A"\n'
+                'caracteristiques = { PV = 5 }\n'
+                '[[camps]]\nnom = "b"\n[[camps.combattants]]\nnom = "B"\n'
+                'caracteristiques = { PV = 5 }\n')
+        roster = parse_roster(text)
+        assert roster.rules.faces == 8
+        assert roster.play(random.Random(1), max_turns=20).finished
+        with pytest.raises(RosterError, match=r"ligne 4 \(options\.faces\).*JOUET-ATK-1"):
+            parse_roster(text.replace("faces = 8", "faces = 1"))
+    finally:
+        systems.unregister(TOY.name)

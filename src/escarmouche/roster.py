@@ -201,7 +201,7 @@ class Roster:
         """The same roster with some ``Rules`` fields replaced (their English names, or
         the French keys of :data:`OPTION_KEYS`)."""
         system = get_system(self.system)
-        french = OPTION_KEYS.get(self.system, {})
+        french = _option_keys(system)
         data = system.rules_to_json(self.rules)
         for key, value in changes.items():
             data[french.get(key, key)] = value
@@ -366,7 +366,7 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
                          f"{join([quote(n) for n in NAMES], last='ou')}") from None
     else:
         system = get_system(name)
-    french = OPTION_KEYS.get(system.name, {})
+    french = _option_keys(system)
     options: dict[str, Any] = {}
     for key, value in data.get("options", {}).items():
         if key not in french:
@@ -454,6 +454,14 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
         end_conditions=tuple(conditions), policies=policies, source=source,
         _lines=dict(lines), _paths=seen,
     )
+
+
+def _option_keys(system: Any) -> Mapping[str, str]:
+    """The French option keys of ``system``; a system added outside the package (no
+    entry in :data:`OPTION_KEYS`) takes its ``Rules`` field names as keys."""
+    if system.name in OPTION_KEYS:
+        return OPTION_KEYS[system.name]
+    return {name: name for name in system.rules_to_json(system.default_rules())}
 
 
 def _stats(entry: Mapping[str, Any]) -> Mapping[str, Any]:
