@@ -15,7 +15,7 @@ Everything a GM can see is an :class:`~escarmouche.model.Event` of the ordered l
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from escarmouche import _check
@@ -35,7 +35,7 @@ from escarmouche.model import (
     Timing,
     check_roster,
 )
-from escarmouche.render.fmt import de, join, plural
+from escarmouche.render.fmt import de, join
 from escarmouche.render.table import Text
 from escarmouche.savefile import parse_json, validate_save
 from escarmouche.state import (
@@ -383,7 +383,10 @@ class Encounter:
         """The automated loop: all decisions here and in the policies; the fight changes
         only through the public atomic operations (``start``, ``act``,
         ``end_activation``)."""
+        from collections.abc import Sequence
+
         from escarmouche.policies import MAX_CHOICES
+        from escarmouche.render.fmt import plural
 
         events: list[Event] = []
         fighters = self.state.fighters
