@@ -73,7 +73,8 @@ USAGE_ERRORS = [
     ["cotes", "--test-rulebook", "beaucoup"],  # not an integer
     ["cotes", "--attaque-d100", "45", "--defense", "bouclier"],  # invalid choice
     ["cotes", "--test-rulebook"],            # expected one argument
-    ["cotes", "--test-rulebook", "50", "--sortie", "x.svg"],
+    ["cotes", "--test-rulebook", "50", "--au-moins", "3"],
+    ["cotes", "1d6", "--contre", "12"],
     ["cotes", "--attaque-d12", "3"],         # --contre missing
     ["cotes", "--test-rulebook", "40", "--tir"],
     ["combat"],                              # missing file
@@ -151,6 +152,18 @@ def test_cotes_situations() -> None:
     rulebook = json.loads(cli("cotes", "--test-rulebook", "55", "--json").stdout)
     assert Fraction(rulebook["reussite"]["fraction"]) == Fraction(55, 100)
     assert "RB-D100-1" in cli("cotes", "--test-rulebook", "55").stdout
+
+
+@pytest.mark.parametrize("situation", [["--test-rulebook", "55"], ["--attaque-d100", "45"],
+                                       ["--attaque-d12", "2", "--contre", "11"],
+                                       ["--sauvegarde-d20", "1"]])
+def test_cotes_situation_chart(tmp_path: Path, situation: list[str]) -> None:
+    """--sortie writes the situation's outcomes as SVG bars, each with its tooltip."""
+    out = tmp_path / "s.svg"
+    done = cli("cotes", *situation, "--sortie", str(out))
+    assert done.returncode == 0, done.stderr
+    svg = out.read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and svg.count("<title>") >= 3
 
 
 def test_cotes_d12_attack_and_d20_save() -> None:

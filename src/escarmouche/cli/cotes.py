@@ -22,7 +22,7 @@ from escarmouche import dice
 from escarmouche.cli._french import integer
 from escarmouche.cli._output import print_json, write_text
 from escarmouche.render.fmt import fraction, number, percent
-from escarmouche.render.svg import distribution_svg
+from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import Table
 
 __all__ = ["add_parser", "run"]
@@ -32,7 +32,7 @@ DESCRIPTION = """\
 Probabilités exactes, sans simulation.
 
 Une expression de dés (2d6+3, 1d20, 4d6kh3, 1d6!…) : la chance de chaque total,
-la moyenne, le minimum et le maximum ; --sortie F.svg dessine la distribution.
+la moyenne, le minimum et le maximum ; --sortie F.svg dessine le graphique.
 Ou une situation type :
   --test-rulebook HAB        un test D100 sous une caractéristique (RB-D100-1)
   --attaque-d100 SEUIL       une attaque d100 de seuil final SEUIL (CC ou CT
@@ -75,7 +75,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--au-moins", type=integer, metavar="N",
                    help="ajoute la chance d’obtenir au moins N avec l’expression")
     p.add_argument("--sortie", metavar="F.svg",
-                   help="écrit la distribution de l’expression en SVG dans ce fichier")
+                   help="écrit le graphique en SVG dans ce fichier (la distribution de "
+                        "l’expression, ou les issues de la situation)")
     p.add_argument("--json", action="store_true", help="résultat en JSON (pour les scripts)")
     p.set_defaults(_parser=p)
     return p
@@ -88,8 +89,6 @@ def _exact(p: Fraction) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args._parser
     if args.expression is None:
-        if args.sortie:
-            parser.error("--sortie ne s’emploie qu’avec une expression de dés")
         if args.au_moins is not None:
             parser.error("--au-moins ne s’emploie qu’avec une expression de dés")
         return _situation(args)
@@ -128,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _situation(args: argparse.Namespace) -> int:
+    """A standard situation: its French table, its JSON and, with ``--sortie``, its
+    outcomes as SVG bars."""
     parser: argparse.ArgumentParser = args._parser
     d100_only = args.defense != "aucune" or args.seuil_defense or args.tir
     if args.attaque_d100 is None and d100_only:
@@ -135,61 +136,78 @@ def _situation(args: argparse.Namespace) -> int:
     if (args.attaque_d12 is None) != (args.contre is None):
         parser.error("--attaque-d12 et --contre vont ensemble")
     if args.attaque_d12 is not None:
-        return _d12(args)
-    if args.sauvegarde_d20 is not None:
-        from escarmouche.systems.d20.odds import save_odds
-
-        save = save_odds(args.sauvegarde_d20)
-        if args.json:
-            print_json({"situation": "sauvegarde_d20", "bonus": save.bonus,
-                        "seuil": save.target, "reussite": _exact(save.success),
-                        "echec": _exact(save.failure), "regles": list(save.rules)})
-        else:
-            print(save.table())
+        data, table, bars, title = _d12(args)
+    elif args.sauvegarde_d20 is not None:
+        data, table, bars, title = _d20(args)
+    elif args.test_rulebook is not None:
+        data, table, bars, title = _rulebook(args)
+    else:
+        data, table, bars, title = _d100(args)
+    if args.sortie:
+        write_text(args.sortie, outcome_bars_svg(bars, title=title))
+    if args.json:
+        print_json(data)
         return 0
-    if args.test_rulebook is not None:
-        from escarmouche.systems.rulebook.odds import d100_odds
+    print(table)
+    if args.sortie:
+        print(f"Graphique écrit dans {args.sortie}.")
+    return 0
 
-        odds = d100_odds(args.test_rulebook)
-        if args.json:
-            print_json({"situation": "test_rulebook", "caracteristique": args.test_rulebook,
-                        "reussite_critique": _exact(odds.critical_success),
-                        "reussite": _exact(odds.success), "echec": _exact(odds.failure),
-                        "echec_critique": _exact(odds.critical_failure),
-                        "regles": ["RB-D100-1"]})
-        else:
-            print(odds.table())
-        return 0
+
+Situation = tuple[dict[str, Any], Any, list[tuple[str, Fraction]], str]
+
+
+def _rulebook(args: argparse.Namespace) -> Situation:
+    from escarmouche.systems.rulebook.odds import d100_odds
+
+    odds = d100_odds(args.test_rulebook)
+    data = {"situation": "test_rulebook", "caracteristique": args.test_rulebook,
+            "reussite_critique": _exact(odds.critical_success),
+            "reussite": _exact(odds.success), "echec": _exact(odds.failure),
+            "echec_critique": _exact(odds.critical_failure), "regles": ["RB-D100-1"]}
+    bars = [("réussite critique", odds.critical_success),
+            ("réussite ordinaire", odds.success - odds.critical_success),
+            ("échec ordinaire", odds.failure - odds.critical_failure),
+            ("échec critique", odds.critical_failure)]
+    return data, odds.table(), bars, f"Test D100 sous {args.test_rulebook} (RB-D100-1)"
+
+
+def _d100(args: argparse.Namespace) -> Situation:
     from escarmouche.systems.d100.odds import attack_odds
 
     result = attack_odds(args.attaque_d100, defence=args.defense,
                          defence_target=args.seuil_defense, ranged=args.tir)
-    if args.json:
-        print_json({"situation": "attaque_d100", "seuil": args.attaque_d100,
-                    "defense": args.defense, "seuil_defense": args.seuil_defense,
-                    "tir": args.tir, "touche": _exact(result.hit),
-                    "defendue": _exact(result.defended), "porte": _exact(result.lands),
-                    "manquee": _exact(result.miss),
-                    "regles": ["D100-ATK-1", "D100-PARRY-1", "D100-DODGE-1"]})
-    else:
-        defence = "" if args.defense == "aucune" else \
-            f", {args.defense} à {args.seuil_defense}"
-        print(result.table(f"Attaque d100 à {args.attaque_d100}{defence} (D100-ATK-1)"))
-    return 0
+    data = {"situation": "attaque_d100", "seuil": args.attaque_d100, "defense": args.defense,
+            "seuil_defense": args.seuil_defense, "tir": args.tir,
+            "touche": _exact(result.hit), "defendue": _exact(result.defended),
+            "porte": _exact(result.lands), "manquee": _exact(result.miss),
+            "regles": ["D100-ATK-1", "D100-PARRY-1", "D100-DODGE-1"]}
+    defence = "" if args.defense == "aucune" else f", {args.defense} à {args.seuil_defense}"
+    title = f"Attaque d100 à {args.attaque_d100}{defence} (D100-ATK-1)"
+    bars = [("manquée", result.miss), ("défendue", result.defended), ("porte", result.lands)]
+    return data, result.table(title), bars, title
 
 
-def _d12(args: argparse.Namespace) -> int:
+def _d12(args: argparse.Namespace) -> Situation:
     from escarmouche.systems.d12.odds import hit_odds, hit_odds_table
     from escarmouche.systems.d12.rules import MODE_LABELS, Mode
 
-    if args.json:
-        print_json({"situation": "attaque_d12", "bonus": args.attaque_d12,
-                    "defense": args.contre,
-                    "touche": {m.value: _exact(hit_odds(bonus=args.attaque_d12,
-                                                        defence=args.contre, mode=m))
-                               for m in Mode},
-                    "modes": {m.value: MODE_LABELS[m] for m in Mode},
-                    "regles": ["D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1"]})
-    else:
-        print(hit_odds_table(args.attaque_d12, [args.contre]))
-    return 0
+    chances = {m: hit_odds(bonus=args.attaque_d12, defence=args.contre, mode=m) for m in Mode}
+    data = {"situation": "attaque_d12", "bonus": args.attaque_d12, "defense": args.contre,
+            "touche": {m.value: _exact(p) for m, p in chances.items()},
+            "modes": {m.value: MODE_LABELS[m] for m in Mode},
+            "regles": ["D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1"]}
+    bars = [(f"touche, {MODE_LABELS[m]}", p) for m, p in chances.items()]
+    title = f"Attaque d12, bonus {args.attaque_d12} contre défense {args.contre} (D12-CRIT-1)"
+    return data, hit_odds_table(args.attaque_d12, [args.contre]), bars, title
+
+
+def _d20(args: argparse.Namespace) -> Situation:
+    from escarmouche.systems.d20.odds import save_odds
+
+    save = save_odds(args.sauvegarde_d20)
+    data = {"situation": "sauvegarde_d20", "bonus": save.bonus, "seuil": save.target,
+            "reussite": _exact(save.success), "echec": _exact(save.failure),
+            "regles": list(save.rules)}
+    title = f"Jet de sauvegarde d20, bonus {args.sauvegarde_d20} (D20-END-1)"
+    return data, save.table(), save.bars(), title
