@@ -26,8 +26,9 @@ from escarmouche.systems.rulebook import rules as rb_rules  # noqa: E402
 
 #: the pages a reader reads: MyST twins of the notebooks and the plain Markdown pages
 #: (book/revisions.md is a journal: it quotes the values of past editions on purpose)
-PAGES = sorted(p for p in [*ROOT.glob("book_src/**/*.md"), *ROOT.glob("book/*.md")]
-               if p.name != "revisions.md")
+PAGES = sorted(p for p in [*ROOT.glob("book_src/**/*.md"), *ROOT.glob("book/**/*.md")]
+               if p.name != "revisions.md"
+               and not any(part.startswith(("_", ".")) for part in p.relative_to(ROOT).parts))
 _CODE = re.compile(r"^```\{code-cell\}.*?^```", re.S | re.M)
 
 

@@ -146,6 +146,11 @@ def fill(app: Any, config: Any) -> None:
         config.myst_enable_extensions = extensions
 
 
+#: the style of the aide-mémoire pages, which are made mostly of these facts
+AIDE_MEMOIRE_CSS = "escarmouche-aide-memoire.css"
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.connect("config-inited", fill, priority=400)
+    app.add_css_file(AIDE_MEMOIRE_CSS)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
