@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
+from book._ext import escarmouche_facts as facts_ext
+from escarmouche.systems.d20 import rules as d20_rules
+from escarmouche.systems.d100 import rules as d100_rules
+from escarmouche.systems.rulebook import rules as rb_rules
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-
-import escarmouche_facts as facts_ext  # noqa: E402  (the extension lives in book/_ext)
-
-from escarmouche.systems.d20 import rules as d20_rules  # noqa: E402
-from escarmouche.systems.d100 import rules as d100_rules  # noqa: E402
-from escarmouche.systems.rulebook import rules as rb_rules  # noqa: E402
 
 #: the pages a reader reads: MyST twins of the notebooks and the plain Markdown pages
 #: (book/revisions.md is a journal: it quotes the values of past editions on purpose)
