@@ -82,6 +82,16 @@ def test_substitute_fills_known_names_only() -> None:
     assert "{{ inconnu }}" in filled
 
 
+#: an option of the engine named with its default as a number: « `Rules.x` (défaut 5) »
+_OPTION_DEFAULT = re.compile(r"`Rules\.\w+`\s*\((?:défaut[^)]*?\d|[−+-]?\d+[^)]*?défaut)")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_option_default_written_by_hand(page: Path) -> None:
+    """An option's default stated next to its name comes from the engine (``{{ }}``)."""
+    assert _OPTION_DEFAULT.findall(_prose(page)) == []
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_engine_value_written_by_hand(page: Path) -> None:
     """The prose states no fact's value as a literal in a known phrasing: it uses the

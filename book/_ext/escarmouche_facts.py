@@ -74,6 +74,7 @@ FACTS: Mapping[str, Callable[[], str]] = {
     "d100_off_hand": lambda: _modifier(_d100().DEFAULT_RULES.off_hand_modifier),
     "d100_into_melee": lambda: _modifier(_d100().DEFAULT_RULES.shooting_into_melee_modifier),
     "d100_beyond_short": lambda: _modifier(_d100().DEFAULT_RULES.beyond_short_range_modifier),
+    "d100_desperate_shot": lambda: fmt.number(_d100().DEFAULT_RULES.desperate_shot_modifier),
     "d100_max_range_factor": lambda: fmt.number(_d100().DEFAULT_RULES.max_range_factor),
     "d100_parries_per_round": lambda: fmt.number(_d100().DEFAULT_RULES.parries_per_round),
     "d100_dodges_per_round": lambda: fmt.number(_d100().DEFAULT_RULES.dodges_per_round),
@@ -88,6 +89,7 @@ FACTS: Mapping[str, Callable[[], str]] = {
     "d12_default_weapon": lambda: str(_d12().DEFAULT_RULES.default_weapon),
     # d20 (D20-TIME-1, D20-END-1, D20-IMM-1)
     "d20_round_seconds": lambda: fmt.number(_d20().ROUND_SECONDS),
+    "d20_default_weapon": lambda: str(_d20().DEFAULT_RULES.default_weapon),
     "d20_save_target": lambda: fmt.number(_d20().DEFAULT_RULES.save_target),
     "d20_dwarf_poison": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["nain"]["poison"]),
     "d20_halfling_fear": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["halfelin"]["terreur"]),
