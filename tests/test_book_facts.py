@@ -82,8 +82,9 @@ def test_substitute_fills_known_names_only() -> None:
     assert "{{ inconnu }}" in filled
 
 
-#: an option of the engine named with its default as a number: « `Rules.x` (défaut 5) »
-_OPTION_DEFAULT = re.compile(r"`Rules\.\w+`\s*\((?:défaut[^)]*?\d|[−+-]?\d+[^)]*?défaut)")
+#: an option of the engine named with its default as a number: « `Rules.x` (défaut 5) »,
+#: « `Rules.x` (3 m) », « `Rules.y` (1 par défaut) »
+_OPTION_DEFAULT = re.compile(r"`Rules\.\w+`\s*\((?:défaut\W*)?[−+-]?\d")
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
