@@ -44,6 +44,11 @@ def _d12() -> Any:
     return rules
 
 
+def _d12_odds() -> Any:
+    from escarmouche.systems.d12 import odds
+    return odds
+
+
 def _d20() -> Any:
     from escarmouche.systems.d20 import rules
     return rules
@@ -87,6 +92,9 @@ FACTS: Mapping[str, Callable[[], str]] = {
     "d12_turns_per_minute": lambda: fmt.number(_d12().TURNS_PER_MINUTE),
     "d12_turn_seconds": lambda: " à ".join(fmt.number(s) for s in _d12().TURN_SECONDS),
     "d12_default_weapon": lambda: str(_d12().DEFAULT_RULES.default_weapon),
+    "d12_crit_odds": lambda: fmt.percent(_d12_odds().critical_odds("normal")),
+    "d12_crit_odds_advantage": lambda: fmt.percent(_d12_odds().critical_odds("avantage")),
+    "d12_crit_odds_disadvantage": lambda: fmt.percent(_d12_odds().critical_odds("desavantage")),
     # d20 (D20-TIME-1, D20-END-1, D20-IMM-1)
     "d20_round_seconds": lambda: fmt.number(_d20().ROUND_SECONDS),
     "d20_default_weapon": lambda: str(_d20().DEFAULT_RULES.default_weapon),
