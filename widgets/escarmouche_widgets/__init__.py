@@ -9,7 +9,8 @@ are attributes (set them, press the buttons with ``button.click()``) and
 * :class:`ParryDodgeDemo` — one d100 attack, parry or dodge, step by step;
 * :class:`CriticalDemo` — the three d12 critical options side by side;
 * :class:`D20TurnDemo` — one d20 turn, phase by phase;
-* :class:`CombatTracker` — a GM's tracker for any system, saved as JSON.
+* :class:`CombatTracker` — a GM's tracker for any system, saved as JSON;
+* :class:`Atelier` — the designer's workshop: options changed, odds before and after.
 
 Modules are imported on first use (a page loads only the demo it shows).
 """
@@ -20,6 +21,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from escarmouche_widgets.atelier import Atelier
     from escarmouche_widgets.critical import CriticalDemo
     from escarmouche_widgets.d20_turn import D20TurnDemo
     from escarmouche_widgets.initiative import InitiativeDemo
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from escarmouche_widgets.tracker import CombatTracker
 
 __all__ = [
+    "Atelier",
     "CombatTracker",
     "CriticalDemo",
     "D20TurnDemo",
@@ -37,6 +40,7 @@ __all__ = [
 ]
 
 _MODULES = {
+    "Atelier": "atelier",
     "CombatTracker": "tracker",
     "CriticalDemo": "critical",
     "D20TurnDemo": "d20_turn",
