@@ -29,6 +29,8 @@ help:
 	@echo "make browser        tests dans Chromium (site hors ligne, carnets en direct)"
 	@echo "make bench          performances du moteur ; make bench-browser : dans le navigateur"
 	@echo "make fuzz           long essai à données aléatoires de chaque point d’entrée public"
+	@echo "make edition        prépare l’édition suivante : brouillon editions/<n>.toml, carnets,"
+	@echo "                    pages « Ce qui a changé » (voir book/concepteurs.md)"
 	@echo "make clean          efface les constructions"
 
 $(STAMP): requirements-dev.txt requirements-lock.txt pyproject.toml
@@ -96,6 +98,12 @@ bench: venv
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
 # in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (37 targets: 103 600 inputs).
 FUZZ_EXEMPLES ?= 2800
+# Drafts the next edition from the engine's defaults, refreshes the notebooks and rebuilds
+# the « Ce qui a changé » pages (tools/edition.py; the workflow: book/concepteurs.md).
+.PHONY: edition
+edition: venv
+	$(PY) tools/edition.py
+
 fuzz: venv
 	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
 	# the simulation mode and the d100 resolver against the full engine, 1500 seeds per fight

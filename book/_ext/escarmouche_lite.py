@@ -109,6 +109,16 @@ def plain_markdown(source: str) -> str:
     return _ROLE.sub(_role_text, source)
 
 
+_SUBSTITUTION = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def _substitute(app: Sphinx, source: str) -> str:
+    """MyST substitutions (``{{ name }}``, the engine's values from escarmouche_facts)
+    replaced by their text, as the book page shows them."""
+    table = getattr(app.config, "myst_substitutions", None) or {}
+    return _SUBSTITUTION.sub(lambda m: str(table.get(m.group(1), m.group(0))), source)
+
+
 def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished`` (before jupyterlite-sphinx's): fill its contents folder."""
     if exception is not None or app.builder.format != "html":
@@ -124,7 +134,7 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
                 cell.outputs = []
                 cell.execution_count = None
             elif cell.cell_type == "markdown":
-                cell.source = plain_markdown(cell.source)
+                cell.source = plain_markdown(_substitute(app, cell.source))
         nb.cells.insert(0, nbformat.v4.new_markdown_cell(HOW_TO_RUN, id="escarmouche-mode-d-emploi"))
         # Stored widget state only renders the static page; live, the kernel makes it.
         nb.metadata.pop("widgets", None)

@@ -380,42 +380,91 @@ class Encounter:
 
         return self._atomic(None, op)
 
-    def run(self, rng: Rng, *, max_turns: int = 50) -> list[Event]:
-        """Play the fight automatically with the system's ``auto_action`` until an end
-        condition holds or ``max_turns`` global turns have passed (bounded).
+    def run(self, rng: Rng, *, max_turns: int = 50, policy: Any = None,
+            tactics_rng: Any = None) -> list[Event]:
+        """Play the fight automatically until an end condition holds or ``max_turns``
+        global turns have passed (bounded).
+
+        Each fighter's tactics policy (:mod:`escarmouche.policies`) chooses, again and
+        again during its activation, among the candidate moves of the system
+        (``System.moves``) until it passes: the whole action budget is used (d100 half
+        actions and reloads, d20 move + attack and action points …). ``policy`` is a
+        policy name, a :class:`~escarmouche.policies.Policy`, or a mapping side → name;
+        ``None`` gives every side the system's default policy
+        (:func:`~escarmouche.policies.default_policy`, « agressif »). ``tactics_rng``
+        feeds the random policies (« au hasard »): a stream of its own, never the dice;
+        by default it is seeded from the dice rng's state (read, not drawn), so the same
+        seed gives the same fight.
 
         All or nothing, like every operation (CORE-ERR): if anything is refused on the
         way (manual dice running out, an illegal automated choice), the fight and the rng
         are left exactly as they were before the call.
         """
+        from escarmouche.policies import resolve_policies, tactics_rng_for
+
         _check.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
+        sides = list(dict.fromkeys(f.side for f in self.state.fighters.values()))
+        policies = resolve_policies(self._system.name, sides, policy)
         before = self.state
         snapshot = rng_state(rng)
+        trng = tactics_rng if tactics_rng is not None else tactics_rng_for(snapshot)
+        tactics_snapshot = rng_state(trng)
         try:
-            return self._run(rng, max_turns)
+            return self._run(rng, max_turns, policies, trng)
         except BaseException:
             self.state = before
             set_rng_state(rng, snapshot)
+            set_rng_state(trng, tactics_snapshot)
             raise
 
-    def _run(self, rng: Rng, max_turns: int) -> list[Event]:
+    def _run(self, rng: Rng, max_turns: int, policies: Mapping[str, Any],
+             tactics_rng: Any) -> list[Event]:
+        """The automated loop: all decisions here and in the policies; the fight changes
+        only through the public atomic operations (``start``, ``act``,
+        ``end_activation``)."""
+        from collections.abc import Sequence
+
+        from escarmouche.policies import MAX_CHOICES
+        from escarmouche.render.fmt import plural
+
         events: list[Event] = []
+        fighters = self.state.fighters
+
+        def react(name: str, kind: str, options: Sequence[str]) -> str:
+            chosen = policies[fighters[name].side].react(kind, options, tactics_rng)
+            if chosen not in options:
+                raise invalid("réaction", chosen, "CORE-ERR",
+                              f"la politique de {name} a choisi une option absente")
+            return str(chosen)
+
         if not self.state.started:
             events += self.start(rng)
         while not self.state.finished:
             if self.state.turn > max_turns:
-                events += self.finish(f"limite de {max_turns} tours atteinte")
+                events += self.finish(f"limite de {plural(max_turns, 'tour')} atteinte")
                 break
             actor = self.state.current
             if actor is not None and actor in self.state.fighters:
-                choice = self._system.auto_action(
-                    Ctx(self.state.draft(), self._system, self._rules, None), actor
-                )
-                if choice is not None:
-                    action, params = choice
-                    events += self.act(actor, action, rng, **params)
+                fighters = self.state.fighters
+                policy = policies[fighters[actor].side]
+                done: list[str] = []
+                for _ in range(MAX_CHOICES):
+                    ctx = Ctx(self.state.draft(), self._system, self._rules, None)
+                    fighters = ctx.state.fighters
+                    moves = self._system.moves(ctx, actor, tuple(done), react)
+                    if moves:
+                        # only what the system offers now (its turn plan, its budget)
+                        offered = {spec.id for spec in self._system.actions(ctx, actor)}
+                        moves = [m for m in moves if m.action in offered]
+                    move = policy.choose(moves, tactics_rng) if moves else None
+                    if move is None:
+                        break
+                    events += self.act(actor, move.action, rng, **dict(move.params))
+                    done.append(move.action)
                     if self.state.finished:
                         break
+                if self.state.finished:
+                    break
             events += self.end_activation(rng)
         return events
 

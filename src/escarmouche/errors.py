@@ -13,6 +13,7 @@ subclass per *kind* of refusal, the same in every system:
 :class:`DiceError`            a malformed or out-of-bounds dice expression (CORE-DICE)
 :class:`RuleBoundError`       a documented bound was reached (roll-offs, rerolls, explosions)
 :class:`SaveError`            a save file that is not a valid Escarmouche save (CORE-LOG)
+:class:`RosterError`          a roster file that cannot be played (line and field named)
 ============================  ===============================================================
 
 Raise them through :func:`invalid` (or the validators of :mod:`escarmouche._check`), so
@@ -26,6 +27,7 @@ __all__ = [
     "EscarmoucheError",
     "IllegalActionError",
     "ParameterError",
+    "RosterError",
     "RuleBoundError",
     "SaveError",
     "invalid",
@@ -75,6 +77,16 @@ class RuleBoundError(EscarmoucheError):
 
 class SaveError(EscarmoucheError):
     """A save file that is not a valid Escarmouche save (CORE-LOG)."""
+
+
+class RosterError(EscarmoucheError):
+    """A roster file (an encounter described in TOML) that cannot be played: the message
+    names the line and the field (``escarmouche.roster``)."""
+
+    def __init__(self, message: str, *, field: str | None = None, value: object = None,
+                 rule: str | None = None, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(message, field=field, value=value, rule=rule)
 
 
 #: the longest value quoted in a message (a pasted novel is cut, CORE-ERR)

@@ -96,9 +96,13 @@ def test_a_rule_page_recovers_from_a_failed_start_and_its_cells_run_again(
     page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
 
     cell = page.locator("div.cell").first
+    # Example code is folded under « Voir le code » (hide-input); open it to edit.
+    toggle = cell.locator("details.hide > summary")
+    if toggle.count():
+        toggle.first.click()
     code = cell.locator("textarea.escarmouche-live-code")
     original = code.input_value()
-    assert "import" in original
+    assert "d12." in original
     code.fill(original + "\nprint('modifié :', 6 * 7)")
     cell.get_by_role("button", name="▶ Exécuter").click()
     page.wait_for_function(

@@ -10,6 +10,7 @@ are attributes (set them, press the buttons with ``button.click()``) and
 * :class:`CriticalDemo` — the three d12 critical options side by side;
 * :class:`D20TurnDemo` — one d20 turn, phase by phase;
 * :class:`CombatTracker` — a GM's tracker for any system, saved as JSON;
+* :class:`Atelier` — the designer's workshop: options changed, odds before and after;
 * :class:`BalanceDemo` — a small balance simulation of a roster (N fights).
 
 Modules are imported on first use (a page loads only the demo it shows).
@@ -21,6 +22,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from escarmouche_widgets.atelier import Atelier
     from escarmouche_widgets.balance import BalanceDemo
     from escarmouche_widgets.critical import CriticalDemo
     from escarmouche_widgets.d20_turn import D20TurnDemo
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from escarmouche_widgets.tracker import CombatTracker
 
 __all__ = [
+    "Atelier",
     "BalanceDemo",
     "CombatTracker",
     "CriticalDemo",
@@ -40,6 +43,7 @@ __all__ = [
 ]
 
 _MODULES = {
+    "Atelier": "atelier",
     "BalanceDemo": "balance",
     "CombatTracker": "tracker",
     "CriticalDemo": "critical",

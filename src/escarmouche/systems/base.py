@@ -51,7 +51,7 @@ from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.render.fmt import join, quote
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, FighterState
 
-__all__ = ["ENVIRONMENT", "ActionSpec", "Resolver", "System"]
+__all__ = ["ENVIRONMENT", "ActionSpec", "Move", "Reactor", "Resolver", "System"]
 
 R = TypeVar("R")
 
@@ -103,6 +103,27 @@ class ActionSpec:
             if key not in params:
                 raise invalid("paramètre", key, rule,
                               f"l’action {quote(self.label)} a besoin de ce paramètre")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Move:
+    """One candidate action for automated play (``System.moves``): the action id, its
+    parameters (ready for ``Encounter.act``) and French tags saying what kind of move it
+    is, which the tactics policies (:mod:`escarmouche.policies`) rank: ``"attaque"``,
+    ``"suite"`` (carry on an extended action), ``"recharge"``, ``"defense"``,
+    ``"deplacement"``, ``"effort"`` (spend a limited resource), ``"sur"`` (the safe
+    variant of a move)."""
+
+    action: str
+    params: Mapping[str, Any]
+    tags: frozenset[str] = frozenset()
+
+
+#: how a system asks a fighter's policy for an out-of-turn choice while it builds a
+#: move: ``react(fighter, kind, options)`` returns one of ``options`` (listed in the
+#: system's order of preference); ``kind`` is ``"defense"`` (d100 parry or dodge) or
+#: ``"attaque_opportunite"`` (d20) …
+Reactor = Callable[[str, str, Sequence[str]], str]
 
 
 def _option_value(key: str, value: object, default: object, system: str) -> object:
@@ -301,5 +322,19 @@ class System(Generic[R]):
     def auto_action(self, ctx: Ctx[R], actor: str) -> tuple[str, dict[str, Any]] | None:
         """A simple default choice for automated fights (``Encounter.run``); ``None`` to pass."""
         return None
+
+    def moves(self, ctx: Ctx[R], actor: str, done: Sequence[str], react: Reactor
+              ) -> list[Move]:
+        """The candidate moves of ``actor`` now, for the tactics policies
+        (``Encounter.run`` asks again after each action of the activation; ``done`` lists
+        the actions already taken in it). The engine keeps only the moves whose action
+        :meth:`actions` offers and plays them through :meth:`act`. Default: the
+        :meth:`auto_action` choice, once per activation."""
+        if done:
+            return []
+        choice = self.auto_action(ctx, actor)
+        if choice is None:
+            return []
+        return [Move(choice[0], choice[1], frozenset({"attaque"}))]
 
     def on_end(self, ctx: Ctx[R]) -> None: ...

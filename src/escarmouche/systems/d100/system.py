@@ -11,17 +11,19 @@ from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
 from escarmouche.render.fmt import join, quote
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d100.actions import (
     ACTIONS,
+    MAX_EXTENDED_STEPS,
     RESOLVERS,
     best_defence,
     extended_of,
     fight_weapons,
+    guard,
     held,
     plan_with,
 )
-from escarmouche.systems.d100.attack import check_two_weapons
+from escarmouche.systems.d100.attack import check_defence, check_two_weapons
 from escarmouche.systems.d100.initiative import resolve_initiative, roll_initiative
 from escarmouche.systems.d100.narration import (
     ROUND_SECONDS,
@@ -221,7 +223,10 @@ class D100System(System[Rules]):
             pair = _check.sequence(f"{where}.plan[{i}]", step, "D100-ACT-1", min_len=2,
                                    max_len=2)
             _check.choice(f"{where}.plan[{i}]", pair[0], ACTION_DEFS, "D100-ACT-1")
-            _check.integer(f"{where}.plan[{i}]", pair[1], lo=0, hi=2, rule="D100-ACT-1")
+            # an extended action that starts this turn records all its half actions
+            # (a pistol's reload: 4, D100-ACT-4)
+            _check.integer(f"{where}.plan[{i}]", pair[1], lo=0, hi=MAX_EXTENDED_STEPS,
+                           rule="D100-ACT-1")
         for key in ("extended", "extended_at_start"):
             ext = flags.get(key)
             if ext is not None:
@@ -327,6 +332,62 @@ class D100System(System[Rules]):
         if weapon.ranged:
             params["distance"] = weapon.short_range
         return "attaquer", params
+
+    def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
+              ) -> list[Move]:
+        """The whole turn plan for the policies (D100-ACT-1..4): carry on an extended
+        action (« suite »); reload an empty ranged weapon, in either hand (« recharge »,
+        D100-ACT-4: a pistol's 4 half actions take two turns); an « attaque standard »
+        with each hand that holds a usable weapon (main hand first, D100-ATK-5,
+        D100-TWO-2), on the first standing enemy then on the most wounded one, the
+        defender's policy choosing among the defences it may use now (parry, dodge or
+        none: D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1); prepare a parry
+        (« defense », D100-PARRY-2). The engine keeps the moves the turn plan allows."""
+        f = ctx.fighter(actor)
+        if not f.standing:
+            return []
+        ext = extended_of(f.flags["extended"])
+        if ext is not None:
+            params: dict[str, Any] = ({"main": f.flags["extended_hand"]}
+                                      if ext.action == "recharger" else {})
+            return [Move(ext.action, params, frozenset({"suite"}))]
+        enemies = ctx.enemies(actor)
+        if not enemies:
+            return []
+        out: list[Move] = []
+        targets = [enemies[0]]
+        weakest = min(enemies, key=lambda e: (e.tracks.get(TRACK, 0), e.name))
+        if weakest is not enemies[0]:
+            targets.append(weakest)
+        for hand in HANDS:
+            weapon = held(ctx, f, hand)
+            if weapon is None:
+                if hand != "directrice":
+                    continue
+                weapon = get_weapon("mains_nues")
+            if weapon.ranged and weapon.reload and not f.flags["loaded"][hand]:
+                out.append(Move("recharger", {"main": hand}, frozenset({"recharge"})))
+                continue
+            for target in targets:
+                g = guard(ctx, target.name)
+                options = []
+                for defence in ("parade", "esquive"):
+                    try:
+                        check_defence(target.combatant, defence, g, weapon.ranged, ctx.rules)
+                    except EscarmoucheError:
+                        continue
+                    options.append(defence)
+                params = {"cible": target.name,
+                          "defense": react(target.name, "defense", [*options, "aucune"])}
+                if hand != "directrice":
+                    params["main"] = hand
+                if weapon.ranged:
+                    params["distance"] = weapon.short_range
+                out.append(Move("attaquer", params, frozenset({"attaque"})))
+        if not f.flags["parry_prepared"] and not guard(ctx, actor).two_weapons:
+            # with a weapon in each hand the off hand parries already (D100-PARRY-2)
+            out.append(Move("preparer_parade", {}, frozenset({"defense"})))
+        return out
 
 
 SYSTEM = D100System()

@@ -12,7 +12,7 @@ from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, Timing
 from escarmouche.render.fmt import de, quote
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
 from escarmouche.systems.d12.initiative import D12Initiative, initiative, resolve_initiative
@@ -20,6 +20,7 @@ from escarmouche.systems.d12.odds import best_critical_option
 from escarmouche.systems.d12.rules import (
     ADVANTAGE_EFFECT_KIND,
     ATTACK_DIE,
+    CRITICAL_OPTIONS,
     FREE_COST,
     HP_RANGE,
     TRACK,
@@ -351,6 +352,43 @@ class D12System(System[Rules]):
             weapon, defence=target.combatant.stat("defense"), bonus=attacker.stat("attaque", 0)
         )
         return "attaquer", {"cible": target.name, "option": option}
+
+    def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
+              ) -> list[Move]:
+        """Candidate moves: one attack per activation in automated play (D12-ACT-1
+        invents no action economy; this is the GM's convention), the critical option
+        declared with it (D12-CRIT-2). First the :meth:`auto_action` choice (target and
+        best option by expected damage), then the other options on that target, then
+        the other targets with their best option. The attack with option (a) « dégâts
+        maximum » on the preferred target is also tagged ``"sur"`` (no damage roll:
+        what a cautious policy plays)."""
+        if "attaquer" in done or actor not in ctx.state.fighters:
+            return []
+        if not ctx.fighter(actor).standing:
+            return []
+        first = self.auto_action(ctx, actor)
+        if first is None:
+            return []
+        target_name = str(first[1]["cible"])
+        best = str(first[1]["option"])
+        out = [Move("attaquer", first[1], frozenset({"attaque"}
+                                                     | ({"sur"} if best == "maximum" else set())))]
+        for option in CRITICAL_OPTIONS:
+            if option != best:
+                tags = {"attaque", "sur"} if option == "maximum" else {"attaque"}
+                out.append(Move("attaquer", {"cible": target_name, "option": option},
+                                frozenset(tags)))
+        weapons = ctx.state.system_state.get("weapons", {})
+        assert isinstance(weapons, dict)
+        weapon = str(weapons.get(actor, ctx.rules.default_weapon))
+        bonus = ctx.fighter(actor).combatant.stat("attaque", 0)
+        for enemy in ctx.enemies(actor):
+            if enemy.name != target_name:
+                option = best_critical_option(weapon, defence=enemy.combatant.stat("defense"),
+                                              bonus=bonus)
+                out.append(Move("attaquer", {"cible": enemy.name, "option": option},
+                                frozenset({"attaque"})))
+        return out
 
     def on_end(self, ctx: Ctx[Rules]) -> None:
         """Give the fight's conventional duration (D12-TIME-1): the turns begun, bonus

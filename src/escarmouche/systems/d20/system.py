@@ -13,7 +13,7 @@ from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d20 import actions, grid
 from escarmouche.systems.d20.initiative import (
     InitiativeRoll,
@@ -276,6 +276,49 @@ class D20System(System[Rules]):
         if reactions:
             params["reactions"] = reactions
         return "deplacement", params
+
+    def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
+              ) -> list[Move]:
+        """The turn's action economy for the policies (D20-ACT-1..3): next to an enemy,
+        attack (the weakest first); when the turn's actions allow no more attack, spend
+        an action point for one more (« effort », D20-ACT-3); else move towards the
+        nearest enemy (a move action, or the standard action used as a move, D20-ACT-2),
+        each enemy's policy saying whether it takes its opportunity attack (D20-OPP-1/2).
+        The engine keeps what the turn's budget allows."""
+        f = ctx.fighter(actor)
+        here = grid.position(f)
+        if here is None or not f.standing:
+            return []
+        enemies = [(e, p) for e in ctx.enemies(actor) if (p := grid.position(e)) is not None]
+        if not enemies:
+            return []
+        adjacent = sorted((e for e, p in enemies if grid.distance(here, p) == 1),
+                          key=lambda e: (e.tracks[TRACK], e.name))
+        if adjacent:
+            out = [Move("attaquer", {"cible": e.name}, frozenset({"attaque"})) for e in adjacent]
+            offered = {spec.id for spec in self.actions(ctx, actor)}
+            if "attaquer" not in offered:
+                out.append(Move("point_action", {}, frozenset({"effort"})))
+            return out
+        goal = min(enemies, key=lambda ep: (grid.distance(here, ep[1]), ep[0].name))[1]
+        path = grid.path_towards(ctx, f, goal)
+        if not path:
+            return []
+        squares = [here, *path]
+        key = turn_key(ctx)
+        reactions = []
+        for e, p in enemies:
+            if e.flags.get("opportunite") == key:
+                continue
+            if not any(grid.distance(sq, p) == 1 for sq in squares[:-1]):
+                continue
+            options = ["attaque_opportunite", "aucune"]
+            if react(e.name, "attaque_opportunite", options) == "attaque_opportunite":
+                reactions.append({"par": e.name, "type": "attaque_opportunite"})
+        params: dict[str, Any] = {"chemin": [list(sq) for sq in path]}
+        if reactions:
+            params["reactions"] = reactions
+        return [Move("deplacement", params, frozenset({"deplacement"}))]
 
 
 SYSTEM = D20System()

@@ -1,0 +1,118 @@
+"""The editions in the book (issue 17).
+
+- **« Ce qui a changé » pages** — at ``builder-inited`` the page of every edition,
+  ``book/editions/edition-<n>.md``, is rebuilt from ``editions/<n>.toml`` by running the
+  engine under the rules before and after (:func:`escarmouche.editions.repo.build_pages`);
+  a file is rewritten only when its text changed, so an unchanged edition rebuilds nothing.
+- **Marks on the rules** — every rule that an edition after the first one touches gets,
+  right after the paragraph that states it (a paragraph that opens with the rule ID in
+  bold, « **RB-D100-1** — … »), a Sphinx ``versionmodified`` node: « Nouveau dans
+  l’édition 2 » (``versionadded``) for a new rule or ruling, « Modifié dans l’édition 2 »
+  (``versionchanged``) otherwise, with the change's text and a link to its page. The
+  first edition is the origin: it marks nothing.
+- ``editions.css``: before/after charts side by side, scaled to the column.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+from sphinx.util.osutil import relative_uri
+
+from escarmouche.editions.data import Change, Edition
+from escarmouche.editions.page import DUELS, page_name
+from escarmouche.editions.repo import build_pages, load_all
+from escarmouche.render.fmt import plural
+
+LOGGER = logging.getLogger(__name__)
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+CSS = "escarmouche-editions.css"
+NBSP = "\u00a0"
+_RULE = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
+VERSION = hashlib.sha256(
+    Path(__file__).read_bytes()
+    + b"".join(p.read_bytes() for p in sorted((ROOT / "editions").glob("*.toml")))
+).hexdigest()[:12]
+
+
+def marks(editions: dict[int, Edition]) -> dict[str, list[tuple[int, Change]]]:
+    """The changes of every edition after the first, by rule ID, oldest first."""
+    out: dict[str, list[tuple[int, Change]]] = {}
+    for number, edition in sorted(editions.items()):
+        if number < 2:
+            continue
+        for change in edition.changes:
+            for rule in change.rules:
+                out.setdefault(rule, []).append((number, change))
+    return out
+
+
+def build(app: Sphinx) -> None:
+    """``builder-inited``: the « Ce qui a changé » pages, and the marks to inject."""
+    root = Path(app.config.escarmouche_editions_root)
+    written = build_pages(root, duels=app.config.escarmouche_editions_duels)
+    app.env.escarmouche_marks = marks(load_all(root))  # type: ignore[attr-defined]
+    LOGGER.info("[escarmouche_editions] pages « Ce qui a changé » : %s",
+                plural(len(written), "page réécrite", "pages réécrites"))
+
+
+def _mark(app: Sphinx, docname: str, number: int, change: Change) -> nodes.Node:
+    added = change.kind in ("new-rule", "new-ruling")
+    kind = "versionadded" if added else "versionchanged"
+    word = "Nouveau" if added else "Modifié"
+    node = addnodes.versionmodified()
+    node["type"] = kind
+    node["version"] = str(number)
+    node["classes"].append("esc-edition-mark")
+    para = nodes.paragraph()
+    para += nodes.inline("", f"{word} dans l’édition {number}{NBSP}: ",
+                         classes=["versionmodified", "changed" if not added else "added"])
+    para += nodes.Text(change.text + " ")
+    target = f"book/editions/{page_name(number)}"
+    uri = relative_uri(app.builder.get_target_uri(docname), app.builder.get_target_uri(target))
+    para += nodes.reference("", "Ce qui a changé", refuri=f"{uri}#edition-{number}",
+                            internal=True)
+    para += nodes.Text(".")
+    node += para
+    return node
+
+
+def add_marks(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: the marks after each touched rule's paragraph."""
+    table: dict[str, list[tuple[int, Change]]] = getattr(app.env, "escarmouche_marks", {})
+    if not table:
+        return
+    docname = app.env.docname
+    if docname.startswith("book/editions/"):
+        return
+    for para in list(doctree.findall(nodes.paragraph)):
+        kids = [c for c in para.children if not isinstance(c, nodes.target)
+                and not (isinstance(c, nodes.Text) and not c.astext().strip())]
+        first = kids[0] if kids else None
+        if not isinstance(first, nodes.strong):
+            continue
+        rule = first.astext().strip()
+        if not _RULE.match(rule) or rule not in table:
+            continue
+        parent = para.parent
+        at = parent.index(para) + 1
+        for number, change in table[rule]:
+            parent.insert(at, _mark(app, docname, number, change))
+            at += 1
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("escarmouche_editions_root", str(ROOT), "env")
+    app.add_config_value("escarmouche_editions_duels", DUELS, "env")
+    app.connect("builder-inited", build)
+    app.connect("doctree-read", add_marks)
+    app.add_css_file(CSS)
+    return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,166 @@
+"""Prose values from the engine: MyST substitutions filled when the book is built.
+
+A number that the book's prose takes from the engine (a threshold, a default, a bonus,
+a modifier) is written ``{{ rb_crit_success_max }}`` in the page, never as a literal: at
+``config-inited`` this extension reads every fact of :data:`FACTS` from the engine and
+puts it, formatted in French, into ``myst_substitutions`` (and enables MyST's
+``substitution`` extension). The JupyterLite copies of the notebooks get the same
+values through :func:`substitute` (``book/_ext/escarmouche_lite.py``).
+
+``tests/test_book_facts.py`` is the drift test: every ``{{ name }}`` in the book is a
+fact, every fact follows the engine (it changes when the engine's default changes), and
+no page states a fact's value as a literal in the phrasings listed in :data:`PHRASINGS`.
+
+Each getter reads the engine at call time (``DEFAULT_RULES`` and the rules modules'
+constants), so a changed default reaches the prose at the next build.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from escarmouche.render import fmt
+
+
+def _rb() -> Any:
+    from escarmouche.systems.rulebook import rules
+    return rules
+
+
+def _d100() -> Any:
+    from escarmouche.systems.d100 import rules
+    return rules
+
+
+def _d100_narration() -> Any:
+    from escarmouche.systems.d100 import narration
+    return narration
+
+
+def _d12() -> Any:
+    from escarmouche.systems.d12 import rules
+    return rules
+
+
+def _d12_odds() -> Any:
+    from escarmouche.systems.d12 import odds
+    return odds
+
+
+def _d20() -> Any:
+    from escarmouche.systems.d20 import rules
+    return rules
+
+
+def _modifier(value: int) -> str:
+    """A modifier as the prose writes it: « −20 », « +5 »."""
+    return fmt.signed(value)
+
+
+def _label(module: Callable[[], Any], option: str) -> str:
+    """The French label of an option's default value (``OPTION_VALUE_LABELS``)."""
+    rules = module()
+    value = getattr(rules.DEFAULT_RULES, option)
+    return str(rules.OPTION_VALUE_LABELS[option].get(value, value))
+
+
+#: name → a function of nothing that reads the value from the engine, in French
+FACTS: Mapping[str, Callable[[], str]] = {
+    # Rulebook (RB-D100-1, RB-SURPRISE-2, RB-SPEED-3)
+    "rb_crit_success_max": lambda: fmt.number(_rb().DEFAULT_RULES.crit_success_max),
+    "rb_crit_failure_min": lambda: fmt.number(_rb().DEFAULT_RULES.crit_failure_min),
+    "rb_surprise_aggregate": lambda: _label(_rb, "surprise_aggregate"),
+    "rb_hyperactive_slot": lambda: _label(_rb, "hyperactive_slot"),
+    # d100 (D100-TIME-1, D100-ATK-5, D100-RANGED-4/5, D100-PARRY-3, D100-DODGE-2, jumps)
+    "d100_round_seconds": lambda: fmt.number(_d100_narration().ROUND_SECONDS),
+    "d100_rounds_per_minute": lambda: fmt.number(_d100_narration().ROUNDS_PER_MINUTE),
+    "d100_off_hand": lambda: _modifier(_d100().DEFAULT_RULES.off_hand_modifier),
+    "d100_into_melee": lambda: _modifier(_d100().DEFAULT_RULES.shooting_into_melee_modifier),
+    "d100_beyond_short": lambda: _modifier(_d100().DEFAULT_RULES.beyond_short_range_modifier),
+    "d100_desperate_shot": lambda: fmt.number(_d100().DEFAULT_RULES.desperate_shot_modifier),
+    "d100_max_range_factor": lambda: fmt.number(_d100().DEFAULT_RULES.max_range_factor),
+    "d100_parries_per_round": lambda: fmt.number(_d100().DEFAULT_RULES.parries_per_round),
+    "d100_dodges_per_round": lambda: fmt.number(_d100().DEFAULT_RULES.dodges_per_round),
+    "d100_drop_step": lambda: fmt.number(_d100().DEFAULT_RULES.drop_step),
+    "d100_run_up": lambda: fmt.number(_d100().DEFAULT_RULES.long_jump_run_up),
+    "d100_failure_degree": lambda: fmt.number(_d100().DEFAULT_RULES.failure_degree),
+    # d12 (D12-TIME-1, D12-INIT-5, D12-CRIT-1/2)
+    "d12_die": lambda: fmt.number(_d12().ATTACK_DIE),
+    "d12_environment_initiative": lambda: fmt.number(_d12().ENVIRONMENT_INITIATIVE),
+    "d12_turns_per_minute": lambda: fmt.number(_d12().TURNS_PER_MINUTE),
+    "d12_turn_seconds": lambda: " à ".join(fmt.number(s) for s in _d12().TURN_SECONDS),
+    "d12_default_weapon": lambda: str(_d12().DEFAULT_RULES.default_weapon),
+    "d12_crit_odds": lambda: fmt.percent(_d12_odds().critical_odds("normal")),
+    "d12_crit_odds_advantage": lambda: fmt.percent(_d12_odds().critical_odds("avantage")),
+    "d12_crit_odds_disadvantage": lambda: fmt.percent(_d12_odds().critical_odds("desavantage")),
+    # d20 (D20-TIME-1, D20-END-1, D20-IMM-1)
+    "d20_round_seconds": lambda: fmt.number(_d20().ROUND_SECONDS),
+    "d20_default_weapon": lambda: str(_d20().DEFAULT_RULES.default_weapon),
+    "d20_save_target": lambda: fmt.number(_d20().DEFAULT_RULES.save_target),
+    "d20_dwarf_poison": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["nain"]["poison"]),
+    "d20_halfling_fear": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["halfelin"]["terreur"]),
+    "d20_immediate_reset": lambda: _label(_d20, "immediate_reset"),
+}
+
+#: phrasings in which a fact would be written as a literal: the drift test fails when a
+#: page matches one (the value must come from ``{{ name }}``). ``{n}`` is a number.
+PHRASINGS: Mapping[str, tuple[str, ...]] = {
+    "rb_crit_success_max": (r"(?:critique|D100)[^.\n]{{0,40}}de 1 à {n}\b",
+                            r"de 1 à {n}\b[^.\n]{{0,20}}critique"),
+    "rb_crit_failure_min": (r"résultat (?:est )?de {n} à 100\b", r"seuils par défaut : {n} et"),
+    "d100_round_seconds": (r"à peu près à {n} secondes",),
+    "d100_off_hand": (r"main non directrice[^.\n{{}}]{{0,40}}?{m}\b",),
+    "d100_drop_step": (r"jet d’Ag tous les {n} m", r"test d’Ag par tranche[^.\n]{{0,20}} {n} m"),
+    "d100_run_up": (r"élan d’au moins {n} m", r"course d’au moins {n} m"),
+    "d12_turns_per_minute": (r"{n} tours font une minute",),
+    "d20_save_target": (r"réussi sur {n} ou plus", r"réussite sur {n} ou plus"),
+}
+
+_NUMBER = r"\d+"
+_MODIFIER = r"[−+-]\d+"
+_SUBSTITUTION = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def facts() -> dict[str, str]:
+    """Every fact, read from the engine now, formatted in French."""
+    return {name: get() for name, get in FACTS.items()}
+
+
+def phrasing_patterns() -> dict[str, list[re.Pattern[str]]]:
+    """The :data:`PHRASINGS` as compiled patterns (any number in place of ``{n}``)."""
+    return {name: [re.compile(p.format(n=_NUMBER, m=_MODIFIER)) for p in patterns]
+            for name, patterns in PHRASINGS.items()}
+
+
+def substitute(text: str, values: Mapping[str, str] | None = None) -> str:
+    """``text`` with every ``{{ name }}`` of a fact replaced by its value (others kept)."""
+    table = facts() if values is None else values
+    return _SUBSTITUTION.sub(lambda m: table.get(m.group(1), m.group(0)), text)
+
+
+def names_used(text: str) -> list[str]:
+    """The substitution names that ``text`` uses, in order."""
+    return _SUBSTITUTION.findall(text)
+
+
+def fill(app: Any, config: Any) -> None:
+    """``config-inited``: the facts into ``myst_substitutions``, the extension enabled."""
+    substitutions = dict(getattr(config, "myst_substitutions", None) or {})
+    substitutions.update(facts())
+    config.myst_substitutions = substitutions
+    extensions = list(getattr(config, "myst_enable_extensions", None) or [])
+    if "substitution" not in extensions:
+        extensions.append("substitution")
+        config.myst_enable_extensions = extensions
+
+
+#: the style of the aide-mémoire pages, which are made mostly of these facts
+AIDE_MEMOIRE_CSS = "escarmouche-aide-memoire.css"
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.connect("config-inited", fill, priority=400)
+    app.add_css_file(AIDE_MEMOIRE_CSS)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,78 @@
+"""The ``escarmouche`` command line (French): ``escarmouche <sous-commande> …``.
+
+Each subcommand is one module of this package with two functions:
+``add_parser(subparsers)`` (its arguments, French help) and ``run(args) -> int`` (its
+work; the exit code). To add one, write ``cli/<nom>.py`` and list it in
+:data:`SUBCOMMANDS`.
+
+Exit codes: 0 done; 1 refused input (a roster file, a dice expression, a rule: the
+French message of an :class:`~escarmouche.errors.EscarmoucheError`, on stderr);
+2 wrong usage (unknown option, missing argument: argparse's message, in French).
+
+>>> main(["cotes", "--test-rulebook", "55"])
+Chances d’un test D100 sur 55 (RB-D100-1)
+Résultat | Chance | Fraction
+réussite critique | 5,0 % | 1/20
+réussite ordinaire | 50,0 % | 1/2
+échec ordinaire | 40,0 % | 2/5
+échec critique | 5,0 % | 1/20
+0
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from escarmouche.cli._french import NBSP, FrenchParser, french_argparse
+from escarmouche.errors import EscarmoucheError
+
+__all__ = ["SUBCOMMANDS", "build_parser", "main"]
+
+#: the subcommand modules of ``escarmouche.cli``, in the order of the help
+SUBCOMMANDS: list[str] = ["cotes", "combat"]
+
+DESCRIPTION = """\
+Escarmouche : probabilités exactes et combats automatiques des quatre systèmes
+de combat (rulebook, d100, d12, d20).
+
+Codes de sortie : 0 réussite ; 1 entrée refusée (fichier, dés, règle) ; 2 mauvais usage."""
+
+
+def build_parser() -> FrenchParser:
+    """The parser of every subcommand (call inside :func:`french_argparse`)."""
+    parser = FrenchParser(prog="escarmouche", description=DESCRIPTION)
+    subparsers = parser.add_subparsers(title="sous-commandes", dest="commande",
+                                       metavar="SOUS-COMMANDE", parser_class=FrenchParser)
+    subparsers.required = True
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"escarmouche.cli.{name}")
+        sub = module.add_parser(subparsers)
+        sub.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (see the module docstring)."""
+    with french_argparse():
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+            code: Any = args._run(args)
+        except SystemExit as done:
+            return int(done.code or 0)
+        except EscarmoucheError as err:
+            print(f"escarmouche{NBSP}: erreur{NBSP}: {err}", file=sys.stderr)
+            return 1
+        except BrokenPipeError:
+            # the reader went away (``escarmouche … | head``): stop quietly
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        except KeyboardInterrupt:
+            print(f"escarmouche{NBSP}: interrompu", file=sys.stderr)
+            return 130
+    return int(code or 0)

@@ -1,0 +1,488 @@
+"""Editions as data: the edition file (``editions/<n>.toml``), its schema, the snapshot
+of what an edition published (``editions/<n>/``), and the differences between two
+snapshots.
+
+An edition file holds ``format``, ``number``, ``date``, ``summary`` and ``changes``;
+each change gives its ``kind`` (:data:`KINDS`), the rule IDs it touches
+(``spec/RULES.md``), a French ``text`` and, for an option default, ``system``,
+``option``, ``before`` and ``after``. It is checked against
+``escarmouche/schemas/edition-1.schema.json`` (fastjsonschema), with French errors
+that name the field.
+
+A snapshot (:class:`Snapshot`) is what the next edition is diffed against: every
+system's default rules (``System.rules_to_json``), the text of every rule ID and the
+stored outputs of the book's examples.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import functools
+import json
+import re
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import fastjsonschema
+
+from escarmouche.errors import SaveError, invalid
+from escarmouche.model import Json
+from escarmouche.render.fmt import de, quote
+
+__all__ = [
+    "FORMAT",
+    "KINDS",
+    "Change",
+    "Edition",
+    "Snapshot",
+    "edition_to_toml",
+    "load_edition",
+    "option_changes",
+    "option_rules",
+    "parse_edition",
+    "parse_rules_text",
+    "rule_text_changes",
+    "rulings",
+    "schema",
+]
+
+#: the edition format this engine reads and writes (the schema's version)
+FORMAT = 1
+
+#: the kinds of change, with their French labels
+KINDS: Mapping[str, str] = {
+    "new-rule": "règle nouvelle",
+    "revised-rule": "règle révisée",
+    "removed-rule": "règle retirée",
+    "new-ruling": "interprétation nouvelle",
+    "changed-ruling": "interprétation changée",
+    "option-default": "valeur par défaut d’une option",
+}
+
+_RULE_LINE = re.compile(r"^- ([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\b")
+#: RULES.md's marks of a ruling: « *(ruling…)* », « *(option…)* », « *(facts…)* »
+_RULING = re.compile(r"\*\((?:ruling|option|facts?)\b|\((?:ruling|option)\b")
+_RULE_ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Change:
+    """One change of an edition (see the module docstring)."""
+
+    kind: str
+    rules: tuple[str, ...]
+    text: str
+    system: str | None = None
+    option: str | None = None
+    before: Json = None
+    after: Json = None
+
+    @property
+    def kind_label(self) -> str:
+        return KINDS[self.kind]
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What identifies the change across drafts: the option, else the rule IDs."""
+        if self.system and self.option:
+            return (self.kind, f"{self.system}.{self.option}")
+        return (self.kind, ",".join(self.rules))
+
+    def to_json(self) -> dict[str, Json]:
+        out: dict[str, Json] = {"kind": self.kind, "rules": list(self.rules),
+                                "text": self.text}
+        if self.system is not None:
+            out["system"] = self.system
+        if self.option is not None:
+            out["option"] = self.option
+            out["before"] = self.before
+            out["after"] = self.after
+        return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Edition:
+    """An edition: its number, date, French summary and changes."""
+
+    number: int
+    date: _dt.date
+    summary: str
+    changes: tuple[Change, ...] = ()
+
+    def to_json(self) -> dict[str, Json]:
+        return {"format": FORMAT, "number": self.number, "date": self.date.isoformat(),
+                "summary": self.summary, "changes": [c.to_json() for c in self.changes]}
+
+
+def schema() -> dict[str, Any]:
+    """The published JSON Schema of an edition file (format 1)."""
+    text = resources.files("escarmouche").joinpath(
+        "schemas/edition-1.schema.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@functools.cache
+def _validator() -> Callable[[object], object]:
+    return fastjsonschema.compile(schema())
+
+
+def _field(name: str) -> str:
+    """``data.changes[2].kind`` → ``changes[2].kind``."""
+    return re.sub(r"^data\.?", "", name) or "édition"
+
+
+def _fail(field: str, value: object, why: str) -> SaveError:
+    err = invalid(field, value, "CORE-ERR", why, kind=SaveError)
+    assert isinstance(err, SaveError)
+    return err
+
+
+def _why(err: fastjsonschema.JsonSchemaValueException) -> str:
+    from escarmouche.savefile import _french
+
+    if err.rule == "pattern":
+        return "forme invalide (identifiant de règle comme « D100-ATK-1 », nom d’option " \
+               "en minuscules ASCII, date AAAA-MM-JJ)"
+    return _french(err)
+
+
+def parse_edition(data: Mapping[str, Any]) -> Edition:
+    """Check a parsed edition file against the schema and build the :class:`Edition`.
+
+    A TOML date is accepted for ``date``. A wrong field raises a French
+    :class:`~escarmouche.errors.SaveError` that names it:
+
+    >>> try:
+    ...     parse_edition({"format": 1, "number": 0, "date": "2026-11-30",
+    ...                    "summary": "x", "changes": []})
+    ... except ValueError as err:
+    ...     print(err)
+    number = 0 : 0 : au moins 1 (CORE-ERR)
+    """
+    if not isinstance(data, Mapping):
+        raise _fail("édition", type(data).__name__, "une table TOML est attendue")
+    plain: dict[str, Any] = dict(data)
+    if isinstance(plain.get("date"), _dt.date):
+        plain["date"] = plain["date"].isoformat()
+    try:
+        _validator()(plain)
+    except fastjsonschema.JsonSchemaValueException as err:
+        field = _field(err.name or "")
+        raise _fail(field, err.value if not isinstance(err.value, dict | list) else "…",
+                    _why(err)) from None
+    try:
+        date = _dt.date.fromisoformat(plain["date"])
+    except ValueError:
+        raise _fail("date", plain["date"], "date inexistante") from None
+    changes = []
+    for i, c in enumerate(plain["changes"]):
+        option = (c.get("system"), c.get("option"))
+        if c["kind"] == "option-default" and None in option:
+            raise _fail(f"changes[{i}]", c["kind"],
+                        "un changement d’option donne « system » et « option »")
+        if c["kind"] == "option-default" and ("before" not in c or "after" not in c):
+            raise _fail(f"changes[{i}]", c["kind"],
+                        "un changement d’option donne « before » et « after »")
+        changes.append(Change(c["kind"], tuple(c["rules"]), c["text"], c.get("system"),
+                              c.get("option"), c.get("before"), c.get("after")))
+    return Edition(plain["number"], date, plain["summary"], tuple(changes))
+
+
+def load_edition(path: Path | str) -> Edition:
+    """Read and check ``editions/<n>.toml``; the file name must be its number."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise _fail(path.name, str(err)[:60], "TOML illisible") from None
+    edition = parse_edition(data)
+    if path.stem != str(edition.number):
+        raise _fail("number", edition.number,
+                    f"le fichier {quote(path.name)} doit porter le numéro de l’édition")
+    return edition
+
+
+def _toml_value(value: Json) -> str:
+    if value is None:
+        return '"aucune"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    if isinstance(value, str):
+        if "\n" not in value:
+            return '"' + "".join(_toml_char(c) for c in value) + '"'
+        # a text of several lines stays readable: a TOML multi-line basic string
+        return '"""\n' + "".join(_toml_char(c) for c in value) + '"""'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return "{ " + ", ".join(f"{_toml_value(str(k))} = {_toml_value(v)}"
+                            for k, v in value.items()) + " }"
+
+
+def _toml_char(c: str) -> str:
+    if c == "\n":
+        return c
+    if c in '\\"':
+        return "\\" + c
+    if ord(c) < 0x20 or ord(c) == 0x7F:
+        return f"\\u{ord(c):04x}"
+    return c
+
+
+def change_to_toml(change: Change) -> str:
+    """One change as a TOML ``[[changes]]`` block (the Atelier's export, the draft)."""
+    lines = ["[[changes]]", f"kind = {_toml_value(change.kind)}",
+             f"rules = {_toml_value(list(change.rules))}"]
+    if change.system is not None:
+        lines.append(f"system = {_toml_value(change.system)}")
+    if change.option is not None:
+        lines.append(f"option = {_toml_value(change.option)}")
+        lines.append(f"before = {_toml_value(change.before)}")
+        lines.append(f"after = {_toml_value(change.after)}")
+    lines.append(f"text = {_toml_value(change.text)}")
+    return "\n".join(lines) + "\n"
+
+
+def edition_to_toml(edition: Edition) -> str:
+    """The edition file, as ``tools/edition.py`` writes it (TOML, French comments)."""
+    head = [
+        "# Une fiche par édition du livre ; le plus grand numéro est l’édition en cours.",
+        "# Format : escarmouche/schemas/edition-1.schema.json ; la page « Ce qui a changé »",
+        "# est produite depuis cette fiche (tools/edition.py, make edition).",
+        f"format = {FORMAT}",
+        f"number = {edition.number}",
+        f"date = {edition.date.isoformat()}",
+        f"summary = {_toml_value(edition.summary)}",
+    ]
+    if not edition.changes:
+        head.append("changes = []")
+    blocks = [change_to_toml(c) for c in edition.changes]
+    return "\n".join(head) + "\n" + "".join("\n" + b for b in blocks)
+
+
+# -- the rule texts ----------------------------------------------------------------------
+
+
+def parse_rules_text(text: str) -> dict[str, str]:
+    """The text of every rule ID of ``spec/RULES.md``, one line each (a rule is a list
+    item ``- ID: …`` and its continuation lines).
+
+    >>> parse_rules_text("- RB-X-1: one\\n  two\\n- RB-X-2 *(ruling)*: three\\n")
+    {'RB-X-1': 'one two', 'RB-X-2': '*(ruling)*: three'}
+    """
+    rules: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in text.splitlines():
+        m = _RULE_LINE.match(line)
+        if m:
+            current = m.group(1)
+            rest = line[m.end():].lstrip()
+            rules[current] = [rest[1:].lstrip() if rest.startswith(":") else rest]
+        elif current and line.startswith("  ") and line.strip():
+            rules[current].append(line.strip())
+        else:
+            current = None
+    return {k: " ".join(v) for k, v in rules.items()}
+
+
+def rulings(texts: Mapping[str, str]) -> list[str]:
+    """The rule IDs whose text records a ruling, an option or a fact of the original
+    edition (RULES.md's marks of what the book shows as « Interprétation retenue »), in
+    order.
+
+    >>> rulings({"A-B-1": "plain", "A-B-2": "x *(ruling: y)*"})
+    ['A-B-2']
+    """
+    return [k for k, v in texts.items() if _RULING.search(v)]
+
+
+# -- the options -------------------------------------------------------------------------
+
+
+def option_rules(system: str, option: str) -> tuple[str, ...]:
+    """The rule IDs an option stands for, read from its French label (``OPTION_LABELS``
+    cites them); an option whose label cites none falls back to the system's prefix."""
+    from escarmouche.editions.odds import option_label
+
+    found = tuple(dict.fromkeys(_RULE_ID.findall(option_label(system, option))))
+    if found:
+        return found
+    prefix = {"rulebook": "RB", "d100": "D100", "d12": "D12", "d20": "D20"}.get(system, "")
+    return (f"{prefix}-OPTION",) if prefix else ("CORE-ERR",)
+
+
+def option_changes(old: Mapping[str, Mapping[str, Json]],
+                   new: Mapping[str, Mapping[str, Json]]) -> list[Change]:
+    """The option defaults that differ between two rule sets (``{system: rules JSON}``),
+    one :class:`Change` each, with a French text to review."""
+    from escarmouche.editions.odds import option_label, value_label
+
+    out = []
+    for system in new:
+        before, after = old.get(system, {}), new[system]
+        for option in after:
+            if option in before and before[option] == after[option]:
+                continue
+            b = before.get(option)
+            a = after[option]
+            if option not in before:
+                text = (f"Nouvelle option : {option_label(system, option)}, par défaut "
+                        f"{value_label(system, option, a)}.")
+            else:
+                text = (f"{option_label(system, option)} : la valeur par défaut passe "
+                        f"{de(value_label(system, option, b))} à "
+                        f"{value_label(system, option, a)}.")
+            out.append(Change("option-default", option_rules(system, option), text,
+                              system, option, b, a))
+        for option in before:
+            if option not in after:
+                text = f"Option retirée : {option} (système {system})."
+                out.append(Change("option-default", option_rules(system, option), text,
+                                  system, option, before[option], None))
+    return out
+
+
+def rule_text_changes(old: Mapping[str, str], new: Mapping[str, str]) -> list[Change]:
+    """The rules added, revised or removed between two sets of rule texts."""
+    out = []
+    for rule, text in new.items():
+        if rule not in old:
+            kind = "new-ruling" if _RULING.search(text) else "new-rule"
+            out.append(Change(kind, (rule,), f"Nouvelle règle {rule}."))
+        elif old[rule] != text:
+            kind = ("changed-ruling" if _RULING.search(text + old[rule])
+                    else "revised-rule")
+            out.append(Change(kind, (rule,), f"Texte de {rule} révisé."))
+    out += [Change("removed-rule", (rule,), f"La règle {rule} est retirée.")
+            for rule in old if rule not in new]
+    return out
+
+
+# -- snapshots ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What an edition published: ``rules`` (``{system: rules JSON}``), ``texts``
+    (``{rule ID: text}``) and ``outputs`` (``{"page#cell": text output}`` of the book's
+    examples)."""
+
+    rules: Mapping[str, Mapping[str, Json]]
+    texts: Mapping[str, str]
+    outputs: Mapping[str, str]
+
+    FILES = ("rules.json", "rules-text.json", "outputs.json")
+
+    @classmethod
+    def read(cls, folder: Path | str) -> Snapshot:
+        folder = Path(folder)
+        parts = []
+        for name in cls.FILES:
+            path = folder / name
+            try:
+                parts.append(json.loads(path.read_text(encoding="utf-8")))
+            except FileNotFoundError:
+                raise _fail("instantané", str(path), "fichier manquant") from None
+            except json.JSONDecodeError:
+                raise _fail("instantané", str(path), "JSON illisible") from None
+        return cls(parts[0], parts[1], parts[2])
+
+    def write(self, folder: Path | str) -> None:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in zip(self.FILES, (self.rules, self.texts, self.outputs),
+                              strict=True):
+            # rule texts keep the order of RULES.md; the rest is sorted
+            (folder / name).write_text(
+                json.dumps(data, ensure_ascii=False, indent=1,
+                           sort_keys=data is not self.texts) + "\n", encoding="utf-8")
+
+
+def current_rules(systems: Sequence[str] | None = None) -> dict[str, dict[str, Json]]:
+    """Every built-in system's default rules as JSON (what the engine plays today)."""
+    from escarmouche import systems as registry
+
+    out = {}
+    for name in systems or registry.NAMES:
+        system = registry.get(name)
+        out[name] = json.loads(json.dumps(system.rules_to_json(system.default_rules()),
+                                          default=_jsonable))
+    return out
+
+
+def _jsonable(value: object) -> Json:
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        result: Json = to_json()
+        return result
+    return str(value)
+
+
+def notebook_outputs(book: Path | str) -> dict[str, str]:
+    """The stored text output of every code cell of the book's notebooks, by
+    ``"page#n"`` (``n``: the code cell's rank); cells tagged ``nbval-ignore-output``
+    (widgets) are left out. HTML outputs are reduced to their text."""
+    book = Path(book)
+    out: dict[str, str] = {}
+    for path in sorted(book.rglob("*.ipynb")):
+        if "_build" in path.parts or ".ipynb_checkpoints" in path.parts:
+            continue
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        page = path.relative_to(book).with_suffix("").as_posix()
+        rank = 0
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") != "code":
+                continue
+            rank += 1
+            if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
+                continue
+            text = _cell_text(cell.get("outputs", []))
+            if text:
+                out[f"{page}#{rank}"] = text
+    return out
+
+
+def _cell_text(outputs: Sequence[Mapping[str, Any]]) -> str:
+    parts = []
+    for o in outputs:
+        if o.get("output_type") == "stream":
+            parts.append(_joined(o.get("text", "")))
+        elif o.get("output_type") in ("execute_result", "display_data"):
+            data = o.get("data", {})
+            if "text/html" in data:
+                parts.append(_html_text(_joined(data["text/html"])))
+            elif "text/plain" in data:
+                parts.append(_joined(data["text/plain"]))
+    return "\n".join(p.strip("\n") for p in parts if p.strip())
+
+
+def _joined(value: str | Sequence[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)
+
+
+def _html_text(html_text: str) -> str:
+    """The readable text of an HTML output: SVG charts dropped, cells separated."""
+    import html as _html
+
+    text = re.sub(r"(?s)<svg.*?</svg>", " [graphique] ", html_text)
+    text = re.sub(r"(?s)<(script|style).*?</\1>", "", text)
+    text = re.sub(r"</(td|th)>", " | ", text)
+    text = re.sub(r"</(tr|p|div|caption|li|h\d)>|<br\s*/?>", "\n", text)
+    text = re.sub(r"<[^>]+>", "", text)
+    lines = [" ".join(_html.unescape(line).split()) for line in text.splitlines()]
+    return "\n".join(line.rstrip(" |") for line in lines if line.strip(" |"))
+
+
+def take_snapshot(root: Path | str) -> Snapshot:
+    """The snapshot of the repository at ``root`` now: engine defaults, the rule texts
+    of ``spec/RULES.md`` and the stored outputs of ``book/``."""
+    root = Path(root)
+    texts = parse_rules_text((root / "spec" / "RULES.md").read_text(encoding="utf-8"))
+    return Snapshot(current_rules(), texts, notebook_outputs(root / "book"))
+

@@ -1,0 +1,391 @@
+"""The French « Ce qui a changé » page of an edition (MyST Markdown with HTML blocks),
+built from the edition file and by running the engine under the rules before and after.
+
+:func:`render_page` takes the edition, the snapshot of the previous edition (``None`` for
+the first one) and the snapshot of this one, and writes: the changes with their rule IDs
+and kinds, each touched rule's text before and after with a word-level diff
+(``<del>``/``<ins>``), the changed options in French, the standard odds of each touched
+system before and after (cells whose change passes
+:data:`~escarmouche.editions.odds.THRESHOLD` in bold), bar charts side by side, the
+simulated duels, and the book examples whose stored output changed.
+
+>>> word_diff("roll 1d100 and compare", "roll 1d100 then compare")
+'roll 1d100 <del>and</del> <ins>then</ins> compare'
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from escarmouche.editions.data import Change, Edition, Snapshot, rulings
+from escarmouche.editions.duels import Duels, duel_outcomes
+from escarmouche.editions.odds import (
+    OddsTable,
+    TableDiff,
+    compare,
+    option_label,
+    standard_odds,
+    value_label,
+)
+from escarmouche.model import Json
+from escarmouche.render.fmt import join, plural, quote
+from escarmouche.render.svg import outcome_bars_svg
+
+__all__ = ["DUELS", "SEED", "comparison_html", "french_spaces", "page_name", "render_page",
+           "rules_from_snapshot", "word_diff"]
+
+#: duels simulated per rule set on a page, and their seed
+DUELS = 200
+SEED = 2026
+
+NBSP = "\u00a0"
+_MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+           "septembre", "octobre", "novembre", "décembre")
+
+
+def french_spaces(markdown: str) -> str:
+    """French typography on the prose lines of a Markdown page: a no-break space before
+    « : » and inside « », a narrow one before « ; », « ! » and « ? ». Code (fences and
+    backquoted spans) and HTML lines are left alone.
+
+    >>> french_spaces("Voir « `a : b` » : oui ; non")
+    'Voir «\u00a0`a : b`\u00a0»\u00a0: oui\u202f; non'
+    """
+    out, fence = [], False
+    for line in markdown.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+        if fence or line.startswith(("```", "<")):
+            out.append(line)
+            continue
+        parts = re.split(r"(`[^`]*`)", line)
+        for i in range(0, len(parts), 2):
+            p = re.sub(r" :(?=\s|$)", "\u00a0:", parts[i])
+            p = re.sub(r" ([;!?])(?=\s|$)", "\u202f\\1", p)
+            parts[i] = p.replace("« ", "«\u00a0").replace(" »", "\u00a0»")
+        out.append("".join(parts))
+    return "\n".join(out)
+
+
+def page_name(number: int) -> str:
+    """The page of edition ``number`` in the book (``book/editions/edition-<n>.md``)."""
+    return f"edition-{number}"
+
+
+def word_diff(before: str, after: str) -> str:
+    """The two texts merged word by word, HTML-escaped: removed words in ``<del>``,
+    added words in ``<ins>``."""
+    a, b = before.split(), after.split()
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append(html.escape(" ".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(f"<del>{html.escape(' '.join(a[i1:i2]))}</del>")
+        if j2 > j1:
+            out.append(f"<ins>{html.escape(' '.join(b[j1:j2]))}</ins>")
+    return " ".join(out)
+
+
+def rules_from_snapshot(system: str, data: Mapping[str, Json]) -> Any:
+    """A system's ``Rules`` from a snapshot's JSON; options equal to the ``Rules`` class
+    defaults are left to them (so tables of objects, such as d12's actions, need no
+    conversion when they did not change)."""
+    import json
+
+    from escarmouche import systems
+    from escarmouche.editions.data import _jsonable
+
+    sys_obj = systems.get(system)
+    base = json.loads(json.dumps(sys_obj.rules_to_json(sys_obj.rules_type()),
+                                 default=_jsonable))
+    # an option the engine no longer has cannot be replayed: it is left out
+    changed = {k: v for k, v in data.items() if k in base and base[k] != v}
+    return sys_obj.rules_from_json(changed)
+
+
+def _french_date(edition: Edition) -> str:
+    d = edition.date
+    day = "1er" if d.day == 1 else str(d.day)
+    return f"{day}{NBSP}{_MONTHS[d.month - 1]} {d.year}"
+
+
+def _html_table(diff: TableDiff | None, table: OddsTable) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    rows = []
+    for r, (label, values) in enumerate(table.rows):
+        cells = [f"<th>{html.escape(label)}</th>"]
+        for c, value in enumerate(values):
+            if diff is None:
+                cells.append(f"<td>{html.escape(table.show(value))}</td>")
+                continue
+            before, after, strong = diff.cells[r][c]
+            if before == after:
+                cells.append(f"<td>{html.escape(table.show(after))}</td>")
+                continue
+            text = (f"<del>{html.escape(table.show(before))}</del> → "
+                    f"<ins>{html.escape(table.show(after))}</ins>")
+            cells.append(f'<td class="esc-ed-strong"><strong>{text}</strong></td>' if strong
+                         else f"<td>{text}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<table class="esc-ed-table"><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table>")
+
+
+def _chart(table: OddsTable, caption: str, column: int = 0) -> str:
+    items = [(label, values[column]) for label, values in table.rows]
+    svg = outcome_bars_svg(items, title=f"{table.columns[column + 1]} ({caption})",
+                           width=420).replace("<svg ", '<svg style="max-width: 100%; '
+                                              'height: auto" ', 1)
+    return (f'<figure style="flex: 1 1 18rem; min-width: 0; margin: 0">{svg}'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def _odds_section(system: str, before: Any | None, after: Any,
+                  texts: Mapping[str, str]) -> list[str]:
+    new_tables = standard_odds(system, after)
+    diffs = ({d.after.key: d for d in compare(standard_odds(system, before), new_tables)}
+             if before is not None else {})
+    out = []
+    for table in new_tables:
+        diff = diffs.get(table.key)
+        rules = join([_rule_link(r, texts) for r in table.rules])
+        note = ""
+        if diff is not None:
+            note = (" Écart notable (au moins un point de pourcentage, ou 5 % d’une "
+                    "moyenne) en gras." if diff.highlighted else
+                    (" Des valeurs changent, sous le seuil de mise en évidence."
+                     if diff.changed else " Aucune valeur ne change."))
+        out += [f"#### {table.title}", "", f"Règles appliquées{NBSP}: {rules}.{note}", "",
+                _html_table(diff, table), ""]
+        if table.kind == "percent":
+            if diff is not None and diff.changed:
+                column = max(range(len(table.columns) - 1), key=lambda c: max(
+                    abs(a - b) for row in diff.cells for b, a, _ in [row[c]]))
+                out += ['<div class="esc-ed-pair">' + _chart(diff.before, "avant", column)
+                        + _chart(table, "après", column) + "</div>", ""]
+            elif diff is None:
+                out += ['<div class="esc-ed-pair">' + _chart(table, "cette édition")
+                        + "</div>", ""]
+    return out
+
+
+def comparison_html(system: str, before: Any, after: Any) -> str:
+    """The standard odds of ``system`` under two rule sets as one HTML fragment (the
+    Atelier): per situation, a table « avant → après » (notable changes in bold) and,
+    for probabilities, the two charts side by side."""
+    parts = []
+    for d in compare(standard_odds(system, before), standard_odds(system, after)):
+        table = d.after
+        status = ("écart notable en gras" if d.highlighted else
+                  "des valeurs changent, sous le seuil" if d.changed else "aucun changement")
+        parts.append(f"<h4>{html.escape(table.title)}</h4><p>Règles appliquées{NBSP}: "
+                     f"{html.escape(join(list(table.rules)))} ; {status}.</p>"
+                     + _html_table(d, table))
+        if table.kind == "percent":
+            column = max(range(len(table.columns) - 1), key=lambda c: max(
+                abs(a - b) for row in d.cells for b, a, _ in [row[c]]))
+            parts.append('<div class="esc-ed-pair" style="display: flex; flex-wrap: wrap; '
+                         'gap: 8px">' + _chart(d.before, "avant", column)
+                         + _chart(table, "après", column) + "</div>")
+    return "".join(parts)
+
+
+def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: int
+                   ) -> list[str]:
+    new = duel_outcomes(system, after, n, seed)
+    lines = ["#### Duels simulés", "",
+             f"Une vétérane contre une recrue, jusqu’à la fin du combat ; "
+             f"{plural(n, 'duel')} par jeu de règles, graine {seed} (les mêmes dés pour "
+             "chaque jeu de règles) ; intervalle de confiance à 95 % (Wilson pour la "
+             "victoire, loi normale pour la durée).", ""]
+    if before is None:
+        return [*lines, f"- {_cap(new.summary())}.", ""]
+    old = duel_outcomes(system, before, n, seed)
+    return [*lines, f"- Avant{NBSP}: {old.summary()}.", f"- Après{NBSP}: {new.summary()}.",
+            f"- {_duel_verdict(old, new)}", ""]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _duel_verdict(old: Duels, new: Duels) -> str:
+    if old.win_high < new.win_low or new.win_high < old.win_low:
+        return "**Écart notable**" + NBSP + ": les intervalles de la victoire ne se " \
+               "recouvrent pas."
+    return "Les intervalles de la victoire se recouvrent : pas d’écart établi."
+
+
+def _inline(text: str) -> str:
+    """RULES.md's inline Markdown (``*em*``, ```code```) as escaped HTML."""
+    out = html.escape(text)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", out)
+
+
+def _rule_text_block(rule: str, before: Mapping[str, str] | None, after: Mapping[str, str]
+                     ) -> list[str]:
+    old = before.get(rule) if before is not None else None
+    new = after.get(rule)
+    if old is None and new is None:
+        return [f"*{rule}{NBSP}: pas de texte dans la spécification.*", ""]
+    if old is None or new is None or old == new:
+        text = _inline(new if new is not None else old or "")
+        which = " (texte retiré)" if new is None else ""
+        return [f'<p class="esc-ed-rule"><strong>{rule}</strong>{which} — {text}</p>', ""]
+    return [f'<p class="esc-ed-rule"><strong>{rule}</strong> — {word_diff(old, new)}</p>', ""]
+
+
+def _rule_link(rule: str, texts: Mapping[str, str]) -> str:
+    """A link to the rule's anchor in the book (``(rb-d100-1)=``) when it exists."""
+    return f"{{ref}}`{rule} <{rule.lower()}>`" if rule in texts else rule
+
+
+def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> list[str]:
+    links = [_rule_link(r, after.texts) for r in change.rules]
+    out = [f"### {_cap(change.kind_label)}{NBSP}: {join(links)}", "",
+           change.text, ""]
+    if change.kind == "option-default" and change.system and change.option:
+        out += [
+            "| Système | Option | Avant | Après |", "|---|---|---|---|",
+            f"| {change.system} | {option_label(change.system, change.option)} | "
+            f"{value_label(change.system, change.option, change.before)} | "
+            f"{value_label(change.system, change.option, change.after)} |", ""]
+    else:
+        out.append("Texte de la spécification (`spec/RULES.md`, en anglais)"
+                   + (", mots retirés barrés, mots ajoutés soulignés" if before else "")
+                   + NBSP + ":")
+        out.append("")
+        for rule in change.rules:
+            out += _rule_text_block(rule, before.texts if before else None, after.texts)
+    return out
+
+
+def _systems_touched(changes: Sequence[Change]) -> list[str]:
+    from escarmouche.systems import NAMES
+
+    prefixes = {"RB": "rulebook", "D100": "d100", "D12": "d12", "D20": "d20"}
+    touched = {c.system for c in changes if c.system}
+    touched |= {prefixes.get(r.split("-")[0], "") for c in changes for r in c.rules}
+    return [s for s in NAMES if s in touched]
+
+
+def _pre(text: str) -> str:
+    """Text for a ``<pre>`` kept on one source line (an empty line would end the HTML
+    block of the Markdown page): escaped, newlines as ``&#10;``."""
+    return html.escape(text).replace("\n", "&#10;")
+
+
+def _examples(before: Snapshot, after: Snapshot) -> list[str]:
+    keys = [k for k in after.outputs if k in before.outputs
+            and before.outputs[k] != after.outputs[k]]
+    out = ["## Exemples du livre dont la sortie a changé", ""]
+    if not keys:
+        return [*out, "Aucun exemple du livre ne donne une autre sortie.", ""]
+    out += [f"{plural(len(keys), 'exemple')} du livre donnent une autre sortie avec les "
+            "règles de cette édition" + NBSP + ":" if len(keys) > 1 else
+            "Un exemple du livre donne une autre sortie avec les règles de cette édition"
+            + NBSP + ":", ""]
+    for key in keys:
+        page, cell = key.split("#")
+        old_text, new_text = before.outputs[key], after.outputs[key]
+        lines = []
+        for line in difflib.ndiff(old_text.splitlines(), new_text.splitlines()):
+            if line.startswith("- "):
+                lines.append(f"<del>{html.escape(line)}</del>")
+            elif line.startswith("+ "):
+                lines.append(f"<ins>{html.escape(line)}</ins>")
+        out += [f"### {page}, cellule de code {cell}", "",
+                '<div class="esc-ed-pair">'
+                f"<figure><figcaption>Avant</figcaption><pre>{_pre(old_text)}"
+                "</pre></figure>"
+                f"<figure><figcaption>Après</figcaption><pre>{_pre(new_text)}"
+                "</pre></figure></div>", "",
+                "Lignes qui diffèrent (« - » : avant ; « + »"
+                " : après) :", "",
+                '<pre class="esc-ed-lines">' + "&#10;".join(lines) + "</pre>", ""]
+    return out
+
+
+def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
+                duels: int = DUELS, seed: int = SEED) -> str:
+    """The page of ``edition`` (see the module docstring); ``before`` is the snapshot of
+    the previous edition, ``None`` for the first one."""
+    from escarmouche.systems import TITLES
+
+    n = edition.number
+    lines = [f"(edition-{n})=", f"# Ce qui a changé dans l’édition {n}", "",
+             "```{admonition} Page produite",
+             "Cette page est produite par `tools/edition.py` depuis "
+             f"`editions/{n}.toml` et en faisant tourner le moteur sous les règles "
+             "d’avant et d’après ; ne la modifiez pas à la main.", "```", "",
+             f"**Édition {n}** du {_french_date(edition)}. {' '.join(edition.summary.split())}",
+             ""]
+    changes = edition.changes
+    if before is None:
+        ruling_ids = [r for c in changes if c.kind == "new-ruling" for r in c.rules]
+        lines += ["## Interprétations retenues", "",
+                  f"Première édition{NBSP}: chaque règle y est nouvelle. Là où les textes "
+                  "sources se taisent ou se contredisent, cette édition retient une "
+                  f"interprétation ({plural(len(ruling_ids), 'interprétation')}, signalées "
+                  f"dans le livre par l’encadré {quote('Interprétation retenue')})" + NBSP
+                  + ":", ""]
+        for change in changes:
+            lines += _change_block(change, None, after)
+        systems_shown = list(TITLES)
+    else:
+        lines += ["## Les changements", ""]
+        if not changes:
+            lines += ["Cette édition ne change aucune règle.", ""]
+        for change in changes:
+            lines += _change_block(change, before, after)
+        systems_shown = _systems_touched(changes)
+    lines += ["## Conséquences mécaniques", ""]
+    if before is None:
+        lines += ["Les chances exactes des situations types de chaque système, calculées "
+                  "par le moteur avec les règles de cette édition, et des duels simulés.", ""]
+    elif not systems_shown:
+        lines += ["Aucun système n’est touché.", ""]
+    else:
+        lines += ["Les chances exactes des situations types de chaque système touché, "
+                  "avant et après (les valeurs qui changent sont écrites « avant → "
+                  "après »), et des duels simulés sous chaque jeu de règles.", ""]
+    for system in systems_shown:
+        after_rules = rules_from_snapshot(system, after.rules[system])
+        before_rules = (rules_from_snapshot(system, before.rules[system])
+                        if before is not None else None)
+        lines += [f"### {TITLES[system]}", ""]
+        options = [c for c in changes if c.system == system and c.kind == "option-default"]
+        if options and before is not None:
+            lines += ["Options changées" + NBSP + ": " + join(
+                [option_label(system, c.option or "") for c in options]) + ".", ""]
+        lines += _odds_section(system, before_rules, after_rules, after.texts)
+        lines += _duels_section(system, before_rules, after_rules, duels, seed)
+    if before is not None:
+        lines += _examples(before, after)
+    return french_spaces("\n".join(lines).rstrip() + "\n")
+
+
+def first_edition_changes(texts: Mapping[str, str],
+                          explanations: Mapping[str, str] | None = None) -> list[Change]:
+    """Edition 1's changes: every ruling of the specification as a « new ruling », with
+    the French text of the book's « Interprétation retenue » box when ``explanations``
+    has it (:func:`escarmouche.editions.repo.ruling_texts`)."""
+    out = []
+    for rule in rulings(texts):
+        if explanations and explanations.get(rule):
+            text = explanations[rule]
+        elif "original edition" in texts[rule]:
+            text = (f"Fait de l’édition originale retenu pour {rule} (absent du texte "
+                    "source ; l’encadré « Interprétation retenue » du livre le détaille).")
+        else:
+            text = (f"Interprétation retenue pour {rule} (le texte source se tait ou reste "
+                    "ambigu ; l’encadré « Interprétation retenue » du livre la détaille).")
+        out.append(Change("new-ruling", (rule,), text))
+    return out

@@ -1,0 +1,148 @@
+"""Draft, publish and document an edition of the book: ``make edition``
+(``tools/edition.py``), and what a CLI subcommand ``escarmouche edition`` calls.
+
+Usage (from the repository root, with the project's virtualenv)::
+
+    python tools/edition.py                # draft the next edition, refresh the notebooks,
+                                           # rebuild the « Ce qui a changé » pages
+    python tools/edition.py --sans-carnets # the same without refreshing the notebooks
+    python tools/edition.py --publier      # freeze the draft: write editions/<n>/
+    python tools/edition.py --publier --refaire  # rewrite the newest snapshot
+    python tools/edition.py --pages        # only rebuild the « Ce qui a changé » pages
+
+The last published edition is the highest ``n`` with a snapshot folder
+``editions/<n>/`` (rules, rule texts, stored outputs of the book's examples). The draft
+``editions/<n+1>.toml`` lists every option default that differs from that snapshot
+(engine defaults now) and every rule text of ``spec/RULES.md`` added, revised or
+removed; a text the designer already wrote for the same change is kept. Its page
+``book/editions/edition-<n+1>.md`` compares the snapshot with the engine now, until
+``--publier`` freezes it. Messages are in French; the functions are importable (a CLI
+subcommand ``escarmouche edition`` can call :func:`main`).
+
+A checkout without a published edition has nothing to draft from:
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as folder:
+...     (Path(folder) / "editions").mkdir()
+...     try:
+...         draft(Path(folder))
+...     except SystemExit as err:
+...         print(err)
+Aucune édition publiée : lancez d’abord « python tools/edition.py --publier ».
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from escarmouche.editions.data import (
+    Change,
+    Edition,
+    Snapshot,
+    edition_to_toml,
+    load_edition,
+    option_changes,
+    rule_text_changes,
+    take_snapshot,
+)
+from escarmouche.editions.page import DUELS
+from escarmouche.editions.repo import build_pages, edition_files, last_published, snapshot
+from escarmouche.render.fmt import plural
+
+__all__ = ["draft", "main", "publish", "refresh_notebooks"]
+
+
+def draft(root: Path, *, today: dt.date | None = None,
+          current: Snapshot | None = None) -> Edition | None:
+    """Write ``editions/<n+1>.toml`` from the difference between the last published
+    snapshot and ``current`` (default: the engine and ``spec/RULES.md`` now); ``None``
+    when nothing differs (the file is then left alone)."""
+    last = last_published(root)
+    before = snapshot(root, last)
+    if before is None:
+        raise SystemExit("Aucune édition publiée : lancez d’abord "
+                         "« python tools/edition.py --publier ».")
+    now = current or take_snapshot(root)
+    changes = option_changes(before.rules, now.rules) + rule_text_changes(before.texts,
+                                                                         now.texts)
+    path = root / "editions" / f"{last + 1}.toml"
+    if not changes:
+        return None
+    summary = "À rédiger : le résumé de cette édition."
+    if path.exists():
+        old = load_edition(path)
+        summary = old.summary
+        written = {c.key: c.text for c in old.changes}
+        changes = [Change(c.kind, c.rules, written.get(c.key, c.text), c.system, c.option,
+                          c.before, c.after) for c in changes]
+    edition = Edition(last + 1, today or dt.date.today(), summary, tuple(changes))
+    path.write_text(edition_to_toml(edition), encoding="utf-8")
+    load_edition(path)  # what was written must read back
+    return edition
+
+
+def publish(root: Path, *, again: bool = False) -> int:
+    """Freeze the newest edition: write its snapshot ``editions/<n>/``; its number.
+    ``again``: rewrite the snapshot of an edition already published (after a change of
+    the book's examples that is not a change of rules, so that the next edition's page
+    lists only what the rules changed)."""
+    numbers = edition_files(root)
+    if not numbers:
+        raise SystemExit("Aucune fiche d’édition dans editions/.")
+    newest = max(numbers)
+    load_edition(numbers[newest])
+    if last_published(root) >= newest and not again:
+        raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
+                         "instantané).")
+    take_snapshot(root).write(root / "editions" / str(newest))
+    return newest
+
+
+def refresh_notebooks(root: Path) -> None:
+    """``tools/book_notebooks.py``: every notebook rebuilt and executed."""
+    subprocess.run([sys.executable, str(root / "tools" / "book_notebooks.py")], cwd=root,
+                   check=True)
+
+
+def main(argv: Sequence[str] | None = None, root: Path | None = None) -> int:
+    """Run the tool on the repository checkout ``root`` (default: the working folder)."""
+    root = Path.cwd() if root is None else root
+    parser = argparse.ArgumentParser(description="Prépare et publie une édition du livre.")
+    parser.add_argument("--publier", action="store_true",
+                        help="fige l’édition la plus récente (editions/<n>/)")
+    parser.add_argument("--refaire", action="store_true",
+                        help="avec --publier : réécrit l’instantané d’une édition déjà "
+                             "publiée")
+    parser.add_argument("--pages", action="store_true",
+                        help="reconstruit seulement les pages « Ce qui a changé »")
+    parser.add_argument("--sans-carnets", action="store_true",
+                        help="ne réexécute pas les carnets du livre")
+    parser.add_argument("--duels", type=int, default=DUELS,
+                        help=f"duels simulés par jeu de règles (défaut {DUELS})")
+    args = parser.parse_args(argv)
+    if args.publier:
+        number = publish(root, again=args.refaire)
+        print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
+    elif not args.pages:
+        if not args.sans_carnets:
+            print("Réexécution des carnets du livre (tools/book_notebooks.py)…")
+            refresh_notebooks(root)
+        edition = draft(root)
+        if edition is None:
+            print(f"Rien à publier : les règles du moteur sont celles de l’édition "
+                  f"{last_published(root)}.")
+        else:
+            print(f"Brouillon editions/{edition.number}.toml : "
+                  f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
+                  "chaque texte, puis lancez « python tools/edition.py --publier ».")
+    pages = build_pages(root, duels=args.duels)
+    print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
+          f"{'réécrite' if len(pages) < 2 else 'réécrites'}.")
+    return 0
+
+

@@ -1,0 +1,559 @@
+"""Roster files: an encounter described in TOML, with French keys (issue 18).
+
+A roster file gives the system and its options, the start options, the sides (camps)
+with their tactics policy and their combatants, and optional end conditions. It is read
+in four steps, and nothing runs unless all pass (CORE-ERR):
+
+1. **the text**: at most :data:`MAX_ROSTER_CHARS` characters, parsed by the standard
+   library's ``tomllib`` (a syntax error names its line and column, in French);
+2. **the shape**: the published, versioned JSON Schema
+   (``escarmouche/schemas/roster-1.schema.json``, :func:`roster_schema`), checked with
+   fastjsonschema like the saves (:mod:`escarmouche.savefile`);
+3. **the meaning**: the system exists, the French option keys map to its ``Rules``
+   fields (:data:`OPTION_KEYS`), the policies are registered, each combatant is a valid
+   :class:`~escarmouche.model.Combatant` for the system (``System.validate``);
+4. **a trial start** on a throwaway copy, so that bad start options (an unknown weapon,
+   a square taken twice …) are refused now, not in the middle of a run.
+
+Every fault raises :class:`~escarmouche.errors.RosterError` naming the **line** and the
+field (``camps[0].combattants[1].caracteristiques.CC``):
+
+>>> text = '''
+... version = 1
+... titre = "Duel"
+... systeme = "d20"
+...
+... [[camps]]
+... nom = "héros"
+... politique = "prudent"
+... [[camps.combattants]]
+... nom = "Brune"
+... caracteristiques = { PV = 12 }
+...
+... [[camps]]
+... nom = "orques"
+... [[camps.combattants]]
+... nom = "Grolk"
+... caracteristiques = { PV = "huit" }
+... '''
+>>> parse_roster(text)  # doctest: +NORMALIZE_WHITESPACE
+Traceback (most recent call last):
+  ...
+escarmouche.errors.RosterError: <texte>, ligne 17 : camps[1].combattants[0].caracteristiques.PV
+= un nombre entier est attendu (CORE-ERR)
+>>> roster = parse_roster(text.replace('"huit"', "8"))
+>>> roster.title, roster.system, [c.name for c in roster.combatants]
+('Duel', 'd20', ['Brune', 'Grolk'])
+>>> dict(roster.policies)
+{'héros': 'prudent', 'orques': 'agressif'}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import random
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import fastjsonschema
+
+from escarmouche.encounter import Encounter, EndCondition
+from escarmouche.errors import EscarmoucheError, RosterError, shown
+from escarmouche.model import Combatant
+from escarmouche.policies import POLICIES, default_policy
+from escarmouche.render.fmt import join, number, quote
+from escarmouche.savefile import _french, _listed, _path
+from escarmouche.systems import NAMES
+from escarmouche.systems import get as get_system
+
+__all__ = [
+    "FORMAT",
+    "MAX_ROSTER_CHARS",
+    "OPTION_KEYS",
+    "Roster",
+    "example_rosters",
+    "load_roster",
+    "parse_roster",
+    "roster_schema",
+]
+
+#: the roster format this engine reads (the schema's ``version``)
+FORMAT = 1
+#: the longest roster file accepted, in characters
+MAX_ROSTER_CHARS = 1_000_000
+
+#: the French keys of the ``[options]`` table, by system: French key → ``Rules`` field
+OPTION_KEYS: Mapping[str, Mapping[str, str]] = {
+    "rulebook": {
+        "reussite_critique_max": "crit_success_max",
+        "echec_critique_min": "crit_failure_min",
+        "valeur_groupe_surprise": "surprise_aggregate",
+        "place_hyperactivite": "hyperactive_slot",
+        "traits_supplementaires": "extra_traits",
+    },
+    "d100": {
+        "malus_main_non_directrice": "off_hand_modifier",
+        "malus_tir_sur_engage": "shooting_into_melee_modifier",
+        "malus_au_dela_courte_portee": "beyond_short_range_modifier",
+        "malus_tir_desespere": "desperate_shot_modifier",
+        "facteur_portee_max": "max_range_factor",
+        "surpris_peut_se_defendre": "surprised_can_defend",
+        "parades_par_round": "parries_per_round",
+        "esquives_par_round": "dodges_per_round",
+        "metres_par_test_descente": "drop_step",
+        "elan_saut_en_longueur": "long_jump_run_up",
+        "points_par_degre_echec": "failure_degree",
+        "arme_par_defaut": "default_weapon",
+    },
+    "d12": {
+        "option_critique": "critical_option",
+        "arme_par_defaut": "default_weapon",
+        "relances_initiative_max": "max_initiative_rerolls",
+        "departages_max": "max_roll_off_rounds",
+    },
+    "d20": {
+        "seuil_sauvegarde": "save_target",
+        "retour_action_immediate": "immediate_reset",
+        "points_action_max_par_tour": "max_action_points_per_turn",
+        "action_annulee_depensee": "cancelled_action_spent",
+        "vitesse_par_defaut": "default_speed",
+        "defense_par_defaut": "default_defence",
+        "arme_par_defaut": "default_weapon",
+        "points_action_par_defaut": "default_action_points",
+        "departages_max": "max_roll_off_rounds",
+    },
+}
+
+#: the per-combatant keys that become start options, by system: key → (start option,
+#: what the engine receives for one combatant)
+_WEAPON_KEYS = {"d100": ("arme", "arme_secondaire"), "d12": ("arme",), "d20": (),
+                "rulebook": ()}
+
+
+@functools.cache
+def roster_schema() -> dict[str, Any]:
+    """The published JSON Schema of the roster format (draft-07)."""
+    text = resources.files("escarmouche").joinpath("schemas/roster-1.schema.json").read_text(
+        encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@functools.cache
+def _validator() -> Callable[[object], object]:
+    return fastjsonschema.compile(roster_schema())
+
+
+@dataclass(frozen=True)
+class Roster:
+    """An encounter read from a roster file (immutable and picklable: it crosses process
+    boundaries). :meth:`encounter` gives a fresh, unstarted fight; :meth:`play` starts it
+    with :attr:`start_options` and runs it with :attr:`policies`."""
+
+    title: str
+    system: str
+    rules: Any
+    combatants: tuple[Combatant, ...]
+    start_options: Mapping[str, Any]
+    end_conditions: tuple[EndCondition, ...]
+    policies: Mapping[str, str]
+    source: str = "<texte>"
+    _lines: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _paths: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.side for c in self.combatants))
+
+    def encounter(self) -> Encounter:
+        """A fresh fight, not started (start it with ``**start_options``)."""
+        return Encounter(self.system, self.combatants, rules=self.rules,
+                         end_conditions=self.end_conditions)
+
+    def play(self, rng: Any, *, max_turns: int = 50, policy: Any = None,
+             tactics_rng: Any = None) -> Encounter:
+        """A fresh fight, started with the start options and played to its end with the
+        roster's policies (or ``policy``, see ``Encounter.run``)."""
+        enc = self.encounter()
+        enc.start(rng, **dict(self.start_options))
+        enc.run(rng, max_turns=max_turns, policy=self.policies if policy is None else policy,
+                tactics_rng=tactics_rng)
+        return enc
+
+    def with_rules(self, rules: Any) -> Roster:
+        """The same roster under other rules (checked like a file's options)."""
+        system = get_system(self.system)
+        if not isinstance(rules, system.rules_type):
+            raise RosterError(f"{self.source} : règles = une instance de {self.system}.Rules "
+                              "est attendue (CORE-ERR)", field="rules", rule="CORE-ERR")
+        out = dataclasses.replace(self, rules=rules)
+        _trial(out, self._lines)
+        return out
+
+    def with_options(self, **changes: Any) -> Roster:
+        """The same roster with some ``Rules`` fields replaced (their English names, or
+        the French keys of :data:`OPTION_KEYS`)."""
+        system = get_system(self.system)
+        french = _option_keys(system)
+        data = system.rules_to_json(self.rules)
+        for key, value in changes.items():
+            data[french.get(key, key)] = value
+        try:
+            rules = system.rules_from_json(data)
+        except EscarmoucheError as err:
+            inverse = {v: k for k, v in french.items()}
+            key = inverse.get(str(err.field), "")
+            raise _wrapped(self.source, self._lines, f"options.{key}" if key else "options",
+                           err, key or None) from None
+        return self.with_rules(rules)
+
+
+# -- locating lines ----------------------------------------------------------------------
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')"
+                  r"(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
+
+
+def _parts(dotted: str) -> list[str]:
+    return [p.strip().strip("\"'") for p in re.findall(r"\"[^\"]*\"|'[^']*'|[^.]+", dotted)]
+
+
+def line_map(text: str) -> dict[str, int]:
+    """The line (1-based) of each table header and key of a TOML text, by its path in
+    the parsed document (``camps[1].combattants[0].nom``). A best-effort scan of the text
+    (tomllib gives no positions): an inline table's keys point to the line of its key."""
+    lines: dict[str, int] = {}
+    counters: dict[str, int] = {}
+    table = ""
+    for number_, raw in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(raw)
+        if header and not _KEY.match(raw):
+            parts = _parts(header.group(2))
+            path = ""
+            for i, part in enumerate(parts):
+                path = f"{path}.{part}" if path else part
+                if i < len(parts) - 1 and path in counters:
+                    path = f"{path}[{counters[path]}]"
+            if header.group(1) == "[[":
+                counters[path] = counters.get(path, -1) + 1
+                path = f"{path}[{counters[path]}]"
+            table = path
+            lines.setdefault(table, number_)
+            continue
+        key = _KEY.match(raw)
+        if key:
+            path = table
+            for part in _parts(key.group(1)):
+                path = f"{path}.{part}" if path else part
+            lines.setdefault(path, number_)
+    return lines
+
+
+def _line_of(lines: Mapping[str, int], path: str) -> int | None:
+    while path:
+        if path in lines:
+            return lines[path]
+        cut = max(path.rfind("."), path.rfind("["))
+        path = path[:cut] if cut > 0 else ""
+    return None
+
+
+def _error(source: str, lines: Mapping[str, int], path: str, message: str,
+           rule: str = "CORE-ERR", value: object = None) -> RosterError:
+    line = _line_of(lines, path)
+    where = f"{source}, ligne {line}" if line is not None else source
+    text = f"{where} : {path} = {message}" if path else f"{where} : {message}"
+    if f"({rule})" not in text:
+        text = f"{text} ({rule})"
+    return RosterError(text, field=path or None, value=value, rule=rule, line=line)
+
+
+def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheError,
+             key: str | None = None) -> RosterError:
+    """An engine error (« champ = valeur : pourquoi (RÈGLE) ») met while reading
+    ``path``: the file, the line and the path come first; ``key`` (the file's French
+    key) replaces the engine's field name."""
+    line = _line_of(lines, path)
+    where = f"{source}, ligne {line}" if line is not None else source
+    message = str(err)
+    if key and err.field and message.startswith(f"{err.field} ="):
+        message = key + message[len(str(err.field)):]
+    return RosterError(f"{where} ({path}) : {message}", field=path, value=err.value,
+                       rule=err.rule or "CORE-ERR", line=line)
+
+
+# -- parsing -------------------------------------------------------------------------------
+
+_TOML_REASONS = [
+    (r"Invalid value", "valeur invalide"),
+    (r"Expected '=' after a key", "un « = » est attendu après la clé"),
+    (r"Invalid statement", "instruction invalide"),
+    (r"Cannot overwrite a value", "cette clé est déjà définie"),
+    (r"Cannot declare .* twice", "cette table est déclarée deux fois"),
+    (r"Unterminated string", "une chaîne n’est pas refermée"),
+    (r"Expected newline or end of document", "fin de ligne attendue après la valeur"),
+    (r"Invalid initializer", "valeur de départ invalide"),
+    (r"Unclosed array", "une liste [ … ] n’est pas refermée"),
+    (r"Unclosed inline table", "une table { … } n’est pas refermée"),
+    (r"Invalid key", "clé invalide"),
+    (r"Illegal character", "caractère interdit"),
+]
+
+
+def _toml_error(source: str, err: tomllib.TOMLDecodeError) -> RosterError:
+    message = str(err)
+    found = re.search(r"\(at line (\d+), column (\d+)\)", message)
+    reason = next((fr for pattern, fr in _TOML_REASONS if re.search(pattern, message)),
+                  "syntaxe TOML incorrecte")
+    if found:
+        line, col = int(found.group(1)), int(found.group(2))
+        return RosterError(f"{source}, ligne {line}, colonne {col} : texte TOML invalide : "
+                           f"{reason} (CORE-ERR)", field="toml", rule="CORE-ERR", line=line)
+    return RosterError(f"{source} : texte TOML invalide : {reason} (CORE-ERR)", field="toml",
+                       rule="CORE-ERR")
+
+
+def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
+    """Read a roster from TOML text (see the module docstring); ``source`` names it in
+    the errors."""
+    if not isinstance(text, str):
+        raise RosterError(f"{source} : un texte TOML est attendu (CORE-ERR)", rule="CORE-ERR")
+    if len(text) > MAX_ROSTER_CHARS:
+        raise RosterError(f"{source} : fichier de {number(len(text))} caractères : au plus "
+                          f"{number(MAX_ROSTER_CHARS)} (CORE-ERR)", rule="CORE-ERR")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise _toml_error(source, err) from None
+    except RecursionError:
+        raise RosterError(f"{source} : texte TOML imbriqué trop profondément (CORE-ERR)",
+                          rule="CORE-ERR") from None
+    lines = line_map(text)
+    if "version" in data and data["version"] != FORMAT:
+        raise _error(source, lines, "version",
+                     f"{data['version']!r} : version de fichier inconnue (ce moteur lit la "
+                     f"version {FORMAT})")
+    try:
+        _validator()(data)
+    except fastjsonschema.JsonSchemaValueException as err:
+        path = _path(err.name or "")
+        if err.rule == "additionalProperties" and _listed(err.message):
+            extra = _listed(err.message)[0]
+            path = f"{path}.{extra}" if path else extra
+            raise _error(source, lines, path, "champ inconnu") from None
+        raise _error(source, lines, path, _french(err)) from None
+    roster = _build(data, source, lines)
+    _trial(roster, lines)
+    return roster
+
+
+def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roster:
+    name = data["systeme"]
+    if name not in NAMES:
+        try:
+            system = get_system(name)
+        except EscarmoucheError:
+            raise _error(source, lines, "systeme",
+                         f"{quote(name)} : système inconnu ; systèmes : "
+                         f"{join([quote(n) for n in NAMES], last='ou')}") from None
+    else:
+        system = get_system(name)
+    french = _option_keys(system)
+    options: dict[str, Any] = {}
+    for key, value in data.get("options", {}).items():
+        if key not in french:
+            raise _error(source, lines, f"options.{key}",
+                         f"option inconnue du système {system.name} ; options : "
+                         f"{join([quote(k) for k in french], empty='aucune')}")
+        options[french[key]] = value
+    try:
+        rules = system.rules_from_json(options)
+    except EscarmoucheError as err:
+        inverse = {v: k for k, v in french.items()}
+        key = inverse.get(str(err.field), "") if err.field else ""
+        raise _wrapped(source, lines, f"options.{key}" if key else "options", err,
+                       key or None) from None
+    start: dict[str, Any] = dict(data.get("depart", {}))
+    unknown = sorted(set(start) - set(system.start_options))
+    if unknown:
+        raise _error(source, lines, f"depart.{unknown[0]}",
+                     f"option de départ inconnue du système {system.name} ; options : "
+                     f"{join([quote(o) for o in system.start_options], empty='aucune')}")
+    combatants: list[Combatant] = []
+    policies: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    weapon_keys = _WEAPON_KEYS.get(system.name, ())
+    for i, camp in enumerate(data["camps"]):
+        side = camp["nom"]
+        where = f"camps[{i}]"
+        if side in policies:
+            raise _error(source, lines, f"{where}.nom", f"{quote(side)} : ce camp est déjà "
+                         "décrit plus haut ; un camp par nom")
+        chosen = camp.get("politique", default_policy(system.name))
+        if chosen not in POLICIES:
+            raise _error(source, lines, f"{where}.politique",
+                         f"{quote(chosen)} : politique inconnue ; politiques : "
+                         f"{join([quote(p) for p in sorted(POLICIES)], last='ou')}")
+        policies[side] = chosen
+        for j, entry in enumerate(camp["combattants"]):
+            path = f"{where}.combattants[{j}]"
+            who = entry["nom"]
+            if who in seen:
+                raise _error(source, lines, f"{path}.nom",
+                             f"{quote(who)} : deux combattants portent ce nom ; chaque nom "
+                             "doit être unique")
+            seen[who] = path
+            for key in ("arme", "arme_secondaire", "position"):
+                if key in entry and key not in weapon_keys and not (
+                        key == "position" and system.name == "d20"):
+                    raise _error(source, lines, f"{path}.{key}",
+                                 f"cette clé ne s’emploie pas avec le système {system.name}")
+            try:
+                c = Combatant(who, side, entry["caracteristiques"],
+                              skills=frozenset(entry.get("competences", ())),
+                              traits=frozenset(entry.get("traits", ())))
+                system.validate(c, rules)
+            except EscarmoucheError as err:
+                sub = f"{path}.caracteristiques"
+                if err.field in _stats(entry):
+                    sub = f"{path}.caracteristiques.{err.field}"
+                elif err.field in ("compétences", "traits"):
+                    sub = f"{path}.{'competences' if err.field == 'compétences' else 'traits'}"
+                elif err.field in ("nom", "camp"):
+                    sub = f"{path}.nom"
+                raise _wrapped(source, lines, sub, err) from None
+            combatants.append(c)
+            _start_entry(system.name, start, who, entry)
+    conditions: list[EndCondition] = []
+    for k, end in enumerate(data.get("fin", ())):
+        path = f"fin[{k}]"
+        try:
+            cond = EndCondition(end["condition"], end["issue"], side=end.get("camp"),
+                                name=end.get("nom"), turns=end.get("tours"),
+                                label=end.get("libelle", ""))
+        except EscarmoucheError as err:
+            raise _wrapped(source, lines, path, err) from None
+        if cond.side is not None and cond.side not in policies:
+            raise _error(source, lines, f"{path}.camp",
+                         f"{quote(cond.side)} : aucun camp de ce nom", "RB-END-1")
+        if cond.name is not None and cond.name not in seen:
+            raise _error(source, lines, f"{path}.nom",
+                         f"{quote(cond.name)} : aucun combattant de ce nom", "RB-END-1")
+        conditions.append(cond)
+    return Roster(
+        title=data.get("titre", ""), system=system.name, rules=rules,
+        combatants=tuple(combatants), start_options=start,
+        end_conditions=tuple(conditions), policies=policies, source=source,
+        _lines=dict(lines), _paths=seen,
+    )
+
+
+def _option_keys(system: Any) -> Mapping[str, str]:
+    """The French option keys of ``system``; a system added outside the package (no
+    entry in :data:`OPTION_KEYS`) takes its ``Rules`` field names as keys."""
+    if system.name in OPTION_KEYS:
+        return OPTION_KEYS[system.name]
+    return {name: name for name in system.rules_to_json(system.default_rules())}
+
+
+def _stats(entry: Mapping[str, Any]) -> Mapping[str, Any]:
+    stats = entry.get("caracteristiques", {})
+    return stats if isinstance(stats, Mapping) else {}
+
+
+def _start_entry(system: str, start: dict[str, Any], who: str, entry: Mapping[str, Any]
+                 ) -> None:
+    """Per-combatant keys that the engine takes as start options: d100 ``arme`` and
+    ``arme_secondaire`` (``equipement``), d12 ``arme`` (``armes``), d20 ``position``
+    (``positions``)."""
+    if system == "d100" and ("arme" in entry or "arme_secondaire" in entry):
+        equipment = dict(start.get("equipement") or {})
+        equipment[who] = {"directrice": entry.get("arme"),
+                          "non_directrice": entry.get("arme_secondaire")}
+        start["equipement"] = equipment
+    elif system == "d12" and "arme" in entry:
+        weapons = dict(start.get("armes") or {})
+        weapons[who] = entry["arme"]
+        start["armes"] = weapons
+    elif system == "d20" and "position" in entry:
+        squares = dict(start.get("positions") or {})
+        squares[who] = list(entry["position"])
+        start["positions"] = squares
+
+
+def _trial(roster: Roster, lines: Mapping[str, int]) -> None:
+    """Build and start a throwaway fight, so that a roster that cannot start is refused
+    now (the error names the start option's line)."""
+    try:
+        enc = roster.encounter()
+    except EscarmoucheError as err:
+        raise _wrapped(roster.source, lines, "camps", err) from None
+    try:
+        enc.start(random.Random(0), **dict(roster.start_options))
+    except EscarmoucheError as err:
+        # the message already names the option (« surpris = … »): the path says where
+        path = "depart"
+        options = get_system(roster.system).start_options
+        for key in (*roster.start_options, *options):
+            if err.field == key or (err.field or "").startswith(key):
+                path = f"depart.{key}"
+                break
+        if path not in lines:
+            path = _combatant_key(roster, lines, str(err)) or path
+        raise _wrapped(roster.source, lines, path, err) from None
+
+
+def _combatant_key(roster: Roster, lines: Mapping[str, int], message: str) -> str | None:
+    """The path of the per-combatant key (``arme``, ``arme_secondaire``, ``position``)
+    whose value, or whose combatant, the error message names."""
+    start = roster.start_options
+    for by_value in (True, False):
+        for name, base in roster._paths.items():
+            hands = (start.get("equipement") or {}).get(name) or {}
+            values = {"arme": hands.get("directrice", (start.get("armes") or {}).get(name)),
+                      "arme_secondaire": hands.get("non_directrice"),
+                      "position": (start.get("positions") or {}).get(name)}
+            for key, value in values.items():
+                if f"{base}.{key}" not in lines or value is None:
+                    continue
+                named = shown(value) in message if by_value \
+                    else (f"« {name} »" in message or f" {name} " in f" {message} ")
+                if named:
+                    return f"{base}.{key}"
+    return None
+
+
+def load_roster(path: str | Path) -> Roster:
+    """Read a roster file (UTF-8 TOML); its name appears in the errors."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > 4 * MAX_ROSTER_CHARS:
+            raise RosterError(f"{p.name} : fichier de {number(size)} octets : trop grand "
+                              "(CORE-ERR)", rule="CORE-ERR")
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RosterError(f"{p.name} : le fichier n’est pas du texte UTF-8 (CORE-ERR)",
+                          rule="CORE-ERR") from None
+    except OSError as err:
+        raise RosterError(f"{p} : fichier illisible ({err.strerror or 'erreur'}) (CORE-ERR)",
+                          rule="CORE-ERR") from None
+    return parse_roster(text, source=p.name)
+
+
+def example_rosters() -> dict[str, Path]:
+    """The example roster files shipped with the package, by name (file stem)."""
+    folder = resources.files("escarmouche").joinpath("rosters")
+    out: dict[str, Path] = {}
+    for item in sorted(folder.iterdir(), key=lambda t: t.name):
+        if item.name.endswith(".toml"):
+            out[item.name.removesuffix(".toml")] = Path(str(item))
+    return out

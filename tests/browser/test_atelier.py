@@ -1,0 +1,69 @@
+"""The designer's pages in Chromium (issue 17).
+
+- The Atelier, made live in place: an option changed in the live widget gives the odds
+  before and after (RB-D100-1: critical success 5 % → 10 %) and the TOML export; a value
+  the rules refuse shows its French message and keeps the result.
+- The « Ce qui a changé » page of edition 1: its rulings, its odds tables and charts,
+  scaled to the column on a 360 px screen.
+Both through the ``page`` fixture: no request leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+READY_MS = 120_000
+
+
+def test_the_atelier_comes_alive_and_compares_the_rules(page: Any, site_url: str,
+                                                       artifacts: Path) -> None:
+    page.goto(f"{site_url}book/atelier.html")
+    bar = page.locator("#escarmouche-live")
+    assert page.locator(".cell_output .widget-html-content").count() > 0  # stored state
+    bar.locator(".escarmouche-live-activate").click()
+    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    live = page.locator(".escarmouche-live-widget").first
+    live.wait_for()
+    assert live.get_attribute("data-live") == "rendered"
+
+    field = live.locator(".widget-text", has_text="plus haut jet de réussite critique")
+    field.locator("input").fill("10")
+    field.locator("input").press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.escarmouche-live-widget').innerText"
+        ".includes('10,0\u202f%')", timeout=30_000)
+    text = live.inner_text()
+    assert "5,0\u202f%" in text and "→" in text
+    assert "after = 10" in live.locator("textarea").input_value()
+
+    field.locator("input").fill("300")
+    field.locator("input").press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.escarmouche-live-widget').innerText"
+        ".includes('crit_success_max = 300')", timeout=30_000)
+    assert "(RB-D100-1)" in live.inner_text()
+    assert "after = 10" in live.locator("textarea").input_value()  # the result stays
+    page.screenshot(path=artifacts / "atelier-live.png", full_page=True)
+    assert page.errors == []
+
+
+def test_the_first_edition_page_lists_rulings_and_odds(page: Any, site_url: str,
+                                                      artifacts: Path) -> None:
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(f"{site_url}book/editions/edition-1.html")
+    body = page.locator("main")
+    assert "Ce qui a changé dans l’édition 1" in body.inner_text()
+    assert body.locator("h3", has_text="Interprétation nouvelle").count() >= 20
+    assert body.locator("table.esc-ed-table").count() >= 9
+    charts = body.locator(".esc-ed-pair svg")
+    assert charts.count() >= 4
+    width = page.evaluate("document.querySelector('main').getBoundingClientRect().width")
+    for i in range(charts.count()):
+        assert charts.nth(i).bounding_box()["width"] <= width + 1
+    page.screenshot(path=artifacts / "edition-1-360.png", full_page=False)
+    assert page.errors == []

@@ -1,0 +1,105 @@
+"""Prose cannot go stale (issue 17): the book's numbers from the engine are substitutions.
+
+``book/_ext/escarmouche_facts.py`` fills ``{{ name }}`` from the engine at build time.
+These tests fail when a page uses an unknown name, when a fact does not follow the
+engine (its value does not change with the engine's default), or when a page writes a
+fact's value as a literal in one of the known phrasings instead of the substitution.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from book._ext import escarmouche_facts as facts_ext
+from escarmouche.systems.d20 import rules as d20_rules
+from escarmouche.systems.d100 import rules as d100_rules
+from escarmouche.systems.rulebook import rules as rb_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: the pages a reader reads: MyST twins of the notebooks and the plain Markdown pages
+#: (book/revisions.md is a journal: it quotes the values of past editions on purpose;
+#: so do the generated « Ce qui a changé » pages, book/editions/)
+PAGES = sorted(p for p in [*ROOT.glob("book_src/**/*.md"), *ROOT.glob("book/**/*.md")]
+               if p.name != "revisions.md"
+               and p.parent != ROOT / "book" / "editions"
+               and not any(part.startswith(("_", ".")) for part in p.relative_to(ROOT).parts))
+_CODE = re.compile(r"^```\{code-cell\}.*?^```", re.S | re.M)
+
+
+def _prose(path: Path) -> str:
+    """The page without its code cells (code reads the engine itself)."""
+    return _CODE.sub("", path.read_text(encoding="utf-8"))
+
+
+def test_every_substitution_is_a_fact() -> None:
+    unknown = [(p.relative_to(ROOT).as_posix(), name) for p in PAGES
+               for name in facts_ext.names_used(p.read_text(encoding="utf-8"))
+               if name not in facts_ext.FACTS]
+    assert unknown == []
+
+
+def test_facts_are_used() -> None:
+    """A fact that no page uses is dead weight (or a page lost its substitution)."""
+    used = {name for p in PAGES for name in facts_ext.names_used(p.read_text("utf-8"))}
+    assert sorted(set(facts_ext.FACTS) - used) == []
+
+
+def test_every_fact_reads_as_french_text() -> None:
+    for name, value in facts_ext.facts().items():
+        assert value and "{{" not in value, name
+        assert "'" not in value and "_" not in value.replace("1d6", ""), (name, value)
+
+
+@pytest.mark.parametrize(("module", "option", "fact", "changed"), [
+    (rb_rules, "crit_success_max", "rb_crit_success_max", 10),
+    (rb_rules, "crit_failure_min", "rb_crit_failure_min", 91),
+    (rb_rules, "surprise_aggregate", "rb_surprise_aggregate", "mean"),
+    (d100_rules, "off_hand_modifier", "d100_off_hand", -30),
+    (d100_rules, "drop_step", "d100_drop_step", 5),
+    (d100_rules, "parries_per_round", "d100_parries_per_round", 2),
+    (d20_rules, "save_target", "d20_save_target", 12),
+    (d20_rules, "immediate_reset", "d20_immediate_reset", "debut_du_round"),
+])
+def test_facts_follow_the_engine_default(monkeypatch: pytest.MonkeyPatch, module: object,
+                                         option: str, fact: str, changed: object) -> None:
+    """RB-D100-1, D100-ATK-5, D100-JUMP-1, D100-PARRY-3, D20-END-1, D20-IMM-1: a changed
+    default reaches the prose (the fact is read from the engine, not copied)."""
+    before = facts_ext.FACTS[fact]()
+    rules = dataclasses.replace(module.DEFAULT_RULES, **{option: changed})  # type: ignore[attr-defined]
+    monkeypatch.setattr(module, "DEFAULT_RULES", rules)
+    after = facts_ext.FACTS[fact]()
+    assert after != before
+
+
+def test_substitute_fills_known_names_only() -> None:
+    text = "critique de 1 à {{ rb_crit_success_max }}, {{ inconnu }}"
+    filled = facts_ext.substitute(text)
+    assert "{{ rb_crit_success_max }}" not in filled
+    assert facts_ext.facts()["rb_crit_success_max"] in filled
+    assert "{{ inconnu }}" in filled
+
+
+#: an option of the engine named with its default as a number: « `Rules.x` (défaut 5) »,
+#: « `Rules.x` (3 m) », « `Rules.y` (1 par défaut) »
+_OPTION_DEFAULT = re.compile(r"`Rules\.\w+`\s*\((?:défaut\W*)?[−+-]?\d")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_option_default_written_by_hand(page: Path) -> None:
+    """An option's default stated next to its name comes from the engine (``{{ }}``)."""
+    assert _OPTION_DEFAULT.findall(_prose(page)) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_engine_value_written_by_hand(page: Path) -> None:
+    """The prose states no fact's value as a literal in a known phrasing: it uses the
+    substitution, so it cannot drift from the engine."""
+    prose = _prose(page)
+    found = [(name, m.group(0)) for name, patterns in facts_ext.phrasing_patterns().items()
+             for pattern in patterns for m in pattern.finditer(prose)]
+    assert found == [], f"valeurs écrites à la main au lieu de {{{{ nom }}}} : {found}"

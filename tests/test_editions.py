@@ -1,0 +1,598 @@
+"""Editions as data (issue 17): the edition file and its schema, edition 1 and its
+rulings, the standard odds, the simulated duels, the word diff, nbval's French failures,
+and a scripted second edition built end to end on a temporary copy (``tools/edition.py``),
+whose « Ce qui a changé » page must list exactly its changes with the engine's odds under
+each rule set. Rule IDs: CORE-ERR (refusals), CORE-RNG (same seed, same duels), and the
+rules whose options the scripted edition changes (RB-D100-1, D100-ATK-5, D12-CRIT-2,
+D20-END-1)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from escarmouche import systems
+from escarmouche.editions import (
+    Change,
+    Edition,
+    Snapshot,
+    change_to_toml,
+    duel_outcomes,
+    edition_to_toml,
+    load_edition,
+    option_changes,
+    parse_edition,
+    parse_rules_text,
+    rulings,
+    standard_odds,
+    wilson,
+)
+from escarmouche.editions.odds import compare, option_label, value_label
+from escarmouche.editions.page import render_page, word_diff
+from escarmouche.editions.repo import build_pages, last_published
+from escarmouche.errors import ParameterError, SaveError
+from tests.test_book_coverage import RULING_IDS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_tool(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TOOL = _load_tool("edition_tool", ROOT / "tools" / "edition.py")
+
+
+def _edition(**over: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"format": 1, "number": 2, "date": "2027-01-15",
+                            "summary": "Deuxième édition.", "changes": [
+                                {"kind": "option-default", "rules": ["D20-END-1"],
+                                 "text": "Seuil 12.", "system": "d20",
+                                 "option": "save_target", "before": 10, "after": 12}]}
+    data.update(over)
+    return data
+
+
+# -- the edition file --------------------------------------------------------------------
+
+
+def test_edition_one_lists_every_ruling_of_the_spec() -> None:
+    """Edition 1 is data: its changes are the rulings of spec/RULES.md, each a « new
+    ruling », in the order of the spec (the same list the book's admonitions cover)."""
+    edition = load_edition(ROOT / "editions" / "1.toml")
+    assert edition.number == 1
+    texts = parse_rules_text((ROOT / "spec" / "RULES.md").read_text(encoding="utf-8"))
+    assert [c.rules[0] for c in edition.changes] == rulings(texts)
+    assert tuple(rulings(texts)) == RULING_IDS
+    assert {c.kind for c in edition.changes} == {"new-ruling"}
+
+
+def test_edition_one_snapshot_is_the_engine_now() -> None:
+    """The published snapshot of edition 1 holds today's defaults and rule texts (a
+    designer who changes a default without drafting an edition fails here)."""
+    snap = Snapshot.read(ROOT / "editions" / "1")
+    from escarmouche.editions import current_rules
+
+    assert snap.rules == current_rules(), (
+        "les règles par défaut du moteur ne sont plus celles de l’édition publiée : "
+        "« make edition » prépare l’édition suivante (ou, si ces règles font partie de "
+        "l’édition en cours, « python tools/edition.py --publier --refaire »)")
+    assert snap.texts == parse_rules_text(
+        (ROOT / "spec" / "RULES.md").read_text(encoding="utf-8"))
+    assert last_published(ROOT) == max(
+        int(p.stem) for p in (ROOT / "editions").glob("*.toml"))
+
+
+@pytest.mark.parametrize(("over", "field"), [
+    ({"number": 0}, "number"),
+    ({"format": 2}, "format"),
+    ({"date": "30/11/2026"}, "date"),
+    ({"date": "2026-02-30"}, "date"),
+    ({"changes": [{"kind": "typo", "rules": ["RB-D100-1"], "text": "x"}]}, "changes[0].kind"),
+    ({"changes": [{"kind": "new-rule", "rules": ["rb-d100-1"], "text": "x"}]},
+     "changes[0].rules[0]"),
+    ({"changes": [{"kind": "new-rule", "rules": ["RB-D100-1"]}]}, "changes[0]"),
+    ({"changes": [{"kind": "option-default", "rules": ["RB-D100-1"], "text": "x"}]},
+     "changes[0]"),
+    ({"extra": 1}, "édition"),
+])
+def test_a_bad_edition_is_refused_naming_the_field_core_err(over: dict[str, Any],
+                                                            field: str) -> None:
+    """CORE-ERR: a malformed edition file raises one French error naming the field."""
+    with pytest.raises(SaveError) as err:
+        parse_edition(_edition(**over))
+    assert str(err.value).startswith(f"{field} = ")
+    assert str(err.value).endswith("(CORE-ERR)")
+    assert isinstance(err.value, ValueError)
+
+
+_text = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=60
+                ).filter(str.strip)
+
+
+@settings(max_examples=40, deadline=None)
+@given(texts=st.lists(_text, min_size=0, max_size=4), summary=_text,
+       after=st.one_of(st.integers(-100, 100), st.booleans(), st.none(), _text))
+def test_an_edition_file_reads_back_as_written(tmp_path_factory: pytest.TempPathFactory,
+                                               texts: list[str], summary: str,
+                                               after: Any) -> None:
+    """What tools/edition.py writes is valid TOML that reads back to the same edition
+    (texts with quotes, backslashes, accents; option values of every kind)."""
+    changes = tuple(Change("option-default", ("D20-END-1",), t, "d20", "save_target", 10,
+                           after) for t in texts)
+    edition = Edition(2, dt.date(2027, 1, 15), summary, changes)
+    path = tmp_path_factory.mktemp("ed") / "2.toml"
+    path.write_text(edition_to_toml(edition), encoding="utf-8")
+    back = load_edition(path)
+    expected = edition if after is not None else Edition(
+        2, edition.date, summary, tuple(Change(c.kind, c.rules, c.text, c.system, c.option,
+                                               c.before, "aucune") for c in changes))
+    assert back == expected
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                  max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.fixed_dictionaries({}, optional={
+    "format": st.just(1) | _json, "number": st.integers(-5, 1200) | _json,
+    "date": st.just("2027-01-15") | st.dates().map(str) | _json,
+    "summary": st.text(max_size=30) | _json,
+    "changes": st.lists(st.fixed_dictionaries({}, optional={
+        "kind": st.sampled_from(["new-rule", "option-default", "x"]) | _json,
+        "rules": st.lists(st.sampled_from(["RB-D100-1", "x", ""]), max_size=3) | _json,
+        "text": st.text(max_size=10) | _json, "system": st.just("d20") | _json,
+        "option": st.just("save_target") | _json, "before": _json, "after": _json,
+    }), max_size=3) | _json,
+}))
+def test_any_edition_data_reads_or_is_refused_in_french_core_err(data: dict[str, Any]
+                                                                 ) -> None:
+    """CORE-ERR: whatever the file holds, it reads as an edition or raises the one
+    French error (never another exception)."""
+    try:
+        edition = parse_edition(data)
+    except SaveError as err:
+        assert str(err).endswith("(CORE-ERR)")
+    else:
+        assert edition.number == data["number"] and len(edition.changes) == len(
+            data["changes"])
+
+
+def test_the_file_name_is_the_edition_number(tmp_path: Path) -> None:
+    path = tmp_path / "3.toml"
+    path.write_text(edition_to_toml(parse_edition(_edition())), encoding="utf-8")
+    with pytest.raises(SaveError, match=r"^number = 2 : .*3\.toml"):
+        load_edition(path)
+
+
+# -- odds, duels, diff -------------------------------------------------------------------
+
+
+def test_standard_odds_follow_the_rules_rb_d100_1() -> None:
+    """RB-D100-1: raising crit_success_max to 10 doubles the critical success chance of
+    every HAB row (5 % → 10 %), changes no plain success, and is highlighted."""
+    rb = systems.get("rulebook")
+    old = standard_odds("rulebook", rb.default_rules())
+    new = standard_odds("rulebook", rb.rules_from_json({"crit_success_max": 10}))
+    diff = compare(old, new)[0]
+    assert [row[1] for row in diff.cells] == [(Fraction(1, 20), Fraction(1, 10), True)] * 5
+    assert all(b == a for row in diff.cells for b, a, _ in [row[0], row[2]])
+    assert not compare(old, new)[1].changed
+
+
+@settings(max_examples=50, deadline=None)
+@given(k=st.integers(0, 200), extra=st.integers(0, 200))
+def test_wilson_interval_holds_the_estimate(k: int, extra: int) -> None:
+    n = k + extra
+    if n == 0:
+        return
+    low, high = wilson(k, n)
+    assert 0 <= low <= k / n <= high <= 1
+
+
+def test_duels_are_reproducible_and_bounded_core_rng() -> None:
+    """CORE-RNG: the same seed gives the same duels; another seed may differ; the work
+    is bounded (CORE-ERR on a refused count, nothing played)."""
+    rules = systems.get("rulebook").default_rules()
+    a = duel_outcomes("rulebook", rules, 30, seed=5)
+    assert a == duel_outcomes("rulebook", rules, 30, seed=5)
+    assert a.win_low <= a.win <= a.win_high and a.rounds_low <= a.rounds <= a.rounds_high
+    with pytest.raises(ParameterError, match=r"^duels = 0 : .*\(CORE-RNG\)$"):
+        duel_outcomes("rulebook", rules, 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "c", "<x>", "&", "é"]), max_size=12),
+       st.lists(st.sampled_from(["a", "b", "c", "<x>", "&", "é"]), max_size=12))
+def test_word_diff_keeps_both_texts(before: list[str], after: list[str]) -> None:
+    """Dropping the inserted words gives the old text back, dropping the deleted ones the
+    new text."""
+    merged = word_diff(" ".join(before), " ".join(after))
+
+    def keep(tag: str, drop: str) -> str:
+        text = re.sub(rf"<{drop}>.*?</{drop}>", " ", merged)
+        text = re.sub(rf"</?{tag}>", "", text)
+        return " ".join(html.unescape(text).split())
+
+    assert keep("del", "ins") == " ".join(before)
+    assert keep("ins", "del") == " ".join(after)
+
+
+def test_added_and_removed_options_are_changes() -> None:
+    """A new option (default given) and a removed one are option changes too."""
+    old = {"d20": {"save_target": 10, "gone": 3}}
+    new = {"d20": {"save_target": 10, "fresh": True}}
+    changes = option_changes(old, new)
+    assert [(c.option, c.before, c.after) for c in changes] == [
+        ("fresh", None, True), ("gone", 3, None)]
+    assert changes[0].text.startswith("Nouvelle option")
+    assert changes[1].text.startswith("Option retirée")
+
+
+def test_option_values_read_in_french() -> None:
+    assert option_label("d20", "save_target") == "seuil du jet de sauvegarde (D20-END-1)"
+    assert value_label("d12", "critical_option", "explosif") != "« explosif »"
+    assert value_label("d100", "surprised_can_defend", True) == "oui"
+
+
+# -- the scripted second edition ---------------------------------------------------------
+
+#: one default changed per system (the scripted second edition)
+CHANGED: dict[str, tuple[str, Any]] = {
+    "rulebook": ("crit_success_max", 10),
+    "d100": ("off_hand_modifier", -10),
+    "d12": ("critical_option", "explosif"),
+    "d20": ("save_target", 12),
+}
+OLD_OUTPUT = "Test D100\n\nRéussite critique : 5,0 %"
+NEW_OUTPUT = "Test D100\n\nRéussite critique : 10,0 %"
+
+
+def _notebook(text: str) -> dict[str, Any]:
+    return {"cells": [{"cell_type": "code", "metadata": {}, "source": "x", "outputs": [
+        {"output_type": "stream", "name": "stdout", "text": text + "\n"}],
+        "execution_count": 1, "id": "c000"}], "metadata": {}, "nbformat": 4,
+        "nbformat_minor": 5}
+
+
+@pytest.fixture
+def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary repository: edition 1 and its snapshot (with one stored book example),
+    spec/RULES.md, a one-cell book whose output changed, and engine defaults with one
+    option changed per system."""
+    (tmp_path / "editions" / "1").mkdir(parents=True)
+    shutil.copy(ROOT / "editions" / "1.toml", tmp_path / "editions" / "1.toml")
+    for name in ("rules.json", "rules-text.json"):
+        shutil.copy(ROOT / "editions" / "1" / name, tmp_path / "editions" / "1" / name)
+    (tmp_path / "editions" / "1" / "outputs.json").write_text(
+        json.dumps({"exemple#1": OLD_OUTPUT, "autre#1": "inchangé"}), encoding="utf-8")
+    (tmp_path / "spec").mkdir()
+    shutil.copy(ROOT / "spec" / "RULES.md", tmp_path / "spec" / "RULES.md")
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "exemple.ipynb").write_text(json.dumps(_notebook(NEW_OUTPUT)),
+                                                    encoding="utf-8")
+    (tmp_path / "book" / "autre.ipynb").write_text(json.dumps(_notebook("inchangé")),
+                                                  encoding="utf-8")
+    for name, (option, value) in CHANGED.items():
+        system = systems.get(name)
+        rules = system.rules_from_json({option: value})
+        monkeypatch.setattr(system, "default_rules", lambda rules=rules: rules)
+    return tmp_path
+
+
+def _rules(name: str, options: dict[str, Any]) -> Any:
+    return systems.get(name).rules_from_json(options)
+
+
+def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFixture[str]
+                                            ) -> None:
+    """tools/edition.py drafts edition 2 from the changed defaults, rebuilds its page;
+    the page lists exactly those four changes and the changed example, with the odds and
+    duels the engine gives under each rule set (RB-D100-1, D100-ATK-5, D12-CRIT-2,
+    D20-END-1)."""
+    assert TOOL.main(["--sans-carnets", "--duels", "12"], root=copy) == 0
+    assert "Brouillon editions/2.toml\u00a0: 4 changements" in capsys.readouterr().out
+    edition = load_edition(copy / "editions" / "2.toml")
+    assert [(c.system, c.option, c.after) for c in edition.changes] == [
+        (name, option, value) for name, (option, value) in CHANGED.items()]
+    page = (copy / "book" / "editions" / "edition-2.md").read_text(encoding="utf-8")
+
+    # exactly the four changes, each with its French label and values
+    assert page.count("### Valeur par défaut d’une option") == 4
+    assert len(re.findall(r"^### ", page, flags=re.M)) == 4 + 4 + 1  # changes, systems, example
+    for name, (option, value) in CHANGED.items():
+        row = (f"| {name} | {option_label(name, option)} | "
+               f"{value_label(name, option, edition.changes[list(CHANGED).index(name)].before)}"
+               f" | {value_label(name, option, value)} |")
+        assert row in page
+
+    # the odds: every cell as the engine computes it before and after
+    for name, (option, value) in CHANGED.items():
+        before = systems.get(name).rules_type()
+        after = _rules(name, {option: value})
+        diffs = compare(standard_odds(name, before), standard_odds(name, after))
+        assert any(d.changed for d in diffs), name
+        for d in diffs:
+            for table_row, cells in zip(d.after.rows, d.cells, strict=True):
+                for value_after, (b, a, strong) in zip(table_row[1], cells, strict=True):
+                    assert value_after == a
+                    cell = (f"<del>{html.escape(d.after.show(b))}</del> → "
+                            f"<ins>{html.escape(d.after.show(a))}</ins>")
+                    if b == a:
+                        assert f"<td>{html.escape(d.after.show(a))}</td>" in page
+                    elif strong:
+                        assert f'<td class="esc-ed-strong"><strong>{cell}</strong></td>' in page
+                    else:
+                        assert f"<td>{cell}</td>" in page
+        old_duels = duel_outcomes(name, before, 12, seed=2026)
+        new_duels = duel_outcomes(name, after, 12, seed=2026)
+        assert f"Avant\u00a0: {old_duels.summary()}." in page
+        assert f"Après\u00a0: {new_duels.summary()}." in page
+
+    # the book example whose stored output changed, old and new; not the other one
+    assert "### exemple, cellule de code 1" in page
+    for text in (OLD_OUTPUT, NEW_OUTPUT):  # one source line per block (Markdown)
+        assert html.escape(text).replace("\n", "&#10;") in page
+    assert "<del>- Réussite critique : 5,0 %</del>&#10;<ins>+ Réussite critique : " \
+           "10,0 %</ins>" in page
+    assert "### autre" not in page
+
+
+def test_a_redraft_keeps_what_the_designer_wrote(copy: Path) -> None:
+    """Running make edition again keeps the texts and summary already written."""
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    path = copy / "editions" / "2.toml"
+    edited = re.sub(r'summary = ".*"', 'summary = "Les critiques tombent plus souvent."',
+                    path.read_text(encoding="utf-8"))
+    edited = re.sub(r'(option = "save_target"\n(?:.*\n){2})text = ".*"',
+                    r'\1text = "Sauvegardes plus difficiles."', edited)
+    path.write_text(edited, encoding="utf-8")
+    again = TOOL.draft(copy, today=dt.date(2027, 1, 16))
+    assert again is not None
+    assert again.summary == "Les critiques tombent plus souvent."
+    assert [c.text for c in again.changes if c.option == "save_target"] == [
+        "Sauvegardes plus difficiles."]
+
+
+def test_publishing_freezes_the_edition(copy: Path) -> None:
+    """--publier writes editions/2/; the page then compares the two snapshots, and a new
+    draft has nothing to publish."""
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    assert TOOL.publish(copy) == 2
+    assert last_published(copy) == 2
+    assert Snapshot.read(copy / "editions" / "2").rules["d20"]["save_target"] == 12
+    assert TOOL.draft(copy) is None
+    with pytest.raises(SystemExit, match="déjà publiée"):
+        TOOL.publish(copy)
+    (copy / "book" / "autre.ipynb").write_text(json.dumps(_notebook("prose récrite")),
+                                              encoding="utf-8")
+    assert TOOL.publish(copy, again=True) == 2
+    assert Snapshot.read(copy / "editions" / "2").outputs["autre#1"] == "prose récrite"
+    build_pages(copy, duels=5)
+    page = (copy / "book" / "editions" / "edition-2.md").read_text(encoding="utf-8")
+    assert "<del>10</del>" not in page and "| d20 | seuil du jet de sauvegarde" in page
+
+
+def test_marks_on_the_touched_rules(copy: Path) -> None:
+    """The book extension marks each rule touched after edition 1, with its edition."""
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    try:
+        ext = _load_tool("escarmouche_editions_test", ROOT / "book" / "_ext" /
+                         "escarmouche_editions.py")
+    finally:
+        sys.path.remove(str(ROOT / "book" / "_ext"))
+    from escarmouche.editions.repo import load_all
+
+    table = ext.marks(load_all(copy))
+    assert sorted(table) == ["D100-ATK-5", "D12-CRIT-2", "D20-END-1", "RB-D100-1"]
+    assert all(n == 2 for entries in table.values() for n, _ in entries)
+    if max(load_all(ROOT)) == 1:
+        assert ext.marks(load_all(ROOT)) == {}
+
+
+def test_the_book_marks_the_touched_rules(copy: Path, tmp_path: Path) -> None:
+    """A Sphinx build with the extension: the paragraph of RB-D100-1 (touched by the
+    scripted edition 2) is followed by « Modifié dans l’édition 2 » and a link to its
+    page; an untouched rule gets no mark; the edition 2 page is written."""
+    from sphinx.application import Sphinx
+
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'escarmouche_editions']\n"
+        f"escarmouche_editions_root = {str(copy)!r}\n"
+        "escarmouche_editions_duels = 3\n", encoding="utf-8")
+    (src / "index.md").write_text(
+        "# Règles\n\n(rb-d100-1)=\n**RB-D100-1** — Un test D100.\n\n"
+        "(rb-init-1)=\n**RB-INIT-1** — L’initiative.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    app = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "html",
+                 status=None, warning=None, warningiserror=True)
+    app.build()
+    page = (out / "index.html").read_text(encoding="utf-8")
+    marked = page.split("RB-INIT-1")[0]
+    assert "Modifié dans l’édition 2" in marked
+    assert "editions/edition-2.html#edition-2" in marked
+    assert page.count("Modifié dans l’édition") == 1
+    assert (copy / "book" / "editions" / "edition-2.md").is_file()
+
+
+def test_edition_one_page_lists_its_rulings_and_standard_odds() -> None:
+    """The page of edition 1 (no predecessor): its rulings, then each system's standard
+    odds, as the engine computes them."""
+    edition = load_edition(ROOT / "editions" / "1.toml")
+    snap = Snapshot.read(ROOT / "editions" / "1")
+    page = render_page(edition, None, snap, duels=5)
+    assert page.count("### Interprétation nouvelle") == len(RULING_IDS)
+    for rule in RULING_IDS:
+        assert f"{{ref}}`{rule} <{rule.lower()}>`" in page
+    for name in systems.NAMES:
+        for table in standard_odds(name, systems.get(name).default_rules()):
+            for _, values in table.rows:
+                for v in values:
+                    assert f"<td>{html.escape(table.show(v))}</td>" in page
+    committed = (ROOT / "book" / "editions" / "edition-1.md").read_text(encoding="utf-8")
+    head = committed.split("## Conséquences mécaniques")[0]
+    assert head == page.split("## Conséquences mécaniques")[0]
+
+
+def test_ruling_texts_come_from_the_book_boxes(tmp_path: Path) -> None:
+    """Edition 1 quotes the book's « Interprétation retenue » box of each ruling; a
+    relative {doc} link in it is made absolute, so it still works on the edition page."""
+    from escarmouche.editions.repo import ruling_texts
+
+    page = tmp_path / "book_src" / "d100" / "actions.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        "(d100-act-3)=\n**D100-ACT-3** — Coûts.\n\n"
+        "```{admonition} Interprétation retenue — fait de l’édition originale\n"
+        ":class: tip\n\nVoir {doc}`sauts` et {doc}`la comparaison <../comparaison>`.\n"
+        "```\n\n(d100-act-4)=\n**D100-ACT-4** — Rien à interpréter.\n",
+        encoding="utf-8")
+    assert ruling_texts(tmp_path) == {"D100-ACT-3": "Voir {doc}`/book/d100/sauts` et "
+                                      "{doc}`la comparaison </book/comparaison>`."}
+    book = ruling_texts(ROOT)
+    assert set(RULING_IDS) <= set(book)
+
+
+def test_change_snippet_is_valid_toml() -> None:
+    """The Atelier's export: a [[changes]] block that an edition file accepts."""
+    snippet = change_to_toml(Change("option-default", ("D20-END-1",), "« Seuil » 12\\",
+                                    "d20", "save_target", 10, 12))
+    import tomllib
+
+    data = tomllib.loads(snippet)
+    edition = parse_edition(_edition(changes=data["changes"]))
+    assert edition.changes[0].after == 12 and edition.changes[0].text.endswith("\\")
+
+
+# -- nbval in French, the right way round ---------------------------------------------------
+
+
+def test_nbval_failure_reads_expected_then_obtained(tmp_path: Path) -> None:
+    """book/conftest.py: a stored output that differs is reported as « attendu (sortie
+    enregistrée) » (the stored 3) then « obtenu (moteur) » (the engine's 2), « - » for the
+    stored line and « + » for the engine's."""
+    shutil.copy(ROOT / "book" / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    nb = _notebook("3")
+    nb["cells"][0]["source"] = "print(1 + 2 - 1)"
+    nb["metadata"] = {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}}
+    (tmp_path / "petit.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval", "--color=no",
+                          "-p", "no:cacheprovider", "petit.ipynb"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    out = run.stdout
+    assert run.returncode == 1, out
+    expected = out.index("attendu (sortie enregistrée")
+    obtained = out.index("obtenu (moteur")
+    assert expected < out.index("    3", expected) < obtained < out.index("    2", obtained)
+    assert "\n- 3\n+ 2\n" in out
+    assert "Reference output" not in out and "assert reference_output" not in out
+
+
+
+# -- the Atelier ---------------------------------------------------------------------------
+
+
+def test_atelier_shows_the_engine_odds_and_exports_the_change() -> None:
+    """D20-END-1: in the Atelier, a save target of 12 shows the exact « n tours » odds
+    before and after, as the engine computes them, and exports a change block that an
+    edition file accepts."""
+    import tomllib
+
+    from escarmouche_widgets import Atelier
+
+    atelier = Atelier("d20")
+    assert "aucun changement" in atelier.result_text
+    assert atelier.snippet_text == ""
+    atelier.controls["save_target"].value = 12
+    before = standard_odds("d20", systems.get("d20").default_rules())[0]
+    after = standard_odds("d20", _rules("d20", {"save_target": 12}))[0]
+    for (label, old), (_, new) in zip(before.rows, after.rows, strict=True):
+        shown = " | ".join([label] + [
+            f"{before.show(o)} → {after.show(n)}" if o != n else after.show(n)
+            for o, n in zip(old, new, strict=True)])
+        assert shown in atelier.result_text
+    data = tomllib.loads(atelier.snippet_text)
+    edition = parse_edition(_edition(changes=data["changes"]))
+    assert [(c.system, c.option, c.before, c.after) for c in edition.changes] == [
+        ("d20", "save_target", 10, 12)]
+
+
+def test_atelier_refuses_a_bad_value_in_french_and_keeps_the_result() -> None:
+    """RB-D100-1: a critical threshold out of 0–100 is refused with the rule's French
+    message; the odds and the export shown stay those of the last valid options."""
+    from escarmouche_widgets import Atelier
+
+    atelier = Atelier("rulebook")
+    atelier.controls["crit_success_max"].value = 10
+    shown, snippet = atelier.result_text, atelier.snippet_text
+    atelier.controls["crit_success_max"].value = 300
+    assert atelier.error_text.startswith("crit_success_max = 300\u00a0:") or \
+        atelier.error_text.startswith("crit_success_max = 300 :")
+    assert "(RB-D100-1)" in atelier.error_text
+    assert (atelier.result_text, atelier.snippet_text) == (shown, snippet)
+    atelier.controls["crit_success_max"].value = 5
+    assert atelier.error_text == "" and atelier.snippet_text == ""
+
+
+def test_atelier_offers_every_scalar_option_of_each_system() -> None:
+    """Every option whose value is a number, a flag or a text has its control, with its
+    French label; switching the system rebuilds them."""
+    from escarmouche_widgets import Atelier
+
+    atelier = Atelier("rulebook")
+    for name in systems.NAMES:
+        atelier.system.value = name
+        system = systems.get(name)
+        defaults = system.rules_to_json(system.default_rules())
+        scalar = [k for k, v in defaults.items() if not isinstance(v, list | dict)]
+        assert list(atelier.controls) == scalar
+        for option in scalar:
+            assert atelier.controls[option].description.startswith(
+                option_label(name, option))
+
+
+def test_nbval_report_prefers_the_plain_text_form() -> None:
+    """A table output reads as its text form; when only its HTML form changed, the HTML
+    is shown (else expected and obtained would look the same)."""
+    conftest = _load_tool("book_conftest", ROOT / "book" / "conftest.py")
+
+    def out(plain: str, markup: str) -> dict[str, Any]:
+        return {"output_type": "execute_result", "data": {"text/plain": plain,
+                                                          "text/html": markup}}
+
+    report = conftest.french_report([out("5,0 %", "<td>5,0 %</td>")],
+                                    [out("10,0 %", "<td>10,0 %</td>")])
+    assert "- 5,0 %" in report and "+ 10,0 %" in report
+    assert not any("<td>" in line for line in report)
+    report = conftest.french_report([out("même", "<b>a</b>")], [out("même", "<i>a</i>")])
+    assert "- <b>a</b>" in report and "+ <i>a</i>" in report

@@ -1,0 +1,37 @@
+"""Draft, publish and document an edition of the book (``make edition``).
+
+Usage (from the repository root, with the project's virtualenv)::
+
+    python tools/edition.py                # draft the next edition, refresh the notebooks,
+                                           # rebuild the « Ce qui a changé » pages
+    python tools/edition.py --sans-carnets # the same without refreshing the notebooks
+    python tools/edition.py --publier      # freeze the draft: write editions/<n>/
+    python tools/edition.py --publier --refaire  # rewrite the newest snapshot
+    python tools/edition.py --pages        # only rebuild the « Ce qui a changé » pages
+    python tools/edition.py --duels 50     # fewer simulated duels per rule set
+
+The work is done by :mod:`escarmouche.editions.workflow` (importable, so that a CLI
+subcommand ``escarmouche edition`` can call the same :func:`main`); this file runs it on
+this checkout.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from escarmouche.editions.workflow import draft, publish, refresh_notebooks
+from escarmouche.editions.workflow import main as _main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+__all__ = ["ROOT", "draft", "main", "publish", "refresh_notebooks"]
+
+
+def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:
+    return _main(argv, root)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
