@@ -95,8 +95,11 @@ def test_edition_one_snapshot_is_the_engine_now() -> None:
         "les règles par défaut du moteur ne sont plus celles de l’édition publiée : "
         "« make edition » prépare l’édition suivante (ou, si ces règles font partie de "
         "l’édition en cours, « python tools/edition.py --publier --refaire »)")
-    assert snap.texts == parse_rules_text(
-        (ROOT / "spec" / "RULES.md").read_text(encoding="utf-8"))
+    from escarmouche.editions import take_snapshot
+
+    assert snap.texts == take_snapshot(ROOT).texts, (
+        "le texte d’une règle du livre a changé depuis l’édition publiée : « make "
+        "edition » prépare l’édition suivante")
     assert last_published(ROOT) == max(
         int(p.stem) for p in (ROOT / "editions").glob("*.toml"))
 
@@ -290,7 +293,13 @@ def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         json.dumps({"exemple#1": OLD_OUTPUT, "autre#1": "inchangé"}), encoding="utf-8")
     (tmp_path / "spec").mkdir()
     shutil.copy(ROOT / "spec" / "RULES.md", tmp_path / "spec" / "RULES.md")
-    (tmp_path / "book").mkdir()
+    # the rules as the book states them (their French text is in the snapshot)
+    shutil.copytree(ROOT / "book_src", tmp_path / "book_src",
+                    ignore=shutil.ignore_patterns("*.ipynb"))
+    shutil.copytree(ROOT / "book", tmp_path / "book",
+                    ignore=lambda folder, names: [n for n in names if not (
+                        n.endswith(".md") or n == "escarmouche_facts.py"
+                        or (Path(folder) / n).is_dir()) or n in ("editions", "_static")])
     (tmp_path / "book" / "exemple.ipynb").write_text(json.dumps(_notebook(NEW_OUTPUT)),
                                                     encoding="utf-8")
     (tmp_path / "book" / "autre.ipynb").write_text(json.dumps(_notebook("inchangé")),

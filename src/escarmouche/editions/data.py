@@ -39,6 +39,7 @@ __all__ = [
     "Change",
     "Edition",
     "Snapshot",
+    "book_rule_texts",
     "edition_to_toml",
     "load_edition",
     "option_changes",
@@ -479,10 +480,61 @@ def _html_text(html_text: str) -> str:
     return "\n".join(line.rstrip(" |") for line in lines if line.strip(" |"))
 
 
-def take_snapshot(root: Path | str) -> Snapshot:
-    """The snapshot of the repository at ``root`` now: engine defaults, the rule texts
-    of ``spec/RULES.md`` and the stored outputs of ``book/``."""
+#: a rule stated in the book: ``**RB-D100-1** — Pour un test D100, …`` up to a blank line
+_BOOK_RULE = re.compile(r"^\*\*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\*\* — (.+?)(?:\n\s*\n|\Z)",
+                        re.M | re.S)
+#: MyST roles inside a rule: {term}`PV`, {term}`texte <terme>`, {ref}`RB-X-1 <rb-x-1>`
+_ROLE = re.compile(r"\{(?:term|ref|doc)\}`([^`<]+?)\s*(?:<[^`>]*>)?`")
+
+
+def book_rule_texts(root: Path | str,
+                    substitute: Callable[[str], str] | None = None) -> dict[str, str]:
+    """The French statement of every rule the book states (``**ID** — …`` in
+    ``book_src/`` and the Markdown pages of ``book/``), as one line of plain text, in
+    the order of the pages. MyST roles keep their text; ``substitute`` fills the
+    engine's values (``{{ name }}``, :mod:`escarmouche_facts` of the book) so that a
+    changed default shows in the rule's text.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "book_src").mkdir()
+    >>> _ = (root / "book_src" / "p.md").write_text(
+    ...     "(x-a-1)=\\n**X-A-1** — Le {term}`test <test D100>` réussit\\n"
+    ...     "sous {{ seuil }}.\\n\\nSuite.", encoding="utf-8")
+    >>> book_rule_texts(root, lambda t: t.replace("{{ seuil }}", "5"))
+    {'X-A-1': 'Le test réussit sous 5.'}
+    """
     root = Path(root)
-    texts = parse_rules_text((root / "spec" / "RULES.md").read_text(encoding="utf-8"))
+    pages = sorted((root / "book_src").rglob("*.md"))
+    pages += sorted(p for p in (root / "book").rglob("*.md")
+                    if "editions" not in p.relative_to(root / "book").parts[:1])
+    texts: dict[str, str] = {}
+    for page in pages:
+        for m in _BOOK_RULE.finditer(page.read_text(encoding="utf-8")):
+            text = _ROLE.sub(r"\1", " ".join(m.group(2).split()))
+            texts.setdefault(m.group(1), substitute(text) if substitute else text)
+    return texts
+
+
+def _book_facts(root: Path) -> Callable[[str], str] | None:
+    """The book's ``substitute`` (``book/_ext/escarmouche_facts.py``), if present."""
+    import importlib.util
+
+    path = root / "book" / "_ext" / "escarmouche_facts.py"
+    spec = importlib.util.spec_from_file_location("_escarmouche_facts_for_editions", path)
+    if spec is None or spec.loader is None or not path.exists():
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    values = module.facts()
+    return lambda text: str(module.substitute(text, values))
+
+
+def take_snapshot(root: Path | str) -> Snapshot:
+    """The snapshot of the repository at ``root`` now: engine defaults, the French text
+    of every rule as the book states it (:func:`book_rule_texts`, the engine's values
+    filled in) and the stored outputs of ``book/``."""
+    root = Path(root)
+    texts = book_rule_texts(root, _book_facts(root))
     return Snapshot(current_rules(), texts, notebook_outputs(root / "book"))
 

@@ -234,7 +234,7 @@ def _rule_text_block(rule: str, before: Mapping[str, str] | None, after: Mapping
     old = before.get(rule) if before is not None else None
     new = after.get(rule)
     if old is None and new is None:
-        return [f"*{rule}{NBSP}: pas de texte dans la spécification.*", ""]
+        return [f"*{rule}{NBSP}: le livre n’énonce pas cette règle.*", ""]
     if old is None or new is None or old == new:
         text = _inline(new if new is not None else old or "")
         which = " (texte retiré)" if new is None else ""
@@ -257,8 +257,16 @@ def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> l
             f"| {change.system} | {option_label(change.system, change.option)} | "
             f"{value_label(change.system, change.option, change.before)} | "
             f"{value_label(change.system, change.option, change.after)} |", ""]
+        # the rules that quote this value: their text, before and after
+        quoting = [r for r in change.rules if before is not None
+                   and before.texts.get(r) != after.texts.get(r)]
+        if quoting:
+            out += ["La règle, telle que le livre l’énonce, mots retirés barrés, mots "
+                    f"ajoutés soulignés{NBSP}:", ""]
+            for rule in quoting:
+                out += _rule_text_block(rule, before.texts if before else None, after.texts)
     else:
-        out.append("Texte de la spécification (`spec/RULES.md`, en anglais)"
+        out.append("La règle, telle que le livre l’énonce"
                    + (", mots retirés barrés, mots ajoutés soulignés" if before else "")
                    + NBSP + ":")
         out.append("")

@@ -68,8 +68,12 @@ def draft(root: Path, *, today: dt.date | None = None,
         raise SystemExit("Aucune édition publiée : lancez d’abord "
                          "« python tools/edition.py --publier ».")
     now = current or take_snapshot(root)
-    changes = option_changes(before.rules, now.rules) + rule_text_changes(before.texts,
-                                                                         now.texts)
+    options = option_changes(before.rules, now.rules)
+    # a rule whose text changed only because it quotes a changed default is shown, text
+    # before and after, under that option's change: one change, not two
+    quoted = {rule for change in options for rule in change.rules}
+    changes = options + [c for c in rule_text_changes(before.texts, now.texts)
+                         if not set(c.rules) <= quoted]
     path = root / "editions" / f"{last + 1}.toml"
     if not changes:
         return None
