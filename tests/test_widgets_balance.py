@@ -57,3 +57,20 @@ def test_bad_values_show_a_french_error_and_keep_the_result_core_err() -> None:
 def test_every_system_has_option_controls() -> None:
     for name in NAMES:
         assert option_controls(name)
+
+
+def test_a_roster_file_drives_the_demo() -> None:
+    """A roster file (its title, rules, start options and policies) plays as simulate()
+    plays it (RB-END-1 counts)."""
+    import dataclasses
+
+    from escarmouche.roster import example_rosters, load_roster
+
+    base = load_roster(example_rosters()["d12-escarmouche"])
+    roster = base.with_rules(dataclasses.replace(base.rules, default_weapon="1d10"))
+    demo = BalanceDemo(roster.system, roster, fights=15, seed=3)
+    assert demo.options["default_weapon"].value == "1d10"
+    assert demo.rules() == roster.rules
+    assert demo.error_text == ""
+    expected = sim.simulate(roster, 15, seed=3)
+    assert str(expected.table().title) in demo.result_text

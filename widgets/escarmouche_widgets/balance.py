@@ -32,11 +32,13 @@ __all__ = ["MAX_BROWSER_FIGHTS", "BalanceDemo", "option_controls"]
 MAX_BROWSER_FIGHTS = 2_000
 
 
-def option_controls(system: str) -> dict[str, widgets.Widget]:
+def option_controls(system: str, rules: Any = None) -> dict[str, widgets.Widget]:
     """One control per simple option of ``system``'s rules (integer, yes/no, text),
-    labelled in French from the system's ``OPTION_LABELS``."""
+    labelled in French from the system's ``OPTION_LABELS``, set to ``rules`` (default:
+    the system's default rules)."""
     sys_ = get(system)
-    rules = sys_.default_rules()
+    if rules is None:
+        rules = sys_.default_rules()
     labels: Mapping[str, str] = getattr(
         importlib.import_module(f"escarmouche.systems.{system}.rules"), "OPTION_LABELS", {})
     out: dict[str, widgets.Widget] = {}
@@ -85,7 +87,10 @@ class BalanceDemo(Demo):
                                              description="Combats :", style=WIDE)
         self.seed = widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1,
                                            description="Graine :", style=WIDE)
-        self.options = option_controls(self.system.name)
+        given = getattr(self.roster, "rules", None)
+        self.base_rules = (given if isinstance(given, self.system.rules_type)
+                           else self.system.default_rules())
+        self.options = option_controls(self.system.name, self.base_rules)
         self.run_button = button("Simuler", button_style="primary", icon="play")
         self.run_button.on_click(lambda _b: self.roll())
         self.widget = widgets.VBox([
@@ -104,7 +109,7 @@ class BalanceDemo(Demo):
 
     def rules(self) -> Any:
         """The rules set in the controls (checked by the system: French errors)."""
-        data = dict(self.system.rules_to_json(self.system.default_rules()))
+        data = dict(self.system.rules_to_json(self.base_rules))
         for name, control in self.options.items():
             value = control.value
             data[name] = value.strip() if isinstance(value, str) else value
