@@ -93,6 +93,7 @@ bench-lighthouse: book
 # The engine's benchmarks (the browser one needs the site and Chromium: make bench-browser).
 bench: venv
 	$(PY) bench/run.py dice
+	$(PY) bench/run.py simulation
 
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
 # in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (37 targets: 103 600 inputs).
@@ -105,6 +106,8 @@ edition: venv
 
 fuzz: venv
 	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
+	# the simulation mode and the d100 resolver against the full engine, 1500 seeds per fight
+	ESCARMOUCHE_EQUIV_SEEDS=1500 $(PY) -m pytest -q -p no:cacheprovider tests/test_simulation.py -k equals
 
 # Every notebook of the book comes from its MyST twin (book_src/X.md → book/X.ipynb, the
 # demo pages and essai-navigateur included), through one tool that executes it and stores

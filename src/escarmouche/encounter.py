@@ -174,6 +174,39 @@ class Encounter:
         return self.state.current
 
     @property
+    def fast(self) -> bool:
+        """Simulation mode (:mod:`escarmouche.simulation`): operations run in place, with
+        no copy, no rng snapshot, no dice in the log; the same dice give the same fight.
+        A refused operation may leave the fight half-changed: only for throwaway fights
+        (``Encounter.simulated`` makes one)."""
+        return self.state.fast
+
+    def simulated(self) -> Encounter:
+        """A copy of this fight (not started, or where it stands) in simulation mode.
+
+        >>> import random
+        >>> from escarmouche import Combatant
+        >>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 10}),
+        ...                          Combatant("Grolk", "orques", {"PV": 8})])
+        >>> full, fast = duel.simulated(), duel.simulated()
+        >>> full.state.fast = False
+        >>> _ = full.run(random.Random(3)); _ = fast.run(random.Random(3))
+        >>> fast.fast, fast.outcome == full.outcome, fast.turn == full.turn
+        (True, True, True)
+        >>> duel.started
+        False
+        """
+        twin = Encounter.__new__(Encounter)
+        twin._system = self._system
+        twin._rules = self._rules
+        twin.state = self.state._quick_copy()
+        return twin
+
+    @property
+    def started(self) -> bool:
+        return self.state.started
+
+    @property
     def finished(self) -> bool:
         return self.state.finished
 
@@ -213,6 +246,12 @@ class Encounter:
     # -- atomic operations -------------------------------------------------------------
 
     def _atomic(self, rng: Rng | None, op: Callable[[Ctx[Any]], None]) -> list[Event]:
+        if self.state.fast:
+            # simulation mode: the fight is throwaway, so it runs in place, with no copy
+            # and no rng snapshot; a refusal leaves it as it is (the caller drops it)
+            ctx = Ctx(self.state, self._system, self._rules, rng)
+            op(ctx)
+            return ctx.events
         draft = self.state.draft()
         snapshot = rng_state(rng) if rng is not None else None
         ctx = Ctx(draft, self._system, self._rules, rng)

@@ -50,7 +50,7 @@ import copy
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from escarmouche import _check
 from escarmouche._rng import RecordingRng, Rng
@@ -84,6 +84,7 @@ FORMAT_VERSION = 1
 ENVIRONMENT = "environnement"
 
 R = TypeVar("R")
+T = TypeVar("T")
 R_contra = TypeVar("R_contra", contravariant=True)
 
 
@@ -247,6 +248,36 @@ CONDITIONS: dict[str, Callable[[EncounterState, EndCondition, bool], bool]] = {
 }
 
 
+_ATOMS = frozenset({str, int, bool, float, type(None)})
+
+
+def _copy_json(value: T) -> T:
+    """A copy of nested JSON containers (dicts and lists copied, the rest shared: str,
+    numbers, ``None`` and tuples are immutable); what ``copy.deepcopy`` gives on JSON
+    data, without its memo and reduce machinery.
+
+    >>> flags = {"plan": [["attaque", 1]], "hands": {"directrice": "epee"}, "n": 2}
+    >>> copied = _copy_json(flags)
+    >>> copied == flags, copied["plan"][0] is flags["plan"][0]
+    (True, False)
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None or kind is float:
+        return value
+    data: Any = value
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _copy_json(v)  # type: ignore[return-value]
+                for k, v in data.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else _copy_json(v)  # type: ignore[return-value]
+                for v in data]
+    if isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, tuple):
+        return tuple(_copy_json(v) for v in value)  # type: ignore[return-value]
+    return copy.deepcopy(value)
+
+
 @dataclass(slots=True)
 class EncounterState:
     """Everything about a fight, as data (serialisable to JSON and back exactly)."""
@@ -267,6 +298,10 @@ class EncounterState:
     log: list[Event] = field(default_factory=list)
     system_state: dict[str, Json] = field(default_factory=dict)
     next_effect_id: int = 1
+    #: simulation mode (:mod:`escarmouche.simulation`): the fight is throwaway, so
+    #: operations work in place (no draft, no rng snapshot) and the log holds bare
+    #: events (no dice); never saved, not part of equality
+    fast: bool = field(default=False, compare=False, repr=False)
 
     def draft(self) -> EncounterState:
         """A working copy for an atomic operation. Events and effects are immutable, so
@@ -278,7 +313,18 @@ class EncounterState:
         >>> draft.fighters["Brune"].tracks["PV"] = 1
         >>> state.fighters["Brune"].tracks, draft.fighters["Brune"].tracks
         ({'PV': 6}, {'PV': 1})
+
+        In simulation mode (``fast``) there is no copy: the fight is throwaway and owns
+        its state, so a draft is the state itself (what reads a draft, such as
+        ``auto_action`` or the policies, must not change it; the equivalence test of
+        ``tests/test_simulation.py`` would see it).
+
+        >>> state.fast = True
+        >>> state.draft() is state
+        True
         """
+        if self.fast:
+            return self
         log, effects = self.log, self.effects
         self.log, self.effects = [], []
         try:
@@ -287,6 +333,19 @@ class EncounterState:
             self.log, self.effects = log, effects
         copied.log, copied.effects = list(log), list(effects)
         return copied
+
+    def _quick_copy(self) -> EncounterState:
+        fighters = {
+            name: FighterState(f.combatant, dict(f.tracks), dict(f.maxima), f.out, f.fled,
+                               _copy_json(f.flags))
+            for name, f in self.fighters.items()
+        }
+        return EncounterState(
+            self.system, self.rules, fighters, list(self.end_conditions), self.turn,
+            self.started, self.finished, self.outcome, list(self.order), self.cursor,
+            dict(self.activations), list(self.effects), list(self.log),
+            _copy_json(self.system_state), self.next_effect_id, True,
+        )
 
     @property
     def current(self) -> str | None:
@@ -341,18 +400,34 @@ class EncounterState:
         )
 
 
+class _PassThroughRng(RecordingRng):
+    """Simulation mode: the rng itself, drawn from directly, nothing recorded."""
+
+    def __init__(self, inner: Rng) -> None:
+        super().__init__(inner)
+        self.randint = inner.randint  # type: ignore[method-assign]
+
+
 class Ctx(Generic[R]):
     """What a system's hooks get: the (draft) state, the recording rng, the rules, helpers.
 
     Hooks change ``ctx.state`` freely: the engine works on a copy and commits it only when
     the whole operation succeeded.
+
+    When ``state.fast`` (simulation mode), the dice are not recorded and :meth:`emit`
+    appends a bare event (no dice, ``data`` not copied): the same decisions, less
+    bookkeeping; the system code runs unchanged.
     """
 
     def __init__(self, state: EncounterState, system: SystemHooks[R], rules: R, rng: Rng | None):
         self.state = state
         self.system = system
         self.rules = rules
-        self._rng = RecordingRng(rng) if rng is not None else None
+        self.fast: bool = getattr(state, "fast", False)
+        if rng is None:
+            self._rng: RecordingRng | None = None
+        else:
+            self._rng = _PassThroughRng(rng) if self.fast else RecordingRng(rng)
         self.events: list[Event] = []
 
     @property
@@ -376,6 +451,13 @@ class Ctx(Generic[R]):
         purpose: str = "",
     ) -> Event:
         """Append an event; ``dice`` defaults to every die drawn since the last event."""
+        if self.fast:
+            log = self.state.log
+            event = Event(len(log) + 1, self.state.turn, actor, kind, text,
+                          rules if isinstance(rules, tuple) else tuple(rules), (),
+                          data if data is not None else {})
+            log.append(event)
+            return event
         drawn = tuple(dice) if dice is not None else (
             self._rng.take(purpose) if self._rng is not None else ()
         )

@@ -10,7 +10,8 @@ are attributes (set them, press the buttons with ``button.click()``) and
 * :class:`CriticalDemo` — the three d12 critical options side by side;
 * :class:`D20TurnDemo` — one d20 turn, phase by phase;
 * :class:`CombatTracker` — a GM's tracker for any system, saved as JSON;
-* :class:`Atelier` — the designer's workshop: options changed, odds before and after.
+* :class:`Atelier` — the designer's workshop: options changed, odds before and after;
+* :class:`BalanceDemo` — a small balance simulation of a roster (N fights).
 
 Modules are imported on first use (a page loads only the demo it shows).
 """
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from escarmouche_widgets.atelier import Atelier
+    from escarmouche_widgets.balance import BalanceDemo
     from escarmouche_widgets.critical import CriticalDemo
     from escarmouche_widgets.d20_turn import D20TurnDemo
     from escarmouche_widgets.initiative import InitiativeDemo
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Atelier",
+    "BalanceDemo",
     "CombatTracker",
     "CriticalDemo",
     "D20TurnDemo",
@@ -41,6 +44,7 @@ __all__ = [
 
 _MODULES = {
     "Atelier": "atelier",
+    "BalanceDemo": "balance",
     "CombatTracker": "tracker",
     "CriticalDemo": "critical",
     "D20TurnDemo": "d20_turn",

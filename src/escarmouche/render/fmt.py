@@ -117,6 +117,9 @@ def number(x: Number, digits: int = 2) -> str:
     ('3,5', '3,33', '12\u202f345', '−2')
     """
     _check_digits(digits)
+    if type(x) is int and -MAX_MAGNITUDE < x < MAX_MAGNITUDE:
+        # the common case (narration writes wounds, rolls, thresholds), without Fraction
+        return (MINUS if x < 0 else "") + _group(str(abs(x)))
     value = _exact(x)
     return _fixed(_round_half_away(value * 10**digits), digits, strip=True)
 

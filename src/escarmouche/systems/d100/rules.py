@@ -11,6 +11,7 @@ pass it where a function accepts a ``catalogue=`` or ``weapons=`` argument.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -67,6 +68,12 @@ def fold(text: str) -> str:
     >>> fold("Arme à une main")
     'arme_a_une_main'
     """
+    return _fold(text) if type(text) is str else _fold.__wrapped__(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold(text: str) -> str:
+    # cached: zones and weapons are looked up by name on every attack (simulation speed)
     decomposed = unicodedata.normalize("NFKD", text)
     ascii_only = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return re.sub(r"[^a-z0-9]+", "_", ascii_only.casefold()).strip("_")

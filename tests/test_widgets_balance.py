@@ -1,0 +1,76 @@
+"""Demo « Équilibre » (balance simulation in the page), driven through its Python API."""
+
+from __future__ import annotations
+
+from escarmouche_widgets.balance import MAX_BROWSER_FIGHTS, BalanceDemo, option_controls
+
+from escarmouche import Combatant
+from escarmouche import simulation as sim
+from escarmouche.encounter import Encounter
+from escarmouche.systems import NAMES
+
+DUEL = [
+    Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40, "M": 4,
+                                   "B": 12}, skills={"esquive"}),
+    Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25, "M": 4,
+                                  "B": 11}),
+]
+
+
+def test_shows_the_same_balance_as_the_engine() -> None:
+    """The page's table is simulate()'s, for the same seed and N (CORE-RNG)."""
+    demo = BalanceDemo("d100", DUEL, fights=30, seed=4)
+    expected = sim.simulate(Encounter("d100", DUEL), 30, seed=4)
+    assert demo.error_text == ""
+    for side in ("héros", "orques"):
+        rate = expected.table().rows[[r[0] for r in expected.table().rows].index(side)][1]
+        assert str(rate) in demo.result_text
+    assert demo.output.value.count("<svg") == 2
+    assert f"{MAX_BROWSER_FIGHTS} combats au plus" in str(
+        demo.widget.children[2].value)
+
+
+def test_an_option_changes_the_rules_d100_dodge_2() -> None:
+    """D100-DODGE-2: two dodges per round for everyone; the demo plays those rules."""
+    demo = BalanceDemo("d100", DUEL, fights=25, seed=2)
+    demo.options["dodges_per_round"].value = 2
+    demo.run_button.click()
+    assert demo.rules().dodges_per_round == 2
+    rules = demo.rules()
+    expected = sim.simulate(Encounter("d100", DUEL, rules=rules), 25, seed=2)
+    assert str(expected.table().rows[0][1]) in demo.result_text
+
+
+def test_bad_values_show_a_french_error_and_keep_the_result_core_err() -> None:
+    demo = BalanceDemo("d100", DUEL, fights=10, seed=1)
+    before = demo.result_text
+    demo.fights.value = MAX_BROWSER_FIGHTS + 1
+    demo.run_button.click()
+    assert "combats = " in demo.error_text and "(CORE-ERR)" in demo.error_text
+    assert demo.result_text == before
+    demo.fights.value = 10
+    demo.options["default_weapon"].value = "bazooka"
+    demo.run_button.click()
+    assert "bazooka" in demo.error_text and demo.result_text == before
+
+
+def test_every_system_has_option_controls() -> None:
+    for name in NAMES:
+        assert option_controls(name)
+
+
+def test_a_roster_file_drives_the_demo() -> None:
+    """A roster file (its title, rules, start options and policies) plays as simulate()
+    plays it (RB-END-1 counts)."""
+    import dataclasses
+
+    from escarmouche.roster import example_rosters, load_roster
+
+    base = load_roster(example_rosters()["d12-escarmouche"])
+    roster = base.with_rules(dataclasses.replace(base.rules, default_weapon="1d10"))
+    demo = BalanceDemo(roster.system, roster, fights=15, seed=3)
+    assert demo.options["default_weapon"].value == "1d10"
+    assert demo.rules() == roster.rules
+    assert demo.error_text == ""
+    expected = sim.simulate(roster, 15, seed=3)
+    assert str(expected.table().title) in demo.result_text

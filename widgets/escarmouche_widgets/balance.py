@@ -1,0 +1,143 @@
+"""Demo « Équilibre » : a small balance simulation of a roster, live in the page.
+
+N fights of the roster (:func:`escarmouche.simulation.simulate`, simulation mode, one
+random stream per fight derived from the seed), under the system's options set in the
+controls; shows the French table (win rates with their Wilson 95 % interval, rounds,
+survivors, damage per round) and the charts. In the browser a fight costs milliseconds:
+N is kept small (at most :data:`MAX_BROWSER_FIGHTS`) and the page says so; the command
+line and local processes or a Dask cluster handle the large runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import ipywidgets as widgets
+
+from escarmouche import Combatant
+from escarmouche import simulation as sim
+from escarmouche.encounter import Encounter
+from escarmouche.errors import invalid
+from escarmouche.render.fmt import plural
+from escarmouche.systems import TITLES, get
+from escarmouche_widgets import _html as h
+from escarmouche_widgets._controls import WIDE, Demo, button, labelled
+
+__all__ = ["MAX_BROWSER_FIGHTS", "BalanceDemo", "option_controls"]
+
+#: the most fights the page plays at once (the browser runs one core, in Pyodide)
+MAX_BROWSER_FIGHTS = 2_000
+
+
+def option_controls(system: str, rules: Any = None) -> dict[str, widgets.Widget]:
+    """One control per simple option of ``system``'s rules (integer, yes/no, text),
+    labelled in French from the system's ``OPTION_LABELS``, set to ``rules`` (default:
+    the system's default rules)."""
+    sys_ = get(system)
+    if rules is None:
+        rules = sys_.default_rules()
+    labels: Mapping[str, str] = getattr(
+        importlib.import_module(f"escarmouche.systems.{system}.rules"), "OPTION_LABELS", {})
+    out: dict[str, widgets.Widget] = {}
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        label = labels.get(f.name, f.name)
+        if isinstance(value, bool):
+            out[f.name] = widgets.Checkbox(value=value, description=label, indent=False,
+                                           layout=widgets.Layout(width="auto"))
+        elif isinstance(value, int):
+            out[f.name] = widgets.BoundedIntText(value=value, min=-1_000, max=1_000,
+                                                 description=label, style=WIDE,
+                                                 layout=widgets.Layout(width="34em"))
+        elif isinstance(value, str):
+            out[f.name] = widgets.Text(value=value, description=label, style=WIDE,
+                                       layout=widgets.Layout(width="34em"))
+    return out
+
+
+class BalanceDemo(Demo):
+    """Controls: ``fights`` (N), ``seed``, ``options`` (name → control), ``run_button``.
+
+    ``roster`` is a list of :class:`Combatant` (or, once roster files are in, a roster:
+    anything with ``encounter()``); ``start`` the start options of the fight.
+
+    >>> from escarmouche import Combatant
+    >>> demo = BalanceDemo("d20", [Combatant("Brune", "héros", {"PV": 12}),
+    ...                            Combatant("Grolk", "orques", {"PV": 9})], fights=20)
+    >>> "20 combats" in demo.result_text, demo.error_text
+    (True, '')
+    >>> demo.fights.value = 0
+    >>> demo.run_button.click()
+    >>> demo.error_text  # doctest: +ELLIPSIS
+    'combats = 0 : un nombre entier entre 1 et 2000 est attendu (CORE-ERR)'
+    """
+
+    def __init__(self, system: str, roster: Iterable[Combatant] | Any, *,
+                 fights: int = 200, seed: int = 1, start: Mapping[str, Any] | None = None,
+                 title: str = "") -> None:
+        super().__init__()
+        self.system = get(system)
+        self.roster = roster if hasattr(roster, "encounter") else tuple(roster)
+        self.start = dict(start or {})
+        self.title = title
+        self.fights = widgets.BoundedIntText(value=fights, min=0, max=MAX_BROWSER_FIGHTS * 10,
+                                             description="Combats :", style=WIDE)
+        self.seed = widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1,
+                                           description="Graine :", style=WIDE)
+        given = getattr(self.roster, "rules", None)
+        self.base_rules = (given if isinstance(given, self.system.rules_type)
+                           else self.system.default_rules())
+        self.options = option_controls(self.system.name, self.base_rules)
+        self.run_button = button("Simuler", button_style="primary", icon="play")
+        self.run_button.on_click(lambda _b: self.roll())
+        self.widget = widgets.VBox([
+            widgets.HTML(f"<b>Équilibre : {h.esc(TITLES[self.system.name])}</b>"),
+            labelled("Simulation", self.fights, self.seed),
+            widgets.HTML(h.paragraph(
+                f"Dans le navigateur, {plural(MAX_BROWSER_FIGHTS, 'combat')} au plus : "
+                "l’intervalle de confiance reste large ; la ligne de commande "
+                "(escarmouche simule) joue des centaines de milliers de combats.")),
+            widgets.VBox(list(self.options.values())),
+            self.run_button,
+            self.banner.widget,
+            self.output,
+        ])
+        self.roll()
+
+    def rules(self) -> Any:
+        """The rules set in the controls (checked by the system: French errors)."""
+        data = dict(self.system.rules_to_json(self.base_rules))
+        for name, control in self.options.items():
+            value = control.value
+            data[name] = value.strip() if isinstance(value, str) else value
+        return self.system.rules_from_json(data)
+
+    def _roster(self) -> Any:
+        rules = self.rules()
+        if hasattr(self.roster, "with_rules"):
+            return self.roster.with_rules(rules)
+        enc = Encounter(self.system, self.roster, rules=rules)
+        fixed = sim.as_roster(enc)
+        return dataclasses.replace(fixed, start_options=self.start) if self.start else fixed
+
+    def balance(self) -> sim.Balance:
+        n = self.fights.value
+        if not isinstance(n, int) or not 1 <= n <= MAX_BROWSER_FIGHTS:
+            raise invalid("combats", n, "CORE-ERR",
+                          f"un nombre entier entre 1 et {MAX_BROWSER_FIGHTS} est attendu")
+        return sim.simulate(self._roster(), n, seed=int(self.seed.value))
+
+    def roll(self) -> bool:
+        """Play the N fights and show the balance (or the French error, keeping the last
+        balance)."""
+
+        def compute() -> str:
+            bal = self.balance()
+            if self.title:
+                bal = dataclasses.replace(bal, title=self.title)
+            return h.join(bal.table()._repr_html_(), bal.outcome_svg(), bal.rounds_svg())
+
+        return self._show(compute)
