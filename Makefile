@@ -102,7 +102,7 @@ FUZZ_EXEMPLES ?= 2800
 # the « Ce qui a changé » pages (tools/edition.py; the workflow: book/concepteurs.md).
 .PHONY: edition
 edition: venv
-	$(PY) tools/edition.py
+	$(PY) tools/edition.py $(ARGS)
 
 fuzz: venv
 	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)

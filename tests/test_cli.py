@@ -209,3 +209,94 @@ def test_examples_listed() -> None:
     assert done.returncode == 0
     for name in example_rosters():
         assert name in done.stdout
+
+
+# -- simule, compare, edition -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(example_rosters()))
+def test_simule_runs_on_every_example_and_matches_the_engine(name: str) -> None:
+    """``simule`` on each packaged roster gives the balance the engine's own
+    ``simulate`` gives for the same seed (CORE-RNG)."""
+    from escarmouche.roster import load_roster
+    from escarmouche.simulation import simulate
+
+    done = cli("simule", name, "-n", "60", "--graine", "4", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    expected = simulate(load_roster(example_rosters()[name]), 60, seed=4).to_json()
+    assert data == json.loads(json.dumps(expected))
+    assert sum(s["victoires"] for s in data["camps"].values()) + data["nuls"] \
+        + data["limite_de_tours"] == 60
+
+
+def test_simule_same_result_in_processes(tmp_path: Path) -> None:
+    one = cli("simule", "d100-duel", "-n", "80", "--graine", "2", "--json")
+    two = cli("simule", "d100-duel", "-n", "80", "--graine", "2", "--processus", "2", "--json",
+              "--sortie", str(tmp_path / "bilan.svg"))
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert (tmp_path / "bilan.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_simule_french_table_and_grid() -> None:
+    done = cli("simule", "rulebook-duel", "-n", "50", "--grille", "reussite_critique_max=1,20")
+    assert done.returncode == 0, done.stderr
+    assert "Plus haut jet de réussite critique" in done.stdout
+    assert re.search(r"^20 \| \d", done.stdout, re.M), done.stdout
+    assert "crit_success_max" not in done.stdout
+    assert_french(done.stdout + done.stderr)
+
+
+def test_simule_refuses_a_bad_option_in_french() -> None:
+    done = cli("simule", "rulebook-duel", "-n", "10", "--option", "reussite_critique_max=-3")
+    assert done.returncode == 1
+    assert "erreur" in done.stderr and "RB-D100-1" in done.stderr, done.stderr
+    assert done.stdout == ""
+    assert cli("simule", "rulebook-duel", "-n", "0").returncode == 1
+    usage = cli("simule", "rulebook-duel", "--processus", "2", "--dask", "tcp://x:1")
+    assert usage.returncode == 2
+    assert_french(usage.stderr)
+
+
+def test_compare_with_an_option_is_paired_and_matches_the_engine() -> None:
+    """``compare --avec`` plays both rule sets on the same dice: fights whose outcome
+    did not change cancel out (CORE-RNG, RB-D100-1)."""
+    from escarmouche.roster import load_roster
+    from escarmouche.simulation import compare
+
+    done = cli("compare", "rulebook-duel", "--avec", "reussite_critique_max=20", "-n", "120",
+               "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    roster = load_roster(example_rosters()["rulebook-duel"])
+    expected = compare(roster, roster.with_options(reussite_critique_max=20), 120).to_json()
+    assert data == json.loads(json.dumps(expected))
+    text = cli("compare", "rulebook-duel", "--avec", "reussite_critique_max=20", "-n", "120")
+    assert "Écart B − A" in text.stdout and "reussite_critique_max = 20" in text.stdout
+
+
+def test_compare_against_the_published_edition() -> None:
+    """Today's rules are those of the last published edition: no difference at all."""
+    done = cli("compare", "d12-escarmouche", "--edition", "1", "-n", "40", "--json",
+               cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert all(d["seulement_a"] == d["seulement_b"] == 0 for d in data["ecarts"].values())
+    missing = cli("compare", "d12-escarmouche", "--edition", "99", "-n", "10",
+                  cwd=Path(__file__).resolve().parents[1])
+    assert missing.returncode == 1 and "instantané" in missing.stderr
+
+
+def test_compare_needs_one_b() -> None:
+    done = cli("compare", "rulebook-duel")
+    assert done.returncode == 2
+    assert "une seule façon" in done.stderr
+    assert_french(done.stderr)
+
+
+def test_edition_outside_a_book_checkout(tmp_path: Path) -> None:
+    done = cli("edition", "--depot", str(tmp_path), "--pages")
+    assert done.returncode == 2
+    assert "editions/" in done.stderr
+    assert_french(done.stderr)

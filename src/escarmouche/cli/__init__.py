@@ -32,7 +32,7 @@ from escarmouche.errors import EscarmoucheError
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
 #: the subcommand modules of ``escarmouche.cli``, in the order of the help
-SUBCOMMANDS: list[str] = ["cotes", "combat"]
+SUBCOMMANDS: list[str] = ["cotes", "combat", "simule", "compare", "edition"]
 
 DESCRIPTION = """\
 Escarmouche : probabilités exactes et combats automatiques des quatre systèmes

@@ -33,7 +33,6 @@ Aucune édition publiée : lancez d’abord « python tools/edition.py --publi
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import subprocess
 import sys
@@ -50,9 +49,7 @@ from escarmouche.editions.data import (
     rule_text_changes,
     take_snapshot,
 )
-from escarmouche.editions.page import DUELS
-from escarmouche.editions.repo import build_pages, edition_files, last_published, snapshot
-from escarmouche.render.fmt import plural
+from escarmouche.editions.repo import edition_files, last_published, snapshot
 
 __all__ = ["draft", "main", "publish", "refresh_notebooks"]
 
@@ -114,39 +111,10 @@ def refresh_notebooks(root: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None, root: Path | None = None) -> int:
-    """Run the tool on the repository checkout ``root`` (default: the working folder)."""
+    """Run the tool on the repository checkout ``root`` (default: the working folder):
+    ``escarmouche edition --depot root …`` (:mod:`escarmouche.cli.edition`)."""
+    from escarmouche.cli import main as cli_main
+
     root = Path.cwd() if root is None else root
-    parser = argparse.ArgumentParser(description="Prépare et publie une édition du livre.")
-    parser.add_argument("--publier", action="store_true",
-                        help="fige l’édition la plus récente (editions/<n>/)")
-    parser.add_argument("--refaire", action="store_true",
-                        help="avec --publier : réécrit l’instantané d’une édition déjà "
-                             "publiée")
-    parser.add_argument("--pages", action="store_true",
-                        help="reconstruit seulement les pages « Ce qui a changé »")
-    parser.add_argument("--sans-carnets", action="store_true",
-                        help="ne réexécute pas les carnets du livre")
-    parser.add_argument("--duels", type=int, default=DUELS,
-                        help=f"duels simulés par jeu de règles (défaut {DUELS})")
-    args = parser.parse_args(argv)
-    if args.publier:
-        number = publish(root, again=args.refaire)
-        print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
-    elif not args.pages:
-        if not args.sans_carnets:
-            print("Réexécution des carnets du livre (tools/book_notebooks.py)…")
-            refresh_notebooks(root)
-        edition = draft(root)
-        if edition is None:
-            print(f"Rien à publier : les règles du moteur sont celles de l’édition "
-                  f"{last_published(root)}.")
-        else:
-            print(f"Brouillon editions/{edition.number}.toml : "
-                  f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
-                  "chaque texte, puis lancez « python tools/edition.py --publier ».")
-    pages = build_pages(root, duels=args.duels)
-    print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
-          f"{'réécrite' if len(pages) < 2 else 'réécrites'}.")
-    return 0
-
-
+    given = list(sys.argv[1:] if argv is None else argv)
+    return cli_main(["edition", "--depot", str(root), *given])

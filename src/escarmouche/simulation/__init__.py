@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import inspect
 import itertools
 import json
@@ -763,6 +764,32 @@ def compare(roster_a: object, roster_b: object, n: int, *, seed: int = 0, policy
 # -- sweeps over an option grid -----------------------------------------------------------
 
 
+def _option_label(system: str, field: str) -> str:
+    """A ``Rules`` field by its French label (``OPTION_LABELS``), capitalised."""
+    try:
+        module = importlib.import_module(f"escarmouche.systems.{system}.rules")
+    except ImportError:
+        return field
+    label = str(getattr(module, "OPTION_LABELS", {}).get(field, field))
+    return label[:1].upper() + label[1:]
+
+
+def _value_label(system: str, field: str, value: Any) -> object:
+    """An option value as a reader sees it (``OPTION_VALUE_LABELS`` when it has one)."""
+    try:
+        module = importlib.import_module(f"escarmouche.systems.{system}.rules")
+        named = getattr(module, "OPTION_VALUE_LABELS", {}).get(field, {})
+        if value in named:
+            return str(named[value])
+    except (ImportError, TypeError):
+        pass
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, str | int):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
 class Sweep:
     """One :class:`Balance` per point of an option grid, in grid order."""
@@ -775,15 +802,17 @@ class Sweep:
         sides = self.balances[0].sides if self.balances else ()
         rows = []
         for point, bal in zip(self.points, self.balances, strict=True):
-            cells: list[object] = [json.dumps(v, ensure_ascii=False) if not isinstance(
-                v, str | int) else v for v in point]
+            cells: list[object] = [_value_label(bal.system, f, v)
+                                   for f, v in zip(self.fields, point, strict=True)]
             for side in sides:
                 rate, low, high = bal.win_rate(side)
                 cells.append(f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]")
             cells.append(_num(_mean(bal.rounds)))
             rows.append(tuple(cells))
         word = self.balances[0].turn_word if self.balances else "tour"
-        headers = (*self.fields, *(f"Victoires « {s} »" for s in sides),
+        system = self.balances[0].system if self.balances else ""
+        headers = (*(_option_label(system, f) for f in self.fields),
+                   *(f"Victoires « {s} »" for s in sides),
                    f"{word.capitalize()}s en moyenne")
         n = self.balances[0].n if self.balances else 0
         return Table(headers, rows, title=f"Balayage : {plural(len(self.points), 'point')}"

@@ -1,0 +1,86 @@
+"""``escarmouche edition``: draft, publish and document an edition of the book (what
+``make edition`` runs; the designer's workflow is in the book's « Pour les
+concepteurs »). It works on a checkout of the book (``--depot``, default: here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from escarmouche.cli._french import integer
+from escarmouche.render.fmt import plural
+
+__all__ = ["add_parser", "run"]
+
+HELP = "prépare, publie et documente une édition du livre (make edition)"
+DESCRIPTION = """\
+Sans option : réexécute les carnets du livre, rédige le brouillon de l’édition
+suivante (editions/<n+1>.toml) à partir de ce qui a changé depuis la dernière
+édition publiée (valeurs par défaut des options, énoncés des règles), puis
+reconstruit les pages « Ce qui a changé ». Relisez le brouillon, écrivez le texte
+de chaque changement, puis publiez-le avec --publier.
+
+Exemples :
+  escarmouche edition --depot ~/escarmouche
+  escarmouche edition --sans-carnets
+  escarmouche edition --publier"""
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    from escarmouche.editions.page import DUELS
+
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "edition", help=HELP, description=DESCRIPTION)
+    p.add_argument("--depot", default=".", metavar="DOSSIER",
+                   help="le dépôt du livre, qui contient editions/ et book/ (défaut : ici)")
+    p.add_argument("--publier", action="store_true",
+                   help="fige l’édition la plus récente (editions/<n>/)")
+    p.add_argument("--refaire", action="store_true",
+                   help="avec --publier : réécrit l’instantané d’une édition déjà publiée")
+    p.add_argument("--pages", action="store_true",
+                   help="reconstruit seulement les pages « Ce qui a changé »")
+    p.add_argument("--sans-carnets", action="store_true",
+                   help="ne réexécute pas les carnets du livre")
+    p.add_argument("--duels", type=integer, default=DUELS, metavar="N",
+                   help=f"duels simulés par jeu de règles (défaut : {DUELS})")
+    p.set_defaults(_parser=p)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from escarmouche.editions.repo import build_pages, last_published
+    from escarmouche.editions.workflow import draft, publish, refresh_notebooks
+
+    root = Path(args.depot)
+    if not (root / "editions").is_dir():
+        args._parser.error(f"--depot : {root} ne contient pas de dossier editions/")
+    if not 1 <= args.duels <= 100_000:
+        args._parser.error("--duels : entre 1 et 100 000")
+    try:
+        if args.publier:
+            number = publish(root, again=args.refaire)
+            print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
+        elif not args.pages:
+            if not args.sans_carnets:
+                print("Réexécution des carnets du livre (tools/book_notebooks.py)…")
+                refresh_notebooks(root)
+            edition = draft(root)
+            if edition is None:
+                print("Rien à publier : les règles du moteur sont celles de l’édition "
+                      f"{last_published(root)}.")
+            else:
+                print(f"Brouillon editions/{edition.number}.toml : "
+                      f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
+                      "chaque texte, puis lancez « escarmouche edition --publier ».")
+        pages = build_pages(root, duels=args.duels)
+    except SystemExit as stop:
+        if isinstance(stop.code, str):
+            print(f"escarmouche : {stop.code}", file=sys.stderr)
+            return 1
+        raise
+    print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
+          f"{'réécrite' if len(pages) < 2 else 'réécrites'}.")
+    return 0

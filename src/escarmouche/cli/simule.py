@@ -1,0 +1,109 @@
+"""``escarmouche simule``: the balance of a roster over many fights, or a sweep of an
+option grid.
+
+>>> from escarmouche.cli import main
+>>> main(["simule", "rulebook-duel", "-n", "40", "--graine", "1"])  # doctest: +ELLIPSIS
+Duel sur le pont de cordes : 40 combats (rulebook, graine 1) ; ...
+Camp | Victoires (IC 95 % de Wilson) | ...
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from escarmouche.cli._output import print_json, write_text
+from escarmouche.cli._sim import (
+    add_run_arguments,
+    progress_bar,
+    run_options,
+    value,
+    with_changes,
+)
+from escarmouche.cli.combat import load
+from escarmouche.errors import ParameterError
+from escarmouche.render.fmt import plural
+from escarmouche.roster import OPTION_KEYS
+
+__all__ = ["add_parser", "run"]
+
+HELP = "bilan d’un combat sur de nombreux combats (victoires, durée, santé)"
+DESCRIPTION = """\
+Joue N fois le combat d’un fichier d’effectifs, en mode simulation (mêmes issues
+que le moteur complet, sans récit), et dresse son bilan par camp : taux de
+victoire avec son intervalle de confiance à 95 % (Wilson), survivants, santé
+restante, dégâts par tour, durée des combats.
+
+Chaque combat i tire ses dés d’un flux propre (graine, i) : le résultat ne dépend
+que de la graine, jamais du nombre de processus ni de la grappe.
+
+--option CHAMP=VALEUR change une option des règles (clés françaises des fichiers
+d’effectifs). --grille CHAMP=V1,V2,… balaie une grille d’options (répétable : le
+produit des grilles), N combats par point, sur les mêmes flux de dés.
+
+Exemples :
+  escarmouche simule d100-duel -n 10000
+  escarmouche simule d100-duel -n 100000 --processus 4
+  escarmouche simule rulebook-duel --grille reussite_critique_max=1,5,10,20
+  escarmouche simule d12-escarmouche --dask tcp://ordonnanceur:8786 -n 1000000
+  escarmouche simule mon-combat.toml --json > bilan.json"""
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "simule", help=HELP, description=DESCRIPTION)
+    p.add_argument("fichier", metavar="FICHIER",
+                   help="le fichier d’effectifs (.toml) ou le nom d’un exemple fourni")
+    add_run_arguments(p, fights=1000)
+    p.add_argument("--option", action="append", default=[], metavar="CHAMP=VALEUR",
+                   help="change une option des règles (répétable)")
+    p.add_argument("--grille", action="append", default=[], metavar="CHAMP=V1,V2,…",
+                   help="balaie ces valeurs d’une option (répétable)")
+    p.set_defaults(_parser=p)
+    return p
+
+
+def _grid(roster: Any, items: list[str]) -> dict[str, list[Any]]:
+    """``["reussite_critique_max=1,5,10"]`` as ``{"crit_success_max": [1, 5, 10]}``."""
+    keys = OPTION_KEYS.get(roster.system, {})
+    grid: dict[str, list[Any]] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        values = [value(v.strip()) for v in text.split(",") if v.strip()]
+        if not sep or not key.strip() or not values:
+            raise ParameterError(f"grille = « {item[:60]} » : CHAMP=V1,V2,… est attendu, "
+                                 "par exemple reussite_critique_max=1,5,10 (CORE-ERR)",
+                                 field="grille", value=item, rule="CORE-ERR")
+        grid[keys.get(key.strip(), key.strip())] = values
+    return grid
+
+
+def run(args: argparse.Namespace) -> int:
+    roster = with_changes(load(args.fichier), args.option)
+    options = run_options(args)
+    from escarmouche.simulation import simulate, sweep
+
+    if args.grille:
+        grid = _grid(roster, args.grille)
+        points = 1
+        for values in grid.values():
+            points *= len(values)
+        with progress_bar(points * args.combats, "Balayage", quiet=args.json) as progress:
+            result: Any = sweep(roster, grid, args.combats, progress=progress, **options)
+    else:
+        with progress_bar(args.combats, "Combats", quiet=args.json) as progress:
+            result = simulate(roster, args.combats, progress=progress, **options)
+    if args.sortie:
+        write_text(args.sortie, result.svg())
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print(result.table())
+    if args.sortie:
+        print(f"Graphiques écrits dans {args.sortie}.")
+    elif not args.grille:
+        print(f"({plural(args.combats, 'combat')} ; --sortie F.svg dessine les issues et "
+              "la durée.)")
+    return 0
