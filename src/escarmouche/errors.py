@@ -54,7 +54,11 @@ class EscarmoucheError(ValueError):
         parts = [message]
         if rule and rule not in message:
             parts.append(f"[{rule}]")
-        super().__init__(" ".join(parts))
+        # French typography once, when the message is made (escarmouche.render.typo;
+        # imported here: the render package imports this module).
+        from escarmouche.render.typo import typographie
+
+        super().__init__(typographie(" ".join(parts)))
 
 
 class ParameterError(EscarmoucheError):

@@ -65,6 +65,7 @@ from escarmouche.model import (
     Timing,
 )
 from escarmouche.render.fmt import join
+from escarmouche.render.typo import typographie
 
 __all__ = [
     "CONDITIONS",
@@ -386,7 +387,7 @@ class Ctx(Generic[R]):
             turn=self.state.turn,
             actor=actor,
             kind=kind,
-            text=text,
+            text=typographie(text),  # French typography, once (escarmouche.render.typo)
             rules=tuple(rules),
             dice=drawn,
             data=dict(data or {}),

@@ -18,14 +18,41 @@ import ipywidgets as widgets
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
+from escarmouche.render.typo import typographie
 from escarmouche_widgets._html import banner, text_of
 from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
 
-__all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "button", "fresh_seed"]
+__all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "button", "fresh_seed",
+           "typeset_labels"]
 
 T = TypeVar("T")
 
 WIDE = {"description_width": "initial"}
+
+
+#: the widget traits a reader sees as text (option labels are written typeset)
+_LABEL_TRAITS = ("description", "placeholder", "tooltip")
+
+
+def typeset_labels(root: widgets.Widget) -> None:
+    """French typography on the labels of ``root`` and of every widget inside it
+    (``description``, ``placeholder``, ``tooltip``): « Résultats : », « graine : ».
+    :class:`Demo` calls it when a demo sets its ``widget``, so labels are written with
+    ordinary spaces in the code."""
+    todo = [root]
+    seen: set[int] = set()
+    while todo:
+        w = todo.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        for trait in _LABEL_TRAITS:
+            value = getattr(w, trait, None)
+            if isinstance(value, str) and value:
+                typeset = typographie(value)
+                if typeset != value:
+                    setattr(w, trait, typeset)
+        todo.extend(c for c in getattr(w, "children", ()) if isinstance(c, widgets.Widget))
 
 
 def button(description: str, **kwargs: Any) -> widgets.Button:
@@ -229,6 +256,11 @@ class Demo:
     def __init__(self) -> None:
         self.banner = ErrorBanner()
         self.output = widgets.HTML(value="")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "widget" and isinstance(value, widgets.Widget):
+            typeset_labels(value)  # the one place for labels (escarmouche.render.typo)
+        super().__setattr__(name, value)
 
     @property
     def result_text(self) -> str:

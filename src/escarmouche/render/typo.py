@@ -1,0 +1,235 @@
+"""French typography, by one function: :func:`typographie` (alias :func:`typeset`).
+
+Every text a reader sees goes through it once, at one place per channel: an event of the
+log when it is emitted (:meth:`escarmouche.state.Ctx.emit`), an error message when it is
+built (:class:`escarmouche.errors.EscarmoucheError`), a :class:`~escarmouche.render.Table`
+or :class:`~escarmouche.render.Text` when it renders, an SVG chart's text, the widgets'
+result HTML (:func:`typographie_html`), and every text node of the book (the Sphinx
+extension ``book/_ext/escarmouche_typo.py``). Authors write ordinary spaces (or none):
+« Attention: tour 2; Grolk tombe! » becomes « Attention : tour 2 ; Grolk tombe ! ».
+
+The rules (Lexique des règles typographiques en usage à l’Imprimerie nationale):
+
+* ``;`` ``!`` ``?`` take a narrow no-break space before them, U+202F (:data:`NNBSP`);
+  a group such as ``?!`` takes one space, before the group;
+* ``:`` takes a no-break space (word width) before it, U+00A0 (:data:`NBSP`);
+* ``«`` is followed and ``»`` preceded by a no-break space, U+00A0;
+* ``%`` after a number takes a narrow no-break space, U+202F, as
+  :func:`escarmouche.render.fmt.percent` writes it (``12,5 %``): the project's choice,
+  so that every percentage of the book looks the same;
+* an apostrophe between two letters is the typographic one, ’ (« l’Orque »).
+
+An ordinary space (or a wrong kind of space, or several) before the sign is replaced;
+a missing one is inserted when the sign ends a word of prose (it is followed by a
+space, the end of the text, or a closing quote or bracket). What is not prose is left as
+it is: URLs (``http://…``, ``www.…``), e-mail addresses, HTML entities (``&lt;``),
+inline code in backquotes, ``::``, emoticons (``:)``, ``;-)``), exploding dice
+(``1d6!``), and any sign followed by something else than a space, so times and ratios
+(``12:30``, ``3:1``), query strings (``?q=1``), ``!=`` and ``a:b`` are untouched.
+Newlines are never joined or removed. The function is idempotent.
+
+>>> typographie("Attention: tour 2; Grolk tombe!") == (
+...     "Attention\u00a0: tour 2\u202f; Grolk tombe\u202f!")
+True
+>>> typographie("« Thorin »") == "«\u00a0Thorin\u00a0»"
+True
+>>> typographie("12:30, 3:1, http://x.fr/?q=1, 1d6! et :)")
+'12:30, 3:1, http://x.fr/?q=1, 1d6! et :)'
+>>> typographie("50% de l'Orque") == "50\u202f% de l’Orque"
+True
+>>> t = typographie("Vraiment ?! Oui:  « non » .")
+>>> t == "Vraiment\u202f?! Oui\u00a0:  «\u00a0non\u00a0» ."
+True
+>>> typographie(t) == t
+True
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from typing import Final
+
+__all__ = ["NBSP", "NNBSP", "typeset", "typeset_html", "typographie", "typographie_html"]
+
+NBSP: Final = "\u00a0"
+"""No-break space (word width): before ``:`` and inside « »."""
+NNBSP: Final = "\u202f"
+"""Narrow no-break space: before ``;`` ``!`` ``?`` and ``%``."""
+
+#: stands for a protected span (URL, code…) while the rules run: a word character
+_MARK: Final = "\ue000"
+
+_PROTECTED = re.compile(
+    r"""
+      \ue000                                            # (a mark already in the text)
+    | `[^`\n]*`                                         # inline code
+    | \b[A-Za-z][A-Za-z0-9+.\-]*://[^\s<>«»"]*[^\s<>«»".,;:!?)]  # URL
+    | \bwww\.[^\s<>«»"]*[^\s<>«»".,;:!?)]
+    | [\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+                   # e-mail address
+    | &(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);   # HTML entity
+    | ::+                                               # reST / C++ / slices
+    | (?<![\w\ue000])[:;]-?[()\[\]DPpOo|/\\](?![\w])   # emoticon
+    | \b[0-9]*[dD][0-9]+!+                              # exploding dice: 1d6!, 2d10!!
+    """,
+    re.VERBOSE,
+)
+
+_SP = "[ \t\u00a0\u202f\u2009\u2007]"
+#: what a sign of prose is followed by: a space, the end, a closing quote or bracket
+_FOLLOW = r"(?=[\s»”\"’)\]]|$)"
+#: what a word ends with, so that a missing space can be inserted after it
+_WORD_END = r"(?<=[^\W_]|[»)\]’”…%\ue000])"
+
+_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # « : » a word-wide no-break space; a lone colon only (« :: » is protected)
+    (re.compile(rf"(?<=\S){_SP}+(?=:{_FOLLOW})"), NBSP),
+    (re.compile(rf"{_WORD_END}(?=:{_FOLLOW})"), NBSP),
+    # « ; ! ? » (or a group of them) a narrow no-break space
+    (re.compile(rf"(?<=\S){_SP}+(?=[;!?]+{_FOLLOW})"), NNBSP),
+    (re.compile(rf"{_WORD_END}(?<![;!?])(?=[;!?]+{_FOLLOW})"), NNBSP),
+    # percent after a number
+    (re.compile(rf"(?<=\d){_SP}?(?=%(?![\w]))"), NNBSP),
+    # typographic apostrophe between two letters
+    (re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])"), "’"),
+)
+_OPEN_QUOTE = re.compile(rf"«{_SP}*(?=\S)")
+_CLOSE_QUOTE = re.compile(rf"(?<=\S){_SP}*»")
+
+
+def typographie(text: str) -> str:
+    """``text`` with French typography (see the module for the rules); idempotent.
+
+    >>> typographie("Aldric touche Grolk; 3 dégâts: il tombe!") == (
+    ...     "Aldric touche Grolk\u202f; 3 dégâts\u00a0: il tombe\u202f!")
+    True
+    >>> typographie("`a: b` et www.escarmouche.fr: voir")  == (
+    ...     "`a: b` et www.escarmouche.fr\u00a0: voir")
+    True
+    """
+    if not text:
+        return text
+    saved: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        saved.append(match.group(0))
+        return _MARK
+
+    masked = _PROTECTED.sub(keep, text)
+    for pattern, space in _RULES:
+        masked = pattern.sub(space, masked)
+    masked = _OPEN_QUOTE.sub("«" + NBSP, masked)
+    masked = _CLOSE_QUOTE.sub(NBSP + "»", masked)
+    if not saved:
+        return masked
+    restored = iter(saved)
+    return re.sub(_MARK, lambda _m: next(restored), masked)
+
+
+typeset: Callable[[str], str] = typographie
+"""English alias of :func:`typographie`."""
+
+#: elements whose text is not prose (or not shown): left as it is
+_RAW_ELEMENTS = ("script", "style", "code", "pre", "kbd", "samp", "textarea")
+_TAG = re.compile(
+    r"<(?P<close>/?)(?P<name>[A-Za-z][A-Za-z0-9-]*)[^>]*>|<!--.*?-->|<![^>]*>",
+    re.DOTALL,
+)
+_ATTRS_READ = re.compile(r'(?P<name>\b(?:title|alt|aria-label|placeholder))="(?P<value>[^"]*)"')
+
+
+def _attr(match: re.Match[str]) -> str:
+    value = html.escape(typographie(html.unescape(match.group("value"))), quote=True)
+    return f'{match.group("name")}="{value}"'
+
+
+def typographie_html(markup: str) -> str:
+    """:func:`typographie` applied to the text of an HTML (or SVG) fragment: to the
+    text between tags and to the attributes a reader sees (``title``, ``alt``,
+    ``aria-label``, ``placeholder``); tags, styles, scripts and ``<code>``/``<pre>``
+    are left as they are. Idempotent.
+
+    >>> out = typographie_html('<p style="color: red; width: 50%">Note: 50% !</p>')
+    >>> out == '<p style="color: red; width: 50%">Note\u00a0: 50\u202f% !</p>'.replace(
+    ...     " !", "\u202f!")
+    True
+    >>> typographie_html("<code>a: b</code> &lt; c") == "<code>a: b</code> &lt; c"
+    True
+    """
+    if not markup:
+        return markup
+    out: list[str] = []
+    raw: list[str] = []  # the raw elements open around the current position
+    texts: list[tuple[int, str]] = []  # (index in out, text) of prose to typeset
+    pos = 0
+    for match in _TAG.finditer(markup):
+        if match.start() > pos:
+            chunk = markup[pos : match.start()]
+            if raw:
+                out.append(chunk)
+            else:
+                texts.append((len(out), chunk))
+                out.append(chunk)
+        tag = match.group(0)
+        name = (match.group("name") or "").lower()
+        if name in _RAW_ELEMENTS:
+            if match.group("close"):
+                if name in raw:
+                    del raw[len(raw) - 1 - raw[::-1].index(name)]
+            elif not tag.endswith("/>"):
+                raw.append(name)
+        if name and not raw:
+            tag = _ATTRS_READ.sub(_attr, tag)
+        out.append(tag)
+        pos = match.end()
+    if pos < len(markup):
+        chunk = markup[pos:]
+        if raw:
+            out.append(chunk)
+        else:
+            texts.append((len(out), chunk))
+            out.append(chunk)
+    # The text of one element may be split by inline tags (« <b>3</b> : »): typeset
+    # each chunk with one character of its neighbours as context.
+    for k, (index, chunk) in enumerate(texts):
+        before = _last_char(out, index)
+        after = texts[k + 1][1][:1] if k + 1 < len(texts) and texts[k + 1][0] == index + 2 \
+            else ""
+        out[index] = in_context(chunk, before, after)
+    return "".join(out)
+
+
+def _last_char(out: list[str], index: int) -> str:
+    """The last character of prose before ``out[index]`` if only one inline tag sits
+    between them (else no context)."""
+    if index >= 2 and out[index - 1].startswith("<") and out[index - 2] \
+            and not out[index - 2].startswith("<"):
+        return out[index - 2][-1:]
+    return ""
+
+
+def in_context(text: str, before: str = "", after: str = "") -> str:
+    """:func:`typographie` of ``text`` seen between the character ``before`` and the
+    character ``after`` (one character each, or empty), which are not returned: for text
+    split across nodes or tags (« <b>Grolk</b>: » gets its space before the colon).
+
+    >>> in_context(": il tombe", before="k") == "\u00a0: il tombe"
+    True
+    >>> in_context("Grolk ", after=":") == "Grolk\u00a0"
+    True
+    """
+    if not text:
+        return text
+    before, after = before[-1:], after[:1]
+    # A context character that is part of an entity or a mark must not glue to the text.
+    if before == _MARK:
+        before = "x"
+    elif before.isspace():
+        before = ""
+    full = typographie(before + text + after)
+    return full[len(before) : len(full) - len(after)]
+
+
+typeset_html: Callable[[str], str] = typographie_html
+"""English alias of :func:`typographie_html`."""
