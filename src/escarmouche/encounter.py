@@ -543,7 +543,7 @@ class Encounter:
             raise
         except (EscarmoucheError, TypeError, KeyError, AttributeError) as err:
             reason = str(err) if isinstance(err, EscarmoucheError) else "valeur invalide"
-            raise SaveError(f"sauvegarde = incohérente pour le système {system.name} : "
+            raise SaveError(f"sauvegarde = incohérente pour le système {system.name} ; "
                             f"{reason} (CORE-LOG)", field="sauvegarde", value=None,
                             rule="CORE-LOG") from None
         self = cls.__new__(cls)

@@ -64,7 +64,7 @@ from escarmouche.model import (
     Json,
     Timing,
 )
-from escarmouche.render.fmt import join
+from escarmouche.render.fmt import de, join
 from escarmouche.render.typo import typographie
 
 __all__ = [
@@ -170,7 +170,7 @@ class EndCondition:
     >>> EndCondition("massacre", "victoire")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: condition = « massacre » : valeurs possibles : «
+    escarmouche.errors.ParameterError: condition = « massacre » : à choisir parmi «
     camp_en_fuite », « camp_hors_combat », « combattant_hors_combat » ou « tours » (RB-END-1)
     """
 
@@ -461,8 +461,8 @@ class Ctx(Generic[R]):
             self.state.next_effect_id += 1
         self.state.effects.append(effect)
         where = f" sur {effect.bearer}" if effect.bearer else ""
-        if effect.timing is Timing.UNTIL_NEXT_TURN_OF:
-            when = f"{TIMING_LABELS[effect.timing]} {effect.until_turn_of}"
+        if effect.timing is Timing.UNTIL_NEXT_TURN_OF and effect.until_turn_of is not None:
+            when = f"{TIMING_LABELS[effect.timing].removesuffix(' de')} {de(effect.until_turn_of)}"
         else:
             length = f", {effect.remaining} fois" if effect.remaining is not None else ""
             when = f"{TIMING_LABELS[effect.timing]}{length}"

@@ -80,7 +80,7 @@ def load_encounter(text: str) -> Encounter:
     :class:`~escarmouche.errors.SaveError` naming the path in the file."""
     if not text.strip():
         raise EscarmoucheError(
-            "sauvegarde = '' : collez le JSON exporté, ou choisissez un fichier (CORE-LOG)",
+            "sauvegarde = « » : collez le JSON exporté, ou choisissez un fichier (CORE-LOG)",
             field="sauvegarde", value="", rule="CORE-LOG",
         )
     # the text, the published schema and the consistency are all checked there
@@ -526,7 +526,7 @@ class CombatTracker(Demo):
             name = self.effect_name.value.strip()
             if not name:
                 raise EscarmoucheError(
-                    "effet = '' : donnez un nom à l’effet, par exemple « poison » (CORE-ERR)",
+                    "effet = « » : donnez un nom à l’effet, par exemple « poison » (CORE-ERR)",
                     field="effet", value="", rule="CORE-ERR",
                 )
             bearer = None if self.effect_bearer.value == _NO_ONE else self.effect_bearer.value

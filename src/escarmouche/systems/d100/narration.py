@@ -118,7 +118,7 @@ def attack_sentence(result: AttackResult) -> str:
     s = result.setup
     attacker = s.attacker.name
     defender = s.defender.name
-    victim = f"{defender} (monture de {s.rider})" if s.rider else defender
+    victim = f"{defender} (monture {de(s.rider)})" if s.rider else defender
     target = s.target.total
     if not result.hit:
         return f"{attacker} manque {victim} ({_versus(result.attack_roll, target)})."

@@ -329,7 +329,8 @@ class D12System(System[Rules]):
                               kind=IllegalActionError)
             return
         raise invalid("acteur", actor, "D12-ACT-1",
-                      f"ce n’est pas son tour (c’est celui de {ctx.state.current or 'personne'})"
+                      "ce n’est pas son tour (c’est celui "
+                      f"{de(ctx.state.current) if ctx.state.current else 'de personne'})"
                       " (D12-INIT-4)", kind=IllegalActionError)
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:

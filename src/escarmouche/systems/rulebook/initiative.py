@@ -283,7 +283,7 @@ def _rank(
                 f"manche {i + 1} : " + ", ".join(f"{n} {fmt.number(v)}" for n, v in r)
                 for i, r in enumerate(g_rounds)
             ]
-            text += " ; départage au d100 (le plus haut d’abord) : " + " ; ".join(parts)
+            text += " ; départage au d100 (le plus haut d’abord), " + " ; ".join(parts)
         text += f" → {', '.join(resolved)}"
         ties.append(TieBreak(tuple(members), crit, g[0].test.margin, habs, g_rounds,
                              resolved, text))

@@ -70,10 +70,10 @@ def hypoactivity_sentence(actor: str, roll: int, can_act: bool) -> str:
     """The 1d4 of Hypoactivité at an activation (RB-SPEED-1).
 
     >>> hypoactivity_sentence("Bor", 4, False)
-    'Hypoactivité : Bor lance 1d4 : 4 ; Bor ne peut pas agir.'
+    'Hypoactivité : Bor lance 1d4 et obtient 4 ; Bor ne peut pas agir.'
     """
     verdict = "peut agir" if can_act else "ne peut pas agir"
-    return f"Hypoactivité : {actor} lance 1d4 : {roll} ; {actor} {verdict}."
+    return f"Hypoactivité : {actor} lance 1d4 et obtient {roll} ; {actor} {verdict}."
 
 
 def eclat_regenerated_sentence(name: str, before: int, after: int) -> str:
