@@ -111,7 +111,7 @@ def order_sentence(groups: Iterable[tuple[str, list[str]]]) -> str:
 
 
 def _rolls_with_totals(rolls: Iterable[InitiativeRoll]) -> str:
-    return ", ".join(f"{r.name} ({roll_text(r)})" for r in rolls)
+    return join([f"{r.name} ({roll_text(r)})" for r in rolls])
 
 
 def initiative_lines(init: D12Initiative) -> list[str]:
@@ -153,7 +153,7 @@ def group_order_sentence(init: D12Initiative) -> str:
     parts = []
     for side, members in init.groups:
         if side == ENVIRONMENT and not members:
-            parts.append(f"environnement ({ENVIRONMENT_INITIATIVE})")
+            parts.append(f"environnement à {ENVIRONMENT_INITIATIVE}")
         else:
             parts.append(f"{quote(side)} à {values[side]} ({join(members)})")
     lines = ["Ordre des groupes : " + " ; ".join(parts) + " (D12-INIT-2)."]

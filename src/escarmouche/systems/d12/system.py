@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, Timing
-from escarmouche.render.fmt import de, quote
+from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.d12 import narration
@@ -249,7 +249,7 @@ class D12System(System[Rules]):
         if turn == 0:
             ctx.emit(
                 "tour_bonus",
-                f"Tour bonus de l’embuscade : seuls agissent {', '.join(map(str, bonus))}, "
+                f"Tour bonus de l’embuscade : seuls agissent {join(map(str, bonus))}, "
                 "dans l’ordre de leur initiative individuelle (D12-SURPRISE-1, "
                 "D12-SURPRISE-2).",
                 rules=("D12-SURPRISE-1", "D12-SURPRISE-2"),

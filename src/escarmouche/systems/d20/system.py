@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
-from escarmouche.render.fmt import de
+from escarmouche.render.fmt import de, join
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.d20 import actions, grid
@@ -195,7 +195,7 @@ class D20System(System[Rules]):
                  rules=("D20-INIT-1",), data=ini.to_json(), purpose="initiative")
         placed = [f"{n} {square_text(p)}" for n, p in positions.items()]
         if placed:
-            ctx.emit("placement", "Positions : " + ", ".join(placed) + ".",
+            ctx.emit("placement", "Positions : " + join(placed) + ".",
                      rules=("D20-OPP-2",),
                      data={"positions": {n: list(p) for n, p in positions.items()}})
 

@@ -323,7 +323,7 @@ def _turn_zero(
                 f"{r.name} ne joue pas au tour 0 malgré l’attaque surprise (échec critique)"))
             continue
         out.append(TurnZeroEntry(r.name, True, tuple(dict.fromkeys(rules)),
-                                 f"{r.name} joue au tour 0 ({', '.join(reasons)})"))
+                                 f"{r.name} joue au tour 0 ({fmt.join(reasons)})"))
     return out
 
 
