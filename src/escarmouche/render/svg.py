@@ -225,12 +225,12 @@ def distribution_svg(
     >>> from escarmouche.dice import distribution
     >>> svg = distribution_svg(distribution("1d6"), title="Un d6", highlight=lambda v: v >= 5)
     >>> import re
-    >>> bars = re.findall(r'fill="(#[0-9a-f]+)"><title>(\\d) : ', svg)
+    >>> bars = re.findall(r'fill="(#[0-9a-f]+)"><title>(\\d)\\s: ', svg)
     >>> [(face, "accent" if colour == ACCENT else "barre") for colour, face in bars]
     ... # doctest: +NORMALIZE_WHITESPACE
     [('1', 'barre'), ('2', 'barre'), ('3', 'barre'), ('4', 'barre'), ('5', 'accent'),
      ('6', 'accent')]
-    >>> "En évidence : 33,3" in svg
+    >>> "En évidence\u00a0: 33,3" in svg  # typeset: a no-break space before « : »
     True
     """
     _label(title, "titre")

@@ -31,7 +31,7 @@ def initiative_roll_sentence(name: str, test: TestResult) -> str:
 
     >>> from escarmouche.systems.rulebook.rules import d100_test
     >>> initiative_roll_sentence("Aldric", d100_test(60, 30))
-    'Aldric : initiative 30 contre 60 : réussite, marge 30.'
+    'Aldric : initiative 30 contre 60, réussite, marge 30.'
     """
     text = f"{name} : initiative {test.describe()}"
     if test.critical == "success":
