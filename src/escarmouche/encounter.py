@@ -35,7 +35,7 @@ from escarmouche.model import (
     Timing,
     check_roster,
 )
-from escarmouche.render.fmt import de, join
+from escarmouche.render.fmt import de, join, signed
 from escarmouche.render.table import Text
 from escarmouche.savefile import parse_json, validate_save
 from escarmouche.state import (
@@ -312,7 +312,7 @@ class Encounter:
             _check.text("raison", reason, "CORE-ERR")
             value = ctx.change_track(name, track, delta)
             ctx.emit(
-                "ajustement", f"{name} : {delta:+d} {track} ({reason}) ; reste {value}.",
+                "ajustement", f"{name} : {signed(delta)} {track} ({reason}) ; reste {value}.",
                 actor=name, data={"track": track, "delta": delta, "value": value},
             )
             if ctx.state.started:
