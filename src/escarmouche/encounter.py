@@ -94,7 +94,7 @@ class Encounter:
 
     >>> for event in combat.adjust("Grolk", "PV", -3, "chute dans l’escalier"):
     ...     print(event.text)
-    Grolk : -3 PV (chute dans l’escalier) ; reste 5.
+    Grolk : −3 PV (chute dans l’escalier) ; reste 5.
     >>> events = combat.start(random.Random(1))
     >>> combat.turn, combat.finished, combat.current in ("Brune", "Grolk")
     (1, False, True)

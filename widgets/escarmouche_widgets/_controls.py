@@ -18,7 +18,7 @@ import ipywidgets as widgets
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
-from escarmouche.render.typo import typographie
+from escarmouche.render.typo import typographie, typographie_html
 from escarmouche_widgets._html import banner, text_of
 from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
 
@@ -34,11 +34,21 @@ WIDE = {"description_width": "initial"}
 _LABEL_TRAITS = ("description", "placeholder", "tooltip")
 
 
+def _typeset_value(change: dict[str, Any]) -> None:
+    owner = change["owner"]
+    value = change["new"]
+    if isinstance(value, str):
+        typeset = typographie_html(value)
+        if typeset != value:
+            owner.value = typeset  # idempotent: this second change fires nothing more
+
+
 def typeset_labels(root: widgets.Widget) -> None:
-    """French typography on the labels of ``root`` and of every widget inside it
-    (``description``, ``placeholder``, ``tooltip``): « Résultats : », « graine : ».
-    :class:`Demo` calls it when a demo sets its ``widget``, so labels are written with
-    ordinary spaces in the code."""
+    """French typography on what ``root`` and every widget inside it show: labels
+    (``description``, ``placeholder``, ``tooltip``: « Résultats : », « graine : ») now,
+    and every value an ``HTML`` widget will show (results, odds, banners, logs), as it
+    is set. :class:`Demo` calls it when a demo sets its ``widget``, so the code writes
+    ordinary spaces: this is the widgets' one place for typography."""
     todo = [root]
     seen: set[int] = set()
     while todo:
@@ -52,6 +62,9 @@ def typeset_labels(root: widgets.Widget) -> None:
                 typeset = typographie(value)
                 if typeset != value:
                     setattr(w, trait, typeset)
+        if isinstance(w, widgets.HTML):
+            w.observe(_typeset_value, names="value")
+            _typeset_value({"owner": w, "new": w.value})
         todo.extend(c for c in getattr(w, "children", ()) if isinstance(c, widgets.Widget))
 
 

@@ -21,8 +21,9 @@ The rules (Lexique des règles typographiques en usage à l’Imprimerie nationa
 
 An ordinary space (or a wrong kind of space, or several) before the sign is replaced;
 a missing one is inserted when the sign ends a word of prose (it is followed by a
-space, the end of the text, or a closing quote or bracket). What is not prose is left as
-it is: URLs (``http://…``, ``www.…``), e-mail addresses, HTML entities (``&lt;``),
+space, the end of the text, or a closing quote or bracket), except inside « … », which
+quotes a value as it was given (an error message shows « 5! » as typed). What is not
+prose is left as it is: URLs (``http://…``, ``www.…``), e-mail addresses, HTML entities (``&lt;``),
 inline code in backquotes, ``::``, emoticons (``:)``, ``;-)``), exploding dice
 (``1d6!``), and any sign followed by something else than a space, so times and ratios
 (``12:30``, ``3:1``), query strings (``?q=1``), ``!=`` and ``a:b`` are untouched.
@@ -71,7 +72,7 @@ _PROTECTED = re.compile(
     | &(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);   # HTML entity
     | ::+                                               # reST / C++ / slices
     | (?<![\w\ue000])[:;]-?[()\[\]DPpOo|/\\](?![\w])   # emoticon
-    | \b[0-9]*[dD][0-9]+!+                              # exploding dice: 1d6!, 2d10!!
+    | \b[0-9]*[dD](?:[0-9]+|%)!*(?:[kK][hHlL]?[0-9]*)?!*  # dice: 1d6!, 2d6kh1!
     """,
     re.VERBOSE,
 )
@@ -82,18 +83,21 @@ _FOLLOW = r"(?=[\s»”\"’)\]]|$)"
 #: what a word ends with, so that a missing space can be inserted after it
 _WORD_END = r"(?<=[^\W_]|[»)\]’”…%\ue000])"
 
-_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+#: (pattern, space, inserts): a rule that ``inserts`` a missing space is not applied
+#: inside « … », which quotes a value as it was given (« 5! », « a;b »)
+_RULES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     # « : » a word-wide no-break space; a lone colon only (« :: » is protected)
-    (re.compile(rf"(?<=\S){_SP}+(?=:{_FOLLOW})"), NBSP),
-    (re.compile(rf"{_WORD_END}(?=:{_FOLLOW})"), NBSP),
+    (re.compile(rf"(?<=\S){_SP}+(?=:{_FOLLOW})"), NBSP, False),
+    (re.compile(rf"{_WORD_END}(?=:{_FOLLOW})"), NBSP, True),
     # « ; ! ? » (or a group of them) a narrow no-break space
-    (re.compile(rf"(?<=\S){_SP}+(?=[;!?]+{_FOLLOW})"), NNBSP),
-    (re.compile(rf"{_WORD_END}(?<![;!?])(?=[;!?]+{_FOLLOW})"), NNBSP),
+    (re.compile(rf"(?<=\S){_SP}+(?=[;!?]+{_FOLLOW})"), NNBSP, False),
+    (re.compile(rf"{_WORD_END}(?<![;!?])(?=[;!?]+{_FOLLOW})"), NNBSP, True),
     # percent after a number
-    (re.compile(rf"(?<=\d){_SP}?(?=%(?![\w]))"), NNBSP),
+    (re.compile(rf"(?<=\d){_SP}?(?=%(?![\w]))"), NNBSP, True),
     # typographic apostrophe between two letters
-    (re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])"), "’"),
+    (re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])"), "’", True),
 )
+_QUOTED = re.compile(r"«[^«»\n]*»")
 _OPEN_QUOTE = re.compile(rf"«{_SP}*(?=\S)")
 _CLOSE_QUOTE = re.compile(rf"(?<=\S){_SP}*»")
 
@@ -117,8 +121,20 @@ def typographie(text: str) -> str:
         return _MARK
 
     masked = _PROTECTED.sub(keep, text)
-    for pattern, space in _RULES:
-        masked = pattern.sub(space, masked)
+    for pattern, space, inserts in _RULES:
+        if inserts and "«" in masked:
+            quoted = [m.span() for m in _QUOTED.finditer(masked)]
+
+            def put(match: re.Match[str], space: str = space,
+                    quoted: list[tuple[int, int]] = quoted) -> str:
+                at = match.start()
+                if any(a < at < b for a, b in quoted):
+                    return match.group(0)
+                return space
+
+            masked = pattern.sub(put, masked)
+        else:
+            masked = pattern.sub(space, masked)
     masked = _OPEN_QUOTE.sub("«" + NBSP, masked)
     masked = _CLOSE_QUOTE.sub(NBSP + "»", masked)
     if not saved:
