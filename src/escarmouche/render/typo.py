@@ -52,7 +52,16 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["NBSP", "NNBSP", "typeset", "typeset_html", "typographie", "typographie_html"]
+__all__ = [
+    "NBSP",
+    "NNBSP",
+    "in_context",
+    "typeset",
+    "typeset_html",
+    "typographie",
+    "typographie_html",
+    "typographie_markdown",
+]
 
 NBSP: Final = "\u00a0"
 """No-break space (word width): before ``:`` and inside « »."""
@@ -81,7 +90,7 @@ _SP = "[ \t\u00a0\u202f\u2009\u2007]"
 #: what a sign of prose is followed by: a space, the end, a closing quote or bracket
 _FOLLOW = r"(?=[\s»”\"’)\]]|$)"
 #: what a word ends with, so that a missing space can be inserted after it
-_WORD_END = r"(?<=[^\W_]|[»)\]’”…%\ue000])"
+_WORD_END = r"(?<=[^\W_]|[»)\]’”…%*\ue000])"
 
 #: (pattern, space, inserts): a rule that ``inserts`` a missing space is not applied
 #: inside « … », which quotes a value as it was given (« 5! », « a;b »)
@@ -249,3 +258,54 @@ def in_context(text: str, before: str = "", after: str = "") -> str:
 
 typeset_html: Callable[[str], str] = typographie_html
 """English alias of :func:`typographie_html`."""
+
+
+_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
+
+
+def typographie_markdown(source: str) -> str:
+    r""":func:`typographie` applied to Markdown prose: fenced code blocks, inline code,
+    math (``$…$``), HTML tags and link targets are left as they are. For the live
+    (JupyterLite) copies of the book's pages, whose Markdown Sphinx does not see.
+
+    >>> md = "**Note**: voir `a: b`.\n\n```python\nx = {1: 2}\n```\n[lien](page.md)!"
+    >>> print(typographie_markdown(md).replace("\u00a0", "~").replace("\u202f", "^"))
+    **Note**~: voir `a: b`.
+    <BLANKLINE>
+    ```python
+    x = {1: 2}
+    ```
+    [lien](page.md)^!
+    """
+    out: list[str] = []
+    prose: list[str] = []
+    fence = ""
+
+    def flush() -> None:
+        if prose:
+            text = "".join(prose)
+            maths: list[str] = []
+
+            def keep(match: re.Match[str]) -> str:
+                maths.append(match.group(0))
+                return f"`\ue001{len(maths) - 1}`"
+
+            text = typographie_html(_MATH.sub(keep, text))
+            out.append(re.sub(r"`\ue001(\d+)`", lambda m: maths[int(m.group(1))], text))
+            prose.clear()
+
+    for line in source.splitlines(keepends=True):
+        match = _FENCE.match(line)
+        if fence:
+            out.append(line)
+            if match and match.group(2)[0] == fence[0] and len(match.group(2)) >= len(fence):
+                fence = ""
+        elif match:
+            flush()
+            fence = match.group(2)
+            out.append(line)
+        else:
+            prose.append(line)
+    flush()
+    return "".join(out)
