@@ -88,6 +88,12 @@ class SaveError(EscarmoucheError):
 SHOWN_MAX = 60
 
 
+#: line breaks and tabs in a value shown in a message become spaces
+_ONE_LINE = str.maketrans({"\n": " ", "\r": " ", "\t": " ", "\v": " ", "\f": " ",
+                           "\x1c": " ", "\x1d": " ", "\x1e": " ", "\x85": " ",
+                           "\u2028": " ", "\u2029": " "})
+
+
 def shown(value: object, _depth: int = 0) -> str:
     """A value as a French reader sees it in a message: text in « », numbers in French,
     ``None`` as « rien », lists and mappings item by item, everything cut short.
@@ -110,6 +116,7 @@ def shown(value: object, _depth: int = 0) -> str:
             return "un nombre de plus de 60 chiffres"
         return number(value, digits=6)
     if isinstance(value, str):
+        value = value.translate(_ONE_LINE)  # a message is one line
         text = value if len(value) <= SHOWN_MAX else value[: SHOWN_MAX - 1] + "…"
         return f"« {text} »"
     if _depth < 3 and isinstance(value, list | tuple):

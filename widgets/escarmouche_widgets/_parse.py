@@ -116,7 +116,7 @@ def check_range(value: int, field: str, lo: int, hi: int, rule: str = "CORE-ERR"
     """``value`` itself, or a French error naming the field, the value and the bounds."""
     if not lo <= value <= hi:
         raise EscarmoucheError(
-            f"{field} = {value} : hors des bornes {lo}–{hi} ({rule})",
+            f"{field} = {shown(value)} : hors des bornes {shown(lo)}–{shown(hi)} ({rule})",
             field=field, value=value, rule=rule,
         )
     return value

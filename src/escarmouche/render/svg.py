@@ -244,7 +244,8 @@ def distribution_svg(
     for k in dist:
         if isinstance(k, bool) or not isinstance(k, int) or abs(k) > 10**9:
             raise invalid("distribution", k, "CORE-ERR", "des valeurs entières sont attendues")
-    items = sorted((k, _chance(v, f"probabilité de {k}")) for k, v in dist.items())
+    items = sorted((k, _chance(v, f"probabilité de {number(k) if isinstance(k, int) else k}"))
+                   for k, v in dist.items())
     if items and items[-1][0] - items[0][0] >= MAX_SPAN:
         raise invalid("distribution", items[-1][0] - items[0][0], "CORE-ERR",
                       f"l’écart entre la plus petite et la plus grande valeur dépasse "
