@@ -185,16 +185,20 @@ def test_idempotent_and_only_spaces_change(text: str) -> None:
     assert once.count("\n") == text.count("\n")
 
 
-@settings(max_examples=200, deadline=None)
-@given(_prose, st.sampled_from(NOT_PROSE), _prose)
-def test_not_prose_survives_anywhere(left: str, token: str, right: str) -> None:
-    assert token in typographie(f"{left} {token} {right}")
 
 
 #: prose without the tokens that a split could cut in half (code, entities, URLs): in a
 #: page, those are nodes or tags of their own
 _plain_prose = st.text(alphabet=st.sampled_from(list("abcdeéàA Zl'’;:!?%«»()1234567890,.\n"
                                                      "\u00a0\u202f")), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_plain_prose, st.sampled_from(NOT_PROSE), _plain_prose)
+def test_not_prose_survives_anywhere(left: str, token: str, right: str) -> None:
+    """A token that is not prose survives in any prose around it (a stray backquote
+    would open code: that prose is left out here)."""
+    assert token in typographie(f"{left} {token} {right}")
 
 
 @settings(max_examples=300, deadline=None)
