@@ -433,6 +433,7 @@ def _book_pages() -> list[Path]:
             and "lite" not in p.relative_to(BUILT).parts[:1]]
 
 
+@pytest.mark.book
 @pytest.mark.skipif(not _book_pages(), reason="the book is not built (make book)")
 def test_the_built_book_is_typeset() -> None:
     """After ``make book``: the prose of every page (code, outputs and math left out)."""
