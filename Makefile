@@ -26,6 +26,7 @@ help:
 	@echo "                    exemple du README, carnets conformes à leurs jumeaux"
 	@echo "make nbval          réexécute les carnets du livre et compare leurs sorties"
 	@echo "make book           le livre statique (avertissements = erreurs) et le site JupyterLite"
+	@echo "make typo-book      typographie française de chaque page du livre construit"
 	@echo "make browser        tests dans Chromium (site hors ligne, carnets en direct)"
 	@echo "make bench          performances du moteur ; make bench-browser : dans le navigateur"
 	@echo "make fuzz           long essai à données aléatoires de chaque point d’entrée public"
