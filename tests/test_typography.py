@@ -461,3 +461,30 @@ def test_labels_of_option_values_exist_for_every_choice() -> None:
     assert rulebook.OPTION_VALUE_LABELS["surprise_aggregate"]["weakest"].startswith(
         "le plus faible")
     assert d100.OPTION_VALUE_LABELS["default_weapon"]["arme_a_une_main"] != "arme_a_une_main"
+
+
+# -- narration style rulings ---------------------------------------------------------------
+
+
+def test_d12_damage_floored_at_zero_is_shown_as_a_ruling() -> None:
+    """D12-CRIT-1 (ruling: damage never heals): a hit of ``1d6-2`` showing 1 deals 0, and
+    the log says so with the minus sign, not « [1] - 2 = -1 »."""
+    from escarmouche.systems import d12
+
+    dmg = d12.resolve_damage("1d6-2", [1])
+    assert (dmg.raw, dmg.damage) == (-1, 0)
+    assert dmg.detail == "1d6-2 : [1] − 2 → 0 (minimum 0)"
+    fine = d12.resolve_damage("1d6-2", [5])
+    assert (fine.damage, fine.detail) == (3, "1d6-2 : [5] − 2 = 3")
+
+
+def test_names_are_elided_in_the_log() -> None:
+    """« initiative d’Aldric », « au tour d’Ysolde »: fmt.de, not « de » + vowel."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems import d100
+
+    ini = d100.roll_initiative(
+        [Combatant("Aldric", "h", {"Ag": 40}), Combatant("Ysolde", "h", {"Ag": 30}),
+         Combatant("Brune", "h", {"Ag": 20})], ScriptedRolls([4, 4, 4]))
+    purposes = [d.purpose for d in ini.dice]
+    assert purposes == ["initiative d’Aldric", "initiative d’Ysolde", "initiative de Brune"]
