@@ -72,6 +72,7 @@ def problems(text: str) -> list[str]:
     prose = _NOT_PROSE.sub("x", text)
     inner = _QUOTED.sub(lambda m: "«\u00a0x\u00a0»" if len(m.group(0)) > 2 else m.group(0),
                         prose)
+    inner = re.sub(r"«\u00a0[^»]*$", "«\u00a0x", inner)  # a quotation that goes on
     if re.search(r"[^\s\u202f;!?(«][;!?]+(?=[\s»)]|$)", inner):
         found.append("no space before ; ! ?")
     if re.search(r"[ \t\u00a0][;!?]+(?=[\s»)]|$)", inner):
@@ -395,10 +396,16 @@ BUILT = ROOT / "_build" / "html"
 #: elements whose text is not prose; the API page holds English docstrings
 _CODE = {"code", "pre", "script", "style", "svg", "kbd", "samp", "math", "textarea"}
 _SKIP_PAGES = ("api.html", "genindex.html", "search.html", "py-modindex.html")
+#: elements that end a run of prose (the text of each is checked on its own)
+_BLOCK = {"p", "div", "li", "ul", "ol", "dl", "dt", "dd", "td", "th", "tr", "table",
+          "caption", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6", "section", "nav",
+          "blockquote", "br", "details", "summary", "header", "footer", "aside", "label",
+          "button", "title"}
 
 
 class _PageText(HTMLParser):
-    """The text of a page's main content (``<main>``/``<article>``), outside code."""
+    """The text of a page's ``<title>`` and main content (``<main>``/``<article>``),
+    outside code."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -408,14 +415,18 @@ class _PageText(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         classes = dict(attrs).get("class") or ""
-        if tag in ("main", "article"):
+        if tag in _BLOCK:
+            self.texts.append("\n")
+        if tag in ("main", "article", "title"):
             self._main += 1
         if tag in _CODE or "highlight" in classes.split() or "output" in classes.split() \
                 or "math" in classes.split() or (tag in ("div", "span") and self._code):
             self._code += 1
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("main", "article"):
+        if tag in _BLOCK:
+            self.texts.append("\n")
+        if tag in ("main", "article", "title"):
             self._main -= 1
         if self._code and (tag in _CODE or tag in ("div", "span")):
             self._code -= 1
@@ -488,3 +499,14 @@ def test_names_are_elided_in_the_log() -> None:
          Combatant("Brune", "h", {"Ag": 20})], ScriptedRolls([4, 4, 4]))
     purposes = [d.purpose for d in ini.dice]
     assert purposes == ["initiative d’Aldric", "initiative d’Ysolde", "initiative de Brune"]
+
+
+def test_the_page_check_reads_prose_and_skips_code() -> None:
+    """The built-book check fails on an untypeset paragraph or title, not on code."""
+    page = _PageText()
+    page.feed("<html><head><title>Note : titre</title></head><body><main><p>Grolk : "
+              "tombe</p><pre>a : b</pre><div class=\"highlight\"><span>c : d</span></div>"
+              "<p>ok</p></main><footer>pied : hors du contenu</footer></body></html>")
+    lines = [line for line in "".join(page.texts).splitlines() if line.strip()]
+    assert lines == ["Note : titre", "Grolk : tombe", "ok"]
+    assert all(problems(line) for line in lines[:2])

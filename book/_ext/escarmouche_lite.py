@@ -136,7 +136,8 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)
         count += 1
-    LOGGER.info("[escarmouche_lite] %d notebook(s) ready for JupyterLite", count)
+    LOGGER.info("[escarmouche_lite] %d %s ready for JupyterLite", count,
+                "notebook" if count == 1 else "notebooks")
 
 
 #: The first cell of every notebook in JupyterLite: how to run it (nothing runs by itself).

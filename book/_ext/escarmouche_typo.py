@@ -7,8 +7,9 @@ letters). It runs when a page is read, before the table of contents and the sear
 index are made, so titles in the menus and the search results are typeset too.
 
 What it touches: prose, titles, admonitions, tables, lists, the glossary, captions,
-Markdown outputs of notebooks. What it leaves as it is: literal and code blocks, inline
-code, math, raw HTML (so a notebook's HTML outputs: the engine typesets them itself),
+Markdown outputs of notebooks, the text between tags of raw HTML (notebook HTML outputs,
+already typeset by the engine, do not change; ``typographie_html``). What it leaves as
+it is: literal and code blocks, inline code, math, scripts and styles,
 stream and ``text/plain`` outputs of notebooks (they are shown in ``<pre>`` as the
 engine printed them, already typeset), comments, substitution definitions, targets,
 and the API reference (``book/api``, English docstrings shown by autodoc).
@@ -21,6 +22,8 @@ where it belongs even across inline markup.
 from __future__ import annotations
 
 import hashlib
+import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +31,9 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from escarmouche.render.typo import in_context
+from escarmouche.render.typo import in_context, typographie, typographie_html
 
 #: Changes to this file (or to the function) must rebuild every page.
 VERSION = hashlib.sha256(
@@ -109,10 +113,29 @@ def typeset_document(document: nodes.document) -> int:
     return changed
 
 
-class FrenchTypography(SphinxTransform):
-    """Applied to every page when it is read (after MyST and myst-nb made its nodes)."""
+def typeset_raw_html(document: nodes.document) -> int:
+    """The HTML that extensions and notebook outputs put in a page, typeset with
+    :func:`~escarmouche.render.typo.typographie_html` (text between tags only; scripts,
+    styles, ``<code>`` and ``<pre>`` left alone; idempotent, so the engine's outputs,
+    already typeset, do not change)."""
+    changed = 0
+    for raw in list(document.findall(nodes.raw)):
+        if "html" not in raw.get("format", "").split():
+            continue
+        old = raw.astext()
+        new = typographie_html(old)
+        if new != old and raw.children:
+            raw.replace(raw[0], nodes.Text(new))
+            changed += 1
+    return changed
 
-    default_priority = 880
+
+class FrenchTypography(SphinxTransform):
+    """Applied to every page when it is read (after MyST and myst-nb made its nodes),
+    just before ``doctree-read`` (priority 880), so that the titles and tables of
+    contents the environment collects then are typeset too."""
+
+    default_priority = 870
 
     def apply(self, **kwargs: Any) -> None:
         if self.env.docname in SKIP_DOCS:
@@ -120,6 +143,45 @@ class FrenchTypography(SphinxTransform):
         typeset_document(self.document)
 
 
+class FrenchTypographyResolved(SphinxPostTransform):
+    """Again once references are resolved (their text is made then: glossary terms,
+    section titles), and on the page's raw HTML, for the HTML builders."""
+
+    default_priority = 990
+    formats = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        if self.env.docname in SKIP_DOCS:
+            return
+        typeset_document(self.document)
+        typeset_raw_html(self.document)
+
+
+_TITLE = re.compile(r"(<title>)(.*?)(</title>)", re.DOTALL)
+
+
+def typeset_page_titles(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: the ``<title>`` of every page, which the theme's template
+    passes through Jinja's ``striptags`` (it turns no-break spaces into spaces)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        if "lite" in page.relative_to(app.outdir).parts[:1]:
+            continue
+        text = page.read_text(encoding="utf-8")
+
+        def fix(match: re.Match[str]) -> str:
+            title = html.escape(typographie(html.unescape(match.group(2))), quote=False)
+            return match.group(1) + title + match.group(3)
+
+        new = _TITLE.sub(fix, text, count=1)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(FrenchTypography)
+    app.add_post_transform(FrenchTypographyResolved)
+    # before escarmouche_site rewrites the pages (priority 300)
+    app.connect("build-finished", typeset_page_titles, priority=250)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
