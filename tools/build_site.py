@@ -293,8 +293,8 @@ def precompile(wheels: list[Path]) -> list[Path]:
             target.parent.mkdir(parents=True, exist_ok=True)
             (staging / wheel.name).replace(target)
         shutil.rmtree(staging)
-        wheels = "wheel" if len(todo) == 1 else "wheels"
-        log(f"precompiled {len(todo)} {wheels} to Python 3.14 bytecode")
+        noun = "wheel" if len(todo) == 1 else "wheels"
+        log(f"precompiled {len(todo)} {noun} to Python 3.14 bytecode")
     used = {target.parent for target in out}
     for stale in PYC_CACHE.iterdir():
         if stale not in used:
