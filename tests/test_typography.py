@@ -319,6 +319,7 @@ def _labels(widget: Any) -> Iterator[str]:
             value = getattr(w, trait, None)
             if isinstance(value, str) and value:
                 yield value
+        yield from getattr(w, "_options_labels", ())  # the choices of a menu
         todo.extend(getattr(w, "children", ()))
 
 
