@@ -3,8 +3,8 @@
 Everything here is a pure function returning a string; the widgets and the book
 display those strings. French typography (no-break spaces before ``: ; ! ?``, inside
 « ») is :func:`escarmouche.render.typo.typographie`, applied once per channel. See
-:mod:`escarmouche.render.fmt` for the formatting conventions (decimal comma, U+202F before ``%``) and :mod:`escarmouche.render.svg`
-for the charts.
+:mod:`escarmouche.render.fmt` for the formatting conventions (decimal comma, U+202F
+before ``%``) and :mod:`escarmouche.render.svg` for the charts.
 
 >>> from fractions import Fraction
 >>> number(Fraction(7, 2)), fraction(Fraction(2, 16)), percent(Fraction(1, 8)) == "12,5\u202f%"
