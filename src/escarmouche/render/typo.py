@@ -71,44 +71,85 @@ NNBSP: Final = "\u202f"
 #: stands for a protected span (URL, code…) while the rules run: a word character
 _MARK: Final = "\ue000"
 
-_PROTECTED = re.compile(
-    r"""
-      \ue000                                            # (a mark already in the text)
-    | `[^`\n]*`                                         # inline code
-    | \b[A-Za-z][A-Za-z0-9+.\-]*://[^\s<>«»"]*[^\s<>«»".,;:!?)]  # URL
-    | \bwww\.[^\s<>«»"]*[^\s<>«»".,;:!?)]
-    | [\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+                   # e-mail address
-    | &(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);   # HTML entity
-    | ::+                                               # reST / C++ / slices
-    | (?<![\w\ue000])[:;]-?[()\[\]DPpOo|/\\](?![\w])   # emoticon
-    | \b[0-9]*[dD](?:[0-9]+|%)!*(?:[kK][hHlL]?[0-9]*)?!*  # dice: 1d6!, 2d6kh1!
-    """,
-    re.VERBOSE,
+#: the tokens that are not prose, each with a cheap test of whether the text may hold
+#: one (most texts hold none, and one regular expression per token is faster than
+#: an alternation tried at every position)
+_PROTECTED_PARTS: tuple[tuple[Callable[[str], bool], str], ...] = (
+    (lambda t: _MARK in t, _MARK),
+    (lambda t: "`" in t, r"`[^`\n]*`"),                                       # inline code
+    (lambda t: "://" in t, r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s<>«»\"]*[^\s<>«»\".,;:!?)]"),
+    (lambda t: "www." in t, r"\bwww\.[^\s<>«»\"]*[^\s<>«»\".,;:!?)]"),
+    (lambda t: "@" in t, r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),                 # e-mail
+    (lambda t: "&" in t, r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);"),
+    (lambda t: "::" in t, r"::+"),                                              # reST, C++
+    (lambda t: ":" in t or ";" in t,
+     r"(?<![\w\ue000])[:;]-?[()\[\]DPpOo|/\\](?![\w])"),                       # emoticon
+    (lambda t: "!" in t or "%" in t or "k" in t or "K" in t,
+     r"\b[0-9]*[dD](?:[0-9]+|%)!*(?:[kK][hHlL]?[0-9]*)?!*"),                 # dice: 1d6!
 )
+_PROTECTED_CACHE: dict[tuple[bool, ...], re.Pattern[str] | None] = {}
+
+
+def _protected(text: str) -> re.Pattern[str] | None:
+    """The one pattern of the non-prose tokens ``text`` may hold (``None``: none)."""
+    key = tuple(test(text) for test, _ in _PROTECTED_PARTS)
+    if key not in _PROTECTED_CACHE:
+        parts = [part for (_, part), on in zip(_PROTECTED_PARTS, key, strict=True) if on]
+        _PROTECTED_CACHE[key] = re.compile("|".join(parts)) if parts else None
+    return _PROTECTED_CACHE[key]
+
 
 _SP = "[ \t\u00a0\u202f\u2009\u2007]"
+_SPACES = frozenset(" \t\u00a0\u202f\u2009\u2007")
 #: what a sign of prose is followed by: a space, the end, a closing quote or bracket
-_FOLLOW = r"(?=[\s»”\"’)\]]|$)"
-#: what a word ends with, so that a missing space can be inserted after it
-_WORD_END = r"(?<=[^\W_]|[»)\]’”…%*\ue000])"
-
-#: (pattern, space, inserts): a rule that ``inserts`` a missing space is not applied
-#: inside « … », which quotes a value as it was given (« 5! », « a;b »)
-_RULES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
-    # « : » a word-wide no-break space; a lone colon only (« :: » is protected)
-    (re.compile(rf"(?<=\S){_SP}+(?=:{_FOLLOW})"), NBSP, False),
-    (re.compile(rf"{_WORD_END}(?=:{_FOLLOW})"), NBSP, True),
-    # « ; ! ? » (or a group of them) a narrow no-break space
-    (re.compile(rf"(?<=\S){_SP}+(?=[;!?]+{_FOLLOW})"), NNBSP, False),
-    (re.compile(rf"{_WORD_END}(?<![;!?])(?=[;!?]+{_FOLLOW})"), NNBSP, True),
-    # percent after a number
-    (re.compile(rf"(?<=\d){_SP}?(?=%(?![\w]))"), NNBSP, True),
-    # typographic apostrophe between two letters
-    (re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])"), "’", True),
-)
+_FOLLOWERS = frozenset("»”\"’)]")
+#: what a word may end with besides a letter or a digit, for a missing space to be put
+_WORD_ENDS = frozenset("»)]’”…%*\ue000")
+#: the signs that take a space before them (a group such as « ?! » counts as one)
+_SIGNS = re.compile(r"[;!?]+|:|%")
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
 _QUOTED = re.compile(r"«[^«»\n]*»")
 _OPEN_QUOTE = re.compile(rf"«{_SP}*(?=\S)")
 _CLOSE_QUOTE = re.compile(rf"(?<=\S){_SP}*»")
+
+
+def _inside(at: int, quoted: list[tuple[int, int]]) -> bool:
+    return any(a < at < b for a, b in quoted)
+
+
+def _spaces_before_signs(text: str, quoted: list[tuple[int, int]]) -> str:
+    """The space before each ``: ; ! ? %`` of prose: the spaces already there replaced by
+    the right one, or the missing one put (not inside « », which quotes a value)."""
+    out: list[str] = []
+    done = 0  # text[:done] is in out
+    for match in _SIGNS.finditer(text):
+        sign, at, end = match.group(0), match.start(), match.end()
+        if at < done:
+            continue
+        start = at  # the spaces before the sign: text[start:at]
+        while start > done and text[start - 1] in _SPACES:
+            start -= 1
+        before = text[start - 1] if start > 0 else ""
+        after = text[end] if end < len(text) else ""
+        spaces = text[start:at]
+        put = None
+        if sign == "%":
+            if before.isdigit() and len(spaces) <= 1 and not (after.isalnum() or after == "_") \
+                    and not _inside(at, quoted):
+                put = NNBSP
+        elif not after or after.isspace() or after in _FOLLOWERS:
+            if spaces:
+                if before and not before.isspace():
+                    put = NBSP if sign == ":" else NNBSP
+            elif before and (before.isalnum() or before in _WORD_ENDS) \
+                    and not _inside(at, quoted):
+                put = NBSP if sign == ":" else NNBSP
+        if put is not None:
+            out.append(text[done:start])
+            out.append(put + sign)
+            done = end
+    out.append(text[done:])
+    return "".join(out)
 
 
 def typographie(text: str) -> str:
@@ -129,23 +170,17 @@ def typographie(text: str) -> str:
         saved.append(match.group(0))
         return _MARK
 
-    masked = _PROTECTED.sub(keep, text)
-    for pattern, space, inserts in _RULES:
-        if inserts and "«" in masked:
-            quoted = [m.span() for m in _QUOTED.finditer(masked)]
-
-            def put(match: re.Match[str], space: str = space,
-                    quoted: list[tuple[int, int]] = quoted) -> str:
-                at = match.start()
-                if any(a < at < b for a, b in quoted):
-                    return match.group(0)
-                return space
-
-            masked = pattern.sub(put, masked)
-        else:
-            masked = pattern.sub(space, masked)
-    masked = _OPEN_QUOTE.sub("«" + NBSP, masked)
-    masked = _CLOSE_QUOTE.sub(NBSP + "»", masked)
+    pattern = _protected(text)
+    masked = pattern.sub(keep, text) if pattern else text
+    quoted = [m.span() for m in _QUOTED.finditer(masked)] if "«" in masked else []
+    if any(c in masked for c in ":;!?%"):
+        masked = _spaces_before_signs(masked, quoted)
+    if "'" in masked:
+        masked = _APOSTROPHE.sub(
+            lambda m: m.group(0) if _inside(m.start(), quoted) else "’", masked)
+    if "«" in masked or "»" in masked:
+        masked = _OPEN_QUOTE.sub("«" + NBSP, masked)
+        masked = _CLOSE_QUOTE.sub(NBSP + "»", masked)
     if not saved:
         return masked
     restored = iter(saved)
