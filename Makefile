@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
-.PHONY: all help venv lint types unit nbval book site serve browser bench bench-browser bench-pages bench-lighthouse refresh fuzz test clean
+.PHONY: all help venv lint types unit nbval book site serve browser bench bench-browser bench-pages bench-lighthouse refresh fuzz typo-book test clean
 
 all: test
 
@@ -26,6 +26,7 @@ help:
 	@echo "                    exemple du README, carnets conformes à leurs jumeaux"
 	@echo "make nbval          réexécute les carnets du livre et compare leurs sorties"
 	@echo "make book           le livre statique (avertissements = erreurs) et le site JupyterLite"
+	@echo "make typo-book      typographie française de chaque page du livre construit"
 	@echo "make browser        tests dans Chromium (site hors ligne, carnets en direct)"
 	@echo "make bench          performances du moteur ; make bench-browser : dans le navigateur"
 	@echo "make fuzz           long essai à données aléatoires de chaque point d’entrée public"
@@ -50,7 +51,7 @@ types: venv
 	$(VENV)/bin/mypy
 
 unit: venv
-	$(PY) -m pytest -q -m "not browser" -p no:cacheprovider
+	$(PY) -m pytest -q -m "not browser and not book" -p no:cacheprovider
 
 nbval: venv
 	$(PY) -m pytest -q --nbval --color=no -p no:cacheprovider book
@@ -116,7 +117,11 @@ fuzz: venv
 refresh: venv
 	$(PY) tools/book_notebooks.py
 
-test: lint types unit nbval book browser
+# French typography of the built book's pages (tests/test_typography.py, marker « book »).
+typo-book: book
+	$(PY) -m pytest -q -m book -p no:cacheprovider tests/test_typography.py
+
+test: lint types unit nbval book typo-book browser
 	@echo "make test : tout est vert."
 
 clean:

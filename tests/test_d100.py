@@ -333,10 +333,10 @@ def test_pistol_reload_in_encounter_d100_act_4() -> None:
     assert enc.fighter("Brune").flags["loaded"]["directrice"] is True
     assert events(enc, "recharger")[-1].data["loaded"] is True
     assert [e.text for e in events(enc, "recharger")] == [
-        "Brune recharge son arme (pistolet) : 1 demi-action sur 4, action étendue.",
-        "Brune recharge son arme (pistolet) : 2 demi-actions sur 4, action étendue.",
-        "Brune recharge son arme (pistolet) : 3 demi-actions sur 4, action étendue.",
-        "Brune recharge son arme (pistolet) : elle est chargée."]
+        "Brune recharge son arme (pistolet)\u00a0: 1 demi-action sur 4, action étendue.",
+        "Brune recharge son arme (pistolet)\u00a0: 2 demi-actions sur 4, action étendue.",
+        "Brune recharge son arme (pistolet)\u00a0: 3 demi-actions sur 4, action étendue.",
+        "Brune recharge son arme (pistolet)\u00a0: elle est chargée."]
 
 
 def test_abandon_extended_in_encounter_d100_act_4() -> None:
@@ -347,7 +347,7 @@ def test_abandon_extended_in_encounter_d100_act_4() -> None:
     enc.act("Brune", "abandonner")
     enc.act("Brune", "se_deplacer")
     # 3 half actions, 1 spent in round 1: lost
-    assert events(enc, "abandon")[0].text == ("Brune abandonne « incantation » : "
+    assert events(enc, "abandon")[0].text == ("Brune abandonne «\u00a0incantation\u00a0»\u00a0: "
                                               "1 demi-action perdue.")
 
 
@@ -908,8 +908,8 @@ def test_scripted_fight() -> None:
     assert [d.value for d in init.dice] == [4, 10] and enc.current == "Aldric"
     enc.act("Aldric", "attaquer", ScriptedRolls([63, 4]), cible="Grolk")
     first = events(enc, "attaque")[0]
-    assert first.text == ("Aldric touche Grolk au bras gauche (jet 63 → 36) : 7 dégâts − "
-                          "BE 3 − armure 1 = 3 blessures ; il lui en reste 8.")
+    assert first.text == ("Aldric touche Grolk au bras gauche (jet 63 → 36)\u00a0: 7 dégâts − "
+                          "BE 3 − armure 1 = 3 blessures\u202f; il lui en reste 8.")
     assert [(d.faces, d.value) for d in first.dice] == [(100, 63), (10, 4)]
     assert enc.fighter("Grolk").tracks["B"] == 8
     enc.end_activation()
@@ -929,9 +929,9 @@ def test_scripted_fight() -> None:
 def test_bad_input_is_french_and_changes_nothing() -> None:
     with pytest.raises(EscarmoucheError) as err:
         Encounter("d100", [fighter("Aldric", "héros", CC=140), GROLK])
-    assert str(err.value) == ("CC = 140 : un nombre entier entre 0 et 100 est attendu pour "
+    assert str(err.value) == ("CC = 140\u00a0: un nombre entier entre 0 et 100 est attendu pour "
                               "Aldric (D100-ATK-1)")
-    with pytest.raises(ParameterError, match="CT = rien : caractéristique manquante"):
+    with pytest.raises(ParameterError, match="CT = rien\u00a0: caractéristique manquante"):
         Encounter("d100", [Combatant("X", "x", {"CC": 50}), GROLK])
     enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "arc"}})
     before = enc.to_json()
@@ -1077,7 +1077,8 @@ def test_english_names_are_refused_in_french() -> None:
     """CORE-ERR: the old English parameters and start options are unknown now."""
     enc = started([ALDRIC, GROLK], [4, 10])
     before = enc.to_json()
-    with pytest.raises(ParameterError, match="ne prend pas ce paramètre ; paramètres : cible"):
+    with pytest.raises(ParameterError, match=("ne prend pas ce paramètre\u202f; paramètres\u00a0: "
+                                              "cible")):
         enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]), target="Grolk")
     with pytest.raises(ParameterError, match="a besoin de ce paramètre"):
         enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]))
@@ -1157,7 +1158,8 @@ def test_results_display_themselves_in_french() -> None:
     setup = attack_setup(ALDRIC, GROLK, "arme_a_une_main")
     result = resolve_attack(setup, 63, damage_roll=4)
     html = result._repr_html_()
-    assert "Aldric touche Grolk au bras gauche" in html and "Seuil d’attaque : CC 65 = 65." in html
+    assert ("Aldric touche Grolk au bras "
+            "gauche") in html and "Seuil d’attaque\u00a0: CC 65 = 65." in html
     assert "3. Localisation : 63 inversé → 36 : bras gauche (D100-ATK-2)." in result.steps()
     assert "AttackResult(" not in html
     odds = attack_odds(65, defence="parade", defence_target=45)
@@ -1169,7 +1171,7 @@ def test_results_display_themselves_in_french() -> None:
                                "1 action d’attaque).")
     assert "<p>" in plan._repr_html_()
     init = d100.resolve_initiative([ALDRIC, GROLK], [4, 10])
-    assert "<table" in init._repr_html_() and "Ordre de chaque round : Aldric puis Grolk." in (
+    assert "<table" in init._repr_html_() and "Ordre de chaque round\u00a0: Aldric puis Grolk." in (
         init._repr_html_())
     assert "malus de la main non directrice" in Rules()._repr_html_()
     assert "saute de 7 m" in d100.resolve_drop_jump(7, 40, [20, 35, 90])._repr_html_()

@@ -520,7 +520,7 @@ def test_attack_hits_when_total_reaches_defence_d12_crit_1() -> None:
     assert (hit.total, hit.hit, hit.critical) == (11, True, False)
     assert (miss.total, miss.hit) == (10, False)
     assert hit.rules == ("D12-CRIT-1",)
-    assert "contre défense 11 : touché" in hit.explain()
+    assert "contre défense 11, touché" in hit.explain()
 
 
 def test_natural_12_always_hits_d12_crit_2() -> None:
@@ -718,7 +718,7 @@ def test_bad_weapon_option_defence_core_err() -> None:
     assert "arme" in str(err.value)
     with pytest.raises(EscarmoucheError, match="option critique inconnue"):
         d12.critical_damage_distribution("1d8", "double")
-    with pytest.raises(EscarmoucheError, match=r"defense = 41 .*0 et 40.*D12-CRIT-1"):
+    with pytest.raises(EscarmoucheError, match=r"defense = 41\u00a0.*0 et 40.*D12-CRIT-1"):
         d12.hit_chance(defence=41)
     with pytest.raises(EscarmoucheError, match="D12-ADV-1"):
         d12.critical_chance("triple")
@@ -983,7 +983,7 @@ def test_encounter_rejections_are_atomic_core_err() -> None:
 def test_encounter_roster_and_options_errors_core_err() -> None:
     with pytest.raises(EscarmoucheError, match="defense = 41"):
         Encounter("d12", [fighter("A", "x", defense=41)])
-    with pytest.raises(EscarmoucheError, match="defense = rien : cette caractéristique"):
+    with pytest.raises(EscarmoucheError, match="defense = rien\u00a0: cette caractéristique"):
         Encounter("d12", [Combatant("A", "x", {"PV": 3})])
     enc = Encounter("d12", party())
     with pytest.raises(EscarmoucheError, match="surprise_by"):

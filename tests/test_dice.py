@@ -110,7 +110,8 @@ def test_error_message_format_of_the_spec() -> None:
     with pytest.raises(DiceSyntaxError) as info:
         parse("3d")
     assert str(info.value) == (
-        "« 3d » : nombre de faces manquant après « d » (position 2) (CORE-DICE)"
+        "«\u00a03d\u00a0»\u00a0: nombre de faces manquant après «\u00a0d\u00a0» (position 2) "
+         "(CORE-DICE)"
     )
     assert info.value.position == 2
     assert info.value.rule == "CORE-DICE"
@@ -124,33 +125,35 @@ def test_error_message_format_of_the_spec() -> None:
     [
         ("", 0, "expression de dés vide"),
         ("   ", 3, "expression de dés vide"),
-        ("d", 1, "nombre de faces manquant après « d »"),
-        ("2D", 2, "nombre de faces manquant après « D »"),
-        ("1dx", 2, "nombre de faces manquant après « d »"),
+        ("d", 1, "nombre de faces manquant après «\u00a0d\u00a0»"),
+        ("2D", 2, "nombre de faces manquant après «\u00a0D\u00a0»"),
+        ("1dx", 2, "nombre de faces manquant après «\u00a0d\u00a0»"),
         ("2d0", 2, "un dé a de 1 à 1000 faces, pas 0"),
         ("2d1001", 2, "un dé a de 1 à 1000 faces, pas 1001"),
         ("0d6", 0, "il faut au moins un dé par terme, pas 0"),
-        ("1001d6", 0, "1001 dés : au plus 1000 dés par expression"),
+        ("1001d6", 0, "1001 dés, au plus 1000 dés par expression"),
         ("1d6kh3", 5, "impossible de garder 3 dés sur 1"),
         ("2d6kl0", 5, "impossible de garder 0 dé sur 2"),
-        ("1d6kh", 5, "nombre de dés à garder manquant après « kh »"),
-        ("2d6k1", 3, "« k » doit être suivi de « h » (plus hauts) ou « l » (plus bas)"),
-        ("1d6!!", 4, "« ! » en double"),
-        ("2d6kh1!", 6, "« ! » doit précéder « kh »/« kl »"),
-        ("2d6kh1kl1", 6, "un seul « kh »/« kl » par terme"),
-        ("5!", 1, "« ! » inattendu : seul un dé peut exploser"),
+        ("1d6kh", 5, "nombre de dés à garder manquant après «\u00a0kh\u00a0»"),
+        ("2d6k1", 3, ("«\u00a0k\u00a0» doit être suivi de «\u00a0h\u00a0» (plus hauts) ou "
+                      "«\u00a0l\u00a0» (plus bas)")),
+        ("1d6!!", 4, "«\u00a0!\u00a0» en double"),
+        ("2d6kh1!", 6, "«\u00a0!\u00a0» doit précéder «\u00a0kh\u00a0»/«\u00a0kl\u00a0»"),
+        ("2d6kh1kl1", 6, "un seul «\u00a0kh\u00a0»/«\u00a0kl\u00a0» par terme"),
+        ("5!", 1, "«\u00a0!\u00a0» inattendu\u00a0: seul un dé peut exploser"),
         ("1d1!", 3, "un d1 ne peut pas exploser"),
-        ("1d6x", 3, "« x » inattendu : « + », « - » ou la fin attendu"),
-        ("1d6 2", 4, "nombre « 2 » inattendu"),
-        ("1d6+", 4, "terme manquant après « + »"),
-        ("-", 1, "terme manquant après « - »"),
-        ("1d6++2", 4, "« + » inattendu : un nombre ou un dé"),
-        ("x", 0, "« x » inattendu"),
-        ("1d%%", 3, "« % » inattendu"),
+        ("1d6x", 3, ("«\u00a0x\u00a0» inattendu\u00a0: «\u00a0+\u00a0», «\u00a0-\u00a0» ou la fin "
+                     "attendu")),
+        ("1d6 2", 4, "nombre «\u00a02\u00a0» inattendu"),
+        ("1d6+", 4, "terme manquant après «\u00a0+\u00a0»"),
+        ("-", 1, "terme manquant après «\u00a0-\u00a0»"),
+        ("1d6++2", 4, "«\u00a0+\u00a0» inattendu\u00a0: un nombre ou un dé"),
+        ("x", 0, "«\u00a0x\u00a0» inattendu"),
+        ("1d%%", 3, "«\u00a0%\u00a0» inattendu"),
         ("1000001", 0, "constante 1000001 hors des bornes 0–1000000"),
         ("99999999999d6", 0, "nombre 99999999999 trop grand"),
-        ("500d6+501d6", 6, "1001 dés au total : au plus 1000 dés par expression"),
-        ("1d6\x00", 3, "« \N{REPLACEMENT CHARACTER} » inattendu"),
+        ("500d6+501d6", 6, "1001 dés au total, au plus 1000 dés par expression"),
+        ("1d6\x00", 3, "«\u00a0\N{REPLACEMENT CHARACTER}\u00a0» inattendu"),
     ],
 )
 def test_parse_errors(text: str, position: int, fragment: str) -> None:
@@ -263,7 +266,7 @@ def test_scripted_rolls_out_of_range_and_exhausted() -> None:
         ("4d6kh3", [1, 6, 1, 4], 11, "4d6kh3 : [1, 6, (1), 4] = 11"),
         ("2d8!+2", [8, 8, 3, 5], 26, "2d8!+2 : [8!+8!+3, 5] + 2 = 26"),
         ("1d8!+2", [7], 9, "1d8!+2 : [7] + 2 = 9"),
-        ("-1d4+3-2d6kl1", [2, 5, 1], 0, "-1d4+3-2d6kl1 : -[2] + 3 - [(5), 1] = 0"),
+        ("-1d4+3-2d6kl1", [2, 5, 1], 0, "-1d4+3-2d6kl1 : −[2] + 3 − [(5), 1] = 0"),
         ("2d6!kh1", [6, 2, 5], 8, "2d6!kh1 : [6!+2, (5)] = 8"),
         ("2d6!kl1", [6, 2, 5], 5, "2d6!kl1 : [(6!+2), 5] = 5"),
         ("10", [], 10, "10 : 10 = 10"),
@@ -436,7 +439,7 @@ def test_mean_probability_minimum_maximum() -> None:
     assert probability("1d6", ("!=", 6)) == Fraction(5, 6)
     assert probability("1d6", ("<", 3)) == Fraction(1, 3)
     assert probability("2d6", lambda total: total % 2 == 0) == Fraction(1, 2)
-    with pytest.raises(DiceError, match="comparaison « ~ » inconnue"):
+    with pytest.raises(DiceError, match="comparaison «\u00a0~\u00a0» inconnue"):
         probability("1d6", ("~", 3))
 
 
@@ -452,7 +455,7 @@ def test_d12_adv_1_advantage_and_disadvantage() -> None:
     assert str(with_advantage(with_disadvantage("1d12+3"))) == "1d12+3"
     assert str(with_disadvantage(with_advantage("1d12"))) == "1d12"
     assert str(with_advantage("2d12kh1")) == "2d12kh1"
-    with pytest.raises(DiceError, match="l'avantage s'applique à un seul dé"):
+    with pytest.raises(DiceError, match="l’avantage s’applique à un seul dé"):
         with_advantage("2d6")
     with pytest.raises(DiceError, match="aucun dé"):
         with_disadvantage("5")
@@ -613,7 +616,8 @@ def test_check_expression_names_field_owner_and_rule_core_dice() -> None:
     with pytest.raises(DiceError) as err:
         check_expression("1d8+", who="Grolk", rule="D12-CRIT-2")
     text = str(err.value)
-    assert text.startswith("arme de « Grolk » = '1d8+' : ") and text.endswith("(D12-CRIT-2)")
+    assert text.startswith("arme de «\u00a0Grolk\u00a0» = «\u00a01d8+\u00a0»\u00a0: "
+                            "") and text.endswith("(D12-CRIT-2)")
     assert err.value.rule == "D12-CRIT-2"
     with pytest.raises(DiceError, match="une expression de dés est attendue"):
         check_expression(8)

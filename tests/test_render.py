@@ -132,10 +132,10 @@ def test_distribution_svg_bars_tooltips_and_highlight() -> None:
     bars = _bars(root)
     assert len(bars) == 11
     tips = [bar.findtext(f"{SVG}title") for bar in bars]
-    assert tips[5] == f"7 : 16,7{NNBSP}% (1/6)"
+    assert tips[5] == f"7\u00a0: 16,7{NNBSP}% (1/6)"
     fills = [bar.get("fill") for bar in bars]
     assert len(set(fills[:8])) == 1 and len(set(fills[8:])) == 1 and fills[0] != fills[-1]
-    assert f"En évidence : 16,7{NNBSP}%" in svg
+    assert f"En évidence\u00a0: 16,7{NNBSP}%" in svg
     heights = [float(bar.get("height", "0")) for bar in bars]
     assert heights[5] == max(heights) and heights[0] == heights[-1] < heights[5]
     assert "Résultat" in svg
@@ -148,8 +148,8 @@ def test_distribution_svg_gaps_for_missing_outcomes() -> None:
     assert xs == sorted(xs)
     # 6 never occurs: the bar of 7 sits two slots after the bar of 5.
     tips = [bar.findtext(f"{SVG}title") or "" for bar in bars]
-    assert not any(t.startswith("6 :") for t in tips)
-    assert tips[5].startswith("7 :")
+    assert not any(t.startswith("6\u00a0:") for t in tips)
+    assert tips[5].startswith("7\u00a0:")
     assert xs[5] - xs[4] == pytest.approx(2 * (xs[1] - xs[0]), abs=0.02)
 
 
@@ -177,13 +177,14 @@ def test_distribution_svg_tail_note_and_long_fractions() -> None:
 
 def test_distribution_svg_escapes_and_is_deterministic() -> None:
     title = "<script>alert('x')</script> & « dés »"
+    shown = "<script>alert('x')</script> & «\u00a0dés\u00a0»"  # escaped, and typeset
     a = distribution_svg(distribution("1d4"), title=title, xlabel="<b>total</b>")
     b = distribution_svg(distribution("1d4"), title=title, xlabel="<b>total</b>")
     assert a == b
     assert "<script>" not in a and "<b>" not in a
     root = _tree(a)
-    assert root.findtext(f"{SVG}title") == title
-    assert root.get("aria-label") == title
+    assert root.findtext(f"{SVG}title") == shown
+    assert root.get("aria-label") == shown
 
 
 def test_distribution_svg_edge_cases() -> None:
@@ -192,7 +193,7 @@ def test_distribution_svg_edge_cases() -> None:
     root = _tree(distribution_svg({3: Fraction(1)}, title="certain"))
     assert len(_bars(root)) == 1
     root = _tree(distribution_svg(distribution("1d4-10"), title="négatif"))
-    assert _bars(root)[0].findtext(f"{SVG}title") == f"{MINUS}9 : 25,0{NNBSP}% (1/4)"
+    assert _bars(root)[0].findtext(f"{SVG}title") == f"{MINUS}9\u00a0: 25,0{NNBSP}% (1/4)"
 
 
 def test_outcome_bars_svg() -> None:
@@ -202,9 +203,9 @@ def test_outcome_bars_svg() -> None:
     root = _tree(svg)
     groups = root.findall(f"{SVG}g[@class='issue']")
     assert [g.findtext(f"{SVG}title") for g in groups] == [
-        f"raté : 50,0{NNBSP}% (1/2)",
-        f"paré : 12,5{NNBSP}% (1/8)",
-        f"touché <tête> : 37,5{NNBSP}% (3/8)",
+        f"raté\u00a0: 50,0{NNBSP}% (1/2)",
+        f"paré\u00a0: 12,5{NNBSP}% (1/8)",
+        f"touché <tête>\u00a0: 37,5{NNBSP}% (3/8)",
     ]
     widths = []
     for g in groups:
@@ -229,10 +230,10 @@ def test_timeline_svg() -> None:
     assert len(rows) == 3
     boxes = rows[1].findall(f"{SVG}g")
     assert [b.findtext(f"{SVG}title") for b in boxes] == [
-        "Tour 1, activation 1 : Bob, camp PJ",
-        "Tour 1, activation 2 : Alice, camp PJ",
-        "Tour 1, activation 3 : Gobelin <1>, camp Gobelins",
-        "Tour 1, activation 4 : Alice, camp PJ",
+        "Tour 1, activation 1\u00a0: Bob, camp PJ",
+        "Tour 1, activation 2\u00a0: Alice, camp PJ",
+        "Tour 1, activation 3\u00a0: Gobelin <1>, camp Gobelins",
+        "Tour 1, activation 4\u00a0: Alice, camp PJ",
     ]
     fills = [b.find(f"{SVG}rect").get("fill") for b in boxes]  # type: ignore[union-attr]
     assert fills[0] == fills[1] == fills[3] != fills[2]

@@ -118,7 +118,7 @@ def test_rules_options_are_checked_rb_d100_1(kwargs: dict[str, Any], field: str)
 
 
 def test_d100_bad_roll_rb_d100_1() -> None:
-    with pytest.raises(EscarmoucheError, match=r"jet = 0 .*RB-D100-1"):
+    with pytest.raises(EscarmoucheError, match=r"jet = 0\u00a0.*RB-D100-1"):
         rb.d100_test(50, 0)
     with pytest.raises(EscarmoucheError, match="RB-D100-1"):
         rb.d100_test(50, 101)
@@ -208,9 +208,9 @@ def test_initiative_ignores_skills_rb_init_1() -> None:
 @pytest.mark.parametrize(
     ("stats", "field", "pattern"),
     [
-        ({"DIS": 50}, "HAB", r"HAB = rien : caractéristique requise pour Aldric .*RB-INIT-1"),
-        ({"HAB": 140}, "HAB", r"HAB = 140 : un nombre entier entre 0 et 100 .* pour Aldric"),
-        ({"HAB": -1}, "HAB", r"HAB = −1 : .* pour Aldric"),
+        ({"DIS": 50}, "HAB", r"HAB = rien\u00a0: caractéristique requise pour Aldric .*RB-INIT-1"),
+        ({"HAB": 140}, "HAB", r"HAB = 140\u00a0: un nombre entier entre 0 et 100 .* pour Aldric"),
+        ({"HAB": -1}, "HAB", r"HAB = −1\u00a0: .* pour Aldric"),
     ],
 )
 def test_initiative_bad_hab_rb_init_1(stats: dict[str, int], field: str, pattern: str) -> None:
@@ -225,7 +225,8 @@ def test_initiative_bad_hab_rb_init_1(stats: dict[str, int], field: str, pattern
 def test_initiative_unknown_trait_rb_speed_1() -> None:
     """An unknown trait is refused (naming the combatant); ``extra_traits`` admits it."""
     c = fighter("Aldric", "x", 50, traits={"nain"})
-    with pytest.raises(EscarmoucheError, match=r"trait = « nain » : trait inconnu .* pour Aldric"):
+    with pytest.raises(EscarmoucheError, match=(r"trait = «\u00a0nain\u00a0»\u00a0: trait inconnu "
+                                                r".* pour Aldric")):
         rb.initiative([c], ScriptedRolls([50]))
     init = rb.initiative([c], ScriptedRolls([50]), rules=rb.Rules(extra_traits=frozenset({"nain"})))
     assert init.order == ("Aldric",)
@@ -236,7 +237,7 @@ def test_initiative_bad_roster() -> None:
         rb.initiative([], ScriptedRolls([]))
     with pytest.raises(EscarmoucheError, match="unique"):
         rb.initiative([fighter("A", "x", 5), fighter("A", "y", 5)], ScriptedRolls([1, 2]))
-    with pytest.raises(EscarmoucheError, match="surprise_by = « z »"):
+    with pytest.raises(EscarmoucheError, match="surprise_by = «\u00a0z\u00a0»"):
         rb.initiative([fighter("A", "x", 5)], ScriptedRolls([1]), surprise_by="z")
 
 
@@ -424,11 +425,13 @@ def test_surprise_bad_input_rb_surprise_1() -> None:
     """Missing DIS (attackers) or PMR (defenders) is refused, naming the combatant."""
     no_dis = Combatant("Grolk", "m", {"HAB": 50})
     ok = fighter("A", "h", 50)
-    with pytest.raises(EscarmoucheError, match=r"DIS = rien : caractéristique requise pour Grolk"):
+    with pytest.raises(EscarmoucheError, match=(r"DIS = rien\u00a0: caractéristique requise pour "
+                                                r"Grolk")):
         rb.surprise([no_dis], [ok], ScriptedRolls([1, 1]), unaware=True)
-    with pytest.raises(EscarmoucheError, match=r"PMR = rien : caractéristique requise pour Grolk"):
+    with pytest.raises(EscarmoucheError, match=(r"PMR = rien\u00a0: caractéristique requise pour "
+                                                r"Grolk")):
         rb.surprise([ok], [no_dis], ScriptedRolls([1, 1]), unaware=True)
-    with pytest.raises(EscarmoucheError, match=r"PMR = 101 : .* pour B"):
+    with pytest.raises(EscarmoucheError, match=r"PMR = 101\u00a0: .* pour B"):
         rb.surprise([ok], [fighter("B", "h", 5, pmr=101)], ScriptedRolls([1, 1]),
                     unaware=True)
     with pytest.raises(EscarmoucheError, match="attaquants"):
@@ -813,15 +816,15 @@ def test_encounter_roster_errors() -> None:
     for missing in ("HAB", "DIS", "PMR", "PV", "Esprit"):
         stats = {k: v for k, v in base.items() if k != missing}
         with pytest.raises(EscarmoucheError,
-                           match=f"{missing} = rien : caractéristique requise pour Zed"):
+                           match=f"{missing} = rien\u00a0: caractéristique requise pour Zed"):
             Encounter("rulebook", [Combatant("Zed", "x", stats)])
-    with pytest.raises(EscarmoucheError, match=r"HAB = 101 : .* pour Zed"):
+    with pytest.raises(EscarmoucheError, match=r"HAB = 101\u00a0: .* pour Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "HAB": 101})])
-    with pytest.raises(EscarmoucheError, match=r"PV = 0 : .* pour Zed"):
+    with pytest.raises(EscarmoucheError, match=r"PV = 0\u00a0: .* pour Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "PV": 0})])
-    with pytest.raises(EscarmoucheError, match=r"trait = « alerte » : .* pour Zed"):
+    with pytest.raises(EscarmoucheError, match=r"trait = «\u00a0alerte\u00a0»\u00a0: .* pour Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", base, traits={"alerte"})])
-    with pytest.raises(EscarmoucheError, match=r"eclat_max = 1 : .* pour Zed"):
+    with pytest.raises(EscarmoucheError, match=r"eclat_max = 1\u00a0: .* pour Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "eclat": 2, "eclat_max": 1})])
     with pytest.raises(EscarmoucheError, match="eclat manquant"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "eclat_max": 1})])
@@ -833,11 +836,11 @@ def test_encounter_start_options_checked_rb_surprise_1() -> None:
     rng = ScriptedRolls([10, 60, 30, 30, 30, 30])
     with pytest.raises(EscarmoucheError, match="non_avertis manquant"):
         enc.start(rng, surprise_par="monstres")
-    with pytest.raises(EscarmoucheError, match="surprise_par = « dragons »"):
+    with pytest.raises(EscarmoucheError, match="surprise_par = «\u00a0dragons\u00a0»"):
         enc.start(rng, surprise_par="dragons", non_avertis=True)
-    with pytest.raises(EscarmoucheError, match="option = « embuscade »"):
+    with pytest.raises(EscarmoucheError, match="option = «\u00a0embuscade\u00a0»"):
         enc.start(rng, embuscade=True)
-    with pytest.raises(EscarmoucheError, match="non_avertis sans surprise_par"):
+    with pytest.raises(EscarmoucheError, match="non_avertis est donné sans surprise_par"):
         enc.start(rng, non_avertis=True)
     assert enc.to_json() == before and rng.used == 0
 
@@ -1133,7 +1136,7 @@ def test_bad_speed_effect_keyword_is_refused_rb_speed_1() -> None:
     """RB-SPEED-1: a speed effect with an unknown keyword is refused when it is added."""
     enc = begin()
     before = enc.to_json()
-    with pytest.raises(EscarmoucheError, match=r"« rapide ».*RB-SPEED-1"):
+    with pytest.raises(EscarmoucheError, match=r"«\u00a0rapide\u00a0».*RB-SPEED-1"):
         enc.add_effect(Effect("", "Étrange", Timing.TURN_START, bearer="Vif",
                               kind="vitesse", keywords=frozenset({"rapide"})))
     assert enc.to_json() == before
@@ -1167,13 +1170,13 @@ def test_attack_on_pv_or_esprit_rb_end_2() -> None:
         ({"cible": "Grolk"}, "degats manquant"),
         ({"cible": "Grolk", "degats": 2, "des": "1d6"}, "pas les deux"),
         ({"cible": "Grolk", "degats": -1}, "degats = −1"),
-        ({"cible": "Grolk", "degats": 2, "piste": "Mana"}, "piste = « Mana »"),
+        ({"cible": "Grolk", "degats": 2, "piste": "Mana"}, "piste = «\u00a0Mana\u00a0»"),
         ({"cible": "Personne", "degats": 2}, "Personne"),
         ({"cible": "Grolk", "des": "2d"}, "2d"),
-        ({"cible": "Grolk", "degats": 1, "vitesse": "rapide"}, "vitesse = « rapide »"),
+        ({"cible": "Grolk", "degats": 1, "vitesse": "rapide"}, "vitesse = «\u00a0rapide\u00a0»"),
         ({"cible": "Grolk", "degats": 1, "duree": 2}, "duree sans vitesse"),
         ({"cible": "Grolk", "degats": 1, "vitesse": "depasse", "duree": 0}, "duree = 0"),
-        ({"cible": "Grolk", "degats": 1, "arme": "épée"}, "paramètre = « arme »"),
+        ({"cible": "Grolk", "degats": 1, "arme": "épée"}, "paramètre = «\u00a0arme\u00a0»"),
         ({"cible": "Grolk", "degats": 1, "avec_deplacement": "oui"}, "avec_deplacement"),
     ],
 )
@@ -1189,9 +1192,10 @@ def test_bad_attack_is_atomic_rb_end_2(params: dict[str, Any], pattern: str) -> 
 
 def test_other_bad_actions() -> None:
     enc = begin()
-    with pytest.raises(ParameterError, match="action = « voler »"):
+    with pytest.raises(ParameterError, match="action = «\u00a0voler\u00a0»"):
         enc.act("Aldric", "voler")
-    with pytest.raises(ParameterError, match=r"paramètre = « posture » : .* a besoin"):
+    with pytest.raises(ParameterError, match=(r"paramètre = «\u00a0posture\u00a0»\u00a0: .* a "
+                                              r"besoin")):
         enc.act("Aldric", "posture")
     with pytest.raises(ParameterError, match=r"posture = .* texte non vide"):
         enc.act("Aldric", "posture", posture="  ")
@@ -1364,7 +1368,7 @@ def test_option_labels_cover_every_option_and_value() -> None:
     assert set(rb.OPTION_LABELS) == {f.name for f in dataclasses.fields(rb.Rules)}
     assert set(rb.OPTION_VALUE_LABELS["surprise_aggregate"]) == set(rb.SURPRISE_AGGREGATES)
     assert set(rb.OPTION_VALUE_LABELS["hyperactive_slot"]) == set(rb.HYPERACTIVE_SLOTS)
-    with pytest.raises(ParameterError, match="hyperactive_slot = « bientôt »"):
+    with pytest.raises(ParameterError, match="hyperactive_slot = «\u00a0bientôt\u00a0»"):
         rb.Rules(hyperactive_slot="bientôt")
 
 
@@ -1406,7 +1410,7 @@ def test_results_and_odds_display_themselves() -> None:
     assert "Résultat" in rb.d100_test(55, 3)._repr_html_()
     init = rb.resolve_initiative([fighter("A", "x", 60), fighter("B", "y", 40)], [30, 20])
     html = init._repr_html_()
-    assert "Départage" in html and "Ordre d’initiative : A, B" in html
+    assert "Départage" in html and "Ordre d’initiative\u00a0: A, B" in html
     assert "Dépassement" in rb.apply_speed(["A", "B"], {"B": {"depassement"}})._repr_html_()
     res = rb.resolve_surprise([fighter("A", "x", 50)], [fighter("B", "y", 50)], 10, 60,
                               unaware=True)

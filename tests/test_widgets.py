@@ -64,7 +64,7 @@ def test_parse_idents_folds_accents_and_spaces() -> None:
 
 def test_parse_int_and_params() -> None:
     assert parse_int(" 45 ", "CC", 0, 100) == 45
-    with pytest.raises(EscarmoucheError, match="CC = 140 : hors des bornes 0–100"):
+    with pytest.raises(EscarmoucheError, match="CC = 140\u00a0: hors des bornes 0–100"):
         parse_int("140", "CC", 0, 100)
     with pytest.raises(EscarmoucheError, match="nombre entier"):
         parse_int("quarante", "CC", 0, 100)
@@ -105,8 +105,8 @@ def test_text_of_drops_svg_and_keeps_structure() -> None:
     text = h.text_of(markup)
     assert "caché" not in text
     assert text.splitlines() == [
-        "Titre", "a | b", "1 | <x>", "Dés lancés : d100 = 37 (initiative)",
-        "Règles appliquées : RB-INIT-1 RB-INIT-2", "- un", "- deux",
+        "Titre", "a | b", "1 | <x>", "Dés lancés\u00a0: d100 = 37 (initiative)",
+        "Règles appliquées\u00a0: RB-INIT-1 RB-INIT-2", "- un", "- deux",
     ]
 
 

@@ -14,9 +14,9 @@ def test_initial_state_shows_a_roll_and_the_odds() -> None:
     demo = CriticalDemo(seed=1)
     assert demo.error_text == ""
     assert "Attaque lancée (graine 1)" in demo.result_text
-    assert "Dés lancés : d12 = " in demo.result_text
+    assert "Dés lancés\u00a0: d12 = " in demo.result_text
     hit = d12.hit_chance(bonus=3, defence=14)
-    assert f"Touché : {percent(hit)} (dont critique : {percent(Fraction(1, 12))})" in (
+    assert f"Touché\u00a0: {percent(hit)} (dont critique\u00a0: {percent(Fraction(1, 12))})" in (
         demo.odds_text)
     # three charts (one per option) plus the outcome bars
     assert demo.odds.value.count("<svg") == 4
@@ -31,7 +31,7 @@ def test_the_three_options_and_the_best() -> None:
     assert f"(c) avantage | {number(values['avantage'].critical_damage)} | " \
            f"{number(values['avantage'].next_attack_gain)}" in text
     best = d12.best_critical_option("1d8+2", bonus=3, defence=14)
-    assert f"L’option qui rapporte le plus : ({d12.CRITICAL_OPTIONS[best].letter})" in text
+    assert f"L’option qui rapporte le plus\u00a0: ({d12.CRITICAL_OPTIONS[best].letter})" in text
 
 
 def test_manual_dice_critical_explosive() -> None:
@@ -42,10 +42,10 @@ def test_manual_dice_critical_explosive() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert demo.error_text == ""
-    assert "12 naturel : réussite critique" in text
-    assert "Option choisie : (b) dé supplémentaire explosif." in text
+    assert "12 naturel, réussite critique" in text
+    assert "Option choisie\u00a0: (b) dé supplémentaire explosif." in text
     assert "→ 26 points de dégâts." in text
-    assert "d12 = 12 (attaque) ; d8 = 8 (dégâts) ; d8 = 8 (dégâts)" in text
+    assert "d12 = 12 (attaque)\u202f; d8 = 8 (dégâts)\u202f; d8 = 8 (dégâts)" in text
     assert "D12-EXPLODE-1" in text
 
 
@@ -57,9 +57,9 @@ def test_advantage_option_and_two_attack_dice() -> None:
     demo.dice.dice.value = "4 12 6"
     demo.roll_button.click()
     text = demo.result_text
-    assert "4 et 12, on garde le plus haut : 12" in text
+    assert "4 et 12, on garde le plus haut, 12" in text
     assert "se fera avec avantage" in text
-    assert "d12 = 4 (attaque) ; d12 = 12 (attaque) ; d8 = 6 (dégâts)" in text
+    assert "d12 = 4 (attaque)\u202f; d12 = 12 (attaque)\u202f; d8 = 6 (dégâts)" in text
     assert "D12-ADV-1" in text
     assert "D12-ADV-1" in demo.odds_text
 
@@ -75,7 +75,7 @@ def test_too_few_dice_shows_the_engine_message_and_keeps_the_result() -> None:
     assert demo.output.value == before
     demo.dice.dice.value = "12, x"
     demo.roll_button.click()
-    assert "dés manuels = 'x'" in demo.error_text
+    assert "dés manuels = «\u00a0x\u00a0»" in demo.error_text
     demo.dice.dice.value = "13"
     demo.roll_button.click()
     assert "hors de 1–12" in demo.error_text
@@ -85,12 +85,12 @@ def test_bad_inputs_keep_the_odds() -> None:
     demo = CriticalDemo()
     odds = demo.odds.value
     demo.weapon.value = "1d8+"
-    assert "arme = '1d8+'" in demo.error_text and "D12-CRIT-2" in demo.error_text
+    assert "arme = «\u00a01d8+\u00a0»" in demo.error_text and "D12-CRIT-2" in demo.error_text
     assert demo.odds.value == odds
     demo.weapon.value = "1d8+2"
     assert demo.error_text == ""
     demo.defence.value = 99
-    assert "defense = 99 : un nombre entier entre 0 et 40" in demo.error_text
+    assert "defense = 99\u00a0: un nombre entier entre 0 et 40" in demo.error_text
     assert demo.odds.value == odds
     demo.defence.value = 14
     demo.bonus.value = 200

@@ -29,16 +29,17 @@ def test_the_turn_phase_by_phase() -> None:
     actions = text.index("2. Actions")
     end = text.index("3. Fin du tour")
     assert start < actions < end
-    assert "« Poison (3 par tour) » : Brune −3 PV (reste 17)." in text[start:actions]
-    assert "« Régénération » : Brune +2 PV (reste 19)." in text[start:actions]
+    assert "«\u00a0Poison (3 par tour)\u00a0»\u00a0: Brune −3 PV (reste 17)." in text[start:actions]
+    assert "«\u00a0Régénération\u00a0»\u00a0: Brune +2 PV (reste 19)." in text[start:actions]
     assert "Attaque d’opportunité de Grolk (avant le déplacement de Brune)." in (
         text[actions:end])
-    assert "« Bouclier de force » invalide l’attaque de Brune." in text[actions:end]
-    assert "jet de sauvegarde contre « Poison (3 par tour) » : 1d20 = 12 + 5 = 17" in (
+    assert "«\u00a0Bouclier de force\u00a0» invalide l’attaque de Brune." in text[actions:end]
+    assert ("Jet de sauvegarde de Brune contre «\u00a0Poison (3 par tour)\u00a0»\u00a0: 1d20 = 12 "
+            "+ 5 = 17") in (
         text[end:])
-    assert "« Hébété (jusqu’à la fin de son tour) » prend fin" in text[end:]
+    assert "«\u00a0Hébété (jusqu’à la fin de son tour)\u00a0» prend fin" in text[end:]
     assert "Brune finit son tour à 16 PV." in text
-    assert "d20 = 20 (attaque) ; d6 = 3 (dégâts) ; d20 = 12 (sauvegarde)" in text
+    assert "d20 = 20 (attaque)\u202f; d6 = 3 (dégâts)\u202f; d20 = 12 (sauvegarde)" in text
     for rule in ("D20-START-1", "D20-OPP-2", "D20-IMM-2", "D20-END-1", "D20-END-2"):
         assert rule in text
 
@@ -47,7 +48,8 @@ def test_interrupt_that_strikes_first() -> None:
     demo = D20TurnDemo()
     demo.interrupt.value = "attaque"
     text = play(demo, "15 5 4 20 3 18 6 10 4 12")
-    assert "Interruption immédiate « Trait de feu » de Vex (avant l’attaque de Brune)." in text
+    assert ("Interruption immédiate «\u00a0Trait de feu\u00a0» de Vex (avant l’attaque de "
+            "Brune).") in text
     assert "Attaque à distance de Brune contre Vex" in text
 
 
@@ -89,7 +91,7 @@ def test_unknown_action_and_too_few_dice() -> None:
     shown = demo.output.value
     demo.actions.value = "voler"
     demo.roll_button.click()
-    assert "actions = « voler » : action inconnue" in demo.error_text
+    assert "actions = «\u00a0voler\u00a0»\u00a0: action inconnue" in demo.error_text
     assert demo.output.value == shown
     demo.actions.value = "déplacement, attaquer"
     play(demo, "15 5 4 20")

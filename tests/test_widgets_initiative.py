@@ -76,11 +76,11 @@ def test_rulebook_timeline_turns_0_1_2_with_manual_dice() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert demo.error_text == ""
-    assert "- Tour 0 : Aldric" in text
-    assert "- Tour 1 : Vex, Aldric, Aldric, Brune" in text  # Grolk: RB-INIT-4
-    assert "- Tour 2 : Vex, Aldric, Aldric, Brune, Grolk" in text
-    assert "Aldric : initiative 3 contre 62 : réussite critique" in text
-    assert "d100 = 98 (initiative : Grolk)" in text
+    assert "- Tour 0\u00a0: Aldric" in text
+    assert "- Tour 1\u00a0: Vex, Aldric, Aldric, Brune" in text  # Grolk: RB-INIT-4
+    assert "- Tour 2\u00a0: Vex, Aldric, Aldric, Brune, Grolk" in text
+    assert "Aldric\u00a0: initiative 3 contre 62, réussite critique" in text
+    assert "d100 = 98 (initiative\u00a0: Grolk)" in text
     assert "RB-INIT-3" in text and "RB-INIT-4" in text and "RB-SPEED-3" in text
     assert demo.output.value.count("<svg") == 1
 
@@ -96,9 +96,9 @@ def test_rulebook_ties_are_explained() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert demo.error_text == ""
-    assert "Ordre d’initiative : C, B, A (RB-INIT-2)." in text
+    assert "Ordre d’initiative\u00a0: C, B, A (RB-INIT-2)." in text
     assert "départage au d100" in text
-    assert "d100 = 30 (départage) ; d100 = 70 (départage)" in text
+    assert "d100 = 30 (départage)\u202f; d100 = 70 (départage)" in text
 
 
 def test_rulebook_hyperactive_slot_option() -> None:
@@ -106,9 +106,9 @@ def test_rulebook_hyperactive_slot_option() -> None:
     demo.dice.manual.value = True
     demo.dice.dice.value = "30, 40, 50, 20"
     demo.roll_button.click()
-    assert "- Tour 1 : Vex, Aldric, Aldric, Brune, Grolk" in demo.result_text
+    assert "- Tour 1\u00a0: Vex, Aldric, Aldric, Brune, Grolk" in demo.result_text
     demo.hyperactive_slot.value = "end_of_turn"
-    assert "- Tour 1 : Vex, Aldric, Brune, Grolk, Aldric" in demo.result_text
+    assert "- Tour 1\u00a0: Vex, Aldric, Brune, Grolk, Aldric" in demo.result_text
 
 
 def test_d12_group_order_environment_and_odds() -> None:
@@ -119,9 +119,9 @@ def test_d12_group_order_environment_and_odds() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert demo.error_text == ""
-    assert "- monstres (13) : Grolk, Vex" in text
-    assert "- héros (12) : Brune, Aldric" in text
-    assert "- environnement (12) : événements passifs" in text
+    assert "- monstres (13)\u00a0: Grolk, Vex" in text
+    assert "- héros (12)\u00a0: Brune, Aldric" in text
+    assert "- environnement (12)\u00a0: événements passifs" in text
     assert "l’environnement perd l’égalité (D12-INIT-5)" in text
     odds = d12.group_odds([Combatant("Aldric", "héros", {"init": 2}),
                            Combatant("Brune", "héros", {"init": 3}),
@@ -139,8 +139,8 @@ def test_d12_perfect_tie_rerolls_and_labels_dice() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert "Égalité parfaite" in text
-    assert "d12 = 7 (relance : A) ; d12 = 3 (relance : B)" in text
-    assert "- x (7) : A" in text
+    assert "d12 = 7 (relance\u00a0: A)\u202f; d12 = 3 (relance\u00a0: B)" in text
+    assert "- x (7)\u00a0: A" in text
 
 
 def test_d20_order_and_ties() -> None:
@@ -152,8 +152,8 @@ def test_d20_order_and_ties() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert demo.error_text == ""
-    assert "- Chaque round : C, B, A" in text
-    assert "Égalité à 12 départagée par le modificateur : C (+4)" in text
+    assert "- Chaque round\u00a0: C, B, A" in text
+    assert "Égalité à 12 départagée par le modificateur\u00a0: C (+4)" in text
     assert "jet de départage au d20" in text
     odds = first_odds([("A", 2, uniform(20, 2)), ("B", 2, uniform(20, 2)),
                        ("C", 4, uniform(20, 4))])
@@ -177,7 +177,7 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].stats.value = "HAB=60"
     demo.roster.lines[0].traits.value = "volant"
     demo.roll_button.click()
-    assert "trait = « volant »" in demo.error_text
+    assert "trait = «\u00a0volant\u00a0»" in demo.error_text
     demo.roster.lines[0].traits.value = ""
     demo.dice.manual.value = True
     demo.dice.dice.value = "5, 6"
@@ -188,7 +188,7 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].stats.value = "init=500"
     demo.dice.manual.value = False
     demo.roll_button.click()
-    assert "init de « Aldric » = 500" in demo.error_text
+    assert "init de «\u00a0Aldric\u00a0» = 500" in demo.error_text
 
 
 def test_seed_is_reproducible_and_shared_between_rolls() -> None:
@@ -212,10 +212,10 @@ def test_d100_order_ag_ties_and_roll_off() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert demo.error_text == ""
-    assert "- Chaque round : C, A, B" in text
-    assert "Égalité à 45 départagée par l’Ag : C (Ag 42)" in text
-    assert "jet de départage au d10, le plus haut d’abord : A 7, B 2 → A, B" in text
-    assert "d10 = 7 (départage de A)" in text
+    assert "- Chaque round\u00a0: C, A, B" in text
+    assert "Égalité à 45 départagée par l’Ag\u00a0: C (Ag 42)" in text
+    assert "jet de départage au d10, le plus haut d’abord\u00a0: A 7, B 2 → A, B" in text
+    assert "d10 = 7 (départage d’A)" in text
     odds = first_odds([("A", 40, uniform(10, 40)), ("B", 40, uniform(10, 40)),
                        ("C", 42, uniform(10, 42))])
     assert f"C {percent(odds['C'])}" in demo.odds_text

@@ -19,20 +19,21 @@ def test_parried_step_by_step() -> None:
     demo = ParryDodgeDemo()
     text = manual(demo, "30, 20")
     assert demo.error_text == ""
-    assert "Seuil d’attaque : CC 45 = 45." in text
-    assert "Seuil de parade (parade préparée) : CC 38 = 38." in text
-    assert "1. Jet d’attaque : 30 → touche (D100-ATK-1)." in text
-    assert "2. Jet de parade : 20 → la parade réussit (D100-PARRY-2)." in text
-    assert "mais Défenseur pare (jet 20 ≤ 38) : aucun dégât." in text
-    assert "d100 = 30 (attaque) ; d100 = 20 (parade)" in text
+    assert "Seuil d’attaque\u00a0: CC 45 = 45." in text
+    assert "Seuil de parade (parade préparée)\u00a0: CC 38 = 38." in text
+    assert "1. Jet d’attaque\u00a0: 30 → touche (D100-ATK-1)." in text
+    assert "2. Jet de parade\u00a0: 20 → la parade réussit (D100-PARRY-2)." in text
+    assert "mais Défenseur pare (jet 20 ≤ 38)\u00a0: aucun dégât." in text
+    assert "d100 = 30 (attaque)\u202f; d100 = 20 (parade)" in text
     assert "D100-PARRY-2" in text
 
 
 def test_blow_lands_location_and_damage() -> None:
     demo = ParryDodgeDemo()
     text = manual(demo, "30, 77, 4")
-    assert "3. Localisation : 30 inversé → 03 : tête (D100-ATK-2)." in text
-    assert "4. Dégâts : d10 4 + arme 3 − BE 4 − armure 1 = 2 blessures ; reste 10 B" in text
+    assert "3. Localisation\u00a0: 30 inversé → 03\u00a0: tête (D100-ATK-2)." in text
+    assert ("4. Dégâts\u00a0: d10 4 + arme 3 − BE 4 − armure 1 = 2 blessures\u202f; reste 10 "
+            "B") in text
     demo.head_armour.value = "5"
     text = manual(demo, "30, 77, 4")
     assert "armure 5 = 0 blessure" in text
@@ -42,10 +43,10 @@ def test_dodge_and_its_conditions() -> None:
     demo = ParryDodgeDemo()
     demo.defence.value = "esquive"
     text = manual(demo, "30, 40")
-    assert "2. Jet d’esquive : 40 → l’esquive réussit (D100-DODGE-1)." in text
+    assert "2. Jet d’esquive\u00a0: 40 → l’esquive réussit (D100-DODGE-1)." in text
     assert "esquive (jet 40 ≤ 42)" in text
     demo.dodge_skill.value = False
-    assert "n’a pas la compétence « esquive » (D100-DODGE-1)" in demo.error_text
+    assert "n’a pas la compétence «\u00a0esquive\u00a0» (D100-DODGE-1)" in demo.error_text
     demo.dodge_skill.value = True
     demo.surprised.value = True
     assert "est surpris et ne peut ni parer ni esquiver" in demo.error_text
@@ -72,7 +73,7 @@ def test_ranged_attack_cannot_be_defended_and_has_range_bands() -> None:
     assert demo.error_text == ""
     assert demo.ranged_box.layout.display == ""
     text = manual(demo, "10, 5")
-    assert "Seuil d’attaque : CT 35 = 35." in text
+    assert "Seuil d’attaque\u00a0: CT 35 = 35." in text
     demo.distance.value = 30
     text = manual(demo, "10, 5")
     assert "CT 35 − 20 (au-delà de la courte portée) = 15." in text
@@ -84,8 +85,8 @@ def test_exact_outcome_distribution() -> None:
     demo = ParryDodgeDemo()
     out = d100.attack_distribution(setup_of(demo.fighters()))
     text = demo.odds_text
-    assert f"manquée {percent(out.miss)} ; parée {percent(out.parried)}" in text
-    assert f"touche : tête {percent(out.location_odds['tête'])}" in text
+    assert f"manquée {percent(out.miss)}\u202f; parée {percent(out.parried)}" in text
+    assert f"touche\u00a0: tête {percent(out.location_odds['tête'])}" in text
     assert "Zone touchée | Chance | Blessures | Moyenne si touchée" in text
     assert demo.odds.value.count("<svg") == 2
     assert out.miss + out.parried + out.landed == 1
@@ -95,11 +96,11 @@ def test_bad_stats_and_dice_in_french() -> None:
     demo = ParryDodgeDemo()
     shown = demo.output.value
     demo.att_cc.value = 140
-    assert "CC = 140 : un nombre entier entre 0 et 100 est attendu pour Attaquant" in (
+    assert "CC = 140\u00a0: un nombre entier entre 0 et 100 est attendu pour Attaquant" in (
         demo.error_text)
     demo.att_cc.value = 45
     demo.head_armour.value = "beaucoup"
-    assert "armure de la tête = 'beaucoup'" in demo.error_text
+    assert "armure de la tête = «\u00a0beaucoup\u00a0»" in demo.error_text
     demo.head_armour.value = ""
     manual(demo, "30")
     assert "plus aucun résultat prévu pour le jet n° 2" in demo.error_text

@@ -35,11 +35,11 @@ def test_rulebook_surprise_turn_0_and_why() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert demo.error_text == ""
-    assert "Tour 0 : Vex." in text
+    assert "Tour 0\u00a0: Vex." in text
     assert "attaque surprise réussie" in text
     assert "Grolk ne joue pas au tour 0 malgré l’attaque surprise (échec critique)" in text
-    assert "d100 = 10 (surprise : DIS des attaquants) ; d100 = 90 (surprise : PMR des " \
-           "défenseurs) ; d100 = 20 (initiative : Aldric)" in text
+    assert ("d100 = 10 (surprise\u00a0: DIS des attaquants)\u202f; d100 = 90 (surprise\u00a0: "
+            "PMR des défenseurs)\u202f; d100 = 20 (initiative\u00a0: Aldric)") in text
     assert "RB-SURPRISE-3" in text and "RB-INIT-4" in text
     p = rulebook.surprise_odds(30, 55)
     assert f"attaque surprise réussie {percent(p)}" in text
@@ -68,11 +68,11 @@ def test_d100_round_1_without_the_surprised() -> None:
     demo.dice.dice.value = "5 5 5 5"  # Aldric 43, Brune 50, Grolk 30, Vex 45
     demo.roll_button.click()
     text = demo.result_text
-    assert "Round 1 (les surpris n’agissent pas) : Vex, Grolk." in text
-    assert "ordre : Brune, Vex, Aldric, Grolk" in text
+    assert "Round 1 (les surpris n’agissent pas)\u00a0: Vex, Grolk." in text
+    assert "ordre\u00a0: Brune, Vex, Aldric, Grolk" in text
     assert "ne peuvent ni parer ni esquiver (D100-SURPRISE-1)" in text
     demo.unaware.value = False
-    assert "Round 1 (sans surprise) : Brune, Vex, Aldric, Grolk." in demo.result_text
+    assert "Round 1 (sans surprise)\u00a0: Brune, Vex, Aldric, Grolk." in demo.result_text
 
 
 def test_d12_bonus_turn_with_the_alert_defender() -> None:
@@ -82,11 +82,11 @@ def test_d12_bonus_turn_with_the_alert_defender() -> None:
     demo.dice.dice.value = "5 9 2 6 6 6 6"  # bonus turn: Brune 8, Grolk 10, Vex 4
     demo.roll_button.click()
     text = demo.result_text
-    assert "Tour bonus (tour 0) : Grolk, Brune, Vex." in text
-    assert "Brune : défenseur « alerte », joue au tour bonus" in text
-    assert "d12 = 5 (tour bonus : Brune)" in text
-    assert "d12 = 6 (initiative de groupe : Aldric)" in text
-    assert "Chances exactes : Brune " in text
+    assert "Tour bonus (tour 0)\u00a0: Grolk, Brune, Vex." in text
+    assert "Brune\u00a0: défenseur «\u00a0alerte\u00a0», joue au tour bonus" in text
+    assert "d12 = 5 (tour bonus\u00a0: Brune)" in text
+    assert "d12 = 6 (initiative de groupe\u00a0: Aldric)" in text
+    assert "Chances exactes\u00a0: Brune " in text
 
 
 def test_bad_input_keeps_the_result() -> None:
@@ -94,7 +94,7 @@ def test_bad_input_keeps_the_result() -> None:
     shown = demo.output.value
     demo.attackers.value = "dragons"
     demo.roll_button.click()
-    assert "camp attaquant = 'dragons'" in demo.error_text
+    assert "camp attaquant = «\u00a0dragons\u00a0»" in demo.error_text
     assert demo.output.value == shown
     demo.attackers.value = "monstres"
     demo.roster.lines[1].stats.value = "HAB=48, DIS=65, PMR=145, Ag=45, init=3"

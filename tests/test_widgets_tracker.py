@@ -48,8 +48,8 @@ def test_typed_initiative_orders_the_fight(tracker: CombatTracker) -> None:
     tracker.dice.dice.value = "3, 6, 1"  # Aldric 3+2, Brune 6, Grolk 1+1
     tracker.start_button.click()
     assert tracker.error_text == ""
-    assert "Ordre du tour 1 : ▶ Brune → Aldric → Grolk" in status(tracker)
-    assert "Dés lancés : d6 = 3 ; d6 = 6 ; d6 = 1" in tracker.result_text
+    assert "Ordre du tour 1\u00a0: ▶ Brune → Aldric → Grolk" in status(tracker)
+    assert "Dés lancés\u00a0: d6 = 3\u202f; d6 = 6\u202f; d6 = 1" in tracker.result_text
     assert tracker.actor.value == "Brune"
     assert "Au tour de Brune." in h.text_of(tracker.log.value)
 
@@ -92,7 +92,8 @@ def test_act_damage_and_log(tracker: CombatTracker) -> None:
     tracker.dice.dice.value = "4"
     tracker.act_button.click()
     assert tracker.error_text == ""
-    assert "Brune frappe Grolk : 4 points de dégâts ; il lui reste 6 PV." in tracker.result_text
+    assert ("Brune frappe Grolk\u00a0: 4 points de dégâts\u202f; il lui reste 6 "
+            "PV.") in tracker.result_text
     assert "Grolk | monstres | PV 6/10 | debout" in status(tracker)
     # out of turn: the toy system refuses, the state is kept
     tracker.actor.value = "Grolk"
@@ -111,7 +112,7 @@ def test_act_damage_and_log(tracker: CombatTracker) -> None:
     tracker.damage_amount.value = 10
     tracker.damage_button.click()
     assert "Aldric | héros | PV 12/12" in status(tracker)
-    assert "Aldric : +10 PV (soins) ; reste 12." in h.text_of(tracker.log.value)
+    assert "Aldric\u00a0: +10 PV (soins)\u202f; reste 12." in h.text_of(tracker.log.value)
 
 
 def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
@@ -127,17 +128,17 @@ def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
     tracker.effect_duration.value = 2
     tracker.effect_button.click()
     assert tracker.error_text == ""
-    assert "e1 | poison | Aldric | au début de l’activation du porteur | 2 | PV -2" in status(
+    assert "e1 | poison | Aldric | au début de l’activation du porteur | 2 | PV −2" in status(
         tracker)
     tracker.effect_per_tick.value = "PV=deux"
     tracker.effect_button.click()
     assert "PV=deux" in tracker.error_text
     tracker.next_button.click()  # Aldric's activation: the poison ticks (RB-TIME-2)
-    assert "« poison » : Aldric −2 PV (reste 10)." in tracker.result_text
+    assert "«\u00a0poison\u00a0»\u00a0: Aldric −2 PV (reste 10)." in tracker.result_text
     assert "RB-TIME-2" in tracker.result_text
     assert tracker.effect_remove.value == "e1"
     tracker.effect_remove_button.click()
-    assert "Effet « poison » sur Aldric : retiré." in tracker.result_text
+    assert "Effet «\u00a0poison\u00a0» sur Aldric\u00a0: retiré." in tracker.result_text
     tracker.effect_remove_button.click()
     assert "aucun effet en cours" in tracker.error_text
 
@@ -156,7 +157,7 @@ def test_export_import_round_trip(tracker: CombatTracker) -> None:
     tracker.json.value = saved
     tracker.import_button.click()
     assert tracker.error_text == ""
-    assert "Combat restauré : 3 combattants" in tracker.result_text
+    assert "Combat restauré\u00a0: 3 combattants" in tracker.result_text
     assert status(tracker) == turn_view
     assert tracker.encounter is not None and tracker.encounter.to_json() == saved
     # a fresh tracker (a reloaded page) gets it all back
@@ -214,7 +215,7 @@ def test_bad_roster_keeps_the_running_fight(tracker: CombatTracker) -> None:
 def test_finish(tracker: CombatTracker) -> None:
     tracker.start_button.click()
     tracker.finish_button.click()
-    assert "combat terminé : fin décidée par le MJ" in status(tracker)
+    assert "combat terminé\u00a0: fin décidée par le MJ" in status(tracker)
     tracker.next_button.click()
     assert "plus aucune action possible" in tracker.error_text
 
@@ -244,7 +245,7 @@ def test_each_system_runs_in_the_tracker(system: str, options: str, first_turn: 
     assert t.error_text == ""
     assert first_turn in status(t)
     assert "<svg" in t.chart.value  # exact initiative odds of this roster
-    assert "Dés lancés : d" in t.result_text
+    assert "Dés lancés\u00a0: d" in t.result_text
     actor = t.actor.value
     assert t.action.options, "the system offers actions to the acting fighter"
     assert t.target.layout.display == ""
@@ -280,4 +281,4 @@ def test_system_change_loads_its_example_roster() -> None:
     t.start_options.value = "surprise_par=monstres"
     t.roster.lines[0].stats.value = "init=2, defense=12, PV=12"
     t.start_button.click()
-    assert "option = « surprise_par »" in t.error_text
+    assert "option = «\u00a0surprise_par\u00a0»" in t.error_text

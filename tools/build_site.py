@@ -142,7 +142,8 @@ def vendor_widget_js() -> None:
         if stale not in wanted.values():
             stale.unlink()
     if changed:
-        log(f"vendored {changed} widget file(s) into {VENDOR.relative_to(ROOT)}")
+        files = "file" if changed == 1 else "files"
+        log(f"vendored {changed} widget {files} into {VENDOR.relative_to(ROOT)}")
 
 
 # --- 3. the project's wheel ------------------------------------------------------------
@@ -292,7 +293,8 @@ def precompile(wheels: list[Path]) -> list[Path]:
             target.parent.mkdir(parents=True, exist_ok=True)
             (staging / wheel.name).replace(target)
         shutil.rmtree(staging)
-        log(f"precompiled {len(todo)} wheel(s) to Python 3.14 bytecode")
+        noun = "wheel" if len(todo) == 1 else "wheels"
+        log(f"precompiled {len(todo)} {noun} to Python 3.14 bytecode")
     used = {target.parent for target in out}
     for stale in PYC_CACHE.iterdir():
         if stale not in used:

@@ -30,6 +30,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+from escarmouche.render.typo import typographie_markdown
+
 LOGGER = logging.getLogger(__name__)
 LITE_DIR = "lite"  # where jupyterlite-sphinx puts the site inside the HTML output
 CSS = "escarmouche-lite.css"
@@ -103,10 +105,11 @@ def _admonition(match: re.Match[str]) -> str:
 def plain_markdown(source: str) -> str:
     """MyST that JupyterLab's Markdown does not know, made readable live: cross-reference
     roles become their text (rule IDs in bold), anchors ``(id)=`` disappear, admonitions
-    become block quotes with their title."""
+    become block quotes with their title; the prose gets French typography, as the
+    static page does (``escarmouche_typo``)."""
     source = _ADMONITION.sub(_admonition, source)
     source = _TARGET.sub("", source)
-    return _ROLE.sub(_role_text, source)
+    return typographie_markdown(_ROLE.sub(_role_text, source))
 
 
 _SUBSTITUTION = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -143,7 +146,8 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)
         count += 1
-    LOGGER.info("[escarmouche_lite] %d notebook(s) ready for JupyterLite", count)
+    LOGGER.info("[escarmouche_lite] %d %s ready for JupyterLite", count,
+                "notebook" if count == 1 else "notebooks")
 
 
 #: The first cell of every notebook in JupyterLite: how to run it (nothing runs by itself).

@@ -40,6 +40,7 @@ from sphinx.search.fr import SearchFrench
 from sphinx.util import logging
 
 from escarmouche.render.fmt import plural
+from escarmouche.render.typo import typographie_html
 
 # The book's extensions are loaded one by one from book/_ext: the sibling that holds the
 # shared page helper is imported from there.
@@ -214,7 +215,7 @@ _WIDGET_VIEW = re.compile(r'(<script type="application/vnd\.jupyter\.widget-view
 _WIDGET_JS = re.compile(
     r'<script src="([^"]*_static/vendor/(?:require|embed-amd)\.js(?:\?[^"]*)?)">')
 _REQUIRE_END = re.compile(r'<script defer src="([^"]*_static/)vendor/require\.js[^"]*"></script>')
-SNAPSHOT_NOTE = (
+SNAPSHOT_NOTE = typographie_html(  # French typography (escarmouche.render.typo)
     '<p class="esc-snapshot" role="note"><span class="esc-snapshot-tag">Instantané'
     "</span> Ce que cette cellule a affiché quand le livre a été construit : ici, les "
     "commandes ne réagissent pas. Pour jouer, appuyez sur « Activer » (en haut de la "

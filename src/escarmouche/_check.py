@@ -137,7 +137,7 @@ def choice(field: str, value: object, options: Collection[str], rule: str, *,
     if not isinstance(value, str) or value not in options:
         shown = [quote(o) + (f" ({labels[o]})" if labels and o in labels else "")
                  for o in options]
-        raise invalid(field, value, rule, f"valeurs possibles : {join(shown, last='ou')}")
+        raise invalid(field, value, rule, f"à choisir parmi {join(shown, last='ou')}")
     return value
 
 

@@ -72,7 +72,7 @@ from typing import Any, Final, TypeAlias
 import icepool
 
 from escarmouche._rng import Rng, ScriptedRolls
-from escarmouche.errors import DiceError
+from escarmouche.errors import DiceError, shown
 from escarmouche.model import DieRecord
 from escarmouche.render.fmt import plural
 
@@ -175,7 +175,7 @@ def _count_problem(count: int) -> str | None:
     if count < 1:
         return f"il faut au moins un dé par terme, pas {count}"
     if count > MAX_DICE:
-        return f"{count} dés : au plus {MAX_DICE} dés par expression"
+        return f"{count} dés, au plus {MAX_DICE} dés par expression"
     return None
 
 
@@ -223,9 +223,10 @@ class Constant:
 
     def __post_init__(self) -> None:
         if not _is_int(self.value):
-            raise _error("constante", f"un entier est attendu, pas {self.value!r}", self.value)
+            raise _error("constante", f"un entier est attendu, pas {shown(self.value)}",
+                         self.value)
         if self.sign not in (1, -1) or isinstance(self.sign, bool):
-            raise _error("constante", f"signe 1 ou -1 attendu, pas {self.sign!r}", self.sign)
+            raise _error("constante", f"signe 1 ou -1 attendu, pas {shown(self.sign)}", self.sign)
         problem = _constant_problem(self.value)
         if problem:
             raise _error("constante", problem, self.value)
@@ -251,11 +252,13 @@ class DiceTerm:
     def __post_init__(self) -> None:
         for name, value in (("nombre de dés", self.count), ("nombre de faces", self.faces)):
             if not _is_int(value):
-                raise _error(f"terme de dés, {name}", f"un entier est attendu, pas {value!r}")
+                raise _error(f"terme de dés, {name}", f"un entier est attendu, pas {shown(value)}")
         if self.sign not in (1, -1) or isinstance(self.sign, bool):
-            raise _error("terme de dés", f"signe 1 ou -1 attendu, pas {self.sign!r}", self.sign)
+            raise _error("terme de dés", f"signe 1 ou −1 attendu, pas {shown(self.sign)}",
+                         self.sign)
         if not isinstance(self.explode, bool):
-            raise _error("terme de dés", f"explode doit être un booléen, pas {self.explode!r}")
+            raise _error("terme de dés",
+                         f"explode doit être un booléen, pas {shown(self.explode)}")
         problem = _count_problem(self.count) or _faces_problem(self.faces)
         if not problem and self.explode:
             problem = _explode_problem(self.faces)
@@ -267,7 +270,7 @@ class DiceTerm:
                 or not isinstance(keep[0], str)
                 or not _is_int(keep[1])
             ):
-                problem = f"keep doit valoir None, ('h', n) ou ('l', n), pas {keep!r}"
+                problem = f"keep doit valoir None, ('h', n) ou ('l', n), pas {shown(keep)}"
             else:
                 problem = _keep_problem(keep[0], keep[1], self.count)
         if problem:
@@ -309,7 +312,7 @@ class Expression:
             raise _error("expression", f"{len(self.terms)} termes, au plus {MAX_TERMS}")
         for term in self.terms:
             if not isinstance(term, Constant | DiceTerm):
-                raise _error("expression", f"terme inattendu {term!r}", term)
+                raise _error("expression", f"terme inattendu {shown(term)}", term)
         total = self.dice_count
         if total > MAX_DICE:
             raise _error(
@@ -437,7 +440,7 @@ class _Parser:
 
     def number(self, tok: _Token, why: str) -> int:
         if len(tok.text) > 9:  # any such number is out of every bound
-            raise self.fail(tok.pos, f"{why} : nombre {_show(tok.text, 20)} trop grand")
+            raise self.fail(tok.pos, f"{why}, nombre {_show(tok.text, 20)} trop grand")
         return int(tok.text)
 
     def term(self, sign: int, after: str) -> Term:
@@ -503,7 +506,7 @@ class _Parser:
         self.dice += count
         if self.dice > MAX_DICE:
             raise self.fail(
-                start, f"{self.dice} dés au total : au plus {MAX_DICE} dés par expression"
+                start, f"{self.dice} dés au total, au plus {MAX_DICE} dés par expression"
             )
         return DiceTerm(count, faces, sign, explode, keep)
 
@@ -523,7 +526,7 @@ def check_expression(
     cite = f" ({rule})" if rule != RULE else ""
     if not isinstance(value, str):
         raise DiceError(
-            f"{field}{of} = {value!r} : une expression de dés est attendue, par exemple "
+            f"{field}{of} = {shown(value)} : une expression de dés est attendue, par exemple "
             f"« 1d8+2 » ({rule})",
             field=field, value=value, rule=rule,
         )
@@ -531,7 +534,7 @@ def check_expression(
         check(value)
     except DiceError as err:
         raise DiceError(
-            f"{field}{of} = {value!r} : {err}{cite}", field=field, value=value, rule=rule,
+            f"{field}{of} = {shown(value)} : {err}{cite}", field=field, value=value, rule=rule,
         ) from None
     return value
 
@@ -550,7 +553,7 @@ def parse(expr: str | Expression) -> Expression:
     if not isinstance(expr, str):
         raise _error(
             "expression de dés",
-            f"un texte est attendu, pas {expr!r} ({type(expr).__name__})",
+            f"un texte est attendu, pas {shown(expr)} ({type(expr).__name__})",
             expr,
         )
     return _parse_cached(expr)
@@ -641,12 +644,13 @@ class Roll:
     def __str__(self) -> str:
         parts: list[str] = []
         for i, term_roll in enumerate(self.terms):
-            if term_roll.term.sign < 0:
-                parts.append("-" if i == 0 else " - ")
+            if term_roll.term.sign < 0:  # the true minus sign in shown arithmetic
+                parts.append("\u2212" if i == 0 else " \u2212 ")
             elif i:
                 parts.append(" + ")
             parts.append(str(term_roll))
-        return f"{self.expression} : {''.join(parts)} = {self.total}"
+        total = f"\u2212{-self.total}" if self.total < 0 else str(self.total)
+        return f"{self.expression} : {''.join(parts)} = {total}"
 
 
 def roll(expr: str | Expression, rng: Rng) -> Roll:
@@ -667,7 +671,7 @@ def roll(expr: str | Expression, rng: Rng) -> Roll:
     randint = getattr(rng, "randint", None)
     if randint is None:
         raise DiceError(
-            f"rng = {rng!r} : un générateur ayant randint(a, b) est attendu, par exemple "
+            f"rng = {shown(rng)} : un générateur ayant randint(a, b) est attendu, par exemple "
             "random.Random(graine) ou ScriptedRolls([...]) (CORE-RNG)",
             field="rng",
             value=rng,
@@ -927,7 +931,7 @@ def probability(
         if len(condition) != 2 or isinstance(condition[1], bool) or not isinstance(
                 condition[1], int) or not isinstance(condition[0], str):
             raise DiceError(
-                f"condition = {_show(repr(condition))} : une paire (comparaison, nombre "
+                f"condition = {shown(condition)} : une paire (comparaison, nombre "
                 f"entier) est attendue, par exemple (\">=\", 12) ({RULE})",
                 field="condition", value=None, rule=RULE)
         op, value = condition
@@ -944,7 +948,7 @@ def probability(
         predicate = condition
     else:
         raise DiceError(
-            f"condition = {_show(repr(condition))} : une fonction ou une paire (comparaison, "
+            f"condition = {shown(condition)} : une fonction ou une paire (comparaison, "
             f"nombre) est attendue ({RULE})", field="condition", value=None, rule=RULE)
     return sum((p for total, p in distribution(expr).items() if predicate(total)), Fraction(0))
 

@@ -35,7 +35,7 @@ from escarmouche.model import (
     Timing,
     check_roster,
 )
-from escarmouche.render.fmt import de, join
+from escarmouche.render.fmt import de, join, signed
 from escarmouche.render.table import Text
 from escarmouche.savefile import parse_json, validate_save
 from escarmouche.state import (
@@ -94,7 +94,7 @@ class Encounter:
 
     >>> for event in combat.adjust("Grolk", "PV", -3, "chute dans l’escalier"):
     ...     print(event.text)
-    Grolk : -3 PV (chute dans l’escalier) ; reste 5.
+    Grolk : −3 PV (chute dans l’escalier) ; reste 5.
     >>> events = combat.start(random.Random(1))
     >>> combat.turn, combat.finished, combat.current in ("Brune", "Grolk")
     (1, False, True)
@@ -351,7 +351,7 @@ class Encounter:
             _check.text("raison", reason, "CORE-ERR")
             value = ctx.change_track(name, track, delta)
             ctx.emit(
-                "ajustement", f"{name} : {delta:+d} {track} ({reason}) ; reste {value}.",
+                "ajustement", f"{name} : {signed(delta)} {track} ({reason}) ; reste {value}.",
                 actor=name, data={"track": track, "delta": delta, "value": value},
             )
             if ctx.state.started:
@@ -631,7 +631,7 @@ class Encounter:
             raise
         except (EscarmoucheError, TypeError, KeyError, AttributeError) as err:
             reason = str(err) if isinstance(err, EscarmoucheError) else "valeur invalide"
-            raise SaveError(f"sauvegarde = incohérente pour le système {system.name} : "
+            raise SaveError(f"sauvegarde = incohérente pour le système {system.name} ; "
                             f"{reason} (CORE-LOG)", field="sauvegarde", value=None,
                             rule="CORE-LOG") from None
         self = cls.__new__(cls)

@@ -22,6 +22,9 @@ that every message has the same shape: « champ = valeur : pourquoi (RÈGLE) ».
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 __all__ = [
     "DiceError",
     "EscarmoucheError",
@@ -56,7 +59,11 @@ class EscarmoucheError(ValueError):
         parts = [message]
         if rule and rule not in message:
             parts.append(f"[{rule}]")
-        super().__init__(" ".join(parts))
+        # French typography once, when the message is made (escarmouche.render.typo;
+        # imported here: the render package imports this module).
+        from escarmouche.render.typo import typographie
+
+        super().__init__(typographie(" ".join(parts)))
 
 
 class ParameterError(EscarmoucheError):
@@ -93,28 +100,44 @@ class RosterError(EscarmoucheError):
 SHOWN_MAX = 60
 
 
-def shown(value: object) -> str:
-    """A value as a French reader sees it in a message: text in « », numbers in French,
-    ``None`` as « rien », containers cut short.
+#: line breaks and tabs in a value shown in a message become spaces
+_ONE_LINE = str.maketrans({"\n": " ", "\r": " ", "\t": " ", "\v": " ", "\f": " ",
+                           "\x1c": " ", "\x1d": " ", "\x1e": " ", "\x85": " ",
+                           "\u2028": " ", "\u2029": " "})
 
-    >>> shown("Thorin"), shown(-3), shown(None), shown(True)
-    ('« Thorin »', '−3', 'rien', 'oui')
+
+def shown(value: object, _depth: int = 0) -> str:
+    """A value as a French reader sees it in a message: text in « », numbers in French,
+    ``None`` as « rien », lists and mappings item by item, everything cut short.
+
+    >>> shown("Thorin"), shown(-3), shown(None), shown(True), shown(2.5)
+    ('« Thorin »', '−3', 'rien', 'oui', '2,5')
+    >>> shown(["a", 1, None]), shown({"PV": 3})
+    ('[« a », 1, rien]', '{« PV » → 3}')
     """
     if value is None:
         return "rien"
     if isinstance(value, bool):
         return "oui" if value else "non"
-    if isinstance(value, int):
-        digits = len(str(abs(value))) if abs(value) < 10**SHOWN_MAX else SHOWN_MAX + 1
-        if digits > SHOWN_MAX:
-            return "un nombre de plus de 60 chiffres"
+    if isinstance(value, int | float | Fraction):
         from escarmouche.render.fmt import number
 
-        return number(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            return "NaN" if math.isnan(value) else ("moins " if value < 0 else "") + "l’infini"
+        if abs(value) >= 10**SHOWN_MAX:
+            return "un nombre de plus de 60 chiffres"
+        return number(value, digits=6)
     if isinstance(value, str):
+        value = value.translate(_ONE_LINE)  # a message is one line
         text = value if len(value) <= SHOWN_MAX else value[: SHOWN_MAX - 1] + "…"
         return f"« {text} »"
-    text = repr(value)
+    if _depth < 3 and isinstance(value, list | tuple):
+        text = "[" + ", ".join(shown(v, _depth + 1) for v in value[:SHOWN_MAX]) + "]"
+    elif _depth < 3 and isinstance(value, dict):
+        text = "{" + ", ".join(f"{shown(k, _depth + 1)} → {shown(v, _depth + 1)}"
+                               for k, v in list(value.items())[:SHOWN_MAX]) + "}"
+    else:
+        text = repr(value)
     return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 1] + "…"
 
 

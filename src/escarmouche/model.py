@@ -22,6 +22,7 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.errors import invalid
+from escarmouche.render.typo import typographie
 
 __all__ = [
     "Combatant",
@@ -371,7 +372,7 @@ class Event:
             turn=int(data["turn"]),
             actor=data.get("actor"),
             kind=str(data["kind"]),
-            text=str(data["text"]),
+            text=typographie(str(data["text"])),  # a save made before typography
             rules=tuple(data.get("rules", ())),
             dice=tuple(DieRecord.from_json(d) for d in data.get("dice", ())),
             data=dict(data.get("data", {})),

@@ -216,7 +216,7 @@ def _french(err: fastjsonschema.JsonSchemaValueException) -> str:
     if rule in ("enum", "const"):
         values = want if isinstance(want, list) else [want]
         allowed = join([_shown(v) for v in values], last="ou")
-        return f"{_shown(err.value)} : valeurs possibles : {allowed}"
+        return f"{_shown(err.value)} : à choisir parmi {allowed}"
     if rule == "pattern":
         return f"{_shown(err.value)} : forme invalide (identifiant en minuscules ASCII attendu)"
     if rule == "uniqueItems":

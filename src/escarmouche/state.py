@@ -64,7 +64,8 @@ from escarmouche.model import (
     Json,
     Timing,
 )
-from escarmouche.render.fmt import join
+from escarmouche.render.fmt import de, join
+from escarmouche.render.typo import typographie
 
 __all__ = [
     "CONDITIONS",
@@ -170,7 +171,7 @@ class EndCondition:
     >>> EndCondition("massacre", "victoire")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: condition = « massacre » : valeurs possibles : «
+    escarmouche.errors.ParameterError: condition = « massacre » : à choisir parmi «
     camp_en_fuite », « camp_hors_combat », « combattant_hors_combat » ou « tours » (RB-END-1)
     """
 
@@ -468,7 +469,7 @@ class Ctx(Generic[R]):
             turn=self.state.turn,
             actor=actor,
             kind=kind,
-            text=text,
+            text=typographie(text),  # French typography, once (escarmouche.render.typo)
             rules=tuple(rules),
             dice=drawn,
             data=dict(data or {}),
@@ -542,8 +543,8 @@ class Ctx(Generic[R]):
             self.state.next_effect_id += 1
         self.state.effects.append(effect)
         where = f" sur {effect.bearer}" if effect.bearer else ""
-        if effect.timing is Timing.UNTIL_NEXT_TURN_OF:
-            when = f"{TIMING_LABELS[effect.timing]} {effect.until_turn_of}"
+        if effect.timing is Timing.UNTIL_NEXT_TURN_OF and effect.until_turn_of is not None:
+            when = f"{TIMING_LABELS[effect.timing].removesuffix(' de')} {de(effect.until_turn_of)}"
         else:
             length = f", {effect.remaining} fois" if effect.remaining is not None else ""
             when = f"{TIMING_LABELS[effect.timing]}{length}"

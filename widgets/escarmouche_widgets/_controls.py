@@ -18,14 +18,54 @@ import ipywidgets as widgets
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
+from escarmouche.render.typo import typographie, typographie_html
 from escarmouche_widgets._html import banner, text_of
 from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
 
-__all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "button", "fresh_seed"]
+__all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "button", "fresh_seed",
+           "typeset_labels"]
 
 T = TypeVar("T")
 
 WIDE = {"description_width": "initial"}
+
+
+#: the widget traits a reader sees as text (option labels are written typeset)
+_LABEL_TRAITS = ("description", "placeholder", "tooltip")
+
+
+def _typeset_value(change: dict[str, Any]) -> None:
+    owner = change["owner"]
+    value = change["new"]
+    if isinstance(value, str):
+        typeset = typographie_html(value)
+        if typeset != value:
+            owner.value = typeset  # idempotent: this second change fires nothing more
+
+
+def typeset_labels(root: widgets.Widget) -> None:
+    """French typography on what ``root`` and every widget inside it show: labels
+    (``description``, ``placeholder``, ``tooltip``: « Résultats : », « graine : ») now,
+    and every value an ``HTML`` widget will show (results, odds, banners, logs), as it
+    is set. :class:`Demo` calls it when a demo sets its ``widget``, so the code writes
+    ordinary spaces: this is the widgets' one place for typography."""
+    todo = [root]
+    seen: set[int] = set()
+    while todo:
+        w = todo.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        for trait in _LABEL_TRAITS:
+            value = getattr(w, trait, None)
+            if isinstance(value, str) and value:
+                typeset = typographie(value)
+                if typeset != value:
+                    setattr(w, trait, typeset)
+        if isinstance(w, widgets.HTML):
+            w.observe(_typeset_value, names="value")
+            _typeset_value({"owner": w, "new": w.value})
+        todo.extend(c for c in getattr(w, "children", ()) if isinstance(c, widgets.Widget))
 
 
 def button(description: str, **kwargs: Any) -> widgets.Button:
@@ -229,6 +269,11 @@ class Demo:
     def __init__(self) -> None:
         self.banner = ErrorBanner()
         self.output = widgets.HTML(value="")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "widget" and isinstance(value, widgets.Widget):
+            typeset_labels(value)  # the one place for labels (escarmouche.render.typo)
+        super().__setattr__(name, value)
 
     @property
     def result_text(self) -> str:

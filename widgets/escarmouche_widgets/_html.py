@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from html.parser import HTMLParser
 
+from escarmouche.render.typo import typographie_html
+
 __all__ = [
     "banner",
     "dice_line",
@@ -36,8 +38,10 @@ def esc(text: object) -> str:
 
 
 def join(*parts: str) -> str:
-    """The demo's result block: the parts one under the other."""
-    return f'<div class="escarmouche-demo" style="{BOX}">' + "".join(parts) + "</div>"
+    """The demo's result block: the parts one under the other, with French typography
+    (:func:`escarmouche.render.typo.typographie_html`: the one place for results)."""
+    return typographie_html(
+        f'<div class="escarmouche-demo" style="{BOX}">' + "".join(parts) + "</div>")
 
 
 def paragraph(text: str, *, raw: bool = False) -> str:
@@ -55,7 +59,7 @@ def banner(message: str) -> str:
     """The error banner: the engine's French message, never a traceback."""
     if not message:
         return ""
-    return (
+    return typographie_html(
         '<div role="alert" style="border: 1px solid #c0392b; background: #fdecea; '
         'color: #7b1f16; padding: 0.4em 0.7em; border-radius: 4px; '
         'font-family: system-ui, sans-serif; font-size: 14px">'
@@ -65,7 +69,7 @@ def banner(message: str) -> str:
 
 def notice(message: str) -> str:
     """A neutral remark (e.g. unused manual dice)."""
-    return (
+    return typographie_html(
         '<p style="color: #555; font-style: italic; margin: 0.3em 0">'
         f"{esc(message)}</p>"
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from escarmouche import Combatant, EscarmoucheError
+from escarmouche.errors import shown
 from escarmouche.odds import first_odds, uniform
 from escarmouche.render.fmt import percent
 from escarmouche.systems import TITLES, d12, d20, d100, rulebook
@@ -182,7 +183,7 @@ def roll_initiative(system: str, combatants: list[Combatant], rec: Recorder,
     roller = ROLLERS.get(system)
     if roller is None:
         raise EscarmoucheError(
-            f"système = {system!r} : inconnu ; systèmes : {', '.join(ROLLERS)} (CORE-ERR)",
+            f"système = {shown(system)} : inconnu ; systèmes : {', '.join(ROLLERS)} (CORE-ERR)",
             field="système", value=system, rule="CORE-ERR",
         )
     return roller(combatants, rec, dict(options or {}))
@@ -280,6 +281,6 @@ def initiative_odds(system: str, combatants: tuple[Combatant, ...], environment:
             *words,
         ])
     raise EscarmoucheError(
-        f"système = {system!r} : inconnu (CORE-ERR)", field="système", value=system,
+        f"système = {shown(system)} : inconnu (CORE-ERR)", field="système", value=system,
         rule="CORE-ERR",
     )

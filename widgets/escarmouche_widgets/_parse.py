@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from escarmouche import Combatant, EscarmoucheError
-from escarmouche.errors import invalid
+from escarmouche.errors import invalid, shown
 from escarmouche.savefile import parse_json
 
 __all__ = [
@@ -76,7 +76,7 @@ def parse_dice_list(text: str) -> list[int]:
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
     if not tokens:
         raise EscarmoucheError(
-            "dés manuels = '' : aucun résultat saisi ; tapez les résultats des dés "
+            "dés manuels = « » : aucun résultat saisi ; tapez les résultats des dés "
             "séparés par des virgules ou des espaces, par exemple « 37, 4, 12 » (CORE-RNG)",
             field="dés", value=text, rule="CORE-RNG",
         )
@@ -89,7 +89,7 @@ def parse_dice_list(text: str) -> list[int]:
     for i, token in enumerate(tokens, start=1):
         if not _DIGITS.match(token):
             raise EscarmoucheError(
-                f"dés manuels = {token!r} : le résultat n° {i} n’est pas un nombre entier "
+                f"dés manuels = {shown(token)} : le résultat n° {i} n’est pas un nombre entier "
                 "positif ; séparez les résultats par des virgules ou des espaces, par "
                 "exemple « 37, 4, 12 » (CORE-RNG)",
                 field="dés", value=token, rule="CORE-RNG",
@@ -104,7 +104,7 @@ def parse_int(text: str, field: str, lo: int, hi: int, rule: str = "CORE-ERR") -
     cleaned = text.strip().replace("−", "-").replace(" ", "")
     if not _INT.match(cleaned):
         raise EscarmoucheError(
-            f"{field} = {text!r} : un nombre entier est attendu ({rule})",
+            f"{field} = {shown(text)} : un nombre entier est attendu ({rule})",
             field=field, value=text, rule=rule,
         )
     value = _small_int(cleaned, field, rule)
@@ -116,7 +116,7 @@ def check_range(value: int, field: str, lo: int, hi: int, rule: str = "CORE-ERR"
     """``value`` itself, or a French error naming the field, the value and the bounds."""
     if not lo <= value <= hi:
         raise EscarmoucheError(
-            f"{field} = {value} : hors des bornes {lo}–{hi} ({rule})",
+            f"{field} = {shown(value)} : hors des bornes {shown(lo)}–{shown(hi)} ({rule})",
             field=field, value=value, rule=rule,
         )
     return value
@@ -137,14 +137,14 @@ def parse_stats(text: str, who: str = "") -> dict[str, int]:
             match = _STAT_ITEM.match(chunk)
             if match is None:
                 raise EscarmoucheError(
-                    f"caractéristiques{owner} = {chunk.strip()!r} : écrivez « NOM=valeur », "
+                    f"caractéristiques{owner} = {shown(chunk.strip())} : écrivez « NOM=valeur », "
                     "séparés par des virgules, par exemple « HAB=60, DIS=40 » (CORE-ERR)",
                     field="caractéristiques", value=chunk.strip(), rule="CORE-ERR",
                 )
             key = match.group(1)
             if key in stats:
                 raise EscarmoucheError(
-                    f"caractéristiques{owner} = {key!r} : donnée deux fois (CORE-ERR)",
+                    f"caractéristiques{owner} = {shown(key)} : donnée deux fois (CORE-ERR)",
                     field="caractéristiques", value=key, rule="CORE-ERR",
                 )
             stats[key] = _small_int(re.sub(r"\s", "", match.group(2)).replace("−", "-"),
@@ -173,7 +173,7 @@ class RosterRow:
         name = self.name.strip()
         if not name:
             raise EscarmoucheError(
-                f"nom = {self.name!r} : chaque combattant doit avoir un nom non vide "
+                f"nom = {shown(self.name)} : chaque combattant doit avoir un nom non vide "
                 "(CORE-ERR)",
                 field="name", value=self.name, rule="CORE-ERR",
             )
@@ -205,7 +205,7 @@ def build_roster(rows: Sequence[RosterRow]) -> list[Combatant]:
         c = row.combatant()
         if c.name in seen:
             raise EscarmoucheError(
-                f"nom = {c.name!r} : deux combattants portent ce nom ; chaque nom doit être "
+                f"nom = {shown(c.name)} : deux combattants portent ce nom ; chaque nom doit être "
                 "unique (CORE-ERR)",
                 field="nom", value=c.name, rule="CORE-ERR",
             )
@@ -264,7 +264,7 @@ def parse_params(text: str) -> dict[str, object]:
         key = key.strip()
         if not sep or not re.match(r"^[a-z_][a-z0-9_]*$", key):
             raise EscarmoucheError(
-                f"paramètres = {item.strip()!r} : écrivez « clé=valeur », par exemple "
+                f"paramètres = {shown(item.strip())} : écrivez « clé=valeur », par exemple "
                 "« cible=Grolk, bonus=2 » (CORE-ERR)",
                 field="paramètres", value=item.strip(), rule="CORE-ERR",
             )

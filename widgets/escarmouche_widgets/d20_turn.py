@@ -22,6 +22,7 @@ from escarmouche import Combatant, Effect, Event, Timing, _check
 from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
 from escarmouche.render.fmt import join, number, percent, signed
+from escarmouche.render.typo import typographie
 from escarmouche.systems import d20
 from escarmouche.systems.d20 import rules as d20_rules
 from escarmouche_widgets import _charts
@@ -266,7 +267,7 @@ class D20TurnDemo(Demo):
             value=scene.opportunity, indent=False,
             description="Grolk (adjacent) tente une attaque d’opportunité")
         self.interrupt = widgets.Dropdown(
-            options=[(label, key) for key, label in INTERRUPTS.items()],
+            options=[(typographie(label), key) for key, label in INTERRUPTS.items()],
             value=scene.interrupt, description="Vex :", style=WIDE,
             layout=widgets.Layout(width="34em"))
         self.dice = DiceControls(seed)

@@ -19,6 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from escarmouche import Combatant, EscarmoucheError
+from escarmouche.errors import shown
 from escarmouche.render.fmt import percent
 from escarmouche.systems import NAMES, TITLES, d12, d20, d100, rulebook
 from escarmouche_widgets import _charts
@@ -60,7 +61,7 @@ def _sides(roster: Sequence[Combatant], attackers: str) -> tuple[list[Combatant]
     sides = list(dict.fromkeys(c.side for c in roster))
     if attackers not in sides:
         raise EscarmoucheError(
-            f"camp attaquant = {attackers!r} : aucun combattant de ce camp ; camps : "
+            f"camp attaquant = {shown(attackers)} : aucun combattant de ce camp ; camps : "
             f"{', '.join(sides)} (RB-SURPRISE-1)",
             field="camp attaquant", value=attackers, rule="RB-SURPRISE-1",
         )
@@ -68,7 +69,7 @@ def _sides(roster: Sequence[Combatant], attackers: str) -> tuple[list[Combatant]
     dfd = [c for c in roster if c.side != attackers]
     if not dfd:
         raise EscarmoucheError(
-            f"camp attaquant = {attackers!r} : personne à surprendre, tous les combattants "
+            f"camp attaquant = {shown(attackers)} : personne à surprendre, tous les combattants "
             "sont de ce camp (RB-SURPRISE-1)",
             field="camp attaquant", value=attackers, rule="RB-SURPRISE-1",
         )

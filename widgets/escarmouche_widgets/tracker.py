@@ -20,6 +20,7 @@ import ipywidgets as widgets
 from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
 from escarmouche.encounter import Encounter
 from escarmouche.model import TIMING_LABELS
+from escarmouche.render.fmt import de, signed
 from escarmouche.systems import NAMES, TITLES
 from escarmouche.systems.base import ENVIRONMENT
 from escarmouche_widgets import _html as h
@@ -80,7 +81,7 @@ def load_encounter(text: str) -> Encounter:
     :class:`~escarmouche.errors.SaveError` naming the path in the file."""
     if not text.strip():
         raise EscarmoucheError(
-            "sauvegarde = '' : collez le JSON exporté, ou choisissez un fichier (CORE-LOG)",
+            "sauvegarde = « » : collez le JSON exporté, ou choisissez un fichier (CORE-LOG)",
             field="sauvegarde", value="", rule="CORE-LOG",
         )
     # the text, the published schema and the consistency are all checked there
@@ -152,10 +153,10 @@ def status_html(enc: Encounter | None) -> str:
         erows = []
         for e in st.effects:
             when = TIMING_LABELS[e.timing]
-            if e.timing is Timing.UNTIL_NEXT_TURN_OF:
-                when = f"{when} {e.until_turn_of}"
+            if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of:
+                when = f"{when.removesuffix(' de')} {de(e.until_turn_of)}"
             left = "sans fin" if e.remaining is None else str(e.remaining)
-            tick = ", ".join(f"{k} {v:+d}" for k, v in e.per_tick.items()) or "—"
+            tick = ", ".join(f"{k} {signed(v)}" for k, v in e.per_tick.items()) or "—"
             erows.append((e.id, e.name, e.bearer or "global", when, left, tick,
                           "oui" if e.save_ends else "non"))
         parts.append(h.section("Effets en cours", h.table(
@@ -526,7 +527,7 @@ class CombatTracker(Demo):
             name = self.effect_name.value.strip()
             if not name:
                 raise EscarmoucheError(
-                    "effet = '' : donnez un nom à l’effet, par exemple « poison » (CORE-ERR)",
+                    "effet = « » : donnez un nom à l’effet, par exemple « poison » (CORE-ERR)",
                     field="effet", value="", rule="CORE-ERR",
                 )
             bearer = None if self.effect_bearer.value == _NO_ONE else self.effect_bearer.value

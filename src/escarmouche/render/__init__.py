@@ -1,9 +1,10 @@
 """Pure renderers (no Jupyter): French number formats, SVG charts and HTML tables.
 
 Everything here is a pure function returning a string; the widgets and the book
-display those strings. See :mod:`escarmouche.render.fmt` for the formatting
-conventions (decimal comma, U+202F before ``%``) and :mod:`escarmouche.render.svg`
-for the charts.
+display those strings. French typography (no-break spaces before ``: ; ! ?``, inside
+« ») is :func:`escarmouche.render.typo.typographie`, applied once per channel. See
+:mod:`escarmouche.render.fmt` for the formatting conventions (decimal comma, U+202F
+before ``%``) and :mod:`escarmouche.render.svg` for the charts.
 
 >>> from fractions import Fraction
 >>> number(Fraction(7, 2)), fraction(Fraction(2, 16)), percent(Fraction(1, 8)) == "12,5\u202f%"
@@ -20,6 +21,7 @@ from __future__ import annotations
 from escarmouche.render.fmt import fraction, number, percent
 from escarmouche.render.svg import distribution_svg, html_table, outcome_bars_svg, timeline_svg
 from escarmouche.render.table import Table, Text
+from escarmouche.render.typo import typographie, typographie_html
 
 __all__ = [
     "Table",
@@ -31,4 +33,6 @@ __all__ = [
     "outcome_bars_svg",
     "percent",
     "timeline_svg",
+    "typographie",
+    "typographie_html",
 ]

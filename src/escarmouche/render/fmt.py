@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Final, TypeAlias
 
-from escarmouche.errors import ParameterError
+from escarmouche.errors import ParameterError, shown
 
 __all__ = [
     "MINUS",
@@ -61,7 +61,7 @@ def _exact(x: Number) -> Fraction:
         value = Fraction(x)
     except (ValueError, OverflowError):  # nan, inf
         raise ParameterError(
-            f"nombre = {x!r} : un nombre fini est attendu (CORE-ERR)",
+            f"nombre = {shown(x)} : un nombre fini est attendu (CORE-ERR)",
             field="nombre", value=x, rule="CORE-ERR",
         ) from None
     if abs(value) >= MAX_MAGNITUDE:
@@ -74,7 +74,7 @@ def _exact(x: Number) -> Fraction:
 def _check_digits(digits: int) -> None:
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
         raise ParameterError(
-            f"décimales = {digits!r} : un nombre entier de 0 à 12 est attendu (CORE-ERR)",
+            f"décimales = {shown(digits)} : un nombre entier de 0 à 12 est attendu (CORE-ERR)",
             field="décimales", value=digits, rule="CORE-ERR",
         )
 

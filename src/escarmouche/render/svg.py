@@ -26,6 +26,7 @@ from typing import Final
 
 from escarmouche.errors import invalid
 from escarmouche.render.fmt import fraction, number, percent, plural
+from escarmouche.render.typo import typographie
 
 __all__ = ["distribution_svg", "html_table", "outcome_bars_svg", "timeline_svg"]
 
@@ -55,6 +56,12 @@ _NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uff
 
 def _esc(text: object) -> str:
     return html.escape(_NOT_XML.sub("\ufffd", str(text)), quote=True)
+
+
+def _prose(text: object) -> str:
+    """Text a reader sees (a label, a title, a tooltip, a cell): French typography
+    (:func:`escarmouche.render.typo.typographie`), then escaped."""
+    return _esc(typographie(str(text)))
 
 
 def _n(value: float) -> str:
@@ -121,9 +128,9 @@ def _text_width(text: str, size: float) -> float:
 def _svg_open(width: float, height: float, title: str) -> list[str]:
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
-        f'viewBox="0 0 {_n(width)} {_n(height)}" role="img" aria-label="{_esc(title)}" '
+        f'viewBox="0 0 {_n(width)} {_n(height)}" role="img" aria-label="{_prose(title)}" '
         f'font-family="{_esc(FONT)}" fill="{TEXT}">',
-        f"<title>{_esc(title)}</title>",
+        f"<title>{_prose(title)}</title>",
         f'<rect x="0" y="0" width="{_n(width)}" height="{_n(height)}" fill="#ffffff"/>',
     ]
 
@@ -148,7 +155,7 @@ def _text(
         attrs += f' font-weight="{weight}"'
     if extra:
         attrs += " " + extra
-    return f"<text {attrs}>{_esc(text)}</text>"
+    return f"<text {attrs}>{_prose(text)}</text>"
 
 
 def _nice_percent_step(top: Fraction, max_ticks: int = 5) -> Fraction:
@@ -218,12 +225,12 @@ def distribution_svg(
     >>> from escarmouche.dice import distribution
     >>> svg = distribution_svg(distribution("1d6"), title="Un d6", highlight=lambda v: v >= 5)
     >>> import re
-    >>> bars = re.findall(r'fill="(#[0-9a-f]+)"><title>(\\d) : ', svg)
+    >>> bars = re.findall(r'fill="(#[0-9a-f]+)"><title>(\\d)\\s: ', svg)
     >>> [(face, "accent" if colour == ACCENT else "barre") for colour, face in bars]
     ... # doctest: +NORMALIZE_WHITESPACE
     [('1', 'barre'), ('2', 'barre'), ('3', 'barre'), ('4', 'barre'), ('5', 'accent'),
      ('6', 'accent')]
-    >>> "En évidence : 33,3" in svg
+    >>> "En évidence\u00a0: 33,3" in svg  # typeset: a no-break space before « : »
     True
     """
     _label(title, "titre")
@@ -237,7 +244,8 @@ def distribution_svg(
     for k in dist:
         if isinstance(k, bool) or not isinstance(k, int) or abs(k) > 10**9:
             raise invalid("distribution", k, "CORE-ERR", "des valeurs entières sont attendues")
-    items = sorted((k, _chance(v, f"probabilité de {k}")) for k, v in dist.items())
+    items = sorted((k, _chance(v, f"probabilité de {number(k) if isinstance(k, int) else k}"))
+                   for k, v in dist.items())
     if items and items[-1][0] - items[0][0] >= MAX_SPAN:
         raise invalid("distribution", items[-1][0] - items[0][0], "CORE-ERR",
                       f"l’écart entre la plus petite et la plus grande valeur dépasse "
@@ -307,7 +315,7 @@ def distribution_svg(
         tip = f"{number(outcome)} : {_probability(p)}"
         out.append(
             f'<rect x="{_n(x)}" y="{_n(y0 - h)}" width="{_n(bar_w)}" height="{_n(h)}" '
-            f'fill="{fill}"><title>{_esc(tip)}</title></rect>'
+            f'fill="{fill}"><title>{_prose(tip)}</title></rect>'
         )
     out.append("</g>")
 
@@ -376,7 +384,7 @@ def outcome_bars_svg(
         bar_y = y + (row_h - bar_h) / 2
         share = min(max(p, Fraction(0)), Fraction(1))
         tip = f"{label} : {_probability(p)}"
-        out.append(f'<g class="issue"><title>{_esc(tip)}</title>')
+        out.append(f'<g class="issue"><title>{_prose(tip)}</title>')
         out.append(_text(track_x - 8, bar_y + 13, label, size=size, anchor="end"))
         out.append(
             f'<rect x="{_n(track_x)}" y="{_n(bar_y)}" width="{_n(track_w)}" '
@@ -466,7 +474,7 @@ def timeline_svg(
             tip = f"{label}, activation {j + 1} : {actor}"
             if side is not None:
                 tip += f", camp {side}"
-            out.append(f"<g><title>{_esc(tip)}</title>")
+            out.append(f"<g><title>{_prose(tip)}</title>")
             out.append(
                 f'<rect x="{_n(x)}" y="{_n(box_y)}" width="{_n(w)}" height="{_n(box_h)}" '
                 f'rx="4" fill="{fill}"/>'
@@ -496,7 +504,7 @@ def _cell(value: object) -> tuple[str, bool]:
         return ("oui" if value else "non"), False
     if isinstance(value, int | float | Fraction):
         return _esc(number(value)), True
-    return _esc(value), False
+    return _prose(value), False
 
 
 def html_table(
@@ -530,8 +538,8 @@ def html_table(
     """
     out = ['<table class="escarmouche-table">']
     if caption is not None:
-        out.append(f"<caption>{_esc(caption)}</caption>")
-    out.append("<thead><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in headers) + "</tr></thead>")
+        out.append(f"<caption>{_prose(caption)}</caption>")
+    out.append("<thead><tr>" + "".join(f"<th>{_prose(h)}</th>" for h in headers) + "</tr></thead>")
     out.append("<tbody>")
     for i, row in enumerate(rows):
         if len(row) != len(headers):

@@ -11,6 +11,7 @@ import html
 from collections.abc import Sequence
 
 from escarmouche.render.svg import html_table
+from escarmouche.render.typo import typographie
 
 __all__ = ["Table", "Text"]
 
@@ -42,8 +43,8 @@ class Table:
     def __str__(self) -> str:
         from escarmouche.render.svg import _cell
 
-        lines = [self.title] if self.title else []
-        lines.append(" | ".join(self.headers))
+        lines = [typographie(self.title)] if self.title else []
+        lines.append(" | ".join(typographie(h) for h in self.headers))
         for row in self.rows:
             lines.append(" | ".join(html.unescape(_cell(v)[0]) for v in row))
         return "\n".join(lines)
@@ -66,6 +67,10 @@ class Text:
     """
 
     text: str
+
+    def __post_init__(self) -> None:
+        # French typography once, when the text is made (escarmouche.render.typo)
+        object.__setattr__(self, "text", typographie(self.text))
 
     def _repr_html_(self) -> str:
         return "".join(f"<p>{html.escape(line)}</p>" for line in self.text.splitlines())

@@ -48,7 +48,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, ParameterError, invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
-from escarmouche.render.fmt import join, quote
+from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, FighterState
 
 __all__ = ["ENVIRONMENT", "ActionSpec", "Move", "Reactor", "Resolver", "System"]
@@ -299,7 +299,8 @@ class System(Generic[R]):
         ``spec`` to ``actor`` now. Default: only on the actor's own activation."""
         if ctx.state.current != actor:
             raise invalid("acteur", actor, spec.rules[0] if spec.rules else "CORE-ERR",
-                          f"ce n’est pas son tour ; au tour de {ctx.state.current or 'personne'}",
+                          "ce n’est pas son tour ; au tour "
+                          f"{de(ctx.state.current) if ctx.state.current else 'de personne'}",
                           kind=IllegalActionError)
 
     def act(self, ctx: Ctx[R], actor: str, action: str, params: Mapping[str, Any]) -> None:

@@ -10,7 +10,7 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, check_roster
-from escarmouche.render.fmt import join
+from escarmouche.render.fmt import de, join
 from escarmouche.render.table import Table
 from escarmouche.systems.d100.rules import stat
 
@@ -63,9 +63,9 @@ class Initiative:
 
     @property
     def dice(self) -> tuple[DieRecord, ...]:
-        first = [DieRecord(INITIATIVE_DIE, e.d10, f"initiative de {e.name}")
+        first = [DieRecord(INITIATIVE_DIE, e.d10, f"initiative {de(e.name)}")
                  for e in self.entries]
-        more = [DieRecord(INITIATIVE_DIE, r, f"départage de {n}")
+        more = [DieRecord(INITIATIVE_DIE, r, f"départage {de(n)}")
                 for rnd in self.rolloffs for n, r in rnd]
         return (*first, *more)
 
@@ -146,7 +146,7 @@ def resolve_initiative(combatants: Iterable[Combatant], dice: Sequence[int]) -> 
 
     def draw(name: str, rolloff: bool) -> int:
         rule = "D100-INIT-2" if rolloff else "D100-INIT-1"
-        what = f"départage de {name}" if rolloff else f"initiative de {name}"
+        what = f"départage {de(name)}" if rolloff else f"initiative {de(name)}"
         value = next(it, None)
         if value is None:
             raise invalid(what, None, rule, "manquant : un d10 de plus est nécessaire")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from escarmouche.render.fmt import de, number, plural, quote
+from escarmouche.render.fmt import de, join, number, plural, quote
 from escarmouche.systems.d100.rules import LOCATION_AT
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def elapsed_time(rounds: int) -> str:
 def initiative_sentence(init: Initiative) -> str:
     """D100-INIT-1/2: every score, the roll-offs and the order."""
     parts = [f"{e.name} {e.score} ({e.ag} + {e.d10})" for e in init.entries]
-    text = "Initiative (Ag + 1d10) : " + ", ".join(parts)
+    text = "Initiative (Ag + 1d10) : " + join(parts)
     if init.rolloffs:
         text += " ; départage : " + " / ".join(
             ", ".join(f"{n} {r}" for n, r in rnd) for rnd in init.rolloffs)
@@ -118,7 +118,7 @@ def attack_sentence(result: AttackResult) -> str:
     s = result.setup
     attacker = s.attacker.name
     defender = s.defender.name
-    victim = f"{defender} (monture de {s.rider})" if s.rider else defender
+    victim = f"{defender} (monture {de(s.rider)})" if s.rider else defender
     target = s.target.total
     if not result.hit:
         return f"{attacker} manque {victim} ({_versus(result.attack_roll, target)})."

@@ -44,6 +44,7 @@ __all__ = [
     "NEAREST_LOCATIONS",
     "OFF_HAND_WEAPONS",
     "OPTION_LABELS",
+    "OPTION_VALUE_LABELS",
     "STATS",
     "TRACK",
     "WEAPONS",
@@ -443,7 +444,8 @@ class Rules:
         for f in fields(self):
             value = getattr(self, f.name)
             shown = ("oui" if value else "non") if isinstance(value, bool) else (
-                number(value) if isinstance(value, int) else str(value))
+                number(value) if isinstance(value, int)
+                else OPTION_VALUE_LABELS.get(f.name, {}).get(value, str(value)))
             rows.append((OPTION_LABELS[f.name], f.name, shown))
         return Table(("Option", "Identifiant", "Valeur"), rows, "Options du système d100")
 
@@ -462,6 +464,12 @@ OPTION_LABELS: Mapping[str, str] = MappingProxyType({
     "long_jump_run_up": "élan minimal d’un saut en longueur, en mètres (D100-JUMP-2)",
     "failure_degree": "points d’échec par degré d’échec (D100-JUMP-2)",
     "default_weapon": "arme en main par défaut",
+})
+
+#: the French label of each value of the options that take a value from a list (the
+#: engine keeps its identifiers; readers see these)
+OPTION_VALUE_LABELS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    "default_weapon": MappingProxyType({w.id: w.label for w in WEAPONS.values()}),
 })
 
 #: the defaults of RULES.md (a module-level value, usable as a default argument)

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
-from escarmouche.render.fmt import join, quote
+from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d100.actions import (
@@ -201,7 +201,7 @@ class D100System(System[Rules]):
     @staticmethod
     def _validate_flags(name: str, flags: Mapping[str, Json],
                         catalogue: Mapping[str, Weapon]) -> None:
-        where = f"flags de {name}"
+        where = f"flags {de(name)}"
         missing = sorted(FLAG_KEYS - set(flags))
         if missing:
             raise invalid(f"{where}.{missing[0]}", None, "D100-ACT-1", "champ manquant")
@@ -293,7 +293,8 @@ class D100System(System[Rules]):
         current = ctx.state.current
         if current != actor:
             raise invalid("acteur", actor, "D100-ROUND-1",
-                          f"ce n’est pas son tour ; au tour de {current or 'personne'}",
+                          "ce n’est pas son tour ; au tour "
+                          f"{de(current) if current else 'de personne'}",
                           kind=IllegalActionError)
         plan_with(ctx.fighter(actor), d, 1)
 

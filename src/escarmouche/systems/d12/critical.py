@@ -250,6 +250,8 @@ def resolve_damage(weapon: str, dice_shown: Sequence[int], *, option: str | None
                           f"{quote(expr)}, {len(shown)} fourni{'s' if len(shown) > 1 else ''}")
         raw = r.total
         detail = str(r)
+        if raw < 0:  # damage never heals: the floor is a ruling, shown (D12-CRIT-1)
+            detail = detail.rsplit(" = ", 1)[0] + " → 0 (minimum 0)"
     return DamageRoll(weapon, option, expr, shown, detail, raw, max(raw, 0),
                       _option_rules(option))
 

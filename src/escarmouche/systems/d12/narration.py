@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from escarmouche.render.fmt import join, number, ordinal, plural, quote, signed
+from escarmouche.render.fmt import de, join, number, ordinal, plural, quote, signed
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12.rules import ENVIRONMENT_INITIATIVE, MODE_LABELS, Mode
 
@@ -91,7 +91,7 @@ def perfect_tie_sentence(pt: PerfectTie) -> str:
 
 def bonus_tie_sentence(b: BonusTie) -> str:
     names = join([f"{n} (bonus {signed(s)})" for n, s in b.order])
-    return (f"{_scope_label(b.scope)} : égalité à {b.total}, départagée au bonus : {names} "
+    return (f"{_scope_label(b.scope)} : égalité à {b.total}, départagée au bonus, {names} "
             "(D12-INIT-4).")
 
 
@@ -104,14 +104,14 @@ def roll_off_sentence(ro: RollOff) -> str:
 def order_sentence(groups: Iterable[tuple[str, list[str]]]) -> str:
     order = " ; ".join(
         "environnement" if side == ENVIRONMENT and not members
-        else f"{quote(side)} : {', '.join(members)}"
+        else f"{quote(side)} ({join(members)})"
         for side, members in groups
     )
     return f"Ordre des groupes : {order}."
 
 
 def _rolls_with_totals(rolls: Iterable[InitiativeRoll]) -> str:
-    return ", ".join(f"{r.name} ({roll_text(r)})" for r in rolls)
+    return join([f"{r.name} ({roll_text(r)})" for r in rolls])
 
 
 def initiative_lines(init: D12Initiative) -> list[str]:
@@ -153,9 +153,9 @@ def group_order_sentence(init: D12Initiative) -> str:
     parts = []
     for side, members in init.groups:
         if side == ENVIRONMENT and not members:
-            parts.append(f"environnement ({ENVIRONMENT_INITIATIVE})")
+            parts.append(f"environnement à {ENVIRONMENT_INITIATIVE}")
         else:
-            parts.append(f"{quote(side)} ({values[side]}) : {', '.join(members)}")
+            parts.append(f"{quote(side)} à {values[side]} ({join(members)})")
     lines = ["Ordre des groupes : " + " ; ".join(parts) + " (D12-INIT-2)."]
     lines += [group_tie_sentence(t) + "." for t in init.group_ties]
     lines += [bonus_tie_sentence(b) for b in init.bonus_ties]
@@ -178,18 +178,18 @@ def environment_sentence(effects: list[str]) -> str:
 def attack_explanation(att: AttackRoll) -> str:
     """>>> from escarmouche.systems.d12.critical import resolve_attack_roll
     >>> attack_explanation(resolve_attack_roll([7], bonus=3, defence=10))
-    '7 +3 = 10 contre défense 10 : touché (D12-CRIT-1)'
+    '7 +3 = 10 contre défense 10, touché (D12-CRIT-1)'
     """
     if len(att.dice) > 1:
         how = "le plus haut" if att.mode is Mode.AVANTAGE else "le plus bas"
-        shown = f"{' et '.join(map(str, att.dice))}, on garde {how} : {att.kept}"
+        shown = f"{' et '.join(map(str, att.dice))}, on garde {how}, {att.kept}"
     else:
         shown = str(att.kept)
     if att.critical:
-        return (f"{shown} naturel : réussite critique, touché quelle que soit la défense "
+        return (f"{shown} naturel, réussite critique, touché quelle que soit la défense "
                 f"{att.defence} (D12-CRIT-2)")
     verdict = "touché" if att.hit else "raté"
-    return (f"{shown} {signed(att.bonus)} = {att.total} contre défense {att.defence} : "
+    return (f"{shown} {signed(att.bonus)} = {att.total} contre défense {att.defence}, "
             f"{verdict} (D12-CRIT-1)")
 
 
@@ -201,9 +201,9 @@ def attack_sentence(actor: str, target: str, expression: str, sources: list[str]
 
 def damage_sentence(actor: str, target: str, option_label: str | None, dmg: DamageRoll,
                     left: int) -> str:
-    label = (f"dégâts critiques, option {quote(option_label)}" if option_label
-             else "dégâts")
-    return (f"{actor} : {label} : {dmg.detail} → {target} perd "
+    label = (f"Dégâts critiques {de(actor)} sur {target}, option {quote(option_label)}"
+             if option_label else f"Dégâts {de(actor)} sur {target}")
+    return (f"{label} ({dmg.detail}) : {target} perd "
             f"{plural(dmg.damage, 'PV', 'PV')} (reste {max(left, 0)}).")
 
 

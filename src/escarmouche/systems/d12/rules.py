@@ -36,6 +36,7 @@ __all__ = [
     "HP_RANGE",
     "MODE_LABELS",
     "OPTION_LABELS",
+    "OPTION_VALUE_LABELS",
     "REQUIRED_ACTIONS",
     "RESOLVER_KINDS",
     "TRACK",
@@ -300,6 +301,13 @@ OPTION_LABELS: dict[str, str] = {
     **{f"actions.{a.id}": a.label for a in DEFAULT_ACTIONS},
     "mode": "mode du jet d’attaque (D12-ADV-1)",
     **{f"mode.{m.value}": label for m, label in MODE_LABELS.items()},
+}
+
+#: the French label of each value of the options that take a value from a list (the
+#: engine keeps its identifiers; readers see these)
+OPTION_VALUE_LABELS: dict[str, dict[str, str]] = {
+    "critical_option": {o.id: f"({o.letter}) {o.label}" for o in CRITICAL_OPTIONS.values()},
+    "mode": {m.value: label for m, label in MODE_LABELS.items()},
 }
 
 #: the rules by default (a module-level value, so that defaults are not rebuilt)

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, Timing
-from escarmouche.render.fmt import de, quote
+from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d12 import narration
@@ -250,7 +250,7 @@ class D12System(System[Rules]):
         if turn == 0:
             ctx.emit(
                 "tour_bonus",
-                f"Tour bonus de l’embuscade : seuls agissent {', '.join(map(str, bonus))}, "
+                f"Tour bonus de l’embuscade : seuls agissent {join(map(str, bonus))}, "
                 "dans l’ordre de leur initiative individuelle (D12-SURPRISE-1, "
                 "D12-SURPRISE-2).",
                 rules=("D12-SURPRISE-1", "D12-SURPRISE-2"),
@@ -330,7 +330,8 @@ class D12System(System[Rules]):
                               kind=IllegalActionError)
             return
         raise invalid("acteur", actor, "D12-ACT-1",
-                      f"ce n’est pas son tour (c’est celui de {ctx.state.current or 'personne'})"
+                      "ce n’est pas son tour (c’est celui "
+                      f"{de(ctx.state.current) if ctx.state.current else 'de personne'})"
                       " (D12-INIT-4)", kind=IllegalActionError)
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:

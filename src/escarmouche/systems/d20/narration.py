@@ -65,12 +65,13 @@ def save_sentence(actor: str, effect: str, roll: int, bonus: int, target: int,
                   success: bool) -> str:
     """D20-END-1.
 
-    >>> save_sentence("Thorin", "Venin", 6, 5, 10, True)[-59:]
-    '1d20 = 6 + 5 = 11 (10 requis) : réussi : l’effet prend fin.'
+    >>> print(save_sentence("Thorin", "Venin", 6, 5, 10, True))  # doctest: +NORMALIZE_WHITESPACE
+    Jet de sauvegarde de Thorin contre « Venin » : 1d20 = 6 + 5 = 11 (10 requis),
+    réussi ; l’effet prend fin.
     """
-    verdict = "réussi : l’effet prend fin" if success else "raté : l’effet continue"
-    return (f"{actor} : jet de sauvegarde contre {quote(effect)} : 1d20 = "
-            f"{sum_text(roll, bonus)} ({number(target)} requis) : {verdict}.")
+    verdict = "réussi ; l’effet prend fin" if success else "raté ; l’effet continue"
+    return (f"Jet de sauvegarde {de(actor)} contre {quote(effect)} : 1d20 = "
+            f"{sum_text(roll, bonus)} ({number(target)} requis), {verdict}.")
 
 
 def end_of_turn_sentence(actor: str, ending: Sequence[str]) -> str:
@@ -90,10 +91,10 @@ def attack_sentence(label: str, attacker: str, target: str, roll: int, bonus: in
     """An attack (engine convenience); ``damage`` is ``None`` on a miss.
 
     >>> attack_sentence("Attaque", "Thorin", "Gob", 14, 5, 12, 3, "1d6", 5).split(" : ", 1)[1]
-    '1d20 = 14 + 5 = 19 contre défense 12 : touché, 3 dégâts (1d6) ; Gob : 5 PV.'
+    '1d20 = 14 + 5 = 19 contre défense 12, touché, 3 dégâts (1d6) ; Gob : 5 PV.'
     """
     head = (f"{label} {de(attacker)} contre {target} : 1d20 = {sum_text(roll, bonus)} "
-            f"contre défense {number(defence)} : ")
+            f"contre défense {number(defence)}, ")
     if damage is None:
         return head + "raté."
     return (head + f"touché, {plural(damage, 'dégât')} ({weapon}) ; {target} : "

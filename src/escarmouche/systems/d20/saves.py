@@ -59,9 +59,9 @@ class SaveResult:
     rules: tuple[str, ...] = ("D20-END-1",)
 
     def __str__(self) -> str:
-        verdict = "réussi : l’effet prend fin" if self.success else "raté : l’effet continue"
+        verdict = "réussi ; l’effet prend fin" if self.success else "raté ; l’effet continue"
         return (f"Jet de sauvegarde : 1d20 = {sum_text(self.roll, self.bonus)} "
-                f"({number(self.target)} requis) : {verdict} (D20-END-1).")
+                f"({number(self.target)} requis), {verdict} (D20-END-1).")
 
     def _repr_html_(self) -> str:
         return Text(str(self))._repr_html_()

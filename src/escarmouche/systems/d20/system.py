@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
+from escarmouche.render.fmt import de, join
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d20 import actions, grid
@@ -133,7 +134,7 @@ class D20System(System[Rules]):
             entry = _check.mapping(where, raw, "D20-INIT-1")
             if entry.get("name") != c.name or entry.get("modifier") != c.stat("init", 0):
                 raise invalid(where, entry.get("name"), "D20-INIT-1",
-                              f"le jet de {c.name} avec son modificateur d’initiative est "
+                              f"le jet {de(c.name)} avec son modificateur d’initiative est "
                               "attendu")
             offs = _check.sequence(f"{where}.roll_offs", entry.get("roll_offs"), "D20-INIT-1",
                                    max_len=rules.max_roll_off_rounds)
@@ -152,7 +153,7 @@ class D20System(System[Rules]):
 
     @staticmethod
     def _validate_flags(name: str, flags: Mapping[str, Json]) -> None:
-        where = f"flags de {name}"
+        where = f"flags {de(name)}"
         missing = sorted({"pos", "pa", "budget", "opportunite", "immediate"} - set(flags))
         if missing:
             raise invalid(f"{where}.{missing[0]}", None, "D20-ACT-1", "champ manquant")
@@ -194,7 +195,7 @@ class D20System(System[Rules]):
                  rules=("D20-INIT-1",), data=ini.to_json(), purpose="initiative")
         placed = [f"{n} {square_text(p)}" for n, p in positions.items()]
         if placed:
-            ctx.emit("placement", "Positions : " + ", ".join(placed) + ".",
+            ctx.emit("placement", "Positions : " + join(placed) + ".",
                      rules=("D20-OPP-2",),
                      data={"positions": {n: list(p) for n, p in positions.items()}})
 

@@ -283,7 +283,7 @@ def _rank(
                 f"manche {i + 1} : " + ", ".join(f"{n} {fmt.number(v)}" for n, v in r)
                 for i, r in enumerate(g_rounds)
             ]
-            text += " ; départage au d100 (le plus haut d’abord) : " + " ; ".join(parts)
+            text += " ; départage au d100 (le plus haut d’abord), " + " ; ".join(parts)
         text += f" → {', '.join(resolved)}"
         ties.append(TieBreak(tuple(members), crit, g[0].test.margin, habs, g_rounds,
                              resolved, text))
@@ -323,7 +323,7 @@ def _turn_zero(
                 f"{r.name} ne joue pas au tour 0 malgré l’attaque surprise (échec critique)"))
             continue
         out.append(TurnZeroEntry(r.name, True, tuple(dict.fromkeys(rules)),
-                                 f"{r.name} joue au tour 0 ({', '.join(reasons)})"))
+                                 f"{r.name} joue au tour 0 ({fmt.join(reasons)})"))
     return out
 
 

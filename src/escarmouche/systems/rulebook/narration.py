@@ -31,7 +31,7 @@ def initiative_roll_sentence(name: str, test: TestResult) -> str:
 
     >>> from escarmouche.systems.rulebook.rules import d100_test
     >>> initiative_roll_sentence("Aldric", d100_test(60, 30))
-    'Aldric : initiative 30 contre 60 : réussite, marge 30.'
+    'Aldric : initiative 30 contre 60, réussite, marge 30.'
     """
     text = f"{name} : initiative {test.describe()}"
     if test.critical == "success":
@@ -70,10 +70,10 @@ def hypoactivity_sentence(actor: str, roll: int, can_act: bool) -> str:
     """The 1d4 of Hypoactivité at an activation (RB-SPEED-1).
 
     >>> hypoactivity_sentence("Bor", 4, False)
-    'Hypoactivité : Bor lance 1d4 : 4 ; Bor ne peut pas agir.'
+    'Hypoactivité : Bor lance 1d4 et obtient 4 ; Bor ne peut pas agir.'
     """
     verdict = "peut agir" if can_act else "ne peut pas agir"
-    return f"Hypoactivité : {actor} lance 1d4 : {roll} ; {actor} {verdict}."
+    return f"Hypoactivité : {actor} lance 1d4 et obtient {roll} ; {actor} {verdict}."
 
 
 def eclat_regenerated_sentence(name: str, before: int, after: int) -> str:

@@ -272,8 +272,8 @@ class TestResult:
         return "réussite" if self.success else "échec"
 
     def describe(self) -> str:
-        """French: « 23 contre 60 : réussite, marge 37 »."""
-        return (f"{fmt.number(self.roll)} contre {fmt.number(self.stat)} : {self.label}, "
+        """French: « 23 contre 60, réussite, marge 37 »."""
+        return (f"{fmt.number(self.roll)} contre {fmt.number(self.stat)}, {self.label}, "
                 f"marge {fmt.number(self.margin)}")
 
     def _repr_html_(self) -> str:

@@ -156,9 +156,9 @@ def resolve_surprise(
     verdict = "attaque surprise réussie" if success else (
         "égalité, les défenseurs l’emportent" if a_test.margin == d_test.margin
         else "les défenseurs ne sont pas surpris")
-    text = (f"Attaque surprise : DIS {fmt.number(a_stat)} ({fmt.join(a_from)}) jet "
-            f"{a_test.describe()} ; PMR {fmt.number(d_stat)} ({fmt.join(d_from)}) jet "
-            f"{d_test.describe()} : {verdict}")
+    text = (f"Attaque surprise : DIS {fmt.number(a_stat)} ({fmt.join(a_from)}), jet "
+            f"{a_test.describe()} ; PMR {fmt.number(d_stat)} ({fmt.join(d_from)}), jet "
+            f"{d_test.describe()} ; {verdict}")
     return SurpriseResult(success, True, rules.surprise_aggregate, a_stat, a_from, d_stat,
                           d_from, a_test, d_test, text)
 

@@ -149,14 +149,14 @@ class RulebookSystem(System[Rules]):
         if surprise_by is None:
             if "non_avertis" in options:
                 raise invalid("surprise_par", None, "RB-SURPRISE-1",
-                              "non_avertis sans surprise_par : nommez le camp qui tente "
-                              "l’attaque surprise")
+                              "non_avertis est donné sans surprise_par ; nommez le camp qui "
+                              "tente l’attaque surprise")
         else:
             sides = list(dict.fromkeys(c.side for c in roster))
             _check.name_in("surprise_par", surprise_by, sides, "RB-SURPRISE-1", what="camp")
             if "non_avertis" not in options:
                 raise invalid("non_avertis", None, "RB-SURPRISE-1",
-                              "non_avertis manquant : précisez si les défenseurs ignorent la "
+                              "non_avertis manquant ; précisez si les défenseurs ignorent la "
                               "présence des attaquants (non_avertis=True ou False)")
             attackers = [c for c in roster if c.side == surprise_by]
             defenders = [c for c in roster if c.side != surprise_by]
