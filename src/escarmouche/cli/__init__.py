@@ -21,7 +21,9 @@ réussite ordinaire | 50,0 % | 1/2
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -39,6 +41,26 @@ Escarmouche : probabilités exactes et combats automatiques des quatre systèmes
 de combat (rulebook, d100, d12, d20).
 
 Codes de sortie : 0 réussite ; 1 entrée refusée (fichier, dés, règle) ; 2 mauvais usage."""
+
+
+class _Typeset(io.TextIOBase):
+    """A text stream that writes through another one, each piece typeset
+    (:func:`escarmouche.render.typo.typographie`; JSON output never goes through it)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from escarmouche.render.typo import typographie
+
+        self._stream.write(typographie(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def fileno(self) -> int:
+        return int(self._stream.fileno())
 
 
 def build_parser() -> FrenchParser:
@@ -60,7 +82,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         try:
             args = parser.parse_args(argv)
-            code: Any = args._run(args)
+            if getattr(args, "json", False):
+                code: Any = args._run(args)
+            else:
+                # every line a reader sees, French typography by the project's one function
+                with contextlib.redirect_stdout(_Typeset(sys.stdout)):
+                    code = args._run(args)
         except SystemExit as done:
             return int(done.code or 0)
         except EscarmoucheError as err:

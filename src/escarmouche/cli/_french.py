@@ -15,6 +15,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
+from escarmouche.render.typo import typographie
+
 __all__ = ["FRENCH", "NBSP", "FrenchParser", "french_argparse", "integer", "text", "typography"]
 
 NBSP = "\u00a0"
@@ -80,15 +82,14 @@ def _quotes(message: str) -> str:
 
 
 def typography(text: str) -> str:
-    """French spacing: a no-break space before « : », a narrow one before ; ! ?.
+    """French spacing, by the one function of the project
+    (:func:`escarmouche.render.typo.typographie`): a no-break space before « : », a
+    narrow one before ; ! ?.
 
     >>> typography("Exemples : 2d6 ; 1d20 ?") == "Exemples\u00a0: 2d6\u202f; 1d20\u202f?"
     True
     """
-    text = re.sub(r" :(?=\s|$)", f"{NBSP}:", text)
-    # section titles (« options: ») take the no-break space too
-    text = re.sub(r"(?m)^(\S[^\n]*?\S):$", f"\\1{NBSP}:", text)
-    return re.sub(r" ([;!?])(?=\s|$)", "\u202f\\1", text)
+    return typographie(text)
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):

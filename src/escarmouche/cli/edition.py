@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         pages = build_pages(root, duels=args.duels)
     except SystemExit as stop:
         if isinstance(stop.code, str):
-            print(f"escarmouche : {stop.code}", file=sys.stderr)
+            print(f"escarmouche\u00a0: {stop.code}", file=sys.stderr)
             return 1
         raise
     print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
