@@ -498,11 +498,18 @@ class Encounter:
         first = st.activations.get(actor, 0) == 0
         st.activations[actor] = st.activations.get(actor, 0) + 1
         whose = "de l’environnement" if actor == ENVIRONMENT else de(actor)
-        ctx.emit("activation", f"Au tour {whose}.", actor=actor,
+        if self._system.activation_word == "tour":
+            sentence, start = f"Au tour {whose}.", f"au début du tour {whose}"
+        else:  # « Activation d’Aube. », « au début de l’activation d’Aube »
+            word = self._system.activation_word
+            sentence = f"{word[:1].upper()}{word[1:]} {whose}."
+            start = f"au début de l’{word} {whose}" if word[:1] in "aeéiou" else \
+                f"au début de la {word} {whose}"
+        ctx.emit("activation", sentence, actor=actor,
                  data={"activation": st.activations[actor]})
         for e in [e for e in st.effects
                   if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of == actor]:
-            ctx.remove_effect(e.id, why=f"prend fin au début du tour {whose}")
+            ctx.remove_effect(e.id, why=f"prend fin {start}")
         if first:
             # the bearer's effects (or the environment's, D12-INIT-5) tick once per turn,
             # at its first activation (RB-SPEED-3)

@@ -2,9 +2,9 @@
 recruit and the expected number of rounds, each with a 95 % interval.
 
 A whole fight has no exact law in the engine, so :func:`duel_outcomes` plays ``n`` duels
-with :meth:`Encounter.run <escarmouche.encounter.Encounter.run>`, fight ``i`` with
-``random.Random(seed + i)`` (common random numbers: two rule sets compared with the same
-seed see the same dice streams). The win probability has a Wilson score interval, the
+with :func:`escarmouche.simulation.simulate`, fight ``i`` on the dice stream (``seed``,
+``i``) (common random numbers: two rule sets compared with the same seed see the same
+dice streams). The win probability has a Wilson score interval, the
 mean rounds a normal interval (1,96 standard errors). The same seed gives the same
 result.
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import random
 from typing import Any
 
 from escarmouche import _check
@@ -84,22 +83,22 @@ class Duels:
 
 
 def duel_outcomes(system: str, rules: Any, n: int, seed: int = 0) -> Duels:
-    """Play ``n`` standard duels (:func:`duel_roster`) under ``rules`` (see the module
-    docstring); at most :data:`MAX_DUELS`."""
+    """Play ``n`` standard duels (:func:`duel_roster`) under ``rules`` with
+    :func:`escarmouche.simulation.simulate` (the simulation mode, held to the full
+    engine; fight ``i`` draws its dice from the stream (``seed``, ``i``), so two rule
+    sets compared with the same seed see the same dice: common random numbers); at most
+    :data:`MAX_DUELS`."""
     from escarmouche.encounter import Encounter
+    from escarmouche.simulation import simulate
 
     n = _check.integer("duels", n, lo=1, hi=MAX_DUELS, rule="CORE-RNG")
     seed = _check.integer("graine", seed, lo=0, hi=2**62, rule="CORE-RNG")
-    wins = 0
-    lengths = []
-    for i in range(n):
-        fight = Encounter(system, duel_roster(), rules=rules)
-        fight.run(random.Random(seed + i), max_turns=MAX_TURNS)
-        if fight.fighter("Vétérane").standing and not fight.fighter("Recrue").standing:
-            wins += 1
-        lengths.append(fight.turn)
-    mean = sum(lengths) / n
-    var = sum((x - mean) ** 2 for x in lengths) / (n - 1) if n > 1 else 0.0
+    balance = simulate(Encounter(system, duel_roster(), rules=rules), n, seed=seed,
+                       max_turns=MAX_TURNS)
+    wins = balance.wins.get("vétérans", 0)
+    mean = sum(k * v for k, v in balance.rounds.items()) / n
+    var = (sum(v * (k - mean) ** 2 for k, v in balance.rounds.items()) / (n - 1)
+           if n > 1 else 0.0)
     half = _Z * math.sqrt(var / n)
     low, high = wilson(wins, n)
     return Duels(n, seed, wins / n, low, high, mean, max(0.0, mean - half), mean + half)

@@ -173,6 +173,9 @@ class System(Generic[R]):
     tracks: ClassVar[tuple[str, ...]] = ()
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
+    #: the word for one fighter's moment to act (« tour », or « activation » where
+    #: « tour » is the global turn, as in the Rulebook)
+    activation_word: ClassVar[str] = "tour"
     #: the keyword options ``Encounter.start`` accepts (the engine refuses any other)
     start_options: ClassVar[tuple[str, ...]] = ()
     #: the rule IDs cited when a global turn starts (the turn structure of the system)

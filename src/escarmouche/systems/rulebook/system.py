@@ -98,6 +98,8 @@ class RulebookSystem(System[Rules]):
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = TRACKS
     turn_word: ClassVar[str] = "tour"
+    #: in the Rulebook « tour » is the global turn; a character's moment is an activation
+    activation_word: ClassVar[str] = "activation"
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
     action_specs = ACTIONS
     resolvers = RESOLVERS
