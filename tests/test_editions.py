@@ -186,7 +186,7 @@ def test_any_edition_data_reads_or_is_refused_in_french_core_err(data: dict[str,
 def test_the_file_name_is_the_edition_number(tmp_path: Path) -> None:
     path = tmp_path / "3.toml"
     path.write_text(edition_to_toml(parse_edition(_edition())), encoding="utf-8")
-    with pytest.raises(SaveError, match=r"^number = 2 : .*3\.toml"):
+    with pytest.raises(SaveError, match=r"^number = 2\u00a0: .*3\.toml"):
         load_edition(path)
 
 
@@ -222,7 +222,7 @@ def test_duels_are_reproducible_and_bounded_core_rng() -> None:
     a = duel_outcomes("rulebook", rules, 30, seed=5)
     assert a == duel_outcomes("rulebook", rules, 30, seed=5)
     assert a.win_low <= a.win <= a.win_high and a.rounds_low <= a.rounds <= a.rounds_high
-    with pytest.raises(ParameterError, match=r"^duels = 0 : .*\(CORE-RNG\)$"):
+    with pytest.raises(ParameterError, match=r"^duels = 0\u00a0: .*\(CORE-RNG\)$"):
         duel_outcomes("rulebook", rules, 0)
 
 

@@ -119,7 +119,7 @@ PHRASINGS: Mapping[str, tuple[str, ...]] = {
 }
 
 _NUMBER = r"\d+"
-_MODIFIER = r"[−+-]\d+"
+_MODIFIER = r"(?<!\w)[−+-]\d+"
 _SUBSTITUTION = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 

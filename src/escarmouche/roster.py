@@ -515,6 +515,8 @@ def _combatant_key(roster: Roster, lines: Mapping[str, int], message: str) -> st
     """The path of the per-combatant key (``arme``, ``arme_secondaire``, ``position``)
     whose value, or whose combatant, the error message names."""
     start = roster.start_options
+    # messages are typeset (no-break spaces inside « »): compare with plain spaces
+    message = message.replace("\u00a0", " ").replace("\u202f", " ")
     for by_value in (True, False):
         for name, base in roster._paths.items():
             hands = (start.get("equipement") or {}).get(name) or {}

@@ -1,6 +1,13 @@
 """``escarmouche edition``: draft, publish and document an edition of the book (what
 ``make edition`` runs; the designer's workflow is in the book's « Pour les
-concepteurs »). It works on a checkout of the book (``--depot``, default: here).
+concepteurs »). It works on a checkout of the book (``--depot``, default: here); a
+folder without ``editions/`` is a usage error (exit code 2):
+
+>>> import tempfile
+>>> from escarmouche.cli import main
+>>> with tempfile.TemporaryDirectory() as folder:
+...     main(["edition", "--depot", folder, "--pages"])
+2
 """
 
 from __future__ import annotations
