@@ -22,6 +22,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -396,7 +397,7 @@ def core_targets() -> list[Target]:
 
 
 def all_targets() -> list[Target]:
-    return core_targets() + _widget_parsers() + system_targets()
+    return core_targets() + _widget_parsers() + system_targets() + file_targets()
 
 
 def run_all(examples: int, *, seed: int = 0, only: str = "") -> tuple[Report, dict[str, int]]:
@@ -473,4 +474,69 @@ def system_targets() -> list[Target]:
                lambda a: d20.opportunity_attack_allowed(*a)),
         Target("first_to_act_odds", st.tuples(st.sampled_from(
             [rulebook, d100, d20]), roster), lambda a: a[0].first_to_act_odds(a[1])),
+    ]
+
+
+# -- the files designers and GMs keep: rosters and editions (issues 17 and 18) ----------
+
+_TEXT_OPS = ("supprime", "double", "remplace", "insere")
+_TOML_JUNK = st.one_of(st.sampled_from(
+    ["= 1", "[[camps]]", "[options]", "CC = 400", "nom = \"\"", "version = 2", "x = [",
+     "caracteristiques = { PV = -3 }", "arme = \"bazooka\"", "politique = \"lâche\"",
+     "position = [0, 0, 0]", "systeme = \"d7\"", "\"\\ud800\"", "1e999", "[[fin]]",
+     "condition = \"tours\"", "reussite_critique_max = 101", "= = =", "\x00"]),
+    st.text(max_size=30))
+
+
+def _mutated_text(texts: list[str]) -> st.SearchStrategy[str]:
+    """A real file with up to three line edits: a line removed, doubled, replaced or a
+    line inserted, the new lines drawn from TOML pieces and random text."""
+    def mutate(args: tuple[str, list[tuple[int, str, str]]]) -> str:
+        text, edits = args
+        lines = text.splitlines()
+        for at, op, junk in edits:
+            k = at % (len(lines) or 1)
+            if op == "supprime" and lines:
+                del lines[k]
+            elif op == "double" and lines:
+                lines.insert(k, lines[k])
+            elif op == "remplace" and lines:
+                key = lines[k].partition("=")[0]
+                lines[k] = f"{key}= {junk}" if "=" in lines[k] else junk
+            else:
+                lines.insert(k, junk)
+        return "\n".join(lines) + "\n"
+
+    edit = st.tuples(st.integers(0, 500), st.sampled_from(_TEXT_OPS), _TOML_JUNK)
+    return st.tuples(st.sampled_from(texts), st.lists(edit, max_size=3)).map(mutate)
+
+
+def _play_roster(text: str) -> object:
+    from escarmouche.roster import parse_roster
+    from escarmouche.simulation import simulate
+
+    roster = parse_roster(text, source="fuzz.toml")
+    return simulate(roster, 2, seed=1, max_turns=3)
+
+
+def _load_edition(text: str) -> object:
+    import tempfile
+
+    from escarmouche.editions import load_edition
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "1.toml"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        return load_edition(path)
+
+
+def file_targets() -> list[Target]:
+    from escarmouche.roster import example_rosters
+
+    rosters = [p.read_text(encoding="utf-8") for p in example_rosters().values()]
+    root = Path(__file__).resolve().parents[1]
+    editions = [p.read_text(encoding="utf-8") for p in sorted((root / "editions").glob("*.toml"))]
+    return [
+        Target("roster.parse_roster", _mutated_text(rosters), _play_roster),
+        Target("editions.load_edition", _mutated_text(editions), _load_edition),
     ]
