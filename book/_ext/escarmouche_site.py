@@ -152,7 +152,9 @@ def configure(app: Sphinx, config: Config) -> None:
     config.html_search_scorer = str(SCORER)
     options = dict(config.html_theme_options or {})
     footer = (
-        f'<p class="esc-edition">Escarmouche, <a href="{{root}}book/revisions.html">'
+        # the edition links to its generated « Ce qui a changé » page (issue 17)
+        f'<p class="esc-edition">Escarmouche, <a href="{{root}}book/editions/'
+        f'edition-{html.escape(edition["number"])}.html">'
         f"{html.escape(edition['label'])}</a></p>"
     )
     options["extra_footer"] = (str(options.get("extra_footer") or "") + footer)
@@ -161,7 +163,7 @@ def configure(app: Sphinx, config: Config) -> None:
 
 def page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
                  doctree: Any) -> None:
-    """``html-page-context``: the footer's link to the revisions page, relative."""
+    """``html-page-context``: the footer's link to the edition's page, relative."""
     options = context.get("theme_extra_footer")
     if isinstance(options, str) and "{root}" in options:
         depth = pagename.count("/")

@@ -31,6 +31,8 @@ PAGE_TYPES = {
     "suivi": "book/demos/suivi-combat.html",
     "glossaire": "book/glossaire.html",
     "révisions": "book/revisions.html",
+    "changements": "book/editions/edition-1.html",
+    "aide-mémoire": "book/d100/aide-memoire.html",
     "api": "book/api.html",
     "recherche": "search.html?q=initiative",
 }
@@ -290,6 +292,10 @@ def test_edition_on_every_page_and_pdf_linked() -> None:
     for html in pages:
         text = html.read_text(encoding="utf-8")
         assert label in text, html
+        # the edition in the footer leads to its « Ce qui a changé » page
+        footer = re.search(r'class="esc-edition">Escarmouche, <a href="([^"]+)"', text)
+        assert footer, html
+        assert (html.parent / footer.group(1)).resolve().is_file(), (html, footer.group(1))
     home = (SITE / "book" / "index.html").read_text(encoding="utf-8")
     link = re.search(r'href="([^"]+\.pdf)"', home)
     assert link, "pas de lien vers le PDF sur l’accueil"
