@@ -308,13 +308,21 @@ _TOML_REASONS = [
 ]
 
 
-def _toml_error(source: str, err: tomllib.TOMLDecodeError) -> RosterError:
+def toml_problem(err: tomllib.TOMLDecodeError) -> tuple[int | None, int | None, str]:
+    """``tomllib``'s (English) error as (line, column, French reason); shared by every
+    TOML file a user keeps (rosters, editions)."""
     message = str(err)
     found = re.search(r"\(at line (\d+), column (\d+)\)", message)
     reason = next((fr for pattern, fr in _TOML_REASONS if re.search(pattern, message)),
                   "syntaxe TOML incorrecte")
     if found:
-        line, col = int(found.group(1)), int(found.group(2))
+        return int(found.group(1)), int(found.group(2)), reason
+    return None, None, reason
+
+
+def _toml_error(source: str, err: tomllib.TOMLDecodeError) -> RosterError:
+    line, col, reason = toml_problem(err)
+    if line is not None:
         return RosterError(f"{source}, ligne {line}, colonne {col} : texte TOML invalide : "
                            f"{reason} (CORE-ERR)", field="toml", rule="CORE-ERR", line=line)
     return RosterError(f"{source} : texte TOML invalide : {reason} (CORE-ERR)", field="toml",
@@ -339,7 +347,7 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
     lines = line_map(text)
     if "version" in data and data["version"] != FORMAT:
         raise _error(source, lines, "version",
-                     f"{data['version']!r} : version de fichier inconnue (ce moteur lit la "
+                     f"{shown(data['version'])} : version de fichier inconnue (ce moteur lit la "
                      f"version {FORMAT})")
     try:
         _validator()(data)

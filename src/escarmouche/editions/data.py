@@ -200,7 +200,11 @@ def load_edition(path: Path | str) -> Edition:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:
-        raise _fail(path.name, str(err)[:60], "TOML illisible") from None
+        from escarmouche.roster import toml_problem
+
+        line, col, reason = toml_problem(err)
+        where = f"ligne {line}, colonne {col}" if line is not None else "texte"
+        raise _fail(path.name, where, f"TOML illisible : {reason}") from None
     edition = parse_edition(data)
     if path.stem != str(edition.number):
         raise _fail("number", edition.number,
