@@ -128,7 +128,7 @@ def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
     tracker.effect_duration.value = 2
     tracker.effect_button.click()
     assert tracker.error_text == ""
-    assert "e1 | poison | Aldric | au début de l’activation du porteur | 2 | PV −2" in status(
+    assert "e1 | poison | Aldric | au début du tour du porteur | 2 | PV −2" in status(
         tracker)
     tracker.effect_per_tick.value = "PV=deux"
     tracker.effect_button.click()

@@ -201,6 +201,32 @@ TIMING_LABELS: dict[Timing, str] = {
 }
 
 
+def timing_label(timing: Timing, *, turn_word: str = "tour",
+                 activation_word: str = "tour") -> str:
+    """:data:`TIMING_LABELS` in a system's own words: its global turn (« round » in d100
+    and d20) and a fighter's moment (« activation » in the Rulebook, where « tour » is the
+    global turn; « tour » elsewhere).
+
+    >>> timing_label(Timing.TURN_START, turn_word="round")
+    'au début du round'
+    >>> timing_label(Timing.UNTIL_NEXT_TURN_OF, activation_word="activation")
+    'jusqu’au début de la prochaine activation de'
+    >>> timing_label(Timing.ACTIVATION_END)
+    'à la fin du tour du porteur'
+    """
+    if timing is Timing.TURN_START:
+        return "au début du tour global" if turn_word == "tour" else f"au début du {turn_word}"
+    if timing is Timing.TURN_END:
+        return "à la fin du tour global" if turn_word == "tour" else f"à la fin du {turn_word}"
+    if activation_word == "activation":
+        if timing is Timing.UNTIL_NEXT_TURN_OF:
+            return "jusqu’au début de la prochaine activation de"
+        return TIMING_LABELS[timing]
+    return {Timing.ACTIVATION_START: "au début du tour du porteur",
+            Timing.ACTIVATION_END: "à la fin du tour du porteur"}.get(timing,
+                                                                     TIMING_LABELS[timing])
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
     """A lasting effect with a timing and an optional countdown.

@@ -323,9 +323,9 @@ def toml_problem(err: tomllib.TOMLDecodeError) -> tuple[int | None, int | None, 
 def _toml_error(source: str, err: tomllib.TOMLDecodeError) -> RosterError:
     line, col, reason = toml_problem(err)
     if line is not None:
-        return RosterError(f"{source}, ligne {line}, colonne {col} : texte TOML invalide : "
-                           f"{reason} (CORE-ERR)", field="toml", rule="CORE-ERR", line=line)
-    return RosterError(f"{source} : texte TOML invalide : {reason} (CORE-ERR)", field="toml",
+        return RosterError(f"{source}, ligne {line}, colonne {col} : texte TOML invalide ("
+                           f"{reason}) (CORE-ERR)", field="toml", rule="CORE-ERR", line=line)
+    return RosterError(f"{source} : texte TOML invalide ({reason}) (CORE-ERR)", field="toml",
                        rule="CORE-ERR")
 
 

@@ -15,7 +15,7 @@ system reduced to the two hooks :class:`Ctx` needs:
 
 >>> from escarmouche.model import Combatant, Effect, Timing
 >>> class Jouet:
-...     name = "jouet"
+...     name, turn_word, activation_word = "jouet", "tour", "activation"
 ...     def is_out(self, fighter, rules):
 ...         return fighter.tracks["PV"] == 0
 ...     def validate_effect(self, effect, rules):
@@ -56,13 +56,13 @@ from escarmouche import _check
 from escarmouche._rng import RecordingRng, Rng
 from escarmouche.errors import SaveError, invalid
 from escarmouche.model import (
-    TIMING_LABELS,
     Combatant,
     DieRecord,
     Effect,
     Event,
     Json,
     Timing,
+    timing_label,
 )
 from escarmouche.render.fmt import de, join
 from escarmouche.render.typo import typographie
@@ -94,6 +94,12 @@ class SystemHooks(Protocol[R_contra]):
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def turn_word(self) -> str: ...
+
+    @property
+    def activation_word(self) -> str: ...
 
     def is_out(self, fighter: FighterState, rules: R_contra) -> bool: ...
 
@@ -543,11 +549,13 @@ class Ctx(Generic[R]):
             self.state.next_effect_id += 1
         self.state.effects.append(effect)
         where = f" sur {effect.bearer}" if effect.bearer else ""
+        label = timing_label(effect.timing, turn_word=self.system.turn_word,
+                             activation_word=self.system.activation_word)
         if effect.timing is Timing.UNTIL_NEXT_TURN_OF and effect.until_turn_of is not None:
-            when = f"{TIMING_LABELS[effect.timing].removesuffix(' de')} {de(effect.until_turn_of)}"
+            when = f"{label.removesuffix(' de')} {de(effect.until_turn_of)}"
         else:
             length = f", {effect.remaining} fois" if effect.remaining is not None else ""
-            when = f"{TIMING_LABELS[effect.timing]}{length}"
+            when = f"{label}{length}"
         self.emit(
             "effet_ajoute",
             f"Effet « {effect.name} »{where} ({when}).",

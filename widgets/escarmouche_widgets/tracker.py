@@ -19,7 +19,7 @@ import ipywidgets as widgets
 
 from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
 from escarmouche.encounter import Encounter
-from escarmouche.model import TIMING_LABELS
+from escarmouche.model import TIMING_LABELS, timing_label
 from escarmouche.render.fmt import de, signed
 from escarmouche.systems import NAMES, TITLES
 from escarmouche.systems.base import ENVIRONMENT
@@ -152,7 +152,8 @@ def status_html(enc: Encounter | None) -> str:
     if st.effects:
         erows = []
         for e in st.effects:
-            when = TIMING_LABELS[e.timing]
+            when = timing_label(e.timing, turn_word=enc.system.turn_word,
+                                activation_word=enc.system.activation_word)
             if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of:
                 when = f"{when.removesuffix(' de')} {de(e.until_turn_of)}"
             left = "sans fin" if e.remaining is None else str(e.remaining)

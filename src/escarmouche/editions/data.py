@@ -204,7 +204,7 @@ def load_edition(path: Path | str) -> Edition:
 
         line, col, reason = toml_problem(err)
         where = f"ligne {line}, colonne {col}" if line is not None else "texte"
-        raise _fail(path.name, where, f"TOML illisible : {reason}") from None
+        raise _fail(path.name, where, f"TOML illisible ({reason})") from None
     edition = parse_edition(data)
     if path.stem != str(edition.number):
         raise _fail("number", edition.number,
