@@ -226,7 +226,9 @@ class SnapshotClient(NotebookClient):
 
     def _snapshot(self, cell: Any, cell_index: int, execute_reply: Any) -> None:
         shown = shown_models(cell)
-        for model in model_closure(shown, self.widget_state):
+        closure = model_closure(shown, self.widget_state)
+        # in creation order (the kernel's), never a set's: ids are renamed by position
+        for model in [m for m in self.widget_state if m in closure]:
             self.snapshots[model] = json.loads(json.dumps(self.widget_state[model],
                                                           default=str))
 
