@@ -6,6 +6,8 @@
  *    button is forwarded to that first one, whose handlers open the drawer (below
  *    992 px) or fold the sidebar (above).
  * 2. The print footer carries the page's address.
+ * 3. The search summary agrees in number (Sphinx's French catalogue writes
+ *    « page(s) »): « 1 page trouvée », « 12 pages trouvées ».
  */
 (function () {
   "use strict";
@@ -25,10 +27,28 @@
     const slot = document.querySelector(".esc-print-address");
     if (slot && !slot.dataset.fixed) slot.textContent = window.location.href.split("#")[0];
   }
+  const FOUND = "Search finished, found ${resultCount} page(s) matching the search query.";
+  function agreeSearchSummary() {
+    const docs = window.Documentation;
+    if (!docs || !docs.TRANSLATIONS || !document.getElementById("search-results")) return;
+    // a marker Sphinx fills with the count; the observer writes the sentence
+    docs.TRANSLATIONS[FOUND] = "\u0000${resultCount}";
+    const results = document.getElementById("search-results");
+    new MutationObserver(() => {
+      const summary = results.querySelector(".search-summary");
+      const text = summary ? summary.textContent : "";
+      if (!text.startsWith("\u0000")) return;
+      const n = Number(text.slice(1));
+      summary.textContent = n === 1
+        ? "Recherche terminée\u00a0: 1 page trouvée."
+        : `Recherche terminée\u00a0: ${n} pages trouvées.`;
+    }).observe(results, { childList: true, subtree: true, characterData: true });
+  }
   function start() {
     wireToggles(".primary-toggle");
     wireToggles(".secondary-toggle");
     printAddress();
+    agreeSearchSummary();
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

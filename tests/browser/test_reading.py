@@ -241,12 +241,20 @@ def test_static_widgets_are_labelled_snapshots(page: Any, site_url: str) -> None
 
 def search_results(page: Any, site_url: str, query: str) -> list[str]:
     page.goto(f"{site_url}search.html?q={query}", wait_until="load")
+    # Sphinx shows the hits one by one, then writes the summary with their count: wait
+    # until the summary gives a number and that many hits are listed
     page.wait_for_function(
-        "() => document.querySelector('#search-results .search-summary')"
-        " && !document.querySelector('#search-results .search-summary')"
-        ".textContent.includes('…') && document.querySelectorAll('#search-results li').length",
+        """() => {
+            const summary = document.querySelector('#search-results .search-summary');
+            const count = summary && summary.textContent.match(/\\d+/);
+            return count && Number(count[0]) > 0
+                && document.querySelectorAll('#search-results li').length
+                   === Number(count[0]);
+        }""",
         timeout=30_000)
-    page.wait_for_timeout(300)
+    summary = page.inner_text("#search-results .search-summary")
+    assert "(s)" not in summary and re.fullmatch(
+        r"Recherche terminée\u00a0: (1 page trouvée|\d+ pages trouvées)\.", summary), summary
     hrefs: list[str] = page.eval_on_selector_all(
         "#search-results li > a", "els => els.map(a => a.getAttribute('href'))")
     return hrefs
