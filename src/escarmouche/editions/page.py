@@ -133,8 +133,12 @@ def _html_table(diff: TableDiff | None, table: OddsTable) -> str:
             cells.append(f'<td class="esc-ed-strong"><strong>{text}</strong></td>' if strong
                          else f"<td>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<table class="esc-ed-table"><thead><tr>{head}</tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table>")
+    # a wide table scrolls inside its own frame on a phone, never the page (focusable,
+    # so that a keyboard can scroll it too)
+    return (f'<div class="esc-ed-scroll" tabindex="0" role="region" '
+            f'aria-label="{html.escape(table.title, quote=True)}">'
+            f'<table class="esc-ed-table"><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>")
 
 
 def _chart(table: OddsTable, caption: str, column: int = 0) -> str:
@@ -328,11 +332,9 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
     from escarmouche.systems import TITLES
 
     n = edition.number
-    lines = [f"(edition-{n})=", f"# Ce qui a changé dans l’édition {n}", "",
-             "```{admonition} Page produite",
-             "Cette page est produite par `tools/edition.py` depuis "
-             f"`editions/{n}.toml` et en faisant tourner le moteur sous les règles "
-             "d’avant et d’après ; ne la modifiez pas à la main.", "```", "",
+    lines = [f"(edition-{n})=", f"# Ce qui a changé dans l’édition{NBSP}{n}", "",
+             f"% Produced by `escarmouche edition` from editions/{n}.toml, running the "
+             "engine under the rules before and after: do not edit by hand.", "",
              f"**Édition {n}** du {_french_date(edition)}. {' '.join(edition.summary.split())}",
              ""]
     changes = edition.changes
