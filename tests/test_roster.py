@@ -134,7 +134,7 @@ def test_a_bad_roster_names_line_and_field(case: str, change: tuple[str, str], l
 def test_unknown_per_combatant_key_for_the_system() -> None:
     text = EXAMPLES["d20-escarmouche"].read_text(encoding="utf-8").replace(
         "position = [0, 0]", 'position = [0, 0]\narme = "1d8"')
-    with pytest.raises(RosterError, match=r"ligne 16\u00a0: camps\[0\]\.combattants\[0\]\.arme"):
+    with pytest.raises(RosterError, match=r"ligne 16 — camps\[0\]\.combattants\[0\]\.arme"):
         parse_roster(text)
 
 

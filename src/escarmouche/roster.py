@@ -39,7 +39,7 @@ field (``camps[0].combattants[1].caracteristiques.CC``):
 >>> parse_roster(text)  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
   ...
-escarmouche.errors.RosterError: <texte>, ligne 17 : camps[1].combattants[0].caracteristiques.PV
+escarmouche.errors.RosterError: <texte>, ligne 17 — camps[1].combattants[0].caracteristiques.PV
 = un nombre entier est attendu (CORE-ERR)
 >>> roster = parse_roster(text.replace('"huit"', "8"))
 >>> roster.title, roster.system, [c.name for c in roster.combatants]
@@ -270,7 +270,8 @@ def _error(source: str, lines: Mapping[str, int], path: str, message: str,
            rule: str = "CORE-ERR", value: object = None) -> RosterError:
     line = _line_of(lines, path)
     where = f"{source}, ligne {line}" if line is not None else source
-    text = f"{where} : {path} = {message}" if path else f"{where} : {message}"
+    # « fichier, ligne N — champ = valeur : pourquoi »: one colon per clause
+    text = f"{where} — {path} = {message}" if path else f"{where} — {message}"
     if f"({rule})" not in text:
         text = f"{text} ({rule})"
     return RosterError(text, field=path or None, value=value, rule=rule, line=line)
@@ -286,7 +287,7 @@ def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheE
     message = str(err)
     if key and err.field and message.startswith(f"{err.field} ="):
         message = key + message[len(str(err.field)):]
-    return RosterError(f"{where} ({path}) : {message}", field=path, value=err.value,
+    return RosterError(f"{where} ({path}) — {message}", field=path, value=err.value,
                        rule=err.rule or "CORE-ERR", line=line)
 
 
