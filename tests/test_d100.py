@@ -1173,7 +1173,7 @@ def test_results_display_themselves_in_french() -> None:
     init = d100.resolve_initiative([ALDRIC, GROLK], [4, 10])
     assert "<table" in init._repr_html_() and "Ordre de chaque round\u00a0: Aldric puis Grolk." in (
         init._repr_html_())
-    assert "malus de la main non directrice" in Rules()._repr_html_()
+    assert "Malus de la main non directrice" in Rules()._repr_html_()
     assert "saute de 7 m" in d100.resolve_drop_jump(7, 40, [20, 35, 90])._repr_html_()
 
 

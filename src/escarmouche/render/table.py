@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from escarmouche.render.svg import html_table
 from escarmouche.render.typo import typographie
 
-__all__ = ["Table", "Text"]
+__all__ = ["Table", "Text", "option_value", "options_table"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
@@ -79,3 +80,52 @@ class Text:
         return self.text
 
     __repr__ = __str__
+
+
+def option_value(value: object, named: Mapping[Any, str] | None = None) -> str:
+    """An option value as a reader sees it: its French label when the system names it
+    (``OPTION_VALUE_LABELS``), « oui »/« non », « aucun », numbers in French, lists
+    joined with « et ».
+
+    >>> option_value(True), option_value(None), option_value(1500), option_value(-10)
+    ('oui', 'aucun', '1500', '−10')
+    >>> option_value("weakest", {"weakest": "la plus faible"})
+    'la plus faible'
+    >>> option_value(frozenset({"b", "a"}))
+    'a et b'
+    """
+    from escarmouche.render.fmt import join, number
+
+    try:
+        if named and value in named:
+            return named[value]
+    except TypeError:  # an unhashable value has no label
+        pass
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if value is None:
+        return "aucun"
+    if isinstance(value, int | float):
+        return number(value).replace("-", "−")
+    if isinstance(value, frozenset | set):
+        return join(sorted(option_value(v, named) for v in value), empty="aucun")
+    if isinstance(value, list | tuple):
+        return join([option_value(v, named) for v in value], empty="aucun")
+    label = getattr(value, "label", None)
+    return str(label) if label is not None else str(value)
+
+
+def options_table(rules: object, labels: Mapping[str, str], title: str,
+                  value_labels: Mapping[str, Mapping[Any, str]] | None = None,
+                  shown: Mapping[str, str] | None = None) -> Table:
+    """The one shape of every system's options table (``Rules.table()``): the option's
+    French label, its value as a reader sees it (:func:`option_value`, or ``shown``),
+    and the engine's name for it, last, for designers."""
+    rows = []
+    for f in dataclasses.fields(rules):  # type: ignore[arg-type]
+        label = labels.get(f.name, f.name)
+        value = (shown or {}).get(f.name)
+        if value is None:
+            value = option_value(getattr(rules, f.name), (value_labels or {}).get(f.name))
+        rows.append((label[:1].upper() + label[1:], value, f.name))
+    return Table(("Option", "Valeur", "Nom dans le moteur"), rows, title)

@@ -15,15 +15,15 @@ import functools
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
-from escarmouche.render.fmt import join, number, quote
-from escarmouche.render.table import Table
+from escarmouche.render.fmt import join, quote
+from escarmouche.render.table import Table, options_table
 
 __all__ = [
     "ACTION_DEFS",
@@ -439,15 +439,10 @@ class Rules:
         return self.table()._repr_html_()
 
     def table(self) -> Table:
-        """The options as a French table: label, identifier, value."""
-        rows = []
-        for f in fields(self):
-            value = getattr(self, f.name)
-            shown = ("oui" if value else "non") if isinstance(value, bool) else (
-                number(value) if isinstance(value, int)
-                else OPTION_VALUE_LABELS.get(f.name, {}).get(value, str(value)))
-            rows.append((OPTION_LABELS[f.name], f.name, shown))
-        return Table(("Option", "Identifiant", "Valeur"), rows, "Options du système d100")
+        """Every option: its French label, its value as a reader sees it, and its name
+        in the engine (:func:`escarmouche.render.table.options_table`)."""
+        return options_table(self, OPTION_LABELS, "Options du système d100",
+                             OPTION_VALUE_LABELS)
 
 
 #: the French label of each option, for the book, the widgets and edition pages

@@ -17,7 +17,7 @@ from fractions import Fraction
 from escarmouche import _check, dice
 from escarmouche.errors import invalid
 from escarmouche.render.fmt import join, quote
-from escarmouche.render.table import Table
+from escarmouche.render.table import Table, options_table
 from escarmouche.systems.base import ActionSpec
 
 __all__ = [
@@ -276,17 +276,12 @@ class Rules:
         return self.table()._repr_html_()
 
     def table(self) -> Table:
-        """The options and their values, in French."""
-        rows = [
-            (OPTION_LABELS["critical_option"],
-             OPTION_LABELS[f"critical_option.{self.critical_option}"]),
-            (OPTION_LABELS["default_weapon"], self.default_weapon),
-            (OPTION_LABELS["max_initiative_rerolls"], self.max_initiative_rerolls),
-            (OPTION_LABELS["max_roll_off_rounds"], self.max_roll_off_rounds),
-            (OPTION_LABELS["actions"], join(
-                [a.label + (" (libre)" if a.cost == FREE_COST else "") for a in self.actions])),
-        ]
-        return Table(("Option", "Valeur"), rows, "Options du système d12")
+        """Every option: its French label, its value as a reader sees it, and its name
+        in the engine (:func:`escarmouche.render.table.options_table`)."""
+        actions = join([a.label + (" (libre)" if a.cost == FREE_COST else "")
+                        for a in self.actions])
+        return options_table(self, OPTION_LABELS, "Options du système d12",
+                             OPTION_VALUE_LABELS, shown={"actions": actions})
 
 
 #: the French label of each option and of each option value (``option.valeur``), for

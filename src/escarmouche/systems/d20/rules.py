@@ -3,7 +3,6 @@ rules (rules as data: a designer changes a table, not the code)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -11,7 +10,7 @@ from typing import Final
 
 from escarmouche import _check, dice
 from escarmouche.errors import invalid
-from escarmouche.render.table import Table
+from escarmouche.render.table import Table, options_table
 
 __all__ = [
     "ACTION_POINT_SLOT",
@@ -267,14 +266,10 @@ class Rules:
                        lo=ROLL_OFF_RANGE[0], hi=ROLL_OFF_RANGE[1], rule="D20-INIT-1")
 
     def table(self) -> Table:
-        """The options in French: label, name, value (with the label of the value)."""
-        rows = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            labels = OPTION_VALUE_LABELS.get(f.name, {})
-            shown = labels.get(value, value) if isinstance(value, str | bool | None) else value
-            rows.append((OPTION_LABELS[f.name], f"Rules.{f.name}", shown))
-        return Table(("Option", "Nom", "Valeur"), rows, "Options du système d20 (d20.Rules)")
+        """Every option: its French label, its value as a reader sees it, and its name
+        in the engine (:func:`escarmouche.render.table.options_table`)."""
+        return options_table(self, OPTION_LABELS, "Options du système d20",
+                             OPTION_VALUE_LABELS)
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()

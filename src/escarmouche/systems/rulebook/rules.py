@@ -13,7 +13,7 @@ from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
 from escarmouche.render import fmt
-from escarmouche.render.table import Table
+from escarmouche.render.table import Table, options_table
 
 __all__ = [
     "AUTO_DAMAGE",
@@ -173,19 +173,10 @@ class Rules:
     extra_traits: frozenset[str] = frozenset()
 
     def table(self) -> Table:
-        """Every option with its French label and its value (labelled when it has one)."""
-        rows: list[tuple[str, str, object]] = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, frozenset):
-                shown: object = fmt.join(sorted(value), empty="aucun")
-            elif isinstance(value, str):
-                label = OPTION_VALUE_LABELS.get(f.name, {}).get(value)
-                shown = f"{value} ({label})" if label else value
-            else:
-                shown = value
-            rows.append((f.name, OPTION_LABELS[f.name], shown))
-        return Table(("Option", "Sens", "Valeur"), rows, title="Options du système Rulebook")
+        """Every option: its French label, its value as a reader sees it, and its name
+        in the engine (:func:`escarmouche.render.table.options_table`)."""
+        return options_table(self, OPTION_LABELS, "Options du système Rulebook",
+                             OPTION_VALUE_LABELS)
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
