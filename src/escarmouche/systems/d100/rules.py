@@ -168,7 +168,7 @@ class Weapon:
     """One entry of the weapon catalogue.
 
     ``damage`` is the weapon damage added to the d10 (D100-ATK-3). A ranged weapon has
-    ``short_range``/``long_range`` in metres (« 24/48 », D100-RANGED-5), may be fired
+    ``short_range``/``long_range`` in metres (written « 24/48 », D100-RANGED-5), may be fired
     while engaged in melee only if ``engaged_ok`` (pistol, hand crossbow, D100-RANGED-2),
     and needs ``reload`` half actions to reload after each shot (0: none; more than 1 makes
     « recharger » an extended action, D100-ACT-4).
@@ -245,7 +245,8 @@ def _weapons(*weapons: Weapon) -> Mapping[str, Weapon]:
 
 
 #: The weapon catalogue. The seed gives no weapon values: these damage bonuses, ranges
-#: (the text's own example « 24/48 » for the bow) and reload times are illustrative
+#: (the bow's 24/48 included: the text only says that a range is written as two
+#: numbers) and reload times are illustrative
 #: defaults in the spirit of the original edition, meant to be edited.
 WEAPONS: Mapping[str, Weapon] = _weapons(
     Weapon("mains_nues", "mains nues", 0),
