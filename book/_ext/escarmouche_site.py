@@ -209,6 +209,9 @@ LABELS = {
     "© Copyright ": "© ",
     "Search this book...": "Rechercher dans ce livre…",
     'aria-label="Main"': 'aria-label="Contenu principal"',
+    # myst-nb's « Voir le code » toggle: its name is its visible text (axe:
+    # label-content-name-mismatch), not an English label
+    '<summary aria-label="Toggle hidden content">': "<summary>",
 }
 
 _FA_SCRIPT = re.compile(r'\s*<script[^>]*_static/scripts/fontawesome\.js[^>]*></script>')

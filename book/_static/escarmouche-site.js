@@ -27,18 +27,16 @@
     const slot = document.querySelector(".esc-print-address");
     if (slot && !slot.dataset.fixed) slot.textContent = window.location.href.split("#")[0];
   }
-  const FOUND = "Search finished, found ${resultCount} page(s) matching the search query.";
   function agreeSearchSummary() {
-    const docs = window.Documentation;
-    if (!docs || !docs.TRANSLATIONS || !document.getElementById("search-results")) return;
-    // a marker Sphinx fills with the count; the observer writes the sentence
-    docs.TRANSLATIONS[FOUND] = "\u0000${resultCount}";
+    // Sphinx writes the summary once the last hit is shown; whatever its catalogue says
+    // (« … 12 page(s) correspondant … »), the sentence is rewritten with agreement
     const results = document.getElementById("search-results");
+    if (!results) return;
     new MutationObserver(() => {
       const summary = results.querySelector(".search-summary");
-      const text = summary ? summary.textContent : "";
-      if (!text.startsWith("\u0000")) return;
-      const n = Number(text.slice(1));
+      const found = summary && summary.textContent.match(/(\d+)\s*page\(s\)/);
+      if (!found) return;
+      const n = Number(found[1]);
       summary.textContent = n === 1
         ? "Recherche terminée\u00a0: 1 page trouvée."
         : `Recherche terminée\u00a0: ${n} pages trouvées.`;
