@@ -97,7 +97,7 @@ bench: venv
 	$(PY) bench/run.py simulation
 
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
-# in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (37 targets: 103 600 inputs).
+# in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).
 FUZZ_EXEMPLES ?= 2800
 # Drafts the next edition from the engine's defaults, refreshes the notebooks and rebuilds
 # the « Ce qui a changé » pages (tools/edition.py; the workflow: book/concepteurs.md).
