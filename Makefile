@@ -28,6 +28,7 @@ help:
 	@echo "make book           le livre statique (avertissements = erreurs) et le site JupyterLite"
 	@echo "make typo-book      typographie française de chaque page du livre construit"
 	@echo "make browser        tests dans Chromium (site hors ligne, carnets en direct)"
+	@echo "make browser-complet chaque carnet du livre exécuté en direct dans JupyterLite"
 	@echo "make bench          performances du moteur ; make bench-browser : dans le navigateur"
 	@echo "make fuzz           long essai à données aléatoires de chaque point d’entrée public"
 	@echo "make edition        prépare l’édition suivante : brouillon editions/<n>.toml, carnets,"
@@ -75,6 +76,13 @@ serve: book
 browser: book
 	$(PY) tools/ensure_chromium.py
 	$(PY) -m pytest -q -m browser --color=no -p no:cacheprovider tests/browser
+
+# Every notebook of the book run live in JupyterLite, not only make test's set (about
+# 10 s each; tests/browser/test_live_notebooks.py).
+.PHONY: browser-complet
+browser-complet: book
+	$(PY) tools/ensure_chromium.py
+	ESCARMOUCHE_BROWSER_NOTEBOOKS=tous $(PY) -m pytest -q -m browser --color=no -p no:cacheprovider tests/browser/test_live_notebooks.py
 
 # Live widget time against a bare Pyodide boot, step by step (bench/README-browser.md).
 bench-browser: book

@@ -1,11 +1,15 @@
-"""(2) Every notebook of the book, run live in JupyterLite, gives its stored outputs.
+"""(2) The book's notebooks, run live in JupyterLite, give their stored outputs.
 
 The stored outputs were computed by CPython (``make refresh``, checked by nbval); here
 the same cells run under Pyodide's Python 3.14 in Chromium, and must print the same,
 seed for seed. A screenshot of each live page goes to ``artifacts/screenshots/``.
-All notebooks under ``book/`` are run (each boots its own kernel, a few
-seconds with a warm cache); ``ESCARMOUCHE_BROWSER_NOTEBOOKS`` (comma-separated
-docnames) narrows the list when working on one page.
+
+Each notebook boots its own kernel (about 10 s on 2 cores), so ``make test`` runs a
+fixed, representative set (:data:`IN_MAKE_TEST`: every demo and tool page, one rule page
+and one worked fight per system, a Simulation page), which keeps it under 15 minutes;
+``make browser-complet`` runs all of them (``ESCARMOUCHE_BROWSER_NOTEBOOKS=tous``).
+``ESCARMOUCHE_BROWSER_NOTEBOOKS`` (comma-separated docnames) narrows the list when
+working on one page.
 """
 
 from __future__ import annotations
@@ -22,9 +26,25 @@ from tools.browser_kit import CELLS_JS, HTML_TEXT_JS, SITE, lite_notebook_url, r
 
 pytestmark = pytest.mark.browser
 
-ONLY = [n.strip() for n in os.environ.get("ESCARMOUCHE_BROWSER_NOTEBOOKS", "").split(",")
-        if n.strip()]
-NOTEBOOKS = [n for n in book_docnames((".ipynb",)) if not ONLY or n in ONLY]
+#: the notebooks ``make test`` runs live (the widgets' pages first: the most fragile)
+IN_MAKE_TEST = (
+    "book/demos/initiative", "book/demos/surprise", "book/demos/parade-esquive",
+    "book/demos/critiques", "book/demos/tour-d20", "book/demos/suivi-combat",
+    "book/atelier", "book/essai-navigateur", "book/comparaison",
+    "book/rulebook/principes", "book/rulebook/tour-complet", "book/d100/attaque",
+    "book/d100/simulation", "book/d12/critique", "book/d12/tour-complet",
+    "book/d20/hors-tour",
+)
+_CHOSEN = os.environ.get("ESCARMOUCHE_BROWSER_NOTEBOOKS", "").strip()
+ONLY = [n.strip() for n in _CHOSEN.split(",") if n.strip()] if _CHOSEN != "tous" else []
+ALL = book_docnames((".ipynb",))
+NOTEBOOKS = ([n for n in ALL if n in ONLY] if ONLY
+             else ALL if _CHOSEN == "tous" else [n for n in ALL if n in IN_MAKE_TEST])
+
+
+def test_the_make_test_set_exists() -> None:
+    """A renamed page must not silently leave the set."""
+    assert set(IN_MAKE_TEST) <= set(ALL), sorted(set(IN_MAKE_TEST) - set(ALL))
 #: After the last cell ran, widgets may still be rendering: compare again until then.
 SETTLE_S = 15.0
 
