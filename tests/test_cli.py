@@ -221,13 +221,13 @@ def test_simule_runs_on_every_example_and_matches_the_engine(name: str) -> None:
     from escarmouche.roster import load_roster
     from escarmouche.simulation import simulate
 
-    done = cli("simule", name, "-n", "60", "--graine", "4", "--json")
+    done = cli("simule", name, "-n", "30", "--graine", "4", "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    expected = simulate(load_roster(example_rosters()[name]), 60, seed=4).to_json()
+    expected = simulate(load_roster(example_rosters()[name]), 30, seed=4).to_json()
     assert data == json.loads(json.dumps(expected))
     assert sum(s["victoires"] for s in data["camps"].values()) + data["nuls"] \
-        + data["limite_de_tours"] == 60
+        + data["limite_de_tours"] == 30
 
 
 def test_simule_same_result_in_processes(tmp_path: Path) -> None:

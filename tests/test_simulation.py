@@ -27,7 +27,7 @@ from tests import golden_runner
 
 #: seeds per golden fight in ``make test``; ``ESCARMOUCHE_EQUIV_SEEDS`` raises it
 #: (``bench/bench_simulation.py`` runs thousands per system)
-SEEDS = int(os.environ.get("ESCARMOUCHE_EQUIV_SEEDS", "70"))
+SEEDS = int(os.environ.get("ESCARMOUCHE_EQUIV_SEEDS", "40"))
 
 
 def fights(system: str) -> list[dict[str, Any]]:

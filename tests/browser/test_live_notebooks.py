@@ -6,7 +6,7 @@ seed for seed. A screenshot of each live page goes to ``artifacts/screenshots/``
 
 Each notebook boots its own kernel (about 10 s on 2 cores), so ``make test`` runs a
 fixed, representative set (:data:`IN_MAKE_TEST`: every demo and tool page, one rule page
-and one worked fight per system, a Simulation page), which keeps it under 15 minutes;
+per system), which keeps it under 15 minutes;
 ``make browser-complet`` runs all of them (``ESCARMOUCHE_BROWSER_NOTEBOOKS=tous``).
 ``ESCARMOUCHE_BROWSER_NOTEBOOKS`` (comma-separated docnames) narrows the list when
 working on one page.
@@ -30,9 +30,8 @@ pytestmark = pytest.mark.browser
 IN_MAKE_TEST = (
     "book/demos/initiative", "book/demos/surprise", "book/demos/parade-esquive",
     "book/demos/critiques", "book/demos/tour-d20", "book/demos/suivi-combat",
-    "book/atelier", "book/essai-navigateur", "book/comparaison",
-    "book/rulebook/principes", "book/rulebook/tour-complet", "book/d100/attaque",
-    "book/d100/simulation", "book/d12/critique", "book/d12/tour-complet",
+    "book/atelier", "book/essai-navigateur",
+    "book/rulebook/principes", "book/d100/attaque", "book/d12/critique",
     "book/d20/hors-tour",
 )
 _CHOSEN = os.environ.get("ESCARMOUCHE_BROWSER_NOTEBOOKS", "").strip()
