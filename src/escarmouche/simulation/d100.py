@@ -163,19 +163,20 @@ class Kernel:
             return len(alive) <= 1
 
         cursor = -1
-        # _advance to the first activation
         while True:
-            cursor += 1
-            if cursor >= len(order):
-                if decided():
-                    return b, turn, False
-                turn += 1
-                dodges = [0] * n
-                cursor = -1
-                continue
-            if standing[order[cursor]]:
-                break
-        while True:
+            # the engine's end_activation then _advance: the next standing fighter,
+            # ending rounds as needed
+            while True:
+                cursor += 1
+                if cursor >= len(order):
+                    if decided():
+                        return b, turn, False
+                    turn += 1
+                    dodges = [0] * n
+                    cursor = -1
+                    continue
+                if standing[order[cursor]]:
+                    break
             if turn > max_turns:
                 return b, turn, True
             a = order[cursor]
@@ -204,15 +205,3 @@ class Kernel:
                                 standing[target] = False
                 if decided():
                     return b, turn, False
-            # end_activation, then _advance
-            while True:
-                cursor += 1
-                if cursor >= len(order):
-                    if decided():
-                        return b, turn, False
-                    turn += 1
-                    dodges = [0] * n
-                    cursor = -1
-                    continue
-                if standing[order[cursor]]:
-                    break
