@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, Effect, EscarmoucheError, dice, systems
 from escarmouche.encounter import Encounter
 from escarmouche.render import distribution_svg, outcome_bars_svg, timeline_svg
-from escarmouche.render.fmt import number, percent
 from escarmouche.state import EndCondition
+from escarmouche.text.fmt import number, percent
 from tests import golden_runner
 
 #: an input that takes more CPU time than this is a hang

@@ -37,7 +37,7 @@ MODULES = module_names()
 
 class _SpacesChecker(doctest.OutputChecker):
     """Docstring examples are written with ordinary spaces; the texts they print are
-    typeset (U+00A0 and U+202F from :mod:`escarmouche.render.typo`, which
+    typeset (U+00A0 and U+202F from :mod:`escarmouche.text.typo`, which
     ``tests/test_typography.py`` checks), so here either no-break space, printed or in a
     repr, reads as a space."""
 
@@ -57,7 +57,7 @@ def examples(module: ModuleType) -> list[doctest.DocTest]:
 
 def test_every_package_is_walked() -> None:
     assert "escarmouche.dice" in MODULES
-    assert "escarmouche.render.fmt" in MODULES
+    assert "escarmouche.text.fmt" in MODULES
     assert "escarmouche_widgets.initiative" in MODULES
 
 

@@ -21,7 +21,7 @@ from escarmouche.render import (
     percent,
     timeline_svg,
 )
-from escarmouche.render.fmt import MINUS, NNBSP
+from escarmouche.text.fmt import MINUS, NNBSP
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -280,7 +280,7 @@ def test_distribution_svg_is_always_well_formed(dist: dict[int, Fraction], title
 
 
 def test_de_elides_before_a_vowel() -> None:
-    from escarmouche.render.fmt import de
+    from escarmouche.text.fmt import de
 
     assert de("Aldric") == "d’Aldric"
     assert de("Élise") == "d’Élise"

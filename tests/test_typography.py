@@ -2,7 +2,7 @@
 
 Two parts:
 
-* the function :func:`escarmouche.render.typo.typographie` itself: the spaces it puts,
+* the function :func:`escarmouche.text.typo.typographie` itself: the spaces it puts,
   what it never touches (URLs, times, code, dice…), idempotence, « only spaces change »;
 * a sweep of what readers see, checked by :func:`problems` (its own regular expressions,
   not the function under test): every event of the golden fights and of seeded fights
@@ -35,7 +35,8 @@ from escarmouche.dice import distribution
 from escarmouche.encounter import Encounter
 from escarmouche.render import Table, Text, outcome_bars_svg, timeline_svg
 from escarmouche.render.svg import distribution_svg
-from escarmouche.render.typo import (
+from escarmouche.systems import NAMES, get
+from escarmouche.text.typo import (
     NBSP,
     NNBSP,
     in_context,
@@ -43,7 +44,6 @@ from escarmouche.render.typo import (
     typographie_html,
     typographie_markdown,
 )
-from escarmouche.systems import NAMES, get
 from tests import golden_runner
 
 ROOT = Path(__file__).resolve().parent.parent

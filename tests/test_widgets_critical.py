@@ -6,8 +6,8 @@ from fractions import Fraction
 
 from escarmouche_widgets.critical import CriticalDemo, odds_html
 
-from escarmouche.render.fmt import number, percent
 from escarmouche.systems import d12
+from escarmouche.text.fmt import number, percent
 
 
 def test_initial_state_shows_a_roll_and_the_odds() -> None:

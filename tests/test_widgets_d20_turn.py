@@ -6,8 +6,8 @@ import pytest
 from escarmouche_widgets.d20_turn import D20TurnDemo, parse_actions
 
 from escarmouche import EscarmoucheError
-from escarmouche.render.fmt import percent
 from escarmouche.systems import d20
+from escarmouche.text.fmt import percent
 
 # initiative Brune 15+2, Grolk 5+1, Vex 4+3: Brune first; Grolk's opportunity attack
 # 20 (hit) for 3; Vex stops the attack (no die); the save against poison 12 + 5.

@@ -11,8 +11,8 @@ from escarmouche_widgets.initiative import InitiativeDemo
 
 from escarmouche import Combatant
 from escarmouche.odds import first_odds, uniform
-from escarmouche.render.fmt import percent
 from escarmouche.systems import d12, rulebook
+from escarmouche.text.fmt import percent
 
 # -- exact odds ----------------------------------------------------------------------------
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from escarmouche_widgets.parry import ParryDodgeDemo, odds_html, setup_of
 
-from escarmouche.render.fmt import percent
 from escarmouche.systems import d100
+from escarmouche.text.fmt import percent
 
 
 def manual(demo: ParryDodgeDemo, dice: str) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from escarmouche_widgets.surprise import SurpriseDemo
 
-from escarmouche.render.fmt import percent
 from escarmouche.systems import rulebook
+from escarmouche.text.fmt import percent
 
 
 def only(demo: SurpriseDemo, *systems: str) -> None:

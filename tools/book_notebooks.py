@@ -44,7 +44,7 @@ import jupytext  # type: ignore[import-untyped]  # jupytext ships no type inform
 import nbformat
 from nbclient import NotebookClient
 
-from escarmouche.render.fmt import plural
+from escarmouche.text.fmt import plural
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "book_src"

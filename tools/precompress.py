@@ -23,7 +23,7 @@ from pathlib import Path
 
 import brotli  # type: ignore[import-untyped]
 
-from escarmouche.render.fmt import plural
+from escarmouche.text.fmt import plural
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"

@@ -29,7 +29,7 @@ from sphinx.util.osutil import relative_uri
 from escarmouche.editions.data import Change, Edition
 from escarmouche.editions.page import DUELS, page_name
 from escarmouche.editions.repo import build_pages, load_all
-from escarmouche.render.fmt import plural
+from escarmouche.text.fmt import plural
 
 LOGGER = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from escarmouche.render import fmt
+from escarmouche.text import fmt
 
 
 def _rb() -> Any:

@@ -30,7 +30,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from escarmouche.render.typo import typographie_markdown
+from escarmouche.text.typo import typographie_markdown
 
 LOGGER = logging.getLogger(__name__)
 LITE_DIR = "lite"  # where jupyterlite-sphinx puts the site inside the HTML output

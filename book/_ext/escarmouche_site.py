@@ -39,8 +39,8 @@ from sphinx.config import Config
 from sphinx.search.fr import SearchFrench
 from sphinx.util import logging
 
-from escarmouche.render.fmt import plural
-from escarmouche.render.typo import typographie_html
+from escarmouche.text.fmt import plural
+from escarmouche.text.typo import typographie_html
 
 # The book's extensions are loaded one by one from book/_ext: the sibling that holds the
 # shared page helper is imported from there.
@@ -220,7 +220,7 @@ _WIDGET_VIEW = re.compile(r'(<script type="application/vnd\.jupyter\.widget-view
 _WIDGET_JS = re.compile(
     r'<script src="([^"]*_static/vendor/(?:require|embed-amd)\.js(?:\?[^"]*)?)">')
 _REQUIRE_END = re.compile(r'<script defer src="([^"]*_static/)vendor/require\.js[^"]*"></script>')
-SNAPSHOT_NOTE = typographie_html(  # French typography (escarmouche.render.typo)
+SNAPSHOT_NOTE = typographie_html(  # French typography (escarmouche.text.typo)
     '<p class="esc-snapshot" role="note"><span class="esc-snapshot-tag">Instantané'
     "</span> Ce que cette cellule a affiché quand le livre a été construit : ici, les "
     "commandes ne réagissent pas. Pour jouer, appuyez sur « Activer » (en haut de la "

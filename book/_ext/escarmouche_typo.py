@@ -1,7 +1,7 @@
 """Local Sphinx extension: French typography on every text of the book, by one function.
 
 Authors write ordinary spaces (« Attention: »); this transform gives every text node of
-every page the spaces of French typography (:func:`escarmouche.render.typo.typographie`:
+every page the spaces of French typography (:func:`escarmouche.text.typo.typographie`:
 U+202F before ``; ! ?`` and ``%``, U+00A0 before ``:`` and inside « », ’ between two
 letters). It runs when a page is read, before the table of contents and the search
 index are made, so titles in the menus and the search results are typeset too.
@@ -15,7 +15,7 @@ engine printed them, already typeset), comments, substitution definitions, targe
 and the API reference (``book/api``, English docstrings shown by autodoc).
 
 Text split over several nodes (« **Grolk**: ») is typeset with one character of each
-neighbour as context (:func:`escarmouche.render.typo.in_context`), so the space goes
+neighbour as context (:func:`escarmouche.text.typo.in_context`), so the space goes
 where it belongs even across inline markup.
 """
 
@@ -33,7 +33,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from escarmouche.render.typo import in_context, typographie, typographie_html
+from escarmouche.text.typo import in_context, typographie, typographie_html
 
 #: Changes to this file (or to the function) must rebuild every page.
 VERSION = hashlib.sha256(
@@ -115,7 +115,7 @@ def typeset_document(document: nodes.document) -> int:
 
 def typeset_raw_html(document: nodes.document) -> int:
     """The HTML that extensions and notebook outputs put in a page, typeset with
-    :func:`~escarmouche.render.typo.typographie_html` (text between tags only; scripts,
+    :func:`~escarmouche.text.typo.typographie_html` (text between tags only; scripts,
     styles, ``<code>`` and ``<pre>`` left alone; idempotent, so the engine's outputs,
     already typeset, do not change)."""
     changed = 0

@@ -23,7 +23,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TypeVar
 
 from escarmouche.errors import EscarmoucheError, ParameterError, invalid
-from escarmouche.render.fmt import join, number, quote
+from escarmouche.text.fmt import join, number, quote
 
 __all__ = [
     "MAX_ITEMS",

@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from escarmouche.errors import ParameterError, invalid, shown
 from escarmouche.model import DieRecord
-from escarmouche.render.fmt import plural
+from escarmouche.text.fmt import plural
 
 __all__ = ["RecordingRng", "Rng", "ScriptedRolls", "rng_state", "set_rng_state"]
 

@@ -74,7 +74,7 @@ import icepool
 from escarmouche._rng import Rng, ScriptedRolls
 from escarmouche.errors import DiceError, shown
 from escarmouche.model import DieRecord
-from escarmouche.render.fmt import plural
+from escarmouche.text.fmt import plural
 
 __all__ = [
     "MAX_CONSTANT",

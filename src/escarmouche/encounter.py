@@ -35,7 +35,6 @@ from escarmouche.model import (
     Timing,
     check_roster,
 )
-from escarmouche.render.fmt import de, join, signed
 from escarmouche.render.table import Text
 from escarmouche.savefile import parse_json, validate_save
 from escarmouche.state import (
@@ -48,6 +47,7 @@ from escarmouche.state import (
 )
 from escarmouche.systems import get as lookup_system
 from escarmouche.systems.base import ActionSpec, System
+from escarmouche.text.fmt import de, join, signed
 
 __all__ = [
     "CONDITIONS",
@@ -425,7 +425,7 @@ class Encounter:
         from collections.abc import Sequence
 
         from escarmouche.policies import MAX_CHOICES
-        from escarmouche.render.fmt import plural
+        from escarmouche.text.fmt import plural
 
         events: list[Event] = []
         fighters = self.state.fighters

@@ -59,9 +59,9 @@ class EscarmoucheError(ValueError):
         parts = [message]
         if rule and rule not in message:
             parts.append(f"[{rule}]")
-        # French typography once, when the message is made (escarmouche.render.typo;
+        # French typography once, when the message is made (escarmouche.text.typo;
         # imported here: the render package imports this module).
-        from escarmouche.render.typo import typographie
+        from escarmouche.text.typo import typographie
 
         super().__init__(typographie(" ".join(parts)))
 
@@ -120,7 +120,7 @@ def shown(value: object, _depth: int = 0) -> str:
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, int | float | Fraction):
-        from escarmouche.render.fmt import number
+        from escarmouche.text.fmt import number
 
         if isinstance(value, float) and not math.isfinite(value):
             return "NaN" if math.isnan(value) else ("moins " if value < 0 else "") + "l’infini"

@@ -22,7 +22,7 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.errors import invalid
-from escarmouche.render.typo import typographie
+from escarmouche.text.typo import typographie
 
 __all__ = [
     "Combatant",

@@ -53,8 +53,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from escarmouche.errors import invalid
-from escarmouche.render.fmt import join, quote
 from escarmouche.systems.base import Move
+from escarmouche.text.fmt import join, quote
 
 __all__ = [
     "MAX_CHOICES",

@@ -68,10 +68,10 @@ from escarmouche.encounter import Encounter, EndCondition
 from escarmouche.errors import EscarmoucheError, RosterError, shown
 from escarmouche.model import Combatant
 from escarmouche.policies import POLICIES, default_policy
-from escarmouche.render.fmt import join, number, quote
 from escarmouche.savefile import _french, _listed, _path
 from escarmouche.systems import NAMES
 from escarmouche.systems import get as get_system
+from escarmouche.text.fmt import join, number, quote
 
 __all__ = [
     "FORMAT",

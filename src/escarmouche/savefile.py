@@ -38,7 +38,7 @@ import fastjsonschema
 
 from escarmouche.errors import SaveError
 from escarmouche.model import Json
-from escarmouche.render.fmt import join, number, quote
+from escarmouche.text.fmt import join, number, quote
 
 __all__ = [
     "FORMAT",

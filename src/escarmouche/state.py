@@ -64,8 +64,8 @@ from escarmouche.model import (
     Timing,
     timing_label,
 )
-from escarmouche.render.fmt import de, join
-from escarmouche.render.typo import typographie
+from escarmouche.text.fmt import de, join
+from escarmouche.text.typo import typographie
 
 __all__ = [
     "CONDITIONS",
@@ -475,7 +475,7 @@ class Ctx(Generic[R]):
             turn=self.state.turn,
             actor=actor,
             kind=kind,
-            text=typographie(text),  # French typography, once (escarmouche.render.typo)
+            text=typographie(text),  # French typography, once (escarmouche.text.typo)
             rules=tuple(rules),
             dice=drawn,
             data=dict(data or {}),

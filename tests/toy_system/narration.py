@@ -1,9 +1,9 @@
 """The French sentences of « Jouet » (the narration style guide applies: elision,
-agreement, « » for quotes, numbers through :mod:`escarmouche.render.fmt`)."""
+agreement, « » for quotes, numbers through :mod:`escarmouche.text.fmt`)."""
 
 from __future__ import annotations
 
-from escarmouche.render.fmt import join, plural
+from escarmouche.text.fmt import join, plural
 
 __all__ = ["initiative_sentence", "strike_sentence"]
 

@@ -18,7 +18,7 @@ import ipywidgets as widgets
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
-from escarmouche.render.typo import typographie, typographie_html
+from escarmouche.text.typo import typographie, typographie_html
 from escarmouche_widgets._html import banner, text_of
 from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
 
@@ -272,7 +272,7 @@ class Demo:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "widget" and isinstance(value, widgets.Widget):
-            typeset_labels(value)  # the one place for labels (escarmouche.render.typo)
+            typeset_labels(value)  # the one place for labels (escarmouche.text.typo)
         super().__setattr__(name, value)
 
     @property

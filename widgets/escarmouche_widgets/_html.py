@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from html.parser import HTMLParser
 
-from escarmouche.render.typo import typographie_html
+from escarmouche.text.typo import typographie_html
 
 __all__ = [
     "banner",
@@ -39,7 +39,7 @@ def esc(text: object) -> str:
 
 def join(*parts: str) -> str:
     """The demo's result block: the parts one under the other, with French typography
-    (:func:`escarmouche.render.typo.typographie_html`: the one place for results)."""
+    (:func:`escarmouche.text.typo.typographie_html`: the one place for results)."""
     return typographie_html(
         f'<div class="escarmouche-demo" style="{BOX}">' + "".join(parts) + "</div>")
 

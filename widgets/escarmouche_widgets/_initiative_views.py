@@ -19,8 +19,8 @@ from fractions import Fraction
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.errors import shown
 from escarmouche.odds import first_odds, uniform
-from escarmouche.render.fmt import percent
 from escarmouche.systems import TITLES, d12, d20, d100, rulebook
+from escarmouche.text.fmt import percent
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._parse import RosterRow, check_range

@@ -21,8 +21,8 @@ from escarmouche import Combatant
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
-from escarmouche.render.fmt import plural
 from escarmouche.systems import TITLES, get
+from escarmouche.text.fmt import plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, button, labelled
 

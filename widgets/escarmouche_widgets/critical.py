@@ -13,8 +13,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from escarmouche.render.fmt import number, percent, plural
 from escarmouche.systems import d12
+from escarmouche.text.fmt import number, percent, plural
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled

@@ -21,10 +21,10 @@ import ipywidgets as widgets
 from escarmouche import Combatant, Effect, Event, Timing, _check
 from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
-from escarmouche.render.fmt import join, number, percent, signed
-from escarmouche.render.typo import typographie
 from escarmouche.systems import d20
 from escarmouche.systems.d20 import rules as d20_rules
+from escarmouche.text.fmt import join, number, percent, signed
+from escarmouche.text.typo import typographie
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled

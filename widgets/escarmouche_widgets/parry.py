@@ -17,8 +17,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from escarmouche import Combatant
-from escarmouche.render.fmt import percent
 from escarmouche.systems import d100
+from escarmouche.text.fmt import percent
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled

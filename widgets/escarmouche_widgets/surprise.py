@@ -20,8 +20,8 @@ import ipywidgets as widgets
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.errors import shown
-from escarmouche.render.fmt import percent
 from escarmouche.systems import NAMES, TITLES, d12, d20, d100, rulebook
+from escarmouche.text.fmt import percent
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, button, labelled

@@ -20,9 +20,9 @@ import ipywidgets as widgets
 from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
 from escarmouche.encounter import Encounter
 from escarmouche.model import TIMING_LABELS, timing_label
-from escarmouche.render.fmt import de, signed
 from escarmouche.systems import NAMES, TITLES
 from escarmouche.systems.base import ENVIRONMENT
+from escarmouche.text.fmt import de, signed
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, button, labelled
 from escarmouche_widgets._initiative_views import ROLLERS, initiative_odds

@@ -45,13 +45,13 @@ Codes de sortie : 0 réussite ; 1 entrée refusée (fichier, dés, règle) ; 2 m
 
 class _Typeset(io.TextIOBase):
     """A text stream that writes through another one, each piece typeset
-    (:func:`escarmouche.render.typo.typographie`; JSON output never goes through it)."""
+    (:func:`escarmouche.text.typo.typographie`; JSON output never goes through it)."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        from escarmouche.render.typo import typographie
+        from escarmouche.text.typo import typographie
 
         self._stream.write(typographie(text))
         return len(text)

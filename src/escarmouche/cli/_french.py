@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
-from escarmouche.render.typo import typographie
+from escarmouche.text.typo import typographie
 
 __all__ = ["FRENCH", "NBSP", "FrenchParser", "french_argparse", "integer", "text", "typography"]
 
@@ -83,7 +83,7 @@ def _quotes(message: str) -> str:
 
 def typography(text: str) -> str:
     """French spacing, by the one function of the project
-    (:func:`escarmouche.render.typo.typographie`): a no-break space before « : », a
+    (:func:`escarmouche.text.typo.typographie`): a no-break space before « : », a
     narrow one before ; ! ?.
 
     >>> typography("Exemples : 2d6 ; 1d20 ?") == "Exemples\u00a0: 2d6\u202f; 1d20\u202f?"

@@ -28,9 +28,9 @@ from escarmouche.cli._output import print_json
 from escarmouche.encounter import MAX_RUN_TURNS
 from escarmouche.errors import ParameterError
 from escarmouche.policies import POLICIES
-from escarmouche.render.fmt import join, quote
 from escarmouche.render.table import Table
 from escarmouche.roster import Roster, example_rosters, load_roster
+from escarmouche.text.fmt import join, quote
 
 __all__ = ["add_parser", "load", "run"]
 

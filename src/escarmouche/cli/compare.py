@@ -29,8 +29,8 @@ from escarmouche.cli._sim import (
 )
 from escarmouche.cli.combat import load
 from escarmouche.errors import ParameterError
-from escarmouche.render.fmt import join
 from escarmouche.roster import Roster
+from escarmouche.text.fmt import join
 
 __all__ = ["add_parser", "run"]
 

@@ -21,9 +21,9 @@ from typing import Any
 from escarmouche import dice
 from escarmouche.cli._french import integer
 from escarmouche.cli._output import print_json, write_text
-from escarmouche.render.fmt import fraction, number, percent
 from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import Table
+from escarmouche.text.fmt import fraction, number, percent
 
 __all__ = ["add_parser", "run"]
 

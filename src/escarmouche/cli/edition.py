@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from escarmouche.cli._french import integer
-from escarmouche.render.fmt import plural
+from escarmouche.text.fmt import plural
 
 __all__ = ["add_parser", "run"]
 

@@ -24,8 +24,8 @@ from escarmouche.cli._sim import (
 )
 from escarmouche.cli.combat import load
 from escarmouche.errors import ParameterError
-from escarmouche.render.fmt import plural
 from escarmouche.roster import OPTION_KEYS
+from escarmouche.text.fmt import plural
 
 __all__ = ["add_parser", "run"]
 

@@ -31,7 +31,7 @@ import fastjsonschema
 
 from escarmouche.errors import SaveError, invalid
 from escarmouche.model import Json
-from escarmouche.render.fmt import de, quote
+from escarmouche.text.fmt import de, quote
 
 __all__ = [
     "FORMAT",

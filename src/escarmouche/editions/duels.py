@@ -22,7 +22,7 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.model import Combatant, Json
-from escarmouche.render.fmt import number, percent
+from escarmouche.text.fmt import number, percent
 
 __all__ = ["MAX_DUELS", "Duels", "duel_outcomes", "duel_roster", "wilson"]
 

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from escarmouche.model import Combatant, Json
-from escarmouche.render.fmt import join, number, percent, quote
+from escarmouche.text.fmt import join, number, percent, quote
 
 __all__ = [
     "THRESHOLD",

@@ -32,8 +32,8 @@ from escarmouche.editions.odds import (
     value_label,
 )
 from escarmouche.model import Json
-from escarmouche.render.fmt import join, plural, quote
 from escarmouche.render.svg import outcome_bars_svg
+from escarmouche.text.fmt import join, plural, quote
 
 __all__ = ["DUELS", "SEED", "comparison_html", "french_spaces", "page_name", "render_page",
            "rules_from_snapshot", "word_diff"]

@@ -2,8 +2,8 @@
 
 Everything here is a pure function returning a string; the widgets and the book
 display those strings. French typography (no-break spaces before ``: ; ! ?``, inside
-« ») is :func:`escarmouche.render.typo.typographie`, applied once per channel. See
-:mod:`escarmouche.render.fmt` for the formatting conventions (decimal comma, U+202F
+« ») is :func:`escarmouche.text.typo.typographie`, applied once per channel. See
+:mod:`escarmouche.text.fmt` for the formatting conventions (decimal comma, U+202F
 before ``%``) and :mod:`escarmouche.render.svg` for the charts.
 
 >>> from fractions import Fraction
@@ -18,10 +18,10 @@ corps | 30 %
 
 from __future__ import annotations
 
-from escarmouche.render.fmt import fraction, number, percent
 from escarmouche.render.svg import distribution_svg, html_table, outcome_bars_svg, timeline_svg
 from escarmouche.render.table import Table, Text
-from escarmouche.render.typo import typographie, typographie_html
+from escarmouche.text.fmt import fraction, number, percent
+from escarmouche.text.typo import typographie, typographie_html
 
 __all__ = [
     "Table",

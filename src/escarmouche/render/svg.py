@@ -5,7 +5,7 @@ No Jupyter, no numpy, no matplotlib: the strings can be shown by a notebook
 Every text is escaped with :func:`html.escape` (characters that XML cannot carry
 become U+FFFD); the output is deterministic (the same
 input gives the same string: no random ids, no clock, coordinates rounded to 0.01).
-Labels are French and percentages come from :func:`escarmouche.render.fmt.percent`.
+Labels are French and percentages come from :func:`escarmouche.text.fmt.percent`.
 
 >>> from escarmouche.dice import distribution
 >>> svg = distribution_svg(distribution("2d6"), title="Deux d6")
@@ -25,8 +25,8 @@ from fractions import Fraction
 from typing import Final
 
 from escarmouche.errors import invalid
-from escarmouche.render.fmt import fraction, number, percent, plural
-from escarmouche.render.typo import typographie
+from escarmouche.text.fmt import fraction, number, percent, plural
+from escarmouche.text.typo import typographie
 
 __all__ = ["distribution_svg", "html_table", "outcome_bars_svg", "timeline_svg"]
 
@@ -60,7 +60,7 @@ def _esc(text: object) -> str:
 
 def _prose(text: object) -> str:
     """Text a reader sees (a label, a title, a tooltip, a cell): French typography
-    (:func:`escarmouche.render.typo.typographie`), then escaped."""
+    (:func:`escarmouche.text.typo.typographie`), then escaped."""
     return _esc(typographie(str(text)))
 
 
@@ -516,8 +516,8 @@ def html_table(
     """A small escaped HTML table (class ``escarmouche-table``).
 
     Cells: text as is (escaped); ``bool`` as « oui »/« non »; numbers through
-    :func:`~escarmouche.render.fmt.number` and right-aligned (format probabilities
-    with :func:`~escarmouche.render.fmt.percent` first). Every row must have as many
+    :func:`~escarmouche.text.fmt.number` and right-aligned (format probabilities
+    with :func:`~escarmouche.text.fmt.percent` first). Every row must have as many
     cells as there are headers.
 
     >>> print(html_table(["Nom", "PV", "Debout"], [["Aldric", 12, True], ["<Grolk>", 0, False]],

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from escarmouche.render.svg import html_table
-from escarmouche.render.typo import typographie
+from escarmouche.text.typo import typographie
 
 __all__ = ["Table", "Text", "option_value", "options_table"]
 
@@ -70,7 +70,7 @@ class Text:
     text: str
 
     def __post_init__(self) -> None:
-        # French typography once, when the text is made (escarmouche.render.typo)
+        # French typography once, when the text is made (escarmouche.text.typo)
         object.__setattr__(self, "text", typographie(self.text))
 
     def _repr_html_(self) -> str:
@@ -94,7 +94,7 @@ def option_value(value: object, named: Mapping[Any, str] | None = None) -> str:
     >>> option_value(frozenset({"b", "a"}))
     'a et b'
     """
-    from escarmouche.render.fmt import join, number
+    from escarmouche.text.fmt import join, number
 
     try:
         if named and value in named:

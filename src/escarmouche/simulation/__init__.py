@@ -49,12 +49,12 @@ from typing import Any, Protocol
 from escarmouche import _check
 from escarmouche.encounter import MAX_RUN_TURNS, Encounter
 from escarmouche.errors import EscarmoucheError, invalid
-from escarmouche.render.fmt import number, percent, plural
 from escarmouche.render.simsvg import stack_svg
 from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import Table
 from escarmouche.simulation import d100 as _d100
 from escarmouche.systems import get as get_system
+from escarmouche.text.fmt import number, percent, plural
 
 __all__ = [
     "DICE",

@@ -23,7 +23,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from escarmouche.errors import invalid
-from escarmouche.render.fmt import join
+from escarmouche.text.fmt import join
 
 if TYPE_CHECKING:
     from escarmouche.systems.base import System

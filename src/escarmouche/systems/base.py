@@ -48,8 +48,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, ParameterError, invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
-from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, FighterState
+from escarmouche.text.fmt import de, join, quote
 
 __all__ = ["ENVIRONMENT", "ActionSpec", "Move", "Reactor", "Resolver", "System"]
 

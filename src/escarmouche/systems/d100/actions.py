@@ -31,7 +31,6 @@ from typing import Any
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Json
-from escarmouche.render.fmt import join, plural, quote
 from escarmouche.render.table import Table, Text
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
@@ -61,6 +60,7 @@ from escarmouche.systems.d100.rules import (
     Weapon,
     get_weapon,
 )
+from escarmouche.text.fmt import join, plural, quote
 
 __all__ = [
     "ACTIONS",

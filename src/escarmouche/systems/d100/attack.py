@@ -17,7 +17,6 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json
-from escarmouche.render.fmt import join, number, plural, quote
 from escarmouche.render.table import Text
 from escarmouche.systems.d100.narration import attack_sentence
 from escarmouche.systems.d100.rules import (
@@ -41,6 +40,7 @@ from escarmouche.systems.d100.rules import (
     stat,
     zone,
 )
+from escarmouche.text.fmt import join, number, plural, quote
 
 __all__ = [
     "AttackResult",

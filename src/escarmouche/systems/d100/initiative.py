@@ -10,9 +10,9 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, check_roster
-from escarmouche.render.fmt import de, join
 from escarmouche.render.table import Table
 from escarmouche.systems.d100.rules import stat
+from escarmouche.text.fmt import de, join
 
 __all__ = [
     "INITIATIVE_DIE",

@@ -11,9 +11,9 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json
-from escarmouche.render.fmt import join, number, plural
 from escarmouche.render.table import Text
 from escarmouche.systems.d100.rules import DEFAULT_RULES, Rules, bonus, stat
+from escarmouche.text.fmt import join, number, plural
 
 __all__ = [
     "MAX_HEIGHT",

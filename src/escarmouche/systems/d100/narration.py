@@ -1,5 +1,5 @@
 """The French sentences of the d100 system (the narration style guide applies: numbers
-through :mod:`escarmouche.render.fmt`, « » for quotes). Plain text only: no HTML here.
+through :mod:`escarmouche.text.fmt`, « » for quotes). Plain text only: no HTML here.
 
 The GM's summary sentence of an attack (D100-ATK-4): « Aldric touche Grolk au bras
 gauche (jet 63 → 36) : 7 dégâts − BE 3 − armure 1 = 3 blessures ; il lui en reste 8. »
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from escarmouche.render.fmt import de, join, number, plural, quote
 from escarmouche.systems.d100.rules import LOCATION_AT
+from escarmouche.text.fmt import de, join, number, plural, quote
 
 if TYPE_CHECKING:
     from escarmouche.systems.d100.attack import AttackResult

@@ -18,7 +18,6 @@ from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.odds import first_odds, uniform
-from escarmouche.render.fmt import number, percent
 from escarmouche.render.table import Table
 from escarmouche.systems.d100.attack import (
     AttackSetup,
@@ -30,6 +29,7 @@ from escarmouche.systems.d100.attack import (
 from escarmouche.systems.d100.initiative import INITIATIVE_DIE
 from escarmouche.systems.d100.jumps import resolve_drop_jump, resolve_long_jump
 from escarmouche.systems.d100.rules import DEFAULT_RULES, DEFENCES, LOCATIONS, Rules, stat
+from escarmouche.text.fmt import number, percent
 
 __all__ = [
     "AttackOutcomes",

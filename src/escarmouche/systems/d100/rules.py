@@ -22,8 +22,8 @@ from typing import Any
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
-from escarmouche.render.fmt import join, quote
 from escarmouche.render.table import Table, options_table
+from escarmouche.text.fmt import join, quote
 
 __all__ = [
     "ACTION_DEFS",

@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
-from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d100.actions import (
@@ -43,6 +42,7 @@ from escarmouche.systems.d100.rules import (
     get_weapon,
     validate_combatant,
 )
+from escarmouche.text.fmt import de, join, quote
 
 __all__ = ["START_OPTIONS", "SYSTEM", "D100System"]
 

@@ -17,7 +17,6 @@ from typing import Any
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Effect, Json, Timing
-from escarmouche.render.fmt import de, quote
 from escarmouche.state import Ctx
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d12 import narration
@@ -32,6 +31,7 @@ from escarmouche.systems.d12.rules import (
     check_option,
     check_weapon,
 )
+from escarmouche.text.fmt import de, quote
 
 __all__ = ["ACTIONS", "DEFAULT_ACTIONS", "RESOLVERS", "catalogue"]
 

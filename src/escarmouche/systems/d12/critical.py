@@ -27,7 +27,6 @@ from escarmouche import _check, dice
 from escarmouche._rng import Rng, ScriptedRolls
 from escarmouche.errors import invalid
 from escarmouche.model import Json
-from escarmouche.render.fmt import plural, quote
 from escarmouche.render.table import Text
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.rules import (
@@ -41,6 +40,7 @@ from escarmouche.systems.d12.rules import (
     check_option,
     check_weapon,
 )
+from escarmouche.text.fmt import plural, quote
 
 __all__ = [
     "AttackOutcome",

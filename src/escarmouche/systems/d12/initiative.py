@@ -34,7 +34,6 @@ from escarmouche import _check
 from escarmouche._rng import Rng, ScriptedRolls
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, Json, check_roster
-from escarmouche.render.fmt import join, plural
 from escarmouche.render.table import Table, Text
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12 import narration
@@ -47,6 +46,7 @@ from escarmouche.systems.d12.rules import (
     Rules,
     check_bonus,
 )
+from escarmouche.text.fmt import join, plural
 
 __all__ = [
     "BONUS_SCOPE",

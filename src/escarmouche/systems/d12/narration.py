@@ -1,5 +1,5 @@
 """The French sentences of the d12 system (the narration style guide applies: elision,
-agreement, « » for quotes, numbers through :mod:`escarmouche.render.fmt`).
+agreement, « » for quotes, numbers through :mod:`escarmouche.text.fmt`).
 
 The initiative's explanations (:meth:`D12Initiative.narration`, the log of a fight), the
 attack and damage sentences and the fight's duration are all written here, from the
@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from escarmouche.render.fmt import de, join, number, ordinal, plural, quote, signed
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12.rules import ENVIRONMENT_INITIATIVE, MODE_LABELS, Mode
+from escarmouche.text.fmt import de, join, number, ordinal, plural, quote, signed
 
 if TYPE_CHECKING:
     from escarmouche.systems.d12.critical import AttackRoll, DamageRoll

@@ -31,7 +31,6 @@ from escarmouche import _check, dice
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant
 from escarmouche.odds import first_odds, uniform
-from escarmouche.render.fmt import number, percent, signed
 from escarmouche.render.table import Table, Text
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12.critical import (
@@ -55,6 +54,7 @@ from escarmouche.systems.d12.rules import (
     check_option,
     check_weapon,
 )
+from escarmouche.text.fmt import number, percent, signed
 
 __all__ = [
     "MAX_ODDS_GROUPS",

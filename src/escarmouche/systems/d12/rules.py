@@ -16,9 +16,9 @@ from fractions import Fraction
 
 from escarmouche import _check, dice
 from escarmouche.errors import invalid
-from escarmouche.render.fmt import join, quote
 from escarmouche.render.table import Table, options_table
 from escarmouche.systems.base import ActionSpec
+from escarmouche.text.fmt import join, quote
 
 __all__ = [
     "ADVANTAGE_EFFECT_KIND",

@@ -10,7 +10,6 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, Timing
-from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d12 import narration
@@ -31,6 +30,7 @@ from escarmouche.systems.d12.rules import (
     elapsed_minutes,
     elapsed_seconds,
 )
+from escarmouche.text.fmt import de, join, quote
 
 __all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
 

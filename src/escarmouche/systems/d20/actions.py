@@ -30,7 +30,6 @@ from typing import Any
 from escarmouche import _check, dice
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import DieRecord, Json
-from escarmouche.render.fmt import de, join, ordinal, plural, quote
 from escarmouche.render.table import Table
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
@@ -69,6 +68,7 @@ from escarmouche.systems.d20.rules import (
     check_weapon,
 )
 from escarmouche.systems.d20.saves import check_bonus
+from escarmouche.text.fmt import de, join, ordinal, plural, quote
 
 __all__ = [
     "ACTIONS",

@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
-from escarmouche.render.fmt import number, plural, quote
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.d20.narration import square_text
 from escarmouche.systems.d20.rules import GRID_LIMIT, Rules
+from escarmouche.text.fmt import number, plural, quote
 
 __all__ = [
     "NEIGHBOURS",

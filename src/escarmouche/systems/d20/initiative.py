@@ -15,7 +15,6 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, Json, check_roster
-from escarmouche.render.fmt import join, number, signed
 from escarmouche.render.table import Table
 from escarmouche.systems.d20.narration import plus_text, sum_text
 from escarmouche.systems.d20.rules import (
@@ -25,6 +24,7 @@ from escarmouche.systems.d20.rules import (
     Rules,
     check_rules,
 )
+from escarmouche.text.fmt import join, number, signed
 
 __all__ = [
     "D20Initiative",

@@ -1,14 +1,14 @@
 """The French sentences of the d20 system (the narration style guide applies: elision,
-agreement, « » for quotes, numbers through :mod:`escarmouche.render.fmt`)."""
+agreement, « » for quotes, numbers through :mod:`escarmouche.text.fmt`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from escarmouche.model import Effect, Json
-from escarmouche.render.fmt import de, join, number, plural, quote
 from escarmouche.state import Ctx
 from escarmouche.systems.d20.rules import ROUND_SECONDS, START_PHASE_LABELS, Rules
+from escarmouche.text.fmt import de, join, number, plural, quote
 
 __all__ = [
     "announce_start_phase",

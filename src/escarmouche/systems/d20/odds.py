@@ -12,7 +12,6 @@ from types import MappingProxyType
 from escarmouche import _check, dice
 from escarmouche.model import Combatant, check_roster
 from escarmouche.odds import first_odds, uniform
-from escarmouche.render.fmt import number, percent, plural, signed
 from escarmouche.render.table import Table
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
@@ -23,6 +22,7 @@ from escarmouche.systems.d20.rules import (
     check_rules,
 )
 from escarmouche.systems.d20.saves import check_bonus
+from escarmouche.text.fmt import number, percent, plural, signed
 
 __all__ = [
     "DurationOdds",

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Json
-from escarmouche.render.fmt import de, join, quote
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.d20.grid import Square, is_adjacent, need_position
 from escarmouche.systems.d20.narration import square_text
@@ -41,6 +40,7 @@ from escarmouche.systems.d20.rules import (
     check_weapon,
 )
 from escarmouche.systems.d20.saves import check_bonus
+from escarmouche.text.fmt import de, join, quote
 
 __all__ = [
     "Outcome",

@@ -16,7 +16,6 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant
-from escarmouche.render.fmt import number
 from escarmouche.render.table import Text
 from escarmouche.state import Ctx
 from escarmouche.systems.d20.narration import save_sentence, sum_text
@@ -28,6 +27,7 @@ from escarmouche.systems.d20.rules import (
     Rules,
     check_rules,
 )
+from escarmouche.text.fmt import number
 
 __all__ = [
     "SaveResult",

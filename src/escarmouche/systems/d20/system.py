@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
-from escarmouche.render.fmt import de, join
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d20 import actions, grid
@@ -46,6 +45,7 @@ from escarmouche.systems.d20.rules import (
     Rules,
 )
 from escarmouche.systems.d20.saves import end_of_turn_saves
+from escarmouche.text.fmt import de, join
 
 __all__ = ["SYSTEM", "D20System"]
 

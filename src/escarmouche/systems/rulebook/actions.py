@@ -17,7 +17,6 @@ from typing import Any
 from escarmouche import _check, dice
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Json
-from escarmouche.render import fmt
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.rulebook.narration import (
@@ -38,6 +37,7 @@ from escarmouche.systems.rulebook.rules import (
     Rules,
 )
 from escarmouche.systems.rulebook.speed import speed_effect
+from escarmouche.text import fmt
 
 __all__ = [
     "ACTIONS",

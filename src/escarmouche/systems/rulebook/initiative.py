@@ -21,7 +21,6 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, Json, check_roster
-from escarmouche.render import fmt
 from escarmouche.render.table import Table, Text
 from escarmouche.systems.rulebook.rules import (
     DEFAULT_RULES,
@@ -33,6 +32,7 @@ from escarmouche.systems.rulebook.rules import (
     d100_test,
 )
 from escarmouche.systems.rulebook.speed import SpeedOrder, apply_speed, speed_profiles
+from escarmouche.text import fmt
 
 if TYPE_CHECKING:
     from escarmouche.encounter import Encounter

@@ -1,12 +1,12 @@
 """The French sentences of the Rulebook system (the narration style guide applies:
-elision, agreement, « » for quotes, numbers through :mod:`escarmouche.render.fmt`)."""
+elision, agreement, « » for quotes, numbers through :mod:`escarmouche.text.fmt`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from escarmouche.render import fmt
 from escarmouche.systems.rulebook.rules import SPEED_EFFECTS, TestResult
+from escarmouche.text import fmt
 
 __all__ = [
     "damage_sentence",

@@ -12,10 +12,10 @@ from fractions import Fraction
 from escarmouche import _check
 from escarmouche.model import Combatant, check_roster
 from escarmouche.odds import first_odds
-from escarmouche.render import fmt
 from escarmouche.render.table import Table
 from escarmouche.systems.rulebook.rules import DEFAULT_RULES, Rules, check_stat, d100_test
 from escarmouche.systems.rulebook.surprise import group_values
+from escarmouche.text import fmt
 
 __all__ = [
     "D100Odds",

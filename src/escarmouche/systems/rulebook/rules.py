@@ -12,8 +12,8 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
-from escarmouche.render import fmt
 from escarmouche.render.table import Table, options_table
+from escarmouche.text import fmt
 
 __all__ = [
     "AUTO_DAMAGE",

@@ -10,7 +10,6 @@ from collections.abc import Set as AbstractSet
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
-from escarmouche.render import fmt
 from escarmouche.render.table import Table
 from escarmouche.systems.rulebook.rules import (
     DEFAULT_RULES,
@@ -19,6 +18,7 @@ from escarmouche.systems.rulebook.rules import (
     SPEED_PAIRS,
     Rules,
 )
+from escarmouche.text import fmt
 
 __all__ = [
     "HypoactivityCheck",

@@ -15,7 +15,6 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json, check_roster
-from escarmouche.render import fmt
 from escarmouche.render.table import Table, Text
 from escarmouche.systems.rulebook.rules import (
     DEFAULT_RULES,
@@ -24,6 +23,7 @@ from escarmouche.systems.rulebook.rules import (
     check_stat,
     d100_test,
 )
+from escarmouche.text import fmt
 
 __all__ = [
     "SurpriseResult",

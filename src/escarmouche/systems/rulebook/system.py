@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json
-from escarmouche.render import fmt
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.rulebook.actions import (
@@ -63,6 +62,7 @@ from escarmouche.systems.rulebook.speed import (
     resolve_speed,
 )
 from escarmouche.systems.rulebook.surprise import roll_surprise
+from escarmouche.text import fmt
 
 __all__ = ["START_OPTIONS", "SYSTEM", "RulebookSystem"]
 

@@ -15,7 +15,7 @@ The rules (Lexique des règles typographiques en usage à l’Imprimerie nationa
 * ``:`` takes a no-break space (word width) before it, U+00A0 (:data:`NBSP`);
 * ``«`` is followed and ``»`` preceded by a no-break space, U+00A0;
 * ``%`` after a number takes a narrow no-break space, U+202F, as
-  :func:`escarmouche.render.fmt.percent` writes it (``12,5 %``): the project's choice,
+  :func:`escarmouche.text.fmt.percent` writes it (``12,5 %``): the project's choice,
   so that every percentage of the book looks the same;
 * an apostrophe between two letters is the typographic one, ’ (« l’Orque »).
 

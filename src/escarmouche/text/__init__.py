@@ -1,0 +1,15 @@
+"""Text, not pictures: French number formats (:mod:`escarmouche.text.fmt`) and French
+typography (:mod:`escarmouche.text.typo`).
+
+The engine's lowest layers (:mod:`escarmouche.errors`, :mod:`escarmouche.model`) format
+their messages with these and nothing else; the presentation layer
+(:mod:`escarmouche.render`: SVG charts, HTML tables) builds on them. Importing this
+package loads no SVG code.
+"""
+
+from __future__ import annotations
+
+from escarmouche.text.fmt import fraction, number, percent
+from escarmouche.text.typo import typographie, typographie_html
+
+__all__ = ["fraction", "number", "percent", "typographie", "typographie_html"]
