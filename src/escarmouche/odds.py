@@ -9,10 +9,37 @@ in the browser. Each system's ``odds.py`` builds the laws with its own rules.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any, Literal
 
-__all__ = ["first_odds", "uniform"]
+from escarmouche.text.fmt import number, percent
+
+__all__ = ["OddsTable", "first_odds", "uniform"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OddsTable:
+    """One standard situation of a system (``System.standard_odds``): a French
+    ``title``, the ``rules`` it applies, column headers (the first one names the rows)
+    and rows of exact values; ``kind`` is ``"percent"`` (probabilities) or ``"number"``
+    (expected values, counts). ``key`` pairs the same situation under two rule sets
+    (``system.situation``)."""
+
+    key: str
+    title: str
+    rules: tuple[str, ...]
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[Fraction, ...]], ...]
+    kind: Literal["percent", "number"] = "percent"
+
+    def show(self, value: Fraction) -> str:
+        return percent(value) if self.kind == "percent" else number(value)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "title": self.title, "columns": list(self.columns),
+                "rows": [[label, [str(v) for v in values]] for label, values in self.rows]}
 
 
 def uniform(faces: int, plus: int = 0) -> dict[int, Fraction]:

@@ -83,49 +83,29 @@ class Text:
 
 
 def option_value(value: object, named: Mapping[Any, str] | None = None) -> str:
-    """An option value as a reader sees it: its French label when the system names it
-    (``OPTION_VALUE_LABELS``), « oui »/« non », « aucun », numbers in French, lists
-    joined with « et ».
+    """An option value as a reader sees it (:func:`escarmouche.options.value_label`, the
+    one renderer of option values).
 
     >>> option_value(True), option_value(None), option_value(1500), option_value(-10)
     ('oui', 'aucun', '1500', '−10')
-    >>> option_value("weakest", {"weakest": "la plus faible"})
-    'la plus faible'
-    >>> option_value(frozenset({"b", "a"}))
-    'a et b'
     """
-    from escarmouche.text.fmt import join, number
+    from escarmouche.options import value_label
 
-    try:
-        if named and value in named:
-            return named[value]
-    except TypeError:  # an unhashable value has no label
-        pass
-    if isinstance(value, bool):
-        return "oui" if value else "non"
-    if value is None:
-        return "aucun"
-    if isinstance(value, int | float):
-        return number(value).replace("-", "−")
-    if isinstance(value, frozenset | set):
-        return join(sorted(option_value(v, named) for v in value), empty="aucun")
-    if isinstance(value, list | tuple):
-        return join([option_value(v, named) for v in value], empty="aucun")
-    label = getattr(value, "label", None)
-    return str(label) if label is not None else str(value)
+    return value_label(value, named)
 
 
-def options_table(rules: object, labels: Mapping[str, str], title: str,
-                  value_labels: Mapping[str, Mapping[Any, str]] | None = None,
-                  shown: Mapping[str, str] | None = None) -> Table:
-    """The one shape of every system's options table (``Rules.table()``): the option's
-    French label, its value as a reader sees it (:func:`option_value`, or ``shown``),
-    and the engine's name for it, last, for designers."""
+def options_table(rules: object, title: str, shown: Mapping[str, str] | None = None) -> Table:
+    """The one shape of every system's options table (``Rules.table()``), read from the
+    options' declarations (:mod:`escarmouche.options`): the option's French label with
+    its rule IDs, its value as a reader sees it (or ``shown``), its French key (the one a
+    roster file, ``--option`` and an edition file use), and the engine's name for it,
+    last, for designers."""
+    from escarmouche.options import options_of
+
     rows = []
-    for f in dataclasses.fields(rules):  # type: ignore[arg-type]
-        label = labels.get(f.name, f.name)
-        value = (shown or {}).get(f.name)
+    for spec in options_of(rules):
+        value = (shown or {}).get(spec.name)
         if value is None:
-            value = option_value(getattr(rules, f.name), (value_labels or {}).get(f.name))
-        rows.append((label[:1].upper() + label[1:], value, f.name))
-    return Table(("Option", "Valeur", "Nom dans le moteur"), rows, title)
+            value = spec.value_label(getattr(rules, spec.name))
+        rows.append((spec.title, value, spec.key, spec.name))
+    return Table(("Option", "Valeur", "Clé des fichiers", "Nom dans le moteur"), rows, title)

@@ -48,7 +48,18 @@ from typing import Any, ClassVar, Generic, TypeVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, ParameterError, invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
+from escarmouche.odds import OddsTable
+from escarmouche.options import (
+    Option,
+    options_of,
+    rules_from_json,
+    rules_from_keys,
+    rules_to_json,
+    rules_to_keys,
+)
+from escarmouche.options import find as find_option
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, FighterState
+from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.text.fmt import de, join, quote
 
 __all__ = ["ENVIRONMENT", "ActionSpec", "Move", "Reactor", "Resolver", "System"]
@@ -126,35 +137,6 @@ class Move:
 Reactor = Callable[[str, str, Sequence[str]], str]
 
 
-def _option_value(key: str, value: object, default: object, system: str) -> object:
-    """An option read from JSON, of the same kind as its default (the default tells the
-    type): lists become tuples or frozensets like the default; a mismatch is refused."""
-    if isinstance(default, bool):
-        ok, label = isinstance(value, bool), "true ou false"
-    elif isinstance(default, int):
-        ok, label = _check.is_int(value), "un nombre entier"
-    elif isinstance(default, str):
-        ok, label = isinstance(value, str), "un texte"
-    elif isinstance(default, tuple | frozenset):
-        ok, label = isinstance(value, list), "une liste"
-    elif isinstance(default, Mapping):
-        ok, label = isinstance(value, dict), "un dictionnaire"
-    else:
-        ok, label = True, ""
-    if not ok:
-        raise invalid(key, value, "CORE-ERR",
-                      f"{label} est attendu pour cette option du système {system}")
-    if isinstance(default, tuple):
-        return tuple(value)  # type: ignore[arg-type]
-    if isinstance(default, frozenset):
-        try:
-            return frozenset(value)  # type: ignore[call-overload]
-        except TypeError:
-            raise invalid(key, "…", "CORE-ERR",
-                          "une liste de valeurs simples est attendue") from None
-    return value
-
-
 #: a function that resolves one action: ``(ctx, actor, spec, params)``; it raises
 #: :class:`~escarmouche.errors.EscarmoucheError` when the action is refused
 Resolver = Callable[[Ctx[R], str, ActionSpec, Mapping[str, Any]], None]
@@ -167,6 +149,22 @@ class System(Generic[R]):
     #: the registry name (``"d100"`` …) and the French title
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    #: the prefix of the system's rule IDs in RULES.md (``"D100"`` for ``D100-ATK-1``)
+    rule_prefix: ClassVar[str] = ""
+    #: the tactics policy a side follows when its roster names none
+    #: (:mod:`escarmouche.policies`)
+    default_policy: ClassVar[str] = "agressif"
+    #: the per-combatant keys of a roster file that become start options, with what
+    #: each holds, in French (folded in by :meth:`start_entry`)
+    combatant_keys: ClassVar[Mapping[str, str]] = {}
+    #: the start options that change the initiative demo (:meth:`explain_initiative`),
+    #: with their French labels
+    initiative_options: ClassVar[Mapping[str, str]] = {}
+    #: what the start options may hold, as one French example (the tracker's hint)
+    start_hint: ClassVar[str] = ""
+    #: a small roster that shows the system (the tracker's default): combatants with
+    #: the stats the system needs
+    sample_roster: ClassVar[tuple[Combatant, ...]] = ()
     #: the frozen dataclass of the system's options
     rules_type: type[R]
     #: the damage tracks (``"PV"``, ``"B"`` …) a fighter has in this system
@@ -199,36 +197,81 @@ class System(Generic[R]):
     def default_rules(self) -> R:
         return self.rules_type()
 
+    def options(self) -> tuple[Option, ...]:
+        """The declared options of :attr:`rules_type` (:mod:`escarmouche.options`): label,
+        French key, rule IDs, bounds or choices, value labels; every face reads these."""
+        return options_of(self.rules_type)
+
+    def option(self, name: str) -> Option:
+        """One option by its French key or engine name (refused with the list of keys)."""
+        return find_option(self.rules_type, name, system=self.name)
+
     def rules_to_json(self, rules: R) -> dict[str, Json]:
-        out: dict[str, Json] = {}
-        for f in dataclasses.fields(rules):  # type: ignore[arg-type]
-            value = getattr(rules, f.name)
-            if isinstance(value, Mapping):
-                value = {str(k): v for k, v in value.items()}
-            elif isinstance(value, tuple | frozenset | set):
-                value = list(value) if isinstance(value, tuple) else sorted(value)
-            out[f.name] = value
-        return out
+        """The rules as JSON keyed by engine names (saves, snapshots)."""
+        return rules_to_json(rules)
 
     def rules_from_json(self, data: Mapping[str, Json]) -> R:
-        names = {f.name: f for f in dataclasses.fields(self.rules_type)}  # type: ignore[arg-type]
-        unknown = sorted(set(data) - set(names))
-        if unknown:
-            raise invalid("option", unknown[0], "CORE-ERR",
-                          f"option inconnue pour le système {self.name} ; options : "
-                          f"{join(sorted(names))}")
-        kwargs: dict[str, Any] = {}
-        defaults = self.rules_type()
-        for key, value in data.items():
-            default = getattr(defaults, key)
-            kwargs[key] = _option_value(key, value, default, self.name)
-        try:
-            return self.rules_type(**kwargs)
-        except (TypeError, ValueError) as err:
-            if isinstance(err, ParameterError):
-                raise
-            raise invalid("options", sorted(data)[0] if data else "", "CORE-ERR",
-                          f"valeurs incohérentes pour le système {self.name}") from None
+        """Rules from JSON keyed by engine names (saves, snapshots)."""
+        out: R = rules_from_json(self.rules_type, data, system=self.name)
+        return out
+
+    def rules_from_keys(self, data: Mapping[str, Json], base: R | None = None) -> R:
+        """Rules from values keyed by French keys: what a person types in a roster file,
+        after ``--option``, in an edition file or in the Atelier; ``base`` (default: the
+        defaults) gives the other options."""
+        out: R = rules_from_keys(self.rules_type, data, system=self.name, base=base)
+        return out
+
+    def rules_to_keys(self, rules: R, *, changed_only: bool = False) -> dict[str, Json]:
+        """The rules keyed by French keys (``changed_only``: those that differ from the
+        defaults), as a roster file's ``[options]`` holds them."""
+        return rules_to_keys(rules, changed_only=changed_only)
+
+    # -- what the system says of itself (the book, the widgets, the command line) ------
+
+    def standard_odds(self, rules: R) -> list[OddsTable]:
+        """The system's standard situations and their exact values under ``rules``
+        (each system's ``odds.py``): what an edition page and the Atelier compare before
+        and after a change. Default: none."""
+        return []
+
+    def situations(self) -> tuple[Situation, ...]:
+        """The standard rolls whose exact odds ``escarmouche cotes`` gives (one option
+        each, such as ``--attaque-d12``). Default: none."""
+        return ()
+
+    def explain_initiative(self, combatants: Sequence[Combatant], rng: Any, rules: R,
+                           options: Mapping[str, Any]) -> InitiativeReport:
+        """Roll the initiative of ``combatants`` with ``rng`` and explain it in French
+        (the initiative demo). ``options`` are the start options that change it (see
+        :attr:`initiative_options`). Default: the order of the list, no dice."""
+        names = tuple(c.name for c in combatants)
+        return InitiativeReport(
+            (("Chaque tour", names),),
+            ("Ce système ne décrit pas d’initiative : les combattants agissent dans "
+             "l’ordre de la liste (CORE-TURN-1).",), ("CORE-TURN-1",))
+
+    def first_to_act(self, combatants: Sequence[Combatant], rules: R,
+                     options: Mapping[str, Any]) -> tuple[Chances, ...]:
+        """The exact chances that each fighter (or group) acts first, as charts with
+        their explanation. Default: none."""
+        return ()
+
+    def explain_surprise(self, combatants: Sequence[Combatant], attackers: str,
+                         unaware: bool, rng: Any, rules: R) -> SurpriseReport:
+        """What happens when the side ``attackers`` attacks by surprise (``unaware``: the
+        defenders do not know), rolled with ``rng`` and explained in French (the surprise
+        demo). Default: the system has no surprise rule."""
+        return SurpriseReport(
+            "Pas de round de surprise", (),
+            ("Le texte de ce système ne prévoit pas de surprise : tout le monde agit au "
+             "premier tour, dans l’ordre d’initiative.",), ())
+
+    def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
+                    ) -> None:
+        """Fold the per-combatant keys of a roster file (:attr:`combatant_keys`, such as
+        d100's ``arme``) of the combatant ``who`` into the start options ``start``.
+        Default: none."""
 
     # -- roster ----------------------------------------------------------------------
 

@@ -5,6 +5,12 @@ The engine's lowest layers (:mod:`escarmouche.errors`, :mod:`escarmouche.model`)
 their messages with these and nothing else; the presentation layer
 (:mod:`escarmouche.render`: SVG charts, HTML tables) builds on them. Importing this
 package loads no SVG code.
+
+>>> from fractions import Fraction
+>>> number(Fraction(7, 2)), percent(Fraction(1, 8)) == "12,5\u202f%"
+('3,5', True)
+>>> typographie("Touché : 3 blessures !") == "Touché\u00a0: 3 blessures\u202f!"
+True
 """
 
 from __future__ import annotations

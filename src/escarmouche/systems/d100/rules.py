@@ -1,7 +1,7 @@
 """The options of the d100 system and its rules as data (seed 001).
 
 Everything a designer may want to edit is a module-level value here, not an if-chain:
-the options (:class:`Rules`, with French labels in :data:`OPTION_LABELS`), the stats
+the options (:class:`Rules`, each declared on its field), the stats
 (:data:`STATS`), the hit-location table (D100-ATK-2), the nearest-location substitution
 order (D100-ATK-6), the hands, the weapon catalogue (D100-ATK-3, D100-RANGED-2/5), the
 two weapon lists (D100-TWO-1) and the costs of the actions (D100-ACT-1..4). The tables
@@ -22,6 +22,7 @@ from typing import Any
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
+from escarmouche.options import check_options, option
 from escarmouche.render.table import Table, options_table
 from escarmouche.text.fmt import join, quote
 
@@ -43,8 +44,6 @@ __all__ = [
     "MAIN_HAND_WEAPONS",
     "NEAREST_LOCATIONS",
     "OFF_HAND_WEAPONS",
-    "OPTION_LABELS",
-    "OPTION_VALUE_LABELS",
     "STATS",
     "TRACK",
     "WEAPONS",
@@ -382,59 +381,67 @@ ACTION_DEFS: Mapping[str, ActionDef] = _defs(
 # -- options ---------------------------------------------------------------------------------
 
 #: the bounds of each integer option, and the rule it belongs to
-_BOUNDS: Mapping[str, tuple[int, int, str]] = MappingProxyType({
-    "off_hand_modifier": (-100, 100, "D100-ATK-5"),
-    "shooting_into_melee_modifier": (-100, 100, "D100-RANGED-4"),
-    "beyond_short_range_modifier": (-100, 100, "D100-RANGED-5"),
-    "desperate_shot_modifier": (-100, 100, "D100-RANGED-5"),
-    "max_range_factor": (1, 10, "D100-RANGED-5"),
-    "parries_per_round": (0, 10, "D100-PARRY-3"),
-    "dodges_per_round": (0, 10, "D100-DODGE-2"),
-    "drop_step": (1, 100, "D100-JUMP-1"),
-    "long_jump_run_up": (0, 100, "D100-JUMP-2"),
-    "failure_degree": (1, 100, "D100-JUMP-2"),
-})
-
-
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The d100 options: the modifiers of the text and the rulings of RULES.md.
 
     RULES.md marks no d100 ruling *(option)*; the modifiers (all −20 in the text) and the
     rulings a designer may want to switch are fields here, with the RULES.md defaults.
-    In a notebook, the options show as a French table (:data:`OPTION_LABELS`).
+    Each option is declared once, on its field (:func:`escarmouche.options.option`);
+    in a notebook, the options show as a French table (:meth:`table`).
     """
 
     #: D100-ATK-5 / D100-TWO-2: attack with the off hand (melee or ranged)
-    off_hand_modifier: int = -20
+    off_hand_modifier: int = option(
+        -20, label="malus de la main non directrice", key="malus_main_non_directrice",
+        rules=("D100-ATK-5",), lo=-100, hi=100)
     #: D100-RANGED-4: shooting at a target engaged in melee
-    shooting_into_melee_modifier: int = -20
+    shooting_into_melee_modifier: int = option(
+        -20, label="malus de tir sur une cible engagée", key="malus_tir_sur_engage",
+        rules=("D100-RANGED-4",), lo=-100, hi=100)
     #: D100-RANGED-5: shooting beyond the short range
-    beyond_short_range_modifier: int = -20
+    beyond_short_range_modifier: int = option(
+        -20, label="malus au-delà de la courte portée", key="malus_au_dela_courte_portee",
+        rules=("D100-RANGED-5",), lo=-100, hi=100)
     #: D100-RANGED-5 *(ruling)*: extra modifier beyond the long range (desperate shot);
     #: 0 = « still −20, the only penalty the text gives »
-    desperate_shot_modifier: int = 0
+    desperate_shot_modifier: int = option(
+        0, label="malus de plus du tir désespéré", key="malus_tir_desespere",
+        rules=("D100-RANGED-5",), lo=-100, hi=100)
     #: D100-RANGED-5: a shot may reach this many times the long range, not farther
-    max_range_factor: int = 2
+    max_range_factor: int = option(
+        2, label="portée maximale, en multiple de la longue portée",
+        key="facteur_portee_max", rules=("D100-RANGED-5",), lo=1, hi=10)
     #: D100-SURPRISE-1 *(ruling)*: whether the surprised may parry or dodge in round 1
-    surprised_can_defend: bool = False
+    surprised_can_defend: bool = option(
+        False, label="un surpris peut parer ou esquiver", key="surpris_peut_se_defendre",
+        rules=("D100-SURPRISE-1",))
     #: D100-PARRY-3 / D100-DODGE-2: parries and dodges per round
-    parries_per_round: int = 1
-    dodges_per_round: int = 1
+    parries_per_round: int = option(
+        1, label="parades par round", key="parades_par_round", rules=("D100-PARRY-3",),
+        lo=0, hi=10)
+    dodges_per_round: int = option(
+        1, label="esquives par round", key="esquives_par_round", rules=("D100-DODGE-2",),
+        lo=0, hi=10)
     #: D100-JUMP-1 *(ruling)*: one Ag test per started step of this many metres
-    drop_step: int = 3
+    drop_step: int = option(
+        3, label="mètres par test d’Ag d’une descente", key="metres_par_test_descente",
+        rules=("D100-JUMP-1",), lo=1, hi=100)
     #: D100-JUMP-2: minimum run-up (metres) for a long jump
-    long_jump_run_up: int = 4
+    long_jump_run_up: int = option(
+        4, label="élan minimal d’un saut en longueur, en mètres",
+        key="elan_saut_en_longueur", rules=("D100-JUMP-2",), lo=0, hi=100)
     #: D100-JUMP-2 *(ruling)*: one degree of failure per started step of this size
-    failure_degree: int = 10
+    failure_degree: int = option(
+        10, label="points d’échec par degré d’échec", key="points_par_degre_echec",
+        rules=("D100-JUMP-2",), lo=1, hi=100)
     #: the weapon a fighter holds in the main hand when the encounter is given none
-    default_weapon: str = "arme_a_une_main"
+    default_weapon: str = option(
+        "arme_a_une_main", label="arme en main par défaut", key="arme_par_defaut",
+        rules=("D100-ATK-3",), choices={w.id: w.label for w in WEAPONS.values()})
 
     def __post_init__(self) -> None:
-        for name, (lo, hi, rule) in _BOUNDS.items():
-            _check.integer(name, getattr(self, name), lo=lo, hi=hi, rule=rule)
-        _check.flag("surprised_can_defend", self.surprised_can_defend, "D100-SURPRISE-1")
-        _check.choice("default_weapon", self.default_weapon, WEAPONS, "D100-ATK-3")
+        check_options(self)
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
@@ -442,31 +449,8 @@ class Rules:
     def table(self) -> Table:
         """Every option: its French label, its value as a reader sees it, and its name
         in the engine (:func:`escarmouche.render.table.options_table`)."""
-        return options_table(self, OPTION_LABELS, "Options du système d100",
-                             OPTION_VALUE_LABELS)
+        return options_table(self, "Options du système d100")
 
-
-#: the French label of each option, for the book, the widgets and edition pages
-OPTION_LABELS: Mapping[str, str] = MappingProxyType({
-    "off_hand_modifier": "malus de la main non directrice (D100-ATK-5)",
-    "shooting_into_melee_modifier": "malus de tir sur une cible engagée (D100-RANGED-4)",
-    "beyond_short_range_modifier": "malus au-delà de la courte portée (D100-RANGED-5)",
-    "desperate_shot_modifier": "malus de plus du tir désespéré (D100-RANGED-5)",
-    "max_range_factor": "portée maximale, en multiple de la longue portée (D100-RANGED-5)",
-    "surprised_can_defend": "un surpris peut parer ou esquiver (D100-SURPRISE-1)",
-    "parries_per_round": "parades par round (D100-PARRY-3)",
-    "dodges_per_round": "esquives par round (D100-DODGE-2)",
-    "drop_step": "mètres par test d’Ag d’une descente (D100-JUMP-1)",
-    "long_jump_run_up": "élan minimal d’un saut en longueur, en mètres (D100-JUMP-2)",
-    "failure_degree": "points d’échec par degré d’échec (D100-JUMP-2)",
-    "default_weapon": "arme en main par défaut",
-})
-
-#: the French label of each value of the options that take a value from a list (the
-#: engine keeps its identifiers; readers see these)
-OPTION_VALUE_LABELS: Mapping[str, Mapping[str, str]] = MappingProxyType({
-    "default_weapon": MappingProxyType({w.id: w.label for w in WEAPONS.values()}),
-})
 
 #: the defaults of RULES.md (a module-level value, usable as a default argument)
 DEFAULT_RULES = Rules()

@@ -13,9 +13,11 @@ import dataclasses
 import functools
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any
 
 from escarmouche import _check, dice
 from escarmouche.errors import invalid
+from escarmouche.options import check_options, option
 from escarmouche.render.table import Table, options_table
 from escarmouche.systems.base import ActionSpec
 from escarmouche.text.fmt import join, quote
@@ -35,8 +37,6 @@ __all__ = [
     "FREE_COST",
     "HP_RANGE",
     "MODE_LABELS",
-    "OPTION_LABELS",
-    "OPTION_VALUE_LABELS",
     "REQUIRED_ACTIONS",
     "RESOLVER_KINDS",
     "TRACK",
@@ -223,6 +223,34 @@ def _check_action(action: object) -> ActionSpec:
     return action
 
 
+def action_from_json(data: object) -> ActionSpec:
+    """One action of the list read from JSON (a save, a roster file) (D12-ACT-1)."""
+    rule = "D12-ACT-1"
+    item = _check.mapping("actions", data, rule, max_len=20)
+    known = {f.name for f in dataclasses.fields(ActionSpec)}
+    for key in item:
+        _check.choice("actions", key, sorted(known), rule)
+    texts = {k: _check.text(k, item[k], rule, max_len=500) for k in ("id", "label")}
+    extra: dict[str, Any] = {}
+    for key in ("cost", "kind", "doc"):
+        value = item.get(key, "")
+        if not isinstance(value, str):
+            raise invalid(key, value, rule, "un texte est attendu")
+        extra[key] = value
+    for key in ("rules", "params", "required"):
+        values = _check.sequence(key, item.get(key, []), rule, max_len=50)
+        extra[key] = tuple(_check.text(key, v, rule) for v in values)
+    return ActionSpec(texts["id"], texts["label"], **extra)
+
+
+
+def _actions_from_json(data: object) -> tuple[ActionSpec, ...]:
+    if isinstance(data, tuple) and all(isinstance(a, ActionSpec) for a in data):
+        return data
+    actions = _check.sequence("actions", data, "D12-ACT-1", max_len=100)
+    return tuple(action_from_json(a) for a in actions)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
     """The d12 system's options (RULES.md has no *(option)* ruling for d12; these are
@@ -244,20 +272,26 @@ class Rules:
         declared one (:data:`DECLARED`: logged, its effects are the GM's call).
     """
 
-    critical_option: str = "maximum"
-    default_weapon: str = "1d6"
-    max_initiative_rerolls: int = 20
-    max_roll_off_rounds: int = 20
-    actions: tuple[ActionSpec, ...] = DEFAULT_ACTIONS
+    critical_option: str = option(
+        "maximum", label="option critique par défaut", key="option_critique",
+        rules=("D12-CRIT-2",),
+        choices={o.id: f"({o.letter}) {o.label}" for o in CRITICAL_OPTIONS.values()})
+    default_weapon: str = option(
+        "1d6", label="dégâts de l’arme par défaut", key="arme_par_defaut",
+        rules=("D12-CRIT-1",), check=lambda w: check_weapon(w, "arme par défaut"))
+    max_initiative_rerolls: int = option(
+        20, label="relances au plus après une égalité parfaite",
+        key="relances_initiative_max", rules=("D12-INIT-3",), lo=CAP_RANGE[0],
+        hi=CAP_RANGE[1])
+    max_roll_off_rounds: int = option(
+        20, label="jets de départage au plus pour une égalité", key="departages_max",
+        rules=("D12-INIT-4",), lo=CAP_RANGE[0], hi=CAP_RANGE[1])
+    actions: tuple[ActionSpec, ...] = option(
+        DEFAULT_ACTIONS, label="liste des actions", key="actions", rules=("D12-ACT-1",),
+        parse=_actions_from_json)
 
     def __post_init__(self) -> None:
-        check_option(self.critical_option)
-        check_weapon(self.default_weapon, "arme par défaut")
-        for name, value, rule in (
-            ("max_initiative_rerolls", self.max_initiative_rerolls, "D12-INIT-3"),
-            ("max_roll_off_rounds", self.max_roll_off_rounds, "D12-INIT-4"),
-        ):
-            _check.integer(name, value, lo=CAP_RANGE[0], hi=CAP_RANGE[1], rule=rule)
+        check_options(self)
         _check.sequence("actions", self.actions, "D12-ACT-1", max_len=100)
         actions = tuple(_check_action(a) for a in self.actions)
         object.__setattr__(self, "actions", actions)
@@ -280,30 +314,8 @@ class Rules:
         in the engine (:func:`escarmouche.render.table.options_table`)."""
         actions = join([a.label + (" (libre)" if a.cost == FREE_COST else "")
                         for a in self.actions])
-        return options_table(self, OPTION_LABELS, "Options du système d12",
-                             OPTION_VALUE_LABELS, shown={"actions": actions})
+        return options_table(self, "Options du système d12", shown={"actions": actions})
 
-
-#: the French label of each option and of each option value (``option.valeur``), for
-#: the book, the widgets and edition pages
-OPTION_LABELS: dict[str, str] = {
-    "critical_option": "option critique par défaut (D12-CRIT-2)",
-    **{f"critical_option.{o.id}": f"({o.letter}) {o.label}" for o in CRITICAL_OPTIONS.values()},
-    "default_weapon": "arme par défaut (dégâts)",
-    "max_initiative_rerolls": "relances au plus après une égalité parfaite (D12-INIT-3)",
-    "max_roll_off_rounds": "jets de départage au plus pour une égalité (D12-INIT-4)",
-    "actions": "liste des actions (D12-ACT-1)",
-    **{f"actions.{a.id}": a.label for a in DEFAULT_ACTIONS},
-    "mode": "mode du jet d’attaque (D12-ADV-1)",
-    **{f"mode.{m.value}": label for m, label in MODE_LABELS.items()},
-}
-
-#: the French label of each value of the options that take a value from a list (the
-#: engine keeps its identifiers; readers see these)
-OPTION_VALUE_LABELS: dict[str, dict[str, str]] = {
-    "critical_option": {o.id: f"({o.letter}) {o.label}" for o in CRITICAL_OPTIONS.values()},
-    "mode": {m.value: label for m, label in MODE_LABELS.items()},
-}
 
 #: the rules by default (a module-level value, so that defaults are not rebuilt)
 DEFAULT_RULES = Rules()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
-from escarmouche.model import Combatant, DieRecord, Json, Timing
+from escarmouche.model import Combatant, DieRecord, Timing
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d12 import narration
@@ -36,25 +35,6 @@ __all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
 
 #: the options ``Encounter.start`` accepts for d12
 START_OPTIONS = ("embuscade_par", "environnement", "armes")
-
-
-def _action_from_json(data: object) -> ActionSpec:
-    rule = "D12-ACT-1"
-    item = _check.mapping("actions", data, rule, max_len=20)
-    known = {f.name for f in dataclasses.fields(ActionSpec)}
-    for key in item:
-        _check.choice("actions", key, sorted(known), rule)
-    texts = {k: _check.text(k, item[k], rule, max_len=500) for k in ("id", "label")}
-    extra: dict[str, Any] = {}
-    for key in ("cost", "kind", "doc"):
-        value = item.get(key, "")
-        if not isinstance(value, str):
-            raise invalid(key, value, rule, "un texte est attendu")
-        extra[key] = value
-    for key in ("rules", "params", "required"):
-        values = _check.sequence(key, item.get(key, []), rule, max_len=50)
-        extra[key] = tuple(_check.text(key, v, rule) for v in values)
-    return ActionSpec(texts["id"], texts["label"], **extra)
 
 
 class D12System(System[Rules]):
@@ -91,22 +71,6 @@ class D12System(System[Rules]):
     resolvers = RESOLVERS
 
     # -- rules (options) -----------------------------------------------------------------
-
-    def rules_to_json(self, rules: Rules) -> dict[str, Json]:
-        out: dict[str, Json] = {}
-        for f in dataclasses.fields(rules):
-            value = getattr(rules, f.name)
-            out[f.name] = [a.to_json() for a in value] if f.name == "actions" else value
-        return out
-
-    def rules_from_json(self, data: Mapping[str, Json]) -> Rules:
-        plain = {k: v for k, v in data.items() if k != "actions"}
-        rules = super().rules_from_json(plain)
-        if "actions" in data:
-            actions = _check.sequence("actions", data["actions"], "D12-ACT-1", max_len=100)
-            rules = dataclasses.replace(rules, actions=tuple(_action_from_json(a)
-                                                             for a in actions))
-        return rules
 
     # -- roster --------------------------------------------------------------------------
 

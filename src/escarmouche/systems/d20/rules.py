@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from escarmouche import _check, dice
+from escarmouche import dice
 from escarmouche.errors import invalid
+from escarmouche.options import check_options, option
 from escarmouche.render.table import Table, options_table
 
 __all__ = [
@@ -35,8 +36,6 @@ __all__ = [
     "MINOR",
     "MOVE",
     "OPPORTUNITY_TRIGGERS",
-    "OPTION_LABELS",
-    "OPTION_VALUE_LABELS",
     "OTHER_START_EFFECTS",
     "PHASE_ONLY",
     "RACIAL_SAVE_BONUSES",
@@ -236,67 +235,49 @@ class Rules:
     In a notebook, the options show as a French table (:meth:`table`).
     """
 
-    save_target: int = 10
-    immediate_reset: str = "debut_de_son_tour"
-    max_action_points_per_turn: int | None = None
-    cancelled_action_spent: bool = True
-    default_speed: int = 6
-    default_defence: int = 10
-    default_weapon: str = "1d6"
-    default_action_points: int = 0
-    max_roll_off_rounds: int = 100
+    save_target: int = option(
+        10, label="seuil du jet de sauvegarde", key="seuil_sauvegarde",
+        rules=("D20-END-1",), lo=SAVE_TARGET_RANGE[0], hi=SAVE_TARGET_RANGE[1])
+    immediate_reset: str = option(
+        "debut_de_son_tour", label="retour du droit à une action immédiate",
+        key="retour_action_immediate", rules=("D20-IMM-1",), choices=IMMEDIATE_RESETS)
+    max_action_points_per_turn: int | None = option(
+        None, label="plafond de points d’action par tour",
+        key="points_action_max_par_tour", rules=("D20-ACT-3",), lo=1, hi=MAX_ACTION_POINTS,
+        optional=True, labels={None: "aucun plafond"})
+    cancelled_action_spent: bool = option(
+        True, label="une action annulée reste dépensée", key="action_annulee_depensee",
+        rules=("D20-OPP-1", "D20-IMM-2"), labels={
+            True: "oui : l’action annulée est perdue",
+            False: "non : l’action annulée est rendue",
+        })
+    default_speed: int = option(
+        6, label="vitesse par défaut, en cases, faute de VD",
+        key="vitesse_par_defaut", rules=("D20-ACT-1",), lo=SPEED_RANGE[0], hi=SPEED_RANGE[1])
+    default_defence: int = option(
+        10, label="défense par défaut", key="defense_par_defaut", rules=("D20-OPP-2",),
+        lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1])
+    default_weapon: str = option(
+        "1d6", label="dégâts d’une arme non précisée", key="arme_par_defaut",
+        rules=("D20-OPP-2",), check=lambda w: check_weapon(w, "arme par défaut"))
+    default_action_points: int = option(
+        0, label="points d’action par défaut, faute de PA", key="points_action_par_defaut",
+        rules=("D20-ACT-3",), lo=0, hi=MAX_ACTION_POINTS)
+    max_roll_off_rounds: int = option(
+        100, label="jets de départage d’initiative au plus", key="departages_max",
+        rules=("D20-INIT-1",), lo=ROLL_OFF_RANGE[0], hi=ROLL_OFF_RANGE[1])
 
     def __post_init__(self) -> None:
-        _check.integer("save_target", self.save_target, lo=SAVE_TARGET_RANGE[0],
-                       hi=SAVE_TARGET_RANGE[1], rule="D20-END-1")
-        _check.choice("immediate_reset", self.immediate_reset, IMMEDIATE_RESETS, "D20-IMM-1",
-                      labels=IMMEDIATE_RESETS)
-        if self.max_action_points_per_turn is not None:
-            _check.integer("max_action_points_per_turn", self.max_action_points_per_turn,
-                           lo=1, hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
-        _check.flag("cancelled_action_spent", self.cancelled_action_spent, "D20-OPP-1")
-        _check.integer("default_speed", self.default_speed, lo=SPEED_RANGE[0],
-                       hi=SPEED_RANGE[1], rule="D20-ACT-1")
-        _check.integer("default_defence", self.default_defence, lo=DEFENCE_RANGE[0],
-                       hi=DEFENCE_RANGE[1], rule="CORE-ERR")
-        check_weapon(self.default_weapon, "arme par défaut")
-        _check.integer("default_action_points", self.default_action_points, lo=0,
-                       hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
-        _check.integer("max_roll_off_rounds", self.max_roll_off_rounds,
-                       lo=ROLL_OFF_RANGE[0], hi=ROLL_OFF_RANGE[1], rule="D20-INIT-1")
+        check_options(self)
 
     def table(self) -> Table:
         """Every option: its French label, its value as a reader sees it, and its name
         in the engine (:func:`escarmouche.render.table.options_table`)."""
-        return options_table(self, OPTION_LABELS, "Options du système d20",
-                             OPTION_VALUE_LABELS)
+        return options_table(self, "Options du système d20")
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
 
-
-#: the French label of each option, for the book, the widgets and edition pages
-OPTION_LABELS: Mapping[str, str] = MappingProxyType({
-    "save_target": "seuil du jet de sauvegarde (D20-END-1)",
-    "immediate_reset": "retour du droit à une action immédiate (D20-IMM-1)",
-    "max_action_points_per_turn": "plafond de points d’action par tour (D20-ACT-3)",
-    "cancelled_action_spent": "une action annulée reste dépensée (D20-OPP-1, D20-IMM-2)",
-    "default_speed": "vitesse de déplacement par défaut, en cases (VD)",
-    "default_defence": "défense par défaut",
-    "default_weapon": "dégâts d’une arme non précisée",
-    "default_action_points": "points d’action par défaut (PA)",
-    "max_roll_off_rounds": "jets de départage d’initiative au plus (D20-INIT-1)",
-})
-
-#: the French label of each value of the options that take a fixed set of values
-OPTION_VALUE_LABELS: Mapping[str, Mapping[str | bool | None, str]] = MappingProxyType({
-    "immediate_reset": MappingProxyType(dict(IMMEDIATE_RESETS.items())),
-    "max_action_points_per_turn": MappingProxyType({None: "aucun plafond"}),
-    "cancelled_action_spent": MappingProxyType({
-        True: "oui : l’action annulée est perdue",
-        False: "non : l’action annulée est rendue",
-    }),
-})
 
 #: the rules by default (a module-level value, so that defaults are not rebuilt)
 DEFAULT_RULES: Final = Rules()

@@ -12,6 +12,7 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
+from escarmouche.options import check_options, option
 from escarmouche.render.table import Table, options_table
 from escarmouche.text import fmt
 
@@ -25,8 +26,6 @@ __all__ = [
     "HYPERACTIVE_SLOTS",
     "KNOWN_TRAITS",
     "MAX_ROLLOFF_ROUNDS",
-    "OPTION_LABELS",
-    "OPTION_VALUE_LABELS",
     "REQUIRED_STATS",
     "SPEED_EFFECTS",
     "SPEED_KIND",
@@ -150,6 +149,15 @@ def check_stat(c: Combatant, key: str, rule: str, *, low: int = 0, high: int = 1
     return _check.integer(key, c.stats[key], lo=low, hi=high, rule=rule, who=c.name)
 
 
+def _trait_set(extra: object) -> frozenset[str]:
+    """``Rules.extra_traits``: a set of trait identifiers (RB-SPEED-1)."""
+    if isinstance(extra, str) or not isinstance(extra, Iterable) or not all(
+            isinstance(t, str) for t in extra):
+        raise invalid("extra_traits", extra, "RB-SPEED-1",
+                      "un ensemble d’identifiants de traits est attendu")
+    return frozenset(extra)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
     """The options of the Rulebook system (RULES.md rulings marked *(option)*).
@@ -166,63 +174,44 @@ class Rules:
     (any other unknown trait is an error).
     """
 
-    crit_success_max: int = 5
-    crit_failure_min: int = 96
-    surprise_aggregate: str = "weakest"
-    hyperactive_slot: str = "consecutive"
-    extra_traits: frozenset[str] = frozenset()
+    crit_success_max: int = option(
+        5, label="plus haut jet de réussite critique du test D100",
+        key="reussite_critique_max", rules=("RB-D100-1",), lo=0, hi=100)
+    crit_failure_min: int = option(
+        96, label="plus bas jet d’échec critique du test D100", key="echec_critique_min",
+        rules=("RB-D100-1",), lo=1, hi=101)
+    surprise_aggregate: str = option(
+        "weakest", label="valeur de groupe du test d’attaque surprise",
+        key="valeur_groupe_surprise", rules=("RB-SURPRISE-2",), choices={
+            "weakest": "le plus faible : DIS la plus basse contre PMR la plus haute",
+            "leader": "le meneur : le premier nommé de chaque groupe",
+            "mean": "la moyenne de chaque groupe",
+        })
+    hyperactive_slot: str = option(
+        "consecutive", label="place de la seconde activation d’Hyperactivité",
+        key="place_hyperactivite", rules=("RB-SPEED-3",), choices={
+            "consecutive": "juste après la première",
+            "end_of_turn": "à la fin du tour",
+        })
+    extra_traits: frozenset[str] = option(
+        frozenset(), label="traits supplémentaires acceptés sans effet",
+        key="traits_supplementaires", rules=("RB-SPEED-1",), check=_trait_set)
 
     def table(self) -> Table:
         """Every option: its French label, its value as a reader sees it, and its name
         in the engine (:func:`escarmouche.render.table.options_table`)."""
-        return options_table(self, OPTION_LABELS, "Options du système Rulebook",
-                             OPTION_VALUE_LABELS)
+        return options_table(self, "Options du système Rulebook")
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
 
     def __post_init__(self) -> None:
-        lo = _check.integer("crit_success_max", self.crit_success_max, lo=0, hi=100,
-                            rule="RB-D100-1")
-        hi = _check.integer("crit_failure_min", self.crit_failure_min, lo=1, hi=101,
-                            rule="RB-D100-1")
-        if lo >= hi:
-            raise invalid("crit_failure_min", hi, "RB-D100-1",
-                          f"doit dépasser crit_success_max ({fmt.number(lo)}), un jet ne "
-                          "peut être à la fois réussite et échec critiques")
-        _check.choice("surprise_aggregate", self.surprise_aggregate, SURPRISE_AGGREGATES,
-                      "RB-SURPRISE-2", labels=OPTION_VALUE_LABELS["surprise_aggregate"])
-        _check.choice("hyperactive_slot", self.hyperactive_slot, HYPERACTIVE_SLOTS,
-                      "RB-SPEED-3", labels=OPTION_VALUE_LABELS["hyperactive_slot"])
-        extra = self.extra_traits
-        if isinstance(extra, str) or not isinstance(extra, Iterable) or not all(
-                isinstance(t, str) for t in extra):
-            raise invalid("extra_traits", extra, "RB-SPEED-1",
-                          "un ensemble d’identifiants de traits est attendu")
-        object.__setattr__(self, "extra_traits", frozenset(extra))
+        check_options(self)
+        if self.crit_success_max >= self.crit_failure_min:
+            raise invalid("crit_failure_min", self.crit_failure_min, "RB-D100-1",
+                          f"doit dépasser crit_success_max ({fmt.number(self.crit_success_max)})"
+                          ", un jet ne peut être à la fois réussite et échec critiques")
 
-
-#: the French label of each option, for the book, the widgets and edition pages
-OPTION_LABELS: dict[str, str] = {
-    "crit_success_max": "plus haut jet de réussite critique (test D100)",
-    "crit_failure_min": "plus bas jet d’échec critique (test D100)",
-    "surprise_aggregate": "valeur de groupe du test d’attaque surprise",
-    "hyperactive_slot": "place de la seconde activation d’Hyperactivité",
-    "extra_traits": "traits supplémentaires acceptés sans effet",
-}
-
-#: the French label of each value of the options that take a value from a list
-OPTION_VALUE_LABELS: dict[str, dict[str, str]] = {
-    "surprise_aggregate": {
-        "weakest": "le plus faible : DIS la plus basse contre PMR la plus haute",
-        "leader": "le meneur : le premier nommé de chaque groupe",
-        "mean": "la moyenne de chaque groupe",
-    },
-    "hyperactive_slot": {
-        "consecutive": "juste après la première",
-        "end_of_turn": "à la fin du tour",
-    },
-}
 
 #: the default options (RULES.md defaults)
 DEFAULT_RULES = Rules()

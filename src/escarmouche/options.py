@@ -1,0 +1,378 @@
+"""Rule options, each declared once, on its ``Rules`` field.
+
+A system's options are the fields of its frozen ``Rules`` dataclass. Each field is made
+with :func:`option`, which records everything a reader, a file or a designer needs to
+know about it, next to its default:
+
+- ``label``: its French label (« parades par round »);
+- ``key``: its French key, the one a person types: in a roster file's ``[options]``,
+  with ``escarmouche simule --option``, in an edition file and in the Atelier
+  (``parades_par_round``);
+- ``rules``: the rule IDs it stands for (``D100-PARRY-3``);
+- ``lo``/``hi`` (integers), ``choices`` (the allowed values, with the French label of
+  each), ``labels`` (French labels of particular values, such as ``None`` → « aucun
+  plafond ») and ``check`` (a validator of the system's own, such as a dice
+  expression); ``parse`` reads a JSON value of the system's own shape (d12's action
+  list).
+
+Everything else is derived from that one declaration (:class:`Option`): the bounds
+check of ``Rules.__post_init__`` (:func:`check_options`), reading the rules from JSON and
+from French keys (:func:`rules_from_json`, :func:`rules_from_keys`), the options table
+of the book (:func:`escarmouche.render.table.options_table`), the widgets' controls,
+the edition diff and the sweep columns (:meth:`Option.value_label`,
+:attr:`Option.title`).
+
+>>> import dataclasses
+>>> @dataclasses.dataclass(frozen=True)
+... class Rules:
+...     bonus: int = option(2, label="bonus d’attaque", key="bonus_attaque",
+...                         rules=("X-ATK-1",), lo=0, hi=10)
+...     def __post_init__(self) -> None:
+...         check_options(self)
+>>> spec = find(Rules, "bonus_attaque")
+>>> spec.name, spec.default, spec.title
+('bonus', 2, 'Bonus d’attaque (X-ATK-1)')
+>>> rules_from_keys(Rules, {"bonus_attaque": 4})
+Rules(bonus=4)
+>>> try:
+...     Rules(bonus=11)
+... except ValueError as err:
+...     print(err)
+bonus = 11 : un nombre entier entre 0 et 10 est attendu (X-ATK-1)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Collection, Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Literal
+
+from escarmouche import _check
+from escarmouche.errors import EscarmoucheError, ParameterError, invalid
+from escarmouche.text.fmt import join, number, quote
+
+__all__ = [
+    "META_KEY",
+    "Option",
+    "check_options",
+    "find",
+    "option",
+    "options_of",
+    "rules_from_json",
+    "rules_from_keys",
+    "rules_to_json",
+    "rules_to_keys",
+    "value_label",
+]
+
+#: the key of a field's ``metadata`` that holds its :class:`Option`
+META_KEY = "escarmouche.option"
+
+Kind = Literal["bool", "int", "choice", "text", "set", "list", "other"]
+
+_EMPTY: Mapping[Any, str] = MappingProxyType({})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Option:
+    """One rule option, as its ``Rules`` field declares it (see the module docstring).
+
+    ``name`` (the field's name in the engine) and ``default`` are filled in from the
+    field by :func:`options_of`.
+    """
+
+    label: str
+    key: str
+    rules: tuple[str, ...]
+    lo: int | None = None
+    hi: int | None = None
+    choices: Mapping[Any, str] | None = None
+    labels: Mapping[Any, str] = dataclasses.field(default_factory=lambda: _EMPTY)
+    optional: bool = False
+    check: Callable[[Any], Any] | None = None
+    parse: Callable[[Any], Any] | None = None
+    name: str = ""
+    default: Any = None
+
+    # -- what it is --------------------------------------------------------------------
+
+    @property
+    def rule(self) -> str:
+        """The first rule ID, cited by a refusal."""
+        return self.rules[0] if self.rules else "CORE-ERR"
+
+    @property
+    def title(self) -> str:
+        """The label, capitalised, with its rule IDs: « Parades par round (D100-PARRY-3) »."""
+        text = self.label[:1].upper() + self.label[1:]
+        return f"{text} ({', '.join(self.rules)})" if self.rules else text
+
+    @property
+    def cited(self) -> str:
+        """The label with its rule IDs, not capitalised (inside a sentence)."""
+        return f"{self.label} ({', '.join(self.rules)})" if self.rules else self.label
+
+    @property
+    def kind(self) -> Kind:
+        """What sort of value it takes, for controls: ``"bool"``, ``"int"`` (with
+        ``lo``/``hi``), ``"choice"`` (one of ``choices``), ``"text"``, ``"set"`` (of
+        identifiers), ``"list"`` or ``"other"``."""
+        if self.choices is not None:
+            return "choice"
+        default = self.default
+        if isinstance(default, bool):
+            return "bool"
+        if _check.is_int(default) or (default is None and self.lo is not None):
+            return "int"
+        if isinstance(default, str):
+            return "text"
+        if isinstance(default, frozenset):
+            return "set"
+        if isinstance(default, tuple):
+            return "list"
+        return "other"
+
+    # -- its values --------------------------------------------------------------------
+
+    def value_label(self, value: object) -> str:
+        """A value of this option as a reader sees it: the French label the declaration
+        gives it, « oui »/« non », « aucun », numbers in French (minus sign), sets and
+        lists joined with « et », an object by its ``label``."""
+        named = self.choices if self.choices is not None else self.labels
+        if self.choices is not None and self.labels:
+            named = {**self.labels, **self.choices}
+        return value_label(value, named)
+
+    def check_value(self, value: object) -> Any:
+        """``value`` if this option accepts it (its type, bounds, choices, the system's
+        own check), else a French :class:`~escarmouche.errors.ParameterError` naming the
+        option and its rule."""
+        if value is None and (self.optional or self.default is None):
+            return None
+        if self.choices is not None:
+            try:
+                ok = value in self.choices
+            except TypeError:
+                ok = False
+            if not ok:
+                shown = [f"{quote(str(v))} ({label})" for v, label in self.choices.items()]
+                raise invalid(self.name, value, self.rule,
+                              f"à choisir parmi {join(shown, last='ou')}")
+        elif isinstance(self.default, bool):
+            _check.flag(self.name, value, self.rule)
+        elif self.lo is not None and self.hi is not None:
+            _check.integer(self.name, value, lo=self.lo, hi=self.hi, rule=self.rule)
+        if self.check is not None:
+            return self.check(value)
+        return value
+
+    def from_json(self, value: object, *, field: str | None = None) -> Any:
+        """A value read from JSON or TOML, turned into the kind of the default (lists
+        become tuples or frozensets); a value of the wrong kind is refused, naming
+        ``field`` (default: the engine name)."""
+        name = field or self.name
+        default = self.default
+        if self.parse is not None:
+            return self.parse(value)
+        if value is None and (self.optional or default is None):
+            return None
+        if isinstance(default, bool):
+            ok, what = isinstance(value, bool), "oui ou non (true ou false)"
+        elif _check.is_int(default) or (default is None and self.lo is not None):
+            ok, what = _check.is_int(value), "un nombre entier"
+        elif isinstance(default, str):
+            ok, what = isinstance(value, str), "un texte"
+        elif isinstance(default, tuple | frozenset):
+            ok, what = isinstance(value, list | tuple), "une liste"
+        elif isinstance(default, Mapping):
+            ok, what = isinstance(value, dict), "un dictionnaire"
+        else:
+            ok, what = True, ""
+        if not ok:
+            raise invalid(name, value, self.rule, f"{what} est attendu pour l’option "
+                          f"« {self.label} »")
+        if isinstance(default, tuple):
+            return tuple(value)  # type: ignore[arg-type]
+        if isinstance(default, frozenset):
+            try:
+                return frozenset(value)  # type: ignore[arg-type]
+            except TypeError:
+                raise invalid(name, "…", self.rule,
+                              "une liste de valeurs simples est attendue") from None
+        return value
+
+    def to_json(self, value: object) -> Any:
+        """A value of this option as JSON (sets sorted, tuples as lists)."""
+        if isinstance(value, Mapping):
+            return {str(k): v for k, v in value.items()}
+        if isinstance(value, frozenset | set):
+            return sorted(value)
+        if isinstance(value, tuple):
+            return [v.to_json() if hasattr(v, "to_json") else v for v in value]
+        return value
+
+
+def option(default: Any, *, label: str, key: str, rules: Iterable[str] = (),
+           lo: int | None = None, hi: int | None = None,
+           choices: Mapping[Any, str] | None = None, labels: Mapping[Any, str] | None = None,
+           optional: bool = False, check: Callable[[Any], Any] | None = None,
+           parse: Callable[[Any], Any] | None = None) -> Any:
+    """A ``Rules`` field with its :class:`Option` declaration (see the module docstring).
+    Use it as the field's default: ``parries_per_round: int = option(1, label=…, …)``."""
+    spec = Option(label, key, tuple(rules), lo, hi,
+                  MappingProxyType(dict(choices)) if choices is not None else None,
+                  MappingProxyType(dict(labels or {})), optional, check, parse)
+    return dataclasses.field(default=default, metadata={META_KEY: spec})
+
+
+@functools.cache
+def _options(rules_type: type) -> tuple[Option, ...]:
+    out = []
+    for f in dataclasses.fields(rules_type):
+        spec = f.metadata.get(META_KEY)
+        default = f.default if f.default is not dataclasses.MISSING else None
+        if not isinstance(spec, Option):
+            # a field declared without option(): its name is its key and its label
+            spec = Option(f.name.replace("_", " "), f.name, ())
+        out.append(dataclasses.replace(spec, name=f.name, default=default))
+    keys = [o.key for o in out]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise invalid("clé", twice[0], "CORE-ERR",
+                      f"deux options de {rules_type.__qualname__} portent cette clé française")
+    return tuple(out)
+
+
+def options_of(rules: object) -> tuple[Option, ...]:
+    """The declared options of a ``Rules`` class (or instance), in field order."""
+    rules_type = rules if isinstance(rules, type) else type(rules)
+    if not dataclasses.is_dataclass(rules_type):
+        raise invalid("règles", rules_type.__qualname__, "CORE-ERR",
+                      "une classe Rules (dataclass) est attendue")
+    return _options(rules_type)
+
+
+def find(rules: object, name: str, *, system: str = "") -> Option:
+    """The option named ``name``: its French key or its engine name; an unknown one is
+    refused with the list of French keys."""
+    for spec in options_of(rules):
+        if name in (spec.key, spec.name):
+            return spec
+    where = f" du système {system}" if system else ""
+    keys = [quote(o.key) for o in options_of(rules)]
+    raise invalid("option", name, "CORE-ERR",
+                  f"option inconnue{where} ; options : {join(keys, empty='aucune')}")
+
+
+def check_options(rules: object) -> None:
+    """Check every declared option of a ``Rules`` instance (bounds, choices, the
+    system's own check) and store the value the check returns; call it first in
+    ``Rules.__post_init__``."""
+    for spec in options_of(rules):
+        value = getattr(rules, spec.name)
+        checked = spec.check_value(value)
+        if checked is not value:
+            object.__setattr__(rules, spec.name, checked)
+
+
+def _build(rules_type: type, kwargs: Mapping[str, Any], system: str, first: str) -> Any:
+    try:
+        return rules_type(**kwargs)
+    except EscarmoucheError:
+        raise
+    except (TypeError, ValueError):
+        where = f" pour le système {system}" if system else ""
+        raise invalid("options", first, "CORE-ERR", f"valeurs incohérentes{where}") from None
+
+
+def rules_from_json(rules_type: type, data: Mapping[str, Any], *, system: str = "") -> Any:
+    """A ``Rules`` from JSON keyed by engine names (saves, snapshots)."""
+    names = {o.name: o for o in options_of(rules_type)}
+    unknown = sorted(set(data) - set(names))
+    if unknown:
+        where = f" pour le système {system}" if system else ""
+        raise invalid("option", unknown[0], "CORE-ERR",
+                      f"option inconnue{where} ; options : {join(sorted(names))}")
+    kwargs = {k: names[k].from_json(v) for k, v in data.items()}
+    return _build(rules_type, kwargs, system, sorted(data)[0] if data else "")
+
+
+def rules_from_keys(rules_type: type, data: Mapping[str, Any], *, system: str = "",
+                    base: object = None) -> Any:
+    """A ``Rules`` from values keyed by French keys (roster files, ``--option``, edition
+    files, the Atelier), starting from ``base`` (default: the defaults). A refusal names
+    the French key."""
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        spec = find(rules_type, key, system=system)
+        if spec.key != key:
+            # a person types French keys: an engine name is refused with its key
+            raise invalid("option", key, "CORE-ERR",
+                          f"option inconnue ; sa clé française est {quote(spec.key)}")
+        converted = spec.from_json(value, field=spec.key)
+        try:
+            spec.check_value(converted)
+        except ParameterError as err:
+            message = str(err)
+            if message.startswith(f"{spec.name} ="):
+                message = spec.key + message[len(spec.name):]
+            raise ParameterError(message, field=spec.key, value=converted,
+                                 rule=err.rule) from None
+        kwargs[spec.name] = converted
+    if base is not None:
+        kwargs = {**{o.name: getattr(base, o.name) for o in options_of(rules_type)},
+                  **kwargs}
+    return _build(rules_type, kwargs, system, next(iter(data), ""))
+
+
+def rules_to_json(rules: object) -> dict[str, Any]:
+    """A ``Rules`` as JSON keyed by engine names."""
+    return {o.name: o.to_json(getattr(rules, o.name)) for o in options_of(rules)}
+
+
+def rules_to_keys(rules: object, *, changed_only: bool = False) -> dict[str, Any]:
+    """A ``Rules`` as JSON keyed by French keys (what a roster file's ``[options]``
+    holds); ``changed_only`` keeps the values that differ from the defaults."""
+    return {o.key: o.to_json(getattr(rules, o.name)) for o in options_of(rules)
+            if not changed_only or getattr(rules, o.name) != o.default}
+
+
+def value_label(value: object, named: Mapping[Any, str] | None = None) -> str:
+    """A value as a reader sees it: its label in ``named``, « oui »/« non », « aucun »,
+    numbers in French with a minus sign, sets and lists joined with « et », an object by
+    its ``label`` (the one renderer of option values).
+
+    >>> value_label(True), value_label(None), value_label(1500), value_label(-10)
+    ('oui', 'aucun', '1500', '−10')
+    >>> value_label("weakest", {"weakest": "la plus faible"})
+    'la plus faible'
+    >>> value_label(frozenset({"b", "a"})), value_label(())
+    ('a et b', 'aucun')
+    """
+    try:
+        if named and value in named:
+            return named[value]
+    except TypeError:  # an unhashable value has no label
+        pass
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if value is None:
+        return "aucun"
+    if isinstance(value, int | float):
+        return number(value).replace("-", "−")
+    if isinstance(value, frozenset | set):
+        return join(sorted(value_label(v, named) for v in value), empty="aucun")
+    if isinstance(value, list | tuple):
+        return join([value_label(v, named) for v in value], empty="aucun")
+    if isinstance(value, Mapping):
+        label = value.get("label", value.get("id"))
+        return str(label) if label is not None else "…"
+    label = getattr(value, "label", None)
+    return str(label) if label is not None else str(value)
+
+
+def labelled_choices(values: Collection[Any], labels: Mapping[Any, str]) -> dict[Any, str]:
+    """``values`` with their French labels (a helper for ``choices=``)."""
+    return {v: labels.get(v, str(v)) for v in values}
