@@ -37,8 +37,8 @@ Rules(bonus=4)
 >>> try:
 ...     Rules(bonus=11)
 ... except ValueError as err:
-...     print(err)
-bonus = 11 : un nombre entier entre 0 et 10 est attendu (X-ATK-1)
+...     print(err.field, err.value, err.rule)
+bonus 11 X-ATK-1
 """
 
 from __future__ import annotations
