@@ -16,7 +16,16 @@ from typing import Any, Literal
 
 from escarmouche.text.fmt import number, percent
 
-__all__ = ["OddsTable", "first_odds", "uniform"]
+__all__ = ["OddsTable", "exact_json", "first_odds", "uniform"]
+
+
+def exact_json(p: Fraction) -> dict[str, Any]:
+    """A probability as JSON: its exact fraction and its value.
+
+    >>> exact_json(Fraction(1, 8))
+    {'fraction': '1/8', 'valeur': 0.125}
+    """
+    return {"fraction": f"{p.numerator}/{p.denominator}", "valeur": float(p)}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -68,7 +68,8 @@ class Chances:
 class SituationParam:
     """One parameter of a :class:`Situation`: its French command-line name
     (``seuil-defense``), its metavar, its help, its default and, for a choice, its
-    values; ``flag`` makes it a yes/no switch."""
+    values; ``flag`` makes it a yes/no switch; a ``required`` one must be given with
+    the situation. Other values are whole numbers."""
 
     name: str
     help: str
@@ -76,7 +77,7 @@ class SituationParam:
     default: Any = None
     choices: tuple[str, ...] = ()
     flag: bool = False
-    integer: bool = True
+    required: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

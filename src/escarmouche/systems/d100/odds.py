@@ -13,12 +13,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Any
 
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, check_roster
-from escarmouche.odds import first_odds, uniform
+from escarmouche.odds import OddsTable, exact_json, first_odds, uniform
 from escarmouche.render.table import Table
+from escarmouche.systems.d100 import attack
 from escarmouche.systems.d100.attack import (
     AttackSetup,
     damage,
@@ -29,6 +31,7 @@ from escarmouche.systems.d100.attack import (
 from escarmouche.systems.d100.initiative import INITIATIVE_DIE
 from escarmouche.systems.d100.jumps import resolve_drop_jump, resolve_long_jump
 from escarmouche.systems.d100.rules import DEFAULT_RULES, DEFENCES, LOCATIONS, Rules, stat
+from escarmouche.systems.describe import Situation, SituationParam
 from escarmouche.text.fmt import number, percent
 
 __all__ = [
@@ -275,3 +278,77 @@ def long_jump_distribution(m: int, f: int, run_up: float, rules: Rules = DEFAULT
         metres = resolve_long_jump(m, f, run_up, roll, rules=rules).distance
         out[metres] = out.get(metres, Fraction(0)) + Fraction(1, 100)
     return dict(sorted(out.items()))
+
+
+# -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
+
+
+def standard_odds(rules: Rules) -> list[OddsTable]:
+    """The standard situations of the system and their exact values under ``rules``:
+    what an edition page and the Atelier compare before and after a change."""
+    melee = []
+    for cc in (30, 45, 60):
+        for label, mod in (("main directrice", 0),
+                           ("main non directrice", rules.off_hand_modifier)):
+            o = attack_odds(cc + mod, defence="parade", defence_target=40)
+            melee.append((f"CC {cc}, {label}", (o.hit, o.defended, o.lands)))
+    shots = []
+    for ct in (30, 45, 60):
+        shots.append((f"CT {ct}", (
+            attack_odds(ct, ranged=True).hit,
+            attack_odds(ct + rules.shooting_into_melee_modifier, ranged=True).hit,
+            attack_odds(ct + rules.beyond_short_range_modifier, ranged=True).hit)))
+    wounds = []
+    attacker = Combatant("Attaquant", "a", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
+                                             "M": 4, "B": 12})
+    for armour in (0, 2, 4):
+        defender = Combatant("Défenseur", "b", {"CC": 40, "CT": 20, "F": 40, "E": 40,
+                                                "Ag": 25, "M": 4, "B": 11, "PA": armour})
+        setup = attack.attack_setup(attacker, defender, rules.default_weapon, rules=rules)
+        dist = attack_distribution(setup)
+        wounds.append((f"armure {armour}", (
+            dist.expected_wounds,
+            *(dist.mean_wounds_at(z) for z in ("tête", "bras droit", "corps",
+                                               "jambe droite")))))
+    return [
+        OddsTable("d100.melee", "Attaque au corps à corps contre une parade à 40",
+                  ("D100-ATK-1", "D100-ATK-5", "D100-PARRY-2"),
+                  ("Attaquant", "Touche", "Parée", "Porte"), tuple(melee)),
+        OddsTable("d100.shot", "Tir : chance de toucher", ("D100-RANGED-4", "D100-RANGED-5"),
+                  ("Tireur", "Courte portée", "Cible engagée", "Au-delà de la courte portée"),
+                  tuple(shots)),
+        OddsTable("d100.wounds", "Blessures d’une attaque (CC 45, arme par défaut, "
+                  "défenseur E 40)", ("D100-ATK-2", "D100-ATK-3"),
+                  ("Armure", "Moyenne par attaque", "Si tête", "Si bras droit", "Si corps",
+                   "Si jambe droite"), tuple(wounds), "number"),
+    ]
+
+
+def _situation(value: int, params: Mapping[str, Any]
+               ) -> tuple[dict[str, Any], Any, list[tuple[str, Fraction]], str]:
+    """``escarmouche cotes --attaque-d100``: the JSON, the table, the bars, the title."""
+    result = attack_odds(value, defence=params["defense"],
+                         defence_target=params["seuil_defense"], ranged=params["tir"])
+    data = {"situation": "attaque_d100", "seuil": value, "defense": params["defense"],
+            "seuil_defense": params["seuil_defense"], "tir": params["tir"],
+            "touche": exact_json(result.hit), "defendue": exact_json(result.defended),
+            "porte": exact_json(result.lands), "manquee": exact_json(result.miss),
+            "regles": ["D100-ATK-1", "D100-PARRY-1", "D100-DODGE-1"]}
+    kind, target = params["defense"], params["seuil_defense"]
+    defence = "" if kind == "aucune" else f", {kind} à {target}"
+    title = f"Attaque d100 à {value}{defence} (D100-ATK-1)"
+    bars = [("manquée", result.miss), ("défendue", result.defended), ("porte", result.lands)]
+    return data, result.table(title), bars, title
+
+
+#: the standard roll of this system whose exact odds ``escarmouche cotes`` gives
+SITUATIONS: tuple[Situation, ...] = (
+    Situation("attaque-d100", "SEUIL",
+              "une attaque d100 de seuil final SEUIL (D100-ATK-1)",
+              _situation, (
+    SituationParam("defense", "la défense opposée (défaut : aucune)", "DÉFENSE", "aucune",
+                   choices=DEFENCES),
+    SituationParam("seuil-defense", "le seuil de la parade ou de l’esquive", "SEUIL", 0),
+    SituationParam("tir", "l’attaque est un tir", flag=True, default=False),
+)),
+)

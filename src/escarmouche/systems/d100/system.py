@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
+from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d100.actions import (
@@ -32,6 +33,7 @@ from escarmouche.systems.d100.narration import (
     surprise_over_sentence,
     surprise_sentence,
 )
+from escarmouche.systems.d100.odds import SITUATIONS, standard_odds
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
     HANDS,
@@ -42,6 +44,7 @@ from escarmouche.systems.d100.rules import (
     get_weapon,
     validate_combatant,
 )
+from escarmouche.systems.describe import Situation
 from escarmouche.text.fmt import de, join, quote
 
 __all__ = ["START_OPTIONS", "SYSTEM", "D100System"]
@@ -61,6 +64,20 @@ class D100System(System[Rules]):
 
     name: ClassVar[str] = "d100"
     title: ClassVar[str] = "Système d100 (CC/CT, localisation)"
+    rule_prefix: ClassVar[str] = "D100"
+    combatant_keys: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "arme": "l’arme de la main directrice (D100-ATK-3)",
+        "arme_secondaire": "l’arme de la main non directrice (D100-TWO-1)",
+    })
+    start_hint: ClassVar[str] = 'surpris=héros'
+    sample_roster: ClassVar[tuple[Combatant, ...]] = (
+        Combatant("Aldric", "héros", {"CC": 45, "CT": 35, "F": 35, "E": 40, "Ag": 38, "M": 4,
+                                      "B": 12}, skills=frozenset({"esquive"})),
+        Combatant("Brune", "héros", {"CC": 38, "CT": 50, "F": 30, "E": 30, "Ag": 45, "M": 4,
+                                     "B": 10}),
+        Combatant("Grolk", "monstres", {"CC": 40, "CT": 20, "F": 45, "E": 45, "Ag": 25, "M": 4,
+                                        "B": 14}),
+    )
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
     turn_word: ClassVar[str] = "round"
@@ -77,6 +94,22 @@ class D100System(System[Rules]):
         validate_combatant(combatant)
 
     # -- the fight -------------------------------------------------------------------
+
+    # -- what the system says of itself -------------------------------------------------
+
+    def standard_odds(self, rules: Rules) -> list[OddsTable]:
+        return standard_odds(rules)
+
+    def situations(self) -> tuple[Situation, ...]:
+        return SITUATIONS
+
+    def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
+                    ) -> None:
+        if "arme" in entry or "arme_secondaire" in entry:
+            equipment = dict(start.get("equipement") or {})
+            equipment[who] = {"directrice": entry.get("arme"),
+                              "non_directrice": entry.get("arme_secondaire")}
+            start["equipement"] = equipment
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         """Options: ``surpris`` (a side: in round 1 only the others act,

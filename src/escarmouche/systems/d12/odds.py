@@ -30,7 +30,7 @@ from typing import Any
 from escarmouche import _check, dice
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant
-from escarmouche.odds import first_odds, uniform
+from escarmouche.odds import OddsTable, exact_json, first_odds, uniform
 from escarmouche.render.table import Table, Text
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12.critical import (
@@ -48,12 +48,14 @@ from escarmouche.systems.d12.rules import (
     ENVIRONMENT_INITIATIVE,
     MODE_LABELS,
     Mode,
+    Rules,
     check_bonus,
     check_defence,
     check_mode,
     check_option,
     check_weapon,
 )
+from escarmouche.systems.describe import Situation, SituationParam
 from escarmouche.text.fmt import number, percent, signed
 
 __all__ = [
@@ -552,3 +554,62 @@ def bonus_turn_odds(combatants: Iterable[Combatant], ambush_by: str) -> BonusTur
 #: the names before the naming rule (odds are ``<thing>_odds``), kept for compatibility
 hit_chance = hit_odds
 critical_chance = critical_odds
+
+
+# -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
+
+
+def standard_odds(rules: Rules) -> list[OddsTable]:
+    """The standard situations of the system and their exact values under ``rules``:
+    what an edition page and the Atelier compare before and after a change."""
+    groups = []
+    for label, roster in (
+        ("1 contre 1, même bonus", [Combatant("A", "x"), Combatant("B", "y")]),
+        ("1 contre 1, bonus +2 en face", [Combatant("A", "x"),
+                                          Combatant("B", "y", {"init": 2})]),
+        ("2 contre 1", [Combatant("A", "x"), Combatant("A2", "x"), Combatant("B", "y")]),
+    ):
+        g = group_odds(roster)
+        groups.append((label, (g.first["x"], g.before_environment["x"], g.reroll)))
+    values = []
+    for defence in (10, 14, 18):
+        v = {o.option: o for o in critical_option_values(rules.default_weapon,
+                                                                defence=defence)}
+        chosen = v[rules.critical_option]
+        values.append((f"défense {defence}", (
+            v["maximum"].decision_value, v["explosif"].decision_value,
+            v["avantage"].decision_value, chosen.attack_damage)))
+    return [
+        OddsTable("d12.groups", "Initiative de groupe : le groupe x", ("D12-INIT-2",
+                  "D12-INIT-3", "D12-INIT-5"),
+                  ("Situation", "Agit en premier", "Avant l’environnement", "Égalité parfaite"),
+                  tuple(groups)),
+        OddsTable("d12.critical", "Valeur des options critiques, arme par défaut "
+                  "(dégâts moyens)", ("D12-CRIT-2",),
+                  ("Défense", "Maximum", "Dé explosif", "Avantage",
+                   "Part critique de l’attaque, option par défaut"), tuple(values), "number"),
+    ]
+
+
+def _situation(value: int, params: Mapping[str, Any]
+               ) -> tuple[dict[str, Any], Any, list[tuple[str, Fraction]], str]:
+    """``escarmouche cotes --attaque-d12``: the JSON, the table, the bars, the title."""
+    chances = {m: hit_odds(bonus=value, defence=params["contre"], mode=m) for m in Mode}
+    data = {"situation": "attaque_d12", "bonus": value, "defense": params["contre"],
+            "touche": {m.value: exact_json(p) for m, p in chances.items()},
+            "modes": {m.value: MODE_LABELS[m] for m in Mode},
+            "regles": ["D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1"]}
+    bars = [(f"touche, {MODE_LABELS[m]}", p) for m, p in chances.items()]
+    against = params["contre"]
+    title = f"Attaque d12, bonus {value} contre défense {against} (D12-CRIT-1)"
+    return data, hit_odds_table(value, [params["contre"]]), bars, title
+
+
+#: the standard roll of this system whose exact odds ``escarmouche cotes`` gives
+SITUATIONS: tuple[Situation, ...] = (
+    Situation("attaque-d12", "BONUS",
+              "une attaque d12 de bonus BONUS contre --contre DÉFENSE (D12-CRIT-1)",
+              _situation, (
+    SituationParam("contre", "la défense visée par l’attaque d12", "DÉFENSE", required=True),
+)),
+)

@@ -9,12 +9,13 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Timing
+from escarmouche.odds import OddsTable
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
 from escarmouche.systems.d12.initiative import D12Initiative, initiative, resolve_initiative
-from escarmouche.systems.d12.odds import best_critical_option
+from escarmouche.systems.d12.odds import SITUATIONS, best_critical_option, standard_odds
 from escarmouche.systems.d12.rules import (
     ADVANTAGE_EFFECT_KIND,
     ATTACK_DIE,
@@ -29,6 +30,7 @@ from escarmouche.systems.d12.rules import (
     elapsed_minutes,
     elapsed_seconds,
 )
+from escarmouche.systems.describe import Situation
 from escarmouche.text.fmt import de, join, quote
 
 __all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
@@ -60,6 +62,17 @@ class D12System(System[Rules]):
 
     name: ClassVar[str] = "d12"
     title: ClassVar[str] = "Système d12 (initiative de groupe)"
+    rule_prefix: ClassVar[str] = "D12"
+    combatant_keys: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "arme": "l’expression de dégâts de son arme, par exemple « 1d8+2 » (D12-CRIT-1)",
+    })
+    start_hint: ClassVar[str] = 'environnement=oui, embuscade_par=monstres'
+    sample_roster: ClassVar[tuple[Combatant, ...]] = (
+        Combatant("Aldric", "héros", {"init": 2, "attaque": 3, "defense": 12, "PV": 12}),
+        Combatant("Brune", "héros", {"init": 1, "attaque": 2, "defense": 13, "PV": 10},
+                  traits=frozenset({"alerte"})),
+        Combatant("Grolk", "monstres", {"init": 0, "attaque": 4, "defense": 11, "PV": 14}),
+    )
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
     turn_word: ClassVar[str] = "tour"
@@ -83,6 +96,21 @@ class D12System(System[Rules]):
         check_bonus(c.stat("init", 0), c.name, stat="init", rule="D12-INIT-1")
 
     # -- the fight -----------------------------------------------------------------------
+
+    # -- what the system says of itself -------------------------------------------------
+
+    def standard_odds(self, rules: Rules) -> list[OddsTable]:
+        return standard_odds(rules)
+
+    def situations(self) -> tuple[Situation, ...]:
+        return SITUATIONS
+
+    def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
+                    ) -> None:
+        if "arme" in entry:
+            weapons = dict(start.get("armes") or {})
+            weapons[who] = entry["arme"]
+            start["armes"] = weapons
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         weapons = options.get("armes") or {}

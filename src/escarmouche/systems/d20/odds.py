@@ -8,10 +8,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Any
 
 from escarmouche import _check, dice
 from escarmouche.model import Combatant, check_roster
-from escarmouche.odds import first_odds, uniform
+from escarmouche.odds import OddsTable, exact_json, first_odds, uniform
 from escarmouche.render.table import Table
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
@@ -22,6 +23,7 @@ from escarmouche.systems.d20.rules import (
     check_rules,
 )
 from escarmouche.systems.d20.saves import check_bonus
+from escarmouche.systems.describe import Situation
 from escarmouche.text.fmt import number, percent, plural, signed
 
 __all__ = [
@@ -154,3 +156,52 @@ def first_to_act_odds(combatants: Iterable[Combatant], *, rules: Rules | None = 
                              rule="D20-INIT-1", who=c.name)
         entries.append((c.name, mod, uniform(INITIATIVE_DIE, mod)))
     return first_odds(entries)
+
+
+# -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
+
+
+def standard_odds(rules: Rules) -> list[OddsTable]:
+    """The standard situations of the system and their exact values under ``rules``:
+    what an edition page and the Atelier compare before and after a change."""
+    saves = []
+    for bonus in (-2, 0, 2, 5):
+        p = save_odds(bonus, rules=rules).success
+        saves.append((f"bonus {bonus:+d}".replace("-", "−"),
+                       tuple(1 - (1 - p) ** n for n in (1, 2, 3, 5))))
+    cap = rules.max_action_points_per_turn
+    subs = []
+    for spent in (0, 1, 2):
+        used = spent if cap is None else min(spent, cap)
+        standard = 1 + used
+        subs.append((f"{spent} point{'s' if spent > 1 else ''} d’action offert"
+                     f"{'s' if spent > 1 else ''}", (
+                         Fraction(standard), Fraction(standard + 1),
+                         Fraction(standard + 2), Fraction(used))))
+    return [
+        OddsTable("d20.save", "Sauvegarde réussie en n tours au plus", ("D20-END-1",),
+                  ("Bonus", "1 tour", "2 tours", "3 tours", "5 tours"), tuple(saves)),
+        OddsTable("d20.actions", "Substitutions : actions possibles en un tour",
+                  ("D20-ACT-1", "D20-ACT-2", "D20-ACT-3"),
+                  ("Points d’action", "Actions simples au plus", "Actions de mouvement au plus",
+                   "Actions mineures au plus", "Points dépensés"), tuple(subs), "number"),
+    ]
+
+
+def _situation(value: int, params: Mapping[str, Any]
+               ) -> tuple[dict[str, Any], Any, list[tuple[str, Fraction]], str]:
+    """``escarmouche cotes --sauvegarde-d20``: the JSON, the table, the bars, the title."""
+    save = save_odds(value)
+    data = {"situation": "sauvegarde_d20", "bonus": save.bonus, "seuil": save.target,
+            "reussite": exact_json(save.success), "echec": exact_json(save.failure),
+            "regles": list(save.rules)}
+    title = f"Jet de sauvegarde d20, bonus {value} (D20-END-1)"
+    return data, save.table(), save.bars(), title
+
+
+#: the standard roll of this system whose exact odds ``escarmouche cotes`` gives
+SITUATIONS: tuple[Situation, ...] = (
+    Situation("sauvegarde-d20", "BONUS",
+              "un jet de sauvegarde d20 avec ce bonus (D20-END-1)",
+              _situation, ()),
+)

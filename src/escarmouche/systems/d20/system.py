@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
+from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d20 import actions, grid
@@ -28,6 +29,7 @@ from escarmouche.systems.d20.narration import (
     round_sentence,
     square_text,
 )
+from escarmouche.systems.d20.odds import SITUATIONS, standard_odds
 from escarmouche.systems.d20.reactions import turn_key
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
@@ -45,6 +47,7 @@ from escarmouche.systems.d20.rules import (
     Rules,
 )
 from escarmouche.systems.d20.saves import end_of_turn_saves
+from escarmouche.systems.describe import Situation
 from escarmouche.text.fmt import de, join
 
 __all__ = ["SYSTEM", "D20System"]
@@ -83,6 +86,18 @@ class D20System(System[Rules]):
 
     name: ClassVar[str] = "d20"
     title: ClassVar[str] = "Système d20 (séquence de tour)"
+    rule_prefix: ClassVar[str] = "D20"
+    combatant_keys: ClassVar[Mapping[str, str]] = {
+        "position": "sa case de départ, [colonne, ligne] (D20-OPP-1)",
+    }
+    start_hint: ClassVar[str] = 'positions={"Aldric": [0, 0], "Grolk": [1, 0]}'
+    sample_roster: ClassVar[tuple[Combatant, ...]] = (
+        Combatant("Aldric", "héros", {"init": 2, "attaque": 5, "defense": 15, "PV": 24},
+                  traits=frozenset({"nain"})),
+        Combatant("Brune", "héros", {"init": 4, "attaque": 4, "defense": 14, "PV": 18},
+                  traits=frozenset({"halfelin"})),
+        Combatant("Grolk", "monstres", {"init": 1, "attaque": 4, "defense": 12, "PV": 30}),
+    )
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
     turn_word: ClassVar[str] = "round"
@@ -178,6 +193,21 @@ class D20System(System[Rules]):
                 _check.integer(f"{where}.opportunite", v, lo=-1, hi=1_000_000,
                                rule="D20-OPP-1")
         _check.flag(f"{where}.immediate", flags["immediate"], "D20-IMM-1")
+
+    # -- what the system says of itself -------------------------------------------------
+
+    def standard_odds(self, rules: Rules) -> list[OddsTable]:
+        return standard_odds(rules)
+
+    def situations(self) -> tuple[Situation, ...]:
+        return SITUATIONS
+
+    def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
+                    ) -> None:
+        if "position" in entry:
+            squares = dict(start.get("positions") or {})
+            squares[who] = list(entry["position"])
+            start["positions"] = squares
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         fighters = list(ctx.state.fighters.values())

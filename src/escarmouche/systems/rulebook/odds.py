@@ -6,13 +6,15 @@ only lay them out."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from escarmouche import _check
 from escarmouche.model import Combatant, check_roster
-from escarmouche.odds import first_odds
+from escarmouche.odds import OddsTable, exact_json, first_odds
 from escarmouche.render.table import Table
+from escarmouche.systems.describe import Situation
 from escarmouche.systems.rulebook.rules import DEFAULT_RULES, Rules, check_stat, d100_test
 from escarmouche.systems.rulebook.surprise import group_values
 from escarmouche.text import fmt
@@ -158,3 +160,47 @@ def turn_zero_odds(
         if_success = 1 - o.critical_failure if favoured else o.critical_success
         out[c.name] = success * if_success + (1 - success) * o.critical_success
     return out
+
+
+# -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
+
+
+def standard_odds(rules: Rules) -> list[OddsTable]:
+    """The standard situations of the system and their exact values under ``rules``:
+    what an edition page and the Atelier compare before and after a change."""
+    rows = []
+    for hab in (20, 35, 50, 65, 80):
+        o = d100_odds(hab, rules)
+        rows.append((f"HAB {hab}", (o.success, o.critical_success, o.critical_failure)))
+    surprise = tuple(
+        (f"DIS {dis} contre PMR {pmr}", (surprise_odds(dis, pmr),))
+        for dis, pmr in ((30, 50), (40, 40), (50, 40), (70, 30)))
+    return [
+        OddsTable("rulebook.test", "Test D100 selon la HAB", ("RB-D100-1",),
+                  ("Stat", "Réussite", "Réussite critique", "Échec critique"), tuple(rows)),
+        OddsTable("rulebook.surprise", "Attaque surprise réussie (test opposé)",
+                  ("RB-SURPRISE-2",), ("Situation", "Surprise réussie"), surprise),
+    ]
+
+
+def _situation(value: int, params: Mapping[str, Any]
+               ) -> tuple[dict[str, Any], Any, list[tuple[str, Fraction]], str]:
+    """``escarmouche cotes --test-rulebook``: the JSON, the table, the bars, the title."""
+    odds = d100_odds(value)
+    data = {"situation": "test_rulebook", "caracteristique": value,
+            "reussite_critique": exact_json(odds.critical_success),
+            "reussite": exact_json(odds.success), "echec": exact_json(odds.failure),
+            "echec_critique": exact_json(odds.critical_failure), "regles": ["RB-D100-1"]}
+    bars = [("réussite critique", odds.critical_success),
+            ("réussite ordinaire", odds.success - odds.critical_success),
+            ("échec ordinaire", odds.failure - odds.critical_failure),
+            ("échec critique", odds.critical_failure)]
+    return data, odds.table(), bars, f"Test D100 sous {value} (RB-D100-1)"
+
+
+#: the standard roll of this system whose exact odds ``escarmouche cotes`` gives
+SITUATIONS: tuple[Situation, ...] = (
+    Situation("test-rulebook", "HAB",
+              "un test D100 sous une caractéristique (RB-D100-1)",
+              _situation, ()),
+)

@@ -15,8 +15,10 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json
+from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.describe import Situation
 from escarmouche.systems.rulebook.actions import (
     ACTIONS,
     FLAG_ACTION,
@@ -40,6 +42,7 @@ from escarmouche.systems.rulebook.narration import (
     order_sentence,
     turn_order_sentence,
 )
+from escarmouche.systems.rulebook.odds import SITUATIONS, standard_odds
 from escarmouche.systems.rulebook.rules import (
     AUTO_DAMAGE,
     ECLAT,
@@ -95,6 +98,15 @@ class RulebookSystem(System[Rules]):
 
     name: ClassVar[str] = "rulebook"
     title: ClassVar[str] = "Système Rulebook (D100, HAB)"
+    rule_prefix: ClassVar[str] = "RB"
+    combatant_keys: ClassVar[Mapping[str, str]] = {}
+    start_hint: ClassVar[str] = 'surprise_par=monstres, non_avertis=oui'
+    sample_roster: ClassVar[tuple[Combatant, ...]] = (
+        Combatant("Aldric", "héros", {"HAB": 60, "DIS": 45, "PMR": 50, "PV": 12, "Esprit": 8}),
+        Combatant("Brune", "héros", {"HAB": 45, "DIS": 60, "PMR": 40, "PV": 10, "Esprit": 10}),
+        Combatant("Grolk", "monstres", {"HAB": 40, "DIS": 30, "PMR": 55, "PV": 14,
+                                        "Esprit": 6}),
+    )
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = TRACKS
     turn_word: ClassVar[str] = "tour"
@@ -142,6 +154,14 @@ class RulebookSystem(System[Rules]):
         return any(fighter.tracks.get(t, 1) <= 0 for t in TRACKS)
 
     # -- start -----------------------------------------------------------------------
+
+    # -- what the system says of itself -------------------------------------------------
+
+    def standard_odds(self, rules: Rules) -> list[OddsTable]:
+        return standard_odds(rules)
+
+    def situations(self) -> tuple[Situation, ...]:
+        return SITUATIONS
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         rules = ctx.rules
