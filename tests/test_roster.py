@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from escarmouche.errors import EscarmoucheError, RosterError
 from escarmouche.roster import (
     MAX_ROSTER_CHARS,
-    OPTION_KEYS,
     Roster,
     example_rosters,
     line_map,
@@ -63,13 +62,15 @@ def test_the_roster_fields() -> None:
     assert not enc.state.started and enc.rules == roster.rules
 
 
-def test_with_options_french_or_field_names() -> None:
-    """D100-PARRY-3: the parries per round, changed by French key or Rules field; a bad
-    value is refused with the roster's name."""
+def test_with_options_by_french_key() -> None:
+    """D100-PARRY-3: the parries per round, changed by its French key (the one a person
+    types everywhere); the engine name is refused with the key to use, and a bad value is
+    refused with the roster's name."""
     roster = parse_roster(DUEL, source="duel.toml")
     two = roster.with_options(parades_par_round=2)
     assert two.rules.parries_per_round == 2 and roster.rules.parries_per_round == 1
-    assert roster.with_options(parries_per_round=3).rules.parries_per_round == 3
+    with pytest.raises(RosterError, match=r"clé française est «\s?parades_par_round"):
+        roster.with_options(parries_per_round=3)
     with pytest.raises(RosterError, match=r"duel\.toml.*D100-PARRY-3"):
         roster.with_options(parades_par_round=-1)
     with pytest.raises(RosterError):
@@ -77,10 +78,12 @@ def test_with_options_french_or_field_names() -> None:
     assert roster.with_rules(get("d100").default_rules()).rules == get("d100").default_rules()
 
 
-def test_every_french_option_key_names_a_rules_field() -> None:
-    for system, keys in OPTION_KEYS.items():
-        fields = get(system).rules_to_json(get(system).default_rules())
-        assert set(keys.values()) <= set(fields), system
+def test_every_option_declares_a_french_key() -> None:
+    """CORE-ERR: every option of every system is typed by one French key (ASCII, lower
+    case), declared on its ``Rules`` field, unique in its system."""
+    for system in NAMES:
+        keys = [o.key for o in get(system).options()]
+        assert len(keys) == len(set(keys)), system
         assert all(re.fullmatch(r"[a-z_]+", k) for k in keys), system
 
 
@@ -190,14 +193,14 @@ def test_line_map_follows_tables_and_arrays() -> None:
 
 
 def test_a_registered_system_reads_its_rules_field_names() -> None:
-    """A system added with ``systems.register`` (the toy system) has no French keys in
-    OPTION_KEYS: its ``Rules`` field names are the keys (JOUET-ATK-1: the damage die)."""
+    """A system added with ``systems.register`` (the toy system) reads the French keys
+    its ``Rules`` fields declare (JOUET-ATK-1: the damage die)."""
     from escarmouche import systems
     from tests.toy_system import TOY
 
     systems.register(TOY)
     try:
-        text = ('version = 1\nsysteme = "jouet"\n[options]\nfaces = 8\n'
+        text = ('version = 1\nsysteme = "jouet"\n[options]\nfaces_degats = 8\n'
                 '[[camps]]\nnom = "a"\n[[camps.combattants]]\nnom = "A"\n'
                 'caracteristiques = { PV = 5 }\n'
                 '[[camps]]\nnom = "b"\n[[camps.combattants]]\nnom = "B"\n'
@@ -205,7 +208,8 @@ def test_a_registered_system_reads_its_rules_field_names() -> None:
         roster = parse_roster(text)
         assert roster.rules.faces == 8
         assert roster.play(random.Random(1), max_turns=20).finished
-        with pytest.raises(RosterError, match=r"ligne 4 \(options\.faces\).*JOUET-ATK-1"):
-            parse_roster(text.replace("faces = 8", "faces = 1"))
+        with pytest.raises(RosterError,
+                           match=r"ligne 4 \(options\.faces_degats\).*JOUET-ATK-1"):
+            parse_roster(text.replace("faces_degats = 8", "faces_degats = 1"))
     finally:
         systems.unregister(TOY.name)

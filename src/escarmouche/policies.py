@@ -154,11 +154,6 @@ CAUTIOUS = TagPolicy(
 #: the registry, by name (:func:`register_policy` adds to it)
 POLICIES: dict[str, Policy] = {p.name: p for p in (AGGRESSIVE, CAUTIOUS, RandomPolicy())}
 
-#: the default policy of each built-in system (any other system: « agressif »)
-DEFAULTS: Mapping[str, str] = {"rulebook": "agressif", "d100": "agressif", "d12": "agressif",
-                               "d20": "agressif"}
-
-
 def register_policy(policy: Policy) -> Policy:
     """Make ``policy`` available by its name (replacing none: a name is taken once)."""
     if not isinstance(policy, Policy):
@@ -182,8 +177,15 @@ def get_policy(name: object) -> Policy:
 
 
 def default_policy(system: str) -> str:
-    """The name of the default policy of ``system`` (see the module docstring)."""
-    return DEFAULTS.get(system, "agressif")
+    """The name of the default policy of ``system``, as the system declares it
+    (``System.default_policy``); « agressif » for a name no registry knows."""
+    from escarmouche.errors import EscarmoucheError
+    from escarmouche.systems import get
+
+    try:
+        return get(system).default_policy
+    except EscarmoucheError:
+        return "agressif"
 
 
 def resolve_policies(system: str, sides: Sequence[str],

@@ -9,8 +9,9 @@ in four steps, and nothing runs unless all pass (CORE-ERR):
 2. **the shape**: the published, versioned JSON Schema
    (``escarmouche/schemas/roster-1.schema.json``, :func:`roster_schema`), checked with
    fastjsonschema like the saves (:mod:`escarmouche.savefile`);
-3. **the meaning**: the system exists, the French option keys map to its ``Rules``
-   fields (:data:`OPTION_KEYS`), the policies are registered, each combatant is a valid
+3. **the meaning**: the system exists, the French option keys are those its ``Rules``
+   fields declare (:mod:`escarmouche.options`), the policies are registered, each
+   combatant is a valid
    :class:`~escarmouche.model.Combatant` for the system (``System.validate``);
 4. **a trial start** on a throwaway copy, so that bad start options (an unknown weapon,
    a square taken twice …) are refused now, not in the middle of a run.
@@ -67,16 +68,15 @@ import fastjsonschema
 from escarmouche.encounter import Encounter, EndCondition
 from escarmouche.errors import EscarmoucheError, RosterError, shown
 from escarmouche.model import Combatant
-from escarmouche.policies import POLICIES, default_policy
+from escarmouche.policies import POLICIES
 from escarmouche.savefile import _french, _listed, _path
-from escarmouche.systems import NAMES
+from escarmouche.systems import available
 from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import join, number, quote
 
 __all__ = [
     "FORMAT",
     "MAX_ROSTER_CHARS",
-    "OPTION_KEYS",
     "Roster",
     "example_rosters",
     "load_roster",
@@ -89,52 +89,9 @@ FORMAT = 1
 #: the longest roster file accepted, in characters
 MAX_ROSTER_CHARS = 1_000_000
 
-#: the French keys of the ``[options]`` table, by system: French key → ``Rules`` field
-OPTION_KEYS: Mapping[str, Mapping[str, str]] = {
-    "rulebook": {
-        "reussite_critique_max": "crit_success_max",
-        "echec_critique_min": "crit_failure_min",
-        "valeur_groupe_surprise": "surprise_aggregate",
-        "place_hyperactivite": "hyperactive_slot",
-        "traits_supplementaires": "extra_traits",
-    },
-    "d100": {
-        "malus_main_non_directrice": "off_hand_modifier",
-        "malus_tir_sur_engage": "shooting_into_melee_modifier",
-        "malus_au_dela_courte_portee": "beyond_short_range_modifier",
-        "malus_tir_desespere": "desperate_shot_modifier",
-        "facteur_portee_max": "max_range_factor",
-        "surpris_peut_se_defendre": "surprised_can_defend",
-        "parades_par_round": "parries_per_round",
-        "esquives_par_round": "dodges_per_round",
-        "metres_par_test_descente": "drop_step",
-        "elan_saut_en_longueur": "long_jump_run_up",
-        "points_par_degre_echec": "failure_degree",
-        "arme_par_defaut": "default_weapon",
-    },
-    "d12": {
-        "option_critique": "critical_option",
-        "arme_par_defaut": "default_weapon",
-        "relances_initiative_max": "max_initiative_rerolls",
-        "departages_max": "max_roll_off_rounds",
-    },
-    "d20": {
-        "seuil_sauvegarde": "save_target",
-        "retour_action_immediate": "immediate_reset",
-        "points_action_max_par_tour": "max_action_points_per_turn",
-        "action_annulee_depensee": "cancelled_action_spent",
-        "vitesse_par_defaut": "default_speed",
-        "defense_par_defaut": "default_defence",
-        "arme_par_defaut": "default_weapon",
-        "points_action_par_defaut": "default_action_points",
-        "departages_max": "max_roll_off_rounds",
-    },
-}
-
-#: the per-combatant keys that become start options, by system: key → (start option,
-#: what the engine receives for one combatant)
-_WEAPON_KEYS = {"d100": ("arme", "arme_secondaire"), "d12": ("arme",), "d20": (),
-                "rulebook": ()}
+#: the per-combatant keys the roster schema knows that become start options; each
+#: system says which of them it takes (``System.combatant_keys``)
+_COMBATANT_START_KEYS = ("arme", "arme_secondaire", "position")
 
 
 @functools.cache
@@ -198,18 +155,13 @@ class Roster:
         return out
 
     def with_options(self, **changes: Any) -> Roster:
-        """The same roster with some ``Rules`` fields replaced (their English names, or
-        the French keys of :data:`OPTION_KEYS`)."""
+        """The same roster with some options replaced, named by their French keys (those
+        of a roster file's ``[options]``, :mod:`escarmouche.options`)."""
         system = get_system(self.system)
-        french = _option_keys(system)
-        data = system.rules_to_json(self.rules)
-        for key, value in changes.items():
-            data[french.get(key, key)] = value
         try:
-            rules = system.rules_from_json(data)
+            rules = system.rules_from_keys(changes, base=self.rules)
         except EscarmoucheError as err:
-            inverse = {v: k for k, v in french.items()}
-            key = inverse.get(str(err.field), "")
+            key = str(err.field) if err.field in changes else ""
             raise _wrapped(self.source, self._lines, f"options.{key}" if key else "options",
                            err, key or None) from None
         return self.with_rules(rules)
@@ -366,28 +318,23 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
 
 def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roster:
     name = data["systeme"]
-    if name not in NAMES:
-        try:
-            system = get_system(name)
-        except EscarmoucheError:
-            raise _error(source, lines, "systeme",
-                         f"{quote(name)} : système inconnu ; systèmes : "
-                         f"{join([quote(n) for n in NAMES], last='ou')}") from None
-    else:
+    try:
         system = get_system(name)
-    french = _option_keys(system)
-    options: dict[str, Any] = {}
-    for key, value in data.get("options", {}).items():
-        if key not in french:
+    except EscarmoucheError:
+        raise _error(source, lines, "systeme",
+                     f"{quote(name)} : système inconnu ; systèmes : "
+                     f"{join([quote(n) for n in available()], last='ou')}") from None
+    options: dict[str, Any] = dict(data.get("options", {}))
+    keys = {o.key for o in system.options()}
+    for key in options:
+        if key not in keys:
             raise _error(source, lines, f"options.{key}",
                          f"option inconnue du système {system.name} ; options : "
-                         f"{join([quote(k) for k in french], empty='aucune')}")
-        options[french[key]] = value
+                         f"{join([quote(k) for k in sorted(keys)], empty='aucune')}")
     try:
-        rules = system.rules_from_json(options)
+        rules = system.rules_from_keys(options)
     except EscarmoucheError as err:
-        inverse = {v: k for k, v in french.items()}
-        key = inverse.get(str(err.field), "") if err.field else ""
+        key = str(err.field) if err.field in keys else ""
         raise _wrapped(source, lines, f"options.{key}" if key else "options", err,
                        key or None) from None
     start: dict[str, Any] = dict(data.get("depart", {}))
@@ -399,14 +346,14 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
     combatants: list[Combatant] = []
     policies: dict[str, str] = {}
     seen: dict[str, str] = {}
-    weapon_keys = _WEAPON_KEYS.get(system.name, ())
+    entry_keys = system.combatant_keys
     for i, camp in enumerate(data["camps"]):
         side = camp["nom"]
         where = f"camps[{i}]"
         if side in policies:
             raise _error(source, lines, f"{where}.nom", f"{quote(side)} : ce camp est déjà "
                          "décrit plus haut ; un camp par nom")
-        chosen = camp.get("politique", default_policy(system.name))
+        chosen = camp.get("politique", system.default_policy)
         if chosen not in POLICIES:
             raise _error(source, lines, f"{where}.politique",
                          f"{quote(chosen)} : politique inconnue ; politiques : "
@@ -420,9 +367,8 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
                              f"{quote(who)} : deux combattants portent ce nom ; chaque nom "
                              "doit être unique")
             seen[who] = path
-            for key in ("arme", "arme_secondaire", "position"):
-                if key in entry and key not in weapon_keys and not (
-                        key == "position" and system.name == "d20"):
+            for key in _COMBATANT_START_KEYS:
+                if key in entry and key not in entry_keys:
                     raise _error(source, lines, f"{path}.{key}",
                                  f"cette clé ne s’emploie pas avec le système {system.name}")
             try:
@@ -440,7 +386,7 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
                     sub = f"{path}.nom"
                 raise _wrapped(source, lines, sub, err) from None
             combatants.append(c)
-            _start_entry(system.name, start, who, entry)
+            system.start_entry(start, who, {k: entry[k] for k in entry_keys if k in entry})
     conditions: list[EndCondition] = []
     for k, end in enumerate(data.get("fin", ())):
         path = f"fin[{k}]"
@@ -465,37 +411,9 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
     )
 
 
-def _option_keys(system: Any) -> Mapping[str, str]:
-    """The French option keys of ``system``; a system added outside the package (no
-    entry in :data:`OPTION_KEYS`) takes its ``Rules`` field names as keys."""
-    if system.name in OPTION_KEYS:
-        return OPTION_KEYS[system.name]
-    return {name: name for name in system.rules_to_json(system.default_rules())}
-
-
 def _stats(entry: Mapping[str, Any]) -> Mapping[str, Any]:
     stats = entry.get("caracteristiques", {})
     return stats if isinstance(stats, Mapping) else {}
-
-
-def _start_entry(system: str, start: dict[str, Any], who: str, entry: Mapping[str, Any]
-                 ) -> None:
-    """Per-combatant keys that the engine takes as start options: d100 ``arme`` and
-    ``arme_secondaire`` (``equipement``), d12 ``arme`` (``armes``), d20 ``position``
-    (``positions``)."""
-    if system == "d100" and ("arme" in entry or "arme_secondaire" in entry):
-        equipment = dict(start.get("equipement") or {})
-        equipment[who] = {"directrice": entry.get("arme"),
-                          "non_directrice": entry.get("arme_secondaire")}
-        start["equipement"] = equipment
-    elif system == "d12" and "arme" in entry:
-        weapons = dict(start.get("armes") or {})
-        weapons[who] = entry["arme"]
-        start["armes"] = weapons
-    elif system == "d20" and "position" in entry:
-        squares = dict(start.get("positions") or {})
-        squares[who] = list(entry["position"])
-        start["positions"] = squares
 
 
 def _trial(roster: Roster, lines: Mapping[str, int]) -> None:

@@ -32,7 +32,7 @@ the four others.
 from tests.toy_system.actions import ACTIONS, Strike, resolve_strike
 from tests.toy_system.initiative import Initiative, resolve_initiative, roll_initiative
 from tests.toy_system.odds import initiative_odds, strike_distribution
-from tests.toy_system.rules import OPTION_LABELS, Rules
+from tests.toy_system.rules import Rules
 from tests.toy_system.system import SYSTEM, ToySystem
 
 #: the name the older tests used
@@ -41,7 +41,6 @@ ToyRules = Rules
 
 __all__ = [
     "ACTIONS",
-    "OPTION_LABELS",
     "SYSTEM",
     "TOY",
     "Initiative",

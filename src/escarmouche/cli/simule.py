@@ -24,7 +24,6 @@ from escarmouche.cli._sim import (
 )
 from escarmouche.cli.combat import load
 from escarmouche.errors import ParameterError
-from escarmouche.roster import OPTION_KEYS
 from escarmouche.text.fmt import plural
 
 __all__ = ["add_parser", "run"]
@@ -66,8 +65,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _grid(roster: Any, items: list[str]) -> dict[str, list[Any]]:
-    """``["reussite_critique_max=1,5,10"]`` as ``{"crit_success_max": [1, 5, 10]}``."""
-    keys = OPTION_KEYS.get(roster.system, {})
+    """``["reussite_critique_max=1,5,10"]`` as ``{"crit_success_max": [1, 5, 10]}``: the
+    French keys the system's options declare (an unknown one is refused with the list)."""
+    from escarmouche.systems import get
+
+    system = get(roster.system)
     grid: dict[str, list[Any]] = {}
     for item in items:
         key, sep, text = item.partition("=")
@@ -76,7 +78,12 @@ def _grid(roster: Any, items: list[str]) -> dict[str, list[Any]]:
             raise ParameterError(f"grille = « {item[:60]} » : CHAMP=V1,V2,… est attendu, "
                                  "par exemple reussite_critique_max=1,5,10 (CORE-ERR)",
                                  field="grille", value=item, rule="CORE-ERR")
-        grid[keys.get(key.strip(), key.strip())] = values
+        spec = system.option(key.strip())
+        if spec.key != key.strip():
+            raise ParameterError(f"grille = « {key.strip()} » : option inconnue ; sa clé "
+                                 f"française est « {spec.key} » (CORE-ERR)",
+                                 field="grille", value=key.strip(), rule="CORE-ERR")
+        grid[spec.name] = values
     return grid
 
 

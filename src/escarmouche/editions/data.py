@@ -311,22 +311,24 @@ def rulings(texts: Mapping[str, str]) -> list[str]:
 
 
 def option_rules(system: str, option: str) -> tuple[str, ...]:
-    """The rule IDs an option stands for, read from its French label (``OPTION_LABELS``
-    cites them); an option whose label cites none falls back to the system's prefix."""
-    from escarmouche.editions.odds import option_label
+    """The rule IDs an option stands for, as its ``Rules`` field declares them; an option
+    that declares none falls back to the system's prefix (``D100-OPTION``)."""
+    from escarmouche.systems import get
 
-    found = tuple(dict.fromkeys(_RULE_ID.findall(option_label(system, option))))
+    found = get(system).option(option).rules
     if found:
         return found
-    prefix = {"rulebook": "RB", "d100": "D100", "d12": "D12", "d20": "D20"}.get(system, "")
+    prefix = get(system).rule_prefix
     return (f"{prefix}-OPTION",) if prefix else ("CORE-ERR",)
 
 
 def option_changes(old: Mapping[str, Mapping[str, Json]],
                    new: Mapping[str, Mapping[str, Json]]) -> list[Change]:
-    """The option defaults that differ between two rule sets (``{system: rules JSON}``),
-    one :class:`Change` each, with a French text to review."""
+    """The option defaults that differ between two rule sets (``{system: rules JSON}``,
+    keyed by engine names as the snapshots keep them), one :class:`Change` each, named by
+    the option's French key, with a French text to review."""
     from escarmouche.editions.odds import option_label, value_label
+    from escarmouche.systems import get
 
     out = []
     for system in new:
@@ -336,21 +338,26 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
                 continue
             b = before.get(option)
             a = after[option]
+            key = get(system).option(option).key
             if option not in before:
-                text = (f"Nouvelle option : {option_label(system, option)}, par défaut "
+                text = (f"Nouvelle option : {option_label(system, option)}, par défaut "
                         f"{value_label(system, option, a)}.")
             else:
-                text = (f"{option_label(system, option)} : la valeur par défaut passe "
-                        f"{de(value_label(system, option, b))} à "
+                text = (f"{_capital(option_label(system, option))} : la valeur par défaut "
+                        f"passe {de(value_label(system, option, b))} à "
                         f"{value_label(system, option, a)}.")
             out.append(Change("option-default", option_rules(system, option), text,
-                              system, option, b, a))
+                              system, key, b, a))
         for option in before:
             if option not in after:
-                text = f"Option retirée : {option} (système {system})."
-                out.append(Change("option-default", option_rules(system, option), text,
-                                  system, option, before[option], None))
+                text = f"Option retirée : {option} (système {system})."
+                out.append(Change("option-default", (f"{get(system).rule_prefix}-OPTION",),
+                                  text, system, option, before[option], None))
     return out
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def rule_text_changes(old: Mapping[str, str], new: Mapping[str, str]) -> list[Change]:

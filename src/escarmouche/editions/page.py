@@ -280,12 +280,11 @@ def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> l
 
 
 def _systems_touched(changes: Sequence[Change]) -> list[str]:
-    from escarmouche.systems import NAMES
+    from escarmouche.systems import available, by_rule_prefix
 
-    prefixes = {"RB": "rulebook", "D100": "d100", "D12": "d12", "D20": "d20"}
     touched = {c.system for c in changes if c.system}
-    touched |= {prefixes.get(r.split("-")[0], "") for c in changes for r in c.rules}
-    return [s for s in NAMES if s in touched]
+    touched |= {by_rule_prefix(r) for c in changes for r in c.rules}
+    return [s for s in available() if s in touched]
 
 
 def _pre(text: str) -> str:

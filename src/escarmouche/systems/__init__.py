@@ -20,6 +20,7 @@ système = « d6 » : système inconnu ; systèmes disponibles : rulebook, d100,
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from escarmouche.errors import invalid
@@ -28,18 +29,44 @@ from escarmouche.text.fmt import join
 if TYPE_CHECKING:
     from escarmouche.systems.base import System
 
-__all__ = ["NAMES", "TITLES", "available", "get", "register", "system", "unregister"]
+__all__ = [
+    "NAMES", "TITLES", "available", "by_rule_prefix", "get", "register", "system", "unregister",
+]
 
-#: the four built-in systems, in book order
+#: the four built-in systems, in book order: a fifth built-in system is one more name
+#: here (its package under ``systems/`` says everything else)
 NAMES: tuple[str, ...] = ("rulebook", "d100", "d12", "d20")
 
-#: their French book titles (RULES.md)
-TITLES: dict[str, str] = {
-    "rulebook": "Système Rulebook (D100, HAB)",
-    "d100": "Système d100 (CC/CT, localisation)",
-    "d12": "Système d12 (initiative de groupe)",
-    "d20": "Système d20 (séquence de tour)",
-}
+class _Titles(Mapping[str, str]):
+    """The French title of every available system, asked of the system itself
+    (``System.title``): a live view of the registry, not a second list."""
+
+    def __getitem__(self, name: str) -> str:
+        if name not in available():
+            raise KeyError(name)
+        return get(name).title
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(available())
+
+    def __len__(self) -> int:
+        return len(available())
+
+
+#: their French book titles, read from each system (``System.title``)
+TITLES: Mapping[str, str] = _Titles()
+
+
+def by_rule_prefix(rule: str) -> str | None:
+    """The name of the system whose rule IDs start like ``rule`` (``"D100-ATK-1"`` →
+    ``"d100"``), asked of each system (``System.rule_prefix``); ``None`` for the engine's
+    own ``CORE-*`` IDs or an unknown prefix."""
+    head = rule.split("-", 1)[0] if isinstance(rule, str) else ""
+    for name in available():
+        if get(name).rule_prefix == head:
+            return name
+    return None
+
 
 #: systems added with :func:`register` (a designer's fifth system, a test's toy system)
 _EXTRA: dict[str, System[Any]] = {}

@@ -85,7 +85,8 @@ class Situation:
     """One standard roll of a system whose exact odds ``escarmouche cotes`` gives
     (``--test-rulebook 55``): its French option name, the metavar and help of its main
     value, its other parameters, and ``compute(value, params)``, which returns the JSON
-    result, the French table, the chart's bars and the title."""
+    result, the French table, the chart's bars and the title; ``example`` is a command
+    line that shows it (« --attaque-d12 3 --contre 12 »)."""
 
     name: str
     metavar: str
@@ -93,3 +94,4 @@ class Situation:
     compute: Callable[[int, Mapping[str, Any]], tuple[dict[str, Any], Any,
                                                     list[tuple[str, Fraction]], str]]
     params: tuple[SituationParam, ...] = ()
+    example: str = ""

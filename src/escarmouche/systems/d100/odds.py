@@ -350,5 +350,6 @@ SITUATIONS: tuple[Situation, ...] = (
                    choices=DEFENCES),
     SituationParam("seuil-defense", "le seuil de la parade ou de l’esquive", "SEUIL", 0),
     SituationParam("tir", "l’attaque est un tir", flag=True, default=False),
-)),
+),
+              example='--attaque-d100 45 --defense parade --seuil-defense 40'),
 )

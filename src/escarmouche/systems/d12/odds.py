@@ -608,8 +608,9 @@ def _situation(value: int, params: Mapping[str, Any]
 #: the standard roll of this system whose exact odds ``escarmouche cotes`` gives
 SITUATIONS: tuple[Situation, ...] = (
     Situation("attaque-d12", "BONUS",
-              "une attaque d12 de bonus BONUS contre --contre DÉFENSE (D12-CRIT-1)",
+              "une attaque d12 de bonus BONUS (D12-CRIT-1)",
               _situation, (
     SituationParam("contre", "la défense visée par l’attaque d12", "DÉFENSE", required=True),
-)),
+),
+              example='--attaque-d12 3 --contre 12'),
 )

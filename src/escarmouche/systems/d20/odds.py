@@ -203,5 +203,6 @@ def _situation(value: int, params: Mapping[str, Any]
 SITUATIONS: tuple[Situation, ...] = (
     Situation("sauvegarde-d20", "BONUS",
               "un jet de sauvegarde d20 avec ce bonus (D20-END-1)",
-              _situation, ()),
+              _situation, (),
+              example='--sauvegarde-d20 2'),
 )

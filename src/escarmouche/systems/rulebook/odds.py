@@ -202,5 +202,6 @@ def _situation(value: int, params: Mapping[str, Any]
 SITUATIONS: tuple[Situation, ...] = (
     Situation("test-rulebook", "HAB",
               "un test D100 sous une caractéristique (RB-D100-1)",
-              _situation, ()),
+              _situation, (),
+              example='--test-rulebook 55'),
 )
