@@ -773,12 +773,13 @@ def test_option_labels_and_rules_display() -> None:
     French table in a notebook."""
     import dataclasses
 
-    for f in dataclasses.fields(d12.Rules):
-        assert f.name in d12.OPTION_LABELS
-    for option in d12.CRITICAL_OPTIONS:
-        assert f"critical_option.{option}" in d12.OPTION_LABELS
-    for mode in d12.Mode:
-        assert f"mode.{mode.value}" in d12.OPTION_LABELS
+    assert [o.name for o in d12.SYSTEM.options()] == [
+        f.name for f in dataclasses.fields(d12.Rules)]
+    assert all(o.label and o.rules for o in d12.SYSTEM.options())
+    critical = d12.SYSTEM.option("option_critique")
+    assert set(critical.choices or {}) == set(d12.CRITICAL_OPTIONS)
+    assert critical.value_label("explosif").startswith("(b)")
+    assert set(d12.MODE_LABELS) == set(d12.Mode)
     html = d12.Rules()._repr_html_()
     assert "Options du système d12" in html and "(a) dégâts maximum" in html
 

@@ -1063,9 +1063,11 @@ def test_every_option_and_option_value_has_a_french_label() -> None:
     import dataclasses
 
     names = [f.name for f in dataclasses.fields(d20.Rules)]
-    assert sorted(d20.OPTION_LABELS) == sorted(names)
-    assert set(d20.OPTION_VALUE_LABELS["immediate_reset"]) == set(d20.IMMEDIATE_RESETS)
-    assert set(d20.OPTION_VALUE_LABELS["cancelled_action_spent"]) == {True, False}
+    assert [o.name for o in d20.SYSTEM.options()] == names
+    assert all(o.label and o.rules for o in d20.SYSTEM.options())
+    assert set(d20.SYSTEM.option("immediate_reset").choices or {}) == set(d20.IMMEDIATE_RESETS)
+    assert set(d20.SYSTEM.option("cancelled_action_spent").labels) == {True, False}
+    assert d20.SYSTEM.option("points_action_max_par_tour").value_label(None) == "aucun plafond"
 
 
 def test_catalogue_every_action_documented_and_resolved() -> None:

@@ -375,13 +375,13 @@ def test_a_redraft_keeps_what_the_designer_wrote(copy: Path) -> None:
     path = copy / "editions" / "2.toml"
     edited = re.sub(r'summary = ".*"', 'summary = "Les critiques tombent plus souvent."',
                     path.read_text(encoding="utf-8"))
-    edited = re.sub(r'(option = "save_target"\n(?:.*\n){2})text = ".*"',
+    edited = re.sub(r'(option = "seuil_sauvegarde"\n(?:.*\n){2})text = ".*"',
                     r'\1text = "Sauvegardes plus difficiles."', edited)
     path.write_text(edited, encoding="utf-8")
     again = TOOL.draft(copy, today=dt.date(2027, 1, 16))
     assert again is not None
     assert again.summary == "Les critiques tombent plus souvent."
-    assert [c.text for c in again.changes if c.option == "save_target"] == [
+    assert [c.text for c in again.changes if c.option == "seuil_sauvegarde"] == [
         "Sauvegardes plus difficiles."]
 
 
@@ -553,7 +553,7 @@ def test_atelier_shows_the_engine_odds_and_exports_the_change() -> None:
     data = tomllib.loads(atelier.snippet_text)
     edition = parse_edition(_edition(changes=data["changes"]))
     assert [(c.system, c.option, c.before, c.after) for c in edition.changes] == [
-        ("d20", "save_target", 10, 12)]
+        ("d20", "seuil_sauvegarde", 10, 12)]
 
 
 def test_atelier_refuses_a_bad_value_in_french_and_keeps_the_result() -> None:

@@ -1365,9 +1365,10 @@ def test_option_labels_cover_every_option_and_value() -> None:
     French label (RB-D100-1, RB-SURPRISE-2, RB-SPEED-3)."""
     import dataclasses
 
-    assert set(rb.OPTION_LABELS) == {f.name for f in dataclasses.fields(rb.Rules)}
-    assert set(rb.OPTION_VALUE_LABELS["surprise_aggregate"]) == set(rb.SURPRISE_AGGREGATES)
-    assert set(rb.OPTION_VALUE_LABELS["hyperactive_slot"]) == set(rb.HYPERACTIVE_SLOTS)
+    assert [o.name for o in rb.SYSTEM.options()] == [f.name for f in dataclasses.fields(rb.Rules)]
+    assert set(rb.SYSTEM.option("surprise_aggregate").choices or {}) == set(
+        rb.SURPRISE_AGGREGATES)
+    assert set(rb.SYSTEM.option("hyperactive_slot").choices or {}) == set(rb.HYPERACTIVE_SLOTS)
     with pytest.raises(ParameterError, match="hyperactive_slot = «\u00a0bientôt\u00a0»"):
         rb.Rules(hyperactive_slot="bientôt")
 

@@ -466,13 +466,15 @@ def test_labels_of_option_values_exist_for_every_choice() -> None:
     from escarmouche.systems import d12, d20, d100, rulebook
 
     for module in (rulebook, d100, d12, d20):
-        labels: dict[str, Any] = dict(module.OPTION_VALUE_LABELS)
-        assert labels, module.__name__
-        for option, values in labels.items():
-            assert values and all(isinstance(v, str) and v for v in values.values()), option
-    assert rulebook.OPTION_VALUE_LABELS["surprise_aggregate"]["weakest"].startswith(
+        named = [o for o in module.SYSTEM.options() if o.choices or o.labels]
+        assert named, module.__name__
+        for option in named:
+            values: dict[Any, str] = {**option.labels, **(option.choices or {})}
+            assert all(isinstance(v, str) and v for v in values.values()), option.name
+    assert rulebook.SYSTEM.option("surprise_aggregate").value_label("weakest").startswith(
         "le plus faible")
-    assert d100.OPTION_VALUE_LABELS["default_weapon"]["arme_a_une_main"] != "arme_a_une_main"
+    assert d100.SYSTEM.option("default_weapon").value_label("arme_a_une_main") != (
+        "arme_a_une_main")
 
 
 # -- narration style rulings ---------------------------------------------------------------

@@ -60,10 +60,12 @@ def _modifier(value: int) -> str:
 
 
 def _label(module: Callable[[], Any], option: str) -> str:
-    """The French label of an option's default value (``OPTION_VALUE_LABELS``)."""
-    rules = module()
-    value = getattr(rules.DEFAULT_RULES, option)
-    return str(rules.OPTION_VALUE_LABELS[option].get(value, value))
+    """The French label of an option's default value, as its ``Rules`` field declares it
+    (:meth:`escarmouche.options.Option.value_label`)."""
+    from escarmouche.options import find
+
+    rules = module().DEFAULT_RULES
+    return find(rules, option).value_label(getattr(rules, option))
 
 
 #: name → a function of nothing that reads the value from the engine, in French

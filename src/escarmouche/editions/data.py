@@ -315,7 +315,7 @@ def option_rules(system: str, option: str) -> tuple[str, ...]:
     that declares none falls back to the system's prefix (``D100-OPTION``)."""
     from escarmouche.systems import get
 
-    found = get(system).option(option).rules
+    found = get(system).option(option).rules if _known(system, option) else ()
     if found:
         return found
     prefix = get(system).rule_prefix
@@ -328,7 +328,6 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
     keyed by engine names as the snapshots keep them), one :class:`Change` each, named by
     the option's French key, with a French text to review."""
     from escarmouche.editions.odds import option_label, value_label
-    from escarmouche.systems import get
 
     out = []
     for system in new:
@@ -338,8 +337,10 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
                 continue
             b = before.get(option)
             a = after[option]
-            key = get(system).option(option).key
-            if option not in before:
+            key = _key(system, option)
+            if key == option and not _known(system, option):
+                text = f"Nouvelle option : {option} (système {system})."
+            elif option not in before:
                 text = (f"Nouvelle option : {option_label(system, option)}, par défaut "
                         f"{value_label(system, option, a)}.")
             else:
@@ -351,9 +352,28 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
         for option in before:
             if option not in after:
                 text = f"Option retirée : {option} (système {system})."
-                out.append(Change("option-default", (f"{get(system).rule_prefix}-OPTION",),
-                                  text, system, option, before[option], None))
+                out.append(Change("option-default", option_rules(system, option), text,
+                                  system, option, before[option], None))
     return out
+
+
+def _known(system: str, option: str) -> bool:
+    from escarmouche.errors import EscarmoucheError
+    from escarmouche.systems import get
+
+    try:
+        get(system).option(option)
+    except EscarmoucheError:
+        return False
+    return True
+
+
+def _key(system: str, option: str) -> str:
+    """The French key of an option (the option itself when this engine no longer, or not
+    yet, knows it)."""
+    from escarmouche.systems import get
+
+    return get(system).option(option).key if _known(system, option) else option
 
 
 def _capital(text: str) -> str:
