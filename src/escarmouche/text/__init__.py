@@ -5,6 +5,10 @@ The engine's lowest layers (:mod:`escarmouche.errors`, :mod:`escarmouche.model`)
 their messages with these and nothing else; the presentation layer
 (:mod:`escarmouche.render`: SVG charts, HTML tables) builds on them. Importing this
 package loads no SVG code.
+
+>>> from fractions import Fraction
+>>> percent(Fraction(1, 8)), typographie("l'arme: 1d8")
+('12,5 %', 'l’arme : 1d8')
 """
 
 from __future__ import annotations
