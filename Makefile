@@ -20,7 +20,7 @@ help:
 	@echo "make serve          construit le livre et le site hors ligne, les sert sur 127.0.0.1:$(PORT)"
 	@echo "make refresh        régénère chaque carnet book/X.ipynb depuis son jumeau book_src/X.md,"
 	@echo "                    l’exécute et enregistre ses sorties (relisez le diff)"
-	@echo "make lint           ruff"
+	@echo "make lint           ruff, et aucun fichier Python de plus de 800 lignes"
 	@echo "make types          mypy --strict"
 	@echo "make unit           tests unitaires et de propriétés, doctests de chaque module,"
 	@echo "                    exemple du README, carnets conformes à leurs jumeaux"
@@ -47,6 +47,7 @@ venv: $(STAMP)
 
 lint: venv
 	$(VENV)/bin/ruff check src widgets tests bench tools
+	$(PY) tools/check_sizes.py
 
 types: venv
 	$(VENV)/bin/mypy

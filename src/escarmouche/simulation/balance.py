@@ -1,0 +1,255 @@
+"""The balance of a simulation: exact counts of many fights, and their French report.
+
+Each batch of fights is tallied in exact integer counts, and the tallies are merged in
+fight order. A :class:`Balance` is what a reader sees: per side, the win rate with its
+Wilson 95 % interval (:func:`wilson`), survivors, health left, damage per round; the
+duration of the fights; as a table (:meth:`Balance.table`), JSON or SVG.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from escarmouche.errors import EscarmoucheError
+from escarmouche.render.simsvg import stack_svg
+from escarmouche.render.svg import distribution_svg, outcome_bars_svg
+from escarmouche.render.table import Table
+from escarmouche.simulation.fight import FightResult
+from escarmouche.systems import get as get_system
+from escarmouche.text.fmt import number, percent, plural
+
+__all__ = ["Z95", "Balance", "wilson"]
+
+#: the z value of a two-sided 95 % interval
+Z95 = 1.959963984540054
+
+
+@dataclasses.dataclass
+class _Tally:
+    n: int = 0
+    wins: Counter[str] = dataclasses.field(default_factory=Counter)
+    draws: int = 0
+    timeouts: int = 0
+    rounds: Counter[int] = dataclasses.field(default_factory=Counter)
+    survivors: dict[str, Counter[int]] = dataclasses.field(default_factory=dict)
+    health: dict[str, Counter[int]] = dataclasses.field(default_factory=dict)
+    health_max: Counter[str] = dataclasses.field(default_factory=Counter)
+    damage_taken: Counter[str] = dataclasses.field(default_factory=Counter)
+
+    def add(self, r: FightResult) -> None:
+        self.n += 1
+        if r.winner is not None:
+            self.wins[r.winner] += 1
+        elif r.timed_out:
+            self.timeouts += 1
+        else:
+            self.draws += 1
+        self.rounds[r.rounds] += 1
+        top = dict(r.health_max)
+        for side, count in r.survivors:
+            self.survivors.setdefault(side, Counter())[count] += 1
+        for side, value in r.health:
+            self.health.setdefault(side, Counter())[value] += 1
+            self.health_max[side] += top[side]
+            self.damage_taken[side] += top[side] - value
+
+    def merge(self, other: _Tally) -> None:
+        self.n += other.n
+        self.wins.update(other.wins)
+        self.draws += other.draws
+        self.timeouts += other.timeouts
+        self.rounds.update(other.rounds)
+        for side, c in other.survivors.items():
+            self.survivors.setdefault(side, Counter()).update(c)
+        for side, c in other.health.items():
+            self.health.setdefault(side, Counter()).update(c)
+        self.health_max.update(other.health_max)
+        self.damage_taken.update(other.damage_taken)
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default).
+
+    >>> low, high = wilson(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    >>> wilson(0, 10)[0]
+    0.0
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (low, high)
+
+
+def _pct(x: float) -> str:
+    return percent(Fraction(x).limit_denominator(10**9))
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return number(Fraction(x).limit_denominator(10**9), digits)
+
+
+def _count(n: int, singular: str, plural_form: str) -> str:
+    """« aucun match nul », « 1 match nul », « 3 matchs nuls »."""
+    return f"aucun {singular}" if n == 0 else plural(n, singular, plural_form)
+
+
+def _mean(counts: Mapping[int, int]) -> float:
+    total = sum(counts.values())
+    return sum(k * v for k, v in counts.items()) / total if total else 0.0
+
+
+def _quantile(counts: Mapping[int, int], q: float) -> int:
+    total = sum(counts.values())
+    seen = 0
+    for k in sorted(counts):
+        seen += counts[k]
+        if seen >= q * total:
+            return k
+    return max(counts, default=0)
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Balance:
+    """The balance of ``n`` fights of one roster (exact counts; see :meth:`table`).
+
+    Per side: ``wins`` (count; :meth:`win_rate` with its Wilson 95 % interval),
+    ``survivors`` and ``health`` (distributions: value → number of fights), damage
+    taken in total (``damage_taken``, over the system's damage tracks); ``rounds``
+    (distribution), ``draws`` (no one standing), ``timeouts`` (turn limit reached).
+    """
+
+    title: str
+    system: str
+    n: int
+    seed: int
+    sides: tuple[str, ...]
+    wins: Mapping[str, int]
+    draws: int
+    timeouts: int
+    rounds: Mapping[int, int]
+    survivors: Mapping[str, Mapping[int, int]]
+    health: Mapping[str, Mapping[int, int]]
+    health_max: Mapping[str, int]
+    damage_taken: Mapping[str, int]
+    #: the system's word for one global turn (« tour », « round »)
+    turn_word: str = "tour"
+
+    def win_rate(self, side: str) -> tuple[float, float, float]:
+        """(rate, low, high): the win rate of ``side`` and its Wilson 95 % interval."""
+        k = self.wins.get(side, 0)
+        low, high = wilson(k, self.n)
+        return (k / self.n, low, high)
+
+    @property
+    def total_rounds(self) -> int:
+        return sum(k * v for k, v in self.rounds.items())
+
+    def damage_per_round(self, side: str) -> float:
+        """Damage dealt by ``side`` per round: what every other side lost, over the
+        rounds of all fights."""
+        dealt = sum(v for s, v in self.damage_taken.items() if s != side)
+        return dealt / self.total_rounds if self.total_rounds else 0.0
+
+    def table(self) -> Table:
+        """The balance per side, in French."""
+        rows: list[tuple[object, ...]] = []
+        for side in self.sides:
+            rate, low, high = self.win_rate(side)
+            surv = self.survivors.get(side, {})
+            health = self.health.get(side, {})
+            top = self.health_max.get(side, 0)
+            remaining = sum(k * v for k, v in health.items())
+            rows.append((
+                side,
+                f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]",
+                _num(_mean(surv)),
+                _pct(remaining / top) if top else "—",
+                _num(self.damage_per_round(side)),
+            ))
+        title = (f"{self.title} : {plural(self.n, 'combat')} ({self.system}, graine "
+                 f"{self.seed}) ; durée moyenne {_num(_mean(self.rounds))} "
+                 f"{self.turn_word}s (médiane {_quantile(self.rounds, 0.5)}, 90 % en "
+                 f"{_quantile(self.rounds, 0.9)} au plus) ; "
+                 f"{_count(self.draws, 'match nul', 'matchs nuls')}, "
+                 f"{_count(self.timeouts, 'combat', 'combats')} à la limite de "
+                 f"{self.turn_word}s")
+        return Table(("Camp", "Victoires (IC 95 % de Wilson)", "Survivants en moyenne",
+                      "Santé restante", f"Dégâts infligés par {self.turn_word}"), rows, title=title)
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+    def __str__(self) -> str:
+        return str(self.table())
+
+    #: the plain-text form a notebook stores next to the HTML: the table, never a repr
+    __repr__ = __str__
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, JSON-ready (``--json``), with the rates and intervals computed."""
+        sides: dict[str, Any] = {}
+        for side in self.sides:
+            rate, low, high = self.win_rate(side)
+            sides[side] = {
+                "victoires": self.wins.get(side, 0), "taux": rate, "ic95": [low, high],
+                "survivants": {str(k): v for k, v in sorted(self.survivors.get(side,
+                                                                               {}).items())},
+                "sante": {str(k): v for k, v in sorted(self.health.get(side, {}).items())},
+                "sante_max_totale": self.health_max.get(side, 0),
+                "degats_subis": self.damage_taken.get(side, 0),
+                "degats_par_tour": self.damage_per_round(side),
+            }
+        return {"titre": self.title, "systeme": self.system, "combats": self.n,
+                "graine": self.seed, "nuls": self.draws, "limite_de_tours": self.timeouts,
+                "tours": {str(k): v for k, v in sorted(self.rounds.items())},
+                "camps": sides, "intervalle": "Wilson 95 %"}
+
+    def svg(self) -> str:
+        """One SVG document: the outcomes (bars) over the distribution of the number of
+        rounds (:func:`escarmouche.render.simsvg.stack_svg`)."""
+        return stack_svg([self.outcome_svg(), self.rounds_svg()],
+                         title=f"Bilan de {plural(self.n, 'combat')}")
+
+    def outcome_svg(self) -> str:
+        items = [(f"victoire « {s} »", Fraction(self.wins.get(s, 0), self.n))
+                 for s in self.sides]
+        items += [("match nul", Fraction(self.draws, self.n)),
+                  ("limite de tours", Fraction(self.timeouts, self.n))]
+        return outcome_bars_svg(items, title=f"Issues sur {plural(self.n, 'combat')}")
+
+    def rounds_svg(self) -> str:
+        dist = {k: Fraction(v, self.n) for k, v in sorted(self.rounds.items())}
+        return distribution_svg(dist, title="Durée des combats",
+                                xlabel=f"{self.turn_word.capitalize()}s")
+
+
+def _balance(roster: Any, tally: _Tally, seed: int, sides: Sequence[str]) -> Balance:
+    return Balance(
+        title=str(getattr(roster, "title", "") or "Combat"),
+        system=str(getattr(roster, "system", "")),
+        n=tally.n, seed=seed, sides=tuple(sides), wins=dict(tally.wins),
+        draws=tally.draws, timeouts=tally.timeouts, rounds=dict(sorted(tally.rounds.items())),
+        survivors={s: dict(sorted(c.items())) for s, c in tally.survivors.items()},
+        health={s: dict(sorted(c.items())) for s, c in tally.health.items()},
+        health_max=dict(tally.health_max), damage_taken=dict(tally.damage_taken),
+        turn_word=_turn_word(str(getattr(roster, "system", ""))),
+    )
+
+
+def _turn_word(system: str) -> str:
+    try:
+        return get_system(system).turn_word
+    except EscarmoucheError:
+        return "tour"

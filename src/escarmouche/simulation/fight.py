@@ -1,0 +1,163 @@
+"""One fight of a simulation: the roster it is played from, and what is kept of it.
+
+A simulation plays a roster (:class:`RosterLike`: anything with ``encounter()``, such
+as :class:`escarmouche.roster.Roster`; an unstarted encounter is wrapped by
+:func:`as_roster`). :func:`play_fight` plays fight ``i`` of a run in simulation mode,
+on its own streams (:mod:`escarmouche.simulation.streams`); :func:`result_of` keeps
+what a balance needs of a finished fight, a :class:`FightResult`.
+
+>>> from escarmouche import Combatant
+>>> from escarmouche.encounter import Encounter
+>>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 12}),
+...                          Combatant("Grolk", "orques", {"PV": 9})])
+>>> result = play_fight(as_roster(duel), 0, seed=1)
+>>> result == play_fight(as_roster(duel), 0, seed=1), dict(result.health_max)
+(True, {'héros': 12, 'orques': 9})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from escarmouche.encounter import Encounter
+from escarmouche.errors import invalid
+from escarmouche.simulation.streams import DICE, TACTICS, stream
+
+__all__ = ["FightResult", "RosterLike", "as_roster", "play_fight", "result_of"]
+
+
+class RosterLike(Protocol):
+    """What a simulation needs of a roster (``escarmouche.roster.Roster`` satisfies it;
+    an unstarted :class:`~escarmouche.encounter.Encounter` is wrapped by
+    :func:`as_roster`)."""
+
+    def encounter(self) -> Encounter: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class _FixedRoster:
+    """An unstarted encounter seen as a roster (the book's pages before roster files)."""
+
+    template: Encounter
+    start_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    policies: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def rules(self) -> Any:
+        return self.template.rules
+
+    @property
+    def system(self) -> str:
+        return self.template.system.name
+
+    @property
+    def title(self) -> str:
+        return " contre ".join(dict.fromkeys(f.side for f in
+                                             self.template.state.fighters.values()))
+
+    def encounter(self) -> Encounter:
+        return self.template.simulated()
+
+    def with_rules(self, rules: Any) -> _FixedRoster:
+        state = self.template.state
+        fresh = Encounter(self.template.system, [f.combatant for f in state.fighters.values()],
+                          rules=rules, end_conditions=state.end_conditions)
+        for effect in state.effects:  # the effects set before the fight, as they were
+            fresh.add_effect(effect)
+        fresh.state.next_effect_id = state.next_effect_id
+        return dataclasses.replace(self, template=fresh)
+
+
+def as_roster(roster: object) -> Any:
+    """``roster`` itself when it has ``encounter()``; an unstarted encounter wrapped."""
+    if isinstance(roster, Encounter):
+        if roster.started:
+            raise invalid("combat", "commencé", "CORE-ERR",
+                          "une simulation part d’un combat qui n’a pas commencé")
+        return _FixedRoster(roster)
+    if not callable(getattr(roster, "encounter", None)):
+        raise invalid("roster", type(roster).__name__, "CORE-ERR",
+                      "une feuille de combat (Roster) ou un combat non commencé est attendu")
+    return roster
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FightResult:
+    """What a balance keeps of one fight (everything an exact integer).
+
+    ``winner`` is the only side with fighters still standing, ``None`` for a draw (no
+    one standing) or a time-out (several sides standing when the turn limit came).
+    ``health`` and ``health_max`` are per side, summed over the system's damage tracks;
+    ``survivors`` per side too.
+    """
+
+    index: int
+    winner: str | None
+    timed_out: bool
+    rounds: int
+    survivors: tuple[tuple[str, int], ...]
+    health: tuple[tuple[str, int], ...]
+    health_max: tuple[tuple[str, int], ...]
+
+
+def _sides(enc: Encounter) -> list[str]:
+    return list(dict.fromkeys(f.side for f in enc.state.fighters.values()))
+
+
+_RUN_PARAMS: dict[object, frozenset[str]] = {}
+
+
+def _run_kwargs(enc: Encounter) -> frozenset[str]:
+    """The keyword parameters of ``Encounter.run`` (``policy`` and ``tactics_rng`` once
+    the policies are in), looked up once per class."""
+    cls = type(enc)
+    params = _RUN_PARAMS.get(cls)
+    if params is None:
+        params = _RUN_PARAMS[cls] = frozenset(inspect.signature(cls.run).parameters)
+    return params
+
+
+def play_fight(roster: Any, index: int, seed: int, *, policy: Any = None,
+               max_turns: int = 50, template: Encounter | None = None) -> FightResult:
+    """Play fight ``index`` of the run seeded ``seed`` in simulation mode: its dice from
+    ``stream(seed, index, DICE)``, its tactics from ``stream(seed, index, TACTICS)``.
+    ``template`` (an unstarted ``roster.encounter()``) saves rebuilding it each fight."""
+    base = template if template is not None else roster.encounter()
+    enc = base.simulated()
+    dice = stream(seed, index, DICE)
+    options = dict(getattr(roster, "start_options", None) or {})
+    if options:
+        enc.start(dice, **options)
+    kwargs: dict[str, Any] = {"max_turns": max_turns}
+    accepted = _run_kwargs(enc)
+    chosen = policy if policy is not None else (getattr(roster, "policies", None) or None)
+    if "policy" in accepted and chosen is not None:
+        kwargs["policy"] = chosen
+    if "tactics_rng" in accepted:
+        kwargs["tactics_rng"] = stream(seed, index, TACTICS)
+    enc.run(dice, **kwargs)
+    return result_of(enc, index)
+
+
+def result_of(enc: Encounter, index: int = 0) -> FightResult:
+    """The :class:`FightResult` of a finished fight (any mode)."""
+    sides = _sides(enc)
+    tracks = enc.system.tracks
+    standing = {s: 0 for s in sides}
+    health = {s: 0 for s in sides}
+    health_max = {s: 0 for s in sides}
+    for f in enc.state.fighters.values():
+        if f.standing:
+            standing[f.side] += 1
+        for t in tracks:
+            if t in f.tracks:
+                health[f.side] += f.tracks[t]
+                health_max[f.side] += f.maxima.get(t, f.tracks[t])
+    alive = [s for s in sides if standing[s]]
+    winner = alive[0] if len(alive) == 1 else None
+    return FightResult(index, winner, len(alive) > 1, enc.state.turn,
+                       tuple(standing.items()), tuple(health.items()),
+                       tuple(health_max.items()))

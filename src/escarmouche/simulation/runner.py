@@ -1,0 +1,240 @@
+"""Running a simulation: its fights in jobs, here, in local processes or on Dask.
+
+The fights of a run are cut into jobs of consecutive fights; each job plays its fights
+(with the dedicated resolver of :mod:`escarmouche.simulation.d100` where it applies
+and agrees with the engine, unless :data:`escarmouche.simulation.USE_KERNELS` is
+false) and returns exact tallies, merged in fight order: the result is the same
+whatever the executor and the number of workers. :func:`simulate` runs one roster.
+
+>>> from escarmouche import Combatant
+>>> from escarmouche.encounter import Encounter
+>>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 12}),
+...                          Combatant("Grolk", "orques", {"PV": 9})])
+>>> seen = []
+>>> simulate(duel, 30, seed=2, progress=lambda done, total: seen.append((done, total))).n
+30
+>>> seen
+[(30, 30)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from escarmouche import _check
+from escarmouche.encounter import MAX_RUN_TURNS, Encounter
+from escarmouche.errors import EscarmoucheError, invalid
+from escarmouche.simulation import d100 as _d100
+from escarmouche.simulation.balance import Balance, _balance, _Tally
+from escarmouche.simulation.fight import FightResult, _sides, as_roster, play_fight
+from escarmouche.simulation.streams import DICE, stream
+
+__all__ = ["DASK_TIMEOUT", "KERNEL_CHECKS", "MAX_FIGHTS", "Progress", "simulate"]
+
+#: the most fights one call plays
+MAX_FIGHTS = 10_000_000
+
+Progress = Callable[[int, int], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Job:
+    """Fights ``start`` to ``stop`` (excluded) of one or two rosters (picklable)."""
+
+    rosters: tuple[Any, ...]
+    seed: int
+    start: int
+    stop: int
+    policy: Any
+    max_turns: int
+
+
+#: fights of each job replayed by the engine to re-check a dedicated resolver before use
+KERNEL_CHECKS = 3
+
+
+def _kernel_result(kernel: Any, index: int, seed: int, max_turns: int) -> FightResult:
+    """Fight ``index`` played by a dedicated resolver (:mod:`escarmouche.simulation.d100`)."""
+    b, turn, _ = kernel.play(stream(seed, index, DICE), max_turns)
+    sides = list(dict.fromkeys(kernel.sides))
+    standing = dict.fromkeys(sides, 0)
+    health = dict.fromkeys(sides, 0)
+    top = dict.fromkeys(sides, 0)
+    for side, value, most in zip(kernel.sides, b, kernel.max_b, strict=True):
+        standing[side] += value > 0
+        health[side] += value
+        top[side] += most
+    alive = [s for s in sides if standing[s]]
+    return FightResult(index, alive[0] if len(alive) == 1 else None, len(alive) > 1, turn,
+                       tuple(standing.items()), tuple(health.items()), tuple(top.items()))
+
+
+def _use_kernels() -> bool:
+    """:data:`escarmouche.simulation.USE_KERNELS`, read on the package when a job starts
+    (the switch a caller, or a test, sets there)."""
+    from escarmouche import simulation
+
+    return simulation.USE_KERNELS
+
+
+def _player(roster: Any, template: Encounter, job: _Job) -> Callable[[int], FightResult]:
+    """How this job plays fight ``i`` of ``roster``: a dedicated resolver when one applies
+    and agrees with the engine on the job's first fights, else the engine."""
+
+    def engine(i: int) -> FightResult:
+        return play_fight(roster, i, job.seed, policy=job.policy, max_turns=job.max_turns,
+                          template=template)
+
+    options = getattr(roster, "start_options", None) or {}
+    policy = job.policy if job.policy is not None else getattr(roster, "policies", None)
+    if not _use_kernels() or not _d100.applies(template, options, policy):
+        return engine
+    try:
+        kernel = _d100.Kernel(template)
+    except (EscarmoucheError, ValueError):
+        return engine
+    for i in range(job.start, min(job.stop, job.start + KERNEL_CHECKS)):
+        if _kernel_result(kernel, i, job.seed, job.max_turns) != engine(i):
+            return engine
+    return lambda i: _kernel_result(kernel, i, job.seed, job.max_turns)
+
+
+def _play_job(job: _Job) -> tuple[_Tally, ...] | tuple[_Tally, _Tally, Counter[str]]:
+    """Play a job: one tally per roster; with two rosters, also the paired counts
+    (``"a:<side>"``: A won and B did not; ``"b:<side>"``: the reverse)."""
+    tallies = [_Tally() for _ in job.rosters]
+    players = [_player(r, r.encounter(), job) for r in job.rosters]
+    pairs: Counter[str] = Counter()
+    for i in range(job.start, job.stop):
+        results = [play(i) for play in players]
+        for t, r in zip(tallies, results, strict=True):
+            t.add(r)
+        if len(results) == 2 and results[0].winner != results[1].winner:
+            if results[0].winner is not None:
+                pairs[f"a:{results[0].winner}"] += 1
+            if results[1].winner is not None:
+                pairs[f"b:{results[1].winner}"] += 1
+    if len(job.rosters) == 2:
+        return (tallies[0], tallies[1], pairs)
+    return tuple(tallies)
+
+
+def _chunks(n: int, workers: int) -> list[tuple[int, int]]:
+    """Fight ranges: about 8 per worker when several share the work (balance), at most
+    2000 fights each (progress, memory); one worker gets the largest chunks."""
+    per = n if workers <= 1 else math.ceil(n / (workers * 8))
+    size = max(1, min(2_000, per))
+    return [(a, min(n, a + size)) for a in range(0, n, size)]
+
+
+def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
+             progress: Progress | None) -> list[Any]:
+    """Run ``jobs`` here, in local processes or on Dask; results in job order."""
+    total = sum(j.stop - j.start for j in jobs)
+    done = 0
+    results: list[Any] = [None] * len(jobs)
+
+    def tick(k: int) -> None:
+        nonlocal done
+        done += jobs[k].stop - jobs[k].start
+        if progress is not None:
+            progress(done, total)
+
+    if dask is not None:
+        from distributed import Client, as_completed  # optional extra « cluster »
+
+        if isinstance(dask, Client):
+            client = dask
+        else:
+            try:
+                client = Client(dask, timeout=DASK_TIMEOUT)  # type: ignore[no-untyped-call]
+            except (OSError, TimeoutError, ValueError) as err:
+                raise invalid("dask", dask, "CORE-ERR",
+                              f"ordonnanceur Dask injoignable ({type(err).__name__})"
+                              ) from None
+        try:
+            futures = client.map(_play_job, list(jobs), pure=False)
+            index = {f.key: k for k, f in enumerate(futures)}
+            for fut in as_completed(futures):  # type: ignore[no-untyped-call]
+                k = index[fut.key]
+                results[k] = fut.result()
+                tick(k)
+        finally:
+            if client is not dask:
+                client.close()  # type: ignore[no-untyped-call]
+        return results
+    if processes > 1:
+        # imported here: the browser (Pyodide) has no processes and never gets here
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=processes) as pool:
+            for k, r in enumerate(pool.map(_play_job, jobs)):
+                results[k] = r
+                tick(k)
+        return results
+    for k, job in enumerate(jobs):
+        results[k] = _play_job(job)
+        tick(k)
+    return results
+
+
+#: seconds to reach a Dask scheduler given by address
+DASK_TIMEOUT = 20
+_DASK_SCHEMES = ("tcp://", "tls://", "inproc://", "ucx://", "ws://", "wss://")
+
+
+def _check_dask(dask: Any) -> None:
+    if dask is None or type(dask).__name__ == "Client":
+        return
+    if not isinstance(dask, str) or not dask.startswith(_DASK_SCHEMES) or len(dask) > 300:
+        raise invalid("dask", dask, "CORE-ERR",
+                      "une adresse d’ordonnanceur (« tcp://hôte:8786 ») ou un "
+                      "distributed.Client est attendu")
+
+
+def _check_run(n: int, seed: int, processes: int, max_turns: int) -> None:
+    _check.integer("combats", n, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+    _check.integer("graine", seed, lo=0, hi=2**63 - 1, rule="CORE-RNG")
+    _check.integer("processus", processes, lo=1, hi=1_024, rule="CORE-ERR")
+    _check.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
+
+
+def _first_fight(roster: Any, seed: int, policy: Any, max_turns: int) -> list[str]:
+    """Sides in roster order; building one encounter also checks the roster now."""
+    return _sides(roster.encounter())
+
+
+def _jobs(rosters: tuple[Any, ...], n: int, seed: int, policy: Any, max_turns: int,
+          workers: int) -> list[_Job]:
+    return [_Job(rosters, seed, a, b, policy, max_turns) for a, b in _chunks(n, workers)]
+
+
+def _workers(processes: int, dask: Any) -> int:
+    return 16 if dask is not None else processes
+
+
+def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
+             processes: int = 1, dask: Any = None, progress: Progress | None = None,
+             max_turns: int = 50) -> Balance:
+    """Play ``n`` fights of ``roster`` (a roster, or an unstarted encounter) in simulation
+    mode and return their :class:`Balance`.
+
+    ``processes`` > 1 plays them in local processes; ``dask`` (a scheduler address
+    « tcp://… » or a ``distributed.Client``) on a Dask cluster; ``progress(done,
+    total)`` is called as chunks finish. The result depends only on the roster, ``n``,
+    ``seed``, ``policy`` and ``max_turns``.
+    """
+    _check_run(n, seed, processes, max_turns)
+    _check_dask(dask)
+    r = as_roster(roster)
+    sides = _first_fight(r, seed, policy, max_turns)
+    jobs = _jobs((r,), n, seed, policy, max_turns, _workers(processes, dask))
+    total = _Tally()
+    for (tally,) in _execute(jobs, processes, dask, progress):
+        total.merge(tally)
+    return _balance(r, total, seed, sides)
+
