@@ -261,8 +261,8 @@ def test_progress_reaches_the_total() -> None:
 
 # -- the dedicated d100 resolver ---------------------------------------------------------
 
-from escarmouche.simulation import d100 as kernel_d100  # noqa: E402
 from escarmouche.systems.d100 import Rules as D100Rules  # noqa: E402
+from escarmouche.systems.d100 import duel as kernel_d100  # noqa: E402
 
 
 def d100_fighter(name: str, side: str, cc: int, ag: int, e: int, b: int, pa: int,
@@ -283,7 +283,7 @@ RESOLVER_ON = kernel_d100.applies(
                                             "M": 4, "B": 10})]), {}, None)
 needs_resolver = pytest.mark.skipif(
     not RESOLVER_ON, reason="le résolveur d100 dédié ne s’applique pas : le jeu automatique "
-    "par défaut du d100 a changé (voir escarmouche.simulation.d100)")
+    "par défaut du d100 a changé (voir escarmouche.systems.d100.duel)")
 
 
 def kernel_vs_engine(enc: Encounter, seed: int, max_turns: int, full: bool

@@ -197,7 +197,7 @@ class Option:
             return tuple(value)  # type: ignore[arg-type]
         if isinstance(default, frozenset):
             try:
-                return frozenset(value)  # type: ignore[arg-type]
+                return frozenset(value)  # type: ignore[call-overload]
             except TypeError:
                 raise invalid(name, "…", self.rule,
                               "une liste de valeurs simples est attendue") from None
@@ -254,15 +254,15 @@ def options_of(rules: object) -> tuple[Option, ...]:
     return _options(rules_type)
 
 
-def find(rules: object, name: str, *, system: str = "") -> Option:
+def find(rules: object, name: str, *, system: str = "", field: str = "option") -> Option:
     """The option named ``name``: its French key or its engine name; an unknown one is
-    refused with the list of French keys."""
+    refused with the list of French keys (the error names ``field``)."""
     for spec in options_of(rules):
         if name in (spec.key, spec.name):
             return spec
     where = f" du système {system}" if system else ""
     keys = [quote(o.key) for o in options_of(rules)]
-    raise invalid("option", name, "CORE-ERR",
+    raise invalid(field, name, "CORE-ERR",
                   f"option inconnue{where} ; options : {join(keys, empty='aucune')}")
 
 

@@ -7,11 +7,14 @@ from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import invalid
+from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import System
+from escarmouche.systems.describe import Situation
 from tests.toy_system.actions import ACTIONS, RESOLVERS
 from tests.toy_system.initiative import roll_initiative
 from tests.toy_system.narration import initiative_sentence
+from tests.toy_system.odds import SITUATIONS, standard_odds
 from tests.toy_system.rules import TRACK, Rules
 
 __all__ = ["SYSTEM", "ToySystem"]
@@ -22,11 +25,18 @@ class ToySystem(System[Rules]):
 
     name: ClassVar[str] = "jouet"
     title: ClassVar[str] = "Système jouet"
+    rule_prefix: ClassVar[str] = "JOUET"
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
     turn_rules: ClassVar[tuple[str, ...]] = ("JOUET-INIT-1",)
     action_specs = ACTIONS
     resolvers = RESOLVERS
+
+    def standard_odds(self, rules: Rules) -> list[OddsTable]:
+        return standard_odds(rules)
+
+    def situations(self) -> tuple[Situation, ...]:
+        return SITUATIONS
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         roster = [f.combatant for f in ctx.state.fighters.values()]

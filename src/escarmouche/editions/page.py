@@ -282,7 +282,7 @@ def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> l
 def _systems_touched(changes: Sequence[Change]) -> list[str]:
     from escarmouche.systems import available, by_rule_prefix
 
-    touched = {c.system for c in changes if c.system}
+    touched: set[str | None] = {c.system for c in changes if c.system}
     touched |= {by_rule_prefix(r) for c in changes for r in c.rules}
     return [s for s in available() if s in touched]
 

@@ -28,8 +28,8 @@ The package holds one module per concern; every name is importable from
   (:func:`compare`, :class:`Comparison`);
 * :mod:`escarmouche.simulation.sweeps`: one balance per point of an option grid
   (:func:`sweep`, :class:`Sweep`);
-* :mod:`escarmouche.simulation.d100`: the dedicated fast resolver of d100 duels, used
-  where it applies (:data:`USE_KERNELS`).
+* a system's own dedicated resolver (``System.fast_kernel``; d100's is
+  :mod:`escarmouche.systems.d100.duel`), used where it applies (:data:`USE_KERNELS`).
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
@@ -88,7 +88,7 @@ __all__ = [
     "wilson",
 ]
 
-#: dedicated fast resolvers (:mod:`escarmouche.simulation.d100`) are used where they apply
+#: dedicated fast resolvers (:mod:`escarmouche.systems.d100.duel`) are used where they apply
 #: (the switch lives here, on the package: :mod:`escarmouche.simulation.runner` reads it
 #: when a job starts)
 USE_KERNELS = True

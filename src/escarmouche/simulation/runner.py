@@ -1,7 +1,7 @@
 """Running a simulation: its fights in jobs, here, in local processes or on Dask.
 
 The fights of a run are cut into jobs of consecutive fights; each job plays its fights
-(with the dedicated resolver of :mod:`escarmouche.simulation.d100` where it applies
+(with the system's dedicated resolver, ``System.fast_kernel``, where it applies
 and agrees with the engine, unless :data:`escarmouche.simulation.USE_KERNELS` is
 false) and returns exact tallies, merged in fight order: the result is the same
 whatever the executor and the number of workers. :func:`simulate` runs one roster.
@@ -27,8 +27,7 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.encounter import MAX_RUN_TURNS, Encounter
-from escarmouche.errors import EscarmoucheError, invalid
-from escarmouche.simulation import d100 as _d100
+from escarmouche.errors import invalid
 from escarmouche.simulation.balance import Balance, _balance, _Tally
 from escarmouche.simulation.fight import FightResult, _sides, as_roster, play_fight
 from escarmouche.simulation.streams import DICE, stream
@@ -58,13 +57,13 @@ KERNEL_CHECKS = 3
 
 
 def _kernel_result(kernel: Any, index: int, seed: int, max_turns: int) -> FightResult:
-    """Fight ``index`` played by a dedicated resolver (:mod:`escarmouche.simulation.d100`)."""
+    """Fight ``index`` played by a system's dedicated resolver (``System.fast_kernel``)."""
     b, turn, _ = kernel.play(stream(seed, index, DICE), max_turns)
     sides = list(dict.fromkeys(kernel.sides))
     standing = dict.fromkeys(sides, 0)
     health = dict.fromkeys(sides, 0)
     top = dict.fromkeys(sides, 0)
-    for side, value, most in zip(kernel.sides, b, kernel.max_b, strict=True):
+    for side, value, most in zip(kernel.sides, b, kernel.maxima, strict=True):
         standing[side] += value > 0
         health[side] += value
         top[side] += most
@@ -91,11 +90,10 @@ def _player(roster: Any, template: Encounter, job: _Job) -> Callable[[int], Figh
 
     options = getattr(roster, "start_options", None) or {}
     policy = job.policy if job.policy is not None else getattr(roster, "policies", None)
-    if not _use_kernels() or not _d100.applies(template, options, policy):
+    if not _use_kernels():
         return engine
-    try:
-        kernel = _d100.Kernel(template)
-    except (EscarmoucheError, ValueError):
+    kernel = template.system.fast_kernel(template, options, policy)
+    if kernel is None:
         return engine
     for i in range(job.start, min(job.stop, job.start + KERNEL_CHECKS)):
         if _kernel_result(kernel, i, job.seed, job.max_turns) != engine(i):

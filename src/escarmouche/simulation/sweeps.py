@@ -17,7 +17,6 @@ as a table whose first columns are the options, labelled for a reader.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import itertools
 import json
 import math
@@ -26,7 +25,8 @@ from fractions import Fraction
 from typing import Any
 
 from escarmouche import _check
-from escarmouche.errors import invalid
+from escarmouche.errors import EscarmoucheError, invalid
+from escarmouche.options import Option, find
 from escarmouche.render.simsvg import stack_svg
 from escarmouche.render.svg import outcome_bars_svg
 from escarmouche.render.table import Table
@@ -50,30 +50,27 @@ __all__ = ["MAX_GRID_POINTS", "Sweep", "sweep"]
 MAX_GRID_POINTS = 1_000
 
 
-def _option_label(system: str, field: str) -> str:
-    """A ``Rules`` field by its French label (``OPTION_LABELS``), capitalised."""
+def _option(system: str, field: str) -> Option | None:
+    from escarmouche.systems import get
+
     try:
-        module = importlib.import_module(f"escarmouche.systems.{system}.rules")
-    except ImportError:
-        return field
-    label = str(getattr(module, "OPTION_LABELS", {}).get(field, field))
-    return label[:1].upper() + label[1:]
+        return get(system).option(field)
+    except EscarmoucheError:
+        return None
+
+
+def _option_label(system: str, field: str) -> str:
+    """A ``Rules`` field by its declared French label and rule IDs, capitalised."""
+    spec = _option(system, field)
+    return spec.title if spec is not None else field
 
 
 def _value_label(system: str, field: str, value: Any) -> object:
-    """An option value as a reader sees it (``OPTION_VALUE_LABELS`` when it has one)."""
-    try:
-        module = importlib.import_module(f"escarmouche.systems.{system}.rules")
-        named = getattr(module, "OPTION_VALUE_LABELS", {}).get(field, {})
-        if value in named:
-            return str(named[value])
-    except (ImportError, TypeError):
-        pass
-    if isinstance(value, bool):
-        return "oui" if value else "non"
-    if isinstance(value, str | int):
-        return value
-    return json.dumps(value, ensure_ascii=False)
+    """An option value as a reader sees it (:meth:`escarmouche.options.Option.value_label`)."""
+    spec = _option(system, field)
+    if spec is not None:
+        return spec.value_label(value)
+    return value if isinstance(value, str | int) else json.dumps(value, ensure_ascii=False)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -117,7 +114,9 @@ class Sweep:
         sides = self.balances[0].sides if self.balances else ()
         charts = []
         for side in sides:
-            items = [(", ".join(f"{f} = {v}" for f, v in zip(self.fields, p, strict=True)),
+            system = self.balances[0].system
+            items = [(", ".join(f"{_option_label(system, f)} : {_value_label(system, f, v)}"
+                                for f, v in zip(self.fields, p, strict=True)),
                       Fraction(b.wins.get(side, 0), b.n))
                      for p, b in zip(self.points, self.balances, strict=True)]
             charts.append(outcome_bars_svg(items, title=f"Victoires « {side} »"))
@@ -131,9 +130,8 @@ class Sweep:
 
 def _grid(grid: Mapping[str, Sequence[Any]], rules: Any) -> Iterator[tuple[Any, ...]]:
     _check.mapping("grille", grid, "CORE-ERR", max_len=20)
-    names = {f.name for f in dataclasses.fields(rules)}
     for key, values in grid.items():
-        _check.name_in("grille", key, sorted(names), "CORE-ERR", what="option")
+        find(rules, key, field="grille")
         _check.sequence(f"grille.{key}", values, "CORE-ERR", max_len=MAX_GRID_POINTS)
     size = math.prod(len(v) for v in grid.values())
     if size < 1 or size > MAX_GRID_POINTS:
@@ -145,15 +143,16 @@ def _grid(grid: Mapping[str, Sequence[Any]], rules: Any) -> Iterator[tuple[Any, 
 def sweep(roster: object, grid: Mapping[str, Sequence[Any]], n: int, *, seed: int = 0,
           policy: Any = None, processes: int = 1, dask: Any = None,
           progress: Progress | None = None, max_turns: int = 50) -> Sweep:
-    """Simulate ``roster`` at every point of ``grid`` (option name → values; the product
-    of all), ``n`` fights each on the same streams; every fight of every point is sent to
-    the executor at once (a cluster stays busy)."""
+    """Simulate ``roster`` at every point of ``grid`` (option → values, the option named
+    by its ``Rules`` field or its French key; the product of all), ``n`` fights each on
+    the same streams; every fight of every point is sent to the executor at once (a
+    cluster stays busy)."""
     _check_run(n, seed, processes, max_turns)
     _check_dask(dask)
     base = as_roster(roster)
     rules = base.rules
-    fields = tuple(grid)
     points = tuple(_grid(grid, rules))
+    fields = tuple(find(rules, key).name for key in grid)
     variants = []
     for point in points:
         try:

@@ -267,6 +267,16 @@ class System(Generic[R]):
             ("Le texte de ce système ne prévoit pas de surprise : tout le monde agit au "
              "premier tour, dans l’ordre d’initiative.",), ())
 
+    def fast_kernel(self, template: Any, start_options: Mapping[str, Any], policy: Any
+                    ) -> Any:
+        """A dedicated resolver that plays whole fights of ``template`` (an unstarted
+        ``Encounter``) exactly as the engine's simulation mode would, or ``None``
+        (default). The simulation re-checks it against the engine on each job's first
+        fights and falls back to the engine on any difference. It has ``sides`` and
+        ``maxima`` (one per fighter, in roster order) and ``play(rng, max_turns)`` →
+        ``(track values, turns, timed_out)``."""
+        return None
+
     def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
                     ) -> None:
         """Fold the per-combatant keys of a roster file (:attr:`combatant_keys`, such as

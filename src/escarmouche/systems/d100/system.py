@@ -103,6 +103,19 @@ class D100System(System[Rules]):
     def situations(self) -> tuple[Situation, ...]:
         return SITUATIONS
 
+    def fast_kernel(self, template: Any, start_options: Mapping[str, Any], policy: Any
+                    ) -> Any:
+        """The dedicated resolver of d100 duels (:mod:`escarmouche.systems.d100.duel`)
+        where it applies."""
+        from escarmouche.systems.d100 import duel
+
+        if not duel.applies(template, start_options, policy):
+            return None
+        try:
+            return duel.Kernel(template)
+        except (EscarmoucheError, ValueError):
+            return None
+
     def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
                     ) -> None:
         if "arme" in entry or "arme_secondaire" in entry:

@@ -112,7 +112,7 @@ class Kernel:
         self.names = [f.name for f in fighters]
         self.sides = [f.side for f in fighters]
         self.start_b = [f.tracks[TRACK] for f in fighters]
-        self.max_b = [f.maxima.get(TRACK, f.tracks[TRACK]) for f in fighters]
+        self.maxima = [f.maxima.get(TRACK, f.tracks[TRACK]) for f in fighters]
         self.weapon = get_weapon(self.rules.default_weapon, WEAPONS)
         self.can_dodge = ["esquive" in c.skills for c in self.combatants]
         self.index = {n: i for i, n in enumerate(self.names)}
