@@ -143,7 +143,7 @@ def test_bounds_and_types() -> None:
         parse_roster("#" * (MAX_ROSTER_CHARS + 1))
     with pytest.raises(RosterError, match="texte TOML"):
         parse_roster(b"version = 1")  # type: ignore[arg-type]
-    with pytest.raises(RosterError, match="champ manquant"):
+    with pytest.raises(RosterError, match="champs manquants"):
         parse_roster("version = 1\n")
 
 

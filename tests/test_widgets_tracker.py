@@ -183,7 +183,7 @@ def test_upload_restores_a_saved_file(tracker: CombatTracker) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [("", "collez le JSON"), ("{", "texte JSON invalide"), ("[1]", "un objet { … }"),
-     ('{"format": 1}', "champ manquant"), ('{"format": 99}', "format de sauvegarde inconnu"),
+     ('{"format": 1}', "champs manquants"), ('{"format": 99}', "format de sauvegarde inconnu"),
      ("[" * 3000, "imbrication trop profonde"), ("9" * 5000, "chiffres")],
 )
 def test_bad_saves_are_refused_in_french(tracker: CombatTracker, text: str, message: str
