@@ -349,10 +349,10 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
             raise _wrapped(source, lines, path, err) from None
         if cond.side is not None and cond.side not in policies:
             raise _error(source, lines, f"{path}.camp",
-                         f"{quote(cond.side)} : aucun camp de ce nom", "RB-END-1")
+                         f"{quote(cond.side)} : aucun camp de ce nom", _end_rule(system))
         if cond.name is not None and cond.name not in seen:
             raise _error(source, lines, f"{path}.nom",
-                         f"{quote(cond.name)} : aucun combattant de ce nom", "RB-END-1")
+                         f"{quote(cond.name)} : aucun combattant de ce nom", _end_rule(system))
         conditions.append(cond)
     return Roster(
         title=data.get("titre", ""), system=system.name, rules=rules,
@@ -437,6 +437,12 @@ def _combatant_key(roster: Roster, lines: Mapping[str, int], message: str) -> st
                 if named:
                     return f"{base}.{key}"
     return None
+
+
+def _end_rule(system: Any) -> str:
+    """The rule an end condition of the file answers to: the system's end rule
+    (RB-END-1 in the Rulebook), else the engine's (CORE-END-1)."""
+    return next(iter(system.end_rules), "CORE-END-1")
 
 
 def load_roster(path: str | Path) -> Roster:
