@@ -163,3 +163,54 @@ def test_bad_action_parameter_type_is_a_parameter_error(name: str) -> None:
     with pytest.raises(ParameterError, match="cible"):
         enc.act(actor, attack, rng, cible=["une", "liste"])
     assert enc.to_json() == before
+
+
+#: the engine's own numbered rules (RULES.md, CORE-TURN-, CORE-END-, CORE-TIME-): what a
+#: system cites for the turn loop, the end of the fight and effect timing where its own
+#: text has no rule
+ENGINE_IDS = frozenset(i for i in SPEC_IDS if re.fullmatch(r"CORE-[A-Z]+-\d+", i))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_engine_events_cite_the_systems_rules_or_the_engines(name: str) -> None:
+    """The turn loop, effect ticks and the end of the fight cite the system's own rule
+    where its text has one, the engine's (CORE-TURN-1, CORE-TIME-1..3, CORE-END-1)
+    otherwise: only the Rulebook cites RB- rules."""
+    sys_ = system_of(name)
+    cited = {*sys_.turn_rules, *sys_.end_rules,
+             *(rule for rules in sys_.tick_rules.values() for rule in rules)}
+    known = (TOY_IDS | ENGINE_IDS) if name == TOY.name else SPEC_IDS
+    assert cited and cited <= known, sorted(cited - known)
+    assert ENGINE_IDS <= SPEC_IDS
+    if name != "rulebook":
+        assert not [r for r in cited if r.startswith("RB-")], sorted(cited)
+        golden = " ".join(line for fight in golden_runner.load(name)["fights"]
+                          for line in fight["expect"].get("log", fight["expect"].get(
+                              "lines", [])))
+        assert not re.findall(r"\bRB-[A-Z0-9]+-\d+", golden)
+
+
+def test_the_rulebook_cites_its_own_turn_timing_and_end_rules() -> None:
+    """RB-TURN-1, RB-TIME-1..3 and RB-END-1 are the Rulebook's wording of CORE-TURN-1,
+    CORE-TIME-1..3 and CORE-END-1; it has no rule for the end of an activation."""
+    from escarmouche.model import Timing
+
+    rb = systems.get("rulebook")
+    assert rb.turn_rules == ("RB-TURN-1",) and rb.end_rules == ("RB-END-1",)
+    assert dict(rb.tick_rules) == {
+        Timing.TURN_START: ("RB-TIME-1",), Timing.ACTIVATION_START: ("RB-TIME-2",),
+        Timing.ACTIVATION_END: ("CORE-TIME-2",), Timing.TURN_END: ("RB-TIME-3",)}
+    assert System.turn_rules == ("CORE-TURN-1",) and System.end_rules == ("CORE-END-1",)
+
+
+def test_every_spec_rule_is_named_by_a_test() -> None:
+    """Every rule ID of spec/RULES.md is named by at least one test (its name, docstring
+    or assertions), outside the snapshot list of tests/test_book_coverage.py."""
+    spec = (ROOT / "spec" / "RULES.md").read_text("utf-8")
+    ids = re.findall(r"^- ((?:CORE|RB|D100|D12|D20)-[A-Z0-9]+(?:-\d+)?)\b", spec, flags=re.M)
+    assert len(ids) == len(set(ids)) and len(ENGINE_IDS) == 5 and set(ids) >= ENGINE_IDS
+    tests = "\n".join(p.read_text("utf-8") for p in sorted((ROOT / "tests").rglob("*.py"))
+                      if p.name != "test_book_coverage.py")
+    named = set(re.findall(r"\b(?:CORE|RB|D100|D12|D20)-[A-Z0-9]+(?:-\d+)?\b", tests))
+    missing = [rid for rid in ids if rid not in named]
+    assert not missing, "règles qu’aucun test ne nomme : " + ", ".join(missing)

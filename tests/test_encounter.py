@@ -1,4 +1,6 @@
-"""The encounter engine (CORE-LOG, CORE-ERR, CORE-RNG, RB-TIME-*), driven by a toy system."""
+"""The encounter engine (CORE-LOG, CORE-ERR, CORE-RNG, CORE-TURN-1, CORE-END-1,
+CORE-TIME-1..3), driven by a toy system, which cites the engine's own rules where its
+text has none."""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing, systems
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Ctx, Encounter, EndCondition
-from escarmouche.systems.base import ENVIRONMENT
-from tests.toy_system import TOY
+from escarmouche.systems.base import ENVIRONMENT, System
+from tests.toy_system import TOY, ToySystem
 
 
 @pytest.fixture(autouse=True)
@@ -63,6 +65,27 @@ def test_turns_advance_and_wrap() -> None:
     assert [a for t, a in activations(enc) if t == 1] == ["Brune", "Aldric", "Grolk"]
 
 
+class _PlainSystem(ToySystem):
+    """The toy system without its own turn rule: the engine's defaults apply."""
+
+    turn_rules: ClassVar[tuple[str, ...]] = System.turn_rules
+
+
+def test_the_turn_loop_core_turn_1() -> None:
+    """CORE-TURN-1: a system without a turn rule of its own cites the engine's turn loop;
+    a fighter out of the fight is skipped, the turn ends after the last slot."""
+    enc = Encounter(_PlainSystem(), roster())
+    enc.start(ScriptedRolls([3, 6, 1]))
+    enc.adjust("Aldric", "PV", -12)
+    for _ in range(2):
+        enc.end_activation()
+    starts = [e for e in enc.log if e.kind == "debut_tour"]
+    assert [(e.turn, e.rules) for e in starts] == [(1, ("CORE-TURN-1",)),
+                                                   (2, ("CORE-TURN-1",))]
+    assert [a for t, a in activations(enc) if t == 1] == ["Brune", "Grolk"]
+    assert enc.current == "Brune" and enc.turn == 2
+
+
 def test_rejected_action_changes_nothing_core_err() -> None:
     """CORE-ERR: a rejected action leaves the state and the rng as they were."""
     enc = started([3, 6, 1])
@@ -91,19 +114,22 @@ def test_scripted_rolls_rewound_after_rejection() -> None:
     assert [d.value for d in last.dice] == [4]
 
 
-def test_default_end_last_side_standing() -> None:
+def test_default_end_last_side_standing_core_end_1() -> None:
+    """CORE-END-1: without conditions, the fight ends when one side is left standing;
+    a finished fight accepts no action."""
     enc = started([3, 6, 1])
     enc.act("Brune", "frapper", ScriptedRolls([6]), cible="Grolk")
     enc.end_activation()
     enc.act("Aldric", "frapper", ScriptedRolls([5]), cible="Grolk")
     assert enc.finished
     assert enc.outcome == "victoire du camp « héros »"
-    with pytest.raises(EscarmoucheError):
+    assert enc.log[-1].kind == "fin_combat" and enc.log[-1].rules == ("CORE-END-1",)
+    with pytest.raises(EscarmoucheError, match=r"\(CORE-END-1\)"):
         enc.end_activation()
 
 
-def test_end_conditions_are_data_rb_end_1() -> None:
-    """RB-END-1: the GM's conditions, checked after actions and at the end of a turn."""
+def test_end_conditions_are_data_core_end_1() -> None:
+    """CORE-END-1: the GM's conditions, checked after actions and at the end of a turn."""
     conds = [EndCondition("tours", "victoire", turns=2, label="tenir deux tours")]
     enc = Encounter(TOY, roster(), end_conditions=conds)
     enc.start(ScriptedRolls([3, 6, 1]))
@@ -112,19 +138,21 @@ def test_end_conditions_are_data_rb_end_1() -> None:
     assert not enc.finished and enc.turn == 2
     enc.end_activation()
     assert enc.finished and enc.outcome == "victoire : tenir deux tours"
-    with pytest.raises(EscarmoucheError, match="RB-END-1"):
+    with pytest.raises(EscarmoucheError, match="CORE-END-1"):
         EndCondition("inconnue", "victoire")
 
 
-def test_flee_ends_fight() -> None:
+def test_flee_ends_fight_core_end_1() -> None:
     conds = [EndCondition("camp_en_fuite", "victoire", side="monstres")]
     enc = Encounter(TOY, roster(), end_conditions=conds)
     enc.start(ScriptedRolls([3, 6, 1]))
     enc.flee("Grolk")
     assert enc.finished and "a fui" in (enc.outcome or "")
+    assert [(e.kind, e.rules) for e in enc.log[-2:]] == [("fuite", ("CORE-END-1",)),
+                                                         ("fin_combat", ("CORE-END-1",))]
 
 
-# -- effect timings (RB-TIME-1..3, the encounter's countdowns) --------------------------
+# -- effect timings (CORE-TIME-1..3, the encounter's countdowns) -------------------------
 
 
 def expiry_turn(enc: Encounter, name: str) -> tuple[int, str | None]:
@@ -141,17 +169,25 @@ def play_turns(enc: Encounter, n: int) -> None:
         enc.end_activation()
 
 
-def test_turn_start_countdown_rb_time_1() -> None:
-    """RB-TIME-1: a global countdown ticks at the start of each global turn."""
+def cited(enc: Encounter, name: str) -> set[tuple[str, ...]]:
+    """The rule IDs of the events of effect ``name`` as it ticks (applied, counted down,
+    expired)."""
+    return {e.rules for e in enc.log
+            if e.kind in ("effet_applique", "effet_decompte", "effet_fin") and name in e.text}
+
+
+def test_turn_start_countdown_core_time_1() -> None:
+    """CORE-TIME-1: a global countdown ticks at the start of each global turn."""
     enc = started([3, 6, 1])
     enc.add_effect(Effect("", "Renforts", Timing.TURN_START, remaining=2))
     play_turns(enc, 2)
     turn, during = expiry_turn(enc, "Renforts")
     assert turn == 3 and during is None  # ticks at the start of turns 2 and 3
+    assert cited(enc, "Renforts") == {("CORE-TIME-1",)}
 
 
-def test_activation_start_poison_rb_time_2() -> None:
-    """RB-TIME-2: per-character effects tick at the start of the bearer's activation."""
+def test_activation_start_poison_core_time_2() -> None:
+    """CORE-TIME-2: per-fighter effects tick at the start of the bearer's activation."""
     enc = started([3, 6, 1])
     enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Grolk",
                           remaining=2, per_tick={"PV": -1}))
@@ -159,24 +195,28 @@ def test_activation_start_poison_rb_time_2() -> None:
     turn, during = expiry_turn(enc, "Poison")
     assert (turn, during) == (2, "Grolk")
     assert enc.fighter("Grolk").tracks["PV"] == 8
+    assert cited(enc, "Poison") == {("CORE-TIME-2",)}
 
 
-def test_activation_end_effect() -> None:
+def test_activation_end_effect_core_time_2() -> None:
+    """CORE-TIME-2: an effect timed at the end of an activation ticks at its end."""
     enc = started([3, 6, 1])
     enc.add_effect(Effect("", "Garde", Timing.ACTIVATION_END, bearer="Brune", remaining=1))
     enc.end_activation()
     turn, _ = expiry_turn(enc, "Garde")
     assert turn == 1
+    assert cited(enc, "Garde") == {("CORE-TIME-2",)}
 
 
-def test_environment_at_turn_end_rb_time_3() -> None:
-    """RB-TIME-3: environment effects resolve at the end of the global turn."""
+def test_environment_at_turn_end_core_time_3() -> None:
+    """CORE-TIME-3: environment effects resolve at the end of the global turn."""
     enc = started([3, 6, 1])
     enc.add_effect(Effect("", "Pluie de flèches", Timing.TURN_END, remaining=1))
     play_turns(enc, 1)
     ends = [e for e in enc.log if e.kind == "effet_fin"]
     fin = next(e for e in enc.log if e.kind == "fin_tour")
     assert ends[0].seq < fin.seq and ends[0].turn == 1
+    assert cited(enc, "Pluie de flèches") == {("CORE-TIME-3",)}
 
 
 def test_until_next_turn_of() -> None:

@@ -106,7 +106,8 @@ BAD = [
      "camps[1].politique", "CORE-ERR"),
     ("version", ("version = 1", "version = 2"), 2, "version", "CORE-ERR"),
     ("système", ('systeme = "d100"', 'systeme = "d6"'), 4, "systeme", "CORE-ERR"),
-    ("condition de fin", ('camp = "héros"', 'camp = "elfes"'), 38, "fin[1].camp", "RB-END-1"),
+    ("condition de fin", ('camp = "héros"', 'camp = "elfes"'), 38, "fin[1].camp",
+     "CORE-END-1"),
     ("nom en double", ('nom = "Grolk"', 'nom = "Aldric"'), 26, "combattants[0].nom",
      "CORE-ERR"),
     ("compétence mal écrite", ('["esquive"]', '["Esquive"]'), 17, "competences", "CORE-ERR"),
@@ -134,6 +135,16 @@ def test_a_bad_roster_names_line_and_field(case: str, change: tuple[str, str], l
     assert not re.search(r"\b(Invalid|Expected|error|must|line)\b", message), message
 
 
+def test_an_end_condition_cites_the_systems_end_rule() -> None:
+    """A condition naming no side of the file cites the system's end rule: RB-END-1 in the
+    Rulebook, the engine's CORE-END-1 elsewhere."""
+    fin = '\n[[fin]]\ncondition = "camp_hors_combat"\nissue = "victoire"\ncamp = "elfes"\n'
+    for name, rule in (("rulebook-duel", "RB-END-1"), ("d20-duel", "CORE-END-1")):
+        text = EXAMPLES[name].read_text(encoding="utf-8") + fin
+        with pytest.raises(RosterError, match=rf"fin\[\d\]\.camp = .*\({rule}\)$"):
+            parse_roster(text)
+
+
 def test_unknown_per_combatant_key_for_the_system() -> None:
     text = EXAMPLES["d20-escarmouche"].read_text(encoding="utf-8").replace(
         "position = [0, 0]", 'position = [0, 0]\narme = "1d8"')
@@ -146,7 +157,7 @@ def test_bounds_and_types() -> None:
         parse_roster("#" * (MAX_ROSTER_CHARS + 1))
     with pytest.raises(RosterError, match="texte TOML"):
         parse_roster(b"version = 1")  # type: ignore[arg-type]
-    with pytest.raises(RosterError, match="champ manquant"):
+    with pytest.raises(RosterError, match="champs manquants"):
         parse_roster("version = 1\n")
 
 

@@ -134,8 +134,8 @@ def roster(system: str = "d100") -> FakeRoster:
                       dict(fight.get("start", {})))
 
 
-def test_balance_counts_add_up_rb_end_1() -> None:
-    """RB-END-1: every fight ends in a win of one side, a draw or the turn limit."""
+def test_balance_counts_add_up_core_end_1() -> None:
+    """CORE-END-1: every fight ends in a win of one side, a draw or the turn limit."""
     bal = sim.simulate(roster(), 60, seed=4)
     assert sum(bal.wins.values()) + bal.draws + bal.timeouts == bal.n == 60
     assert sum(bal.rounds.values()) == 60
@@ -204,7 +204,7 @@ def test_wilson_interval_known_values() -> None:
 
 
 def test_sweep_over_an_option_grid() -> None:
-    """Each point of the grid is the roster under those rules (RB-END-1 counts)."""
+    """Each point of the grid is the roster under those rules (CORE-END-1 counts)."""
     r = roster()
     field = "parries_per_round"
     base = getattr(r.rules, field)

@@ -61,7 +61,7 @@ def test_every_system_has_option_controls() -> None:
 
 def test_a_roster_file_drives_the_demo() -> None:
     """A roster file (its title, rules, start options and policies) plays as simulate()
-    plays it (RB-END-1 counts)."""
+    plays it (CORE-END-1 counts)."""
     import dataclasses
 
     from escarmouche.roster import example_rosters, load_roster

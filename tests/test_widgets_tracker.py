@@ -133,9 +133,9 @@ def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
     tracker.effect_per_tick.value = "PV=deux"
     tracker.effect_button.click()
     assert "PV=deux" in tracker.error_text
-    tracker.next_button.click()  # Aldric's activation: the poison ticks (RB-TIME-2)
+    tracker.next_button.click()  # Aldric's activation: the poison ticks (CORE-TIME-2)
     assert "«\u00a0poison\u00a0»\u00a0: Aldric −2 PV (reste 10)." in tracker.result_text
-    assert "RB-TIME-2" in tracker.result_text
+    assert "CORE-TIME-2" in tracker.result_text
     assert tracker.effect_remove.value == "e1"
     tracker.effect_remove_button.click()
     assert "Effet «\u00a0poison\u00a0» sur Aldric\u00a0: retiré." in tracker.result_text
@@ -183,7 +183,7 @@ def test_upload_restores_a_saved_file(tracker: CombatTracker) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [("", "collez le JSON"), ("{", "texte JSON invalide"), ("[1]", "un objet { … }"),
-     ('{"format": 1}', "champ manquant"), ('{"format": 99}', "format de sauvegarde inconnu"),
+     ('{"format": 1}', "champs manquants"), ('{"format": 99}', "format de sauvegarde inconnu"),
      ("[" * 3000, "imbrication trop profonde"), ("9" * 5000, "chiffres")],
 )
 def test_bad_saves_are_refused_in_french(tracker: CombatTracker, text: str, message: str

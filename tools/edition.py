@@ -10,9 +10,9 @@ Usage (from the repository root, with the project's virtualenv)::
     python tools/edition.py --pages        # only rebuild the « Ce qui a changé » pages
     python tools/edition.py --duels 50     # fewer simulated duels per rule set
 
-The work is done by :mod:`escarmouche.editions.workflow` (importable, so that a CLI
-subcommand ``escarmouche edition`` can call the same :func:`main`); this file runs it on
-this checkout.
+The work is done by :mod:`escarmouche.editions.workflow`; the command line
+``escarmouche edition`` (:mod:`escarmouche.cli.edition`) drives it and prints what it
+did, and this file runs that command on this checkout.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from escarmouche.cli import main as cli_main
 from escarmouche.editions.workflow import draft, publish, refresh_notebooks
-from escarmouche.editions.workflow import main as _main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,7 +30,9 @@ __all__ = ["ROOT", "draft", "main", "publish", "refresh_notebooks"]
 
 
 def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:
-    return _main(argv, root)
+    """``escarmouche edition --depot root …`` with this script's arguments."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    return cli_main(["edition", "--depot", str(root), *given])
 
 
 if __name__ == "__main__":

@@ -100,8 +100,8 @@ class Encounter:
     (1, False, True)
     >>> _ = combat.flee("Grolk")
     >>> print(combat.journal(since=len(combat.log) - 2))
-    Grolk prend la fuite. [RB-END-1]
-    Fin du combat : victoire du camp « héros ». [RB-END-1]
+    Grolk prend la fuite. [CORE-END-1]
+    Fin du combat : victoire du camp « héros ». [CORE-END-1]
     >>> combat.finished, combat.outcome
     (True, 'victoire du camp « héros »')
 
@@ -273,11 +273,16 @@ class Encounter:
                 field="combat", value="non commencé", rule="CORE-ERR",
             )
         if ctx.state.finished:
+            rule = self._end_rule()
             raise IllegalActionError(
                 f"combat = terminé ({ctx.state.outcome}) : plus aucune action possible "
-                "(RB-END-1)",
-                field="combat", value="terminé", rule="RB-END-1",
+                f"({rule})",
+                field="combat", value="terminé", rule=rule,
             )
+
+    def _end_rule(self) -> str:
+        """The rule of the end of the fight in this system (CORE-END-1 by default)."""
+        return next(iter(self._system.end_rules), "CORE-END-1")
 
     def start(self, rng: Rng, **options: Any) -> list[Event]:
         """Roll initiative (system options such as ``surprise_by`` go in ``options``) and
@@ -360,19 +365,20 @@ class Encounter:
         return self._atomic(None, op)
 
     def flee(self, name: str) -> list[Event]:
-        """``name`` leaves the fight (RB-END-1: enemies fled)."""
+        """``name`` leaves the fight (CORE-END-1, RB-END-1: enemies fled)."""
 
         def op(ctx: Ctx[Any]) -> None:
             f = ctx.fighter(name)
             f.fled = True
-            ctx.emit("fuite", f"{name} prend la fuite.", actor=name, rules=("RB-END-1",))
+            ctx.emit("fuite", f"{name} prend la fuite.", actor=name,
+                     rules=self._system.end_rules)
             if ctx.state.started:
                 self._check_end(ctx, at_turn_end=False)
 
         return self._atomic(None, op)
 
     def finish(self, outcome: str = "fin décidée par le MJ") -> list[Event]:
-        """End the fight now (the GM's call, RB-END-1)."""
+        """End the fight now (the GM's call, CORE-END-1)."""
 
         def op(ctx: Ctx[Any]) -> None:
             self._require_running(ctx)
@@ -579,7 +585,7 @@ class Encounter:
     def _finish(self, ctx: Ctx[Any], outcome: str) -> None:
         ctx.state.finished = True
         ctx.state.outcome = outcome
-        ctx.emit("fin_combat", f"Fin du combat : {outcome}.", rules=("RB-END-1",),
+        ctx.emit("fin_combat", f"Fin du combat : {outcome}.", rules=self._system.end_rules,
                  data={"outcome": outcome})
         self._system.on_end(ctx)
 

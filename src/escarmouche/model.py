@@ -172,7 +172,7 @@ class Combatant:
 
 
 class Timing(StrEnum):
-    """When an effect ticks (RB-TIME-*, D20-START-1, D20-END-2, D12-CRIT-2 (c)).
+    """When an effect ticks (CORE-TIME-1..3; RB-TIME-*, D20-START-1, D20-END-2, D12-CRIT-2 (c)).
 
     The values are the French words a save file holds:
 
@@ -180,13 +180,14 @@ class Timing(StrEnum):
     (<Timing.TURN_END: 'fin_tour'>, 'debut_activation')
     """
 
-    #: start of every global turn / round (global countdowns, RB-TIME-1)
+    #: start of every global turn / round (global countdowns, CORE-TIME-1, RB-TIME-1)
     TURN_START = "debut_tour"
-    #: start of the bearer's activation (poison, cooldowns, RB-TIME-2; D20-START-1)
+    #: start of the bearer's activation (poison, cooldowns, CORE-TIME-2, RB-TIME-2;
+    #: D20-START-1)
     ACTIVATION_START = "debut_activation"
-    #: end of the bearer's activation (D20-END-2)
+    #: end of the bearer's activation (CORE-TIME-2; D20-END-2)
     ACTIVATION_END = "fin_activation"
-    #: end of every global turn (environment effects, RB-TIME-3)
+    #: end of every global turn (environment effects, CORE-TIME-3, RB-TIME-3)
     TURN_END = "fin_tour"
     #: expires at the start of the next activation of ``Effect.until_turn_of``
     UNTIL_NEXT_TURN_OF = "jusqu_au_prochain_tour_de"

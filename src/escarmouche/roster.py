@@ -8,7 +8,7 @@ in four steps, and nothing runs unless all pass (CORE-ERR):
    library's ``tomllib`` (a syntax error names its line and column, in French);
 2. **the shape**: the published, versioned JSON Schema
    (``escarmouche/schemas/roster-1.schema.json``, :func:`roster_schema`), checked with
-   fastjsonschema like the saves (:mod:`escarmouche.savefile`);
+   fastjsonschema like the saves and the edition files (:mod:`escarmouche._schema`);
 3. **the meaning**: the system exists, the French option keys are those its ``Rules``
    fields declare (:mod:`escarmouche.options`), the policies are registered, each
    combatant is a valid
@@ -41,7 +41,7 @@ field (``camps[0].combattants[1].caracteristiques.CC``):
 Traceback (most recent call last):
   ...
 escarmouche.errors.RosterError: <texte>, ligne 17 — camps[1].combattants[0].caracteristiques.PV
-= un nombre entier est attendu (CORE-ERR)
+= « huit » : un nombre entier est attendu (CORE-ERR)
 >>> roster = parse_roster(text.replace('"huit"', "8"))
 >>> roster.title, roster.system, [c.name for c in roster.combatants]
 ('Duel', 'd20', ['Brune', 'Grolk'])
@@ -52,24 +52,21 @@ escarmouche.errors.RosterError: <texte>, ligne 17 — camps[1].combattants[0].ca
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
 import random
-import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import fastjsonschema
-
+from escarmouche import _schema
+from escarmouche._schema import line_map as line_map
+from escarmouche._schema import toml_problem as toml_problem
 from escarmouche.encounter import Encounter, EndCondition
 from escarmouche.errors import EscarmoucheError, RosterError, shown
 from escarmouche.model import Combatant
 from escarmouche.policies import POLICIES
-from escarmouche.savefile import _french, _listed, _path
 from escarmouche.systems import available
 from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import join, number, quote
@@ -94,18 +91,9 @@ MAX_ROSTER_CHARS = 1_000_000
 _COMBATANT_START_KEYS = ("arme", "arme_secondaire", "position")
 
 
-@functools.cache
 def roster_schema() -> dict[str, Any]:
     """The published JSON Schema of the roster format (draft-07)."""
-    text = resources.files("escarmouche").joinpath("schemas/roster-1.schema.json").read_text(
-        encoding="utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
-
-
-@functools.cache
-def _validator() -> Callable[[object], object]:
-    return fastjsonschema.compile(roster_schema())
+    return _schema.load("roster-1")
 
 
 @dataclass(frozen=True)
@@ -167,66 +155,15 @@ class Roster:
         return self.with_rules(rules)
 
 
-# -- locating lines ----------------------------------------------------------------------
-
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"^\s*((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')"
-                  r"(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
-
-
-def _parts(dotted: str) -> list[str]:
-    return [p.strip().strip("\"'") for p in re.findall(r"\"[^\"]*\"|'[^']*'|[^.]+", dotted)]
-
-
-def line_map(text: str) -> dict[str, int]:
-    """The line (1-based) of each table header and key of a TOML text, by its path in
-    the parsed document (``camps[1].combattants[0].nom``). A best-effort scan of the text
-    (tomllib gives no positions): an inline table's keys point to the line of its key."""
-    lines: dict[str, int] = {}
-    counters: dict[str, int] = {}
-    table = ""
-    for number_, raw in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(raw)
-        if header and not _KEY.match(raw):
-            parts = _parts(header.group(2))
-            path = ""
-            for i, part in enumerate(parts):
-                path = f"{path}.{part}" if path else part
-                if i < len(parts) - 1 and path in counters:
-                    path = f"{path}[{counters[path]}]"
-            if header.group(1) == "[[":
-                counters[path] = counters.get(path, -1) + 1
-                path = f"{path}[{counters[path]}]"
-            table = path
-            lines.setdefault(table, number_)
-            continue
-        key = _KEY.match(raw)
-        if key:
-            path = table
-            for part in _parts(key.group(1)):
-                path = f"{path}.{part}" if path else part
-            lines.setdefault(path, number_)
-    return lines
-
-
-def _line_of(lines: Mapping[str, int], path: str) -> int | None:
-    while path:
-        if path in lines:
-            return lines[path]
-        cut = max(path.rfind("."), path.rfind("["))
-        path = path[:cut] if cut > 0 else ""
-    return None
+# -- errors that name the line (line_map, the line of each key: escarmouche._schema) -----
 
 
 def _error(source: str, lines: Mapping[str, int], path: str, message: str,
            rule: str = "CORE-ERR", value: object = None) -> RosterError:
-    line = _line_of(lines, path)
-    where = f"{source}, ligne {line}" if line is not None else source
+    line = _schema.line_of(lines, path)
     # « fichier, ligne N — champ = valeur : pourquoi »: one colon per clause
-    text = f"{where} — {path} = {message}" if path else f"{where} — {message}"
-    if f"({rule})" not in text:
-        text = f"{text} ({rule})"
-    return RosterError(text, field=path or None, value=value, rule=rule, line=line)
+    return RosterError(_schema.located(source, line, path, message, rule), field=path or None,
+                       value=value, rule=rule, line=line)
 
 
 def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheError,
@@ -234,7 +171,7 @@ def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheE
     """An engine error (« champ = valeur : pourquoi (RÈGLE) ») met while reading
     ``path``: the file, the line and the path come first; ``key`` (the file's French
     key) replaces the engine's field name."""
-    line = _line_of(lines, path)
+    line = _schema.line_of(lines, path)
     where = f"{source}, ligne {line}" if line is not None else source
     message = str(err)
     if key and err.field and message.startswith(f"{err.field} ="):
@@ -244,42 +181,6 @@ def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheE
 
 
 # -- parsing -------------------------------------------------------------------------------
-
-_TOML_REASONS = [
-    (r"Invalid value", "valeur invalide"),
-    (r"Expected '=' after a key", "un « = » est attendu après la clé"),
-    (r"Invalid statement", "instruction invalide"),
-    (r"Cannot overwrite a value", "cette clé est déjà définie"),
-    (r"Cannot declare .* twice", "cette table est déclarée deux fois"),
-    (r"Unterminated string", "une chaîne n’est pas refermée"),
-    (r"Expected newline or end of document", "fin de ligne attendue après la valeur"),
-    (r"Invalid initializer", "valeur de départ invalide"),
-    (r"Unclosed array", "une liste [ … ] n’est pas refermée"),
-    (r"Unclosed inline table", "une table { … } n’est pas refermée"),
-    (r"Invalid key", "clé invalide"),
-    (r"Illegal character", "caractère interdit"),
-]
-
-
-def toml_problem(err: tomllib.TOMLDecodeError) -> tuple[int | None, int | None, str]:
-    """``tomllib``'s (English) error as (line, column, French reason); shared by every
-    TOML file a user keeps (rosters, editions)."""
-    message = str(err)
-    found = re.search(r"\(at line (\d+), column (\d+)\)", message)
-    reason = next((fr for pattern, fr in _TOML_REASONS if re.search(pattern, message)),
-                  "syntaxe TOML incorrecte")
-    if found:
-        return int(found.group(1)), int(found.group(2)), reason
-    return None, None, reason
-
-
-def _toml_error(source: str, err: tomllib.TOMLDecodeError) -> RosterError:
-    line, col, reason = toml_problem(err)
-    if line is not None:
-        return RosterError(f"{source}, ligne {line}, colonne {col} : texte TOML invalide ("
-                           f"{reason}) (CORE-ERR)", field="toml", rule="CORE-ERR", line=line)
-    return RosterError(f"{source} : texte TOML invalide ({reason}) (CORE-ERR)", field="toml",
-                       rule="CORE-ERR")
 
 
 def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
@@ -293,7 +194,9 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise _toml_error(source, err) from None
+        line, _, _ = toml_problem(err)
+        raise RosterError(_schema.toml_message(source, err, "CORE-ERR"), field="toml",
+                          rule="CORE-ERR", line=line) from None
     except RecursionError:
         raise RosterError(f"{source} : texte TOML imbriqué trop profondément (CORE-ERR)",
                           rule="CORE-ERR") from None
@@ -302,15 +205,9 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
         raise _error(source, lines, "version",
                      f"{shown(data['version'])} : version de fichier inconnue (ce moteur lit la "
                      f"version {FORMAT})")
-    try:
-        _validator()(data)
-    except fastjsonschema.JsonSchemaValueException as err:
-        path = _path(err.name or "")
-        if err.rule == "additionalProperties" and _listed(err.message):
-            extra = _listed(err.message)[0]
-            path = f"{path}.{extra}" if path else extra
-            raise _error(source, lines, path, "champ inconnu") from None
-        raise _error(source, lines, path, _french(err)) from None
+    problem = _schema.validate("roster-1", data, lines=lines)
+    if problem is not None:
+        raise _error(source, lines, problem.path, problem.reason, value=problem.value)
     roster = _build(data, source, lines)
     _trial(roster, lines)
     return roster
@@ -398,10 +295,10 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
             raise _wrapped(source, lines, path, err) from None
         if cond.side is not None and cond.side not in policies:
             raise _error(source, lines, f"{path}.camp",
-                         f"{quote(cond.side)} : aucun camp de ce nom", "RB-END-1")
+                         f"{quote(cond.side)} : aucun camp de ce nom", _end_rule(system))
         if cond.name is not None and cond.name not in seen:
             raise _error(source, lines, f"{path}.nom",
-                         f"{quote(cond.name)} : aucun combattant de ce nom", "RB-END-1")
+                         f"{quote(cond.name)} : aucun combattant de ce nom", _end_rule(system))
         conditions.append(cond)
     return Roster(
         title=data.get("titre", ""), system=system.name, rules=rules,
@@ -458,6 +355,12 @@ def _combatant_key(roster: Roster, lines: Mapping[str, int], message: str) -> st
                 if named:
                     return f"{base}.{key}"
     return None
+
+
+def _end_rule(system: Any) -> str:
+    """The rule an end condition of the file answers to: the system's end rule
+    (RB-END-1 in the Rulebook), else the engine's (CORE-END-1)."""
+    return next(iter(system.end_rules), "CORE-END-1")
 
 
 def load_roster(path: str | Path) -> Roster:

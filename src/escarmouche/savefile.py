@@ -8,7 +8,9 @@ A save is checked in three steps before anything is loaded (CORE-LOG, CORE-ERR):
    (``escarmouche/schemas/save-1.schema.json``, see :func:`schema`), checked with
    `fastjsonschema <https://horejsek.github.io/python-fastjsonschema/>`_ — pure Python,
    no dependency, already in the book's toolchain (nbformat uses it) and loadable in
-   Pyodide offline, where ``jsonschema`` ≥ 4.18 needs the compiled ``rpds-py``;
+   Pyodide offline, where ``jsonschema`` ≥ 4.18 needs the compiled ``rpds-py``; the
+   loading, the checking and the French messages are shared with the roster and
+   edition files (:mod:`escarmouche._schema`);
 3. **the consistency** (:func:`check_consistency`): names, activation order, cursor and
    effects refer to fighters that exist; then the system checks its options.
 
@@ -26,19 +28,15 @@ sauvegarde = texte JSON : imbrication trop profonde (au plus 64 niveaux) (CORE-L
 
 from __future__ import annotations
 
-import functools
 import json
 import math
-import re
-from collections.abc import Callable, Mapping
-from importlib import resources
+from collections.abc import Mapping
 from typing import Any
 
-import fastjsonschema
-
+from escarmouche import _schema
 from escarmouche.errors import SaveError
 from escarmouche.model import Json
-from escarmouche.text.fmt import join, number, quote
+from escarmouche.text.fmt import number, quote
 
 __all__ = [
     "FORMAT",
@@ -164,87 +162,21 @@ def _check_text(text: str, what: str) -> None:
                         rule="CORE-LOG") from None
 
 
-@functools.cache
 def schema() -> dict[str, Any]:
     """The published JSON Schema of the save format (draft-07)."""
-    text = resources.files("escarmouche").joinpath("schemas/save-1.schema.json").read_text(
-        encoding="utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
-
-
-@functools.cache
-def _validator() -> Callable[[object], object]:
-    return fastjsonschema.compile(schema())
-
-
-_TYPES = {"object": "un objet { … }", "array": "une liste [ … ]", "string": "un texte",
-          "integer": "un nombre entier", "number": "un nombre", "boolean": "true ou false",
-          "null": "null"}
-
-
-def _path(name: str) -> str:
-    return re.sub(r"^data\.?", "", name)
-
-
-def _listed(message: str) -> list[str]:
-    found = re.search(r"[\[{](.*)[\]}]", message)
-    return re.findall(r"'([^']*)'", found.group(1)) if found else []
-
-
-def _french(err: fastjsonschema.JsonSchemaValueException) -> str:
-    rule, want = err.rule, err.rule_definition
-    if rule == "type":
-        kinds = want if isinstance(want, list) else [want]
-        return f"{join([_TYPES.get(str(k), str(k)) for k in kinds], last='ou')} est attendu"
-    if rule == "required":
-        return f"champ manquant : {join([quote(k) for k in _listed(err.message)])}"
-    if rule == "additionalProperties":
-        return f"champ inconnu : {join([quote(k) for k in _listed(err.message)])}"
-    if rule in ("minimum", "maximum"):
-        word = "au moins" if rule == "minimum" else "au plus"
-        return f"{_shown(err.value)} : {word} {number(want)}"
-    if rule in ("minLength", "maxLength"):
-        word = "au moins" if rule == "minLength" else "au plus"
-        size = "court" if rule == "minLength" else "long"
-        return f"texte trop {size} ({word} {number(want)} caractères)"
-    if rule in ("minItems", "maxItems"):
-        word = "au moins" if rule == "minItems" else "au plus"
-        return f"{word} {number(want)} éléments sont attendus"
-    if rule in ("minProperties", "maxProperties"):
-        return f"au plus {number(want)} champs sont attendus"
-    if rule in ("enum", "const"):
-        values = want if isinstance(want, list) else [want]
-        allowed = join([_shown(v) for v in values], last="ou")
-        return f"{_shown(err.value)} : à choisir parmi {allowed}"
-    if rule == "pattern":
-        return f"{_shown(err.value)} : forme invalide (identifiant en minuscules ASCII attendu)"
-    if rule == "uniqueItems":
-        return "une valeur apparaît deux fois"
-    return "valeur invalide"
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, str):
-        return quote(value[:40])
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, int | float) and math.isfinite(value) and abs(value) < 10**15:
-        return number(value)
-    if isinstance(value, int | float):
-        return "ce nombre"
-    return "cette valeur"
+    return _schema.load("save-1")
 
 
 def validate_save(data: Json) -> dict[str, Json]:
     """Check a parsed save against the schema, then its consistency; return it."""
     if isinstance(data, dict) and "format" in data and data["format"] != FORMAT:
-        raise _fail("format", f"{_shown(data['format'])} : format de sauvegarde inconnu "
-                              f"(ce moteur lit le format {FORMAT})")
-    try:
-        _validator()(data)
-    except fastjsonschema.JsonSchemaValueException as err:
-        raise _fail(_path(err.name or ""), _french(err)) from None
+        raise _fail("format", f"{_schema.shown(data['format'])} : format de sauvegarde "
+                              f"inconnu (ce moteur lit le format {FORMAT})")
+    problem = _schema.validate("save-1", data)
+    if problem is not None:
+        raise SaveError(problem.message("CORE-LOG", root="sauvegarde"),
+                        field=problem.path or "sauvegarde", value=problem.value,
+                        rule="CORE-LOG")
     assert isinstance(data, dict)
     result: dict[str, Json] = _integral(data)
     check_consistency(result)

@@ -162,7 +162,7 @@ class FighterState:
 
 @dataclass(frozen=True, slots=True)
 class EndCondition:
-    """A victory or defeat condition the GM sets before the fight (RB-END-1).
+    """A victory or defeat condition the GM sets before the fight (CORE-END-1).
 
     ``kind`` names a predicate of :data:`CONDITIONS`: ``"camp_hors_combat"`` (every
     fighter of ``side`` is out or fled), ``"combattant_hors_combat"`` (``name`` is
@@ -178,7 +178,7 @@ class EndCondition:
     Traceback (most recent call last):
       ...
     escarmouche.errors.ParameterError: condition = « massacre » : à choisir parmi «
-    camp_en_fuite », « camp_hors_combat », « combattant_hors_combat » ou « tours » (RB-END-1)
+    camp_en_fuite », « camp_hors_combat », « combattant_hors_combat » ou « tours » (CORE-END-1)
     """
 
     kind: str
@@ -189,20 +189,20 @@ class EndCondition:
     label: str = ""
 
     def __post_init__(self) -> None:
-        _check.choice("condition", self.kind, sorted(CONDITIONS), "RB-END-1")
-        _check.text("issue", self.outcome, "RB-END-1", max_len=200)
+        _check.choice("condition", self.kind, sorted(CONDITIONS), "CORE-END-1")
+        _check.text("issue", self.outcome, "CORE-END-1", max_len=200)
         for label, value in (("camp", self.side), ("nom", self.name)):
             if value is not None:
-                _check.text(label, value, "RB-END-1", max_len=100)
+                _check.text(label, value, "CORE-END-1", max_len=100)
         if self.turns is not None:
-            _check.integer("tours", self.turns, lo=1, hi=100_000, rule="RB-END-1")
+            _check.integer("tours", self.turns, lo=1, hi=100_000, rule="CORE-END-1")
         if not isinstance(self.label, str) or len(self.label) > 200:
-            raise invalid("libellé", self.label, "RB-END-1", "un texte court est attendu")
+            raise invalid("libellé", self.label, "CORE-END-1", "un texte court est attendu")
         needed = {"camp_hors_combat": ("camp", self.side), "camp_en_fuite": ("camp", self.side),
                   "combattant_hors_combat": ("nom", self.name), "tours": ("tours", self.turns)}
         missing_label, missing = needed[self.kind]
         if missing is None:
-            raise invalid(missing_label, None, "RB-END-1",
+            raise invalid(missing_label, None, "CORE-END-1",
                           f"la condition « {self.kind} » a besoin de ce champ")
 
     def describe(self) -> str:

@@ -6,7 +6,8 @@ An edition file holds ``format``, ``number``, ``date``, ``summary`` and ``change
 each change gives its ``kind`` (:data:`KINDS`), the rule IDs it touches
 (``spec/RULES.md``), a French ``text`` and, for an option default, ``system``,
 ``option``, ``before`` and ``after``. It is checked against
-``escarmouche/schemas/edition-1.schema.json`` (fastjsonschema), with French errors
+``escarmouche/schemas/edition-1.schema.json`` (fastjsonschema, through
+:mod:`escarmouche._schema` like the saves and the roster files), with French errors
 that name the field.
 
 A snapshot (:class:`Snapshot`) is what the next edition is diffed against: every
@@ -18,17 +19,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import functools
 import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import fastjsonschema
-
+from escarmouche import _schema
 from escarmouche.errors import SaveError, invalid
 from escarmouche.model import Json
 from escarmouche.text.fmt import de, quote
@@ -121,35 +119,13 @@ class Edition:
 
 def schema() -> dict[str, Any]:
     """The published JSON Schema of an edition file (format 1)."""
-    text = resources.files("escarmouche").joinpath(
-        "schemas/edition-1.schema.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
-@functools.cache
-def _validator() -> Callable[[object], object]:
-    return fastjsonschema.compile(schema())
-
-
-def _field(name: str) -> str:
-    """``data.changes[2].kind`` → ``changes[2].kind``."""
-    return re.sub(r"^data\.?", "", name) or "édition"
+    return _schema.load("edition-1")
 
 
 def _fail(field: str, value: object, why: str) -> SaveError:
     err = invalid(field, value, "CORE-ERR", why, kind=SaveError)
     assert isinstance(err, SaveError)
     return err
-
-
-def _why(err: fastjsonschema.JsonSchemaValueException) -> str:
-    from escarmouche.savefile import _french
-
-    if err.rule == "pattern":
-        return "forme invalide (identifiant de règle comme « D100-ATK-1 », nom d’option " \
-               "en minuscules ASCII, date AAAA-MM-JJ)"
-    return _french(err)
 
 
 def parse_edition(data: Mapping[str, Any]) -> Edition:
@@ -163,19 +139,18 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
     ...                    "summary": "x", "changes": []})
     ... except ValueError as err:
     ...     print(err)
-    number = 0 : 0 : au moins 1 (CORE-ERR)
+    number = 0 : au moins 1 (CORE-ERR)
     """
     if not isinstance(data, Mapping):
         raise _fail("édition", type(data).__name__, "une table TOML est attendue")
     plain: dict[str, Any] = dict(data)
     if isinstance(plain.get("date"), _dt.date):
         plain["date"] = plain["date"].isoformat()
-    try:
-        _validator()(plain)
-    except fastjsonschema.JsonSchemaValueException as err:
-        field = _field(err.name or "")
-        raise _fail(field, err.value if not isinstance(err.value, dict | list) else "…",
-                    _why(err)) from None
+    problem = _schema.validate("edition-1", plain)
+    if problem is not None:
+        raise SaveError(problem.message("CORE-ERR", root="édition"),
+                        field=problem.path or "édition", value=problem.value,
+                        rule="CORE-ERR")
     try:
         date = _dt.date.fromisoformat(plain["date"])
     except ValueError:
@@ -200,11 +175,8 @@ def load_edition(path: Path | str) -> Edition:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:
-        from escarmouche.roster import toml_problem
-
-        line, col, reason = toml_problem(err)
-        where = f"ligne {line}, colonne {col}" if line is not None else "texte"
-        raise _fail(path.name, where, f"TOML illisible ({reason})") from None
+        raise SaveError(_schema.toml_message(path.name, err, "CORE-ERR"), field=path.name,
+                        value=None, rule="CORE-ERR") from None
     edition = parse_edition(data)
     if path.stem != str(edition.number):
         raise _fail("number", edition.number,

@@ -1,5 +1,6 @@
-"""Draft, publish and document an edition of the book: ``make edition``
-(``tools/edition.py``), and what a CLI subcommand ``escarmouche edition`` calls.
+"""Draft, publish and document an edition of the book: what the CLI subcommand
+``escarmouche edition`` (:mod:`escarmouche.cli.edition`) calls, and ``make edition``
+(``tools/edition.py``) through it.
 
 Usage (from the repository root, with the project's virtualenv)::
 
@@ -16,8 +17,8 @@ The last published edition is the highest ``n`` with a snapshot folder
 (engine defaults now) and every rule text of ``spec/RULES.md`` added, revised or
 removed; a text the designer already wrote for the same change is kept. Its page
 ``book/editions/edition-<n+1>.md`` compares the snapshot with the engine now, until
-``--publier`` freezes it. Messages are in French; the functions are importable (a CLI
-subcommand ``escarmouche edition`` can call :func:`main`).
+``--publier`` freezes it. Messages are in French; the functions are importable. The
+dependency goes one way: the command line imports this module, never the reverse.
 
 A checkout without a published edition has nothing to draft from:
 
@@ -36,7 +37,6 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from escarmouche.editions.data import (
@@ -51,7 +51,7 @@ from escarmouche.editions.data import (
 )
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
-__all__ = ["draft", "main", "publish", "refresh_notebooks"]
+__all__ = ["draft", "publish", "refresh_notebooks"]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -109,12 +109,3 @@ def refresh_notebooks(root: Path) -> None:
     subprocess.run([sys.executable, str(root / "tools" / "book_notebooks.py")], cwd=root,
                    check=True)
 
-
-def main(argv: Sequence[str] | None = None, root: Path | None = None) -> int:
-    """Run the tool on the repository checkout ``root`` (default: the working folder):
-    ``escarmouche edition --depot root …`` (:mod:`escarmouche.cli.edition`)."""
-    from escarmouche.cli import main as cli_main
-
-    root = Path.cwd() if root is None else root
-    given = list(sys.argv[1:] if argv is None else argv)
-    return cli_main(["edition", "--depot", str(root), *given])

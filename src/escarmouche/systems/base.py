@@ -176,17 +176,21 @@ class System(Generic[R]):
     activation_word: ClassVar[str] = "tour"
     #: the keyword options ``Encounter.start`` accepts (the engine refuses any other)
     start_options: ClassVar[tuple[str, ...]] = ()
-    #: the rule IDs cited when a global turn starts (the turn structure of the system)
-    turn_rules: ClassVar[tuple[str, ...]] = ("RB-TURN-1",)
+    #: the rule IDs cited when a global turn starts (the turn structure of the system);
+    #: the default is the engine's own turn loop (CORE-TURN-1): a system whose text has
+    #: a turn rule cites it instead
+    turn_rules: ClassVar[tuple[str, ...]] = ("CORE-TURN-1",)
     #: the rule IDs cited when effects tick at each timing (a system may override);
-    #: the default is the Rulebook's wording of effect timing (RB-TIME-1..3), the most
-    #: general of the four texts
+    #: the default is the engine's effect timing (CORE-TIME-1..3)
     tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = {
-        Timing.TURN_START: ("RB-TIME-1",),
-        Timing.ACTIVATION_START: ("RB-TIME-2",),
-        Timing.ACTIVATION_END: (),
-        Timing.TURN_END: ("RB-TIME-3",),
+        Timing.TURN_START: ("CORE-TIME-1",),
+        Timing.ACTIVATION_START: ("CORE-TIME-2",),
+        Timing.ACTIVATION_END: ("CORE-TIME-2",),
+        Timing.TURN_END: ("CORE-TIME-3",),
     }
+    #: the rule IDs cited when the fight ends, when a fighter flees and when an action
+    #: comes after the end (default: the engine's end conditions, CORE-END-1)
+    end_rules: ClassVar[tuple[str, ...]] = ("CORE-END-1",)
     #: the system's action catalogue (``actions.py``), by id
     action_specs: Mapping[str, ActionSpec] = {}
     #: the resolver of each action, by :attr:`ActionSpec.resolver_key` (``actions.py``)

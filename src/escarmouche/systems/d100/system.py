@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
-from escarmouche.model import Combatant, Json, Timing
+from escarmouche.model import Combatant, Json
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
@@ -83,8 +83,8 @@ class D100System(System[Rules]):
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
-    #: the d100 text has no rule on lasting effects: their ticks cite no rule ID
-    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({})
+    # the d100 text has no rule on lasting effects: their ticks cite the engine's timing
+    # (System.tick_rules, CORE-TIME-1..3)
     action_specs = ACTIONS
     resolvers = RESOLVERS
 

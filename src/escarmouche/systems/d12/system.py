@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
-from escarmouche.model import Combatant, DieRecord, Timing
+from escarmouche.model import Combatant, DieRecord
 from escarmouche.odds import OddsTable
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
@@ -78,8 +78,8 @@ class D12System(System[Rules]):
     turn_word: ClassVar[str] = "tour"
     turn_rules: ClassVar[tuple[str, ...]] = ("D12-TIME-1", "D12-INIT-2")
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
-    #: the d12 text gives no effect timing: effect ticks cite no rule of another system
-    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({})
+    # the d12 text gives no effect timing: effect ticks cite the engine's
+    # (System.tick_rules, CORE-TIME-1..3)
     action_specs = catalogue(Rules())
     resolvers = RESOLVERS
 

@@ -103,11 +103,13 @@ class D20System(System[Rules]):
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D20-TIME-1",)
     start_options: ClassVar[tuple[str, ...]] = ("positions",)
+    #: the d20 text times effects at the start and the end of a creature's turn; effects
+    #: of the whole round follow the engine (CORE-TIME-1, CORE-TIME-3)
     tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = {
-        Timing.TURN_START: (),
+        Timing.TURN_START: ("CORE-TIME-1",),
         Timing.ACTIVATION_START: ("D20-START-1",),
         Timing.ACTIVATION_END: ("D20-END-2",),
-        Timing.TURN_END: (),
+        Timing.TURN_END: ("CORE-TIME-3",),
     }
     action_specs = actions.ACTIONS
     resolvers = actions.RESOLVERS

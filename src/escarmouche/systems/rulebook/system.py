@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
-from escarmouche.model import Combatant, DieRecord, Effect, Json
+from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, System
@@ -112,6 +113,17 @@ class RulebookSystem(System[Rules]):
     turn_word: ClassVar[str] = "tour"
     #: in the Rulebook « tour » is the global turn; a character's moment is an activation
     activation_word: ClassVar[str] = "activation"
+    #: the Rulebook's own turn, timing and end rules (the engine's CORE-TURN-1,
+    #: CORE-TIME-1..3 and CORE-END-1 as its text words them); it has no rule for
+    #: effects at the end of an activation: those cite the engine's (CORE-TIME-2)
+    turn_rules: ClassVar[tuple[str, ...]] = ("RB-TURN-1",)
+    tick_rules: ClassVar[Mapping[Timing, tuple[str, ...]]] = MappingProxyType({
+        Timing.TURN_START: ("RB-TIME-1",),
+        Timing.ACTIVATION_START: ("RB-TIME-2",),
+        Timing.ACTIVATION_END: ("CORE-TIME-2",),
+        Timing.TURN_END: ("RB-TIME-3",),
+    })
+    end_rules: ClassVar[tuple[str, ...]] = ("RB-END-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
     action_specs = ACTIONS
     resolvers = RESOLVERS
