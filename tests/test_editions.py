@@ -325,7 +325,8 @@ def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFi
     assert "Brouillon editions/2.toml\u00a0: 4 changements" in capsys.readouterr().out
     edition = load_edition(copy / "editions" / "2.toml")
     assert [(c.system, c.option, c.after) for c in edition.changes] == [
-        (name, option, value) for name, (option, value) in CHANGED.items()]
+        (name, systems.get(name).option(option).key, value)
+        for name, (option, value) in CHANGED.items()]
     page = (copy / "book" / "editions" / "edition-2.md").read_text(encoding="utf-8")
 
     # exactly the four changes, each with its French label and values

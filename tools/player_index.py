@@ -17,16 +17,25 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from escarmouche import systems as registry
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "book" / "index-joueur.md"
-SYSTEMS = (("RB-", "Système Rulebook"), ("D100-", "Système d100"), ("D12-", "Système d12"),
-           ("D20-", "Système d20"))
+
+def _short(title: str) -> str:
+    """« Système d100 (CC/CT, localisation) » → « Système d100 »."""
+    return title.split(" (", 1)[0]
+
+
+#: (rule prefix, short title, package) of each built-in system, asked of the registry
+SYSTEMS = tuple((registry.get(n).rule_prefix + "-", _short(registry.get(n).title), n)
+                for n in registry.NAMES)
 _RULE = re.compile(r"^- ([A-Z0-9]+(?:-[A-Z0-9]+)+)\b", re.M)
 _LABEL = re.compile(r"^\(([a-z0-9]+(?:-[a-z0-9]+)+)\)=\n\*\*([A-Z0-9-]+)\*\*", re.M)
 _HEADING = re.compile(r"^(#{1,2}) (.+)$", re.M)
 _ENTRY = re.compile(r"^([^\s:][^\n]*)\n((?:  [^\n]*\n|\n)+)", re.M)
 _ITALIC = re.compile(r"\*([^*\n]+)\*")
-_SYSTEM_NAMES = ("Rulebook", "d100", "d12", "d20")
+_SYSTEM_NAMES = tuple(title.removeprefix("Système ") for _, title, _ in SYSTEMS)
 
 
 def rule_ids() -> list[str]:
@@ -84,14 +93,14 @@ def render() -> str:
         "<!-- Généré par tools/player_index.py : ne pas modifier à la main. -->",
         "",
     ]
-    for prefix, title in SYSTEMS:
+    for prefix, title, name in SYSTEMS:
         out += [f"## {title}", "", "| Règle | Page | Section |", "|:---|:---|:---|"]
         for rule in rule_ids():
             if not rule.startswith(prefix):
                 continue
             label, doc, section = places[rule]
             out.append(f"| {{ref}}`{rule} <{label}>` | {{doc}}`/book/{doc}` | {section} |")
-        aide = f"book/{prefix.rstrip('-').lower().replace('rb', 'rulebook')}/aide-memoire"
+        aide = f"book/{name}/aide-memoire"
         out += ["", f"Sur une page : {{doc}}`/{aide}`.", ""]
     out += ["## Termes", "", "| Terme | Systèmes |", "|:---|:---|"]
     for term, systems in glossary_terms():
