@@ -52,7 +52,7 @@ def test_rulebook_surprise_turn_0_and_why() -> None:
 def test_rulebook_aggregate_option_and_aware_defenders() -> None:
     demo = SurpriseDemo()
     only(demo, "rulebook")
-    demo.aggregate.value = "leader"
+    demo.options["rulebook"]["valeur_groupe_surprise"].value = "leader"
     assert "DIS 40 (Aldric)" not in demo.result_text
     assert "DIS 30 (Grolk)" in demo.result_text  # Grolk is listed first among the monsters
     demo.unaware.value = False
