@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from escarmouche import _check
+from escarmouche.options import check_options, option
 
-__all__ = ["INITIATIVE_DIE", "OPTION_LABELS", "TRACK", "Rules"]
+__all__ = ["DEFAULT_RULES", "INITIATIVE_DIE", "TRACK", "Rules"]
 
 #: JOUET-INIT-1: the initiative die
 INITIATIVE_DIE = 6
@@ -16,17 +16,17 @@ TRACK = "PV"
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
-    """The options of the system (each is a ruling a GM may change)."""
+    """The options of the system (each is a ruling a GM may change), each declared once
+    with :func:`~escarmouche.options.option`: its French label and key, its rule IDs,
+    its bounds. The book, the widgets, roster files and edition files read them there."""
 
     #: JOUET-ATK-1: the faces of the damage die
-    faces: int = 6
+    faces: int = option(6, label="faces du dé de dégâts", key="faces_degats",
+                        rules=("JOUET-ATK-1",), lo=2, hi=100)
 
     def __post_init__(self) -> None:
-        _check.integer("faces", self.faces, lo=2, hi=100, rule="JOUET-ATK-1")
+        check_options(self)
 
-
-#: the French label of each option, for the book, the widgets and edition pages
-OPTION_LABELS: dict[str, str] = {"faces": "faces du dé de dégâts"}
 
 #: the rules by default (a module-level value, so that defaults are not rebuilt)
 DEFAULT_RULES = Rules()
