@@ -88,7 +88,9 @@ def option_control(spec: Option, value: Any, *, description: str | None = None,
     layout = layout or widgets.Layout(width="auto", max_width="100%")
     kind = spec.kind
     if kind == "choice" and spec.choices is not None:
-        return widgets.Dropdown(options=[(text, v) for v, text in spec.choices.items()],
+        # a dropdown's labels are not typeset by typeset_labels: typeset them here
+        return widgets.Dropdown(options=[(typographie(text), v)
+                                         for v, text in spec.choices.items()],
                                 value=value, description=f"{label} :", style=WIDE,
                                 layout=layout)
     if kind == "bool":
