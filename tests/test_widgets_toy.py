@@ -109,13 +109,13 @@ def test_initiative_demo_shows_the_neutral_default() -> None:
     assert demo.options == {}
     text = demo.result_text
     assert "Système jouet — initiative" in text
-    assert "- Chaque tour\u00a0: Aldric, Grolk" in text
-    assert "CORE-TURN-1" in text
+    assert "- Ordre de la liste\u00a0: Aldric, Grolk" in text
+    assert "n’explique pas son initiative" in text
     assert demo.odds_text == ""
     demo.system.value = "d20"
     assert demo.error_text == "" and "Chaque round" in demo.result_text
     demo.system.value = TOY.name
-    assert "Chaque tour" in demo.result_text
+    assert "Ordre de la liste" in demo.result_text
 
 
 def test_surprise_demo_includes_the_toy_system() -> None:

@@ -256,12 +256,13 @@ class System(Generic[R]):
                            options: Mapping[str, Any]) -> InitiativeReport:
         """Roll the initiative of ``combatants`` with ``rng`` and explain it in French
         (the initiative demo). ``options`` are the start options that change it (see
-        :attr:`initiative_options`). Default: the order of the list, no dice."""
+        :attr:`initiative_options`). Default: the combatants in the order of the list,
+        no dice, no rule cited (the system does not explain its initiative)."""
         names = tuple(c.name for c in combatants)
         return InitiativeReport(
-            (("Chaque tour", names),),
-            ("Ce système ne décrit pas d’initiative : les combattants agissent dans "
-             "l’ordre de la liste (CORE-TURN-1).",), ("CORE-TURN-1",))
+            (("Ordre de la liste", names),),
+            ("Ce système n’explique pas son initiative : les combattants sont montrés "
+             "dans l’ordre de la liste.",), (), timeline_title="Ordre de la liste")
 
     def first_to_act(self, combatants: Sequence[Combatant], rules: R,
                      options: Mapping[str, Any]) -> tuple[Chances, ...]:
