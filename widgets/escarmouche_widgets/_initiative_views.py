@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from escarmouche import Combatant, systems
+from escarmouche.systems.base import System
 from escarmouche.systems.describe import Chances
 from escarmouche.text.fmt import percent
 from escarmouche_widgets import _charts
@@ -130,14 +131,14 @@ _CACHE: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _CACHE_SIZE = 32
 
 
-def initiative_odds(system: str, combatants: Sequence[Combatant], rules: Any = None,
-                    options: Mapping[str, Any] | None = None) -> str:
-    """The exact chances the system gives for this roster's initiative, as HTML charts
-    (``""`` when it gives none)."""
-    sys_obj = systems.get(system)
+def initiative_odds(system: str | System[Any], combatants: Sequence[Combatant],
+                    rules: Any = None, options: Mapping[str, Any] | None = None) -> str:
+    """The exact chances the system (a name, or the object itself) gives for this
+    roster's initiative, as HTML charts (``""`` when it gives none)."""
+    sys_obj = system if isinstance(system, System) else systems.get(system)
     rules = sys_obj.default_rules() if rules is None else rules
     options = dict(options or {})
-    key = (id(sys_obj), system, tuple(combatants), repr(rules),
+    key = (id(sys_obj), sys_obj.name, tuple(combatants), repr(rules),
            tuple(sorted((k, repr(v)) for k, v in options.items())))
     if key in _CACHE:
         _CACHE.move_to_end(key)

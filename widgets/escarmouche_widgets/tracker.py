@@ -72,12 +72,9 @@ def example_rows(system: str) -> list[RosterRow]:
 def odds_chart(enc: Encounter) -> str:
     """The exact initiative odds of the fight's roster, as its system gives them
     (:meth:`System.first_to_act`; ``""`` when it gives none)."""
-    sys_obj = enc.system
     combatants = tuple(f.combatant for f in enc.state.fighters.values())
-    if enc.state.system not in _systems.available():
-        return ""
-    odds = initiative_odds(enc.state.system, combatants, enc.rules,
-                           sys_obj.initiative_options_of(enc.state))
+    odds = initiative_odds(enc.system, combatants, enc.rules,
+                           enc.system.initiative_options_of(enc.state))
     return h.join(odds) if odds else ""
 
 
