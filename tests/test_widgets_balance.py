@@ -49,9 +49,10 @@ def test_bad_values_show_a_french_error_and_keep_the_result_core_err() -> None:
     assert "combats = " in demo.error_text and "(CORE-ERR)" in demo.error_text
     assert demo.result_text == before
     demo.fights.value = 10
-    demo.options["default_weapon"].value = "bazooka"
+    demo.options["parries_per_round"].value = 11  # D100-PARRY-3: 0 to 10
     demo.run_button.click()
-    assert "bazooka" in demo.error_text and demo.result_text == before
+    assert demo.error_text.startswith("parades_par_round = 11")
+    assert "(D100-PARRY-3)" in demo.error_text and demo.result_text == before
 
 
 def test_every_system_has_option_controls() -> None:

@@ -107,13 +107,13 @@ def test_rulebook_hyperactive_slot_option() -> None:
     demo.dice.dice.value = "30, 40, 50, 20"
     demo.roll_button.click()
     assert "- Tour 1\u00a0: Vex, Aldric, Aldric, Brune, Grolk" in demo.result_text
-    demo.hyperactive_slot.value = "end_of_turn"
+    demo.options["place_hyperactivite"].value = "end_of_turn"
     assert "- Tour 1\u00a0: Vex, Aldric, Brune, Grolk, Aldric" in demo.result_text
 
 
 def test_d12_group_order_environment_and_odds() -> None:
     demo = InitiativeDemo("d12")
-    demo.environment.value = True
+    demo.options["environnement"].value = True
     demo.dice.manual.value = True
     demo.dice.dice.value = "9, 9, 12, 2"  # héros 11, 12 ; monstres 13, 4
     demo.roll_button.click()
@@ -188,7 +188,8 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].stats.value = "init=500"
     demo.dice.manual.value = False
     demo.roll_button.click()
-    assert "init de «\u00a0Aldric\u00a0» = 500" in demo.error_text
+    # the engine's own check (D20-INIT-1), naming the combatant
+    assert "init = 500" in demo.error_text and "pour Aldric (D20-INIT-1)" in demo.error_text
 
 
 def test_seed_is_reproducible_and_shared_between_rolls() -> None:

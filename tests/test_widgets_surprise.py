@@ -52,7 +52,7 @@ def test_rulebook_surprise_turn_0_and_why() -> None:
 def test_rulebook_aggregate_option_and_aware_defenders() -> None:
     demo = SurpriseDemo()
     only(demo, "rulebook")
-    demo.aggregate.value = "leader"
+    demo.options["rulebook"]["valeur_groupe_surprise"].value = "leader"
     assert "DIS 40 (Aldric)" not in demo.result_text
     assert "DIS 30 (Grolk)" in demo.result_text  # Grolk is listed first among the monsters
     demo.unaware.value = False
@@ -111,3 +111,15 @@ def test_bad_input_keeps_the_result() -> None:
     demo.dice.dice.value = "10 90 20"
     demo.roll_button.click()
     assert "plus aucun résultat prévu pour le jet n° 4" in demo.error_text
+
+
+def test_d100_option_surprised_can_defend() -> None:
+    """D100-SURPRISE-1 *(ruling)*: the option that lets the surprised parry or dodge has
+    its control, read from the system's declaration, and changes the explanation."""
+    demo = SurpriseDemo()
+    only(demo, "d100")
+    box = demo.options["d100"]["surpris_peut_se_defendre"]
+    assert "un surpris peut parer ou esquiver" in box.description
+    box.value = True
+    assert demo.error_text == ""
+    assert "les surpris peuvent tout de même parer ou esquiver (option)" in demo.result_text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Iterator
 
 import pytest
 from escarmouche_widgets import _html as h
@@ -26,8 +27,15 @@ ROWS = [
 
 
 @pytest.fixture
-def tracker() -> CombatTracker:
+def toy() -> Iterator[None]:
+    """The toy system registered for one test only (the others see the four systems)."""
     systems.register(TOY)
+    yield
+    systems.unregister(TOY.name)
+
+
+@pytest.fixture
+def tracker(toy: None) -> CombatTracker:
     return CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
 
 
@@ -220,8 +228,7 @@ def test_finish(tracker: CombatTracker) -> None:
     assert "plus aucune action possible" in tracker.error_text
 
 
-def test_load_encounter_accepts_the_engine_save() -> None:
-    systems.register(TOY)
+def test_load_encounter_accepts_the_engine_save(toy: None) -> None:
     enc = Encounter(TOY, [RosterRow("A", "x", "PV=3").combatant(),
                           RosterRow("B", "y", "PV=3").combatant()])
     assert load_encounter(enc.to_json()).to_json() == enc.to_json()
@@ -282,3 +289,18 @@ def test_system_change_loads_its_example_roster() -> None:
     t.roster.lines[0].stats.value = "init=2, defense=12, PV=12"
     t.start_button.click()
     assert "option = «\u00a0surprise_par\u00a0»" in t.error_text
+
+
+def test_imported_d12_fight_keeps_its_environment_odds() -> None:
+    """D12-INIT-5: the chances shown after an import are those of the initiative the
+    fight began with (the system reads its start options back from the save)."""
+    tracker = CombatTracker("d12", seed=12)
+    tracker.start_options.value = "environnement=oui"
+    tracker.start_button.click()
+    assert "avant l’environnement" in h.text_of(tracker.chart.value)
+    tracker.export_button.click()
+    other = CombatTracker("rulebook")
+    other.json.value = tracker.json.value
+    other.import_button.click()
+    assert other.error_text == "" and other.system.value == "d12"
+    assert other.chart.value == tracker.chart.value

@@ -3,15 +3,17 @@
 It is deliberately tiny, but it has every file a built-in system has, in the same roles:
 
 ============== ===========================================================================
-``rules.py``   the frozen ``Rules`` dataclass (the options, with French labels) and the
-               constants and tables of the rules (rules as data)
+``rules.py``   the frozen ``Rules`` dataclass (the options, each declared once with
+               ``escarmouche.options.option``: French label and key, rule IDs, bounds)
+               and the constants and tables of the rules (rules as data)
 ``initiative.py`` the initiative: a pure function of the dice (``resolve_initiative``) and
                the rolling wrapper (``roll_initiative``) that documents its draw order
 ``actions.py`` the action catalogue (:class:`~escarmouche.systems.base.ActionSpec`, one per
                action, each documented) and one resolver per action
 ``odds.py``    exact odds (``Fraction``), computed from the same pure functions
 ``narration.py`` the French sentences the log shows
-``system.py``  the hooks that plug the rules into the encounter engine, and ``SYSTEM``
+``system.py``  the hooks that plug the rules into the encounter engine, what the system
+               says of itself (title, sample roster …), and ``SYSTEM``
 ============== ===========================================================================
 
 Its rules, numbered as in RULES.md (code, tests and book cite these IDs):

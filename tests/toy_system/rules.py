@@ -6,7 +6,7 @@ import dataclasses
 
 from escarmouche.options import check_options, option
 
-__all__ = ["INITIATIVE_DIE", "TRACK", "Rules"]
+__all__ = ["DEFAULT_RULES", "INITIATIVE_DIE", "TRACK", "Rules"]
 
 #: JOUET-INIT-1: the initiative die
 INITIATIVE_DIE = 6
@@ -16,7 +16,9 @@ TRACK = "PV"
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
-    """The options of the system (each is a ruling a GM may change)."""
+    """The options of the system (each is a ruling a GM may change), each declared once
+    with :func:`~escarmouche.options.option`: its French label and key, its rule IDs,
+    its bounds. The book, the widgets, roster files and edition files read them there."""
 
     #: JOUET-ATK-1: the faces of the damage die
     faces: int = option(6, label="faces du dé de dégâts", key="faces_degats",
@@ -24,6 +26,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         check_options(self)
+
 
 #: the rules by default (a module-level value, so that defaults are not rebuilt)
 DEFAULT_RULES = Rules()

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import invalid
+from escarmouche.model import Combatant
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import System
@@ -26,6 +27,12 @@ class ToySystem(System[Rules]):
     name: ClassVar[str] = "jouet"
     title: ClassVar[str] = "Système jouet"
     rule_prefix: ClassVar[str] = "JOUET"
+    #: a small roster that shows the system (the tracker's example)
+    sample_roster: ClassVar[tuple[Combatant, ...]] = (
+        Combatant("Aldric", "héros", {"init": 2, TRACK: 10}),
+        Combatant("Brune", "héros", {"init": 1, TRACK: 8}),
+        Combatant("Grolk", "monstres", {"init": 0, TRACK: 14}),
+    )
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
     turn_rules: ClassVar[tuple[str, ...]] = ("JOUET-INIT-1",)

@@ -4,14 +4,19 @@ Each demo is a class whose ``widget`` attribute is the root box to display; its 
 are attributes (set them, press the buttons with ``button.click()``) and
 ``result_text`` is the text it shows. The demos:
 
-* :class:`InitiativeDemo` — initiative of any of the four systems;
-* :class:`SurpriseDemo` — the four systems' surprise rounds on one roster;
+* :class:`InitiativeDemo` — initiative of any registered system;
+* :class:`SurpriseDemo` — every registered system's surprise round on one roster;
 * :class:`ParryDodgeDemo` — one d100 attack, parry or dodge, step by step;
 * :class:`CriticalDemo` — the three d12 critical options side by side;
 * :class:`D20TurnDemo` — one d20 turn, phase by phase;
 * :class:`CombatTracker` — a GM's tracker for any system, saved as JSON;
 * :class:`Atelier` — the designer's workshop: options changed, odds before and after;
 * :class:`BalanceDemo` — a small balance simulation of a roster (N fights).
+
+The demos that take a system (initiative, surprise, tracker, Atelier, balance) read all
+they show from its :class:`~escarmouche.systems.base.System` (``systems.get(name)``):
+a fifth system registered with ``escarmouche.systems.register`` is offered like the
+four built-in ones.
 
 Modules are imported on first use (a page loads only the demo it shows).
 """

@@ -18,12 +18,14 @@ import ipywidgets as widgets
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
+from escarmouche.errors import invalid
+from escarmouche.options import Option
 from escarmouche.text.typo import typographie, typographie_html
 from escarmouche_widgets._html import banner, text_of
 from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
 
 __all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "button", "fresh_seed",
-           "typeset_labels"]
+           "option_control", "option_value", "typeset_labels"]
 
 T = TypeVar("T")
 
@@ -72,6 +74,60 @@ def button(description: str, **kwargs: Any) -> widgets.Button:
     """A button as wide as its French label (ipywidgets' default width cuts it)."""
     return widgets.Button(description=description,
                           layout=widgets.Layout(width="auto", min_width="6em"), **kwargs)
+
+
+def option_control(spec: Option, value: Any, *, description: str | None = None,
+                   layout: widgets.Layout | None = None) -> widgets.Widget | None:
+    """One control for a declared option (:class:`~escarmouche.options.Option`), set to
+    ``value``: a dropdown of its French ``choices``, a checkbox (yes/no), an integer box
+    (a text box when it may be empty: empty means the label of ``None``, such as
+    « aucun plafond »), a text box; ``None`` for sets, lists and tables. Labelled with
+    ``description`` (default: :attr:`Option.title`). Bounds are not enforced by the
+    control: the rules refuse a value out of them, in French (:func:`option_value`)."""
+    label = spec.title if description is None else description
+    layout = layout or widgets.Layout(width="auto", max_width="100%")
+    kind = spec.kind
+    if kind == "choice" and spec.choices is not None:
+        # a dropdown's labels are not typeset by typeset_labels: typeset them here
+        return widgets.Dropdown(options=[(typographie(text), v)
+                                         for v, text in spec.choices.items()],
+                                value=value, description=f"{label} :", style=WIDE,
+                                layout=layout)
+    if kind == "bool":
+        return widgets.Checkbox(value=bool(value), description=label, indent=False,
+                                layout=layout)
+    if kind == "int" and (spec.default is None or spec.optional):
+        return widgets.Text(value="" if value is None else str(value),
+                            description=f"{label} :", style=WIDE, layout=layout,
+                            placeholder=f"vide : {spec.value_label(None)}",
+                            continuous_update=False)
+    if kind == "int":
+        return widgets.IntText(value=value, description=f"{label} :", style=WIDE,
+                               layout=layout)
+    if kind == "text":
+        return widgets.Text(value=str(value), description=f"{label} :", style=WIDE,
+                            layout=layout, continuous_update=False)
+    return None
+
+
+def option_value(spec: Option, control: widgets.Widget) -> Any:
+    """The value an :func:`option_control` holds (an empty box of an option that may be
+    empty is ``None``; a text that is not a whole number is refused in French, naming
+    the option's French key)."""
+    value = control.value
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if spec.kind != "int":
+        return text
+    if not text:
+        return None
+    try:
+        return int(text.replace("−", "-"))
+    except ValueError:
+        raise invalid(spec.key, text, spec.rule,
+                      f"un nombre entier, ou rien pour « {spec.value_label(None)} », est "
+                      "attendu") from None
 
 
 def fresh_seed() -> int:

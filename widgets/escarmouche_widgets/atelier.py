@@ -9,27 +9,32 @@ which stays as it was.
 
 >>> atelier = Atelier("d20")
 >>> atelier.controls["save_target"].value = 12
->>> [line for line in atelier.snippet_text.splitlines() if line.startswith("after")]
-['after = 12']
+>>> [line for line in atelier.snippet_text.splitlines()
+...  if line.startswith(("option", "after"))]
+['option = "seuil_sauvegarde"', 'after = 12']
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-from collections.abc import Mapping
-from typing import Any
 
 import ipywidgets as widgets
 
 from escarmouche import systems
-from escarmouche.editions.data import _jsonable, change_to_toml, option_changes
-from escarmouche.editions.odds import option_label, value_label
+from escarmouche.editions.data import Change, _jsonable, change_to_toml
 from escarmouche.editions.page import comparison_html
-from escarmouche.errors import EscarmoucheError, invalid
+from escarmouche.errors import EscarmoucheError
 from escarmouche.model import Json
+from escarmouche.options import Option
+from escarmouche.text.fmt import de
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, ErrorBanner, button
+from escarmouche_widgets._controls import (
+    WIDE,
+    ErrorBanner,
+    button,
+    option_control,
+    option_value,
+)
 
 __all__ = ["Atelier"]
 
@@ -41,42 +46,45 @@ def _defaults(system: str) -> dict[str, Json]:
     return data
 
 
-def _choices(system: str, option: str, default: Json) -> list[tuple[str, Json]] | None:
-    """The named values of an option (a dropdown), ``None`` for a free value."""
-    module = importlib.import_module(f"escarmouche.systems.{system}.rules")
-    named: Mapping[Any, str] = getattr(module, "OPTION_VALUE_LABELS", {}).get(option, {})
-    labels: Mapping[str, str] = getattr(module, "OPTION_LABELS", {})
-    values: list[Json] = [v for v in named if isinstance(v, str)]
-    values += [k.split(".", 1)[1] for k in labels if k.startswith(f"{option}.")]
-    if not isinstance(default, str) or not values:
-        return None
-    values = list(dict.fromkeys(values))
-    return [(value_label(system, option, v), v) for v in values]
+def _change(system: str, spec: Option, before: Json, after: Json) -> Change:
+    """One option changed, as an edition file's ``[[changes]]`` block names it: its
+    French key, its rule IDs and a French text to review."""
+    text = (f"{spec.title} : la valeur par défaut passe {de(spec.value_label(before))} à "
+            f"{spec.value_label(after)}.")
+    return Change("option-default", spec.rules, text, system, spec.key, before, after)
+
+
+def _changed_text(spec: Option, before: Json, after: Json) -> str:
+    """« seuil du jet de sauvegarde (10 → 12, D20-END-1) »."""
+    rules = "".join(f", {r}" for r in spec.rules)
+    return f"{spec.label} ({spec.value_label(before)} → {spec.value_label(after)}{rules})"
 
 
 class Atelier:
-    """Controls: ``system`` (dropdown), ``controls`` (one widget per option, by name),
-    ``reset_button``; ``result_text`` (the odds as text), ``snippet_text`` (the TOML
-    export), ``error_text`` (the French message shown, ``""`` when none)."""
+    """Controls: ``system`` (dropdown), ``controls`` (one widget per option, by its
+    engine name), ``reset_button``; ``result_text`` (the odds as text), ``snippet_text``
+    (the TOML export, options named by their French key), ``error_text`` (the French
+    message shown, ``""`` when none)."""
 
     def __init__(self, system: str = "rulebook") -> None:
         systems.get(system)
         self.banner = ErrorBanner()
         self.system = widgets.Dropdown(
-            options=[(title, name) for name, title in systems.TITLES.items()],
-            value=system, description="Système :", style=WIDE)
+            options=[(systems.get(name).title or name, name) for name in systems.available()],
+            value=system, description="Système :", style=WIDE)
         self.controls: dict[str, widgets.Widget] = {}
+        self.specs: dict[str, Option] = {}
         self.options_box = widgets.VBox()
         self.reset_button = button("Revenir aux règles de l’édition", icon="undo")
         self.output = widgets.HTML()
         self.snippet = widgets.Textarea(
-            value="", description="Fiche d’édition (TOML) :", style=WIDE,
+            value="", description="Fiche d’édition (TOML) :", style=WIDE,
             layout=widgets.Layout(width="100%", height="12em"))
         self.fixed = widgets.HTML()
         self.system.observe(lambda _c: self._build(), names="value")
         self.reset_button.on_click(lambda _b: self._build())
         self.widget = widgets.VBox([
-            widgets.HTML("<b>Atelier du concepteur : les règles de l’édition, puis les "
+            widgets.HTML("<b>Atelier du concepteur : les règles de l’édition, puis les "
                          "vôtres</b>"),
             self.system, self.options_box, self.fixed, self.reset_button,
             self.banner.widget, self.output, self.snippet,
@@ -85,65 +93,35 @@ class Atelier:
 
     # -- the option controls -------------------------------------------------------------
 
-    def _control(self, system: str, option: str, default: Json) -> widgets.Widget | None:
-        label = option_label(system, option) + " :"
-        choices = _choices(system, option, default)
-        layout = widgets.Layout(width="auto", max_width="100%")
-        if choices is not None:
-            return widgets.Dropdown(options=choices, value=default, description=label,
-                                    style=WIDE, layout=layout)
-        if isinstance(default, bool):
-            return widgets.Checkbox(value=default, description=label, indent=False,
-                                    layout=layout)
-        if isinstance(default, int):
-            return widgets.IntText(value=default, description=label, style=WIDE,
-                                   layout=layout)
-        if default is None:
-            return widgets.Text(value="", description=label, style=WIDE, layout=layout,
-                                placeholder="vide : aucune limite")
-        if isinstance(default, str):
-            return widgets.Text(value=default, description=label, style=WIDE, layout=layout,
-                                continuous_update=False)
-        return None
-
     def _build(self) -> None:
         name = str(self.system.value)
+        sys_obj = systems.get(name)
         self.defaults = _defaults(name)
         self.controls = {}
+        self.specs = {}
         skipped = []
-        for option, default in self.defaults.items():
-            control = self._control(name, option, default)
+        for spec in sys_obj.options():
+            control = option_control(spec, self.defaults[spec.name])
             if control is None:
-                skipped.append(option_label(name, option))
+                skipped.append(spec.label)
                 continue
             control.observe(lambda _c: self.update(), names="value")
-            self.controls[option] = control
+            self.controls[spec.name] = control
+            self.specs[spec.name] = spec
         self.options_box.children = list(self.controls.values())
         self.fixed.value = h.notice(
-            "Options non modifiables ici (des tables) : " + ", ".join(skipped) + "."
+            "Options non modifiables ici (des tables) : " + ", ".join(skipped) + "."
         ) if skipped else ""
         self.update()
 
     # -- computing -------------------------------------------------------------------------
 
     def options(self) -> dict[str, Json]:
-        """The option values set in the controls (JSON, as ``Rules.rules_to_json``)."""
+        """The option values set in the controls (JSON keyed by engine names, as
+        ``System.rules_to_json``)."""
         out: dict[str, Json] = {}
         for option, control in self.controls.items():
-            value = control.value
-            if self.defaults[option] is None and isinstance(value, str):
-                text = value.strip()
-                if not text:
-                    out[option] = None
-                    continue
-                try:
-                    out[option] = int(text)
-                except ValueError:
-                    raise invalid(option, text, "CORE-ERR",
-                                  "un nombre entier, ou rien pour aucune limite, est "
-                                  "attendu") from None
-                continue
-            out[option] = value
+            out[option] = option_value(self.specs[option], control)
         return out
 
     def update(self) -> bool:
@@ -155,18 +133,20 @@ class Atelier:
         def compute() -> tuple[str, str]:
             chosen = self.options()
             changed = {k: v for k, v in chosen.items() if v != self.defaults[k]}
-            after = sys_obj.rules_from_json(changed)
+            after = sys_obj.rules_from_keys({self.specs[k].key: v for k, v in changed.items()})
             before = sys_obj.default_rules()
-            changes = option_changes({name: self.defaults}, {name: {**self.defaults,
-                                                                     **changed}})
+            changes = [_change(name, self.specs[k], self.defaults[k], v)
+                       for k, v in changed.items()]
             snippet = "\n".join(change_to_toml(c) for c in changes)
-            head = (h.paragraph("Aucune option changée : les deux colonnes sont les "
+            head = (h.paragraph("Aucune option changée : les deux colonnes sont les "
                                 "règles de l’édition.") if not changes else
-                    h.paragraph("Options changées : " + ", ".join(
-                        f"{option_label(name, c.option or '')} "
-                        f"({value_label(name, c.option or '', c.before)} → "
-                        f"{value_label(name, c.option or '', c.after)})"
-                        for c in changes) + "."))
+                    h.paragraph("Options changées : " + ", ".join(
+                        _changed_text(self.specs[k], self.defaults[k], v)
+                        for k, v in changed.items()) + "."))
+            if not sys_obj.standard_odds(before):
+                return head + h.paragraph(
+                    "Ce système ne décrit aucune situation type : pas de chances à "
+                    "comparer."), snippet
             return head + comparison_html(name, before, after), snippet
 
         try:
@@ -174,7 +154,7 @@ class Atelier:
         except (TypeError, ValueError) as err:  # a value the rules object itself refuses
             if isinstance(err, EscarmoucheError):
                 raise
-            self.banner.show(f"valeur refusée par les règles : {err}")
+            self.banner.show(f"valeur refusée par les règles : {err}")
             return False
         if shown is None:
             return False

@@ -11,7 +11,6 @@ line and local processes or a Dask cluster handle the large runs.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -21,10 +20,18 @@ from escarmouche import Combatant
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
-from escarmouche.systems import TITLES, get
+from escarmouche.options import Option
+from escarmouche.systems import get
 from escarmouche.text.fmt import plural
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, button, labelled
+from escarmouche_widgets._controls import (
+    WIDE,
+    Demo,
+    button,
+    labelled,
+    option_control,
+    option_value,
+)
 
 __all__ = ["MAX_BROWSER_FIGHTS", "BalanceDemo", "option_controls"]
 
@@ -33,28 +40,19 @@ MAX_BROWSER_FIGHTS = 2_000
 
 
 def option_controls(system: str, rules: Any = None) -> dict[str, widgets.Widget]:
-    """One control per simple option of ``system``'s rules (integer, yes/no, text),
-    labelled in French from the system's ``OPTION_LABELS``, set to ``rules`` (default:
-    the system's default rules)."""
+    """One control per simple option of ``system``'s rules (a number, yes/no, a choice, a
+    text: :func:`~escarmouche_widgets._controls.option_control`), by engine name,
+    labelled from the option's declaration (:attr:`Option.title`), set to ``rules``
+    (default: the system's default rules)."""
     sys_ = get(system)
     if rules is None:
         rules = sys_.default_rules()
-    labels: Mapping[str, str] = getattr(
-        importlib.import_module(f"escarmouche.systems.{system}.rules"), "OPTION_LABELS", {})
     out: dict[str, widgets.Widget] = {}
-    for f in dataclasses.fields(rules):
-        value = getattr(rules, f.name)
-        label = labels.get(f.name, f.name)
-        if isinstance(value, bool):
-            out[f.name] = widgets.Checkbox(value=value, description=label, indent=False,
-                                           layout=widgets.Layout(width="auto"))
-        elif isinstance(value, int):
-            out[f.name] = widgets.BoundedIntText(value=value, min=-1_000, max=1_000,
-                                                 description=label, style=WIDE,
-                                                 layout=widgets.Layout(width="34em"))
-        elif isinstance(value, str):
-            out[f.name] = widgets.Text(value=value, description=label, style=WIDE,
-                                       layout=widgets.Layout(width="34em"))
+    for spec in sys_.options():
+        control = option_control(spec, getattr(rules, spec.name),
+                                 layout=widgets.Layout(width="auto", max_width="100%"))
+        if control is not None:
+            out[spec.name] = control
     return out
 
 
@@ -94,7 +92,7 @@ class BalanceDemo(Demo):
         self.run_button = button("Simuler", button_style="primary", icon="play")
         self.run_button.on_click(lambda _b: self.roll())
         self.widget = widgets.VBox([
-            widgets.HTML(f"<b>Équilibre : {h.esc(TITLES[self.system.name])}</b>"),
+            widgets.HTML(f"<b>Équilibre : {h.esc(self.system.title or self.system.name)}</b>"),
             labelled("Simulation", self.fights, self.seed),
             widgets.HTML(h.paragraph(
                 f"Dans le navigateur, {plural(MAX_BROWSER_FIGHTS, 'combat')} au plus : "
@@ -108,12 +106,12 @@ class BalanceDemo(Demo):
         self.roll()
 
     def rules(self) -> Any:
-        """The rules set in the controls (checked by the system: French errors)."""
-        data = dict(self.system.rules_to_json(self.base_rules))
-        for name, control in self.options.items():
-            value = control.value
-            data[name] = value.strip() if isinstance(value, str) else value
-        return self.system.rules_from_json(data)
+        """The rules set in the controls, from the roster's (checked by the system:
+        French errors naming the option's French key)."""
+        specs: dict[str, Option] = {o.name: o for o in self.system.options()}
+        chosen = {specs[name].key: option_value(specs[name], control)
+                  for name, control in self.options.items()}
+        return self.system.rules_from_keys(chosen, base=self.base_rules)
 
     def _roster(self) -> Any:
         rules = self.rules()

@@ -117,9 +117,11 @@ class ParryDodgeDemo(Demo):
         self.att_ct = num(35, "CT :")
         self.weapon = widgets.Dropdown(options=weapons, value="arme_a_une_main",
                                        description="Arme :", style=WIDE)
+        off_hand = d100.SYSTEM.option("malus_main_non_directrice")
         self.hand = widgets.ToggleButtons(style={"button_width": "auto"},
             options=[("main directrice", "directrice"),
-                     ("main non directrice (−20)", "non_directrice")],
+                     (f"main non directrice ({off_hand.value_label(off_hand.default)})",
+                      "non_directrice")],
             value="directrice")
         self.distance = widgets.IntText(value=20, description="Distance (m) :", style=WIDE,
                                         layout=widgets.Layout(width="12em"))

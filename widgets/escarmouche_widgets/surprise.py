@@ -1,31 +1,40 @@
-"""Demo « Surprise »: the four systems' surprise rules on the same roster.
+"""Demo « Surprise »: every system's surprise rules on the same roster.
 
 Who acts in the surprise round — turn 0 (rulebook), round 1 without the surprised side
 (d100), the bonus turn (d12), nobody in particular (d20, whose text has no surprise
-rule) — and why, with the dice, the rule IDs and the exact odds.
+rule) — and why, with the dice, the rule IDs and the exact odds: each system explains
+its own (:meth:`~escarmouche.systems.base.System.explain_surprise`).
 
-Dice are drawn system after system, in book order (rulebook, d100, d12, d20), from one
-seed or from one list of typed dice; untick a system to leave it out.
+Dice are drawn system after system, in the registry's order (the book's for the four
+built-in systems), from one seed or from one list of typed dice; untick a system to
+leave it out.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
 
-from escarmouche import Combatant, EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.errors import shown
-from escarmouche.systems import NAMES, TITLES, d12, d20, d100, rulebook
+from escarmouche.systems.describe import Chances
 from escarmouche.text.fmt import percent
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, button, labelled
-from escarmouche_widgets._initiative_views import DEMO_ROSTER, SYSTEM_TRAITS
+from escarmouche_widgets._controls import (
+    WIDE,
+    Demo,
+    DiceControls,
+    RosterEditor,
+    button,
+    labelled,
+    option_control,
+    option_value,
+)
+from escarmouche_widgets._initiative_views import DEMO_ROSTER
 from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets._record import Recorder
 
@@ -44,10 +53,14 @@ class SurpriseView:
     rules: list[str]
     odds: str = ""
 
+    @property
+    def title(self) -> str:
+        return systems.get(self.system).title or self.system
+
     def html(self) -> str:
         who = ", ".join(self.who) if self.who else "personne"
         return "".join([
-            h.section(TITLES[self.system], h.paragraph(
+            h.section(self.title, h.paragraph(
                 f"<b>{h.esc(self.when)}</b> : {h.esc(who)}.", raw=True)),
             h.bullet_list(self.why),
             h.dice_line(self.dice),
@@ -56,178 +69,76 @@ class SurpriseView:
         ])
 
 
-def _sides(roster: Sequence[Combatant], attackers: str) -> tuple[list[Combatant],
-                                                                  list[Combatant]]:
+#: small numbers in words, for the demo's title
+_WORDS = ("", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix")
+
+
+def _all_systems(n: int) -> str:
+    """« les quatre systèmes » (every system registered)."""
+    return f"les {_WORDS[n]} systèmes" if 2 <= n < len(_WORDS) else "chaque système"
+
+
+def check_sides(roster: Sequence[Combatant], attackers: str) -> None:
+    """The side that attacks must be in the roster, facing at least one other side."""
     sides = list(dict.fromkeys(c.side for c in roster))
     if attackers not in sides:
         raise EscarmoucheError(
             f"camp attaquant = {shown(attackers)} : aucun combattant de ce camp ; camps : "
-            f"{', '.join(sides)} (RB-SURPRISE-1)",
-            field="camp attaquant", value=attackers, rule="RB-SURPRISE-1",
+            f"{', '.join(sides)} (CORE-ERR)",
+            field="camp attaquant", value=attackers, rule="CORE-ERR",
         )
-    att = [c for c in roster if c.side == attackers]
-    dfd = [c for c in roster if c.side != attackers]
-    if not dfd:
+    if all(c.side == attackers for c in roster):
         raise EscarmoucheError(
             f"camp attaquant = {shown(attackers)} : personne à surprendre, tous les combattants "
-            "sont de ce camp (RB-SURPRISE-1)",
-            field="camp attaquant", value=attackers, rule="RB-SURPRISE-1",
+            "sont de ce camp (CORE-ERR)",
+            field="camp attaquant", value=attackers, rule="CORE-ERR",
         )
-    return att, dfd
 
 
-@functools.lru_cache(maxsize=32)
-def _rulebook_odds(roster: tuple[Combatant, ...], attackers: str, unaware: bool,
-                   aggregate: str) -> str:
-    rules = rulebook.Rules(surprise_aggregate=aggregate,
-                           extra_traits=SYSTEM_TRAITS - set(rulebook.KNOWN_TRAITS))
-    att, dfd = _sides(roster, attackers)
-    success = rulebook.surprise_chance(att, dfd, unaware=unaware, rules=rules)
-    items: list[tuple[str, Fraction]] = [("attaque surprise réussie", success)]
-    turn_zero = rulebook.turn_zero_odds(roster, attackers, unaware=unaware, rules=rules)
-    items += [(f"{name} au tour 0", p) for name, p in turn_zero.items()]
-    words = " ; ".join(f"{n} {percent(p)}" for n, p in items)
-    return (_charts.bars(items, "Rulebook : surprise et tour 0 (RB-SURPRISE-1/2/3)")
-            + h.paragraph(f"Chances exactes : {words}."))
+def odds_html(chances: Sequence[Chances]) -> str:
+    """A surprise's exact chances: one chart each, then its numbers in words."""
+    parts = []
+    for c in chances:
+        words = " ; ".join(f"{n} {percent(p)}" for n, p in c.values)
+        parts.append(_charts.bars(list(c.values), c.title)
+                     + h.paragraph(f"Chances exactes : {words}."))
+    return "".join(parts)
 
 
-@functools.lru_cache(maxsize=32)
-def _d12_odds(roster: tuple[Combatant, ...], attackers: str) -> str:
-    first = d12.bonus_turn_odds(roster, attackers).first
-    if not first:
-        return ""
-    words = " ; ".join(f"{n} {percent(p)}" for n, p in first.items())
-    return (_charts.bars(list(first.items()),
-                         "d12 : agit en premier au tour bonus (D12-SURPRISE-2)")
-            + h.paragraph(f"Chances exactes : {words}."))
-
-
-def _rulebook(roster: list[Combatant], attackers: str, unaware: bool, aggregate: str,
-              rng: Recorder) -> SurpriseView:
-    rules = rulebook.Rules(surprise_aggregate=aggregate,
-                           extra_traits=SYSTEM_TRAITS - set(rulebook.KNOWN_TRAITS))
-    att, dfd = _sides(roster, attackers)
-    start = rng.mark()
-    res = rulebook.roll_surprise(att, dfd, rng, unaware=unaware, rules=rules)
-    after_test = rng.mark()
-    init = rulebook.initiative(roster, rng, surprise_by=attackers if res.success else None,
-                               rules=rules)
-    steps = [(start, "surprise : DIS des attaquants"), (start + 1,
-                                                         "surprise : PMR des défenseurs")]
-    steps += [(after_test + i, f"initiative : {c.name}") for i, c in enumerate(roster)]
-    steps.append((after_test + len(roster), "départage"))
-    why = [res.text + "."]
-    why += [f"{z.text} ({', '.join(z.rules)})." for z in init.turn_zero_reasons]
-    if not init.turn_zero:
-        why.append("Personne ne qualifie pour le tour 0 : le combat commence au tour 1 "
-                   "(RB-INIT-3, RB-SURPRISE-3).")
-    rules_ids = [*res.rules, *init.rules]
-    return SurpriseView(
-        "rulebook", "Tour 0", init.turn(0), why, rng.labelled(steps)[start:], rules_ids,
-        _rulebook_odds(tuple(roster), attackers, unaware, aggregate),
-    )
-
-
-def _d100(roster: list[Combatant], attackers: str, unaware: bool, rng: Recorder
-          ) -> SurpriseView:
-    _, dfd = _sides(roster, attackers)
-    init = d100.roll_initiative(roster, rng)
-    surprised = {c.side for c in dfd} if unaware else set()
-    who = [n for n in init.order
-           if not any(c.name == n and c.side in surprised for c in roster)]
-    dice = [(d.faces, d.value, d.purpose) for d in init.dice]
-    scores = ", ".join(f"{e.name} {e.ag} + {e.d10} = {e.score}" for e in init.entries)
-    why = [f"Initiative (Ag + 1d10) : {scores} ; ordre : {', '.join(init.order)} "
-           "(D100-INIT-1, D100-INIT-2)."]
-    if unaware:
-        names = ", ".join(f"« {s} »" for s in sorted(surprised))
-        why.append(f"Le MJ décide que le camp {names} est surpris : au round 1, seuls ses "
-                   "adversaires agissent, et les surpris ne peuvent ni parer ni esquiver "
-                   "(D100-SURPRISE-1). Aucun dé pour la surprise elle-même.")
-        when = "Round 1 (les surpris n’agissent pas)"
-    else:
-        why.append("Personne n’est surpris : tout le monde agit au round 1 "
-                   "(D100-SURPRISE-1).")
-        when = "Round 1 (sans surprise)"
-    return SurpriseView("d100", when, who, why, dice,
-                        [*init.rules, "D100-SURPRISE-1"])
-
-
-def _d12(roster: list[Combatant], attackers: str, unaware: bool, rng: Recorder
-         ) -> SurpriseView:
-    _sides(roster, attackers)
-    start = rng.mark()
-    init = d12.initiative(roster, rng, ambush_by=attackers if unaware else None)
-    participants = d12.bonus_turn_participants(roster, attackers if unaware else None)
-    steps = [(start + i, f"tour bonus : {c.name}") for i, c in enumerate(participants)]
-    base = start + len(participants)
-    steps += [(base + i, f"initiative de groupe : {c.name}") for i, c in enumerate(roster)]
-    steps.append((base + len(roster), "relance ou départage"))
-    why = list(init.narration())
-    if not unaware:
-        why.insert(0, "Pas d’embuscade : pas de tour bonus (D12-SURPRISE-1).")
-    alert = [c.name for c in participants if c.side != attackers]
-    if len(alert) == 1:
-        why.append(f"{alert[0]} : défenseur « alerte », joue au tour bonus à son initiative "
-                   "individuelle (D12-SURPRISE-2).")
-    elif alert:
-        why.append(f"{', '.join(alert)} : défenseurs « alertes », jouent au tour bonus à "
-                   "leur initiative individuelle (D12-SURPRISE-2).")
-    when = "Tour bonus (tour 0)" if unaware else "Pas de tour bonus"
-    return SurpriseView(
-        "d12", when, list(init.bonus_turn), why,
-        rng.labelled(steps)[start:], list(init.rules),
-        _d12_odds(tuple(roster), attackers) if unaware else "",
-    )
-
-
-def _d20(roster: list[Combatant], attackers: str, unaware: bool, rng: Recorder
-         ) -> SurpriseView:
-    _sides(roster, attackers)
-    start = rng.mark()
-    init = d20.roll_initiative(roster, rng)
-    steps = [(start + i, f"initiative : {c.name}") for i, c in enumerate(roster)]
-    steps.append((start + len(roster), "départage"))
-    why = [
-        "Le texte du système d20 ne prévoit pas de surprise : personne ne joue avant les "
-        "autres, le round 1 suit l’ordre d’initiative (D20-INIT-1, D20-TIME-1).",
-        "Ordre : " + ", ".join(f"{r.name} ({r.total})" for r in
-                               sorted(init.rolls, key=lambda r: init.order.index(r.name)))
-        + ".",
-    ]
-    return SurpriseView("d20", "Pas de round de surprise", [], why,
-                        rng.labelled(steps)[start:], list(init.rules))
-
-
-def surprise_views(systems: Iterable[str], roster: list[Combatant], attackers: str,
-                   unaware: bool, aggregate: str, rng: Recorder) -> list[SurpriseView]:
-    """Each chosen system's surprise round, drawing from ``rng`` in book order."""
+def surprise_views(chosen: Iterable[str], roster: list[Combatant], attackers: str,
+                   unaware: bool, rng: Recorder,
+                   rules: Mapping[str, Any] | None = None) -> list[SurpriseView]:
+    """Each chosen system's surprise round (in the order of
+    :func:`escarmouche.systems.available`), drawing from ``rng``; ``rules`` gives a
+    system's rules by name (default: its defaults)."""
+    check_sides(roster, attackers)
     out: list[SurpriseView] = []
-    chosen = set(systems)
-    for name in NAMES:
-        if name not in chosen:
+    picked = set(chosen)
+    given = dict(rules or {})
+    for name in systems.available():
+        if name not in picked:
             continue
-        if name == "rulebook":
-            out.append(_rulebook(roster, attackers, unaware, aggregate, rng))
-        elif name == "d100":
-            out.append(_d100(roster, attackers, unaware, rng))
-        elif name == "d12":
-            out.append(_d12(roster, attackers, unaware, rng))
-        else:
-            out.append(_d20(roster, attackers, unaware, rng))
+        sys_obj = systems.get(name)
+        start = rng.mark()
+        report = sys_obj.explain_surprise(
+            roster, attackers, unaware, rng, given.get(name) or sys_obj.default_rules())
+        dice = rng.labelled([(start + i, label) for i, label in report.steps])[start:]
+        out.append(SurpriseView(name, report.when, list(report.who), list(report.lines),
+                                dice, list(report.rules), odds_html(report.chances)))
     return out
 
 
 def summary_html(views: Sequence[SurpriseView]) -> str:
-    rows = [(TITLES[v.system], v.when, ", ".join(v.who) if v.who else "personne")
-            for v in views]
+    rows = [(v.title, v.when, ", ".join(v.who) if v.who else "personne") for v in views]
     return h.table(("Système", "Round de surprise", "Qui agit"), rows)
 
 
 class SurpriseDemo(Demo):
     """Controls: ``roster``, ``attackers`` (the side that attacks), ``unaware`` (the
-    defenders do not know), ``aggregate`` (rulebook option), ``systems`` (one checkbox
-    per system), ``dice``; ``roll_button``."""
+    defenders do not know), ``options`` (per system, by French key, a control for each
+    option that changes its surprise: :attr:`System.surprise_rules`, such as the
+    Rulebook's « valeur_groupe_surprise »), ``systems`` (one checkbox per registered
+    system), ``dice``; ``roll_button``."""
 
     def __init__(self, rows: Iterable[RosterRow] | None = None, *, attackers: str = "monstres",
                  seed: int = 1) -> None:
@@ -240,26 +151,37 @@ class SurpriseDemo(Demo):
             value=True, indent=False,
             description="les défenseurs ignorent la présence des attaquants",
         )
-        self.aggregate = widgets.Dropdown(
-            options=[(label, key) for key, label in rulebook.SURPRISE_AGGREGATES.items()],
-            value="weakest", description="Rulebook, valeur du groupe :", style=WIDE,
-            layout=widgets.Layout(width="40em"),
-        )
-        self.systems = {n: widgets.Checkbox(value=True, description=TITLES[n], indent=False,
-                                            layout=widgets.Layout(width="auto"))
-                        for n in NAMES}
+        names = systems.available()
+        self.options: dict[str, dict[str, widgets.Widget]] = {}
+        for name in names:
+            sys_obj = systems.get(name)
+            defaults = sys_obj.default_rules()
+            controls = {}
+            for key in sys_obj.surprise_rules:
+                spec = sys_obj.option(key)
+                control = option_control(
+                    spec, getattr(defaults, spec.name),
+                    description=f"{sys_obj.title or name}, {spec.label}",
+                    layout=widgets.Layout(width="auto", max_width="100%"))
+                if control is not None:
+                    controls[key] = control
+            self.options[name] = controls
+        self.systems = {n: widgets.Checkbox(value=True, description=systems.get(n).title or n,
+                                            indent=False, layout=widgets.Layout(width="auto"))
+                        for n in names}
         self.dice = DiceControls(seed)
         self.roll_button = button("Tenter la surprise",
                                           button_style="primary", icon="eye-slash")
         self.roll_button.on_click(lambda _b: self.roll())
         self.dice.new_seed_button.on_click(lambda _b: self.reroll())
-        for control in (self.unaware, self.aggregate, *self.systems.values()):
+        option_controls = [c for controls in self.options.values() for c in controls.values()]
+        for control in (self.unaware, *option_controls, *self.systems.values()):
             control.observe(self._changed, names="value")
         self.widget = widgets.VBox([
-            widgets.HTML("<b>Rounds de surprise : les quatre systèmes</b>"),
+            widgets.HTML(f"<b>Rounds de surprise : {_all_systems(len(names))}</b>"),
             self.roster.widget,
             widgets.HBox([self.attackers, self.unaware]),
-            self.aggregate,
+            *option_controls,
             labelled("Systèmes", *self.systems.values()),
             labelled("Dés", self.dice.widget),
             self.roll_button,
@@ -270,6 +192,15 @@ class SurpriseDemo(Demo):
 
     def _changed(self, change: Any = None) -> None:
         self.roll()
+
+    def rules(self, name: str) -> Any:
+        """The rules of the system ``name``: its defaults, with the options set here."""
+        sys_obj = systems.get(name)
+        controls = self.options.get(name, {})
+        if not controls:
+            return sys_obj.default_rules()
+        return sys_obj.rules_from_keys(
+            {key: option_value(sys_obj.option(key), c) for key, c in controls.items()})
 
     def roll(self) -> bool:
         """Resolve the surprise in every chosen system (same roster, one dice source)."""
@@ -284,7 +215,8 @@ class SurpriseDemo(Demo):
             roster = self.roster.combatants()
             rng = Recorder(self.dice.rng())
             views = surprise_views(chosen, roster, self.attackers.value.strip(),
-                                   bool(self.unaware.value), str(self.aggregate.value), rng)
+                                   bool(self.unaware.value), rng,
+                                   {n: self.rules(n) for n in chosen})
             parts = [h.section(f"Qui agit avant les autres ({self.dice.describe()})",
                                summary_html(views))]
             parts += [v.html() for v in views]

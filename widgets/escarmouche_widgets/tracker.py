@@ -18,14 +18,14 @@ from typing import Any
 import ipywidgets as widgets
 
 from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
+from escarmouche import systems as _systems
 from escarmouche.encounter import Encounter
 from escarmouche.model import TIMING_LABELS, timing_label
-from escarmouche.systems import NAMES, TITLES
 from escarmouche.systems.base import ENVIRONMENT
 from escarmouche.text.fmt import de, signed
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import WIDE, Demo, DiceControls, RosterEditor, button, labelled
-from escarmouche_widgets._initiative_views import ROLLERS, initiative_odds
+from escarmouche_widgets._initiative_views import initiative_odds
 from escarmouche_widgets._parse import (
     RosterRow,
     parse_idents,
@@ -35,39 +35,6 @@ from escarmouche_widgets._parse import (
 )
 
 __all__ = ["CombatTracker", "load_encounter"]
-
-#: a small default roster per system (stats each system needs), editable in the widget
-DEFAULT_ROSTERS: dict[str, list[RosterRow]] = {
-    "rulebook": [
-        RosterRow("Aldric", "héros", "HAB=60, DIS=45, PMR=50, PV=12, Esprit=8"),
-        RosterRow("Brune", "héros", "HAB=45, DIS=60, PMR=40, PV=10, Esprit=10"),
-        RosterRow("Grolk", "monstres", "HAB=40, DIS=30, PMR=55, PV=14, Esprit=6"),
-    ],
-    "d100": [
-        RosterRow("Aldric", "héros", "CC=45, CT=35, F=35, E=40, Ag=38, M=4, B=12", "",
-                  "esquive"),
-        RosterRow("Brune", "héros", "CC=38, CT=50, F=30, E=30, Ag=45, M=4, B=10"),
-        RosterRow("Grolk", "monstres", "CC=40, CT=20, F=45, E=45, Ag=25, M=4, B=14"),
-    ],
-    "d12": [
-        RosterRow("Aldric", "héros", "init=2, attaque=3, defense=12, PV=12"),
-        RosterRow("Brune", "héros", "init=1, attaque=2, defense=13, PV=10", "alerte"),
-        RosterRow("Grolk", "monstres", "init=0, attaque=4, defense=11, PV=14"),
-    ],
-    "d20": [
-        RosterRow("Aldric", "héros", "init=2, attaque=5, defense=15, PV=24", "nain"),
-        RosterRow("Brune", "héros", "init=4, attaque=4, defense=14, PV=18", "halfelin"),
-        RosterRow("Grolk", "monstres", "init=1, attaque=4, defense=12, PV=30"),
-    ],
-}
-
-#: what « options de départ » may hold, per system (a hint shown in the text box)
-START_HINTS: dict[str, str] = {
-    "rulebook": "surprise_par=monstres, non_avertis=oui",
-    "d100": "surpris=héros",
-    "d12": "environnement=oui, embuscade_par=monstres",
-    "d20": "positions={\"Aldric\": [0, 0], \"Grolk\": [1, 0]}",
-}
 
 SAVE_NAME = "combat-escarmouche.json"
 #: the parameter that names an action's target (« cible », in every system)
@@ -97,14 +64,18 @@ def download_link(text: str, filename: str = SAVE_NAME) -> str:
     )
 
 
+def example_rows(system: str) -> list[RosterRow]:
+    """The system's example roster (:attr:`System.sample_roster`), as editable rows."""
+    return roster_rows(_systems.get(system).sample_roster)
+
+
 def odds_chart(enc: Encounter) -> str:
-    """The exact initiative odds of the fight's roster (one of the four systems)."""
-    if enc.state.system not in ROLLERS:
-        return ""
+    """The exact initiative odds of the fight's roster, as its system gives them
+    (:meth:`System.first_to_act`; ``""`` when it gives none)."""
     combatants = tuple(f.combatant for f in enc.state.fighters.values())
-    init = enc.state.system_state.get("initiative")
-    environment = isinstance(init, dict) and bool(init.get("environment", False))
-    return h.join(initiative_odds(enc.state.system, combatants, environment))
+    odds = initiative_odds(enc.system, combatants, enc.rules,
+                           enc.system.initiative_options_of(enc.state))
+    return h.join(odds) if odds else ""
 
 
 def status_html(enc: Encounter | None) -> str:
@@ -115,7 +86,7 @@ def status_html(enc: Encounter | None) -> str:
     st = enc.state
     word = enc.system.turn_word
     parts: list[str] = []
-    title = TITLES.get(st.system, enc.system.title or st.system)
+    title = enc.system.title or st.system
     if not st.started:
         parts.append(h.paragraph(f"{title} : combat pas encore commencé."))
     elif st.finished:
@@ -193,21 +164,22 @@ class CombatTracker(Demo):
     ``start_button``, ``next_button``, ``act_button`` …) so a test can drive it."""
 
     def __init__(self, system: str = "rulebook", rows: Iterable[RosterRow] | None = None,
-                 *, systems: Sequence[str] = NAMES, seed: int = 1) -> None:
+                 *, systems: Sequence[str] | None = None, seed: int = 1) -> None:
         super().__init__()
         self.encounter: Encounter | None = None
         self._target_param: str | None = None
+        offered = _systems.available() if systems is None else tuple(systems)
         self.system = widgets.Dropdown(
-            options=[(TITLES.get(n, n), n) for n in systems], value=system,
+            options=[(_systems.get(n).title or n, n) for n in offered], value=system,
             description="Système :", style=WIDE, layout=widgets.Layout(width="28em"),
         )
         self.roster = RosterEditor(
-            rows if rows is not None else DEFAULT_ROSTERS.get(system, []), with_skills=True,
+            rows if rows is not None else example_rows(system), with_skills=True,
         )
         self.dice = DiceControls(seed)
         self.start_options = widgets.Text(
             description="Options de départ :", style=WIDE,
-            placeholder=START_HINTS.get(system, ""), layout=widgets.Layout(width="30em"),
+            placeholder=_systems.get(system).start_hint, layout=widgets.Layout(width="30em"),
         )
         self.start_button = button("Commencer le combat",
                                            button_style="primary", icon="play")
@@ -416,7 +388,7 @@ class CombatTracker(Demo):
         _set_options(self.damage_track, tracks, None)
 
     def _on_system(self, change: Any = None) -> None:
-        self.start_options.placeholder = START_HINTS.get(self.system.value, "")
+        self.start_options.placeholder = _systems.get(self.system.value).start_hint
         self.load_example()
 
     def _on_upload(self, change: Any = None) -> None:
@@ -444,8 +416,7 @@ class CombatTracker(Demo):
 
     def load_example(self) -> None:
         """Replace the roster by the example roster of the chosen system."""
-        if self.system.value in DEFAULT_ROSTERS:
-            self.roster.set_rows(DEFAULT_ROSTERS[self.system.value])
+        self.roster.set_rows(example_rows(str(self.system.value)))
 
     def start(self) -> bool:
         """Build the roster, roll (or read) initiative and start the first activation."""

@@ -157,9 +157,21 @@ class System(Generic[R]):
     #: the per-combatant keys of a roster file that become start options, with what
     #: each holds, in French (folded in by :meth:`start_entry`)
     combatant_keys: ClassVar[Mapping[str, str]] = {}
-    #: the start options that change the initiative demo (:meth:`explain_initiative`),
-    #: with their French labels
+    #: the yes/no start options that change the initiative (:meth:`explain_initiative`,
+    #: :meth:`first_to_act`), with their French labels (the initiative demo's boxes)
     initiative_options: ClassVar[Mapping[str, str]] = {}
+    #: the French keys of the options (:meth:`options`) that change the initiative (the
+    #: initiative demo offers a control for each)
+    initiative_rules: ClassVar[tuple[str, ...]] = ()
+    #: the French keys of the options that change the surprise (:meth:`explain_surprise`;
+    #: the surprise demo offers a control for each)
+    surprise_rules: ClassVar[tuple[str, ...]] = ()
+    #: what the initiative reads from a combatant, in French (« Ag (Ag + 1d10) »)
+    initiative_stats: ClassVar[str] = ""
+    #: the traits a combatant may have in this system, with their French labels; the
+    #: demos show one roster to every system, so a system's descriptive hooks accept the
+    #: traits of the other systems without effect
+    traits: ClassVar[Mapping[str, str]] = {}
     #: what the start options may hold, as one French example (the tracker's hint)
     start_hint: ClassVar[str] = ""
     #: a small roster that shows the system (the tracker's default): combatants with
@@ -248,18 +260,25 @@ class System(Generic[R]):
                            options: Mapping[str, Any]) -> InitiativeReport:
         """Roll the initiative of ``combatants`` with ``rng`` and explain it in French
         (the initiative demo). ``options`` are the start options that change it (see
-        :attr:`initiative_options`). Default: the order of the list, no dice."""
+        :attr:`initiative_options`). Default: the combatants in the order of the list,
+        no dice, no rule cited (the system does not explain its initiative)."""
         names = tuple(c.name for c in combatants)
         return InitiativeReport(
-            (("Chaque tour", names),),
-            ("Ce système ne décrit pas d’initiative : les combattants agissent dans "
-             "l’ordre de la liste (CORE-TURN-1).",), ("CORE-TURN-1",))
+            (("Ordre de la liste", names),),
+            ("Ce système n’explique pas son initiative : les combattants sont montrés "
+             "dans l’ordre de la liste.",), (), timeline_title="Ordre de la liste")
 
     def first_to_act(self, combatants: Sequence[Combatant], rules: R,
                      options: Mapping[str, Any]) -> tuple[Chances, ...]:
         """The exact chances that each fighter (or group) acts first, as charts with
-        their explanation. Default: none."""
+        their explanation (``options`` as for :meth:`explain_initiative`). Default: none."""
         return ()
+
+    def initiative_options_of(self, state: EncounterState) -> dict[str, Any]:
+        """The :attr:`initiative_options` a started fight was begun with, read from its
+        ``system_state`` (the tracker shows the chances of that initiative). Default:
+        none."""
+        return {}
 
     def explain_surprise(self, combatants: Sequence[Combatant], attackers: str,
                          unaware: bool, rng: Any, rules: R) -> SurpriseReport:

@@ -12,6 +12,7 @@ from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, check_roster
 from escarmouche.render.table import Table
 from escarmouche.systems.d100.rules import stat
+from escarmouche.systems.describe import InitiativeReport, SurpriseReport
 from escarmouche.text.fmt import de, join
 
 __all__ = [
@@ -19,6 +20,8 @@ __all__ = [
     "MAX_ROLLOFF_ROUNDS",
     "Initiative",
     "InitiativeEntry",
+    "explain_initiative",
+    "explain_surprise",
     "initiative",
     "initiative_from_dice",
     "resolve_initiative",
@@ -91,6 +94,38 @@ class Initiative:
                  for i, rnd in enumerate(self.rolloffs, 1)]
         lines.append(f"Ordre de chaque round : {join(self.order, last='puis')}.")
         return lines
+
+    def explain(self) -> list[str]:
+        """The order in French, one line per combatant, then each tie and how it was
+        broken (D100-INIT-2), then the order kept for the fight (D100-ROUND-1)."""
+        lines = [f"{e.name} : Ag {e.ag} + 1d10 = {e.d10} → {e.score} (D100-INIT-1)."
+                 for e in self.entries]
+        by_score: dict[int, list[InitiativeEntry]] = {}
+        for e in self.entries:
+            by_score.setdefault(e.score, []).append(e)
+        for score, same in by_score.items():
+            if len(same) < 2:
+                continue
+            if len({e.ag for e in same}) > 1:
+                who = ", ".join(f"{e.name} (Ag {e.ag})" for e in
+                                sorted(same, key=lambda e: -e.ag))
+                lines.append(f"Égalité à {score} départagée par l’Ag : {who} (D100-INIT-2).")
+            names = {e.name for e in same}
+            rounds = [[(n, v) for n, v in rnd if n in names] for rnd in self.rolloffs]
+            rounds = [r for r in rounds if r]
+            if rounds:
+                text = " ; ".join(", ".join(f"{n} {v}" for n, v in r) for r in rounds)
+                rolled = {n for r in rounds for n, _ in r}
+                order = [n for n in self.order if n in rolled]
+                lines.append(f"Égalité à {score} : jet de départage au d10, le plus haut "
+                             f"d’abord : {text} → {', '.join(order)} (D100-INIT-2).")
+        lines.append(f"Ordre : {', '.join(self.order)}, gardé pour tout le combat "
+                     "(D100-INIT-1, D100-ROUND-1).")
+        return lines
+
+    def steps(self) -> tuple[tuple[int, str], ...]:
+        """What each die drawn was for, as :class:`InitiativeReport` steps."""
+        return tuple((i, d.purpose) for i, d in enumerate(self.dice))
 
     def _repr_html_(self) -> str:
         from escarmouche.render.table import Text
@@ -169,3 +204,41 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng) -> Initiative:
 def initiative(combatants: Iterable[Combatant], rng: Rng) -> list[str]:
     """API.md: the names in acting order (D100-INIT-1/2); see :func:`roll_initiative`."""
     return list(roll_initiative(combatants, rng).order)
+
+
+def explain_initiative(combatants: Iterable[Combatant], rng: Rng) -> InitiativeReport:
+    """Roll the initiative (:func:`roll_initiative`) and explain it for a reader: the
+    order of every round and :meth:`Initiative.explain`, each die named."""
+    init = roll_initiative(combatants, rng)
+    return InitiativeReport((("Chaque round", init.order),), tuple(init.explain()),
+                            (*init.rules, "D100-ROUND-1"), init.steps(),
+                            "Ordre des tours (chaque round)")
+
+
+def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: bool,
+                     rng: Rng, *, can_defend: bool = False) -> SurpriseReport:
+    """The side ``attackers`` attacks the others, who are surprised when ``unaware``
+    (D100-SURPRISE-1: the GM decides; no die): round 1 without the surprised, after the
+    initiative (:func:`roll_initiative`); ``can_defend``: ``Rules.surprised_can_defend``."""
+    roster = check_roster(combatants, rule="D100-SURPRISE-1")
+    init = roll_initiative(roster, rng)
+    surprised = {c.side for c in roster if c.side != attackers} if unaware else set()
+    side_of = {c.name: c.side for c in roster}
+    who = tuple(n for n in init.order if side_of[n] not in surprised)
+    scores = ", ".join(f"{e.name} {e.ag} + {e.d10} = {e.score}" for e in init.entries)
+    why = [f"Initiative (Ag + 1d10) : {scores} ; ordre : {', '.join(init.order)} "
+           "(D100-INIT-1, D100-INIT-2)."]
+    if unaware:
+        names = ", ".join(f"« {s} »" for s in sorted(surprised))
+        defend = ("les surpris peuvent tout de même parer ou esquiver (option)" if can_defend
+                  else "les surpris ne peuvent ni parer ni esquiver")
+        why.append(f"Le MJ décide que le camp {names} est surpris : au round 1, seuls ses "
+                   f"adversaires agissent, et {defend} (D100-SURPRISE-1). Aucun dé pour la "
+                   "surprise elle-même.")
+        when = "Round 1 (les surpris n’agissent pas)"
+    else:
+        why.append("Personne n’est surpris : tout le monde agit au round 1 "
+                   "(D100-SURPRISE-1).")
+        when = "Round 1 (sans surprise)"
+    return SurpriseReport(when, who, tuple(why), (*init.rules, "D100-SURPRISE-1"),
+                          init.steps())

@@ -31,7 +31,7 @@ from escarmouche.systems.d100.attack import (
 from escarmouche.systems.d100.initiative import INITIATIVE_DIE
 from escarmouche.systems.d100.jumps import resolve_drop_jump, resolve_long_jump
 from escarmouche.systems.d100.rules import DEFAULT_RULES, DEFENCES, LOCATIONS, Rules, stat
-from escarmouche.systems.describe import Situation, SituationParam
+from escarmouche.systems.describe import Chances, Situation, SituationParam
 from escarmouche.text.fmt import number, percent
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "attack_odds",
     "attack_outcomes",
     "drop_jump_distribution",
+    "first_to_act_chances",
     "first_to_act_odds",
     "long_jump_distribution",
 ]
@@ -60,6 +61,14 @@ def first_to_act_odds(combatants: Iterable[Combatant]) -> dict[str, Fraction]:
     entries = [(c.name, stat(c, "Ag"), uniform(INITIATIVE_DIE, stat(c, "Ag")))
                for c in roster]
     return first_odds(entries)
+
+
+def first_to_act_chances(combatants: Iterable[Combatant]) -> tuple[Chances, ...]:
+    """What the initiative demo charts: :func:`first_to_act_odds` (D100-INIT-2)."""
+    first = first_to_act_odds(combatants)
+    return (Chances("Agir en premier (D100-INIT-2)", tuple(first.items()),
+                    "Agir en premier : 1d10 + Ag, égalités au plus haut Ag puis jet de "
+                    "départage (D100-INIT-2)."),)
 
 
 @dataclass(frozen=True, slots=True)

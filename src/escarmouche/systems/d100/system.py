@@ -24,7 +24,12 @@ from escarmouche.systems.d100.actions import (
     plan_with,
 )
 from escarmouche.systems.d100.attack import check_defence, check_two_weapons
-from escarmouche.systems.d100.initiative import resolve_initiative, roll_initiative
+from escarmouche.systems.d100.initiative import (
+    explain_initiative,
+    explain_surprise,
+    resolve_initiative,
+    roll_initiative,
+)
 from escarmouche.systems.d100.narration import (
     ROUND_SECONDS,
     elapsed_time,
@@ -33,7 +38,7 @@ from escarmouche.systems.d100.narration import (
     surprise_over_sentence,
     surprise_sentence,
 )
-from escarmouche.systems.d100.odds import SITUATIONS, standard_odds
+from escarmouche.systems.d100.odds import SITUATIONS, first_to_act_chances, standard_odds
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
     HANDS,
@@ -44,7 +49,7 @@ from escarmouche.systems.d100.rules import (
     get_weapon,
     validate_combatant,
 )
-from escarmouche.systems.describe import Situation
+from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.text.fmt import de, join, quote
 
 __all__ = ["START_OPTIONS", "SYSTEM", "D100System"]
@@ -78,6 +83,8 @@ class D100System(System[Rules]):
         Combatant("Grolk", "monstres", {"CC": 40, "CT": 20, "F": 45, "E": 45, "Ag": 25, "M": 4,
                                         "B": 14}),
     )
+    initiative_stats: ClassVar[str] = "Ag (Ag + 1d10)"
+    surprise_rules: ClassVar[tuple[str, ...]] = ("surpris_peut_se_defendre",)
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
     turn_word: ClassVar[str] = "round"
@@ -115,6 +122,19 @@ class D100System(System[Rules]):
             return duel.Kernel(template)
         except (EscarmoucheError, ValueError):
             return None
+
+    def explain_initiative(self, combatants: Sequence[Combatant], rng: Any, rules: Rules,
+                           options: Mapping[str, Any]) -> InitiativeReport:
+        return explain_initiative(combatants, rng)
+
+    def first_to_act(self, combatants: Sequence[Combatant], rules: Rules,
+                     options: Mapping[str, Any]) -> tuple[Chances, ...]:
+        return first_to_act_chances(combatants)
+
+    def explain_surprise(self, combatants: Sequence[Combatant], attackers: str,
+                         unaware: bool, rng: Any, rules: Rules) -> SurpriseReport:
+        return explain_surprise(combatants, attackers, unaware, rng,
+                                can_defend=rules.surprised_can_defend)
 
     def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
                     ) -> None:

@@ -55,7 +55,7 @@ from escarmouche.systems.d12.rules import (
     check_option,
     check_weapon,
 )
-from escarmouche.systems.describe import Situation, SituationParam
+from escarmouche.systems.describe import Chances, Situation, SituationParam
 from escarmouche.text.fmt import number, percent, signed
 
 __all__ = [
@@ -68,6 +68,7 @@ __all__ = [
     "attack_damage_distribution",
     "attack_die_table",
     "best_critical_option",
+    "bonus_turn_chances",
     "bonus_turn_odds",
     "critical_chance",
     "critical_damage_distribution",
@@ -76,6 +77,7 @@ __all__ = [
     "critical_option_values",
     "damage_distribution",
     "expected",
+    "first_to_act_chances",
     "group_odds",
     "group_order_odds",
     "hit_chance",
@@ -549,6 +551,39 @@ def bonus_turn_odds(combatants: Iterable[Combatant], ambush_by: str) -> BonusTur
     return BonusTurnOdds(first_odds([(c.name, c.stat("init", 0),
                                       uniform(ATTACK_DIE, c.stat("init", 0)))
                                      for c in participants]))
+
+
+def first_to_act_chances(combatants: Iterable[Combatant], *, environment: bool = False
+                         ) -> tuple[Chances, ...]:
+    """What the initiative demo charts (D12-INIT-2/3/5): each group's chance to act
+    first and, with the environment, before it (:func:`group_odds`); with more than
+    :data:`MAX_ODDS_GROUPS` sides, only why they are not computed."""
+    roster = list(combatants)
+    if len({c.side for c in roster}) > MAX_ODDS_GROUPS:
+        return (Chances("Chances exactes", (), (
+            f"Plus de {MAX_ODDS_GROUPS} camps : les chances exactes ne sont pas calculées "
+            "ici (le calcul croît très vite avec le nombre de camps).")),)
+    odds = group_odds(roster)
+    reroll = (f" Une égalité parfaite (tout le monde relance) survient avec une "
+              f"probabilité de {percent(odds.reroll)} ; les chances ci-dessous portent sur "
+              "le tirage retenu." if odds.reroll else "")
+    out = [Chances("Le groupe agit en premier (D12-INIT-2/3)", tuple(odds.first.items()),
+                   "Chaque groupe prend son meilleur résultat (1d12 + init) ; à égalité, le "
+                   "deuxième meilleur, etc. (D12-INIT-2, D12-INIT-3)." + reroll)]
+    if environment:
+        out.append(Chances("Le groupe agit avant l’environnement (D12-INIT-5)",
+                           tuple(odds.before_environment.items())))
+    return tuple(out)
+
+
+def bonus_turn_chances(combatants: Iterable[Combatant], ambush_by: str) -> tuple[Chances, ...]:
+    """What the surprise demo charts (D12-SURPRISE-2): each bonus-turn participant's
+    chance to act first in it (:func:`bonus_turn_odds`); none without participants."""
+    first = bonus_turn_odds(combatants, ambush_by).first
+    if not first:
+        return ()
+    return (Chances("d12 : agit en premier au tour bonus (D12-SURPRISE-2)",
+                    tuple(first.items())),)
 
 
 #: the names before the naming rule (odds are ``<thing>_odds``), kept for compatibility

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -14,10 +15,23 @@ from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
-from escarmouche.systems.d12.initiative import D12Initiative, initiative, resolve_initiative
-from escarmouche.systems.d12.odds import SITUATIONS, best_critical_option, standard_odds
+from escarmouche.systems.d12.initiative import (
+    D12Initiative,
+    explain_initiative,
+    explain_surprise,
+    initiative,
+    resolve_initiative,
+)
+from escarmouche.systems.d12.odds import (
+    SITUATIONS,
+    best_critical_option,
+    bonus_turn_chances,
+    first_to_act_chances,
+    standard_odds,
+)
 from escarmouche.systems.d12.rules import (
     ADVANTAGE_EFFECT_KIND,
+    ALERT_TRAIT,
     ATTACK_DIE,
     CRITICAL_OPTIONS,
     FREE_COST,
@@ -30,7 +44,7 @@ from escarmouche.systems.d12.rules import (
     elapsed_minutes,
     elapsed_seconds,
 )
-from escarmouche.systems.describe import Situation
+from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.text.fmt import de, join, quote
 
 __all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
@@ -73,6 +87,13 @@ class D12System(System[Rules]):
                   traits=frozenset({"alerte"})),
         Combatant("Grolk", "monstres", {"init": 0, "attaque": 4, "defense": 11, "PV": 14}),
     )
+    initiative_options: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "environnement": "environnement (à 12, perd les égalités)",
+    })
+    initiative_stats: ClassVar[str] = "init (1d12 + init) et le camp (initiative de groupe)"
+    traits: ClassVar[Mapping[str, str]] = MappingProxyType({
+        ALERT_TRAIT: "alerte : joue au tour bonus d’une embuscade (D12-SURPRISE-2)",
+    })
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
     turn_word: ClassVar[str] = "tour"
@@ -104,6 +125,30 @@ class D12System(System[Rules]):
 
     def situations(self) -> tuple[Situation, ...]:
         return SITUATIONS
+
+    def explain_initiative(self, combatants: Sequence[Combatant], rng: Any, rules: Rules,
+                           options: Mapping[str, Any]) -> InitiativeReport:
+        environment = _check.flag("environnement", options.get("environnement", False),
+                                  "D12-INIT-5")
+        return explain_initiative(combatants, rng, environment=environment, rules=rules)
+
+    def first_to_act(self, combatants: Sequence[Combatant], rules: Rules,
+                     options: Mapping[str, Any]) -> tuple[Chances, ...]:
+        environment = _check.flag("environnement", options.get("environnement", False),
+                                  "D12-INIT-5")
+        return first_to_act_chances(combatants, environment=environment)
+
+    def initiative_options_of(self, state: EncounterState) -> dict[str, Any]:
+        init = state.system_state.get("initiative")
+        return {"environnement": isinstance(init, dict)
+                and bool(init.get("environment", False))}
+
+    def explain_surprise(self, combatants: Sequence[Combatant], attackers: str,
+                         unaware: bool, rng: Any, rules: Rules) -> SurpriseReport:
+        report = explain_surprise(combatants, attackers, unaware, rng, rules=rules)
+        if not unaware:
+            return report
+        return dataclasses.replace(report, chances=bonus_turn_chances(combatants, attackers))
 
     def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
                     ) -> None:

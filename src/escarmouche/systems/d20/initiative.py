@@ -24,12 +24,15 @@ from escarmouche.systems.d20.rules import (
     Rules,
     check_rules,
 )
+from escarmouche.systems.describe import InitiativeReport, SurpriseReport
 from escarmouche.text.fmt import join, number, signed
 
 __all__ = [
     "D20Initiative",
     "InitiativeRoll",
     "elapsed_seconds",
+    "explain_initiative",
+    "explain_surprise",
     "initiative",
     "initiative_order",
     "initiative_sentence",
@@ -229,3 +232,35 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules |
 
 #: the name used before the naming rule (``roll_<thing>``); kept for compatibility
 initiative = roll_initiative
+
+
+def _steps(combatants: Sequence[Combatant]) -> tuple[tuple[int, str], ...]:
+    """The dice of :func:`roll_initiative`: one d20 per combatant, then the roll-offs."""
+    return (*((i, f"initiative : {c.name}") for i, c in enumerate(combatants)),
+            (len(combatants), "départage"))
+
+
+def explain_initiative(combatants: Sequence[Combatant], rng: Rng, *,
+                       rules: Rules | None = None) -> InitiativeReport:
+    """Roll the initiative (:func:`roll_initiative`) and explain it for a reader: the
+    order of every round and :meth:`D20Initiative.explain`, each die named."""
+    init = roll_initiative(combatants, rng, rules=rules)
+    return InitiativeReport((("Chaque round", init.order),), tuple(init.explain()),
+                            ("D20-INIT-1", "D20-TIME-1"), _steps(combatants),
+                            "Ordre des tours (chaque round)")
+
+
+def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: bool,
+                     rng: Rng, *, rules: Rules | None = None) -> SurpriseReport:
+    """The d20 text has no surprise rule: the initiative (:func:`roll_initiative`) orders
+    round 1, whoever attacks."""
+    init = roll_initiative(combatants, rng, rules=rules)
+    why = (
+        "Le texte du système d20 ne prévoit pas de surprise : personne ne joue avant les "
+        "autres, le round 1 suit l’ordre d’initiative (D20-INIT-1, D20-TIME-1).",
+        "Ordre : " + ", ".join(f"{r.name} ({r.total})" for r in
+                               sorted(init.rolls, key=lambda r: init.order.index(r.name)))
+        + ".",
+    )
+    return SurpriseReport("Pas de round de surprise", (), why, init.rules,
+                          _steps(combatants))

@@ -23,13 +23,14 @@ from escarmouche.systems.d20.rules import (
     check_rules,
 )
 from escarmouche.systems.d20.saves import check_bonus
-from escarmouche.systems.describe import Situation
+from escarmouche.systems.describe import Chances, Situation
 from escarmouche.text.fmt import number, percent, plural, signed
 
 __all__ = [
     "DurationOdds",
     "SaveOdds",
     "duration_odds",
+    "first_to_act_chances",
     "first_to_act_odds",
     "lasts_exactly",
     "save_odds",
@@ -156,6 +157,15 @@ def first_to_act_odds(combatants: Iterable[Combatant], *, rules: Rules | None = 
                              rule="D20-INIT-1", who=c.name)
         entries.append((c.name, mod, uniform(INITIATIVE_DIE, mod)))
     return first_odds(entries)
+
+
+def first_to_act_chances(combatants: Iterable[Combatant], *, rules: Rules | None = None
+                         ) -> tuple[Chances, ...]:
+    """What the initiative demo charts: :func:`first_to_act_odds` (D20-INIT-1)."""
+    first = first_to_act_odds(combatants, rules=rules)
+    return (Chances("Agir en premier (D20-INIT-1)", tuple(first.items()),
+                    "Agir en premier : 1d20 + init, égalités au plus haut init puis jet de "
+                    "départage (D20-INIT-1)."),)
 
 
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----

@@ -18,6 +18,8 @@ from escarmouche.systems.base import ActionSpec, Move, Reactor, System
 from escarmouche.systems.d20 import actions, grid
 from escarmouche.systems.d20.initiative import (
     InitiativeRoll,
+    explain_initiative,
+    explain_surprise,
     initiative_order,
     initiative_sentence,
     roll_initiative,
@@ -29,7 +31,7 @@ from escarmouche.systems.d20.narration import (
     round_sentence,
     square_text,
 )
-from escarmouche.systems.d20.odds import SITUATIONS, standard_odds
+from escarmouche.systems.d20.odds import SITUATIONS, first_to_act_chances, standard_odds
 from escarmouche.systems.d20.reactions import turn_key
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
@@ -40,6 +42,7 @@ from escarmouche.systems.d20.rules import (
     MAX_ACTION_POINTS,
     MAX_PLANNED_ACTIONS,
     OTHER_START_EFFECTS,
+    RACIAL_SAVE_BONUSES,
     ROUND_SECONDS,
     SPEED_RANGE,
     START_PHASE_ORDER,
@@ -47,8 +50,8 @@ from escarmouche.systems.d20.rules import (
     Rules,
 )
 from escarmouche.systems.d20.saves import end_of_turn_saves
-from escarmouche.systems.describe import Situation
-from escarmouche.text.fmt import de, join
+from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
+from escarmouche.text.fmt import de, join, signed
 
 __all__ = ["SYSTEM", "D20System"]
 
@@ -98,6 +101,12 @@ class D20System(System[Rules]):
                   traits=frozenset({"halfelin"})),
         Combatant("Grolk", "monstres", {"init": 1, "attaque": 4, "defense": 12, "PV": 30}),
     )
+    initiative_stats: ClassVar[str] = "init (1d20 + init)"
+    traits: ClassVar[Mapping[str, str]] = {
+        trait: f"{trait} : " + ", ".join(f"{signed(bonus)} aux sauvegardes ({keyword})"
+                                         for keyword, bonus in bonuses.items())
+        + " (D20-END-1)"
+        for trait, bonuses in RACIAL_SAVE_BONUSES.items()}
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
     turn_word: ClassVar[str] = "round"
@@ -203,6 +212,18 @@ class D20System(System[Rules]):
 
     def situations(self) -> tuple[Situation, ...]:
         return SITUATIONS
+
+    def explain_initiative(self, combatants: Sequence[Combatant], rng: Any, rules: Rules,
+                           options: Mapping[str, Any]) -> InitiativeReport:
+        return explain_initiative(combatants, rng, rules=rules)
+
+    def first_to_act(self, combatants: Sequence[Combatant], rules: Rules,
+                     options: Mapping[str, Any]) -> tuple[Chances, ...]:
+        return first_to_act_chances(combatants, rules=rules)
+
+    def explain_surprise(self, combatants: Sequence[Combatant], attackers: str,
+                         unaware: bool, rng: Any, rules: Rules) -> SurpriseReport:
+        return explain_surprise(combatants, attackers, unaware, rng, rules=rules)
 
     def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
                     ) -> None:

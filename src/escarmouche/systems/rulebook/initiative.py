@@ -22,6 +22,7 @@ from escarmouche._rng import Rng
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
+from escarmouche.systems.describe import InitiativeReport
 from escarmouche.systems.rulebook.rules import (
     DEFAULT_RULES,
     MAX_ROLLOFF_ROUNDS,
@@ -43,6 +44,7 @@ __all__ = [
     "TieBreak",
     "TurnZeroEntry",
     "encounter_initiative",
+    "explain_initiative",
     "initiative",
     "resolve_initiative",
     "roll_initiative",
@@ -385,6 +387,20 @@ def initiative(
     values = [rng.randint(1, 100) for _ in roster]
     return resolve_initiative_with(roster, values, lambda _n, _r: rng.randint(1, 100),
                                    surprise_by, rules)
+
+
+def explain_initiative(combatants: Sequence[Combatant], rng: Rng, *,
+                       rules: Rules = DEFAULT_RULES) -> InitiativeReport:
+    """Roll the initiative (:func:`initiative`) and explain it for a reader: global
+    turns 0, 1 and 2, each roll, tie, turn-0 reason and speed effect, the dice named
+    (one d100 per combatant, then the roll-offs)."""
+    init = initiative(combatants, rng, rules=rules)
+    names = [c.name for c in combatants]
+    steps = [(i, f"initiative : {n}") for i, n in enumerate(names)]
+    steps.append((len(names), "départage"))
+    return InitiativeReport(
+        tuple((f"Tour {n}", tuple(init.turn(n))) for n in (0, 1, 2)),
+        tuple(init.explain()), tuple(init.rules), tuple(steps), "Tours 0, 1 et 2")
 
 
 def _validate_for_initiative(

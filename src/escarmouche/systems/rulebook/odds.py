@@ -14,7 +14,7 @@ from escarmouche import _check
 from escarmouche.model import Combatant, check_roster
 from escarmouche.odds import OddsTable, exact_json, first_odds
 from escarmouche.render.table import Table
-from escarmouche.systems.describe import Situation
+from escarmouche.systems.describe import Chances, Situation
 from escarmouche.systems.rulebook.rules import DEFAULT_RULES, Rules, check_stat, d100_test
 from escarmouche.systems.rulebook.surprise import group_values
 from escarmouche.text import fmt
@@ -22,9 +22,11 @@ from escarmouche.text import fmt
 __all__ = [
     "D100Odds",
     "d100_odds",
+    "first_to_act_chances",
     "first_to_act_odds",
     "initiative_score_distribution",
     "surprise_chance",
+    "surprise_chances",
     "surprise_odds",
     "turn_zero_odds",
 ]
@@ -160,6 +162,42 @@ def turn_zero_odds(
         if_success = 1 - o.critical_failure if favoured else o.critical_success
         out[c.name] = success * if_success + (1 - success) * o.critical_success
     return out
+
+
+def first_to_act_chances(combatants: Iterable[Combatant], rules: Rules = DEFAULT_RULES
+                         ) -> tuple[Chances, ...]:
+    """What the initiative demo charts (RB-INIT-1..4): each combatant's chance to head
+    the order (:func:`first_to_act_odds`) and to pass its HAB test, and the critical
+    results that put anyone in turn 0 or keep them out until turn 2."""
+    roster = check_roster(combatants, rule="RB-INIT-1", non_empty=True)
+    for c in roster:
+        check_stat(c, "HAB", "RB-INIT-1")
+    first = first_to_act_odds(roster, rules)
+    success = tuple((c.name, d100_odds(c.stat("HAB"), rules).success) for c in roster)
+    crit = d100_odds(roster[0].stat("HAB"), rules)
+    return (
+        Chances("En tête de l’ordre (RB-INIT-2)", tuple(first.items()),
+                "En tête de l’ordre d’initiative (RB-INIT-2, avant les effets de vitesse) "
+                "et réussite du test de HAB (RB-D100-1)."),
+        Chances("Réussit son test de HAB (RB-D100-1)", success, notes=(
+            f"Pour chacun, quelle que soit sa HAB : réussite critique, donc tour 0, "
+            f"{fmt.percent(crit.critical_success)} (RB-INIT-3) ; échec critique, donc rien "
+            f"avant le tour 2, {fmt.percent(crit.critical_failure)} (RB-INIT-4).",)),
+    )
+
+
+def surprise_chances(combatants: Iterable[Combatant], attackers: str, *, unaware: bool,
+                     rules: Rules = DEFAULT_RULES) -> Chances:
+    """What the surprise demo charts (RB-SURPRISE-1..3): the chance that the attack
+    succeeds and each combatant's chance to act in turn 0."""
+    roster = check_roster(combatants, rule="RB-SURPRISE-1", non_empty=True)
+    att = [c for c in roster if c.side == attackers]
+    dfd = [c for c in roster if c.side != attackers]
+    items: list[tuple[str, Fraction]] = [
+        ("attaque surprise réussie", surprise_chance(att, dfd, unaware=unaware, rules=rules))]
+    turn_zero = turn_zero_odds(roster, attackers, unaware=unaware, rules=rules)
+    items += [(f"{name} au tour 0", p) for name, p in turn_zero.items()]
+    return Chances("Rulebook : surprise et tour 0 (RB-SURPRISE-1/2/3)", tuple(items))
 
 
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----

@@ -16,6 +16,8 @@ from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
+from escarmouche.systems.describe import SurpriseReport
+from escarmouche.systems.rulebook.initiative import initiative
 from escarmouche.systems.rulebook.rules import (
     DEFAULT_RULES,
     Rules,
@@ -27,6 +29,7 @@ from escarmouche.text import fmt
 
 __all__ = [
     "SurpriseResult",
+    "explain_surprise",
     "group_values",
     "resolve_surprise",
     "roll_surprise",
@@ -197,3 +200,27 @@ def surprise(
     return roll_surprise(attackers, defenders, rng, unaware=unaware, rules=rules).success
 
 
+
+
+def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: bool,
+                     rng: Rng, *, rules: Rules = DEFAULT_RULES) -> SurpriseReport:
+    """The side ``attackers`` attempts a surprise attack on the others
+    (RB-SURPRISE-1..3): the attempt (:func:`roll_surprise`), then the initiative with
+    its turn 0, explained for a reader (without the exact chances)."""
+    roster = check_roster(combatants, rule="RB-SURPRISE-1")
+    att = [c for c in roster if c.side == attackers]
+    dfd = [c for c in roster if c.side != attackers]
+    res = roll_surprise(att, dfd, rng, unaware=unaware, rules=rules)
+    after_test = 2 if res.attack is not None else 0
+    init = initiative(roster, rng, surprise_by=attackers if res.success else None,
+                      rules=rules)
+    steps = [(0, "surprise : DIS des attaquants"), (1, "surprise : PMR des défenseurs")]
+    steps += [(after_test + i, f"initiative : {c.name}") for i, c in enumerate(roster)]
+    steps.append((after_test + len(roster), "départage"))
+    why = [res.text + "."]
+    why += [f"{z.text} ({', '.join(z.rules)})." for z in init.turn_zero_reasons]
+    if not init.turn_zero:
+        why.append("Personne ne qualifie pour le tour 0 : le combat commence au tour 1 "
+                   "(RB-INIT-3, RB-SURPRISE-3).")
+    return SurpriseReport("Tour 0", tuple(init.turn(0)), tuple(why),
+                          (*res.rules, *init.rules), tuple(steps))

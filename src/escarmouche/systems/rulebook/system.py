@@ -8,18 +8,19 @@ Hypoactivité (RB-SPEED-1), and the damage dice of an action that rolls them.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from escarmouche import _check
+from escarmouche import _check, systems
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, System
-from escarmouche.systems.describe import Situation
+from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.systems.rulebook.actions import (
     ACTIONS,
     FLAG_ACTION,
@@ -31,6 +32,7 @@ from escarmouche.systems.rulebook.actions import (
 )
 from escarmouche.systems.rulebook.initiative import (
     Initiative,
+    explain_initiative,
     initiative,
     resolve_initiative_with,
     turn_filter,
@@ -43,11 +45,17 @@ from escarmouche.systems.rulebook.narration import (
     order_sentence,
     turn_order_sentence,
 )
-from escarmouche.systems.rulebook.odds import SITUATIONS, standard_odds
+from escarmouche.systems.rulebook.odds import (
+    SITUATIONS,
+    first_to_act_chances,
+    standard_odds,
+    surprise_chances,
+)
 from escarmouche.systems.rulebook.rules import (
     AUTO_DAMAGE,
     ECLAT,
     ECLAT_MAX,
+    KNOWN_TRAITS,
     MAX_ROLLOFF_ROUNDS,
     REQUIRED_STATS,
     SPEED_EFFECTS,
@@ -65,7 +73,7 @@ from escarmouche.systems.rulebook.speed import (
     resolve_hypoactivity,
     resolve_speed,
 )
-from escarmouche.systems.rulebook.surprise import roll_surprise
+from escarmouche.systems.rulebook.surprise import explain_surprise, roll_surprise
 from escarmouche.text import fmt
 
 __all__ = ["START_OPTIONS", "SYSTEM", "RulebookSystem"]
@@ -108,6 +116,12 @@ class RulebookSystem(System[Rules]):
         Combatant("Grolk", "monstres", {"HAB": 40, "DIS": 30, "PMR": 55, "PV": 14,
                                         "Esprit": 6}),
     )
+    initiative_rules: ClassVar[tuple[str, ...]] = ("place_hyperactivite",)
+    surprise_rules: ClassVar[tuple[str, ...]] = ("valeur_groupe_surprise",)
+    initiative_stats: ClassVar[str] = (
+        "HAB (test D100) ; traits de vitesse : hyperactivité, hypoactivité, toujours "
+        "premier, toujours dernier, dépassement, dépassé")
+    traits: ClassVar[Mapping[str, str]] = KNOWN_TRAITS
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = TRACKS
     turn_word: ClassVar[str] = "tour"
@@ -174,6 +188,28 @@ class RulebookSystem(System[Rules]):
 
     def situations(self) -> tuple[Situation, ...]:
         return SITUATIONS
+
+    def _sharing(self, rules: Rules) -> Rules:
+        """``rules`` that also accept, without effect, the traits of the other systems
+        (the demos show one roster to every system)."""
+        others = {t for name in systems.available() if name != self.name
+                  for t in systems.get(name).traits} - set(KNOWN_TRAITS)
+        return dataclasses.replace(rules, extra_traits=rules.extra_traits | others)
+
+    def explain_initiative(self, combatants: Sequence[Combatant], rng: Any, rules: Rules,
+                           options: Mapping[str, Any]) -> InitiativeReport:
+        return explain_initiative(combatants, rng, rules=self._sharing(rules))
+
+    def first_to_act(self, combatants: Sequence[Combatant], rules: Rules,
+                     options: Mapping[str, Any]) -> tuple[Chances, ...]:
+        return first_to_act_chances(combatants, self._sharing(rules))
+
+    def explain_surprise(self, combatants: Sequence[Combatant], attackers: str,
+                         unaware: bool, rng: Any, rules: Rules) -> SurpriseReport:
+        rules = self._sharing(rules)
+        report = explain_surprise(combatants, attackers, unaware, rng, rules=rules)
+        return dataclasses.replace(report, chances=(
+            surprise_chances(combatants, attackers, unaware=unaware, rules=rules),))
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         rules = ctx.rules
