@@ -125,7 +125,7 @@ def play_turn(scene: Scene, rng: Any) -> TurnResult:
     _check.integer("régénération", scene.regeneration, lo=0, hi=d20_rules.HP_RANGE[1],
                    rule="D20-START-1")
     plan = d20.plan_turn(scene.actions, action_points=scene.points_spent, who=ACTOR)
-    enc = Encounter("d20", _roster(scene))
+    enc = Encounter(d20.SYSTEM, _roster(scene))
     for effect in _effects(scene):
         enc.add_effect(effect)
     before = enc.start(rng, positions=POSITIONS)
