@@ -176,9 +176,9 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
     what an edition page and the Atelier compare before and after a change."""
     saves = []
     for bonus in (-2, 0, 2, 5):
-        p = save_odds(bonus, rules=rules).success
-        saves.append((f"bonus {bonus:+d}".replace("-", "−"),
-                       tuple(1 - (1 - p) ** n for n in (1, 2, 3, 5))))
+        law = duration_odds(bonus, max_turns=5, rules=rules).exactly
+        saves.append((f"bonus {signed(bonus)}", tuple(
+            sum((law[k] for k in range(1, n + 1)), Fraction(0)) for n in (1, 2, 3, 5))))
     cap = rules.max_action_points_per_turn
     subs = []
     for spent in (0, 1, 2):
