@@ -66,7 +66,7 @@ def _edition(**over: Any) -> dict[str, Any]:
                             "summary": "Deuxième édition.", "changes": [
                                 {"kind": "option-default", "rules": ["D20-END-1"],
                                  "text": "Seuil 12.", "system": "d20",
-                                 "option": "save_target", "before": 10, "after": 12}]}
+                                 "option": "seuil_sauvegarde", "before": 10, "after": 12}]}
     data.update(over)
     return data
 
@@ -131,23 +131,36 @@ _text = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=6
                 ).filter(str.strip)
 
 
+#: (option key, a value its declaration accepts) of several kinds: a bounded integer, a
+#: yes/no, a value that may be « aucune » (None), a dice expression
+_option_values = st.one_of(
+    st.tuples(st.just("seuil_sauvegarde"), st.integers(1, 40)),
+    st.tuples(st.just("action_annulee_depensee"), st.booleans()),
+    st.tuples(st.just("points_action_max_par_tour"), st.none() | st.integers(1, 100)),
+    st.tuples(st.just("arme_par_defaut"), st.sampled_from(["1d6", "2d8+1", "1d12-1"])),
+)
+
+
 @settings(max_examples=40, deadline=None)
-@given(texts=st.lists(_text, min_size=0, max_size=4), summary=_text,
-       after=st.one_of(st.integers(-100, 100), st.booleans(), st.none(), _text))
+@given(texts=st.lists(_text, min_size=0, max_size=4), summary=_text, pair=_option_values)
 def test_an_edition_file_reads_back_as_written(tmp_path_factory: pytest.TempPathFactory,
                                                texts: list[str], summary: str,
-                                               after: Any) -> None:
+                                               pair: tuple[str, Any]) -> None:
     """What tools/edition.py writes is valid TOML that reads back to the same edition
-    (texts with quotes, backslashes, accents; option values of every kind)."""
-    changes = tuple(Change("option-default", ("D20-END-1",), t, "d20", "save_target", 10,
+    (texts with quotes, backslashes, accents; option values of every kind the
+    declarations accept, ``None`` written « aucune »)."""
+    option, after = pair
+    before = None if option == "points_action_max_par_tour" else after
+    changes = tuple(Change("option-default", ("D20-END-1",), t, "d20", option, before,
                            after) for t in texts)
     edition = Edition(2, dt.date(2027, 1, 15), summary, changes)
     path = tmp_path_factory.mktemp("ed") / "2.toml"
     path.write_text(edition_to_toml(edition), encoding="utf-8")
     back = load_edition(path)
-    expected = edition if after is not None else Edition(
-        2, edition.date, summary, tuple(Change(c.kind, c.rules, c.text, c.system, c.option,
-                                               c.before, "aucune") for c in changes))
+    expected = Edition(2, edition.date, summary, tuple(
+        Change(c.kind, c.rules, c.text, c.system, c.option,
+               "aucune" if c.before is None else c.before,
+               "aucune" if c.after is None else c.after) for c in changes))
     assert back == expected
 
 
@@ -167,7 +180,7 @@ _json = st.recursive(
         "kind": st.sampled_from(["new-rule", "option-default", "x"]) | _json,
         "rules": st.lists(st.sampled_from(["RB-D100-1", "x", ""]), max_size=3) | _json,
         "text": st.text(max_size=10) | _json, "system": st.just("d20") | _json,
-        "option": st.just("save_target") | _json, "before": _json, "after": _json,
+        "option": st.just("seuil_sauvegarde") | _json, "before": _json, "after": _json,
     }), max_size=3) | _json,
 }))
 def test_any_edition_data_reads_or_is_refused_in_french_core_err(data: dict[str, Any]
@@ -494,7 +507,7 @@ def test_ruling_texts_come_from_the_book_boxes(tmp_path: Path) -> None:
 def test_change_snippet_is_valid_toml() -> None:
     """The Atelier's export: a [[changes]] block that an edition file accepts."""
     snippet = change_to_toml(Change("option-default", ("D20-END-1",), "« Seuil » 12\\",
-                                    "d20", "save_target", 10, 12))
+                                    "d20", "seuil_sauvegarde", 10, 12))
     import tomllib
 
     data = tomllib.loads(snippet)
@@ -607,3 +620,23 @@ def test_nbval_report_prefers_the_plain_text_form() -> None:
     assert not any("<td>" in line for line in report)
     report = conftest.french_report([out("même", "<b>a</b>")], [out("même", "<i>a</i>")])
     assert "- <b>a</b>" in report and "+ <i>a</i>" in report
+
+
+@pytest.mark.parametrize(("change", "refused"), [
+    ({"option": "parades_par_rond"}, r"changes\[0\]\.option = «\s?parades_par_rond\s?».*"
+                                     r"option inconnue du système d100.*CORE-ERR"),
+    ({"option": "parries_per_round"}, r"option inconnue du système d100"),
+    ({"after": 150}, r"changes\[0\]\.after = 150.*entre 0 et 10.*D100-PARRY-3"),
+    ({"after": "deux"}, r"changes\[0\]\.after = «\s?deux\s?».*nombre entier.*D100-PARRY-3"),
+    ({"system": "d6"}, r"changes\[0\]\.system = «\s?d6\s?».*système inconnu"),
+])
+def test_an_option_change_is_checked_against_the_declaration(
+        change: dict[str, Any], refused: str) -> None:
+    """D100-PARRY-3: an edition file's option change names a known system, an option by
+    its declared French key, and values the declaration accepts; anything else is
+    refused in French, naming the field (CORE-ERR)."""
+    base = {"kind": "option-default", "rules": ["D100-PARRY-3"], "text": "Deux parades.",
+            "system": "d100", "option": "parades_par_round", "before": 1, "after": 2}
+    assert parse_edition(_edition(changes=[base])).changes[0].after == 2
+    with pytest.raises(ValueError, match=refused):
+        parse_edition(_edition(changes=[{**base, **change}]))

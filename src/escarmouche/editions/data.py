@@ -29,7 +29,7 @@ from typing import Any
 from escarmouche import _schema
 from escarmouche.errors import SaveError, invalid
 from escarmouche.model import Json
-from escarmouche.text.fmt import de, quote
+from escarmouche.text.fmt import de, join, quote
 
 __all__ = [
     "FORMAT",
@@ -164,9 +164,51 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         if c["kind"] == "option-default" and ("before" not in c or "after" not in c):
             raise _fail(f"changes[{i}]", c["kind"],
                         "un changement d’option donne « before » et « after »")
+        if c["kind"] == "option-default":
+            _check_option_change(f"changes[{i}]", c)
         changes.append(Change(c["kind"], tuple(c["rules"]), c["text"], c.get("system"),
                               c.get("option"), c.get("before"), c.get("after")))
     return Edition(plain["number"], date, plain["summary"], tuple(changes))
+
+
+#: how an edition file writes ``None`` (TOML has no null): « aucune » valeur
+NONE_WORD = "aucune"
+
+
+def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
+    """An option change names a registered system, one of its options by its French key,
+    and values that option accepts (``after``; ``before`` may be ``None`` for a new
+    option); the declaration says which (:mod:`escarmouche.options`)."""
+    from escarmouche.errors import EscarmoucheError
+    from escarmouche.systems import available, get
+
+    name = change["system"]
+    if name not in available():
+        raise _fail(f"{where}.system", name, "système inconnu ; systèmes : "
+                    + join([quote(n) for n in available()], last="ou"))
+    system = get(name)
+    keys = [o.key for o in system.options()]
+    spec = next((o for o in system.options() if o.key == change["option"]), None)
+    if spec is None:
+        raise _fail(f"{where}.option", change["option"],
+                    f"option inconnue du système {name} ; options : "
+                    + join([quote(k) for k in keys], empty="aucune"))
+    for side in ("before", "after"):
+        value = change[side]
+        if value == NONE_WORD and (spec.optional or spec.default is None):
+            continue  # TOML has no null: « aucune » stands for None
+        if value in (None, NONE_WORD) and side == "before":
+            continue  # a new option had no value before
+        try:
+            spec.check_value(spec.from_json(value, field=spec.key))
+        except EscarmoucheError as err:
+            text = str(err).replace("\u00a0", " ").replace("\u202f", " ")
+            why = text.split(" : ", 1)[-1].removesuffix(f" ({err.rule})")
+            if "pour l’option" not in why:
+                why = f"{why} pour l’option {quote(spec.key)}"
+            refused = invalid(f"{where}.{side}", value, err.rule or "CORE-ERR", why,
+                              kind=SaveError)
+            raise refused from None
 
 
 def load_edition(path: Path | str) -> Edition:
@@ -186,7 +228,7 @@ def load_edition(path: Path | str) -> Edition:
 
 def _toml_value(value: Json) -> str:
     if value is None:
-        return '"aucune"'
+        return f'"{NONE_WORD}"'
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
