@@ -27,9 +27,9 @@ FOLDERS = ("src", "widgets", "tools", "bench", "tests")
 #: which they may not exceed
 PENDING: dict[str, int] = {
     "tests/test_d100.py": 1217,
-    "tests/test_d12.py": 1030,
-    "tests/test_d20.py": 1129,
-    "tests/test_rulebook.py": 1426,
+    "tests/test_d12.py": 1031,
+    "tests/test_d20.py": 1131,
+    "tests/test_rulebook.py": 1427,
 }
 
 
