@@ -7,7 +7,7 @@ For each system, in this same run and on this same machine (best of several repe
 - ``simulation``: what :func:`escarmouche.simulation.simulate` does per fight
   (``template.simulated()``, ``start``, ``run``, the fight's result);
 - ``simulate``: :func:`escarmouche.simulation.simulate` itself, per fight (it uses the
-  dedicated d100 resolver where it applies, :mod:`escarmouche.simulation.d100`);
+  dedicated d100 resolver where it applies, :mod:`escarmouche.systems.d100.duel`);
 - ``dés seuls``: a loop of ``rng.randint(1, faces)`` drawing the very dice those fights
   drew (same count, same faces), from streams seeded the same way.
 

@@ -39,7 +39,7 @@ from escarmouche.text.typo import in_context, typographie, typographie_html
 VERSION = hashlib.sha256(
     Path(__file__).read_bytes()
     + Path(__file__).resolve().parents[2].joinpath(
-        "src", "escarmouche", "render", "typo.py").read_bytes()
+        "src", "escarmouche", "text", "typo.py").read_bytes()
 ).hexdigest()[:12]
 
 #: nodes whose text is not prose: left as they are, but seen as context
