@@ -122,7 +122,7 @@ def test_d12_group_order_environment_and_odds() -> None:
     assert "- monstres (13)\u00a0: Grolk, Vex" in text
     assert "- héros (12)\u00a0: Brune, Aldric" in text
     assert "- environnement (12)\u00a0: événements passifs" in text
-    assert "l’environnement perd l’égalité (D12-INIT-5)" in text
+    assert "en cas d’égalité, l’environnement passe en dernier (D12-INIT-5)" in text
     odds = d12.group_odds([Combatant("Aldric", "héros", {"init": 2}),
                            Combatant("Brune", "héros", {"init": 3}),
                            Combatant("Grolk", "monstres", {"init": 1}),

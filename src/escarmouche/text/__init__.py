@@ -5,6 +5,9 @@ The engine's lowest layers (:mod:`escarmouche.errors`, :mod:`escarmouche.model`)
 their messages with these and nothing else; the presentation layer
 (:mod:`escarmouche.render`: SVG charts, HTML tables) builds on them. Importing this
 package loads no SVG code.
+
+>>> typographie(f"Réussite : {percent(0.125)} !") == "Réussite\u00a0: 12,5\u202f%\u202f!"
+True
 """
 
 from __future__ import annotations

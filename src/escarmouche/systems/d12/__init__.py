@@ -71,6 +71,8 @@ from escarmouche.systems.d12.initiative import (
     member_order,
     rank_groups,
     resolve_initiative,
+    roll_bonus_turn,
+    roll_groups_after_bonus,
     roll_initiative,
 )
 from escarmouche.systems.d12.odds import (
@@ -212,6 +214,8 @@ __all__ = [
     "resolve_initiative",
     "roll_attack",
     "roll_attack_outcome",
+    "roll_bonus_turn",
     "roll_damage",
+    "roll_groups_after_bonus",
     "roll_initiative",
 ]
