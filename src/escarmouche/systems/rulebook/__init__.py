@@ -91,9 +91,10 @@ from escarmouche.systems.rulebook.odds import (
     turn_zero_odds,
 )
 from escarmouche.systems.rulebook.rules import (
-    AUTO_DAMAGE,
     COST_LABELS,
     CRITICAL_LABELS,
+    DECLARED_DAMAGE,
+    DECLARED_DAMAGE_FACES,
     DEFAULT_RULES,
     ECLAT,
     ECLAT_MAX,
@@ -146,10 +147,11 @@ hypoactivity_check = resolve_hypoactivity
 
 __all__ = [
     "ACTIONS",
-    "AUTO_DAMAGE",
     "COSTS",
     "COST_LABELS",
     "CRITICAL_LABELS",
+    "DECLARED_DAMAGE",
+    "DECLARED_DAMAGE_FACES",
     "DEFAULT_RULES",
     "ECLAT",
     "ECLAT_MAX",
