@@ -44,6 +44,7 @@ from escarmouche.systems.d100 import (
     roll_attack,
     target_number,
 )
+from escarmouche.text.fmt import percent
 
 # -- fixtures -------------------------------------------------------------------------------
 
@@ -1215,3 +1216,17 @@ def test_weapon_descriptions_are_french_d100_atk_3() -> None:
         started([BRUNE, GROLK], [9, 1], armes={"javelot": {"damage": 2}})
     with pytest.raises(ParameterError, match="D100-ATK-3"):
         started([BRUNE, GROLK], [9, 1], armes={"javelot": {"nom": "javelot"}})
+
+
+def test_summary_tells_a_landing_blow_from_a_wound_d100_atk_3() -> None:
+    """D100-ATK-3: a blow that lands may cost 0 wounds (BE and armour). The summary
+    names the two chances apart: « le coup porte » (5 %) and « au moins une blessure »
+    (CC 5 on Grolk, BE 3: head and right arm 3 % × 7/10, left arm, armour 1, 2 % × 6/10:
+    2,1 % + 1,2 % = 3,3 %)."""
+    o = attack_distribution(attack_setup(fighter("A", "x", CC=5), GROLK, "mains_nues"))
+    assert o.landed == Fraction(5, 100)
+    assert o.wounding == 1 - o.wounds[0] == Fraction(33, 1000)
+    text = o.summary()
+    assert f"le coup porte : {percent(Fraction(5, 100))}" in text
+    assert f"au moins une blessure : {percent(Fraction(33, 1000))}" in text
+    assert "blessures infligées" not in text
