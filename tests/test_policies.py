@@ -125,7 +125,7 @@ def test_d20_move_then_attack_in_one_turn() -> None:
     rng = ScriptedRolls([20, 1] + [15, 3] * 6)
     enc.start(rng, positions={"Brune": [0, 0], "Grolk": [4, 0]})
     enc.run(rng, max_turns=1)
-    kinds = [e.data.get("action") for e in enc.log if e.actor == "Brune" and e.kind == "action"]
+    kinds = [e.data.get("action") for e in enc.log if e.actor == "Brune" and "used" in e.data]
     assert kinds == ["deplacement", "attaquer"]
 
 

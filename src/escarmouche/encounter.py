@@ -476,10 +476,13 @@ class Encounter:
         st.cursor = -1
         st.activations = {}
         word = self._system.turn_word
+        # the announced order leaves out the fighters already out of the fight: they
+        # have no activation in it (their slots are skipped)
+        acting = [n for n in st.order if n not in st.fighters or st.fighters[n].standing]
         ctx.emit(
             "debut_tour",
-            f"Début du {word} {st.turn} : " + (", ".join(st.order) or "personne n’agit") + ".",
-            rules=self._system.turn_rules, data={"order": list(st.order)},
+            f"Début du {word} {st.turn} : " + (", ".join(acting) or "personne n’agit") + ".",
+            rules=self._system.turn_rules, data={"order": acting},
         )
         for e in [e for e in st.effects if e.timing is Timing.TURN_START]:
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_START, ()))
