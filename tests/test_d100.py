@@ -472,6 +472,13 @@ def test_unreachable_zone_substituted_d100_atk_6() -> None:
     assert (result.rolled_location, result.location) == ("tête", "corps")
     assert result.substituted and result.wounds_lost == 2 and "D100-ATK-6" in result.rules
     assert "tête hors d’atteinte" in result.sentence
+    # agreement: the head is replaced, the blow lands on the body (not « tête …
+    # remplacé par corps »); the steps carry the text's numbers 1–5 (D100-ATK-1..4)
+    steps = result.steps()
+    assert ("2. Localisation : 51 inversé → 15, tête, hors d’atteinte ; le coup porte sur "
+            "le corps (D100-ATK-6) (D100-ATK-2).") in steps
+    assert [line[:2] for line in steps if line[:1].isdigit()] == ["1.", "2.", "3.", "4.", "5."]
+    assert not any("remplacé par" in line for line in steps)
     assert d100.substitute_location("tête", ["tête", "corps"]) == "bras droit"
     assert d100.substitute_location("bras gauche", ["tete"]) == "bras gauche"
     for zone, order in NEAREST_LOCATIONS.items():
@@ -1161,7 +1168,7 @@ def test_results_display_themselves_in_french() -> None:
     html = result._repr_html_()
     assert ("Aldric touche Grolk au bras "
             "gauche") in html and "Seuil d’attaque\u00a0: CC 65 = 65." in html
-    assert "3. Localisation : 63 inversé → 36 : bras gauche (D100-ATK-2)." in result.steps()
+    assert "2. Localisation : 63 inversé → 36, bras gauche (D100-ATK-2)." in result.steps()
     assert "AttackResult(" not in html
     odds = attack_odds(65, defence="parade", defence_target=45)
     assert "<table" in odds._repr_html_() and "porte" in odds._repr_html_()

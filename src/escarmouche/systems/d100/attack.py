@@ -403,6 +403,17 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
 # -- one attack, end to end (D100-ATK-1..7) -------------------------------------------------
 
 
+#: each zone with its article, for sentences (« le coup porte sur le corps »)
+_ZONE_ARTICLES = {"tête": "la tête", "bras droit": "le bras droit",
+                  "bras gauche": "le bras gauche", "corps": "le corps",
+                  "jambe droite": "la jambe droite", "jambe gauche": "la jambe gauche"}
+
+
+def _the(zone: str) -> str:
+    """« le corps », « la tête »; a zone of a designer's own table keeps its name."""
+    return _ZONE_ARTICLES.get(zone, zone)
+
+
 @dataclass(frozen=True, slots=True)
 class AttackSetup:
     """Every decision of one attack, checked, before any die is rolled.
@@ -596,33 +607,36 @@ class AttackResult:
         return tuple(out)
 
     def steps(self) -> list[str]:
-        """The attack step by step, as a GM reads it: the thresholds, then each roll."""
+        """The attack step by step, as a GM reads it: the thresholds, then the text's
+        five steps, numbered as the text numbers them (D100-ATK-1 to D100-ATK-4: 1 jet
+        d’attaque, 2 localisation, 3 dégâts, 4 protection, 5 bilan); a parry or a dodge,
+        which the text describes apart (D100-PARRY-1), comes unnumbered after step 1."""
         s = self.setup
         lines = s.thresholds()
         verdict = "touche" if self.hit else "manque"
         lines.append(f"1. Jet d’attaque : {self.attack_roll} → {verdict} (D100-ATK-1).")
-        step = 2
         if self.hit and s.defence_target is not None and self.defence_roll is not None:
             ok = "réussit" if self.defended else "échoue"
             jet, the = ("Jet de parade", "la parade") if s.defence == "parade" else (
                 "Jet d’esquive", "l’esquive")
             rule = "D100-PARRY-2" if s.defence == "parade" else "D100-DODGE-1"
-            lines.append(f"{step}. {jet} : {self.defence_roll} → {the} {ok} ({rule}).")
-            step += 1
+            lines.append(f"{jet} : {self.defence_roll} → {the} {ok} ({rule}).")
         elif self.hit and s.defence == "aucune":
-            lines.append(f"{step}. Pas de défense.")
-            step += 1
+            lines.append("Pas de défense.")
         if self.location is not None and self.location_value is not None:
             value = "00" if self.location_value == 100 else f"{self.location_value:02d}"
-            where = f"{self.attack_roll} inversé → {value} : {self.rolled_location}"
+            where = f"{self.attack_roll} inversé → {value}, {self.rolled_location}"
             if self.substituted:
-                where += f", hors d’atteinte, remplacé par {self.location} (D100-ATK-6)"
-            lines.append(f"{step}. Localisation : {where} (D100-ATK-2).")
-            step += 1
+                where += (f", hors d’atteinte ; le coup porte sur {_the(self.location)} "
+                          "(D100-ATK-6)")
+            lines.append(f"2. Localisation : {where} (D100-ATK-2).")
             lines.append(
-                f"{step}. Dégâts : d10 {self.damage_roll} + arme {s.weapon.damage} − BE "
-                f"{s.be} − armure {self.armour} = {plural(self.wounds_lost, 'blessure')} ; "
-                f"reste {self.wounds_left} B (D100-ATK-3).")
+                f"3. Dégâts : d10 {self.damage_roll} + arme {s.weapon.damage} = "
+                f"{self.raw_damage} (D100-ATK-3).")
+            lines.append(
+                f"4. Protection : {self.raw_damage} − BE {s.be} − armure {self.armour} = "
+                f"{plural(self.wounds_lost, 'blessure')}, jamais moins de 0 (D100-ATK-3).")
+            lines.append(f"5. Bilan : il reste {self.wounds_left} B (D100-ATK-4).")
         return lines
 
     def _repr_html_(self) -> str:
