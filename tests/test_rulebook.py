@@ -917,7 +917,7 @@ def test_turn_begins_and_ends_with_activations_rb_turn_1() -> None:
                          ("activation", 1, "Grolk"), ("fin_tour", 1, None)]
     assert enc.turn == 2 and not enc.finished
     end(enc, 4)
-    assert enc.finished and enc.outcome == "victoire : tenir deux tours"
+    assert enc.finished and enc.outcome == "victoire (tenir deux tours)"
 
 
 def test_global_countdown_at_turn_start_rb_time_1() -> None:
@@ -1216,7 +1216,7 @@ def test_gm_end_conditions_rb_end_1() -> None:
              EndCondition("camp_hors_combat", "défaite", side="héros")]
     enc = begin(end_conditions=conds)
     enc.act("Aldric", "attaquer", cible="Grolk", piste="Esprit", degats=10)
-    assert enc.finished and enc.outcome == "victoire : le chef Grolk est à terre"
+    assert enc.finished and enc.outcome == "victoire (le chef Grolk est à terre)"
     assert enc.fighter("Vif").standing  # the fight ends though Vif still stands
     with pytest.raises(EscarmoucheError, match="RB-END-1"):
         enc.act("Vif", "deplacement")

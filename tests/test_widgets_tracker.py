@@ -217,7 +217,7 @@ def test_finish(tracker: CombatTracker) -> None:
     tracker.finish_button.click()
     assert "combat terminé\u00a0: fin décidée par le MJ" in status(tracker)
     tracker.next_button.click()
-    assert "plus aucune action possible" in tracker.error_text
+    assert "plus aucune action n’est possible" in tracker.error_text
 
 
 def test_load_encounter_accepts_the_engine_save() -> None:

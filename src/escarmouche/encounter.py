@@ -274,8 +274,8 @@ class Encounter:
             )
         if ctx.state.finished:
             raise IllegalActionError(
-                f"combat = terminé ({ctx.state.outcome}) : plus aucune action possible "
-                "(RB-END-1)",
+                "combat = terminé : plus aucune action n’est possible ; issue du combat, "
+                f"{ctx.state.outcome} (RB-END-1)",
                 field="combat", value="terminé", rule="RB-END-1",
             )
 
@@ -570,7 +570,8 @@ class Encounter:
             return
         for cond in st.end_conditions:
             if CONDITIONS[cond.kind](st, cond, at_turn_end):
-                self._finish(ctx, f"{cond.outcome} : {cond.describe()}")
+                # « victoire (tous les ennemis hors de combat) »: one colon per clause
+                self._finish(ctx, f"{cond.outcome} ({cond.describe()})")
                 return
         if not st.end_conditions:
             sides = {f.side for f in st.fighters.values() if f.standing}
