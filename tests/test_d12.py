@@ -1122,3 +1122,13 @@ def test_automated_fight_deterministic_and_round_trips(seed: int, env: bool,
     assert a.to_json() == b.to_json()
     assert Encounter.from_json(a.to_json()).to_json() == a.to_json()
     assert a.finished
+
+
+def test_environment_speaks_of_a_tie_only_when_there_is_one_d12_init_5() -> None:
+    """D12-INIT-5: the environment's line names the group it follows only when a group
+    is at exactly 12. Aldric 5 + 2 = 7, Brune 3, Grolk 9 + 1 = 10: nobody at 12."""
+    enc = Encounter("d12", party())
+    enc.start(ScriptedRolls([5, 3, 9]), environnement=True)
+    assert enc.state.order == [ENVIRONMENT, "Grolk", "Aldric", "Brune"]
+    line = next(e for e in enc.log if e.kind == "environnement")
+    assert "égalité" not in line.text

@@ -202,10 +202,19 @@ def group_acts_sentence(side: str, value: int, standing: list[str]) -> str:
             f"ensemble puis exécutent dans l’ordre {', '.join(standing)} (D12-INIT-4).")
 
 
-def environment_sentence(effects: list[str]) -> str:
+def environment_sentence(effects: list[str], tied: bool = False) -> str:
+    """The environment's slot (D12-INIT-5); ``tied`` when a group is at exactly 12 (the
+    environment then passes after it: the only case worth saying).
+
+    >>> environment_sentence(["Éboulement"])
+    'L’environnement agit à l’initiative 12 (D12-INIT-5) : « Éboulement ».'
+    >>> environment_sentence([], tied=True)
+    'L’environnement agit à l’initiative 12, après le groupe à égalité (D12-INIT-5) : aucun effet.'
+    """
     what = join([quote(n) for n in effects], empty="aucun effet")
-    return (f"L’environnement agit à l’initiative {ENVIRONMENT_INITIATIVE}, après les groupes "
-            f"à égalité (D12-INIT-5) : {what}.")
+    after = ", après le groupe à égalité" if tied else ""
+    return (f"L’environnement agit à l’initiative {ENVIRONMENT_INITIATIVE}{after} "
+            f"(D12-INIT-5) : {what}.")
 
 
 def attack_explanation(att: AttackRoll) -> str:

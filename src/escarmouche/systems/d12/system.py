@@ -318,7 +318,9 @@ class D12System(System[Rules]):
         if actor == ENVIRONMENT:
             st["acting_group"] = ENVIRONMENT
             current = [e.name for e in ctx.effects_of(ENVIRONMENT)]
-            ctx.emit("environnement", narration.environment_sentence(current),
+            init = D12Initiative.from_json(st["initiative"])
+            tied = any(t.rule == "D12-INIT-5" for t in init.group_ties)
+            ctx.emit("environnement", narration.environment_sentence(current, tied),
                      actor=ENVIRONMENT, rules=("D12-INIT-5",), data={"effects": current})
             return True
         if ctx.state.turn >= 1:
