@@ -334,9 +334,12 @@ def test_pistol_reload_in_encounter_d100_act_4() -> None:
     assert enc.fighter("Brune").flags["loaded"]["directrice"] is True
     assert events(enc, "recharger")[-1].data["loaded"] is True
     assert [e.text for e in events(enc, "recharger")] == [
-        "Brune recharge son arme (pistolet)\u00a0: 1 demi-action sur 4, action étendue.",
-        "Brune recharge son arme (pistolet)\u00a0: 2 demi-actions sur 4, action étendue.",
-        "Brune recharge son arme (pistolet)\u00a0: 3 demi-actions sur 4, action étendue.",
+        "Brune recharge son arme (pistolet)\u00a0: 1 demi-action faite sur 4, il en reste 3 "
+        "(action étendue).",
+        "Brune recharge son arme (pistolet)\u00a0: 2 demi-actions faites sur 4, il en reste 2 "
+        "(action étendue).",
+        "Brune recharge son arme (pistolet)\u00a0: 3 demi-actions faites sur 4, il en reste 1 "
+        "(action étendue).",
         "Brune recharge son arme (pistolet)\u00a0: elle est chargée."]
 
 

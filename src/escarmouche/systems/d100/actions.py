@@ -139,7 +139,7 @@ class TurnPlan:
             label = ACTION_DEFS[self.extended.action].label \
                 if self.extended.action in ACTION_DEFS else self.extended.action
             done = self.extended.total - self.extended.remaining
-            text += f" ; {quote(label)} continue : {steps_sentence(done, self.extended.total)}"
+            text += f" ; {quote(label)} continue, {steps_sentence(done, self.extended.total)}"
         for action in self.completed:
             text += f" ; {quote(ACTION_DEFS[action].label)} achevée"
         for action in self.abandoned:

@@ -149,5 +149,13 @@ def attack_sentence(result: AttackResult) -> str:
 
 
 def steps_sentence(done: int, total: int) -> str:
-    """D100-ACT-4: « 2 demi-actions sur 4, action étendue »."""
-    return f"{plural(done, 'demi-action')} sur {total}, action étendue"
+    """D100-ACT-4: the progress of an extended action, done and left said apart.
+
+    >>> steps_sentence(3, 4)
+    '3 demi-actions faites sur 4, il en reste 1 (action étendue)'
+    >>> steps_sentence(1, 4)
+    '1 demi-action faite sur 4, il en reste 3 (action étendue)'
+    """
+    made = "faite" if done <= 1 else "faites"
+    return (f"{plural(done, 'demi-action')} {made} sur {number(total)}, il en reste "
+            f"{number(total - done)} (action étendue)")
