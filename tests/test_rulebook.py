@@ -1045,7 +1045,7 @@ def test_movement_regenerates_at_global_turn_rb_move_1() -> None:
     assert enc.current == "Aldric"
     enc.act("Grolk", "deplacement", description="se met à couvert")  # out of turn
     (mv,) = events(enc, "deplacement")
-    assert mv.data["out_of_turn"] is True and "hors de son tour" in mv.text
+    assert mv.data["out_of_turn"] is True and "hors de son activation" in mv.text
     with pytest.raises(IllegalActionError, match="RB-MOVE-1"):
         enc.act("Grolk", "deplacement")
     with pytest.raises(IllegalActionError, match="RB-MOVE-1"):

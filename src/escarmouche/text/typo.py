@@ -61,6 +61,7 @@ __all__ = [
     "typographie",
     "typographie_html",
     "typographie_markdown",
+    "typeset_print",
 ]
 
 NBSP: Final = "\u00a0"
@@ -344,3 +345,14 @@ def typographie_markdown(source: str) -> str:
             prose.append(line)
     flush()
     return "".join(out)
+
+
+def typeset_print(*values: object, sep: str = " ", end: str = "\n") -> None:
+    """:func:`print`, with French typography: what a book page prints is typeset like
+    everything else a reader sees (its pages import it as ``print``).
+
+    >>> typeset_print("Ordre :", "Aldric, Brune") is None
+    Ordre\u00a0: Aldric, Brune
+    True
+    """
+    print(typographie(sep.join(str(v) for v in values)), end=end)

@@ -532,8 +532,8 @@ def check_legal(ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
     if current != actor:
         raise invalid("acteur", actor, "D20-ACT-1",
                       f"c’est le tour {de(str(current))} ; {quote(spec.label)} ne se "
-                      "fait que pendant son propre tour (hors de son tour : actions libres, "
-                      "d’opportunité et immédiates seulement)", kind=IllegalActionError)
+                      "fait que pendant son propre tour (hors de son tour, seulement les actions "
+                      "libres, d’opportunité et immédiates)", kind=IllegalActionError)
     if timing == "point_action":
         left = int(f.flags.get("pa", 0))
         if left <= 0:

@@ -110,7 +110,7 @@ ACTIONS: dict[str, ActionSpec] = {
     "deplacement": _spec(
         "deplacement", "Se déplacer", ("RB-ACT-1", "RB-MOVE-1"), ("description",), (),
         "Le déplacement : un par tour global, régénéré à son début, utilisable hors de "
-        "son tour tant qu’il n’est pas dépensé (RB-MOVE-1)."),
+        "son activation tant qu’il n’est pas dépensé (RB-MOVE-1)."),
     "posture": _spec(
         "posture", "Changer de posture", ("RB-ACT-1",), ("posture",), ("posture",),
         "Change de posture (posture), une fois par activation (RB-ACT-1)."),
@@ -121,7 +121,7 @@ ACTIONS: dict[str, ActionSpec] = {
         "activation (RB-ACT-1)."),
     "depenser_eclat": _spec(
         "depenser_eclat", "Dépenser de l’éclat", ("RB-END-3",), ("montant",), (),
-        "Dépense de l’éclat (montant, 1 par défaut), même hors de son tour ; il ne se "
+        "Dépense de l’éclat (montant, 1 par défaut), même hors de son activation ; il ne se "
         "régénère qu’à la fin du combat (RB-END-3)."),
 }
 

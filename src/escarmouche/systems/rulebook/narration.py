@@ -102,9 +102,9 @@ def move_sentence(actor: str, out_of_turn: bool, description: str) -> str:
     """The movement, in or out of turn (RB-MOVE-1).
 
     >>> move_sentence("Tom", True, "recule")
-    'Tom se déplace hors de son tour (recule).'
+    'Tom se déplace hors de son activation (recule).'
     """
-    where = " hors de son tour" if out_of_turn else ""
+    where = " hors de son activation" if out_of_turn else ""
     return f"{actor} se déplace{where}{f' ({description})' if description else ''}."
 
 
