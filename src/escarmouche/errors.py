@@ -26,13 +26,13 @@ import math
 from fractions import Fraction
 
 __all__ = [
+    "FIELD_LABELS",
     "DiceError",
     "EscarmoucheError",
     "IllegalActionError",
     "ParameterError",
     "RosterError",
     "RuleBoundError",
-    "FIELD_LABELS",
     "SaveError",
     "field_label",
     "invalid",

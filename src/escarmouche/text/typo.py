@@ -58,10 +58,10 @@ __all__ = [
     "in_context",
     "typeset",
     "typeset_html",
+    "typeset_print",
     "typographie",
     "typographie_html",
     "typographie_markdown",
-    "typeset_print",
 ]
 
 NBSP: Final = "\u00a0"
