@@ -44,7 +44,7 @@ def test_manual_dice_critical_explosive() -> None:
     assert demo.error_text == ""
     assert "12 naturel, réussite critique" in text
     assert "Option choisie\u00a0: (b) dé supplémentaire explosif." in text
-    assert "→ 26 points de dégâts." in text
+    assert ", soit 26 points de dégâts." in text
     assert "d12 = 12 (attaque)\u202f; d8 = 8 (dégâts)\u202f; d8 = 8 (dégâts)" in text
     assert "D12-EXPLODE-1" in text
 

@@ -100,11 +100,11 @@ class EscarmoucheError(ValueError):
         from escarmouche.text.typo import typographie
 
         text = str(self)
-        head = f"{self.field} = {shown(self.value)} : " if self.field else ""
-        typed = typographie(head)
-        if self.field and text.startswith(typed):
-            why = text[len(typed):]
-            return typographie(f"Refus, {field_label(self.field)} {shown(self.value)} : "
+        colon = typographie("x : y")[1:-1]  # the typeset « : »
+        start = f"{self.field} = " if self.field else ""
+        if self.field and text.startswith(start) and colon in text:
+            value, why = text[len(start):].split(colon, 1)
+            return typographie(f"Refus, {field_label(self.field)} {value} : "
                                f"{why.rstrip('.')}.")
         return typographie(f"Refus : {text.rstrip('.')}.")
 

@@ -160,11 +160,11 @@ def check_two_weapons(
     m, o = get_weapon(main, weapons), get_weapon(off, weapons)
     if m.id not in MAIN_HAND_WEAPONS:
         raise invalid("main directrice", m.label, "D100-TWO-1",
-                      "pour combattre à deux armes, la main directrice tient une de ces "
-                      f"armes : {_labels(MAIN_HAND_WEAPONS)}", kind=IllegalActionError)
+                      "pour combattre à deux armes, la main directrice tient l’une de ces "
+                      f"armes, {_labels(MAIN_HAND_WEAPONS)}", kind=IllegalActionError)
     if o.id not in OFF_HAND_WEAPONS:
         raise invalid("main non directrice", o.label, "D100-TWO-1",
-                      "pour combattre à deux armes, l’autre main tient une de ces armes : "
+                      "pour combattre à deux armes, l’autre main tient l’une de ces armes, "
                       f"{_labels(OFF_HAND_WEAPONS)}", kind=IllegalActionError)
     return TwoWeapons(m.id, o.id)
 
@@ -387,7 +387,7 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
         if guard.two_weapons:
             return "main_non_directrice"
         raise invalid("defense", defence, "D100-PARRY-2",
-                      f"{who} ne peut pas parer : il faut une parade préparée (demi-action) "
+                      f"{who} ne peut pas parer sans une parade préparée (demi-action) "
                       "ou une arme dans chaque main", kind=illegal)
     if "esquive" not in defender.skills:
         raise invalid("defense", defence, "D100-DODGE-1",
