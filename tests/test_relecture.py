@@ -209,9 +209,8 @@ def _identifiers() -> set[str]:
             if "_" in option:
                 names.add(option)
             for value in values:
-                if isinstance(value, str) and ("_" in value or value.isascii()
-                                               and value in {"weakest", "leader", "mean",
-                                                             "consecutive"}):
+                english = {"weakest", "leader", "mean", "consecutive"}
+                if isinstance(value, str) and ("_" in value or value in english):
                     names.add(value)
         del system
     return names
@@ -354,7 +353,7 @@ def test_r7_every_page_opens_with_its_rule_not_a_table() -> None:
         text = page.read_text(encoding="utf-8").split("---", 2)[-1]
         body = re.sub(r"```\{code-cell\}[^\n]*\n:tags: \[remove-cell\]\n.*?```", "", text,
                       flags=re.S)
-        first = [p for p in re.split(r"\n\s*\n", body) if p.strip()
-                 and not p.lstrip().startswith("#")][0]
+        first = next(p for p in re.split(r"\n\s*\n", body) if p.strip()
+                     and not p.lstrip().startswith("#"))
         assert "moteur" not in first.split(".")[0], (page, first[:80])
         assert not first.lstrip().startswith("```{code-cell}"), (page, first[:80])

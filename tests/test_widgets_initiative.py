@@ -170,14 +170,14 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].name.value = "Aldric"
     demo.roster.lines[0].stats.value = "HAB=160"
     demo.roll_button.click()
-    assert "HAB = 160" in demo.error_text and "RB-INIT-1" in demo.error_text
+    assert "HAB 160" in demo.error_text and "RB-INIT-1" in demo.error_text
     demo.roster.lines[0].stats.value = "HAB=6O"
     demo.roll_button.click()
     assert "HAB=6O" in demo.error_text
     demo.roster.lines[0].stats.value = "HAB=60"
     demo.roster.lines[0].traits.value = "volant"
     demo.roll_button.click()
-    assert "trait = «\u00a0volant\u00a0»" in demo.error_text
+    assert "trait «\u00a0volant\u00a0»" in demo.error_text
     demo.roster.lines[0].traits.value = ""
     demo.dice.manual.value = True
     demo.dice.dice.value = "5, 6"
@@ -188,7 +188,7 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].stats.value = "init=500"
     demo.dice.manual.value = False
     demo.roll_button.click()
-    assert "init de «\u00a0Aldric\u00a0» = 500" in demo.error_text
+    assert "init de «\u00a0Aldric\u00a0» 500" in demo.error_text
 
 
 def test_seed_is_reproducible_and_shared_between_rolls() -> None:
@@ -221,7 +221,7 @@ def test_d100_order_ag_ties_and_roll_off() -> None:
     assert f"C {percent(odds['C'])}" in demo.odds_text
     demo.roster.lines[0].stats.value = "Ag=140"
     demo.roll_button.click()
-    assert "Ag = 140" in demo.error_text
+    assert "Ag 140" in demo.error_text
 
 
 def test_too_many_sides_for_the_d12_odds_is_said() -> None:

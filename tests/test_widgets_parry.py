@@ -56,8 +56,8 @@ def test_dodge_and_its_conditions() -> None:
 def test_parry_needs_preparation_or_two_weapons() -> None:
     demo = ParryDodgeDemo()
     demo.parry_prepared.value = False
-    assert "il faut une parade préparée (demi-action) ou une arme dans chaque main" in (
-        demo.error_text)
+    assert ("ne peut pas parer sans une parade préparée (demi-action) ou une arme dans "
+            "chaque main") in demo.error_text
     demo.two_weapons.value = True
     assert demo.error_text == ""
     text = manual(demo, "30, 20")
@@ -97,11 +97,11 @@ def test_bad_stats_and_dice_in_french() -> None:
     demo = ParryDodgeDemo()
     shown = demo.output.value
     demo.att_cc.value = 140
-    assert "CC = 140\u00a0: un nombre entier entre 0 et 100 est attendu pour Attaquant" in (
+    assert "CC 140\u00a0: un nombre entier entre 0 et 100 est attendu pour Attaquant" in (
         demo.error_text)
     demo.att_cc.value = 45
     demo.head_armour.value = "beaucoup"
-    assert "armure de la tête = «\u00a0beaucoup\u00a0»" in demo.error_text
+    assert "armure de la tête «\u00a0beaucoup\u00a0»" in demo.error_text
     demo.head_armour.value = ""
     manual(demo, "30")
     assert "plus aucun résultat prévu pour le jet n° 2" in demo.error_text

@@ -94,12 +94,12 @@ def test_bad_input_keeps_the_result() -> None:
     shown = demo.output.value
     demo.attackers.value = "dragons"
     demo.roll_button.click()
-    assert "camp attaquant = «\u00a0dragons\u00a0»" in demo.error_text
+    assert "camp attaquant «\u00a0dragons\u00a0»" in demo.error_text
     assert demo.output.value == shown
     demo.attackers.value = "monstres"
     demo.roster.lines[1].stats.value = "HAB=48, DIS=65, PMR=145, Ag=45, init=3"
     demo.roll_button.click()
-    assert "PMR = 145" in demo.error_text
+    assert "PMR 145" in demo.error_text
     demo.roster.lines[1].stats.value = "HAB=48, DIS=65, PMR=45, Ag=45, init=3"
     only(demo, "rulebook")
     shown = demo.output.value

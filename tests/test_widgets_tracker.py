@@ -277,8 +277,8 @@ def test_system_change_loads_its_example_roster() -> None:
     assert "embuscade_par" in t.start_options.placeholder
     t.roster.lines[0].stats.value = "init=2, defense=99, PV=12"
     t.start_button.click()
-    assert "defense = 99" in t.error_text
+    assert "défense 99" in t.error_text
     t.start_options.value = "surprise_par=monstres"
     t.roster.lines[0].stats.value = "init=2, defense=12, PV=12"
     t.start_button.click()
-    assert "option = «\u00a0surprise_par\u00a0»" in t.error_text
+    assert "option «\u00a0surprise_par\u00a0»" in t.error_text

@@ -101,11 +101,10 @@ class EscarmoucheError(ValueError):
 
         text = str(self)
         colon = typographie("x : y")[1:-1]  # the typeset « : »
-        start = f"{self.field} = " if self.field else ""
-        if self.field and text.startswith(start) and colon in text:
-            value, why = text[len(start):].split(colon, 1)
-            return typographie(f"Refus, {field_label(self.field)} {value} : "
-                               f"{why.rstrip('.')}.")
+        head, sep, why = text.partition(colon)
+        name, eq, value = head.partition(" = ")
+        if sep and eq:
+            return typographie(f"Refus, {field_label(name)} {value} : {why.rstrip('.')}.")
         return typographie(f"Refus : {text.rstrip('.')}.")
 
 
