@@ -357,3 +357,12 @@ def test_r7_every_page_opens_with_its_rule_not_a_table() -> None:
                      and not p.lstrip().startswith("#"))
         assert "moteur" not in first.split(".")[0], (page, first[:80])
         assert not first.lstrip().startswith("```{code-cell}"), (page, first[:80])
+
+
+def test_r3_no_punctuation_the_typography_cannot_fix() -> None:
+    """R3: « dépensée ?, » — a question mark followed by a comma inside a sentence is
+    left alone by the typography; the sentence must be rewritten."""
+    pages = [*BOOK_SRC.rglob("*.md"), *BOOK.glob("*.md"), *BOOK.glob("*/*.md")]
+    bad = [str(p.relative_to(ROOT)) for p in pages
+           if re.search(r"[?!][\s\u202f]*,", prose(p.read_text(encoding="utf-8")))]
+    assert not bad, bad
