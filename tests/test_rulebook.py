@@ -1473,6 +1473,11 @@ def test_simulation_outputs_name_the_variant_rb_end_2() -> None:
     assert "Variante hors texte" in str(balance.table())
     assert "Aldric 1d6 et Grolk 1d8" in balance.note
     assert balance.to_json()["variante"] == balance.note
+    from escarmouche.simulation import compare
+
+    roster = load_roster(example_rosters()["rulebook-bretteur"])
+    both = compare(roster, roster.with_options(reussite_critique_max=10), 10, seed=1)
+    assert "Variante hors texte" in str(both.table())
     assert "RB-END-2" in duel_note("rulebook", rb.Rules())
     d12_balance = simulate(load_roster(example_rosters()["d12-duel"]), 5, seed=1)
     assert d12_balance.note == "" and "variante" not in d12_balance.to_json()

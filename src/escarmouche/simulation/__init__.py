@@ -712,7 +712,7 @@ class Comparison:
         title = (f"{self.a.title} : {la} contre {lb}, {plural(self.a.n, 'combat')} sur les "
                  f"mêmes dés (graine {self.a.seed}) ; durée moyenne "
                  f"{_num(_mean(self.a.rounds))} contre {_num(_mean(self.b.rounds))} "
-                 f"{self.a.turn_word}s")
+                 f"{self.a.turn_word}s" + (f". {self.a.note}" if self.a.note else ""))
         return Table(("Camp", f"Victoires {la}", f"Victoires {lb}",
                       f"Écart {lb} − {la}, en points (IC 95 % apparié)",
                       f"Dégâts par {self.a.turn_word} {la}",
@@ -828,8 +828,9 @@ class Sweep:
                    *(f"Victoires « {s} »" for s in sides),
                    f"{word.capitalize()}s en moyenne")
         n = self.balances[0].n if self.balances else 0
+        note = self.balances[0].note if self.balances else ""
         return Table(headers, rows, title=f"Balayage : {plural(len(self.points), 'point')}"
-                     f" × {plural(n, 'combat')}")
+                     f" × {plural(n, 'combat')}" + (f". {note}" if note else ""))
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
