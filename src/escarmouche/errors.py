@@ -23,6 +23,7 @@ that every message has the same shape: « champ = valeur : pourquoi (RÈGLE) ».
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
 
 __all__ = [
@@ -88,10 +89,11 @@ class EscarmoucheError(ValueError):
 
         super().__init__(typographie(" ".join(parts)))
 
-    def refusal(self) -> str:
+    def refusal(self, labels: Mapping[str, str] | None = None) -> str:
         """The refusal as a reader reads it: a sentence naming the field by its French
         label, one colon (« Refus, élan 3 : un saut en longueur demande… (D100-JUMP-2). »)
-        rather than the debugging shape « champ = valeur : … ».
+        rather than the debugging shape « champ = valeur : … ». ``labels`` gives the
+        French label of fields the caller knows (a system's options).
 
         >>> print(invalid("ligne_de_vue", False, "D100-RANGED-3", "il faut voir sa cible"
         ...               ).refusal())  # doctest: +NORMALIZE_WHITESPACE
@@ -104,7 +106,8 @@ class EscarmoucheError(ValueError):
         head, sep, why = text.partition(colon)
         name, eq, value = head.partition(" = ")
         if sep and eq:
-            return typographie(f"Refus, {field_label(name)} {value} : {why.rstrip('.')}.")
+            label = (labels or {}).get(name) or field_label(name)
+            return typographie(f"Refus, {label} {value} : {why.rstrip('.')}.")
         return typographie(f"Refus : {text.rstrip('.')}.")
 
 

@@ -85,6 +85,8 @@ class ErrorBanner:
     def __init__(self) -> None:
         self.widget = widgets.HTML(value="")
         self._message = ""
+        #: French labels of the fields a refusal may name (e.g. a system's options)
+        self.labels: dict[str, str] = {}
 
     @property
     def message(self) -> str:
@@ -106,7 +108,7 @@ class ErrorBanner:
         try:
             result = compute()
         except EscarmoucheError as err:
-            self.show(err.refusal())
+            self.show(err.refusal(self.labels))
             return None
         self.clear()
         return result

@@ -108,6 +108,9 @@ class Atelier:
 
     def _build(self) -> None:
         name = str(self.system.value)
+        module = importlib.import_module(f"escarmouche.systems.{name}.rules")
+        self.banner.labels = {k: v for k, v in getattr(module, "OPTION_LABELS", {}).items()
+                              if "." not in k}
         self.defaults = _defaults(name)
         self.controls = {}
         skipped = []
@@ -174,7 +177,7 @@ class Atelier:
         except (TypeError, ValueError) as err:  # a value the rules object itself refuses
             if isinstance(err, EscarmoucheError):
                 raise
-            self.banner.show(f"valeur refusée par les règles : {err}")
+            self.banner.show(f"Valeur refusée par les règles ({err}).")
             return False
         if shown is None:
             return False
