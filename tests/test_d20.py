@@ -1039,8 +1039,8 @@ def test_initiative_explains_its_ties_d20_init_1() -> None:
     assert lines[0] == "A : 1d20 = 12 + 3 = 15 (D20-INIT-1)."
     assert "Égalité à 15 départagée par le modificateur : A (+3), B (+0), C (+0) " \
            "(D20-INIT-1)." in lines
-    assert ("Égalité à 15 (modificateur +0) : jet de départage au d20, le plus haut "
-            "d’abord : B 4 ; C 17 → C, B (D20-INIT-1).") in lines
+    assert ("Égalité à 15 (modificateur +0), départagée au d20, le plus haut d’abord (B "
+            "fait 4 ; C fait 17), d’où l’ordre C, B (D20-INIT-1).") in lines
     assert lines[-1] == "Ordre : A, C, B, le même à chaque round (D20-TIME-1)."
 
 

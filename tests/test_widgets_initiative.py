@@ -154,7 +154,7 @@ def test_d20_order_and_ties() -> None:
     assert demo.error_text == ""
     assert "- Chaque round\u00a0: C, B, A" in text
     assert "Égalité à 12 départagée par le modificateur\u00a0: C (+4)" in text
-    assert "jet de départage au d20" in text
+    assert "départagée au d20" in text
     odds = first_odds([("A", 2, uniform(20, 2)), ("B", 2, uniform(20, 2)),
                        ("C", 4, uniform(20, 4))])
     assert f"C {percent(odds['C'])}" in demo.odds_text

@@ -630,7 +630,7 @@ def generique(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[st
     details = params.get("details")
     if details is not None:
         details = _check.text("details", details, "D100-ACT-3")
-    suffix = f" : {details}" if details else ""
+    suffix = f", {quote(details)}" if details else ""  # one colon per clause
     ctx.emit("action", f"{f.name} : {d.label} ({COST_LABELS[d.cost]}){suffix}.",
              actor=f.name, rules=d.rules, data={"action": d.id, "details": details})
 

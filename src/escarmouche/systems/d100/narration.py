@@ -54,8 +54,8 @@ def initiative_sentence(init: Initiative) -> str:
     parts = [f"{e.name} {e.score} ({e.ag} + {e.d10})" for e in init.entries]
     text = "Initiative (Ag + 1d10) : " + join(parts)
     if init.rolloffs:
-        text += " ; départage : " + " / ".join(
-            ", ".join(f"{n} {r}" for n, r in rnd) for rnd in init.rolloffs)
+        text += " ; départage au d10 : " + " ; puis ".join(
+            ", ".join(f"{n} fait {r}" for n, r in rnd) for rnd in init.rolloffs)
     return text + " ; ordre : " + ", ".join(init.order) + "."
 
 

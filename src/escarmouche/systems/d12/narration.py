@@ -102,9 +102,13 @@ def bonus_tie_sentence(b: BonusTie) -> str:
 
 
 def roll_off_sentence(ro: RollOff) -> str:
-    rounds = " ; ".join(", ".join(f"{n} {v}" for n, v in r) for r in ro.rounds)
+    """A roll-off (D12-INIT-4), one colon: « Groupe « Gobelins » : égalité à 10 (bonus
+    +1), départagée au d12 (Gobelin 1 fait 4, Gobelin 2 fait 11), d’où l’ordre Gobelin 2,
+    Gobelin 1 (D12-INIT-4). »"""
+    rounds = " ; puis ".join(", ".join(f"{n} fait {v}" for n, v in r) for r in ro.rounds)
     return (f"{_scope_label(ro.scope)} : égalité à {ro.total} (bonus {signed(ro.bonus)}), "
-            f"jet de départage : {rounds} → {', '.join(ro.order)} (D12-INIT-4).")
+            f"départagée au d12 ({rounds}), d’où l’ordre {', '.join(ro.order)} "
+            "(D12-INIT-4).")
 
 
 def order_sentence(groups: Iterable[tuple[str, list[str]]]) -> str:
