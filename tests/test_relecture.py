@@ -366,3 +366,51 @@ def test_r3_no_punctuation_the_typography_cannot_fix() -> None:
     bad = [str(p.relative_to(ROOT)) for p in pages
            if re.search(r"[?!][\s\u202f]*,", prose(p.read_text(encoding="utf-8")))]
     assert not bad, bad
+
+
+def test_r1_what_the_book_displays_holds_one_colon_per_clause() -> None:
+    """R1 in the book: the results a page displays (journals, explanations, widgets'
+    stored text; tables aside) hold one colon per clause, like the engine's log."""
+    bad: list[str] = []
+    for nb in notebooks():
+        for source, _kind, text in stored_outputs(nb):
+            if "read_text(" in source:
+                continue
+            for line in text.splitlines():
+                bad += [f"{nb.relative_to(BOOK)}: {c}" for c in clauses(line.strip())
+                        if top_level_colons(c) > 1]
+    assert not bad, "\n".join(bad[:20])
+
+
+@pytest.mark.parametrize("name", ["d12", "d100", "d20", "rulebook"])
+def test_r1_initiative_explanations_with_ties_hold_one_colon_per_clause(name: str) -> None:
+    """R1 where the golden fights have no tie: each system's initiative, explained
+    with every tie broken by a roll-off."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems import d12, d20, d100, rulebook
+
+    stats = {"d12": {}, "d20": {}, "d100": {"Ag": 30},
+             "rulebook": {"HAB": 50, "DIS": 50, "PMR": 50, "PV": 5, "Esprit": 5}}[name]
+    roster = [Combatant(n, side, dict(stats)) for n, side in
+              (("A", "x"), ("B", "x"), ("C", "y"), ("D", "y"))]
+    dice = [5, 5, 5, 5, 3, 9, 2, 7, 1, 4, 6, 8] * 3
+    makers: dict[str, Callable[[], Any]] = {
+        "d12": lambda: d12.initiative(roster, ScriptedRolls(dice)),
+        "d20": lambda: d20.roll_initiative(roster, ScriptedRolls(dice)),
+        "d100": lambda: d100.roll_initiative(roster, ScriptedRolls(dice)),
+        "rulebook": lambda: rulebook.initiative(roster, ScriptedRolls(
+            [30, 30, 30, 30, 40, 60, 20, 80, 10, 90]))}
+    init = makers[name]()
+    if name == "d100":
+        from escarmouche.systems.d100.narration import initiative_sentence
+
+        lines: list[str] = [initiative_sentence(init)]
+    elif name == "d12":
+        lines = list(init.narration())
+    else:
+        explained = init.explain()
+        lines = list(explained) if isinstance(explained, list) else [str(explained)]
+    text = " ".join(lines)
+    assert "départag" in text or "égalit" in text.lower()
+    bad = [c for c in clauses(text) if top_level_colons(c) > 1]
+    assert not bad, bad
