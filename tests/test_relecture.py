@@ -414,3 +414,14 @@ def test_r1_initiative_explanations_with_ties_hold_one_colon_per_clause(name: st
     assert "départag" in text or "égalit" in text.lower()
     bad = [c for c in clauses(text) if top_level_colons(c) > 1]
     assert not bad, bad
+
+
+def test_r2_weapon_refusals_say_the_expression_once() -> None:
+    """R2 (B21): a malformed weapon is named once, with one colon per clause."""
+    from escarmouche.systems.d12.rules import check_weapon
+
+    with pytest.raises(EscarmoucheError) as err:
+        check_weapon("1d8+", "Grolk")
+    text = err.value.refusal()
+    assert text.count("1d8+") == 1, text
+    assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
