@@ -543,11 +543,11 @@ def test_end_of_turn_effects_end_after_saves_d20_end_2() -> None:
     gone = [e for e in enc.log if e.kind == "effet_fin"]
     assert end.rules == ("D20-END-2",) and "Posture défensive" in end.text
     assert "aucune action possible" in end.text
-    # the save's own sentence says that Lenteur ends (D20-END-1): no second line
+    # the save's own sentence says that Lenteur ends (D20-END-1), the end-of-turn
+    # sentence that Posture défensive does (D20-END-2): no second line for either
     assert "l’effet prend fin" in save.text
-    (posture,) = gone  # the end-of-turn effect
-    assert "Posture défensive" in posture.text
-    assert save.seq < end.seq < posture.seq
+    assert gone == []
+    assert save.seq < end.seq
     assert enc.state.effects == []
     assert enc.current == "Gob"
 
