@@ -79,13 +79,15 @@ def test_d12_bonus_turn_with_the_alert_defender() -> None:
     demo = SurpriseDemo()
     only(demo, "d12")
     demo.dice.manual.value = True
-    demo.dice.dice.value = "5 9 2 6 6 6 6"  # bonus turn: Brune 8, Grolk 10, Vex 4
+    demo.dice.dice.value = "5 9 2"  # bonus turn: Brune 8, Grolk 10, Vex 4
     demo.roll_button.click()
     text = demo.result_text
     assert "Tour bonus (tour 0)\u00a0: Grolk, Brune, Vex." in text
     assert "Brune\u00a0: défenseur «\u00a0alerte\u00a0», joue au tour bonus" in text
     assert "d12 = 5 (tour bonus\u00a0: Brune)" in text
-    assert "d12 = 6 (initiative de groupe\u00a0: Aldric)" in text
+    # group initiative is rolled when the bonus turn ends (D12-SURPRISE-1), not here
+    assert "initiative de groupe\u00a0: Aldric" not in text
+    assert "à la fin du tour bonus" in text
     assert "Chances exactes\u00a0: Brune " in text
 
 

@@ -46,7 +46,8 @@ class InitiativeDemo(Demo):
         self.roster = RosterEditor(DEMO_ROSTER if rows is None else rows,
                                    stats_hint="HAB=60, Ag=40, init=2")
         self.environment = widgets.Checkbox(
-            value=False, description="environnement (à 12, en dernier en cas d’égalité)", indent=False,
+            value=False, description="environnement (à 12, en dernier en cas d’égalité)",
+            indent=False,
         )
         self.hyperactive_slot = widgets.Dropdown(
             options=[("juste après la première", "consecutive"),

@@ -157,12 +157,18 @@ def _d12(roster: list[Combatant], attackers: str, unaware: bool, rng: Recorder
          ) -> SurpriseView:
     _sides(roster, attackers)
     start = rng.mark()
-    init = d12.initiative(roster, rng, ambush_by=attackers if unaware else None)
     participants = d12.bonus_turn_participants(roster, attackers if unaware else None)
-    steps = [(start + i, f"tour bonus : {c.name}") for i, c in enumerate(participants)]
-    base = start + len(participants)
-    steps += [(base + i, f"initiative de groupe : {c.name}") for i, c in enumerate(roster)]
-    steps.append((base + len(roster), "relance ou départage"))
+    if unaware:
+        # the bonus turn only: group initiative is rolled when it ends, by those still
+        # standing (D12-SURPRISE-1)
+        init = d12.roll_bonus_turn(roster, rng, ambush_by=attackers)
+        steps = [(start + i, f"tour bonus : {c.name}") for i, c in enumerate(participants)]
+        steps.append((start + len(participants), "départage du tour bonus"))
+    else:
+        init = d12.initiative(roster, rng)
+        steps = [(start + i, f"initiative de groupe : {c.name}")
+                 for i, c in enumerate(roster)]
+        steps.append((start + len(roster), "relance ou départage"))
     why = list(init.narration())
     if not unaware:
         why.insert(0, "Pas d’embuscade : pas de tour bonus (D12-SURPRISE-1).")
