@@ -146,13 +146,13 @@ def simulation_variant_sentence(declared: list[str]) -> str:
     >>> declared = ["Brune 1d6", "Grishnakh 1d8"]
     >>> print(simulation_variant_sentence(declared))  # doctest: +NORMALIZE_WHITESPACE
     Variante hors texte : le texte laisse au MJ l’effet d’une attaque (RB-END-2) ; ici,
-    chaque activation est une attaque réussie dont chaque combattant déclare les dégâts,
-    Brune 1d6 et Grishnakh 1d8 PV.
+    chaque activation est une attaque réussie, qui retire les PV du dé que chaque
+    combattant déclare (Brune 1d6 et Grishnakh 1d8).
     """
     who = fmt.join(declared, empty="aucun dé déclaré")
     return ("Variante hors texte : le texte laisse au MJ l’effet d’une attaque (RB-END-2) ; "
-            "ici, chaque activation est une attaque réussie dont chaque combattant déclare "
-            f"les dégâts, {who} PV.")
+            "ici, chaque activation est une attaque réussie, qui retire les PV du dé que "
+            f"chaque combattant déclare ({who}).")
 
 
 def offensive_head(action: str, actor: str, target: str | None, label: str,
