@@ -44,6 +44,7 @@ from escarmouche.systems.d100 import (
     roll_attack,
     target_number,
 )
+from escarmouche.text.fmt import percent
 
 # -- fixtures -------------------------------------------------------------------------------
 
@@ -333,9 +334,12 @@ def test_pistol_reload_in_encounter_d100_act_4() -> None:
     assert enc.fighter("Brune").flags["loaded"]["directrice"] is True
     assert events(enc, "recharger")[-1].data["loaded"] is True
     assert [e.text for e in events(enc, "recharger")] == [
-        "Brune recharge son arme (pistolet)\u00a0: 1 demi-action sur 4, action étendue.",
-        "Brune recharge son arme (pistolet)\u00a0: 2 demi-actions sur 4, action étendue.",
-        "Brune recharge son arme (pistolet)\u00a0: 3 demi-actions sur 4, action étendue.",
+        "Brune recharge son arme (pistolet)\u00a0: 1 demi-action faite sur 4, il en reste 3 "
+        "(action étendue).",
+        "Brune recharge son arme (pistolet)\u00a0: 2 demi-actions faites sur 4, il en reste 2 "
+        "(action étendue).",
+        "Brune recharge son arme (pistolet)\u00a0: 3 demi-actions faites sur 4, il en reste 1 "
+        "(action étendue).",
         "Brune recharge son arme (pistolet)\u00a0: elle est chargée."]
 
 
@@ -471,6 +475,13 @@ def test_unreachable_zone_substituted_d100_atk_6() -> None:
     assert (result.rolled_location, result.location) == ("tête", "corps")
     assert result.substituted and result.wounds_lost == 2 and "D100-ATK-6" in result.rules
     assert "tête hors d’atteinte" in result.sentence
+    # agreement: the head is replaced, the blow lands on the body (not « tête …
+    # remplacé par corps »); the steps carry the text's numbers 1–5 (D100-ATK-1..4)
+    steps = result.steps()
+    assert ("2. Localisation : 51 inversé → 15, tête, hors d’atteinte ; le coup porte sur "
+            "le corps (D100-ATK-6) (D100-ATK-2).") in steps
+    assert [line[:2] for line in steps if line[:1].isdigit()] == ["1.", "2.", "3.", "4.", "5."]
+    assert not any("remplacé par" in line for line in steps)
     assert d100.substitute_location("tête", ["tête", "corps"]) == "bras droit"
     assert d100.substitute_location("bras gauche", ["tete"]) == "bras gauche"
     for zone, order in NEAREST_LOCATIONS.items():
@@ -1160,7 +1171,7 @@ def test_results_display_themselves_in_french() -> None:
     html = result._repr_html_()
     assert ("Aldric touche Grolk au bras "
             "gauche") in html and "Seuil d’attaque\u00a0: CC 65 = 65." in html
-    assert "3. Localisation : 63 inversé → 36 : bras gauche (D100-ATK-2)." in result.steps()
+    assert "2. Localisation : 63 inversé → 36, bras gauche (D100-ATK-2)." in result.steps()
     assert "AttackResult(" not in html
     odds = attack_odds(65, defence="parade", defence_target=45)
     assert "<table" in odds._repr_html_() and "porte" in odds._repr_html_()
@@ -1215,3 +1226,17 @@ def test_weapon_descriptions_are_french_d100_atk_3() -> None:
         started([BRUNE, GROLK], [9, 1], armes={"javelot": {"damage": 2}})
     with pytest.raises(ParameterError, match="D100-ATK-3"):
         started([BRUNE, GROLK], [9, 1], armes={"javelot": {"nom": "javelot"}})
+
+
+def test_summary_tells_a_landing_blow_from_a_wound_d100_atk_3() -> None:
+    """D100-ATK-3: a blow that lands may cost 0 wounds (BE and armour). The summary
+    names the two chances apart: « le coup porte » (5 %) and « au moins une blessure »
+    (CC 5 on Grolk, BE 3: head and right arm 3 % × 7/10, left arm, armour 1, 2 % × 6/10:
+    2,1 % + 1,2 % = 3,3 %)."""
+    o = attack_distribution(attack_setup(fighter("A", "x", CC=5), GROLK, "mains_nues"))
+    assert o.landed == Fraction(5, 100)
+    assert o.wounding == 1 - o.wounds[0] == Fraction(33, 1000)
+    text = o.summary()
+    assert f"le coup porte : {percent(Fraction(5, 100))}" in text
+    assert f"au moins une blessure : {percent(Fraction(33, 1000))}" in text
+    assert "blessures infligées" not in text

@@ -438,15 +438,88 @@ def test_alert_defender_uses_individual_initiative_d12_surprise_2() -> None:
 
 
 def test_bonus_turn_roll_off_before_groups_d12_surprise_2() -> None:
-    """D12-SURPRISE-2 + API draw order: the bonus turn's roll-off comes before the
-    groups'. Bonus: X 6, Y 6 (tied, bonus 0); groups: X 2, Y 2, Z 7; then the bonus
-    roll-off X 1, Y 12 → Y first; then the monstres' roll-off X 8, Y 3 → X first."""
+    """D12-SURPRISE-1/2 + API draw order: the bonus turn is settled (its roll-off
+    included) before group initiative is rolled. Bonus: X 6, Y 6 (tied, bonus 0), the
+    bonus roll-off X 1, Y 12 → Y first; then groups: X 2, Y 2, Z 7; then the monstres'
+    roll-off X 8, Y 3 → X first."""
     roster = [fighter("X", "monstres"), fighter("Y", "monstres"), fighter("Z", "héros")]
-    init = d12.initiative(roster, ScriptedRolls([6, 6, 2, 2, 7, 1, 12, 8, 3]),
+    init = d12.initiative(roster, ScriptedRolls([6, 6, 1, 12, 2, 2, 7, 8, 3]),
                           ambush_by="monstres")
     assert init.bonus_turn == ["Y", "X"]
     assert init.groups == [("héros", ["Z"]), ("monstres", ["X", "Y"])]
     assert [ro.scope for ro in init.roll_offs] == ["tour bonus", "monstres"]
+
+
+def test_knocked_out_in_bonus_turn_rolls_no_group_initiative_d12_surprise_1() -> None:
+    """D12-SURPRISE-1: « Une fois leur tour terminé, vous pouvez lancer votre initiative
+    de groupe » — group initiative comes after the bonus turn, so a defender knocked
+    out in it sets nothing. Bonus: Aldric 5 + 2 = 7, Grolk 8 + 1 = 9. Had Brune rolled
+    her 12, « héros » (12) would act first; out, she rolls nothing: Aldric 3 + 2 = 5,
+    Grolk 8 + 1 = 9, « monstres » first."""
+    standing = d12.resolve_initiative(party(), [5, 8, 3, 12, 8], ambush_by="monstres")
+    assert [side for side, _ in standing.groups] == ["héros", "monstres"]
+    out = d12.resolve_initiative(party(), [5, 8, 3, 8], ambush_by="monstres", out=["Brune"])
+    assert out.groups == [("monstres", ["Grolk"]), ("héros", ["Aldric"])]
+    assert [r.name for r in out.rolls] == ["Aldric", "Grolk"] and out.out == ("Brune",)
+    assert "Brune, hors de combat, ne la lance pas" in " ".join(out.narration())
+    with pytest.raises(ParameterError, match="D12-SURPRISE-1"):
+        d12.initiative(party(), ScriptedRolls([1, 1]), out=["Brune"])  # no ambush
+    with pytest.raises(ParameterError, match="Personne"):
+        d12.initiative(party(), ScriptedRolls([1] * 5), ambush_by="monstres",
+                       out=["Personne"])
+
+
+def test_bonus_turn_alone_is_pending_d12_surprise_1() -> None:
+    """D12-SURPRISE-1: the bonus turn is rolled alone; group initiative is pending
+    until :func:`roll_groups_after_bonus`, which refuses to run twice."""
+    bonus = d12.roll_bonus_turn(party(), ScriptedRolls([5, 8]), ambush_by="monstres")
+    assert bonus.pending and bonus.groups == [] and bonus.order() == []
+    assert bonus.bonus_turn == ["Grolk", "Aldric"]
+    assert "à la fin du tour bonus" in " ".join(bonus.narration())
+    assert d12.D12Initiative.from_json(bonus.to_json()) == bonus
+    full = d12.roll_groups_after_bonus(bonus, party(), ScriptedRolls([4, 10, 11]))
+    assert not full.pending and full.bonus_turn == bonus.bonus_turn
+    assert full == d12.resolve_initiative(party(), [5, 8, 4, 10, 11], ambush_by="monstres")
+    with pytest.raises(ParameterError, match="D12-SURPRISE-1"):
+        d12.roll_groups_after_bonus(full, party(), ScriptedRolls([1, 1, 1]))
+
+
+def test_engine_rolls_group_initiative_after_bonus_turn_d12_surprise_1() -> None:
+    """D12-SURPRISE-1 in the engine, the log in the order of the table: the bonus
+    turn's rolls, « Début du tour 0 », the bonus turn, « Fin du tour 0 », then only the
+    group initiative (by the fighters still standing: Brune, knocked out by Grolk's 12
+    with « maximum », 10 ≥ 9 PV, rolls nothing), its order, and « Début du tour 1 »."""
+    enc = Encounter("d12", party())
+    enc.start(ScriptedRolls([5, 8]), embuscade_par="monstres", armes={"Grolk": "1d8+2"})
+    assert enc.state.system_state["order"] == []
+    enc.act("Grolk", "attaquer", ScriptedRolls([12]), cible="Brune", option="maximum")
+    assert enc.fighter("Brune").out
+    saved = enc.to_json()  # a save in the bonus turn: group initiative still pending
+    assert Encounter.from_json(saved).to_json() == saved
+    enc.end_activation()
+    rng = ScriptedRolls([3, 8])
+    enc.end_activation(rng)
+    assert rng.remaining == 0
+    kinds = [e.kind for e in enc.log]
+    texts = [e.text for e in enc.log]
+    start0 = kinds.index("debut_tour")
+    assert enc.log[start0].data["order"] == ["Grolk", "Aldric"]
+    assert "initiative" not in kinds[:start0] and "ordre_initiative" not in kinds[:start0]
+    end0 = kinds.index("fin_tour")
+    assert kinds[end0:end0 + 5] == ["fin_tour", "fin_surprise", "initiative",
+                                    "ordre_initiative", "debut_tour"]
+    assert "Brune, hors de combat, ne la lance pas" in texts[end0 + 1]
+    rolled = enc.log[end0 + 2]
+    assert [(d.value, d.purpose) for d in rolled.dice] == [
+        (3, "initiative d’Aldric"), (8, "initiative de Grolk")]
+    assert enc.state.order == ["Grolk", "Aldric"]
+    assert "Brune" not in texts[end0 + 4]
+    again = Encounter.from_json(enc.to_json())
+    assert again.to_json() == enc.to_json()
+    tampered = json.loads(enc.to_json())
+    tampered["system_state"]["initiative"]["out"] = []
+    with pytest.raises(EscarmoucheError, match="incohérente"):
+        Encounter.from_json(tampered)
 
 
 def test_initiative_bad_input_core_err() -> None:
@@ -822,11 +895,18 @@ def test_error_kinds_d12() -> None:
 # =====================================================================================
 
 
+#: the group-initiative dice of :func:`ambushed`, rolled when its bonus turn ends
+#: (D12-SURPRISE-1): Aldric 4 + 2 = 6, Brune 10, Grolk 11 + 1 = 12
+AFTER_BONUS = (4, 10, 11)
+
+
 def ambushed(extra: Sequence[int] = ()) -> Encounter:
     """The fight of test_ambush_bonus_turn_then_groups_d12_surprise_1, with the
-    environment: monstres (12) tie it and act first; order Grolk, env, Brune, Aldric."""
+    environment: the bonus turn (Grolk, Aldric) first; ending it with the dice
+    :data:`AFTER_BONUS` makes monstres (12) tie the environment and act first; order
+    Grolk, env, Brune, Aldric."""
     enc = Encounter("d12", party())
-    enc.start(ScriptedRolls([5, 8, 4, 10, 11, *extra]), embuscade_par="monstres",
+    enc.start(ScriptedRolls([5, 8, *extra]), embuscade_par="monstres",
               environnement=True, armes={"Grolk": "1d8+2"})
     return enc
 
@@ -838,15 +918,24 @@ def test_encounter_ambush_and_environment_d12_surprise_1() -> None:
     assert enc.turn == 0 and enc.current == "Grolk"
     assert enc.state.order == ["Grolk", "Aldric"]
     kinds = [e.kind for e in enc.log]
-    assert kinds[:4] == ["surprise", "initiative", "ordre_initiative", "debut_tour"]
+    assert kinds[:3] == ["surprise", "debut_tour", "tour_bonus"]
+    assert "initiative" not in kinds and "ordre_initiative" not in kinds
     assert [d.value for d in enc.log[0].dice] == [5, 8]
-    assert [d.value for d in enc.log[1].dice] == [4, 10, 11]
-    assert "l’environnement perd l’égalité" in enc.log[2].text
     enc.end_activation()
-    enc.end_activation()
+    with pytest.raises(EscarmoucheError, match="CORE-RNG"):
+        enc.end_activation()  # ending the bonus turn rolls group initiative
+    assert enc.turn == 0 and enc.current == "Aldric"
+    enc.end_activation(ScriptedRolls(AFTER_BONUS))
     assert enc.turn == 1
     assert enc.state.order == ["Grolk", ENVIRONMENT, "Brune", "Aldric"]
-    assert any(e.kind == "fin_surprise" for e in enc.log)
+    kinds = [e.kind for e in enc.log]
+    after = kinds[kinds.index("fin_tour"):]
+    assert after[:5] == ["fin_tour", "fin_surprise", "initiative", "ordre_initiative",
+                         "debut_tour"]
+    rolled = next(e for e in enc.log if e.kind == "initiative")
+    assert [d.value for d in rolled.dice] == [4, 10, 11]
+    assert "l’environnement passe en dernier" in next(
+        e for e in enc.log if e.kind == "ordre_initiative").text
 
 
 def test_encounter_critical_advantage_consumed_d12_crit_2() -> None:
@@ -861,7 +950,7 @@ def test_encounter_critical_advantage_consumed_d12_crit_2() -> None:
     assert len(marks) == 1 and marks[0].timing is Timing.UNTIL_NEXT_TURN_OF
     assert marks[0].until_turn_of == "Brune" and marks[0].source == "Grolk"
     enc.end_activation()  # Aldric (bonus turn)
-    enc.end_activation()  # turn 1: Grolk
+    enc.end_activation(ScriptedRolls(AFTER_BONUS))  # group initiative; turn 1: Grolk
     assert enc.current == "Grolk"
     rng = ScriptedRolls([2, 9, 1])
     events = enc.act("Grolk", "attaquer", rng, cible="Brune")
@@ -878,8 +967,9 @@ def test_encounter_advantage_expires_at_targets_turn_d12_crit_2() -> None:
     """D12-CRIT-2 (c): unused, the mark ends at the start of Brune's next turn."""
     enc = ambushed()
     enc.act("Grolk", "attaquer", ScriptedRolls([12, 3]), cible="Brune", option="avantage")
-    for _ in range(3):  # Aldric, then turn 1: Grolk, environment
-        enc.end_activation()
+    enc.end_activation()  # Aldric
+    enc.end_activation(ScriptedRolls(AFTER_BONUS))  # group initiative; turn 1: Grolk
+    enc.end_activation()  # the environment
     assert [e for e in enc.state.effects if e.kind == "avantage_contre"]
     enc.end_activation()  # Brune's activation starts
     assert enc.current == "Brune"
@@ -912,8 +1002,9 @@ def test_encounter_environment_slot_d12_init_5() -> None:
     enc = ambushed()
     enc.add_effect(Effect("", "Éboulement", Timing.ACTIVATION_START, bearer=ENVIRONMENT,
                           remaining=2))
-    for _ in range(3):
-        enc.end_activation()
+    enc.end_activation()
+    enc.end_activation(ScriptedRolls(AFTER_BONUS))
+    enc.end_activation()
     assert enc.current == ENVIRONMENT
     assert enc.actions() == []
     assert any(e.kind == "effet_decompte" and "encore 1" in e.text for e in enc.log)
@@ -924,8 +1015,8 @@ def test_encounter_group_acts_and_communicates_d12_init_4() -> None:
     """D12-INIT-4: at Brune's activation, Aldric (same group) may « Communiquer » (free);
     Grolk may not; Aldric may not attack out of his turn."""
     enc = ambushed()
-    for _ in range(4):
-        enc.end_activation()
+    for dice in ((), AFTER_BONUS, (), ()):
+        enc.end_activation(ScriptedRolls(dice))
     assert enc.current == "Brune"
     assert [e for e in enc.log if e.kind == "groupe"][-1].data["order"] == ["Brune", "Aldric"]
     assert [a.id for a in enc.actions("Aldric")] == ["communiquer"]
@@ -998,13 +1089,16 @@ def test_encounter_roster_and_options_errors_core_err() -> None:
 
 def test_encounter_duration_d12_time_1() -> None:
     """D12-TIME-1 at the end of a fight: turns 0 and 1 begun = 2 turns, 10 to 20 s.
-    Grolk's 12 with « maximum » on Brune: 10 ≥ 9 PV; in turn 1, his 12 with
-    « explosif » on Aldric: 2d8!+2 with 8, 8, 1 then 1: 17 + 1 + 2 = 20 ≥ 12 PV."""
+    Grolk's 12 with « maximum » on Brune: 10 ≥ 9 PV; Brune, out, rolls no group
+    initiative (Aldric 4, Grolk 11); in turn 1, Grolk's 12 with « explosif » on
+    Aldric: 2d8!+2 with 8, 8, 1 then 1: 17 + 1 + 2 = 20 ≥ 12 PV."""
     enc = ambushed()
     enc.act("Grolk", "attaquer", ScriptedRolls([12]), cible="Brune", option="maximum")
     assert enc.fighter("Brune").out
     enc.end_activation()  # Aldric (bonus turn)
-    enc.end_activation()  # turn 1: Grolk
+    rng = ScriptedRolls([4, 11])
+    enc.end_activation(rng)  # group initiative without Brune; turn 1: Grolk
+    assert rng.remaining == 0
     enc.act("Grolk", "attaquer", ScriptedRolls([12, 8, 8, 1, 1]), cible="Aldric",
             option="explosif")
     assert enc.finished
@@ -1029,3 +1123,13 @@ def test_automated_fight_deterministic_and_round_trips(seed: int, env: bool,
     assert a.to_json() == b.to_json()
     assert Encounter.from_json(a.to_json()).to_json() == a.to_json()
     assert a.finished
+
+
+def test_environment_speaks_of_a_tie_only_when_there_is_one_d12_init_5() -> None:
+    """D12-INIT-5: the environment's line names the group it follows only when a group
+    is at exactly 12. Aldric 5 + 2 = 7, Brune 3, Grolk 9 + 1 = 10: nobody at 12."""
+    enc = Encounter("d12", party())
+    enc.start(ScriptedRolls([5, 3, 9]), environnement=True)
+    assert enc.state.order == [ENVIRONMENT, "Grolk", "Aldric", "Brune"]
+    line = next(e for e in enc.log if e.kind == "environnement")
+    assert "égalité" not in line.text

@@ -393,7 +393,7 @@ def test_budget_substitution_in_encounter_d20_act_2() -> None:
     enc = started()
     enc.act("Thorin", "deplacement", chemin=[[-1, 0]])
     enc.act("Thorin", "deplacement", chemin=[[-2, 0]])
-    ev = last(enc, "action")
+    ev = last(enc, "deplacement")  # one event for the move and its cost
     assert ev.data["slot"] == "simple" and "D20-ACT-2" in ev.rules
     assert "à la place d’une action simple" in ev.text
     assert pos(enc, "Thorin") == [-2, 0]
@@ -409,7 +409,9 @@ def test_action_point_in_encounter_d20_act_3() -> None:
     enc.act("Thorin", "point_action")
     assert last(enc, "point_action").rules == ("D20-ACT-3",)
     enc.act("Thorin", "attaquer", ScriptedRolls([1]), cible="Gob")
-    assert "D20-ACT-3" in last(enc, "action").rules
+    attack = last(enc, "attaque")  # one event for the attack and its cost
+    assert "D20-ACT-3" in attack.rules and "grâce au point d’action" in attack.text
+    assert not [e for e in enc.log if e.kind == "action" and e.data["action"] == "attaquer"]
     assert enc.fighter("Thorin").flags["pa"] == 0
     assert_rejected(enc, "D20-ACT-3", "Thorin", "point_action")
 
@@ -541,9 +543,11 @@ def test_end_of_turn_effects_end_after_saves_d20_end_2() -> None:
     gone = [e for e in enc.log if e.kind == "effet_fin"]
     assert end.rules == ("D20-END-2",) and "Posture défensive" in end.text
     assert "aucune action possible" in end.text
-    lenteur, posture = gone  # the save's success, then the end-of-turn effect
-    assert "Lenteur" in lenteur.text and "Posture défensive" in posture.text
-    assert save.seq < lenteur.seq < end.seq < posture.seq
+    # the save's own sentence says that Lenteur ends (D20-END-1), the end-of-turn
+    # sentence that Posture défensive does (D20-END-2): no second line for either
+    assert "l’effet prend fin" in save.text
+    assert gone == []
+    assert save.seq < end.seq
     assert enc.state.effects == []
     assert enc.current == "Gob"
 
@@ -1035,8 +1039,8 @@ def test_initiative_explains_its_ties_d20_init_1() -> None:
     assert lines[0] == "A : 1d20 = 12 + 3 = 15 (D20-INIT-1)."
     assert "Égalité à 15 départagée par le modificateur : A (+3), B (+0), C (+0) " \
            "(D20-INIT-1)." in lines
-    assert ("Égalité à 15 (modificateur +0) : jet de départage au d20, le plus haut "
-            "d’abord : B 4 ; C 17 → C, B (D20-INIT-1).") in lines
+    assert ("Égalité à 15 (modificateur +0), départagée au d20, le plus haut d’abord (B "
+            "fait 4 ; C fait 17), d’où l’ordre C, B (D20-INIT-1).") in lines
     assert lines[-1] == "Ordre : A, C, B, le même à chaque round (D20-TIME-1)."
 
 

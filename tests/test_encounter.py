@@ -137,7 +137,7 @@ def test_end_conditions_are_data_core_end_1() -> None:
         enc.end_activation()
     assert not enc.finished and enc.turn == 2
     enc.end_activation()
-    assert enc.finished and enc.outcome == "victoire : tenir deux tours"
+    assert enc.finished and enc.outcome == "victoire (tenir deux tours)"
     with pytest.raises(EscarmoucheError, match="CORE-END-1"):
         EndCondition("inconnue", "victoire")
 
@@ -443,3 +443,26 @@ def test_parameters_are_plain_bounded_values_core_err() -> None:
     with pytest.raises(EscarmoucheError):
         enc.act(enc.current or "", {"frapper": 1}, rng)  # type: ignore[arg-type]
     assert enc.to_json() == before and rng.remaining == 1
+
+
+def test_end_of_fight_sentences_hold_one_colon_per_clause_rb_end_1() -> None:
+    """RB-END-1 and the narration style: « Fin du combat : victoire (…). », never
+    « Fin du combat : victoire : … »; a refusal after the end keeps one colon."""
+    from escarmouche.state import EndCondition
+
+    roster = [Combatant("A", "x", {"HAB": 60, "DIS": 50, "PMR": 50, "PV": 1, "Esprit": 5}),
+              Combatant("B", "y", {"HAB": 40, "DIS": 50, "PMR": 50, "PV": 1, "Esprit": 5})]
+    enc = Encounter("rulebook", roster,
+                    end_conditions=[EndCondition("camp_hors_combat", "victoire", side="y")])
+    enc.start(ScriptedRolls([10, 90]))
+    actor = enc.current
+    assert actor is not None
+    target = "B" if actor == "A" else "A"
+    enc.act(actor, "attaquer", cible=target, degats=1)
+    if not enc.finished:
+        enc.end_activation(ScriptedRolls([]))
+    end = next(e for e in enc.log if e.kind == "fin_combat")
+    assert end.text.count(":") == 1, end.text
+    with pytest.raises(EscarmoucheError) as err:
+        enc.act(actor, "attaquer", cible=target, degats=1)
+    assert str(err.value).count(":") == 1, str(err.value)

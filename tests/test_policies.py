@@ -125,7 +125,7 @@ def test_d20_move_then_attack_in_one_turn() -> None:
     rng = ScriptedRolls([20, 1] + [15, 3] * 6)
     enc.start(rng, positions={"Brune": [0, 0], "Grolk": [4, 0]})
     enc.run(rng, max_turns=1)
-    kinds = [e.data.get("action") for e in enc.log if e.actor == "Brune" and e.kind == "action"]
+    kinds = [e.data.get("action") for e in enc.log if e.actor == "Brune" and "used" in e.data]
     assert kinds == ["deplacement", "attaquer"]
 
 
@@ -161,9 +161,10 @@ def test_rulebook_one_action_per_activation() -> None:
     """RB-ACT-1: one action per activation, whatever the policy."""
     for name in NAMES:
         enc = Encounter("rulebook", [
-            Combatant("Brune", "héros", {"HAB": 55, "DIS": 60, "PMR": 45, "PV": 40, "Esprit": 9}),
+            Combatant("Brune", "héros", {"HAB": 55, "DIS": 60, "PMR": 45, "PV": 40, "Esprit": 9,
+                                         "variante_degats": 6}),
             Combatant("Grolk", "orques", {"HAB": 45, "DIS": 30, "PMR": 40, "PV": 40,
-                                          "Esprit": 9})])
+                                          "Esprit": 9, "variante_degats": 6})])
         enc.run(random.Random(3), max_turns=4, policy=name)
         per: dict[tuple[int, str | None, int], int] = {}
         activation = 0
@@ -274,8 +275,10 @@ ROSTERS: dict[str, list[Combatant]] = {
     "d12": [Combatant("Brune", "héros", {"PV": 12, "defense": 12, "attaque": 2}),
             Combatant("Grolk", "orques", {"PV": 8, "defense": 11})],
     "rulebook": [
-        Combatant("Brune", "héros", {"HAB": 55, "DIS": 60, "PMR": 45, "PV": 12, "Esprit": 9}),
-        Combatant("Grolk", "orques", {"HAB": 45, "DIS": 30, "PMR": 40, "PV": 12, "Esprit": 9})],
+        Combatant("Brune", "héros", {"HAB": 55, "DIS": 60, "PMR": 45, "PV": 12, "Esprit": 9,
+                                     "variante_degats": 6}),
+        Combatant("Grolk", "orques", {"HAB": 45, "DIS": 30, "PMR": 40, "PV": 12, "Esprit": 9,
+                                      "variante_degats": 6})],
 }
 EQUIPMENT = {"d100": {"equipement": {"Aldric": {"directrice": "pistolet"},
                                      "Snaga": {"directrice": "dague",

@@ -776,13 +776,14 @@ def test_initiative_properties_rb_init_2(
 
 def party(**traits: set[str]) -> list[Combatant]:
     """Aldric (HAB 60), Brune (50), Grolk (40), Vif (55); with start rolls 30 each the
-    margins are 30, 20, 10, 25: order Aldric, Vif, Brune, Grolk."""
+    margins are 30, 20, 10, 25: order Aldric, Vif, Brune, Grolk. Each declares a 1d6
+    hit for automated play (the simulation variant, not in the text)."""
     t = {k: frozenset(v) for k, v in traits.items()}
     return [
-        fighter("Aldric", "héros", 60, pmr=70, traits=t.get("Aldric", ())),
-        fighter("Brune", "héros", 50, traits=t.get("Brune", ())),
-        fighter("Grolk", "monstres", 40, dis=40, traits=t.get("Grolk", ())),
-        fighter("Vif", "monstres", 55, dis=60, traits=t.get("Vif", ())),
+        fighter("Aldric", "héros", 60, pmr=70, traits=t.get("Aldric", ()), variante_degats=6),
+        fighter("Brune", "héros", 50, traits=t.get("Brune", ()), variante_degats=6),
+        fighter("Grolk", "monstres", 40, dis=40, traits=t.get("Grolk", ()), variante_degats=6),
+        fighter("Vif", "monstres", 55, dis=60, traits=t.get("Vif", ()), variante_degats=6),
     ]
 
 
@@ -916,7 +917,7 @@ def test_turn_begins_and_ends_with_activations_rb_turn_1() -> None:
                          ("activation", 1, "Grolk"), ("fin_tour", 1, None)]
     assert enc.turn == 2 and not enc.finished
     end(enc, 4)
-    assert enc.finished and enc.outcome == "victoire : tenir deux tours"
+    assert enc.finished and enc.outcome == "victoire (tenir deux tours)"
 
 
 def test_global_countdown_at_turn_start_rb_time_1() -> None:
@@ -1044,7 +1045,7 @@ def test_movement_regenerates_at_global_turn_rb_move_1() -> None:
     assert enc.current == "Aldric"
     enc.act("Grolk", "deplacement", description="se met à couvert")  # out of turn
     (mv,) = events(enc, "deplacement")
-    assert mv.data["out_of_turn"] is True and "hors de son tour" in mv.text
+    assert mv.data["out_of_turn"] is True and "hors de son activation" in mv.text
     with pytest.raises(IllegalActionError, match="RB-MOVE-1"):
         enc.act("Grolk", "deplacement")
     with pytest.raises(IllegalActionError, match="RB-MOVE-1"):
@@ -1215,7 +1216,7 @@ def test_gm_end_conditions_rb_end_1() -> None:
              EndCondition("camp_hors_combat", "défaite", side="héros")]
     enc = begin(end_conditions=conds)
     enc.act("Aldric", "attaquer", cible="Grolk", piste="Esprit", degats=10)
-    assert enc.finished and enc.outcome == "victoire : le chef Grolk est à terre"
+    assert enc.finished and enc.outcome == "victoire (le chef Grolk est à terre)"
     assert enc.fighter("Vif").standing  # the fight ends though Vif still stands
     with pytest.raises(EscarmoucheError, match="RB-END-1"):
         enc.act("Vif", "deplacement")
@@ -1425,3 +1426,59 @@ def test_compatibility_names_remain() -> None:
     assert rb.surprise_from_rolls is rb.resolve_surprise
     assert rb.surprise_test is rb.roll_surprise
     assert rb.hypoactivity_check is rb.resolve_hypoactivity
+
+
+# =====================================================================================
+# The simulation variant (not in the text, RB-END-2): the declared damage of automated play
+# =====================================================================================
+
+
+def test_automated_hit_is_the_declared_die_variant_rb_end_2() -> None:
+    """RB-END-2 and its simulation variant: the text leaves the effect of an attack to
+    the GM; automated play hits
+    for the die each fighter declares (``variante_degats``), and says so in the log."""
+    roster = [fighter("Brune", "héros", 60, variante_degats=6),
+              fighter("Grolk", "orques", 40, variante_degats=8)]
+    enc = Encounter("rulebook", roster)
+    enc.run(random.Random(4), max_turns=30)
+    hits = events(enc, "attaquer")
+    assert hits
+    for e in hits:
+        assert "frappe automatique, variante hors texte" in e.text
+        die = "1d6" if e.actor == "Brune" else "1d8"
+        assert f"{die} →" in e.text and 1 <= e.data["degats"] <= int(die[2:])
+
+
+def test_automated_play_needs_declared_damage_variant_rb_end_2() -> None:
+    """RB-END-2, simulation variant: no silent default: a fighter without
+    ``variante_degats`` cannot be played
+    automatically; a declared die outside 1–1000 is refused at the roster."""
+    enc = Encounter("rulebook", [fighter("Brune", "héros", 60),
+                                 fighter("Grolk", "orques", 40, variante_degats=8)])
+    with pytest.raises(ParameterError, match=r"variante_degats.*RB-END-2"):
+        enc.run(random.Random(4), max_turns=5)
+    with pytest.raises(ParameterError, match="RB-END-2"):
+        Encounter("rulebook", [fighter("Brune", "héros", 60, variante_degats=0),
+                               fighter("Grolk", "orques", 40)])
+
+
+def test_simulation_outputs_name_the_variant_rb_end_2() -> None:
+    """The simulation variant (not in the text) is named wherever automated Rulebook
+    fights show: the balance table (``simule``, the book's simulation pages), its
+    JSON, and the editions' duels."""
+    from escarmouche.editions.duels import duel_note
+    from escarmouche.roster import example_rosters, load_roster
+    from escarmouche.simulation import simulate
+
+    balance = simulate(load_roster(example_rosters()["rulebook-bretteur"]), 20, seed=1)
+    assert "Variante hors texte" in str(balance.table())
+    assert "Aldric 1d6 et Grolk 1d8" in balance.note
+    assert balance.to_json()["variante"] == balance.note
+    from escarmouche.simulation import compare
+
+    roster = load_roster(example_rosters()["rulebook-bretteur"])
+    both = compare(roster, roster.with_options(reussite_critique_max=10), 10, seed=1)
+    assert "Variante hors texte" in str(both.table())
+    assert "RB-END-2" in duel_note("rulebook", rb.Rules())
+    d12_balance = simulate(load_roster(example_rosters()["d12-duel"]), 5, seed=1)
+    assert d12_balance.note == "" and "variante" not in d12_balance.to_json()

@@ -122,10 +122,12 @@ def test_error_banner_guard_keeps_previous_state() -> None:
     banner = ErrorBanner()
 
     def bad() -> int:
-        raise EscarmoucheError("CC = 140 : hors des bornes (CORE-ERR)")
+        raise EscarmoucheError("CC = 140 : hors des bornes (CORE-ERR)", field="CC",
+                               value=140, rule="CORE-ERR")
 
     assert banner.guard(bad) is None
-    assert banner.message.startswith("CC = 140")
+    # a refusal reads as a sentence naming the field (issue 25)
+    assert banner.message.startswith("Refus, CC 140\u00a0: hors des bornes")
     assert "⚠" in banner.widget.value
     assert banner.guard(lambda: 3) == 3
     assert banner.message == "" and banner.widget.value == ""

@@ -46,7 +46,7 @@ def test_bad_values_show_a_french_error_and_keep_the_result_core_err() -> None:
     before = demo.result_text
     demo.fights.value = MAX_BROWSER_FIGHTS + 1
     demo.run_button.click()
-    assert "combats = " in demo.error_text and "(CORE-ERR)" in demo.error_text
+    assert "Refus, combats 2001" in demo.error_text and "(CORE-ERR)" in demo.error_text
     assert demo.result_text == before
     demo.fights.value = 10
     demo.options["parries_per_round"].value = 11  # D100-PARRY-3: 0 to 10

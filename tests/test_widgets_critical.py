@@ -44,7 +44,7 @@ def test_manual_dice_critical_explosive() -> None:
     assert demo.error_text == ""
     assert "12 naturel, réussite critique" in text
     assert "Option choisie\u00a0: (b) dé supplémentaire explosif." in text
-    assert "→ 26 points de dégâts." in text
+    assert ", soit 26 points de dégâts." in text
     assert "d12 = 12 (attaque)\u202f; d8 = 8 (dégâts)\u202f; d8 = 8 (dégâts)" in text
     assert "D12-EXPLODE-1" in text
 
@@ -75,7 +75,7 @@ def test_too_few_dice_shows_the_engine_message_and_keeps_the_result() -> None:
     assert demo.output.value == before
     demo.dice.dice.value = "12, x"
     demo.roll_button.click()
-    assert "dés manuels = «\u00a0x\u00a0»" in demo.error_text
+    assert "dés manuels «\u00a0x\u00a0»" in demo.error_text
     demo.dice.dice.value = "13"
     demo.roll_button.click()
     assert "hors de 1–12" in demo.error_text
@@ -85,16 +85,16 @@ def test_bad_inputs_keep_the_odds() -> None:
     demo = CriticalDemo()
     odds = demo.odds.value
     demo.weapon.value = "1d8+"
-    assert "arme = «\u00a01d8+\u00a0»" in demo.error_text and "D12-CRIT-2" in demo.error_text
+    assert "Refus, arme «\u00a01d8+\u00a0»" in demo.error_text and "D12-CRIT-2" in demo.error_text
     assert demo.odds.value == odds
     demo.weapon.value = "1d8+2"
     assert demo.error_text == ""
     demo.defence.value = 99
-    assert "defense = 99\u00a0: un nombre entier entre 0 et 40" in demo.error_text
+    assert "défense 99\u00a0: un nombre entier entre 0 et 40" in demo.error_text
     assert demo.odds.value == odds
     demo.defence.value = 14
     demo.bonus.value = 200
-    assert "attaque = 200" in demo.error_text
+    assert "attaque 200" in demo.error_text
 
 
 def test_unused_dice_and_seed_reproducibility() -> None:

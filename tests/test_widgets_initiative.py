@@ -122,7 +122,7 @@ def test_d12_group_order_environment_and_odds() -> None:
     assert "- monstres (13)\u00a0: Grolk, Vex" in text
     assert "- héros (12)\u00a0: Brune, Aldric" in text
     assert "- environnement (12)\u00a0: événements passifs" in text
-    assert "l’environnement perd l’égalité (D12-INIT-5)" in text
+    assert "en cas d’égalité, l’environnement passe en dernier (D12-INIT-5)" in text
     odds = d12.group_odds([Combatant("Aldric", "héros", {"init": 2}),
                            Combatant("Brune", "héros", {"init": 3}),
                            Combatant("Grolk", "monstres", {"init": 1}),
@@ -154,7 +154,7 @@ def test_d20_order_and_ties() -> None:
     assert demo.error_text == ""
     assert "- Chaque round\u00a0: C, B, A" in text
     assert "Égalité à 12 départagée par le modificateur\u00a0: C (+4)" in text
-    assert "jet de départage au d20" in text
+    assert "départagée au d20" in text
     odds = first_odds([("A", 2, uniform(20, 2)), ("B", 2, uniform(20, 2)),
                        ("C", 4, uniform(20, 4))])
     assert f"C {percent(odds['C'])}" in demo.odds_text
@@ -170,14 +170,14 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].name.value = "Aldric"
     demo.roster.lines[0].stats.value = "HAB=160"
     demo.roll_button.click()
-    assert "HAB = 160" in demo.error_text and "RB-INIT-1" in demo.error_text
+    assert "HAB 160" in demo.error_text and "RB-INIT-1" in demo.error_text
     demo.roster.lines[0].stats.value = "HAB=6O"
     demo.roll_button.click()
     assert "HAB=6O" in demo.error_text
     demo.roster.lines[0].stats.value = "HAB=60"
     demo.roster.lines[0].traits.value = "volant"
     demo.roll_button.click()
-    assert "trait = «\u00a0volant\u00a0»" in demo.error_text
+    assert "trait «\u00a0volant\u00a0»" in demo.error_text
     demo.roster.lines[0].traits.value = ""
     demo.dice.manual.value = True
     demo.dice.dice.value = "5, 6"
@@ -222,7 +222,7 @@ def test_d100_order_ag_ties_and_roll_off() -> None:
     assert f"C {percent(odds['C'])}" in demo.odds_text
     demo.roster.lines[0].stats.value = "Ag=140"
     demo.roll_button.click()
-    assert "Ag = 140" in demo.error_text
+    assert "Ag 140" in demo.error_text
 
 
 def test_too_many_sides_for_the_d12_odds_is_said() -> None:

@@ -22,7 +22,7 @@ def test_parried_step_by_step() -> None:
     assert "Seuil d’attaque\u00a0: CC 45 = 45." in text
     assert "Seuil de parade (parade préparée)\u00a0: CC 38 = 38." in text
     assert "1. Jet d’attaque\u00a0: 30 → touche (D100-ATK-1)." in text
-    assert "2. Jet de parade\u00a0: 20 → la parade réussit (D100-PARRY-2)." in text
+    assert "Jet de parade\u00a0: 20 → la parade réussit (D100-PARRY-2)." in text
     assert "mais Défenseur pare (jet 20 ≤ 38)\u00a0: aucun dégât." in text
     assert "d100 = 30 (attaque)\u202f; d100 = 20 (parade)" in text
     assert "D100-PARRY-2" in text
@@ -31,9 +31,10 @@ def test_parried_step_by_step() -> None:
 def test_blow_lands_location_and_damage() -> None:
     demo = ParryDodgeDemo()
     text = manual(demo, "30, 77, 4")
-    assert "3. Localisation\u00a0: 30 inversé → 03\u00a0: tête (D100-ATK-2)." in text
-    assert ("4. Dégâts\u00a0: d10 4 + arme 3 − BE 4 − armure 1 = 2 blessures\u202f; reste 10 "
-            "B") in text
+    assert "2. Localisation\u00a0: 30 inversé → 03, tête (D100-ATK-2)." in text
+    assert "3. Dégâts\u00a0: d10 4 + arme 3 = 7 (D100-ATK-3)." in text
+    assert "4. Protection\u00a0: 7 − BE 4 − armure 1 = 2 blessures" in text
+    assert "5. Bilan\u00a0: il reste 10 B (D100-ATK-4)." in text
     demo.head_armour.value = "5"
     text = manual(demo, "30, 77, 4")
     assert "armure 5 = 0 blessure" in text
@@ -43,7 +44,7 @@ def test_dodge_and_its_conditions() -> None:
     demo = ParryDodgeDemo()
     demo.defence.value = "esquive"
     text = manual(demo, "30, 40")
-    assert "2. Jet d’esquive\u00a0: 40 → l’esquive réussit (D100-DODGE-1)." in text
+    assert "Jet d’esquive\u00a0: 40 → l’esquive réussit (D100-DODGE-1)." in text
     assert "esquive (jet 40 ≤ 42)" in text
     demo.dodge_skill.value = False
     assert "n’a pas la compétence «\u00a0esquive\u00a0» (D100-DODGE-1)" in demo.error_text
@@ -55,8 +56,8 @@ def test_dodge_and_its_conditions() -> None:
 def test_parry_needs_preparation_or_two_weapons() -> None:
     demo = ParryDodgeDemo()
     demo.parry_prepared.value = False
-    assert "il faut une parade préparée (demi-action) ou une arme dans chaque main" in (
-        demo.error_text)
+    assert ("ne peut pas parer sans une parade préparée (demi-action) ou une arme dans "
+            "chaque main") in demo.error_text
     demo.two_weapons.value = True
     assert demo.error_text == ""
     text = manual(demo, "30, 20")
@@ -96,11 +97,11 @@ def test_bad_stats_and_dice_in_french() -> None:
     demo = ParryDodgeDemo()
     shown = demo.output.value
     demo.att_cc.value = 140
-    assert "CC = 140\u00a0: un nombre entier entre 0 et 100 est attendu pour Attaquant" in (
+    assert "CC 140\u00a0: un nombre entier entre 0 et 100 est attendu pour Attaquant" in (
         demo.error_text)
     demo.att_cc.value = 45
     demo.head_armour.value = "beaucoup"
-    assert "armure de la tête = «\u00a0beaucoup\u00a0»" in demo.error_text
+    assert "armure de la tête «\u00a0beaucoup\u00a0»" in demo.error_text
     demo.head_armour.value = ""
     manual(demo, "30")
     assert "plus aucun résultat prévu pour le jet n° 2" in demo.error_text

@@ -225,7 +225,7 @@ def test_finish(tracker: CombatTracker) -> None:
     tracker.finish_button.click()
     assert "combat terminé\u00a0: fin décidée par le MJ" in status(tracker)
     tracker.next_button.click()
-    assert "plus aucune action possible" in tracker.error_text
+    assert "plus aucune action n’est possible" in tracker.error_text
 
 
 def test_load_encounter_accepts_the_engine_save(toy: None) -> None:
@@ -284,11 +284,11 @@ def test_system_change_loads_its_example_roster() -> None:
     assert "embuscade_par" in t.start_options.placeholder
     t.roster.lines[0].stats.value = "init=2, defense=99, PV=12"
     t.start_button.click()
-    assert "defense = 99" in t.error_text
+    assert "défense 99" in t.error_text
     t.start_options.value = "surprise_par=monstres"
     t.roster.lines[0].stats.value = "init=2, defense=12, PV=12"
     t.start_button.click()
-    assert "option = «\u00a0surprise_par\u00a0»" in t.error_text
+    assert "option «\u00a0surprise_par\u00a0»" in t.error_text
 
 
 def test_imported_d12_fight_keeps_its_environment_odds() -> None:

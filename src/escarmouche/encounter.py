@@ -275,8 +275,8 @@ class Encounter:
         if ctx.state.finished:
             rule = self._end_rule()
             raise IllegalActionError(
-                f"combat = terminé ({ctx.state.outcome}) : plus aucune action possible "
-                f"({rule})",
+                "combat = terminé : plus aucune action n’est possible ; issue du combat, "
+                f"{ctx.state.outcome} ({rule})",
                 field="combat", value="terminé", rule=rule,
             )
 
@@ -482,10 +482,13 @@ class Encounter:
         st.cursor = -1
         st.activations = {}
         word = self._system.turn_word
+        # the announced order leaves out the fighters already out of the fight: they
+        # have no activation in it (their slots are skipped)
+        acting = [n for n in st.order if n not in st.fighters or st.fighters[n].standing]
         ctx.emit(
             "debut_tour",
-            f"Début du {word} {st.turn} : " + (", ".join(st.order) or "personne n’agit") + ".",
-            rules=self._system.turn_rules, data={"order": list(st.order)},
+            f"Début du {word} {st.turn} : " + (", ".join(acting) or "personne n’agit") + ".",
+            rules=self._system.turn_rules, data={"order": acting},
         )
         for e in [e for e in st.effects if e.timing is Timing.TURN_START]:
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_START, ()))
@@ -573,7 +576,8 @@ class Encounter:
             return
         for cond in st.end_conditions:
             if CONDITIONS[cond.kind](st, cond, at_turn_end):
-                self._finish(ctx, f"{cond.outcome} : {cond.describe()}")
+                # « victoire (tous les ennemis hors de combat) »: one colon per clause
+                self._finish(ctx, f"{cond.outcome} ({cond.describe()})")
                 return
         if not st.end_conditions:
             sides = {f.side for f in st.fighters.values() if f.standing}

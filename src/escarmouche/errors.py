@@ -23,9 +23,11 @@ that every message has the same shape: « champ = valeur : pourquoi (RÈGLE) ».
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
 
 __all__ = [
+    "FIELD_LABELS",
     "DiceError",
     "EscarmoucheError",
     "IllegalActionError",
@@ -33,9 +35,31 @@ __all__ = [
     "RosterError",
     "RuleBoundError",
     "SaveError",
+    "field_label",
     "invalid",
     "shown",
 ]
+
+#: the French label of a field whose engine name is not French as a reader writes it
+#: (no accent, underscores): what a refusal shows (:meth:`EscarmoucheError.refusal`)
+FIELD_LABELS: dict[str, str] = {
+    "elan": "élan", "ligne_de_vue": "ligne de vue", "cible_engagee": "cible engagée",
+    "tireur_engage": "tireur engagé", "deplacement": "déplacement", "degats": "dégâts",
+    "des": "dés", "portee": "portée", "defense": "défense", "avec_deplacement":
+    "avec déplacement", "etapes": "étapes", "duree": "durée", "declencheur": "déclencheur",
+    "hauteur": "hauteur", "modificateur": "modificateur du MJ", "main": "main",
+    "acteur": "acteur", "combat": "combat", "cible": "cible", "action": "action",
+    "piste": "piste", "vitesse": "vitesse", "chemin": "chemin", "case": "case",
+}
+
+
+def field_label(field: str) -> str:
+    """A field as a reader reads it: its French label, else the name with spaces.
+
+    >>> field_label("ligne_de_vue"), field_label("elan"), field_label("PV")
+    ('ligne de vue', 'élan', 'PV')
+    """
+    return FIELD_LABELS.get(field, field.replace("_", " "))
 
 
 class EscarmoucheError(ValueError):
@@ -64,6 +88,27 @@ class EscarmoucheError(ValueError):
         from escarmouche.text.typo import typographie
 
         super().__init__(typographie(" ".join(parts)))
+
+    def refusal(self, labels: Mapping[str, str] | None = None) -> str:
+        """The refusal as a reader reads it: a sentence naming the field by its French
+        label, one colon (« Refus, élan 3 : un saut en longueur demande… (D100-JUMP-2). »)
+        rather than the debugging shape « champ = valeur : … ». ``labels`` gives the
+        French label of fields the caller knows (a system's options).
+
+        >>> print(invalid("ligne_de_vue", False, "D100-RANGED-3", "il faut voir sa cible"
+        ...               ).refusal())  # doctest: +NORMALIZE_WHITESPACE
+        Refus, ligne de vue non\u00a0: il faut voir sa cible (D100-RANGED-3).
+        """
+        from escarmouche.text.typo import typographie
+
+        text = str(self)
+        colon = typographie("x : y")[1:-1]  # the typeset « : »
+        head, sep, why = text.partition(colon)
+        name, eq, value = head.partition(" = ")
+        if sep and eq:
+            label = (labels or {}).get(name) or field_label(name)
+            return typographie(f"Refus, {label} {value} : {why.rstrip('.')}.")
+        return typographie(f"Refus : {text.rstrip('.')}.")
 
 
 class ParameterError(EscarmoucheError):

@@ -563,12 +563,16 @@ class Ctx(Generic[R]):
         )
         return effect
 
-    def remove_effect(self, effect_id: str, *, why: str = "retiré", rules: Iterable[str] = ()
-                      ) -> Effect:
+    def remove_effect(self, effect_id: str, *, why: str = "retiré", rules: Iterable[str] = (),
+                      announce: bool = True) -> Effect:
+        """Remove an effect and log it; ``announce=False`` when the caller's own event
+        already says that the effect ends (one event, one sentence)."""
         for i, e in enumerate(self.state.effects):
             if e.id == effect_id:
                 del self.state.effects[i]
                 where = f" sur {e.bearer}" if e.bearer else ""
+                if not announce:
+                    return e
                 self.emit(
                     "effet_fin", f"Effet « {e.name} »{where} : {why}.",
                     actor=e.bearer, rules=tuple(rules), data={"effect": e.id},

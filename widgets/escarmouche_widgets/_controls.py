@@ -141,6 +141,8 @@ class ErrorBanner:
     def __init__(self) -> None:
         self.widget = widgets.HTML(value="")
         self._message = ""
+        #: French labels of the fields a refusal may name (e.g. a system's options)
+        self.labels: dict[str, str] = {}
 
     @property
     def message(self) -> str:
@@ -155,12 +157,14 @@ class ErrorBanner:
         self.show("")
 
     def guard(self, compute: Callable[[], T]) -> T | None:
-        """Run ``compute``; on an :class:`EscarmoucheError` show its message and return
-        ``None`` (the caller keeps its previous state), else clear the banner."""
+        """Run ``compute``; on an :class:`EscarmoucheError` show its refusal as a reader
+        reads it (:meth:`EscarmoucheError.refusal`: a sentence naming the field by its
+        French label) and return ``None`` (the caller keeps its previous state), else
+        clear the banner."""
         try:
             result = compute()
         except EscarmoucheError as err:
-            self.show(str(err))
+            self.show(err.refusal(self.labels))
             return None
         self.clear()
         return result

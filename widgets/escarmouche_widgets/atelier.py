@@ -96,6 +96,8 @@ class Atelier:
     def _build(self) -> None:
         name = str(self.system.value)
         sys_obj = systems.get(name)
+        self.banner.labels = {**{o.name: o.label for o in sys_obj.options()},
+                              **{o.key: o.label for o in sys_obj.options()}}
         self.defaults = _defaults(name)
         self.controls = {}
         self.specs = {}
@@ -154,7 +156,7 @@ class Atelier:
         except (TypeError, ValueError) as err:  # a value the rules object itself refuses
             if isinstance(err, EscarmoucheError):
                 raise
-            self.banner.show(f"valeur refusée par les règles : {err}")
+            self.banner.show(f"Valeur refusée par les règles ({err}).")
             return False
         if shown is None:
             return False

@@ -70,7 +70,7 @@ class BalanceDemo(Demo):
     >>> demo.fights.value = 0
     >>> demo.run_button.click()
     >>> demo.error_text  # doctest: +ELLIPSIS
-    'combats = 0 : un nombre entier entre 1 et 2000 est attendu (CORE-ERR)'
+    'Refus, combats 0\xa0: un nombre entier entre 1 et 2000 est attendu (CORE-ERR).'
     """
 
     def __init__(self, system: str, roster: Iterable[Combatant] | Any, *,

@@ -81,7 +81,7 @@ def attack_html(outcome: d12.AttackOutcome, draws: list[tuple[int, int, str]], s
     if outcome.damage is not None:
         if outcome.option is not None:
             lines.append(f"Option choisie : {_option_title(outcome.option)}.")
-        lines.append(f"Dégâts : {outcome.damage.detail} → "
+        lines.append(f"Dégâts ({outcome.damage.detail}), soit "
                      f"{plural(outcome.dealt, 'point')} de dégâts.")
         if outcome.grants_advantage:
             lines.append("La prochaine attaque contre la cible, avant son prochain tour, "

@@ -92,8 +92,14 @@ def status_html(enc: Encounter | None) -> str:
     elif st.finished:
         parts.append(h.paragraph(f"{title} — combat terminé : {st.outcome}."))
     else:
+        who = st.current or "—"
+        whose = de(who)[: -len(who)] if st.current else "de "  # « d’ » or « de »
+        if st.current == ENVIRONMENT:
+            whose = "de l’"
+        moment = ("au tour" if enc.system.activation_word == "tour"
+                  else f"à l’{enc.system.activation_word}")
         parts.append(h.paragraph(
-            f"{title} — {word} {st.turn}, au tour de <b>{h.esc(st.current or '—')}</b>.",
+            f"{title} — {word} {st.turn}, {moment} {whose}<b>{h.esc(who)}</b>.",
             raw=True,
         ))
     if st.started and st.order:

@@ -10,6 +10,7 @@ user (a weapon's damage) and names the field in its error. The notation is descr
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -244,8 +245,11 @@ def check_expression(
     try:
         check(value)
     except DiceError as err:
+        # the parser's message begins with the expression itself (« « 1d8+ » : … »):
+        # said once, with one colon (« arme = « 1d8+ » : terme manquant … »)
+        why = re.sub(r"^«[^»]*»[\s\u00a0]*:\s*", "", str(err))
         raise DiceError(
-            f"{field}{of} = {shown(value)} : {err}{cite}", field=field, value=value, rule=rule,
+            f"{field}{of} = {shown(value)} : {why}{cite}", field=field, value=value, rule=rule,
         ) from None
     return value
 

@@ -24,7 +24,7 @@ from escarmouche import _check
 from escarmouche.model import Combatant, Json
 from escarmouche.text.fmt import number, percent
 
-__all__ = ["MAX_DUELS", "Duels", "duel_outcomes", "duel_roster", "wilson"]
+__all__ = ["MAX_DUELS", "Duels", "duel_note", "duel_outcomes", "duel_roster", "wilson"]
 
 #: the most duels one call plays (bounded work)
 MAX_DUELS = 5000
@@ -32,14 +32,29 @@ MAX_DUELS = 5000
 MAX_TURNS = 50
 _Z = 1.959963984540054
 
+#: ``variante_degats``: the Rulebook's declared damage die, 1d6 for both (the simulation
+#: variant, not in the text, RB-END-2; :func:`duel_note` names it wherever duels show)
 _BASE = {"HAB": 50, "DIS": 40, "PMR": 40, "PV": 10, "Esprit": 10, "CC": 40, "CT": 40,
-         "F": 30, "E": 30, "Ag": 30, "M": 4, "B": 10, "defense": 12}
+         "F": 30, "E": 30, "Ag": 30, "M": 4, "B": 10, "defense": 12, "variante_degats": 6}
 _VETERAN = {**_BASE, "HAB": 60, "CC": 50, "F": 35, "Ag": 40, "init": 1, "attaque": 1}
 
 
 def duel_roster() -> list[Combatant]:
     """The standard duel: « Vétérane » (side « vétérans ») against « Recrue »."""
     return [Combatant("Vétérane", "vétérans", _VETERAN), Combatant("Recrue", "recrues", _BASE)]
+
+
+def duel_note(system: str, rules: Any) -> str:
+    """What automated play adds to ``system``'s text in the standard duel (a variant,
+    ``System.automation_note``), or ``""``.
+
+    >>> from escarmouche.systems import rulebook
+    >>> "RB-END-2" in duel_note("rulebook", rulebook.Rules()), duel_note("d12", None)
+    (True, '')
+    """
+    from escarmouche.systems import get
+
+    return get(system).automation_note(duel_roster(), rules)
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from escarmouche.editions.data import Change, Edition, Snapshot, rulings
-from escarmouche.editions.duels import Duels, duel_outcomes
+from escarmouche.editions.duels import Duels, duel_note, duel_outcomes
 from escarmouche.editions.odds import (
     OddsTable,
     TableDiff,
@@ -208,6 +208,9 @@ def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: in
              f"{plural(n, 'duel')} par jeu de règles, graine {seed} (les mêmes dés pour "
              "chaque jeu de règles) ; intervalle de confiance à 95 % (Wilson pour la "
              "victoire, loi normale pour la durée).", ""]
+    note = duel_note(system, after)
+    if note:  # a simulation variant, not in the text: said wherever it shows
+        lines[2:2] = [f"*{note}*", ""]
     if before is None:
         return [*lines, f"- {_cap(new.summary())}.", ""]
     old = duel_outcomes(system, before, n, seed)

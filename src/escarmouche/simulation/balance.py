@@ -145,6 +145,9 @@ class Balance:
     damage_taken: Mapping[str, int]
     #: the system's word for one global turn (« tour », « round »)
     turn_word: str = "tour"
+    #: what automated play adds to the text (``System.automation_note``), shown under
+    #: the title; ``""`` when nothing
+    note: str = ""
 
     def win_rate(self, side: str) -> tuple[float, float, float]:
         """(rate, low, high): the win rate of ``side`` and its Wilson 95 % interval."""
@@ -184,7 +187,7 @@ class Balance:
                  f"{_quantile(self.rounds, 0.9)} au plus) ; "
                  f"{_count(self.draws, 'match nul', 'matchs nuls')}, "
                  f"{_count(self.timeouts, 'combat', 'combats')} à la limite de "
-                 f"{self.turn_word}s")
+                 f"{self.turn_word}s" + (f". {self.note}" if self.note else ""))
         return Table(("Camp", "Victoires (IC 95 % de Wilson)", "Survivants en moyenne",
                       "Santé restante", f"Dégâts infligés par {self.turn_word}"), rows, title=title)
 
@@ -214,7 +217,8 @@ class Balance:
         return {"titre": self.title, "systeme": self.system, "combats": self.n,
                 "graine": self.seed, "nuls": self.draws, "limite_de_tours": self.timeouts,
                 "tours": {str(k): v for k, v in sorted(self.rounds.items())},
-                "camps": sides, "intervalle": "Wilson 95 %"}
+                "camps": sides, "intervalle": "Wilson 95 %",
+                **({"variante": self.note} if self.note else {})}
 
     def svg(self) -> str:
         """One SVG document: the outcomes (bars) over the distribution of the number of
@@ -245,7 +249,16 @@ def _balance(roster: Any, tally: _Tally, seed: int, sides: Sequence[str]) -> Bal
         health={s: dict(sorted(c.items())) for s, c in tally.health.items()},
         health_max=dict(tally.health_max), damage_taken=dict(tally.damage_taken),
         turn_word=_turn_word(str(getattr(roster, "system", ""))),
+        note=automation_note(roster),
     )
+
+
+def automation_note(roster: Any) -> str:
+    """What automated play adds to the text for ``roster`` (``System.automation_note``,
+    e.g. the Rulebook's declared damage, a variant not in its text), or ``""``."""
+    enc = roster.encounter()
+    fighters = [f.combatant for f in enc.state.fighters.values()]
+    return str(enc.system.automation_note(fighters, enc.rules))
 
 
 def _turn_word(system: str) -> str:

@@ -78,7 +78,7 @@ class Comparison:
         title = (f"{self.a.title} : {la} contre {lb}, {plural(self.a.n, 'combat')} sur les "
                  f"mêmes dés (graine {self.a.seed}) ; durée moyenne "
                  f"{_num(_mean(self.a.rounds))} contre {_num(_mean(self.b.rounds))} "
-                 f"{self.a.turn_word}s")
+                 f"{self.a.turn_word}s" + (f". {self.a.note}" if self.a.note else ""))
         return Table(("Camp", f"Victoires {la}", f"Victoires {lb}",
                       f"Écart {lb} − {la}, en points (IC 95 % apparié)",
                       f"Dégâts par {self.a.turn_word} {la}",

@@ -98,8 +98,9 @@ class Sweep:
                    *(f"Victoires « {s} »" for s in sides),
                    f"{word.capitalize()}s en moyenne")
         n = self.balances[0].n if self.balances else 0
+        note = self.balances[0].note if self.balances else ""
         return Table(headers, rows, title=f"Balayage : {plural(len(self.points), 'point')}"
-                     f" × {plural(n, 'combat')}")
+                     f" × {plural(n, 'combat')}" + (f". {note}" if note else ""))
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()

@@ -360,6 +360,12 @@ class System(Generic[R]):
 
     def on_activation_end(self, ctx: Ctx[R], actor: str) -> None: ...
 
+    def automation_note(self, roster: Sequence[Combatant], rules: R) -> str:
+        """A French sentence naming what automated play adds to the text (a variant that
+        is not a rule), shown wherever simulated fights are (``simule``, the book's
+        simulation pages, the editions' duels); ``""`` when it adds nothing."""
+        return ""
+
     # -- actions ---------------------------------------------------------------------
 
     def catalogue(self, rules: R) -> Mapping[str, ActionSpec]:

@@ -11,6 +11,8 @@ package loads no SVG code.
 ('3,5', True)
 >>> typographie("Touché : 3 blessures !") == "Touché\u00a0: 3 blessures\u202f!"
 True
+>>> typographie(f"Réussite : {percent(0.125)} !") == "Réussite\u00a0: 12,5\u202f%\u202f!"
+True
 """
 
 from __future__ import annotations

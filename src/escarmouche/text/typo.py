@@ -58,6 +58,7 @@ __all__ = [
     "in_context",
     "typeset",
     "typeset_html",
+    "typeset_print",
     "typographie",
     "typographie_html",
     "typographie_markdown",
@@ -344,3 +345,14 @@ def typographie_markdown(source: str) -> str:
             prose.append(line)
     flush()
     return "".join(out)
+
+
+def typeset_print(*values: object, sep: str = " ", end: str = "\n") -> None:
+    """:func:`print`, with French typography: what a book page prints is typeset like
+    everything else a reader sees (its pages import it as ``print``).
+
+    >>> typeset_print("Ordre :", "Aldric, Brune") is None
+    Ordre\u00a0: Aldric, Brune
+    True
+    """
+    print(typographie(sep.join(str(v) for v in values)), end=end)

@@ -9,7 +9,7 @@ per location, the GM's French sentence, jumps (D100-JUMP-*), and exact odds.
 The package has the files of every system, plus two topic modules:
 
 ================= ==========================================================================
-``rules.py``      the options (:class:`Rules`, French labels in :data:`OPTION_LABELS`), the
+``rules.py``      the options (:class:`Rules`, each declared once on its field), the
                   stats and the tables: locations, weapons, hands, action costs
 ``initiative.py`` Ag + 1d10 and the roll-offs (``resolve_initiative``, ``roll_initiative``)
 ``actions.py``    turn plans (:func:`check_turn`), the catalogue (:data:`ACTIONS`, one

@@ -139,7 +139,7 @@ class TurnPlan:
             label = ACTION_DEFS[self.extended.action].label \
                 if self.extended.action in ACTION_DEFS else self.extended.action
             done = self.extended.total - self.extended.remaining
-            text += f" ; {quote(label)} continue : {steps_sentence(done, self.extended.total)}"
+            text += f" ; {quote(label)} continue, {steps_sentence(done, self.extended.total)}"
         for action in self.completed:
             text += f" ; {quote(ACTION_DEFS[action].label)} achevée"
         for action in self.abandoned:
@@ -630,7 +630,7 @@ def generique(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[st
     details = params.get("details")
     if details is not None:
         details = _check.text("details", details, "D100-ACT-3")
-    suffix = f" : {details}" if details else ""
+    suffix = f", {quote(details)}" if details else ""  # one colon per clause
     ctx.emit("action", f"{f.name} : {d.label} ({COST_LABELS[d.cost]}){suffix}.",
              actor=f.name, rules=d.rules, data={"action": d.id, "details": details})
 

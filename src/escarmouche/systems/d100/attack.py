@@ -160,11 +160,11 @@ def check_two_weapons(
     m, o = get_weapon(main, weapons), get_weapon(off, weapons)
     if m.id not in MAIN_HAND_WEAPONS:
         raise invalid("main directrice", m.label, "D100-TWO-1",
-                      "pour combattre à deux armes, la main directrice tient une de ces "
-                      f"armes : {_labels(MAIN_HAND_WEAPONS)}", kind=IllegalActionError)
+                      "pour combattre à deux armes, la main directrice tient l’une de ces "
+                      f"armes, {_labels(MAIN_HAND_WEAPONS)}", kind=IllegalActionError)
     if o.id not in OFF_HAND_WEAPONS:
         raise invalid("main non directrice", o.label, "D100-TWO-1",
-                      "pour combattre à deux armes, l’autre main tient une de ces armes : "
+                      "pour combattre à deux armes, l’autre main tient l’une de ces armes, "
                       f"{_labels(OFF_HAND_WEAPONS)}", kind=IllegalActionError)
     return TwoWeapons(m.id, o.id)
 
@@ -387,7 +387,7 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
         if guard.two_weapons:
             return "main_non_directrice"
         raise invalid("defense", defence, "D100-PARRY-2",
-                      f"{who} ne peut pas parer : il faut une parade préparée (demi-action) "
+                      f"{who} ne peut pas parer sans une parade préparée (demi-action) "
                       "ou une arme dans chaque main", kind=illegal)
     if "esquive" not in defender.skills:
         raise invalid("defense", defence, "D100-DODGE-1",
@@ -401,6 +401,17 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
 
 
 # -- one attack, end to end (D100-ATK-1..7) -------------------------------------------------
+
+
+#: each zone with its article, for sentences (« le coup porte sur le corps »)
+_ZONE_ARTICLES = {"tête": "la tête", "bras droit": "le bras droit",
+                  "bras gauche": "le bras gauche", "corps": "le corps",
+                  "jambe droite": "la jambe droite", "jambe gauche": "la jambe gauche"}
+
+
+def _the(zone: str) -> str:
+    """« le corps », « la tête »; a zone of a designer's own table keeps its name."""
+    return _ZONE_ARTICLES.get(zone, zone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -596,33 +607,36 @@ class AttackResult:
         return tuple(out)
 
     def steps(self) -> list[str]:
-        """The attack step by step, as a GM reads it: the thresholds, then each roll."""
+        """The attack step by step, as a GM reads it: the thresholds, then the text's
+        five steps, numbered as the text numbers them (D100-ATK-1 to D100-ATK-4: 1 jet
+        d’attaque, 2 localisation, 3 dégâts, 4 protection, 5 bilan); a parry or a dodge,
+        which the text describes apart (D100-PARRY-1), comes unnumbered after step 1."""
         s = self.setup
         lines = s.thresholds()
         verdict = "touche" if self.hit else "manque"
         lines.append(f"1. Jet d’attaque : {self.attack_roll} → {verdict} (D100-ATK-1).")
-        step = 2
         if self.hit and s.defence_target is not None and self.defence_roll is not None:
             ok = "réussit" if self.defended else "échoue"
             jet, the = ("Jet de parade", "la parade") if s.defence == "parade" else (
                 "Jet d’esquive", "l’esquive")
             rule = "D100-PARRY-2" if s.defence == "parade" else "D100-DODGE-1"
-            lines.append(f"{step}. {jet} : {self.defence_roll} → {the} {ok} ({rule}).")
-            step += 1
+            lines.append(f"{jet} : {self.defence_roll} → {the} {ok} ({rule}).")
         elif self.hit and s.defence == "aucune":
-            lines.append(f"{step}. Pas de défense.")
-            step += 1
+            lines.append("Pas de défense.")
         if self.location is not None and self.location_value is not None:
             value = "00" if self.location_value == 100 else f"{self.location_value:02d}"
-            where = f"{self.attack_roll} inversé → {value} : {self.rolled_location}"
+            where = f"{self.attack_roll} inversé → {value}, {self.rolled_location}"
             if self.substituted:
-                where += f", hors d’atteinte, remplacé par {self.location} (D100-ATK-6)"
-            lines.append(f"{step}. Localisation : {where} (D100-ATK-2).")
-            step += 1
+                where += (f", hors d’atteinte ; le coup porte sur {_the(self.location)} "
+                          "(D100-ATK-6)")
+            lines.append(f"2. Localisation : {where} (D100-ATK-2).")
             lines.append(
-                f"{step}. Dégâts : d10 {self.damage_roll} + arme {s.weapon.damage} − BE "
-                f"{s.be} − armure {self.armour} = {plural(self.wounds_lost, 'blessure')} ; "
-                f"reste {self.wounds_left} B (D100-ATK-3).")
+                f"3. Dégâts : d10 {self.damage_roll} + arme {s.weapon.damage} = "
+                f"{self.raw_damage} (D100-ATK-3).")
+            lines.append(
+                f"4. Protection : {self.raw_damage} − BE {s.be} − armure {self.armour} = "
+                f"{plural(self.wounds_lost, 'blessure')}, jamais moins de 0 (D100-ATK-3).")
+            lines.append(f"5. Bilan : il reste {self.wounds_left} B (D100-ATK-4).")
         return lines
 
     def _repr_html_(self) -> str:

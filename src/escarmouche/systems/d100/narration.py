@@ -54,8 +54,8 @@ def initiative_sentence(init: Initiative) -> str:
     parts = [f"{e.name} {e.score} ({e.ag} + {e.d10})" for e in init.entries]
     text = "Initiative (Ag + 1d10) : " + join(parts)
     if init.rolloffs:
-        text += " ; départage : " + " / ".join(
-            ", ".join(f"{n} {r}" for n, r in rnd) for rnd in init.rolloffs)
+        text += " ; départage au d10 : " + " ; puis ".join(
+            ", ".join(f"{n} fait {r}" for n, r in rnd) for rnd in init.rolloffs)
     return text + " ; ordre : " + ", ".join(init.order) + "."
 
 
@@ -149,5 +149,13 @@ def attack_sentence(result: AttackResult) -> str:
 
 
 def steps_sentence(done: int, total: int) -> str:
-    """D100-ACT-4: « 2 demi-actions sur 4, action étendue »."""
-    return f"{plural(done, 'demi-action')} sur {total}, action étendue"
+    """D100-ACT-4: the progress of an extended action, done and left said apart.
+
+    >>> steps_sentence(3, 4)
+    '3 demi-actions faites sur 4, il en reste 1 (action étendue)'
+    >>> steps_sentence(1, 4)
+    '1 demi-action faite sur 4, il en reste 3 (action étendue)'
+    """
+    made = "faite" if done <= 1 else "faites"
+    return (f"{plural(done, 'demi-action')} {made} sur {number(total)}, il en reste "
+            f"{number(total - done)} (action étendue)")

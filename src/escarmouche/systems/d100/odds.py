@@ -187,11 +187,20 @@ class AttackOutcomes:
         out += [(f"touche : {z}", p) for z, p in self.location_odds.items()]
         return out
 
+    @property
+    def wounding(self) -> Fraction:
+        """The probability of at least one wound (a blow that lands may cost none:
+        armour and BE, D100-ATK-3)."""
+        return 1 - self.wounds.get(0, Fraction(0))
+
     def summary(self) -> str:
-        """One French sentence: hit, defended, wounds dealt, mean wounds."""
+        """One French sentence: hit, defended, the blow lands, at least one wound, mean
+        wounds. « Le coup porte » is :attr:`landed`, not a wound: armour and BE may
+        leave it at 0 (:attr:`wounding`)."""
         return (f"Touche : {percent(self.odds.hit)} ; défendue : "
-                f"{percent(self.odds.defended)} ; blessures infligées : "
-                f"{percent(self.landed)} ; blessures en moyenne : "
+                f"{percent(self.odds.defended)} ; le coup porte : "
+                f"{percent(self.landed)} ; au moins une blessure : "
+                f"{percent(self.wounding)} ; blessures en moyenne : "
                 f"{number(self.expected_wounds)}.")
 
     def table(self) -> Table:

@@ -10,7 +10,7 @@ order; exact odds (``<thing>_odds``, ``<thing>_distribution``) use
 The package has the files of every system, plus one topic module:
 
 ================= =========================================================================
-``rules.py``      :class:`Rules` (the options, with French labels :data:`OPTION_LABELS`),
+``rules.py``      :class:`Rules` (the options, each declared once on its field),
                   :class:`Mode`, the critical options, the constants and validators,
                   the duration of a turn (D12-TIME-1)
 ``initiative.py`` group initiative, the environment, the ambush's bonus turn
@@ -71,6 +71,8 @@ from escarmouche.systems.d12.initiative import (
     member_order,
     rank_groups,
     resolve_initiative,
+    roll_bonus_turn,
+    roll_groups_after_bonus,
     roll_initiative,
 )
 from escarmouche.systems.d12.odds import (
@@ -208,6 +210,8 @@ __all__ = [
     "resolve_initiative",
     "roll_attack",
     "roll_attack_outcome",
+    "roll_bonus_turn",
     "roll_damage",
+    "roll_groups_after_bonus",
     "roll_initiative",
 ]

@@ -118,7 +118,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         "degats",
         narration.damage_sentence(actor, target_name,
                                   CRITICAL_OPTIONS[chosen].label if chosen else None, dmg,
-                                  left),
+                                  left, changes_damage=chosen != "avantage"),
         actor=actor, rules=dmg.rules or ("D12-CRIT-1",), purpose="dégâts",
         data={"target": target_name, "damage": dmg.to_json()},
     )

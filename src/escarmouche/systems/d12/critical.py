@@ -211,7 +211,8 @@ class DamageRoll:
                 "damage": self.damage, "rules": list(self.rules)}
 
     def _repr_html_(self) -> str:
-        return Text(f"Dégâts : {self.detail} → {plural(self.damage, 'PV', 'PV')}.")._repr_html_()
+        return Text(f"Dégâts ({self.detail}), soit {plural(self.damage, 'PV', 'PV')}."
+                    )._repr_html_()
 
 
 def _option_rules(option: str | None) -> tuple[str, ...]:
@@ -291,7 +292,7 @@ class AttackOutcome:
         if self.damage is not None:
             label = (f"Dégâts critiques, option {quote(CRITICAL_OPTIONS[self.option].label)}"
                      if self.option else "Dégâts")
-            lines.append(f"{label} : {self.damage.detail} → "
+            lines.append(f"{label} ({self.damage.detail}), soit "
                          f"{plural(self.dealt, 'PV', 'PV')}.")
         return Text("\n".join(lines))._repr_html_()
 

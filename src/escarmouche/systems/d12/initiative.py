@@ -15,7 +15,13 @@ Rulings (RULES.md):
   then to a roll-off (one d12 each, higher first; still-tied fighters roll again, at
   most :attr:`Rules.max_roll_off_rounds` rounds per tie).
 * Group initiative is rolled **once for the fight**: the text has it rolled when the
-  fight (or the ambush's bonus turn) ends and never mentions rolling it again each turn.
+  fight starts, or when the ambush's bonus turn ends, and never mentions rolling it
+  again each turn.
+* D12-SURPRISE-1 — after an ambush, group initiative is rolled **after** the bonus turn
+  (« Une fois leur tour terminé, vous pouvez lancer votre initiative de groupe »), by the
+  fighters still in the fight: one knocked out in the bonus turn rolls nothing and sets
+  no group's initiative (:func:`roll_bonus_turn`, then :func:`roll_groups_after_bonus`;
+  the engine rolls the second part at the start of turn 1).
 * D12-INIT-5 — the environment slot ``"environnement"`` sits at 12 and loses every tie:
   groups at 12 or above act before it.
 * D12-SURPRISE-2 — the bonus turn (turn 0) orders the attackers and the defenders with
@@ -68,6 +74,8 @@ __all__ = [
     "member_order",
     "rank_groups",
     "resolve_initiative",
+    "roll_bonus_turn",
+    "roll_groups_after_bonus",
     "roll_initiative",
 ]
 
@@ -234,7 +242,14 @@ class D12Initiative:
     ``group_results``
         each group's descending results, in acting order (environment included).
     ``group_ties``, ``bonus_ties``, ``roll_offs``
-        how every tie was broken (D12-INIT-3/4/5).
+        how every tie was broken (D12-INIT-3/4/5); the bonus turn's roll-offs first.
+    ``out``
+        the fighters knocked out in the bonus turn, who rolled no group initiative
+        (D12-SURPRISE-1).
+
+    After an ambush, until group initiative is rolled at the end of the bonus turn,
+    :attr:`pending` is true: ``groups``, ``rolls``, ``attempts`` and ``group_results``
+    are empty.
     """
 
     groups: list[tuple[str, list[str]]]
@@ -250,6 +265,13 @@ class D12Initiative:
     environment: bool = False
     ambush_by: str | None = None
     rules: tuple[str, ...] = ()
+    out: tuple[str, ...] = ()
+
+    @property
+    def pending(self) -> bool:
+        """True between the ambush and the end of its bonus turn: group initiative is
+        not rolled yet (D12-SURPRISE-1)."""
+        return not self.attempts
 
     def order(self) -> list[str]:
         """The activation slots of a normal turn (members, ``"environnement"``)."""
@@ -307,6 +329,7 @@ class D12Initiative:
             "environment": self.environment,
             "ambush_by": self.ambush_by,
             "rules": list(self.rules),
+            "out": list(self.out),
         }
 
     @classmethod
@@ -316,7 +339,7 @@ class D12Initiative:
         return cls(
             groups=[(str(s), [str(n) for n in m]) for s, m in data["groups"]],
             bonus_turn=[str(n) for n in data["bonus_turn"]],
-            rolls=attempts[-1],
+            rolls=attempts[-1] if attempts else (),
             attempts=attempts,
             perfect_ties=tuple(PerfectTie.from_json(p) for p in data["perfect_ties"]),
             bonus_rolls=tuple(InitiativeRoll.from_json(r) for r in data["bonus_rolls"]),
@@ -327,6 +350,7 @@ class D12Initiative:
             environment=bool(data["environment"]),
             ambush_by=data["ambush_by"],
             rules=tuple(data["rules"]),
+            out=tuple(str(n) for n in data.get("out", [])),
         )
 
 
@@ -483,45 +507,86 @@ def _order_with_roll_offs(
     return names, [dataclasses.replace(b, scope=scope) for b in bonus_ties], roll_offs
 
 
-def initiative(
+def _check_rules(rules: object) -> None:
+    if not isinstance(rules, Rules):
+        raise invalid("rules", rules, "CORE-ERR", "un objet d12.Rules est attendu")
+
+
+def roll_bonus_turn(
     combatants: Iterable[Combatant],
     rng: Rng,
     *,
+    ambush_by: str,
     environment: bool = False,
-    ambush_by: str | None = None,
     rules: Rules = DEFAULT_RULES,
 ) -> D12Initiative:
-    """Roll the initiative of a d12 fight (API.md; D12-INIT-1..5, D12-SURPRISE-1/2).
+    """Roll the ambush's bonus turn only (D12-SURPRISE-1, D12-SURPRISE-2): the attackers
+    and the defenders with the trait ``alerte`` roll 1d12 + ``init`` each and act in that
+    order in turn 0. Group initiative is not rolled yet (:attr:`D12Initiative.pending`):
+    :func:`roll_groups_after_bonus` rolls it once the bonus turn is over.
 
-    Each combatant rolls 1d12 + ``init`` (0 when absent); a group's initiative is its
-    highest result; groups are compared as descending lists; a perfect tie makes
-    everyone reroll (at most ``rules.max_initiative_rerolls`` times, then
-    :class:`RuleBoundError`). Inside a group, fighters act in individual order (ties:
-    higher bonus, then roll-off). With ``environment=True`` a memberless group
-    ``"environnement"`` sits at 12 and loses ties. With ``ambush_by`` (a side of the
-    roster) the attackers and the defenders with the trait ``alerte`` get a bonus turn
-    (turn 0), ordered by their own individual roll; group initiative is rolled for the
-    turns after, once for the whole fight.
-
-    Draw order (API.md): with ``ambush_by``, one d12 per bonus-turn participant (given
-    order); then one d12 per combatant (given order); after a perfect tie, one d12 per
-    combatant again (given order); then the roll-offs — the bonus turn's first, then
-    each group's in acting order — the tie at the higher result first, one d12 per
-    tied fighter in the given order, a sub-tie rolled again at once (higher first).
+    Draw order: one d12 per participant (given order), then the bonus turn's roll-offs
+    (the tie at the higher result first, one d12 per tied fighter in the given order).
     """
     roster = check_initiative_roster(combatants)
     _check.flag("environment", environment, "D12-INIT-5")
     sides = list(dict.fromkeys(c.side for c in roster))
-    if ambush_by is not None:
-        _check.name_in("ambush_by", ambush_by, sides, "D12-SURPRISE-1", what="camp")
-    if not isinstance(rules, Rules):
-        raise invalid("rules", rules, "CORE-ERR", "un objet d12.Rules est attendu")
-    applied = ["D12-INIT-1", "D12-INIT-2", "D12-INIT-4"]
-    bonus_participants = bonus_turn_participants(roster, ambush_by)
-    bonus_rolls = tuple(_roll(c, rng) for c in bonus_participants)
-    if ambush_by is not None:
-        applied += ["D12-SURPRISE-1", "D12-SURPRISE-2"]
+    _check.name_in("ambush_by", ambush_by, sides, "D12-SURPRISE-1", what="camp")
+    _check_rules(rules)
+    bonus_rolls = tuple(_roll(c, rng) for c in bonus_turn_participants(roster, ambush_by))
+    bonus_turn, bonus_ties, roll_offs = _order_with_roll_offs(
+        bonus_rolls, BONUS_SCOPE, rng, rules.max_roll_off_rounds
+    )
+    return D12Initiative(
+        groups=[], bonus_turn=bonus_turn, rolls=(), attempts=(), perfect_ties=(),
+        bonus_rolls=bonus_rolls, group_results=(), group_ties=(),
+        bonus_ties=tuple(bonus_ties), roll_offs=tuple(roll_offs), environment=environment,
+        ambush_by=ambush_by,
+        rules=("D12-SURPRISE-1", "D12-SURPRISE-2", "D12-INIT-1", "D12-INIT-4"),
+    )
 
+
+def roll_groups_after_bonus(
+    init: D12Initiative,
+    combatants: Iterable[Combatant],
+    rng: Rng,
+    *,
+    out: Iterable[str] = (),
+    rules: Rules = DEFAULT_RULES,
+) -> D12Initiative:
+    """Roll group initiative once the bonus turn of ``init`` is over (D12-SURPRISE-1:
+    « Une fois leur tour terminé, vous pouvez lancer votre initiative de groupe »).
+
+    ``out`` names the fighters knocked out in the bonus turn: they roll nothing and set
+    no group's initiative. Draw order: that of :func:`initiative` without an ambush,
+    over the fighters still in the fight.
+    """
+    if not isinstance(init, D12Initiative) or init.ambush_by is None or not init.pending:
+        raise invalid("initiative", "…", "D12-SURPRISE-1",
+                      "il faut le tour bonus d’une embuscade dont l’initiative de groupe "
+                      "n’est pas encore lancée")
+    roster = check_initiative_roster(combatants)
+    _check_rules(rules)
+    names = [c.name for c in roster]
+    gone = tuple(_check.name_in("hors de combat", n, names, "D12-SURPRISE-1")
+                 for n in dict.fromkeys(out))
+    present = [c for c in roster if c.name not in gone]
+    part = _roll_groups(present, rng, environment=init.environment, rules=rules)
+    return dataclasses.replace(
+        part,
+        bonus_turn=init.bonus_turn, bonus_rolls=init.bonus_rolls,
+        bonus_ties=init.bonus_ties + part.bonus_ties,
+        roll_offs=init.roll_offs + part.roll_offs, ambush_by=init.ambush_by,
+        rules=(*part.rules[:3], "D12-SURPRISE-1", "D12-SURPRISE-2", *part.rules[3:]),
+        out=tuple(n for n in names if n in gone),
+    )
+
+
+def _roll_groups(
+    roster: list[Combatant], rng: Rng, *, environment: bool, rules: Rules
+) -> D12Initiative:
+    """Group initiative of ``roster`` (already checked), without an ambush."""
+    applied = ["D12-INIT-1", "D12-INIT-2", "D12-INIT-4"]
     attempts: list[tuple[InitiativeRoll, ...]] = []
     perfect_ties: list[PerfectTie] = []
     while True:
@@ -542,37 +607,77 @@ def initiative(
     if environment:
         applied.append("D12-INIT-5")
 
-    cap = rules.max_roll_off_rounds
-    bonus_turn, bonus_ties, roll_offs = _order_with_roll_offs(
-        bonus_rolls, BONUS_SCOPE, rng, cap
-    )
+    bonus_ties: list[BonusTie] = []
+    roll_offs: list[RollOff] = []
     groups: list[tuple[str, list[str]]] = []
     for g in results:
         if g.environment:
             groups.append((ENVIRONMENT, []))
             continue
         members, bt, ro = _order_with_roll_offs(
-            [r for r in rolls if r.side == g.side], g.side, rng, cap
+            [r for r in rolls if r.side == g.side], g.side, rng, rules.max_roll_off_rounds
         )
         groups.append((g.side, members))
         bonus_ties += bt
         roll_offs += ro
     return D12Initiative(
         groups=groups,
-        bonus_turn=bonus_turn,
+        bonus_turn=[],
         rolls=rolls,
         attempts=tuple(attempts),
         perfect_ties=tuple(perfect_ties),
-        bonus_rolls=bonus_rolls,
+        bonus_rolls=(),
         group_results=results,
         group_ties=ties,
         bonus_ties=tuple(bonus_ties),
         roll_offs=tuple(roll_offs),
         environment=environment,
-        ambush_by=ambush_by,
         rules=tuple(applied),
     )
 
+
+def initiative(
+    combatants: Iterable[Combatant],
+    rng: Rng,
+    *,
+    environment: bool = False,
+    ambush_by: str | None = None,
+    out: Iterable[str] = (),
+    rules: Rules = DEFAULT_RULES,
+) -> D12Initiative:
+    """Roll the initiative of a d12 fight (API.md; D12-INIT-1..5, D12-SURPRISE-1/2).
+
+    Each combatant rolls 1d12 + ``init`` (0 when absent); a group's initiative is its
+    highest result; groups are compared as descending lists; a perfect tie makes
+    everyone reroll (at most ``rules.max_initiative_rerolls`` times, then
+    :class:`RuleBoundError`). Inside a group, fighters act in individual order (ties:
+    higher bonus, then roll-off). With ``environment=True`` a memberless group
+    ``"environnement"`` sits at 12 and loses ties. With ``ambush_by`` (a side of the
+    roster) the attackers and the defenders with the trait ``alerte`` get a bonus turn
+    (turn 0), ordered by their own individual roll; group initiative is rolled after
+    it, once for the whole fight, by everyone but ``out`` (the fighters knocked out in
+    the bonus turn, D12-SURPRISE-1). This function rolls both parts at once; a fight
+    rolls the second one when the bonus turn ends (:func:`roll_bonus_turn`,
+    :func:`roll_groups_after_bonus`).
+
+    Draw order (API.md): with ``ambush_by``, one d12 per bonus-turn participant (given
+    order), then the bonus turn's roll-offs; then one d12 per combatant (given order);
+    after a perfect tie, one d12 per combatant again (given order); then each group's
+    roll-offs in acting order. A roll-off takes the tie at the higher result first, one
+    d12 per tied fighter in the given order, a sub-tie rolled again at once (higher
+    first).
+    """
+    if ambush_by is not None:
+        bonus = roll_bonus_turn(combatants, rng, ambush_by=ambush_by,
+                                environment=environment, rules=rules)
+        return roll_groups_after_bonus(bonus, combatants, rng, out=out, rules=rules)
+    roster = check_initiative_roster(combatants)
+    _check.flag("environment", environment, "D12-INIT-5")
+    _check_rules(rules)
+    if tuple(out):
+        raise invalid("hors de combat", list(out), "D12-SURPRISE-1",
+                      "seule une embuscade a un tour bonus où tomber avant l’initiative")
+    return _roll_groups(roster, rng, environment=environment, rules=rules)
 
 
 
@@ -587,6 +692,7 @@ def resolve_initiative(
     *,
     environment: bool = False,
     ambush_by: str | None = None,
+    out: Iterable[str] = (),
     rules: Rules = DEFAULT_RULES,
 ) -> D12Initiative:
     """The initiative from d12 already rolled, in the draw order of :func:`initiative`
@@ -601,7 +707,7 @@ def resolve_initiative(
         _check.die("dé", v, ATTACK_DIE, "D12-INIT-1")
     scripted = ScriptedRolls([v for v in shown if isinstance(v, int)])
     init = initiative(combatants, scripted, environment=environment, ambush_by=ambush_by,
-                      rules=rules)
+                      out=out, rules=rules)
     if scripted.remaining:
         raise invalid("dés", list(shown), "D12-INIT-1",
                       f"{plural(scripted.remaining, 'dé')} de trop pour cette initiative")
@@ -637,16 +743,22 @@ def explain_initiative(combatants: Sequence[Combatant], rng: Rng, *,
 def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: bool,
                      rng: Rng, *, rules: Rules = DEFAULT_RULES) -> SurpriseReport:
     """The side ``attackers`` ambushes the others (``unaware``) or not: the bonus turn
-    and the group initiative (:func:`initiative`), explained for a reader (without the
-    exact chances). Dice: the bonus turn's d12s, then the group initiative's."""
+    (:func:`roll_bonus_turn`; group initiative comes when it ends, D12-SURPRISE-1) or,
+    without an ambush, the group initiative (:func:`initiative`), explained for a reader
+    (without the exact chances)."""
     roster = check_roster(combatants, rule="D12-SURPRISE-1")
     ambush = attackers if unaware else None
-    init = initiative(roster, rng, ambush_by=ambush, rules=rules)
     participants = bonus_turn_participants(roster, ambush)
-    steps = [(i, f"tour bonus : {c.name}") for i, c in enumerate(participants)]
-    base = len(participants)
-    steps += [(base + i, f"initiative de groupe : {c.name}") for i, c in enumerate(roster)]
-    steps.append((base + len(roster), "relance ou départage"))
+    if unaware:
+        # the bonus turn only: group initiative is rolled when it ends, by those still
+        # standing (D12-SURPRISE-1)
+        init = roll_bonus_turn(roster, rng, ambush_by=attackers, rules=rules)
+        steps = [(i, f"tour bonus : {c.name}") for i, c in enumerate(participants)]
+        steps.append((len(participants), "départage du tour bonus"))
+    else:
+        init = initiative(roster, rng, rules=rules)
+        steps = [(i, f"initiative de groupe : {c.name}") for i, c in enumerate(roster)]
+        steps.append((len(roster), "relance ou départage"))
     why = list(init.narration())
     if not unaware:
         why.insert(0, "Pas d’embuscade : pas de tour bonus (D12-SURPRISE-1).")

@@ -33,6 +33,7 @@ __all__ = [
     "attack_explanation",
     "attack_sentence",
     "bonus_tie_sentence",
+    "bonus_turn_over_sentence",
     "damage_sentence",
     "duration_sentence",
     "environment_sentence",
@@ -58,10 +59,15 @@ def _numbers(values: Iterable[int]) -> str:
 def roll_text(r: InitiativeRoll) -> str:
     """>>> from escarmouche.systems.d12.initiative import InitiativeRoll
     >>> roll_text(InitiativeRoll("A", "x", 7, 2)), roll_text(InitiativeRoll("B", "x", 7, 0))
-    ('7 +2 = 9', '7')
+    ('7 + 2 = 9', '7')
     """
-    return f"{number(r.die)} {signed(r.bonus)} = {number(r.total)}" if r.bonus else number(
+    return f"{number(r.die)} {_op(r.bonus)} = {number(r.total)}" if r.bonus else number(
         r.total)
+
+
+def _op(bonus: int) -> str:
+    """A bonus in shown arithmetic: « + 3 », « − 2 » (minus sign U+2212)."""
+    return f"+ {number(bonus)}" if bonus >= 0 else f"− {number(-bonus)}"
 
 
 def _scope_label(scope: str) -> str:
@@ -71,8 +77,8 @@ def _scope_label(scope: str) -> str:
 def group_tie_sentence(tie: GroupTie) -> str:
     """How two groups at the same initiative were ordered (D12-INIT-3, D12-INIT-5)."""
     if tie.rule == "D12-INIT-5":
-        return (f"{quote(tie.before)} et l’environnement sont à {tie.value} : "
-                "l’environnement perd l’égalité (D12-INIT-5)")
+        return (f"{quote(tie.before)} et l’environnement sont à {tie.value} ; "
+                "en cas d’égalité, l’environnement passe en dernier (D12-INIT-5)")
     assert tie.rank is not None
     which = ordinal(tie.rank)
     if tie.after_result is None:
@@ -96,9 +102,13 @@ def bonus_tie_sentence(b: BonusTie) -> str:
 
 
 def roll_off_sentence(ro: RollOff) -> str:
-    rounds = " ; ".join(", ".join(f"{n} {v}" for n, v in r) for r in ro.rounds)
+    """A roll-off (D12-INIT-4), one colon: « Groupe « Gobelins » : égalité à 10 (bonus
+    +1), départagée au d12 (Gobelin 1 fait 4, Gobelin 2 fait 11), d’où l’ordre Gobelin 2,
+    Gobelin 1 (D12-INIT-4). »"""
+    rounds = " ; puis ".join(", ".join(f"{n} fait {v}" for n, v in r) for r in ro.rounds)
     return (f"{_scope_label(ro.scope)} : égalité à {ro.total} (bonus {signed(ro.bonus)}), "
-            f"jet de départage : {rounds} → {', '.join(ro.order)} (D12-INIT-4).")
+            f"départagée au d12 ({rounds}), d’où l’ordre {', '.join(ro.order)} "
+            "(D12-INIT-4).")
 
 
 def order_sentence(groups: Iterable[tuple[str, list[str]]]) -> str:
@@ -122,6 +132,14 @@ def initiative_lines(init: D12Initiative) -> list[str]:
         lines.append(f"Embuscade de {quote(init.ambush_by)} : tour bonus pour "
                      + _rolls_with_totals(index[n] for n in init.bonus_turn)
                      + " (D12-SURPRISE-1, D12-SURPRISE-2).")
+    if init.out:
+        lines.append(bonus_turn_over_sentence(list(init.out)))
+    if init.pending:
+        lines += [bonus_tie_sentence(b) for b in init.bonus_ties]
+        lines += [roll_off_sentence(ro) for ro in init.roll_offs]
+        lines.append("Initiative de groupe : elle se lancera à la fin du tour bonus "
+                     "(D12-SURPRISE-1).")
+        return lines
     lines += [perfect_tie_sentence(pt) for pt in init.perfect_ties]
     for g in init.group_results:
         if g.environment:
@@ -137,9 +155,30 @@ def initiative_lines(init: D12Initiative) -> list[str]:
 
 
 def ambush_sentence(init: D12Initiative) -> str:
-    return (f"Embuscade du camp {quote(init.ambush_by or '')} : tour bonus (tour 0) ; "
-            f"initiative individuelle : {_rolls_with_totals(init.bonus_rolls)} "
-            "(D12-SURPRISE-1, D12-SURPRISE-2).")
+    """The ambush's bonus turn, its individual rolls and the ties its bonuses broke."""
+    ties = [bonus_tie_sentence(b) for b in init.bonus_ties if b.scope == BONUS_SCOPE]
+    return " ".join([
+        f"Embuscade du camp {quote(init.ambush_by or '')} et tour bonus (tour 0) ; "
+        f"initiatives individuelles : {_rolls_with_totals(init.bonus_rolls)} "
+        "(D12-SURPRISE-1, D12-SURPRISE-2).", *ties])
+
+
+def bonus_turn_over_sentence(out: list[str]) -> str:
+    """The bonus turn is over: group initiative is rolled now, not by those knocked out
+    in it (D12-SURPRISE-1).
+
+    >>> print(bonus_turn_over_sentence(["Brune"]))  # doctest: +NORMALIZE_WHITESPACE
+    Le tour bonus est terminé, chaque groupe lance son initiative ; Brune, hors de
+    combat, ne la lance pas (D12-SURPRISE-1).
+    """
+    if not out:
+        who = ""
+    elif len(out) == 1:
+        who = f" ; {out[0]}, hors de combat, ne la lance pas"
+    else:
+        who = f" ; {join(out)}, hors de combat, ne la lancent pas"
+    return ("Le tour bonus est terminé, chaque groupe lance son initiative"
+            f"{who} (D12-SURPRISE-1).")
 
 
 def initiative_rolls_sentence(rolls: Iterable[InitiativeRoll], again: bool) -> str:
@@ -158,9 +197,7 @@ def group_order_sentence(init: D12Initiative) -> str:
             parts.append(f"{quote(side)} à {values[side]} ({join(members)})")
     lines = ["Ordre des groupes : " + " ; ".join(parts) + " (D12-INIT-2)."]
     lines += [group_tie_sentence(t) + "." for t in init.group_ties]
-    lines += [bonus_tie_sentence(b) for b in init.bonus_ties]
-    if init.bonus_turn:
-        lines.insert(0, f"Tour bonus : {', '.join(init.bonus_turn)} (D12-SURPRISE-2).")
+    lines += [bonus_tie_sentence(b) for b in init.bonus_ties if b.scope != BONUS_SCOPE]
     return " ".join(lines)
 
 
@@ -169,16 +206,25 @@ def group_acts_sentence(side: str, value: int, standing: list[str]) -> str:
             f"ensemble puis exécutent dans l’ordre {', '.join(standing)} (D12-INIT-4).")
 
 
-def environment_sentence(effects: list[str]) -> str:
+def environment_sentence(effects: list[str], tied: bool = False) -> str:
+    """The environment's slot (D12-INIT-5); ``tied`` when a group is at exactly 12 (the
+    environment then passes after it: the only case worth saying).
+
+    >>> environment_sentence(["Éboulement"])
+    'L’environnement agit à l’initiative 12 (D12-INIT-5) : « Éboulement ».'
+    >>> environment_sentence([], tied=True)
+    'L’environnement agit à l’initiative 12, après le groupe à égalité (D12-INIT-5) : aucun effet.'
+    """
     what = join([quote(n) for n in effects], empty="aucun effet")
-    return (f"L’environnement agit à l’initiative {ENVIRONMENT_INITIATIVE}, après les groupes "
-            f"à égalité (D12-INIT-5) : {what}.")
+    after = ", après le groupe à égalité" if tied else ""
+    return (f"L’environnement agit à l’initiative {ENVIRONMENT_INITIATIVE}{after} "
+            f"(D12-INIT-5) : {what}.")
 
 
 def attack_explanation(att: AttackRoll) -> str:
     """>>> from escarmouche.systems.d12.critical import resolve_attack_roll
     >>> attack_explanation(resolve_attack_roll([7], bonus=3, defence=10))
-    '7 +3 = 10 contre défense 10, touché (D12-CRIT-1)'
+    '7 + 3 = 10 contre défense 10, touché (D12-CRIT-1)'
     """
     if len(att.dice) > 1:
         how = "le plus haut" if att.mode is Mode.AVANTAGE else "le plus bas"
@@ -189,7 +235,7 @@ def attack_explanation(att: AttackRoll) -> str:
         return (f"{shown} naturel, réussite critique, touché quelle que soit la défense "
                 f"{att.defence} (D12-CRIT-2)")
     verdict = "touché" if att.hit else "raté"
-    return (f"{shown} {signed(att.bonus)} = {att.total} contre défense {att.defence}, "
+    return (f"{shown} {_op(att.bonus)} = {att.total} contre défense {att.defence}, "
             f"{verdict} (D12-CRIT-1)")
 
 
@@ -200,9 +246,16 @@ def attack_sentence(actor: str, target: str, expression: str, sources: list[str]
 
 
 def damage_sentence(actor: str, target: str, option_label: str | None, dmg: DamageRoll,
-                    left: int) -> str:
-    label = (f"Dégâts critiques {de(actor)} sur {target}, option {quote(option_label)}"
-             if option_label else f"Dégâts {de(actor)} sur {target}")
+                    left: int, *, changes_damage: bool = True) -> str:
+    """The damage of a hit. ``option_label`` is the critical option chosen, if any;
+    ``changes_damage`` is false for an option that leaves the damage normal
+    (« avantage », D12-CRIT-2 (c)): those are not « dégâts critiques »."""
+    if option_label and changes_damage:
+        label = f"Dégâts critiques {de(actor)} sur {target}, option {quote(option_label)}"
+    elif option_label:
+        label = f"Dégâts {de(actor)} sur {target}, normaux avec l’option {quote(option_label)}"
+    else:
+        label = f"Dégâts {de(actor)} sur {target}"
     return (f"{label} ({dmg.detail}) : {target} perd "
             f"{plural(dmg.damage, 'PV', 'PV')} (reste {max(left, 0)}).")
 

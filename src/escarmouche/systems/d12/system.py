@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from escarmouche import _check
+from escarmouche._rng import ScriptedRolls
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord
 from escarmouche.odds import OddsTable
@@ -17,11 +18,14 @@ from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
 from escarmouche.systems.d12.initiative import (
     D12Initiative,
+    RollOff,
     explain_initiative,
     explain_surprise,
     initiative,
-    resolve_initiative,
+    roll_bonus_turn,
+    roll_groups_after_bonus,
 )
+from escarmouche.systems.d12.narration import BONUS_SCOPE
 from escarmouche.systems.d12.odds import (
     SITUATIONS,
     best_critical_option,
@@ -51,6 +55,13 @@ __all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
 
 #: the options ``Encounter.start`` accepts for d12
 START_OPTIONS = ("embuscade_par", "environnement", "armes")
+
+
+def _whose(current: str | None) -> str:
+    """« de Grolk », « de l’environnement », « de personne »."""
+    if current is None:
+        return "de personne"
+    return "de l’environnement" if current == ENVIRONMENT else de(current)
 
 
 class D12System(System[Rules]):
@@ -88,7 +99,7 @@ class D12System(System[Rules]):
         Combatant("Grolk", "monstres", {"init": 0, "attaque": 4, "defense": 11, "PV": 14}),
     )
     initiative_options: ClassVar[Mapping[str, str]] = MappingProxyType({
-        "environnement": "environnement (à 12, perd les égalités)",
+        "environnement": "environnement (à 12, en dernier en cas d’égalité)",
     })
     initiative_stats: ClassVar[str] = "init (1d12 + init) et le camp (initiative de groupe)"
     traits: ClassVar[Mapping[str, str]] = MappingProxyType({
@@ -158,29 +169,30 @@ class D12System(System[Rules]):
             start["armes"] = weapons
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
+        """Roll initiative. After an ambush only the bonus turn is rolled now; group
+        initiative is rolled when the bonus turn ends (:meth:`turn_order`,
+        D12-SURPRISE-1)."""
         weapons = options.get("armes") or {}
         _check.mapping("armes", weapons, "D12-CRIT-2")
         for name, expr in weapons.items():
             _check.name_in("armes", name, ctx.state.fighters, "D12-CRIT-2")
             check_weapon(expr, str(name))
         roster = [f.combatant for f in ctx.state.fighters.values()]
-        init = initiative(
-            roster, ctx.rng,
-            environment=_check.flag("environnement", options.get("environnement", False),
-                                    "D12-INIT-5"),
-            ambush_by=options.get("embuscade_par"),
-            rules=ctx.rules,
-        )
+        environment = _check.flag("environnement", options.get("environnement", False),
+                                  "D12-INIT-5")
+        ambush_by = options.get("embuscade_par")
+        if ambush_by is None:
+            init = initiative(roster, ctx.rng, environment=environment, rules=ctx.rules)
+        else:
+            init = roll_bonus_turn(roster, ctx.rng, ambush_by=ambush_by,
+                                   environment=environment, rules=ctx.rules)
         st = ctx.state.system_state
         st["initiative"] = init.to_json()
         st["weapons"] = {str(k): str(v) for k, v in weapons.items()}
         st["order"] = init.order()
         st["bonus_turn"] = list(init.bonus_turn)
-        st["group_of"] = {n: side for side, members in init.groups for n in members}
+        st["group_of"] = {c.name: c.side for c in roster}
         st["acting_group"] = None
-        self._emit_initiative(ctx, init)
-
-    def _emit_initiative(self, ctx: Ctx[Rules], init: D12Initiative) -> None:
         if init.ambush_by is not None:
             ctx.emit(
                 "surprise", narration.ambush_sentence(init),
@@ -190,6 +202,21 @@ class D12System(System[Rules]):
                 data={"ambush_by": init.ambush_by,
                       "rolls": [r.to_json() for r in init.bonus_rolls]},
             )
+            self._emit_roll_offs(ctx, init.roll_offs)
+        else:
+            self._emit_groups(ctx, init)
+
+    def _emit_roll_offs(self, ctx: Ctx[Rules], roll_offs: Sequence[RollOff]) -> None:
+        for ro in roll_offs:
+            ctx.emit(
+                "departage", narration.roll_off_sentence(ro), rules=("D12-INIT-4",),
+                dice=[DieRecord(ATTACK_DIE, v, f"départage {de(n)}")
+                      for r in ro.rounds for n, v in r],
+                data=ro.to_json(),
+            )
+
+    def _emit_groups(self, ctx: Ctx[Rules], init: D12Initiative) -> None:
+        """The group-initiative events: rolls (and rerolls), roll-offs, the order."""
         for i, attempt in enumerate(init.attempts, 1):
             ctx.emit(
                 "initiative", narration.initiative_rolls_sentence(attempt, i > 1),
@@ -201,13 +228,7 @@ class D12System(System[Rules]):
                 if pt.attempt == i:
                     ctx.emit("egalite_parfaite", narration.perfect_tie_sentence(pt),
                              rules=("D12-INIT-3",), dice=(), data=pt.to_json())
-        for ro in init.roll_offs:
-            ctx.emit(
-                "departage", narration.roll_off_sentence(ro), rules=("D12-INIT-4",),
-                dice=[DieRecord(ATTACK_DIE, v, f"départage {de(n)}")
-                      for r in ro.rounds for n, v in r],
-                data=ro.to_json(),
-            )
+        self._emit_roll_offs(ctx, [ro for ro in init.roll_offs if ro.scope != BONUS_SCOPE])
         ctx.emit("ordre_initiative", narration.group_order_sentence(init), rules=init.rules,
                  dice=(), data=init.to_json())
 
@@ -235,31 +256,44 @@ class D12System(System[Rules]):
                                       ATTACK_DIE, "D12-INIT-1"))
             return out
 
-        dice = dies("bonus_rolls", stored.get("bonus_rolls"))
+        bonus_dice = dies("bonus_rolls", stored.get("bonus_rolls"))
+        group_dice: list[int] = []
         for i, attempt in enumerate(_check.sequence(f"{where}.attempts", stored.get("attempts"),
-                                                    "D12-INIT-3", min_len=1)):
-            dice += dies(f"attempts[{i}]", attempt)
+                                                    "D12-INIT-3")):
+            group_dice += dies(f"attempts[{i}]", attempt)
         for i, raw in enumerate(_check.sequence(f"{where}.roll_offs", stored.get("roll_offs"),
                                                 "D12-INIT-4")):
             ro = _check.mapping(f"{where}.roll_offs[{i}]", raw, "D12-INIT-4")
+            target = bonus_dice if ro.get("scope") == BONUS_SCOPE else group_dice
             for rnd in _check.sequence(f"{where}.roll_offs[{i}].rounds", ro.get("rounds"),
                                        "D12-INIT-4"):
                 for pair in _check.sequence(f"{where}.roll_offs[{i}].rounds", rnd,
                                             "D12-INIT-4"):
                     two = _check.sequence(f"{where}.roll_offs[{i}].rounds", pair,
                                           "D12-INIT-4", min_len=2, max_len=2)
-                    dice.append(_check.die(f"{where}.roll_offs[{i}]", two[1], ATTACK_DIE,
-                                           "D12-INIT-4"))
+                    target.append(_check.die(f"{where}.roll_offs[{i}]", two[1], ATTACK_DIE,
+                                             "D12-INIT-4"))
         environment = _check.flag(f"{where}.environment", stored.get("environment"),
                                   "D12-INIT-5")
         ambush_by = stored.get("ambush_by")
-        if ambush_by is not None:
+        out = [_check.name_in(f"{where}.out", n, names, "D12-SURPRISE-1")
+               for n in _check.sequence(f"{where}.out", stored.get("out", []), "D12-SURPRISE-1")]
+        bonus_rng, group_rng = ScriptedRolls(bonus_dice), ScriptedRolls(group_dice)
+        if ambush_by is None:
+            if out or bonus_dice:
+                raise invalid(where, "…", "D12-SURPRISE-1",
+                              "sans embuscade, pas de tour bonus ni de combattant absent")
+            init = initiative(roster, group_rng, environment=environment, rules=rules)
+        else:
             ambush_by = _check.name_in(f"{where}.ambush_by", ambush_by,
                                        {c.side for c in roster}, "D12-SURPRISE-1", what="camp")
-        init = resolve_initiative(roster, dice, environment=environment, ambush_by=ambush_by,
-                                  rules=rules)
-        group_of = {n: side for side, members in init.groups for n in members}
-        if (init.to_json() != dict(stored) or ss.get("order") != init.order()
+            init = roll_bonus_turn(roster, bonus_rng, ambush_by=ambush_by,
+                                   environment=environment, rules=rules)
+            if group_dice:
+                init = roll_groups_after_bonus(init, roster, group_rng, out=out, rules=rules)
+        group_of = {c.name: c.side for c in roster}
+        if (bonus_rng.remaining or group_rng.remaining or init.to_json() != dict(stored)
+                or ss.get("order") != init.order()
                 or ss.get("bonus_turn") != list(init.bonus_turn)
                 or ss.get("group_of") != group_of):
             raise invalid(where, "…", "D12-INIT-1",
@@ -273,31 +307,43 @@ class D12System(System[Rules]):
         return 0 if ctx.state.system_state.get("bonus_turn") else 1
 
     def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
+        """The slots of ``turn``. At the first turn after an ambush's bonus turn, group
+        initiative is rolled here, before « Début du tour 1 », by the fighters still in
+        the fight (D12-SURPRISE-1: « Une fois leur tour terminé, vous pouvez lancer
+        votre initiative de groupe »)."""
         st = ctx.state.system_state
+        if turn >= 1:
+            init = D12Initiative.from_json(st["initiative"])
+            if init.pending:
+                self._roll_groups_after_bonus(ctx, init)
         slots = st["bonus_turn"] if turn == 0 else st["order"]
         assert isinstance(slots, list)
         return [str(n) for n in slots]
 
+    def _roll_groups_after_bonus(self, ctx: Ctx[Rules], init: D12Initiative) -> None:
+        fighters = ctx.state.fighters
+        roster = [f.combatant for f in fighters.values()]
+        out = [n for n, f in fighters.items() if not f.standing]
+        ctx.emit("fin_surprise", narration.bonus_turn_over_sentence(out),
+                 rules=("D12-SURPRISE-1",), data={"out": out})
+        init = roll_groups_after_bonus(init, roster, ctx.rng, out=out, rules=ctx.rules)
+        st = ctx.state.system_state
+        st["initiative"] = init.to_json()
+        st["order"] = init.order()
+        self._emit_groups(ctx, init)
+
     def on_turn_start(self, ctx: Ctx[Rules]) -> None:
         st = ctx.state.system_state
         st["acting_group"] = None
-        turn = ctx.state.turn
         bonus = st.get("bonus_turn")
         assert isinstance(bonus, list)
-        if turn == 0:
+        if ctx.state.turn == 0:
             ctx.emit(
                 "tour_bonus",
                 f"Tour bonus de l’embuscade : seuls agissent {join(map(str, bonus))}, "
-                "dans l’ordre de leur initiative individuelle (D12-SURPRISE-1, "
-                "D12-SURPRISE-2).",
+                "dans l’ordre de leur initiative individuelle ; l’initiative de groupe se "
+                "lancera à la fin de ce tour (D12-SURPRISE-1, D12-SURPRISE-2).",
                 rules=("D12-SURPRISE-1", "D12-SURPRISE-2"),
-            )
-        elif turn == 1 and bonus:
-            ctx.emit(
-                "fin_surprise",
-                "Le tour bonus est terminé : l’initiative de groupe s’applique "
-                "(D12-SURPRISE-1).",
-                rules=("D12-SURPRISE-1",),
             )
 
     def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
@@ -305,7 +351,9 @@ class D12System(System[Rules]):
         if actor == ENVIRONMENT:
             st["acting_group"] = ENVIRONMENT
             current = [e.name for e in ctx.effects_of(ENVIRONMENT)]
-            ctx.emit("environnement", narration.environment_sentence(current),
+            init = D12Initiative.from_json(st["initiative"])
+            tied = any(t.rule == "D12-INIT-5" for t in init.group_ties)
+            ctx.emit("environnement", narration.environment_sentence(current, tied),
                      actor=ENVIRONMENT, rules=("D12-INIT-5",), data={"effects": current})
             return True
         if ctx.state.turn >= 1:
@@ -368,7 +416,7 @@ class D12System(System[Rules]):
             return
         raise invalid("acteur", actor, "D12-ACT-1",
                       "ce n’est pas son tour (c’est celui "
-                      f"{de(ctx.state.current) if ctx.state.current else 'de personne'})"
+                      f"{_whose(ctx.state.current)})"
                       " (D12-INIT-4)", kind=IllegalActionError)
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:

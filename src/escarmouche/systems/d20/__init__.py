@@ -4,8 +4,8 @@ with saving throws, opportunity and immediate actions (RULES.md « System d20 »
 The package has the files of every system, plus three topic modules:
 
 ================= ========================================================================
-``rules.py``      :class:`Rules` (the options, French labels in :data:`OPTION_LABELS` and
-                  :data:`OPTION_VALUE_LABELS`) and the tables of the rules
+``rules.py``      :class:`Rules` (the options, each declared once on its field with its
+                  French label, key and value labels) and the tables of the rules
 ``initiative.py`` D20-INIT-1 and D20-TIME-1: :func:`initiative_order` (pure),
                   :func:`roll_initiative` (draws the dice), :func:`elapsed_seconds`
 ``actions.py``    the catalogue :data:`ACTIONS` (one ``ActionSpec`` each), the budget of a

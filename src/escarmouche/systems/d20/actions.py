@@ -395,8 +395,10 @@ def resolve_attack(roll: int, bonus: int, defence: int) -> AttackRoll:
 
 
 def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str,
-            label: str, rule_ids: tuple[str, ...]) -> bool:
-    """Roll one attack in a fight: draws the d20, then the damage dice on a hit."""
+            label: str, rule_ids: tuple[str, ...], cost: str = "",
+            info: Mapping[str, Json] | None = None) -> bool:
+    """Roll one attack in a fight: draws the d20, then the damage dice on a hit.
+    ``cost`` is the action's cost when no earlier line announced it."""
     t = ctx.fighter(target)
     defence = t.combatant.stat("defense", ctx.rules.default_defence)
     d = ctx.rng.randint(1, ATTACK_DIE)
@@ -404,10 +406,10 @@ def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str
     records = [DieRecord(ATTACK_DIE, d, "attaque")]
     data: dict[str, Json] = {"attacker": attacker, "target": target, "roll": d,
                              "bonus": bonus, "total": res.total, "defence": defence,
-                             "hit": res.hit}
+                             "hit": res.hit, **(info or {})}
     if not res.hit:
         ctx.emit("attaque", attack_sentence(label, attacker, target, d, bonus, defence,
-                                            None, weapon, t.tracks[TRACK]),
+                                            None, weapon, t.tracks[TRACK], cost=cost),
                  actor=attacker, rules=rule_ids, dice=records, data=data)
         return False
     dmg_roll = dice.roll(weapon, ctx.rng)
@@ -416,7 +418,7 @@ def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str
     left = max(0, t.tracks[TRACK] - damage)
     data.update({"weapon": weapon, "damage": damage, "hp": left})
     ctx.emit("attaque", attack_sentence(label, attacker, target, d, bonus, defence, damage,
-                                        weapon, left),
+                                        weapon, left, cost=cost),
              actor=attacker, rules=rule_ids, dice=records, data=data)
     ctx.change_track(target, TRACK, -damage, rules=rule_ids)
     return True
@@ -448,8 +450,14 @@ def can_spend_point(rules: Rules, f: FighterState) -> bool:
     return int(f.flags.get("pa", 0)) > 0 and (cap is None or points < cap)
 
 
-def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str) -> None:
-    """Take a slot for ``spec`` (D20-ACT-1..3) and announce the action."""
+def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str, *,
+           announce: bool = True) -> tuple[str, tuple[str, ...], dict[str, Json]]:
+    """Take a slot for ``spec`` (D20-ACT-1..3); returns its cost in French (« action
+    simple, grâce au point d’action »), the rules applied and the budget data (``action``,
+    ``category``, ``slot``, ``used``: on the announcing event). With ``announce`` the
+    action is logged now (« Thorin déclare « Dégainer une arme » (action mineure) : sa
+    hache de jet. »); without it, the caller's own sentence carries the cost (an attack
+    or a move that nothing interrupts: one action, one sentence)."""
     category = ACTION_CATEGORIES[spec.id]
     b = budget(f)
     used = [*b["actions"], category]
@@ -457,17 +465,20 @@ def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str) -> N
     b["actions"] = used
     slot = plan.slot_of(len(used) - 1)
     rules = ["D20-ACT-1"]
-    text = f"{f.name} : {spec.label} ({CATEGORY_LABELS[category]}"
+    cost = CATEGORY_LABELS[category]
     if slot is not None and slot != category:
         rules.append("D20-ACT-2")
-        text += f", à la place d’une {CATEGORY_LABELS[slot]}"
+        cost += f", à la place d’une {CATEGORY_LABELS[slot]}"
     if plan.by_action_point(len(used) - 1):
         rules.append("D20-ACT-3")
-        text += ", grâce au point d’action"
-    text += ")" + (f" : {detail}" if detail else "") + "."
-    ctx.emit("action", text, actor=f.name, rules=rules,
-             data={"action": spec.id, "category": category, "slot": slot,
-                   "used": list(used)})
+        cost += ", grâce au point d’action"
+    info: dict[str, Json] = {"action": spec.id, "category": category, "slot": slot,
+                             "used": list(used)}
+    if announce:
+        text = (f"{f.name} déclare {quote(spec.label)} ({cost})"
+                + (f" : {detail}" if detail else "") + ".")
+        ctx.emit("action", text, actor=f.name, rules=rules, data=info)
+    return cost, tuple(rules), info
 
 
 def _refund(ctx: Ctx[Rules], f: FighterState, category: str) -> None:
@@ -521,8 +532,8 @@ def check_legal(ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
     if current != actor:
         raise invalid("acteur", actor, "D20-ACT-1",
                       f"c’est le tour {de(str(current))} ; {quote(spec.label)} ne se "
-                      "fait que pendant son propre tour (hors de son tour : actions libres, "
-                      "d’opportunité et immédiates seulement)", kind=IllegalActionError)
+                      "fait que pendant son propre tour (hors de son tour, seulement les actions "
+                      "libres, d’opportunité et immédiates)", kind=IllegalActionError)
     if timing == "point_action":
         left = int(f.flags.get("pa", 0))
         if left <= 0:
@@ -612,7 +623,10 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     trigger = Trigger("attaque", f.name, opportunity=opp_case, targets=tuple(targets),
                       text=f"l’attaque {de(f.name)}")
     reactions = parse_reactions(ctx, trigger, params.get("reactions", ()))
-    _spend(ctx, f, spec, f"attaque {label} contre {join(targets)}")
+    # announced apart only when a reaction comes before the blow
+    announce = any(r.type.before for r in reactions)
+    cost, cost_rules, info = _spend(ctx, f, spec, f"attaque {label} contre {join(targets)}",
+                                    announce=announce)
     cancelled = ""
     done: set[int] = set()
     for i, r in enumerate(reactions):
@@ -641,9 +655,12 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         )
         _refund(ctx, f, SIMPLE)
     else:
-        for t in targets:
+        for i, t in enumerate(targets):
             if ctx.fighter(t).standing:
-                _strike(ctx, f.name, t, bonus, weapon, f"Attaque {label}", ())
+                first = i == 0 and not announce
+                _strike(ctx, f.name, t, bonus, weapon, f"Attaque {label}",
+                        cost_rules if first else (), cost if first else "",
+                        info if first else None)
     for r in reactions:
         if not r.type.before:
             _react(ctx, r, trigger)
@@ -657,7 +674,9 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
     trigger = Trigger("deplacement", f.name, squares=squares,
                       text=f"le déplacement {de(f.name)}")
     reactions = parse_reactions(ctx, trigger, params.get("reactions", ()))
-    _spend(ctx, f, spec, " → ".join(square_text(s) for s in squares))
+    announce = any(r.type.before for r in reactions)
+    cost, cost_rules, info = _spend(ctx, f, spec, " → ".join(square_text(s) for s in squares),
+                                    announce=announce)
     done: set[int] = set()
     stop_at: int | None = None
     cause = ""
@@ -684,12 +703,16 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
         if r.type.before and i not in done:
             emit_moot(ctx, r, f"{trigger.text} est annulé")
     if stop_at is None:
+        via = (f" par {' → '.join(square_text(s) for s in squares[1:-1])}"
+               if len(squares) > 2 and not announce else "")
         ctx.emit(
             "deplacement",
-            f"{f.name} se déplace de {square_text(squares[0])} à {square_text(squares[-1])}.",
-            actor=f.name, rules=("D20-ACT-1",),
+            f"{f.name} se déplace de {square_text(squares[0])} à {square_text(squares[-1])}"
+            f"{via}" + ("" if announce else f" ({cost})") + ".",
+            actor=f.name, rules=("D20-ACT-1",) if announce else cost_rules,
             data={"from": list(squares[0]), "to": list(squares[-1]),
-                  "path": [list(s) for s in squares], "cancelled": False},
+                  "path": [list(s) for s in squares], "cancelled": False,
+                  **({} if announce else info)},
         )
     else:
         rule = "D20-OPP-1" if cause.startswith("attaque") else "D20-IMM-2"
@@ -725,8 +748,8 @@ def action_libre(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[
     when = "" if ctx.state.current == actor else " pendant le tour d’un autre combattant"
     ctx.emit(
         "action",
-        f"{actor} : {spec.label} (action libre{when})" + (f" : {detail}" if detail else "")
-        + ".",
+        f"{actor} déclare {quote(spec.label)} (action libre{when})"
+        + (f" : {detail}" if detail else "") + ".",
         actor=actor, rules=("D20-ACT-1",),
         data={"action": spec.id, "category": FREE, "slot": None},
     )

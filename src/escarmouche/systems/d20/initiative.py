@@ -149,13 +149,13 @@ class D20Initiative:
                              f"{who} (D20-INIT-1).")
         for (total, mod), same in by_key.items():
             if len(same) > 1:
-                rolls = " ; ".join(f"{r.name} " + ", ".join(map(str, r.roll_offs))
+                rolls = " ; ".join(f"{r.name} fait " + ", puis ".join(map(str, r.roll_offs))
                                    for r in same)
                 names = {r.name for r in same}
                 order = [n for n in self.order if n in names]
-                lines.append(f"Égalité à {number(total)} (modificateur {signed(mod)}) : jet "
-                             f"de départage au d20, le plus haut d’abord : {rolls} → "
-                             f"{', '.join(order)} (D20-INIT-1).")
+                lines.append(f"Égalité à {number(total)} (modificateur {signed(mod)}), "
+                             f"départagée au d20, le plus haut d’abord ({rolls}), d’où "
+                             f"l’ordre {', '.join(order)} (D20-INIT-1).")
         lines.append(f"Ordre : {', '.join(self.order)}, le même à chaque round (D20-TIME-1).")
         return lines
 

@@ -87,18 +87,23 @@ def end_of_turn_sentence(actor: str, ending: Sequence[str]) -> str:
 
 
 def attack_sentence(label: str, attacker: str, target: str, roll: int, bonus: int,
-                    defence: int, damage: int | None, weapon: str, left: int) -> str:
-    """An attack (engine convenience); ``damage`` is ``None`` on a miss.
+                    defence: int, damage: int | None, weapon: str, left: int, *,
+                    cost: str = "") -> str:
+    """An attack (engine convenience); ``damage`` is ``None`` on a miss; ``cost`` the
+    action's cost when no earlier line announced it.
 
-    >>> attack_sentence("Attaque", "Thorin", "Gob", 14, 5, 12, 3, "1d6", 5).split(" : ", 1)[1]
-    '1d20 = 14 + 5 = 19 contre défense 12, touché, 3 dégâts (1d6) ; Gob : 5 PV.'
+    >>> print(attack_sentence("Attaque", "Thorin", "Gob", 14, 5, 12, 3, "1d6", 5,
+    ...                       cost="action simple"))  # doctest: +NORMALIZE_WHITESPACE
+    Attaque de Thorin contre Gob (action simple) : 1d20 = 14 + 5 = 19 contre défense 12,
+    touché, 3 dégâts (1d6), il reste 5 PV à Gob.
     """
-    head = (f"{label} {de(attacker)} contre {target} : 1d20 = {sum_text(roll, bonus)} "
+    paid = f" ({cost})" if cost else ""
+    head = (f"{label} {de(attacker)} contre {target}{paid} : 1d20 = {sum_text(roll, bonus)} "
             f"contre défense {number(defence)}, ")
     if damage is None:
         return head + "raté."
-    return (head + f"touché, {plural(damage, 'dégât')} ({weapon}) ; {target} : "
-            f"{number(left)} PV.")
+    return (head + f"touché, {plural(damage, 'dégât')} ({weapon}), il reste "
+            f"{plural(left, 'PV', 'PV')} à {target}.")
 
 
 def _find_effect(ctx: Ctx[Rules], effect_id: str) -> Effect | None:

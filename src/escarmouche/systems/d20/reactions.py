@@ -288,7 +288,12 @@ def resolve_reaction(ctx: Ctx[Rules], r: Reaction, trigger: Trigger) -> Outcome:
     else:
         reactor.flags["immediate"] = True
     timing = "avant" if r.type.before else "après"
-    about = trigger.text or "son déclencheur"
+    if trigger.kind == "libre" and trigger.text:
+        # the GM's own words are a clause (« l’orque bande son arc »): quoted, never
+        # glued to « avant » (« avant l’orque bande son arc » is not French)
+        about = f"le déclencheur {quote(trigger.text)}"
+    else:
+        about = trigger.text or "son déclencheur"
     data: dict[str, Json] = {"by": r.by, "type": r.type.id, "effect": r.effect,
                              "name": r.name}
     title = r.type.label.capitalize()

@@ -140,4 +140,6 @@ def end_of_turn_saves(ctx: Ctx[Rules], actor: str) -> None:
                   "target": res.target, "success": res.success},
         )
         if res.success:
-            ctx.remove_effect(e.id, why="jet de sauvegarde réussi", rules=("D20-END-1",))
+            # the save's sentence says « l’effet prend fin »: no second line
+            ctx.remove_effect(e.id, why="jet de sauvegarde réussi", rules=("D20-END-1",),
+                              announce=False)

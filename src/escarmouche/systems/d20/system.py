@@ -294,6 +294,11 @@ class D20System(System[Rules]):
         ending = [e for e in ctx.effects_of(actor, Timing.ACTIVATION_END) if e.remaining == 1]
         ctx.emit("fin_de_tour", end_of_turn_sentence(actor, [e.name for e in ending]),
                  actor=actor, rules=("D20-END-2",), data={"ending": [e.id for e in ending]})
+        for e in ending:
+            if not e.per_tick:
+                # the end-of-turn sentence already says it ends: one event, one sentence
+                # (an effect with a last tick to apply is left to the engine's tick)
+                ctx.remove_effect(e.id, why="prend fin", rules=("D20-END-2",), announce=False)
 
     # -- actions ---------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ die with ``rng.randint(1, faces)`` in a documented order (:func:`initiative`, al
 The package has the files of every system, plus two topic modules:
 
 ================ =========================================================================
-``rules.py``     the ``Rules`` options (with their French labels, :data:`OPTION_LABELS`),
+``rules.py``     the ``Rules`` options (each declared once on its field, French label and key),
                  the constants and tables of the rules, and the D100 test (RB-D100-1)
 ``initiative.py`` the initiative, turn 0 and the order of each turn (RB-INIT-1..4,
                  RB-SURPRISE-3)
@@ -91,9 +91,10 @@ from escarmouche.systems.rulebook.odds import (
     turn_zero_odds,
 )
 from escarmouche.systems.rulebook.rules import (
-    AUTO_DAMAGE,
     COST_LABELS,
     CRITICAL_LABELS,
+    DECLARED_DAMAGE,
+    DECLARED_DAMAGE_FACES,
     DEFAULT_RULES,
     ECLAT,
     ECLAT_MAX,
@@ -144,10 +145,11 @@ hypoactivity_check = resolve_hypoactivity
 
 __all__ = [
     "ACTIONS",
-    "AUTO_DAMAGE",
     "COSTS",
     "COST_LABELS",
     "CRITICAL_LABELS",
+    "DECLARED_DAMAGE",
+    "DECLARED_DAMAGE_FACES",
     "DEFAULT_RULES",
     "ECLAT",
     "ECLAT_MAX",

@@ -110,7 +110,7 @@ ACTIONS: dict[str, ActionSpec] = {
     "deplacement": _spec(
         "deplacement", "Se déplacer", ("RB-ACT-1", "RB-MOVE-1"), ("description",), (),
         "Le déplacement : un par tour global, régénéré à son début, utilisable hors de "
-        "son tour tant qu’il n’est pas dépensé (RB-MOVE-1)."),
+        "son activation tant qu’il n’est pas dépensé (RB-MOVE-1)."),
     "posture": _spec(
         "posture", "Changer de posture", ("RB-ACT-1",), ("posture",), ("posture",),
         "Change de posture (posture), une fois par activation (RB-ACT-1)."),
@@ -121,7 +121,7 @@ ACTIONS: dict[str, ActionSpec] = {
         "activation (RB-ACT-1)."),
     "depenser_eclat": _spec(
         "depenser_eclat", "Dépenser de l’éclat", ("RB-END-3",), ("montant",), (),
-        "Dépense de l’éclat (montant, 1 par défaut), même hors de son tour ; il ne se "
+        "Dépense de l’éclat (montant, 1 par défaut), même hors de son activation ; il ne se "
         "régénère qu’à la fin du combat (RB-END-3)."),
 }
 
@@ -183,9 +183,10 @@ def _target(ctx: Ctx[Rules], params: Mapping[str, Any], rule: str) -> FighterSta
 
 
 def _damage(ctx: Ctx[Rules], spec: ActionSpec, params: Mapping[str, Any],
-            target: FighterState | None) -> tuple[int, str] | None:
+            target: FighterState | None) -> tuple[int, str, str] | None:
     """The damage of an action (RB-END-2): ``degats`` (given by the GM) or ``des`` (a
-    dice expression rolled now); on ``piste`` « PV » (default) or « Esprit »."""
+    dice expression rolled now); on ``piste`` « PV » (default) or « Esprit ». Returns
+    (amount, track, the roll shown: « 1d6 → 4 », or « » for a given amount)."""
     has_amount = "degats" in params
     has_dice = "des" in params
     track = _check.choice("piste", params.get("piste", "PV"), TRACKS, "RB-END-2")
@@ -206,9 +207,13 @@ def _damage(ctx: Ctx[Rules], spec: ActionSpec, params: Mapping[str, Any],
                       "cible manquante : des dégâts s’appliquent à une cible")
     if has_amount:
         amount = _check.integer("degats", params["degats"], lo=0, hi=10_000, rule="RB-END-2")
-        return amount, track
+        return amount, track, ""
     expr = _check.text("des", params["des"], "RB-END-2")
-    return max(dice.roll(expr, ctx.rng).total, 0), track
+    total = dice.roll(expr, ctx.rng).total
+    shown = f"{expr} → {fmt.number(total)}"
+    if total < 0:
+        shown += " (minimum 0)"
+    return max(total, 0), track, shown
 
 
 def _speed(params: Mapping[str, Any], target: FighterState | None) -> tuple[str, int] | None:
@@ -255,14 +260,15 @@ def _offensive(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
     target = _target(ctx, params, spec.rules[-1])
     speed = _speed(params, target)
     _use_action(ctx, actor, params, rules)
-    head = offensive_head(spec.id, actor, target.name if target else None, label)
     damage = _damage(ctx, spec, params, target)
+    head = offensive_head(spec.id, actor, target.name if target else None, label,
+                          damage[2] if damage else "")
     if damage is None:
         ctx.emit(spec.id, head + ".", actor=actor, rules=tuple(dict.fromkeys(rules)),
                  data={"cible": target.name if target else None, "nom": label})
     else:
         assert target is not None
-        amount, track = damage
+        amount, track, _ = damage
         before = target.tracks[track]
         after = max(before - amount, 0)
         ctx.emit(spec.id, damage_sentence(head, amount, track, before, after),

@@ -9,6 +9,7 @@ from escarmouche.systems.rulebook.rules import SPEED_EFFECTS, TestResult
 from escarmouche.text import fmt
 
 __all__ = [
+    "SIMULATED_HIT",
     "damage_sentence",
     "eclat_regenerated_sentence",
     "eclat_spent_sentence",
@@ -21,6 +22,7 @@ __all__ = [
     "offensive_head",
     "order_sentence",
     "posture_sentence",
+    "simulation_variant_sentence",
     "speed_inflicted_sentence",
     "turn_order_sentence",
 ]
@@ -100,9 +102,9 @@ def move_sentence(actor: str, out_of_turn: bool, description: str) -> str:
     """The movement, in or out of turn (RB-MOVE-1).
 
     >>> move_sentence("Tom", True, "recule")
-    'Tom se déplace hors de son tour (recule).'
+    'Tom se déplace hors de son activation (recule).'
     """
-    where = " hors de son tour" if out_of_turn else ""
+    where = " hors de son activation" if out_of_turn else ""
     return f"{actor} se déplace{where}{f' ({description})' if description else ''}."
 
 
@@ -134,19 +136,44 @@ def equipment_sentence(actor: str, item: str) -> str:
     return f"{actor} prend {fmt.quote(item) if item else 'un équipement'} dans son sac (action)."
 
 
-def offensive_head(action: str, actor: str, target: str | None, label: str) -> str:
-    """The start of the sentence of an attack, a spell or an ability.
+#: the name, in the log, of the automatic hit of the simulation variant (not in the text)
+SIMULATED_HIT = "frappe automatique, variante hors texte"
+
+
+def simulation_variant_sentence(declared: list[str]) -> str:
+    """The simulation variant (not in the text, RB-END-2), as a reader sees it.
+
+    >>> declared = ["Brune 1d6", "Grishnakh 1d8"]
+    >>> print(simulation_variant_sentence(declared))  # doctest: +NORMALIZE_WHITESPACE
+    Variante hors texte : le texte laisse au MJ l’effet d’une attaque (RB-END-2) ; ici,
+    chaque activation est une attaque réussie, qui retire les PV du dé que chaque
+    combattant déclare (Brune 1d6 et Grishnakh 1d8).
+    """
+    who = fmt.join(declared, empty="aucun dé déclaré")
+    return ("Variante hors texte : le texte laisse au MJ l’effet d’une attaque (RB-END-2) ; "
+            "ici, chaque activation est une attaque réussie, qui retire les PV du dé que "
+            f"chaque combattant déclare ({who}).")
+
+
+def offensive_head(action: str, actor: str, target: str | None, label: str,
+                   dice: str = "") -> str:
+    """The start of the sentence of an attack, a spell or an ability; ``dice`` is the
+    damage roll when dice were rolled (« 1d6 → 4 »).
 
     >>> offensive_head("attaquer", "Aldric", "Grolk", "")
     'Aldric attaque Grolk'
+    >>> offensive_head("attaquer", "Aldric", "Grolk", "coup d’estoc", "1d6 → 4")
+    'Aldric attaque Grolk (« coup d’estoc », 1d6 → 4)'
     >>> offensive_head("sort", "Chef", "Ana", "Entrave")
     'Chef lance un sort « Entrave » sur Ana'
     """
     what = f" {fmt.quote(label)}" if label else ""
     if action == "attaquer":
-        return f"{actor} attaque {target}" + (f" ({what.strip()})" if label else "")
+        inside = ", ".join(x for x in (what.strip(), dice) if x)
+        return f"{actor} attaque {target}" + (f" ({inside})" if inside else "")
     noun = "lance un sort" if action == "sort" else "utilise une capacité"
-    return f"{actor} {noun}{what}" + (f" sur {target}" if target else "")
+    head = f"{actor} {noun}{what}" + (f" sur {target}" if target else "")
+    return head + (f" ({dice})" if dice else "")
 
 
 def damage_sentence(head: str, amount: int, track: str, before: int, after: int) -> str:

@@ -17,9 +17,10 @@ from escarmouche.render.table import Table, options_table
 from escarmouche.text import fmt
 
 __all__ = [
-    "AUTO_DAMAGE",
     "COST_LABELS",
     "CRITICAL_LABELS",
+    "DECLARED_DAMAGE",
+    "DECLARED_DAMAGE_FACES",
     "DEFAULT_RULES",
     "ECLAT",
     "ECLAT_MAX",
@@ -47,9 +48,14 @@ __all__ = [
 #: with real dice — reaching it raises :class:`~escarmouche.errors.RuleBoundError`.
 MAX_ROLLOFF_ROUNDS = 100
 
-#: the damage dice of ``RulebookSystem.auto_action`` (automated fights only; the
-#: text gives no damage rule: in play the GM gives the amount, RB-END-2)
-AUTO_DAMAGE = "1d6"
+#: The simulation variant (not in the text): the text leaves the effect of an attack to
+#: the GM (in play the GM gives the amount, RB-END-2). Automated play needs one, so each
+#: fighter declares in this stat the die of its automatic hit: ``variante_degats = 6``
+#: makes every activation of the fighter a hit of 1d6 PV. Read only by
+#: ``RulebookSystem.auto_action``; a fighter without it cannot be played automatically.
+DECLARED_DAMAGE = "variante_degats"
+#: the faces a declared damage die may have (the simulation variant)
+DECLARED_DAMAGE_FACES = (1, 1000)
 
 #: the damage tracks (RB-END-2): 0 on either one puts a character out of the fight
 TRACKS: tuple[str, ...] = ("PV", "Esprit")

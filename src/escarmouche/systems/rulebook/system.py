@@ -38,11 +38,13 @@ from escarmouche.systems.rulebook.initiative import (
     turn_filter,
 )
 from escarmouche.systems.rulebook.narration import (
+    SIMULATED_HIT,
     eclat_regenerated_sentence,
     hypoactivity_sentence,
     initiative_roll_sentence,
     late_note,
     order_sentence,
+    simulation_variant_sentence,
     turn_order_sentence,
 )
 from escarmouche.systems.rulebook.odds import (
@@ -52,7 +54,8 @@ from escarmouche.systems.rulebook.odds import (
     surprise_chances,
 )
 from escarmouche.systems.rulebook.rules import (
-    AUTO_DAMAGE,
+    DECLARED_DAMAGE,
+    DECLARED_DAMAGE_FACES,
     ECLAT,
     ECLAT_MAX,
     KNOWN_TRAITS,
@@ -159,6 +162,9 @@ class RulebookSystem(System[Rules]):
             raise invalid(ECLAT, None, "RB-END-3",
                           f"eclat manquant pour {combatant.name} : {ECLAT_MAX} est donné sans "
                           "l’éclat actuel")
+        if DECLARED_DAMAGE in combatant.stats:
+            check_stat(combatant, DECLARED_DAMAGE, "RB-END-2", low=DECLARED_DAMAGE_FACES[0],
+                       high=DECLARED_DAMAGE_FACES[1])
         check_traits(combatant, rules)
 
     def initial_tracks(self, combatant: Combatant, rules: Rules) -> dict[str, int]:
@@ -472,12 +478,29 @@ class RulebookSystem(System[Rules]):
             raise invalid("action", spec.id, why[1], why[0], kind=IllegalActionError)
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
-        """Automated fights: attack the first standing enemy for ``AUTO_DAMAGE`` PV
-        (nothing when the action of this activation is already used)."""
+        """Automated fights, under the simulation variant (not in the text, whose RB-END-2
+        leaves the effect of an attack to the GM): attack the first standing enemy, an
+        automatic hit of 1dN PV, N being the actor's declared ``variante_degats``
+        (nothing when the action of this activation is already used). A fighter without
+        that stat cannot be played automatically: :class:`ParameterError`."""
         enemies = ctx.enemies(actor)
         if not enemies or ctx.fighter(actor).flags.get(FLAG_ACTION, False):
             return None
-        return "attaquer", {"cible": enemies[0].name, "des": AUTO_DAMAGE}
+        faces = ctx.fighter(actor).combatant.stats.get(DECLARED_DAMAGE)
+        if faces is None:
+            raise invalid(DECLARED_DAMAGE, None, "RB-END-2",
+                          f"le texte laisse au MJ l’effet d’une attaque ; pour jouer {actor} "
+                          "automatiquement, déclarez le dé de ses dégâts dans sa fiche "
+                          f"({DECLARED_DAMAGE} = 6 pour 1d6)")
+        return "attaquer", {"cible": enemies[0].name, "des": f"1d{faces}",
+                            "nom": SIMULATED_HIT}
+
+    def automation_note(self, roster: Sequence[Combatant], rules: Rules) -> str:
+        """The simulation variant (not in the text), named wherever automated fights
+        are shown."""
+        declared = [f"{c.name} 1d{c.stats[DECLARED_DAMAGE]}" for c in roster
+                    if DECLARED_DAMAGE in c.stats]
+        return simulation_variant_sentence(declared)
 
 
 SYSTEM = RulebookSystem()
