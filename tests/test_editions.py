@@ -582,7 +582,7 @@ def test_atelier_refuses_a_bad_value_in_french_and_keeps_the_result() -> None:
     atelier.controls["crit_success_max"].value = 300
     # the refusal names the option by its French label, not its engine name (issue 25)
     assert atelier.error_text.startswith(
-        "Refus, plus haut jet de réussite critique (test D100) 300\u00a0:")
+        "Refus, plus haut jet de réussite critique du test D100 300\u00a0:")
     assert "(RB-D100-1)" in atelier.error_text
     assert (atelier.result_text, atelier.snippet_text) == (shown, snippet)
     atelier.controls["crit_success_max"].value = 5

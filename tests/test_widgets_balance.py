@@ -51,7 +51,7 @@ def test_bad_values_show_a_french_error_and_keep_the_result_core_err() -> None:
     demo.fights.value = 10
     demo.options["parries_per_round"].value = 11  # D100-PARRY-3: 0 to 10
     demo.run_button.click()
-    assert demo.error_text.startswith("parades_par_round = 11")
+    assert demo.error_text.startswith("Refus, parades par round 11\u00a0:")
     assert "(D100-PARRY-3)" in demo.error_text and demo.result_text == before
 
 

@@ -189,7 +189,8 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.dice.manual.value = False
     demo.roll_button.click()
     # the engine's own check (D20-INIT-1), naming the combatant
-    assert "init = 500" in demo.error_text and "pour Aldric (D20-INIT-1)" in demo.error_text
+    assert demo.error_text.startswith("Refus, init 500\u00a0:")
+    assert "pour Aldric (D20-INIT-1)" in demo.error_text
 
 
 def test_seed_is_reproducible_and_shared_between_rolls() -> None:

@@ -25,7 +25,7 @@ from escarmouche_widgets._html import banner, text_of
 from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
 
 __all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "button", "fresh_seed",
-           "option_control", "option_value", "typeset_labels"]
+           "option_control", "option_labels", "option_value", "typeset_labels"]
 
 T = TypeVar("T")
 
@@ -74,6 +74,15 @@ def button(description: str, **kwargs: Any) -> widgets.Button:
     """A button as wide as its French label (ipywidgets' default width cuts it)."""
     return widgets.Button(description=description,
                           layout=widgets.Layout(width="auto", min_width="6em"), **kwargs)
+
+
+def option_labels(options: Iterable[Option]) -> dict[str, str]:
+    """The French label of each option by its engine name and by its French key: what
+    a refusal names (:meth:`~escarmouche.errors.EscarmoucheError.refusal`)."""
+    out: dict[str, str] = {}
+    for spec in options:
+        out[spec.name] = out[spec.key] = spec.label
+    return out
 
 
 def option_control(spec: Option, value: Any, *, description: str | None = None,

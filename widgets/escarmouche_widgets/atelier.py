@@ -33,6 +33,7 @@ from escarmouche_widgets._controls import (
     ErrorBanner,
     button,
     option_control,
+    option_labels,
     option_value,
 )
 
@@ -96,8 +97,7 @@ class Atelier:
     def _build(self) -> None:
         name = str(self.system.value)
         sys_obj = systems.get(name)
-        self.banner.labels = {**{o.name: o.label for o in sys_obj.options()},
-                              **{o.key: o.label for o in sys_obj.options()}}
+        self.banner.labels = option_labels(sys_obj.options())
         self.defaults = _defaults(name)
         self.controls = {}
         self.specs = {}

@@ -30,6 +30,7 @@ from escarmouche_widgets._controls import (
     button,
     labelled,
     option_control,
+    option_labels,
     option_value,
 )
 
@@ -103,6 +104,7 @@ class BalanceDemo(Demo):
             self.banner.widget,
             self.output,
         ])
+        self.banner.labels = option_labels(self.system.options())
         self.roll()
 
     def rules(self) -> Any:
