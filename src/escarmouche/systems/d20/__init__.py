@@ -1,16 +1,16 @@
 """System d20 (seed 003): the turn sequence — start of turn, action economy, end of turn
 with saving throws, opportunity and immediate actions (RULES.md « System d20 », ``D20-*``).
 
-The package has the files of every system, plus three topic modules:
+The package has the files of every system, plus four topic modules:
 
 ================= ========================================================================
 ``rules.py``      :class:`Rules` (the options, each declared once on its field with its
                   French label, key and value labels) and the tables of the rules
 ``initiative.py`` D20-INIT-1 and D20-TIME-1: :func:`initiative_order` (pure),
                   :func:`roll_initiative` (draws the dice), :func:`elapsed_seconds`
-``actions.py``    the catalogue :data:`ACTIONS` (one ``ActionSpec`` each), the budget of a
-                  turn (:func:`plan_turn`, :func:`check_turn`, D20-ACT-1..3), the attack
-                  and one resolver per action
+``actions.py``    the attack, legality, and one resolver per action
+``turn.py``       the catalogue :data:`ACTIONS` (one ``ActionSpec`` each) and the budget of
+                  a turn (:func:`plan_turn`, :func:`check_turn`, D20-ACT-1..3), pure
 ``reactions.py``  opportunity and immediate actions (D20-OPP-*, D20-IMM-*),
                   :func:`opportunity_attack_allowed`, :func:`can_react`
 ``grid.py``       squares, adjacency (:func:`is_adjacent`) and movement

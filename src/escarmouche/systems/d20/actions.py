@@ -22,19 +22,17 @@ turn (D20-ACT-1..3: :func:`plan_turn`, :func:`check_turn`) and one resolver per 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from escarmouche import _check, dice
-from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
+from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import DieRecord, Json
-from escarmouche.render.table import Table
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d20 import grid
-from escarmouche.systems.d20 import rules as tables
 from escarmouche.systems.d20.narration import attack_sentence, square_text
 from escarmouche.systems.d20.reactions import (
     Outcome,
@@ -48,27 +46,28 @@ from escarmouche.systems.d20.reactions import (
     resolve_reaction,
 )
 from escarmouche.systems.d20.rules import (
-    ACTION_POINT_SLOT,
     ATTACK_DIE,
     ATTACK_RANGES,
-    BASE_SLOTS,
-    CATEGORIES,
     CATEGORY_LABELS,
     DEFENCE_RANGE,
     FREE,
-    MAX_ACTION_POINTS,
-    MAX_PLANNED_ACTIONS,
-    MINOR,
     MOVE,
     PHASE_ONLY,
     SIMPLE,
     TRACK,
     Rules,
-    check_rules,
     check_weapon,
 )
 from escarmouche.systems.d20.saves import check_bonus
-from escarmouche.text.fmt import de, join, ordinal, plural, quote
+from escarmouche.systems.d20.turn import (
+    ACTION_CATEGORIES,
+    ACTION_TIMINGS,
+    ACTIONS,
+    TurnPlan,
+    check_turn,
+    plan_turn,
+)
+from escarmouche.text.fmt import de, join, plural, quote
 
 __all__ = [
     "ACTIONS",
@@ -83,287 +82,6 @@ __all__ = [
     "plan_turn",
     "resolve_attack",
 ]
-
-# -- the catalogue -------------------------------------------------------------------------
-
-_ATTACK_PARAMS = ("cible", "cibles", "portee", "bonus", "arme", "reactions")
-_IMMEDIATE_PARAMS = ("declencheur", "effet", "cible", "bonus", "arme", "nom")
-_ACT = ("D20-ACT-1",)
-_IMM = ("D20-IMM-1", "D20-IMM-2")
-
-
-def _turn(id: str, label: str, category: str, doc: str, kind: str = "action_du_tour"
-          ) -> ActionSpec:
-    return ActionSpec(id, label, CATEGORY_LABELS[category], _ACT, ("description",), (),
-                      doc, kind)
-
-
-def _phase(id: str, label: str) -> ActionSpec:
-    when, rule = PHASE_ONLY[id]
-    return ActionSpec(id, label, "phase automatique", (rule,), (), (),
-                      f"N’est pas une action : se fait {when} ({rule}).", "phase")
-
-
-#: the action catalogue (D20-ACT-1), by id
-ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({
-    "attaquer": ActionSpec(
-        "attaquer", "Attaquer", CATEGORY_LABELS[SIMPLE], ("D20-ACT-1", "D20-OPP-2"),
-        _ATTACK_PARAMS, (),
-        "Attaque (action simple) une cible adjacente au corps à corps, ou à distance, ou "
-        "plusieurs cibles (« cibles ») en zone : 1d20 + attaque contre la défense, puis les "
-        "dégâts de l’arme ; les réactions déclarées (« reactions ») se résolvent avec elle "
-        "(D20-ACT-1, D20-OPP-2).",
-    ),
-    "deplacement": ActionSpec(
-        "deplacement", "Se déplacer", CATEGORY_LABELS[MOVE], _ACT, ("chemin", "reactions"),
-        ("chemin",),
-        "Se déplace (action de mouvement) case par case le long de « chemin », d’au plus "
-        "sa vitesse VD ; les attaques d’opportunité et interruptions déclarées "
-        "(« reactions ») se résolvent en chemin (D20-ACT-1, D20-OPP-2).",
-    ),
-    "degainer": _turn("degainer", "Dégainer une arme", MINOR,
-                      "Dégaine une arme : une action mineure (D20-ACT-1)."),
-    "ouvrir_porte": _turn("ouvrir_porte", "Ouvrir une porte", MINOR,
-                          "Ouvre une porte : une action mineure (D20-ACT-1)."),
-    SIMPLE: _turn(SIMPLE, "Action simple (autre)", SIMPLE,
-                  "Toute autre action simple, décrite (D20-ACT-1)."),
-    MOVE: _turn(MOVE, "Action de mouvement (autre)", MOVE,
-                "Toute autre action de mouvement, décrite (D20-ACT-1)."),
-    MINOR: _turn(MINOR, "Action mineure (autre)", MINOR,
-                 "Toute autre action mineure, décrite (D20-ACT-1)."),
-    "parler": _turn("parler", "Parler", FREE,
-                    "Dit quelques mots : une action libre, même pendant le tour d’un autre "
-                    "(D20-ACT-1).", "action_libre"),
-    "lacher_objet": _turn("lacher_objet", "Lâcher un objet", FREE,
-                          "Lâche un objet : une action libre, même pendant le tour d’un "
-                          "autre (D20-ACT-1).", "action_libre"),
-    FREE: _turn(FREE, "Action libre (autre)", FREE,
-                "Toute autre action libre, décrite, avec l’accord du MJ (D20-ACT-1).",
-                "action_libre"),
-    "point_action": ActionSpec(
-        "point_action", "Dépenser un point d’action", "point d’action", ("D20-ACT-3",),
-        doc="Dépense un point d’action (PA) : une action simple de plus ce tour "
-            "(D20-ACT-3).",
-    ),
-    "interruption": ActionSpec(
-        "interruption", "Interruption immédiate", "action immédiate", _IMM,
-        _IMMEDIATE_PARAMS, ("declencheur",),
-        "Agit avant un déclencheur que le moteur ne joue pas (« declencheur ») : une "
-        "action immédiate par round, jamais pendant son propre tour (D20-IMM-1, D20-IMM-2).",
-        "action_immediate",
-    ),
-    "reaction": ActionSpec(
-        "reaction", "Réaction immédiate", "action immédiate", _IMM, _IMMEDIATE_PARAMS,
-        ("declencheur",),
-        "Réagit à un déclencheur résolu (« declencheur ») : une action immédiate par "
-        "round, jamais pendant son propre tour (D20-IMM-1, D20-IMM-2).",
-        "action_immediate",
-    ),
-    "attaque_opportunite": ActionSpec(
-        "attaque_opportunite", "Attaque d’opportunité", "action d’opportunité",
-        ("D20-OPP-1", "D20-OPP-2"),
-        doc="Se déclare dans le paramètre « reactions » de l’action qui la déclenche, "
-            "jamais seule (D20-OPP-1, D20-OPP-2).",
-    ),
-    "placer": ActionSpec(
-        "placer", "Placer sur la grille (MJ)", "MJ", ("D20-OPP-2",), ("case",), ("case",),
-        "Le MJ place le combattant sur une case libre de la grille (D20-OPP-2).",
-    ),
-    "jet_de_sauvegarde": _phase("jet_de_sauvegarde", "Jet de sauvegarde"),
-    "fin_d_effet": _phase("fin_d_effet", "Fin d’effet"),
-    "degats_continus": _phase("degats_continus", "Dégâts continus"),
-    "regeneration": _phase("regeneration", "Régénération"),
-})
-
-#: the category of every action that fits in the budget of a turn, or is free
-ACTION_CATEGORIES: Mapping[str, str] = MappingProxyType({
-    "attaquer": SIMPLE, "deplacement": MOVE, "degainer": MINOR, "ouvrir_porte": MINOR,
-    SIMPLE: SIMPLE, MOVE: MOVE, MINOR: MINOR,
-    "parler": FREE, "lacher_objet": FREE, FREE: FREE,
-})
-
-#: when each action may be taken: ``"tour"`` (own turn, in a slot), ``"libre"`` (any
-#: time), ``"point_action"`` (own turn), ``"immediate"`` (out of turn),
-#: ``"opportunite"`` (only declared with its trigger), ``"mj"`` (a GM operation) or
-#: ``"phase"`` (never: it happens by itself)
-ACTION_TIMINGS: Mapping[str, str] = MappingProxyType({
-    **{a: ("libre" if c == FREE else "tour") for a, c in ACTION_CATEGORIES.items()},
-    "point_action": "point_action", "interruption": "immediate", "reaction": "immediate",
-    "attaque_opportunite": "opportunite", "placer": "mj",
-    **dict.fromkeys(PHASE_ONLY, "phase"),
-})
-
-
-# -- the budget of a turn (D20-ACT-1..3) --------------------------------------------------
-
-
-def _category(action: object, index: int) -> str:
-    if isinstance(action, str):
-        if action in CATEGORIES:
-            return action
-        if action in ACTION_CATEGORIES:
-            return ACTION_CATEGORIES[action]
-    known = [*CATEGORIES, *(a for a in ACTION_CATEGORIES if a not in CATEGORIES)]
-    raise invalid(f"actions[{index}]", action, "D20-ACT-1",
-                  f"catégorie d’action inconnue ; attendues : {join(known, last='ou')}")
-
-
-@dataclass(frozen=True, slots=True)
-class TurnPlan:
-    """How a list of actions fits one turn (D20-ACT-1..3); a French table in a notebook.
-
-    ``slots`` are the turn's slots (the base ones, then one standard slot per action
-    point); ``assignment[i]`` is the slot index taken by action ``i`` (``None`` for a
-    free action). ``rules`` lists the rules that applied (D20-ACT-2 when an action took
-    another category's slot, D20-ACT-3 when action points were spent).
-    """
-
-    actions: tuple[str, ...]
-    action_points: int
-    slots: tuple[str, ...]
-    assignment: tuple[int | None, ...]
-    rules: tuple[str, ...]
-
-    def slot_of(self, index: int) -> str | None:
-        """The kind of slot action ``index`` takes (``None`` for a free action)."""
-        s = self.assignment[index]
-        return None if s is None else self.slots[s]
-
-    def by_action_point(self, index: int) -> bool:
-        """Whether action ``index`` takes a slot bought with an action point (D20-ACT-3)."""
-        s = self.assignment[index]
-        return s is not None and s >= len(BASE_SLOTS)
-
-    @property
-    def substitutions(self) -> tuple[int, ...]:
-        """Indexes of the actions taken in another category's slot (D20-ACT-2)."""
-        return tuple(i for i, a in enumerate(self.actions)
-                     if self.assignment[i] is not None and self.slot_of(i) != a)
-
-    def free_slots(self) -> tuple[str, ...]:
-        """The kinds of the slots still unused."""
-        used = {s for s in self.assignment if s is not None}
-        return tuple(k for i, k in enumerate(self.slots) if i not in used)
-
-    def allows(self, category: str) -> bool:
-        """Whether one more action of ``category`` still fits this turn."""
-        if category == FREE:
-            return True
-        try:
-            plan_turn([*self.actions, category], action_points=self.action_points)
-        except EscarmoucheError:
-            return False
-        return True
-
-    def rows(self) -> list[tuple[str, str, str]]:
-        """(n°, category, slot taken) of each action, in French."""
-        out = []
-        for i, category in enumerate(self.actions):
-            slot = self.slot_of(i)
-            taken = "aucune (libre)" if slot is None else CATEGORY_LABELS[slot]
-            if self.by_action_point(i):
-                taken += " (point d’action)"
-            out.append((str(i + 1), CATEGORY_LABELS[category], taken))
-        return out
-
-    def table(self) -> Table:
-        points = (f", {plural(self.action_points, 'point')} d’action"
-                  if self.action_points else "")
-        return Table(("Action", "Catégorie", "Case du budget utilisée"), self.rows(),
-                     f"Le tour{points} : permis ({', '.join(self.rules)})")
-
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
-
-
-def _match(categories: Sequence[str], slots: Sequence[str]) -> tuple[list[int | None], int]:
-    """Assign actions to slots (exact bipartite matching by augmenting paths). Each action
-    takes a free slot if it can, its own kind first, then its substitutes in
-    :data:`SUBSTITUTES` order; only if none is free does it move earlier actions to other
-    slots they may take. Returns the assignment and the index of the first action that
-    cannot be placed (-1 if none)."""
-    owner: list[int | None] = [None] * len(slots)
-    assign: list[int | None] = [None] * len(categories)
-    substitutes = tables.SUBSTITUTES  # read now: the table is data a designer may change
-
-    def place(i: int, seen: set[int]) -> bool:
-        kinds = substitutes[categories[i]]
-        # a free slot first (earlier actions keep theirs), in order of preference …
-        for kind in kinds:
-            for s, slot_kind in enumerate(slots):
-                if slot_kind == kind and owner[s] is None and s not in seen:
-                    seen.add(s)
-                    owner[s] = i
-                    assign[i] = s
-                    return True
-        # … else move an earlier action to another slot it may take (augmenting path)
-        for kind in kinds:
-            for s, slot_kind in enumerate(slots):
-                other = owner[s]
-                if slot_kind != kind or s in seen or other is None:
-                    continue
-                seen.add(s)
-                if place(other, seen):
-                    owner[s] = i
-                    assign[i] = s
-                    return True
-        return False
-
-    for i, c in enumerate(categories):
-        if c == FREE:
-            continue
-        if not place(i, set()):
-            return assign, i
-    return assign, -1
-
-
-def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | None = None,
-              who: str = "") -> TurnPlan:
-    """Fit ``actions`` (categories ``"simple"``, ``"mouvement"``, ``"mineure"``,
-    ``"libre"``, or actions of :data:`ACTION_CATEGORIES`) into one turn, in any order
-    (D20-ACT-1), with the substitutions of D20-ACT-2 and ``action_points`` spent, each
-    buying one more standard slot (D20-ACT-3). Raises
-    :class:`~escarmouche.errors.IllegalActionError` naming the first action that finds
-    no slot.
-
-    >>> plan_turn(["mineure", "mineure", "mineure"]).rules
-    ('D20-ACT-1', 'D20-ACT-2')
-    """
-    r = check_rules(rules)
-    listed = _check.sequence("actions", actions, "D20-ACT-1", max_len=MAX_PLANNED_ACTIONS)
-    cap = MAX_ACTION_POINTS if r.max_action_points_per_turn is None else (
-        r.max_action_points_per_turn)
-    _check.integer("action_points", action_points, lo=0, hi=cap, rule="D20-ACT-3", who=who)
-    categories = tuple(_category(a, i) for i, a in enumerate(listed))
-    slots = (*BASE_SLOTS, *([ACTION_POINT_SLOT] * action_points))
-    assign, failed = _match(categories, slots)
-    if failed >= 0:
-        cat = categories[failed]
-        extra = (f" (+ {plural(action_points, 'action simple', 'actions simples')} par "
-                 "point d’action)" if action_points else "")
-        of = f"pour {who}, " if who else ""
-        cited = "D20-ACT-1 et D20-ACT-3" if action_points else "D20-ACT-1"
-        raise invalid(
-            "actions", list(categories), "D20-ACT-2",
-            f"{of}la {ordinal(failed + 1, feminine=True)} action ({CATEGORY_LABELS[cat]}) "
-            f"ne trouve plus de place ; un tour offre une action simple, une de mouvement et "
-            f"une mineure{extra} ({cited}), une action de mouvement pouvant remplacer l’action "
-            "simple et une action mineure l’une ou l’autre", kind=IllegalActionError)
-    plan_rules = ["D20-ACT-1"]
-    if any(a is not None and slots[a] != categories[i] for i, a in enumerate(assign)):
-        plan_rules.append("D20-ACT-2")
-    if action_points:
-        plan_rules.append("D20-ACT-3")
-    return TurnPlan(categories, action_points, slots, tuple(assign), tuple(plan_rules))
-
-
-def check_turn(actions: Sequence[str], *, action_points: int = 0,
-               rules: Rules | None = None) -> None:
-    """Raise :class:`~escarmouche.errors.EscarmoucheError` unless ``actions`` fit one turn
-    under D20-ACT-1..3 with ``action_points`` spent (see :func:`plan_turn`, which also
-    says how)."""
-    plan_turn(actions, action_points=action_points, rules=rules)
-
 
 # -- the attack (engine convenience: the text has none) -----------------------------------
 
