@@ -107,7 +107,8 @@ def test_a_rule_page_recovers_from_a_failed_start_and_its_cells_run_again(
     cell.get_by_role("button", name="▶ Exécuter").click()
     page.wait_for_function(
         "() => document.querySelector('div.cell .escarmouche-live-output')"
-        ".innerText.includes('modifié : 42')", timeout=30_000)
+        ".innerText.replace(/[\\u00a0\\u202f]/g, ' ').includes('modifié : 42')",
+        timeout=30_000)
 
     code.fill("1 / 0")
     code.press("Shift+Enter")
