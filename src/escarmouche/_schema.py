@@ -26,12 +26,13 @@ column (:func:`toml_problem`, :func:`toml_message`).
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import json
 import math
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -116,12 +117,13 @@ def validate(name: str, data: object, *, lines: Mapping[str, int] | None = None
         path = _path(err.name or "")
         why = reason(err)
         value = err.value
-        if err.rule == "additionalProperties":
-            extra = _extra_keys(err)
-            if extra:
-                # the unknown key itself is the place: its line is in the line map
-                path = f"{path}.{extra[0]}" if path else extra[0]
-                why, value = "champ inconnu", None
+        extra = _extra_keys(err) if err.rule in ("additionalProperties", "required") else []
+        if extra:
+            # an unknown key (a misspelt one is also why a required key seems missing):
+            # the key itself is the place, its line is in the line map, and the nearest
+            # known key is named
+            path = f"{path}.{extra[0]}" if path else extra[0]
+            why, value = "champ inconnu" + _nearest(extra[0], _known_keys(err)), None
         return Problem(path, why, value, line_of(lines or {}, path))
     return None
 
@@ -160,6 +162,24 @@ def _extra_keys(err: fastjsonschema.JsonSchemaValueException) -> list[str]:
     value = err.value if isinstance(err.value, dict) else {}
     return [str(k) for k in value
             if k not in known and not any(re.search(p, str(k)) for p in patterns)]
+
+
+def _known_keys(err: fastjsonschema.JsonSchemaValueException) -> list[str]:
+    definition = err.definition if isinstance(err.definition, dict) else {}
+    return [str(k) for k in definition.get("properties", {})]
+
+
+def _nearest(key: str, known: Sequence[str]) -> str:
+    """« ; vouliez-vous dire « caracteristiques » ? » for the known key nearest to a
+    misspelt one (``difflib``), or nothing when none is near.
+
+    >>> _nearest("caracteristique", ["nom", "caracteristiques"])
+    ' ; vouliez-vous dire « caracteristiques » ?'
+    >>> _nearest("zzz", ["nom"])
+    ''
+    """
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    return f" ; vouliez-vous dire {quote(close[0])} ?" if close else ""
 
 
 def _is_scalar(value: object) -> bool:
@@ -286,10 +306,13 @@ def line_map(text: str) -> dict[str, int]:
 
 def line_of(lines: Mapping[str, int], path: str) -> int | None:
     """The line of ``path`` in a :func:`line_map`, else of its nearest parent that has
-    one (a missing key points to its table)."""
+    one (a missing key points to its table); an array of tables (``[[camps]]``) is at
+    its first table."""
     while path:
         if path in lines:
             return lines[path]
+        if f"{path}[0]" in lines:
+            return lines[f"{path}[0]"]
         cut = max(path.rfind("."), path.rfind("["))
         path = path[:cut] if cut > 0 else ""
     return None

@@ -22,6 +22,7 @@ that every message has the same shape: « champ = valeur : pourquoi (RÈGLE) ».
 
 from __future__ import annotations
 
+import errno
 import math
 from collections.abc import Mapping
 from fractions import Fraction
@@ -201,3 +202,32 @@ def invalid(
     """
     return kind(f"{field} = {shown(value)} : {why} ({rule})", field=field, value=value,
                 rule=rule)
+
+
+#: the French reason of the operating-system errors a user meets with files
+_OS_REASONS: dict[int, str] = {
+    errno.ENOENT: "fichier ou dossier introuvable",
+    errno.EACCES: "permission refusée",
+    errno.EPERM: "opération non permise",
+    errno.EISDIR: "c’est un dossier, pas un fichier",
+    errno.ENOTDIR: "un élément du chemin n’est pas un dossier",
+    errno.ENOSPC: "plus de place sur le disque",
+    errno.EROFS: "système de fichiers en lecture seule",
+    errno.ENAMETOOLONG: "nom de fichier trop long",
+    errno.EEXIST: "le fichier existe déjà",
+    errno.EMFILE: "trop de fichiers ouverts",
+    errno.EIO: "erreur d’entrée-sortie",
+}
+
+
+def os_reason(err: OSError) -> str:
+    """The French reason of an operating-system error (never its English message).
+
+    >>> os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory"))
+    'fichier ou dossier introuvable'
+    >>> os_reason(OSError(errno.EXDEV, "Invalid cross-device link"))
+    'erreur du système (code 18)'
+    """
+    if err.errno in _OS_REASONS:
+        return _OS_REASONS[err.errno]
+    return f"erreur du système (code {err.errno})" if err.errno else "erreur du système"

@@ -44,6 +44,7 @@ bonus 11 X-ATK-1
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 from collections.abc import Callable, Collection, Iterable, Mapping
 from types import MappingProxyType
@@ -261,9 +262,13 @@ def find(rules: object, name: str, *, system: str = "", field: str = "option") -
         if name in (spec.key, spec.name):
             return spec
     where = f" du système {system}" if system else ""
-    keys = [quote(o.key) for o in options_of(rules)]
-    raise invalid(field, name, "CORE-ERR",
-                  f"option inconnue{where} ; options : {join(keys, empty='aucune')}")
+    known = [o.key for o in options_of(rules)]
+    close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
+    if close:
+        raise invalid(field, name, "CORE-ERR",
+                      f"option inconnue{where} ; vouliez-vous dire {quote(close[0])} ?")
+    raise invalid(field, name, "CORE-ERR", f"option inconnue{where} ; options : "
+                  f"{join([quote(k) for k in known], empty='aucune')}")
 
 
 def check_options(rules: object) -> None:

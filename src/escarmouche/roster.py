@@ -52,6 +52,7 @@ escarmouche.errors.RosterError: <texte>, ligne 17 — camps[1].combattants[0].ca
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import random
 import tomllib
 from collections.abc import Mapping
@@ -64,7 +65,7 @@ from escarmouche import _schema
 from escarmouche._schema import line_map as line_map
 from escarmouche._schema import toml_problem as toml_problem
 from escarmouche.encounter import Encounter, EndCondition
-from escarmouche.errors import EscarmoucheError, RosterError, shown
+from escarmouche.errors import EscarmoucheError, RosterError, os_reason, shown
 from escarmouche.model import Combatant
 from escarmouche.policies import POLICIES
 from escarmouche.systems import available
@@ -225,9 +226,11 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
     keys = {o.key for o in system.options()}
     for key in options:
         if key not in keys:
+            close = difflib.get_close_matches(key, sorted(keys), n=1, cutoff=0.6)
+            hint = (f"vouliez-vous dire {quote(close[0])} ?" if close else "options : "
+                    + join([quote(k) for k in sorted(keys)], empty="aucune"))
             raise _error(source, lines, f"options.{key}",
-                         f"option inconnue du système {system.name} ; options : "
-                         f"{join([quote(k) for k in sorted(keys)], empty='aucune')}")
+                         f"option inconnue du système {system.name} ; {hint}")
     try:
         rules = system.rules_from_keys(options)
     except EscarmoucheError as err:
@@ -284,6 +287,10 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
                 raise _wrapped(source, lines, sub, err) from None
             combatants.append(c)
             system.start_entry(start, who, {k: entry[k] for k in entry_keys if k in entry})
+    if len(policies) < 2:
+        raise _error(source, lines, "camps", "au moins deux camps sont attendus pour qu’il "
+                     f"y ait combat ; ce fichier en décrit {len(policies)}", "CORE-END-1",
+                     value=len(policies))
     conditions: list[EndCondition] = []
     for k, end in enumerate(data.get("fin", ())):
         path = f"fin[{k}]"
@@ -376,7 +383,7 @@ def load_roster(path: str | Path) -> Roster:
         raise RosterError(f"{p.name} : le fichier n’est pas du texte UTF-8 (CORE-ERR)",
                           rule="CORE-ERR") from None
     except OSError as err:
-        raise RosterError(f"{p} : fichier illisible ({err.strerror or 'erreur'}) (CORE-ERR)",
+        raise RosterError(f"{p} : fichier illisible ({os_reason(err)}) (CORE-ERR)",
                           rule="CORE-ERR") from None
     return parse_roster(text, source=p.name)
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from escarmouche.cli._french import NBSP, FrenchParser, french_argparse
-from escarmouche.errors import EscarmoucheError
+from escarmouche.errors import EscarmoucheError, os_reason
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -99,6 +99,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
+        except OSError as err:
+            # any other file the system refused: its reason in French, never its English
+            where = f"« {err.filename} »{NBSP}: " if err.filename else ""
+            print(f"escarmouche{NBSP}: erreur{NBSP}: {where}{os_reason(err)} (CORE-ERR)",
+                  file=sys.stderr)
+            return 1
         except KeyboardInterrupt:
             print(f"escarmouche{NBSP}: interrompu", file=sys.stderr)
             return 130

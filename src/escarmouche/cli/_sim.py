@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from escarmouche.cli._french import integer
+from escarmouche.cli._output import check_writable
 from escarmouche.errors import ParameterError
 from escarmouche.roster import Roster
 
@@ -53,6 +54,8 @@ def run_options(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of :func:`escarmouche.simulation.simulate` and its kin."""
     if not 1 <= args.processus <= MAX_PROCESSES:
         args._parser.error(f"--processus : entre 1 et {MAX_PROCESSES}")
+    # the output file is checked before the work starts, not after it
+    check_writable(args.sortie)
     return {"seed": args.graine, "processes": args.processus, "dask": args.dask,
             "policy": args.politique, "max_turns": args.tours_max}
 

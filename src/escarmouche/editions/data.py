@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import difflib
 import json
 import re
 import tomllib
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from escarmouche import _schema
-from escarmouche.errors import SaveError, invalid
+from escarmouche.errors import SaveError, invalid, os_reason
 from escarmouche.model import Json
 from escarmouche.text.fmt import de, join, quote
 
@@ -190,9 +191,11 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
     keys = [o.key for o in system.options()]
     spec = next((o for o in system.options() if o.key == change["option"]), None)
     if spec is None:
+        close = difflib.get_close_matches(str(change["option"]), keys, n=1, cutoff=0.6)
+        hint = (f"vouliez-vous dire {quote(close[0])} ?" if close
+                else "options : " + join([quote(k) for k in keys], empty="aucune"))
         raise _fail(f"{where}.option", change["option"],
-                    f"option inconnue du système {name} ; options : "
-                    + join([quote(k) for k in keys], empty="aucune"))
+                    f"option inconnue du système {name} ; {hint}")
     for side in ("before", "after"):
         value = change[side]
         if value == NONE_WORD and (spec.optional or spec.default is None):
@@ -216,6 +219,8 @@ def load_edition(path: Path | str) -> Edition:
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise _fail(path.name, str(path), f"fichier illisible ({os_reason(err)})") from None
     except tomllib.TOMLDecodeError as err:
         raise SaveError(_schema.toml_message(path.name, err, "CORE-ERR"), field=path.name,
                         value=None, rule="CORE-ERR") from None

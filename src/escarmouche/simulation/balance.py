@@ -159,11 +159,19 @@ class Balance:
     def total_rounds(self) -> int:
         return sum(k * v for k, v in self.rounds.items())
 
+    def damage_dealt(self, side: str) -> int:
+        """Damage dealt by ``side`` over all fights: what every other side lost."""
+        return sum(v for s, v in self.damage_taken.items() if s != side)
+
     def damage_per_round(self, side: str) -> float:
-        """Damage dealt by ``side`` per round: what every other side lost, over the
-        rounds of all fights."""
-        dealt = sum(v for s, v in self.damage_taken.items() if s != side)
+        """Damage dealt by ``side`` per round, over the rounds of all fights."""
+        dealt = self.damage_dealt(side)
         return dealt / self.total_rounds if self.total_rounds else 0.0
+
+    def damage_taken_per_round(self, side: str) -> float:
+        """Damage taken by ``side`` per round, over the rounds of all fights."""
+        taken = self.damage_taken.get(side, 0)
+        return taken / self.total_rounds if self.total_rounds else 0.0
 
     def table(self) -> Table:
         """The balance per side, in French."""
@@ -212,7 +220,9 @@ class Balance:
                 "sante": {str(k): v for k, v in sorted(self.health.get(side, {}).items())},
                 "sante_max_totale": self.health_max.get(side, 0),
                 "degats_subis": self.damage_taken.get(side, 0),
-                "degats_par_tour": self.damage_per_round(side),
+                "degats_infliges": self.damage_dealt(side),
+                "degats_subis_par_tour": self.damage_taken_per_round(side),
+                "degats_infliges_par_tour": self.damage_per_round(side),
             }
         return {"titre": self.title, "systeme": self.system, "combats": self.n,
                 "graine": self.seed, "nuls": self.draws, "limite_de_tours": self.timeouts,

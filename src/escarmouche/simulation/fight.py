@@ -139,11 +139,14 @@ def play_fight(roster: Any, index: int, seed: int, *, policy: Any = None,
     if "tactics_rng" in accepted:
         kwargs["tactics_rng"] = stream(seed, index, TACTICS)
     enc.run(dice, **kwargs)
-    return result_of(enc, index)
+    return result_of(enc, index, max_turns=max_turns)
 
 
-def result_of(enc: Encounter, index: int = 0) -> FightResult:
-    """The :class:`FightResult` of a finished fight (any mode)."""
+def result_of(enc: Encounter, index: int = 0, *, max_turns: int | None = None
+              ) -> FightResult:
+    """The :class:`FightResult` of a finished fight (any mode). A fight stopped by the
+    limit of ``max_turns`` lasted ``max_turns`` turns (the engine's counter has already
+    moved to the next one when it stops)."""
     sides = _sides(enc)
     tracks = enc.system.tracks
     standing = {s: 0 for s in sides}
@@ -158,6 +161,7 @@ def result_of(enc: Encounter, index: int = 0) -> FightResult:
                 health_max[f.side] += f.maxima.get(t, f.tracks[t])
     alive = [s for s in sides if standing[s]]
     winner = alive[0] if len(alive) == 1 else None
-    return FightResult(index, winner, len(alive) > 1, enc.state.turn,
+    turns = enc.state.turn if max_turns is None else min(enc.state.turn, max_turns)
+    return FightResult(index, winner, len(alive) > 1, turns,
                        tuple(standing.items()), tuple(health.items()),
                        tuple(health_max.items()))

@@ -68,7 +68,8 @@ def _kernel_result(kernel: Any, index: int, seed: int, max_turns: int) -> FightR
         health[side] += value
         top[side] += most
     alive = [s for s in sides if standing[s]]
-    return FightResult(index, alive[0] if len(alive) == 1 else None, len(alive) > 1, turn,
+    return FightResult(index, alive[0] if len(alive) == 1 else None, len(alive) > 1,
+                       min(turn, max_turns),
                        tuple(standing.items()), tuple(health.items()), tuple(top.items()))
 
 
@@ -202,8 +203,13 @@ def _check_run(n: int, seed: int, processes: int, max_turns: int) -> None:
 
 
 def _first_fight(roster: Any, seed: int, policy: Any, max_turns: int) -> list[str]:
-    """Sides in roster order; building one encounter also checks the roster now."""
-    return _sides(roster.encounter())
+    """Sides in roster order; building one encounter also checks the roster now. A fight
+    needs two sides to fight: with one, every fight would be « won » without a blow."""
+    sides = _sides(roster.encounter())
+    if len(sides) < 2:
+        raise invalid("camps", len(sides), "CORE-END-1",
+                      "au moins deux camps sont attendus pour qu’il y ait combat")
+    return sides
 
 
 def _jobs(rosters: tuple[Any, ...], n: int, seed: int, policy: Any, max_turns: int,
