@@ -641,3 +641,21 @@ def test_an_option_change_is_checked_against_the_declaration(
     assert parse_edition(_edition(changes=[base])).changes[0].after == 2
     with pytest.raises(ValueError, match=refused):
         parse_edition(_edition(changes=[{**base, **change}]))
+
+
+def test_a_draft_is_not_the_current_edition_unless_previewed(copy: Path) -> None:
+    """CORE-ERR: the book shows the last published edition (one with its snapshot); a
+    draft ``editions/2.toml`` reaches the footer and the PDF only in a preview
+    (``ESCARMOUCHE_APERCU=1``), marked « brouillon »."""
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    assert (copy / "editions" / "2.toml").is_file()
+    site = _load_tool("escarmouche_site_test", ROOT / "book" / "_ext" / "escarmouche_site.py")
+    shown = site.current_edition(copy / "editions", preview=False)
+    assert (shown["number"], shown["draft"]) == ("1", False)
+    assert shown["label"].startswith("édition 1 du ")
+    draft = site.current_edition(copy / "editions", preview=True)
+    assert (draft["number"], draft["draft"]) == ("2", True)
+    assert draft["label"].startswith("brouillon de l’édition 2 du ")
+    (copy / "editions" / "1" / "rules.json").unlink()
+    with pytest.raises(ValueError, match="aucune édition publiée"):
+        site.current_edition(copy / "editions", preview=False)

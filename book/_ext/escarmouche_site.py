@@ -25,6 +25,7 @@ import datetime as dt
 import hashlib
 import html
 import json
+import os
 import re
 import sys
 import shutil
@@ -60,6 +61,9 @@ FAVICON = "favicon.svg"
 VERSION = hashlib.sha256(
     Path(__file__).read_bytes()
     + b"".join(p.read_bytes() for p in sorted(EDITIONS.glob("*.toml")))
+    # publishing an edition (its snapshot) changes the edition every page shows
+    + "".join(sorted(p.parent.name for p in EDITIONS.glob("*/rules.json"))).encode()
+    + os.environ.get("ESCARMOUCHE_APERCU", "").encode()
 ).hexdigest()[:12]
 
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
@@ -75,24 +79,41 @@ def french_date(day: dt.date) -> str:
     return f"{first}{NBSP}{MONTHS[day.month - 1]} {day.year}"
 
 
-def current_edition(folder: Path = EDITIONS) -> dict[str, Any]:
-    """The edition with the highest number: ``number``, ``date`` (a date), ``summary``,
-    plus ``label`` (« édition 1 du 30 novembre 2026 ») and ``pdf`` (file name)."""
+#: set to « 1 » to build a preview of the next edition while it is still a draft
+PREVIEW_VARIABLE = "ESCARMOUCHE_APERCU"
+
+
+def current_edition(folder: Path = EDITIONS, *, preview: bool | None = None
+                    ) -> dict[str, Any]:
+    """The edition the book shows: the published one with the highest number (an edition
+    is published once ``editions/<n>/`` holds its snapshot, ``escarmouche edition
+    --publier``), so a draft ``editions/<n>.toml`` never reaches the footer, the PDF or
+    the home page. With ``preview`` (default: the environment variable
+    ``ESCARMOUCHE_APERCU=1``) the newest draft is shown instead, marked « brouillon ».
+
+    Returns ``number``, ``date`` (a date), ``summary``, ``draft`` (bool), ``label``
+    (« édition 1 du 30 novembre 2026 ») and ``pdf`` (file name)."""
+    if preview is None:
+        preview = os.environ.get(PREVIEW_VARIABLE, "") == "1"
     editions = []
     for path in folder.glob("*.toml"):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data.get("date"), dt.date) or not str(data.get("number", "")):
             raise ValueError(f"{path}: « number » et « date » (AAAA-MM-JJ) sont requis")
+        data["draft"] = not (folder / str(data["number"]) / "rules.json").is_file()
         editions.append(data)
-    if not editions:
-        raise ValueError(f"aucune édition dans {folder}")
-    edition = max(editions, key=lambda e: int(str(e["number"])))
+    shown = editions if preview else [e for e in editions if not e["draft"]]
+    if not shown:
+        raise ValueError(f"aucune édition publiée dans {folder} (escarmouche edition "
+                         f"--publier, ou {PREVIEW_VARIABLE}=1 pour un aperçu du brouillon)")
+    edition = max(shown, key=lambda e: int(str(e["number"])))
     number = str(edition["number"])
+    label = f"édition {number} du {french_date(edition['date'])}"
     return {
         **edition,
         "number": number,
         "date_text": french_date(edition["date"]),
-        "label": f"édition {number} du {french_date(edition['date'])}",
+        "label": f"brouillon de l’{label}, non publiée" if edition["draft"] else label,
         "pdf": f"escarmouche-edition-{number}.pdf",
     }
 
