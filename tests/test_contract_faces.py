@@ -6,7 +6,8 @@ Each face asks ``systems.get(name)`` and the option declarations
 with a French option key, ``simule`` with a labelled sweep, the standard odds of an
 edition page, an edition diff, ``cotes``, the registry's titles and rule prefixes. The
 widgets' faces are in ``tests/test_widgets_toy.py``. The last test checks that outside
-``systems/`` no module names a built-in system except as data.
+``systems/`` no module names a built-in system outside its docstring examples (a demo's
+default is ``systems.DEFAULT``).
 """
 
 from __future__ import annotations
@@ -137,9 +138,8 @@ ALLOWED: dict[str, str] = {
 
 
 def _literals(path: Path) -> Iterator[tuple[int, str]]:
-    """The string constants of a module that equal a built-in system's name, except
-    docstrings (their examples are data) and default values of parameters (a demo's
-    default)."""
+    """The string constants of a module that equal a built-in system's name, except in
+    docstrings (a roster file's text or a demo's call shown as an example)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped: set[int] = set()
     for node in ast.walk(tree):
@@ -147,10 +147,6 @@ def _literals(path: Path) -> Iterator[tuple[int, str]]:
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 skipped.add(id(body[0].value))
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            for default in (*node.args.defaults, *node.args.kw_defaults):
-                if default is not None:
-                    skipped.update(id(n) for n in ast.walk(default))
     for node in ast.walk(tree):
         if (isinstance(node, ast.Constant) and node.value in systems.NAMES
                 and id(node) not in skipped):

@@ -74,7 +74,8 @@ class Encounter:
 
     >>> import random
     >>> from escarmouche import Combatant
-    >>> combat = Encounter("d20", [Combatant("Brune", "héros", {"PV": 10}),
+    >>> from escarmouche.systems import d20
+    >>> combat = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 10}),
     ...                            Combatant("Grolk", "orques", {"PV": 8})])
     >>> combat.fighter("Grolk").tracks
     {'PV': 8}
@@ -186,7 +187,8 @@ class Encounter:
 
         >>> import random
         >>> from escarmouche import Combatant
-        >>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 10}),
+        >>> from escarmouche.systems import d20
+        >>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 10}),
         ...                          Combatant("Grolk", "orques", {"PV": 8})])
         >>> full, fast = duel.simulated(), duel.simulated()
         >>> full.state.fast = False

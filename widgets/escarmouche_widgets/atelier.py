@@ -67,7 +67,7 @@ class Atelier:
     (the TOML export, options named by their French key), ``error_text`` (the French
     message shown, ``""`` when none)."""
 
-    def __init__(self, system: str = "rulebook") -> None:
+    def __init__(self, system: str = systems.DEFAULT) -> None:
         systems.get(system)
         self.banner = ErrorBanner()
         self.system = widgets.Dropdown(

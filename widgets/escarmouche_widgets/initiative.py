@@ -40,7 +40,7 @@ class InitiativeDemo(Demo):
     as the Rulebook's « place_hyperactivite »; by name or French key), ``dice``;
     ``roll_button``."""
 
-    def __init__(self, system: str = "rulebook", rows: Iterable[RosterRow] | None = None,
+    def __init__(self, system: str = systems.DEFAULT, rows: Iterable[RosterRow] | None = None,
                  *, seed: int = 1) -> None:
         super().__init__()
         systems.get(system)

@@ -169,7 +169,7 @@ class CombatTracker(Demo):
     """The GM's tracker. Controls are attributes (``system``, ``roster``, ``dice``,
     ``start_button``, ``next_button``, ``act_button`` …) so a test can drive it."""
 
-    def __init__(self, system: str = "rulebook", rows: Iterable[RosterRow] | None = None,
+    def __init__(self, system: str = _systems.DEFAULT, rows: Iterable[RosterRow] | None = None,
                  *, systems: Sequence[str] | None = None, seed: int = 1) -> None:
         super().__init__()
         self.encounter: Encounter | None = None

@@ -4,7 +4,8 @@ situations of each system (:mod:`~escarmouche.editions.odds`), simulated duels
 (:mod:`~escarmouche.editions.duels`) and the French « Ce qui a changé » page
 (:mod:`~escarmouche.editions.page`).
 
->>> KINDS["new-ruling"], option_label("d20", "save_target")
+>>> from escarmouche.systems import d20
+>>> KINDS["new-ruling"], option_label(d20.SYSTEM, "seuil_sauvegarde")
 ('interprétation nouvelle', 'seuil du jet de sauvegarde (D20-END-1)')
 """
 

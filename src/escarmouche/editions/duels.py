@@ -9,8 +9,8 @@ mean rounds a normal interval (1,96 standard errors). The same seed gives the sa
 result.
 
 >>> from escarmouche.systems import d20
->>> d = duel_outcomes("d20", d20.Rules(), 20, seed=1)
->>> d == duel_outcomes("d20", d20.Rules(), 20, seed=1), 0 <= d.win_low <= d.win <= d.win_high
+>>> d = duel_outcomes(d20.SYSTEM, d20.Rules(), 20, seed=1)
+>>> d == duel_outcomes(d20.SYSTEM, d20.Rules(), 20, seed=1), 0 <= d.win_low <= d.win <= d.win_high
 (True, True)
 """
 
@@ -22,6 +22,7 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.model import Combatant, Json
+from escarmouche.systems.base import System
 from escarmouche.text.fmt import number, percent
 
 __all__ = ["MAX_DUELS", "Duels", "duel_note", "duel_outcomes", "duel_roster", "wilson"]
@@ -44,13 +45,13 @@ def duel_roster() -> list[Combatant]:
     return [Combatant("Vétérane", "vétérans", _VETERAN), Combatant("Recrue", "recrues", _BASE)]
 
 
-def duel_note(system: str, rules: Any) -> str:
+def duel_note(system: str | System[Any], rules: Any) -> str:
     """What automated play adds to ``system``'s text in the standard duel (a variant,
     ``System.automation_note``), or ``""``.
 
     >>> from escarmouche.systems import rulebook
-    >>> "RB-END-2" in duel_note("rulebook", rulebook.Rules()), duel_note("d12", None)
-    (True, '')
+    >>> "RB-END-2" in duel_note(rulebook.SYSTEM, rulebook.Rules())
+    True
     """
     from escarmouche.systems import get
 
@@ -97,7 +98,7 @@ class Duels:
         return dataclasses.asdict(self)
 
 
-def duel_outcomes(system: str, rules: Any, n: int, seed: int = 0) -> Duels:
+def duel_outcomes(system: str | System[Any], rules: Any, n: int, seed: int = 0) -> Duels:
     """Play ``n`` standard duels (:func:`duel_roster`) under ``rules`` with
     :func:`escarmouche.simulation.simulate` (the simulation mode, held to the full
     engine; fight ``i`` draws its dice from the stream (``seed``, ``i``), so two rule

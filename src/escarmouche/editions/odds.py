@@ -8,8 +8,8 @@ computed by each system's ``odds`` module from the same pure functions as play,
 :data:`THRESHOLD`.
 
 >>> from escarmouche.systems import rulebook
->>> old = standard_odds("rulebook", rulebook.Rules())
->>> new = standard_odds("rulebook", rulebook.Rules(crit_success_max=10))
+>>> old = standard_odds(rulebook.SYSTEM, rulebook.Rules())
+>>> new = standard_odds(rulebook.SYSTEM, rulebook.Rules(crit_success_max=10))
 >>> [(t.key, len(t.rows)) for t in old]
 [('rulebook.test', 5), ('rulebook.surprise', 4)]
 >>> d = compare(old, new)[0]
@@ -28,6 +28,7 @@ from escarmouche.errors import EscarmoucheError
 from escarmouche.model import Json
 from escarmouche.odds import OddsTable
 from escarmouche.systems import get
+from escarmouche.systems.base import System
 
 __all__ = [
     "THRESHOLD",
@@ -44,24 +45,26 @@ __all__ = [
 #: value (an expected value)
 THRESHOLD: Mapping[str, Fraction] = {"percent": Fraction(1, 100), "number": Fraction(5, 100)}
 
-def option_label(system: str, option: str) -> str:
+def option_label(system: str | System[Any], option: str) -> str:
     """The French label of an option with the rule IDs it stands for, as its ``Rules``
     field declares them (:mod:`escarmouche.options`); ``option`` is its French key or
     its engine name.
 
-    >>> option_label("rulebook", "crit_success_max")
+    >>> from escarmouche.systems import rulebook
+    >>> option_label(rulebook.SYSTEM, "reussite_critique_max")
     'plus haut jet de réussite critique du test D100 (RB-D100-1)'
     """
     return get(system).option(option).cited
 
 
-def value_label(system: str, option: str, value: Json) -> str:
+def value_label(system: str | System[Any], option: str, value: Json) -> str:
     """An option value in French, as its declaration names it
     (:meth:`escarmouche.options.Option.value_label`, the one renderer of option values).
 
-    >>> value_label("d20", "max_action_points_per_turn", None)
+    >>> from escarmouche.systems import d20, d100
+    >>> value_label(d20.SYSTEM, "points_action_max_par_tour", None)
     'aucun plafond'
-    >>> value_label("d100", "surprised_can_defend", False)
+    >>> value_label(d100.SYSTEM, "surpris_peut_se_defendre", False)
     'non'
     """
     spec = get(system).option(option)
@@ -116,7 +119,7 @@ def compare(before: Sequence[OddsTable], after: Sequence[OddsTable]) -> list[Tab
     return out
 
 
-def standard_odds(system: str, rules: Any) -> list[OddsTable]:
+def standard_odds(system: str | System[Any], rules: Any) -> list[OddsTable]:
     """The standard situations of ``system`` and their exact values under ``rules``, as
     the system gives them (``System.standard_odds``, in its ``odds.py``)."""
     return get(system).standard_odds(rules)

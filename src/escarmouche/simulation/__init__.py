@@ -33,7 +33,8 @@ The package holds one module per concern; every name is importable from
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
->>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 12}),
+>>> from escarmouche.systems import d20
+>>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 12}),
 ...                          Combatant("Grolk", "orques", {"PV": 9})])
 >>> bilan = simulate(duel, 40, seed=1)
 >>> bilan.n, sum(bilan.wins.values()) + bilan.draws + bilan.timeouts

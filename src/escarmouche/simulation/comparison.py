@@ -6,7 +6,8 @@ with its 95 % interval (Wald, on the paired differences), in a :class:`Compariso
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
->>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 12}),
+>>> from escarmouche.systems import d20
+>>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 12}),
 ...                          Combatant("Grolk", "orques", {"PV": 9})])
 >>> same = compare(duel, duel, 20, seed=1)
 >>> same.a == same.b, same.difference("héros")

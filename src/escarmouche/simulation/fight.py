@@ -8,7 +8,8 @@ what a balance needs of a finished fight, a :class:`FightResult`.
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
->>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 12}),
+>>> from escarmouche.systems import d20
+>>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 12}),
 ...                          Combatant("Grolk", "orques", {"PV": 9})])
 >>> result = play_fight(as_roster(duel), 0, seed=1)
 >>> result == play_fight(as_roster(duel), 0, seed=1), dict(result.health_max)

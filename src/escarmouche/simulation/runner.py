@@ -8,7 +8,8 @@ whatever the executor and the number of workers. :func:`simulate` runs one roste
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
->>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 12}),
+>>> from escarmouche.systems import d20
+>>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 12}),
 ...                          Combatant("Grolk", "orques", {"PV": 9})])
 >>> seen = []
 >>> simulate(duel, 30, seed=2, progress=lambda done, total: seen.append((done, total))).n

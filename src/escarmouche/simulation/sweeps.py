@@ -7,7 +7,8 @@ as a table whose first columns are the options, labelled for a reader.
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
->>> duel = Encounter("d20", [Combatant("Brune", "héros", {"PV": 12}),
+>>> from escarmouche.systems import d20
+>>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 12}),
 ...                          Combatant("Grolk", "orques", {"PV": 9})])
 >>> grid = sweep(duel, {"save_target": [10, 15]}, 10, seed=1)
 >>> grid.points, [bilan.n for bilan in grid.balances]

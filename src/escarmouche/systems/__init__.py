@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from escarmouche.systems.base import System
 
 __all__ = [
-    "NAMES", "TITLES", "available", "by_rule_prefix", "get", "register", "system", "unregister",
+    "DEFAULT", "NAMES", "TITLES", "available", "by_rule_prefix", "get", "register", "system",
+    "unregister",
 ]
 
 #: the four built-in systems, in book order: a fifth built-in system is one more name
@@ -68,6 +69,9 @@ def by_rule_prefix(rule: str) -> str | None:
     return None
 
 
+#: the system a demo opens on when it is given none: the first of the book
+DEFAULT: str = NAMES[0]
+
 #: systems added with :func:`register` (a designer's fifth system, a test's toy system)
 _EXTRA: dict[str, System[Any]] = {}
 
@@ -77,9 +81,15 @@ def available() -> tuple[str, ...]:
     return (*NAMES, *_EXTRA)
 
 
-def get(name: str) -> System[Any]:
-    """The :class:`~escarmouche.systems.base.System` named ``name``; an unknown name raises
-    a French :class:`~escarmouche.errors.ParameterError` listing :func:`available`."""
+def get(name: str | System[Any]) -> System[Any]:
+    """The :class:`~escarmouche.systems.base.System` named ``name`` (a ``System`` given
+    itself is returned as it is, so every function keyed by a system accepts either); an
+    unknown name raises a French :class:`~escarmouche.errors.ParameterError` listing
+    :func:`available`."""
+    from escarmouche.systems.base import System
+
+    if isinstance(name, System):
+        return name
     if isinstance(name, str) and name in _EXTRA:
         return _EXTRA[name]
     if not isinstance(name, str) or name not in NAMES:
