@@ -46,7 +46,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -64,7 +64,6 @@ __all__ = [
     "rules_from_json",
     "rules_from_keys",
     "rules_to_json",
-    "rules_to_keys",
     "value_label",
 ]
 
@@ -337,12 +336,6 @@ def rules_to_json(rules: object) -> dict[str, Any]:
     return {o.name: o.to_json(getattr(rules, o.name)) for o in options_of(rules)}
 
 
-def rules_to_keys(rules: object, *, changed_only: bool = False) -> dict[str, Any]:
-    """A ``Rules`` as JSON keyed by French keys (what a roster file's ``[options]``
-    holds); ``changed_only`` keeps the values that differ from the defaults."""
-    return {o.key: o.to_json(getattr(rules, o.name)) for o in options_of(rules)
-            if not changed_only or getattr(rules, o.name) != o.default}
-
 
 def value_label(value: object, named: Mapping[Any, str] | None = None) -> str:
     """A value as a reader sees it: its label in ``named``, « oui »/« non », « aucun »,
@@ -376,8 +369,3 @@ def value_label(value: object, named: Mapping[Any, str] | None = None) -> str:
         return str(label) if label is not None else "…"
     label = getattr(value, "label", None)
     return str(label) if label is not None else str(value)
-
-
-def labelled_choices(values: Collection[Any], labels: Mapping[Any, str]) -> dict[Any, str]:
-    """``values`` with their French labels (a helper for ``choices=``)."""
-    return {v: labels.get(v, str(v)) for v in values}

@@ -9,12 +9,12 @@ from __future__ import annotations
 import dataclasses
 import html
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import ClassVar
 
 from escarmouche.render.svg import html_table
 from escarmouche.text.typo import typographie
 
-__all__ = ["Table", "Text", "option_value", "options_table"]
+__all__ = ["OptionsTable", "ShownAsTable", "Table", "Text", "options_table"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
@@ -82,18 +82,6 @@ class Text:
     __repr__ = __str__
 
 
-def option_value(value: object, named: Mapping[Any, str] | None = None) -> str:
-    """An option value as a reader sees it (:func:`escarmouche.options.value_label`, the
-    one renderer of option values).
-
-    >>> option_value(True), option_value(None), option_value(1500), option_value(-10)
-    ('oui', 'aucun', '1500', '−10')
-    """
-    from escarmouche.options import value_label
-
-    return value_label(value, named)
-
-
 def options_table(rules: object, title: str, shown: Mapping[str, str] | None = None) -> Table:
     """The one shape of every system's options table (``Rules.table()``), read from the
     options' declarations (:mod:`escarmouche.options`): the option's French label with
@@ -109,3 +97,46 @@ def options_table(rules: object, title: str, shown: Mapping[str, str] | None = N
             value = spec.value_label(getattr(rules, spec.name))
         rows.append((spec.title, value, spec.key, spec.name))
     return Table(("Option", "Valeur", "Clé des fichiers", "Nom dans le moteur"), rows, title)
+
+
+class ShownAsTable:
+    """A result that shows itself as its French :meth:`table`: in a notebook (HTML) and
+    as text (``str`` and ``repr``: never a dataclass repr). Declare the dataclass with
+    ``repr=False``."""
+
+    __slots__ = ()
+
+    def table(self) -> Table:
+        raise NotImplementedError
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+    def __str__(self) -> str:
+        return str(self.table())
+
+    def __repr__(self) -> str:
+        return str(self.table())
+
+
+class OptionsTable:
+    """A system's ``Rules``: its options as the one French table read from their
+    declarations (:func:`options_table`), titled :attr:`options_title`; in a notebook
+    the rules show as that table (their ``repr`` stays the dataclass one, for code)."""
+
+    __slots__ = ()
+
+    #: the table's title (« Options du système d100 »)
+    options_title: ClassVar[str] = "Options"
+
+    def shown_options(self) -> Mapping[str, str] | None:
+        """Values shown otherwise than by their declaration, by field (default: none)."""
+        return None
+
+    def table(self) -> Table:
+        """Every option: its French label, its value as a reader sees it, its French key
+        and its name in the engine (:func:`options_table`)."""
+        return options_table(self, self.options_title, self.shown_options())
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()

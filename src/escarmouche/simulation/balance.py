@@ -18,7 +18,7 @@ from typing import Any
 from escarmouche.errors import EscarmoucheError
 from escarmouche.render.simsvg import stack_svg
 from escarmouche.render.svg import distribution_svg, outcome_bars_svg
-from escarmouche.render.table import Table
+from escarmouche.render.table import ShownAsTable, Table
 from escarmouche.simulation.fight import FightResult
 from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import number, percent, plural
@@ -121,7 +121,7 @@ def _quantile(counts: Mapping[int, int], q: float) -> int:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Balance:
+class Balance(ShownAsTable):
     """The balance of ``n`` fights of one roster (exact counts; see :meth:`table`).
 
     Per side: ``wins`` (count; :meth:`win_rate` with its Wilson 95 % interval),
@@ -199,14 +199,6 @@ class Balance:
         return Table(("Camp", "Victoires (IC 95 % de Wilson)", "Survivants en moyenne",
                       "Santé restante", f"Dégâts infligés par {self.turn_word}"), rows, title=title)
 
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
-
-    def __str__(self) -> str:
-        return str(self.table())
-
-    #: the plain-text form a notebook stores next to the HTML: the table, never a repr
-    __repr__ = __str__
 
     def to_json(self) -> dict[str, Any]:
         """Everything, JSON-ready (``--json``), with the rates and intervals computed."""

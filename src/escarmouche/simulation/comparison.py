@@ -26,7 +26,7 @@ from typing import Any
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.render.svg import outcome_bars_svg
-from escarmouche.render.table import Table
+from escarmouche.render.table import ShownAsTable, Table
 from escarmouche.simulation.balance import Z95, Balance, _balance, _mean, _num, _pct, _Tally
 from escarmouche.simulation.fight import as_roster
 from escarmouche.simulation.runner import (
@@ -44,7 +44,7 @@ __all__ = ["Comparison", "compare"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Comparison:
+class Comparison(ShownAsTable):
     """Two balances played on the same streams (common random numbers) and, per side,
     the paired difference of win rates B − A with its 95 % interval (Wald, on the
     paired differences: fights A won and B did not, and the reverse)."""
@@ -85,14 +85,6 @@ class Comparison:
                       f"Dégâts par {self.a.turn_word} {la}",
                       f"Dégâts par {self.a.turn_word} {lb}"), rows, title=title)
 
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
-
-    def __str__(self) -> str:
-        return str(self.table())
-
-    #: the plain-text form a notebook stores next to the HTML: the table, never a repr
-    __repr__ = __str__
 
     def to_json(self) -> dict[str, Any]:
         diffs = {}

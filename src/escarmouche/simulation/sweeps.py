@@ -30,7 +30,7 @@ from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.options import Option, find
 from escarmouche.render.simsvg import stack_svg
 from escarmouche.render.svg import outcome_bars_svg
-from escarmouche.render.table import Table
+from escarmouche.render.table import ShownAsTable, Table
 from escarmouche.simulation.balance import Balance, _balance, _mean, _num, _pct, _Tally
 from escarmouche.simulation.fight import as_roster
 from escarmouche.simulation.runner import (
@@ -75,7 +75,7 @@ def _value_label(system: str, field: str, value: Any) -> object:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Sweep:
+class Sweep(ShownAsTable):
     """One :class:`Balance` per point of an option grid, in grid order."""
 
     fields: tuple[str, ...]
@@ -103,13 +103,6 @@ class Sweep:
         return Table(headers, rows, title=f"Balayage : {plural(len(self.points), 'point')}"
                      f" × {plural(n, 'combat')}" + (f". {note}" if note else ""))
 
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
-
-    def __str__(self) -> str:
-        return str(self.table())
-
-    __repr__ = __str__
 
     def svg(self) -> str:
         """The win rate of each side at each point of the grid (bars, one document)."""

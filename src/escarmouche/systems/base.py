@@ -55,7 +55,6 @@ from escarmouche.options import (
     rules_from_json,
     rules_from_keys,
     rules_to_json,
-    rules_to_keys,
 )
 from escarmouche.options import find as find_option
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, FighterState
@@ -237,11 +236,6 @@ class System(Generic[R]):
         defaults) gives the other options."""
         out: R = rules_from_keys(self.rules_type, data, system=self.name, base=base)
         return out
-
-    def rules_to_keys(self, rules: R, *, changed_only: bool = False) -> dict[str, Json]:
-        """The rules keyed by French keys (``changed_only``: those that differ from the
-        defaults), as a roster file's ``[options]`` holds them."""
-        return rules_to_keys(rules, changed_only=changed_only)
 
     # -- what the system says of itself (the book, the widgets, the command line) ------
 

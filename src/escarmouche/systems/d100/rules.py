@@ -17,13 +17,13 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
 from escarmouche.options import check_options, option
-from escarmouche.render.table import Table, options_table
+from escarmouche.render.table import OptionsTable
 from escarmouche.text.fmt import join, quote
 
 __all__ = [
@@ -382,7 +382,7 @@ ACTION_DEFS: Mapping[str, ActionDef] = _defs(
 
 #: the bounds of each integer option, and the rule it belongs to
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(OptionsTable):
     """The d100 options: the modifiers of the text and the rulings of RULES.md.
 
     RULES.md marks no d100 ruling *(option)*; the modifiers (all −20 in the text) and the
@@ -390,6 +390,8 @@ class Rules:
     Each option is declared once, on its field (:func:`escarmouche.options.option`);
     in a notebook, the options show as a French table (:meth:`table`).
     """
+
+    options_title: ClassVar[str] = "Options du système d100"
 
     #: D100-ATK-5 / D100-TWO-2: attack with the off hand (melee or ranged)
     off_hand_modifier: int = option(
@@ -442,14 +444,6 @@ class Rules:
 
     def __post_init__(self) -> None:
         check_options(self)
-
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
-
-    def table(self) -> Table:
-        """Every option: its French label, its value as a reader sees it, and its name
-        in the engine (:func:`escarmouche.render.table.options_table`)."""
-        return options_table(self, "Options du système d100")
 
 
 #: the defaults of RULES.md (a module-level value, usable as a default argument)

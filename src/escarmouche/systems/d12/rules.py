@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Mapping
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from escarmouche import _check, dice
 from escarmouche.errors import invalid
 from escarmouche.options import check_options, option
-from escarmouche.render.table import Table, options_table
+from escarmouche.render.table import OptionsTable
 from escarmouche.systems.base import ActionSpec
 from escarmouche.text.fmt import join, quote
 
@@ -252,7 +253,7 @@ def _actions_from_json(data: object) -> tuple[ActionSpec, ...]:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(OptionsTable):
     """The d12 system's options (RULES.md has no *(option)* ruling for d12; these are
     the choices and caps a designer may change).
 
@@ -271,6 +272,8 @@ class Rules:
         ``se_deplacer`` and ``communiquer``. An action added without ``kind`` is a
         declared one (:data:`DECLARED`: logged, its effects are the GM's call).
     """
+
+    options_title: ClassVar[str] = "Options du système d12"
 
     critical_option: str = option(
         "maximum", label="option critique par défaut", key="option_critique",
@@ -306,15 +309,10 @@ class Rules:
                               "cette action est exigée par le texte ; la liste doit garder "
                               + join([quote(r) for r in REQUIRED_ACTIONS]))
 
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
-
-    def table(self) -> Table:
-        """Every option: its French label, its value as a reader sees it, and its name
-        in the engine (:func:`escarmouche.render.table.options_table`)."""
-        actions = join([a.label + (" (libre)" if a.cost == FREE_COST else "")
-                        for a in self.actions])
-        return options_table(self, "Options du système d12", shown={"actions": actions})
+    def shown_options(self) -> Mapping[str, str]:
+        """The action list by its French labels, free actions marked."""
+        return {"actions": join([a.label + (" (libre)" if a.cost == FREE_COST else "")
+                                 for a in self.actions])}
 
 
 #: the rules by default (a module-level value, so that defaults are not rebuilt)

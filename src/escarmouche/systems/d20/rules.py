@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import ClassVar, Final
 
 from escarmouche import dice
 from escarmouche.errors import invalid
 from escarmouche.options import check_options, option
-from escarmouche.render.table import Table, options_table
+from escarmouche.render.table import OptionsTable
 
 __all__ = [
     "ACTION_POINT_SLOT",
@@ -209,7 +209,7 @@ def check_weapon(weapon: object, who: str = "") -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(OptionsTable):
     """The d20 system's options and modifiers (RULES.md has no *(option)* ruling for d20;
     these are its rulings and the engine's conveniences, which a designer may change).
 
@@ -234,6 +234,8 @@ class Rules:
 
     In a notebook, the options show as a French table (:meth:`table`).
     """
+
+    options_title: ClassVar[str] = "Options du système d20"
 
     save_target: int = option(
         10, label="seuil du jet de sauvegarde", key="seuil_sauvegarde",
@@ -269,14 +271,6 @@ class Rules:
 
     def __post_init__(self) -> None:
         check_options(self)
-
-    def table(self) -> Table:
-        """Every option: its French label, its value as a reader sees it, and its name
-        in the engine (:func:`escarmouche.render.table.options_table`)."""
-        return options_table(self, "Options du système d20")
-
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
 
 
 #: the rules by default (a module-level value, so that defaults are not rebuilt)

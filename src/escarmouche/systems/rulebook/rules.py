@@ -13,7 +13,7 @@ from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
 from escarmouche.options import check_options, option
-from escarmouche.render.table import Table, options_table
+from escarmouche.render.table import OptionsTable, Table
 from escarmouche.text import fmt
 
 __all__ = [
@@ -165,7 +165,7 @@ def _trait_set(extra: object) -> frozenset[str]:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(OptionsTable):
     """The options of the Rulebook system (RULES.md rulings marked *(option)*).
 
     ``crit_success_max`` (default 5) and ``crit_failure_min`` (default 96): the critical
@@ -179,6 +179,8 @@ class Rules:
     ``extra_traits``: a designer's own trait identifiers, accepted without effect
     (any other unknown trait is an error).
     """
+
+    options_title: ClassVar[str] = "Options du système Rulebook"
 
     crit_success_max: int = option(
         5, label="plus haut jet de réussite critique du test D100",
@@ -202,14 +204,6 @@ class Rules:
     extra_traits: frozenset[str] = option(
         frozenset(), label="traits supplémentaires acceptés sans effet",
         key="traits_supplementaires", rules=("RB-SPEED-1",), check=_trait_set)
-
-    def table(self) -> Table:
-        """Every option: its French label, its value as a reader sees it, and its name
-        in the engine (:func:`escarmouche.render.table.options_table`)."""
-        return options_table(self, "Options du système Rulebook")
-
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
 
     def __post_init__(self) -> None:
         check_options(self)
