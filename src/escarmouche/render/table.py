@@ -85,9 +85,9 @@ class Text:
 def options_table(rules: object, title: str, shown: Mapping[str, str] | None = None) -> Table:
     """The one shape of every system's options table (``Rules.table()``), read from the
     options' declarations (:mod:`escarmouche.options`): the option's French label with
-    its rule IDs, its value as a reader sees it (or ``shown``), its French key (the one a
-    roster file, ``--option`` and an edition file use), and the engine's name for it,
-    last, for designers."""
+    its rule IDs, its value as a reader sees it (or ``shown``), and, last, for designers,
+    its French key (what a roster file, ``--option`` and an edition file use) with its
+    name in the engine when it differs. Three columns, so that it reads on a phone."""
     from escarmouche.options import options_of
 
     rows = []
@@ -95,8 +95,9 @@ def options_table(rules: object, title: str, shown: Mapping[str, str] | None = N
         value = (shown or {}).get(spec.name)
         if value is None:
             value = spec.value_label(getattr(rules, spec.name))
-        rows.append((spec.title, value, spec.key, spec.name))
-    return Table(("Option", "Valeur", "Clé des fichiers", "Nom dans le moteur"), rows, title)
+        name = spec.key if spec.key == spec.name else f"{spec.key} (moteur : {spec.name})"
+        rows.append((spec.title, value, name))
+    return Table(("Option", "Valeur", "Clé"), rows, title)
 
 
 class ShownAsTable:
