@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from escarmouche.editions.data import Change, Edition, Snapshot, rulings
+from escarmouche.editions.data import FLAGS, Change, Edition, Snapshot, rulings
 from escarmouche.editions.duels import Duels, duel_note, duel_outcomes
 from escarmouche.editions.odds import (
     OddsTable,
@@ -258,6 +258,8 @@ def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> l
     links = [_rule_link(r, after.texts) for r in change.rules]
     out = [f"### {_cap(change.kind_label)}{NBSP}: {join(links)}", "",
            change.text, ""]
+    if change.flag:
+        out += ["```{warning}", f"À relire{NBSP}: {FLAGS[change.flag]}.", "```", ""]
     if change.kind == "option-default" and change.system and change.option:
         out += [
             "| Système | Option | Avant | Après |", "|---|---|---|---|",

@@ -34,12 +34,14 @@ Aucune édition publiée : lancez d’abord « python tools/edition.py --publi
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import subprocess
 import sys
 from pathlib import Path
 
 from escarmouche.editions.data import (
+    NONE_WORD,
     Change,
     Edition,
     Snapshot,
@@ -51,7 +53,7 @@ from escarmouche.editions.data import (
 )
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
-__all__ = ["draft", "publish", "refresh_notebooks"]
+__all__ = ["draft", "merge_written", "publish", "refresh_notebooks"]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -59,6 +61,9 @@ def draft(root: Path, *, today: dt.date | None = None,
     """Write ``editions/<n+1>.toml`` from the difference between the last published
     snapshot and ``current`` (default: the engine and ``spec/RULES.md`` now); ``None``
     when nothing differs (the file is then left alone)."""
+    from escarmouche.editions.check import check_repository
+
+    check_repository(root, draft_after=False)  # at the door: nothing written on a fault
     last = last_published(root)
     before = snapshot(root, last)
     if before is None:
@@ -72,19 +77,56 @@ def draft(root: Path, *, today: dt.date | None = None,
     changes = options + [c for c in rule_text_changes(before.texts, now.texts)
                          if not set(c.rules) <= quoted]
     path = root / "editions" / f"{last + 1}.toml"
-    if not changes:
-        return None
-    summary = "À rédiger : le résumé de cette édition."
+    summary = "À rédiger : le résumé de cette édition."
     if path.exists():
         old = load_edition(path)
         summary = old.summary
-        written = {c.key: c.text for c in old.changes}
-        changes = [Change(c.kind, c.rules, written.get(c.key, c.text), c.system, c.option,
-                          c.before, c.after) for c in changes]
+        changes = merge_written(changes, old.changes)
+    if not changes:
+        return None
     edition = Edition(last + 1, today or dt.date.today(), summary, tuple(changes))
     path.write_text(edition_to_toml(edition), encoding="utf-8")
     load_edition(path)  # what was written must read back
     return edition
+
+
+def merge_written(fresh: list[Change], written: tuple[Change, ...]) -> list[Change]:
+    """The changes of a new draft (``fresh``), with what the designer already wrote in
+    the previous draft (``written``) kept: the summary and each change's text. A text
+    is never dropped: a written change that no longer applies is kept, flagged
+    ``no-longer-applies``, and one whose values moved since it was written is flagged
+    ``values-changed``; a text the tool generated itself is simply regenerated."""
+    by_key = {c.key: c for c in written}
+    out = []
+    for change in fresh:
+        prev = by_key.pop(change.key, None)
+        if prev is None or _generated(prev):
+            out.append(change)
+            continue
+        moved = (prev.before, prev.after) != (change.before, change.after)
+        flag = "values-changed" if moved else prev.flag
+        out.append(dataclasses.replace(change, text=prev.text, flag=flag))
+    out += [dataclasses.replace(c, flag="no-longer-applies") for c in by_key.values()
+            if not _generated(c)]
+    return out
+
+
+def _generated(change: Change) -> bool:
+    """Whether a change's text is the one the drafting tool writes for it (nothing the
+    designer wrote would be lost by regenerating it)."""
+    if change.kind != "option-default" or not (change.system and change.option):
+        return change.text in (f"Nouvelle règle {r}." for r in change.rules[:1]) or \
+            change.text in (f"Texte de {r} révisé." for r in change.rules[:1]) or \
+            change.text in (f"La règle {r} est retirée." for r in change.rules[:1])
+    from escarmouche.editions.check import _engine_name
+
+    name = _engine_name(change.system, change.option)
+    if name is None:
+        return False
+    values = [None if v == NONE_WORD else v for v in (change.before, change.after)]
+    before = {} if change.before is None else {change.system: {name: values[0]}}
+    again = option_changes(before, {change.system: {name: values[1]}})
+    return bool(again) and again[0].text == change.text
 
 
 def publish(root: Path, *, again: bool = False) -> int:
@@ -96,7 +138,9 @@ def publish(root: Path, *, again: bool = False) -> int:
     if not numbers:
         raise SystemExit("Aucune fiche d’édition dans editions/.")
     newest = max(numbers)
-    load_edition(numbers[newest])
+    from escarmouche.editions.check import check_repository
+
+    check_repository(root, publishing=True)
     if last_published(root) >= newest and not again:
         raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
                          "instantané).")

@@ -1,0 +1,122 @@
+"""Edition files checked at the door (issue 23): every fault of a designer's edition file
+is refused in French with the file, the line and the field, before anything is written,
+and a designer's text is never dropped. Rule IDs: CORE-ERR (the refusals) and those of
+the options the scripted edition changes (D20-END-1, D100-PARRY-3)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+
+from escarmouche.editions.check import check_repository
+from escarmouche.editions.data import load_edition
+from tests.test_editions import TOOL, copy
+
+__all__ = ["copy"]
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` with its content: what « nothing is written » compares."""
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _draft(copy: Path) -> Path:
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    return copy / "editions" / "2.toml"
+
+
+def _edit(path: Path, old: str, new: str) -> int:
+    """Replace ``old`` by ``new`` once in ``path``; the 1-based line of the change."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return line
+
+
+@pytest.mark.parametrize(("old", "new", "refused"), [
+    ('option = "seuil_sauvegarde"', 'option = "seuil_sauvegard"',
+     r"option inconnue du système d20 ; vouliez-vous dire « seuil_sauvegarde » \?"),
+    ("after = 12", "after = 150", r"changes\[3\]\.after = 150 .*D20-END-1"),
+    ("after = 12", 'after = "douze"', r"changes\[3\]\.after = « douze » .*nombre entier"),
+    ('rules = ["D20-END-1"]', 'rules = ["D20-EDN-1"]',
+     r"changes\[3\]\.rules\[0\] = « D20-EDN-1 » : règle inconnue de spec/RULES\.md ; "
+     r"vouliez-vous dire « D20-END-1 » \?"),
+    ("before = 10", "before = 11",
+     r"changes\[3\]\.before = 11 : l’édition précédente jouait 10 pour l’option "
+     r"« seuil_sauvegarde »"),
+])
+def test_a_faulty_edition_file_is_refused_with_file_line_and_field_core_err(
+        copy: Path, old: str, new: str, refused: str) -> None:
+    """CORE-ERR, D20-END-1: a misspelt option, a value out of bounds or of the wrong type,
+    an unknown rule ID, a ``before`` that is not the previous edition's value: each is a
+    French error naming the file, the line and the field; ``make edition`` then writes
+    nothing (the draft, the pages and the notebooks are as they were)."""
+    path = _draft(copy)
+    line = _edit(path, old, new)
+    before = _tree(copy)
+    with pytest.raises(ValueError) as err:
+        TOOL.draft(copy, today=dt.date(2027, 1, 16))
+    text = " ".join(str(err.value).replace("\u202f", " ").replace("\u00a0", " ").split())
+    assert text.startswith(f"2.toml, ligne {line} — "), text
+    assert re.search(refused, text), text
+    assert _tree(copy) == before
+    assert TOOL.main(["--sans-carnets", "--duels", "3"], root=copy) == 1
+    assert _tree(copy) == before
+
+
+def test_publishing_refuses_values_the_engine_does_not_play_core_err(
+        copy: Path) -> None:
+    """D20-END-1: a draft whose ``after`` is not what the engine plays (« 10 → 150 » while
+    the rules say 12) is not published; nothing is frozen."""
+    path = _draft(copy)
+    # a value the declaration accepts, but not the engine's default
+    line = _edit(path, "after = 12", "after = 15")
+    with pytest.raises(ValueError, match=r"cette édition joue 12") as err:
+        TOOL.publish(copy)
+    assert str(err.value).startswith(f"2.toml, ligne {line} — ")
+    assert not (copy / "editions" / "2").exists()
+
+
+def test_a_designer_text_is_never_dropped(copy: Path, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    """CORE-ERR: a written text survives a redraft. When its change no longer applies
+    (the default went back), it is kept and flagged ``no-longer-applies``; when the
+    values moved since it was written, it is flagged ``values-changed``; an edition with
+    a flag is not published until the designer removes it."""
+    from escarmouche import systems
+
+    path = _draft(copy)
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r'(option = "seuil_sauvegarde"\n(?:.*\n){2})text = ".*"',
+                  r'\1text = "Sauvegardes plus difficiles."', text)
+    text = re.sub(r'(option = "option_critique"\n(?:.*\n){2})text = ".*"',
+                  r'\1text = "Le critique explose."', text)
+    path.write_text(text, encoding="utf-8")
+    d20, d12 = systems.get("d20"), systems.get("d12")
+    monkeypatch.setattr(d20, "default_rules", lambda: d20.rules_from_json({"save_target": 14}))
+    monkeypatch.setattr(d12, "default_rules", lambda: d12.rules_type())
+    again = TOOL.draft(copy, today=dt.date(2027, 1, 16))
+    assert again is not None
+    flags = {c.option: (c.text, c.flag) for c in again.changes}
+    assert flags["seuil_sauvegarde"] == ("Sauvegardes plus difficiles.", "values-changed")
+    assert flags["option_critique"] == ("Le critique explose.", "no-longer-applies")
+    written = path.read_text(encoding="utf-8")
+    assert "# À relire : ce changement ne s’applique plus" in written.replace("\u00a0", " ")
+    assert load_edition(path).changes == again.changes
+    with pytest.raises(ValueError, match=r"flag = «\s?values-changed\s?».*avant de publier"):
+        TOOL.publish(copy)
+    path.write_text(re.sub(r'(?m)^flag = "values-changed"\n', "", written), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"flag = «\s?no-longer-applies\s?»"):
+        TOOL.publish(copy)
+
+
+def test_the_repository_editions_pass_the_door() -> None:
+    """CORE-ERR: every edition of this repository passes the checks, published ones
+    against their snapshots."""
+    root = Path(__file__).resolve().parent.parent
+    assert 1 in check_repository(root)
