@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from escarmouche.editions.check import check_repository
 from escarmouche.editions.data import load_edition
-from tests.test_editions import TOOL, copy
+from tests.test_editions import ROOT, TOOL, copy
 
 __all__ = ["copy"]
 
@@ -120,3 +121,61 @@ def test_the_repository_editions_pass_the_door() -> None:
     against their snapshots."""
     root = Path(__file__).resolve().parent.parent
     assert 1 in check_repository(root)
+
+
+_TWIN = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# Exemple
+
+```{code-cell} ipython3
+print("inchangé")
+```
+
+```{code-cell} ipython3
+from escarmouche.dice import ScriptedRolls
+
+dice = ScriptedRolls([4])
+dice.randint(1, 6), dice.randint(1, 6)
+```
+"""
+
+
+def test_make_edition_is_all_or_nothing(copy: Path, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    """CORE-RNG, CORE-ERR: an example whose scripted dice run out under the new rules
+    stops ``make edition`` before anything is written: every notebook runs first in a
+    scratch copy, and the French message names the page, the cell, the reason and the
+    twin to edit; the repository is as it was (no notebook, no draft, no page)."""
+    shutil.rmtree(copy / "book_src")
+    (copy / "book_src").mkdir()
+    (copy / "book_src" / "exemple.md").write_text(_TWIN, encoding="utf-8")
+    (copy / "book" / "autre.ipynb").unlink()
+    shutil.copytree(ROOT / "tools", copy / "tools",
+                    ignore=shutil.ignore_patterns("__pycache__", "lite"))
+    before = _tree(copy)
+    assert TOOL.main(["--duels", "3"], root=copy) == 1
+    err = capsys.readouterr().err.replace("\u00a0", " ").replace("\u202f", " ")
+    assert "ÉCHEC : book/exemple.ipynb, cellule de code n° 2 (« from escarmouche.dice import " \
+           "ScriptedRolls »)" in err, err
+    assert "plus aucun résultat prévu pour le jet n° 2 (un d6 est demandé)" in err, err
+    assert "Corrigez cet exemple dans son jumeau book_src/exemple.md." in err
+    assert "Rien n’a été écrit" in err
+    assert _tree(copy) == before
+    assert not (copy / "editions" / "2.toml").exists()
+
+    # fixed, the same command runs every example, then drafts and writes the pages
+    (copy / "book_src" / "exemple.md").write_text(
+        _TWIN.replace("ScriptedRolls([4])", "ScriptedRolls([4, 2])"), encoding="utf-8")
+    assert TOOL.main(["--duels", "3"], root=copy) == 0
+    assert "(4, 2)" in (copy / "book" / "exemple.ipynb").read_text(encoding="utf-8")
+    assert (copy / "editions" / "2.toml").is_file()
+    assert (copy / "book" / "editions" / "edition-2.md").is_file()

@@ -34,10 +34,12 @@ Aucune édition publiée : lancez d’abord « python tools/edition.py --publi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from escarmouche.editions.data import (
@@ -53,7 +55,7 @@ from escarmouche.editions.data import (
 )
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
-__all__ = ["draft", "merge_written", "publish", "refresh_notebooks"]
+__all__ = ["all_or_nothing", "draft", "merge_written", "publish", "refresh_notebooks"]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -148,8 +150,72 @@ def publish(root: Path, *, again: bool = False) -> int:
     return newest
 
 
-def refresh_notebooks(root: Path) -> None:
-    """``tools/book_notebooks.py``: every notebook rebuilt and executed."""
-    subprocess.run([sys.executable, str(root / "tools" / "book_notebooks.py")], cwd=root,
-                   check=True)
+#: what a scratch copy of the book needs to re-run its notebooks
+_SCRATCH = ("tools", "book_src", "book")
 
+
+def refresh_notebooks(root: Path) -> list[Path]:
+    """Every notebook of ``root/book`` rebuilt from its twin and executed
+    (``tools/book_notebooks.py``), first in a scratch copy: the notebooks of ``root`` are
+    replaced only when every one ran. A failing example stops everything with a French
+    message that names the page, the cell, the reason and the twin to edit, and leaves
+    ``root`` as it was. Returns the notebooks that changed."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="escarmouche-edition-") as folder:
+        scratch = Path(folder)
+        for name in _SCRATCH:
+            if (root / name).is_dir():
+                shutil.copytree(root / name, scratch / name, symlinks=True,
+                                ignore=shutil.ignore_patterns("_build", ".ipynb_checkpoints",
+                                                              "__pycache__"))
+        done = subprocess.run([sys.executable, str(scratch / "tools" / "book_notebooks.py")],
+                              cwd=scratch, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(_failure(done.stdout + "\n" + done.stderr, scratch, root))
+        changed = []
+        for path in sorted((scratch / "book").rglob("*.ipynb")):
+            target = root / path.relative_to(scratch)
+            if not target.exists() or target.read_bytes() != path.read_bytes():
+                changed.append(target)
+        for target in changed:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(scratch / target.relative_to(root), target)
+    return changed
+
+
+def _failure(output: str, scratch: Path, root: Path) -> str:
+    """The French failure of a scratch run: the failed example's line when there is one
+    (``tools/book_notebooks.py`` starts it with « ÉCHEC : »), else the end of the output;
+    paths of the scratch copy read as paths of the repository."""
+    lines = [line.replace(str(scratch) + "/", "") for line in output.splitlines()
+             if line.strip()]
+    failed = [line for line in lines if line.startswith("ÉCHEC")]
+    told = failed[0] if failed else "ÉCHEC\u00a0: la réexécution des carnets a échoué\u00a0: " \
+        + " ".join(lines[-3:])
+    return (f"{told}\nRien n’a été écrit\u00a0: les carnets, le brouillon et les pages de "
+            f"{root} sont tels qu’ils étaient.")
+
+
+@contextlib.contextmanager
+def all_or_nothing(root: Path) -> Iterator[None]:
+    """The files ``make edition`` writes (the notebooks, the edition files, the « Ce qui
+    a changé » pages) restored as they were if the block raises."""
+    kept: dict[Path, bytes | None] = {}
+    patterns = [("book", "**/*.ipynb"), ("editions", "*.toml"), ("book/editions", "*.md")]
+    for folder, pattern in patterns:
+        for path in (root / folder).glob(pattern):
+            if "_build" not in path.parts:
+                kept[path] = path.read_bytes()
+    try:
+        yield
+    except BaseException:
+        for folder, pattern in patterns:
+            for path in (root / folder).glob(pattern):
+                if path not in kept and "_build" not in path.parts:
+                    path.unlink()  # written by the failed run
+        for path, data in kept.items():
+            if data is not None and (not path.exists() or path.read_bytes() != data):
+                path.write_bytes(data)
+        raise
