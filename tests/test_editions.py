@@ -415,11 +415,15 @@ def test_publishing_freezes_the_edition(copy: Path) -> None:
     assert Snapshot.read(copy / "editions" / "2").outputs["autre#1"] == "prose récrite"
     build_pages(copy, duels=5)
     page = (copy / "book" / "editions" / "edition-2.md").read_text(encoding="utf-8")
-    assert "<del>10</del>" not in page and "| d20 | seuil du jet de sauvegarde" in page
+    # the statement of D20-END-1 reads the engine: its threshold changes with the option
+    assert "seuil de <del>10</del> <ins>12</ins> est l’option" in page
+    assert "| d20 | seuil du jet de sauvegarde" in page
 
 
 def test_marks_on_the_touched_rules(copy: Path) -> None:
-    """The book extension marks each rule touched after edition 1, with its edition."""
+    """The book extension marks each rule touched after edition 1, with its edition: the
+    rules each option declares, and D100-TWO-2, whose statement quotes the off-hand
+    modifier of D100-ATK-5 (D100-TWO-2)."""
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     sys.path.insert(0, str(ROOT / "book" / "_ext"))
     try:
@@ -430,7 +434,8 @@ def test_marks_on_the_touched_rules(copy: Path) -> None:
     from escarmouche.editions.repo import load_all
 
     table = ext.marks(load_all(copy))
-    assert sorted(table) == ["D100-ATK-5", "D12-CRIT-2", "D20-END-1", "RB-D100-1"]
+    assert sorted(table) == ["D100-ATK-5", "D100-TWO-2", "D12-CRIT-2", "D20-END-1",
+                             "RB-D100-1"]
     assert all(n == 2 for entries in table.values() for n, _ in entries)
     if max(load_all(ROOT)) == 1:
         assert ext.marks(load_all(ROOT)) == {}

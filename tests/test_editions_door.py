@@ -5,15 +5,25 @@ the options the scripted edition changes (D20-END-1, D100-PARRY-3)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from escarmouche import systems
 from escarmouche.editions.check import check_repository
-from escarmouche.editions.data import load_edition
+from escarmouche.editions.data import (
+    Change,
+    Snapshot,
+    _book_facts,
+    book_rule_texts,
+    load_edition,
+)
+from escarmouche.editions.prose import contradictions
 from tests.test_editions import ROOT, TOOL, copy
 
 __all__ = ["copy"]
@@ -179,3 +189,82 @@ def test_make_edition_is_all_or_nothing(copy: Path, capsys: pytest.CaptureFixtur
     assert "(4, 2)" in (copy / "book" / "exemple.ipynb").read_text(encoding="utf-8")
     assert (copy / "editions" / "2.toml").is_file()
     assert (copy / "book" / "editions" / "edition-2.md").is_file()
+
+
+def test_the_book_may_not_contradict_its_edition_d100_parry_3(
+        copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """D100-PARRY-3: with two parries per round, the rule's statement reads the engine
+    (« que deux parades par round »), so the edition publishes; a statement typed by hand
+    (« qu’une parade par round ») is a contradiction that stops publishing, and so is an
+    example whose text announces a refusal its output no longer shows."""
+    import json
+
+    from escarmouche import systems
+    from escarmouche.editions.workflow import book_contradictions
+
+    d100 = systems.get("d100")
+    two = d100.rules_from_json({"parries_per_round": 2})
+    monkeypatch.setattr(d100, "default_rules", lambda: two)
+    edition = TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    assert edition is not None
+    assert book_contradictions(copy, edition) == []
+
+    page = copy / "book_src" / "d100" / "parade-esquive.md"
+    _edit(page, "{{ d100_parries_only }}", "qu’une parade")
+    found = book_contradictions(copy, edition)
+    assert [c.rule for c in found] == ["D100-PARRY-3"]
+    assert "qu’une parade par round" in found[0].reason
+    with pytest.raises(SystemExit, match=r"D100-PARRY-3"):
+        TOOL.publish(copy)
+    _edit(page, "qu’une parade", "{{ d100_parries_only }}")
+
+    # an example that printed a refusal and no longer does, under a text that says it is
+    (copy / "editions" / "1" / "outputs.json").write_text(json.dumps(
+        {"exemple#1": "Refus, défense « parade » : Grolk a déjà paré 1 fois ce round."}),
+        encoding="utf-8")
+    nb = json.loads((copy / "book" / "exemple.ipynb").read_text(encoding="utf-8"))
+    nb["cells"].insert(0, {"cell_type": "markdown", "metadata": {}, "id": "m000",
+                           "source": "Une seconde parade est refusée :"})
+    (copy / "book" / "exemple.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    assert [c.rule for c in book_contradictions(copy, edition)] == ["exemple#1"]
+
+
+def _alternative(option: Any, value: object) -> object:
+    """Another value the declaration accepts (``None`` when there is no scalar one)."""
+    if isinstance(value, bool):
+        return not value
+    if value is None or isinstance(value, int):
+        for v in ((3, 1) if value is None else (value + 1, value - 1)):
+            try:
+                option.check_value(v)
+            except ValueError:
+                continue
+            return v
+    return next((c for c in option.choices or () if c != value), None)
+
+
+_OPTIONS = [(name, o.name) for name in systems.NAMES for o in systems.get(name).options()]
+
+
+@pytest.mark.parametrize(("system", "option"), _OPTIONS, ids=[f"{s}.{o}" for s, o in _OPTIONS])
+def test_no_rule_statement_writes_an_option_value_by_hand(
+        monkeypatch: pytest.MonkeyPatch, system: str, option: str) -> None:
+    """CORE-ERR, every option's rules: change the option's default and the book's
+    statements of its rules never still write the old value without the new one (they
+    read the engine through ``{{ … }}``), so no edition can publish a rule page that
+    contradicts its own change. Options without a scalar alternative (a set of traits,
+    a weapon, the action catalogue) have nothing to state."""
+    target = systems.get(system)
+    base = target.default_rules()
+    spec = target.option(option)
+    value = getattr(base, spec.name)
+    other = _alternative(spec, value)
+    if other is None:
+        pytest.skip(f"{system}.{option}: pas de valeur scalaire de remplacement")
+    changed = dataclasses.replace(base, **{spec.name: other})
+    monkeypatch.setattr(target, "default_rules", lambda: changed)
+    texts = book_rule_texts(ROOT, _book_facts(ROOT))
+    change = Change("option-default", spec.rules, "x", system, spec.key,
+                    spec.to_json(value), spec.to_json(other))
+    snap = Snapshot({}, texts, {})
+    assert [str(c) for c in contradictions(snap, snap, [change])] == []

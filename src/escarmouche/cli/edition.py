@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from escarmouche.editions.repo import build_pages, last_published
     from escarmouche.editions.workflow import (
         all_or_nothing,
+        book_contradictions,
         draft,
         publish,
         refresh_notebooks,
@@ -96,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"Brouillon editions/{edition.number}.toml : "
                       f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
                       "chaque texte, puis lancez « escarmouche edition --publier ».")
+                for found in book_contradictions(root, edition):
+                    print(f"À corriger avant de publier\u00a0: {found}")
             _say_pages(pages)
             return 0
         pages = build_pages(root, duels=args.duels)

@@ -53,9 +53,11 @@ from escarmouche.editions.data import (
     rule_text_changes,
     take_snapshot,
 )
+from escarmouche.editions.prose import Contradiction, contradictions, example_lead_ins
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
-__all__ = ["all_or_nothing", "draft", "merge_written", "publish", "refresh_notebooks"]
+__all__ = ["all_or_nothing", "book_contradictions", "draft", "merge_written", "publish",
+           "refresh_notebooks"]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -73,6 +75,8 @@ def draft(root: Path, *, today: dt.date | None = None,
                          "« python tools/edition.py --publier ».")
     now = current or take_snapshot(root)
     options = option_changes(before.rules, now.rules)
+    if current is None:
+        options = [quoting(root, c, before, now) for c in options]
     # a rule whose text changed only because it quotes a changed default is shown, text
     # before and after, under that option's change: one change, not two
     quoted = {rule for change in options for rule in change.rules}
@@ -90,6 +94,39 @@ def draft(root: Path, *, today: dt.date | None = None,
     path.write_text(edition_to_toml(edition), encoding="utf-8")
     load_edition(path)  # what was written must read back
     return edition
+
+
+def quoting(root: Path, change: Change, before: Snapshot, now: Snapshot) -> Change:
+    """``change`` with the rules it rewrote added to its rules: those whose statement in
+    the book reads this option's value (a ``{{ … }}`` fact) and so went back to the
+    previous edition's text when only this option is set back. A rule page that quotes
+    an option it does not declare (D100-TWO-2 quotes the off-hand modifier of
+    D100-ATK-5) is then shown under that option's change, not as a separate revision."""
+    from escarmouche import systems
+    from escarmouche.editions.check import _engine_name
+    from escarmouche.editions.data import _book_facts, book_rule_texts
+
+    if not (change.system and change.option) or change.before is None:
+        return change
+    name = _engine_name(change.system, change.option)
+    if name is None:
+        return change
+    system = systems.get(change.system)
+    then = dataclasses.replace(system.default_rules(),
+                               **{name: system.option(name).from_json(
+                                   before.rules[change.system][name], field=name)})
+    saved = system.__dict__.get("default_rules")
+    system.default_rules = lambda: then  # type: ignore[method-assign]
+    try:
+        texts = book_rule_texts(root, _book_facts(root))
+    finally:
+        if saved is None:
+            del system.default_rules
+        else:
+            system.default_rules = saved  # type: ignore[method-assign]
+    extra = [r for r, text in now.texts.items() if r not in change.rules
+             and texts.get(r) != text and texts.get(r) == before.texts.get(r)]
+    return dataclasses.replace(change, rules=change.rules + tuple(extra))
 
 
 def merge_written(fresh: list[Change], written: tuple[Change, ...]) -> list[Change]:
@@ -131,6 +168,20 @@ def _generated(change: Change) -> bool:
     return bool(again) and again[0].text == change.text
 
 
+def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
+    """What the book now says against ``edition``'s changes
+    (:func:`~escarmouche.editions.prose.contradictions`), compared with the last
+    published edition."""
+    last = last_published(root)
+    if edition.number <= last:
+        last = edition.number - 1
+    before = snapshot(root, last) if last > 0 else None
+    if before is None:
+        return []
+    return contradictions(before, take_snapshot(root), edition.changes,
+                          example_lead_ins(root / "book"))
+
+
 def publish(root: Path, *, again: bool = False) -> int:
     """Freeze the newest edition: write its snapshot ``editions/<n>/``; its number.
     ``again``: rewrite the snapshot of an edition already published (after a change of
@@ -142,7 +193,12 @@ def publish(root: Path, *, again: bool = False) -> int:
     newest = max(numbers)
     from escarmouche.editions.check import check_repository
 
-    check_repository(root, publishing=True)
+    editions = check_repository(root, publishing=True)
+    found = book_contradictions(root, editions[newest])
+    if found:
+        raise SystemExit("Le livre contredit l’édition " + str(newest) + "\u00a0:\n"
+                         + "\n".join(f"- {c}" for c in found)
+                         + "\nRien n’a été publié.")
     if last_published(root) >= newest and not again:
         raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
                          "instantané).")
