@@ -20,11 +20,9 @@ from escarmouche import systems
 ROOT = Path(__file__).resolve().parent.parent
 
 #: the pages a reader reads: MyST twins of the notebooks and the plain Markdown pages
-#: (book/revisions.md is a journal: it quotes the values of past editions on purpose;
-#: so do the generated « Ce qui a changé » pages, book/editions/)
+#: (the generated pages of book/editions/ quote the values of past editions on purpose)
 PAGES = sorted(p for p in [*ROOT.glob("book_src/**/*.md"), *ROOT.glob("book/**/*.md")]
-               if p.name != "revisions.md"
-               and p.parent != ROOT / "book" / "editions"
+               if p.parent != ROOT / "book" / "editions"
                and not any(part.startswith(("_", ".")) for part in p.relative_to(ROOT).parts))
 _CODE = re.compile(r"^```\{code-cell\}.*?^```", re.S | re.M)
 

@@ -468,6 +468,15 @@ def test_the_book_marks_the_touched_rules(copy: Path, tmp_path: Path) -> None:
     assert "Modifié dans l’édition 2" in marked
     assert "editions/edition-2.html#edition-2" in marked
     assert page.count("Modifié dans l’édition") == 1
+    # the rule's history: edition 1 stated its ruling, edition 2 changed its option
+    history = re.search(r'<p class="esc-edition-history">(.*?)</p>', marked, re.S)
+    assert history is not None
+    text = re.sub(r"<[^>]+>", "", history.group(1))
+    assert text == "Historique de RB-D100-1\u00a0: édition 1, édition 2."
+    assert "Historique de RB-INIT-1" not in page
+    # the feed of the published editions, announced by the page
+    assert 'rel="alternate" type="application/atom+xml"' in page
+    assert (out / "editions.atom").is_file()
     assert (copy / "book" / "editions" / "edition-2.md").is_file()
 
 
