@@ -33,6 +33,8 @@ help:
 	@echo "make fuzz           long essai à données aléatoires de chaque point d’entrée public"
 	@echo "make edition        prépare l’édition suivante : brouillon editions/<n>.toml, carnets,"
 	@echo "                    pages « Ce qui a changé » (voir book/concepteurs.md)"
+	@echo "make revision       joue une révision de bout en bout sur un clone : make edition,"
+	@echo "                    publication, puis les tests sous les nouvelles règles"
 	@echo "make clean          efface les constructions"
 
 $(STAMP): requirements-dev.txt requirements-lock.txt pyproject.toml
@@ -108,6 +110,12 @@ bench: venv
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
 # in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).
 FUZZ_EXEMPLES ?= 2800
+# A designer's revision (one default per system) played end to end on a scratch clone:
+# make edition, publish, then the unit tests and nbval under the new rules (tools/revision.py).
+.PHONY: revision
+revision: venv
+	$(PY) tools/revision.py
+
 # Drafts the next edition from the engine's defaults, refreshes the notebooks and rebuilds
 # the « Ce qui a changé » pages (tools/edition.py; the workflow: book/concepteurs.md).
 .PHONY: edition

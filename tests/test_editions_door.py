@@ -10,7 +10,6 @@ import datetime as dt
 import re
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,7 +23,8 @@ from escarmouche.editions.data import (
     load_edition,
 )
 from escarmouche.editions.prose import contradictions
-from tests.test_editions import ROOT, TOOL, copy
+from tests._edition_helpers import other_value
+from tests.test_editions import ROOT, TOOL, _rules, copy
 
 __all__ = ["copy"]
 
@@ -109,8 +109,9 @@ def test_a_designer_text_is_never_dropped(copy: Path, monkeypatch: pytest.Monkey
                   r'\1text = "Le critique explose."', text)
     path.write_text(text, encoding="utf-8")
     d20, d12 = systems.get("d20"), systems.get("d12")
-    monkeypatch.setattr(d20, "default_rules", lambda: d20.rules_from_json({"save_target": 14}))
-    monkeypatch.setattr(d12, "default_rules", lambda: d12.rules_type())
+    moved, back = _rules("d20", {"save_target": 14}), _rules("d12", {})
+    monkeypatch.setattr(d20, "default_rules", lambda: moved)
+    monkeypatch.setattr(d12, "default_rules", lambda: back)
     again = TOOL.draft(copy, today=dt.date(2027, 1, 16))
     assert again is not None
     flags = {c.option: (c.text, c.flag) for c in again.changes}
@@ -203,7 +204,7 @@ def test_the_book_may_not_contradict_its_edition_d100_parry_3(
     from escarmouche.editions.workflow import book_contradictions
 
     d100 = systems.get("d100")
-    two = d100.rules_from_json({"parries_per_round": 2})
+    two = _rules("d100", {"parries_per_round": 2})
     monkeypatch.setattr(d100, "default_rules", lambda: two)
     edition = TOOL.draft(copy, today=dt.date(2027, 1, 15))
     assert edition is not None
@@ -229,20 +230,6 @@ def test_the_book_may_not_contradict_its_edition_d100_parry_3(
     assert [c.rule for c in book_contradictions(copy, edition)] == ["exemple#1"]
 
 
-def _alternative(option: Any, value: object) -> object:
-    """Another value the declaration accepts (``None`` when there is no scalar one)."""
-    if isinstance(value, bool):
-        return not value
-    if value is None or isinstance(value, int):
-        for v in ((3, 1) if value is None else (value + 1, value - 1)):
-            try:
-                option.check_value(v)
-            except ValueError:
-                continue
-            return v
-    return next((c for c in option.choices or () if c != value), None)
-
-
 _OPTIONS = [(name, o.name) for name in systems.NAMES for o in systems.get(name).options()]
 
 
@@ -258,7 +245,7 @@ def test_no_rule_statement_writes_an_option_value_by_hand(
     base = target.default_rules()
     spec = target.option(option)
     value = getattr(base, spec.name)
-    other = _alternative(spec, value)
+    other = other_value(spec, value)
     if other is None:
         pytest.skip(f"{system}.{option}: pas de valeur scalaire de remplacement")
     changed = dataclasses.replace(base, **{spec.name: other})

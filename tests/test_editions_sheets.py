@@ -75,5 +75,9 @@ def test_the_journal_is_the_one_changelog() -> None:
     assert "{doc}`la feuille d’errata <errata-2>`" in page
     assert "editions.atom" in page
     assert not (ROOT / "book" / "revisions.md").exists()
+    from escarmouche.editions.repo import load_all, snapshot
+
+    editions = load_all(ROOT)
+    published = [n for n in editions if snapshot(ROOT, n) is not None]
     generated = (ROOT / "book" / "editions" / "journal.md").read_text(encoding="utf-8")
-    assert generated == journal_page({1: one}, [1])
+    assert generated == journal_page(editions, published)
