@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from escarmouche.editions.data import FLAGS, Change, Edition, Snapshot, rulings
-from escarmouche.editions.duels import Duels, duel_note, duel_outcomes
+from escarmouche.editions.duels import duel_note, duel_outcomes, paired_duels
 from escarmouche.editions.odds import (
     OddsTable,
     TableDiff,
@@ -214,19 +214,13 @@ def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: in
     if before is None:
         return [*lines, f"- {_cap(new.summary())}.", ""]
     old = duel_outcomes(system, before, n, seed)
+    paired = paired_duels(system, before, after, n, seed)
     return [*lines, f"- Avant{NBSP}: {old.summary()}.", f"- Après{NBSP}: {new.summary()}.",
-            f"- {_duel_verdict(old, new)}", ""]
+            f"- {paired.verdict()}", ""]
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _duel_verdict(old: Duels, new: Duels) -> str:
-    if old.win_high < new.win_low or new.win_high < old.win_low:
-        return "**Écart notable**" + NBSP + ": les intervalles de la victoire ne se " \
-               "recouvrent pas."
-    return "Les intervalles de la victoire se recouvrent : pas d’écart établi."
 
 
 def _inline(text: str) -> str:
