@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from escarmouche.text.fmt import NNBSP, number, percent
 
-__all__ = ["OddsTable", "exact_json", "first_odds", "one_in", "uniform"]
+__all__ = ["OddsTable", "all_equal", "exact_json", "first_odds", "one_in", "uniform"]
 
 #: no-break space (after « 1 » and around « sur »)
 _NBSP = "\u00a0"
@@ -95,6 +95,16 @@ def uniform(faces: int, plus: int = 0) -> dict[int, Fraction]:
     {4: Fraction(1, 2), 5: Fraction(1, 2)}
     """
     return {v + plus: Fraction(1, faces) for v in range(1, faces + 1)}
+
+
+def all_equal(law: Mapping[int, Fraction], size: int) -> Fraction:
+    """The chance that ``size`` independent draws of ``law`` all show the same value: a
+    roll-off round that leaves ``size`` tied fighters still tied.
+
+    >>> all_equal(uniform(12), 2)
+    Fraction(1, 12)
+    """
+    return sum((p ** size for p in law.values()), Fraction(0))
 
 
 def first_odds(entries: Sequence[tuple[str, int, Mapping[int, Fraction]]]
