@@ -33,7 +33,14 @@ from escarmouche.systems.d100.attack import (
 )
 from escarmouche.systems.d100.initiative import INITIATIVE_DIE
 from escarmouche.systems.d100.jumps import resolve_drop_jump, resolve_long_jump
-from escarmouche.systems.d100.rules import DEFAULT_RULES, DEFENCES, LOCATIONS, Rules, stat
+from escarmouche.systems.d100.rules import (
+    DEFAULT_RULES,
+    DEFENCES,
+    LOCATIONS,
+    Rules,
+    get_weapon,
+    stat,
+)
 from escarmouche.systems.describe import Chances, Situation, SituationParam
 from escarmouche.text.fmt import number, percent
 
@@ -306,9 +313,9 @@ def long_jump_distribution(m: int, f: int, run_up: float, rules: Rules = DEFAULT
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
 
 
-#: the standard fighters: an attacker (CC 45, CT 45) and a defender with a weapon in each
+#: the standard fighters: an attacker (CC 45, CT 35) and a defender with a weapon in each
 #: hand (an off-hand parry, D100-PARRY-2) and the skill « esquive » (D100-DODGE-1)
-_ATTACKER = Combatant("Attaquant", "a", {"CC": 45, "CT": 45, "F": 35, "E": 30, "Ag": 40,
+_ATTACKER = Combatant("Attaquant", "a", {"CC": 45, "CT": 35, "F": 35, "E": 30, "Ag": 40,
                                          "M": 4, "B": 12})
 _DEFENDER = Combatant("Défenseur", "b", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 40,
                                          "M": 4, "B": 11}, skills={"esquive"})
@@ -411,19 +418,21 @@ def _shots(rules: Rules) -> OddsTable:
 
 def _wounds(rules: Rules) -> OddsTable:
     wounds = []
-    attacker = Combatant("Attaquant", "a", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
-                                             "M": 4, "B": 12})
+    weapon = get_weapon(rules.default_weapon)
+    # a ranged default weapon shoots at short range (D100-RANGED-5 needs a distance)
+    distance = weapon.short_range if weapon.ranged else None
     for armour in (0, 2, 4):
         defender = Combatant("Défenseur", "b", {"CC": 40, "CT": 20, "F": 40, "E": 40,
                                                 "Ag": 25, "M": 4, "B": 11, "PA": armour})
-        setup = attack.attack_setup(attacker, defender, rules.default_weapon, rules=rules)
+        setup = attack.attack_setup(_ATTACKER, defender, weapon, distance=distance,
+                                    rules=rules)
         dist = attack_distribution(setup)
         wounds.append((f"armure {armour}", (
             dist.expected_wounds,
             *(dist.mean_wounds_at(z) for z in ("tête", "bras droit", "corps",
                                                "jambe droite")))))
-    return OddsTable("d100.wounds", "Blessures d’une attaque (CC 45, arme par défaut, "
-                     "défenseur E 40)", ("D100-ATK-2", "D100-ATK-3"),
+    return OddsTable("d100.wounds", "Blessures d’une attaque (CC 45 ou, au tir, CT 35 ; "
+                     "arme par défaut ; défenseur E 40)", ("D100-ATK-2", "D100-ATK-3"),
                      ("Armure", "Moyenne par attaque", "Si tête", "Si bras droit", "Si corps",
                       "Si jambe droite"), tuple(wounds), "number")
 
@@ -432,7 +441,7 @@ def _jumps(rules: Rules) -> list[OddsTable]:
     drops = tuple((f"Descente de {h} m", tuple(drop_jump_distribution(h, ag, rules).get(
         0, Fraction(0)) for ag in (30, 50, 70))) for h in (4, 7, 10))
     longs = []
-    for run_up in (4, 8):
+    for run_up in (3, 4, 8):
         cells = []
         for f in (30, 45, 60):
             try:
