@@ -12,10 +12,12 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from escarmouche_widgets._html import text_of
 
 from escarmouche import Combatant, systems
 from escarmouche.dice import ScriptedRolls
 from escarmouche.editions.odds import compare, standard_odds
+from escarmouche.editions.page import comparison_html
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.odds import OddsTable, one_in
 from escarmouche.systems import d12, d20
@@ -26,6 +28,7 @@ from escarmouche.systems.d100.rules import Rules as D100Rules
 from escarmouche.systems.d100.rules import get_weapon
 from escarmouche.systems.rulebook.odds import hyperactive_slots
 from escarmouche.systems.rulebook.rules import Rules as RulebookRules
+from tests.test_typography import problems
 
 #: options with no value to try, and why no standard situation can show them
 NOT_MEASURED = {
@@ -116,8 +119,14 @@ def test_standard_tables_are_small_french_and_cite_rules(system: str) -> None:
         assert 1 <= len(table.rows) <= 6 and 2 <= len(table.columns) <= 6
         for text in (table.title, *table.columns, *(label for label, _ in table.rows)):
             assert "_" not in text, text
+            assert problems(text) == [], text
             for option in target.options():
                 assert option.name not in text
+        for _, values in table.rows:
+            for value in values:
+                assert problems(table.show(value)) == []
+    html = comparison_html(system, target.default_rules(), target.default_rules())
+    assert problems(text_of(html)) == []
 
 
 # -- the new situations against the engine ------------------------------------------------

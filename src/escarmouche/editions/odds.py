@@ -11,7 +11,7 @@ computed by each system's ``odds`` module from the same pure functions as play,
 >>> old = standard_odds(rulebook.SYSTEM, rulebook.Rules())
 >>> new = standard_odds(rulebook.SYSTEM, rulebook.Rules(crit_success_max=10))
 >>> [(t.key, len(t.rows)) for t in old]
-[('rulebook.test', 5), ('rulebook.surprise', 4)]
+[('rulebook.test', 5), ('rulebook.surprise', 5), ('rulebook.speed', 3)]
 >>> d = compare(old, new)[0]
 >>> d.highlighted
 True

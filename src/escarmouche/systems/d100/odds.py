@@ -356,9 +356,9 @@ def unharmed_odds(attacks: int, defence: str, rules: Rules = DEFAULT_RULES, *,
 
 
 #: the bow of the standard shots (short range 24 m, long range 48 m) and the distances
-_SHOTS = (("Courte portée (20 m)", 20, False), ("Cible engagée (20 m)", 20, True),
-          ("Longue portée (40 m)", 40, False), ("Tir désespéré (72 m)", 72, False),
-          ("À 120 m", 120, False))
+_SHOTS = (("Courte portée (20 m)", 20, False), ("Cible engagée (20 m)", 20, True),
+          ("Longue portée (40 m)", 40, False), ("Tir désespéré (72 m)", 72, False),
+          ("À 120 m", 120, False))
 
 
 def shot_odds(ct: int, distance: float, rules: Rules = DEFAULT_RULES, *,
@@ -400,7 +400,7 @@ def _defences(rules: Rules) -> OddsTable:
                                       ("Surpris, attaqué une fois au 1er round", 1, True)):
         rows.append((label, tuple(unharmed_odds(attacks, kind, rules, surprised=surprised)
                                   for kind in ("parade", "esquive"))))
-    return OddsTable("d100.defences", "Aucun coup ne porte : CC 45 contre un défenseur "
+    return OddsTable("d100.defences", "Aucun coup ne porte : CC 45 contre un défenseur "
                      "armé des deux mains (parade à 40) ou qui esquive (Ag 40)",
                      ("D100-PARRY-2", "D100-PARRY-3", "D100-DODGE-1", "D100-DODGE-2",
                       "D100-SURPRISE-1"),
@@ -411,7 +411,7 @@ def _shots(rules: Rules) -> OddsTable:
     rows = tuple((f"CT {ct}", tuple(shot_odds(ct, d, rules, target_engaged=engaged)
                                     for _, d, engaged in _SHOTS))
                  for ct in (30, 45, 60))
-    return OddsTable("d100.shot", "Tir à l’arc (portées 24 m / 48 m) : chance de toucher",
+    return OddsTable("d100.shot", "Tir à l’arc (portées 24 m et 48 m) : chance de toucher",
                      ("D100-RANGED-4", "D100-RANGED-5"),
                      ("Tireur", *(label for label, _, _ in _SHOTS)), rows)
 
@@ -431,14 +431,14 @@ def _wounds(rules: Rules) -> OddsTable:
             dist.expected_wounds,
             *(dist.mean_wounds_at(z) for z in ("tête", "bras droit", "corps",
                                                "jambe droite")))))
-    return OddsTable("d100.wounds", "Blessures d’une attaque (CC 45 ou, au tir, CT 35 ; "
-                     "arme par défaut ; défenseur E 40)", ("D100-ATK-2", "D100-ATK-3"),
+    return OddsTable("d100.wounds", "Blessures d’une attaque (CC 45 ou, au tir, CT 35 ; "
+                     "arme par défaut ; défenseur E 40)", ("D100-ATK-2", "D100-ATK-3"),
                      ("Armure", "Moyenne par attaque", "Si tête", "Si bras droit", "Si corps",
                       "Si jambe droite"), tuple(wounds), "number")
 
 
 def _jumps(rules: Rules) -> list[OddsTable]:
-    drops = tuple((f"Descente de {h} m", tuple(drop_jump_distribution(h, ag, rules).get(
+    drops = tuple((f"Descente de {h} m", tuple(drop_jump_distribution(h, ag, rules).get(
         0, Fraction(0)) for ag in (30, 50, 70))) for h in (4, 7, 10))
     longs = []
     for run_up in (3, 4, 8):
@@ -449,11 +449,11 @@ def _jumps(rules: Rules) -> list[OddsTable]:
             except IllegalActionError:  # too short a run-up: no jump at all
                 law = {0: Fraction(1)}
             cells.append(sum((p for metres, p in law.items() if metres >= 6), Fraction(0)))
-        longs.append((f"Élan de {run_up} m", tuple(cells)))
+        longs.append((f"Élan de {run_up} m", tuple(cells)))
     return [
-        OddsTable("d100.drop", "Descente contrôlée : chance d’un saut parfait",
+        OddsTable("d100.drop", "Descente contrôlée : chance d’un saut parfait",
                   ("D100-JUMP-1",), ("Hauteur", "Ag 30", "Ag 50", "Ag 70"), drops),
-        OddsTable("d100.long_jump", "Saut en longueur (M 4) : chance de franchir 6 m au moins",
+        OddsTable("d100.long_jump", "Saut en longueur (M 4) : chance de franchir 6 m au moins",
                   ("D100-JUMP-2",), ("Élan", "F 30", "F 45", "F 60"), tuple(longs)),
     ]
 

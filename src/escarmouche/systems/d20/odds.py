@@ -290,7 +290,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
     return [
         OddsTable("d20.save", "Sauvegarde réussie en n tours au plus", ("D20-END-1",),
                   ("Bonus", "1 tour", "2 tours", "3 tours", "5 tours"), tuple(saves)),
-        OddsTable("d20.actions", "Un tour complet : ce que permettent les points d’action",
+        OddsTable("d20.actions", "Un tour complet : ce que permettent les points d’action",
                   ("D20-ACT-1", "D20-ACT-2", "D20-ACT-3"),
                   ("Créature", "Points dépensés au plus", "Actions simples au plus",
                    "Actions de mouvement au plus", "Actions mineures au plus",
@@ -298,14 +298,14 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
         OddsTable("d20.opportunity", "Attaque d’opportunité contre une créature de "
                   "défense par défaut, arme par défaut", ("D20-OPP-2",),
                   ("Attaquant", "Touche", "Touche et inflige 4 dégâts ou plus"), opportunity),
-        OddsTable("d20.cancelled", "Action annulée par une réaction : ce qui reste du tour",
+        OddsTable("d20.cancelled", "Action annulée par une réaction : ce qui reste du tour",
                   ("D20-OPP-1", "D20-IMM-2"),
                   ("Action annulée", "Actions simples encore possibles",
                    "Actions de mouvement encore possibles"), tuple(cancelled), "number"),
-        OddsTable("d20.immediate", "Action immédiate prise après son tour au round 1 : "
+        OddsTable("d20.immediate", "Action immédiate prise après son tour au round 1 : "
                   "tours des autres où elle est de nouveau possible au round 2, avant le sien",
                   ("D20-IMM-1",), ("Rang d’initiative", "Tours"), immediate, "number"),
-        OddsTable("d20.caps", "Initiative bloquée : chance d’atteindre la borne des "
+        OddsTable("d20.caps", "Initiative bloquée : chance d’atteindre la borne des "
                   "départages", ("D20-INIT-1",), ("Jet répété", "Chance"),
                   (("Départage de deux créatures à égalité", (roll_off,)),), "rare"),
     ]

@@ -247,7 +247,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
         (f"DIS {dis} contre PMR {pmr}", (surprise_odds(dis, pmr),))
         for dis, pmr in ((30, 50), (40, 40), (50, 40), (70, 30))]
     attackers, defenders = _SURPRISE_GROUPS
-    surprise.append(("Groupes : DIS 55, 70, 30 contre PMR 40, 60, 35", (
+    surprise.append(("3 contre 3 (DIS 55/70/30, PMR 40/60/35)", (
         surprise_chance(attackers, defenders, unaware=True, rules=rules),)))
     slots = tuple((f"Hyperactif {fmt.ordinal(rank)} sur 4",
                    tuple(Fraction(s) for s in hyperactive_slots(rank, 4, rules)))
@@ -257,7 +257,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
                   ("Stat", "Réussite", "Réussite critique", "Échec critique"), tuple(rows)),
         OddsTable("rulebook.surprise", "Attaque surprise réussie (test opposé)",
                   ("RB-SURPRISE-2",), ("Situation", "Surprise réussie"), tuple(surprise)),
-        OddsTable("rulebook.speed", "Hyperactivité : places des deux activations dans un "
+        OddsTable("rulebook.speed", "Hyperactivité : places des deux activations dans un "
                   "tour de quatre personnages", ("RB-SPEED-3",),
                   ("Rang d’initiative", "Première activation", "Seconde activation"),
                   slots, "number"),
