@@ -645,7 +645,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
         OddsTable("d12.critical", "Valeur des options critiques, arme par défaut "
                   "(dégâts moyens)", ("D12-CRIT-2",),
                   ("Défense", "Maximum", "Dé explosif", "Avantage",
-                   "Part critique de l’attaque, option par défaut"), tuple(values), "number"),
+                   "Dégâts moyens de l’attaque, option par défaut"), tuple(values), "number"),
         OddsTable("d12.caps", "Initiative bloquée : chance d’atteindre la borne d’un jet "
                   "répété", ("D12-INIT-3", "D12-INIT-4"), ("Jet répété", "Chance"), (
                       ("Égalité parfaite à chaque relance (un contre un, même bonus)",
