@@ -383,9 +383,12 @@ def shot_odds(ct: int, distance: float, rules: Rules = DEFAULT_RULES, *,
 def _melee(rules: Rules) -> OddsTable:
     melee = []
     for cc in (30, 45, 60):
-        for label, mod in (("main directrice", 0),
-                           ("main non directrice", rules.off_hand_modifier)):
-            o = attack_odds(cc + mod, defence="parade", defence_target=40)
+        for label, hand in (("main directrice", "directrice"),
+                            ("main non directrice", "non_directrice")):
+            # the modifiers as play applies them (D100-ATK-5), with a one-handed weapon
+            target = target_number(Combatant("Attaquant", "a", {"CC": cc}),
+                                   "arme_a_une_main", hand=hand, rules=rules)
+            o = attack_odds(target.total, defence="parade", defence_target=40)
             melee.append((f"CC {cc}, {label}", (o.hit, o.defended, o.lands)))
     return OddsTable("d100.melee", "Attaque au corps à corps contre une parade à 40",
                      ("D100-ATK-1", "D100-ATK-5", "D100-PARRY-2"),
