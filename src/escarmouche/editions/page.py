@@ -161,8 +161,9 @@ def _odds_section(system: str, before: Any | None, after: Any,
         rules = join([_rule_link(r, texts) for r in table.rules])
         note = ""
         if diff is not None:
-            note = (" Écart notable (au moins un point de pourcentage, ou 5 % d’une "
-                    "moyenne) en gras." if diff.highlighted else
+            limit = ("5 % de la chance d’avant" if table.kind == "rare" else
+                     "au moins un point de pourcentage, ou 5 % d’une moyenne")
+            note = (f" Écart notable ({limit}) en gras." if diff.highlighted else
                     (" Des valeurs changent, sous le seuil de mise en évidence."
                      if diff.changed else " Aucune valeur ne change."))
         out += [f"#### {table.title}", "", f"Règles appliquées{NBSP}: {rules}.{note}", "",

@@ -30,7 +30,7 @@ from typing import Any
 from escarmouche import _check, dice
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant
-from escarmouche.odds import OddsTable, exact_json, first_odds, uniform
+from escarmouche.odds import OddsTable, all_equal, exact_json, first_odds, uniform
 from escarmouche.render.table import Table, Text
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12.critical import (
@@ -45,6 +45,7 @@ from escarmouche.systems.d12.initiative import (
 from escarmouche.systems.d12.rules import (
     ATTACK_DIE,
     CRITICAL_OPTIONS,
+    DEFAULT_RULES,
     ENVIRONMENT_INITIATIVE,
     MODE_LABELS,
     Mode,
@@ -70,6 +71,7 @@ __all__ = [
     "best_critical_option",
     "bonus_turn_chances",
     "bonus_turn_odds",
+    "cap_odds",
     "critical_chance",
     "critical_damage_distribution",
     "critical_damage_table",
@@ -594,9 +596,29 @@ critical_chance = critical_odds
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
 
 
+def cap_odds(rules: Rules = DEFAULT_RULES) -> dict[str, Fraction]:
+    """The exact chance that each capped loop of the initiative reaches its cap, so that
+    the fight stops on :class:`~escarmouche.errors.RuleBoundError`:
+
+    * ``"relances"``: two one-member groups with the same bonus tie perfectly at the
+      first roll and at each of ``max_initiative_rerolls`` rerolls (D12-INIT-3; the
+      engine refuses the tie after that many rerolls, ``_roll_groups``);
+    * ``"departage"``: two fighters tied in their group roll ``max_roll_off_rounds``
+      equal d12 in a row (D12-INIT-4, ``_roll_off``).
+
+    >>> cap_odds()["departage"] == Fraction(1, 12) ** 20
+    True
+    """
+    tie = group_odds([Combatant("A", "x"), Combatant("B", "y")]).reroll
+    return {"relances": tie ** (rules.max_initiative_rerolls + 1),
+            "departage": all_equal(uniform(ATTACK_DIE), 2) ** rules.max_roll_off_rounds}
+
+
 def standard_odds(rules: Rules) -> list[OddsTable]:
     """The standard situations of the system and their exact values under ``rules``:
-    what an edition page and the Atelier compare before and after a change."""
+    what an edition page and the Atelier compare before and after a change. Each
+    declared option with a value to change changes at least one value
+    (``tests/test_editions_measured.py``)."""
     groups = []
     for label, roster in (
         ("1 contre 1, même bonus", [Combatant("A", "x"), Combatant("B", "y")]),
@@ -614,6 +636,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
         values.append((f"défense {defence}", (
             v["maximum"].decision_value, v["explosif"].decision_value,
             v["avantage"].decision_value, chosen.attack_damage)))
+    caps = cap_odds(rules)
     return [
         OddsTable("d12.groups", "Initiative de groupe : le groupe x", ("D12-INIT-2",
                   "D12-INIT-3", "D12-INIT-5"),
@@ -622,7 +645,13 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
         OddsTable("d12.critical", "Valeur des options critiques, arme par défaut "
                   "(dégâts moyens)", ("D12-CRIT-2",),
                   ("Défense", "Maximum", "Dé explosif", "Avantage",
-                   "Part critique de l’attaque, option par défaut"), tuple(values), "number"),
+                   "Dégâts moyens de l’attaque, option par défaut"), tuple(values), "number"),
+        OddsTable("d12.caps", "Initiative bloquée : chance d’atteindre la borne d’un jet "
+                  "répété", ("D12-INIT-3", "D12-INIT-4"), ("Jet répété", "Chance"), (
+                      ("Égalité parfaite à chaque relance (un contre un, même bonus)",
+                       (caps["relances"],)),
+                      ("Départage de deux combattants à égalité", (caps["departage"],))),
+                  "rare"),
     ]
 
 

@@ -57,6 +57,8 @@ from escarmouche.systems.d20.rules import (
     TRACK,
     Rules,
     check_weapon,
+    defence_of,
+    refunded,
 )
 from escarmouche.systems.d20.saves import check_bonus
 from escarmouche.systems.d20.turn import (
@@ -118,7 +120,7 @@ def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str
     """Roll one attack in a fight: draws the d20, then the damage dice on a hit.
     ``cost`` is the action's cost when no earlier line announced it."""
     t = ctx.fighter(target)
-    defence = t.combatant.stat("defense", ctx.rules.default_defence)
+    defence = defence_of(t.combatant, ctx.rules)
     d = ctx.rng.randint(1, ATTACK_DIE)
     res = resolve_attack(d, bonus, defence)
     records = [DieRecord(ATTACK_DIE, d, "attaque")]
@@ -200,14 +202,8 @@ def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str, *,
 
 
 def _refund(ctx: Ctx[Rules], f: FighterState, category: str) -> None:
-    if ctx.rules.cancelled_action_spent:
-        return
-    used = list(budget(f)["actions"])
-    for i in range(len(used) - 1, -1, -1):
-        if used[i] == category:
-            del used[i]
-            break
-    budget(f)["actions"] = used
+    budget(f)["actions"] = refunded(ctx.rules, [str(a) for a in budget(f)["actions"]],
+                                    category)
 
 
 def _description(params: Mapping[str, Any]) -> str:

@@ -48,6 +48,8 @@ from escarmouche.systems.d20.rules import (
     START_PHASE_ORDER,
     TRACK,
     Rules,
+    action_points_of,
+    immediate_resets,
 )
 from escarmouche.systems.d20.saves import end_of_turn_saves
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
@@ -240,7 +242,7 @@ class D20System(System[Rules]):
         for f in fighters:
             square = positions.get(f.name)
             f.flags["pos"] = list(square) if square is not None else None
-            f.flags["pa"] = f.combatant.stat("PA", ctx.rules.default_action_points)
+            f.flags["pa"] = action_points_of(f.combatant, ctx.rules)
             f.flags["budget"] = {"actions": [], "points": 0}
             f.flags["opportunite"] = None
             f.flags["immediate"] = False
@@ -265,14 +267,14 @@ class D20System(System[Rules]):
         ctx.emit("round", round_sentence(n), rules=("D20-TIME-1",),
                  data={"round": n, "start_s": (n - 1) * ROUND_SECONDS,
                        "end_s": n * ROUND_SECONDS})
-        if ctx.rules.immediate_reset == "debut_du_round":
+        if immediate_resets(ctx.rules, "debut_du_round"):
             for f in ctx.state.fighters.values():
                 f.flags["immediate"] = False
 
     def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
         f = ctx.fighter(actor)
         f.flags["budget"] = {"actions": [], "points": 0}
-        if ctx.rules.immediate_reset == "debut_de_son_tour":
+        if immediate_resets(ctx.rules, "debut_de_son_tour"):
             f.flags["immediate"] = False
         announce_start_phase(ctx, actor)
         return True
