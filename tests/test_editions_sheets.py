@@ -81,3 +81,43 @@ def test_the_journal_is_the_one_changelog() -> None:
     published = [n for n in editions if snapshot(ROOT, n) is not None]
     generated = (ROOT / "book" / "editions" / "journal.md").read_text(encoding="utf-8")
     assert generated == journal_page(editions, published)
+
+
+def test_any_two_published_editions_have_their_page(tmp_path: Path) -> None:
+    """D100-PARRY-3, RB-D100-1: with editions 1, 2 and 3 published, « entre 1 et 3 »
+    gathers the changes of editions 2 and 3, each named with its edition, compares the
+    rules of 1 with those of 3, and the journal links it."""
+    import json
+    import shutil
+
+    from escarmouche.editions.data import edition_to_toml
+    from escarmouche.editions.repo import build_pages
+
+    (tmp_path / "editions").mkdir()
+    shutil.copy(ROOT / "editions" / "1.toml", tmp_path / "editions" / "1.toml")
+    frozen = json.loads((ROOT / "editions" / "1" / "rules.json").read_text("utf-8"))
+    rb = Change("option-default", ("RB-D100-1",), "Critiques jusqu’à 8.", "rulebook",
+                "reussite_critique_max", frozen["rulebook"]["crit_success_max"], 8)
+    three = Edition(3, dt.date(2027, 6, 1), "Critiques élargis.", (rb,))
+    for edition in (TWO, three):
+        (tmp_path / "editions" / f"{edition.number}.toml").write_text(
+            edition_to_toml(edition), encoding="utf-8")
+    for n, changes in ((1, {}), (2, {"d100": {"parries_per_round": 2}}),
+                       (3, {"d100": {"parries_per_round": 2},
+                            "rulebook": {"crit_success_max": 8}})):
+        folder = tmp_path / "editions" / str(n)
+        folder.mkdir()
+        rules = {k: {**v, **changes.get(k, {})} for k, v in frozen.items()}
+        (folder / "rules.json").write_text(json.dumps(rules), encoding="utf-8")
+        for name in ("rules-text.json", "outputs.json"):
+            shutil.copy(ROOT / "editions" / "1" / name, folder / name)
+    build_pages(tmp_path, duels=4)
+    page = (tmp_path / "book" / "editions" / "entre-1-et-3.md").read_text("utf-8")
+    flat = page.replace("\u00a0", " ").replace("\u202f", " ")
+    assert "# Ce qui a changé entre l’édition 1 et l’édition 3" in flat
+    assert "*Édition 2.* Deux parades par round." in flat
+    assert "*Édition 3.* Critiques jusqu’à 8." in flat
+    assert "| rulebook | plus haut jet de réussite critique" in flat
+    journal = (tmp_path / "book" / "editions" / "journal.md").read_text("utf-8")
+    assert "{doc}`de l’édition 1 à l’édition 3 <entre-1-et-3>`" in journal
+    assert not (tmp_path / "book" / "editions" / "entre-1-et-2.md").exists()

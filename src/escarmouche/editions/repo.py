@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from escarmouche.editions.data import Edition, Snapshot, load_edition, take_snapshot
-from escarmouche.editions.page import DUELS, page_name, render_page
+from escarmouche.editions.page import DUELS, page_name, render_page, render_span, span_name
 from escarmouche.editions.sheets import errata_name, errata_page, journal_page
 
 __all__ = ["build_pages", "edition_files", "last_published", "load_all", "ruling_texts",
@@ -71,6 +71,19 @@ def build_pages(root: Path, *, duels: int = DUELS, current: Snapshot | None = No
     if not journal.exists() or journal.read_text(encoding="utf-8") != text:
         journal.write_text(text, encoding="utf-8")
         written.append(journal)
+    # every pair of published editions that are not neighbours: « entre A et B »
+    for first in published:
+        for last in published:
+            if last <= first + 1:
+                continue
+            spanned = [editions[k] for k in range(first + 1, last + 1) if k in editions]
+            before, after = snapshot(root, first), snapshot(root, last)
+            assert before is not None and after is not None
+            content = render_span(first, spanned, before, after, duels=duels)
+            target = out_dir / f"{span_name(first, last)}.md"
+            if not target.exists() or target.read_text(encoding="utf-8") != content:
+                target.write_text(content, encoding="utf-8")
+                written.append(target)
     for number, edition in editions.items():
         before = snapshot(root, number - 1) if number > 1 else None
         after = snapshot(root, number) or current or take_snapshot(root)

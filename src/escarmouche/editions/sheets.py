@@ -114,8 +114,9 @@ def errata_page(edition: Edition, *, published: bool = True) -> str:
 def journal_page(editions: Mapping[int, Edition], published: Sequence[int]) -> str:
     """``book/editions/journal.md``: the book's one changelog, generated from the edition
     files: every edition, newest first, with its date, summary and counts, links to its
-    « Ce qui a changé » page and errata sheet, and the Atom feed to follow them."""
-    from escarmouche.editions.page import _french_date
+    « Ce qui a changé » page and errata sheet, the pages that compare two published
+    editions further apart, and the Atom feed to follow them."""
+    from escarmouche.editions.page import _french_date, span_name
 
     lines = ["(journal-des-editions)=", "# Journal des éditions", "",
              "% Produced by `escarmouche edition` from editions/*.toml: do not edit by hand.",
@@ -136,6 +137,15 @@ def journal_page(editions: Mapping[int, Edition], published: Sequence[int]) -> s
                   f"**{_french_date(edition)}.** {' '.join(edition.summary.split())} "
                   f"{_cap(counts)}{NBSP}: voir {{doc}}`ce qui a changé <{page_name(number)}>` "
                   f"et {{doc}}`la feuille d’errata <{errata_name(number)}>`.", ""]
+    spans = [(a, b) for a in sorted(published) for b in sorted(published) if b > a + 1]
+    if spans:
+        lines += ["## D’une édition à une autre", "",
+                  "Ce qui a changé entre deux éditions publiées qui ne se suivent pas, "
+                  "tous les changements de l’une à l’autre réunis" + NBSP + ":", ""]
+        lines += [f"- {{doc}}`de l’édition {a} à l’édition {b} <{span_name(a, b)}>`"
+                  for a, b in spans]
+        lines += ["", "```{toctree}", ":hidden:", "",
+                  *[span_name(a, b) for a, b in spans], "```", ""]
     return french_spaces("\n".join(lines).rstrip() + "\n")
 
 
