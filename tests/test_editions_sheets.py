@@ -121,3 +121,26 @@ def test_any_two_published_editions_have_their_page(tmp_path: Path) -> None:
     journal = (tmp_path / "book" / "editions" / "journal.md").read_text("utf-8")
     assert "{doc}`de l’édition 1 à l’édition 3 <entre-1-et-3>`" in journal
     assert not (tmp_path / "book" / "editions" / "entre-1-et-2.md").exists()
+
+
+def test_publishing_archives_the_former_edition_pdf(tmp_path: Path) -> None:
+    """CORE-ERR: publishing edition n+1 keeps the PDF the last build made of edition n in
+    its snapshot folder, once; the journal then links it; nothing is archived when no
+    book was built."""
+    from escarmouche.editions.workflow import archive_pdf
+
+    folder = tmp_path / "editions" / "1"
+    folder.mkdir(parents=True)
+    (folder / "rules.json").write_text("{}", encoding="utf-8")
+    assert archive_pdf(tmp_path, 1) is None
+    built = tmp_path / "_build" / "html"
+    built.mkdir(parents=True)
+    (built / "escarmouche-edition-1.pdf").write_bytes(b"%PDF-1.7 edition 1")
+    kept = archive_pdf(tmp_path, 1)
+    assert kept == folder / "escarmouche-edition-1.pdf"
+    assert kept.read_bytes() == b"%PDF-1.7 edition 1"
+    (built / "escarmouche-edition-1.pdf").write_bytes(b"%PDF-1.7 rebuilt")
+    assert archive_pdf(tmp_path, 1) == kept and kept.read_bytes() == b"%PDF-1.7 edition 1"
+    one = load_edition(ROOT / "editions" / "1.toml")
+    page = journal_page({1: one, 2: TWO}, [1, 2], archived=[1])
+    assert '<a href="../../escarmouche-edition-1.pdf" download>le PDF de l’édition 1</a>' in page

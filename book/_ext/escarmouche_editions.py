@@ -14,6 +14,8 @@
   each edition linked to its page.
 - **The feed** — ``editions.atom`` at the site's root, announced by every page
   (``<link rel="alternate">``), one entry per published edition.
+- **The archive** — the PDF of each former edition (``editions/<n>/``, kept by
+  ``escarmouche edition --publier``) copied beside the current one; the journal links it.
 - ``editions.css``: before/after charts side by side, scaled to the column.
 """
 
@@ -162,6 +164,13 @@ def write_feed(app: Sphinx, exception: Exception | None) -> None:
     base = (app.config.html_baseurl or "").rstrip("/")
     feed = atom_feed(editions, published, base=f"{base}/" if base else "")
     (Path(app.outdir) / "editions.atom").write_text(feed, encoding="utf-8")
+    # the archive: the PDF of every former edition, beside the current one
+    import shutil
+
+    for pdf in sorted((root / "editions").glob("*/escarmouche-edition-*.pdf")):
+        target = Path(app.outdir) / pdf.name
+        if not target.exists() or target.stat().st_size != pdf.stat().st_size:
+            shutil.copyfile(pdf, target)
 
 
 def feed_link(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],

@@ -67,7 +67,9 @@ def build_pages(root: Path, *, duels: int = DUELS, current: Snapshot | None = No
     editions = load_all(root)
     published = [n for n in editions if snapshot(root, n) is not None]
     journal = out_dir / "journal.md"
-    text = journal_page(editions, published)
+    archived = [n for n in published if (root / "editions" / str(n) /
+                                         f"escarmouche-edition-{n}.pdf").is_file()]
+    text = journal_page(editions, published, archived)
     if not journal.exists() or journal.read_text(encoding="utf-8") != text:
         journal.write_text(text, encoding="utf-8")
         written.append(journal)

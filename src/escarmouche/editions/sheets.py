@@ -111,11 +111,13 @@ def errata_page(edition: Edition, *, published: bool = True) -> str:
     return french_spaces("\n".join(boxed).rstrip() + "\n")
 
 
-def journal_page(editions: Mapping[int, Edition], published: Sequence[int]) -> str:
+def journal_page(editions: Mapping[int, Edition], published: Sequence[int],
+                 archived: Sequence[int] = ()) -> str:
     """``book/editions/journal.md``: the book's one changelog, generated from the edition
     files: every edition, newest first, with its date, summary and counts, links to its
-    « Ce qui a changé » page and errata sheet, the pages that compare two published
-    editions further apart, and the Atom feed to follow them."""
+    « Ce qui a changé » page and errata sheet, its PDF when the archive keeps it
+    (``archived``: the editions whose PDF is in ``editions/<n>/``), the pages that
+    compare two published editions further apart, and the Atom feed to follow them."""
     from escarmouche.editions.page import _french_date, span_name
 
     lines = ["(journal-des-editions)=", "# Journal des éditions", "",
@@ -133,10 +135,13 @@ def journal_page(editions: Mapping[int, Edition], published: Sequence[int]) -> s
                        else plural(len(c), "clarification") for k, c in
                        sorted_changes(edition)], empty="aucun changement")
         title = f"Édition {number}" + (" (brouillon, non publiée)" if draft else "")
+        pdf = (f" Le livre de cette édition reste lisible{NBSP}: "
+               f'<a href="../../escarmouche-edition-{number}.pdf" download>le PDF de '
+               f"l’édition {number}</a>." if number in archived else "")
         lines += [f"## {title}", "",
                   f"**{_french_date(edition)}.** {' '.join(edition.summary.split())} "
                   f"{_cap(counts)}{NBSP}: voir {{doc}}`ce qui a changé <{page_name(number)}>` "
-                  f"et {{doc}}`la feuille d’errata <{errata_name(number)}>`.", ""]
+                  f"et {{doc}}`la feuille d’errata <{errata_name(number)}>`.{pdf}", ""]
     spans = [(a, b) for a in sorted(published) for b in sorted(published) if b > a + 1]
     if spans:
         lines += ["## D’une édition à une autre", "",

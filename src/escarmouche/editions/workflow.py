@@ -56,8 +56,8 @@ from escarmouche.editions.data import (
 from escarmouche.editions.prose import Contradiction, contradictions, example_lead_ins
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
-__all__ = ["all_or_nothing", "book_contradictions", "draft", "merge_written", "publish",
-           "refresh_notebooks"]
+__all__ = ["all_or_nothing", "archive_pdf", "book_contradictions", "draft", "merge_written",
+           "pdf_name", "publish", "refresh_notebooks"]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -202,8 +202,31 @@ def publish(root: Path, *, again: bool = False) -> int:
     if last_published(root) >= newest and not again:
         raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
                          "instantané).")
+    archive_pdf(root, newest - 1)
     take_snapshot(root).write(root / "editions" / str(newest))
     return newest
+
+
+def pdf_name(number: int) -> str:
+    """The whole-book PDF of edition ``number`` (``tools/build_pdf.py`` writes it)."""
+    return f"escarmouche-edition-{number}.pdf"
+
+
+def archive_pdf(root: Path, number: int) -> Path | None:
+    """Keep the PDF of edition ``number`` in its snapshot folder
+    (``editions/<n>/escarmouche-edition-<n>.pdf``), from the last build of the book, when
+    it is there and not archived yet: the book's archive serves it after the next
+    edition replaces it. The archived file, or ``None``."""
+    import shutil
+
+    folder = root / "editions" / str(number)
+    built = root / "_build" / "html" / pdf_name(number)
+    kept = folder / pdf_name(number)
+    if number < 1 or not (folder / "rules.json").exists():
+        return None
+    if not kept.exists() and built.is_file():
+        shutil.copyfile(built, kept)
+    return kept if kept.exists() else None
 
 
 #: what a scratch copy of the book needs to re-run its notebooks
