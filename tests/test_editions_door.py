@@ -23,6 +23,7 @@ from escarmouche.editions.data import (
     load_edition,
 )
 from escarmouche.editions.prose import contradictions
+from escarmouche.editions.workflow import printed_boxes
 from tests._edition_helpers import other_value
 from tests.test_editions import ROOT, TOOL, _rules, copy
 
@@ -237,10 +238,11 @@ _OPTIONS = [(name, o.name) for name in systems.NAMES for o in systems.get(name).
 def test_no_rule_statement_writes_an_option_value_by_hand(
         monkeypatch: pytest.MonkeyPatch, system: str, option: str) -> None:
     """CORE-ERR, every option's rules: change the option's default and the book's
-    statements of its rules never still write the old value without the new one (they
-    read the engine through ``{{ … }}``), so no edition can publish a rule page that
-    contradicts its own change. Options without a scalar alternative (a set of traits,
-    a weapon, the action catalogue) have nothing to state."""
+    statements of its rules, and their « Interprétation retenue » boxes, never still
+    write the old value without the new one (they read the engine through ``{{ … }}``),
+    so no edition can publish a rule page that contradicts its own change. Options
+    without a scalar alternative (a set of traits, a weapon, the action catalogue) have
+    nothing to state."""
     target = systems.get(system)
     base = target.default_rules()
     spec = target.option(option)
@@ -254,4 +256,5 @@ def test_no_rule_statement_writes_an_option_value_by_hand(
     change = Change("option-default", spec.rules, "x", system, spec.key,
                     spec.to_json(value), spec.to_json(other))
     snap = Snapshot({}, texts, {})
-    assert [str(c) for c in contradictions(snap, snap, [change])] == []
+    boxes = printed_boxes(ROOT)
+    assert [str(c) for c in contradictions(snap, snap, [change], boxes=boxes)] == []

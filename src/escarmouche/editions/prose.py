@@ -53,11 +53,12 @@ class Contradiction:
         return f"{self.rule}\u00a0: {self.reason}"
 
 
-def old_value_forms(value: object) -> list[re.Pattern[str]]:
+def old_value_forms(value: object, label: str = "") -> list[re.Pattern[str]]:
     """How the prose may write ``value`` by hand: a whole number in figures, in words
     from two on (« deux »), and one as « qu’une », « un seul » or « une seule » (plain
-    « un » is an article too often to tell); a text value as itself. Booleans and
-    compound values have no form.
+    « un » is an article too often to tell); a text value by its French ``label`` (the
+    declaration's, without a leading « (a) »: « dégâts maximum »), not by its key, a
+    common word (« maximum »). Booleans and compound values have no form.
 
     >>> [p.pattern for p in old_value_forms(2)]
     ['(?<![\\\\w,])2(?![\\\\w,])', '\\\\bdeux\\\\b']
@@ -73,8 +74,9 @@ def old_value_forms(value: object) -> list[re.Pattern[str]]:
         elif 2 <= value < len(WORDS):
             forms.append(re.compile(rf"\b{WORDS[value]}\b", re.I))
         return forms
-    if isinstance(value, str) and len(value) >= 3:
-        return [re.compile(rf"\b{re.escape(value)}\b", re.I)]
+    words = re.sub(r"^\([a-z]\)\s*", "", label).strip()
+    if isinstance(value, str) and len(words) >= 6:
+        return [re.compile(rf"\b{re.escape(words)}\b", re.I)]
     return []
 
 
@@ -94,10 +96,13 @@ def announces_refusal(text: str) -> bool:
 
 
 def contradictions(before: Snapshot, after: Snapshot, changes: Sequence[Change],
-                   lead_ins: Mapping[str, str] | None = None) -> list[Contradiction]:
+                   lead_ins: Mapping[str, str] | None = None,
+                   boxes: Mapping[str, str] | None = None) -> list[Contradiction]:
     """The places of the book that contradict ``changes`` (see the module docstring):
     ``before`` is the last published snapshot, ``after`` the book now; ``lead_ins``
-    gives, by example (``page#n``), the paragraph the book prints just before it."""
+    gives, by example (``page#n``), the paragraph the book prints just before it;
+    ``boxes``, by rule ID, the text of its « Interprétation retenue » box as the book
+    prints it now (values filled in), checked like the statement."""
     from escarmouche.editions.odds import value_label
 
     out = []
@@ -107,18 +112,23 @@ def contradictions(before: Snapshot, after: Snapshot, changes: Sequence[Change],
         if change.before == change.after or change.flag == "no-longer-applies":
             continue
         for rule in change.rules:
-            new = after.texts.get(rule)
-            if new is None:
-                continue
-            stale = any(p.search(new) for p in old_value_forms(change.before))
-            if stale and not any(p.search(new) for p in old_value_forms(change.after)):
-                label = f"{change.system}.{change.option}"
-                out.append(Contradiction(rule, (
-                    f"l’option {quote(label)} passe {_from_to(change, value_label)}, mais "
-                    f"l’énoncé de la règle dans le livre semble écrire l’ancienne valeur à "
-                    f"la main et jamais la nouvelle ({quote(new[:90])}) ; faites-le "
-                    "lire la valeur du moteur (une substitution {{ … }} de "
-                    "book/_ext/escarmouche_facts.py) ou récrivez-le")))
+            for where, new in (("l’énoncé", after.texts.get(rule)),
+                               ("l’encadré", (boxes or {}).get(rule))):
+                if new is None:
+                    continue
+                old_forms = old_value_forms(change.before, value_label(
+                    change.system, change.option, change.before))
+                new_forms = old_value_forms(change.after, value_label(
+                    change.system, change.option, change.after))
+                stale = any(p.search(new) for p in old_forms)
+                if stale and not any(p.search(new) for p in new_forms):
+                    label = f"{change.system}.{change.option}"
+                    out.append(Contradiction(rule, (
+                        f"l’option {quote(label)} passe {_from_to(change, value_label)}, "
+                        f"mais {where} de la règle dans le livre semble écrire l’ancienne "
+                        f"valeur à la main et jamais la nouvelle ({quote(new[:90])}) ; "
+                        "faites-le lire la valeur du moteur (une substitution {{ … }} de "
+                        "book/_ext/escarmouche_facts.py) ou récrivez-le")))
     for cell, text in after.outputs.items():
         old_text = before.outputs.get(cell)
         if old_text is None or not _REFUSAL_SHOWN.search(old_text):

@@ -57,7 +57,7 @@ from escarmouche.editions.prose import Contradiction, contradictions, example_le
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
 __all__ = ["all_or_nothing", "archive_pdf", "book_contradictions", "draft", "merge_written",
-           "pdf_name", "publish", "refresh_notebooks"]
+           "pdf_name", "printed_boxes", "publish", "refresh_notebooks"]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -179,7 +179,17 @@ def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
     if before is None:
         return []
     return contradictions(before, take_snapshot(root), edition.changes,
-                          example_lead_ins(root / "book"))
+                          example_lead_ins(root / "book"), printed_boxes(root))
+
+
+def printed_boxes(root: Path) -> dict[str, str]:
+    """The « Interprétation retenue » box of each rule as the book prints it now: the
+    engine's values filled in (``{{ … }}``)."""
+    from escarmouche.editions.data import _book_facts
+    from escarmouche.editions.repo import ruling_texts
+
+    fill = _book_facts(root)
+    return {rule: fill(text) if fill else text for rule, text in ruling_texts(root).items()}
 
 
 def publish(root: Path, *, again: bool = False) -> int:
