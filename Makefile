@@ -16,7 +16,8 @@ all: test
 
 # `make help`: the targets, in French like everything a reader sees.
 help:
-	@echo "make test           tout : lint, types, unit, nbval, livre en -W, navigateur (la CI)"
+	@echo "make test           tout : lint, types, unit, nbval, livre en -W, navigateur,"
+	@echo "                    révision de bout en bout (la CI)"
 	@echo "make serve          construit le livre et le site hors ligne, les sert sur 127.0.0.1:$(PORT)"
 	@echo "make refresh        régénère chaque carnet book/X.ipynb depuis son jumeau book_src/X.md,"
 	@echo "                    l’exécute et enregistre ses sorties (relisez le diff)"
@@ -138,7 +139,7 @@ refresh: venv
 typo-book: book
 	$(PY) -m pytest -q -m book -p no:cacheprovider tests/test_typography.py
 
-test: lint types unit nbval book typo-book browser
+test: lint types unit nbval book typo-book browser revision
 	@echo "make test : tout est vert."
 
 clean:
