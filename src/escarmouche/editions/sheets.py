@@ -200,7 +200,7 @@ def atom_feed(editions: Mapping[int, Edition], published: Sequence[int], *, base
         counts = join([plural(len(c), "erratum", "errata") if k == "errata"
                        else plural(len(c), "clarification") for k, c in kinds],
                       empty="aucun changement")
-        ET.SubElement(entry, f"{{{ATOM}}}summary").text = (
+        ET.SubElement(entry, f"{{{ATOM}}}summary").text = french_spaces(
             f"{' '.join(edition.summary.split())} ({counts}.)")
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") \
