@@ -48,6 +48,12 @@ MAX_SHOWN_DENOMINATOR: Final = 10**6
 ones)."""
 CHAR_WIDTH: Final = 0.6
 """Average glyph width as a fraction of the font size (layout estimate)."""
+PHONE_COLUMN: Final = 340.0
+"""Width (CSS px) of the text column on a 390 px phone: the book scales every chart
+down to its column, keeping proportions."""
+MIN_TEXT_PX: Final = 12.0
+"""The smallest text a reader sees on a chart, in CSS px, once it is scaled to
+:data:`PHONE_COLUMN` (issue 27)."""
 
 
 # Characters XML 1.0 cannot carry, even escaped: replaced by U+FFFD.
@@ -119,6 +125,19 @@ def _ink(background: str) -> str:
     """Black or white text, whichever reads better on ``background`` (``#rrggbb``)."""
     r, g, b = (int(background[i : i + 2], 16) for i in (1, 3, 5))
     return TEXT if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def legible_scale(width: float, smallest: float = 11.0) -> float:
+    """The factor by which a chart ``width`` units wide multiplies its font sizes (and
+    the room around its text) so that its ``smallest`` text still renders at
+    :data:`MIN_TEXT_PX` once the chart is scaled down to :data:`PHONE_COLUMN` (and
+    at least that size on a chart narrower than the column); rounded up to 0.01.
+
+    >>> legible_scale(300), legible_scale(400), legible_scale(300, smallest=12)
+    (1.1, 1.29, 1.0)
+    """
+    raw = MIN_TEXT_PX * max(width, PHONE_COLUMN) / (PHONE_COLUMN * smallest)
+    return max(1.0, math.ceil(round(raw * 100, 6)) / 100)
 
 
 def _text_width(text: str, size: float) -> float:
@@ -204,7 +223,7 @@ def distribution_svg(
     title: str,
     xlabel: str = "Résultat",
     highlight: Callable[[int], bool] | None = None,
-    width: int = 640,
+    width: int = 400,
     height: int = 320,
     tail: Fraction | None = None,
 ) -> str:
@@ -255,29 +274,30 @@ def distribution_svg(
     hidden = Fraction(0)
     if tail is not None and items:
         items, hidden = _clip_tails(items, Fraction(tail))
-    top_margin = 34.0 + (18 if highlight is not None else 0) + (16 if hidden else 0)
-    left, right, bottom = 58.0, 16.0, 50.0
+    zoom = legible_scale(width)  # every text at least MIN_TEXT_PX on a phone
+    top_margin = (34.0 + (18 if highlight is not None else 0) + (16 if hidden else 0)) * zoom
+    left, right, bottom = 58.0 * zoom, 16.0, 50.0 * zoom
     plot_w = max(width - left - right, 10.0)
     plot_h = max(height - top_margin - bottom, 10.0)
     out = _svg_open(width, height, title)
-    out.append(_text(width / 2, 22, title, size=15, anchor="middle", weight="bold"))
-    line_y = 22.0
+    out.append(_text(width / 2, 22 * zoom, title, size=15 * zoom, anchor="middle", weight="bold"))
+    line_y = 22.0 * zoom
     if highlight is not None:
-        line_y += 18
+        line_y += 18 * zoom
         chosen = sum((p for k, p in items if highlight(k)), Fraction(0))
         out.append(
-            _text(width / 2, line_y, f"En évidence : {percent(chosen)}", size=12,
+            _text(width / 2, line_y, f"En évidence : {percent(chosen)}", size=12 * zoom,
                   anchor="middle", fill=ACCENT)
         )  # fmt: skip
     if hidden:
-        line_y += 16
+        line_y += 16 * zoom
         out.append(
-            _text(width / 2, line_y, f"Non affiché (queues) : {percent(hidden)}", size=11,
+            _text(width / 2, line_y, f"Non affiché (queues) : {percent(hidden)}", size=11 * zoom,
                   anchor="middle", fill=MUTED)
         )  # fmt: skip
     if not items:
         out.append(_text(width / 2, top_margin + plot_h / 2, "Aucun résultat", anchor="middle",
-                         fill=MUTED))  # fmt: skip
+                         size=12 * zoom, fill=MUTED))  # fmt: skip
         out.append("</svg>")
         return "\n".join(out)
 
@@ -298,7 +318,7 @@ def distribution_svg(
             f'<line x1="{_n(left)}" y1="{_n(y)}" x2="{_n(left + plot_w)}" y2="{_n(y)}" '
             f'stroke="{GRID}" stroke-width="1"/>'
         )
-        out.append(_text(left - 6, y + 4, percent(step * i, tick_digits), size=11,
+        out.append(_text(left - 6, y + 4 * zoom, percent(step * i, tick_digits), size=11 * zoom,
                          anchor="end", fill=MUTED))  # fmt: skip
     out.append("</g>")
 
@@ -325,7 +345,7 @@ def distribution_svg(
         f'<line x1="{_n(left)}" y1="{_n(y0)}" x2="{_n(left + plot_w)}" y2="{_n(y0)}" '
         f'stroke="{MUTED}" stroke-width="1"/>'
     )
-    label_w = max(len(str(lo)), len(str(hi))) * 11 * CHAR_WIDTH + 10
+    label_w = max(len(str(lo)), len(str(hi))) * 11 * zoom * CHAR_WIDTH + 10
     xstep = _nice_int_step(slots, int(plot_w // label_w))
     labelled = list(range(lo + (-lo) % xstep, hi + 1, xstep)) or [lo]
     for v in labelled:
@@ -334,8 +354,9 @@ def distribution_svg(
             f'<line x1="{_n(x)}" y1="{_n(y0)}" x2="{_n(x)}" y2="{_n(y0 + 4)}" '
             f'stroke="{MUTED}" stroke-width="1"/>'
         )
-        out.append(_text(x, y0 + 16, number(v), size=11, anchor="middle", fill=MUTED))
-    out.append(_text(left + plot_w / 2, y0 + 38, xlabel, size=12, anchor="middle"))
+        out.append(_text(x, y0 + 16 * zoom, number(v), size=11 * zoom, anchor="middle",
+                         fill=MUTED))  # fmt: skip
+    out.append(_text(left + plot_w / 2, y0 + 38 * zoom, xlabel, size=12 * zoom, anchor="middle"))
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
@@ -345,7 +366,7 @@ def outcome_bars_svg(
     items: Sequence[tuple[str, Fraction]],
     *,
     title: str,
-    width: int = 560,
+    width: int = 400,
 ) -> str:
     """Horizontal bars for named outcomes (« raté », « paré », « touché à la tête » …).
 
@@ -364,20 +385,21 @@ def outcome_bars_svg(
     _count(items, "issues")
     items = [(_label(label, "issue"), _chance(value, f"probabilité de « {label} »"))
              for label, value in items]
-    size = 12.0
-    row_h, bar_h = 28.0, 18.0
-    top = 40.0
+    k = legible_scale(width, smallest=12.0)  # every text at least MIN_TEXT_PX on a phone
+    size = 12.0 * k
+    row_h, bar_h = 28.0 * k, 18.0 * k
+    top = 40.0 * k
     longest = max((_text_width(label, size) for label, _ in items), default=0.0)
     label_w = min(longest + 12, width * 0.45)
-    value_w = 70.0
+    value_w = 70.0 * k
     track_x = 12 + label_w
     track_w = max(width - track_x - value_w - 12, 20.0)
     height = top + row_h * max(len(items), 1) + 12
     out = _svg_open(width, height, title)
-    out.append(_text(width / 2, 22, title, size=15, anchor="middle", weight="bold"))
+    out.append(_text(width / 2, 22 * k, title, size=15 * k, anchor="middle", weight="bold"))
     if not items:
         out.append(_text(width / 2, top + row_h / 2, "Aucun résultat", anchor="middle",
-                         fill=MUTED))  # fmt: skip
+                         size=size, fill=MUTED))  # fmt: skip
     for i, (label, value) in enumerate(items):
         p = Fraction(value)  # a float is taken at its exact binary value
         y = top + i * row_h
@@ -385,7 +407,7 @@ def outcome_bars_svg(
         share = min(max(p, Fraction(0)), Fraction(1))
         tip = f"{label} : {_probability(p)}"
         out.append(f'<g class="issue"><title>{_prose(tip)}</title>')
-        out.append(_text(track_x - 8, bar_y + 13, label, size=size, anchor="end"))
+        out.append(_text(track_x - 8, bar_y + 13 * k, label, size=size, anchor="end"))
         out.append(
             f'<rect x="{_n(track_x)}" y="{_n(bar_y)}" width="{_n(track_w)}" '
             f'height="{_n(bar_h)}" fill="{TRACK}"/>'
@@ -394,7 +416,7 @@ def outcome_bars_svg(
             f'<rect x="{_n(track_x)}" y="{_n(bar_y)}" width="{_n(float(share) * track_w)}" '
             f'height="{_n(bar_h)}" fill="{BAR}"/>'
         )
-        out.append(_text(track_x + track_w + 6, bar_y + 13, percent(p), size=size))
+        out.append(_text(track_x + track_w + 6, bar_y + 13 * k, percent(p), size=size))
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
@@ -491,7 +513,7 @@ def timeline_svg(
             out.append(
                 f'<rect x="{_n(x)}" y="{_n(y)}" width="12" height="12" rx="2" fill="{colour}"/>'
             )
-            out.append(_text(x + 16, y + 10, side, size=11))
+            out.append(_text(x + 16, y + 10, side, size=12))
             x += 16 + _text_width(side, 11) + 16
         out.append("</g>")
     out.append("</svg>")
