@@ -376,7 +376,7 @@ class CombatTracker(Demo):
         if self.order_box.children != children:
             self.order_box.children = children
         if enc is None:
-            self.turn_line.value = ""
+            self.turn_line.value = status_html(None)  # « Aucun combat en cours : … »
             return
         st = enc.state
         for name in names:
@@ -420,14 +420,23 @@ class CombatTracker(Demo):
         specs = enc.actions(self.actor.value) if enc is not None and self.actor.value else []
         options = [(s.label + (f" ({s.cost})" if s.cost else ""), s.id) for s in specs]
         _set_options(self.action, options, None)
-        others = [n for n in (enc.state.fighters if enc is not None else [])
-                  if n != self.actor.value]
-        current_target = self.target.value
-        _set_options(self.target, others, current_target if current_target in others else
-                     next((n for n in others if enc is not None and
-                           enc.state.fighters[n].side != enc.state.fighters[
-                               str(self.actor.value)].side), None) if others else None)
+        self._set_targets()
         self._on_action()
+
+    def _set_targets(self) -> None:
+        """The target list: every fighter but the actor; the target kept while it still
+        stands, else the first standing opponent."""
+        enc = self.encounter
+        if enc is None or self.actor.value not in enc.state.fighters:
+            _set_options(self.target, [], None)
+            return
+        fighters = enc.state.fighters
+        actor = fighters[str(self.actor.value)]
+        others = [n for n in fighters if n != actor.name]
+        standing = [n for n in others if not fighters[n].out and not fighters[n].fled]
+        kept = self.target.value if self.target.value in standing else None
+        foe = next((n for n in standing if fighters[n].side != actor.side), None)
+        _set_options(self.target, others, kept or foe)
 
     def _on_action(self, change: Any = None) -> None:
         enc = self.encounter
