@@ -331,3 +331,30 @@ def test_chart_text_is_at_least_12px_once_scaled_to_a_phone_column(width: int) -
         sizes = [float(s) for s in re.findall(r'font-size="([0-9.]+)"', chart)]
         assert sizes
         assert min(sizes) * shown >= svgmod.MIN_TEXT_PX - 1e-9, (width, min(sizes))
+
+
+def test_a_long_timeline_wraps_instead_of_shrinking_on_a_phone() -> None:
+    """Issue 27: a turn with many activations wraps onto more lines, so the timeline is
+    no wider than a phone column and its text is never scaled under 12 px."""
+    from escarmouche.render import svg as svgmod
+
+    names = [f"Combattant{i}" for i in range(9)]
+    chart = timeline_svg([("Tour 0", names), ("Tour 1", names[:2])], title="Ordre",
+                         sides={n: f"camp {i % 4}" for i, n in enumerate(names)})
+    root = _tree(chart)
+    width = float(root.get("width", "0"))
+    assert width <= svgmod.PHONE_COLUMN
+    assert min(float(s) for s in re.findall(r'font-size="([0-9.]+)"', chart)) >= 12
+    tips = [t.text or "" for t in root.iter(f"{SVG}title")]
+    assert sum("Tour 0, activation" in t for t in tips) == 9  # every box is still drawn
+
+
+def test_long_timeline_labels_and_title_stay_in_a_phone_column() -> None:
+    from escarmouche.render import svg as svgmod
+
+    turns = [("Système Rulebook (D100, HAB)", ["Aldric", "Brune", "Grolk", "Vex"]),
+             ("Système d100 (CC/CT, localisation)", [])]
+    chart = timeline_svg(turns, title="Premier tour de jeu, mêmes dés (graine 7), "
+                         "quatre systèmes côte à côte")
+    assert float(_tree(chart).get("width", "0")) <= svgmod.PHONE_COLUMN
+    assert "(personne)" in chart

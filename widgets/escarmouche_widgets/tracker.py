@@ -453,9 +453,10 @@ class CombatTracker(Demo):
             if param not in choices:
                 continue
             if param not in self.choices:
+                label, values = choices[param]
                 self.choices[param] = widgets.ToggleButtons(
-                    options=list(choices[param]), value=choices[param][0],
-                    description=f"{param.capitalize()} :", style={"button_width": "auto"})
+                    options=list(values), value=values[0], description=f"{label} :",
+                    style={"button_width": "auto"})
                 typeset_labels(self.choices[param])
             shown.append(self.choices[param])
         if tuple(shown) != self.choice_box.children:

@@ -144,6 +144,17 @@ def _text_width(text: str, size: float) -> float:
     return len(text) * size * CHAR_WIDTH
 
 
+def _wrap(text: str, size: float, room: float) -> list[str]:
+    """``text`` cut between words into lines of at most ``room`` (estimated) width."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and _text_width(f"{lines[-1]} {word}", size) <= room:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def _svg_open(width: float, height: float, title: str) -> list[str]:
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
@@ -433,8 +444,10 @@ def timeline_svg(
     ``sides`` maps an actor's name to its side: boxes are coloured by side (colours
     given in order of first appearance, a legend lists them); actors without a side
     are grey. Each box has a ``<title>`` tooltip (« Tour 1, activation 2 : Alice,
-    camp PJ »). An empty turn shows « (personne) ». The width grows with the longest
-    turn.
+    camp PJ »). An empty turn shows « (personne) ». Made for a phone (issue 27): a
+    turn's boxes wrap onto more lines past :data:`PHONE_COLUMN`, long turn labels stand
+    on a line above their boxes and a long title wraps, so that the chart is not scaled
+    down there and its text stays at 12 px.
 
     >>> import re
     >>> svg = timeline_svg([("Tour 0", ["Aldric"]), ("Tour 1", ["Grolk", "Aldric"])],
@@ -457,6 +470,9 @@ def timeline_svg(
     row_h, box_h, gap = 34.0, 24.0, 6.0
     top = 40.0
     label_w = max((_text_width(label, size) for label, _ in turns), default=0.0) + 16
+    # long turn labels (a system's title) go on a line of their own, above the boxes
+    stacked = label_w > PHONE_COLUMN * 0.35
+    indent = 0.0 if stacked else label_w
 
     colours: dict[str, str] = {}
     for _, actors in turns:
@@ -465,32 +481,55 @@ def timeline_svg(
             if side is not None and side not in colours:
                 colours[side] = PALETTE[len(colours) % len(PALETTE)]
 
-    rows: list[list[tuple[float, float, str]]] = []
+    # a turn's boxes wrap onto more lines past the width of a phone column, so that
+    # the chart is never scaled down there (its text stays at 12 px)
+    limit = max(PHONE_COLUMN, 12 + indent + max(
+        (_text_width(a, size) + 16 for _, actors in turns for a in actors), default=0.0) + 12)
+    title_lines = _wrap(title, 15, limit - 24)
+    top += 20 * (len(title_lines) - 1)
+    rows: list[list[tuple[float, int, float, str]]] = []
+    lines: list[int] = []
     widest = 0.0
     for _, actors in turns:
-        x = 12 + label_w
-        row = []
+        x, line = 12 + indent, 1 if stacked else 0
+        row: list[tuple[float, int, float, str]] = []
         for actor in actors:
             w = _text_width(actor, size) + 16
-            row.append((x, w, actor))
+            if row and x + w + 12 > limit:
+                x, line = 12 + indent, line + 1
+            row.append((x, line, w, actor))
             x += w + gap
+            widest = max(widest, x - gap)
         rows.append(row)
-        widest = max(widest, x)
-    width = max(widest + 12, _text_width(title, 15) + 24, 320.0)
-    legend_h = 30.0 if colours else 0.0
-    height = top + row_h * max(len(turns), 1) + legend_h + 10
+        lines.append(line + 1)
+    legend: list[tuple[float, int, str, str]] = []
+    x, line = 12.0, 0
+    for side, colour in colours.items():
+        w = 16 + _text_width(side, 12) + 16
+        if legend and x + w > limit:
+            x, line = 12.0, line + 1
+        legend.append((x, line, side, colour))
+        x += w
+    width = max(widest + 12, *(_text_width(t, 15) + 24 for t in title_lines), 320.0)
+    legend_h = 22.0 * (line + 1) + 8 if colours else 0.0
+    body_h = row_h * max(sum(lines), 1)
+    height = top + body_h + legend_h + 10
 
     out = _svg_open(width, height, title)
-    out.append(_text(width / 2, 22, title, size=15, anchor="middle", weight="bold"))
-    for i, ((label, _), row) in enumerate(zip(turns, rows, strict=True)):
-        y = top + i * row_h
-        box_y = y + (row_h - box_h) / 2
+    for i, text in enumerate(title_lines):
+        out.append(_text(width / 2, 22 + 20 * i, text, size=15, anchor="middle",
+                         weight="bold"))  # fmt: skip
+    y = top
+    for (label, _), row, height_in_lines in zip(turns, rows, lines, strict=True):
+        first_y = y + (row_h - box_h) / 2
         out.append('<g class="tour">')
-        out.append(_text(12, box_y + 16, label, size=size, weight="bold"))
+        out.append(_text(12, first_y + 16, label, size=size, weight="bold"))
         if not row:
-            out.append(_text(12 + label_w, box_y + 16, "(personne)", size=size, fill=MUTED,
+            out.append(_text(12 + indent, first_y + 16 + (row_h if stacked else 0),
+                             "(personne)", size=size, fill=MUTED,
                              extra='font-style="italic"'))  # fmt: skip
-        for j, (x, w, actor) in enumerate(row):
+        for j, (x, line, w, actor) in enumerate(row):
+            box_y = first_y + line * row_h
             side = sides.get(actor)
             fill = colours[side] if side is not None else NO_SIDE
             tip = f"{label}, activation {j + 1} : {actor}"
@@ -505,16 +544,16 @@ def timeline_svg(
                              fill=_ink(fill)))  # fmt: skip
             out.append("</g>")
         out.append("</g>")
+        y += row_h * height_in_lines
     if colours:
-        y = top + row_h * max(len(turns), 1) + 8
-        x = 12.0
+        base = top + body_h + 8
         out.append('<g class="legende">')
-        for side, colour in colours.items():
+        for x, line, side, colour in legend:
+            ly = base + 22 * line
             out.append(
-                f'<rect x="{_n(x)}" y="{_n(y)}" width="12" height="12" rx="2" fill="{colour}"/>'
+                f'<rect x="{_n(x)}" y="{_n(ly)}" width="12" height="12" rx="2" fill="{colour}"/>'
             )
-            out.append(_text(x + 16, y + 10, side, size=12))
-            x += 16 + _text_width(side, 11) + 16
+            out.append(_text(x + 16, ly + 10, side, size=12))
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)

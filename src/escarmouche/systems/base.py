@@ -228,9 +228,10 @@ class System(Generic[R]):
     #: the conditions and effects a GM puts on a fighter in one tap, with their
     #: durations (the tracker's presets); none by default
     effect_presets: ClassVar[tuple[EffectPreset, ...]] = ()
-    #: the values an action parameter takes, where there are few (the tracker offers
-    #: them as one-tap buttons: the d100 defence); none by default
-    param_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: the values an action parameter takes, where there are few, with the French label
+    #: of the parameter: ``{param: (label, values)}`` (the tracker offers them as one-tap
+    #: buttons, the first value chosen: the d100 defence); none by default
+    param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {}
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
     #: the word for one fighter's moment to act (« tour », or « activation » where

@@ -96,7 +96,8 @@ class D100System(System[Rules]):
                      keywords=frozenset({"poison"}), rules=("CORE-TIME-2",)),
     )
     #: the defence the target opposes to an attack (D100-PARRY-1, D100-DODGE-1)
-    param_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {"defense": DEFENCES}
+    param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {
+        "defense": ("Défense", DEFENCES)}
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
