@@ -59,9 +59,10 @@ from escarmouche.options import (
 from escarmouche.options import find as find_option
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, FighterState
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
-from escarmouche.text.fmt import de, join, quote
+from escarmouche.text.fmt import de, join, quote, signed
 
-__all__ = ["ENVIRONMENT", "ActionSpec", "Move", "Reactor", "Resolver", "System"]
+__all__ = ["ENVIRONMENT", "ActionSpec", "EffectPreset", "Move", "Reactor", "Resolver",
+           "System"]
 
 R = TypeVar("R")
 
@@ -113,6 +114,50 @@ class ActionSpec:
             if key not in params:
                 raise invalid("paramètre", key, rule,
                               f"l’action {quote(self.label)} a besoin de ce paramètre")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EffectPreset:
+    """A condition or effect the GM puts on a fighter in one tap (the tracker's
+    presets), declared once on its system (:attr:`System.effect_presets`): its French
+    ``name``, its ``timing`` and duration (``remaining`` ticks, ``None``: until removed
+    or saved against), what it does at each tick (``per_tick``), whether a saving throw
+    ends it, its keywords and ``kind``, and the rule IDs it follows.
+
+    >>> poison = EffectPreset("Poison", Timing.ACTIVATION_START, 3, {"PV": -2},
+    ...                       rules=("CORE-TIME-2",))
+    >>> effect = poison.effect("Grolk")
+    >>> effect.bearer, effect.remaining, dict(effect.per_tick), effect.kind
+    ('Grolk', 3, {'PV': -2}, 'degats_continus')
+    """
+
+    name: str
+    timing: Timing
+    remaining: int | None = None
+    per_tick: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    save_ends: bool = False
+    keywords: frozenset[str] = frozenset()
+    kind: str = ""
+    rules: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """« Poison (PV −2, 3 fois, CORE-TIME-2) »: what the preset does, in French."""
+        parts = [", ".join(f"{k} {signed(v)}" for k, v in self.per_tick.items())]
+        parts.append("jusqu’au jet de sauvegarde" if self.save_ends
+                     else f"{self.remaining} fois" if self.remaining else "sans fin")
+        parts.extend(self.rules)
+        return f"{self.name} ({', '.join(p for p in parts if p)})"
+
+    def effect(self, bearer: str | None) -> Effect:
+        """The :class:`~escarmouche.model.Effect` this preset puts on ``bearer``."""
+        values = list(self.per_tick.values())
+        kind = self.kind or ("degats_continus" if values and all(v < 0 for v in values)
+                             else "regeneration" if values and all(v > 0 for v in values)
+                             else "generique")
+        return Effect("", self.name, self.timing, bearer=bearer, remaining=self.remaining,
+                      kind=kind, per_tick=dict(self.per_tick), save_ends=self.save_ends,
+                      keywords=self.keywords)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -180,6 +225,13 @@ class System(Generic[R]):
     rules_type: type[R]
     #: the damage tracks (``"PV"``, ``"B"`` …) a fighter has in this system
     tracks: ClassVar[tuple[str, ...]] = ()
+    #: the conditions and effects a GM puts on a fighter in one tap, with their
+    #: durations (the tracker's presets); none by default
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = ()
+    #: the values an action parameter takes, where there are few, with the French label
+    #: of the parameter: ``{param: (label, values)}`` (the tracker offers them as one-tap
+    #: buttons, the first value chosen: the d100 defence); none by default
+    param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {}
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
     #: the word for one fighter's moment to act (« tour », or « activation » where

@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
-from escarmouche.model import Combatant, Json
+from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
 from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
@@ -41,6 +41,7 @@ from escarmouche.systems.d100.narration import (
 from escarmouche.systems.d100.odds import SITUATIONS, first_to_act_chances, standard_odds
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
+    DEFENCES,
     HANDS,
     TRACK,
     WEAPONS,
@@ -87,6 +88,16 @@ class D100System(System[Rules]):
     surprise_rules: ClassVar[tuple[str, ...]] = ("surpris_peut_se_defendre",)
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    #: a wound that bleeds at each of the bearer's next rounds (CORE-TIME-2)
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
+        EffectPreset("Saignement", Timing.ACTIVATION_START, 3, {TRACK: -1},
+                     rules=("CORE-TIME-2",)),
+        EffectPreset("Poison", Timing.ACTIVATION_START, 3, {TRACK: -2},
+                     keywords=frozenset({"poison"}), rules=("CORE-TIME-2",)),
+    )
+    #: the defence the target opposes to an attack (D100-PARRY-1, D100-DODGE-1)
+    param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {
+        "defense": ("Défense", DEFENCES)}
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS

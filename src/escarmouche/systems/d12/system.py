@@ -10,10 +10,10 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche._rng import ScriptedRolls
 from escarmouche.errors import IllegalActionError, invalid
-from escarmouche.model import Combatant, DieRecord
+from escarmouche.model import Combatant, DieRecord, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
 from escarmouche.systems.d12.initiative import (
@@ -107,6 +107,13 @@ class D12System(System[Rules]):
     })
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    #: effects tied to one fighter, ticking at the start of its turn (CORE-TIME-2)
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
+        EffectPreset("Poison", Timing.ACTIVATION_START, 3, {TRACK: -2},
+                     keywords=frozenset({"poison"}), rules=("CORE-TIME-2",)),
+        EffectPreset("Régénération", Timing.ACTIVATION_START, 3, {TRACK: 2},
+                     rules=("CORE-TIME-2",)),
+    )
     turn_word: ClassVar[str] = "tour"
     turn_rules: ClassVar[tuple[str, ...]] = ("D12-TIME-1", "D12-INIT-2")
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS

@@ -14,7 +14,7 @@ from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
 from escarmouche.systems.d20 import actions, grid
 from escarmouche.systems.d20.initiative import (
     InitiativeRoll,
@@ -111,6 +111,19 @@ class D20System(System[Rules]):
         for trait, bonuses in RACIAL_SAVE_BONUSES.items()}
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    #: ongoing damage and regeneration at the start of the turn (D20-START-1), ended by
+    #: a saving throw (D20-END-1); « hébété » ends at the end of the turn (D20-END-2)
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
+        EffectPreset("Dégâts continus", Timing.ACTIVATION_START, None, {TRACK: -5},
+                     save_ends=True, rules=("D20-START-1", "D20-END-1")),
+        EffectPreset("Poison", Timing.ACTIVATION_START, None, {TRACK: -3}, save_ends=True,
+                     keywords=frozenset({"poison"}), rules=("D20-START-1", "D20-END-1")),
+        EffectPreset("Terreur", Timing.ACTIVATION_END, None, save_ends=True,
+                     keywords=frozenset({"terreur"}), rules=("D20-END-1",)),
+        EffectPreset("Régénération", Timing.ACTIVATION_START, None, {TRACK: 2},
+                     rules=("D20-START-1",)),
+        EffectPreset("Hébété", Timing.ACTIVATION_END, 1, rules=("D20-END-2",)),
+    )
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D20-TIME-1",)
     start_options: ClassVar[tuple[str, ...]] = ("positions",)

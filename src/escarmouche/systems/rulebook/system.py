@@ -19,7 +19,7 @@ from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
-from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, System
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.systems.rulebook.actions import (
     ACTIONS,
@@ -127,6 +127,14 @@ class RulebookSystem(System[Rules]):
     traits: ClassVar[Mapping[str, str]] = KNOWN_TRAITS
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = TRACKS
+    #: effects tied to one character (poison, regeneration), ticking at its first
+    #: activation of each turn (RB-TIME-2)
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
+        EffectPreset("Poison", Timing.ACTIVATION_START, 3, {"PV": -2},
+                     keywords=frozenset({"poison"}), rules=("RB-TIME-2",)),
+        EffectPreset("Régénération", Timing.ACTIVATION_START, 3, {"PV": 2},
+                     rules=("RB-TIME-2",)),
+    )
     turn_word: ClassVar[str] = "tour"
     #: in the Rulebook « tour » is the global turn; a character's moment is an activation
     activation_word: ClassVar[str] = "activation"
