@@ -413,6 +413,9 @@ class Encounter:
         _check.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
         sides = list(dict.fromkeys(f.side for f in self.state.fighters.values()))
         policies = resolve_policies(self._system.name, sides, policy)
+        if self.state.fast and tactics_rng is not None:
+            # simulation mode: a throwaway fight, played in place (no snapshot to restore)
+            return self._run(rng, max_turns, policies, tactics_rng)
         before = self.state
         snapshot = rng_state(rng)
         trng = tactics_rng if tactics_rng is not None else tactics_rng_for(snapshot)
@@ -461,8 +464,10 @@ class Encounter:
                     fighters = ctx.state.fighters
                     moves = self._system.moves(ctx, actor, tuple(done), react)
                     if moves:
-                        # only what the system offers now (its turn plan, its budget)
-                        offered = {spec.id for spec in self._system.actions(ctx, actor)}
+                        # only what the system offers now (its turn plan, its budget),
+                        # asked of the rules for the moves' own actions
+                        offered = self._system.offered(
+                            ctx, actor, {m.action for m in moves})
                         moves = [m for m in moves if m.action in offered]
                     move = policy.choose(moves, tactics_rng) if moves else None
                     if move is None:

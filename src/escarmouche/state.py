@@ -332,26 +332,28 @@ class EncounterState:
         """
         if self.fast:
             return self
-        log, effects = self.log, self.effects
-        self.log, self.effects = [], []
-        try:
-            copied = copy.deepcopy(self)
-        finally:
-            self.log, self.effects = log, effects
-        copied.log, copied.effects = list(log), list(effects)
-        return copied
+        return self._copy(fast=False)
 
     def _quick_copy(self) -> EncounterState:
+        """A copy in simulation mode (``Encounter.simulated``)."""
+        return self._copy(fast=True)
+
+    def _copy(self, *, fast: bool) -> EncounterState:
+        """A copy that shares only what never changes in place: combatants, end
+        conditions, effects and events (frozen), and strings; every container of JSON
+        values (tracks, flags, the rules, the system's state) is copied
+        (:func:`_copy_json`)."""
         fighters = {
             name: FighterState(f.combatant, dict(f.tracks), dict(f.maxima), f.out, f.fled,
                                _copy_json(f.flags))
             for name, f in self.fighters.items()
         }
         return EncounterState(
-            self.system, self.rules, fighters, list(self.end_conditions), self.turn,
-            self.started, self.finished, self.outcome, list(self.order), self.cursor,
-            dict(self.activations), list(self.effects), list(self.log),
-            _copy_json(self.system_state), self.next_effect_id, True,
+            self.system, self.rules if fast else _copy_json(self.rules), fighters,
+            list(self.end_conditions), self.turn, self.started, self.finished,
+            self.outcome, list(self.order), self.cursor, dict(self.activations),
+            list(self.effects), list(self.log), _copy_json(self.system_state),
+            self.next_effect_id, fast,
         )
 
     @property

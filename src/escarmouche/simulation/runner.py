@@ -1,10 +1,9 @@
 """Running a simulation: its fights in jobs, here, in local processes or on Dask.
 
 The fights of a run are cut into jobs of consecutive fights; each job plays its fights
-(with the system's dedicated resolver, ``System.fast_kernel``, where it applies
-and agrees with the engine, unless :data:`escarmouche.simulation.USE_KERNELS` is
-false) and returns exact tallies, merged in fight order: the result is the same
-whatever the executor and the number of workers. :func:`simulate` runs one roster.
+with the engine in simulation mode and returns exact tallies, merged in fight order:
+the result is the same whatever the executor and the number of workers. :func:`simulate`
+runs one roster.
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
@@ -30,10 +29,9 @@ from escarmouche import _check
 from escarmouche.encounter import MAX_RUN_TURNS, Encounter
 from escarmouche.errors import invalid
 from escarmouche.simulation.balance import Balance, _balance, _Tally
-from escarmouche.simulation.fight import FightResult, _sides, as_roster, play_fight
-from escarmouche.simulation.streams import DICE, stream
+from escarmouche.simulation.fight import FightResult, _sides, as_roster, prepare
 
-__all__ = ["DASK_TIMEOUT", "KERNEL_CHECKS", "MAX_FIGHTS", "Progress", "simulate"]
+__all__ = ["DASK_TIMEOUT", "MAX_FIGHTS", "Progress", "simulate"]
 
 #: the most fights one call plays
 MAX_FIGHTS = 10_000_000
@@ -53,54 +51,15 @@ class _Job:
     max_turns: int
 
 
-#: fights of each job replayed by the engine to re-check a dedicated resolver before use
-KERNEL_CHECKS = 3
-
-
-def _kernel_result(kernel: Any, index: int, seed: int, max_turns: int) -> FightResult:
-    """Fight ``index`` played by a system's dedicated resolver (``System.fast_kernel``)."""
-    b, turn, _ = kernel.play(stream(seed, index, DICE), max_turns)
-    sides = list(dict.fromkeys(kernel.sides))
-    standing = dict.fromkeys(sides, 0)
-    health = dict.fromkeys(sides, 0)
-    top = dict.fromkeys(sides, 0)
-    for side, value, most in zip(kernel.sides, b, kernel.maxima, strict=True):
-        standing[side] += value > 0
-        health[side] += value
-        top[side] += most
-    alive = [s for s in sides if standing[s]]
-    return FightResult(index, alive[0] if len(alive) == 1 else None, len(alive) > 1,
-                       min(turn, max_turns),
-                       tuple(standing.items()), tuple(health.items()), tuple(top.items()))
-
-
-def _use_kernels() -> bool:
-    """:data:`escarmouche.simulation.USE_KERNELS`, read on the package when a job starts
-    (the switch a caller, or a test, sets there)."""
-    from escarmouche import simulation
-
-    return simulation.USE_KERNELS
-
-
 def _player(roster: Any, template: Encounter, job: _Job) -> Callable[[int], FightResult]:
-    """How this job plays fight ``i`` of ``roster``: a dedicated resolver when one applies
-    and agrees with the engine on the job's first fights, else the engine."""
+    """How this job plays fight ``i`` of ``roster``: the engine in simulation mode, from
+    ``template`` (built and checked once per job)."""
+    prepared = prepare(roster, template, policy=job.policy, max_turns=job.max_turns)
 
     def engine(i: int) -> FightResult:
-        return play_fight(roster, i, job.seed, policy=job.policy, max_turns=job.max_turns,
-                          template=template)
+        return prepared.play(i, job.seed)
 
-    options = getattr(roster, "start_options", None) or {}
-    policy = job.policy if job.policy is not None else getattr(roster, "policies", None)
-    if not _use_kernels():
-        return engine
-    kernel = template.system.fast_kernel(template, options, policy)
-    if kernel is None:
-        return engine
-    for i in range(job.start, min(job.stop, job.start + KERNEL_CHECKS)):
-        if _kernel_result(kernel, i, job.seed, job.max_turns) != engine(i):
-            return engine
-    return lambda i: _kernel_result(kernel, i, job.seed, job.max_turns)
+    return engine
 
 
 def _play_job(job: _Job) -> tuple[_Tally, ...] | tuple[_Tally, _Tally, Counter[str]]:

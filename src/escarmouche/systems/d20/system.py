@@ -7,6 +7,7 @@ Only the hooks live here; the rules they apply are in the other modules of the p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
 
 from escarmouche import _check
@@ -304,6 +305,10 @@ class D20System(System[Rules]):
 
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
         return actions.available_actions(ctx, actor)
+
+    def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
+                ) -> AbstractSet[str]:
+        return actions.offered_actions(ctx, actor, ids)
 
     def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
         actions.check_legal(ctx, actor, spec)

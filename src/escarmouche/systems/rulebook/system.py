@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -469,6 +470,15 @@ class RulebookSystem(System[Rules]):
             return []
         return [spec for spec in self.catalogue(ctx.rules).values()
                 if self._refusal(ctx, actor, spec) is None]
+
+    def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
+                ) -> AbstractSet[str]:
+        """:meth:`actions`' test, on the action ids ``ids`` only."""
+        if not ctx.state.started or ctx.state.finished:
+            return set()
+        catalogue = self.catalogue(ctx.rules)
+        return {i for i in ids
+                if i in catalogue and self._refusal(ctx, actor, catalogue[i]) is None}
 
     def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
         """Refuse what the rules forbid now (RB-ACT-1, RB-MOVE-1, RB-INIT-4,
