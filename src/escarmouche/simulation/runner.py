@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from escarmouche import _check
@@ -93,9 +93,19 @@ def _chunks(n: int, workers: int) -> list[tuple[int, int]]:
 def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
              progress: Progress | None) -> list[Any]:
     """Run ``jobs`` here, in local processes or on Dask; results in job order."""
+    results: list[Any] = [None] * len(jobs)
+    for k, r in _results(jobs, processes, dask, progress):
+        results[k] = r
+    return results
+
+
+def _results(jobs: Sequence[_Job], processes: int, dask: Any,
+             progress: Progress | None) -> Iterator[tuple[int, Any]]:
+    """Run ``jobs`` here, in local processes or on Dask, and yield ``(k, result of job
+    k)`` as each finishes (in job order, except on Dask): a caller merging exact counts
+    as they come holds one job's tallies at a time, whatever the number of fights."""
     total = sum(j.stop - j.start for j in jobs)
     done = 0
-    results: list[Any] = [None] * len(jobs)
 
     def tick(k: int) -> None:
         nonlocal done
@@ -120,25 +130,26 @@ def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
             index = {f.key: k for k, f in enumerate(futures)}
             for fut in as_completed(futures):  # type: ignore[no-untyped-call]
                 k = index[fut.key]
-                results[k] = fut.result()
+                result = fut.result()
                 tick(k)
+                yield k, result
         finally:
             if client is not dask:
                 client.close()  # type: ignore[no-untyped-call]
-        return results
+        return
     if processes > 1:
         # imported here: the browser (Pyodide) has no processes and never gets here
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=processes) as pool:
             for k, r in enumerate(pool.map(_play_job, jobs)):
-                results[k] = r
                 tick(k)
-        return results
+                yield k, r
+        return
     for k, job in enumerate(jobs):
-        results[k] = _play_job(job)
+        r = _play_job(job)
         tick(k)
-    return results
+        yield k, r
 
 
 #: seconds to reach a Dask scheduler given by address
@@ -198,7 +209,7 @@ def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
     sides = _first_fight(r, seed, policy, max_turns)
     jobs = _jobs((r,), n, seed, policy, max_turns, _workers(processes, dask))
     total = _Tally()
-    for (tally,) in _execute(jobs, processes, dask, progress):
-        total.merge(tally)
+    for _, (tally,) in _results(jobs, processes, dask, progress):
+        total.merge(tally)  # exact counts, merged as they come: memory stays flat
     return _balance(r, total, seed, sides)
 
