@@ -76,6 +76,7 @@ __all__ = [
     "EndCondition",
     "FighterState",
     "SystemHooks",
+    "parsed",
 ]
 
 #: the version of the save format (``EncounterState.to_json``)
@@ -283,6 +284,34 @@ def _copy_json(value: T) -> T:
     if isinstance(value, tuple):
         return tuple(_copy_json(v) for v in value)  # type: ignore[return-value]
     return copy.deepcopy(value)
+
+
+#: parses of JSON values of a fight's state, by the value's identity (the value is held,
+#: so its id is not reused while it is here): :func:`parsed`
+_PARSED: dict[int, tuple[object, object]] = {}
+_PARSED_MAX = 256
+
+
+def parsed(value: object, parse: Callable[[Any], T]) -> T:
+    """``parse(value)``, computed once per JSON value: for what a system writes once in
+    its state and reads at every turn or activation (an initiative), never changed in
+    place afterwards (a new value replaces it). A copy of the state (a draft) is a new
+    value, parsed again.
+
+    >>> calls = []
+    >>> data = {"ordre": ["Brune"]}
+    >>> first = parsed(data, lambda d: calls.append(1) or tuple(d["ordre"]))
+    >>> parsed(data, lambda d: calls.append(1) or tuple(d["ordre"])) is first, len(calls)
+    (True, 1)
+    """
+    hit = _PARSED.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]  # type: ignore[return-value]
+    result = parse(value)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[id(value)] = (value, result)
+    return result
 
 
 @dataclass(slots=True)

@@ -19,7 +19,7 @@ from escarmouche import _check, systems
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
-from escarmouche.state import Ctx, EncounterState, FighterState
+from escarmouche.state import Ctx, EncounterState, FighterState, parsed
 from escarmouche.systems.base import ActionSpec, System
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.systems.rulebook.actions import (
@@ -338,7 +338,7 @@ class RulebookSystem(System[Rules]):
         """The initiative rolled at the start of the fight."""
         data = ctx.state.system_state["initiative"]
         assert isinstance(data, Mapping)
-        return Initiative.from_json(data)
+        return parsed(data, Initiative.from_json)
 
     def validate_effect(self, effect: Effect, rules: Rules) -> None:
         """A ``"vitesse"`` effect must name known speed effects (RB-SPEED-1): refused
