@@ -360,8 +360,7 @@ class D20System(System[Rules]):
                           key=lambda e: (e.tracks[TRACK], e.name))
         if adjacent:
             out = [Move("attaquer", {"cible": e.name}, frozenset({"attaque"})) for e in adjacent]
-            offered = {spec.id for spec in self.actions(ctx, actor)}
-            if "attaquer" not in offered:
+            if "attaquer" not in self.offered(ctx, actor, {"attaquer"}):
                 out.append(Move("point_action", {}, frozenset({"effort"})))
             return out
         goal = min(enemies, key=lambda ep: (grid.distance(here, ep[1]), ep[0].name))[1]
