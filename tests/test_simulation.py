@@ -22,12 +22,15 @@ from escarmouche import Combatant, EscarmoucheError
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
+from escarmouche.roster import example_rosters, load_roster
 from escarmouche.systems import NAMES, get
 from tests import golden_runner
 
 #: seeds per golden fight in ``make test``; ``ESCARMOUCHE_EQUIV_SEEDS`` raises it
 #: (``bench/bench_simulation.py`` runs thousands per system)
 SEEDS = int(os.environ.get("ESCARMOUCHE_EQUIV_SEEDS", "40"))
+#: the example roster files (``escarmouche simule d100-duel`` …)
+ROSTERS = sorted(example_rosters())
 
 
 def fights(system: str) -> list[dict[str, Any]]:
@@ -83,6 +86,30 @@ def test_fast_mode_really_is_fast_mode() -> None:
     full = golden_runner.build(get("d100"), fight)
     full.start(random.Random(1), **fight.get("start", {}))
     assert any(e.dice for e in full.log)
+
+
+@pytest.mark.parametrize("name", ROSTERS)
+def test_moves_read_the_fight_and_change_nothing_core_log(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Automated play reads each activation's moves from the fight itself (no copy): a
+    system's ``moves`` (and the reactions it asks the other policies for) must leave the
+    fight exactly as it was, log included (CORE-LOG)."""
+    r = load_roster(example_rosters()[name])
+    system = type(get(r.system))
+    original = system.moves
+    calls = []
+
+    def watched(self: Any, ctx: Any, actor: str, done: Any, react: Any) -> Any:
+        before = json.dumps(ctx.state.to_json(), sort_keys=True, ensure_ascii=False)
+        out = original(self, ctx, actor, done, react)
+        calls.append(json.dumps(ctx.state.to_json(), sort_keys=True, ensure_ascii=False)
+                     == before)
+        return out
+
+    monkeypatch.setattr(system, "moves", watched)
+    for seed in range(3):
+        r.play(random.Random(seed), max_turns=20)
+    assert calls and all(calls)
 
 
 def test_refusal_in_fast_mode_is_an_error_too_core_err() -> None:
@@ -260,10 +287,6 @@ def test_progress_reaches_the_total() -> None:
 
 
 # -- every example roster: the simulation mode is the full engine ---------------------
-
-from escarmouche.roster import example_rosters, load_roster  # noqa: E402
-
-ROSTERS = sorted(example_rosters())
 
 
 def roster_both(name: str, seed: int, max_turns: int = 50
