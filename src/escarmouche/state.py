@@ -294,9 +294,9 @@ _PARSED_MAX = 256
 
 def parsed(value: object, parse: Callable[[Any], T]) -> T:
     """``parse(value)``, computed once per JSON value: for what a system writes once in
-    its state and reads at every turn or activation (an initiative), never changed in
-    place afterwards (a new value replaces it). A copy of the state (a draft) is a new
-    value, parsed again.
+    its state and reads at every turn or activation (an initiative), **never changed in
+    place afterwards** (a new value replaces it). A copy of the state (a draft) shares
+    such a value rather than copying it, so it stays parsed.
 
     >>> calls = []
     >>> data = {"ordre": ["Brune"]}
@@ -312,6 +312,11 @@ def parsed(value: object, parse: Callable[[Any], T]) -> T:
         _PARSED.clear()
     _PARSED[id(value)] = (value, result)
     return result
+
+
+def _is_parsed(value: object) -> bool:
+    hit = _PARSED.get(id(value))
+    return hit is not None and hit[0] is value
 
 
 @dataclass(slots=True)
@@ -377,12 +382,15 @@ class EncounterState:
                                _copy_json(f.flags))
             for name, f in self.fighters.items()
         }
+        # a value of the system's state read through :func:`parsed` is never changed in
+        # place (its contract): the copy shares it, and it stays parsed
+        system_state = {k: v if _is_parsed(v) else _copy_json(v)
+                        for k, v in self.system_state.items()}
         return EncounterState(
             self.system, self.rules if fast else _copy_json(self.rules), fighters,
             list(self.end_conditions), self.turn, self.started, self.finished,
             self.outcome, list(self.order), self.cursor, dict(self.activations),
-            list(self.effects), list(self.log), _copy_json(self.system_state),
-            self.next_effect_id, fast,
+            list(self.effects), list(self.log), system_state, self.next_effect_id, fast,
         )
 
     @property
