@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from escarmouche import _check
-from escarmouche._rng import Rng, rng_state, set_rng_state
+from escarmouche._rng import RecordingRng, Rng, rng_state, set_rng_state
 from escarmouche.errors import (
     EscarmoucheError,
     IllegalActionError,
@@ -67,6 +67,25 @@ T = TypeVar("T")
 
 
 RuleSource = Callable[[], Any]
+
+
+class _AtomicRng(RecordingRng):
+    """The recording rng of one atomic operation: the rng's state is snapshotted just
+    before its first die (an operation that draws nothing snapshots nothing), so that a
+    refusal puts it back (CORE-ERR). Every die of an operation is drawn through it."""
+
+    def __init__(self, inner: Rng) -> None:
+        super().__init__(inner)
+        self.drew = False
+        self.before: Any = None
+        self.randint = self._first_randint  # type: ignore[method-assign]
+
+    def _first_randint(self, a: int, b: int) -> int:
+        if not self.drew:  # (a caller may hold this bound method and call it again)
+            self.before = rng_state(self.inner)
+            self.drew = True
+            del self.randint  # the plain recording draw from now on
+        return RecordingRng.randint(self, a, b)
 
 
 class Encounter:
@@ -255,15 +274,15 @@ class Encounter:
             op(ctx)
             return ctx.events
         draft = self.state.draft()
-        snapshot = rng_state(rng) if rng is not None else None
-        ctx = Ctx(draft, self._system, self._rules, rng)
+        ctx = Ctx(draft, self._system, self._rules, None)
+        recording = ctx._rng = _AtomicRng(rng) if rng is not None else None
         try:
             op(ctx)
-            if ctx._rng is not None and ctx._rng.draws:
+            if recording is not None and recording.draws:
                 ctx.emit("des", "Dés lancés.")
         except BaseException:
-            if rng is not None:
-                set_rng_state(rng, snapshot)
+            if recording is not None and recording.drew:
+                set_rng_state(recording.inner, recording.before)
             raise
         self.state = draft
         return ctx.events

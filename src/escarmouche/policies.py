@@ -206,7 +206,9 @@ def resolve_policies(system: str, sides: Sequence[str],
                 raise invalid("camp", side, "CORE-ERR",
                               f"aucun combattant de ce camp ; camps : "
                               f"{join([quote(s) for s in sides])}")
-            out[side] = chosen if isinstance(chosen, Policy) else get_policy(chosen)
+            # a name first: the Protocol check of a Policy is slow, and a name never is one
+            out[side] = get_policy(chosen) if isinstance(chosen, str) else (
+                chosen if isinstance(chosen, Policy) else get_policy(chosen))
         return out
     if isinstance(policy, Policy):
         return dict.fromkeys(sides, policy)
