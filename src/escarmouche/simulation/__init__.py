@@ -59,7 +59,7 @@ from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
 from escarmouche.simulation.fight import result_of as result_of
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
-from escarmouche.simulation.runner import MAX_FIGHTS, simulate
+from escarmouche.simulation.runner import MAX_FIGHTS, simulate, simulate_steps
 from escarmouche.simulation.runner import Progress as Progress
 from escarmouche.simulation.runner import _chunks as _chunks
 from escarmouche.simulation.runner import _execute as _execute
@@ -83,6 +83,7 @@ __all__ = [
     "play_fight",
     "prepare",
     "simulate",
+    "simulate_steps",
     "stream",
     "sweep",
     "wilson",

@@ -31,7 +31,7 @@ from escarmouche.errors import invalid
 from escarmouche.simulation.balance import Balance, _balance, _Tally
 from escarmouche.simulation.fight import FightResult, _sides, as_roster, prepare
 
-__all__ = ["DASK_TIMEOUT", "MAX_FIGHTS", "Progress", "simulate"]
+__all__ = ["DASK_TIMEOUT", "MAX_FIGHTS", "Progress", "simulate", "simulate_steps"]
 
 #: the most fights one call plays
 MAX_FIGHTS = 10_000_000
@@ -213,3 +213,34 @@ def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
         total.merge(tally)  # exact counts, merged as they come: memory stays flat
     return _balance(r, total, seed, sides)
 
+
+
+def simulate_steps(roster: object, n: int, *, seed: int = 0, policy: Any = None,
+                   max_turns: int = 50, step: int = 500) -> Iterator[Balance]:
+    """Play ``n`` fights of ``roster`` here, ``step`` at a time, yielding after each step
+    the :class:`Balance` of the fights played so far: each is ``simulate(roster, k,
+    ...)`` for the ``k`` fights played (a fight does not depend on how many are played),
+    the last one ``simulate(roster, n, ...)``. For a page that shows its progress, hands
+    control back to its event loop between steps, or stops early (the browser: one core,
+    no processes).
+
+    >>> from escarmouche import Combatant
+    >>> from escarmouche.encounter import Encounter
+    >>> from escarmouche.systems import d20
+    >>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 12}),
+    ...                          Combatant("Grolk", "orques", {"PV": 9})])
+    >>> steps = list(simulate_steps(duel, 50, seed=2, step=20))
+    >>> [b.n for b in steps], steps[0] == simulate(duel, 20, seed=2)
+    ([20, 40, 50], True)
+    >>> steps[-1] == simulate(duel, 50, seed=2)
+    True
+    """
+    _check_run(n, seed, 1, max_turns)
+    _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+    r = as_roster(roster)
+    sides = _first_fight(r, seed, policy, max_turns)
+    total = _Tally()
+    for a, b in [(a, min(n, a + step)) for a in range(0, n, step)]:
+        tally = _play_job(_Job((r,), seed, a, b, policy, max_turns))[0]
+        total.merge(tally)
+        yield _balance(r, total, seed, sides)
