@@ -98,7 +98,7 @@ def test_a_live_run_plays_by_steps_and_stops_with_the_fights_played_core_rng() -
             await asyncio.sleep(0)
         seen.append(demo.progress.value)
         demo.stop_button.click()
-        while demo._task is not None:
+        while demo.stepper.running:
             await asyncio.sleep(0)
 
     asyncio.run(live())
@@ -120,4 +120,4 @@ def test_a_live_run_refused_at_the_door_shows_a_french_error_core_err() -> None:
         assert not demo.launch()
 
     asyncio.run(live())
-    assert demo.error_text.startswith("Refus, combats 0") and demo._task is None
+    assert demo.error_text.startswith("Refus, combats 0") and not demo.stepper.running

@@ -15,7 +15,6 @@ same steps run at once.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -25,7 +24,7 @@ import ipywidgets as widgets
 from escarmouche import Combatant
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
-from escarmouche.errors import EscarmoucheError, invalid
+from escarmouche.errors import invalid
 from escarmouche.options import Option
 from escarmouche.systems import get
 from escarmouche.text.fmt import number, plural
@@ -33,19 +32,17 @@ from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
     WIDE,
     Demo,
-    button,
     labelled,
     option_control,
     option_labels,
     option_value,
 )
+from escarmouche_widgets._stepper import STEP, Stepper, running_loop
 
 __all__ = ["MAX_BROWSER_FIGHTS", "STEP", "BalanceDemo", "option_controls"]
 
 #: the most fights the page plays in one run (the browser runs one core, in Pyodide)
 MAX_BROWSER_FIGHTS = 100_000
-#: fights played between two looks at the page (progress, « Arrêter »)
-STEP = 500
 
 
 def option_controls(system: str, rules: Any = None) -> dict[str, widgets.Widget]:
@@ -79,7 +76,7 @@ class BalanceDemo(Demo):
     >>> demo.fights.value = 0
     >>> demo.run_button.click()
     >>> demo.error_text  # doctest: +ELLIPSIS
-    'Refus, combats 0\xa0: un nombre entier entre 1 et 2000 est attendu (CORE-ERR).'
+    'Refus, combats 0\xa0: un nombre entier entre 1 et 100\u202f000 est attendu (CORE-ERR).'
     """
 
     def __init__(self, system: str, roster: Iterable[Combatant] | Any, *,
@@ -98,15 +95,10 @@ class BalanceDemo(Demo):
         self.base_rules = (given if isinstance(given, self.system.rules_type)
                            else self.system.default_rules())
         self.options = option_controls(self.system.name, self.base_rules)
-        self.run_button = button("Simuler", button_style="primary", icon="play")
+        self.stepper = Stepper("Simuler")
+        self.run_button, self.stop_button = self.stepper.run_button, self.stepper.stop_button
+        self.progress = self.stepper.progress
         self.run_button.on_click(lambda _b: self.launch())
-        self.stop_button = button("Arrêter", icon="stop", disabled=True)
-        self.stop_button.on_click(lambda _b: self.stop())
-        self.progress = widgets.IntProgress(value=0, min=0, max=1, description="",
-                                            layout=widgets.Layout(width="16em"))
-        self.progress_label = widgets.HTML(value="")
-        self._stopping = False
-        self._task: Any = None
         self.widget = widgets.VBox([
             widgets.HTML(f"<b>Équilibre : {h.esc(self.system.title or self.system.name)}</b>"),
             labelled("Simulation", self.fights, self.seed),
@@ -116,9 +108,7 @@ class BalanceDemo(Demo):
                 "garde le bilan des combats déjà joués ; la ligne de commande (escarmouche "
                 "simule) en joue des millions, sur plusieurs cœurs.")),
             widgets.VBox(list(self.options.values())),
-            widgets.HBox([self.run_button, self.stop_button, self.progress,
-                          self.progress_label],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.stepper.widget,
             self.banner.widget,
             self.output,
         ])
@@ -147,7 +137,8 @@ class BalanceDemo(Demo):
         n = self.fights.value
         if not isinstance(n, int) or not 1 <= n <= MAX_BROWSER_FIGHTS:
             raise invalid("combats", n, "CORE-ERR",
-                          f"un nombre entier entre 1 et {MAX_BROWSER_FIGHTS} est attendu")
+                          f"un nombre entier entre 1 et {number(MAX_BROWSER_FIGHTS)} est "
+                          "attendu")
         steps = sim.simulate_steps(self._roster(), n, seed=int(self.seed.value), step=STEP)
         first = next(steps)  # the roster, the seed … checked by the engine
         return _chain(first, steps)
@@ -165,65 +156,41 @@ class BalanceDemo(Demo):
                    if bal.n < asked else "")
         return h.join(stopped, bal.table()._repr_html_(), bal.outcome_svg(), bal.rounds_svg())
 
-    def _show_progress(self, done: int, total: int) -> None:
-        self.progress.max = max(total, 1)
-        self.progress.value = done
-        self.progress_label.value = h.esc(f"{number(done)} combats sur {number(total)}")
-
     def roll(self) -> bool:
         """Play the N fights now and show the balance (or the French error, keeping the
         last balance)."""
 
         def compute() -> str:
             asked = int(self.fights.value)
-            last = None
-            for last in self._steps():
-                self._show_progress(last.n, asked)
-            assert last is not None
-            return self._html(last, asked)
+            return self._html(self.stepper.run_now(self._steps(), _fights, asked), asked)
 
         return self._show(compute)
 
     def launch(self) -> bool:
         """« Simuler » : in a running event loop (a live page), play the fights step by
-        step as a task, handing control back between steps (progress, « Arrêter ») ;
-        otherwise play them now (:meth:`roll`)."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is None or self._task is not None:
-            return self.roll() if self._task is None else False
+        step as a task (:class:`~escarmouche_widgets._stepper.Stepper`: progress,
+        « Arrêter ») ; otherwise play them now (:meth:`roll`)."""
+        loop = running_loop()
+        if self.stepper.running:
+            return False
+        if loop is None:
+            return self.roll()
         steps = self.banner.guard(self._steps)
         if steps is None:
             return False
-        self._stopping = False
-        self.run_button.disabled, self.stop_button.disabled = True, False
-        self._task = loop.create_task(self._play(steps, int(self.fights.value)))
+        asked = int(self.fights.value)
+        self.stepper.start(loop, steps, _fights, asked,
+                           lambda last: self._show(lambda: self._html(last, asked)),
+                           lambda err: self.banner.show(err.refusal(self.banner.labels)))
         return True
 
     def stop(self) -> None:
-        """« Arrêter » : the run stops after the step being played."""
-        self._stopping = True
+        """« Arrêter »."""
+        self.stepper.stop()
 
-    async def _play(self, steps: Iterator[sim.Balance], asked: int) -> None:
-        last = None
-        try:
-            while not self._stopping:  # « Arrêter »: no further step is played
-                played = next(steps, None)
-                if played is None:
-                    break
-                last = played
-                self._show_progress(last.n, asked)
-                await asyncio.sleep(0)  # the page (a click on « Arrêter ») gets its turn
-            if last is not None:
-                final = last
-                self._show(lambda: self._html(final, asked))
-        except EscarmoucheError as err:  # refused on the way: shown, never a traceback
-            self.banner.show(err.refusal(self.banner.labels))
-        finally:
-            self._task = None
-            self.run_button.disabled, self.stop_button.disabled = False, True
+
+def _fights(bal: sim.Balance) -> int:
+    return bal.n
 
 
 def _chain(first: sim.Balance, rest: Iterator[sim.Balance]) -> Iterator[sim.Balance]:
