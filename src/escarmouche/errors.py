@@ -120,6 +120,16 @@ class EscarmoucheError(ValueError):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r})"
 
+    def again(self) -> EscarmoucheError:
+        """A new error of the same kind, with the same message, field, value and rule
+        (to raise a refusal kept from an earlier, identical question)."""
+        message = self._make if self._make is not None else self.message
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        EscarmoucheError.__init__(out, message, field=self.field, value=self.value,
+                                  rule=self.rule)
+        return out
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with its message written out (it crosses process boundaries)."""
         text = self.message

@@ -399,10 +399,35 @@ def held(ctx: Ctx[Rules], f: FighterState, hand: str) -> Weapon | None:
     return None if wid is None else get_weapon(wid, fight_weapons(ctx))
 
 
+#: :func:`check_turn`'s answers (a plan or a refusal) by turn shape, for the catalogue
+#: they were computed with (:func:`plan_with`)
+_PLANS: dict[tuple[Any, ...], TurnPlan | EscarmoucheError] = {}
+_PLANS_FOR: list[object] = [None]
+
+
 def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
-    """This turn's plan so far plus ``n`` half actions of ``d`` (D100-ACT-1..4)."""
-    steps: list[PlanStep] = [(str(a), int(k)) for a, k in f.flags["plan"]]
-    return check_turn([*steps, (d.id, n)], in_progress=extended_of(f.flags["extended_at_start"]))
+    """This turn's plan so far plus ``n`` half actions of ``d`` (D100-ACT-1..4).
+    :func:`check_turn` is a pure function of the plan, the action and the extended action
+    under way: its answer is computed once per turn shape (automated play asks the same
+    question at every activation)."""
+    steps = tuple((str(a), int(k)) for a, k in f.flags["plan"])
+    ext = extended_of(f.flags["extended_at_start"])
+    if _PLANS_FOR[0] is not ACTION_DEFS:  # a new catalogue starts afresh
+        _PLANS.clear()
+        _PLANS_FOR[0] = ACTION_DEFS
+    key = (steps, d.id, n, ext)
+    answer = _PLANS.get(key)
+    if answer is None:
+        try:
+            answer = check_turn([*steps, (d.id, n)], in_progress=ext)
+        except EscarmoucheError as err:
+            answer = err
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        _PLANS[key] = answer
+    if isinstance(answer, EscarmoucheError):
+        raise answer.again()
+    return answer
 
 
 def _steps(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, Any]) -> int:
