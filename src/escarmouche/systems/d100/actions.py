@@ -32,7 +32,7 @@ from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Json
 from escarmouche.render.table import Table, Text
-from escarmouche.state import Ctx, FighterState
+from escarmouche.state import Ctx, FighterState, parsed
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d100.attack import (
     Guard,
@@ -343,7 +343,14 @@ def catalogue_table(catalogue: Mapping[str, ActionDef] = ACTION_DEFS) -> Table:
 
 def fight_weapons(ctx: Ctx[Rules]) -> dict[str, Weapon]:
     """The catalogue of this fight: the built-in weapons plus the ``armes`` start option."""
-    extra: Mapping[str, Any] = ctx.state.system_state.get("weapons", {})
+    extra: Mapping[str, Any] | None = ctx.state.system_state.get("weapons")
+    if extra is None:
+        return dict(WEAPONS)
+    # written once at the start, never changed in place: built once per fight
+    return parsed(extra, _catalogue)
+
+
+def _catalogue(extra: Mapping[str, Any]) -> dict[str, Weapon]:
     return {**WEAPONS, **{k: Weapon.from_json({**v, "id": k}) for k, v in extra.items()}}
 
 
