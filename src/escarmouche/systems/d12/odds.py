@@ -344,10 +344,28 @@ def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode:
     )
 
 
+#: :func:`best_critical_option`'s answers, by its arguments (each with its type)
+_BEST: dict[tuple[Any, ...], str] = {}
+
+
 def best_critical_option(weapon: str, *, defence: int, bonus: int = 0, **model: Any) -> str:
     """The critical option of highest :attr:`OptionValue.decision_value` (ties: the
-    text's order a, b, c). ``model`` is passed to :func:`critical_option_values`."""
-    return critical_option_values(weapon, bonus=bonus, defence=defence, **model).best.option
+    text's order a, b, c). ``model`` is passed to :func:`critical_option_values`. A pure
+    function of its arguments, answered once per set of arguments (automated play asks
+    at every activation); arguments are checked the first time."""
+    try:
+        key = tuple((type(v), v) for v in (weapon, defence, bonus, *sorted(model.items())))
+        known = _BEST.get(key)
+    except TypeError:  # an argument that cannot be a key: checked and computed each time
+        return critical_option_values(weapon, bonus=bonus, defence=defence,
+                                      **model).best.option
+    if known is None:
+        known = critical_option_values(weapon, bonus=bonus, defence=defence,
+                                       **model).best.option
+        if len(_BEST) >= 4096:
+            _BEST.clear()
+        _BEST[key] = known
+    return known
 
 
 def hit_odds_table(bonus: int, defences: Iterable[int]) -> Table:
