@@ -13,6 +13,7 @@ steps at once (:meth:`Stepper.run_now`).
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -32,11 +33,16 @@ T = TypeVar("T")
 
 
 def running_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop running now (a live page), or ``None`` (a script, a test)."""
+    """The event loop running now (a live page), or ``None`` (a script, a test). In
+    Pyodide the browser's event loop (``WebLoop``) always runs, even when a widget's
+    callback is called from JavaScript outside any task."""
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
-        return None
+        pass
+    if sys.platform == "emscripten":
+        return asyncio.get_event_loop()
+    return None
 
 
 class Stepper:

@@ -249,9 +249,10 @@ class Atelier:
         return h.join(
             stopped,
             h.paragraph(f"{before.title} : {number(before.n)} combats par jeu de règles, "
-                        "graine 1, les mêmes dés des deux côtés."),
-            h.table(("Camp", "Victoires sans vos changements (IC 95 %)",
-                     "Victoires avec vos changements (IC 95 %)", "Écart (points)"), rows),
+                        "graine 1, les mêmes dés des deux côtés ; victoires de chaque camp "
+                        "avec, entre crochets, leur intervalle de confiance à 95 %."),
+            h.table(("Camp", "Sans vos changements", "Avec vos changements", "Écart (points)"),
+                    rows),
             h.paragraph(after.precision()))
 
     def play_fights(self) -> bool:
