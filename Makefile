@@ -125,7 +125,7 @@ edition: venv
 
 fuzz: venv
 	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
-	# the simulation mode and the d100 resolver against the full engine, 1500 seeds per fight
+	# the simulation mode against the full engine, 1500 seeds per golden fight and example roster
 	ESCARMOUCHE_EQUIV_SEEDS=1500 $(PY) -m pytest -q -p no:cacheprovider tests/test_simulation.py -k equals
 
 # Every notebook of the book comes from its MyST twin (book_src/X.md → book/X.ipynb, the

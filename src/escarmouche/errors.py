@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import errno
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 __all__ = [
     "FIELD_LABELS",
@@ -72,7 +73,7 @@ class EscarmoucheError(ValueError):
 
     def __init__(
         self,
-        message: str,
+        message: str | Callable[[], str],
         *,
         field: str | None = None,
         value: object = None,
@@ -81,14 +82,59 @@ class EscarmoucheError(ValueError):
         self.field = field
         self.value = value
         self.rule = rule
+        # ``message`` may be a function that makes it (:func:`invalid`): the rules refuse
+        # many moves while automated play looks for legal ones, and a refusal nobody
+        # reads is never written out
+        self._make: Callable[[], str] | None = None
+        self._text: str | None = None
+        if callable(message):
+            self._make = message
+            super().__init__()
+        else:
+            super().__init__(self._typeset(message))
+
+    def _typeset(self, message: str) -> str:
         parts = [message]
-        if rule and rule not in message:
-            parts.append(f"[{rule}]")
+        if self.rule and self.rule not in message:
+            parts.append(f"[{self.rule}]")
         # French typography once, when the message is made (escarmouche.text.typo;
         # imported here: the render package imports this module).
         from escarmouche.text.typo import typographie
 
-        super().__init__(typographie(" ".join(parts)))
+        self._text = typographie(" ".join(parts))
+        return self._text
+
+    @property
+    def message(self) -> str:
+        """The French message (made on first reading)."""
+        if self._text is None:
+            assert self._make is not None
+            self.args = (self._typeset(self._make()),)
+            self._make = None
+        assert self._text is not None
+        return self._text
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+    def again(self) -> EscarmoucheError:
+        """A new error of the same kind, with the same message, field, value and rule
+        (to raise a refusal kept from an earlier, identical question)."""
+        message = self._make if self._make is not None else self.message
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        EscarmoucheError.__init__(out, message, field=self.field, value=self.value,
+                                  rule=self.rule)
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its message written out (it crosses process boundaries)."""
+        text = self.message
+        return (type(self), (text,), {k: v for k, v in self.__dict__.items()
+                                      if k != "_make"})
 
     def refusal(self, labels: Mapping[str, str] | None = None) -> str:
         """The refusal as a reader reads it: a sentence naming the field by its French
@@ -200,8 +246,12 @@ def invalid(
     >>> str(invalid("cible", "Grolk", "D100-ATK-1", "aucun combattant de ce nom"))
     'cible = « Grolk » : aucun combattant de ce nom (D100-ATK-1)'
     """
-    return kind(f"{field} = {shown(value)} : {why} ({rule})", field=field, value=value,
-                rule=rule)
+    if isinstance(value, list | dict | set):  # shown as it is now, whatever comes next
+        seen = shown(value)
+        return kind(lambda: f"{field} = {seen} : {why} ({rule})", field=field, value=value,
+                    rule=rule)
+    return kind(lambda: f"{field} = {shown(value)} : {why} ({rule})", field=field,
+                value=value, rule=rule)
 
 
 #: the French reason of the operating-system errors a user meets with files

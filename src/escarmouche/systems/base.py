@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar, Generic, TypeVar
 
 from escarmouche import _check
@@ -336,16 +337,6 @@ class System(Generic[R]):
             ("Le texte de ce système ne prévoit pas de surprise : tout le monde agit au "
              "premier tour, dans l’ordre d’initiative.",), ())
 
-    def fast_kernel(self, template: Any, start_options: Mapping[str, Any], policy: Any
-                    ) -> Any:
-        """A dedicated resolver that plays whole fights of ``template`` (an unstarted
-        ``Encounter``) exactly as the engine's simulation mode would, or ``None``
-        (default). The simulation re-checks it against the engine on each job's first
-        fights and falls back to the engine on any difference. It has ``sides`` and
-        ``maxima`` (one per fighter, in roster order) and ``play(rng, max_turns)`` →
-        ``(track values, turns, timed_out)``."""
-        return None
-
     def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
                     ) -> None:
         """Fold the per-combatant keys of a roster file (:attr:`combatant_keys`, such as
@@ -424,6 +415,13 @@ class System(Generic[R]):
         if ctx.state.current != actor:
             return ()
         return tuple(self.catalogue(ctx.rules).values())
+
+    def offered(self, ctx: Ctx[R], actor: str, ids: AbstractSet[str]) -> AbstractSet[str]:
+        """Which of the action ids ``ids`` :meth:`actions` offers ``actor`` now: what
+        automated play asks of the rules for the moves it holds (``Encounter.run``),
+        without listing the whole catalogue. Default: read from :meth:`actions`; a
+        system overrides it with the same test applied to ``ids`` only."""
+        return {spec.id for spec in self.actions(ctx, actor)} & ids
 
     def check_legal(self, ctx: Ctx[R], actor: str, spec: ActionSpec) -> None:
         """Raise :class:`~escarmouche.errors.IllegalActionError` if the rules forbid

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -120,19 +121,6 @@ class D100System(System[Rules]):
 
     def situations(self) -> tuple[Situation, ...]:
         return SITUATIONS
-
-    def fast_kernel(self, template: Any, start_options: Mapping[str, Any], policy: Any
-                    ) -> Any:
-        """The dedicated resolver of d100 duels (:mod:`escarmouche.systems.d100.duel`)
-        where it applies."""
-        from escarmouche.systems.d100 import duel
-
-        if not duel.applies(template, start_options, policy):
-            return None
-        try:
-            return duel.Kernel(template)
-        except (EscarmoucheError, ValueError):
-            return None
 
     def explain_initiative(self, combatants: Sequence[Combatant], rng: Any, rules: Rules,
                            options: Mapping[str, Any]) -> InitiativeReport:
@@ -377,14 +365,19 @@ class D100System(System[Rules]):
 
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
         """The actions ``actor`` may still add to this turn's plan (D100-ACT-1..4)."""
-        out: list[ActionSpec] = []
-        for spec in ACTIONS.values():
-            try:
-                self.check_legal(ctx, actor, spec)
-            except EscarmoucheError:
-                continue
-            out.append(spec)
-        return out
+        return [spec for spec in ACTIONS.values() if self._allowed(ctx, actor, spec)]
+
+    def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
+                ) -> AbstractSet[str]:
+        """:meth:`actions`' test, on the action ids ``ids`` only."""
+        return {i for i in ids if i in ACTIONS and self._allowed(ctx, actor, ACTIONS[i])}
+
+    def _allowed(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> bool:
+        try:
+            self.check_legal(ctx, actor, spec)
+        except EscarmoucheError:
+            return False
+        return True
 
     # -- automation ------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ import bisect
 import functools
 import itertools
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -186,22 +186,32 @@ def attack_damage_distribution(
     check_bonus(bonus)
     check_defence(defence)
     check_option(option)
-    normal = damage_distribution(weapon)
-    crit = damage_distribution(weapon, option)
+    branches = {"critique": damage_distribution(weapon, option),
+                "touche": damage_distribution(weapon), "manque": {0: Fraction(1)}}
     out: dict[int, Fraction] = {}
-
-    def add(dist: Mapping[int, Fraction], weight: Fraction) -> None:
-        for v, p in dist.items():
+    for branch, weight in _attack_branches(bonus, defence, mode):
+        for v, p in branches[branch].items():
             out[v] = out.get(v, Fraction(0)) + weight * p
+    return dict(sorted(out.items()))
 
+
+def _attack_branches(bonus: int, defence: int, mode: Mode | str
+                     ) -> Iterator[tuple[str, Fraction]]:
+    """Each kept d12 of an attack as its branch and its chance (D12-CRIT-1, -2): a
+    natural 12 is a critical (« critique »), else ``die + bonus ≥ defence`` hits
+    (« touche »), else a miss (« manque »)."""
     for k, p in _kept_distribution(mode).items():
         if k == ATTACK_DIE:
-            add(crit, p)
+            yield "critique", p
         elif k + bonus >= defence:
-            add(normal, p)
+            yield "touche", p
         else:
-            add({0: Fraction(1)}, p)
-    return dict(sorted(out.items()))
+            yield "manque", p
+
+
+@functools.lru_cache(maxsize=256)
+def _mean_damage(weapon: str, option: str | None) -> Fraction:
+    return expected(_damage_distribution_cached(weapon, option))
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,8 +275,12 @@ class OptionValues(tuple[OptionValue, ...]):
 
 
 def _mean_attack(weapon: str, bonus: int, defence: int, mode: Mode, option: str) -> Fraction:
-    return expected(attack_damage_distribution(
-        weapon, bonus=bonus, defence=defence, option=option, mode=mode))
+    """The mean of :func:`attack_damage_distribution`, by linearity: each branch's
+    chance times its mean damage (exact, without building the distribution)."""
+    means = {"critique": _mean_damage(weapon, option), "touche": _mean_damage(weapon, None),
+             "manque": Fraction(0)}
+    return sum((p * means[branch] for branch, p in _attack_branches(bonus, defence, mode)),
+               Fraction(0))
 
 
 def critical_option_values(
@@ -314,7 +328,7 @@ def critical_option_values(
 def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode: Mode,
                    chance: Fraction, next_weapon: str, next_bonus: int) -> OptionValues:
     next_option = max(("maximum", "explosif"),
-                      key=lambda o: expected(damage_distribution(next_weapon, o)))
+                      key=lambda o: _mean_damage(next_weapon, o))
     boosted = combine_modes(next_mode, Mode.AVANTAGE) if next_mode is not Mode.AVANTAGE \
         else next_mode
     gain = chance * (_mean_attack(next_weapon, next_bonus, defence, boosted, next_option)
@@ -323,7 +337,7 @@ def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode:
     return OptionValues(
         OptionValue(
             o.id, o.label,
-            expected(damage_distribution(weapon, o.id)),
+            _mean_damage(weapon, o.id),
             gain if o.id == "avantage" else Fraction(0),
             _mean_attack(weapon, bonus, defence, mode, o.id),
             crit_p,
@@ -332,10 +346,28 @@ def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode:
     )
 
 
+#: :func:`best_critical_option`'s answers, by its arguments (each with its type)
+_BEST: dict[tuple[Any, ...], str] = {}
+
+
 def best_critical_option(weapon: str, *, defence: int, bonus: int = 0, **model: Any) -> str:
     """The critical option of highest :attr:`OptionValue.decision_value` (ties: the
-    text's order a, b, c). ``model`` is passed to :func:`critical_option_values`."""
-    return critical_option_values(weapon, bonus=bonus, defence=defence, **model).best.option
+    text's order a, b, c). ``model`` is passed to :func:`critical_option_values`. A pure
+    function of its arguments, answered once per set of arguments (automated play asks
+    at every activation); arguments are checked the first time."""
+    try:
+        key = tuple((type(v), v) for v in (weapon, defence, bonus, *sorted(model.items())))
+        known = _BEST.get(key)
+    except TypeError:  # an argument that cannot be a key: checked and computed each time
+        return critical_option_values(weapon, bonus=bonus, defence=defence,
+                                      **model).best.option
+    if known is None:
+        known = critical_option_values(weapon, bonus=bonus, defence=defence,
+                                       **model).best.option
+        if len(_BEST) >= 4096:
+            _BEST.clear()
+        _BEST[key] = known
+    return known
 
 
 def hit_odds_table(bonus: int, defences: Iterable[int]) -> Table:

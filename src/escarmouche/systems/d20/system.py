@@ -7,6 +7,7 @@ Only the hooks live here; the rules they apply are in the other modules of the p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
 
 from escarmouche import _check
@@ -320,6 +321,10 @@ class D20System(System[Rules]):
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
         return actions.available_actions(ctx, actor)
 
+    def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
+                ) -> AbstractSet[str]:
+        return actions.offered_actions(ctx, actor, ids)
+
     def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
         actions.check_legal(ctx, actor, spec)
 
@@ -370,8 +375,7 @@ class D20System(System[Rules]):
                           key=lambda e: (e.tracks[TRACK], e.name))
         if adjacent:
             out = [Move("attaquer", {"cible": e.name}, frozenset({"attaque"})) for e in adjacent]
-            offered = {spec.id for spec in self.actions(ctx, actor)}
-            if "attaquer" not in offered:
+            if "attaquer" not in self.offered(ctx, actor, {"attaquer"}):
                 out.append(Move("point_action", {}, frozenset({"effort"})))
             return out
         goal = min(enemies, key=lambda ep: (grid.distance(here, ep[1]), ep[0].name))[1]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -18,7 +19,7 @@ from escarmouche import _check, systems
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
-from escarmouche.state import Ctx, EncounterState, FighterState
+from escarmouche.state import Ctx, EncounterState, FighterState, parsed
 from escarmouche.systems.base import ActionSpec, EffectPreset, System
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.systems.rulebook.actions import (
@@ -345,7 +346,7 @@ class RulebookSystem(System[Rules]):
         """The initiative rolled at the start of the fight."""
         data = ctx.state.system_state["initiative"]
         assert isinstance(data, Mapping)
-        return Initiative.from_json(data)
+        return parsed(data, Initiative.from_json)
 
     def validate_effect(self, effect: Effect, rules: Rules) -> None:
         """A ``"vitesse"`` effect must name known speed effects (RB-SPEED-1): refused
@@ -477,6 +478,15 @@ class RulebookSystem(System[Rules]):
             return []
         return [spec for spec in self.catalogue(ctx.rules).values()
                 if self._refusal(ctx, actor, spec) is None]
+
+    def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
+                ) -> AbstractSet[str]:
+        """:meth:`actions`' test, on the action ids ``ids`` only."""
+        if not ctx.state.started or ctx.state.finished:
+            return set()
+        catalogue = self.catalogue(ctx.rules)
+        return {i for i in ids
+                if i in catalogue and self._refusal(ctx, actor, catalogue[i]) is None}
 
     def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
         """Refuse what the rules forbid now (RB-ACT-1, RB-MOVE-1, RB-INIT-4,
