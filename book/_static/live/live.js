@@ -284,7 +284,8 @@
 
     load: function () {
       if (this.manager) return this.manager;
-      this.manager = new Promise(function (resolve, reject) {
+      this.manager = loadWidgetLibrary().then(function () {
+        return new Promise(function (resolve, reject) {
         if (typeof window.require !== "function") {
           reject(new Error("RequireJS manque sur cette page"));
           return;
@@ -306,6 +307,7 @@
             },
           }));
         }, reject);
+        });
       });
       this.manager.catch(function () {});
       return this.manager;
@@ -378,6 +380,30 @@
       });
     },
   };
+
+  /** The widget library (RequireJS, then the 3.6 MB embed-amd.js), which a light demo
+   * page (book/_ext/escarmouche_light.py) does not load until it is needed. */
+  var libraryLoad = null;
+  function loadWidgetLibrary() {
+    if (typeof window.require === "function") return Promise.resolve();
+    if (libraryLoad) return libraryLoad;
+    var add = function (path) {
+      return new Promise(function (resolve, reject) {
+        var tag = document.createElement("script");
+        tag.src = new URL(path, STATIC).href;
+        tag.onload = resolve;
+        tag.onerror = function () {
+          reject(new Error("bibliothèque des widgets introuvable (" + path + ")"));
+        };
+        document.head.appendChild(tag);
+      });
+    };
+    libraryLoad = add("../vendor/require.js").then(function () {
+      return add("../vendor/embed-amd.js");
+    });
+    libraryLoad.catch(function () { libraryLoad = null; });
+    return libraryLoad;
+  }
 
   /** The page end of a comm, as @jupyter-widgets/base's IClassicComm expects it. */
   function PageComm(commId, targetName) {
@@ -822,6 +848,13 @@
     });
   }
 
+  /** A connection that allows a download the reader did not ask for (not metered, fast). */
+  function goodLink() {
+    var c = navigator.connection;
+    if (!c) return true;
+    return !c.saveData && (!c.effectiveType || c.effectiveType === "4g") && c.type !== "cellular";
+  }
+
   /** Start Python early when it is likely to be used and the device can afford it
    * (and only from the cache: see runtimeCached). */
   function mayPrestart() {
@@ -848,6 +881,29 @@
     "off");
     tracker.offer();
     if (runtime) bar.setAttribute("data-prestart", "1");
+    // Light demo pages: « Activer pour jouer » on each drawn widget; the widget library
+    // (and Python, when already cached) load once a demo scrolls into view on a link
+    // that allows it.
+    Array.prototype.forEach.call(document.querySelectorAll(".esc-static-play"), function (play) {
+      play.addEventListener("click", function () {
+        bar.scrollIntoView({ block: "nearest" });
+        activate();
+      });
+    });
+    var firstDemo = document.querySelector(".esc-static-widget");
+    if (firstDemo && "IntersectionObserver" in window && goodLink()) {
+      var seen = new IntersectionObserver(function (entries) {
+        if (!entries.some(function (e) { return e.isIntersecting; })) return;
+        seen.disconnect();
+        bridge.load();
+        if (mayPrestart()) {
+          runtimeCached().then(function (cached) {
+            if (cached && !runtime) startRuntime();
+          });
+        }
+      });
+      seen.observe(firstDemo);
+    }
     var offline = window.escarmoucheOffline;
     if (offline && location.protocol !== "file:") {
       offline.plan(config.packages).then(function (p) {
