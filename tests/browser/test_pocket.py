@@ -85,6 +85,10 @@ def test_after_one_visit_the_book_works_with_the_network_off(
             assert manifest["lang"] == "fr" and manifest["short_name"] == "Escarmouche"
             assert {"192x192", "512x512"} <= {i["sizes"] for i in manifest["icons"]}
             assert page.locator('meta[name="theme-color"]').get_attribute("content")
+            # Chromium's own installability check (Lighthouse 12 no longer has one).
+            cdp = context.new_cdp_session(page)
+            assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+            cdp.detach()
 
             # The live runtime, on consent: its size first, then progress, then cached.
             page.goto(url + "book/essai-navigateur.html")
