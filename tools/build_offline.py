@@ -238,7 +238,8 @@ d’une édition plus récente que celle enregistrée.</li>
 </ul>
 <p><a href="index.html">Retour à l’accueil du livre</a></p>
 </main>
-<footer><p>Escarmouche, {edition}</p></footer>
+<footer><p class="esc-edition">Escarmouche, <a href="book/editions/edition-{number}.html">\
+{edition}</a></p></footer>
 <script>
 (function () {{
   var slot = document.querySelector(".esc-offline-runtime-state");
@@ -379,8 +380,9 @@ def build(site: Path = SITE) -> dict[str, Any]:
     }
     from tools.build_pdf import current_edition
 
+    edition = current_edition()
     (site / "hors-ligne.html").write_text(OFFLINE_PAGE.format(
-        edition=html.escape(current_edition()["label"]),
+        edition=html.escape(edition["label"]), number=html.escape(str(edition["number"])),
         colour=THEME_COLOUR, nbsp=NBSP, nnbsp=NNBSP, pdf=pdf.name if pdf else "index.html",
         pdf_size=sizes["pdf"], book_size=sizes["livre"], runtime_size=sizes["runtime"],
         runtime_gz=sizes["runtime-gz"], prefix=RUNTIME_PREFIX), encoding="utf-8")
