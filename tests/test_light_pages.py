@@ -60,6 +60,18 @@ def test_a_stored_widget_is_drawn_as_html_without_the_widget_library() -> None:
     assert light.lighten(new) == (new, set())  # idempotent
 
 
+def test_tabs_are_drawn_one_after_the_other_under_bold_titles_not_headings() -> None:
+    drawer = light.Drawer({
+        "tabs": _m("TabModel", children=["IPY_MODEL_a", "IPY_MODEL_b"], titles=["Un", "Deux"]),
+        "a": _m("HTMLModel", value="premier"),
+        "b": _m("HTMLModel", value="second"),
+    })
+    drawn = drawer.draw("tabs")
+    assert "<h" not in drawn
+    assert drawn.index("<strong>Un</strong>") < drawn.index("premier") < drawn.index(
+        "<strong>Deux</strong>") < drawn.index("second")
+
+
 def test_a_page_without_widgets_is_left_alone_and_unknown_widgets_are_named() -> None:
     assert light.lighten("<html><head></head><body>texte</body></html>")[1] == set()
     state = {"state": {"x": _m("ColorPickerModel", value="#fff")}}

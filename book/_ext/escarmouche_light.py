@@ -46,7 +46,7 @@ min-width:0;max-width:100%}
 .esc-static-widget input,.esc-static-widget select,.esc-static-widget textarea,
 .esc-static-widget .widget-button{font:inherit;min-height:2.75rem;min-width:2.75rem;
 max-width:100%}
-.esc-static-tabs>h4{margin:.5rem 0 .2rem;font-size:1rem}
+.esc-static-tab{margin:.5rem 0 .2rem}
 .esc-static-play{align-self:flex-start;font:inherit;min-height:2.75rem;padding:.2rem .8rem;
 border:1px solid #0a5d6b;border-radius:.3rem;background:#0a5d6b;color:#fff;
 cursor:pointer}
@@ -107,7 +107,9 @@ class Drawer:
             parts = []
             for i, child in enumerate(widget.get("children", [])):
                 title = titles[i] if i < len(titles) and isinstance(titles, list) else ""
-                heading = f"<h4>{html.escape(str(title))}</h4>" if title else ""
+                # a bold line, not a heading: the page's outline stays the author's
+                heading = (f'<p class="esc-static-tab"><strong>{html.escape(str(title))}'
+                           "</strong></p>") if title else ""
                 parts.append(heading + self.draw(_ref(child)))
             return f'<div class="esc-static-tabs">{"".join(parts)}</div>'
         if name in {"HTMLModel", "HTMLMathModel"}:
