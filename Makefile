@@ -62,11 +62,13 @@ nbval: venv
 	$(PY) -m pytest -q --nbval --color=no -p no:cacheprovider book
 
 # The static book (and, through jupyterlite-sphinx, the offline JupyterLite site), then
-# the whole-book PDF (Debian's Chromium) and the gzip/Brotli copies `make serve` sends.
+# the whole-book PDF (Debian's Chromium), the service worker again with the PDF in the
+# book's cache (tools/build_offline.py) and the gzip/Brotli copies `make serve` sends.
 book: venv
-	$(PY) tools/build_site.py
 	$(PY) tools/ensure_chromium.py
+	$(PY) tools/build_site.py
 	$(PY) tools/build_pdf.py
+	$(PY) tools/build_offline.py
 	$(PY) tools/precompress.py
 
 site: book

@@ -9,6 +9,8 @@ sent (bodies, compressed as sent) and the files' own sizes (uncompressed).
 ``bench/lighthouse/``; 13 needs Node 22), mobile preset (simulated slow 4G, 4× CPU
 slowdown), on Debian's Chromium: performance, accessibility, first and largest
 contentful paint. Not part of ``make test`` (about a minute per page on 2 cores).
+Then the book's installability, from Chromium itself (``Page.getInstallabilityErrors``
+with the service worker active; Lighthouse 12 has no PWA audits any more).
 
 Targets (issue 15): a rule page under 300 KB transferred, performance ≥ 95,
 accessibility 100.
@@ -124,6 +126,22 @@ def lighthouse(site: Path = SITE) -> list[dict[str, Any]]:
     return rows
 
 
+def installability(site: Path = SITE) -> list[str]:
+    """Chromium's own installability errors for the book (``Page.getInstallabilityErrors``,
+    once the service worker controls the page): Lighthouse 12 dropped its PWA audits."""
+    from playwright.sync_api import sync_playwright
+
+    with SiteServer(site) as server, sync_playwright() as driver, \
+            launch_chromium(driver, service_workers="allow") as context:
+        page = context.new_page()
+        page.goto(server.url + "book/index.html")
+        page.wait_for_function("async () => !!(await navigator.serviceWorker.ready).active "
+                               "&& !!navigator.serviceWorker.controller", timeout=60_000)
+        cdp = context.new_cdp_session(page)
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    return [str(e.get("errorId", e)) for e in errors]
+
+
 def a11y_ids(data: dict[str, Any]) -> set[str]:
     refs = data["categories"]["accessibility"]["auditRefs"]
     return {r["id"] for r in refs}
@@ -156,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {r['type']} | `{r['page']}` | {r['performance']} | {r['accessibility']} "
                   f"| {r['fcp']:.1f} | {r['lcp']:.1f} | {r['tbt']:.0f} "
                   f"| {', '.join(r['failed_a11y']) or '—'} |")
+        errors = installability()
+        print("\nInstallable (Chromium, Page.getInstallabilityErrors, service worker "
+              f"actif) : {'oui' if not errors else 'NON : ' + ', '.join(errors)}.")
+        status = status or (1 if errors else 0)
     else:
         rows = weigh()
         print("| type de page | page | requêtes | transféré (compressé) | non compressé "

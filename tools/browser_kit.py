@@ -77,6 +77,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map: dict[str, str] = {  # noqa: RUF012
         **http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
     cache_seconds: ClassVar[int] = 0
+    #: Cross-origin isolation (COOP/COEP): « Interrompre » then stops Python in place.
+    isolated: ClassVar[bool] = False
     #: Extra files served from memory, by URL path (``/__bench__/bare.html``).
     extra: ClassVar[dict[str, bytes]] = {}
 
@@ -112,6 +114,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Cache-Control", f"public, max-age={self.cache_seconds}")
         else:
             self.send_header("Cache-Control", "no-cache")
+        if self.isolated:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -170,8 +175,10 @@ class SiteServer:
     """Serve ``directory`` on ``http://127.0.0.1:<port>/`` from a background thread."""
 
     def __init__(self, directory: Path = SITE, port: int = 0, cache_seconds: int = 0,
-                 quiet: bool = True, extra: dict[str, bytes] | None = None) -> None:
-        attrs = {"cache_seconds": cache_seconds, "extra": dict(extra or {})}
+                 quiet: bool = True, extra: dict[str, bytes] | None = None,
+                 isolated: bool = False) -> None:
+        self.extra: dict[str, bytes] = dict(extra or {})
+        attrs = {"cache_seconds": cache_seconds, "extra": self.extra, "isolated": isolated}
         handler = functools.partial(type("Handler", (_Handler,), attrs),
                                     directory=str(directory))
         if not quiet:
@@ -181,6 +188,10 @@ class SiteServer:
         self.url = f"http://127.0.0.1:{self.port}/"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True,
                                         name=f"site-server-{self.port}")
+
+    def set_extra(self, path: str, body: bytes) -> None:
+        """Serve ``body`` at ``path`` from now on (a file of a newer build, in a test)."""
+        self.extra[path] = body
 
     def __enter__(self) -> SiteServer:
         self._thread.start()
@@ -225,8 +236,13 @@ def is_local(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def launch_chromium(playwright: Any, extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
-    """A headless Chromium in a fresh profile (one per call), offline, closed on exit."""
+def launch_chromium(playwright: Any, extra_args: tuple[str, ...] = (),
+                    service_workers: str = "block") -> Iterator[Any]:
+    """A headless Chromium in a fresh profile (one per call), offline, closed on exit.
+
+    The book's service worker (sw.js) is blocked unless ``service_workers="allow"``: it
+    precaches the whole book (PDF included) after the first page, which would blur what a
+    test or a benchmark measures of one page; tests/browser/test_pocket.py allows it."""
     if not CHROMIUM.exists():
         raise RuntimeError(f"{CHROMIUM} manque : lancez tools/ensure_chromium.py")
     with tempfile.TemporaryDirectory(prefix="escarmouche-chromium-") as profile:
@@ -238,6 +254,7 @@ def launch_chromium(playwright: Any, extra_args: tuple[str, ...] = ()) -> Iterat
             viewport={"width": 1280, "height": 900},
             locale="fr-FR",
             timeout=60_000,
+            service_workers=service_workers,
         )
         try:
             yield context

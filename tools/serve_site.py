@@ -7,7 +7,10 @@ with ``Content-Encoding`` and ``Vary: Accept-Encoding`` to a browser that accept
 them. Every response says ``Cache-Control: no-cache``: a second visit revalidates each
 file (a 304, no body) instead of trusting an hour-old copy, so a rebuilt site is never
 half stale (the lock and its wheels must match); bench/README-browser.md shows it costs
-no time on loopback.
+no time on loopback. The book's service worker (sw.js) works here as on any host.
+Every response also carries the cross-origin isolation headers (COOP/COEP), so that
+« Interrompre » stops a looping example in place (``--sans-isolation`` to try the site
+as a host without them serves it).
 """
 
 from __future__ import annotations
@@ -29,11 +32,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=int, default=0,
                         help="Cache-Control max-age in seconds (default 0: no-cache)")
     parser.add_argument("--dir", type=Path, default=SITE)
+    parser.add_argument("--sans-isolation", action="store_true",
+                        help="without the COOP/COEP headers (« Interrompre » restarts Python)")
     args = parser.parse_args(argv)
     if not (args.dir / "index.html").is_file():
         print(f"{args.dir} : aucun site construit ; lancez `make book`.", file=sys.stderr)
         return 2
-    with SiteServer(args.dir, port=args.port, cache_seconds=args.cache, quiet=False) as server:
+    with SiteServer(args.dir, port=args.port, cache_seconds=args.cache, quiet=False,
+                    isolated=not args.sans_isolation) as server:
         print(f"Escarmouche : {server.url} (Ctrl+C pour arrêter)", flush=True)
         try:
             while True:

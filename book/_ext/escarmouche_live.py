@@ -47,10 +47,16 @@ from escarmouche_lite import insert_under_title  # noqa: E402
 LOGGER = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]
 LIVE_STATIC = ROOT / "book" / "_static" / "live"
-#: This file and the live assets: a change re-reads (and rewrites) every live page.
+#: The lock of the live runtime (written by tools/build_site.py before the book): its
+#: SHA-256 is the runtime's version. A page carries it; the worker refuses a lock of
+#: another build (old pages with new wheels never run), and the service worker's runtime
+#: cache is named after it (tools/build_offline.py).
+LOCK = ROOT / "_build" / "lite-src" / "static" / "pyodide" / "pyodide-lock.json"
+RUNTIME = hashlib.sha256(LOCK.read_bytes()).hexdigest() if LOCK.is_file() else ""
+#: This file, the live assets and the runtime: a change re-reads every live page.
 VERSION = hashlib.sha256(b"".join(
     p.read_bytes() for p in [Path(__file__), *sorted(LIVE_STATIC.glob("*"))] if p.is_file()
-)).hexdigest()[:12]
+) + RUNTIME.encode()).hexdigest()[:12]
 #: Where the Pyodide core and the lock's wheels are, relative to the site's root.
 PYODIDE_DIR = "lite/static/pyodide/"
 #: Python ipywidgets ↔ JavaScript html-manager pairs tried in Chromium (tests/browser).
@@ -99,6 +105,7 @@ def page_config(app: Sphinx, docname: str, nb: Any) -> dict[str, Any] | None:
         "packages": ENGINE_PACKAGES + (WIDGET_PACKAGES if widgets else []),
         "pyodide": root + PYODIDE_DIR,
         "prestart": bool(app.config.escarmouche_live_prestart),
+        "runtime": RUNTIME,
         "serve_command": app.config.escarmouche_live_serve_command,
     }
 
@@ -144,6 +151,7 @@ def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str,
         "data-live-packages": ",".join(config["packages"]),
         "data-live-widgets": "1" if config["widgets"] else "0",
         "data-live-prestart": "1" if config["prestart"] else "0",
+        "data-live-runtime": config["runtime"],
     })
 
 

@@ -8,9 +8,14 @@
  * ipywidgets' own web example: the stored static widgets give way to live ones.
  * Then each example cell can be edited and run again (« Exécuter », Maj+Entrée).
  *
- * The runtime may start while the page is read (pages with widgets, or any page once
- * the reader has used live mode, when the connection and the device allow); the
- * status line says each step in French, and an error offers « Réessayer ».
+ * The runtime may start while the page is read only when it is already in this device's
+ * cache (pages with widgets, or any page once the reader has used live mode, when the
+ * connection and the device allow): nothing large is downloaded without a click.
+ * Before that click, « Activer » says how much it will download; while Python loads,
+ * the status line counts the bytes and the time left (escarmouche-offline.js knows
+ * the runtime's files and sizes). A page refuses a runtime of another build (the worker
+ * checks the lock's SHA-256): it says « Nouvelle édition disponible » and offers to
+ * reload. An error offers « Réessayer ».
  * The GM tracker's fight is saved in the browser's storage after every operation, and
  * a reload offers to resume it. From file:// a message says which command to run.
  */
@@ -68,6 +73,7 @@
     packages: (boot.livePackages || "").split(",").filter(Boolean),
     widgets: boot.liveWidgets === "1",
     prestart: boot.livePrestart === "1",
+    runtime: boot.liveRuntime || "",
   };
   var bar = null;
   var button = null;
@@ -166,16 +172,27 @@
       event.preventDefault();
       self.failed(self.step, event.message || "le processus de Python s’est arrêté");
     };
+    // « Interrompre »: with cross-origin isolation, Pyodide's interrupt buffer raises
+    // KeyboardInterrupt in the running cell; otherwise the worker is restarted.
+    this.interruptBuffer = window.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+      ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     this.post({
       type: "init",
+      interrupt: this.interruptBuffer,
       pyodide: new URL(config.pyodide, location.href).href,
       kernel: new URL("kernel.py", STATIC).href,
       packages: config.packages,
       widgets: config.widgets,
+      runtime: config.runtime,
     });
   }
 
   Runtime.prototype.post = function (message, buffers) {
+    if (message.type === "init") {
+      // Sent as is (structured clone): a SharedArrayBuffer is shared, not copied.
+      this.worker.postMessage({ json: JSON.stringify(message), buffers: [], interrupt: message.interrupt });
+      return;
+    }
     var bufs = (buffers || []).map(function (b) {
       var view = b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
       return view.slice().buffer;
@@ -204,6 +221,10 @@
         this.step = message.step === "python" ? "engine" : "ready";
         if (message.step === "ready") this._resolve(this);
         this.listeners.forEach(function (fn) { fn(self.step); });
+        break;
+      case "bytes":
+        this.bytes = message.done;
+        this.listeners.forEach(function (fn) { fn("bytes"); });
         break;
       case "timing":
         timings.packagesMs = Math.round(message.packages);
@@ -263,7 +284,8 @@
 
     load: function () {
       if (this.manager) return this.manager;
-      this.manager = new Promise(function (resolve, reject) {
+      this.manager = loadWidgetLibrary().then(function () {
+        return new Promise(function (resolve, reject) {
         if (typeof window.require !== "function") {
           reject(new Error("RequireJS manque sur cette page"));
           return;
@@ -285,6 +307,7 @@
             },
           }));
         }, reject);
+        });
       });
       this.manager.catch(function () {});
       return this.manager;
@@ -357,6 +380,30 @@
       });
     },
   };
+
+  /** The widget library (RequireJS, then the 3.6 MB embed-amd.js), which a light demo
+   * page (book/_ext/escarmouche_light.py) does not load until it is needed. */
+  var libraryLoad = null;
+  function loadWidgetLibrary() {
+    if (typeof window.require === "function") return Promise.resolve();
+    if (libraryLoad) return libraryLoad;
+    var add = function (path) {
+      return new Promise(function (resolve, reject) {
+        var tag = document.createElement("script");
+        tag.src = new URL(path, STATIC).href;
+        tag.onload = resolve;
+        tag.onerror = function () {
+          reject(new Error("bibliothèque des widgets introuvable (" + path + ")"));
+        };
+        document.head.appendChild(tag);
+      });
+    };
+    libraryLoad = add("../vendor/require.js").then(function () {
+      return add("../vendor/embed-amd.js");
+    });
+    libraryLoad.catch(function () { libraryLoad = null; });
+    return libraryLoad;
+  }
 
   /** The page end of a comm, as @jupyter-widgets/base's IClassicComm expects it. */
   function PageComm(commId, targetName) {
@@ -489,6 +536,7 @@
     var rt = runtime;
     var run = new CellRun(cell);
     return rt.ready.then(function () {
+      if (rt.interruptBuffer) rt.interruptBuffer[0] = 0;
       if (!cell.output && cell.node) cell.output = cell.node.querySelector(".cell_output");
       if (!cell.node) run.area.hidden = true;
       rt.runs[cell.index] = run;
@@ -521,17 +569,26 @@
     }
     var runButton = el("button", { type: "button", className: "escarmouche-live-run", title: "Maj+Entrée" }, ["▶ Exécuter"]);
     var reset = el("button", { type: "button", className: "escarmouche-live-reset" }, ["Rétablir"]);
+    var stop = el("button", { type: "button", className: "escarmouche-live-interrupt", hidden: "" }, ["■ Interrompre"]);
     var note = el("span", { className: "escarmouche-live-cell-status", "aria-live": "polite" });
-    var tools = el("div", { className: "escarmouche-live-tools" }, [runButton, reset, note]);
+    var tools = el("div", { className: "escarmouche-live-tools" }, [runButton, stop, reset, note]);
     function run() {
       runButton.disabled = true;
+      stop.hidden = false;
+      stop.disabled = false;
       note.textContent = "en cours…";
       cell.source = area.value;
       runCell(cell, area.value).then(function (ok) {
-        note.textContent = ok ? "" : "l’exemple a échoué (voir ci-dessous)";
+        if (!cell.interrupted) note.textContent = ok ? "" : "l’exemple a échoué (voir ci-dessous)";
+        cell.interrupted = false;
+        stop.hidden = true;
         runButton.disabled = false;
       });
     }
+    stop.addEventListener("click", function () {
+      stop.disabled = true;
+      note.textContent = interrupt(cell);
+    });
     runButton.addEventListener("click", run);
     reset.addEventListener("click", function () {
       area.value = cell.original.replace(/\n$/, "");
@@ -641,6 +698,38 @@
     },
   };
 
+  // --- « Interrompre » ------------------------------------------------------------------------
+
+  /** Stop the cell that runs (an edited example that loops forever); the note to show. */
+  function interrupt(cell) {
+    var rt = runtime;
+    if (!rt) return "";
+    if (rt.interruptBuffer) {
+      rt.interruptBuffer[0] = 2; // SIGINT: KeyboardInterrupt in the running cell
+      return "interrompu.";
+    }
+    // No cross-origin isolation (most static hosts): Python cannot be interrupted from the
+    // page, so its worker is stopped and a new one runs the page's examples again; the
+    // tracker's fight, saved after every operation, is resumed.
+    cell.interrupted = true;
+    rt.worker.terminate();
+    rt.failed("engine", "interrompu");
+    cell.source = cell.original;
+    runtime = null;
+    activation = null;
+    if (config.tracker) tracker.wanted = tracker.read();
+    activate().then(function () {
+      clearExtra();
+      extra.appendChild(el("span", {
+        className: "escarmouche-live-restarted",
+        text: "Python a été redémarré" + NBSP + ": l’exemple tournait sans fin, et ce site " +
+          "ne permet pas de l’interrompre autrement. Les exemples de la page ont été relancés" +
+          (config.tracker ? " et le combat enregistré reprend." : "."),
+      }));
+    });
+    return "interrompu" + NBSP + ": Python redémarre (voir en haut de la page).";
+  }
+
   // --- activation -----------------------------------------------------------------------------
 
   var STEPS = {
@@ -659,6 +748,20 @@
   }
 
   function showError(error) {
+    if (error && error.step === "edition") {
+      setStatus("Nouvelle édition disponible" + NBSP + ": cette page date d’une autre " +
+        "édition que le Python de ce site. Rechargez la page pour lire la nouvelle " +
+        "édition" + NNBSP + "; ses exemples tourneront alors.", "error");
+      clearExtra();
+      var reload = el("button", { type: "button", className: "escarmouche-live-reload" }, ["Recharger"]);
+      reload.addEventListener("click", function () {
+        location.reload();
+      });
+      extra.appendChild(reload);
+      button.disabled = true;
+      if (runtime) runtime.worker.terminate();
+      return;
+    }
     var where = error && error.step === "engine" ? "du moteur" : "de Python";
     setStatus("Échec du chargement " + where + NBSP + ": " + ((error && error.message) || error) + ".", "error");
     clearExtra();
@@ -684,8 +787,24 @@
     button.setAttribute("aria-pressed", "true");
     document.documentElement.classList.add("escarmouche-live-on");
     var rt = startRuntime();
+    var offline = window.escarmoucheOffline;
+    var started = performance.now();
+    var total = 0;
+    if (offline) {
+      offline.plan(config.packages).then(function (p) {
+        // Counted by the worker: what it fetches (the core's two modules are imported).
+        total = p.files.filter(function (f) { return !/\.mjs$/.test(f.url); })
+          .reduce(function (a, f) { return a + f.bytes; }, 0);
+      }, function () {});
+    }
     var show = function (step) {
-      if (step !== "error") setStatus(STEPS[step], "busy");
+      if (step === "error") return;
+      if (step === "bytes") step = rt.step;
+      var text = STEPS[step];
+      if (step === "python" && total && rt.bytes) {
+        text += " " + offline.progressText(Math.min(rt.bytes, total), total, started) + ".";
+      }
+      setStatus(text, "busy");
     };
     show(rt.step);
     rt.listeners.push(show);
@@ -714,7 +833,30 @@
     return activation;
   }
 
-  /** Start Python early when it is likely to be used and the device can afford it. */
+  /** The live runtime of this build is in this device's cache (the service worker's). */
+  function runtimeCached() {
+    if (!config.runtime || !("caches" in window)) return Promise.resolve(false);
+    var base = new URL(config.pyodide, location.href);
+    return caches.open("escarmouche-runtime-" + config.runtime.slice(0, 16)).then(function (cache) {
+      return Promise.all(["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(function (name) {
+        return cache.match(new URL(name, base).href);
+      }));
+    }).then(function (hits) {
+      return hits.every(Boolean);
+    }, function () {
+      return false;
+    });
+  }
+
+  /** A connection that allows a download the reader did not ask for (not metered, fast). */
+  function goodLink() {
+    var c = navigator.connection;
+    if (!c) return true;
+    return !c.saveData && (!c.effectiveType || c.effectiveType === "4g") && c.type !== "cellular";
+  }
+
+  /** Start Python early when it is likely to be used and the device can afford it
+   * (and only from the cache: see runtimeCached). */
   function mayPrestart() {
     if (!config.prestart) return false;
     var s = storage();
@@ -739,6 +881,43 @@
     "off");
     tracker.offer();
     if (runtime) bar.setAttribute("data-prestart", "1");
+    // Light demo pages: « Activer pour jouer » on each drawn widget; the widget library
+    // (and Python, when already cached) load once a demo scrolls into view on a link
+    // that allows it.
+    Array.prototype.forEach.call(document.querySelectorAll(".esc-static-play"), function (play) {
+      play.addEventListener("click", function () {
+        bar.scrollIntoView({ block: "nearest" });
+        activate();
+      });
+    });
+    var firstDemo = document.querySelector(".esc-static-widget");
+    if (firstDemo && "IntersectionObserver" in window && goodLink()) {
+      var seen = new IntersectionObserver(function (entries) {
+        if (!entries.some(function (e) { return e.isIntersecting; })) return;
+        seen.disconnect();
+        bridge.load();
+        if (mayPrestart()) {
+          runtimeCached().then(function (cached) {
+            if (cached && !runtime) startRuntime();
+          });
+        }
+      });
+      seen.observe(firstDemo);
+    }
+    var offline = window.escarmoucheOffline;
+    if (offline && location.protocol !== "file:") {
+      offline.plan(config.packages).then(function (p) {
+        if (p.cached || bar.getAttribute("data-state") !== "off") return;
+        button.textContent = "▶ Activer (" + offline.size(p.todoBytes) + ")";
+        button.setAttribute("aria-label", "Activer" + NBSP + ": télécharge " + offline.size(p.todoBytes) +
+          " (" + offline.size(p.todoGz) + " compressés) la première fois");
+        statusLine.textContent += " La première fois, Python est téléchargé" + NBSP + ": " +
+          offline.size(p.todoBytes) + " (" + offline.size(p.todoGz) + " compressés), puis gardé sur cet appareil.";
+      }, function () {});
+      var slot = el("span", { className: "escarmouche-live-offline" });
+      bar.appendChild(slot);
+      offline.control(slot);
+    }
   }
 
   // The widget bundle finds its fonts next to its RequireJS module URL: without this
@@ -749,7 +928,13 @@
   }
 
   mark("script");
-  if (location.protocol !== "file:" && mayPrestart()) startRuntime();
+  if (location.protocol !== "file:" && mayPrestart()) {
+    runtimeCached().then(function (cached) {
+      if (!cached || runtime) return;
+      startRuntime();
+      if (bar) bar.setAttribute("data-prestart", "1");
+    });
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
   else main();
   window.escarmoucheLive = { activate: activate, config: config, cells: cells, timings: timings };
