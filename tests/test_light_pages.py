@@ -77,3 +77,29 @@ def test_a_page_without_widgets_is_left_alone_and_unknown_widgets_are_named() ->
     state = {"state": {"x": _m("ColorPickerModel", value="#fff")}}
     page = PAGE.format(state=json.dumps(state), view=json.dumps({"model_id": "x"}))
     assert light.lighten(page)[1] == {"ColorPickerModel"}
+
+
+def test_a_progress_bar_is_drawn_as_html() -> None:
+    """The balance demo's and the Atelier's progress bars (IntProgress) are drawn as an
+    HTML ``progress`` element with their value, named for screen readers."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    ext = Path(__file__).resolve().parent.parent / "book" / "_ext"
+    sys.path.insert(0, str(ext))
+    try:
+        spec = importlib.util.spec_from_file_location("esc_light_progress",
+                                                      ext / "escarmouche_light.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ext))
+    state = {"p": {"model_name": "IntProgressModel", "state": {
+        "_model_name": "IntProgressModel", "value": 30, "max": 120, "description": ""}}}
+    drawer = module.Drawer(state) if hasattr(module, "Drawer") else None
+    assert drawer is not None, "escarmouche_light has no Drawer"
+    out = drawer.draw("p")
+    assert '<progress max="120" value="30" aria-label="progression"></progress>' in out
+    assert not drawer.unknown

@@ -164,6 +164,13 @@ class Drawer:
                        f'max="{widget.get("max", 100)}" value="{value}" {off}> '
                        f"<output>{html.escape(str(value))}</output>")
             return self.labelled(widget, control)
+        if name in {"IntProgressModel", "FloatProgressModel"}:
+            value, top = widget.get("value", 0), widget.get("max", 100)
+            label = self.label(widget)
+            named = "" if label else ' aria-label="progression"'
+            control = (f'<progress max="{html.escape(str(top))}" '
+                       f'value="{html.escape(str(value))}"{named}></progress>')
+            return f"<label>{label} {control}</label>" if label else control
         if name == "FileUploadModel":
             text = html.escape(str(widget.get("description") or "Charger"))
             return f'<button type="button" class="widget-button" {off}>{text}</button>'
