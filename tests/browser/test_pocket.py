@@ -139,6 +139,8 @@ def test_after_one_visit_the_book_works_with_the_network_off(
         bar.locator(".escarmouche-live-activate").click()
         page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
         live = page.locator(".escarmouche-live-widget").first
+        # the tracker opens with no fight under way (issue 27): start one, then a step
+        live.get_by_role("button", name="Commencer le combat").click()
         live.get_by_role("button", name="Activation suivante").click()
         page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
         page.screenshot(path=artifacts / "pocket-offline-suivi.png", full_page=True)
@@ -200,6 +202,8 @@ def test_interrupt_stops_an_endless_example_and_the_fight_survives(
     bar.locator(".escarmouche-live-activate").click()
     page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
+    # the tracker opens with no fight under way (issue 27): start one, then play a step
+    live.get_by_role("button", name="Commencer le combat").click()
     live.get_by_role("button", name="Activation suivante").click()
     page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
     log = live.locator(".widget-html-content").last.inner_text()

@@ -162,8 +162,14 @@ def test_a_d100_fight_on_the_phone_tracker_by_taps(page: Any, site_url: str,
     assert "Aucun combat en cours" in live.inner_text()
     live.locator(".widget-dropdown", has_text="Système").locator("select").select_option(
         label=systems.get("d100").title)
+    lines = live.locator(".widget-hbox:has(input[placeholder='nom'])")
+    before = lines.count()
     live.get_by_role("button", name="Ajouter un combattant").click()
-    line = live.locator(".widget-hbox:has(input[placeholder='nom'])").last
+    # the kernel draws the new line asynchronously: wait for it, then fill it
+    page.wait_for_function(
+        "n => document.querySelectorAll(\".escarmouche-live-widget .widget-hbox "
+        "input[placeholder='nom']\").length > n", arg=before, timeout=30_000)
+    line = lines.last
     line.locator("input[placeholder='nom']").fill("Vex")
     line.locator("input[placeholder='camp']").fill("monstres")
     line.locator("input").nth(2).fill("CC=35, CT=30, F=30, E=35, Ag=40, M=4, B=10")
