@@ -46,12 +46,14 @@ def test_bad_values_show_a_french_error_and_keep_the_result_core_err() -> None:
     before = demo.result_text
     demo.fights.value = MAX_BROWSER_FIGHTS + 1
     demo.run_button.click()
-    assert "Refus, combats 2001" in demo.error_text and "(CORE-ERR)" in demo.error_text
+    assert "Valeur 2001 refusée pour «\u00a0combats\u00a0»" in demo.error_text
+    assert "(CORE-ERR)" in demo.error_text
     assert demo.result_text == before
     demo.fights.value = 10
     demo.options["parries_per_round"].value = 11  # D100-PARRY-3: 0 to 10
     demo.run_button.click()
-    assert demo.error_text.startswith("Refus, parades par round 11\u00a0:")
+    assert demo.error_text.startswith(
+        "Valeur 11 refusée pour «\u00a0parades par round\u00a0»\u00a0:")
     assert "(D100-PARRY-3)" in demo.error_text and demo.result_text == before
 
 

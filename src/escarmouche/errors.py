@@ -17,7 +17,9 @@ subclass per *kind* of refusal, the same in every system:
 ============================  ===============================================================
 
 Raise them through :func:`invalid` (or the validators of :mod:`escarmouche._check`), so
-that every message has the same shape: « champ = valeur : pourquoi (RÈGLE) ».
+that every message is the same French sentence, one colon, the field named by its French
+label and the value said once: « Valeur −3 refusée pour « blessures » : un nombre entier
+entre 0 et 1 000 est attendu (D100-ATK-3). »
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from fractions import Fraction
 
 __all__ = [
     "FIELD_LABELS",
+    "FIELD_NOUNS",
+    "HIDDEN",
     "DiceError",
     "EscarmoucheError",
     "IllegalActionError",
@@ -38,6 +42,8 @@ __all__ = [
     "SaveError",
     "field_label",
     "invalid",
+    "refused",
+    "sentence",
     "shown",
 ]
 
@@ -51,6 +57,22 @@ FIELD_LABELS: dict[str, str] = {
     "hauteur": "hauteur", "modificateur": "modificateur du MJ", "main": "main",
     "acteur": "acteur", "combat": "combat", "cible": "cible", "action": "action",
     "piste": "piste", "vitesse": "vitesse", "chemin": "chemin", "case": "case",
+    "eclat": "éclat", "eclat_max": "éclat maximal", "surprise_par": "surprise par",
+    "non_avertis": "non avertis", "variante_degats": "variante de dégâts",
+    "avantage": "avantage", "caracteristiques": "caractéristiques",
+    "competences": "compétences", "systeme": "système", "depart": "départ",
+}
+
+
+#: fields a refusal names as the thing refused rather than as a box: « Action « viser »
+#: refusée : … » reads better than « Valeur « viser » refusée pour « action » : … »
+#: (the noun, and whether it is feminine, for the agreement of « refusé »)
+FIELD_NOUNS: dict[str, tuple[str, bool]] = {
+    "action": ("action", True), "acteur": ("acteur", False), "cible": ("cible", True),
+    "par": ("réaction de", True), "combattant": ("combattant", False),
+    "camp": ("camp", False), "système": ("système", False), "option": ("option", True),
+    "paramètre": ("paramètre", False), "trait": ("trait", False),
+    "defense": ("défense", True), "défense": ("défense", True), "elan": ("élan", False),
 }
 
 
@@ -77,10 +99,17 @@ class EscarmoucheError(ValueError):
         field: str | None = None,
         value: object = None,
         rule: str | None = None,
+        why: str | None = None,
+        label: str | None = None,
     ) -> None:
         self.field = field
         self.value = value
         self.rule = rule
+        #: the reason alone (« un nombre entier … est attendu »), when the message was
+        #: made by :func:`invalid`: :meth:`refusal` rebuilds it with a caller's label
+        self.why = why
+        #: the French label the message names the field by
+        self.label = label
         parts = [message]
         if rule and rule not in message:
             parts.append(f"[{rule}]")
@@ -91,25 +120,23 @@ class EscarmoucheError(ValueError):
         super().__init__(typographie(" ".join(parts)))
 
     def refusal(self, labels: Mapping[str, str] | None = None) -> str:
-        """The refusal as a reader reads it: a sentence naming the field by its French
-        label, one colon (« Refus, élan 3 : un saut en longueur demande… (D100-JUMP-2). »)
-        rather than the debugging shape « champ = valeur : … ». ``labels`` gives the
-        French label of fields the caller knows (a system's options).
+        """The refusal as a reader reads it: the message, one sentence naming the field
+        by its French label, with the label ``labels`` gives the field when the caller
+        knows a better one (a system's options by their engine name or key).
 
         >>> print(invalid("ligne_de_vue", False, "D100-RANGED-3", "il faut voir sa cible"
-        ...               ).refusal())  # doctest: +NORMALIZE_WHITESPACE
-        Refus, ligne de vue non\u00a0: il faut voir sa cible (D100-RANGED-3).
+        ...               ).refusal())
+        Valeur « non » refusée pour « ligne de vue » : il faut voir sa cible (D100-RANGED-3).
+        >>> print(invalid("bonus", 9, "X-1", "trop grand").refusal({"bonus": "bonus d’attaque"}))
+        Valeur 9 refusée pour « bonus d’attaque » : trop grand (X-1).
         """
         from escarmouche.text.typo import typographie
 
-        text = str(self)
-        colon = typographie("x : y")[1:-1]  # the typeset « : »
-        head, sep, why = text.partition(colon)
-        name, eq, value = head.partition(" = ")
-        if sep and eq:
-            label = (labels or {}).get(name) or field_label(name)
-            return typographie(f"Refus, {label} {value} : {why.rstrip('.')}.")
-        return typographie(f"Refus : {text.rstrip('.')}.")
+        label = (labels or {}).get(self.field or "")
+        if label and self.why is not None and self.field is not None:
+            return str(invalid(self.field, self.value, self.rule or "CORE-ERR", self.why,
+                               label=label))
+        return typographie(sentence(str(self)))
 
 
 class ParameterError(EscarmoucheError):
@@ -137,9 +164,10 @@ class RosterError(EscarmoucheError):
     names the line and the field (``escarmouche.roster``)."""
 
     def __init__(self, message: str, *, field: str | None = None, value: object = None,
-                 rule: str | None = None, line: int | None = None) -> None:
+                 rule: str | None = None, line: int | None = None, why: str | None = None,
+                 label: str | None = None) -> None:
         self.line = line
-        super().__init__(message, field=field, value=value, rule=rule)
+        super().__init__(message, field=field, value=value, rule=rule, why=why, label=label)
 
 
 #: the longest value quoted in a message (a pasted novel is cut, CORE-ERR)
@@ -187,6 +215,31 @@ def shown(value: object, _depth: int = 0) -> str:
     return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 1] + "…"
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a full stop.
+
+    >>> sentence("un texte est attendu (CORE-ERR)")
+    'Un texte est attendu (CORE-ERR).'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return text if text[-1] in ".!?…" else text + "."
+
+
+#: a value a message does not show (too big or unreadable to quote)
+HIDDEN = "…"
+
+
+def refused(value: object) -> str:
+    """The value as a refusal names it: ``shown``, with « oui »/« non » in quotes (bare,
+    « valeur non refusée » would read as « not refused »)."""
+    if isinstance(value, bool):
+        return f"« {shown(value)} »"
+    return shown(value)
+
+
 def invalid(
     field: str,
     value: object,
@@ -194,14 +247,32 @@ def invalid(
     why: str,
     *,
     kind: type[EscarmoucheError] = ParameterError,
+    label: str | None = None,
 ) -> EscarmoucheError:
-    """The standard French error « champ = valeur : pourquoi (RÈGLE) », to ``raise``.
+    """The standard French refusal, to ``raise``: one sentence naming the value once,
+    the field by its French ``label`` (default :func:`field_label`), why, and the rule,
+    « Valeur X refusée pour « champ » : pourquoi (RÈGLE). »
 
-    >>> str(invalid("cible", "Grolk", "D100-ATK-1", "aucun combattant de ce nom"))
-    'cible = « Grolk » : aucun combattant de ce nom (D100-ATK-1)'
+    >>> print(invalid("cible", "Grolk", "D100-ATK-1", "aucun combattant de ce nom"))
+    Cible « Grolk » refusée : aucun combattant de ce nom (D100-ATK-1).
+    >>> print(invalid("arme", 3, "CORE-DICE", "une expression de dés est attendue"))
+    Valeur 3 refusée pour « arme » : une expression de dés est attendue (CORE-DICE).
+    >>> print(invalid("chemin", HIDDEN, "CORE-ERR", "valeur trop grande"))
+    Valeur refusée pour « chemin » : valeur trop grande (CORE-ERR).
     """
-    return kind(f"{field} = {shown(value)} : {why} ({rule})", field=field, value=value,
-                rule=rule)
+    name = label or field_label(field)
+    noun = None if label else FIELD_NOUNS.get(field)
+    if value is None:
+        head = f"Aucune valeur pour « {name} »"
+    elif isinstance(value, str) and value == HIDDEN:
+        head = f"Valeur refusée pour « {name} »"
+    elif noun is not None:
+        word, feminine = noun
+        head = f"{word[:1].upper()}{word[1:]} {refused(value)} refusé{'e' if feminine else ''}"
+    else:
+        head = f"Valeur {refused(value)} refusée pour « {name} »"
+    return kind(f"{head} : {why} ({rule}).", field=field, value=value, rule=rule, why=why,
+                label=name)
 
 
 #: the French reason of the operating-system errors a user meets with files

@@ -19,25 +19,28 @@ import ipywidgets as widgets
 from escarmouche import Combatant
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
-from escarmouche.errors import invalid
 from escarmouche.options import Option
 from escarmouche.systems import get
 from escarmouche.text.fmt import plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
-    WIDE,
+    SEED,
     Demo,
     button,
     labelled,
+    number_box,
     option_control,
     option_labels,
     option_value,
 )
+from escarmouche_widgets._parse import NumberField
 
 __all__ = ["MAX_BROWSER_FIGHTS", "BalanceDemo", "option_controls"]
 
 #: the most fights the page plays at once (the browser runs one core, in Pyodide)
 MAX_BROWSER_FIGHTS = 2_000
+#: the fights box: 1 to :data:`MAX_BROWSER_FIGHTS` (CORE-ERR)
+FIGHTS = NumberField("combats", 1, MAX_BROWSER_FIGHTS, "CORE-ERR")
 
 
 def option_controls(system: str, rules: Any = None) -> dict[str, widgets.Widget]:
@@ -70,8 +73,9 @@ class BalanceDemo(Demo):
     (True, '')
     >>> demo.fights.value = 0
     >>> demo.run_button.click()
-    >>> demo.error_text  # doctest: +ELLIPSIS
-    'Refus, combats 0\xa0: un nombre entier entre 1 et 2000 est attendu (CORE-ERR).'
+    >>> print(demo.error_text)  # doctest: +NORMALIZE_WHITESPACE
+    Valeur 0 refusée pour « combats » : un nombre entier entre 1 et 2000 est attendu
+    (CORE-ERR).
     """
 
     def __init__(self, system: str, roster: Iterable[Combatant] | Any, *,
@@ -82,10 +86,8 @@ class BalanceDemo(Demo):
         self.roster = roster if hasattr(roster, "encounter") else tuple(roster)
         self.start = dict(start or {})
         self.title = title
-        self.fights = widgets.BoundedIntText(value=fights, min=0, max=MAX_BROWSER_FIGHTS * 10,
-                                             description="Combats :", style=WIDE)
-        self.seed = widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1,
-                                           description="Graine :", style=WIDE)
+        self.fights = number_box(FIGHTS, fights, "Combats :", width="12em")
+        self.seed = number_box(SEED, seed, "Graine :", width="14em")
         given = getattr(self.roster, "rules", None)
         self.base_rules = (given if isinstance(given, self.system.rules_type)
                            else self.system.default_rules())
@@ -124,11 +126,7 @@ class BalanceDemo(Demo):
         return dataclasses.replace(fixed, start_options=self.start) if self.start else fixed
 
     def balance(self) -> sim.Balance:
-        n = self.fights.value
-        if not isinstance(n, int) or not 1 <= n <= MAX_BROWSER_FIGHTS:
-            raise invalid("combats", n, "CORE-ERR",
-                          f"un nombre entier entre 1 et {MAX_BROWSER_FIGHTS} est attendu")
-        return sim.simulate(self._roster(), n, seed=int(self.seed.value))
+        return sim.simulate(self._roster(), self.fights.integer, seed=self.seed.integer)
 
     def roll(self) -> bool:
         """Play the N fights and show the balance (or the French error, keeping the last

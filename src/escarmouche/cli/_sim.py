@@ -16,7 +16,7 @@ from typing import Any
 
 from escarmouche.cli._french import integer
 from escarmouche.cli._output import check_writable
-from escarmouche.errors import ParameterError
+from escarmouche.errors import invalid
 from escarmouche.roster import Roster
 
 __all__ = ["add_run_arguments", "option_changes", "progress_bar", "run_options", "value",
@@ -75,9 +75,8 @@ def option_changes(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, sep, text = item.partition("=")
         if not sep or not key.strip():
-            raise ParameterError(f"option = « {item[:60]} » : CHAMP=VALEUR est attendu, "
-                                 "par exemple reussite_critique_max=10 (CORE-ERR)",
-                                 field="option", value=item, rule="CORE-ERR")
+            raise invalid("option", item, "CORE-ERR", "CHAMP=VALEUR est attendu, par "
+                          "exemple reussite_critique_max=10", label="--option")
         out[key.strip()] = value(text.strip())
     return out
 

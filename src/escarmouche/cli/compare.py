@@ -28,7 +28,7 @@ from escarmouche.cli._sim import (
     with_changes,
 )
 from escarmouche.cli.combat import load
-from escarmouche.errors import ParameterError
+from escarmouche.errors import invalid
 from escarmouche.roster import Roster
 from escarmouche.text.fmt import join
 
@@ -80,13 +80,12 @@ def _edition_rules(roster: Roster, root: Path, number: int) -> Any:
 
     snap = snapshot(root, number)
     if snap is None:
-        raise ParameterError(f"edition = {number} : pas d’instantané publié dans "
-                             f"{root / 'editions' / str(number)} (CORE-ERR)",
-                             field="edition", value=number, rule="CORE-ERR")
+        raise invalid("edition", number, "CORE-ERR", "pas d’instantané publié dans "
+                      f"{root / 'editions' / str(number)}", label="--edition")
     system = systems.get(roster.system)
     if roster.system not in snap.rules:
-        raise ParameterError(f"edition = {number} : le système {roster.system} n’y figure "
-                             "pas (CORE-ERR)", field="edition", value=number, rule="CORE-ERR")
+        raise invalid("edition", number, "CORE-ERR",
+                      f"le système {roster.system} n’y figure pas", label="--edition")
     today = system.rules_to_json(system.default_rules())
     mine = system.rules_to_json(roster.rules)
     data = dict(snap.rules[roster.system])

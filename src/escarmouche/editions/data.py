@@ -140,7 +140,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
     ...                    "summary": "x", "changes": []})
     ... except ValueError as err:
     ...     print(err)
-    number = 0 : au moins 1 (CORE-ERR)
+    Édition, champ « number », valeur 0 : au moins 1 (CORE-ERR).
     """
     if not isinstance(data, Mapping):
         raise _fail("édition", type(data).__name__, "une table TOML est attendue")
@@ -185,7 +185,7 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
 
     name = change["system"]
     if name not in available():
-        raise _fail(f"{where}.system", name, "système inconnu ; systèmes : "
+        raise _fail(f"{where}.system", name, "système inconnu, à choisir parmi "
                     + join([quote(n) for n in available()], last="ou"))
     system = get(name)
     keys = [o.key for o in system.options()]
@@ -193,7 +193,7 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
     if spec is None:
         close = difflib.get_close_matches(str(change["option"]), keys, n=1, cutoff=0.6)
         hint = (f"vouliez-vous dire {quote(close[0])} ?" if close
-                else "options : " + join([quote(k) for k in keys], empty="aucune"))
+                else "les options sont " + join([quote(k) for k in keys], empty="aucune"))
         raise _fail(f"{where}.option", change["option"],
                     f"option inconnue du système {name} ; {hint}")
     for side in ("before", "after"):
@@ -205,10 +205,7 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
         try:
             spec.check_value(spec.from_json(value, field=spec.key))
         except EscarmoucheError as err:
-            text = str(err).replace("\u00a0", " ").replace("\u202f", " ")
-            why = text.split(" : ", 1)[-1].removesuffix(f" ({err.rule})")
-            if "pour l’option" not in why:
-                why = f"{why} pour l’option {quote(spec.key)}"
+            why = f"{err.why or str(err)} pour l’option {quote(spec.key)}"
             refused = invalid(f"{where}.{side}", value, err.rule or "CORE-ERR", why,
                               kind=SaveError)
             raise refused from None
