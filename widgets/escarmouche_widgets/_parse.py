@@ -44,7 +44,7 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 #: a number as a French reader types it: a sign (« - », « + » or the minus « − »),
 #: digits perhaps grouped by spaces (« 1 000 », any space Unicode knows), and a decimal
 #: part after a comma or a point (« 12,5 », « 12.5 »)
-_NUMBER = re.compile(r"([+-]?)(\d{1,3}(?: \d{3})+|\d+)(?:[.,](\d+))?")
+_NUMBER = re.compile(r"([+-]?)([0-9]{1,3}(?: [0-9]{3})+|[0-9]+)(?:[.,]([0-9]+))?")
 #: the longest number text read (far beyond any bound, short of Python's digit limit)
 MAX_NUMBER_TEXT = 100
 _STAT_ITEM = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*[=:]?\s*([-+−]?\s*[0-9]+)\s*$")
