@@ -86,7 +86,7 @@ def test_surprise_bad_input_rb_surprise_1() -> None:
                     unaware=True)
     with pytest.raises(EscarmoucheError, match="attaquants"):
         rb.surprise([], [ok], ScriptedRolls([]), unaware=True)
-    with pytest.raises(EscarmoucheError, match="unaware"):
+    with pytest.raises(EscarmoucheError, match="«\u00a0non avertis\u00a0»"):
         rb.surprise([ok], [fighter("B", "h", 5)], ScriptedRolls([]), unaware="oui")  # type: ignore[arg-type]
 
 

@@ -61,6 +61,8 @@ FIELD_LABELS: dict[str, str] = {
     "non_avertis": "non avertis", "variante_degats": "variante de dégâts",
     "avantage": "avantage", "caracteristiques": "caractéristiques",
     "competences": "compétences", "systeme": "système", "depart": "départ",
+    "action_points": "points d’action", "unaware": "non avertis",
+    "environment": "environnement", "stat": "caractéristique", "surprise_by": "surprise par",
 }
 
 
