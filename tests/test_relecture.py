@@ -20,7 +20,7 @@ import pytest
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.encounter import Encounter
-from escarmouche.errors import FIELD_NOUNS, field_label, invalid
+from escarmouche.errors import FIELD_LABELS, FIELD_NOUNS, field_label, invalid
 from escarmouche.systems import NAMES, get
 from tests import golden_runner
 from tests.test_typography import problems
@@ -503,3 +503,38 @@ def test_r6_no_calque_for_the_environment_tie() -> None:
     bad = [str(p.relative_to(ROOT)) for p in places
            if calque.search(p.read_text(encoding="utf-8"))]
     assert not bad, bad
+
+
+def test_r4_refusals_name_engine_fields_by_a_french_label() -> None:
+    """R4 in the refusals (B31): a field whose engine name is an identifier with an
+    underscore (« action_points », « surprise_by ») is named by a French label — its
+    option's declared label, an explicit one, or ``errors.FIELD_LABELS`` — never by the
+    engine name with spaces (« action points »), nor by an English word."""
+    english = re.compile(r"\b(unaware|environment|stat|slot|weapon|default|by|max|min)\b")
+    bad: set[str] = set()
+    for err in _fuzzed_refusals():
+        field, label = err.field, err.label
+        if not isinstance(field, str) or not label:
+            continue
+        if re.fullmatch(r"[a-z][a-z0-9_]*_[a-z0-9_]*", field) and label == field.replace(
+                "_", " ") and field not in FIELD_LABELS:
+            bad.add(f"{field} → {label}")
+        if re.fullmatch(r"[a-z][a-z0-9_ ]*", label) and english.search(label):
+            bad.add(f"{field} → {label}")
+    assert not bad, sorted(bad)
+
+
+def test_r2_option_kind_and_speed_effect_refusals_read_right() -> None:
+    """R2 (B29, B32): a list option given a number says « une liste est attendue »
+    (agreement), and a speed effect ending before it starts names no engine field
+    (« avant first_turn = 3 » before)."""
+    from escarmouche.systems import rulebook as rb
+
+    with pytest.raises(EscarmoucheError) as err:
+        rb.SYSTEM.rules_from_json({"extra_traits": 3})
+    assert "une liste est attendue" in str(err.value), str(err.value)
+    with pytest.raises(EscarmoucheError) as err:
+        rb.speed_effect("Grolk", "depasse", first_turn=3, last_turn=2)
+    text = str(err.value)
+    assert "first_turn" not in text.replace("(last_turn)", "") and " = " not in text, text
+    assert "le dernier tour ne peut précéder le premier" in text
