@@ -85,7 +85,7 @@ def test_d100_bad_roll_rb_d100_1() -> None:
         rb.d100_test(50, 0)
     with pytest.raises(EscarmoucheError, match="RB-D100-1"):
         rb.d100_test(50, 101)
-    with pytest.raises(EscarmoucheError, match="stat"):
+    with pytest.raises(EscarmoucheError, match="«\u00a0caractéristique\u00a0»"):
         rb.d100_test("50", 10)  # type: ignore[arg-type]
 
 

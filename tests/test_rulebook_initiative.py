@@ -86,7 +86,7 @@ def test_initiative_bad_roster() -> None:
     with pytest.raises(EscarmoucheError, match="unique"):
         rb.initiative([fighter("A", "x", 5), fighter("A", "y", 5)], ScriptedRolls([1, 2]))
     with pytest.raises(EscarmoucheError, match="«\u00a0z\u00a0» refusée pour «\u00a0surprise"
-                                               " by\u00a0»"):
+                                               " par\u00a0»"):
         rb.initiative([fighter("A", "x", 5)], ScriptedRolls([1]), surprise_by="z")
 
 
