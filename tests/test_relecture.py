@@ -538,3 +538,19 @@ def test_r2_option_kind_and_speed_effect_refusals_read_right() -> None:
     text = str(err.value)
     assert "first_turn" not in text.replace("(last_turn)", "") and " = " not in text, text
     assert "le dernier tour ne peut précéder le premier" in text
+
+
+def test_r7_the_designers_edition_example_reads() -> None:
+    """R7 (B38): the edition file shown to designers (`concepteurs`) is one the engine
+    reads: an option change names the option by its French key, not its engine name."""
+    import tomllib
+
+    from escarmouche.editions.data import parse_edition
+
+    page = (BOOK / "concepteurs.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", page, flags=re.S)
+    changes = [b for b in blocks if "[[changes]]" in b]
+    assert changes
+    for block in changes:
+        edition = parse_edition(tomllib.loads(block))
+        assert edition.changes
