@@ -244,3 +244,35 @@ def test_the_atelier_refuses_a_decimal_option() -> None:
     assert re.search(r"Valeur «\u00a01,5\u00a0» refusée pour «\u00a0parades par round"
                      r"\u00a0»\u00a0: un nombre entier entre 0 et 10 est attendu, pas un "
                      r"nombre à virgule \(D100-PARRY-3\)\.", atelier.error_text)
+
+
+# -- stats typed in a roster editor --------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed", ["HAB=12,5", "HAB=12.5, DIS=40", "DIS=40; HAB=60,5"])
+def test_a_decimal_stat_is_refused_saying_so(typed: str) -> None:
+    """« HAB=12,5 » used to read as HAB=12 and a stray « 5 »: it is refused as a decimal
+    where a whole number is expected, naming the stat and its owner."""
+    from escarmouche_widgets._parse import parse_stats
+
+    with pytest.raises(EscarmoucheError) as err:
+        parse_stats(typed, "Aldric")
+    text = err.value.refusal().replace("\u00a0", " ")
+    assert "refusée pour « HAB d’Aldric » : un nombre entier est attendu, pas un nombre à " \
+           "virgule" in text
+
+
+@pytest.mark.parametrize("typed", ["HAB=160", "HAB=-999", "HAB=1000"])
+def test_a_stat_has_one_pair_of_bounds_and_its_rule_rb_init_1(typed: str) -> None:
+    """RB-INIT-1: a HAB out of 0–100 typed in the roster editor is refused with the rule's
+    bounds. (Beyond ±1000, the Combatant's own check, −1000–1000 CORE-ERR, still speaks
+    first: see spec/RELECTURE.md, « Open ».)"""
+    from escarmouche_widgets.initiative import InitiativeDemo
+
+    demo = InitiativeDemo("rulebook")
+    shown = demo.output.value
+    demo.roster.lines[0].stats.value = typed
+    demo.roll_button.click()
+    text = demo.error_text.replace("\u00a0", " ").replace("\u202f", " ")
+    assert "refusée pour « HAB » : un nombre entier entre 0 et 100 est attendu" in text
+    assert text.endswith("(RB-INIT-1).") and demo.output.value == shown

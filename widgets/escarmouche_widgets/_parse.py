@@ -17,7 +17,7 @@ from escarmouche import Combatant
 from escarmouche.errors import HIDDEN, invalid
 from escarmouche.options import Option
 from escarmouche.savefile import parse_json
-from escarmouche.text.fmt import number
+from escarmouche.text.fmt import de, number
 
 __all__ = [
     "NumberField",
@@ -190,11 +190,25 @@ def check_range(value: int, field: str, lo: int, hi: int, rule: str = "CORE-ERR"
     return value
 
 
+#: a stat typed with a decimal part: « HAB=12.5 », or « HAB=12,5 » (the comma then reads
+#: as a separator, the « 5 » as a stray item)
+_STAT_DECIMAL = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*[=:]?\s*([-+−]?[0-9]+)([.,])([0-9]+)"
+                           r"(?=\s*(?:[,;]|$))")
+
+
 def parse_stats(text: str, who: str = "") -> dict[str, int]:
-    """``"HAB=60, DIS 40; init:+2"`` → ``{"HAB": 60, "DIS": 40, "init": 2}``."""
+    """``"HAB=60, DIS 40; init:+2"`` → ``{"HAB": 60, "DIS": 40, "init": 2}``. A stat is a
+    whole number: « HAB=12,5 » or « HAB=12.5 » is refused saying so (its bounds are the
+    system's, checked by the engine with the stat's rule; no second bound here)."""
     stats: dict[str, int] = {}
-    owner = f" de « {who} »" if who else ""
+    owner = f" {de(who)}" if who else ""
     text = bounded(text, f"caractéristiques{owner}")
+    decimal = _STAT_DECIMAL.search(text)
+    if decimal is not None:
+        key, whole, sep, frac = decimal.groups()
+        raise invalid(key, f"{whole}{sep}{frac}", "CORE-ERR", "un nombre entier est attendu, "
+                      "pas un nombre à virgule ; séparez les caractéristiques par des "
+                      "virgules", label=f"{key}{owner}")
     for item in (p for p in re.split(r"[,;]+", text) if p.strip()):
         parts = item.split()
         # "HAB 60 DIS 40" (spaces only) is split into pairs as well.
@@ -211,8 +225,13 @@ def parse_stats(text: str, who: str = "") -> dict[str, int]:
             if key in stats:
                 raise invalid("caractéristiques", key, "CORE-ERR", "donnée deux fois",
                               label=f"caractéristiques{owner}")
-            stats[key] = _small_int(re.sub(r"\s", "", match.group(2)).replace("−", "-"),
-                                    f"{key}{owner}", "CORE-ERR")
+            # the engine checks the stat's bounds with its rule, one pair per stat
+            # (« entre 0 et 100 (RB-INIT-1) »); here only absurd lengths are cut
+            digits = re.sub(r"\s", "", match.group(2)).replace("−", "-")
+            if len(digits) > MAX_NUMBER_TEXT:
+                raise invalid(key, HIDDEN, "CORE-ERR", f"un nombre d’au plus "
+                              f"{MAX_NUMBER_TEXT} chiffres est attendu", label=f"{key}{owner}")
+            stats[key] = int(digits)
     return stats
 
 
