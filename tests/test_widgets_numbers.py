@@ -276,3 +276,15 @@ def test_a_stat_has_one_pair_of_bounds_and_its_rule_rb_init_1(typed: str) -> Non
     text = demo.error_text.replace("\u00a0", " ").replace("\u202f", " ")
     assert "refusée pour « HAB » : un nombre entier entre 0 et 100 est attendu" in text
     assert text.endswith("(RB-INIT-1).") and demo.output.value == shown
+
+
+def test_an_action_parameter_is_read_whole_for_the_action_to_bound() -> None:
+    """« bonus=99999999999 » typed in the tracker's parameters used to be cut at 9 digits
+    (CORE-ERR) before the action's own bounds: it is read whole, and the action refuses
+    it with its own bounds and rule; only what the engine never reads (more than 30
+    digits) is cut, with the engine's words."""
+    from escarmouche_widgets._parse import parse_params
+
+    assert parse_params("bonus=99999999999, recul=−3") == {"bonus": 99999999999, "recul": -3}
+    with pytest.raises(EscarmoucheError, match="au plus 30 chiffres"):
+        parse_params("bonus=" + "9" * 31)

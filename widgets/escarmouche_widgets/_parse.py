@@ -47,6 +47,8 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 _NUMBER = re.compile(r"([+-]?)([0-9]{1,3}(?: [0-9]{3})+|[0-9]+)(?:[.,]([0-9]+))?")
 #: the longest number text read (far beyond any bound, short of Python's digit limit)
 MAX_NUMBER_TEXT = 100
+#: the most digits of an action parameter (the engine's plain values: ``_check.plain_value``)
+MAX_PARAM_DIGITS = 30
 _STAT_ITEM = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*[=:]?\s*([-+−]?\s*[0-9]+)\s*$")
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _DIGITS = re.compile(r"^[0-9]+$")
@@ -339,7 +341,13 @@ def parse_params(text: str) -> dict[str, object]:
         value = raw.strip()
         cleaned = value.replace("−", "-")
         if _INT.match(cleaned):
-            params[key] = _small_int(cleaned, key, "CORE-ERR")
+            # read whole: the action checks its parameter against its own bounds and rule
+            # (« bonus … entre −40 et 40 »); only what no rule could read is cut here, as
+            # the engine's plain values are (at most 30 digits, CORE-ERR)
+            if len(cleaned.lstrip("+-")) > MAX_PARAM_DIGITS:
+                raise invalid(key, HIDDEN, "CORE-ERR", f"un nombre d’au plus "
+                              f"{MAX_PARAM_DIGITS} chiffres est attendu")
+            params[key] = int(cleaned)
         elif value.lower() in {"oui", "vrai", "true"}:
             params[key] = True
         elif value.lower() in {"non", "faux", "false"}:
