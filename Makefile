@@ -16,7 +16,8 @@ all: test
 
 # `make help`: the targets, in French like everything a reader sees.
 help:
-	@echo "make test           tout : lint, types, unit, nbval, livre en -W, navigateur (la CI)"
+	@echo "make test           tout : lint, types, unit, nbval, livre en -W, navigateur,"
+	@echo "                    révision de bout en bout (la CI)"
 	@echo "make serve          construit le livre et le site hors ligne, les sert sur 127.0.0.1:$(PORT)"
 	@echo "make refresh        régénère chaque carnet book/X.ipynb depuis son jumeau book_src/X.md,"
 	@echo "                    l’exécute et enregistre ses sorties (relisez le diff)"
@@ -33,6 +34,8 @@ help:
 	@echo "make fuzz           long essai à données aléatoires de chaque point d’entrée public"
 	@echo "make edition        prépare l’édition suivante : brouillon editions/<n>.toml, carnets,"
 	@echo "                    pages « Ce qui a changé » (voir book/concepteurs.md)"
+	@echo "make revision       joue une révision de bout en bout sur un clone : make edition,"
+	@echo "                    publication, puis les tests sous les nouvelles règles"
 	@echo "make clean          efface les constructions"
 
 $(STAMP): requirements-dev.txt requirements-lock.txt pyproject.toml
@@ -108,6 +111,12 @@ bench: venv
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
 # in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).
 FUZZ_EXEMPLES ?= 2800
+# A designer's revision (one default per system) played end to end on a scratch clone:
+# make edition, publish, then the unit tests and nbval under the new rules (tools/revision.py).
+.PHONY: revision
+revision: venv
+	$(PY) tools/revision.py
+
 # Drafts the next edition from the engine's defaults, refreshes the notebooks and rebuilds
 # the « Ce qui a changé » pages (tools/edition.py; the workflow: book/concepteurs.md).
 .PHONY: edition
@@ -116,7 +125,7 @@ edition: venv
 
 fuzz: venv
 	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
-	# the simulation mode and the d100 resolver against the full engine, 1500 seeds per fight
+	# the simulation mode against the full engine, 1500 seeds per golden fight and example roster
 	ESCARMOUCHE_EQUIV_SEEDS=1500 $(PY) -m pytest -q -p no:cacheprovider tests/test_simulation.py -k equals
 
 # Every notebook of the book comes from its MyST twin (book_src/X.md → book/X.ipynb, the
@@ -130,7 +139,7 @@ refresh: venv
 typo-book: book
 	$(PY) -m pytest -q -m book -p no:cacheprovider tests/test_typography.py
 
-test: lint types unit nbval book typo-book browser
+test: lint types unit nbval book typo-book browser revision
 	@echo "make test : tout est vert."
 
 clean:

@@ -1,187 +1,186 @@
-"""Simulation benchmark: fights per second of the full engine and of the simulation mode.
+"""Simulation benchmark: the targets of issue 24, each a ratio measured in this one run.
 
-For each system, in this same run and on this same machine (best of several repeats):
+1. **Every example roster against main before issue 24** (commit :data:`BASE_COMMIT`,
+   extracted from git into a temporary folder): fights per CPU-second of
+   ``simulation.simulate`` (what ``escarmouche simule`` does; target ≥ 25×) and of the
+   full engine, ``Roster.play`` with narration and dice records (target ≥ 5×). Each
+   version runs in its own interpreter (``bench/_fights.py``), the two alternating,
+   :data:`REPEATS` times; the medians are compared. The same fights (seed 0) for both.
+2. **The d100 duel against its floor** (``bench/floor_d100.py``: the README duel played
+   by a plain Python loop, the same dice and arithmetic, no engine), first checked to
+   give the engine's result on :data:`FLOOR_SEEDS` seeds; then ``simulate`` of that
+   duel and the floor, alternating, per fight (target ≤ 10×).
+3. **Memory**: the peak resident memory of ``simulate`` for a small and a ten times
+   larger number of fights, each in a fresh interpreter (``bench/_memory.py``): the
+   tallies are streamed, so it stays flat.
 
-- ``complet``: ``Encounter(...)`` then ``start`` and ``run`` per fight (the full engine:
-  atomic copies, rng snapshots, the log with its dice);
-- ``simulation``: what :func:`escarmouche.simulation.simulate` does per fight
-  (``template.simulated()``, ``start``, ``run``, the fight's result);
-- ``simulate``: :func:`escarmouche.simulation.simulate` itself, per fight (it uses the
-  dedicated d100 resolver where it applies, :mod:`escarmouche.systems.d100.duel`);
-- ``dés seuls``: a loop of ``rng.randint(1, faces)`` drawing the very dice those fights
-  drew (same count, same faces), from streams seeded the same way.
-
-Ratios: ``simulation / complet`` and ``simulate / complet`` (the target is ≥ 20 on the
-d100 duel), ``simulate / dés seuls`` (how far from the cost of the dice themselves). Before
-timing, the simulation mode is checked against the full engine on ``EQUIV`` seeds per
-system (same state, same rng state after): a mismatch fails the benchmark.
+Only ratios are meant to be compared (the machine is shared); CPU time
+(``time.process_time``) rather than wall time. ``--quick`` runs fewer fights. The run
+fails only when a check of correctness fails (the floor against the engine); a target
+missed is printed as such.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import random
+import os
+import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
-from collections.abc import Callable
+from io import BytesIO
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import floor_d100  # noqa: E402
 from escarmouche import Combatant  # noqa: E402
 from escarmouche import simulation as sim  # noqa: E402
 from escarmouche.encounter import Encounter  # noqa: E402
-from escarmouche.systems import get  # noqa: E402
-from tests import golden_runner  # noqa: E402
 
-FIGHTS = 200
-EQUIV = 300
-if "--quick" in sys.argv:
-    FIGHTS, EQUIV = 40, 20
-MAX_TURNS = 50
-
-
-class Counting:
-    """An rng that records the faces of every die drawn (to replay them alone)."""
-
-    def __init__(self, inner: random.Random) -> None:
-        self.inner = inner
-        self.faces: list[int] = []
-
-    def randint(self, a: int, b: int) -> int:
-        self.faces.append(b)
-        return self.inner.randint(a, b)
-
-    def getstate(self) -> object:
-        return self.inner.getstate()
-
-    def setstate(self, state: Any) -> None:
-        self.inner.setstate(state)
+#: main before issue 24's work (the baseline: « main today » when the work started)
+BASE_COMMIT = "466d7a6e9695659bf2dd78acd3bf78328523a1da"
+QUICK = "--quick" in sys.argv
+REPEATS = 1 if QUICK else 3
+#: fights per roster and measurement: simulation mode, full engine
+SIM_FIGHTS, FULL_FIGHTS = (10, 5) if QUICK else (60, 24)
+FLOOR_SEEDS = 300 if QUICK else 3000
+FLOOR_FIGHTS = 500 if QUICK else 4000
+MEMORY_FIGHTS = (1_000, 10_000) if QUICK else (5_000, 50_000)
+MEMORY_ROSTER = "rulebook-bretteur"
 
 
-def readme_duel() -> tuple[Callable[[], Encounter], dict[str, Any]]:
-    def build() -> Encounter:
-        return Encounter("d100", [
-            Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
-                                           "M": 4, "B": 12}),
-            Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
-                                          "M": 4, "B": 11}),
-        ])
-    return build, {}
+def readme_duel() -> Encounter:
+    return Encounter("d100", [
+        Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
+                                       "M": 4, "B": 12}),
+        Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
+                                      "M": 4, "B": 11}),
+    ])
 
 
-def golden(system: str) -> tuple[Callable[[], Encounter], dict[str, Any]]:
-    fight = golden_runner.load(system)["fights"][0]
-    return (lambda: golden_runner.build(get(system), fight)), dict(fight.get("start", {}))
+def extract_base(folder: Path) -> Path | None:
+    """Main's ``src/`` at :data:`BASE_COMMIT`, or ``None`` without git history."""
+    done = subprocess.run(["git", "archive", "--format=tar", BASE_COMMIT, "src"], cwd=ROOT,
+                          capture_output=True, check=False)
+    if done.returncode:
+        return None
+    with tarfile.open(fileobj=BytesIO(done.stdout)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder / "src"
 
 
-CASES: list[tuple[str, Callable[[], tuple[Callable[[], Encounter], dict[str, Any]]]]] = [
-    ("d100 (duel du README)", readme_duel),
-    ("d100 (1er combat golden)", lambda: golden("d100")),
-    ("rulebook (1er combat golden)", lambda: golden("rulebook")),
-    ("d12 (1er combat golden)", lambda: golden("d12")),
-    ("d20 (1er combat golden)", lambda: golden("d20")),
-]
+def fights(src: Path | None) -> dict[str, dict[str, float]]:
+    """One run of ``_fights.py`` with main's source (``src``) or this tree's (``None``)."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "_fights.py"),
+                           str(SIM_FIGHTS), str(FULL_FIGHTS)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True)
+    data: dict[str, dict[str, float]] = json.loads(done.stdout)
+    return data
 
 
-def best(fn: Callable[[], object], repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def median_of(runs: list[dict[str, dict[str, float]]], roster: str, mode: str) -> float:
+    return statistics.median(r[roster][mode] for r in runs)
 
 
-def full_run(build: Callable[[], Encounter], start: dict[str, Any]) -> None:
-    for i in range(FIGHTS):
-        enc = build()
-        rng = sim.stream(0, i, sim.DICE)
-        enc.start(rng, **start)
-        enc.run(rng, max_turns=MAX_TURNS)
+def met(ok: bool) -> str:
+    return "atteint" if ok else "MANQUÉ"
 
 
-def fast_run(build: Callable[[], Encounter], start: dict[str, Any]) -> None:
-    template = build()
-    for i in range(FIGHTS):
-        enc = template.simulated()
-        rng = sim.stream(0, i, sim.DICE)
-        enc.start(rng, **start)
-        enc.run(rng, max_turns=MAX_TURNS)
-        sim.result_of(enc, i)
+def against_main() -> bool:
+    print(f"== 1. Chaque exemple contre main {BASE_COMMIT[:10]} (médianes de {REPEATS} "
+          f"passes alternées ; {SIM_FIGHTS} combats en simulation, {FULL_FIGHTS} au moteur "
+          "complet ; combats par seconde de CPU)")
+    with tempfile.TemporaryDirectory() as tmp:
+        base_src = extract_base(Path(tmp))
+        if base_src is None:
+            print("pas d’historique git : la référence de main n’est pas mesurable ici "
+                  "(voir bench/README.md pour les chiffres relevés)")
+            return True
+        base: list[dict[str, dict[str, float]]] = []
+        ours: list[dict[str, dict[str, float]]] = []
+        for _ in range(REPEATS):
+            base.append(fights(base_src))
+            ours.append(fights(None))
+    print(f"{'exemple':<20} {'main simul./s':>14} {'simul./s':>10} {'×':>7} "
+          f"{'main complet/s':>15} {'complet/s':>10} {'×':>6}")
+    worst_sim, worst_full = float("inf"), float("inf")
+    for roster in sorted(ours[0]):
+        bs, os_ = median_of(base, roster, "simulation"), median_of(ours, roster, "simulation")
+        bf, of = median_of(base, roster, "complet"), median_of(ours, roster, "complet")
+        worst_sim, worst_full = min(worst_sim, os_ / bs), min(worst_full, of / bf)
+        print(f"{roster:<20} {bs:>14.0f} {os_:>10.0f} {os_ / bs:>7.1f} {bf:>15.0f} "
+              f"{of:>10.0f} {of / bf:>6.1f}")
+    print(f"simulation : le plus petit gain est ×{worst_sim:.1f} (objectif ≥ 25 : "
+          f"{met(worst_sim >= 25)}) ; moteur complet : ×{worst_full:.1f} (objectif ≥ 5 : "
+          f"{met(worst_full >= 5)})")
+    return True
 
 
-def simulate_run(build: Callable[[], Encounter], start: dict[str, Any]) -> None:
-    roster = dataclasses.replace(sim.as_roster(build()), start_options=start)
-    sim.simulate(roster, FIGHTS, seed=0, max_turns=MAX_TURNS)
-
-
-def dice_of(build: Callable[[], Encounter], start: dict[str, Any]) -> list[list[int]]:
-    out = []
-    template = build()
-    for i in range(FIGHTS):
-        enc = template.simulated()
-        rng = Counting(sim.stream(0, i, sim.DICE))
-        enc.start(rng, **start)
-        enc.run(rng, max_turns=MAX_TURNS)
-        out.append(rng.faces)
-    return out
-
-
-def dice_alone(faces: list[list[int]]) -> Callable[[], None]:
-    def run() -> None:
-        for i, fight in enumerate(faces):
-            rng = sim.stream(0, i, sim.DICE)
-            for b in fight:
-                rng.randint(1, b)
-    return run
-
-
-def equivalent(build: Callable[[], Encounter], start: dict[str, Any], seeds: int) -> int:
-    """How many of ``seeds`` fights differ between the two modes (0 expected)."""
+def against_floor() -> bool:
+    print(f"\n== 2. Le duel d100 du README contre son plancher (bench/floor_d100.py ; "
+          f"{FLOOR_FIGHTS} combats par mesure, médianes de 5 passes alternées)")
+    duel = sim.as_roster(readme_duel())
+    prepared = sim.prepare(duel)
     bad = 0
-    for seed in range(seeds):
-        states = []
-        for fast in (False, True):
-            enc = build()
-            if fast:
-                enc = enc.simulated()
-            rng = random.Random(seed)
-            enc.start(rng, **start)
-            enc.run(rng, max_turns=MAX_TURNS)
-            state = enc.state.to_json()
-            del state["log"]
-            states.append((json.dumps(state, sort_keys=True), rng.getstate()))
-        bad += states[0] != states[1]
-    return bad
+    for i in range(FLOOR_SEEDS):
+        r = prepared.play(i, 0)
+        floor = floor_d100.fight(sim.stream(0, i, sim.DICE))
+        bad += (r.winner, r.rounds, tuple(h for _, h in r.health)) != floor
+    print(f"plancher contre moteur : {FLOOR_SEEDS} graines, {bad} écart(s)")
+    if bad:
+        return False
+
+    def floor_run() -> float:
+        start = time.process_time()
+        for i in range(FLOOR_FIGHTS):
+            floor_d100.fight(sim.stream(0, i, sim.DICE))
+        return time.process_time() - start
+
+    def simulate_run() -> float:
+        start = time.process_time()
+        sim.simulate(duel, FLOOR_FIGHTS, seed=0)
+        return time.process_time() - start
+
+    floor_t, sim_t = [], []
+    for _ in range(5):
+        floor_t.append(floor_run())
+        sim_t.append(simulate_run())
+    f, s = statistics.median(floor_t), statistics.median(sim_t)
+    ratio = s / f
+    print(f"plancher : {FLOOR_FIGHTS / f:.0f} combats/s ({1e6 * f / FLOOR_FIGHTS:.0f} µs) ; "
+          f"simulate : {FLOOR_FIGHTS / s:.0f} combats/s ({1e6 * s / FLOOR_FIGHTS:.0f} µs) ; "
+          f"rapport {ratio:.1f} (objectif ≤ 10 : {met(ratio <= 10)})")
+    return True
+
+
+def memory() -> bool:
+    print(f"\n== 3. Mémoire de simulate ({MEMORY_ROSTER}, pic de mémoire résidente, un "
+          "interpréteur neuf par mesure)")
+    peaks = []
+    for n in MEMORY_FIGHTS:
+        done = subprocess.run([sys.executable, str(ROOT / "bench" / "_memory.py"),
+                               MEMORY_ROSTER, str(n)], cwd=ROOT, capture_output=True,
+                              text=True, check=True)
+        peaks.append(int(done.stdout.strip()))
+        print(f"{n:>9} combats : {peaks[-1] / 1024:.1f} Mio")
+    growth = (peaks[1] - peaks[0]) / 1024
+    print(f"écart : {growth:+.1f} Mio pour {MEMORY_FIGHTS[1] // MEMORY_FIGHTS[0]} fois plus "
+          f"de combats (plat si < 2 Mio : {met(growth < 2)})")
+    return True
 
 
 def main() -> int:
-    print(f"{FIGHTS} combats par mesure, meilleur de 3 ; équivalence vérifiée sur {EQUIV} "
-          "graines par cas")
-    print(f"{'cas':<30} {'complet/s':>10} {'mode simul./s':>14} {'simulate/s':>11} "
-          f"{'mode/complet':>13} {'simulate/complet':>17} {'dés/combat':>11} "
-          f"{'simulate/dés seuls':>19} {'écarts':>7}")
-    failed = False
-    for label, make in CASES:
-        build, start = make()
-        mismatches = equivalent(build, start, EQUIV)
-        failed |= mismatches > 0
-        faces = dice_of(build, start)
-        t_full = best(lambda: full_run(build, start))  # noqa: B023
-        t_fast = best(lambda: fast_run(build, start))  # noqa: B023
-        t_sim = best(lambda: simulate_run(build, start))  # noqa: B023
-        t_dice = best(dice_alone(faces))
-        per_fight = sum(len(f) for f in faces) / FIGHTS
-        print(f"{label:<30} {FIGHTS / t_full:>10.0f} {FIGHTS / t_fast:>14.0f} "
-              f"{FIGHTS / t_sim:>11.0f} {t_full / t_fast:>13.1f} {t_full / t_sim:>17.1f} "
-              f"{per_fight:>11.1f} {t_sim / t_dice:>19.0f} {mismatches:>7}")
-    print("mode/complet, simulate/complet : combien de fois plus de combats par seconde ; "
-          "simulate/dés seuls : temps d’un combat simulé / temps de tirer ses seuls dés")
-    return 1 if failed else 0
+    ok = against_main()
+    ok = against_floor() and ok
+    ok = memory() and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -35,8 +35,10 @@ def events(enc: Encounter, kind: str) -> list[Any]:
     return [e for e in enc.log if e.kind == kind]
 
 
-def started(roster: Sequence[Combatant], dice: Sequence[int], **options: Any) -> Encounter:
-    enc = Encounter("d100", roster)
+def started(roster: Sequence[Combatant], dice: Sequence[int], *, rules: Any = None,
+            **options: Any) -> Encounter:
+    """A d100 fight started on scripted dice, under ``rules`` (default: the engine's)."""
+    enc = Encounter("d100", roster, rules=rules)
     enc.start(ScriptedRolls(dice), **options)
     return enc
 

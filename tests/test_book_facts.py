@@ -15,18 +15,15 @@ from pathlib import Path
 import pytest
 
 from book._ext import escarmouche_facts as facts_ext
-from escarmouche.systems.d20 import rules as d20_rules
-from escarmouche.systems.d100 import rules as d100_rules
-from escarmouche.systems.rulebook import rules as rb_rules
+from escarmouche import systems
+from tests._edition_helpers import other_value
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: the pages a reader reads: MyST twins of the notebooks and the plain Markdown pages
-#: (book/revisions.md is a journal: it quotes the values of past editions on purpose;
-#: so do the generated « Ce qui a changé » pages, book/editions/)
+#: (the generated pages of book/editions/ quote the values of past editions on purpose)
 PAGES = sorted(p for p in [*ROOT.glob("book_src/**/*.md"), *ROOT.glob("book/**/*.md")]
-               if p.name != "revisions.md"
-               and p.parent != ROOT / "book" / "editions"
+               if p.parent != ROOT / "book" / "editions"
                and not any(part.startswith(("_", ".")) for part in p.relative_to(ROOT).parts))
 _CODE = re.compile(r"^```\{code-cell\}.*?^```", re.S | re.M)
 
@@ -55,25 +52,41 @@ def test_every_fact_reads_as_french_text() -> None:
         assert "'" not in value and "_" not in value.replace("1d6", ""), (name, value)
 
 
-@pytest.mark.parametrize(("module", "option", "fact", "changed"), [
-    (rb_rules, "crit_success_max", "rb_crit_success_max", 10),
-    (rb_rules, "crit_failure_min", "rb_crit_failure_min", 91),
-    (rb_rules, "surprise_aggregate", "rb_surprise_aggregate", "mean"),
-    (d100_rules, "off_hand_modifier", "d100_off_hand", -30),
-    (d100_rules, "drop_step", "d100_drop_step", 5),
-    (d100_rules, "parries_per_round", "d100_parries_per_round", 2),
-    (d20_rules, "save_target", "d20_save_target", 12),
-    (d20_rules, "immediate_reset", "d20_immediate_reset", "debut_du_round"),
+@pytest.mark.parametrize(("system", "option", "fact"), [
+    ("rulebook", "crit_success_max", "rb_crit_success_max"),
+    ("rulebook", "crit_failure_min", "rb_crit_failure_min"),
+    ("rulebook", "surprise_aggregate", "rb_surprise_aggregate"),
+    ("d100", "off_hand_modifier", "d100_off_hand"),
+    ("d100", "drop_step", "d100_drop_step"),
+    ("d100", "parries_per_round", "d100_parries_per_round"),
+    ("d100", "parries_per_round", "d100_parries_only"),
+    ("d100", "dodges_per_round", "d100_dodges_only"),
+    ("d20", "save_target", "d20_save_target"),
+    ("d20", "immediate_reset", "d20_immediate_reset"),
 ])
-def test_facts_follow_the_engine_default(monkeypatch: pytest.MonkeyPatch, module: object,
-                                         option: str, fact: str, changed: object) -> None:
-    """RB-D100-1, D100-ATK-5, D100-JUMP-1, D100-PARRY-3, D20-END-1, D20-IMM-1: a changed
-    default reaches the prose (the fact is read from the engine, not copied)."""
+def test_facts_follow_the_engine_default(monkeypatch: pytest.MonkeyPatch, system: str,
+                                         option: str, fact: str) -> None:
+    """RB-D100-1, D100-ATK-5, D100-JUMP-1, D100-PARRY-3, D100-DODGE-2, D20-END-1,
+    D20-IMM-1: a changed default reaches the prose (the fact is read from the engine's
+    default rules, not copied), whatever the default of the current edition."""
     before = facts_ext.FACTS[fact]()
-    rules = dataclasses.replace(module.DEFAULT_RULES, **{option: changed})  # type: ignore[attr-defined]
-    monkeypatch.setattr(module, "DEFAULT_RULES", rules)
+    target = systems.get(system)
+    spec = target.option(option)
+    changed = other_value(spec, getattr(target.default_rules(), option))
+    rules = dataclasses.replace(target.default_rules(), **{option: changed})
+    monkeypatch.setattr(target, "default_rules", lambda: rules)
     after = facts_ext.FACTS[fact]()
     assert after != before
+
+
+def test_a_count_reads_as_prose_d100_parry_3() -> None:
+    """D100-PARRY-3, D100-DODGE-2: the limit per round is written in words, agreed and
+    elided as French writes it, whatever the default."""
+    assert facts_ext._only(1, "parade") == "qu’une parade"
+    assert facts_ext._only(2, "parade") == "que deux parades"
+    assert facts_ext._only(0, "esquive") == "aucune esquive"
+    assert facts_ext.facts()["d100_parries_only"] == facts_ext._only(
+        systems.get("d100").default_rules().parries_per_round, "parade")
 
 
 def test_substitute_fills_known_names_only() -> None:

@@ -286,7 +286,7 @@ def test_compare_against_the_published_edition() -> None:
     assert all(d["seulement_a"] == d["seulement_b"] == 0 for d in data["ecarts"].values())
     missing = cli("compare", "d12-escarmouche", "--edition", "99", "-n", "10",
                   cwd=Path(__file__).resolve().parents[1])
-    assert missing.returncode == 1 and "instantané" in missing.stderr
+    assert missing.returncode == 1 and "pas d’édition publiée sous ce numéro" in missing.stderr
 
 
 def test_compare_needs_one_b() -> None:

@@ -109,3 +109,72 @@ def test_the_json_report_says_what_it_counts(capsys: pytest.CaptureFixture[str])
         assert side["degats_infliges"] == others
     broken = {**report, "camps": {"x": {"victoires": "beaucoup"}}}
     assert _schema.validate("bilan-1", broken) is not None
+
+
+@pytest.fixture
+def two_editions(tmp_path: Path) -> Path:
+    """A book repository with two published editions: edition 2 allows two parries per
+    round in d100 (D100-PARRY-3) and makes the d12 critical explode (D12-CRIT-2)."""
+    root = Path(__file__).resolve().parent.parent
+    for n in (1, 2):
+        (tmp_path / "editions" / str(n)).mkdir(parents=True)
+        for name in ("rules.json", "rules-text.json", "outputs.json"):
+            data = json.loads((root / "editions" / "1" / name).read_text(encoding="utf-8"))
+            if n == 2 and name == "rules.json":
+                data["d100"]["parries_per_round"] = 2
+                data["d12"]["critical_option"] = "explosif"
+            (tmp_path / "editions" / str(n) / name).write_text(
+                json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return tmp_path
+
+
+def test_any_two_editions_compare_d100_parry_3(two_editions: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """D100-PARRY-3: ``compare --edition 1 --contre 2`` plays the same fights under both
+    published rule sets; a roster that names the changed option in its file keeps it,
+    and the legend says that the change cannot show there."""
+    depot = ["--depot", str(two_editions)]
+    assert main(["compare", "d100-duel", "--edition", "1", "--contre", "2", "-n", "6",
+                 *depot]) == 0
+    out = " ".join(capsys.readouterr().out.replace("\u00a0", " ").split())
+    assert "éd. 1 : les règles publiées de l’édition 1 ; éd. 2 : celles de l’édition 2." in out
+    assert "Le fichier fixe lui-même l’option « parades_par_round », que les deux " \
+           "éditions règlent autrement : ce changement ne peut pas y jouer." in out
+    assert main(["compare", "d12-duel", "--edition", "1", "--contre", "2", "-n", "6",
+                 "--json", *depot]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["libelles"] == ["éd. 1", "éd. 2"]
+
+
+@pytest.mark.parametrize(("argv", "refused"), [
+    (["--edition", "1", "--edition", "2"], "--edition : une seule fois"),
+    (["--contre", "2"], "--contre B : avec --edition A"),
+    (["--edition", "7"], "pas d’édition publiée sous ce numéro ; la dernière publiée est la 2"),
+])
+def test_edition_arguments_are_checked_core_err(two_editions: Path, argv: list[str],
+                                                refused: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """CORE-ERR: a repeated ``--edition`` is refused (not silently the last), ``--contre``
+    needs ``--edition``, and an edition that was never published is named."""
+    code = main(["compare", "d100-duel", *argv, "-n", "2", "--depot", str(two_editions)])
+    assert code != 0
+    err = " ".join(capsys.readouterr().err.replace("\u00a0", " ").replace("\u202f", " ")
+                   .split())
+    assert refused in err, err
+
+
+def test_simule_plays_a_published_edition_d12_crit_2(two_editions: Path,
+                                                     capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    """D12-CRIT-2: ``simule --edition N`` plays the roster under edition N's published
+    rules: the same fights as the roster with those rules, seed for seed."""
+    from escarmouche import systems
+
+    assert main(["simule", "d12-duel", "--edition", "2", "-n", "8", "--json",
+                 "--depot", str(two_editions)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    roster = load_roster(example_rosters()["d12-duel"])
+    rules = systems.get("d12").rules_from_json(
+        json.loads((two_editions / "editions" / "2" / "rules.json").read_text("utf-8"))["d12"])
+    expected = simulation.simulate(roster.with_rules(rules), 8)
+    assert got == json.loads(json.dumps(expected.to_json()))

@@ -249,10 +249,12 @@ def test_parry_needs_preparation_or_two_weapons_d100_parry_2() -> None:
 
 
 def test_one_parry_per_round_d100_parry_3() -> None:
-    """D100-PARRY-3: one parry per round (count reset at each round); a second one is
-    refused and changes nothing; a prepared parry lasts until the defender's next turn."""
+    """D100-PARRY-3: one parry per round (the text's rule, stated here whatever the
+    edition's default; count reset at each round); a second one is refused and changes
+    nothing; a prepared parry lasts until the defender's next turn."""
     # Aldric 44, Brune 35 + 9 = 44 (lower Ag), Grolk 40
-    enc = started([ALDRIC, BRUNE, GROLK], [4, 9, 10], equipement=two_weapon_grolk())
+    enc = started([ALDRIC, BRUNE, GROLK], [4, 9, 10], equipement=two_weapon_grolk(),
+                  rules=d100.Rules(parries_per_round=1))
     enc.act("Aldric", "attaquer", ScriptedRolls([30, 20]), cible="Grolk",
             defense="parade")
     assert enc.fighter("Grolk").flags["parries"] == 1

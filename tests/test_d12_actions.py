@@ -81,8 +81,10 @@ def test_option_labels_and_rules_display() -> None:
     assert set(critical.choices or {}) == set(d12.CRITICAL_OPTIONS)
     assert critical.value_label("explosif").startswith("(b)")
     assert set(d12.MODE_LABELS) == set(d12.Mode)
-    html = d12.Rules()._repr_html_()
-    assert "Options du système d12" in html and "(a) dégâts maximum" in html
+    rules = d12.Rules()
+    html = rules._repr_html_()
+    assert "Options du système d12" in html
+    assert critical.value_label(rules.critical_option) in html
 
 
 def test_error_kinds_d12() -> None:

@@ -85,10 +85,10 @@ def test_edition_one_lists_every_ruling_of_the_spec() -> None:
     assert {c.kind for c in edition.changes} == {"new-ruling"}
 
 
-def test_edition_one_snapshot_is_the_engine_now() -> None:
-    """The published snapshot of edition 1 holds today's defaults and rule texts (a
-    designer who changes a default without drafting an edition fails here)."""
-    snap = Snapshot.read(ROOT / "editions" / "1")
+def test_the_last_published_snapshot_is_the_engine_now() -> None:
+    """The snapshot of the last published edition holds today's defaults and rule texts
+    (a designer who changes a default without drafting an edition fails here)."""
+    snap = Snapshot.read(ROOT / "editions" / str(last_published(ROOT)))
     from escarmouche.editions import current_rules
 
     assert snap.rules == current_rules(), (
@@ -210,10 +210,11 @@ def test_the_file_name_is_the_edition_number(tmp_path: Path) -> None:
 
 
 def test_standard_odds_follow_the_rules_rb_d100_1() -> None:
-    """RB-D100-1: raising crit_success_max to 10 doubles the critical success chance of
-    every HAB row (5 % → 10 %), changes no plain success, and is highlighted."""
+    """RB-D100-1: raising crit_success_max from 5 to 10 doubles the critical success
+    chance of every HAB row (5 % → 10 %), changes no plain success, and is highlighted
+    (both thresholds stated, whatever the edition's defaults)."""
     rb = systems.get("rulebook")
-    old = standard_odds("rulebook", rb.default_rules())
+    old = standard_odds("rulebook", rb.rules_from_json({"crit_success_max": 5}))
     new = standard_odds("rulebook", rb.rules_from_json({"crit_success_max": 10}))
     diff = compare(old, new)[0]
     assert [row[1] for row in diff.cells] == [(Fraction(1, 20), Fraction(1, 10), True)] * 5
@@ -321,15 +322,19 @@ def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                                                     encoding="utf-8")
     (tmp_path / "book" / "autre.ipynb").write_text(json.dumps(_notebook("inchangé")),
                                                   encoding="utf-8")
-    for name, (option, value) in CHANGED.items():
-        system = systems.get(name)
-        rules = system.rules_from_json({option: value})
-        monkeypatch.setattr(system, "default_rules", lambda rules=rules: rules)
+    # the engine of this repository: edition 1's rules with one change per system (not
+    # the engine's defaults now, which a later edition may have changed)
+    for name in systems.NAMES:
+        changed = dict([CHANGED[name]]) if name in CHANGED else {}
+        rules = _rules(name, changed)
+        monkeypatch.setattr(systems.get(name), "default_rules", lambda rules=rules: rules)
     return tmp_path
 
 
 def _rules(name: str, options: dict[str, Any]) -> Any:
-    return systems.get(name).rules_from_json(options)
+    """Edition 1's rules of ``name`` (its snapshot) with ``options`` changed."""
+    frozen = json.loads((ROOT / "editions" / "1" / "rules.json").read_text(encoding="utf-8"))
+    return systems.get(name).rules_from_json({**frozen[name], **options})
 
 
 def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFixture[str]
@@ -357,7 +362,7 @@ def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFi
 
     # the odds: every cell as the engine computes it before and after
     for name, (option, value) in CHANGED.items():
-        before = systems.get(name).rules_type()
+        before = _rules(name, {})
         after = _rules(name, {option: value})
         diffs = compare(standard_odds(name, before), standard_odds(name, after))
         assert any(d.changed for d in diffs), name
@@ -419,11 +424,15 @@ def test_publishing_freezes_the_edition(copy: Path) -> None:
     assert Snapshot.read(copy / "editions" / "2").outputs["autre#1"] == "prose récrite"
     build_pages(copy, duels=5)
     page = (copy / "book" / "editions" / "edition-2.md").read_text(encoding="utf-8")
-    assert "<del>10</del>" not in page and "| d20 | seuil du jet de sauvegarde" in page
+    # the statement of D20-END-1 reads the engine: its threshold changes with the option
+    assert "seuil de <del>10</del> <ins>12</ins> est l’option" in page
+    assert "| d20 | seuil du jet de sauvegarde" in page
 
 
 def test_marks_on_the_touched_rules(copy: Path) -> None:
-    """The book extension marks each rule touched after edition 1, with its edition."""
+    """The book extension marks each rule touched after edition 1, with its edition: the
+    rules each option declares, and D100-TWO-2, whose statement quotes the off-hand
+    modifier of D100-ATK-5 (D100-TWO-2)."""
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     sys.path.insert(0, str(ROOT / "book" / "_ext"))
     try:
@@ -434,7 +443,8 @@ def test_marks_on_the_touched_rules(copy: Path) -> None:
     from escarmouche.editions.repo import load_all
 
     table = ext.marks(load_all(copy))
-    assert sorted(table) == ["D100-ATK-5", "D12-CRIT-2", "D20-END-1", "RB-D100-1"]
+    assert sorted(table) == ["D100-ATK-5", "D100-TWO-2", "D12-CRIT-2", "D20-END-1",
+                             "RB-D100-1"]
     assert all(n == 2 for entries in table.values() for n, _ in entries)
     if max(load_all(ROOT)) == 1:
         assert ext.marks(load_all(ROOT)) == {}
@@ -467,6 +477,15 @@ def test_the_book_marks_the_touched_rules(copy: Path, tmp_path: Path) -> None:
     assert "Modifié dans l’édition 2" in marked
     assert "editions/edition-2.html#edition-2" in marked
     assert page.count("Modifié dans l’édition") == 1
+    # the rule's history: edition 1 stated its ruling, edition 2 changed its option
+    history = re.search(r'<p class="esc-edition-history">(.*?)</p>', marked, re.S)
+    assert history is not None
+    text = re.sub(r"<[^>]+>", "", history.group(1))
+    assert text == "Historique de RB-D100-1\u00a0: édition 1, édition 2."
+    assert "Historique de RB-INIT-1" not in page
+    # the feed of the published editions, announced by the page
+    assert 'rel="alternate" type="application/atom+xml"' in page
+    assert (out / "editions.atom").is_file()
     assert (copy / "book" / "editions" / "edition-2.md").is_file()
 
 
@@ -480,7 +499,9 @@ def test_edition_one_page_lists_its_rulings_and_standard_odds() -> None:
     for rule in RULING_IDS:
         assert f"{{ref}}`{rule} <{rule.lower()}>`" in page
     for name in systems.NAMES:
-        for table in standard_odds(name, systems.get(name).default_rules()):
+        # edition 1's rules, as its snapshot froze them (not the engine's now)
+        rules = systems.get(name).rules_from_json(snap.rules[name])
+        for table in standard_odds(name, rules):
             for _, values in table.rows:
                 for v in values:
                     assert f"<td>{html.escape(table.show(v))}</td>" in page
@@ -581,7 +602,8 @@ def test_atelier_refuses_a_bad_value_in_french_and_keeps_the_result() -> None:
     from escarmouche_widgets import Atelier
 
     atelier = Atelier("rulebook")
-    atelier.controls["crit_success_max"].value = 10
+    default = atelier.controls["crit_success_max"].value
+    atelier.controls["crit_success_max"].value = int(default) + 1
     shown, snippet = atelier.result_text, atelier.snippet_text
     atelier.controls["crit_success_max"].value = 300
     # the refusal names the option by its French label, not its engine name (issue 25)
@@ -590,7 +612,7 @@ def test_atelier_refuses_a_bad_value_in_french_and_keeps_the_result() -> None:
         "\u00a0:")
     assert "(RB-D100-1)" in atelier.error_text
     assert (atelier.result_text, atelier.snippet_text) == (shown, snippet)
-    atelier.controls["crit_success_max"].value = 5
+    atelier.controls["crit_success_max"].value = default
     assert atelier.error_text == "" and atelier.snippet_text == ""
 
 

@@ -387,7 +387,7 @@ def test_r6_the_player_index_lists_round_for_d100_and_d20_only() -> None:
 # -- R7: figures that the engine can check ---------------------------------------------------
 
 _NUMBERS = {"Cent": 100, "Deux cents": 200, "Trois cents": 300, "Cinq cents": 500,
-            "Mille": 1000}
+            "Mille": 1000, "Dix mille": 10_000}
 
 
 @pytest.mark.parametrize("system", ["rulebook", "d100", "d12", "d20"])
@@ -395,7 +395,7 @@ def test_r7_simulation_pages_say_the_count_they_run(system: str) -> None:
     """R7: « Deux cents combats, graine 1 » above a cell that runs 200."""
     text = (BOOK_SRC / system / "simulation.md").read_text(encoding="utf-8")
     said = re.search(r"(\w+(?: \w+)?) combats, graine 1", text)
-    run = re.search(r"simulate\(effectifs, (\d+), seed=1\)", text)
+    run = re.search(r"simulate\(effectifs, ([\d_]+), seed=1\)", text)
     assert said and run
     assert _NUMBERS[said.group(1)] == int(run.group(1))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -150,7 +151,8 @@ def test_distribution_svg_gaps_for_missing_outcomes() -> None:
     tips = [bar.findtext(f"{SVG}title") or "" for bar in bars]
     assert not any(t.startswith("6\u00a0:") for t in tips)
     assert tips[5].startswith("7\u00a0:")
-    assert xs[5] - xs[4] == pytest.approx(2 * (xs[1] - xs[0]), abs=0.02)
+    # four coordinates, each rounded to 0.01
+    assert xs[5] - xs[4] == pytest.approx(2 * (xs[1] - xs[0]), abs=0.04)
 
 
 def test_distribution_svg_thins_x_labels_for_many_outcomes() -> None:
@@ -308,3 +310,51 @@ def test_renderers_bound_their_size_core_err() -> None:
         timeline_svg([("T" * 10_000, ["A"])], title="t")
     with pytest.raises(EscarmoucheError, match="largeur"):
         distribution_svg({0: Fraction(1)}, title="t", width=10**7)
+
+
+@pytest.mark.parametrize("width", [320, 400, 560, 640, 1200])
+def test_chart_text_is_at_least_12px_once_scaled_to_a_phone_column(width: int) -> None:
+    """Issue 27: the book scales a chart down to its column (``max-width: 100%``); on a
+    390 px phone that column is ``PHONE_COLUMN`` px wide, and no text may render under
+    ``MIN_TEXT_PX`` there."""
+    from escarmouche.render import svg as svgmod
+
+    charts = [
+        svgmod.distribution_svg(distribution("2d6"), title="Deux d6", width=width,
+                                highlight=lambda v: v >= 10),
+        svgmod.outcome_bars_svg([("raté", Fraction(3, 4)), ("touché à la tête",
+                                                            Fraction(1, 4))],
+                                title="Issue", width=width),
+    ]
+    for chart in charts:
+        shown = min(1.0, svgmod.PHONE_COLUMN / width)
+        sizes = [float(s) for s in re.findall(r'font-size="([0-9.]+)"', chart)]
+        assert sizes
+        assert min(sizes) * shown >= svgmod.MIN_TEXT_PX - 1e-9, (width, min(sizes))
+
+
+def test_a_long_timeline_wraps_instead_of_shrinking_on_a_phone() -> None:
+    """Issue 27: a turn with many activations wraps onto more lines, so the timeline is
+    no wider than a phone column and its text is never scaled under 12 px."""
+    from escarmouche.render import svg as svgmod
+
+    names = [f"Combattant{i}" for i in range(9)]
+    chart = timeline_svg([("Tour 0", names), ("Tour 1", names[:2])], title="Ordre",
+                         sides={n: f"camp {i % 4}" for i, n in enumerate(names)})
+    root = _tree(chart)
+    width = float(root.get("width", "0"))
+    assert width <= svgmod.PHONE_COLUMN
+    assert min(float(s) for s in re.findall(r'font-size="([0-9.]+)"', chart)) >= 12
+    tips = [t.text or "" for t in root.iter(f"{SVG}title")]
+    assert sum("Tour 0, activation" in t for t in tips) == 9  # every box is still drawn
+
+
+def test_long_timeline_labels_and_title_stay_in_a_phone_column() -> None:
+    from escarmouche.render import svg as svgmod
+
+    turns = [("Système Rulebook (D100, HAB)", ["Aldric", "Brune", "Grolk", "Vex"]),
+             ("Système d100 (CC/CT, localisation)", [])]
+    chart = timeline_svg(turns, title="Premier tour de jeu, mêmes dés (graine 7), "
+                         "quatre systèmes côte à côte")
+    assert float(_tree(chart).get("width", "0")) <= svgmod.PHONE_COLUMN
+    assert "(personne)" in chart

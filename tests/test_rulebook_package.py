@@ -80,15 +80,18 @@ def test_first_to_act_odds_by_enumeration_rb_init_2() -> None:
 def test_turn_zero_odds_by_hand_rb_surprise_3() -> None:
     """RB-SURPRISE-3, RB-INIT-3/4: DIS 50 against PMR 50 succeeds with 99/200; the
     attacker is in turn 0 unless it fails critically (5/100), the defender only on a
-    critical success (5/100)."""
+    critical success (5/100), with the thresholds of the text's cases (5 and 96, stated
+    here whatever the edition's defaults)."""
+    t = rb.Rules(crit_success_max=5, crit_failure_min=96)
     rat = Combatant("Rat", "m", {"HAB": 50, "DIS": 50, "PMR": 50})
     garde = Combatant("Garde", "h", {"HAB": 50, "DIS": 50, "PMR": 50})
     s = Fraction(99, 200)
-    assert rb.surprise_chance([rat], [garde], unaware=True) == s
-    odds = rb.turn_zero_odds([rat, garde], "m", unaware=True)
+    assert rb.surprise_chance([rat], [garde], unaware=True, rules=t) == s
+    odds = rb.turn_zero_odds([rat, garde], "m", unaware=True, rules=t)
     assert odds["Rat"] == s * Fraction(95, 100) + (1 - s) * Fraction(5, 100)
     assert odds["Garde"] == Fraction(5, 100)
-    assert rb.turn_zero_odds([rat, garde], "m", unaware=False)["Rat"] == Fraction(5, 100)
+    assert rb.turn_zero_odds([rat, garde], "m", unaware=False, rules=t)["Rat"] == \
+        Fraction(5, 100)
 
 
 def test_results_and_odds_display_themselves() -> None:

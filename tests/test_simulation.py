@@ -22,12 +22,15 @@ from escarmouche import Combatant, EscarmoucheError
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
+from escarmouche.roster import example_rosters, load_roster
 from escarmouche.systems import NAMES, get
 from tests import golden_runner
 
 #: seeds per golden fight in ``make test``; ``ESCARMOUCHE_EQUIV_SEEDS`` raises it
 #: (``bench/bench_simulation.py`` runs thousands per system)
 SEEDS = int(os.environ.get("ESCARMOUCHE_EQUIV_SEEDS", "40"))
+#: the example roster files (``escarmouche simule d100-duel`` …)
+ROSTERS = sorted(example_rosters())
 
 
 def fights(system: str) -> list[dict[str, Any]]:
@@ -83,6 +86,30 @@ def test_fast_mode_really_is_fast_mode() -> None:
     full = golden_runner.build(get("d100"), fight)
     full.start(random.Random(1), **fight.get("start", {}))
     assert any(e.dice for e in full.log)
+
+
+@pytest.mark.parametrize("name", ROSTERS)
+def test_moves_read_the_fight_and_change_nothing_core_log(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Automated play reads each activation's moves from the fight itself (no copy): a
+    system's ``moves`` (and the reactions it asks the other policies for) must leave the
+    fight exactly as it was, log included (CORE-LOG)."""
+    r = load_roster(example_rosters()[name])
+    system = type(get(r.system))
+    original = system.moves
+    calls = []
+
+    def watched(self: Any, ctx: Any, actor: str, done: Any, react: Any) -> Any:
+        before = json.dumps(ctx.state.to_json(), sort_keys=True, ensure_ascii=False)
+        out = original(self, ctx, actor, done, react)
+        calls.append(json.dumps(ctx.state.to_json(), sort_keys=True, ensure_ascii=False)
+                     == before)
+        return out
+
+    monkeypatch.setattr(system, "moves", watched)
+    for seed in range(3):
+        r.play(random.Random(seed), max_turns=20)
+    assert calls and all(calls)
 
 
 def test_refusal_in_fast_mode_is_an_error_too_core_err() -> None:
@@ -259,105 +286,55 @@ def test_progress_reaches_the_total() -> None:
     assert seen[-1] == (50, 50) and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
-# -- the dedicated d100 resolver ---------------------------------------------------------
-
-from escarmouche.systems.d100 import Rules as D100Rules  # noqa: E402
-from escarmouche.systems.d100 import duel as kernel_d100  # noqa: E402
+# -- every example roster: the simulation mode is the full engine ---------------------
 
 
-def d100_fighter(name: str, side: str, cc: int, ag: int, e: int, b: int, pa: int,
-                 dodge: bool) -> Combatant:
-    stats = {"CC": cc, "CT": 30, "F": 35, "E": e, "Ag": ag, "M": 4, "B": b}
-    if pa:
-        stats["PA"] = pa
-    return Combatant(name, side, stats, skills={"esquive"} if dodge else set())
+def roster_both(name: str, seed: int, max_turns: int = 50
+                ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Fight ``seed`` of an example roster, with its start options and its policies,
+    played by the full engine (``Roster.play``) and by the simulation (``prepare``)."""
+    r = load_roster(example_rosters()[name])
+    full_dice = sim.stream(seed, 0, sim.DICE)
+    full = r.play(full_dice, max_turns=max_turns,
+                  tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+    prepared = sim.prepare(r, max_turns=max_turns)
+    fast = prepared.template.simulated()
+    fast_dice = sim.stream(seed, 0, sim.DICE)
+    fast.start(fast_dice, **prepared.start_options)
+    fast.run(fast_dice, max_turns=max_turns, policy=prepared.policies,
+             tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+    out = []
+    for enc, dice in ((full, full_dice), (fast, fast_dice)):
+        state = enc.state.to_json()
+        del state["log"]
+        out.append((json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate(),
+                    sim.result_of(enc, 0, max_turns=max_turns)))
+    assert out[1][2] == prepared.play(0, seed)  # what a balance counts, fight by fight
+    return out[0], out[1]
 
 
-#: the resolver mirrors automated play by ``auto_action`` (or the default « agressif »
-#: policy, the same choices); if the default d100 play changes it steps aside
-#: (``applies`` is false), and the tests below say so instead of passing in silence
-RESOLVER_ON = kernel_d100.applies(
-    Encounter("d100", [Combatant("A", "x", {"CC": 40, "CT": 30, "F": 30, "E": 30, "Ag": 30,
-                                            "M": 4, "B": 10}),
-                       Combatant("B", "y", {"CC": 40, "CT": 30, "F": 30, "E": 30, "Ag": 30,
-                                            "M": 4, "B": 10})]), {}, None)
-needs_resolver = pytest.mark.skipif(
-    not RESOLVER_ON, reason="le résolveur d100 dédié ne s’applique pas : le jeu automatique "
-    "par défaut du d100 a changé (voir escarmouche.systems.d100.duel)")
-
-
-def kernel_vs_engine(enc: Encounter, seed: int, max_turns: int, full: bool
-                     ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    k = kernel_d100.Kernel(enc)
-    r1 = random.Random(seed)
-    b, turn, timed_out = k.play(r1, max_turns)
-    played = (enc if full else enc.simulated())
-    if full:
-        played = Encounter("d100", [f.combatant for f in enc.state.fighters.values()],
-                           rules=enc.rules)
-    r2 = random.Random(seed)
-    played.run(r2, max_turns=max_turns)
-    engine_b = [f.tracks["B"] for f in played.state.fighters.values()]
-    engine_timeout = len({f.side for f in played.state.fighters.values() if f.standing}) > 1
-    return ((b, turn, timed_out, r1.getstate()),
-            (engine_b, played.state.turn, engine_timeout, r2.getstate()))
-
-
-@needs_resolver
-def test_d100_resolver_equals_the_full_engine_d100_atk_1() -> None:
-    """D100-ATK-1..3, D100-DODGE-1/2, D100-INIT-1/2: the dedicated resolver gives the
-    full engine's fight (every B, the rounds, the same dice consumed)."""
-    duel_ = Encounter("d100", [d100_fighter("Aldric", "héros", 45, 40, 30, 12, 0, True),
-                               d100_fighter("Grolk", "orques", 40, 25, 40, 11, 1, False)])
+@pytest.mark.parametrize("name", ROSTERS)
+def test_example_roster_simulation_equals_full_engine_core_rng(name: str) -> None:
+    """CORE-RNG / CORE-LOG: every example roster (start options, weapons, armour,
+    policies), fight after fight: the simulation mode ends where the full engine ends
+    (every track, flag and effect, the dice consumed) and counts the same result."""
     for seed in range(SEEDS):
-        mine, engine = kernel_vs_engine(duel_, seed, 50, full=True)
-        assert mine == engine, seed
+        full, fast = roster_both(name, seed)
+        assert fast == full, (name, seed)
 
 
-fighters_ = st.tuples(st.integers(5, 95), st.integers(5, 95), st.integers(10, 80),
-                      st.integers(1, 20), st.integers(0, 3), st.booleans())
-
-
-@needs_resolver
-@given(st.lists(fighters_, min_size=2, max_size=4), st.integers(1, 3),
-       st.integers(0, 2), st.sampled_from(["arme_a_une_main", "dague", "mains_nues",
-                                           "arme_a_deux_mains"]),
-       st.integers(0, 2**32), st.integers(1, 12))
-@settings(max_examples=150, deadline=None)
-def test_d100_resolver_equals_simulation_mode_on_any_roster(
-        stats: list[tuple[int, int, int, int, int, bool]], n_sides: int, dodges: int,
-        weapon: str, seed: int, max_turns: int) -> None:
-    """Any d100 roster the resolver accepts (two to four fighters, up to three sides, any
-    dodges per round and melee weapon, short turn limits): the same fight as the engine
-    in simulation mode, itself held to the full engine above (CORE-RNG)."""
-    roster_ = [d100_fighter(f"F{i}", f"camp{i % max(2, n_sides)}", *s)
-               for i, s in enumerate(stats)]
-    rules = D100Rules(dodges_per_round=dodges, default_weapon=weapon)
-    enc = Encounter("d100", roster_, rules=rules)
-    assert kernel_d100.applies(enc, {}, None)
-    for k in range(5):
-        mine, engine = kernel_vs_engine(enc, seed + k, max_turns, full=False)
-        assert mine == engine
-
-
-def test_d100_resolver_steps_aside_when_it_does_not_apply() -> None:
-    """Start options, a policy, effects, a ranged weapon, another system: the engine."""
-    enc = duel()
-    assert kernel_d100.applies(enc, {}, None) == RESOLVER_ON
-    assert not kernel_d100.applies(enc, {"surpris": "orques"}, None)
-    assert not kernel_d100.applies(enc, {}, {"héros": "prudent"})
-    bow = Encounter("d100", [f.combatant for f in enc.state.fighters.values()],
-                    rules=D100Rules(default_weapon="arc"))
-    assert not kernel_d100.applies(bow, {}, None)
-    assert not kernel_d100.applies(Encounter("d20", [Combatant("A", "x", {"PV": 3}),
-                                                     Combatant("B", "y", {"PV": 3})]), {}, None)
-
-
-def test_simulate_gives_the_same_balance_with_or_without_the_resolver(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    with_kernel = sim.simulate(duel(), 80, seed=6)
-    monkeypatch.setattr(sim, "USE_KERNELS", False)
-    assert sim.simulate(duel(), 80, seed=6) == with_kernel
+def test_simulate_counts_the_full_engine_fights_of_a_roster_core_rng() -> None:
+    """A balance of an example roster is its fights played one by one by the full
+    engine, on the same streams (CORE-RNG)."""
+    r = load_roster(example_rosters()["d100-duel"])
+    n = 25
+    total = sim._Tally()
+    for i in range(n):
+        enc = r.play(sim.stream(3, i, sim.DICE), tactics_rng=sim.stream(3, i, sim.TACTICS))
+        total.add(sim.result_of(enc, i, max_turns=50))
+    job = sim._Job((r,), 3, 0, n, None, 50)
+    assert sim._execute([job], 1, None, None)[0][0] == total
+    assert sim.simulate(r, n, seed=3).wins == total.wins
 
 
 def test_with_rules_keeps_the_effects_set_before_the_fight() -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from escarmouche_widgets.balance import MAX_BROWSER_FIGHTS, BalanceDemo, option_controls
+import asyncio
+
+from escarmouche_widgets.balance import MAX_BROWSER_FIGHTS, STEP, BalanceDemo, option_controls
 
 from escarmouche import Combatant
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
 from escarmouche.systems import NAMES
+from escarmouche.text.fmt import number, plural
 
 DUEL = [
     Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40, "M": 4,
@@ -26,8 +29,9 @@ def test_shows_the_same_balance_as_the_engine() -> None:
         rate = expected.table().rows[[r[0] for r in expected.table().rows].index(side)][1]
         assert str(rate) in demo.result_text
     assert demo.output.value.count("<svg") == 2
-    assert f"{MAX_BROWSER_FIGHTS} combats au plus" in str(
+    assert f"{plural(MAX_BROWSER_FIGHTS, 'combat')} au plus" in str(
         demo.widget.children[2].value)
+    assert demo.progress.value == demo.progress.max == 30
 
 
 def test_an_option_changes_the_rules_d100_dodge_2() -> None:
@@ -46,7 +50,8 @@ def test_bad_values_show_a_french_error_and_keep_the_result_core_err() -> None:
     before = demo.result_text
     demo.fights.value = MAX_BROWSER_FIGHTS + 1
     demo.run_button.click()
-    assert "Valeur 2001 refusée pour «\u00a0combats\u00a0»" in demo.error_text
+    assert f"Valeur {number(MAX_BROWSER_FIGHTS + 1)} refusée pour «\u00a0combats\u00a0»" in (
+        demo.error_text)
     assert "(CORE-ERR)" in demo.error_text
     assert demo.result_text == before
     demo.fights.value = 10
@@ -77,3 +82,45 @@ def test_a_roster_file_drives_the_demo() -> None:
     assert demo.error_text == ""
     expected = sim.simulate(roster, 15, seed=3)
     assert str(expected.table().title) in demo.result_text
+
+
+def test_a_live_run_plays_by_steps_and_stops_with_the_fights_played_core_rng() -> None:
+    """In a running event loop (a live page) « Simuler » plays STEP fights at a time as a
+    task, the progress bar following; « Arrêter » keeps the balance of the fights
+    played, which is exactly simulate() of that many fights (CORE-RNG)."""
+    demo = BalanceDemo("d20", [Combatant("Brune", "héros", {"PV": 12}),
+                               Combatant("Grolk", "orques", {"PV": 9})], fights=10, seed=5)
+    demo.fights.value = 3 * STEP
+    seen: list[int] = []
+
+    async def live() -> None:
+        assert demo.launch()
+        assert demo.run_button.disabled and not demo.stop_button.disabled
+        while demo.progress.value < STEP:
+            await asyncio.sleep(0)
+        seen.append(demo.progress.value)
+        demo.stop_button.click()
+        while demo.stepper.running:
+            await asyncio.sleep(0)
+
+    asyncio.run(live())
+    played = seen[0]
+    assert played < 3 * STEP and not demo.run_button.disabled
+    assert f"Arrêté après {number(played)} combats sur {number(3 * STEP)}" in demo.result_text
+    expected = sim.simulate(Encounter("d20", [Combatant("Brune", "héros", {"PV": 12}),
+                                              Combatant("Grolk", "orques", {"PV": 9})]),
+                            played, seed=5)
+    assert str(expected.table().rows[0][1]) in demo.result_text
+
+
+def test_a_live_run_refused_at_the_door_shows_a_french_error_core_err() -> None:
+    demo = BalanceDemo("d20", [Combatant("Brune", "héros", {"PV": 12}),
+                               Combatant("Grolk", "orques", {"PV": 9})], fights=10, seed=5)
+    demo.fights.value = 0
+
+    async def live() -> None:
+        assert not demo.launch()
+
+    asyncio.run(live())
+    assert demo.error_text.startswith("Valeur 0 refusée pour «\u00a0combats\u00a0»")
+    assert not demo.stepper.running

@@ -12,6 +12,7 @@ message says the value once (CORE-ERR).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from escarmouche_widgets import Atelier
@@ -205,15 +206,15 @@ def test_the_distance_box_takes_a_decimal_d100_ranged_5() -> None:
 
 
 @pytest.fixture
-def toy_tracker() -> CombatTracker:
+def toy_tracker() -> Iterator[CombatTracker]:
     systems.register(TOY)
     try:
         tracker = CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
         tracker.start_button.click()
         tracker.damage_who.value = "Aldric"
+        yield tracker
     finally:
         systems.unregister(TOY.name)
-    return tracker
 
 
 @pytest.mark.parametrize("typed", ["-3", "99999999999", "2,5", "deux"])

@@ -191,7 +191,9 @@ def test_upload_restores_a_saved_file(tracker: CombatTracker) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [("", "collez le JSON"), ("{", "Texte JSON refusé"), ("[1]", "un objet { … }"),
-     ('{"format": 1}', "il manque les champs"), ('{"format": 99}', "format de sauvegarde inconnu"),
+     ('{"format": 1}', "il y manque le système, les options de règles, les combattants et 7 "
+      "autres parties"), ('{"format": 99}', "format de sauvegarde inconnu"),
+     ('{"a": 1}', "n’est pas une sauvegarde de combat d’Escarmouche"),
      ("[" * 3000, "imbrication trop profonde"), ("9" * 5000, "chiffres")],
 )
 def test_bad_saves_are_refused_in_french(tracker: CombatTracker, text: str, message: str

@@ -43,6 +43,7 @@ from typing import Any
 import jupytext  # type: ignore[import-untyped]  # jupytext ships no type information
 import nbformat
 from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
 from escarmouche.text.fmt import plural
 
@@ -247,8 +248,43 @@ class SnapshotClient(NotebookClient):
         stored["state"] = kept
 
 
+#: how a failed example starts its line, for ``make edition`` to find it in the output
+FAILED = "ÉCHEC\u00a0: "
+
+
+class ExampleFailed(Exception):
+    """A cell of a book notebook raised: the French message names the page, the cell, the
+    reason and the twin to edit."""
+
+
+def failure(path: Path, nb: Any, err: CellExecutionError) -> str:
+    """The French account of a failed example: the notebook, the rank of its failing code
+    cell and that cell's first line, the reason (the engine's French message, or the
+    Python error's name) and the twin to edit."""
+    rank, first = 0, ""
+    for cell in nb.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        rank += 1
+        if any(o.get("output_type") == "error" for o in cell.get("outputs", [])):
+            first = next((line for line in cell.get("source", "").splitlines()
+                          if line.strip() and not line.startswith("#")), "")
+            break
+    ename, evalue = getattr(err, "ename", ""), str(getattr(err, "evalue", "")).strip()
+    ours = ename in {"EscarmoucheError", "ParameterError", "IllegalActionError",
+                     "DiceError", "RuleBoundError", "SaveError", "RosterError"}
+    reason = evalue if ours and evalue else f"erreur Python {ename} ({evalue})"
+    where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+    twin = twin_of(path)
+    twin_name = twin.relative_to(ROOT).as_posix() if twin.is_relative_to(ROOT) else str(twin)
+    shown = f" (« {first.strip()[:60]} »)" if first else ""
+    return (f"{FAILED}{where}, cellule de code n° {rank}{shown} : {reason.rstrip('.')}. "
+            f"Corrigez cet exemple dans son jumeau {twin_name}.")
+
+
 def execute(path: Path) -> bool:
-    """Execute the notebook ``path`` in place; return whether its content changed."""
+    """Execute the notebook ``path`` in place; return whether its content changed. A
+    failing cell raises :class:`ExampleFailed` and leaves the file as it was."""
     before = path.read_text(encoding="utf-8")
     nb = nb_reads(before, as_version=4)
     client = SnapshotClient(
@@ -260,7 +296,10 @@ def execute(path: Path) -> bool:
         store_widget_state=True,
         record_timing=False,
     )
-    client.execute()
+    try:
+        client.execute()
+    except CellExecutionError as err:
+        raise ExampleFailed(failure(path, nb, err)) from None
     coalesce_streams(nb)
     normalise(nb)
     nb = stable_widget_ids(nb, path.name)
@@ -298,7 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     changed = 0
     for twin in paths:
         start = time.monotonic()
-        did_change = build(twin)
+        try:
+            did_change = build(twin)
+        except ExampleFailed as err:
+            print(err, file=sys.stderr, flush=True)
+            return 3
         changed += did_change
         state = "mis à jour" if did_change else "inchangé"
         print(f"{target(twin).relative_to(ROOT)} : {state} ({time.monotonic() - start:.1f} s)",

@@ -10,6 +10,12 @@
   l’édition 2 » (``versionadded``) for a new rule or ruling, « Modifié dans l’édition 2 »
   (``versionchanged``) otherwise, with the change's text and a link to its page. The
   first edition is the origin: it marks nothing.
+- **History** — under the marks, « Historique de <rule> : édition 1, édition 2. »,
+  each edition linked to its page.
+- **The feed** — ``editions.atom`` at the site's root, announced by every page
+  (``<link rel="alternate">``), one entry per published edition.
+- **The archive** — the PDF of each former edition (``editions/<n>/``, kept by
+  ``escarmouche edition --publier``) copied beside the current one; the journal links it.
 - ``editions.css``: before/after charts side by side, scaled to the column.
 """
 
@@ -43,6 +49,19 @@ VERSION = hashlib.sha256(
 ).hexdigest()[:12]
 
 
+def history(editions: dict[int, Edition]) -> dict[str, list[int]]:
+    """The editions that touched each rule, by rule ID, oldest first (edition 1 counts
+    for the rulings it states): what « Historique » lists under a changed rule."""
+    out: dict[str, list[int]] = {}
+    for number, edition in sorted(editions.items()):
+        for change in edition.changes:
+            for rule in change.rules:
+                seen = out.setdefault(rule, [])
+                if number not in seen:
+                    seen.append(number)
+    return out
+
+
 def marks(editions: dict[int, Edition]) -> dict[str, list[tuple[int, Change]]]:
     """The changes of every edition after the first, by rule ID, oldest first."""
     out: dict[str, list[tuple[int, Change]]] = {}
@@ -59,7 +78,9 @@ def build(app: Sphinx) -> None:
     """``builder-inited``: the « Ce qui a changé » pages, and the marks to inject."""
     root = Path(app.config.escarmouche_editions_root)
     written = build_pages(root, duels=app.config.escarmouche_editions_duels)
-    app.env.escarmouche_marks = marks(load_all(root))  # type: ignore[attr-defined]
+    editions = load_all(root)
+    app.env.escarmouche_marks = marks(editions)  # type: ignore[attr-defined]
+    app.env.escarmouche_history = history(editions)  # type: ignore[attr-defined]
     LOGGER.info("[escarmouche_editions] pages « Ce qui a changé » : %s",
                 plural(len(written), "page réécrite", "pages réécrites"))
 
@@ -107,6 +128,60 @@ def add_marks(app: Sphinx, doctree: nodes.document) -> None:
         for number, change in table[rule]:
             parent.insert(at, _mark(app, docname, number, change))
             at += 1
+        past: list[int] = getattr(app.env, "escarmouche_history", {}).get(rule, [])
+        if len(past) > 1 or (past and past[0] > 1):
+            parent.insert(at, _history(app, docname, rule, past))
+
+
+def _history(app: Sphinx, docname: str, rule: str, numbers: list[int]) -> nodes.Node:
+    """« Historique de D100-PARRY-3 : édition 1, édition 2. », each linked to its page."""
+    para = nodes.paragraph(classes=["esc-edition-history"])
+    para += nodes.inline("", f"Historique de {rule}{NBSP}: ", classes=["esc-history-label"])
+    for i, number in enumerate(numbers):
+        if i:
+            para += nodes.Text(", ")
+        target = f"book/editions/{page_name(number)}"
+        uri = relative_uri(app.builder.get_target_uri(docname),
+                           app.builder.get_target_uri(target))
+        para += nodes.reference("", f"édition {number}", refuri=f"{uri}#edition-{number}",
+                                internal=True)
+    para += nodes.Text(".")
+    return para
+
+
+def write_feed(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: ``editions.atom`` at the site's root, the published editions
+    newest first (:func:`escarmouche.editions.sheets.atom_feed`); links are absolute
+    when ``html_baseurl`` is set, relative to the site's root otherwise."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from escarmouche.editions.repo import snapshot
+    from escarmouche.editions.sheets import atom_feed
+
+    root = Path(app.config.escarmouche_editions_root)
+    editions = load_all(root)
+    published = [n for n in editions if snapshot(root, n) is not None]
+    base = (app.config.html_baseurl or "").rstrip("/")
+    feed = atom_feed(editions, published, base=f"{base}/" if base else "")
+    (Path(app.outdir) / "editions.atom").write_text(feed, encoding="utf-8")
+    # the archive: the PDF of every former edition, beside the current one
+    import shutil
+
+    for pdf in sorted((root / "editions").glob("*/escarmouche-edition-*.pdf")):
+        target = Path(app.outdir) / pdf.name
+        if not target.exists() or target.stat().st_size != pdf.stat().st_size:
+            shutil.copyfile(pdf, target)
+
+
+def feed_link(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+              doctree: Any) -> None:
+    """``html-page-context``: every page announces the feed (``<link rel=alternate>``),
+    so that a feed reader finds it from any page."""
+    depth = pagename.count("/")
+    href = "../" * depth + "editions.atom"
+    context["metatags"] = context.get("metatags", "") + (
+        f'\n<link rel="alternate" type="application/atom+xml" '
+        f'title="Éditions du livre" href="{href}">')
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -114,5 +189,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("escarmouche_editions_duels", DUELS, "env")
     app.connect("builder-inited", build)
     app.connect("doctree-read", add_marks)
+    app.connect("html-page-context", feed_link)
+    app.connect("build-finished", write_feed)
     app.add_css_file(CSS)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

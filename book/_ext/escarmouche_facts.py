@@ -11,8 +11,8 @@ values through :func:`substitute` (``book/_ext/escarmouche_lite.py``).
 fact, every fact follows the engine (it changes when the engine's default changes), and
 no page states a fact's value as a literal in the phrasings listed in :data:`PHRASINGS`.
 
-Each getter reads the engine at call time (``DEFAULT_RULES`` and the rules modules'
-constants), so a changed default reaches the prose at the next build.
+Each getter reads the engine at call time (``System.default_rules()`` and the rules
+modules' constants), so a changed default reaches the prose at the next build.
 """
 
 from __future__ import annotations
@@ -54,56 +54,75 @@ def _d20() -> Any:
     return rules
 
 
+def _defaults(system: str) -> Any:
+    """The default rules the engine plays for ``system`` now (``System.default_rules``,
+    from the option declarations): one source for the prose and the engine."""
+    from escarmouche import systems
+
+    return systems.get(system).default_rules()
+
+
 def _modifier(value: int) -> str:
     """A modifier as the prose writes it: « −20 », « +5 »."""
     return fmt.signed(value)
 
 
-def _label(module: Callable[[], Any], option: str) -> str:
+def _only(n: int, noun: str) -> str:
+    """« qu’une parade », « que deux parades », « aucune parade » (after « ne peut
+    tenter »): the count in words, elided as French writes it."""
+    words = fmt.counted(n, noun, feminine=True)
+    if n == 0:
+        return words  # « ne peut tenter aucune esquive »
+    return ("qu’" if words[0] in "aeiouyéh" else "que ") + words
+
+
+def _label(system: str, option: str) -> str:
     """The French label of an option's default value, as its ``Rules`` field declares it
     (:meth:`escarmouche.options.Option.value_label`)."""
     from escarmouche.options import find
 
-    rules = module().DEFAULT_RULES
+    rules = _defaults(system)
     return find(rules, option).value_label(getattr(rules, option))
 
 
 #: name → a function of nothing that reads the value from the engine, in French
 FACTS: Mapping[str, Callable[[], str]] = {
     # Rulebook (RB-D100-1, RB-SURPRISE-2, RB-SPEED-3)
-    "rb_crit_success_max": lambda: fmt.number(_rb().DEFAULT_RULES.crit_success_max),
-    "rb_crit_failure_min": lambda: fmt.number(_rb().DEFAULT_RULES.crit_failure_min),
-    "rb_surprise_aggregate": lambda: _label(_rb, "surprise_aggregate"),
-    "rb_hyperactive_slot": lambda: _label(_rb, "hyperactive_slot"),
+    "rb_crit_success_max": lambda: fmt.number(_defaults("rulebook").crit_success_max),
+    "rb_crit_failure_min": lambda: fmt.number(_defaults("rulebook").crit_failure_min),
+    "rb_surprise_aggregate": lambda: _label("rulebook", "surprise_aggregate"),
+    "rb_hyperactive_slot": lambda: _label("rulebook", "hyperactive_slot"),
     # d100 (D100-TIME-1, D100-ATK-5, D100-RANGED-4/5, D100-PARRY-3, D100-DODGE-2, jumps)
     "d100_round_seconds": lambda: fmt.number(_d100_narration().ROUND_SECONDS),
     "d100_rounds_per_minute": lambda: fmt.number(_d100_narration().ROUNDS_PER_MINUTE),
-    "d100_off_hand": lambda: _modifier(_d100().DEFAULT_RULES.off_hand_modifier),
-    "d100_into_melee": lambda: _modifier(_d100().DEFAULT_RULES.shooting_into_melee_modifier),
-    "d100_beyond_short": lambda: _modifier(_d100().DEFAULT_RULES.beyond_short_range_modifier),
-    "d100_desperate_shot": lambda: fmt.number(_d100().DEFAULT_RULES.desperate_shot_modifier),
-    "d100_max_range_factor": lambda: fmt.number(_d100().DEFAULT_RULES.max_range_factor),
-    "d100_parries_per_round": lambda: fmt.number(_d100().DEFAULT_RULES.parries_per_round),
-    "d100_dodges_per_round": lambda: fmt.number(_d100().DEFAULT_RULES.dodges_per_round),
-    "d100_drop_step": lambda: fmt.number(_d100().DEFAULT_RULES.drop_step),
-    "d100_run_up": lambda: fmt.number(_d100().DEFAULT_RULES.long_jump_run_up),
-    "d100_failure_degree": lambda: fmt.number(_d100().DEFAULT_RULES.failure_degree),
+    "d100_off_hand": lambda: _modifier(_defaults("d100").off_hand_modifier),
+    "d100_into_melee": lambda: _modifier(_defaults("d100").shooting_into_melee_modifier),
+    "d100_beyond_short": lambda: _modifier(_defaults("d100").beyond_short_range_modifier),
+    "d100_desperate_shot": lambda: fmt.number(_defaults("d100").desperate_shot_modifier),
+    "d100_max_range_factor": lambda: fmt.number(_defaults("d100").max_range_factor),
+    "d100_parries_per_round": lambda: fmt.number(_defaults("d100").parries_per_round),
+    "d100_dodges_per_round": lambda: fmt.number(_defaults("d100").dodges_per_round),
+    "d100_parries_only": lambda: _only(_defaults("d100").parries_per_round, "parade"),
+    "d100_dodges_only": lambda: _only(_defaults("d100").dodges_per_round, "esquive"),
+    "d100_drop_step": lambda: fmt.number(_defaults("d100").drop_step),
+    "d100_run_up": lambda: fmt.number(_defaults("d100").long_jump_run_up),
+    "d100_failure_degree": lambda: fmt.number(_defaults("d100").failure_degree),
     # d12 (D12-TIME-1, D12-INIT-5, D12-CRIT-1/2)
     "d12_die": lambda: fmt.number(_d12().ATTACK_DIE),
     "d12_environment_initiative": lambda: fmt.number(_d12().ENVIRONMENT_INITIATIVE),
     "d12_turns_per_minute": lambda: fmt.number(_d12().TURNS_PER_MINUTE),
     "d12_turn_seconds": lambda: " à ".join(fmt.number(s) for s in _d12().TURN_SECONDS),
-    "d12_default_weapon": lambda: str(_d12().DEFAULT_RULES.default_weapon),
+    "d12_default_weapon": lambda: str(_defaults("d12").default_weapon),
     "d12_crit_odds": lambda: fmt.percent(_d12_odds().critical_odds("normal")),
     "d12_crit_odds_advantage": lambda: fmt.percent(_d12_odds().critical_odds("avantage")),
     "d12_crit_odds_disadvantage": lambda: fmt.percent(_d12_odds().critical_odds("desavantage")),
     # d20 (D20-TIME-1, D20-END-1, D20-IMM-1)
     "d20_round_seconds": lambda: fmt.number(_d20().ROUND_SECONDS),
-    "d20_default_weapon": lambda: str(_d20().DEFAULT_RULES.default_weapon),
-    "d20_save_target": lambda: fmt.number(_d20().DEFAULT_RULES.save_target),
+    "d20_default_weapon": lambda: str(_defaults("d20").default_weapon),
+    "d20_save_target": lambda: fmt.number(_defaults("d20").save_target),
     "d20_dwarf_poison": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["nain"]["poison"]),
     "d20_halfling_fear": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["halfelin"]["terreur"]),
-    "d20_immediate_reset": lambda: _label(_d20, "immediate_reset"),
+    "d20_immediate_reset": lambda: _label("d20", "immediate_reset"),
 }
 
 #: phrasings in which a fact would be written as a literal: the drift test fails when a

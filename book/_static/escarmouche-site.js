@@ -8,9 +8,19 @@
  * 2. The print footer carries the page's address.
  * 3. The search summary agrees in number (Sphinx's French catalogue writes
  *    « page(s) »): « 1 page trouvée », « 12 pages trouvées ».
+ * 4. After a widget's button (« Lancer »…), the result it changes is scrolled into view
+ *    when it lands out of sight (issue 27).
+ * 5. A rule page with several rules gets its contents (« Sur cette page »), one entry per
+ *    rule, and each rule ID becomes a link to its own anchor, to share (issue 27): rule
+ *    pages have no sections, so the theme shows no contents button there.
+ * 6. The GM tracker's player view (issue 27): « Ouvrir la vue des joueurs » opens
+ *    _static/escarmouche-joueurs.html in a second window; the tracker (in the page's
+ *    Python worker) posts what players may see on a BroadcastChannel, and this page
+ *    answers a view that opens late with the last state it saw.
  */
 (function () {
   "use strict";
+  const STATIC = document.currentScript ? new URL(".", document.currentScript.src).href : "";
   function wireToggles(selector) {
     const all = Array.from(document.querySelectorAll(selector));
     const first = all[0];
@@ -42,11 +52,99 @@
         : `Recherche terminée\u00a0: ${n} pages trouvées.`;
     }).observe(results, { childList: true, subtree: true, characterData: true });
   }
+  function followResults() {
+    let pending = null;
+    document.addEventListener("click", (event) => {
+      const button = event.target.closest && event.target.closest(".jupyter-widgets button");
+      const root = button && (button.closest(".escarmouche-live-widget") ||
+                              button.closest(".cell_output"));
+      pending = root ? { root: root, until: Date.now() + 15000 } : null;
+    }, true);
+    new MutationObserver((records) => {
+      if (!pending) return;
+      if (Date.now() > pending.until) { pending = null; return; }
+      const changed = [];
+      records.forEach((record) => {
+        const node = record.target.nodeType === 1 ? record.target : record.target.parentElement;
+        const html = node && node.closest(".widget-html-content");
+        if (html && pending.root.contains(html) && html.textContent.trim() &&
+            !changed.includes(html)) changed.push(html);
+      });
+      if (!changed.length) return;
+      // the first changed output in page order: the banner, or else the result
+      changed.sort((a, b) =>
+        (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) ? -1 : 1);
+      const target = changed[0];
+      pending = null;
+      const box = target.getBoundingClientRect();
+      if (box.top < 0 || box.top > window.innerHeight * 0.75) {
+        target.scrollIntoView({ block: "start" });
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }
+  const RULE_ID = /^[A-Z0-9]+(-[A-Z0-9]+)+$/;
+  function ruleContents() {
+    const article = document.querySelector("article.bd-article");
+    if (!article) return;
+    const rules = Array.from(article.querySelectorAll("p[id] > strong:first-child"))
+      .filter((strong) => RULE_ID.test(strong.textContent.trim()));
+    if (rules.length < 3) return;
+    const list = document.createElement("ol");
+    rules.forEach((strong) => {
+      const id = strong.parentElement.id;
+      const code = strong.textContent.trim();
+      // the rule ID itself becomes the link to share
+      const own = document.createElement("a");
+      own.className = "esc-rule-anchor";
+      own.href = "#" + id;
+      own.title = "Lien vers la règle " + code + " (à partager)";
+      strong.parentNode.insertBefore(own, strong);
+      own.appendChild(strong);
+      const title = own.parentElement.querySelectorAll("strong")[1];
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = "#" + id;
+      link.textContent = code + (title ? " — " + title.textContent.trim().replace(/\.$/, "") : "");
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    const box = document.createElement("details");
+    box.className = "esc-page-contents";
+    const summary = document.createElement("summary");
+    summary.textContent = "Sur cette page\u00a0: " + rules.length + " règles";
+    box.appendChild(summary);
+    box.appendChild(list);
+    list.addEventListener("click", (event) => {
+      if (event.target.closest("a")) box.open = false;
+    });
+    const title = article.querySelector("h1");
+    if (title) title.insertAdjacentElement("afterend", box);
+  }
+  function playerView() {
+    document.addEventListener("click", (event) => {
+      const link = event.target.closest && event.target.closest("a.esc-player-link");
+      if (!link || !STATIC) return;
+      event.preventDefault();
+      window.open(new URL("escarmouche-joueurs.html", STATIC).href, "escarmouche-joueurs");
+    });
+    if (!("BroadcastChannel" in window)) return;
+    const channel = new BroadcastChannel("escarmouche-joueurs");
+    let last = null;
+    channel.onmessage = (message) => {
+      let data = message.data;
+      try { data = typeof data === "string" ? JSON.parse(data) : data; } catch (e) { return; }
+      if (data && data.type === "etat") last = message.data;
+      else if (data && data.type === "bonjour" && last !== null) channel.postMessage(last);
+    };
+  }
   function start() {
     wireToggles(".primary-toggle");
     wireToggles(".secondary-toggle");
     printAddress();
     agreeSearchSummary();
+    followResults();
+    ruleContents();
+    playerView();
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

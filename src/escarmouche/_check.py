@@ -116,7 +116,11 @@ def _printable(value: str) -> bool:
         value.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return not any(ord(ch) < 32 and ch not in "\t\n" for ch in value)
+    return _CONTROL.search(value) is None
+
+
+#: the control characters a text may not hold (tab and line feed are allowed)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
 
 
 def identifiers(field: str, value: object, rule: str, *, max_len: int = 100,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from escarmouche import _check
-from escarmouche._rng import Rng, rng_state, set_rng_state
+from escarmouche._rng import RecordingRng, Rng, rng_state, set_rng_state
 from escarmouche.errors import (
     EscarmoucheError,
     IllegalActionError,
@@ -68,6 +68,25 @@ T = TypeVar("T")
 
 
 RuleSource = Callable[[], Any]
+
+
+class _AtomicRng(RecordingRng):
+    """The recording rng of one atomic operation: the rng's state is snapshotted just
+    before its first die (an operation that draws nothing snapshots nothing), so that a
+    refusal puts it back (CORE-ERR). Every die of an operation is drawn through it."""
+
+    def __init__(self, inner: Rng) -> None:
+        super().__init__(inner)
+        self.drew = False
+        self.before: Any = None
+        self.randint = self._first_randint  # type: ignore[method-assign]
+
+    def _first_randint(self, a: int, b: int) -> int:
+        if not self.drew:  # (a caller may hold this bound method and call it again)
+            self.before = rng_state(self.inner)
+            self.drew = True
+            del self.randint  # the plain recording draw from now on
+        return RecordingRng.randint(self, a, b)
 
 
 class Encounter:
@@ -256,15 +275,15 @@ class Encounter:
             op(ctx)
             return ctx.events
         draft = self.state.draft()
-        snapshot = rng_state(rng) if rng is not None else None
-        ctx = Ctx(draft, self._system, self._rules, rng)
+        ctx = Ctx(draft, self._system, self._rules, None)
+        recording = ctx._rng = _AtomicRng(rng) if rng is not None else None
         try:
             op(ctx)
-            if ctx._rng is not None and ctx._rng.draws:
+            if recording is not None and recording.draws:
                 ctx.emit("des", "Dés lancés.")
         except BaseException:
-            if rng is not None:
-                set_rng_state(rng, snapshot)
+            if recording is not None and recording.drew:
+                set_rng_state(recording.inner, recording.before)
             raise
         self.state = draft
         return ctx.events
@@ -414,6 +433,9 @@ class Encounter:
         _check.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
         sides = list(dict.fromkeys(f.side for f in self.state.fighters.values()))
         policies = resolve_policies(self._system.name, sides, policy)
+        if self.state.fast and tactics_rng is not None:
+            # simulation mode: a throwaway fight, played in place (no snapshot to restore)
+            return self._run(rng, max_turns, policies, tactics_rng)
         before = self.state
         snapshot = rng_state(rng)
         trng = tactics_rng if tactics_rng is not None else tactics_rng_for(snapshot)
@@ -458,12 +480,17 @@ class Encounter:
                 policy = policies[fighters[actor].side]
                 done: list[str] = []
                 for _ in range(MAX_CHOICES):
-                    ctx = Ctx(self.state.draft(), self._system, self._rules, None)
+                    # the moves are read from the fight itself, not from a copy: a system's
+                    # moves (and the reactions they ask for) change nothing, which the
+                    # equivalence tests hold them to (tests/test_simulation.py)
+                    ctx = Ctx(self.state, self._system, self._rules, None)
                     fighters = ctx.state.fighters
                     moves = self._system.moves(ctx, actor, tuple(done), react)
                     if moves:
-                        # only what the system offers now (its turn plan, its budget)
-                        offered = {spec.id for spec in self._system.actions(ctx, actor)}
+                        # only what the system offers now (its turn plan, its budget),
+                        # asked of the rules for the moves' own actions
+                        offered = self._system.offered(
+                            ctx, actor, {m.action for m in moves})
                         moves = [m for m in moves if m.action in offered]
                     move = policy.choose(moves, tactics_rng) if moves else None
                     if move is None:

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import errno
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 __all__ = [
     "FIELD_LABELS",
@@ -97,7 +98,7 @@ class EscarmoucheError(ValueError):
 
     def __init__(
         self,
-        message: str,
+        message: str | Callable[[], str],
         *,
         field: str | None = None,
         value: object = None,
@@ -113,14 +114,59 @@ class EscarmoucheError(ValueError):
         self.why = why
         #: the French label the message names the field by
         self.label = label
+        # ``message`` may be a function that makes it (:func:`invalid`): the rules refuse
+        # many moves while automated play looks for legal ones, and a refusal nobody
+        # reads is never written out
+        self._make: Callable[[], str] | None = None
+        self._text: str | None = None
+        if callable(message):
+            self._make = message
+            super().__init__()
+        else:
+            super().__init__(self._typeset(message))
+
+    def _typeset(self, message: str) -> str:
         parts = [message]
-        if rule and rule not in message:
-            parts.append(f"[{rule}]")
+        if self.rule and self.rule not in message:
+            parts.append(f"[{self.rule}]")
         # French typography once, when the message is made (escarmouche.text.typo;
         # imported here: the render package imports this module).
         from escarmouche.text.typo import typographie
 
-        super().__init__(typographie(" ".join(parts)))
+        self._text = typographie(" ".join(parts))
+        return self._text
+
+    @property
+    def message(self) -> str:
+        """The French message (made on first reading)."""
+        if self._text is None:
+            assert self._make is not None
+            self.args = (self._typeset(self._make()),)
+            self._make = None
+        assert self._text is not None
+        return self._text
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+    def again(self) -> EscarmoucheError:
+        """A new error of the same kind, with the same message, field, value and rule
+        (to raise a refusal kept from an earlier, identical question)."""
+        message = self._make if self._make is not None else self.message
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        EscarmoucheError.__init__(out, message, field=self.field, value=self.value,
+                                  rule=self.rule, why=self.why, label=self.label)
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its message written out (it crosses process boundaries)."""
+        text = self.message
+        return (type(self), (text,), {k: v for k, v in self.__dict__.items()
+                                      if k != "_make"})
 
     def refusal(self, labels: Mapping[str, str] | None = None) -> str:
         """The refusal as a reader reads it: the message, one sentence naming the field
@@ -166,9 +212,9 @@ class RosterError(EscarmoucheError):
     """A roster file (an encounter described in TOML) that cannot be played: the message
     names the line and the field (``escarmouche.roster``)."""
 
-    def __init__(self, message: str, *, field: str | None = None, value: object = None,
-                 rule: str | None = None, line: int | None = None, why: str | None = None,
-                 label: str | None = None) -> None:
+    def __init__(self, message: str | Callable[[], str], *, field: str | None = None,
+                 value: object = None, rule: str | None = None, line: int | None = None,
+                 why: str | None = None, label: str | None = None) -> None:
         self.line = line
         super().__init__(message, field=field, value=value, rule=rule, why=why, label=label)
 
@@ -264,18 +310,26 @@ def invalid(
     Valeur refusée pour « chemin » : valeur trop grande (CORE-ERR).
     """
     name = label or field_label(field)
-    noun = None if label else FIELD_NOUNS.get(field)
-    if value is None:
-        head = f"Aucune valeur pour « {name} »"
-    elif isinstance(value, str) and value == HIDDEN:
-        head = f"Valeur refusée pour « {name} »"
-    elif noun is not None:
-        word, feminine = noun
-        head = f"{word[:1].upper()}{word[1:]} {refused(value)} refusé{'e' if feminine else ''}"
-    else:
-        head = f"Valeur {refused(value)} refusée pour « {name} »"
-    return kind(f"{head} : {why} ({rule}).", field=field, value=value, rule=rule, why=why,
-                label=name)
+    # a list, dict or set is shown as it is now, whatever comes next
+    frozen = refused(value) if isinstance(value, list | dict | set) else None
+
+    def sentence_() -> str:
+        noun = None if label else FIELD_NOUNS.get(field)
+        shown_value = frozen if frozen is not None else refused(value)
+        if value is None:
+            head = f"Aucune valeur pour « {name} »"
+        elif isinstance(value, str) and value == HIDDEN:
+            head = f"Valeur refusée pour « {name} »"
+        elif noun is not None:
+            word, feminine = noun
+            head = (f"{word[:1].upper()}{word[1:]} {shown_value} "
+                    f"refusé{'e' if feminine else ''}")
+        else:
+            head = f"Valeur {shown_value} refusée pour « {name} »"
+        return f"{head} : {why} ({rule})."
+
+    # made on first reading (automated play asks the rules about many refused moves)
+    return kind(sentence_, field=field, value=value, rule=rule, why=why, label=name)
 
 
 #: the French reason of the operating-system errors a user meets with files

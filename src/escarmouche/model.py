@@ -56,17 +56,22 @@ class FrozenMap(Mapping[str, int]):
     (True, True)
     """
 
-    __slots__ = ("_items",)
+    __slots__ = ("_items", "_lookup")
 
     def __init__(self, items: Mapping[str, int] | Iterable[tuple[str, int]] = ()) -> None:
         data = dict(items)
         self._items: tuple[tuple[str, int], ...] = tuple(sorted(data.items()))
+        #: the same items as a dict, for lookups (the rules read stats in their hot loop)
+        self._lookup: dict[str, int] = dict(self._items)
 
     def __getitem__(self, key: str) -> int:
-        for k, v in self._items:
-            if k == key:
-                return v
-        raise KeyError(key)
+        return self._lookup[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._lookup
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._lookup.get(key, default)
 
     def __iter__(self) -> Iterator[str]:
         return (k for k, _ in self._items)

@@ -14,9 +14,43 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
-from escarmouche.text.fmt import number, percent
+from escarmouche.text.fmt import NNBSP, number, percent
 
-__all__ = ["OddsTable", "exact_json", "first_odds", "uniform"]
+__all__ = ["OddsTable", "all_equal", "exact_json", "first_odds", "one_in", "uniform"]
+
+#: no-break space (after « 1 » and around « sur »)
+_NBSP = "\u00a0"
+_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def one_in(p: Fraction) -> str:
+    """A small probability in French as « 1 sur N », ``N = 1/p`` rounded to two
+    significant digits, in scientific notation from a million on (« 1 sur 3,8 × 10²¹ »);
+    0 is « jamais », 1 « toujours ». For the rare events of a capped loop, where a
+    percentage would only say « < 0,1 % ».
+
+    >>> one_in(Fraction(1, 12)), one_in(Fraction(3, 400))
+    ('1\xa0sur\xa012', '1\xa0sur\xa0133')
+    >>> one_in(Fraction(1, 12) ** 21)
+    '1\xa0sur\xa04,6\u202f×\u202f10²²'
+    >>> one_in(Fraction(0)), one_in(Fraction(1))
+    ('jamais', 'toujours')
+    """
+    if p <= 0:
+        return "jamais"
+    if p >= 1:
+        return "toujours"
+    inverse = 1 / p
+    if inverse < 1_000_000:
+        return f"1{_NBSP}sur{_NBSP}{number(round(inverse))}"
+    exponent = len(str(int(inverse))) - 1
+    mantissa = inverse / Fraction(10) ** exponent  # in [1, 10)
+    tenths = round(mantissa * 10)
+    if tenths == 100:  # 9,96… rounds up to the next power of ten
+        tenths, exponent = 10, exponent + 1
+    head = number(Fraction(tenths, 10), digits=1)
+    power = f"10{str(exponent).translate(_SUPERSCRIPTS)}"
+    return f"1{_NBSP}sur{_NBSP}{head}{NNBSP}×{NNBSP}{power}"
 
 
 def exact_json(p: Fraction) -> dict[str, Any]:
@@ -32,8 +66,9 @@ def exact_json(p: Fraction) -> dict[str, Any]:
 class OddsTable:
     """One standard situation of a system (``System.standard_odds``): a French
     ``title``, the ``rules`` it applies, column headers (the first one names the rows)
-    and rows of exact values; ``kind`` is ``"percent"`` (probabilities) or ``"number"``
-    (expected values, counts). ``key`` pairs the same situation under two rule sets
+    and rows of exact values; ``kind`` is ``"percent"`` (probabilities), ``"rare"``
+    (tiny probabilities, shown « 1 sur N », :func:`one_in`) or ``"number"`` (expected
+    values, counts). ``key`` pairs the same situation under two rule sets
     (``system.situation``)."""
 
     key: str
@@ -41,9 +76,11 @@ class OddsTable:
     rules: tuple[str, ...]
     columns: tuple[str, ...]
     rows: tuple[tuple[str, tuple[Fraction, ...]], ...]
-    kind: Literal["percent", "number"] = "percent"
+    kind: Literal["percent", "rare", "number"] = "percent"
 
     def show(self, value: Fraction) -> str:
+        if self.kind == "rare":
+            return one_in(value)
         return percent(value) if self.kind == "percent" else number(value)
 
     def to_json(self) -> dict[str, Any]:
@@ -58,6 +95,16 @@ def uniform(faces: int, plus: int = 0) -> dict[int, Fraction]:
     {4: Fraction(1, 2), 5: Fraction(1, 2)}
     """
     return {v + plus: Fraction(1, faces) for v in range(1, faces + 1)}
+
+
+def all_equal(law: Mapping[int, Fraction], size: int) -> Fraction:
+    """The chance that ``size`` independent draws of ``law`` all show the same value: a
+    roll-off round that leaves ``size`` tied fighters still tied.
+
+    >>> all_equal(uniform(12), 2)
+    Fraction(1, 12)
+    """
+    return sum((p ** size for p in law.values()), Fraction(0))
 
 
 def first_odds(entries: Sequence[tuple[str, int, Mapping[int, Fraction]]]

@@ -206,13 +206,21 @@ def resolve_policies(system: str, sides: Sequence[str],
                 raise invalid("camp", side, "CORE-ERR",
                               f"aucun combattant de ce camp ; les camps sont "
                               f"{join([quote(s) for s in sides])}")
-            out[side] = chosen if isinstance(chosen, Policy) else get_policy(chosen)
+            # a name first: the Protocol check of a Policy is slow, and a name never is one
+            out[side] = get_policy(chosen) if isinstance(chosen, str) else (
+                chosen if _registered(chosen) or isinstance(chosen, Policy)
+                else get_policy(chosen))
         return out
     if isinstance(policy, Policy):
         return dict.fromkeys(sides, policy)
     raise invalid("politique", type(policy).__name__, "CORE-ERR",
                   "un nom de politique, une politique ou un dictionnaire camp → politique "
                   "est attendu")
+
+
+def _registered(policy: object) -> bool:
+    """Whether ``policy`` is one of the registered policies (a Policy already checked)."""
+    return any(policy is p for p in POLICIES.values())
 
 
 def tactics_rng_for(dice_state: object) -> random.Random:

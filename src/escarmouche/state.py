@@ -76,6 +76,7 @@ __all__ = [
     "EndCondition",
     "FighterState",
     "SystemHooks",
+    "parsed",
 ]
 
 #: the version of the save format (``EncounterState.to_json``)
@@ -286,6 +287,39 @@ def _copy_json(value: T) -> T:
     return copy.deepcopy(value)
 
 
+#: parses of JSON values of a fight's state, by the value's identity (the value is held,
+#: so its id is not reused while it is here): :func:`parsed`
+_PARSED: dict[int, tuple[object, object]] = {}
+_PARSED_MAX = 256
+
+
+def parsed(value: object, parse: Callable[[Any], T]) -> T:
+    """``parse(value)``, computed once per JSON value: for what a system writes once in
+    its state and reads at every turn or activation (an initiative), **never changed in
+    place afterwards** (a new value replaces it). A copy of the state (a draft) shares
+    such a value rather than copying it, so it stays parsed.
+
+    >>> calls = []
+    >>> data = {"ordre": ["Brune"]}
+    >>> first = parsed(data, lambda d: calls.append(1) or tuple(d["ordre"]))
+    >>> parsed(data, lambda d: calls.append(1) or tuple(d["ordre"])) is first, len(calls)
+    (True, 1)
+    """
+    hit = _PARSED.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]  # type: ignore[return-value]
+    result = parse(value)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[id(value)] = (value, result)
+    return result
+
+
+def _is_parsed(value: object) -> bool:
+    hit = _PARSED.get(id(value))
+    return hit is not None and hit[0] is value
+
+
 @dataclass(slots=True)
 class EncounterState:
     """Everything about a fight, as data (serialisable to JSON and back exactly)."""
@@ -333,26 +367,31 @@ class EncounterState:
         """
         if self.fast:
             return self
-        log, effects = self.log, self.effects
-        self.log, self.effects = [], []
-        try:
-            copied = copy.deepcopy(self)
-        finally:
-            self.log, self.effects = log, effects
-        copied.log, copied.effects = list(log), list(effects)
-        return copied
+        return self._copy(fast=False)
 
     def _quick_copy(self) -> EncounterState:
+        """A copy in simulation mode (``Encounter.simulated``)."""
+        return self._copy(fast=True)
+
+    def _copy(self, *, fast: bool) -> EncounterState:
+        """A copy that shares only what never changes in place: combatants, end
+        conditions, effects and events (frozen), and strings; every container of JSON
+        values (tracks, flags, the rules, the system's state) is copied
+        (:func:`_copy_json`)."""
         fighters = {
             name: FighterState(f.combatant, dict(f.tracks), dict(f.maxima), f.out, f.fled,
                                _copy_json(f.flags))
             for name, f in self.fighters.items()
         }
+        # a value of the system's state read through :func:`parsed` is never changed in
+        # place (its contract): the copy shares it, and it stays parsed
+        system_state = {k: v if _is_parsed(v) else _copy_json(v)
+                        for k, v in self.system_state.items()}
         return EncounterState(
-            self.system, self.rules, fighters, list(self.end_conditions), self.turn,
-            self.started, self.finished, self.outcome, list(self.order), self.cursor,
-            dict(self.activations), list(self.effects), list(self.log),
-            _copy_json(self.system_state), self.next_effect_id, True,
+            self.system, self.rules if fast else _copy_json(self.rules), fighters,
+            list(self.end_conditions), self.turn, self.started, self.finished,
+            self.outcome, list(self.order), self.cursor, dict(self.activations),
+            list(self.effects), list(self.log), system_state, self.next_effect_id, fast,
         )
 
     @property

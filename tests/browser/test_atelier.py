@@ -53,6 +53,34 @@ def test_the_atelier_comes_alive_and_compares_the_rules(page: Any, site_url: str
     assert page.errors == []
 
 
+def test_the_atelier_plays_fights_by_steps_and_stops(page: Any, site_url: str,
+                                                    artifacts: Path) -> None:
+    """The Atelier's whole fights in the live page (Pyodide): « Simuler les combats »
+    plays by steps, the progress bar moves, « Arrêter » stops the run and shows the
+    balance of the fights played (CORE-RNG: one stream per fight)."""
+    page.goto(f"{site_url}book/atelier.html")
+    page.locator("#escarmouche-live .escarmouche-live-activate").click()
+    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    live = page.locator(".escarmouche-live-widget").first
+    live.wait_for()
+    fights = live.locator(".widget-text", has_text="Combats")
+    fights.locator("input").fill("100000")
+    fights.locator("input").press("Enter")
+    live.get_by_role("button", name="Simuler les combats").click()
+    page.wait_for_function(
+        "() => document.querySelector('.escarmouche-live-widget').innerText"
+        ".includes('combats sur 200\u202f000')", timeout=60_000)
+    live.get_by_role("button", name="Arrêter").click()
+    page.wait_for_function(
+        "() => document.querySelector('.escarmouche-live-widget').innerText"
+        ".includes('Arrêté après')", timeout=60_000)
+    text = live.inner_text()
+    assert "combats par jeu de règles sur 100\u202f000" in text
+    assert "Sans vos changements" in text and "Avec vos changements" in text
+    page.screenshot(path=artifacts / "atelier-fights-live.png", full_page=True)
+    assert page.errors == []
+
+
 def test_the_first_edition_page_lists_rulings_and_odds(page: Any, site_url: str,
                                                       artifacts: Path) -> None:
     page.set_viewport_size({"width": 360, "height": 800})

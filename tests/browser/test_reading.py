@@ -30,7 +30,7 @@ PAGE_TYPES = {
     "démonstration": DEMO_PAGE,
     "suivi": "book/demos/suivi-combat.html",
     "glossaire": "book/glossaire.html",
-    "révisions": "book/revisions.html",
+    "révisions": "book/editions/journal.html",
     "changements": "book/editions/edition-1.html",
     "aide-mémoire": "book/d100/aide-memoire.html",
     "api": "book/api.html",

@@ -13,7 +13,7 @@ __all__ = ["bars", "distribution", "side_by_side", "timeline"]
 TAIL = Fraction(1, 10_000)
 
 
-def bars(items: Sequence[tuple[str, Fraction]], title: str, *, width: int = 560) -> str:
+def bars(items: Sequence[tuple[str, Fraction]], title: str, *, width: int = 400) -> str:
     """Named outcomes with their exact probability (horizontal bars)."""
     return svg.outcome_bars_svg(list(items), title=title, width=width)
 

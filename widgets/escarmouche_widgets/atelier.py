@@ -17,27 +17,60 @@ which stays as it was.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import ipywidgets as widgets
 
+from escarmouche import simulation as sim
 from escarmouche import systems
 from escarmouche.editions.data import Change, _jsonable, change_to_toml
 from escarmouche.editions.page import comparison_html
-from escarmouche.errors import EscarmoucheError
+from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.model import Json
 from escarmouche.options import Option
-from escarmouche.text.fmt import de
+from escarmouche.roster import example_rosters, load_roster
+from escarmouche.text.fmt import de, number, percent
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
     WIDE,
     ErrorBanner,
     button,
+    number_box,
     option_control,
     option_labels,
     option_value,
 )
+from escarmouche_widgets._parse import NumberField
+from escarmouche_widgets._stepper import STEP, Stepper, running_loop
 
-__all__ = ["Atelier"]
+__all__ = ["ATELIER_FIGHTS", "MAX_ATELIER_FIGHTS", "Atelier"]
+
+#: fights per rule set (without, with the changes) in the Atelier's fights
+ATELIER_FIGHTS = 20_000
+MAX_ATELIER_FIGHTS = 100_000
+#: the fights box: 1 to :data:`MAX_ATELIER_FIGHTS` (CORE-ERR)
+FIGHTS = NumberField("combats", 1, MAX_ATELIER_FIGHTS, "CORE-ERR")
+
+_ROSTERS: dict[str, Any] = {}
+
+
+def _rosters(system: str) -> dict[str, Any]:
+    """The example roster files of ``system``, by name (read once)."""
+    if not _ROSTERS:
+        for name, path in sorted(example_rosters().items()):
+            _ROSTERS[name] = load_roster(path)
+    return {n: r for n, r in _ROSTERS.items() if r.system == system}
+
+
+def _pairs(first: tuple[sim.Balance, sim.Balance], a: Iterator[sim.Balance],
+           b: Iterator[sim.Balance]) -> Iterator[tuple[sim.Balance, sim.Balance]]:
+    yield first
+    yield from zip(a, b, strict=True)
+
+
+def _played(pair: tuple[sim.Balance, sim.Balance]) -> int:
+    return pair[0].n + pair[1].n
 
 
 def _defaults(system: str) -> dict[str, Json]:
@@ -82,6 +115,13 @@ class Atelier:
             value="", description="Fiche d’édition (TOML) :", style=WIDE,
             layout=widgets.Layout(width="100%", height="12em"))
         self.fixed = widgets.HTML()
+        self.roster = widgets.Dropdown(options=[], description="Combat :", style=WIDE)
+        self.fights = number_box(FIGHTS, ATELIER_FIGHTS, "Combats :", width="12em")
+        self.stepper = Stepper("Simuler les combats")
+        self.stepper.run_button.on_click(lambda _b: self.launch())
+        self.fights_output = widgets.HTML(value=h.paragraph(
+            "Appuyez sur « Simuler les combats » : le combat choisi est joué sans puis "
+            "avec vos changements, sur les mêmes dés."))
         self.system.observe(lambda _c: self._build(), names="value")
         self.reset_button.on_click(lambda _b: self._build())
         self.widget = widgets.VBox([
@@ -89,6 +129,11 @@ class Atelier:
                          "vôtres</b>"),
             self.system, self.options_box, self.fixed, self.reset_button,
             self.banner.widget, self.output, self.snippet,
+            widgets.HTML(h.paragraph(
+                f"Des combats entiers : un fichier d’effectifs du système, joué sans puis "
+                f"avec vos changements, par paquets de {number(STEP)} ; la barre avance et "
+                "« Arrêter » garde le bilan des combats déjà joués.")),
+            self.roster, self.fights, self.stepper.widget, self.fights_output,
         ])
         self._build()
 
@@ -111,6 +156,10 @@ class Atelier:
             self.controls[spec.name] = control
             self.specs[spec.name] = spec
         self.options_box.children = list(self.controls.values())
+        kept = self.roster.value
+        rosters = _rosters(name)
+        self.roster.options = [(f"{r.title} ({n})", n) for n, r in rosters.items()]
+        self.roster.value = kept if kept in rosters else next(iter(rosters), None)
         self.fixed.value = h.notice(
             "Options non modifiables ici (des tables) : " + ", ".join(skipped) + "."
         ) if skipped else ""
@@ -162,6 +211,85 @@ class Atelier:
             return False
         self.output.value, self.snippet.value = shown
         return True
+
+    # -- whole fights, without and with the changes ---------------------------------------
+
+    def _fight_steps(self) -> Iterator[tuple[sim.Balance, sim.Balance]]:
+        """The run set in the controls: after each step, the balance of the chosen
+        roster without and with the changed options (the same dice: one stream per
+        fight). Checked now: a French error before anything is played."""
+        n = self.fights.integer
+        name = str(self.system.value)
+        roster = _rosters(name).get(str(self.roster.value))
+        if roster is None:
+            raise invalid("combat", self.roster.value, "CORE-ERR",
+                          "aucun fichier d’effectifs fourni pour ce système")
+        changed = {self.specs[k].key: v for k, v in self.options().items()
+                   if v != self.defaults[k]}
+        after = roster.with_options(**changed) if changed else roster
+        a = sim.simulate_steps(roster, n, seed=1, step=STEP)
+        b = sim.simulate_steps(after, n, seed=1, step=STEP)
+        return _pairs((next(a), next(b)), a, b)
+
+    def _fights_html(self, pair: tuple[sim.Balance, sim.Balance], asked: int) -> str:
+        before, after = pair
+        rows = []
+        for side in before.sides:
+            (r0, lo0, hi0), (r1, lo1, hi1) = before.win_rate(side), after.win_rate(side)
+            diff = 100 * (r1 - r0)
+            rows.append((side, f"{percent(r0)} [{percent(lo0)} ; {percent(hi0)}]",
+                         f"{percent(r1)} [{percent(lo1)} ; {percent(hi1)}]",
+                         f"{'+' if diff > 0 else '−' if diff < 0 else ''}"
+                         f"{number(abs(round(diff, 1)), 1)}"))
+        stopped = (h.notice(f"Arrêté après {number(before.n)} combats par jeu de règles sur "
+                            f"{number(asked)} : le bilan est celui des combats joués.")
+                   if before.n < asked else "")
+        return h.join(
+            stopped,
+            h.paragraph(f"{before.title} : {number(before.n)} combats par jeu de règles, "
+                        "graine 1, les mêmes dés des deux côtés ; victoires de chaque camp "
+                        "avec, entre crochets, leur intervalle de confiance à 95 %."),
+            h.table(("Camp", "Sans vos changements", "Avec vos changements", "Écart (points)"),
+                    rows),
+            h.paragraph(after.precision()))
+
+    def play_fights(self) -> bool:
+        """Play the fights now (no event loop to hand back to) and show them."""
+
+        def compute() -> str:
+            asked = self.fights.integer
+            return self._fights_html(
+                self.stepper.run_now(self._fight_steps(), _played, 2 * asked), asked)
+
+        shown = self.banner.guard(compute)
+        if shown is None:
+            return False
+        self.fights_output.value = shown
+        return True
+
+    def launch(self) -> bool:
+        """« Simuler les combats » : step by step as a task in a live page (progress,
+        « Arrêter »), else at once (:meth:`play_fights`)."""
+        loop = running_loop()
+        if self.stepper.running:
+            return False
+        if loop is None:
+            return self.play_fights()
+        steps = self.banner.guard(self._fight_steps)
+        if steps is None:
+            return False
+        asked = self.fights.integer
+
+        def done(pair: tuple[sim.Balance, sim.Balance]) -> None:
+            self.fights_output.value = self._fights_html(pair, asked)
+
+        self.stepper.start(loop, steps, _played, 2 * asked, done,
+                           lambda err: self.banner.show(err.refusal(self.banner.labels)))
+        return True
+
+    @property
+    def fights_text(self) -> str:
+        return h.text_of(self.fights_output.value)
 
     # -- what the reader sees ----------------------------------------------------------------
 

@@ -1,17 +1,22 @@
-"""Demo « Équilibre » : a small balance simulation of a roster, live in the page.
+"""Demo « Équilibre » : a balance simulation of a roster, live in the page.
 
-N fights of the roster (:func:`escarmouche.simulation.simulate`, simulation mode, one
-random stream per fight derived from the seed), under the system's options set in the
-controls; shows the French table (win rates with their Wilson 95 % interval, rounds,
-survivors, damage per round) and the charts. In the browser a fight costs milliseconds:
-N is kept small (at most :data:`MAX_BROWSER_FIGHTS`) and the page says so; the command
-line and local processes or a Dask cluster handle the large runs.
+N fights of the roster (:func:`escarmouche.simulation.simulate_steps`, simulation mode,
+one random stream per fight derived from the seed), under the system's options set in
+the controls; shows the French table (win rates with their Wilson 95 % interval, rounds,
+survivors, damage per round) and the charts.
+
+In a live page the fights are played :data:`STEP` at a time, as an asyncio task: after
+each step the progress bar moves and the kernel (Pyodide's, in the browser) is free to
+receive a click, so « Arrêter » stops the run; the balance of the fights already played
+is then shown (each fight has its own stream, so it is exactly the balance of those
+first fights). Outside a running event loop (a script, a test, the book's build), the
+same steps run at once.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import ipywidgets as widgets
@@ -21,12 +26,11 @@ from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
 from escarmouche.options import Option
 from escarmouche.systems import get
-from escarmouche.text.fmt import plural
+from escarmouche.text.fmt import number, plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
     SEED,
     Demo,
-    button,
     labelled,
     number_box,
     option_control,
@@ -34,11 +38,12 @@ from escarmouche_widgets._controls import (
     option_value,
 )
 from escarmouche_widgets._parse import NumberField
+from escarmouche_widgets._stepper import STEP, Stepper, running_loop
 
-__all__ = ["MAX_BROWSER_FIGHTS", "BalanceDemo", "option_controls"]
+__all__ = ["MAX_BROWSER_FIGHTS", "STEP", "BalanceDemo", "option_controls"]
 
-#: the most fights the page plays at once (the browser runs one core, in Pyodide)
-MAX_BROWSER_FIGHTS = 2_000
+#: the most fights the page plays in one run (the browser runs one core, in Pyodide)
+MAX_BROWSER_FIGHTS = 100_000
 #: the fights box: 1 to :data:`MAX_BROWSER_FIGHTS` (CORE-ERR)
 FIGHTS = NumberField("combats", 1, MAX_BROWSER_FIGHTS, "CORE-ERR")
 
@@ -74,7 +79,7 @@ class BalanceDemo(Demo):
     >>> demo.fights.value = 0
     >>> demo.run_button.click()
     >>> print(demo.error_text)  # doctest: +NORMALIZE_WHITESPACE
-    Valeur 0 refusée pour « combats » : un nombre entier entre 1 et 2000 est attendu
+    Valeur 0 refusée pour « combats » : un nombre entier entre 1 et 100 000 est attendu
     (CORE-ERR).
     """
 
@@ -92,17 +97,20 @@ class BalanceDemo(Demo):
         self.base_rules = (given if isinstance(given, self.system.rules_type)
                            else self.system.default_rules())
         self.options = option_controls(self.system.name, self.base_rules)
-        self.run_button = button("Simuler", button_style="primary", icon="play")
-        self.run_button.on_click(lambda _b: self.roll())
+        self.stepper = Stepper("Simuler")
+        self.run_button, self.stop_button = self.stepper.run_button, self.stepper.stop_button
+        self.progress = self.stepper.progress
+        self.run_button.on_click(lambda _b: self.launch())
         self.widget = widgets.VBox([
-            widgets.HTML(f"<b>Équilibre : {h.esc(self.system.title or self.system.name)}</b>"),
+            widgets.HTML(f"<b>Équilibre : {h.esc(self.system.title or self.system.name)}</b>"),
             labelled("Simulation", self.fights, self.seed),
             widgets.HTML(h.paragraph(
-                f"Dans le navigateur, {plural(MAX_BROWSER_FIGHTS, 'combat')} au plus : "
-                "l’intervalle de confiance reste large ; la ligne de commande "
-                "(escarmouche simule) joue des centaines de milliers de combats.")),
+                f"Dans le navigateur, {plural(MAX_BROWSER_FIGHTS, 'combat')} au plus, "
+                f"joués par paquets de {number(STEP)} : la barre avance et « Arrêter » "
+                "garde le bilan des combats déjà joués ; la ligne de commande (escarmouche "
+                "simule) en joue des millions, sur plusieurs cœurs.")),
             widgets.VBox(list(self.options.values())),
-            self.run_button,
+            self.stepper.widget,
             self.banner.widget,
             self.output,
         ])
@@ -125,17 +133,64 @@ class BalanceDemo(Demo):
         fixed = sim.as_roster(enc)
         return dataclasses.replace(fixed, start_options=self.start) if self.start else fixed
 
+    def _steps(self) -> Iterator[sim.Balance]:
+        """The balances of the run set in the controls, one per :data:`STEP` fights
+        (checked now: a French error before anything is played)."""
+        n = self.fights.integer
+        steps = sim.simulate_steps(self._roster(), n, seed=self.seed.integer, step=STEP)
+        first = next(steps)  # the roster, the seed … checked by the engine
+        return _chain(first, steps)
+
     def balance(self) -> sim.Balance:
-        return sim.simulate(self._roster(), self.fights.integer, seed=self.seed.integer)
+        """The balance of the N fights set in the controls, all played now."""
+        *_, last = self._steps()
+        return last
+
+    def _html(self, bal: sim.Balance, asked: int) -> str:
+        if self.title:
+            bal = dataclasses.replace(bal, title=self.title)
+        stopped = (h.notice(f"Arrêté après {plural(bal.n, 'combat')} sur {number(asked)} : "
+                            "le bilan est celui des combats joués.")
+                   if bal.n < asked else "")
+        return h.join(stopped, bal.table()._repr_html_(), bal.outcome_svg(), bal.rounds_svg())
 
     def roll(self) -> bool:
-        """Play the N fights and show the balance (or the French error, keeping the last
-        balance)."""
+        """Play the N fights now and show the balance (or the French error, keeping the
+        last balance)."""
 
         def compute() -> str:
-            bal = self.balance()
-            if self.title:
-                bal = dataclasses.replace(bal, title=self.title)
-            return h.join(bal.table()._repr_html_(), bal.outcome_svg(), bal.rounds_svg())
+            asked = self.fights.integer
+            return self._html(self.stepper.run_now(self._steps(), _fights, asked), asked)
 
         return self._show(compute)
+
+    def launch(self) -> bool:
+        """« Simuler » : in a running event loop (a live page), play the fights step by
+        step as a task (:class:`~escarmouche_widgets._stepper.Stepper`: progress,
+        « Arrêter ») ; otherwise play them now (:meth:`roll`)."""
+        loop = running_loop()
+        if self.stepper.running:
+            return False
+        if loop is None:
+            return self.roll()
+        steps = self.banner.guard(self._steps)
+        if steps is None:
+            return False
+        asked = self.fights.integer
+        self.stepper.start(loop, steps, _fights, asked,
+                           lambda last: self._show(lambda: self._html(last, asked)),
+                           lambda err: self.banner.show(err.refusal(self.banner.labels)))
+        return True
+
+    def stop(self) -> None:
+        """« Arrêter »."""
+        self.stepper.stop()
+
+
+def _fights(bal: sim.Balance) -> int:
+    return bal.n
+
+
+def _chain(first: sim.Balance, rest: Iterator[sim.Balance]) -> Iterator[sim.Balance]:
+    yield first
+    yield from rest

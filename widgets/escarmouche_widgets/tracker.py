@@ -4,15 +4,24 @@ Roster, initiative (rolled with a seed or typed as manual dice), the next activa
 actions, effects with their timing, damage and healing, the French log, and a JSON
 export/import so that nothing is lost on a reload (``Encounter.to_json``/``from_json``).
 
+Made for a phone at the table (issue 27): the turn order comes first, one row per
+fighter with its points and − / + buttons; the current fighter's actions next, with
+one-tap choices (the d100 defence) and a target list without the actor; the odds,
+damage, effects (the system's presets) and the save are folded below. « Annuler » and
+« Rétablir » undo and redo any step (:class:`escarmouche.history.History`), a finished
+fight included, and the autosave keeps them (:meth:`CombatTracker.save_text`). A player
+view, in a second window of the same device, follows the fight through a
+``BroadcastChannel`` (:func:`~escarmouche_widgets._table.player_view`).
+
 The widget holds no fight logic: every button calls one atomic operation of the
 encounter; a rejected operation shows the engine's French message and changes nothing.
 """
 
 from __future__ import annotations
 
-import base64
+import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -20,9 +29,10 @@ import ipywidgets as widgets
 from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
 from escarmouche import systems as _systems
 from escarmouche.encounter import Encounter
-from escarmouche.model import TIMING_LABELS, timing_label
+from escarmouche.history import History
+from escarmouche.model import TIMING_LABELS
 from escarmouche.systems.base import ENVIRONMENT
-from escarmouche.text.fmt import de, signed
+from escarmouche.text.fmt import de
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
     WIDE,
@@ -32,8 +42,8 @@ from escarmouche_widgets._controls import (
     button,
     labelled,
     number_box,
+    typeset_labels,
 )
-from escarmouche_widgets._initiative_views import initiative_odds
 from escarmouche_widgets._parse import (
     NumberField,
     RosterRow,
@@ -42,10 +52,24 @@ from escarmouche_widgets._parse import (
     parse_stats,
     roster_rows,
 )
+from escarmouche_widgets._table import (
+    PLAYER_CHANNEL,
+    load_tracker_save,
+    player_view,
+    tracker_save,
+)
+from escarmouche_widgets._tracker_views import (
+    FighterRow,
+    download_link,
+    events_html,
+    example_rows,
+    log_html,
+    odds_chart,
+    status_html,
+)
 
 __all__ = ["CombatTracker", "load_encounter"]
 
-SAVE_NAME = "combat-escarmouche.json"
 #: the parameter that names an action's target (« cible », in every system)
 TARGET_PARAMS = ("cible",)
 #: the damage or healing box: what ``Encounter.adjust`` accepts (CORE-ERR), never clamped
@@ -57,136 +81,36 @@ _NO_ONE = "(aucun)"
 
 
 def load_encounter(text: str) -> Encounter:
-    """An encounter from its JSON save; a corrupted save raises a French
-    :class:`~escarmouche.errors.SaveError` naming the path in the file."""
-    if not text.strip():
-        raise EscarmoucheError(
-            "Sauvegarde vide : collez le JSON exporté, ou choisissez un fichier (CORE-LOG).",
-            field="sauvegarde", value="", rule="CORE-LOG",
-        )
+    """An encounter from its JSON save (an export, or the tracker's own save); a
+    corrupted save raises a French :class:`~escarmouche.errors.SaveError` that says
+    what is wrong in a GM's words."""
     # the text, the published schema and the consistency are all checked there
-    return Encounter.from_json(text)
+    return load_tracker_save(text)[0]
 
 
-def download_link(text: str, filename: str = SAVE_NAME) -> str:
-    """A link that saves ``text`` as a file, in the live page and the static one."""
-    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return (
-        f'<a download="{h.esc(filename)}" href="data:application/json;charset=utf-8;'
-        f'base64,{payload}">⬇ Télécharger {h.esc(filename)}</a>'
-    )
-
-
-def example_rows(system: str) -> list[RosterRow]:
-    """The system's example roster (:attr:`System.sample_roster`), as editable rows."""
-    return roster_rows(_systems.get(system).sample_roster)
-
-
-def odds_chart(enc: Encounter) -> str:
-    """The exact initiative odds of the fight's roster, as its system gives them
-    (:meth:`System.first_to_act`; ``""`` when it gives none)."""
-    combatants = tuple(f.combatant for f in enc.state.fighters.values())
-    odds = initiative_odds(enc.system, combatants, enc.rules,
-                           enc.system.initiative_options_of(enc.state))
-    return h.join(odds) if odds else ""
-
-
-def status_html(enc: Encounter | None) -> str:
-    """The fight at a glance: turn, order (current slot marked), fighters, effects."""
-    if enc is None:
-        return h.paragraph("Aucun combat en cours : composez le groupe et cliquez sur "
-                           "« Commencer le combat ».")
-    st = enc.state
-    word = enc.system.turn_word
-    parts: list[str] = []
-    title = enc.system.title or st.system
-    if not st.started:
-        parts.append(h.paragraph(f"{title} : combat pas encore commencé."))
-    elif st.finished:
-        parts.append(h.paragraph(f"{title} — combat terminé : {st.outcome}."))
-    else:
-        who = st.current or "—"
-        whose = de(who)[: -len(who)] if st.current else "de "  # « d’ » or « de »
-        if st.current == ENVIRONMENT:
-            whose = "de l’"
-        moment = ("au tour" if enc.system.activation_word == "tour"
-                  else f"à l’{enc.system.activation_word}")
-        parts.append(h.paragraph(
-            f"{title} — {word} {st.turn}, {moment} {whose}<b>{h.esc(who)}</b>.",
-            raw=True,
-        ))
-    if st.started and st.order:
-        slots = []
-        for i, name in enumerate(st.order):
-            label = h.esc(name)
-            if i == st.cursor and not st.finished:
-                label = f"<b>▶ {label}</b>"
-            elif i < st.cursor:
-                label = f'<span style="color: #888">{label}</span>'
-            slots.append(label)
-        parts.append(h.paragraph(f"Ordre du {word} {st.turn} : " + " → ".join(slots),
-                                 raw=True))
-    rows = []
-    for f in st.fighters.values():
-        known = list(enc.system.tracks)
-        keys = sorted(f.tracks, key=lambda k: (known.index(k) if k in known else len(known),
-                                               k))
-        tracks = ", ".join(f"{k} {f.tracks[k]}/{f.maxima.get(k, f.tracks[k])}"
-                           for k in keys) or "—"
-        state = "hors de combat" if f.out else "en fuite" if f.fled else "debout"
-        effects = ", ".join(
-            f"{e.name} ({e.id})" for e in st.effects if e.bearer == f.name
-        ) or "—"
-        rows.append((f.name, f.side, tracks, state, effects))
-    parts.append(h.table(("Combattant", "Camp", "Pistes", "État", "Effets"), rows))
-    if st.effects:
-        erows = []
-        for e in st.effects:
-            when = timing_label(e.timing, turn_word=enc.system.turn_word,
-                                activation_word=enc.system.activation_word)
-            if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of:
-                when = f"{when.removesuffix(' de')} {de(e.until_turn_of)}"
-            left = "sans fin" if e.remaining is None else str(e.remaining)
-            tick = ", ".join(f"{k} {signed(v)}" for k, v in e.per_tick.items()) or "—"
-            erows.append((e.id, e.name, e.bearer or "global", when, left, tick,
-                          "oui" if e.save_ends else "non"))
-        parts.append(h.section("Effets en cours", h.table(
-            ("Id", "Effet", "Porteur", "Quand", "Reste", "Par tic", "Fin sur JS"), erows)))
-    return h.join(*parts)
-
-
-def events_html(events: Sequence[Event], heading: str) -> str:
-    """What one operation did: its French lines, the dice rolled, the rule IDs."""
-    lines = [e.text for e in events if e.kind != "des"]
-    dice = [(d.faces, d.value, d.purpose) for e in events for d in e.dice]
-    rules = [r for e in events for r in e.rules]
-    return h.join(
-        h.section(heading, h.bullet_list(lines) if lines else h.paragraph("Rien ne change.")),
-        h.dice_line(dice),
-        h.rules_line(rules),
-    )
-
-
-def log_html(enc: Encounter | None) -> str:
-    if enc is None or not enc.state.log:
-        return ""
-    text = enc.narration()
-    return (
-        "<details open><summary><b>Journal du combat</b></summary>"
-        '<pre style="max-height: 18em; overflow: auto; white-space: pre-wrap; '
-        f'font-size: 13px">{h.esc(text)}</pre></details>'
-    )
+#: the player view: a page of the site (``_static``), opened in a second window; the
+#: site script resolves the link (escarmouche-site.js)
+PLAYER_LINK = (
+    '<a class="esc-player-link" href="#vue-des-joueurs" target="_blank" rel="noopener">'
+    "Ouvrir la vue des joueurs</a> (une seconde fenêtre de cet appareil : l’ordre du "
+    "tour et l’état de chacun, sans les points exacts ni les combattants cachés)"
+)
 
 
 class CombatTracker(Demo):
     """The GM's tracker. Controls are attributes (``system``, ``roster``, ``dice``,
-    ``start_button``, ``next_button``, ``act_button`` …) so a test can drive it."""
+    ``start_button``, ``next_button``, ``act_button``, ``undo_button`` …) so a test can
+    drive it."""
 
     def __init__(self, system: str = _systems.DEFAULT, rows: Iterable[RosterRow] | None = None,
                  *, systems: Sequence[str] | None = None, seed: int = 1) -> None:
         super().__init__()
         self.encounter: Encounter | None = None
+        self.history = History()
+        #: fighters kept from the player view
+        self.hidden: set[str] = set()
         self._target_param: str | None = None
+        self._channel: Any = None
         offered = _systems.available() if systems is None else tuple(systems)
         self.system = widgets.Dropdown(
             options=[(_systems.get(n).title or n, n) for n in offered], value=system,
@@ -201,18 +125,27 @@ class CombatTracker(Demo):
             placeholder=_systems.get(system).start_hint, layout=widgets.Layout(width="30em"),
         )
         self.start_button = button("Commencer le combat",
-                                           button_style="primary", icon="play")
+                                   button_style="primary", icon="play")
         self.load_roster_button = button("Groupe d’exemple",
-                                                 tooltip="le groupe d’exemple du système")
-        # the fight
+                                         tooltip="le groupe d’exemple du système")
+        # the turn order, then the current fighter's actions
+        self.turn_line = widgets.HTML("")
+        self.rows: dict[str, FighterRow] = {}
+        self.order_box = widgets.VBox([])
         self.actor = widgets.Dropdown(description="Acteur :", style=WIDE, options=[])
         self.action = widgets.Dropdown(description="Action :", style=WIDE, options=[])
         self.target = widgets.Dropdown(description="Cible :", style=WIDE, options=[])
+        #: one-tap values of the action's parameters (System.param_choices)
+        self.choices: dict[str, widgets.ToggleButtons] = {}
+        self.choice_box = widgets.VBox([])
         self.params = widgets.Text(description="Paramètres :", style=WIDE,
                                    placeholder="clé=valeur, …")
-        self.act_button = button("Agir", icon="bolt")
-        self.next_button = button("Activation suivante",
-                                          icon="step-forward")
+        self.act_button = button("Agir", icon="bolt", button_style="primary")
+        self.next_button = button("Activation suivante", icon="step-forward")
+        self.undo_button = button("Annuler", icon="undo",
+                                  tooltip="annule la dernière étape (même la fin du combat)")
+        self.redo_button = button("Rétablir", icon="repeat",
+                                  tooltip="rétablit la dernière étape annulée")
         self.finish_button = button("Terminer le combat", icon="flag")
         # damage and healing
         self.damage_who = widgets.Dropdown(description="Qui :", style=WIDE, options=[])
@@ -221,7 +154,12 @@ class CombatTracker(Demo):
         self.damage_kind = widgets.ToggleButtons(style={"button_width": "auto"},
                                                  options=["dégâts", "soins"], value="dégâts")
         self.damage_button = button("Appliquer", icon="heartbeat")
-        # effects
+        # effects: the system's presets, then a free effect
+        self.effect_preset = widgets.Dropdown(description="Effet prêt :", style=WIDE,
+                                              options=[])
+        self.effect_preset_who = widgets.Dropdown(description="Sur :", style=WIDE,
+                                                  options=[])
+        self.effect_preset_button = button("Poser l’effet", icon="plus")
         self.effect_name = widgets.Text(description="Effet :", style=WIDE,
                                         placeholder="poison")
         self.effect_bearer = widgets.Dropdown(description="Porteur :", style=WIDE,
@@ -241,8 +179,7 @@ class CombatTracker(Demo):
         self.effect_button = button("Ajouter l’effet", icon="plus")
         self.effect_remove = widgets.Dropdown(description="Effet en cours :", style=WIDE,
                                               options=[])
-        self.effect_remove_button = button("Retirer l’effet",
-                                                   icon="minus")
+        self.effect_remove_button = button("Retirer l’effet", icon="minus")
         # save and restore
         self.json = widgets.Textarea(
             placeholder="la sauvegarde JSON du combat", layout=widgets.Layout(
@@ -257,14 +194,18 @@ class CombatTracker(Demo):
         self.status = widgets.HTML(status_html(None))
         self.chart = widgets.HTML("")
         self.log = widgets.HTML("")
+        self.player_link = widgets.HTML(PLAYER_LINK)
 
         self.system.observe(self._on_system, names="value")
         self.load_roster_button.on_click(lambda _b: self.load_example())
         self.start_button.on_click(lambda _b: self.start())
         self.next_button.on_click(lambda _b: self.next_activation())
         self.act_button.on_click(lambda _b: self.do_action())
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.redo_button.on_click(lambda _b: self.redo())
         self.finish_button.on_click(lambda _b: self.finish())
         self.damage_button.on_click(lambda _b: self.apply_damage())
+        self.effect_preset_button.on_click(lambda _b: self.add_preset())
         self.effect_button.on_click(lambda _b: self.add_effect())
         self.effect_remove_button.on_click(lambda _b: self.remove_effect())
         self.export_button.on_click(lambda _b: self.export())
@@ -274,33 +215,7 @@ class CombatTracker(Demo):
         self.action.observe(self._on_action, names="value")
         self.damage_who.observe(self._on_damage_who, names="value")
 
-        tabs = widgets.Tab(children=[
-            widgets.VBox([
-                widgets.HBox([self.actor, self.action]),
-                widgets.HBox([self.target, self.params]),
-                widgets.HBox([self.act_button, self.next_button, self.finish_button]),
-            ]),
-            widgets.VBox([
-                widgets.HBox([self.damage_who, self.damage_track]),
-                widgets.HBox([self.damage_amount, self.damage_kind, self.damage_button]),
-            ]),
-            widgets.VBox([
-                widgets.HBox([self.effect_name, self.effect_bearer]),
-                widgets.HBox([self.effect_timing, self.effect_until]),
-                widgets.HBox([self.effect_duration, self.effect_per_tick]),
-                widgets.HBox([self.effect_keywords, self.effect_save]),
-                self.effect_button,
-                widgets.HBox([self.effect_remove, self.effect_remove_button]),
-            ]),
-            widgets.VBox([
-                widgets.HBox([self.export_button, self.import_button, self.upload]),
-                self.download, self.json,
-            ]),
-        ])
-        for i, title in enumerate(("Tour", "Dégâts et soins", "Effets", "Sauvegarde")):
-            tabs.set_title(i, title)
-        self.tabs = tabs
-        self.widget = widgets.VBox([
+        setup = widgets.VBox([
             self.system,
             self.roster.widget,
             self.load_roster_button,
@@ -311,11 +226,52 @@ class CombatTracker(Demo):
                          "se rejoue à l’identique, même après un export et un import."
                          "</small>"),
             widgets.HBox([self.start_options, self.start_button]),
+        ])
+        self.setup = widgets.Accordion(children=[setup], titles=("Préparation du combat",),
+                                       selected_index=0)
+        turn = widgets.VBox([
+            self.turn_line,
+            self.order_box,
+            widgets.HBox([self.actor, self.action]),
+            widgets.HBox([self.target, self.choice_box]),
+            self.params,
+            widgets.HBox([self.act_button, self.next_button, self.undo_button,
+                          self.redo_button]),
+        ])
+        folded = [
+            (self.chart, "Chances d’agir en premier"),
+            (self.status, "Pistes et effets en détail"),
+            (widgets.VBox([
+                widgets.HBox([self.damage_who, self.damage_track]),
+                widgets.HBox([self.damage_amount, self.damage_kind, self.damage_button]),
+            ]), "Dégâts et soins"),
+            (widgets.VBox([
+                widgets.HBox([self.effect_preset, self.effect_preset_who,
+                              self.effect_preset_button]),
+                widgets.HTML("<small>Ou un effet libre :</small>"),
+                widgets.HBox([self.effect_name, self.effect_bearer]),
+                widgets.HBox([self.effect_timing, self.effect_until]),
+                widgets.HBox([self.effect_duration, self.effect_per_tick]),
+                widgets.HBox([self.effect_keywords, self.effect_save]),
+                self.effect_button,
+                widgets.HBox([self.effect_remove, self.effect_remove_button]),
+            ]), "Effets"),
+            (widgets.VBox([
+                widgets.HBox([self.export_button, self.import_button, self.upload]),
+                self.download, self.json,
+            ]), "Sauvegarde"),
+            (widgets.VBox([self.player_link, self.finish_button]),
+             "Vue des joueurs et fin du combat"),
+        ]
+        self.tabs = widgets.Accordion(children=[w for w, _ in folded],
+                                      titles=tuple(title for _, title in folded),
+                                      selected_index=None)
+        self.widget = widgets.VBox([
+            self.setup,
             self.banner.widget,
-            self.status,
-            self.chart,
-            tabs,
+            turn,
             self.output,
+            self.tabs,
             self.log,
         ])
         self._refresh()
@@ -329,6 +285,12 @@ class CombatTracker(Demo):
     def log_text(self) -> str:
         """The French log of the fight, as text."""
         return h.text_of(self.log.value)
+
+    @property
+    def order_text(self) -> str:
+        """The turn order as the GM sees it on a phone: one line per fighter."""
+        return "\n".join(h.text_of(self.rows[n].label.value)
+                         for n in self._row_names() if n in self.rows)
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -349,6 +311,13 @@ class CombatTracker(Demo):
         step = len(enc.state.log) if enc is not None else 0
         return random.Random(f"{self.dice.seed_value()}:{step}")
 
+    def _step(self, label: str, operation: Callable[[Encounter], Sequence[Event]],
+              rng: object = None) -> str:
+        """Run one atomic operation of the fight as an undoable step; its events shown."""
+        enc = self._running()
+        events = self.history.run(enc, label, lambda: operation(enc))
+        return self._after(events, label, rng)
+
     def _after(self, events: Sequence[Event], heading: str, rng: object = None) -> str:
         note = self.dice.leftover(rng)
         html = events_html(events, heading)
@@ -357,30 +326,118 @@ class CombatTracker(Demo):
         self._refresh()
         return html
 
+    def _row_names(self) -> list[str]:
+        """The fighters in turn order (then those the order leaves out)."""
+        enc = self.encounter
+        if enc is None:
+            return []
+        names = list(dict.fromkeys(n for n in enc.state.order if n in enc.state.fighters))
+        return names + [n for n in enc.state.fighters if n not in names]
+
     def _refresh(self) -> None:
         """Bring every view and every choice list in line with the encounter."""
         enc = self.encounter
         self.status.value = status_html(enc)
         self.log.value = log_html(enc)
+        self._refresh_rows()
         names = list(enc.state.fighters) if enc is not None else []
         current = enc.current if enc is not None else None
         _set_options(self.actor, names, current if current in names else None)
-        _set_options(self.target, names, None)
         _set_options(self.damage_who, names, None)
+        _set_options(self.effect_preset_who, names, current if current in names else None)
         _set_options(self.effect_bearer, [_NO_ONE, *names, ENVIRONMENT], None)
         _set_options(self.effect_until, [_NO_ONE, *names], None)
         effects = [(f"{e.id} · {e.name}" + (f" ({e.bearer})" if e.bearer else ""), e.id)
                    for e in (enc.state.effects if enc is not None else [])]
         _set_options(self.effect_remove, effects, None)
+        presets = _systems.get(str(self.system.value)).effect_presets
+        if enc is not None:
+            presets = enc.system.effect_presets
+        _set_options(self.effect_preset, [(p.label, p.name) for p in presets], None)
+        self.undo_button.disabled = self.history.undo_label is None
+        self.redo_button.disabled = self.history.redo_label is None
+        self.undo_button.tooltip = (f"annule : {self.history.undo_label}"
+                                    if self.history.undo_label else "rien à annuler")
+        self.redo_button.tooltip = (f"rétablit : {self.history.redo_label}"
+                                    if self.history.redo_label else "rien à rétablir")
         self._on_actor()
         self._on_damage_who()
+        self._broadcast()
+
+    def _refresh_rows(self) -> None:
+        enc = self.encounter
+        names = self._row_names()
+        for name in [n for n in self.rows if n not in names]:
+            self.rows.pop(name).close()
+        for name in names:
+            if name not in self.rows:
+                self.rows[name] = FighterRow(name, name in self.hidden, self.adjust_points,
+                                             self.set_hidden)
+        children = tuple(self.rows[n].widget for n in names)
+        if self.order_box.children != children:
+            self.order_box.children = children
+        if enc is None:
+            self.turn_line.value = status_html(None)  # « Aucun combat en cours : … »
+            return
+        st = enc.state
+        for name in names:
+            self.rows[name].show(enc, name == st.current and not st.finished)
+        if not st.started:
+            line = "Combat pas encore commencé."
+        elif st.finished:
+            line = f"Combat terminé : {st.outcome}. « Annuler » le rouvre."
+        else:
+            line = (f"{enc.system.turn_word.capitalize()} {st.turn} : au tour "
+                    f"{de(st.current) if st.current else 'de —'}.")
+        self.turn_line.value = h.paragraph(line)
+
+    def _broadcast(self) -> None:
+        """Send the player view to the second window (in the browser only: Pyodide's
+        ``js.BroadcastChannel``; elsewhere nothing listens)."""
+        try:
+            import js  # type: ignore[import-not-found]  # Pyodide's bridge to the page
+        except ImportError:
+            return
+        try:
+            if self._channel is None:
+                self._channel = js.BroadcastChannel.new(PLAYER_CHANNEL)
+            self._channel.postMessage(self.player_json)
+        except Exception:  # a browser without the channel: no player view
+            self._channel = None
+
+    @property
+    def player_json(self) -> str:
+        """What the player view shows (JSON): order, current fighter, looks."""
+        return json.dumps({"type": "etat", **player_view(self.encounter, self.hidden)},
+                          ensure_ascii=False)
+
+    def save_text(self) -> str:
+        """The tracker's own save (the autosave): the fight, its undo history and the
+        fighters hidden from the players; « Importer » reads it back."""
+        return tracker_save(self._running(), self.history, self.hidden)
 
     def _on_actor(self, change: Any = None) -> None:
         enc = self.encounter
         specs = enc.actions(self.actor.value) if enc is not None and self.actor.value else []
         options = [(s.label + (f" ({s.cost})" if s.cost else ""), s.id) for s in specs]
         _set_options(self.action, options, None)
+        self._set_targets()
         self._on_action()
+
+    def _set_targets(self) -> None:
+        """The target list: every fighter but the actor; the target kept while it still
+        stands, else the first standing opponent."""
+        enc = self.encounter
+        if enc is None or self.actor.value not in enc.state.fighters:
+            _set_options(self.target, [], None)
+            return
+        fighters = enc.state.fighters
+        actor = fighters[str(self.actor.value)]
+        others = [n for n in fighters if n != actor.name]
+        standing = [n for n in others if not fighters[n].out and not fighters[n].fled]
+        kept = self.target.value if self.target.value in standing else None
+        foe = next((n for n in standing if fighters[n].side != actor.side), None)
+        _set_options(self.target, others, kept or foe)
 
     def _on_action(self, change: Any = None) -> None:
         enc = self.encounter
@@ -391,7 +448,21 @@ class CombatTracker(Demo):
                     params = spec.params
         self._target_param = next((p for p in TARGET_PARAMS if p in params), None)
         self.target.layout.display = "" if self._target_param else "none"
-        others = [p for p in params if p != self._target_param]
+        choices = enc.system.param_choices if enc is not None else {}
+        shown = []
+        for param in params:
+            if param not in choices:
+                continue
+            if param not in self.choices:
+                label, values = choices[param]
+                self.choices[param] = widgets.ToggleButtons(
+                    options=list(values), value=values[0], description=f"{label} :",
+                    style={"button_width": "auto"})
+                typeset_labels(self.choices[param])
+            shown.append(self.choices[param])
+        if tuple(shown) != self.choice_box.children:
+            self.choice_box.children = tuple(shown)
+        others = [p for p in params if p != self._target_param and p not in choices]
         self.params.placeholder = ", ".join(f"{p}=…" for p in others) or "clé=valeur, …"
 
     def _on_damage_who(self, change: Any = None) -> None:
@@ -440,12 +511,14 @@ class CombatTracker(Demo):
             options = parse_params(self.start_options.value)
             enc = Encounter(self.system.value, combatants)
             rng = self._rng(None)
-            events = enc.start(rng, **options)
+            history = History()
+            events = history.run(enc, "Début du combat", lambda: enc.start(rng, **options))
             chart = odds_chart(enc)
-            self.encounter = enc
+            self.encounter, self.history, self.hidden = enc, history, set()
             self.chart.value = chart
             self.json.value = ""
             self.download.value = ""
+            self.setup.selected_index = None  # the setup folds away: the fight comes first
             return self._after(events, f"Début du combat ({self.dice.describe()})", rng)
 
         return self._show(compute)
@@ -454,15 +527,13 @@ class CombatTracker(Demo):
         """End the current activation and start the next one."""
 
         def compute() -> str:
-            enc = self._running()
-            rng = self._rng(enc)
-            events = enc.end_activation(rng)
-            return self._after(events, "Activation suivante", rng)
+            rng = self._rng(self.encounter)
+            return self._step("Activation suivante", lambda enc: enc.end_activation(rng), rng)
 
         return self._show(compute)
 
     def do_action(self) -> bool:
-        """The chosen actor takes the chosen action (target and parameters)."""
+        """The chosen actor takes the chosen action (target, choices and parameters)."""
 
         def compute() -> str:
             enc = self._running()
@@ -474,34 +545,95 @@ class CombatTracker(Demo):
             params = parse_params(self.params.value)
             if self._target_param and self.target.value:
                 params.setdefault(self._target_param, self.target.value)
+            for choice in self.choice_box.children:
+                param = next(k for k, w in self.choices.items() if w is choice)
+                params.setdefault(param, choice.value)
             rng = self._rng(enc)
-            events = enc.act(str(self.actor.value), str(self.action.value), rng, **params)
-            return self._after(events, f"{self.actor.value} : {self.action.label}", rng)
+            actor, action = str(self.actor.value), str(self.action.value)
+            return self._step(f"{actor} : {self.action.label}",
+                              lambda e: e.act(actor, action, rng, **params), rng)
+
+        return self._show(compute)
+
+    def undo(self) -> bool:
+        """Undo the last step (a finished fight is reopened)."""
+
+        def compute() -> str:
+            label = self.history.undo(self._running())
+            self._refresh()
+            return h.paragraph(f"Annulé : {label}. « Rétablir » la refait.")
+
+        return self._show(compute)
+
+    def redo(self) -> bool:
+        """Redo the last step undone."""
+
+        def compute() -> str:
+            label = self.history.redo(self._running())
+            self._refresh()
+            return h.paragraph(f"Rétabli : {label}.")
 
         return self._show(compute)
 
     def finish(self) -> bool:
+        return self._show(lambda: self._step("Fin du combat", lambda enc: enc.finish()))
+
+    def adjust_points(self, who: str, delta: int) -> bool:
+        """− / + on a fighter's row: its first track loses or gains ``delta``."""
+
         def compute() -> str:
             enc = self._running()
-            return self._after(enc.finish(), "Fin du combat")
+            tracks = list(enc.state.fighters[who].tracks)
+            known = [t for t in enc.system.tracks if t in tracks] or tracks
+            track = known[0]
+            kind = "dégâts" if delta < 0 else "soins"
+            return self._step(f"{kind.capitalize()} : {who}",
+                              lambda e: e.adjust(who, track, delta, reason=kind))
 
         return self._show(compute)
+
+    def set_hidden(self, who: str, hidden: bool) -> None:
+        """Keep a fighter from the player view (or show it again)."""
+        if hidden:
+            self.hidden.add(who)
+        else:
+            self.hidden.discard(who)
+        self._broadcast()
 
     def apply_damage(self) -> bool:
         """Damage (or heal) a track by the value typed (a GM adjustment)."""
 
         def compute() -> str:
-            enc = self._running()
             who, track = self.damage_who.value, self.damage_track.value
             if not who or not track:
+                self._running()
                 raise EscarmoucheError(
                     "Aucune piste choisie : choisissez un combattant et une piste (CORE-ERR).",
                     field="piste", value=None, rule="CORE-ERR",
                 )
             amount = self.damage_amount.integer
             delta = -amount if self.damage_kind.value == "dégâts" else amount
-            events = enc.adjust(str(who), str(track), delta, reason=str(self.damage_kind.value))
-            return self._after(events, f"{self.damage_kind.value.capitalize()} : {who}")
+            kind = str(self.damage_kind.value)
+            return self._step(f"{kind.capitalize()} : {who}",
+                              lambda enc: enc.adjust(str(who), str(track), delta, reason=kind))
+
+        return self._show(compute)
+
+    def add_preset(self) -> bool:
+        """Put the chosen preset (the system's conditions and effects) on a fighter."""
+
+        def compute() -> str:
+            enc = self._running()
+            preset = next((p for p in enc.system.effect_presets
+                           if p.name == self.effect_preset.value), None)
+            if preset is None or not self.effect_preset_who.value:
+                raise EscarmoucheError(
+                    "effet = aucun : choisissez un effet prêt et son porteur (CORE-ERR)",
+                    field="effet", value=None, rule="CORE-ERR")
+            who = str(self.effect_preset_who.value)
+            effect = preset.effect(who)
+            return self._step(f"Effet ajouté : {preset.name} ({who})",
+                              lambda e: e.add_effect(effect))
 
         return self._show(compute)
 
@@ -509,7 +641,7 @@ class CombatTracker(Demo):
         """Add the effect described by the « Effets » controls."""
 
         def compute() -> str:
-            enc = self._running()
+            self._running()
             name = self.effect_name.value.strip()
             if not name:
                 raise EscarmoucheError(
@@ -531,20 +663,20 @@ class CombatTracker(Demo):
                 keywords=parse_idents(self.effect_keywords.value),
                 kind=_effect_kind(parse_stats(self.effect_per_tick.value, name)),
             )
-            return self._after(enc.add_effect(effect), f"Effet ajouté : {name}")
+            return self._step(f"Effet ajouté : {name}", lambda enc: enc.add_effect(effect))
 
         return self._show(compute)
 
     def remove_effect(self) -> bool:
         def compute() -> str:
-            enc = self._running()
+            self._running()
             if not self.effect_remove.value:
                 raise EscarmoucheError(
                     "Aucun effet à retirer : aucun effet n’est en cours (CORE-ERR).",
                     field="effet", value=None, rule="CORE-ERR",
                 )
-            return self._after(enc.remove_effect(str(self.effect_remove.value)),
-                               "Effet retiré")
+            which = str(self.effect_remove.value)
+            return self._step("Effet retiré", lambda enc: enc.remove_effect(which))
 
         return self._show(compute)
 
@@ -563,16 +695,21 @@ class CombatTracker(Demo):
         return self._show(compute)
 
     def import_json(self) -> bool:
-        """Restore the fight from the JSON in the text box."""
+        """Restore the fight from the JSON in the text box (an export, or the tracker's
+        own save with its undo history)."""
         return self._show(lambda: self._import(self.json.value))
 
     def _import(self, text: str) -> str:
-        enc = load_encounter(text)
+        enc, history, hidden = load_tracker_save(text)
         self.chart.value = odds_chart(enc)
         if enc.state.system in [v for _, v in self.system.options]:
             self.system.value = enc.state.system
-        self.encounter = enc
+        self.encounter, self.history, self.hidden = enc, history, hidden
+        for row in self.rows.values():
+            row.close()
+        self.rows.clear()
         self.roster.set_rows(roster_rows(f.combatant for f in enc.state.fighters.values()))
+        self.setup.selected_index = None
         self._refresh()
         return h.join(h.paragraph(
             f"Combat restauré : {len(enc.state.fighters)} combattants, "

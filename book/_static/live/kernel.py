@@ -335,7 +335,9 @@ def autosave() -> None:
         if enc is None:
             continue
         try:
-            text = enc.to_json()
+            # the tracker's own save keeps the undo history and the hidden fighters
+            save = getattr(tracker, "save_text", None)
+            text = save() if callable(save) else enc.to_json()
         except Exception:  # an engine that cannot save now must not break the page
             continue
         if _saved.get(name) == text:
@@ -358,7 +360,8 @@ def start_autosave() -> None:
     for name, tracker in trackers():
         enc = getattr(tracker, "encounter", None)
         if enc is not None:
-            _saved[name] = enc.to_json()
+            save = getattr(tracker, "save_text", None)
+            _saved[name] = save() if callable(save) else enc.to_json()
 
 
 def resume(name: str, text: str) -> bool:

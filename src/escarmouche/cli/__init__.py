@@ -9,13 +9,17 @@ Exit codes: 0 done; 1 refused input (a roster file, a dice expression, a rule: t
 French message of an :class:`~escarmouche.errors.EscarmoucheError`, on stderr);
 2 wrong usage (unknown option, missing argument: argparse's message, in French).
 
->>> main(["cotes", "--test-rulebook", "55"])
-Chances d’un test D100 sur 55 (RB-D100-1)
-Résultat | Chance | Fraction
-réussite critique | 5,0 % | 1/20
-réussite ordinaire | 50,0 % | 1/2
-échec ordinaire | 40,0 % | 2/5
-échec critique | 5,0 % | 1/20
+>>> main(["cotes", "1d6", "--au-moins", "5"])
+Chances exactes de 1d6
+Total | Chance | Fraction
+1 | 16,7 % | 1/6
+2 | 16,7 % | 1/6
+3 | 16,7 % | 1/6
+4 | 16,7 % | 1/6
+5 | 16,7 % | 1/6
+6 | 16,7 % | 1/6
+Moyenne : 3,5 ; minimum : 1 ; maximum : 6.
+Au moins 5 : 33,3 % (1/3).
 0
 """
 

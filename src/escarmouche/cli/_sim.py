@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from escarmouche.cli._french import integer
 from escarmouche.cli._output import check_writable
 from escarmouche.errors import invalid
 from escarmouche.roster import Roster
+from escarmouche.systems import get
+from escarmouche.text.fmt import join, quote
 
-__all__ = ["add_run_arguments", "option_changes", "progress_bar", "run_options", "value",
-           "with_changes"]
+__all__ = ["Once", "add_edition_arguments", "add_run_arguments", "edition_rules",
+           "option_changes", "pinned", "pinned_note", "progress_bar", "published_rules",
+           "run_options", "value", "with_changes"]
 
 #: bounds of the command line (the engine has its own, CORE-ERR)
 MAX_PROCESSES = 256
@@ -106,3 +111,89 @@ def progress_bar(total: int, label: str, *, quiet: bool) -> Iterator[Any]:
         yield advance
     finally:
         bar.close()
+
+
+class Once(argparse.Action):
+    """An option that may be given once: a repeated ``--edition`` is refused instead of
+    silently keeping the last one."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} : une seule fois ; pour comparer deux éditions, "
+                         "--edition A --contre B")
+        setattr(namespace, self.dest, values)
+
+
+def add_edition_arguments(p: argparse.ArgumentParser, *, against: bool) -> None:
+    """``--edition N`` (and ``--contre M`` for a comparison) and ``--depot``."""
+    if against:
+        p.add_argument("--edition", type=integer, metavar="A", action=Once,
+                       help="A sous les règles publiées de l’édition A (B : celles "
+                            "d’aujourd’hui, ou de --contre)")
+        p.add_argument("--contre", type=integer, metavar="B", action=Once,
+                       help="avec --edition A : B sous les règles publiées de l’édition B")
+    else:
+        p.add_argument("--edition", type=integer, metavar="N", action=Once,
+                       help="joue sous les règles publiées de l’édition N (défaut : "
+                            "celles du moteur aujourd’hui)")
+    p.add_argument("--depot", default=".", metavar="DOSSIER",
+                   help="le dépôt du livre, qui contient editions/ (défaut : ici)")
+
+
+def published_rules(system: str, root: Path, number: int) -> dict[str, Any]:
+    """The default rules (JSON) edition ``number`` published for ``system``."""
+    from escarmouche.editions.repo import last_published, snapshot
+
+    snap = snapshot(root, number)
+    if snap is None:
+        last = last_published(root)
+        known = (f"la dernière publiée est la {last}" if last
+                 else "aucune n’est publiée dans ce dépôt (--depot)")
+        raise invalid("edition", number, "CORE-ERR", "pas d’édition publiée sous ce "
+                      f"numéro ; {known}", label="--edition")
+    if system not in snap.rules:
+        raise invalid("edition", number, "CORE-ERR", f"le système {system} n’y figure pas",
+                      label="--edition")
+    return dict(snap.rules[system])
+
+
+def edition_rules(roster: Roster, root: Path, number: int) -> Any:
+    """The roster's rules as edition ``number`` published them: its system's defaults
+    then, with the options the roster sets itself (those that differ from today's
+    defaults) kept."""
+    system = get(roster.system)
+    data = published_rules(roster.system, root, number)
+    data.update(pinned(roster))
+    return system.rules_from_json(data)
+
+
+def pinned(roster: Roster) -> dict[str, Any]:
+    """The options a roster file sets itself (JSON, by engine name): those its
+    ``[options]`` table names (a file that says ``parades_par_round = 1`` keeps 1 under
+    any edition), or, for a roster built in code, those that differ from today's
+    defaults."""
+    system = get(roster.system)
+    mine = system.rules_to_json(roster.rules)
+    named = [k.split(".", 1)[1] for k in roster._lines if k.startswith("options.")]
+    if named:
+        names = {system.option(k).name for k in named}
+        return {k: v for k, v in mine.items() if k in names}
+    today = system.rules_to_json(system.default_rules())
+    return {k: v for k, v in mine.items() if json.dumps(v) != json.dumps(today.get(k))}
+
+
+def pinned_note(roster: Roster, a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+    """A French sentence naming the options that differ between two rule sets (JSON) but
+    that the roster fixes itself, so that no difference between them can show; empty
+    when there are none."""
+    system = get(roster.system)
+    fixed = pinned(roster)
+    keys = [system.option(k).key for k in a
+            if k in fixed and json.dumps(a.get(k)) != json.dumps(b.get(k))]
+    if not keys:
+        return ""
+    names = join([quote(k) for k in keys])
+    verb = "fixe lui-même l’option" if len(keys) == 1 else "fixe lui-même les options"
+    return (f"Le fichier {verb} {names}, que les deux éditions règlent autrement : ce "
+            "changement ne peut pas y jouer.")

@@ -13,23 +13,23 @@ A : les règles du fichier ; B : reussite_critique_max = 20.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from escarmouche import systems
-from escarmouche.cli._french import integer
 from escarmouche.cli._output import print_json, write_text
 from escarmouche.cli._sim import (
+    add_edition_arguments,
     add_run_arguments,
+    edition_rules,
     option_changes,
+    pinned_note,
     progress_bar,
+    published_rules,
     run_options,
     with_changes,
 )
 from escarmouche.cli.combat import load
-from escarmouche.errors import invalid
-from escarmouche.roster import Roster
 from escarmouche.text.fmt import join
 
 __all__ = ["add_parser", "run"]
@@ -44,14 +44,16 @@ points avec son intervalle de confiance à 95 % (apparié).
 B est au choix :
   un second fichier d’effectifs (mêmes camps) ;
   --avec CHAMP=VALEUR        le même fichier avec ces options changées ;
-  --edition N                A = les règles publiées de l’édition N, B = celles du
+  --edition A                A = les règles publiées de l’édition A, B = celles du
                              moteur aujourd’hui (les options que le fichier fixe
-                             lui-même restent les siennes ; dépôt : --depot).
+                             lui-même restent les siennes ; dépôt : --depot) ;
+  --edition A --contre B     A et B = les règles publiées des éditions A et B.
 
 Exemples :
   escarmouche compare rulebook-duel --avec reussite_critique_max=10 -n 20000
   escarmouche compare d100-duel d100-duel-v2.toml --processus 4
-  escarmouche compare d12-escarmouche --edition 1 --json"""
+  escarmouche compare d12-escarmouche --edition 1 --json
+  escarmouche compare d100-duel --edition 1 --contre 2"""
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -63,38 +65,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="un second fichier d’effectifs, B (mêmes camps)")
     p.add_argument("--avec", action="append", default=[], metavar="CHAMP=VALEUR",
                    help="B = A avec cette option changée (répétable)")
-    p.add_argument("--edition", type=integer, metavar="N",
-                   help="A sous les règles publiées de l’édition N, B sous celles d’aujourd’hui")
-    p.add_argument("--depot", default=".", metavar="DOSSIER",
-                   help="le dépôt du livre, qui contient editions/ (défaut : ici)")
+    add_edition_arguments(p, against=True)
     add_run_arguments(p, fights=1000)
     p.set_defaults(_parser=p)
     return p
 
 
-def _edition_rules(roster: Roster, root: Path, number: int) -> Any:
-    """The roster's rules as edition ``number`` published them: its system's defaults
-    then, with the options the roster sets itself (those that differ from today's
-    defaults) kept."""
-    from escarmouche.editions.repo import snapshot
-
-    snap = snapshot(root, number)
-    if snap is None:
-        raise invalid("edition", number, "CORE-ERR", "pas d’instantané publié dans "
-                      f"{root / 'editions' / str(number)}", label="--edition")
-    system = systems.get(roster.system)
-    if roster.system not in snap.rules:
-        raise invalid("edition", number, "CORE-ERR",
-                      f"le système {roster.system} n’y figure pas", label="--edition")
-    today = system.rules_to_json(system.default_rules())
-    mine = system.rules_to_json(roster.rules)
-    data = dict(snap.rules[roster.system])
-    data.update({k: v for k, v in mine.items() if json.dumps(v) != json.dumps(today.get(k))})
-    return system.rules_from_json(data)
-
-
 def run(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args._parser
+    if args.contre is not None and args.edition is None:
+        parser.error("--contre B : avec --edition A")
     chosen = [bool(args.fichier_b), bool(args.avec), args.edition is not None]
     if sum(chosen) != 1:
         parser.error("donnez B d’une seule façon : FICHIER_B, --avec ou --edition")
@@ -110,11 +90,23 @@ def run(args: argparse.Namespace) -> int:
         changed = join(f"{k} = {v}" for k, v in option_changes(args.avec).items())
         legend = f"A : les règles du fichier ; B : {changed}."
     else:
-        a = a.with_rules(_edition_rules(a, Path(args.depot), args.edition))
-        b = load(args.fichier)
-        labels = (f"éd. {args.edition}", "auj.")
-        legend = (f"éd. {args.edition} : les règles publiées de l’édition {args.edition} ; "
-                  "auj. : celles du moteur aujourd’hui.")
+        root = Path(args.depot)
+        base = load(args.fichier)
+        a = base.with_rules(edition_rules(base, root, args.edition))
+        first = f"éd. {args.edition} : les règles publiées de l’édition {args.edition}"
+        system = systems.get(base.system)
+        if args.contre is None:
+            b = base
+            labels = (f"éd. {args.edition}", "auj.")
+            legend = f"{first} ; auj. : celles du moteur aujourd’hui."
+            other = system.rules_to_json(system.default_rules())
+        else:
+            b = base.with_rules(edition_rules(base, root, args.contre))
+            labels = (f"éd. {args.edition}", f"éd. {args.contre}")
+            legend = f"{first} ; éd. {args.contre} : celles de l’édition {args.contre}."
+            other = published_rules(base.system, root, args.contre)
+        note = pinned_note(base, published_rules(base.system, root, args.edition), other)
+        legend = f"{legend} {note}".strip()
     from escarmouche.simulation import compare
 
     with progress_bar(args.combats, "Paires de combats", quiet=args.json) as progress:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from escarmouche.cli._french import integer
+from escarmouche.errors import EscarmoucheError
 from escarmouche.text.fmt import plural
 
 __all__ = ["add_parser", "run"]
@@ -58,8 +59,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from escarmouche.editions.check import check_repository
     from escarmouche.editions.repo import build_pages, last_published
-    from escarmouche.editions.workflow import draft, publish, refresh_notebooks
+    from escarmouche.editions.workflow import (
+        all_or_nothing,
+        book_contradictions,
+        draft,
+        publish,
+        refresh_notebooks,
+    )
 
     root = Path(args.depot)
     if not (root / "editions").is_dir():
@@ -71,10 +79,17 @@ def run(args: argparse.Namespace) -> int:
             number = publish(root, again=args.refaire)
             print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
         elif not args.pages:
-            if not args.sans_carnets:
-                print("Réexécution des carnets du livre (tools/book_notebooks.py)…")
-                refresh_notebooks(root)
-            edition = draft(root)
+            # at the door: the edition files first, then every example in a scratch
+            # copy; the repository is written only when both pass, all or nothing
+            check_repository(root, draft_after=False)
+            with all_or_nothing(root):
+                if not args.sans_carnets:
+                    print("Réexécution des carnets du livre dans une copie de travail "
+                          "(tools/book_notebooks.py)…", flush=True)
+                    changed = refresh_notebooks(root)
+                    print(f"Carnets\u00a0: tous exécutés, {len(changed)} mis à jour.")
+                edition = draft(root)
+                pages = build_pages(root, duels=args.duels)
             if edition is None:
                 print("Rien à publier : les règles du moteur sont celles de l’édition "
                       f"{last_published(root)}.")
@@ -82,12 +97,23 @@ def run(args: argparse.Namespace) -> int:
                 print(f"Brouillon editions/{edition.number}.toml : "
                       f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
                       "chaque texte, puis lancez « escarmouche edition --publier ».")
+                for found in book_contradictions(root, edition):
+                    print(f"À corriger avant de publier\u00a0: {found}")
+            _say_pages(pages)
+            return 0
         pages = build_pages(root, duels=args.duels)
     except SystemExit as stop:
         if isinstance(stop.code, str):
             print(f"escarmouche\u00a0: {stop.code}", file=sys.stderr)
             return 1
         raise
+    except EscarmoucheError as err:
+        print(f"escarmouche\u00a0: {err}\nRien n’a été écrit.", file=sys.stderr)
+        return 1
+    _say_pages(pages)
+    return 0
+
+
+def _say_pages(pages: list[Path]) -> None:
     print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
           f"{'réécrite' if len(pages) < 2 else 'réécrites'}.")
-    return 0

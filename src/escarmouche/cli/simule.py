@@ -12,11 +12,14 @@ Camp | Victoires (IC 95 % de Wilson) | ...
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from escarmouche.cli._output import print_json, write_text
 from escarmouche.cli._sim import (
+    add_edition_arguments,
     add_run_arguments,
+    edition_rules,
     progress_bar,
     run_options,
     value,
@@ -60,6 +63,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="change une option des règles (répétable)")
     p.add_argument("--grille", action="append", default=[], metavar="CHAMP=V1,V2,…",
                    help="balaie ces valeurs d’une option (répétable)")
+    add_edition_arguments(p, against=False)
     p.set_defaults(_parser=p)
     return p
 
@@ -86,7 +90,10 @@ def _grid(roster: Any, items: list[str]) -> dict[str, list[Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    roster = with_changes(load(args.fichier), args.option)
+    roster = load(args.fichier)
+    if args.edition is not None:
+        roster = roster.with_rules(edition_rules(roster, Path(args.depot), args.edition))
+    roster = with_changes(roster, args.option)
     options = run_options(args)
     from escarmouche.simulation import simulate, sweep
 

@@ -33,8 +33,10 @@ from escarmouche.model import Json
 from escarmouche.text.fmt import de, join, quote
 
 __all__ = [
+    "FLAGS",
     "FORMAT",
     "KINDS",
+    "NONE_WORD",
     "Change",
     "Edition",
     "Snapshot",
@@ -63,6 +65,15 @@ KINDS: Mapping[str, str] = {
     "option-default": "valeur par défaut d’une option",
 }
 
+#: the marks the drafting tool leaves on a change for the designer to re-read (the
+#: ``flag`` of a change), with their French labels; an edition is not published with one
+FLAGS: Mapping[str, str] = {
+    "no-longer-applies": "ce changement ne s’applique plus, l’option a retrouvé sa "
+                         "valeur de l’édition précédente, ou la règle n’a plus changé",
+    "values-changed": "les valeurs de ce changement ont changé depuis que son texte a été "
+                      "écrit",
+}
+
 _RULE_LINE = re.compile(r"^- ([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\b")
 #: RULES.md's marks of a ruling: « *(ruling…)* », « *(option…)* », « *(facts…)* »
 _RULING = re.compile(r"\*\((?:ruling|option|facts?)\b|\((?:ruling|option)\b")
@@ -80,6 +91,8 @@ class Change:
     option: str | None = None
     before: Json = None
     after: Json = None
+    #: a mark of the drafting tool for the designer (:data:`FLAGS`), else ``None``
+    flag: str | None = None
 
     @property
     def kind_label(self) -> str:
@@ -101,6 +114,8 @@ class Change:
             out["option"] = self.option
             out["before"] = self.before
             out["after"] = self.after
+        if self.flag is not None:
+            out["flag"] = self.flag
         return out
 
 
@@ -168,7 +183,8 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         if c["kind"] == "option-default":
             _check_option_change(f"changes[{i}]", c)
         changes.append(Change(c["kind"], tuple(c["rules"]), c["text"], c.get("system"),
-                              c.get("option"), c.get("before"), c.get("after")))
+                              c.get("option"), c.get("before"), c.get("after"),
+                              c.get("flag")))
     return Edition(plain["number"], date, plain["summary"], tuple(changes))
 
 
@@ -215,17 +231,28 @@ def load_edition(path: Path | str) -> Edition:
     """Read and check ``editions/<n>.toml``; the file name must be its number."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except OSError as err:
         raise _fail(path.name, str(path), f"fichier illisible ({os_reason(err)})") from None
     except tomllib.TOMLDecodeError as err:
         raise SaveError(_schema.toml_message(path.name, err, "CORE-ERR"), field=path.name,
                         value=None, rule="CORE-ERR") from None
-    edition = parse_edition(data)
+    try:
+        edition = parse_edition(data)
+    except SaveError as err:
+        raise _located(err, path.name, text) from None
     if path.stem != str(edition.number):
         raise _fail("number", edition.number,
                     f"le fichier {quote(path.name)} doit porter le numéro de l’édition")
     return edition
+
+
+def _located(err: SaveError, source: str, text: str) -> SaveError:
+    """``err`` with the file and the line of its field first (« 2.toml, ligne 9 — … »)."""
+    line = _schema.line_of(_schema.line_map(text), err.field or "")
+    where = f"{source}, ligne {line}" if line is not None else source
+    return SaveError(f"{where} — {err}", field=err.field, value=err.value, rule=err.rule)
 
 
 def _toml_value(value: Json) -> str:
@@ -266,6 +293,9 @@ def change_to_toml(change: Change) -> str:
         lines.append(f"option = {_toml_value(change.option)}")
         lines.append(f"before = {_toml_value(change.before)}")
         lines.append(f"after = {_toml_value(change.after)}")
+    if change.flag is not None:
+        lines.append(f"# À relire : {FLAGS[change.flag]}.")
+        lines.append(f"flag = {_toml_value(change.flag)}")
     lines.append(f"text = {_toml_value(change.text)}")
     return "\n".join(lines) + "\n"
 

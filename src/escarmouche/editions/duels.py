@@ -25,7 +25,8 @@ from escarmouche.model import Combatant, Json
 from escarmouche.systems.base import System
 from escarmouche.text.fmt import number, percent
 
-__all__ = ["MAX_DUELS", "Duels", "duel_note", "duel_outcomes", "duel_roster", "wilson"]
+__all__ = ["MAX_DUELS", "Duels", "Paired", "duel_note", "duel_outcomes", "duel_roster",
+           "paired_duels", "wilson"]
 
 #: the most duels one call plays (bounded work)
 MAX_DUELS = 5000
@@ -118,3 +119,82 @@ def duel_outcomes(system: str | System[Any], rules: Any, n: int, seed: int = 0) 
     half = _Z * math.sqrt(var / n)
     low, high = wilson(wins, n)
     return Duels(n, seed, wins / n, low, high, mean, max(0.0, mean - half), mean + half)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Paired:
+    """The same ``n`` standard duels played under two rule sets on the same dice: in how
+    many the change ``acted`` (the fight went otherwise: its winner, length or wounds),
+    the paired difference of the veteran's win rate (after − before) with its 95 %
+    half-width, and, when that interval holds 0 while the change acted, about how many
+    duels would tell the difference apart (``needed``, ``None`` when the observed
+    difference is 0)."""
+
+    n: int
+    acted: int
+    diff: float
+    half: float
+    needed: int | None
+
+    @property
+    def established(self) -> bool:
+        """Whether the paired interval of the difference leaves 0 out."""
+        return self.acted > 0 and abs(self.diff) > self.half
+
+    def verdict(self) -> str:
+        """The French sentence of an edition page."""
+        duels = "duel" if self.n < 2 else "duels"
+        if self.acted == 0:
+            return (f"Le changement n’a joué dans aucun des {number(self.n)} {duels} : "
+                    "sur les mêmes dés, chaque duel s’est déroulé à l’identique. Le duel "
+                    "type ne fait pas intervenir cette règle ; les chances exactes "
+                    "ci-dessus en mesurent l’effet.")
+        acted = (f"Le changement a joué dans {number(self.acted)} des {number(self.n)} "
+                 f"{duels} (sur les mêmes dés, leur déroulement a changé)")
+        gap = (f"écart de victoire de la vétérane : {_signed_points(self.diff)} (IC 95 % "
+               f"apparié : ± {number(self.half * 100, 1)} points)")
+        if self.established:
+            return f"{acted} ; **écart établi**, {gap}."
+        if self.needed is None:
+            return f"{acted}, sans changer le taux de victoire : {gap}."
+        return (f"{acted} ; {gap}, intervalle trop large pour conclure : il faudrait "
+                f"environ {number(self.needed)} duels pour trancher un écart de cette "
+                "taille.")
+
+
+def _signed_points(x: float) -> str:
+    value = number(abs(x) * 100, 1)
+    return f"{'+' if x > 0 else '−' if x < 0 else ''}{value} points"
+
+
+def paired_duels(system: str | System[Any], before: Any, after: Any, n: int,
+                 seed: int = 0) -> Paired:
+    """Play the standard duel ``n`` times under ``before`` and under ``after``, fight
+    ``i`` of both on the same dice streams (``seed``, ``i``), and pair them
+    (:class:`Paired`). At most :data:`MAX_DUELS`.
+
+    >>> from escarmouche.systems import d20
+    >>> same = paired_duels(d20.SYSTEM, d20.Rules(), d20.Rules(), 10, seed=1)
+    >>> same.acted, same.diff, same.needed
+    (0, 0.0, None)
+    """
+    from escarmouche.encounter import Encounter
+    from escarmouche.simulation.fight import as_roster, play_fight
+
+    n = _check.integer("duels", n, lo=1, hi=MAX_DUELS, rule="CORE-RNG")
+    seed = _check.integer("graine", seed, lo=0, hi=2**62, rule="CORE-RNG")
+    old = as_roster(Encounter(system, duel_roster(), rules=before))
+    new = as_roster(Encounter(system, duel_roster(), rules=after))
+    acted, diffs = 0, []
+    for i in range(n):
+        a = play_fight(old, i, seed, max_turns=MAX_TURNS)
+        b = play_fight(new, i, seed, max_turns=MAX_TURNS)
+        acted += a != b
+        diffs.append((b.winner == "vétérans") - (a.winner == "vétérans"))
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    half = _Z * math.sqrt(var / n)
+    needed = None
+    if acted and mean and abs(mean) <= half:
+        needed = math.ceil(_Z * _Z * var / (mean * mean))
+    return Paired(n, acted, mean, half, needed)

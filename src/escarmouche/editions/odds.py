@@ -11,7 +11,7 @@ computed by each system's ``odds`` module from the same pure functions as play,
 >>> old = standard_odds(rulebook.SYSTEM, rulebook.Rules())
 >>> new = standard_odds(rulebook.SYSTEM, rulebook.Rules(crit_success_max=10))
 >>> [(t.key, len(t.rows)) for t in old]
-[('rulebook.test', 5), ('rulebook.surprise', 4)]
+[('rulebook.test', 5), ('rulebook.surprise', 5), ('rulebook.speed', 3)]
 >>> d = compare(old, new)[0]
 >>> d.highlighted
 True
@@ -41,9 +41,10 @@ __all__ = [
     "value_label",
 ]
 
-#: a change is highlighted from one percentage point (a probability) or 5 % of the old
-#: value (an expected value)
-THRESHOLD: Mapping[str, Fraction] = {"percent": Fraction(1, 100), "number": Fraction(5, 100)}
+#: a change is highlighted from one percentage point (a probability), 5 % of the old
+#: value (an expected value) or 5 % of the old chance (a rare event, « 1 sur N »)
+THRESHOLD: Mapping[str, Fraction] = {"percent": Fraction(1, 100), "number": Fraction(5, 100),
+                                     "rare": Fraction(5, 100)}
 
 def option_label(system: str | System[Any], option: str) -> str:
     """The French label of an option with the rule IDs it stands for, as its ``Rules``
@@ -101,6 +102,8 @@ def _above(table: OddsTable, before: Fraction, after: Fraction) -> bool:
     limit = THRESHOLD[table.kind]
     if table.kind == "percent":
         return abs(after - before) >= limit
+    if table.kind == "rare":
+        return abs(after - before) >= limit * abs(before)
     return abs(after - before) >= limit * max(abs(before), Fraction(1, 10))
 
 

@@ -15,14 +15,15 @@ simulated duels, and the book examples whose stored output changed.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import html
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from escarmouche.editions.data import Change, Edition, Snapshot, rulings
-from escarmouche.editions.duels import Duels, duel_note, duel_outcomes
+from escarmouche.editions.data import FLAGS, Change, Edition, Snapshot, rulings
+from escarmouche.editions.duels import duel_note, duel_outcomes, paired_duels
 from escarmouche.editions.odds import (
     OddsTable,
     TableDiff,
@@ -36,7 +37,7 @@ from escarmouche.render.svg import outcome_bars_svg
 from escarmouche.text.fmt import join, plural, quote
 
 __all__ = ["DUELS", "SEED", "comparison_html", "french_spaces", "page_name", "render_page",
-           "rules_from_snapshot", "word_diff"]
+           "render_span", "rules_from_snapshot", "span_name", "word_diff"]
 
 #: duels simulated per rule set on a page, and their seed
 DUELS = 200
@@ -161,8 +162,9 @@ def _odds_section(system: str, before: Any | None, after: Any,
         rules = join([_rule_link(r, texts) for r in table.rules])
         note = ""
         if diff is not None:
-            note = (" Écart notable (au moins un point de pourcentage, ou 5 % d’une "
-                    "moyenne) en gras." if diff.highlighted else
+            limit = ("5 % de la chance d’avant" if table.kind == "rare" else
+                     "au moins un point de pourcentage, ou 5 % d’une moyenne")
+            note = (f" Écart notable ({limit}) en gras." if diff.highlighted else
                     (" Des valeurs changent, sous le seuil de mise en évidence."
                      if diff.changed else " Aucune valeur ne change."))
         out += [f"#### {table.title}", "", f"Règles appliquées{NBSP}: {rules}.{note}", "",
@@ -214,19 +216,13 @@ def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: in
     if before is None:
         return [*lines, f"- {_cap(new.summary())}.", ""]
     old = duel_outcomes(system, before, n, seed)
+    paired = paired_duels(system, before, after, n, seed)
     return [*lines, f"- Avant{NBSP}: {old.summary()}.", f"- Après{NBSP}: {new.summary()}.",
-            f"- {_duel_verdict(old, new)}", ""]
+            f"- {paired.verdict()}", ""]
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _duel_verdict(old: Duels, new: Duels) -> str:
-    if old.win_high < new.win_low or new.win_high < old.win_low:
-        return "**Écart notable**" + NBSP + ": les intervalles de la victoire ne se " \
-               "recouvrent pas."
-    return "Les intervalles de la victoire se recouvrent : pas d’écart établi."
 
 
 def _inline(text: str) -> str:
@@ -258,6 +254,8 @@ def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> l
     links = [_rule_link(r, after.texts) for r in change.rules]
     out = [f"### {_cap(change.kind_label)}{NBSP}: {join(links)}", "",
            change.text, ""]
+    if change.flag:
+        out += ["```{warning}", f"À relire{NBSP}: {FLAGS[change.flag]}.", "```", ""]
     if change.kind == "option-default" and change.system and change.option:
         out += [
             "| Système | Option | Avant | Après |", "|---|---|---|---|",
@@ -327,18 +325,47 @@ def _examples(before: Snapshot, after: Snapshot) -> list[str]:
     return out
 
 
+def span_name(first: int, last: int) -> str:
+    """The page comparing edition ``first`` with edition ``last``
+    (``book/editions/entre-<first>-et-<last>.md``)."""
+    return f"entre-{first}-et-{last}"
+
+
+def render_span(first: int, editions: Sequence[Edition], before: Snapshot,
+                after: Snapshot, *, duels: int = DUELS, seed: int = SEED) -> str:
+    """« Ce qui a changé entre l’édition A et l’édition B »: the snapshot of edition
+    ``first`` (A) against that of the last of ``editions`` (B, the editions after A, in
+    order), every change of those editions, each named with its edition, and the odds,
+    duels and examples of A against B."""
+    last = editions[-1]
+    changes = tuple(dataclasses.replace(c, text=f"*Édition {e.number}.* {c.text}")
+                    for e in editions for c in e.changes)
+    span = Edition(last.number, last.date, " ".join(
+        f"Édition {e.number}{NBSP}: {' '.join(e.summary.split())}" for e in editions),
+        changes)
+    heading = (f"({span_name(first, last.number)})=",
+               f"# Ce qui a changé entre l’édition{NBSP}{first} et l’édition{NBSP}"
+               f"{last.number}")
+    return render_page(span, before, after, duels=duels, seed=seed, heading=heading)
+
+
 def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
-                duels: int = DUELS, seed: int = SEED) -> str:
+                duels: int = DUELS, seed: int = SEED,
+                heading: tuple[str, str] | None = None) -> str:
     """The page of ``edition`` (see the module docstring); ``before`` is the snapshot of
-    the previous edition, ``None`` for the first one."""
+    the previous edition, ``None`` for the first one; ``heading`` (the anchor and the
+    title) is given for a page that spans several editions (:func:`render_span`)."""
     from escarmouche.systems import TITLES
 
     n = edition.number
-    lines = [f"(edition-{n})=", f"# Ce qui a changé dans l’édition{NBSP}{n}", "",
+    anchor, title = heading or (f"(edition-{n})=", f"# Ce qui a changé dans l’édition{NBSP}{n}")
+    intro = (f"**Édition {n}** du {_french_date(edition)}. "
+             f"{' '.join(edition.summary.split())}" if heading is None
+             else " ".join(edition.summary.split()))
+    lines = [anchor, title, "",
              f"% Produced by `escarmouche edition` from editions/{n}.toml, running the "
              "engine under the rules before and after: do not edit by hand.", "",
-             f"**Édition {n}** du {_french_date(edition)}. {' '.join(edition.summary.split())}",
-             ""]
+             intro, ""]
     changes = edition.changes
     if before is None:
         ruling_ids = [r for c in changes if c.kind == "new-ruling" for r in c.rules]

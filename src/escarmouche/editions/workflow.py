@@ -34,12 +34,16 @@ Aucune édition publiée : lancez d’abord « python tools/edition.py --publi
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import datetime as dt
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from escarmouche.editions.data import (
+    NONE_WORD,
     Change,
     Edition,
     Snapshot,
@@ -49,9 +53,11 @@ from escarmouche.editions.data import (
     rule_text_changes,
     take_snapshot,
 )
+from escarmouche.editions.prose import Contradiction, contradictions, example_lead_ins
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
-__all__ = ["draft", "publish", "refresh_notebooks"]
+__all__ = ["all_or_nothing", "archive_pdf", "book_contradictions", "draft", "merge_written",
+           "pdf_name", "printed_boxes", "publish", "refresh_notebooks"]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -59,6 +65,9 @@ def draft(root: Path, *, today: dt.date | None = None,
     """Write ``editions/<n+1>.toml`` from the difference between the last published
     snapshot and ``current`` (default: the engine and ``spec/RULES.md`` now); ``None``
     when nothing differs (the file is then left alone)."""
+    from escarmouche.editions.check import check_repository
+
+    check_repository(root, draft_after=False)  # at the door: nothing written on a fault
     last = last_published(root)
     before = snapshot(root, last)
     if before is None:
@@ -66,25 +75,121 @@ def draft(root: Path, *, today: dt.date | None = None,
                          "« python tools/edition.py --publier ».")
     now = current or take_snapshot(root)
     options = option_changes(before.rules, now.rules)
+    if current is None:
+        options = [quoting(root, c, before, now) for c in options]
     # a rule whose text changed only because it quotes a changed default is shown, text
     # before and after, under that option's change: one change, not two
     quoted = {rule for change in options for rule in change.rules}
     changes = options + [c for c in rule_text_changes(before.texts, now.texts)
                          if not set(c.rules) <= quoted]
     path = root / "editions" / f"{last + 1}.toml"
-    if not changes:
-        return None
-    summary = "À rédiger : le résumé de cette édition."
+    summary = "À rédiger : le résumé de cette édition."
     if path.exists():
         old = load_edition(path)
         summary = old.summary
-        written = {c.key: c.text for c in old.changes}
-        changes = [Change(c.kind, c.rules, written.get(c.key, c.text), c.system, c.option,
-                          c.before, c.after) for c in changes]
+        changes = merge_written(changes, old.changes)
+    if not changes:
+        return None
     edition = Edition(last + 1, today or dt.date.today(), summary, tuple(changes))
     path.write_text(edition_to_toml(edition), encoding="utf-8")
     load_edition(path)  # what was written must read back
     return edition
+
+
+def quoting(root: Path, change: Change, before: Snapshot, now: Snapshot) -> Change:
+    """``change`` with the rules it rewrote added to its rules: those whose statement in
+    the book reads this option's value (a ``{{ … }}`` fact) and so went back to the
+    previous edition's text when only this option is set back. A rule page that quotes
+    an option it does not declare (D100-TWO-2 quotes the off-hand modifier of
+    D100-ATK-5) is then shown under that option's change, not as a separate revision."""
+    from escarmouche import systems
+    from escarmouche.editions.check import _engine_name
+    from escarmouche.editions.data import _book_facts, book_rule_texts
+
+    if not (change.system and change.option) or change.before is None:
+        return change
+    name = _engine_name(change.system, change.option)
+    if name is None:
+        return change
+    system = systems.get(change.system)
+    then = dataclasses.replace(system.default_rules(),
+                               **{name: system.option(name).from_json(
+                                   before.rules[change.system][name], field=name)})
+    saved = system.__dict__.get("default_rules")
+    system.default_rules = lambda: then  # type: ignore[method-assign]
+    try:
+        texts = book_rule_texts(root, _book_facts(root))
+    finally:
+        if saved is None:
+            del system.default_rules
+        else:
+            system.default_rules = saved  # type: ignore[method-assign]
+    extra = [r for r, text in now.texts.items() if r not in change.rules
+             and texts.get(r) != text and texts.get(r) == before.texts.get(r)]
+    return dataclasses.replace(change, rules=change.rules + tuple(extra))
+
+
+def merge_written(fresh: list[Change], written: tuple[Change, ...]) -> list[Change]:
+    """The changes of a new draft (``fresh``), with what the designer already wrote in
+    the previous draft (``written``) kept: the summary and each change's text. A text
+    is never dropped: a written change that no longer applies is kept, flagged
+    ``no-longer-applies``, and one whose values moved since it was written is flagged
+    ``values-changed``; a text the tool generated itself is simply regenerated."""
+    by_key = {c.key: c for c in written}
+    out = []
+    for change in fresh:
+        prev = by_key.pop(change.key, None)
+        if prev is None or _generated(prev):
+            out.append(change)
+            continue
+        moved = (prev.before, prev.after) != (change.before, change.after)
+        flag = "values-changed" if moved else prev.flag
+        out.append(dataclasses.replace(change, text=prev.text, flag=flag))
+    out += [dataclasses.replace(c, flag="no-longer-applies") for c in by_key.values()
+            if not _generated(c)]
+    return out
+
+
+def _generated(change: Change) -> bool:
+    """Whether a change's text is the one the drafting tool writes for it (nothing the
+    designer wrote would be lost by regenerating it)."""
+    if change.kind != "option-default" or not (change.system and change.option):
+        return change.text in (f"Nouvelle règle {r}." for r in change.rules[:1]) or \
+            change.text in (f"Texte de {r} révisé." for r in change.rules[:1]) or \
+            change.text in (f"La règle {r} est retirée." for r in change.rules[:1])
+    from escarmouche.editions.check import _engine_name
+
+    name = _engine_name(change.system, change.option)
+    if name is None:
+        return False
+    values = [None if v == NONE_WORD else v for v in (change.before, change.after)]
+    before = {} if change.before is None else {change.system: {name: values[0]}}
+    again = option_changes(before, {change.system: {name: values[1]}})
+    return bool(again) and again[0].text == change.text
+
+
+def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
+    """What the book now says against ``edition``'s changes
+    (:func:`~escarmouche.editions.prose.contradictions`), compared with the last
+    published edition."""
+    last = last_published(root)
+    if edition.number <= last:
+        last = edition.number - 1
+    before = snapshot(root, last) if last > 0 else None
+    if before is None:
+        return []
+    return contradictions(before, take_snapshot(root), edition.changes,
+                          example_lead_ins(root / "book"), printed_boxes(root))
+
+
+def printed_boxes(root: Path) -> dict[str, str]:
+    """The « Interprétation retenue » box of each rule as the book prints it now: the
+    engine's values filled in (``{{ … }}``)."""
+    from escarmouche.editions.data import _book_facts
+    from escarmouche.editions.repo import ruling_texts
+
+    fill = _book_facts(root)
+    return {rule: fill(text) if fill else text for rule, text in ruling_texts(root).items()}
 
 
 def publish(root: Path, *, again: bool = False) -> int:
@@ -96,16 +201,110 @@ def publish(root: Path, *, again: bool = False) -> int:
     if not numbers:
         raise SystemExit("Aucune fiche d’édition dans editions/.")
     newest = max(numbers)
-    load_edition(numbers[newest])
+    from escarmouche.editions.check import check_repository
+
+    editions = check_repository(root, publishing=True)
+    found = book_contradictions(root, editions[newest])
+    if found:
+        raise SystemExit("Le livre contredit l’édition " + str(newest) + "\u00a0:\n"
+                         + "\n".join(f"- {c}" for c in found)
+                         + "\nRien n’a été publié.")
     if last_published(root) >= newest and not again:
         raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
                          "instantané).")
+    archive_pdf(root, newest - 1)
     take_snapshot(root).write(root / "editions" / str(newest))
     return newest
 
 
-def refresh_notebooks(root: Path) -> None:
-    """``tools/book_notebooks.py``: every notebook rebuilt and executed."""
-    subprocess.run([sys.executable, str(root / "tools" / "book_notebooks.py")], cwd=root,
-                   check=True)
+def pdf_name(number: int) -> str:
+    """The whole-book PDF of edition ``number`` (``tools/build_pdf.py`` writes it)."""
+    return f"escarmouche-edition-{number}.pdf"
 
+
+def archive_pdf(root: Path, number: int) -> Path | None:
+    """Keep the PDF of edition ``number`` in its snapshot folder
+    (``editions/<n>/escarmouche-edition-<n>.pdf``), from the last build of the book, when
+    it is there and not archived yet: the book's archive serves it after the next
+    edition replaces it. The archived file, or ``None``."""
+    import shutil
+
+    folder = root / "editions" / str(number)
+    built = root / "_build" / "html" / pdf_name(number)
+    kept = folder / pdf_name(number)
+    if number < 1 or not (folder / "rules.json").exists():
+        return None
+    if not kept.exists() and built.is_file():
+        shutil.copyfile(built, kept)
+    return kept if kept.exists() else None
+
+
+#: what a scratch copy of the book needs to re-run its notebooks
+_SCRATCH = ("tools", "book_src", "book")
+
+
+def refresh_notebooks(root: Path) -> list[Path]:
+    """Every notebook of ``root/book`` rebuilt from its twin and executed
+    (``tools/book_notebooks.py``), first in a scratch copy: the notebooks of ``root`` are
+    replaced only when every one ran. A failing example stops everything with a French
+    message that names the page, the cell, the reason and the twin to edit, and leaves
+    ``root`` as it was. Returns the notebooks that changed."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="escarmouche-edition-") as folder:
+        scratch = Path(folder)
+        for name in _SCRATCH:
+            if (root / name).is_dir():
+                shutil.copytree(root / name, scratch / name, symlinks=True,
+                                ignore=shutil.ignore_patterns("_build", ".ipynb_checkpoints",
+                                                              "__pycache__"))
+        done = subprocess.run([sys.executable, str(scratch / "tools" / "book_notebooks.py")],
+                              cwd=scratch, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(_failure(done.stdout + "\n" + done.stderr, scratch, root))
+        changed = []
+        for path in sorted((scratch / "book").rglob("*.ipynb")):
+            target = root / path.relative_to(scratch)
+            if not target.exists() or target.read_bytes() != path.read_bytes():
+                changed.append(target)
+        for target in changed:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(scratch / target.relative_to(root), target)
+    return changed
+
+
+def _failure(output: str, scratch: Path, root: Path) -> str:
+    """The French failure of a scratch run: the failed example's line when there is one
+    (``tools/book_notebooks.py`` starts it with « ÉCHEC : »), else the end of the output;
+    paths of the scratch copy read as paths of the repository."""
+    lines = [line.replace(str(scratch) + "/", "") for line in output.splitlines()
+             if line.strip()]
+    failed = [line for line in lines if line.startswith("ÉCHEC")]
+    told = failed[0] if failed else "ÉCHEC\u00a0: la réexécution des carnets a échoué\u00a0: " \
+        + " ".join(lines[-3:])
+    return (f"{told}\nRien n’a été écrit\u00a0: les carnets, le brouillon et les pages de "
+            f"{root} sont tels qu’ils étaient.")
+
+
+@contextlib.contextmanager
+def all_or_nothing(root: Path) -> Iterator[None]:
+    """The files ``make edition`` writes (the notebooks, the edition files, the « Ce qui
+    a changé » pages) restored as they were if the block raises."""
+    kept: dict[Path, bytes | None] = {}
+    patterns = [("book", "**/*.ipynb"), ("editions", "*.toml"), ("book/editions", "*.md")]
+    for folder, pattern in patterns:
+        for path in (root / folder).glob(pattern):
+            if "_build" not in path.parts:
+                kept[path] = path.read_bytes()
+    try:
+        yield
+    except BaseException:
+        for folder, pattern in patterns:
+            for path in (root / folder).glob(pattern):
+                if path not in kept and "_build" not in path.parts:
+                    path.unlink()  # written by the failed run
+        for path, data in kept.items():
+            if data is not None and (not path.exists() or path.read_bytes() != data):
+                path.write_bytes(data)
+        raise

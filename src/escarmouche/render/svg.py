@@ -48,6 +48,12 @@ MAX_SHOWN_DENOMINATOR: Final = 10**6
 ones)."""
 CHAR_WIDTH: Final = 0.6
 """Average glyph width as a fraction of the font size (layout estimate)."""
+PHONE_COLUMN: Final = 340.0
+"""Width (CSS px) of the text column on a 390 px phone: the book scales every chart
+down to its column, keeping proportions."""
+MIN_TEXT_PX: Final = 12.0
+"""The smallest text a reader sees on a chart, in CSS px, once it is scaled to
+:data:`PHONE_COLUMN` (issue 27)."""
 
 
 # Characters XML 1.0 cannot carry, even escaped: replaced by U+FFFD.
@@ -121,8 +127,32 @@ def _ink(background: str) -> str:
     return TEXT if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
+def legible_scale(width: float, smallest: float = 11.0) -> float:
+    """The factor by which a chart ``width`` units wide multiplies its font sizes (and
+    the room around its text) so that its ``smallest`` text still renders at
+    :data:`MIN_TEXT_PX` once the chart is scaled down to :data:`PHONE_COLUMN` (and
+    at least that size on a chart narrower than the column); rounded up to 0.01.
+
+    >>> legible_scale(300), legible_scale(400), legible_scale(300, smallest=12)
+    (1.1, 1.29, 1.0)
+    """
+    raw = MIN_TEXT_PX * max(width, PHONE_COLUMN) / (PHONE_COLUMN * smallest)
+    return max(1.0, math.ceil(round(raw * 100, 6)) / 100)
+
+
 def _text_width(text: str, size: float) -> float:
     return len(text) * size * CHAR_WIDTH
+
+
+def _wrap(text: str, size: float, room: float) -> list[str]:
+    """``text`` cut between words into lines of at most ``room`` (estimated) width."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and _text_width(f"{lines[-1]} {word}", size) <= room:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 def _svg_open(width: float, height: float, title: str) -> list[str]:
@@ -204,7 +234,7 @@ def distribution_svg(
     title: str,
     xlabel: str = "Résultat",
     highlight: Callable[[int], bool] | None = None,
-    width: int = 640,
+    width: int = 400,
     height: int = 320,
     tail: Fraction | None = None,
 ) -> str:
@@ -255,29 +285,30 @@ def distribution_svg(
     hidden = Fraction(0)
     if tail is not None and items:
         items, hidden = _clip_tails(items, Fraction(tail))
-    top_margin = 34.0 + (18 if highlight is not None else 0) + (16 if hidden else 0)
-    left, right, bottom = 58.0, 16.0, 50.0
+    zoom = legible_scale(width)  # every text at least MIN_TEXT_PX on a phone
+    top_margin = (34.0 + (18 if highlight is not None else 0) + (16 if hidden else 0)) * zoom
+    left, right, bottom = 58.0 * zoom, 16.0, 50.0 * zoom
     plot_w = max(width - left - right, 10.0)
     plot_h = max(height - top_margin - bottom, 10.0)
     out = _svg_open(width, height, title)
-    out.append(_text(width / 2, 22, title, size=15, anchor="middle", weight="bold"))
-    line_y = 22.0
+    out.append(_text(width / 2, 22 * zoom, title, size=15 * zoom, anchor="middle", weight="bold"))
+    line_y = 22.0 * zoom
     if highlight is not None:
-        line_y += 18
+        line_y += 18 * zoom
         chosen = sum((p for k, p in items if highlight(k)), Fraction(0))
         out.append(
-            _text(width / 2, line_y, f"En évidence : {percent(chosen)}", size=12,
+            _text(width / 2, line_y, f"En évidence : {percent(chosen)}", size=12 * zoom,
                   anchor="middle", fill=ACCENT)
         )  # fmt: skip
     if hidden:
-        line_y += 16
+        line_y += 16 * zoom
         out.append(
-            _text(width / 2, line_y, f"Non affiché (queues) : {percent(hidden)}", size=11,
+            _text(width / 2, line_y, f"Non affiché (queues) : {percent(hidden)}", size=11 * zoom,
                   anchor="middle", fill=MUTED)
         )  # fmt: skip
     if not items:
         out.append(_text(width / 2, top_margin + plot_h / 2, "Aucun résultat", anchor="middle",
-                         fill=MUTED))  # fmt: skip
+                         size=12 * zoom, fill=MUTED))  # fmt: skip
         out.append("</svg>")
         return "\n".join(out)
 
@@ -298,7 +329,7 @@ def distribution_svg(
             f'<line x1="{_n(left)}" y1="{_n(y)}" x2="{_n(left + plot_w)}" y2="{_n(y)}" '
             f'stroke="{GRID}" stroke-width="1"/>'
         )
-        out.append(_text(left - 6, y + 4, percent(step * i, tick_digits), size=11,
+        out.append(_text(left - 6, y + 4 * zoom, percent(step * i, tick_digits), size=11 * zoom,
                          anchor="end", fill=MUTED))  # fmt: skip
     out.append("</g>")
 
@@ -325,7 +356,7 @@ def distribution_svg(
         f'<line x1="{_n(left)}" y1="{_n(y0)}" x2="{_n(left + plot_w)}" y2="{_n(y0)}" '
         f'stroke="{MUTED}" stroke-width="1"/>'
     )
-    label_w = max(len(str(lo)), len(str(hi))) * 11 * CHAR_WIDTH + 10
+    label_w = max(len(str(lo)), len(str(hi))) * 11 * zoom * CHAR_WIDTH + 10
     xstep = _nice_int_step(slots, int(plot_w // label_w))
     labelled = list(range(lo + (-lo) % xstep, hi + 1, xstep)) or [lo]
     for v in labelled:
@@ -334,8 +365,9 @@ def distribution_svg(
             f'<line x1="{_n(x)}" y1="{_n(y0)}" x2="{_n(x)}" y2="{_n(y0 + 4)}" '
             f'stroke="{MUTED}" stroke-width="1"/>'
         )
-        out.append(_text(x, y0 + 16, number(v), size=11, anchor="middle", fill=MUTED))
-    out.append(_text(left + plot_w / 2, y0 + 38, xlabel, size=12, anchor="middle"))
+        out.append(_text(x, y0 + 16 * zoom, number(v), size=11 * zoom, anchor="middle",
+                         fill=MUTED))  # fmt: skip
+    out.append(_text(left + plot_w / 2, y0 + 38 * zoom, xlabel, size=12 * zoom, anchor="middle"))
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
@@ -345,7 +377,7 @@ def outcome_bars_svg(
     items: Sequence[tuple[str, Fraction]],
     *,
     title: str,
-    width: int = 560,
+    width: int = 400,
 ) -> str:
     """Horizontal bars for named outcomes (« raté », « paré », « touché à la tête » …).
 
@@ -364,20 +396,21 @@ def outcome_bars_svg(
     _count(items, "issues")
     items = [(_label(label, "issue"), _chance(value, f"probabilité de « {label} »"))
              for label, value in items]
-    size = 12.0
-    row_h, bar_h = 28.0, 18.0
-    top = 40.0
+    k = legible_scale(width, smallest=12.0)  # every text at least MIN_TEXT_PX on a phone
+    size = 12.0 * k
+    row_h, bar_h = 28.0 * k, 18.0 * k
+    top = 40.0 * k
     longest = max((_text_width(label, size) for label, _ in items), default=0.0)
     label_w = min(longest + 12, width * 0.45)
-    value_w = 70.0
+    value_w = 70.0 * k
     track_x = 12 + label_w
     track_w = max(width - track_x - value_w - 12, 20.0)
     height = top + row_h * max(len(items), 1) + 12
     out = _svg_open(width, height, title)
-    out.append(_text(width / 2, 22, title, size=15, anchor="middle", weight="bold"))
+    out.append(_text(width / 2, 22 * k, title, size=15 * k, anchor="middle", weight="bold"))
     if not items:
         out.append(_text(width / 2, top + row_h / 2, "Aucun résultat", anchor="middle",
-                         fill=MUTED))  # fmt: skip
+                         size=size, fill=MUTED))  # fmt: skip
     for i, (label, value) in enumerate(items):
         p = Fraction(value)  # a float is taken at its exact binary value
         y = top + i * row_h
@@ -385,7 +418,7 @@ def outcome_bars_svg(
         share = min(max(p, Fraction(0)), Fraction(1))
         tip = f"{label} : {_probability(p)}"
         out.append(f'<g class="issue"><title>{_prose(tip)}</title>')
-        out.append(_text(track_x - 8, bar_y + 13, label, size=size, anchor="end"))
+        out.append(_text(track_x - 8, bar_y + 13 * k, label, size=size, anchor="end"))
         out.append(
             f'<rect x="{_n(track_x)}" y="{_n(bar_y)}" width="{_n(track_w)}" '
             f'height="{_n(bar_h)}" fill="{TRACK}"/>'
@@ -394,7 +427,7 @@ def outcome_bars_svg(
             f'<rect x="{_n(track_x)}" y="{_n(bar_y)}" width="{_n(float(share) * track_w)}" '
             f'height="{_n(bar_h)}" fill="{BAR}"/>'
         )
-        out.append(_text(track_x + track_w + 6, bar_y + 13, percent(p), size=size))
+        out.append(_text(track_x + track_w + 6, bar_y + 13 * k, percent(p), size=size))
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
@@ -411,8 +444,10 @@ def timeline_svg(
     ``sides`` maps an actor's name to its side: boxes are coloured by side (colours
     given in order of first appearance, a legend lists them); actors without a side
     are grey. Each box has a ``<title>`` tooltip (« Tour 1, activation 2 : Alice,
-    camp PJ »). An empty turn shows « (personne) ». The width grows with the longest
-    turn.
+    camp PJ »). An empty turn shows « (personne) ». Made for a phone (issue 27): a
+    turn's boxes wrap onto more lines past :data:`PHONE_COLUMN`, long turn labels stand
+    on a line above their boxes and a long title wraps, so that the chart is not scaled
+    down there and its text stays at 12 px.
 
     >>> import re
     >>> svg = timeline_svg([("Tour 0", ["Aldric"]), ("Tour 1", ["Grolk", "Aldric"])],
@@ -435,6 +470,9 @@ def timeline_svg(
     row_h, box_h, gap = 34.0, 24.0, 6.0
     top = 40.0
     label_w = max((_text_width(label, size) for label, _ in turns), default=0.0) + 16
+    # long turn labels (a system's title) go on a line of their own, above the boxes
+    stacked = label_w > PHONE_COLUMN * 0.35
+    indent = 0.0 if stacked else label_w
 
     colours: dict[str, str] = {}
     for _, actors in turns:
@@ -443,32 +481,55 @@ def timeline_svg(
             if side is not None and side not in colours:
                 colours[side] = PALETTE[len(colours) % len(PALETTE)]
 
-    rows: list[list[tuple[float, float, str]]] = []
+    # a turn's boxes wrap onto more lines past the width of a phone column, so that
+    # the chart is never scaled down there (its text stays at 12 px)
+    limit = max(PHONE_COLUMN, 12 + indent + max(
+        (_text_width(a, size) + 16 for _, actors in turns for a in actors), default=0.0) + 12)
+    title_lines = _wrap(title, 15, limit - 24)
+    top += 20 * (len(title_lines) - 1)
+    rows: list[list[tuple[float, int, float, str]]] = []
+    lines: list[int] = []
     widest = 0.0
     for _, actors in turns:
-        x = 12 + label_w
-        row = []
+        x, line = 12 + indent, 1 if stacked else 0
+        row: list[tuple[float, int, float, str]] = []
         for actor in actors:
             w = _text_width(actor, size) + 16
-            row.append((x, w, actor))
+            if row and x + w + 12 > limit:
+                x, line = 12 + indent, line + 1
+            row.append((x, line, w, actor))
             x += w + gap
+            widest = max(widest, x - gap)
         rows.append(row)
-        widest = max(widest, x)
-    width = max(widest + 12, _text_width(title, 15) + 24, 320.0)
-    legend_h = 30.0 if colours else 0.0
-    height = top + row_h * max(len(turns), 1) + legend_h + 10
+        lines.append(line + 1)
+    legend: list[tuple[float, int, str, str]] = []
+    x, line = 12.0, 0
+    for side, colour in colours.items():
+        w = 16 + _text_width(side, 12) + 16
+        if legend and x + w > limit:
+            x, line = 12.0, line + 1
+        legend.append((x, line, side, colour))
+        x += w
+    width = max(widest + 12, *(_text_width(t, 15) + 24 for t in title_lines), 320.0)
+    legend_h = 22.0 * (line + 1) + 8 if colours else 0.0
+    body_h = row_h * max(sum(lines), 1)
+    height = top + body_h + legend_h + 10
 
     out = _svg_open(width, height, title)
-    out.append(_text(width / 2, 22, title, size=15, anchor="middle", weight="bold"))
-    for i, ((label, _), row) in enumerate(zip(turns, rows, strict=True)):
-        y = top + i * row_h
-        box_y = y + (row_h - box_h) / 2
+    for i, text in enumerate(title_lines):
+        out.append(_text(width / 2, 22 + 20 * i, text, size=15, anchor="middle",
+                         weight="bold"))  # fmt: skip
+    y = top
+    for (label, _), row, height_in_lines in zip(turns, rows, lines, strict=True):
+        first_y = y + (row_h - box_h) / 2
         out.append('<g class="tour">')
-        out.append(_text(12, box_y + 16, label, size=size, weight="bold"))
+        out.append(_text(12, first_y + 16, label, size=size, weight="bold"))
         if not row:
-            out.append(_text(12 + label_w, box_y + 16, "(personne)", size=size, fill=MUTED,
+            out.append(_text(12 + indent, first_y + 16 + (row_h if stacked else 0),
+                             "(personne)", size=size, fill=MUTED,
                              extra='font-style="italic"'))  # fmt: skip
-        for j, (x, w, actor) in enumerate(row):
+        for j, (x, line, w, actor) in enumerate(row):
+            box_y = first_y + line * row_h
             side = sides.get(actor)
             fill = colours[side] if side is not None else NO_SIDE
             tip = f"{label}, activation {j + 1} : {actor}"
@@ -483,16 +544,16 @@ def timeline_svg(
                              fill=_ink(fill)))  # fmt: skip
             out.append("</g>")
         out.append("</g>")
+        y += row_h * height_in_lines
     if colours:
-        y = top + row_h * max(len(turns), 1) + 8
-        x = 12.0
+        base = top + body_h + 8
         out.append('<g class="legende">')
-        for side, colour in colours.items():
+        for x, line, side, colour in legend:
+            ly = base + 22 * line
             out.append(
-                f'<rect x="{_n(x)}" y="{_n(y)}" width="12" height="12" rx="2" fill="{colour}"/>'
+                f'<rect x="{_n(x)}" y="{_n(ly)}" width="12" height="12" rx="2" fill="{colour}"/>'
             )
-            out.append(_text(x + 16, y + 10, side, size=11))
-            x += 16 + _text_width(side, 11) + 16
+            out.append(_text(x + 16, ly + 10, side, size=12))
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)

@@ -28,8 +28,6 @@ The package holds one module per concern; every name is importable from
   (:func:`compare`, :class:`Comparison`);
 * :mod:`escarmouche.simulation.sweeps`: one balance per point of an option grid
   (:func:`sweep`, :class:`Sweep`);
-* a system's own dedicated resolver (``System.fast_kernel``; d100's is
-  :mod:`escarmouche.systems.d100.duel`), used where it applies (:data:`USE_KERNELS`).
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
@@ -56,13 +54,12 @@ from escarmouche.simulation.balance import Z95 as Z95
 from escarmouche.simulation.balance import Balance, wilson
 from escarmouche.simulation.balance import _Tally as _Tally
 from escarmouche.simulation.comparison import Comparison, compare
-from escarmouche.simulation.fight import FightResult, play_fight
+from escarmouche.simulation.fight import FightResult, Prepared, play_fight, prepare
 from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
 from escarmouche.simulation.fight import result_of as result_of
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
-from escarmouche.simulation.runner import KERNEL_CHECKS as KERNEL_CHECKS
-from escarmouche.simulation.runner import MAX_FIGHTS, simulate
+from escarmouche.simulation.runner import MAX_FIGHTS, simulate, simulate_steps
 from escarmouche.simulation.runner import Progress as Progress
 from escarmouche.simulation.runner import _chunks as _chunks
 from escarmouche.simulation.runner import _execute as _execute
@@ -80,16 +77,14 @@ __all__ = [
     "Balance",
     "Comparison",
     "FightResult",
+    "Prepared",
     "Sweep",
     "compare",
     "play_fight",
+    "prepare",
     "simulate",
+    "simulate_steps",
     "stream",
     "sweep",
     "wilson",
 ]
-
-#: dedicated fast resolvers (:mod:`escarmouche.systems.d100.duel`) are used where they apply
-#: (the switch lives here, on the package: :mod:`escarmouche.simulation.runner` reads it
-#: when a job starts)
-USE_KERNELS = True

@@ -22,6 +22,7 @@ from escarmouche.render.table import ShownAsTable, Table
 from escarmouche.simulation.fight import FightResult
 from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import number, percent, plural
+from escarmouche.text.typo import typographie
 
 __all__ = ["Z95", "Balance", "wilson"]
 
@@ -100,6 +101,12 @@ def _num(x: float, digits: int = 2) -> str:
     return number(Fraction(x).limit_denominator(10**9), digits)
 
 
+def _points(points: float) -> str:
+    """« 0,8 point », « 2 points » (French: plural from 2 on), one decimal."""
+    shown = _num(points, 1)
+    return f"{shown} {'points' if round(points, 1) >= 2 else 'point'}"
+
+
 def _count(n: int, singular: str, plural_form: str) -> str:
     """« aucun match nul », « 1 match nul », « 3 matchs nuls »."""
     return f"aucun {singular}" if n == 0 else plural(n, singular, plural_form)
@@ -154,6 +161,27 @@ class Balance(ShownAsTable):
         k = self.wins.get(side, 0)
         low, high = wilson(k, self.n)
         return (k / self.n, low, high)
+
+    def precision(self) -> str:
+        """How precise the win rates are, in one French sentence: the number of fights
+        and the widest Wilson 95 % interval of a side's wins, in points.
+
+        >>> bal = Balance("Duel", "d20", 10_000, 1, ("héros", "orques"),
+        ...               {"héros": 5_000, "orques": 5_000}, 0, 0, {3: 10_000}, {}, {},
+        ...               {}, {})
+        >>> sentence = bal.precision()
+        >>> sentence.startswith("10\u202f000 combats\u00a0:")
+        True
+        >>> "large d’au plus 2 points (±\u00a00,98)" in sentence
+        True
+        """
+        width = max((high - low for _, low, high in map(self.win_rate, self.sides)),
+                    default=0.0)
+        points = 100 * width
+        return typographie(
+            f"{plural(self.n, 'combat')} : l’intervalle de confiance à 95 % des victoires "
+            f"de chaque camp est large d’au plus {_points(points)} "
+            f"(±\u00a0{_num(points / 2, 2)}).")
 
     @property
     def total_rounds(self) -> int:

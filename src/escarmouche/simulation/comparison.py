@@ -33,9 +33,9 @@ from escarmouche.simulation.runner import (
     Progress,
     _check_dask,
     _check_run,
-    _execute,
     _first_fight,
     _jobs,
+    _results,
     _workers,
 )
 from escarmouche.text.fmt import plural
@@ -123,7 +123,7 @@ def compare(roster_a: object, roster_b: object, n: int, *, seed: int = 0, policy
         _check.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
     jobs = _jobs((ra, rb), n, seed, policy, max_turns, _workers(processes, dask))
     ta, tb, pairs = _Tally(), _Tally(), Counter[str]()
-    for a, b, p in _execute(jobs, processes, dask, progress):
+    for _, (a, b, p) in _results(jobs, processes, dask, progress):
         ta.merge(a)
         tb.merge(b)
         pairs.update(p)

@@ -19,7 +19,6 @@ what a balance needs of a finished fight, a :class:`FightResult`.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -27,7 +26,8 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
 from escarmouche.simulation.streams import DICE, TACTICS, stream
 
-__all__ = ["FightResult", "RosterLike", "as_roster", "play_fight", "result_of"]
+__all__ = ["FightResult", "Prepared", "RosterLike", "as_roster", "play_fight", "prepare",
+           "result_of"]
 
 
 class RosterLike(Protocol):
@@ -108,39 +108,50 @@ def _sides(enc: Encounter) -> list[str]:
     return list(dict.fromkeys(f.side for f in enc.state.fighters.values()))
 
 
-_RUN_PARAMS: dict[object, frozenset[str]] = {}
+@dataclasses.dataclass(frozen=True)
+class Prepared:
+    """A roster ready to play many fights in simulation mode: its unstarted template,
+    start options and policies read and checked once, at the door (not once per fight).
+    :meth:`play` plays fight ``index`` of the run seeded ``seed``."""
+
+    template: Encounter
+    start_options: Mapping[str, Any]
+    policies: Mapping[str, Any]
+    max_turns: int
+
+    def play(self, index: int, seed: int) -> FightResult:
+        """Fight ``index``: dice from ``stream(seed, index, DICE)``, tactics from
+        ``stream(seed, index, TACTICS)``."""
+        enc = self.template.simulated()
+        dice = stream(seed, index, DICE)
+        if self.start_options:
+            enc.start(dice, **self.start_options)
+        enc.run(dice, max_turns=self.max_turns, policy=self.policies,
+                tactics_rng=stream(seed, index, TACTICS))
+        return result_of(enc, index, max_turns=self.max_turns)
 
 
-def _run_kwargs(enc: Encounter) -> frozenset[str]:
-    """The keyword parameters of ``Encounter.run`` (``policy`` and ``tactics_rng`` once
-    the policies are in), looked up once per class."""
-    cls = type(enc)
-    params = _RUN_PARAMS.get(cls)
-    if params is None:
-        params = _RUN_PARAMS[cls] = frozenset(inspect.signature(cls.run).parameters)
-    return params
+def prepare(roster: Any, template: Encounter | None = None, *, policy: Any = None,
+            max_turns: int = 50) -> Prepared:
+    """``roster`` ready for :meth:`Prepared.play` (``template``: an unstarted
+    ``roster.encounter()``, built here when not given). The policy is ``policy``, else
+    the roster's own, else each system's default; it is resolved once, here."""
+    from escarmouche.policies import resolve_policies
+
+    base = template if template is not None else roster.encounter()
+    options = dict(getattr(roster, "start_options", None) or {})
+    chosen = policy if policy is not None else (getattr(roster, "policies", None) or None)
+    policies = resolve_policies(base.system.name, _sides(base), chosen)
+    return Prepared(base, options, policies, max_turns)
 
 
 def play_fight(roster: Any, index: int, seed: int, *, policy: Any = None,
                max_turns: int = 50, template: Encounter | None = None) -> FightResult:
     """Play fight ``index`` of the run seeded ``seed`` in simulation mode: its dice from
     ``stream(seed, index, DICE)``, its tactics from ``stream(seed, index, TACTICS)``.
-    ``template`` (an unstarted ``roster.encounter()``) saves rebuilding it each fight."""
-    base = template if template is not None else roster.encounter()
-    enc = base.simulated()
-    dice = stream(seed, index, DICE)
-    options = dict(getattr(roster, "start_options", None) or {})
-    if options:
-        enc.start(dice, **options)
-    kwargs: dict[str, Any] = {"max_turns": max_turns}
-    accepted = _run_kwargs(enc)
-    chosen = policy if policy is not None else (getattr(roster, "policies", None) or None)
-    if "policy" in accepted and chosen is not None:
-        kwargs["policy"] = chosen
-    if "tactics_rng" in accepted:
-        kwargs["tactics_rng"] = stream(seed, index, TACTICS)
-    enc.run(dice, **kwargs)
-    return result_of(enc, index, max_turns=max_turns)
+    ``template`` (an unstarted ``roster.encounter()``) saves rebuilding it each fight;
+    many fights of one roster are cheaper through :func:`prepare`."""
+    return prepare(roster, template, policy=policy, max_turns=max_turns).play(index, seed)
 
 
 def result_of(enc: Encounter, index: int = 0, *, max_turns: int | None = None

@@ -1,10 +1,9 @@
 """Running a simulation: its fights in jobs, here, in local processes or on Dask.
 
 The fights of a run are cut into jobs of consecutive fights; each job plays its fights
-(with the system's dedicated resolver, ``System.fast_kernel``, where it applies
-and agrees with the engine, unless :data:`escarmouche.simulation.USE_KERNELS` is
-false) and returns exact tallies, merged in fight order: the result is the same
-whatever the executor and the number of workers. :func:`simulate` runs one roster.
+with the engine in simulation mode and returns exact tallies, merged in fight order:
+the result is the same whatever the executor and the number of workers. :func:`simulate`
+runs one roster.
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
@@ -23,17 +22,16 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from escarmouche import _check
 from escarmouche.encounter import MAX_RUN_TURNS, Encounter
 from escarmouche.errors import invalid
 from escarmouche.simulation.balance import Balance, _balance, _Tally
-from escarmouche.simulation.fight import FightResult, _sides, as_roster, play_fight
-from escarmouche.simulation.streams import DICE, stream
+from escarmouche.simulation.fight import FightResult, _sides, as_roster, prepare
 
-__all__ = ["DASK_TIMEOUT", "KERNEL_CHECKS", "MAX_FIGHTS", "Progress", "simulate"]
+__all__ = ["DASK_TIMEOUT", "MAX_FIGHTS", "Progress", "simulate", "simulate_steps"]
 
 #: the most fights one call plays
 MAX_FIGHTS = 10_000_000
@@ -53,54 +51,15 @@ class _Job:
     max_turns: int
 
 
-#: fights of each job replayed by the engine to re-check a dedicated resolver before use
-KERNEL_CHECKS = 3
-
-
-def _kernel_result(kernel: Any, index: int, seed: int, max_turns: int) -> FightResult:
-    """Fight ``index`` played by a system's dedicated resolver (``System.fast_kernel``)."""
-    b, turn, _ = kernel.play(stream(seed, index, DICE), max_turns)
-    sides = list(dict.fromkeys(kernel.sides))
-    standing = dict.fromkeys(sides, 0)
-    health = dict.fromkeys(sides, 0)
-    top = dict.fromkeys(sides, 0)
-    for side, value, most in zip(kernel.sides, b, kernel.maxima, strict=True):
-        standing[side] += value > 0
-        health[side] += value
-        top[side] += most
-    alive = [s for s in sides if standing[s]]
-    return FightResult(index, alive[0] if len(alive) == 1 else None, len(alive) > 1,
-                       min(turn, max_turns),
-                       tuple(standing.items()), tuple(health.items()), tuple(top.items()))
-
-
-def _use_kernels() -> bool:
-    """:data:`escarmouche.simulation.USE_KERNELS`, read on the package when a job starts
-    (the switch a caller, or a test, sets there)."""
-    from escarmouche import simulation
-
-    return simulation.USE_KERNELS
-
-
 def _player(roster: Any, template: Encounter, job: _Job) -> Callable[[int], FightResult]:
-    """How this job plays fight ``i`` of ``roster``: a dedicated resolver when one applies
-    and agrees with the engine on the job's first fights, else the engine."""
+    """How this job plays fight ``i`` of ``roster``: the engine in simulation mode, from
+    ``template`` (built and checked once per job)."""
+    prepared = prepare(roster, template, policy=job.policy, max_turns=job.max_turns)
 
     def engine(i: int) -> FightResult:
-        return play_fight(roster, i, job.seed, policy=job.policy, max_turns=job.max_turns,
-                          template=template)
+        return prepared.play(i, job.seed)
 
-    options = getattr(roster, "start_options", None) or {}
-    policy = job.policy if job.policy is not None else getattr(roster, "policies", None)
-    if not _use_kernels():
-        return engine
-    kernel = template.system.fast_kernel(template, options, policy)
-    if kernel is None:
-        return engine
-    for i in range(job.start, min(job.stop, job.start + KERNEL_CHECKS)):
-        if _kernel_result(kernel, i, job.seed, job.max_turns) != engine(i):
-            return engine
-    return lambda i: _kernel_result(kernel, i, job.seed, job.max_turns)
+    return engine
 
 
 def _play_job(job: _Job) -> tuple[_Tally, ...] | tuple[_Tally, _Tally, Counter[str]]:
@@ -134,9 +93,19 @@ def _chunks(n: int, workers: int) -> list[tuple[int, int]]:
 def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
              progress: Progress | None) -> list[Any]:
     """Run ``jobs`` here, in local processes or on Dask; results in job order."""
+    results: list[Any] = [None] * len(jobs)
+    for k, r in _results(jobs, processes, dask, progress):
+        results[k] = r
+    return results
+
+
+def _results(jobs: Sequence[_Job], processes: int, dask: Any,
+             progress: Progress | None) -> Iterator[tuple[int, Any]]:
+    """Run ``jobs`` here, in local processes or on Dask, and yield ``(k, result of job
+    k)`` as each finishes (in job order, except on Dask): a caller merging exact counts
+    as they come holds one job's tallies at a time, whatever the number of fights."""
     total = sum(j.stop - j.start for j in jobs)
     done = 0
-    results: list[Any] = [None] * len(jobs)
 
     def tick(k: int) -> None:
         nonlocal done
@@ -161,25 +130,26 @@ def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
             index = {f.key: k for k, f in enumerate(futures)}
             for fut in as_completed(futures):  # type: ignore[no-untyped-call]
                 k = index[fut.key]
-                results[k] = fut.result()
+                result = fut.result()
                 tick(k)
+                yield k, result
         finally:
             if client is not dask:
                 client.close()  # type: ignore[no-untyped-call]
-        return results
+        return
     if processes > 1:
         # imported here: the browser (Pyodide) has no processes and never gets here
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=processes) as pool:
             for k, r in enumerate(pool.map(_play_job, jobs)):
-                results[k] = r
                 tick(k)
-        return results
+                yield k, r
+        return
     for k, job in enumerate(jobs):
-        results[k] = _play_job(job)
+        r = _play_job(job)
         tick(k)
-    return results
+        yield k, r
 
 
 #: seconds to reach a Dask scheduler given by address
@@ -239,7 +209,38 @@ def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
     sides = _first_fight(r, seed, policy, max_turns)
     jobs = _jobs((r,), n, seed, policy, max_turns, _workers(processes, dask))
     total = _Tally()
-    for (tally,) in _execute(jobs, processes, dask, progress):
-        total.merge(tally)
+    for _, (tally,) in _results(jobs, processes, dask, progress):
+        total.merge(tally)  # exact counts, merged as they come: memory stays flat
     return _balance(r, total, seed, sides)
 
+
+
+def simulate_steps(roster: object, n: int, *, seed: int = 0, policy: Any = None,
+                   max_turns: int = 50, step: int = 500) -> Iterator[Balance]:
+    """Play ``n`` fights of ``roster`` here, ``step`` at a time, yielding after each step
+    the :class:`Balance` of the fights played so far: each is ``simulate(roster, k,
+    ...)`` for the ``k`` fights played (a fight does not depend on how many are played),
+    the last one ``simulate(roster, n, ...)``. For a page that shows its progress, hands
+    control back to its event loop between steps, or stops early (the browser: one core,
+    no processes).
+
+    >>> from escarmouche import Combatant
+    >>> from escarmouche.encounter import Encounter
+    >>> from escarmouche.systems import d20
+    >>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 12}),
+    ...                          Combatant("Grolk", "orques", {"PV": 9})])
+    >>> steps = list(simulate_steps(duel, 50, seed=2, step=20))
+    >>> [b.n for b in steps], steps[0] == simulate(duel, 20, seed=2)
+    ([20, 40, 50], True)
+    >>> steps[-1] == simulate(duel, 50, seed=2)
+    True
+    """
+    _check_run(n, seed, 1, max_turns)
+    _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+    r = as_roster(roster)
+    sides = _first_fight(r, seed, policy, max_turns)
+    total = _Tally()
+    for a, b in [(a, min(n, a + step)) for a in range(0, n, step)]:
+        tally = _play_job(_Job((r,), seed, a, b, policy, max_turns))[0]
+        total.merge(tally)
+        yield _balance(r, total, seed, sides)

@@ -37,10 +37,10 @@ from escarmouche.simulation.runner import (
     Progress,
     _check_dask,
     _check_run,
-    _execute,
     _first_fight,
     _Job,
     _jobs,
+    _results,
     _workers,
 )
 from escarmouche.text.fmt import plural
@@ -165,7 +165,7 @@ def sweep(roster: object, grid: Mapping[str, Sequence[Any]], n: int, *, seed: in
             jobs.append(job)
             owner.append(k)
     tallies = [_Tally() for _ in variants]
-    for k, (tally,) in zip(owner, _execute(jobs, processes, dask, progress), strict=True):
-        tallies[k].merge(tally)
+    for k, (tally,) in _results(jobs, processes, dask, progress):
+        tallies[owner[k]].merge(tally)
     return Sweep(fields, points, tuple(_balance(v, t, seed, sides)
                                        for v, t in zip(variants, tallies, strict=True)))

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar, Generic, TypeVar
 
 from escarmouche import _check
@@ -59,9 +60,10 @@ from escarmouche.options import (
 from escarmouche.options import find as find_option
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, FighterState
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
-from escarmouche.text.fmt import de, join, quote
+from escarmouche.text.fmt import de, join, quote, signed
 
-__all__ = ["ENVIRONMENT", "ActionSpec", "Move", "Reactor", "Resolver", "System"]
+__all__ = ["ENVIRONMENT", "ActionSpec", "EffectPreset", "Move", "Reactor", "Resolver",
+           "System"]
 
 R = TypeVar("R")
 
@@ -114,6 +116,50 @@ class ActionSpec:
             if key not in params:
                 raise invalid("paramètre", key, rule,
                               f"l’action {quote(self.label)} a besoin de ce paramètre")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EffectPreset:
+    """A condition or effect the GM puts on a fighter in one tap (the tracker's
+    presets), declared once on its system (:attr:`System.effect_presets`): its French
+    ``name``, its ``timing`` and duration (``remaining`` ticks, ``None``: until removed
+    or saved against), what it does at each tick (``per_tick``), whether a saving throw
+    ends it, its keywords and ``kind``, and the rule IDs it follows.
+
+    >>> poison = EffectPreset("Poison", Timing.ACTIVATION_START, 3, {"PV": -2},
+    ...                       rules=("CORE-TIME-2",))
+    >>> effect = poison.effect("Grolk")
+    >>> effect.bearer, effect.remaining, dict(effect.per_tick), effect.kind
+    ('Grolk', 3, {'PV': -2}, 'degats_continus')
+    """
+
+    name: str
+    timing: Timing
+    remaining: int | None = None
+    per_tick: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    save_ends: bool = False
+    keywords: frozenset[str] = frozenset()
+    kind: str = ""
+    rules: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """« Poison (PV −2, 3 fois, CORE-TIME-2) »: what the preset does, in French."""
+        parts = [", ".join(f"{k} {signed(v)}" for k, v in self.per_tick.items())]
+        parts.append("jusqu’au jet de sauvegarde" if self.save_ends
+                     else f"{self.remaining} fois" if self.remaining else "sans fin")
+        parts.extend(self.rules)
+        return f"{self.name} ({', '.join(p for p in parts if p)})"
+
+    def effect(self, bearer: str | None) -> Effect:
+        """The :class:`~escarmouche.model.Effect` this preset puts on ``bearer``."""
+        values = list(self.per_tick.values())
+        kind = self.kind or ("degats_continus" if values and all(v < 0 for v in values)
+                             else "regeneration" if values and all(v > 0 for v in values)
+                             else "generique")
+        return Effect("", self.name, self.timing, bearer=bearer, remaining=self.remaining,
+                      kind=kind, per_tick=dict(self.per_tick), save_ends=self.save_ends,
+                      keywords=self.keywords)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -181,6 +227,13 @@ class System(Generic[R]):
     rules_type: type[R]
     #: the damage tracks (``"PV"``, ``"B"`` …) a fighter has in this system
     tracks: ClassVar[tuple[str, ...]] = ()
+    #: the conditions and effects a GM puts on a fighter in one tap, with their
+    #: durations (the tracker's presets); none by default
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = ()
+    #: the values an action parameter takes, where there are few, with the French label
+    #: of the parameter: ``{param: (label, values)}`` (the tracker offers them as one-tap
+    #: buttons, the first value chosen: the d100 defence); none by default
+    param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {}
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
     #: the word for one fighter's moment to act (« tour », or « activation » where
@@ -285,16 +338,6 @@ class System(Generic[R]):
             ("Le texte de ce système ne prévoit pas de surprise : tout le monde agit au "
              "premier tour, dans l’ordre d’initiative.",), ())
 
-    def fast_kernel(self, template: Any, start_options: Mapping[str, Any], policy: Any
-                    ) -> Any:
-        """A dedicated resolver that plays whole fights of ``template`` (an unstarted
-        ``Encounter``) exactly as the engine's simulation mode would, or ``None``
-        (default). The simulation re-checks it against the engine on each job's first
-        fights and falls back to the engine on any difference. It has ``sides`` and
-        ``maxima`` (one per fighter, in roster order) and ``play(rng, max_turns)`` →
-        ``(track values, turns, timed_out)``."""
-        return None
-
     def start_entry(self, start: dict[str, Any], who: str, entry: Mapping[str, Any]
                     ) -> None:
         """Fold the per-combatant keys of a roster file (:attr:`combatant_keys`, such as
@@ -373,6 +416,13 @@ class System(Generic[R]):
         if ctx.state.current != actor:
             return ()
         return tuple(self.catalogue(ctx.rules).values())
+
+    def offered(self, ctx: Ctx[R], actor: str, ids: AbstractSet[str]) -> AbstractSet[str]:
+        """Which of the action ids ``ids`` :meth:`actions` offers ``actor`` now: what
+        automated play asks of the rules for the moves it holds (``Encounter.run``),
+        without listing the whole catalogue. Default: read from :meth:`actions`; a
+        system overrides it with the same test applied to ``ids`` only."""
+        return {spec.id for spec in self.actions(ctx, actor)} & ids
 
     def check_legal(self, ctx: Ctx[R], actor: str, spec: ActionSpec) -> None:
         """Raise :class:`~escarmouche.errors.IllegalActionError` if the rules forbid

@@ -188,6 +188,30 @@ def plural(n: int, singular: str, plural_form: str | None = None) -> str:
     return f"{number(n)} {word}"
 
 
+#: the French words of the small whole numbers (the prose writes « deux parades »)
+WORDS = ("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf",
+         "dix", "onze", "douze", "treize", "quatorze", "quinze", "seize", "dix-sept",
+         "dix-huit", "dix-neuf", "vingt")
+
+
+def counted(n: int, singular: str, plural_form: str | None = None, *,
+            feminine: bool = False) -> str:
+    """``n`` in words (up to twenty, figures beyond) and the noun agreed with it, as
+    running prose writes a count: « une parade », « deux parades », « aucune esquive ».
+
+    >>> counted(1, "parade", feminine=True), counted(2, "parade"), counted(0, "dé")
+    ('une parade', 'deux parades', 'aucun dé')
+    >>> counted(0, "esquive", feminine=True), counted(25, "test")
+    ('aucune esquive', '25 tests')
+    """
+    if n == 0:
+        return f"{'aucune' if feminine else 'aucun'} {singular}"
+    if n == 1:
+        return f"{'une' if feminine else 'un'} {singular}"
+    word = WORDS[n] if 0 <= n < len(WORDS) else number(n)
+    return f"{word} {plural_form or singular + 's'}"
+
+
 def join(items: Iterable[str], *, empty: str = "personne", last: str = "et") -> str:
     """A French list: « A », « A et B », « A, B et C » (``empty`` when there is none).
 

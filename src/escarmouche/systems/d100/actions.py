@@ -32,7 +32,7 @@ from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Json
 from escarmouche.render.table import Table, Text
-from escarmouche.state import Ctx, FighterState
+from escarmouche.state import Ctx, FighterState, parsed
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d100.attack import (
     Guard,
@@ -343,7 +343,14 @@ def catalogue_table(catalogue: Mapping[str, ActionDef] = ACTION_DEFS) -> Table:
 
 def fight_weapons(ctx: Ctx[Rules]) -> dict[str, Weapon]:
     """The catalogue of this fight: the built-in weapons plus the ``armes`` start option."""
-    extra: Mapping[str, Any] = ctx.state.system_state.get("weapons", {})
+    extra: Mapping[str, Any] | None = ctx.state.system_state.get("weapons")
+    if extra is None:
+        return dict(WEAPONS)
+    # written once at the start, never changed in place: built once per fight
+    return parsed(extra, _catalogue)
+
+
+def _catalogue(extra: Mapping[str, Any]) -> dict[str, Weapon]:
     return {**WEAPONS, **{k: Weapon.from_json({**v, "id": k}) for k, v in extra.items()}}
 
 
@@ -399,10 +406,35 @@ def held(ctx: Ctx[Rules], f: FighterState, hand: str) -> Weapon | None:
     return None if wid is None else get_weapon(wid, fight_weapons(ctx))
 
 
+#: :func:`check_turn`'s answers (a plan or a refusal) by turn shape, for the catalogue
+#: they were computed with (:func:`plan_with`)
+_PLANS: dict[tuple[Any, ...], TurnPlan | EscarmoucheError] = {}
+_PLANS_FOR: list[object] = [None]
+
+
 def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
-    """This turn's plan so far plus ``n`` half actions of ``d`` (D100-ACT-1..4)."""
-    steps: list[PlanStep] = [(str(a), int(k)) for a, k in f.flags["plan"]]
-    return check_turn([*steps, (d.id, n)], in_progress=extended_of(f.flags["extended_at_start"]))
+    """This turn's plan so far plus ``n`` half actions of ``d`` (D100-ACT-1..4).
+    :func:`check_turn` is a pure function of the plan, the action and the extended action
+    under way: its answer is computed once per turn shape (automated play asks the same
+    question at every activation)."""
+    steps = tuple((str(a), int(k)) for a, k in f.flags["plan"])
+    ext = extended_of(f.flags["extended_at_start"])
+    if _PLANS_FOR[0] is not ACTION_DEFS:  # a new catalogue starts afresh
+        _PLANS.clear()
+        _PLANS_FOR[0] = ACTION_DEFS
+    key = (steps, d.id, n, ext)
+    answer = _PLANS.get(key)
+    if answer is None:
+        try:
+            answer = check_turn([*steps, (d.id, n)], in_progress=ext)
+        except EscarmoucheError as err:
+            answer = err
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        _PLANS[key] = answer
+    if isinstance(answer, EscarmoucheError):
+        raise answer.again()
+    return answer
 
 
 def _steps(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, Any]) -> int:

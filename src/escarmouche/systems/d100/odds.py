@@ -23,14 +23,24 @@ from escarmouche.render.table import Table
 from escarmouche.systems.d100 import attack
 from escarmouche.systems.d100.attack import (
     AttackSetup,
+    Guard,
+    check_defence,
     damage,
     location_of,
     reverse_digits,
     substitute_location,
+    target_number,
 )
 from escarmouche.systems.d100.initiative import INITIATIVE_DIE
 from escarmouche.systems.d100.jumps import resolve_drop_jump, resolve_long_jump
-from escarmouche.systems.d100.rules import DEFAULT_RULES, DEFENCES, LOCATIONS, Rules, stat
+from escarmouche.systems.d100.rules import (
+    DEFAULT_RULES,
+    DEFENCES,
+    LOCATIONS,
+    Rules,
+    get_weapon,
+    stat,
+)
 from escarmouche.systems.describe import Chances, Situation, SituationParam
 from escarmouche.text.fmt import number, percent
 
@@ -44,6 +54,8 @@ __all__ = [
     "first_to_act_chances",
     "first_to_act_odds",
     "long_jump_distribution",
+    "shot_odds",
+    "unharmed_odds",
 ]
 
 
@@ -301,45 +313,159 @@ def long_jump_distribution(m: int, f: int, run_up: float, rules: Rules = DEFAULT
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
 
 
-def standard_odds(rules: Rules) -> list[OddsTable]:
-    """The standard situations of the system and their exact values under ``rules``:
-    what an edition page and the Atelier compare before and after a change."""
+#: the standard fighters: an attacker (CC 45, CT 35) and a defender with a weapon in each
+#: hand (an off-hand parry, D100-PARRY-2) and the skill « esquive » (D100-DODGE-1)
+_ATTACKER = Combatant("Attaquant", "a", {"CC": 45, "CT": 35, "F": 35, "E": 30, "Ag": 40,
+                                         "M": 4, "B": 12})
+_DEFENDER = Combatant("Défenseur", "b", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 40,
+                                         "M": 4, "B": 11}, skills={"esquive"})
+
+
+def unharmed_odds(attacks: int, defence: str, rules: Rules = DEFAULT_RULES, *,
+                  surprised: bool = False) -> Fraction:
+    """The exact chance that :data:`_DEFENDER` takes no blow from ``attacks`` attacks of
+    :data:`_ATTACKER` (CC 45) in one round, answering each blow with ``defence`` while
+    :func:`~escarmouche.systems.d100.attack.check_defence` allows it (D100-PARRY-3,
+    D100-DODGE-2, D100-SURPRISE-1): a defence is spent when it is rolled, that is when
+    the attack hits (as in play).
+
+    >>> unharmed_odds(2, "parade")
+    Fraction(1001, 2000)
+    """
+    kind = _check.choice("defense", defence, ("parade", "esquive"), "D100-PARRY-1")
+    attacks = _check.integer("attaques", attacks, lo=0, hi=20, rule="D100-PARRY-3")
+    target = _ATTACKER.stat("CC")
+    used: dict[int, Fraction] = {0: Fraction(1)}  # defences spent → P(no blow so far)
+    for _ in range(attacks):
+        nxt: dict[int, Fraction] = {}
+        for spent, p in used.items():
+            guard = (Guard(two_weapons=True, parries_used=spent, surprised=surprised)
+                     if kind == "parade" else Guard(dodges_used=spent, surprised=surprised))
+            try:
+                check_defence(_DEFENDER, kind, guard, False, rules)
+            except IllegalActionError:
+                o = attack_odds(target)
+                nxt[spent] = nxt.get(spent, Fraction(0)) + p * o.miss
+                continue
+            o = attack_odds(target, defence=kind, defence_target=_DEFENDER.stat(
+                "CC" if kind == "parade" else "Ag"))
+            nxt[spent] = nxt.get(spent, Fraction(0)) + p * o.miss
+            nxt[spent + 1] = nxt.get(spent + 1, Fraction(0)) + p * o.defended
+        used = nxt
+    return sum(used.values(), Fraction(0))
+
+
+#: the bow of the standard shots (short range 24 m, long range 48 m) and the distances
+_SHOTS = (("Courte portée (20 m)", 20, False), ("Cible engagée (20 m)", 20, True),
+          ("Longue portée (40 m)", 40, False), ("Tir désespéré (72 m)", 72, False),
+          ("À 120 m", 120, False))
+
+
+def shot_odds(ct: int, distance: float, rules: Rules = DEFAULT_RULES, *,
+              target_engaged: bool = False) -> Fraction:
+    """The exact chance that a bow shot (« arc », 24/48 m) with CT ``ct`` at ``distance``
+    metres hits, with every modifier of :func:`~escarmouche.systems.d100.attack.
+    target_number` (D100-RANGED-4/5); 0 when the shot is impossible (beyond
+    ``max_range_factor`` times the long range).
+
+    >>> shot_odds(45, 40)
+    Fraction(1, 4)
+    """
+    shooter = Combatant("Tireur", "a", {"CT": ct})
+    try:
+        target = target_number(shooter, "arc", distance=distance,
+                               target_engaged=target_engaged, rules=rules)
+    except IllegalActionError:
+        return Fraction(0)
+    return attack_odds(target.total, ranged=True).hit
+
+
+def _melee(rules: Rules) -> OddsTable:
     melee = []
     for cc in (30, 45, 60):
-        for label, mod in (("main directrice", 0),
-                           ("main non directrice", rules.off_hand_modifier)):
-            o = attack_odds(cc + mod, defence="parade", defence_target=40)
+        for label, hand in (("main directrice", "directrice"),
+                            ("main non directrice", "non_directrice")):
+            # the modifiers as play applies them (D100-ATK-5), with a one-handed weapon
+            target = target_number(Combatant("Attaquant", "a", {"CC": cc}),
+                                   "arme_a_une_main", hand=hand, rules=rules)
+            o = attack_odds(target.total, defence="parade", defence_target=40)
             melee.append((f"CC {cc}, {label}", (o.hit, o.defended, o.lands)))
-    shots = []
-    for ct in (30, 45, 60):
-        shots.append((f"CT {ct}", (
-            attack_odds(ct, ranged=True).hit,
-            attack_odds(ct + rules.shooting_into_melee_modifier, ranged=True).hit,
-            attack_odds(ct + rules.beyond_short_range_modifier, ranged=True).hit)))
+    return OddsTable("d100.melee", "Attaque au corps à corps contre une parade à 40",
+                     ("D100-ATK-1", "D100-ATK-5", "D100-PARRY-2"),
+                     ("Attaquant", "Touche", "Parée", "Porte"), tuple(melee))
+
+
+def _defences(rules: Rules) -> OddsTable:
+    rows = []
+    for label, attacks, surprised in (("Attaqué une fois", 1, False),
+                                      ("Attaqué deux fois dans le round", 2, False),
+                                      ("Attaqué trois fois dans le round", 3, False),
+                                      ("Surpris, attaqué une fois au 1er round", 1, True)):
+        rows.append((label, tuple(unharmed_odds(attacks, kind, rules, surprised=surprised)
+                                  for kind in ("parade", "esquive"))))
+    return OddsTable("d100.defences", "Aucun coup ne porte : CC 45 contre un défenseur "
+                     "armé des deux mains (parade à 40) ou qui esquive (Ag 40)",
+                     ("D100-PARRY-2", "D100-PARRY-3", "D100-DODGE-1", "D100-DODGE-2",
+                      "D100-SURPRISE-1"),
+                     ("Défenseur", "En parant", "En esquivant"), tuple(rows))
+
+
+def _shots(rules: Rules) -> OddsTable:
+    rows = tuple((f"CT {ct}", tuple(shot_odds(ct, d, rules, target_engaged=engaged)
+                                    for _, d, engaged in _SHOTS))
+                 for ct in (30, 45, 60))
+    return OddsTable("d100.shot", "Tir à l’arc (portées 24 m et 48 m) : chance de toucher",
+                     ("D100-RANGED-4", "D100-RANGED-5"),
+                     ("Tireur", *(label for label, _, _ in _SHOTS)), rows)
+
+
+def _wounds(rules: Rules) -> OddsTable:
     wounds = []
-    attacker = Combatant("Attaquant", "a", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
-                                             "M": 4, "B": 12})
+    weapon = get_weapon(rules.default_weapon)
+    # a ranged default weapon shoots at short range (D100-RANGED-5 needs a distance)
+    distance = weapon.short_range if weapon.ranged else None
     for armour in (0, 2, 4):
         defender = Combatant("Défenseur", "b", {"CC": 40, "CT": 20, "F": 40, "E": 40,
                                                 "Ag": 25, "M": 4, "B": 11, "PA": armour})
-        setup = attack.attack_setup(attacker, defender, rules.default_weapon, rules=rules)
+        setup = attack.attack_setup(_ATTACKER, defender, weapon, distance=distance,
+                                    rules=rules)
         dist = attack_distribution(setup)
         wounds.append((f"armure {armour}", (
             dist.expected_wounds,
             *(dist.mean_wounds_at(z) for z in ("tête", "bras droit", "corps",
                                                "jambe droite")))))
+    return OddsTable("d100.wounds", "Blessures d’une attaque (CC 45 ou, au tir, CT 35 ; "
+                     "arme par défaut ; défenseur E 40)", ("D100-ATK-2", "D100-ATK-3"),
+                     ("Armure", "Moyenne par attaque", "Si tête", "Si bras droit", "Si corps",
+                      "Si jambe droite"), tuple(wounds), "number")
+
+
+def _jumps(rules: Rules) -> list[OddsTable]:
+    drops = tuple((f"Descente de {h} m", tuple(drop_jump_distribution(h, ag, rules).get(
+        0, Fraction(0)) for ag in (30, 50, 70))) for h in (4, 7, 10))
+    longs = []
+    for run_up in (3, 4, 8):
+        cells = []
+        for f in (30, 45, 60):
+            try:
+                law = long_jump_distribution(4, f, run_up, rules)
+            except IllegalActionError:  # too short a run-up: no jump at all
+                law = {0: Fraction(1)}
+            cells.append(sum((p for metres, p in law.items() if metres >= 6), Fraction(0)))
+        longs.append((f"Élan de {run_up} m", tuple(cells)))
     return [
-        OddsTable("d100.melee", "Attaque au corps à corps contre une parade à 40",
-                  ("D100-ATK-1", "D100-ATK-5", "D100-PARRY-2"),
-                  ("Attaquant", "Touche", "Parée", "Porte"), tuple(melee)),
-        OddsTable("d100.shot", "Tir : chance de toucher", ("D100-RANGED-4", "D100-RANGED-5"),
-                  ("Tireur", "Courte portée", "Cible engagée", "Au-delà de la courte portée"),
-                  tuple(shots)),
-        OddsTable("d100.wounds", "Blessures d’une attaque (CC 45, arme par défaut, "
-                  "défenseur E 40)", ("D100-ATK-2", "D100-ATK-3"),
-                  ("Armure", "Moyenne par attaque", "Si tête", "Si bras droit", "Si corps",
-                   "Si jambe droite"), tuple(wounds), "number"),
+        OddsTable("d100.drop", "Descente contrôlée : chance d’un saut parfait",
+                  ("D100-JUMP-1",), ("Hauteur", "Ag 30", "Ag 50", "Ag 70"), drops),
+        OddsTable("d100.long_jump", "Saut en longueur (M 4) : chance de franchir 6 m au moins",
+                  ("D100-JUMP-2",), ("Élan", "F 30", "F 45", "F 60"), tuple(longs)),
     ]
+
+
+def standard_odds(rules: Rules) -> list[OddsTable]:
+    """The standard situations of the system and their exact values under ``rules``:
+    what an edition page and the Atelier compare before and after a change. Each
+    declared option changes at least one value (``tests/test_editions_measured.py``)."""
+    return [_melee(rules), _defences(rules), _shots(rules), _wounds(rules), *_jumps(rules)]
 
 
 def _situation(value: int, params: Mapping[str, Any]

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
-from escarmouche.model import Combatant, Json
+from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
 from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
@@ -41,6 +42,7 @@ from escarmouche.systems.d100.narration import (
 from escarmouche.systems.d100.odds import SITUATIONS, first_to_act_chances, standard_odds
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
+    DEFENCES,
     HANDS,
     TRACK,
     WEAPONS,
@@ -87,6 +89,16 @@ class D100System(System[Rules]):
     surprise_rules: ClassVar[tuple[str, ...]] = ("surpris_peut_se_defendre",)
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    #: a wound that bleeds at each of the bearer's next rounds (CORE-TIME-2)
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
+        EffectPreset("Saignement", Timing.ACTIVATION_START, 3, {TRACK: -1},
+                     rules=("CORE-TIME-2",)),
+        EffectPreset("Poison", Timing.ACTIVATION_START, 3, {TRACK: -2},
+                     keywords=frozenset({"poison"}), rules=("CORE-TIME-2",)),
+    )
+    #: the defence the target opposes to an attack (D100-PARRY-1, D100-DODGE-1)
+    param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {
+        "defense": ("Défense", DEFENCES)}
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
@@ -109,19 +121,6 @@ class D100System(System[Rules]):
 
     def situations(self) -> tuple[Situation, ...]:
         return SITUATIONS
-
-    def fast_kernel(self, template: Any, start_options: Mapping[str, Any], policy: Any
-                    ) -> Any:
-        """The dedicated resolver of d100 duels (:mod:`escarmouche.systems.d100.duel`)
-        where it applies."""
-        from escarmouche.systems.d100 import duel
-
-        if not duel.applies(template, start_options, policy):
-            return None
-        try:
-            return duel.Kernel(template)
-        except (EscarmoucheError, ValueError):
-            return None
 
     def explain_initiative(self, combatants: Sequence[Combatant], rng: Any, rules: Rules,
                            options: Mapping[str, Any]) -> InitiativeReport:
@@ -366,14 +365,19 @@ class D100System(System[Rules]):
 
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
         """The actions ``actor`` may still add to this turn's plan (D100-ACT-1..4)."""
-        out: list[ActionSpec] = []
-        for spec in ACTIONS.values():
-            try:
-                self.check_legal(ctx, actor, spec)
-            except EscarmoucheError:
-                continue
-            out.append(spec)
-        return out
+        return [spec for spec in ACTIONS.values() if self._allowed(ctx, actor, spec)]
+
+    def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
+                ) -> AbstractSet[str]:
+        """:meth:`actions`' test, on the action ids ``ids`` only."""
+        return {i for i in ids if i in ACTIONS and self._allowed(ctx, actor, ACTIONS[i])}
+
+    def _allowed(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> bool:
+        try:
+            self.check_legal(ctx, actor, spec)
+        except EscarmoucheError:
+            return False
+        return True
 
     # -- automation ------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ import bisect
 import functools
 import itertools
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,7 +30,7 @@ from typing import Any
 from escarmouche import _check, dice
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant
-from escarmouche.odds import OddsTable, exact_json, first_odds, uniform
+from escarmouche.odds import OddsTable, all_equal, exact_json, first_odds, uniform
 from escarmouche.render.table import Table, Text
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12.critical import (
@@ -45,6 +45,7 @@ from escarmouche.systems.d12.initiative import (
 from escarmouche.systems.d12.rules import (
     ATTACK_DIE,
     CRITICAL_OPTIONS,
+    DEFAULT_RULES,
     ENVIRONMENT_INITIATIVE,
     MODE_LABELS,
     Mode,
@@ -70,6 +71,7 @@ __all__ = [
     "best_critical_option",
     "bonus_turn_chances",
     "bonus_turn_odds",
+    "cap_odds",
     "critical_chance",
     "critical_damage_distribution",
     "critical_damage_table",
@@ -184,22 +186,32 @@ def attack_damage_distribution(
     check_bonus(bonus)
     check_defence(defence)
     check_option(option)
-    normal = damage_distribution(weapon)
-    crit = damage_distribution(weapon, option)
+    branches = {"critique": damage_distribution(weapon, option),
+                "touche": damage_distribution(weapon), "manque": {0: Fraction(1)}}
     out: dict[int, Fraction] = {}
-
-    def add(dist: Mapping[int, Fraction], weight: Fraction) -> None:
-        for v, p in dist.items():
+    for branch, weight in _attack_branches(bonus, defence, mode):
+        for v, p in branches[branch].items():
             out[v] = out.get(v, Fraction(0)) + weight * p
+    return dict(sorted(out.items()))
 
+
+def _attack_branches(bonus: int, defence: int, mode: Mode | str
+                     ) -> Iterator[tuple[str, Fraction]]:
+    """Each kept d12 of an attack as its branch and its chance (D12-CRIT-1, -2): a
+    natural 12 is a critical (« critique »), else ``die + bonus ≥ defence`` hits
+    (« touche »), else a miss (« manque »)."""
     for k, p in _kept_distribution(mode).items():
         if k == ATTACK_DIE:
-            add(crit, p)
+            yield "critique", p
         elif k + bonus >= defence:
-            add(normal, p)
+            yield "touche", p
         else:
-            add({0: Fraction(1)}, p)
-    return dict(sorted(out.items()))
+            yield "manque", p
+
+
+@functools.lru_cache(maxsize=256)
+def _mean_damage(weapon: str, option: str | None) -> Fraction:
+    return expected(_damage_distribution_cached(weapon, option))
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,8 +275,12 @@ class OptionValues(tuple[OptionValue, ...]):
 
 
 def _mean_attack(weapon: str, bonus: int, defence: int, mode: Mode, option: str) -> Fraction:
-    return expected(attack_damage_distribution(
-        weapon, bonus=bonus, defence=defence, option=option, mode=mode))
+    """The mean of :func:`attack_damage_distribution`, by linearity: each branch's
+    chance times its mean damage (exact, without building the distribution)."""
+    means = {"critique": _mean_damage(weapon, option), "touche": _mean_damage(weapon, None),
+             "manque": Fraction(0)}
+    return sum((p * means[branch] for branch, p in _attack_branches(bonus, defence, mode)),
+               Fraction(0))
 
 
 def critical_option_values(
@@ -312,7 +328,7 @@ def critical_option_values(
 def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode: Mode,
                    chance: Fraction, next_weapon: str, next_bonus: int) -> OptionValues:
     next_option = max(("maximum", "explosif"),
-                      key=lambda o: expected(damage_distribution(next_weapon, o)))
+                      key=lambda o: _mean_damage(next_weapon, o))
     boosted = combine_modes(next_mode, Mode.AVANTAGE) if next_mode is not Mode.AVANTAGE \
         else next_mode
     gain = chance * (_mean_attack(next_weapon, next_bonus, defence, boosted, next_option)
@@ -321,7 +337,7 @@ def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode:
     return OptionValues(
         OptionValue(
             o.id, o.label,
-            expected(damage_distribution(weapon, o.id)),
+            _mean_damage(weapon, o.id),
             gain if o.id == "avantage" else Fraction(0),
             _mean_attack(weapon, bonus, defence, mode, o.id),
             crit_p,
@@ -330,10 +346,28 @@ def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode:
     )
 
 
+#: :func:`best_critical_option`'s answers, by its arguments (each with its type)
+_BEST: dict[tuple[Any, ...], str] = {}
+
+
 def best_critical_option(weapon: str, *, defence: int, bonus: int = 0, **model: Any) -> str:
     """The critical option of highest :attr:`OptionValue.decision_value` (ties: the
-    text's order a, b, c). ``model`` is passed to :func:`critical_option_values`."""
-    return critical_option_values(weapon, bonus=bonus, defence=defence, **model).best.option
+    text's order a, b, c). ``model`` is passed to :func:`critical_option_values`. A pure
+    function of its arguments, answered once per set of arguments (automated play asks
+    at every activation); arguments are checked the first time."""
+    try:
+        key = tuple((type(v), v) for v in (weapon, defence, bonus, *sorted(model.items())))
+        known = _BEST.get(key)
+    except TypeError:  # an argument that cannot be a key: checked and computed each time
+        return critical_option_values(weapon, bonus=bonus, defence=defence,
+                                      **model).best.option
+    if known is None:
+        known = critical_option_values(weapon, bonus=bonus, defence=defence,
+                                       **model).best.option
+        if len(_BEST) >= 4096:
+            _BEST.clear()
+        _BEST[key] = known
+    return known
 
 
 def hit_odds_table(bonus: int, defences: Iterable[int]) -> Table:
@@ -594,9 +628,29 @@ critical_chance = critical_odds
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
 
 
+def cap_odds(rules: Rules = DEFAULT_RULES) -> dict[str, Fraction]:
+    """The exact chance that each capped loop of the initiative reaches its cap, so that
+    the fight stops on :class:`~escarmouche.errors.RuleBoundError`:
+
+    * ``"relances"``: two one-member groups with the same bonus tie perfectly at the
+      first roll and at each of ``max_initiative_rerolls`` rerolls (D12-INIT-3; the
+      engine refuses the tie after that many rerolls, ``_roll_groups``);
+    * ``"departage"``: two fighters tied in their group roll ``max_roll_off_rounds``
+      equal d12 in a row (D12-INIT-4, ``_roll_off``).
+
+    >>> cap_odds()["departage"] == Fraction(1, 12) ** 20
+    True
+    """
+    tie = group_odds([Combatant("A", "x"), Combatant("B", "y")]).reroll
+    return {"relances": tie ** (rules.max_initiative_rerolls + 1),
+            "departage": all_equal(uniform(ATTACK_DIE), 2) ** rules.max_roll_off_rounds}
+
+
 def standard_odds(rules: Rules) -> list[OddsTable]:
     """The standard situations of the system and their exact values under ``rules``:
-    what an edition page and the Atelier compare before and after a change."""
+    what an edition page and the Atelier compare before and after a change. Each
+    declared option with a value to change changes at least one value
+    (``tests/test_editions_measured.py``)."""
     groups = []
     for label, roster in (
         ("1 contre 1, même bonus", [Combatant("A", "x"), Combatant("B", "y")]),
@@ -614,6 +668,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
         values.append((f"défense {defence}", (
             v["maximum"].decision_value, v["explosif"].decision_value,
             v["avantage"].decision_value, chosen.attack_damage)))
+    caps = cap_odds(rules)
     return [
         OddsTable("d12.groups", "Initiative de groupe : le groupe x", ("D12-INIT-2",
                   "D12-INIT-3", "D12-INIT-5"),
@@ -622,7 +677,13 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
         OddsTable("d12.critical", "Valeur des options critiques, arme par défaut "
                   "(dégâts moyens)", ("D12-CRIT-2",),
                   ("Défense", "Maximum", "Dé explosif", "Avantage",
-                   "Part critique de l’attaque, option par défaut"), tuple(values), "number"),
+                   "Dégâts moyens de l’attaque, option par défaut"), tuple(values), "number"),
+        OddsTable("d12.caps", "Initiative bloquée : chance d’atteindre la borne d’un jet "
+                  "répété", ("D12-INIT-3", "D12-INIT-4"), ("Jet répété", "Chance"), (
+                      ("Égalité parfaite à chaque relance (un contre un, même bonus)",
+                       (caps["relances"],)),
+                      ("Départage de deux combattants à égalité", (caps["departage"],))),
+                  "rare"),
     ]
 
 

@@ -10,10 +10,10 @@ from typing import Any, ClassVar
 from escarmouche import _check
 from escarmouche._rng import ScriptedRolls
 from escarmouche.errors import IllegalActionError, invalid
-from escarmouche.model import Combatant, DieRecord
+from escarmouche.model import Combatant, DieRecord, Timing
 from escarmouche.odds import OddsTable
-from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, Move, Reactor, System
+from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, parsed
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
 from escarmouche.systems.d12.initiative import (
@@ -107,6 +107,13 @@ class D12System(System[Rules]):
     })
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    #: effects tied to one fighter, ticking at the start of its turn (CORE-TIME-2)
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
+        EffectPreset("Poison", Timing.ACTIVATION_START, 3, {TRACK: -2},
+                     keywords=frozenset({"poison"}), rules=("CORE-TIME-2",)),
+        EffectPreset("Régénération", Timing.ACTIVATION_START, 3, {TRACK: 2},
+                     rules=("CORE-TIME-2",)),
+    )
     turn_word: ClassVar[str] = "tour"
     turn_rules: ClassVar[tuple[str, ...]] = ("D12-TIME-1", "D12-INIT-2")
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
@@ -313,7 +320,7 @@ class D12System(System[Rules]):
         votre initiative de groupe »)."""
         st = ctx.state.system_state
         if turn >= 1:
-            init = D12Initiative.from_json(st["initiative"])
+            init = parsed(st["initiative"], D12Initiative.from_json)
             if init.pending:
                 self._roll_groups_after_bonus(ctx, init)
         slots = st["bonus_turn"] if turn == 0 else st["order"]
@@ -351,7 +358,7 @@ class D12System(System[Rules]):
         if actor == ENVIRONMENT:
             st["acting_group"] = ENVIRONMENT
             current = [e.name for e in ctx.effects_of(ENVIRONMENT)]
-            init = D12Initiative.from_json(st["initiative"])
+            init = parsed(st["initiative"], D12Initiative.from_json)
             tied = any(t.rule == "D12-INIT-5" for t in init.group_ties)
             ctx.emit("environnement", narration.environment_sentence(current, tied),
                      actor=ENVIRONMENT, rules=("D12-INIT-5",), data={"effects": current})
@@ -362,7 +369,7 @@ class D12System(System[Rules]):
             side = group_of.get(actor)
             if side is not None and st.get("acting_group") != side:
                 st["acting_group"] = side
-                init = D12Initiative.from_json(st["initiative"])
+                init = parsed(st["initiative"], D12Initiative.from_json)
                 members = next(m for s, m in init.groups if s == side)
                 standing = [n for n in members if ctx.state.fighters[n].standing]
                 value = next(g.value for g in init.group_results if g.side == side)

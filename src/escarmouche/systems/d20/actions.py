@@ -23,6 +23,7 @@ turn (D20-ACT-1..3: :func:`plan_turn`, :func:`check_turn`) and one resolver per 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -57,6 +58,8 @@ from escarmouche.systems.d20.rules import (
     TRACK,
     Rules,
     check_weapon,
+    defence_of,
+    refunded,
 )
 from escarmouche.systems.d20.saves import check_bonus
 from escarmouche.systems.d20.turn import (
@@ -118,7 +121,7 @@ def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str
     """Roll one attack in a fight: draws the d20, then the damage dice on a hit.
     ``cost`` is the action's cost when no earlier line announced it."""
     t = ctx.fighter(target)
-    defence = t.combatant.stat("defense", ctx.rules.default_defence)
+    defence = defence_of(t.combatant, ctx.rules)
     d = ctx.rng.randint(1, ATTACK_DIE)
     res = resolve_attack(d, bonus, defence)
     records = [DieRecord(ATTACK_DIE, d, "attaque")]
@@ -200,14 +203,8 @@ def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str, *,
 
 
 def _refund(ctx: Ctx[Rules], f: FighterState, category: str) -> None:
-    if ctx.rules.cancelled_action_spent:
-        return
-    used = list(budget(f)["actions"])
-    for i in range(len(used) - 1, -1, -1):
-        if used[i] == category:
-            del used[i]
-            break
-    budget(f)["actions"] = used
+    budget(f)["actions"] = refunded(ctx.rules, [str(a) for a in budget(f)["actions"]],
+                                    category)
 
 
 def _description(params: Mapping[str, Any]) -> str:
@@ -273,22 +270,32 @@ def available_actions(ctx: Ctx[Rules], actor: str) -> list[ActionSpec]:
     own = ctx.state.current == actor
     b = budget(f)
     plan = plan_turn(list(b["actions"]), action_points=int(b["points"]), rules=ctx.rules)
-    out: list[ActionSpec] = []
-    for spec in ACTIONS.values():
-        timing = ACTION_TIMINGS[spec.id]
-        if timing == "tour":
-            if not own or not plan.allows(ACTION_CATEGORIES[spec.id]):
-                continue
-        elif timing == "point_action":
-            if not own or not can_spend_point(ctx.rules, f):
-                continue
-        elif timing == "immediate":
-            if not can_react(ctx.state, actor, spec.id):
-                continue
-        elif timing in ("opportunite", "phase"):
-            continue  # declared with its trigger only / never an action
-        out.append(spec)
-    return out
+    return [spec for spec in ACTIONS.values() if _offers(ctx, actor, f, own, plan, spec.id)]
+
+
+def offered_actions(ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]) -> set[str]:
+    """Which of the action ids ``ids`` :func:`available_actions` offers (the same test,
+    on those ids only: the ``offered`` hook)."""
+    f = ctx.state.fighters.get(actor)
+    if f is None or not f.standing or not ctx.state.started or ctx.state.finished:
+        return set()
+    own = ctx.state.current == actor
+    b = budget(f)
+    plan = plan_turn(list(b["actions"]), action_points=int(b["points"]), rules=ctx.rules)
+    return {i for i in ids if i in ACTIONS and _offers(ctx, actor, f, own, plan, i)}
+
+
+def _offers(ctx: Ctx[Rules], actor: str, f: FighterState, own: bool, plan: Any,
+            action: str) -> bool:
+    timing = ACTION_TIMINGS[action]
+    if timing == "tour":
+        return own and bool(plan.allows(ACTION_CATEGORIES[action]))
+    if timing == "point_action":
+        return own and bool(can_spend_point(ctx.rules, f))
+    if timing == "immediate":
+        return bool(can_react(ctx.state, actor, action))
+    # « opportunite »: declared with its trigger only; « phase »: never an action
+    return timing not in ("opportunite", "phase")
 
 
 # -- resolvers ----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from escarmouche import _check
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.d20.narration import square_text
-from escarmouche.systems.d20.rules import GRID_LIMIT, Rules
+from escarmouche.systems.d20.rules import GRID_LIMIT, Rules, speed_of
 from escarmouche.text.fmt import number, plural, quote
 
 __all__ = [
@@ -99,7 +99,7 @@ def occupant(ctx: Ctx[Rules], square: Square, exclude: str) -> FighterState | No
 
 def speed(f: FighterState, rules: Rules) -> int:
     """How many squares one move action covers: ``VD`` (:attr:`Rules.default_speed`)."""
-    return f.combatant.stat("VD", rules.default_speed)
+    return speed_of(f.combatant, rules)
 
 
 def initial_positions(ctx: Ctx[Rules], raw: object) -> dict[str, Square]:

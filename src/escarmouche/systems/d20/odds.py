@@ -11,18 +11,31 @@ from types import MappingProxyType
 from typing import Any
 
 from escarmouche import _check, dice
+from escarmouche.errors import EscarmoucheError
 from escarmouche.model import Combatant, check_roster
-from escarmouche.odds import OddsTable, exact_json, first_odds, uniform
+from escarmouche.odds import OddsTable, all_equal, exact_json, first_odds, uniform
 from escarmouche.render.table import Table
+from escarmouche.systems.d20.actions import resolve_attack
 from escarmouche.systems.d20.rules import (
+    ATTACK_DIE,
     BONUS_RANGE,
     INITIATIVE_DIE,
+    MAX_ACTION_POINTS,
     MAX_DURATION_TURNS,
+    MINOR,
+    MOVE,
     SAVE_DIE,
+    SIMPLE,
     Rules,
+    action_points_of,
     check_rules,
+    defence_of,
+    immediate_resets,
+    refunded,
+    speed_of,
 )
 from escarmouche.systems.d20.saves import check_bonus
+from escarmouche.systems.d20.turn import plan_turn
 from escarmouche.systems.describe import Chances, Situation
 from escarmouche.text.fmt import number, percent, plural, signed
 
@@ -32,7 +45,10 @@ __all__ = [
     "duration_odds",
     "first_to_act_chances",
     "first_to_act_odds",
+    "immediate_chances",
     "lasts_exactly",
+    "most_actions",
+    "opportunity_odds",
     "save_odds",
 ]
 
@@ -171,30 +187,127 @@ def first_to_act_chances(combatants: Iterable[Combatant], *, rules: Rules | None
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
 
 
+def most_actions(category: str, *, used: tuple[str, ...] = (), action_points: int = 0,
+                 rules: Rules | None = None) -> int:
+    """How many more actions of ``category`` fit in a turn that already used ``used``
+    and spends ``action_points``, as :func:`~escarmouche.systems.d20.turn.plan_turn`
+    fits them (D20-ACT-1/2/3); 0 when the points themselves are refused.
+
+    >>> most_actions("mouvement"), most_actions("simple", action_points=2)
+    (2, 3)
+    """
+    n = 0
+    while n < MAX_ACTION_POINTS + 3:
+        try:
+            plan_turn([*used, *[category] * (n + 1)], action_points=action_points,
+                      rules=rules)
+        except EscarmoucheError:
+            break
+        n += 1
+    return n
+
+
+def _points_allowed(points: int, rules: Rules) -> int:
+    """The most of ``points`` action points one turn may spend (D20-ACT-3)."""
+    for k in range(points, 0, -1):
+        try:
+            plan_turn([], action_points=k, rules=rules)
+        except EscarmoucheError:
+            continue
+        return k
+    return 0
+
+
+def opportunity_odds(bonus: int, rules: Rules | None = None, *, damage_at_least: int = 0
+                     ) -> Fraction:
+    """The exact chance that an attack with ``bonus`` and the default weapon hits a
+    creature with no ``defense`` of its own (:func:`~escarmouche.systems.d20.rules.
+    defence_of`, D20-OPP-2) and deals at least ``damage_at_least`` damage (never below
+    0), from :func:`~escarmouche.systems.d20.actions.resolve_attack` at every d20 face.
+
+    >>> opportunity_odds(2)
+    Fraction(13, 20)
+    """
+    r = check_rules(rules)
+    defence = defence_of(Combatant("Cible", "b"), r)
+    hits = sum(1 for roll in range(1, ATTACK_DIE + 1)
+               if resolve_attack(roll, bonus, defence).hit)
+    law = dice.distribution(r.default_weapon)
+    enough = sum((p for total, p in law.items() if max(0, total) >= damage_at_least),
+                 Fraction(0))
+    return Fraction(hits, ATTACK_DIE) * enough
+
+
+def immediate_chances(rank: int, size: int, rules: Rules | None = None) -> int:
+    """A creature ``rank``-th of ``size`` in the order used its immediate action after
+    its own turn in round 1: how many turns of the others, in round 2 before its own,
+    find its immediate action available again (D20-IMM-1,
+    :func:`~escarmouche.systems.d20.rules.immediate_resets` at each moment the engine
+    checks it).
+
+    >>> immediate_chances(3, 4, Rules(immediate_reset="debut_du_round"))
+    2
+    """
+    r = check_rules(rules)
+    size = _check.integer("effectif", size, lo=1, hi=100, rule="D20-IMM-1")
+    rank = _check.integer("rang", rank, lo=1, hi=size, rule="D20-IMM-1")
+    # used in round 1: it comes back before round 2's first turn only at the round's
+    # start; at its own turn's start (the other reset) it is too late for these turns
+    return rank - 1 if immediate_resets(r, "debut_du_round") else 0
+
+
 def standard_odds(rules: Rules) -> list[OddsTable]:
     """The standard situations of the system and their exact values under ``rules``:
-    what an edition page and the Atelier compare before and after a change."""
+    what an edition page and the Atelier compare before and after a change. Each
+    declared option with a value to change changes at least one value
+    (``tests/test_editions_measured.py``)."""
     saves = []
     for bonus in (-2, 0, 2, 5):
         law = duration_odds(bonus, max_turns=5, rules=rules).exactly
         saves.append((f"bonus {signed(bonus)}", tuple(
             sum((law[k] for k in range(1, n + 1)), Fraction(0)) for n in (1, 2, 3, 5))))
-    cap = rules.max_action_points_per_turn
-    subs = []
-    for spent in (0, 1, 2):
-        used = spent if cap is None else min(spent, cap)
-        standard = 1 + used
-        subs.append((f"{spent} point{'s' if spent > 1 else ''} d’action offert"
-                     f"{'s' if spent > 1 else ''}", (
-                         Fraction(standard), Fraction(standard + 1),
-                         Fraction(standard + 2), Fraction(used))))
+    budget = []
+    for label, who in (("Sans PA noté (valeur par défaut)", Combatant("X", "a")),
+                       ("2 PA", Combatant("X", "a", {"PA": 2})),
+                       ("5 PA", Combatant("X", "a", {"PA": 5}))):
+        points = _points_allowed(action_points_of(who, rules), rules)
+        moves = most_actions(MOVE, action_points=points, rules=rules)
+        budget.append((label, (
+            Fraction(points), Fraction(most_actions(SIMPLE, action_points=points, rules=rules)),
+            Fraction(moves), Fraction(most_actions(MINOR, action_points=points, rules=rules)),
+            Fraction(moves * speed_of(Combatant("X", "a"), rules)))))
+    opportunity = tuple((f"attaque {signed(bonus)}", (
+        opportunity_odds(bonus, rules), opportunity_odds(bonus, rules, damage_at_least=4)))
+        for bonus in (0, 2, 5))
+    cancelled = []
+    for label, category in (("Déplacement annulé", MOVE), ("Attaque annulée", SIMPLE)):
+        left = tuple(refunded(rules, [category], category))
+        cancelled.append((label, (Fraction(most_actions(SIMPLE, used=left, rules=rules)),
+                                  Fraction(most_actions(MOVE, used=left, rules=rules)))))
+    immediate = tuple((f"{rank}e sur 4", (Fraction(immediate_chances(rank, 4, rules)),))
+                      for rank in (2, 3, 4))
+    roll_off = all_equal(uniform(INITIATIVE_DIE), 2) ** rules.max_roll_off_rounds
     return [
         OddsTable("d20.save", "Sauvegarde réussie en n tours au plus", ("D20-END-1",),
                   ("Bonus", "1 tour", "2 tours", "3 tours", "5 tours"), tuple(saves)),
-        OddsTable("d20.actions", "Substitutions : actions possibles en un tour",
+        OddsTable("d20.actions", "Un tour complet : ce que permettent les points d’action",
                   ("D20-ACT-1", "D20-ACT-2", "D20-ACT-3"),
-                  ("Points d’action", "Actions simples au plus", "Actions de mouvement au plus",
-                   "Actions mineures au plus", "Points dépensés"), tuple(subs), "number"),
+                  ("Créature", "Points dépensés au plus", "Actions simples au plus",
+                   "Actions de mouvement au plus", "Actions mineures au plus",
+                   "Cases parcourues au plus, vitesse par défaut"), tuple(budget), "number"),
+        OddsTable("d20.opportunity", "Attaque d’opportunité contre une créature de "
+                  "défense par défaut, arme par défaut", ("D20-OPP-2",),
+                  ("Attaquant", "Touche", "Touche et inflige 4 dégâts ou plus"), opportunity),
+        OddsTable("d20.cancelled", "Action annulée par une réaction : ce qui reste du tour",
+                  ("D20-OPP-1", "D20-IMM-2"),
+                  ("Action annulée", "Actions simples encore possibles",
+                   "Actions de mouvement encore possibles"), tuple(cancelled), "number"),
+        OddsTable("d20.immediate", "Action immédiate prise après son tour au round 1 : "
+                  "tours des autres où elle est de nouveau possible au round 2, avant le sien",
+                  ("D20-IMM-1",), ("Rang d’initiative", "Tours"), immediate, "number"),
+        OddsTable("d20.caps", "Initiative bloquée : chance d’atteindre la borne des "
+                  "départages", ("D20-INIT-1",), ("Jet répété", "Chance"),
+                  (("Départage de deux créatures à égalité", (roll_off,)),), "rare"),
     ]
 
 

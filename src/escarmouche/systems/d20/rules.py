@@ -3,13 +3,14 @@ rules (rules as data: a designer changes a table, not the code)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Final
 
 from escarmouche import dice
 from escarmouche.errors import invalid
+from escarmouche.model import Combatant
 from escarmouche.options import check_options, option
 from escarmouche.render.table import OptionsTable
 
@@ -53,8 +54,13 @@ __all__ = [
     "TRACK",
     "ReactionType",
     "Rules",
+    "action_points_of",
     "check_rules",
     "check_weapon",
+    "defence_of",
+    "immediate_resets",
+    "refunded",
+    "speed_of",
 ]
 
 #: the die of initiative (D20-INIT-1), saving throws (D20-END-1) and attacks
@@ -284,3 +290,49 @@ def check_rules(rules: object) -> Rules:
     if not isinstance(rules, Rules):
         raise invalid("rules", rules, "CORE-ERR", "une instance de d20.Rules est attendue")
     return rules
+
+
+# -- what the options decide, as pure functions (the engine and the odds both call them) --
+
+
+def speed_of(combatant: Combatant, rules: Rules = DEFAULT_RULES) -> int:
+    """The squares one move action covers: ``VD``, else :attr:`Rules.default_speed`
+    (D20-ACT-1)."""
+    return combatant.stat("VD", rules.default_speed)
+
+
+def defence_of(combatant: Combatant, rules: Rules = DEFAULT_RULES) -> int:
+    """The defence an attack must reach: ``defense``, else :attr:`Rules.default_defence`
+    (D20-OPP-2)."""
+    return combatant.stat("defense", rules.default_defence)
+
+
+def action_points_of(combatant: Combatant, rules: Rules = DEFAULT_RULES) -> int:
+    """The action points a creature starts with: ``PA``, else
+    :attr:`Rules.default_action_points` (D20-ACT-3)."""
+    return combatant.stat("PA", rules.default_action_points)
+
+
+def refunded(rules: Rules, used: Sequence[str], category: str) -> list[str]:
+    """The categories still counted as used this turn after an action of ``category``
+    was cancelled by a reaction (D20-OPP-1, D20-IMM-2): all of them while
+    :attr:`Rules.cancelled_action_spent`, else without the last one of ``category``.
+
+    >>> refunded(Rules(cancelled_action_spent=False), ["simple", "mouvement"], "mouvement")
+    ['simple']
+    """
+    out = list(used)
+    if rules.cancelled_action_spent:
+        return out
+    for i in range(len(out) - 1, -1, -1):
+        if out[i] == category:
+            del out[i]
+            break
+    return out
+
+
+def immediate_resets(rules: Rules, moment: str) -> bool:
+    """Whether the allowance of one immediate action comes back at ``moment``:
+    ``"debut_du_round"`` or ``"debut_de_son_tour"`` (D20-IMM-1,
+    :attr:`Rules.immediate_reset`)."""
+    return rules.immediate_reset == moment

@@ -7,6 +7,7 @@ Only the hooks live here; the rules they apply are in the other modules of the p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
 
 from escarmouche import _check
@@ -14,7 +15,7 @@ from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
 from escarmouche.systems.d20 import actions, grid
 from escarmouche.systems.d20.initiative import (
     InitiativeRoll,
@@ -48,6 +49,8 @@ from escarmouche.systems.d20.rules import (
     START_PHASE_ORDER,
     TRACK,
     Rules,
+    action_points_of,
+    immediate_resets,
 )
 from escarmouche.systems.d20.saves import end_of_turn_saves
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
@@ -109,6 +112,19 @@ class D20System(System[Rules]):
         for trait, bonuses in RACIAL_SAVE_BONUSES.items()}
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = (TRACK,)
+    #: ongoing damage and regeneration at the start of the turn (D20-START-1), ended by
+    #: a saving throw (D20-END-1); « hébété » ends at the end of the turn (D20-END-2)
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
+        EffectPreset("Dégâts continus", Timing.ACTIVATION_START, None, {TRACK: -5},
+                     save_ends=True, rules=("D20-START-1", "D20-END-1")),
+        EffectPreset("Poison", Timing.ACTIVATION_START, None, {TRACK: -3}, save_ends=True,
+                     keywords=frozenset({"poison"}), rules=("D20-START-1", "D20-END-1")),
+        EffectPreset("Terreur", Timing.ACTIVATION_END, None, save_ends=True,
+                     keywords=frozenset({"terreur"}), rules=("D20-END-1",)),
+        EffectPreset("Régénération", Timing.ACTIVATION_START, None, {TRACK: 2},
+                     rules=("D20-START-1",)),
+        EffectPreset("Hébété", Timing.ACTIVATION_END, 1, rules=("D20-END-2",)),
+    )
     turn_word: ClassVar[str] = "round"
     turn_rules: ClassVar[tuple[str, ...]] = ("D20-TIME-1",)
     start_options: ClassVar[tuple[str, ...]] = ("positions",)
@@ -240,7 +256,7 @@ class D20System(System[Rules]):
         for f in fighters:
             square = positions.get(f.name)
             f.flags["pos"] = list(square) if square is not None else None
-            f.flags["pa"] = f.combatant.stat("PA", ctx.rules.default_action_points)
+            f.flags["pa"] = action_points_of(f.combatant, ctx.rules)
             f.flags["budget"] = {"actions": [], "points": 0}
             f.flags["opportunite"] = None
             f.flags["immediate"] = False
@@ -265,14 +281,14 @@ class D20System(System[Rules]):
         ctx.emit("round", round_sentence(n), rules=("D20-TIME-1",),
                  data={"round": n, "start_s": (n - 1) * ROUND_SECONDS,
                        "end_s": n * ROUND_SECONDS})
-        if ctx.rules.immediate_reset == "debut_du_round":
+        if immediate_resets(ctx.rules, "debut_du_round"):
             for f in ctx.state.fighters.values():
                 f.flags["immediate"] = False
 
     def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
         f = ctx.fighter(actor)
         f.flags["budget"] = {"actions": [], "points": 0}
-        if ctx.rules.immediate_reset == "debut_de_son_tour":
+        if immediate_resets(ctx.rules, "debut_de_son_tour"):
             f.flags["immediate"] = False
         announce_start_phase(ctx, actor)
         return True
@@ -304,6 +320,10 @@ class D20System(System[Rules]):
 
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
         return actions.available_actions(ctx, actor)
+
+    def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
+                ) -> AbstractSet[str]:
+        return actions.offered_actions(ctx, actor, ids)
 
     def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
         actions.check_legal(ctx, actor, spec)
@@ -355,8 +375,7 @@ class D20System(System[Rules]):
                           key=lambda e: (e.tracks[TRACK], e.name))
         if adjacent:
             out = [Move("attaquer", {"cible": e.name}, frozenset({"attaque"})) for e in adjacent]
-            offered = {spec.id for spec in self.actions(ctx, actor)}
-            if "attaquer" not in offered:
+            if "attaquer" not in self.offered(ctx, actor, {"attaquer"}):
                 out.append(Move("point_action", {}, frozenset({"effort"})))
             return out
         goal = min(enemies, key=lambda ep: (grid.distance(here, ep[1]), ep[0].name))[1]

@@ -209,10 +209,10 @@ class TurnPlan:
         if category == FREE:
             return True
         try:
-            plan_turn([*self.actions, category], action_points=self.action_points)
+            _, _, _, failed = _fit([*self.actions, category], self.action_points, None, "")
         except EscarmoucheError:
             return False
-        return True
+        return failed < 0
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(n°, category, slot taken) of each action, in French."""
@@ -276,6 +276,45 @@ def _match(categories: Sequence[str], slots: Sequence[str]) -> tuple[list[int | 
     return assign, -1
 
 
+#: the matchings already computed, for the substitution table they were computed with
+#: (:func:`_matched`)
+_MATCHED: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple[int | None, ...], int]] = {}
+_MATCHED_TABLE: list[object] = [None]
+
+
+def _matched(categories: tuple[str, ...], slots: tuple[str, ...]
+             ) -> tuple[tuple[int | None, ...], int]:
+    """:func:`_match`, computed once per turn shape (a pure function of the categories,
+    the slots and :data:`SUBSTITUTES`; a new table starts afresh)."""
+    if _MATCHED_TABLE[0] is not tables.SUBSTITUTES:
+        _MATCHED.clear()
+        _MATCHED_TABLE[0] = tables.SUBSTITUTES
+    key = (categories, slots)
+    done = _MATCHED.get(key)
+    if done is None:
+        if len(_MATCHED) >= 4096:
+            _MATCHED.clear()
+        assign, failed = _match(categories, slots)
+        done = _MATCHED[key] = (tuple(assign), failed)
+    return done
+
+
+def _fit(actions: Sequence[str], action_points: int, rules: Rules | None, who: str
+         ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...], int]:
+    """The inputs of :func:`plan_turn` checked (a French error otherwise), and how they
+    fit: categories, slots, the assignment and the first action left without a slot
+    (-1 if none)."""
+    r = check_rules(rules)
+    listed = _check.sequence("actions", actions, "D20-ACT-1", max_len=MAX_PLANNED_ACTIONS)
+    cap = MAX_ACTION_POINTS if r.max_action_points_per_turn is None else (
+        r.max_action_points_per_turn)
+    _check.integer("action_points", action_points, lo=0, hi=cap, rule="D20-ACT-3", who=who)
+    categories = tuple(_category(a, i) for i, a in enumerate(listed))
+    slots = (*BASE_SLOTS, *([ACTION_POINT_SLOT] * action_points))
+    assign, failed = _matched(categories, slots)
+    return categories, slots, assign, failed
+
+
 def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | None = None,
               who: str = "") -> TurnPlan:
     """Fit ``actions`` (categories ``"simple"``, ``"mouvement"``, ``"mineure"``,
@@ -288,14 +327,7 @@ def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | 
     >>> plan_turn(["mineure", "mineure", "mineure"]).rules
     ('D20-ACT-1', 'D20-ACT-2')
     """
-    r = check_rules(rules)
-    listed = _check.sequence("actions", actions, "D20-ACT-1", max_len=MAX_PLANNED_ACTIONS)
-    cap = MAX_ACTION_POINTS if r.max_action_points_per_turn is None else (
-        r.max_action_points_per_turn)
-    _check.integer("action_points", action_points, lo=0, hi=cap, rule="D20-ACT-3", who=who)
-    categories = tuple(_category(a, i) for i, a in enumerate(listed))
-    slots = (*BASE_SLOTS, *([ACTION_POINT_SLOT] * action_points))
-    assign, failed = _match(categories, slots)
+    categories, slots, assign, failed = _fit(actions, action_points, rules, who)
     if failed >= 0:
         cat = categories[failed]
         extra = (f" (+ {plural(action_points, 'action simple', 'actions simples')} par "

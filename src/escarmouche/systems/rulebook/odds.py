@@ -16,6 +16,7 @@ from escarmouche.odds import OddsTable, exact_json, first_odds
 from escarmouche.render.table import Table
 from escarmouche.systems.describe import Chances, Situation
 from escarmouche.systems.rulebook.rules import DEFAULT_RULES, Rules, check_stat, d100_test
+from escarmouche.systems.rulebook.speed import apply_speed
 from escarmouche.systems.rulebook.surprise import group_values
 from escarmouche.text import fmt
 
@@ -24,6 +25,7 @@ __all__ = [
     "d100_odds",
     "first_to_act_chances",
     "first_to_act_odds",
+    "hyperactive_slots",
     "initiative_score_distribution",
     "surprise_chance",
     "surprise_chances",
@@ -203,21 +205,62 @@ def surprise_chances(combatants: Iterable[Combatant], attackers: str, *, unaware
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
 
 
+def hyperactive_slots(rank: int, size: int, rules: Rules = DEFAULT_RULES
+                      ) -> tuple[int, int]:
+    """The places (1-based) of the two activations of a character with Hyperactivité who
+    is ``rank``-th of ``size`` in the initiative order, as
+    :func:`~escarmouche.systems.rulebook.speed.apply_speed` lays out the turn (RB-SPEED-3,
+    ``rules.hyperactive_slot``).
+
+    >>> hyperactive_slots(2, 4)
+    (2, 3)
+    """
+    size = _check.integer("effectif", size, lo=1, hi=100, rule="RB-SPEED-3")
+    rank = _check.integer("rang", rank, lo=1, hi=size, rule="RB-SPEED-3")
+    names = [f"P{i}" for i in range(1, size + 1)]
+    hyper = names[rank - 1]
+    slots = apply_speed(names, {hyper: {"hyperactivite"}}, rules).slots()
+    first = slots.index(hyper)
+    return first + 1, slots.index(hyper, first + 1) + 1
+
+
+#: a surprise attack by three against three whose leader, mean and weakest differ
+#: (RB-SURPRISE-2, ``surprise_aggregate``); the leader is named first
+_SURPRISE_GROUPS = (
+    (Combatant("Cheffe", "a", {"DIS": 55}), Combatant("Éclaireur", "a", {"DIS": 70}),
+     Combatant("Recrue", "a", {"DIS": 30})),
+    (Combatant("Sergent", "d", {"PMR": 40}), Combatant("Guetteuse", "d", {"PMR": 60}),
+     Combatant("Garde", "d", {"PMR": 35})),
+)
+
+
 def standard_odds(rules: Rules) -> list[OddsTable]:
     """The standard situations of the system and their exact values under ``rules``:
-    what an edition page and the Atelier compare before and after a change."""
+    what an edition page and the Atelier compare before and after a change. Each
+    declared option with a value to change changes at least one value
+    (``tests/test_editions_measured.py``)."""
     rows = []
     for hab in (20, 35, 50, 65, 80):
         o = d100_odds(hab, rules)
         rows.append((f"HAB {hab}", (o.success, o.critical_success, o.critical_failure)))
-    surprise = tuple(
+    surprise = [
         (f"DIS {dis} contre PMR {pmr}", (surprise_odds(dis, pmr),))
-        for dis, pmr in ((30, 50), (40, 40), (50, 40), (70, 30)))
+        for dis, pmr in ((30, 50), (40, 40), (50, 40), (70, 30))]
+    attackers, defenders = _SURPRISE_GROUPS
+    surprise.append(("3 contre 3 (DIS 55/70/30, PMR 40/60/35)", (
+        surprise_chance(attackers, defenders, unaware=True, rules=rules),)))
+    slots = tuple((f"Hyperactif {fmt.ordinal(rank)} sur 4",
+                   tuple(Fraction(s) for s in hyperactive_slots(rank, 4, rules)))
+                  for rank in (1, 2, 3))
     return [
         OddsTable("rulebook.test", "Test D100 selon la HAB", ("RB-D100-1",),
                   ("Stat", "Réussite", "Réussite critique", "Échec critique"), tuple(rows)),
         OddsTable("rulebook.surprise", "Attaque surprise réussie (test opposé)",
-                  ("RB-SURPRISE-2",), ("Situation", "Surprise réussie"), surprise),
+                  ("RB-SURPRISE-2",), ("Situation", "Surprise réussie"), tuple(surprise)),
+        OddsTable("rulebook.speed", "Hyperactivité : places des deux activations dans un "
+                  "tour de quatre personnages", ("RB-SPEED-3",),
+                  ("Rang d’initiative", "Première activation", "Seconde activation"),
+                  slots, "number"),
     ]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -18,8 +19,8 @@ from escarmouche import _check, systems
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
-from escarmouche.state import Ctx, EncounterState, FighterState
-from escarmouche.systems.base import ActionSpec, System
+from escarmouche.state import Ctx, EncounterState, FighterState, parsed
+from escarmouche.systems.base import ActionSpec, EffectPreset, System
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.systems.rulebook.actions import (
     ACTIONS,
@@ -127,6 +128,14 @@ class RulebookSystem(System[Rules]):
     traits: ClassVar[Mapping[str, str]] = KNOWN_TRAITS
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = TRACKS
+    #: effects tied to one character (poison, regeneration), ticking at its first
+    #: activation of each turn (RB-TIME-2)
+    effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
+        EffectPreset("Poison", Timing.ACTIVATION_START, 3, {"PV": -2},
+                     keywords=frozenset({"poison"}), rules=("RB-TIME-2",)),
+        EffectPreset("Régénération", Timing.ACTIVATION_START, 3, {"PV": 2},
+                     rules=("RB-TIME-2",)),
+    )
     turn_word: ClassVar[str] = "tour"
     #: in the Rulebook « tour » is the global turn; a character's moment is an activation
     activation_word: ClassVar[str] = "activation"
@@ -337,7 +346,7 @@ class RulebookSystem(System[Rules]):
         """The initiative rolled at the start of the fight."""
         data = ctx.state.system_state["initiative"]
         assert isinstance(data, Mapping)
-        return Initiative.from_json(data)
+        return parsed(data, Initiative.from_json)
 
     def validate_effect(self, effect: Effect, rules: Rules) -> None:
         """A ``"vitesse"`` effect must name known speed effects (RB-SPEED-1): refused
@@ -469,6 +478,15 @@ class RulebookSystem(System[Rules]):
             return []
         return [spec for spec in self.catalogue(ctx.rules).values()
                 if self._refusal(ctx, actor, spec) is None]
+
+    def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
+                ) -> AbstractSet[str]:
+        """:meth:`actions`' test, on the action ids ``ids`` only."""
+        if not ctx.state.started or ctx.state.finished:
+            return set()
+        catalogue = self.catalogue(ctx.rules)
+        return {i for i in ids
+                if i in catalogue and self._refusal(ctx, actor, catalogue[i]) is None}
 
     def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
         """Refuse what the rules forbid now (RB-ACT-1, RB-MOVE-1, RB-INIT-4,

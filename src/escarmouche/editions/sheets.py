@@ -1,0 +1,207 @@
+"""What players get from an edition: a printable errata sheet and an Atom feed.
+
+- :func:`errata_page` writes ``book/editions/errata-<n>.md``: the edition's changes on
+  one printable A4 page when they fit, the **errata** (a rule, or an option's default,
+  that changed: what a player must correct in a printed copy) apart from the
+  **clarifications** (a ruling where the source text is silent or ambiguous: nothing to
+  correct, something to know). Each entry gives the rule IDs, linked to the rule.
+- :func:`atom_feed` writes the Atom 1.0 feed of the published editions
+  (RFC 4287, with the standard library's ``xml.etree``): one entry per edition, newest
+  first, its summary and a link to its « Ce qui a changé » page and its errata sheet.
+
+>>> import datetime as dt
+>>> from escarmouche.editions.data import Change, Edition
+>>> e = Edition(2, dt.date(2027, 1, 15), "Deux parades.", (
+...     Change("option-default", ("D100-PARRY-3",), "Deux parades par round.", "d100",
+...            "parades_par_round", 1, 2),
+...     Change("new-ruling", ("D100-PARRY-2",), "La garde dure un round.")))
+>>> [kind for kind, _ in sorted_changes(e)]
+['errata', 'clarifications']
+>>> print(errata_page(e).splitlines()[1])
+# Errata de l’édition 2
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+
+from escarmouche.editions.data import Change, Edition
+from escarmouche.editions.page import NBSP, french_spaces, page_name
+from escarmouche.text.fmt import join, plural
+
+__all__ = ["ERRATA_KINDS", "atom_feed", "errata_name", "errata_page", "journal_page",
+           "sorted_changes"]
+
+#: the kinds of change a player must correct in a printed copy; the others (rulings)
+#: are clarifications
+ERRATA_KINDS = frozenset({"new-rule", "revised-rule", "removed-rule", "option-default"})
+
+#: Atom's namespace
+ATOM = "http://www.w3.org/2005/Atom"
+#: the ids of the feed and its entries (RFC 4151 tag URIs): the same wherever the site
+#: is hosted, so that a reader never sees an edition twice
+TAG = "tag:escarmouche.invalid,2026"
+
+
+def errata_name(number: int) -> str:
+    """The errata sheet of edition ``number`` (``book/editions/errata-<n>.md``)."""
+    return f"errata-{number}"
+
+
+def sorted_changes(edition: Edition) -> list[tuple[str, list[Change]]]:
+    """The changes of ``edition``, errata first then clarifications (the groups that
+    have at least one change)."""
+    errata = [c for c in edition.changes if c.kind in ERRATA_KINDS]
+    rulings = [c for c in edition.changes if c.kind not in ERRATA_KINDS]
+    return [(k, v) for k, v in (("errata", errata), ("clarifications", rulings)) if v]
+
+
+def _rules(change: Change) -> str:
+    return join([f"{{ref}}`{r} <{r.lower()}>`" for r in change.rules])
+
+
+def _entry(change: Change) -> list[str]:
+    from escarmouche.editions.odds import option_label, value_label
+
+    # the designer's Markdown kept: its later lines indented under the list item
+    first, *rest = change.text.strip().splitlines() or [""]
+    text = "\n".join([first] + [f"  {line}" if line.strip() else "" for line in rest])
+    head = f"- **{_rules(change)}** ({change.kind_label})"
+    if change.kind == "option-default" and change.system and change.option:
+        values = (f"{option_label(change.system, change.option)}{NBSP}: "
+                  f"{value_label(change.system, change.option, change.before)} → "
+                  f"{value_label(change.system, change.option, change.after)}")
+        return [f"{head}{NBSP}: {values}. {text}"]
+    return [f"{head}{NBSP}: {text}"]
+
+
+def errata_page(edition: Edition, *, published: bool = True) -> str:
+    """The printable errata sheet of ``edition`` (MyST Markdown, see the module
+    docstring); an edition not yet published is marked as a draft."""
+    n = edition.number
+    lines = [f"(errata-{n})=", f"# Errata de l’édition{NBSP}{n}", "",
+             f"% Produced by `escarmouche edition` from editions/{n}.toml: do not edit by "
+             "hand.", ""]
+    if not published:
+        lines += ["```{warning}", f"Brouillon{NBSP}: cette édition n’est pas encore "
+                  "publiée.", "```", ""]
+    groups = sorted_changes(edition)
+    count = len(edition.changes)
+    lines += [f"À imprimer et glisser dans un exemplaire imprimé du livre. "
+              f"{_cap(plural(count, 'changement'))} ; le détail, avec les chances avant "
+              f"et après, est sur la page {{doc}}`{page_name(n)}`.", ""]
+    if n == 1:
+        lines += ["La première édition est l’origine du livre\u202f: il n’y a rien à "
+                  "corriger. Voici les interprétations qu’elle retient là où les textes "
+                  "sources se taisent.", ""]
+    titles = {"errata": "Errata\u00a0: ce qui change dans les règles",
+              "clarifications": "Clarifications\u00a0: les interprétations retenues"}
+    for kind, changes in groups:
+        lines += [f"**{titles[kind]}**", ""]  # no section inside a container
+        for change in changes:
+            lines += _entry(change)
+        lines.append("")
+    if not groups:
+        lines += ["Cette édition ne change aucune règle.", ""]
+    # the body in a container: printed compact, on one A4 sheet when it fits
+    head, body = lines[:5], lines[5:]
+    boxed = [*head, "````{container} errata", "", *body, "````"]
+    return french_spaces("\n".join(boxed).rstrip() + "\n")
+
+
+def journal_page(editions: Mapping[int, Edition], published: Sequence[int],
+                 archived: Sequence[int] = ()) -> str:
+    """``book/editions/journal.md``: the book's one changelog, generated from the edition
+    files: every edition, newest first, with its date, summary and counts, links to its
+    « Ce qui a changé » page and errata sheet, its PDF when the archive keeps it
+    (``archived``: the editions whose PDF is in ``editions/<n>/``), the pages that
+    compare two published editions further apart, and the Atom feed to follow them."""
+    from escarmouche.editions.page import _french_date, span_name
+
+    lines = ["(journal-des-editions)=", "# Journal des éditions", "",
+             "% Produced by `escarmouche edition` from editions/*.toml: do not edit by hand.",
+             "", "Chaque édition du livre, de la plus récente à la plus ancienne. Sa page "
+             "« Ce qui a changé » donne chaque changement avec les chances avant et après "
+             "et les exemples dont la sortie a bougé ; sa feuille d’errata tient sur une "
+             "page à imprimer. Pour être prévenu d’une nouvelle édition, abonnez-vous au "
+             '<a href="../../editions.atom" type="application/atom+xml">flux Atom des '
+             "éditions</a>.", ""]
+    for number in sorted(editions, reverse=True):
+        edition = editions[number]
+        draft = number not in published
+        counts = join([plural(len(c), "erratum", "errata") if k == "errata"
+                       else plural(len(c), "clarification") for k, c in
+                       sorted_changes(edition)], empty="aucun changement")
+        title = f"Édition {number}" + (" (brouillon, non publiée)" if draft else "")
+        pdf = (f" Le livre de cette édition reste lisible{NBSP}: "
+               f'<a href="../../escarmouche-edition-{number}.pdf" download>le PDF de '
+               f"l’édition {number}</a>." if number in archived else "")
+        lines += [f"## {title}", "",
+                  f"**{_french_date(edition)}.** {' '.join(edition.summary.split())} "
+                  f"{_cap(counts)}{NBSP}: voir {{doc}}`ce qui a changé <{page_name(number)}>` "
+                  f"et {{doc}}`la feuille d’errata <{errata_name(number)}>`.{pdf}", ""]
+    spans = [(a, b) for a in sorted(published) for b in sorted(published) if b > a + 1]
+    if spans:
+        lines += ["## D’une édition à une autre", "",
+                  "Ce qui a changé entre deux éditions publiées qui ne se suivent pas, "
+                  "tous les changements de l’une à l’autre réunis" + NBSP + ":", ""]
+        lines += [f"- {{doc}}`de l’édition {a} à l’édition {b} <{span_name(a, b)}>`"
+                  for a, b in spans]
+        lines += ["", "```{toctree}", ":hidden:", "",
+                  *[span_name(a, b) for a, b in spans], "```", ""]
+    return french_spaces("\n".join(lines).rstrip() + "\n")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def atom_feed(editions: Mapping[int, Edition], published: Sequence[int], *, base: str,
+              title: str = "Escarmouche — éditions du livre",
+              updated: _dt.datetime | None = None) -> str:
+    """The Atom feed of the ``published`` editions (newest first). ``base`` is the URL
+    of the site's root, ending with ``/`` (links are absolute when it is, relative to
+    the feed otherwise); ``updated`` defaults to the newest edition's date.
+
+    >>> import datetime as dt
+    >>> e = Edition(1, dt.date(2026, 11, 30), "Première édition.")
+    >>> feed = atom_feed({1: e}, [1], base="https://exemple.fr/livre/")
+    >>> "<link href=\\"https://exemple.fr/livre/book/editions/edition-1.html\\"" in feed
+    True
+    """
+    ET.register_namespace("", ATOM)
+    shown = sorted((n for n in published if n in editions), reverse=True)
+    feed = ET.Element(f"{{{ATOM}}}feed",
+                      {"{http://www.w3.org/XML/1998/namespace}lang": "fr"})
+    ET.SubElement(feed, f"{{{ATOM}}}title").text = title
+    ET.SubElement(feed, f"{{{ATOM}}}id").text = f"{TAG}:editions"
+    ET.SubElement(feed, f"{{{ATOM}}}link", {"rel": "self", "href": f"{base}editions.atom"})
+    ET.SubElement(feed, f"{{{ATOM}}}link", {"href": f"{base}index.html"})
+    newest = editions[shown[0]].date if shown else _dt.date(2026, 1, 1)
+    stamp = updated or _dt.datetime.combine(newest, _dt.time(), _dt.UTC)
+    ET.SubElement(feed, f"{{{ATOM}}}updated").text = stamp.isoformat()
+    author = ET.SubElement(feed, f"{{{ATOM}}}author")
+    ET.SubElement(author, f"{{{ATOM}}}name").text = "Escarmouche"
+    for number in shown:
+        edition = editions[number]
+        entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
+        page = f"{base}book/editions/{page_name(number)}.html"
+        ET.SubElement(entry, f"{{{ATOM}}}title").text = f"Édition {number}"
+        ET.SubElement(entry, f"{{{ATOM}}}id").text = f"{TAG}:edition-{number}"
+        ET.SubElement(entry, f"{{{ATOM}}}link", {"href": page})
+        ET.SubElement(entry, f"{{{ATOM}}}link", {
+            "rel": "related", "title": f"Errata de l’édition {number}",
+            "href": f"{base}book/editions/{errata_name(number)}.html"})
+        day = _dt.datetime.combine(edition.date, _dt.time(), _dt.UTC)
+        ET.SubElement(entry, f"{{{ATOM}}}updated").text = day.isoformat()
+        kinds = sorted_changes(edition)
+        counts = join([plural(len(c), "erratum", "errata") if k == "errata"
+                       else plural(len(c), "clarification") for k, c in kinds],
+                      empty="aucun changement")
+        ET.SubElement(entry, f"{{{ATOM}}}summary").text = french_spaces(
+            f"{' '.join(edition.summary.split())} ({counts}.)")
+    ET.indent(feed)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") \
+        + "\n"

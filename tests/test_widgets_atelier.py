@@ -1,0 +1,66 @@
+"""The Atelier's whole fights: a roster file without and with the designer's changes,
+played step by step (progress, « Arrêter ») on the same dice (CORE-RNG)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from escarmouche_widgets import Atelier
+from escarmouche_widgets._stepper import STEP
+
+from escarmouche import simulation as sim
+from escarmouche.roster import example_rosters, load_roster
+from escarmouche.text.fmt import number, percent
+
+
+def test_fights_without_and_with_the_changes_are_simulate_s_d100_atk_3() -> None:
+    """D100-ATK-3: two-handed weapons by default in the Atelier; the fights shown are
+    simulate() of the roster file without and with that option, seed 1 (CORE-RNG)."""
+    atelier = Atelier("d100")
+    assert atelier.fights.integer >= 20_000  # per rule set, in the page
+    assert atelier.roster.value in example_rosters()
+    atelier.roster.value = "d100-esquive"
+    atelier.controls["default_weapon"].value = "arme_a_deux_mains"
+    atelier.fights.value = 60
+    atelier.stepper.run_button.click()
+    assert atelier.error_text == ""
+    roster = load_roster(example_rosters()["d100-esquive"])
+    before = sim.simulate(roster, 60, seed=1)
+    after = sim.simulate(roster.with_options(arme_par_defaut="arme_a_deux_mains"), 60, seed=1)
+    assert after != before
+    text = atelier.fights_text
+    for bal in (before, after):
+        rate, _, _ = bal.win_rate("héros")
+        assert percent(rate) in text
+    assert "60 combats par jeu de règles" in text
+    assert atelier.stepper.progress.value == atelier.stepper.progress.max == 120
+
+
+def test_a_live_run_stops_with_the_fights_played_core_rng() -> None:
+    atelier = Atelier("d20")
+    atelier.fights.value = 4 * STEP
+
+    async def live() -> None:
+        assert atelier.launch()
+        while atelier.stepper.progress.value < 2 * STEP:
+            await asyncio.sleep(0)
+        atelier.stepper.stop_button.click()
+        while atelier.stepper.running:
+            await asyncio.sleep(0)
+
+    asyncio.run(live())
+    text = atelier.fights_text
+    assert f"Arrêté après {number(STEP)} combats par jeu de règles sur {number(4 * STEP)}" \
+        in text
+    roster = load_roster(example_rosters()[str(atelier.roster.value)])
+    rate, _, _ = sim.simulate(roster, STEP, seed=1).win_rate(roster.sides[0])
+    assert percent(rate) in text
+
+
+def test_bad_fight_counts_are_french_refusals_core_err() -> None:
+    atelier = Atelier("rulebook")
+    atelier.fights.value = 0
+    atelier.stepper.run_button.click()
+    assert atelier.error_text.startswith("Valeur 0 refusée pour «\u00a0combats\u00a0»") and (
+        "(CORE-ERR)" in atelier.error_text)
+    assert "Appuyez sur" in atelier.fights_text

@@ -1,0 +1,134 @@
+"""A designer's revision played end to end on a scratch clone (``make revision``).
+
+The revision of issue 23: the d100 parries per round 1 → 2, the d12 default critical
+option « maximum » → « explosif », the Rulebook critical success 5 → 8, one default per
+system as a designer changes it: in the option's declaration (``src/…/rules.py``). On a
+clone of this checkout, in a temporary folder, the script then does what « Pour les
+concepteurs » says, and fails at the first step that breaks:
+
+1. ``escarmouche edition`` (``make edition``): every example re-run, the draft written;
+2. the designer's words: a summary and a text for each change, flags removed;
+3. ``escarmouche edition --publier``: no contradiction between the book and the change;
+4. the test suite (unit and property tests, doctests, nbval): green under the new rules.
+
+It prints each step with its time, in French, and exits non-zero when one fails. The
+checkout itself is never touched.
+
+Usage::
+
+    python tools/revision.py               # the whole revision, then the tests
+    python tools/revision.py --garder DIR  # the clone kept in DIR, to look at it
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: the revision: (rules file, the option's French key, the new default as Python source)
+CHANGES: tuple[tuple[str, str, str], ...] = (
+    ("src/escarmouche/systems/d100/rules.py", "parades_par_round", "2"),
+    ("src/escarmouche/systems/d12/rules.py", "option_critique", '"explosif"'),
+    ("src/escarmouche/systems/rulebook/rules.py", "reussite_critique_max", "8"),
+)
+
+#: what the tests run after publishing (the browser and book builds are make test's)
+TESTS = ("-m", "not browser and not book")
+
+
+def set_default(path: Path, key: str, value: str) -> None:
+    """Rewrite the default of the option whose declaration carries ``key="<key>"``: the
+    first argument of its ``option(`` call."""
+    text = path.read_text(encoding="utf-8")
+    at = text.index(f'key="{key}"')
+    start = text.rindex("option(", 0, at) + len("option(")
+    m = re.compile(r"\s*([^,]+),").match(text, start)
+    if m is None:
+        raise SystemExit(f"révision : pas de valeur par défaut lisible pour {key} dans {path}")
+    text = text[: m.start(1)] + value + text[m.end(1):]
+    path.write_text(text, encoding="utf-8")
+
+
+def step(title: str, argv: Sequence[str], cwd: Path, env: dict[str, str]) -> None:
+    print(f"— {title}…", flush=True)
+    start = time.monotonic()
+    done = subprocess.run(list(argv), cwd=cwd, env=env, check=False)
+    took = time.monotonic() - start
+    if done.returncode != 0:
+        raise SystemExit(f"révision : l’étape « {title} » a échoué ({took:.0f} s).")
+    print(f"  fait en {took:.0f} s.", flush=True)
+
+
+def write_words(clone: Path) -> None:
+    """The designer's words in the draft: a summary, a text per change, no flag left."""
+    draft = max((p for p in (clone / "editions").glob("*.toml") if p.stem.isdigit()),
+                key=lambda p: int(p.stem))
+    text = draft.read_text(encoding="utf-8")
+    text = re.sub(r'(?m)^summary = ".*"$',
+                  'summary = "Deux parades par round, critiques explosifs au d12, réussites '
+                  'critiques jusqu’à 8 au Rulebook."', text)
+    text = re.sub(r"(?m)^flag = .*\n", "", text)
+    text = re.sub(r"(?m)^# À relire.*\n", "", text)
+    draft.write_text(text, encoding="utf-8")
+
+
+def run(clone: Path) -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(clone / "src"), str(clone / "widgets"),
+                                         env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    python = sys.executable
+    for file, key, value in CHANGES:
+        set_default(clone / file, key, value)
+        print(f"— {key} = {value} ({file})")
+    step("make edition : carnets réexécutés, brouillon écrit",
+         [python, "tools/edition.py", "--duels", "50"], clone, env)
+    write_words(clone)
+    step("publication de l’édition", [python, "tools/edition.py", "--publier"], clone, env)
+    step("pages « Ce qui a changé » de l’édition publiée",
+         [python, "tools/edition.py", "--pages", "--duels", "50"], clone, env)
+    step("tests unitaires, de propriétés et doctests sous les nouvelles règles",
+         [python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *TESTS], clone, env)
+    step("nbval : les exemples du livre sous les nouvelles règles",
+         [python, "-m", "pytest", "-q", "--nbval", "-p", "no:cacheprovider", "book"],
+         clone, env)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--garder", metavar="DOSSIER",
+                        help="garde le clone dans ce dossier (vide ou absent)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="escarmouche-revision-") as tmp:
+        clone = Path(args.garder) if args.garder else Path(tmp) / "depot"
+        subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)],
+                       check=True)
+        # the working tree as it is, uncommitted changes included
+        for rel in subprocess.run(["git", "ls-files", "-m", "-o", "--exclude-standard"],
+                                  cwd=ROOT, capture_output=True, text=True,
+                                  check=True).stdout.splitlines():
+            src = ROOT / rel
+            if src.is_file():
+                (clone / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, clone / rel)
+        shared = ROOT.parent / "shared"
+        if shared.exists() and not (clone.parent / "shared").exists():
+            (clone.parent / "shared").symlink_to(shared)
+        start = time.monotonic()
+        run(clone)
+        print(f"Révision jouée de bout en bout en {time.monotonic() - start:.0f} s : rien ne "
+              "casse, rien ne contredit, la suite reste verte.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""The tracker at the table (issue 27): what the players may see, the tracker's own save
+(the fight with its undo history and the fighters hidden from players), and import
+errors a GM can act on.
+
+Pure functions of an :class:`~escarmouche.encounter.Encounter`: no widget here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+
+from escarmouche import EscarmoucheError
+from escarmouche.encounter import Encounter
+from escarmouche.errors import SaveError
+from escarmouche.history import History
+from escarmouche.model import Json
+from escarmouche.savefile import parse_json
+from escarmouche.state import ENVIRONMENT, FighterState
+from escarmouche.text.fmt import join
+
+__all__ = ["PLAYER_CHANNEL", "TRACKER_SAVE", "health_word", "load_tracker_save",
+           "player_view", "tracker_save"]
+
+#: the ``BroadcastChannel`` the player view listens on (same device, no server)
+PLAYER_CHANNEL = "escarmouche-joueurs"
+#: the key (and version) of the tracker's own save: the fight, its undo history, the
+#: fighters hidden from the players
+TRACKER_SAVE = "suivi"
+TRACKER_SAVE_VERSION = 1
+
+#: what each part of a fight save holds, for a GM (import errors name these, not keys)
+SAVE_PARTS: Mapping[str, str] = {
+    "format": "le numéro de format", "system": "le système", "rules": "les options de règles",
+    "fighters": "les combattants", "end_conditions": "les conditions de fin",
+    "turn": "le numéro du tour", "started": "l’état du combat", "finished": "l’état du combat",
+    "outcome": "l’état du combat", "order": "l’ordre du tour", "cursor": "l’ordre du tour",
+    "activations": "l’ordre du tour", "effects": "les effets en cours", "log": "le journal",
+    "system_state": "l’état propre au système", "next_effect_id": "les effets en cours",
+}
+
+
+def health_word(fighter: FighterState) -> str:
+    """How a fighter looks to the players, never the exact points: « indemne »,
+    « blessé », « grièvement blessé », « hors de combat », « en fuite »."""
+    if fighter.fled:
+        return "en fuite"
+    if fighter.out:
+        return "hors de combat"
+    shares = [fighter.tracks[k] / fighter.maxima[k] for k in fighter.tracks
+              if fighter.maxima.get(k)]
+    worst = min(shares, default=1.0)
+    if worst >= 1:
+        return "indemne"
+    if worst > 0.5:
+        return "blessé"
+    if worst > 0:
+        return "grièvement blessé"
+    return "hors de combat"
+
+
+def player_view(enc: Encounter | None, hidden: Iterable[str] = ()) -> dict[str, Json]:
+    """What the players may see: the order, the current fighter, each fighter's look
+    (:func:`health_word`); hidden fighters and exact points are left out."""
+    secret = set(hidden)
+    if enc is None or not enc.state.started:
+        return {"titre": "En attente du combat", "tour": None, "actuel": None,
+                "ordre": [], "fin": None}
+    st = enc.state
+    names = list(dict.fromkeys(n for n in st.order if n in st.fighters))
+    names += [n for n in st.fighters if n not in names]
+    current = st.current if not st.finished else None
+    rows: list[Json] = []
+    for name in names:
+        if name in secret:
+            continue
+        rows.append({"nom": name, "camp": st.fighters[name].side,
+                     "etat": health_word(st.fighters[name]), "actuel": name == current})
+    if current in secret:
+        current = None
+    if current == ENVIRONMENT:
+        current = "l’environnement"
+    return {"titre": enc.system.title or st.system,
+            "tour": f"{enc.system.turn_word.capitalize()} {st.turn}",
+            "actuel": current, "ordre": rows, "fin": st.outcome if st.finished else None}
+
+
+def tracker_save(enc: Encounter, history: History, hidden: Iterable[str]) -> str:
+    """The tracker's own save: the fight (the published save format), its undo history
+    and the fighters hidden from the players (what the autosave keeps)."""
+    return json.dumps({TRACKER_SAVE: TRACKER_SAVE_VERSION, "combat": enc.state.to_json(),
+                       "historique": history.to_json(), "caches": sorted(hidden)},
+                      ensure_ascii=False, sort_keys=True)
+
+
+def load_tracker_save(text: str) -> tuple[Encounter, History, set[str]]:
+    """A fight from an export (:meth:`Encounter.to_json`) or from the tracker's own save
+    (:func:`tracker_save`); a fault raises a French error a GM can act on."""
+    if not text.strip():
+        raise EscarmoucheError(
+            "Sauvegarde vide : collez le JSON exporté, ou choisissez un fichier (CORE-LOG).",
+            field="sauvegarde", value="", rule="CORE-LOG",
+        )
+    try:
+        data = parse_json(text)
+        if isinstance(data, Mapping) and TRACKER_SAVE in data:
+            if data.get(TRACKER_SAVE) != TRACKER_SAVE_VERSION or not isinstance(
+                    data.get("combat"), Mapping):
+                raise SaveError(
+                    "Sauvegarde d’un suivi d’une version inconnue : exportez de nouveau le "
+                    "combat (CORE-LOG).", field="sauvegarde", value=None, rule="CORE-LOG")
+            enc = Encounter.from_json(data["combat"])
+            history = History.from_json(data.get("historique"), len(enc.state.log))
+            hidden = {str(n) for n in data.get("caches", ()) if n in enc.state.fighters}
+            return enc, history, hidden
+        return Encounter.from_json(text), History(), set()
+    except SaveError as err:
+        raise for_the_gm(err) from None
+
+
+def for_the_gm(err: SaveError) -> SaveError:
+    """A save error said in a GM's words: what is missing or foreign, never a list of
+    JSON keys; other messages (already about the fight) are kept."""
+    message = str(err)
+    missing = re.search(r"il manque les? champs?\s*(.*)\(CORE-LOG\)", message)
+    if missing:
+        keys = re.findall(r"«\s*([a-z_]+)\s*»", missing.group(1))
+        parts = list(dict.fromkeys(SAVE_PARTS.get(k, "une partie du combat") for k in keys))
+        shown = parts[:3]
+        if len(parts) > 3:
+            shown.append(f"{len(parts) - 3} autres parties")
+        return SaveError(
+            "Sauvegarde incomplète : ce texte n’est qu’une partie d’une sauvegarde de "
+            f"combat ; il y manque {join(shown)} (CORE-LOG). Exportez de nouveau le combat "
+            "(« Exporter ») et collez tout le texte.",
+            field="sauvegarde", value=None, rule="CORE-LOG")
+    if "champ inconnu" in message:
+        return SaveError(
+            f"Sauvegarde refusée, champ « {err.field} » : ce texte n’est pas une sauvegarde "
+            "de combat d’Escarmouche (il contient un élément qu’elle n’a pas) ; collez le "
+            "texte d’« Exporter (JSON) » (CORE-LOG).",
+            field="sauvegarde", value=err.field, rule="CORE-LOG")
+    return err

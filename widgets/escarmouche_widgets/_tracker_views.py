@@ -1,0 +1,181 @@
+"""The tracker's views (:mod:`escarmouche_widgets.tracker`): the fight at a glance, one
+operation's events, the log, the initiative odds, a fighter's row in the turn order, the
+save as a file. Pure functions of the encounter, and one small row widget."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Sequence
+
+import ipywidgets as widgets
+
+from escarmouche import Event, Timing
+from escarmouche import systems as _systems
+from escarmouche.encounter import Encounter
+from escarmouche.model import timing_label
+from escarmouche.systems.base import ENVIRONMENT
+from escarmouche.text.fmt import de, signed
+from escarmouche_widgets import _html as h
+from escarmouche_widgets._controls import typeset_labels
+from escarmouche_widgets._initiative_views import initiative_odds
+from escarmouche_widgets._parse import RosterRow, roster_rows
+
+__all__ = ["SAVE_NAME", "FighterRow", "download_link", "events_html", "example_rows",
+           "log_html", "odds_chart", "status_html"]
+
+SAVE_NAME = "combat-escarmouche.json"
+
+
+def download_link(text: str, filename: str = SAVE_NAME) -> str:
+    """A link that saves ``text`` as a file, in the live page and the static one."""
+    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return (
+        f'<a download="{h.esc(filename)}" href="data:application/json;charset=utf-8;'
+        f'base64,{payload}">⬇ Télécharger {h.esc(filename)}</a>'
+    )
+
+
+def example_rows(system: str) -> list[RosterRow]:
+    """The system's example roster (:attr:`System.sample_roster`), as editable rows."""
+    return roster_rows(_systems.get(system).sample_roster)
+
+
+def odds_chart(enc: Encounter) -> str:
+    """The exact initiative odds of the fight's roster, as its system gives them
+    (:meth:`System.first_to_act`; ``""`` when it gives none)."""
+    combatants = tuple(f.combatant for f in enc.state.fighters.values())
+    odds = initiative_odds(enc.system, combatants, enc.rules,
+                           enc.system.initiative_options_of(enc.state))
+    return h.join(odds) if odds else ""
+
+
+def status_html(enc: Encounter | None) -> str:
+    """The fight at a glance: turn, order (current slot marked), fighters, effects."""
+    if enc is None:
+        return h.paragraph("Aucun combat en cours : composez le groupe et cliquez sur "
+                           "« Commencer le combat ».")
+    st = enc.state
+    word = enc.system.turn_word
+    parts: list[str] = []
+    title = enc.system.title or st.system
+    if not st.started:
+        parts.append(h.paragraph(f"{title} : combat pas encore commencé."))
+    elif st.finished:
+        parts.append(h.paragraph(f"{title} — combat terminé : {st.outcome}."))
+    else:
+        who = st.current or "—"
+        whose = de(who)[: -len(who)] if st.current else "de "  # « d’ » or « de »
+        if st.current == ENVIRONMENT:
+            whose = "de l’"
+        moment = ("au tour" if enc.system.activation_word == "tour"
+                  else f"à l’{enc.system.activation_word}")
+        parts.append(h.paragraph(
+            f"{title} — {word} {st.turn}, {moment} {whose}<b>{h.esc(who)}</b>.",
+            raw=True,
+        ))
+    if st.started and st.order:
+        slots = []
+        for i, name in enumerate(st.order):
+            label = h.esc(name)
+            if i == st.cursor and not st.finished:
+                label = f"<b>▶ {label}</b>"
+            elif i < st.cursor:
+                label = f'<span style="color: #888">{label}</span>'
+            slots.append(label)
+        parts.append(h.paragraph(f"Ordre du {word} {st.turn} : " + " → ".join(slots),
+                                 raw=True))
+    rows = []
+    for f in st.fighters.values():
+        known = list(enc.system.tracks)
+        keys = sorted(f.tracks, key=lambda k: (known.index(k) if k in known else len(known),
+                                               k))
+        tracks = ", ".join(f"{k} {f.tracks[k]}/{f.maxima.get(k, f.tracks[k])}"
+                           for k in keys) or "—"
+        state = "hors de combat" if f.out else "en fuite" if f.fled else "debout"
+        effects = ", ".join(
+            f"{e.name} ({e.id})" for e in st.effects if e.bearer == f.name
+        ) or "—"
+        rows.append((f.name, f.side, tracks, state, effects))
+    parts.append(h.table(("Combattant", "Camp", "Pistes", "État", "Effets"), rows))
+    if st.effects:
+        erows = []
+        for e in st.effects:
+            when = timing_label(e.timing, turn_word=enc.system.turn_word,
+                                activation_word=enc.system.activation_word)
+            if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of:
+                when = f"{when.removesuffix(' de')} {de(e.until_turn_of)}"
+            left = "sans fin" if e.remaining is None else str(e.remaining)
+            tick = ", ".join(f"{k} {signed(v)}" for k, v in e.per_tick.items()) or "—"
+            erows.append((e.id, e.name, e.bearer or "global", when, left, tick,
+                          "oui" if e.save_ends else "non"))
+        parts.append(h.section("Effets en cours", h.table(
+            ("Id", "Effet", "Porteur", "Quand", "Reste", "Par tic", "Fin sur JS"), erows)))
+    return h.join(*parts)
+
+
+def events_html(events: Sequence[Event], heading: str) -> str:
+    """What one operation did: its French lines, the dice rolled, the rule IDs."""
+    lines = [e.text for e in events if e.kind != "des"]
+    dice = [(d.faces, d.value, d.purpose) for e in events for d in e.dice]
+    rules = [r for e in events for r in e.rules]
+    return h.join(
+        h.section(heading, h.bullet_list(lines) if lines else h.paragraph("Rien ne change.")),
+        h.dice_line(dice),
+        h.rules_line(rules),
+    )
+
+
+def log_html(enc: Encounter | None) -> str:
+    if enc is None or not enc.state.log:
+        return ""
+    text = enc.narration()
+    return (
+        "<details open><summary><b>Journal du combat</b></summary>"
+        '<pre style="max-height: 18em; overflow: auto; white-space: pre-wrap; '
+        f'font-size: 13px">{h.esc(text)}</pre></details>'
+    )
+
+
+class FighterRow:
+    """One fighter in the turn order: its points, − / + on its first track, and
+    « caché » (kept from the player view); the buttons call ``adjust(name, delta)``
+    and ``hide(name, hidden)``."""
+
+    def __init__(self, name: str, hidden: bool, adjust: Callable[[str, int], object],
+                 hide: Callable[[str, bool], object]) -> None:
+        self.name = name
+        self.label = widgets.HTML("", layout=widgets.Layout(flex="1 1 9em", min_width="0"))
+        self.minus = widgets.Button(description="−1", tooltip=f"{name} : −1 (dégâts)",
+                                    layout=widgets.Layout(width="48px"))
+        self.plus = widgets.Button(description="+1", tooltip=f"{name} : +1 (soins)",
+                                   layout=widgets.Layout(width="48px"))
+        self.hide = widgets.ToggleButton(value=hidden, description="caché",
+                                         tooltip=f"{name} : caché aux joueurs",
+                                         layout=widgets.Layout(width="auto"))
+        self.minus.on_click(lambda _b: adjust(name, -1))
+        self.plus.on_click(lambda _b: adjust(name, +1))
+        self.hide.observe(lambda change: hide(name, bool(change["new"])), names="value")
+        self.widget = widgets.HBox(
+            [self.label, self.minus, self.plus, self.hide],
+            layout=widgets.Layout(align_items="center", flex_flow="row nowrap",
+                                  border_bottom="1px solid #8b949e"),
+        )
+        typeset_labels(self.widget)
+
+    def show(self, enc: Encounter, current: bool) -> None:
+        f = enc.state.fighters[self.name]
+        known = list(enc.system.tracks)
+        keys = sorted(f.tracks, key=lambda k: (known.index(k) if k in known else len(known),
+                                               k))
+        points = " · ".join(f"{k} {f.tracks[k]}/{f.maxima.get(k, f.tracks[k])}" for k in keys)
+        effects = ", ".join(e.name for e in enc.state.effects if e.bearer == self.name)
+        state = " · hors de combat" if f.out else " · en fuite" if f.fled else ""
+        name = f"<b>▶ {h.esc(self.name)}</b>" if current else h.esc(self.name)
+        extra = f"<br><small>{h.esc(effects)}</small>" if effects else ""
+        self.label.value = f"{name} <span>{h.esc(points)}{state}</span>{extra}"
+        self.minus.disabled = self.plus.disabled = not keys or enc.state.finished
+
+    def close(self) -> None:
+        self.widget.close()
+        for w in (self.label, self.minus, self.plus, self.hide):
+            w.close()
