@@ -121,7 +121,8 @@ def test_a_bad_roster_file_names_its_line(tmp_path: Path) -> None:
     bad.write_text(text.replace("CC = 40", "CC = 400"), encoding="utf-8")
     done = cli("combat", str(bad), "--graine", "1")
     assert done.returncode == 1
-    assert "duel.toml, ligne 27 (camps[1].combattants[0].caracteristiques.CC)" in done.stderr
+    assert ("duel.toml, ligne 27, champ «\u00a0camps[1].combattants[0].caracteristiques.CC"
+            "\u00a0»") in done.stderr
     assert done.stdout == ""
 
 

@@ -89,7 +89,7 @@ def test_a_misspelt_key_is_named_with_the_nearest_known_one() -> None:
     with pytest.raises(RosterError) as err:
         parse_roster(text, source="duel.toml")
     message = str(err.value)
-    assert "caracteristique = champ inconnu" in message.replace("\u00a0", " ")
+    assert "caracteristique » : champ inconnu" in message.replace("\u00a0", " ")
     assert "vouliez-vous dire «\u00a0caracteristiques\u00a0»" in message
     assert err.value.line == text.splitlines().index(
         next(x for x in text.splitlines() if x.strip().startswith("caracteristique ="))) + 1

@@ -54,9 +54,10 @@ def test_scripted_fight() -> None:
 def test_bad_input_is_french_and_changes_nothing() -> None:
     with pytest.raises(EscarmoucheError) as err:
         Encounter("d100", [fighter("Aldric", "héros", CC=140), GROLK])
-    assert str(err.value) == ("CC = 140\u00a0: un nombre entier entre 0 et 100 est attendu pour "
-                              "Aldric (D100-ATK-1)")
-    with pytest.raises(ParameterError, match="CT = rien\u00a0: caractéristique manquante"):
+    assert str(err.value) == ("Valeur 140 refusée pour «\u00a0CC\u00a0»\u00a0: un nombre entier "
+                              "entre 0 et 100 est attendu pour Aldric (D100-ATK-1).")
+    with pytest.raises(ParameterError, match="Aucune valeur pour «\u00a0CT\u00a0»\u00a0:"
+                                             " caractéristique manquante"):
         Encounter("d100", [Combatant("X", "x", {"CC": 50}), GROLK])
     enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "arc"}})
     before = enc.to_json()

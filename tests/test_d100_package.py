@@ -53,7 +53,7 @@ def test_english_names_are_refused_in_french() -> None:
     """CORE-ERR: the old English parameters and start options are unknown now."""
     enc = started([ALDRIC, GROLK], [4, 10])
     before = enc.to_json()
-    with pytest.raises(ParameterError, match=("ne prend pas ce paramètre\u202f; paramètres\u00a0: "
+    with pytest.raises(ParameterError, match=("ne prend pas ce paramètre\u202f; elle prend "
                                               "cible")):
         enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]), target="Grolk")
     with pytest.raises(ParameterError, match="a besoin de ce paramètre"):

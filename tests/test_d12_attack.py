@@ -240,7 +240,8 @@ def test_bad_weapon_option_defence_core_err() -> None:
     assert "arme" in str(err.value)
     with pytest.raises(EscarmoucheError, match="option critique inconnue"):
         d12.critical_damage_distribution("1d8", "double")
-    with pytest.raises(EscarmoucheError, match=r"defense = 41\u00a0.*0 et 40.*D12-CRIT-1"):
+    with pytest.raises(EscarmoucheError, match=r"Défense 41 refusée\u00a0.*0 et"
+                                               r" 40.*D12-CRIT-1"):
         d12.hit_chance(defence=41)
     with pytest.raises(EscarmoucheError, match="D12-ADV-1"):
         d12.critical_chance("triple")

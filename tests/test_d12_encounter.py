@@ -189,9 +189,10 @@ def test_encounter_rejections_are_atomic_core_err() -> None:
 
 
 def test_encounter_roster_and_options_errors_core_err() -> None:
-    with pytest.raises(EscarmoucheError, match="defense = 41"):
+    with pytest.raises(EscarmoucheError, match="Défense 41 refusée"):
         Encounter("d12", [fighter("A", "x", defense=41)])
-    with pytest.raises(EscarmoucheError, match="defense = rien\u00a0: cette caractéristique"):
+    with pytest.raises(EscarmoucheError, match="Aucune valeur pour «\u00a0défense\u00a0»\u00a0:"
+                                               " cette caractéristique"):
         Encounter("d12", [Combatant("A", "x", {"PV": 3})])
     enc = Encounter("d12", party())
     with pytest.raises(EscarmoucheError, match="surprise_by"):

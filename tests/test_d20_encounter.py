@@ -39,8 +39,9 @@ def test_bad_roster_and_options() -> None:
     with pytest.raises(EscarmoucheError, match="occupée"):
         enc.start(ScriptedRolls(INIT_ROLLS), positions={"Thorin": [0, 0], "Pip": [0, 0]})
     assert not enc.state.started
-    with pytest.raises(EscarmoucheError, match="save_target"):
+    with pytest.raises(EscarmoucheError, match="refusée pour") as err:
         d20.Rules(save_target=0)
+    assert err.value.field == "save_target"
 
 
 def test_rejected_declaration_leaves_state_unchanged() -> None:

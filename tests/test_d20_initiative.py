@@ -163,5 +163,5 @@ def test_initiative_checks_the_modifier_d20_init_1() -> None:
     wild = [Combatant("A", "x", {"PV": 5, "init": 500}), Combatant("B", "y", {"PV": 5})]
     with pytest.raises(ParameterError, match="D20-INIT-1"):
         d20.roll_initiative(wild, ScriptedRolls([1, 2]))
-    with pytest.raises(ParameterError, match="init = 500"):
+    with pytest.raises(ParameterError, match="500 refusée pour «\u00a0init\u00a0»"):
         d20.first_to_act_odds(wild)

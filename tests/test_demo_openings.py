@@ -46,7 +46,7 @@ PROMISES: dict[str, tuple[str, list[tuple[str, str, Check]]]] = {
     "demos/initiative.md": ("demo", [
         ("s’ouvre sur le système Rulebook, avec\nla graine 7",
          "le système Rulebook, graine 7, dés tirés de la graine",
-         lambda d: d.system.value == "rulebook" and d.dice.seed.value == 7
+         lambda d: d.system.value == "rulebook" and d.dice.seed_value() == 7
          and _not_manual(d)),
         ("lancez\nl’initiative", "aucune erreur affichée", _no_banner),
     ]),
@@ -65,15 +65,15 @@ PROMISES: dict[str, tuple[str, list[tuple[str, str, Check]]]] = {
     ]),
     "demos/parade-esquive.md": ("demo", [
         ("parade", "graine 5, dés tirés de la graine, aucune erreur",
-         lambda d: d.dice.seed.value == 5 and _not_manual(d) and _no_banner(d)),
+         lambda d: d.dice.seed_value() == 5 and _not_manual(d) and _no_banner(d)),
     ]),
     "demos/critiques.md": ("demo", [
         ("critique", "graine 2, dés tirés de la graine, aucune erreur",
-         lambda d: d.dice.seed.value == 2 and _not_manual(d) and _no_banner(d)),
+         lambda d: d.dice.seed_value() == 2 and _not_manual(d) and _no_banner(d)),
     ]),
     "demos/surprise.md": ("demo", [
         ("surprise", "les quatre systèmes côte à côte, graine 3",
-         lambda d: all(box.value for box in d.systems.values()) and d.dice.seed.value == 3
+         lambda d: all(box.value for box in d.systems.values()) and d.dice.seed_value() == 3
          and _not_manual(d) and _no_banner(d)),
     ]),
     "atelier.md": ("atelier", [

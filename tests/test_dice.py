@@ -140,14 +140,14 @@ def test_error_message_format_of_the_spec() -> None:
         ("1d6!!", 4, "«\u00a0!\u00a0» en double"),
         ("2d6kh1!", 6, "«\u00a0!\u00a0» doit précéder «\u00a0kh\u00a0»/«\u00a0kl\u00a0»"),
         ("2d6kh1kl1", 6, "un seul «\u00a0kh\u00a0»/«\u00a0kl\u00a0» par terme"),
-        ("5!", 1, "«\u00a0!\u00a0» inattendu\u00a0: seul un dé peut exploser"),
+        ("5!", 1, "«\u00a0!\u00a0» inattendu, seul un dé peut exploser"),
         ("1d1!", 3, "un d1 ne peut pas exploser"),
-        ("1d6x", 3, ("«\u00a0x\u00a0» inattendu\u00a0: «\u00a0+\u00a0», «\u00a0-\u00a0» ou la fin "
+        ("1d6x", 3, ("«\u00a0x\u00a0» inattendu, «\u00a0+\u00a0», «\u00a0-\u00a0» ou la fin "
                      "attendu")),
         ("1d6 2", 4, "nombre «\u00a02\u00a0» inattendu"),
         ("1d6+", 4, "terme manquant après «\u00a0+\u00a0»"),
         ("-", 1, "terme manquant après «\u00a0-\u00a0»"),
-        ("1d6++2", 4, "«\u00a0+\u00a0» inattendu\u00a0: un nombre ou un dé"),
+        ("1d6++2", 4, "«\u00a0+\u00a0» inattendu, un nombre ou un dé"),
         ("x", 0, "«\u00a0x\u00a0» inattendu"),
         ("1d%%", 3, "«\u00a0%\u00a0» inattendu"),
         ("1000001", 0, "constante 1000001 hors des bornes 0–1000000"),
@@ -439,7 +439,8 @@ def test_mean_probability_minimum_maximum() -> None:
     assert probability("1d6", ("!=", 6)) == Fraction(5, 6)
     assert probability("1d6", ("<", 3)) == Fraction(1, 3)
     assert probability("2d6", lambda total: total % 2 == 0) == Fraction(1, 2)
-    with pytest.raises(DiceError, match="comparaison «\u00a0~\u00a0» inconnue"):
+    with pytest.raises(DiceError, match="«\u00a0~\u00a0» refusée pour"
+                                        " «\u00a0comparaison\u00a0»\u00a0: comparaison inconnue"):
         probability("1d6", ("~", 3))
 
 
@@ -616,8 +617,8 @@ def test_check_expression_names_field_owner_and_rule_core_dice() -> None:
     with pytest.raises(DiceError) as err:
         check_expression("1d8+", who="Grolk", rule="D12-CRIT-2")
     text = str(err.value)
-    assert text.startswith("arme de «\u00a0Grolk\u00a0» = «\u00a01d8+\u00a0»\u00a0: "
-                            "") and text.endswith("(D12-CRIT-2)")
+    assert text.startswith("Valeur «\u00a01d8+\u00a0» refusée pour «\u00a0arme de Grolk\u00a0»"
+                           "\u00a0: ") and text.endswith("(CORE-DICE, D12-CRIT-2).")
     assert err.value.rule == "D12-CRIT-2"
     with pytest.raises(DiceError, match="une expression de dés est attendue"):
         check_expression(8)

@@ -122,8 +122,10 @@ def test_a_bad_edition_is_refused_naming_the_field_core_err(over: dict[str, Any]
     """CORE-ERR: a malformed edition file raises one French error naming the field."""
     with pytest.raises(SaveError) as err:
         parse_edition(_edition(**over))
-    assert str(err.value).startswith(f"{field} = ")
-    assert str(err.value).endswith("(CORE-ERR)")
+    # one sentence naming the field (issue 25: no « champ = valeur : »)
+    assert err.value.field == field or f"«\u00a0{field}\u00a0»" in str(err.value)
+    assert " = " not in str(err.value)
+    assert str(err.value).endswith("(CORE-ERR).")
     assert isinstance(err.value, ValueError)
 
 
@@ -190,7 +192,7 @@ def test_any_edition_data_reads_or_is_refused_in_french_core_err(data: dict[str,
     try:
         edition = parse_edition(data)
     except SaveError as err:
-        assert str(err).endswith("(CORE-ERR)")
+        assert str(err).endswith("(CORE-ERR).")
     else:
         assert edition.number == data["number"] and len(edition.changes) == len(
             data["changes"])
@@ -199,7 +201,8 @@ def test_any_edition_data_reads_or_is_refused_in_french_core_err(data: dict[str,
 def test_the_file_name_is_the_edition_number(tmp_path: Path) -> None:
     path = tmp_path / "3.toml"
     path.write_text(edition_to_toml(parse_edition(_edition())), encoding="utf-8")
-    with pytest.raises(SaveError, match=r"^number = 2\u00a0: .*3\.toml"):
+    with pytest.raises(SaveError, match=r"^Valeur 2 refusée pour «\u00a0number\u00a0»\u00a0:"
+                                        r" .*3\.toml"):
         load_edition(path)
 
 
@@ -236,7 +239,8 @@ def test_duels_are_reproducible_and_bounded_core_rng() -> None:
     a = duel_outcomes("rulebook", rules, 30, seed=5)
     assert a == duel_outcomes("rulebook", rules, 30, seed=5)
     assert a.win_low <= a.win <= a.win_high and a.rounds_low <= a.rounds <= a.rounds_high
-    with pytest.raises(ParameterError, match=r"^duels = 0\u00a0: .*\(CORE-RNG\)$"):
+    with pytest.raises(ParameterError, match=r"^Valeur 0 refusée pour «\u00a0duels\u00a0»\u00a0:"
+                                             r" .*\(CORE-RNG\)\.$"):
         duel_outcomes("rulebook", rules, 0)
 
 
@@ -599,12 +603,13 @@ def test_atelier_refuses_a_bad_value_in_french_and_keeps_the_result() -> None:
 
     atelier = Atelier("rulebook")
     default = atelier.controls["crit_success_max"].value
-    atelier.controls["crit_success_max"].value = default + 1
+    atelier.controls["crit_success_max"].value = int(default) + 1
     shown, snippet = atelier.result_text, atelier.snippet_text
     atelier.controls["crit_success_max"].value = 300
     # the refusal names the option by its French label, not its engine name (issue 25)
     assert atelier.error_text.startswith(
-        "Refus, plus haut jet de réussite critique du test D100 300\u00a0:")
+        "Valeur 300 refusée pour «\u00a0plus haut jet de réussite critique du test D100\u00a0»"
+        "\u00a0:")
     assert "(RB-D100-1)" in atelier.error_text
     assert (atelier.result_text, atelier.snippet_text) == (shown, snippet)
     atelier.controls["crit_success_max"].value = default
@@ -646,12 +651,16 @@ def test_nbval_report_prefers_the_plain_text_form() -> None:
 
 
 @pytest.mark.parametrize(("change", "refused"), [
-    ({"option": "parades_par_rond"}, r"changes\[0\]\.option = «\s?parades_par_rond\s?».*"
+    ({"option": "parades_par_rond"}, r"«\s?parades_par_rond\s?» refusée pour "
+                                     r"«\s?changes\[0\]\.option\s?».*"
                                      r"option inconnue du système d100.*CORE-ERR"),
     ({"option": "parries_per_round"}, r"option inconnue du système d100"),
-    ({"after": 150}, r"changes\[0\]\.after = 150.*entre 0 et 10.*D100-PARRY-3"),
-    ({"after": "deux"}, r"changes\[0\]\.after = «\s?deux\s?».*nombre entier.*D100-PARRY-3"),
-    ({"system": "d6"}, r"changes\[0\]\.system = «\s?d6\s?».*système inconnu"),
+    ({"after": 150}, r"150 refusée pour «\s?changes\[0\]\.after\s?».*entre 0 et 10.*"
+                     r"D100-PARRY-3"),
+    ({"after": "deux"}, r"«\s?deux\s?» refusée pour «\s?changes\[0\]\.after\s?».*"
+                        r"nombre entier.*D100-PARRY-3"),
+    ({"system": "d6"}, r"«\s?d6\s?» refusée pour «\s?changes\[0\]\.system\s?».*"
+                       r"système inconnu"),
 ])
 def test_an_option_change_is_checked_against_the_declaration(
         change: dict[str, Any], refused: str) -> None:

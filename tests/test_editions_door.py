@@ -53,14 +53,16 @@ def _edit(path: Path, old: str, new: str) -> int:
 @pytest.mark.parametrize(("old", "new", "refused"), [
     ('option = "seuil_sauvegarde"', 'option = "seuil_sauvegard"',
      r"option inconnue du système d20 ; vouliez-vous dire « seuil_sauvegarde » \?"),
-    ("after = 12", "after = 150", r"changes\[3\]\.after = 150 .*D20-END-1"),
-    ("after = 12", 'after = "douze"', r"changes\[3\]\.after = « douze » .*nombre entier"),
-    ('rules = ["D20-END-1"]', 'rules = ["D20-EDN-1"]',
-     r"changes\[3\]\.rules\[0\] = « D20-EDN-1 » : règle inconnue de spec/RULES\.md ; "
-     r"vouliez-vous dire « D20-END-1 » \?"),
+    ("after = 12", "after = 150",
+     r"Valeur 150 refusée pour « changes\[3\]\.after » .*D20-END-1"),
+    ("after = 12", 'after = "douze"',
+     r"Valeur « douze » refusée pour « changes\[3\]\.after » .*nombre entier"),
+    ('rules = ["D20-EDN-1"]'.replace("EDN", "END"), 'rules = ["D20-EDN-1"]',
+     r"Valeur « D20-EDN-1 » refusée pour « changes\[3\]\.rules\[0\] » : règle inconnue de "
+     r"spec/RULES\.md ; vouliez-vous dire « D20-END-1 » \?"),
     ("before = 10", "before = 11",
-     r"changes\[3\]\.before = 11 : l’édition précédente jouait 10 pour l’option "
-     r"« seuil_sauvegarde »"),
+     r"Valeur 11 refusée pour « changes\[3\]\.before » : l’édition précédente jouait 10 "
+     r"pour l’option « seuil_sauvegarde »"),
 ])
 def test_a_faulty_edition_file_is_refused_with_file_line_and_field_core_err(
         copy: Path, old: str, new: str, refused: str) -> None:
@@ -121,10 +123,12 @@ def test_a_designer_text_is_never_dropped(copy: Path, monkeypatch: pytest.Monkey
     written = path.read_text(encoding="utf-8")
     assert "# À relire : ce changement ne s’applique plus" in written.replace("\u00a0", " ")
     assert load_edition(path).changes == again.changes
-    with pytest.raises(ValueError, match=r"flag = «\s?values-changed\s?».*avant de publier"):
+    with pytest.raises(ValueError, match=r"«\s?values-changed\s?» refusée pour «\s?changes"
+                                         r"\[2\]\.flag\s?».*avant de publier"):
         TOOL.publish(copy)
     path.write_text(re.sub(r'(?m)^flag = "values-changed"\n', "", written), encoding="utf-8")
-    with pytest.raises(ValueError, match=r"flag = «\s?no-longer-applies\s?»"):
+    with pytest.raises(ValueError, match=r"«\s?no-longer-applies\s?» refusée pour "
+                                         r"«\s?changes\[3\]\.flag\s?»"):
         TOOL.publish(copy)
 
 
@@ -178,7 +182,7 @@ def test_make_edition_is_all_or_nothing(copy: Path, capsys: pytest.CaptureFixtur
     err = capsys.readouterr().err.replace("\u00a0", " ").replace("\u202f", " ")
     assert "ÉCHEC : book/exemple.ipynb, cellule de code n° 2 (« from escarmouche.dice import " \
            "ScriptedRolls »)" in err, err
-    assert "plus aucun résultat prévu pour le jet n° 2 (un d6 est demandé)" in err, err
+    assert "plus aucun résultat prévu pour le jet n° 2 (un d6 est demandé" in err, err
     assert "Corrigez cet exemple dans son jumeau book_src/exemple.md." in err
     assert "Rien n’a été écrit" in err
     assert _tree(copy) == before

@@ -295,7 +295,7 @@ def test_roster_errors_core_err() -> None:
 
 
 def test_restore_rejects_garbage() -> None:
-    with pytest.raises(EscarmoucheError, match="JSON invalide"):
+    with pytest.raises(EscarmoucheError, match="Texte JSON refusé"):
         Encounter.from_json("{pas du json")
     with pytest.raises(EscarmoucheError, match="format"):
         Encounter.from_json("{}")
@@ -420,7 +420,8 @@ def test_registry_get_returns_registered_systems_core_err() -> None:
     assert systems.get("jouet") is TOY
     systems.unregister("jouet")
     Encounter(TOY, roster())
-    with pytest.raises(EscarmoucheError, match="rulebook, d100, d12 et d20") as err:
+    with pytest.raises(EscarmoucheError, match="«\u00a0rulebook\u00a0», «\u00a0d100\u00a0»,"
+                                               " «\u00a0d12\u00a0» ou «\u00a0d20\u00a0»") as err:
         systems.get("jouet")
     assert "jouet" not in str(err.value).split(":", 1)[1]
 

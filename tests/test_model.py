@@ -45,7 +45,8 @@ def test_combatant_errors_core_err(kwargs: dict[str, object], field: str) -> Non
 
 
 def test_missing_stat_message() -> None:
-    with pytest.raises(EscarmoucheError, match=("HAB = rien\u00a0: cette caractéristique est "
+    with pytest.raises(EscarmoucheError, match=("Aucune valeur pour «\u00a0HAB\u00a0»\u00a0:"
+                                                " cette caractéristique est "
                                                 "requise")):
         Combatant("A", "a").stat("HAB")
     assert Combatant("A", "a").stat("init", 0) == 0

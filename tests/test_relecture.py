@@ -20,7 +20,7 @@ import pytest
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.encounter import Encounter
-from escarmouche.errors import field_label, invalid
+from escarmouche.errors import FIELD_LABELS, FIELD_NOUNS, field_label, invalid
 from escarmouche.systems import NAMES, get
 from tests import golden_runner
 from tests.test_typography import problems
@@ -154,14 +154,83 @@ def test_r2_refusals_read_as_sentences_with_french_labels() -> None:
     assert len(errors) >= 5
     for err in errors:
         text = err.refusal()
-        assert text.startswith("Refus") and text.endswith(".")
-        assert " = " not in text.split(":")[0], text
+        assert text[:1].isupper() and text.endswith("."), text
+        assert " = " not in text, text
         assert top_level_colons(next(clauses(text))) == 1, text
         assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
         if err.field:
             assert "_" not in field_label(err.field), err.field
-            assert field_label(err.field) in text
+            noun = FIELD_NOUNS.get(err.field, ("",))[0]
+            assert f"«\u00a0{field_label(err.field)}\u00a0»" in text or (
+                noun and text.lower().startswith(noun)), text
+        assert str(err) == text  # the message is the sentence itself (issue 25)
         assert not problems(text), (text, problems(text))
+
+
+def _fuzzed_refusals() -> list[EscarmoucheError]:
+    """The refusals of a broad, fixed sample: every fuzz target (dice, saves, rosters,
+    edition files, widget boxes, actions, start options, rules) on 25 generated inputs,
+    and the widgets' number boxes on what a reader types."""
+    from escarmouche_widgets._parse import NumberField, parse_number
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    from tests.fuzz_targets import all_targets
+
+    errors: list[EscarmoucheError] = []
+
+    def collector(target: Any) -> Callable[[], None]:
+        @settings(max_examples=25, deadline=None, database=None, derandomize=True,
+                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+        @given(target.strategy)
+        def collect(value: Any) -> None:
+            try:
+                target.run(value)
+            except EscarmoucheError as err:
+                errors.append(err)
+            except Exception:  # crashes are test_fuzz's business
+                pass
+
+        return collect  # type: ignore[no-any-return]
+
+    for target in all_targets():
+        collector(target)()
+    field = NumberField("blessures (B)", 0, 1000, "D100-ATK-3")
+    for typed in ("12,5", "12.5", "-3", "99999999999", "abc", "", "1e3"):
+        try:
+            parse_number(typed, field)
+        except EscarmoucheError as err:
+            errors.append(err)
+    return errors
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý«])", text) if s]
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without what « » quote (a value a user typed may hold anything)."""
+    return re.sub(r"«[^«»]*»", "« »", text)
+
+
+def test_r2_no_refusal_keeps_the_debugging_shape() -> None:
+    """R2 over a broad sample (the fuzz targets' refusals): no « champ = valeur : », and
+    no sentence with two colons (« Refusé : combat = terminé (victoire : …) : … »), in
+    the message or in the refusal a widget shows; each names its rule."""
+    errors = _fuzzed_refusals()
+    assert len(errors) > 300
+    kinds = {type(err).__name__ for err in errors}
+    assert {"ParameterError", "DiceError", "SaveError", "RosterError"} <= kinds, kinds
+    bad: list[str] = []
+    for err in errors:
+        for text in {str(err), err.refusal()}:
+            plain = _unquoted(text)
+            if " = " in plain or any(top_level_colons(s) > 1 for s in _sentences(plain)):
+                bad.append(text)
+            elif err.rule and err.rule not in text:
+                bad.append(f"{text} [no {err.rule}]")
+        if not err.refusal().endswith((".", "?", "!")):
+            bad.append(err.refusal())
+    assert not bad, "\n".join(sorted(set(bad))[:30])
 
 
 def test_r2_book_pages_print_refusals_as_sentences() -> None:
@@ -434,3 +503,54 @@ def test_r6_no_calque_for_the_environment_tie() -> None:
     bad = [str(p.relative_to(ROOT)) for p in places
            if calque.search(p.read_text(encoding="utf-8"))]
     assert not bad, bad
+
+
+def test_r4_refusals_name_engine_fields_by_a_french_label() -> None:
+    """R4 in the refusals (B31): a field whose engine name is an identifier with an
+    underscore (« action_points », « surprise_by ») is named by a French label — its
+    option's declared label, an explicit one, or ``errors.FIELD_LABELS`` — never by the
+    engine name with spaces (« action points »), nor by an English word."""
+    english = re.compile(r"\b(unaware|environment|stat|slot|weapon|default|by|max|min)\b")
+    bad: set[str] = set()
+    for err in _fuzzed_refusals():
+        field, label = err.field, err.label
+        if not isinstance(field, str) or not label:
+            continue
+        if re.fullmatch(r"[a-z][a-z0-9_]*_[a-z0-9_]*", field) and label == field.replace(
+                "_", " ") and field not in FIELD_LABELS:
+            bad.add(f"{field} → {label}")
+        if re.fullmatch(r"[a-z][a-z0-9_ ]*", label) and english.search(label):
+            bad.add(f"{field} → {label}")
+    assert not bad, sorted(bad)
+
+
+def test_r2_option_kind_and_speed_effect_refusals_read_right() -> None:
+    """R2 (B29, B32): a list option given a number says « une liste est attendue »
+    (agreement), and a speed effect ending before it starts names no engine field
+    (« avant first_turn = 3 » before)."""
+    from escarmouche.systems import rulebook as rb
+
+    with pytest.raises(EscarmoucheError) as err:
+        rb.SYSTEM.rules_from_json({"extra_traits": 3})
+    assert "une liste est attendue" in str(err.value), str(err.value)
+    with pytest.raises(EscarmoucheError) as err:
+        rb.speed_effect("Grolk", "depasse", first_turn=3, last_turn=2)
+    text = str(err.value)
+    assert "first_turn" not in text.replace("(last_turn)", "") and " = " not in text, text
+    assert "le dernier tour ne peut précéder le premier" in text
+
+
+def test_r7_the_designers_edition_example_reads() -> None:
+    """R7 (B38): the edition file shown to designers (`concepteurs`) is one the engine
+    reads: an option change names the option by its French key, not its engine name."""
+    import tomllib
+
+    from escarmouche.editions.data import parse_edition
+
+    page = (BOOK / "concepteurs.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", page, flags=re.S)
+    changes = [b for b in blocks if "[[changes]]" in b]
+    assert changes
+    for block in changes:
+        edition = parse_edition(tomllib.loads(block))
+        assert edition.changes

@@ -141,14 +141,16 @@ def test_an_end_condition_cites_the_systems_end_rule() -> None:
     fin = '\n[[fin]]\ncondition = "camp_hors_combat"\nissue = "victoire"\ncamp = "elfes"\n'
     for name, rule in (("rulebook-duel", "RB-END-1"), ("d20-duel", "CORE-END-1")):
         text = EXAMPLES[name].read_text(encoding="utf-8") + fin
-        with pytest.raises(RosterError, match=rf"fin\[\d\]\.camp = .*\({rule}\)$"):
+        with pytest.raises(RosterError, match=rf"champ «\u00a0fin\[\d\]\.camp\u00a0», valeur"
+                                              rf" .*\({rule}\)\.$"):
             parse_roster(text)
 
 
 def test_unknown_per_combatant_key_for_the_system() -> None:
     text = EXAMPLES["d20-escarmouche"].read_text(encoding="utf-8").replace(
         "position = [0, 0]", 'position = [0, 0]\narme = "1d8"')
-    with pytest.raises(RosterError, match=r"ligne 16 — camps\[0\]\.combattants\[0\]\.arme"):
+    with pytest.raises(RosterError, match=r"ligne 16, champ"
+                                          r" «\u00a0camps\[0\]\.combattants\[0\]\.arme\u00a0»"):
         parse_roster(text)
 
 
@@ -157,7 +159,7 @@ def test_bounds_and_types() -> None:
         parse_roster("#" * (MAX_ROSTER_CHARS + 1))
     with pytest.raises(RosterError, match="texte TOML"):
         parse_roster(b"version = 1")  # type: ignore[arg-type]
-    with pytest.raises(RosterError, match="champs manquants"):
+    with pytest.raises(RosterError, match="il manque les champs"):
         parse_roster("version = 1\n")
 
 
@@ -220,7 +222,8 @@ def test_a_registered_system_reads_its_rules_field_names() -> None:
         assert roster.rules.faces == 8
         assert roster.play(random.Random(1), max_turns=20).finished
         with pytest.raises(RosterError,
-                           match=r"ligne 4 \(options\.faces_degats\).*JOUET-ATK-1"):
+                           match=r"ligne 4, champ «\u00a0options\.faces_degats\u00a0»\."
+                                 r" .*JOUET-ATK-1"):
             parse_roster(text.replace("faces_degats = 8", "faces_degats = 1"))
     finally:
         systems.unregister(TOY.name)

@@ -79,15 +79,18 @@ def test_rules_options_are_checked_rb_d100_1(kwargs: dict[str, Any], field: str)
     with pytest.raises(EscarmoucheError) as err:
         rb.Rules(**kwargs)
     assert err.value.field == field
-    assert field in str(err.value)
+    # the refusal names the option by its declared French label, not its engine name
+    label = next(o.label for o in rb.SYSTEM.options() if o.name == field)
+    assert f"«\u00a0{label}\u00a0»" in str(err.value) and field not in str(err.value)
 
 
 def test_d100_bad_roll_rb_d100_1() -> None:
-    with pytest.raises(EscarmoucheError, match=r"jet = 0\u00a0.*RB-D100-1"):
+    with pytest.raises(EscarmoucheError, match=r"0 refusée pour"
+                                               r" «\u00a0jet\u00a0»\u00a0.*RB-D100-1"):
         rb.d100_test(50, 0)
     with pytest.raises(EscarmoucheError, match="RB-D100-1"):
         rb.d100_test(50, 101)
-    with pytest.raises(EscarmoucheError, match="stat"):
+    with pytest.raises(EscarmoucheError, match="«\u00a0caractéristique\u00a0»"):
         rb.d100_test("50", 10)  # type: ignore[arg-type]
 
 

@@ -62,15 +62,20 @@ def test_encounter_roster_errors() -> None:
     for missing in ("HAB", "DIS", "PMR", "PV", "Esprit"):
         stats = {k: v for k, v in base.items() if k != missing}
         with pytest.raises(EscarmoucheError,
-                           match=f"{missing} = rien\u00a0: caractéristique requise pour Zed"):
+                           match=f"Aucune valeur pour «\u00a0{missing}\u00a0»\u00a0: "
+                                 "caractéristique requise pour Zed"):
             Encounter("rulebook", [Combatant("Zed", "x", stats)])
-    with pytest.raises(EscarmoucheError, match=r"HAB = 101\u00a0: .* pour Zed"):
+    with pytest.raises(EscarmoucheError, match=r"101 refusée pour «\u00a0HAB\u00a0»\u00a0: .* pour"
+                                               r" Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "HAB": 101})])
-    with pytest.raises(EscarmoucheError, match=r"PV = 0\u00a0: .* pour Zed"):
+    with pytest.raises(EscarmoucheError, match=r"0 refusée pour «\u00a0PV\u00a0»\u00a0: .* pour"
+                                               r" Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "PV": 0})])
-    with pytest.raises(EscarmoucheError, match=r"trait = «\u00a0alerte\u00a0»\u00a0: .* pour Zed"):
+    with pytest.raises(EscarmoucheError, match=r"Trait «\u00a0alerte\u00a0» refusé\u00a0: .* "
+                                               r"pour Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", base, traits={"alerte"})])
-    with pytest.raises(EscarmoucheError, match=r"eclat_max = 1\u00a0: .* pour Zed"):
+    with pytest.raises(EscarmoucheError, match=r"1 refusée pour «\u00a0éclat maximal\u00a0»"
+                                               r"\u00a0: .* pour Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "eclat": 2, "eclat_max": 1})])
     with pytest.raises(EscarmoucheError, match="eclat manquant"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "eclat_max": 1})])
@@ -82,9 +87,10 @@ def test_encounter_start_options_checked_rb_surprise_1() -> None:
     rng = ScriptedRolls([10, 60, 30, 30, 30, 30])
     with pytest.raises(EscarmoucheError, match="non_avertis manquant"):
         enc.start(rng, surprise_par="monstres")
-    with pytest.raises(EscarmoucheError, match="surprise_par = «\u00a0dragons\u00a0»"):
+    with pytest.raises(EscarmoucheError, match="«\u00a0dragons\u00a0» refusée pour"
+                                               " «\u00a0surprise par\u00a0»"):
         enc.start(rng, surprise_par="dragons", non_avertis=True)
-    with pytest.raises(EscarmoucheError, match="option = «\u00a0embuscade\u00a0»"):
+    with pytest.raises(EscarmoucheError, match="Option «\u00a0embuscade\u00a0» refusée"):
         enc.start(rng, embuscade=True)
     with pytest.raises(EscarmoucheError, match="non_avertis est donné sans surprise_par"):
         enc.start(rng, non_avertis=True)
@@ -326,7 +332,7 @@ def test_hypoactivity_roll_each_activation_rb_speed_1() -> None:
     assert first.current == "Aldric" and events(first, "hypoactivite")[0].data["roll"] == 3
     end(first, 3)
     before = first.to_json()
-    with pytest.raises(EscarmoucheError, match="rng = rien"):
+    with pytest.raises(EscarmoucheError, match="Aucune valeur pour «\u00a0rng\u00a0»"):
         end(first)  # turn 2: Aldric's d4 needs dice
     assert first.to_json() == before
 
@@ -415,15 +421,18 @@ def test_attack_on_pv_or_esprit_rb_end_2() -> None:
     [
         ({"cible": "Grolk"}, "degats manquant"),
         ({"cible": "Grolk", "degats": 2, "des": "1d6"}, "pas les deux"),
-        ({"cible": "Grolk", "degats": -1}, "degats = −1"),
-        ({"cible": "Grolk", "degats": 2, "piste": "Mana"}, "piste = «\u00a0Mana\u00a0»"),
+        ({"cible": "Grolk", "degats": -1}, "−1 refusée pour «\u00a0dégâts\u00a0»"),
+        ({"cible": "Grolk", "degats": 2, "piste": "Mana"}, "«\u00a0Mana\u00a0» refusée pour"
+                                                           " «\u00a0piste\u00a0»"),
         ({"cible": "Personne", "degats": 2}, "Personne"),
         ({"cible": "Grolk", "des": "2d"}, "2d"),
-        ({"cible": "Grolk", "degats": 1, "vitesse": "rapide"}, "vitesse = «\u00a0rapide\u00a0»"),
+        ({"cible": "Grolk", "degats": 1, "vitesse": "rapide"},
+                "«\u00a0rapide\u00a0» refusée pour «\u00a0vitesse\u00a0»"),
         ({"cible": "Grolk", "degats": 1, "duree": 2}, "duree sans vitesse"),
-        ({"cible": "Grolk", "degats": 1, "vitesse": "depasse", "duree": 0}, "duree = 0"),
-        ({"cible": "Grolk", "degats": 1, "arme": "épée"}, "paramètre = «\u00a0arme\u00a0»"),
-        ({"cible": "Grolk", "degats": 1, "avec_deplacement": "oui"}, "avec_deplacement"),
+        ({"cible": "Grolk", "degats": 1, "vitesse": "depasse", "duree": 0},
+                "0 refusée pour «\u00a0durée\u00a0»"),
+        ({"cible": "Grolk", "degats": 1, "arme": "épée"}, "Paramètre «\u00a0arme\u00a0» refusé"),
+        ({"cible": "Grolk", "degats": 1, "avec_deplacement": "oui"}, "avec déplacement"),
     ],
 )
 def test_bad_attack_is_atomic_rb_end_2(params: dict[str, Any], pattern: str) -> None:
@@ -438,12 +447,13 @@ def test_bad_attack_is_atomic_rb_end_2(params: dict[str, Any], pattern: str) -> 
 
 def test_other_bad_actions() -> None:
     enc = begin()
-    with pytest.raises(ParameterError, match="action = «\u00a0voler\u00a0»"):
+    with pytest.raises(ParameterError, match="Action «\u00a0voler\u00a0» refusée"):
         enc.act("Aldric", "voler")
-    with pytest.raises(ParameterError, match=(r"paramètre = «\u00a0posture\u00a0»\u00a0: .* a "
+    with pytest.raises(ParameterError, match=(r"Paramètre «\u00a0posture\u00a0» refusé\u00a0: .* a "
                                               r"besoin")):
         enc.act("Aldric", "posture")
-    with pytest.raises(ParameterError, match=r"posture = .* texte non vide"):
+    with pytest.raises(ParameterError, match=r"refusée pour «\u00a0posture\u00a0».* texte non"
+                                             r" vide"):
         enc.act("Aldric", "posture", posture="  ")
     with pytest.raises(ParameterError, match="cible manquante"):
         enc.act("Aldric", "sort", degats=2)

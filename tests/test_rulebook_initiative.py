@@ -54,9 +54,11 @@ def test_initiative_ignores_skills_rb_init_1() -> None:
 @pytest.mark.parametrize(
     ("stats", "field", "pattern"),
     [
-        ({"DIS": 50}, "HAB", r"HAB = rien\u00a0: caractéristique requise pour Aldric .*RB-INIT-1"),
-        ({"HAB": 140}, "HAB", r"HAB = 140\u00a0: un nombre entier entre 0 et 100 .* pour Aldric"),
-        ({"HAB": -1}, "HAB", r"HAB = −1\u00a0: .* pour Aldric"),
+        ({"DIS": 50}, "HAB", r"Aucune valeur pour «\u00a0HAB\u00a0»\u00a0: caractéristique"
+                             r" requise pour Aldric .*RB-INIT-1"),
+        ({"HAB": 140}, "HAB", r"140 refusée pour «\u00a0HAB\u00a0»\u00a0: un nombre entier entre"
+                              r" 0 et 100 .* pour Aldric"),
+        ({"HAB": -1}, "HAB", r"−1 refusée pour «\u00a0HAB\u00a0»\u00a0: .* pour Aldric"),
     ],
 )
 def test_initiative_bad_hab_rb_init_1(stats: dict[str, int], field: str, pattern: str) -> None:
@@ -71,8 +73,8 @@ def test_initiative_bad_hab_rb_init_1(stats: dict[str, int], field: str, pattern
 def test_initiative_unknown_trait_rb_speed_1() -> None:
     """An unknown trait is refused (naming the combatant); ``extra_traits`` admits it."""
     c = fighter("Aldric", "x", 50, traits={"nain"})
-    with pytest.raises(EscarmoucheError, match=(r"trait = «\u00a0nain\u00a0»\u00a0: trait inconnu "
-                                                r".* pour Aldric")):
+    with pytest.raises(EscarmoucheError, match=(r"Trait «\u00a0nain\u00a0» refusé\u00a0: "
+                                                r"trait inconnu .* pour Aldric")):
         rb.initiative([c], ScriptedRolls([50]))
     init = rb.initiative([c], ScriptedRolls([50]), rules=rb.Rules(extra_traits=frozenset({"nain"})))
     assert init.order == ("Aldric",)
@@ -83,7 +85,8 @@ def test_initiative_bad_roster() -> None:
         rb.initiative([], ScriptedRolls([]))
     with pytest.raises(EscarmoucheError, match="unique"):
         rb.initiative([fighter("A", "x", 5), fighter("A", "y", 5)], ScriptedRolls([1, 2]))
-    with pytest.raises(EscarmoucheError, match="surprise_by = «\u00a0z\u00a0»"):
+    with pytest.raises(EscarmoucheError, match="«\u00a0z\u00a0» refusée pour «\u00a0surprise"
+                                               " par\u00a0»"):
         rb.initiative([fighter("A", "x", 5)], ScriptedRolls([1]), surprise_by="z")
 
 

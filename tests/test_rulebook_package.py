@@ -55,7 +55,8 @@ def test_option_labels_cover_every_option_and_value() -> None:
     assert set(rb.SYSTEM.option("surprise_aggregate").choices or {}) == set(
         rb.SURPRISE_AGGREGATES)
     assert set(rb.SYSTEM.option("hyperactive_slot").choices or {}) == set(rb.HYPERACTIVE_SLOTS)
-    with pytest.raises(ParameterError, match="hyperactive_slot = «\u00a0bientôt\u00a0»"):
+    with pytest.raises(ParameterError, match="«\u00a0bientôt\u00a0» refusée pour «\u00a0place de"
+                                             " la seconde activation"):
         rb.Rules(hyperactive_slot="bientôt")
 
 

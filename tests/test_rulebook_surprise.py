@@ -72,18 +72,21 @@ def test_surprise_bad_input_rb_surprise_1() -> None:
     """Missing DIS (attackers) or PMR (defenders) is refused, naming the combatant."""
     no_dis = Combatant("Grolk", "m", {"HAB": 50})
     ok = fighter("A", "h", 50)
-    with pytest.raises(EscarmoucheError, match=(r"DIS = rien\u00a0: caractéristique requise pour "
+    with pytest.raises(EscarmoucheError, match=(r"Aucune valeur pour «\u00a0DIS\u00a0»\u00a0:"
+                                                r" caractéristique requise pour "
                                                 r"Grolk")):
         rb.surprise([no_dis], [ok], ScriptedRolls([1, 1]), unaware=True)
-    with pytest.raises(EscarmoucheError, match=(r"PMR = rien\u00a0: caractéristique requise pour "
+    with pytest.raises(EscarmoucheError, match=(r"Aucune valeur pour «\u00a0PMR\u00a0»\u00a0:"
+                                                r" caractéristique requise pour "
                                                 r"Grolk")):
         rb.surprise([ok], [no_dis], ScriptedRolls([1, 1]), unaware=True)
-    with pytest.raises(EscarmoucheError, match=r"PMR = 101\u00a0: .* pour B"):
+    with pytest.raises(EscarmoucheError, match=r"101 refusée pour «\u00a0PMR\u00a0»\u00a0: .* pour"
+                                               r" B"):
         rb.surprise([ok], [fighter("B", "h", 5, pmr=101)], ScriptedRolls([1, 1]),
                     unaware=True)
     with pytest.raises(EscarmoucheError, match="attaquants"):
         rb.surprise([], [ok], ScriptedRolls([]), unaware=True)
-    with pytest.raises(EscarmoucheError, match="unaware"):
+    with pytest.raises(EscarmoucheError, match="«\u00a0non avertis\u00a0»"):
         rb.surprise([ok], [fighter("B", "h", 5)], ScriptedRolls([]), unaware="oui")  # type: ignore[arg-type]
 
 

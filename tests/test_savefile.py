@@ -93,7 +93,7 @@ def test_json_errors_are_french_core_log() -> None:
     (lambda d: d.update(cursor=5), "cursor"),
     (lambda d: d["fighters"].append(copy.deepcopy(d["fighters"][0])), "deux combattants"),
     (lambda d: d.update(format=2), "format"),
-    (lambda d: d.pop("log"), "champ manquant"),
+    (lambda d: d.pop("log"), "il manque le champ"),
     (lambda d: d.update(extra=1), "champ inconnu"),
     (lambda d: d.update(system="d6"), "système inconnu"),
     (lambda d: d.update(rules={"faces": "six"}), "faces"),

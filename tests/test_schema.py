@@ -50,9 +50,9 @@ def _reason(schema: dict[str, Any], value: object) -> str:
     ({"type": "integer"}, [1], "un nombre entier est attendu"),
     ({"type": "array"}, 3, "3 : une liste [ … ] est attendue"),
     ({"type": ["string", "null"]}, True, "true : un texte ou null est attendu"),
-    ({"required": ["a", "b", "c"]}, {"b": 1}, "champs manquants : « a » et « c »"),
+    ({"required": ["a", "b", "c"]}, {"b": 1}, "il manque les champs « a » et « c »"),
     ({"properties": {"a": {}}, "additionalProperties": False}, {"z": 1, "a": 1, "y": 2},
-     "champs inconnus : « z » et « y »"),
+     "champs inconnus « z » et « y »"),
     ({"minimum": 1}, 0, "0 : au moins 1"),
     ({"minItems": 2}, [1], "au moins 2 éléments sont attendus"),
     ({"maxLength": 2}, "abc", "texte trop long (au plus 2 caractères)"),
@@ -85,7 +85,8 @@ def test_a_fault_names_its_path_and_line() -> None:
     assert problem is not None and problem.path == "camps[1]"
     assert problem.line == _schema.line_map(DUEL)["camps[1]"]
     assert problem.message("CORE-ERR", source="duel.toml") == (
-        f"duel.toml, ligne {problem.line} — camps[1] = champ manquant : « nom » (CORE-ERR)")
+        f"duel.toml, ligne {problem.line}, champ « camps[1] » : il manque le champ « nom » "
+        "(CORE-ERR).")
 
 
 def test_the_three_readers_word_a_fault_alike_core_log() -> None:
@@ -95,14 +96,17 @@ def test_the_three_readers_word_a_fault_alike_core_log() -> None:
     save["couleur"] = "rouge"
     with pytest.raises(SaveError) as caught:
         savefile.validate_save(save)
-    assert str(caught.value) == "couleur = champ inconnu (CORE-LOG)"
+    plain = str(caught.value).replace("\u00a0", " ")
+    assert plain == "Sauvegarde, champ « couleur » : champ inconnu (CORE-LOG)."
     with pytest.raises(RosterError) as roster_err:
         parse_roster('couleur = "rouge"\n' + DUEL, source="duel.toml")
-    assert str(roster_err.value) == "duel.toml, ligne 1 — couleur = champ inconnu (CORE-ERR)"
+    assert str(roster_err.value).replace("\u00a0", " ") == (
+        "duel.toml, ligne 1, champ « couleur » : champ inconnu (CORE-ERR).")
     assert roster_err.value.line == 1
     with pytest.raises(SaveError) as edition_err:
         parse_edition({**EDITION, "couleur": "rouge"})
-    assert str(edition_err.value) == "couleur = champ inconnu (CORE-ERR)"
+    assert str(edition_err.value).replace("\u00a0", " ") == (
+        "Édition, champ « couleur » : champ inconnu (CORE-ERR).")
 
 
 def savefile_toy_save() -> str:
@@ -123,14 +127,14 @@ def test_toml_errors_name_line_and_column_core_err(tmp_path: Path) -> None:
     with pytest.raises(RosterError) as caught:
         parse_roster("version = 1\ntitre = Duel\n", source="duel.toml")
     assert str(caught.value) == ("duel.toml, ligne 2, colonne 9\u00a0: texte TOML invalide "
-                                 "(valeur invalide) (CORE-ERR)")
+                                 "(valeur invalide) (CORE-ERR).")
     assert caught.value.line == 2
     path = tmp_path / "2.toml"
     path.write_text("format = 1\nnumber = deux\n", encoding="utf-8")
     with pytest.raises(SaveError) as edition_err:
         load_edition(path)
     assert str(edition_err.value) == ("2.toml, ligne 2, colonne 10\u00a0: texte TOML invalide "
-                                      "(valeur invalide) (CORE-ERR)")
+                                      "(valeur invalide) (CORE-ERR).")
     path.write_text('format = "1', encoding="utf-8")
     with pytest.raises(SaveError, match=r"2\.toml, à la fin du texte"):
         load_edition(path)

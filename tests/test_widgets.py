@@ -20,6 +20,7 @@ from escarmouche_widgets._parse import (
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
+from escarmouche.errors import invalid
 
 # -- parsing ---------------------------------------------------------------------------
 
@@ -64,7 +65,8 @@ def test_parse_idents_folds_accents_and_spaces() -> None:
 
 def test_parse_int_and_params() -> None:
     assert parse_int(" 45 ", "CC", 0, 100) == 45
-    with pytest.raises(EscarmoucheError, match="CC = 140\u00a0: hors des bornes 0–100"):
+    with pytest.raises(EscarmoucheError, match="Valeur 140 refusée pour «\u00a0CC\u00a0»\u00a0: "
+                                                 "un nombre entier entre 0 et 100"):
         parse_int("140", "CC", 0, 100)
     with pytest.raises(EscarmoucheError, match="nombre entier"):
         parse_int("quarante", "CC", 0, 100)
@@ -83,7 +85,7 @@ def test_roster_round_trip_and_errors() -> None:
     assert build_roster(roster_rows(roster)) == roster
     with pytest.raises(EscarmoucheError, match="nom non vide"):
         build_roster([RosterRow("  ", "héros")])
-    with pytest.raises(EscarmoucheError, match="camp"):
+    with pytest.raises(EscarmoucheError, match="Camp"):
         build_roster([RosterRow("A", "")])
     with pytest.raises(EscarmoucheError, match="deux combattants"):
         build_roster([RosterRow("A", "x"), RosterRow("A", "y")])
@@ -122,12 +124,14 @@ def test_error_banner_guard_keeps_previous_state() -> None:
     banner = ErrorBanner()
 
     def bad() -> int:
-        raise EscarmoucheError("CC = 140 : hors des bornes (CORE-ERR)", field="CC",
-                               value=140, rule="CORE-ERR")
+        raise invalid("CC", 140, "CORE-ERR", "hors des bornes")
 
     assert banner.guard(bad) is None
-    # a refusal reads as a sentence naming the field (issue 25)
-    assert banner.message.startswith("Refus, CC 140\u00a0: hors des bornes")
+    # a refusal reads as a sentence naming the field by its label (issue 25)
+    banner.labels = {"CC": "capacité de combat"}
+    assert banner.guard(bad) is None
+    assert banner.message.startswith("Valeur 140 refusée pour «\u00a0capacité de combat\u00a0»"
+                                     "\u00a0: hors des bornes")
     assert "⚠" in banner.widget.value
     assert banner.guard(lambda: 3) == 3
     assert banner.message == "" and banner.widget.value == ""
@@ -160,8 +164,8 @@ def test_dice_controls_seed_and_manual() -> None:
         dice.rng()
     dice.manual.value = False
     before = dice.seed.value
-    assert dice.new_seed() == dice.seed.value
-    assert isinstance(before, int)
+    assert str(dice.new_seed()) == dice.seed.value
+    assert isinstance(before, str) and dice.seed_value() == int(dice.seed.value)
 
 
 def test_roster_editor_add_remove_and_read() -> None:

@@ -17,7 +17,7 @@ def test_fights_without_and_with_the_changes_are_simulate_s_d100_atk_3() -> None
     """D100-ATK-3: two-handed weapons by default in the Atelier; the fights shown are
     simulate() of the roster file without and with that option, seed 1 (CORE-RNG)."""
     atelier = Atelier("d100")
-    assert atelier.fights.value >= 20_000  # per rule set, in the page
+    assert atelier.fights.integer >= 20_000  # per rule set, in the page
     assert atelier.roster.value in example_rosters()
     atelier.roster.value = "d100-esquive"
     atelier.controls["default_weapon"].value = "arme_a_deux_mains"
@@ -61,6 +61,6 @@ def test_bad_fight_counts_are_french_refusals_core_err() -> None:
     atelier = Atelier("rulebook")
     atelier.fights.value = 0
     atelier.stepper.run_button.click()
-    assert atelier.error_text.startswith("Refus, combats 0") and "(CORE-ERR)" in \
-        atelier.error_text
+    assert atelier.error_text.startswith("Valeur 0 refusée pour «\u00a0combats\u00a0»") and (
+        "(CORE-ERR)" in atelier.error_text)
     assert "Appuyez sur" in atelier.fights_text

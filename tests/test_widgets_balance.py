@@ -50,13 +50,15 @@ def test_bad_values_show_a_french_error_and_keep_the_result_core_err() -> None:
     before = demo.result_text
     demo.fights.value = MAX_BROWSER_FIGHTS + 1
     demo.run_button.click()
-    assert f"Refus, combats {number(MAX_BROWSER_FIGHTS + 1)}" in demo.error_text
+    assert f"Valeur {number(MAX_BROWSER_FIGHTS + 1)} refusée pour «\u00a0combats\u00a0»" in (
+        demo.error_text)
     assert "(CORE-ERR)" in demo.error_text
     assert demo.result_text == before
     demo.fights.value = 10
     demo.options["parries_per_round"].value = 11  # D100-PARRY-3: 0 to 10
     demo.run_button.click()
-    assert demo.error_text.startswith("Refus, parades par round 11\u00a0:")
+    assert demo.error_text.startswith(
+        "Valeur 11 refusée pour «\u00a0parades par round\u00a0»\u00a0:")
     assert "(D100-PARRY-3)" in demo.error_text and demo.result_text == before
 
 
@@ -120,4 +122,5 @@ def test_a_live_run_refused_at_the_door_shows_a_french_error_core_err() -> None:
         assert not demo.launch()
 
     asyncio.run(live())
-    assert demo.error_text.startswith("Refus, combats 0") and not demo.stepper.running
+    assert demo.error_text.startswith("Valeur 0 refusée pour «\u00a0combats\u00a0»")
+    assert not demo.stepper.running

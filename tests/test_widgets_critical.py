@@ -75,7 +75,7 @@ def test_too_few_dice_shows_the_engine_message_and_keeps_the_result() -> None:
     assert demo.output.value == before
     demo.dice.dice.value = "12, x"
     demo.roll_button.click()
-    assert "dés manuels «\u00a0x\u00a0»" in demo.error_text
+    assert "«\u00a0x\u00a0» refusée pour «\u00a0dés manuels\u00a0»" in demo.error_text
     demo.dice.dice.value = "13"
     demo.roll_button.click()
     assert "hors de 1–12" in demo.error_text
@@ -85,16 +85,18 @@ def test_bad_inputs_keep_the_odds() -> None:
     demo = CriticalDemo()
     odds = demo.odds.value
     demo.weapon.value = "1d8+"
-    assert "Refus, arme «\u00a01d8+\u00a0»" in demo.error_text and "D12-CRIT-2" in demo.error_text
+    assert "«\u00a01d8+\u00a0» refusée pour «\u00a0arme\u00a0»" in demo.error_text
+    assert "D12-CRIT-2" in demo.error_text
     assert demo.odds.value == odds
     demo.weapon.value = "1d8+2"
     assert demo.error_text == ""
     demo.defence.value = 99
-    assert "défense 99\u00a0: un nombre entier entre 0 et 40" in demo.error_text
+    assert ("Valeur 99 refusée pour «\u00a0défense de la cible\u00a0»\u00a0: un nombre entier "
+            "entre 0 et 40") in demo.error_text
     assert demo.odds.value == odds
     demo.defence.value = 14
     demo.bonus.value = 200
-    assert "attaque 200" in demo.error_text
+    assert "Valeur 200 refusée pour «\u00a0bonus d’attaque\u00a0»" in demo.error_text
 
 
 def test_unused_dice_and_seed_reproducibility() -> None:

@@ -91,7 +91,8 @@ def test_unknown_action_and_too_few_dice() -> None:
     shown = demo.output.value
     demo.actions.value = "voler"
     demo.roll_button.click()
-    assert "actions «\u00a0voler\u00a0»\u00a0: action inconnue" in demo.error_text
+    assert "«\u00a0voler\u00a0» refusée pour «\u00a0actions\u00a0»\u00a0: action inconnue" in (
+        demo.error_text)
     assert demo.output.value == shown
     demo.actions.value = "déplacement, attaquer"
     play(demo, "15 5 4 20")

@@ -170,14 +170,15 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.roster.lines[0].name.value = "Aldric"
     demo.roster.lines[0].stats.value = "HAB=160"
     demo.roll_button.click()
-    assert "HAB 160" in demo.error_text and "RB-INIT-1" in demo.error_text
+    assert "Valeur 160 refusée pour «\u00a0HAB\u00a0»" in demo.error_text
+    assert "RB-INIT-1" in demo.error_text
     demo.roster.lines[0].stats.value = "HAB=6O"
     demo.roll_button.click()
     assert "HAB=6O" in demo.error_text
     demo.roster.lines[0].stats.value = "HAB=60"
     demo.roster.lines[0].traits.value = "volant"
     demo.roll_button.click()
-    assert "trait «\u00a0volant\u00a0»" in demo.error_text
+    assert "Trait «\u00a0volant\u00a0» refusé" in demo.error_text
     demo.roster.lines[0].traits.value = ""
     demo.dice.manual.value = True
     demo.dice.dice.value = "5, 6"
@@ -189,7 +190,7 @@ def test_bad_input_is_answered_in_french_and_the_result_kept() -> None:
     demo.dice.manual.value = False
     demo.roll_button.click()
     # the engine's own check (D20-INIT-1), naming the combatant
-    assert demo.error_text.startswith("Refus, init 500\u00a0:")
+    assert demo.error_text.startswith("Valeur 500 refusée pour «\u00a0init\u00a0»\u00a0:")
     assert "pour Aldric (D20-INIT-1)" in demo.error_text
 
 
@@ -223,7 +224,7 @@ def test_d100_order_ag_ties_and_roll_off() -> None:
     assert f"C {percent(odds['C'])}" in demo.odds_text
     demo.roster.lines[0].stats.value = "Ag=140"
     demo.roll_button.click()
-    assert "Ag 140" in demo.error_text
+    assert "Valeur 140 refusée pour «\u00a0Ag\u00a0»" in demo.error_text
 
 
 def test_too_many_sides_for_the_d12_odds_is_said() -> None:

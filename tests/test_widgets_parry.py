@@ -97,11 +97,11 @@ def test_bad_stats_and_dice_in_french() -> None:
     demo = ParryDodgeDemo()
     shown = demo.output.value
     demo.att_cc.value = 140
-    assert "CC 140\u00a0: un nombre entier entre 0 et 100 est attendu pour Attaquant" in (
-        demo.error_text)
+    assert ("Valeur 140 refusée pour «\u00a0CC de l’attaquant\u00a0»\u00a0: un nombre entier "
+            "entre 0 et 100 est attendu (D100-ATK-1)") in demo.error_text
     demo.att_cc.value = 45
     demo.head_armour.value = "beaucoup"
-    assert "armure de la tête «\u00a0beaucoup\u00a0»" in demo.error_text
+    assert "«\u00a0beaucoup\u00a0» refusée pour «\u00a0armure de la tête\u00a0»" in demo.error_text
     demo.head_armour.value = ""
     manual(demo, "30")
     assert "plus aucun résultat prévu pour le jet n° 2" in demo.error_text

@@ -96,12 +96,12 @@ def test_bad_input_keeps_the_result() -> None:
     shown = demo.output.value
     demo.attackers.value = "dragons"
     demo.roll_button.click()
-    assert "camp attaquant «\u00a0dragons\u00a0»" in demo.error_text
+    assert "«\u00a0dragons\u00a0» refusée pour «\u00a0camp attaquant\u00a0»" in demo.error_text
     assert demo.output.value == shown
     demo.attackers.value = "monstres"
     demo.roster.lines[1].stats.value = "HAB=48, DIS=65, PMR=145, Ag=45, init=3"
     demo.roll_button.click()
-    assert "PMR 145" in demo.error_text
+    assert "Valeur 145 refusée pour «\u00a0PMR\u00a0»" in demo.error_text
     demo.roster.lines[1].stats.value = "HAB=48, DIS=65, PMR=45, Ag=45, init=3"
     only(demo, "rulebook")
     shown = demo.output.value

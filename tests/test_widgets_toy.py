@@ -44,7 +44,8 @@ def test_atelier_changes_a_toy_option_and_exports_its_french_key() -> None:
     assert "after = 8" in lines and 'rules = ["JOUET-ATK-1"]' in lines
     shown = atelier.result_text
     atelier.controls["faces"].value = 1
-    assert atelier.error_text.startswith("Refus, faces du dé de dégâts 1\u00a0:")
+    assert atelier.error_text.startswith(
+        "Valeur 1 refusée pour «\u00a0faces du dé de dégâts\u00a0»\u00a0:")
     assert "(JOUET-ATK-1)" in atelier.error_text
     assert atelier.result_text == shown
 
@@ -62,7 +63,8 @@ def test_balance_demo_plays_the_toy_rules_set_in_its_controls() -> None:
     assert str(expected.table().rows[0][1]) in demo.result_text
     demo.options["faces"].value = 101
     demo.run_button.click()
-    assert demo.error_text.startswith("Refus, faces du dé de dégâts 101\u00a0:")
+    assert demo.error_text.startswith(
+        "Valeur 101 refusée pour «\u00a0faces du dé de dégâts\u00a0»\u00a0:")
 
 
 def test_tracker_offers_starts_and_plays_the_toy_system() -> None:

@@ -108,7 +108,7 @@ def test_act_damage_and_log(tracker: CombatTracker) -> None:
     tracker.target.value = "Aldric"
     tracker.dice.dice.value = "2"
     tracker.act_button.click()
-    assert "n’a aucune action possible maintenant" in tracker.error_text
+    assert "ne peut rien faire maintenant" in tracker.error_text
     assert "Aldric | héros | PV 12/12" in status(tracker)
     # GM damage and healing
     tracker.damage_who.value = "Aldric"
@@ -148,7 +148,7 @@ def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
     tracker.effect_remove_button.click()
     assert "Effet «\u00a0poison\u00a0» sur Aldric\u00a0: retiré." in tracker.result_text
     tracker.effect_remove_button.click()
-    assert "aucun effet en cours" in tracker.error_text
+    assert "aucun effet n’est en cours" in tracker.error_text
 
 
 def test_export_import_round_trip(tracker: CombatTracker) -> None:
@@ -190,7 +190,7 @@ def test_upload_restores_a_saved_file(tracker: CombatTracker) -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "collez le JSON"), ("{", "texte JSON invalide"), ("[1]", "un objet { … }"),
+    [("", "collez le JSON"), ("{", "Texte JSON refusé"), ("[1]", "un objet { … }"),
      ('{"format": 1}', "il y manque le système, les options de règles, les combattants et 7 "
       "autres parties"), ('{"format": 99}', "format de sauvegarde inconnu"),
      ('{"a": 1}', "n’est pas une sauvegarde de combat d’Escarmouche"),
@@ -286,11 +286,11 @@ def test_system_change_loads_its_example_roster() -> None:
     assert "embuscade_par" in t.start_options.placeholder
     t.roster.lines[0].stats.value = "init=2, defense=99, PV=12"
     t.start_button.click()
-    assert "défense 99" in t.error_text
+    assert "Défense 99 refusée" in t.error_text
     t.start_options.value = "surprise_par=monstres"
     t.roster.lines[0].stats.value = "init=2, defense=12, PV=12"
     t.start_button.click()
-    assert "option «\u00a0surprise_par\u00a0»" in t.error_text
+    assert "Option «\u00a0surprise_par\u00a0» refusée" in t.error_text
 
 
 def test_imported_d12_fight_keeps_its_environment_odds() -> None:

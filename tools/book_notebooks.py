@@ -278,7 +278,7 @@ def failure(path: Path, nb: Any, err: CellExecutionError) -> str:
     twin = twin_of(path)
     twin_name = twin.relative_to(ROOT).as_posix() if twin.is_relative_to(ROOT) else str(twin)
     shown = f" (« {first.strip()[:60]} »)" if first else ""
-    return (f"{FAILED}{where}, cellule de code n° {rank}{shown} : {reason}. "
+    return (f"{FAILED}{where}, cellule de code n° {rank}{shown} : {reason.rstrip('.')}. "
             f"Corrigez cet exemple dans son jumeau {twin_name}.")
 
 

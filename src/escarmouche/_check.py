@@ -1,7 +1,8 @@
 """Shared validators: every value that crosses the engine's boundary is checked here.
 
 Each validator returns the value (narrowed for the type checker) or raises the shared
-French error of :func:`escarmouche.errors.invalid`: « champ = valeur : pourquoi (RÈGLE) ».
+French refusal of :func:`escarmouche.errors.invalid`: « Valeur X refusée pour « champ » :
+pourquoi (RÈGLE). » ``label`` names the field as a reader knows it (an option's label).
 ``who`` names the combatant concerned (« pour Aldric »). Systems call these instead of
 writing their own checks, so that the same bad value gets the same error class
 (:class:`~escarmouche.errors.ParameterError`) and the same wording in every system.
@@ -12,7 +13,7 @@ writing their own checks, so that the same bad value gets the same error class
 ...     integer("bonus", True, lo=-40, hi=40, rule="D12-ATK-1")
 ... except ParameterError as err:
 ...     print(err)
-bonus = oui : un nombre entier entre −40 et 40 est attendu (D12-ATK-1)
+Valeur « oui » refusée pour « bonus » : un nombre entier entre −40 et 40 est attendu (D12-ATK-1).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import TypeVar
 
-from escarmouche.errors import EscarmoucheError, ParameterError, invalid
+from escarmouche.errors import HIDDEN, EscarmoucheError, ParameterError, invalid
 from escarmouche.text.fmt import join, number, quote
 
 __all__ = [
@@ -62,12 +63,12 @@ def is_int(value: object) -> bool:
 
 
 def integer(field: str, value: object, *, lo: int, hi: int, rule: str, who: str = "",
-            kind: type[EscarmoucheError] = ParameterError) -> int:
+            kind: type[EscarmoucheError] = ParameterError, label: str | None = None) -> int:
     """An integer in ``lo``–``hi`` (a ``bool`` is refused)."""
     if not is_int(value) or not lo <= value <= hi:  # type: ignore[operator]
         raise invalid(field, value, rule,
                       f"un nombre entier entre {number(lo)} et {number(hi)} est attendu"
-                      f"{_for(who)}", kind=kind)
+                      f"{_for(who)}", kind=kind, label=label)
     assert isinstance(value, int)
     return value
 
@@ -91,10 +92,11 @@ def die(field: str, value: object, faces: int, rule: str, *, who: str = "") -> i
     return value
 
 
-def flag(field: str, value: object, rule: str) -> bool:
+def flag(field: str, value: object, rule: str, *, label: str | None = None) -> bool:
     """A ``bool`` (« oui » or « non »), nothing else."""
     if not isinstance(value, bool):
-        raise invalid(field, value, rule, "oui ou non (True ou False) est attendu")
+        raise invalid(field, value, rule, "oui ou non (True ou False) est attendu",
+                      label=label)
     return value
 
 
@@ -149,9 +151,8 @@ def name_in(field: str, value: object, names: Collection[str], rule: str, *,
             what: str = "combattant") -> str:
     """The name of one of ``names`` (a combatant, a group …)."""
     if not isinstance(value, str) or value not in names:
-        raise invalid(field, value, rule,
-                      f"aucun {what} de ce nom ; présents : "
-                      f"{join(sorted(names), empty='aucun')}")
+        present = f"parmi {join(sorted(names))}" if names else "(il n’y en a aucun)"
+        raise invalid(field, value, rule, f"aucun {what} de ce nom {present}")
     return value
 
 
@@ -191,19 +192,19 @@ def plain_value(field: str, value: object, rule: str, *, max_depth: int = 8,
         node, depth = stack.pop()
         seen += 1
         if seen > max_items or depth > max_depth:
-            raise invalid(field, "…", rule, f"valeur trop grande ou trop imbriquée (au plus "
+            raise invalid(field, HIDDEN, rule, f"valeur trop grande ou trop imbriquée (au plus "
                           f"{number(max_items)} éléments sur {max_depth} niveaux)")
         if node is None or isinstance(node, bool):
             continue
         if isinstance(node, int):
             if abs(node) >= 10**30:
-                raise invalid(field, "…", rule, "un nombre d’au plus 30 chiffres est attendu")
+                raise invalid(field, HIDDEN, rule, "un nombre d’au plus 30 chiffres est attendu")
         elif isinstance(node, float):
             if not math.isfinite(node):
                 raise invalid(field, node, rule, "un nombre fini est attendu")
         elif isinstance(node, str):
             if len(node) > max_text or not _printable(node):
-                raise invalid(field, "…", rule, f"un texte lisible d’au plus "
+                raise invalid(field, HIDDEN, rule, f"un texte lisible d’au plus "
                               f"{number(max_text)} caractères est attendu")
         elif isinstance(node, list | tuple):
             stack.extend((item, depth + 1) for item in node)

@@ -11,9 +11,9 @@ import random
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
-from escarmouche.errors import ParameterError, invalid, shown
+from escarmouche.errors import HIDDEN, ParameterError, invalid
 from escarmouche.model import DieRecord
-from escarmouche.text.fmt import plural
+from escarmouche.text.fmt import number, plural
 
 __all__ = ["RecordingRng", "Rng", "ScriptedRolls", "rng_state", "set_rng_state"]
 
@@ -43,21 +43,17 @@ class ScriptedRolls:
 
     def __init__(self, values: Iterable[int]) -> None:
         if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-            raise ParameterError(
-                f"dés manuels = {shown(values)} : une liste de résultats entiers est attendue "
-                "(CORE-RNG)", field="dés", value=values, rule="CORE-RNG")
+            raise invalid("dés manuels", values, "CORE-RNG",
+                          "une liste de résultats entiers est attendue")
         checked: list[int] = []
         for i, v in enumerate(values):
             if i >= MAX_SCRIPTED:
-                raise ParameterError(
-                    f"dés manuels : plus de {MAX_SCRIPTED} résultats (CORE-RNG)",
-                    field="dés", value=i, rule="CORE-RNG")
+                raise invalid("dés manuels", HIDDEN, "CORE-RNG",
+                              f"au plus {number(MAX_SCRIPTED)} résultats sont acceptés")
             bound = MAX_SCRIPTED_VALUE
             if isinstance(v, bool) or not isinstance(v, int) or not -bound <= v <= bound:
-                raise ParameterError(
-                    f"dés manuels : le résultat n° {i + 1} vaut {shown(v)} ; un nombre "
-                    f"entier est attendu (CORE-RNG)",
-                    field="dés", value=v, rule="CORE-RNG")
+                raise invalid("dés manuels", v, "CORE-RNG",
+                              f"le résultat n° {i + 1} doit être un nombre entier")
             checked.append(v)
         self._values = checked
         self._pos = 0
@@ -66,9 +62,10 @@ class ScriptedRolls:
         if self._pos >= len(self._values):
             given = "fourni" if len(self._values) < 2 else "fournis"
             raise ParameterError(
-                f"dés manuels = {plural(len(self._values), 'résultat')} {given} : plus aucun "
-                f"résultat prévu pour le jet n° {self._pos + 1} (un d{b} est demandé) "
-                "(CORE-RNG)", field="dés manuels", value=len(self._values), rule="CORE-RNG")
+                f"Dés manuels épuisés : plus aucun résultat prévu pour le jet n° "
+                f"{self._pos + 1} (un d{b} est demandé, {plural(len(self._values), 'résultat')} "
+                f"{given}) (CORE-RNG).", field="dés manuels", value=len(self._values),
+                rule="CORE-RNG")
         value = self._values[self._pos]
         if not a <= value <= b:
             raise invalid("dés manuels", value, "CORE-RNG",

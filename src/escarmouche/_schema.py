@@ -15,9 +15,9 @@ reason. The reader turns it into its own error type with :meth:`Problem.message`
 >>> problem.path, problem.line
 ('camps', 3)
 >>> print(problem.message("CORE-ERR", source="duel.toml"))
-duel.toml, ligne 3 — camps = « deux » : une liste [ … ] est attendue (CORE-ERR)
+duel.toml, ligne 3, champ « camps », valeur « deux » : une liste [ … ] est attendue (CORE-ERR).
 >>> print(validate("save-1", []).message("CORE-LOG", root="sauvegarde"))
-sauvegarde = un objet { … } est attendu (CORE-LOG)
+Sauvegarde : un objet { … } est attendu (CORE-LOG).
 
 A TOML syntax error (``tomllib`` says it in English) reads in French with its line and
 column (:func:`toml_problem`, :func:`toml_message`).
@@ -87,24 +87,51 @@ class Problem:
 
     def message(self, rule: str, *, source: str | None = None, root: str = "document"
                 ) -> str:
-        """« chemin = pourquoi (RÈGLE) », the document named ``root`` when the fault is at
-        its top; with a ``source`` (a file name), the file and the line come first:
-        « fichier, ligne N — chemin = pourquoi (RÈGLE) »."""
+        """One sentence: the document named ``root`` (or, with a ``source``, the file and
+        its line), the field, the value found, why (one colon), the rule."""
         if source is None:
-            return f"{self.path or root} = {self.reason} ({rule})"
+            return said(root[:1].upper() + root[1:], self.path, self.reason, rule)
         return located(source, self.line, self.path, self.reason, rule)
 
 
+def _split_value(why: str) -> tuple[str, str]:
+    """``"« x » : pourquoi"`` → ``("« x »", "pourquoi")``: the value a reason starts with,
+    before its first colon outside « » (``""`` when there is none)."""
+    depth = 0
+    for i, ch in enumerate(why):
+        if ch == "«":
+            depth += 1
+        elif ch == "»":
+            depth = max(0, depth - 1)
+        elif why.startswith(" : ", i) and not depth:
+            return why[:i], why[i + 3:]
+    return "", why
+
+
+def said(where: str, path: str, why: str, rule: str) -> str:
+    """« où, champ « chemin », valeur X : pourquoi (RÈGLE). »: the place, the field and
+    the value said once in the head, one colon, the rule once.
+
+    >>> said("Sauvegarde", "cursor", "5 : au plus 3", "CORE-LOG")
+    'Sauvegarde, champ « cursor », valeur 5 : au plus 3 (CORE-LOG).'
+    """
+    value, reason = _split_value(why)
+    head = where + (f", champ « {path} »" if path else "") + (
+        f", valeur {value}" if value else "")
+    text = f"{head} : {reason}"
+    text = text if f"({rule})" in text else f"{text} ({rule})"
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def located(source: str, line: int | None, path: str, why: str, rule: str) -> str:
-    """« fichier, ligne N — chemin = pourquoi (RÈGLE) » (one colon per clause), the
-    line and the path left out when unknown; the rule is not repeated.
+    """« fichier, ligne N, champ « chemin », valeur X : pourquoi (RÈGLE). » (one colon),
+    the line and the path left out when unknown; the rule is not repeated.
 
     >>> located("duel.toml", 7, "options.x", "option inconnue", "CORE-ERR")
-    'duel.toml, ligne 7 — options.x = option inconnue (CORE-ERR)'
+    'duel.toml, ligne 7, champ « options.x » : option inconnue (CORE-ERR).'
     """
     where = f"{source}, ligne {line}" if line is not None else source
-    text = f"{where} — {path} = {why}" if path else f"{where} — {why}"
-    return text if f"({rule})" in text else f"{text} ({rule})"
+    return said(where, path, why, rule)
 
 
 def validate(name: str, data: object, *, lines: Mapping[str, int] | None = None
@@ -196,7 +223,7 @@ def reason(err: fastjsonschema.JsonSchemaValueException) -> str:
         wanted = f"{join([_TYPES.get(str(k), str(k)) for k in kinds], last='ou')} est {verb}"
         return f"{shown(err.value)} : {wanted}" if _is_scalar(err.value) else wanted
     if rule == "required":
-        return _fields("champ manquant", "champs manquants", _required_missing(err))
+        return _fields("il manque le champ", "il manque les champs", _required_missing(err))
     if rule == "additionalProperties":
         return _fields("champ inconnu", "champs inconnus", _extra_keys(err))
     if rule in ("minimum", "maximum"):
@@ -220,7 +247,7 @@ def reason(err: fastjsonschema.JsonSchemaValueException) -> str:
         allowed = join([shown(v) for v in values], last="ou")
         return f"{shown(err.value)} : à choisir parmi {allowed}"
     if rule == "pattern":
-        form = _PATTERNS.get(str(want), "forme attendue : " + str(want)[:40])
+        form = _PATTERNS.get(str(want), f"forme attendue {quote(str(want)[:40])}")
         return f"{shown(err.value)} : forme invalide ({form})"
     if rule == "uniqueItems":
         return "une valeur apparaît deux fois"
@@ -228,10 +255,10 @@ def reason(err: fastjsonschema.JsonSchemaValueException) -> str:
 
 
 def _fields(one: str, several: str, keys: list[str]) -> str:
-    """« champ manquant : « a » », « champs manquants : « a » et « b » »."""
+    """« il manque le champ « a » », « champs inconnus « a » et « b » »."""
     if not keys:
-        return one
-    return f"{one if len(keys) == 1 else several} : {join([quote(k) for k in keys])}"
+        return "champ manquant" if one.startswith("il manque") else one
+    return f"{one if len(keys) == 1 else several} {join([quote(k) for k in keys])}"
 
 
 def _expected(count: object, noun: str) -> str:
@@ -346,15 +373,15 @@ def toml_problem(err: tomllib.TOMLDecodeError) -> tuple[int | None, int | None, 
 
 
 def toml_message(source: str, err: tomllib.TOMLDecodeError, rule: str) -> str:
-    """« fichier, ligne N, colonne C : texte TOML invalide (pourquoi) (RÈGLE) ».
+    """« fichier, ligne N, colonne C : texte TOML invalide (pourquoi) (RÈGLE). »
 
     >>> for text in ('version = 1\\ntitre = Duel', 'titre = "Duel'):
     ...     try:
     ...         tomllib.loads(text)
     ...     except tomllib.TOMLDecodeError as err:
     ...         print(toml_message("duel.toml", err, "CORE-ERR"))
-    duel.toml, ligne 2, colonne 9 : texte TOML invalide (valeur invalide) (CORE-ERR)
-    duel.toml, à la fin du texte : texte TOML invalide (une chaîne n’est pas refermée) (CORE-ERR)
+    duel.toml, ligne 2, colonne 9 : texte TOML invalide (valeur invalide) (CORE-ERR).
+    duel.toml, à la fin du texte : texte TOML invalide (une chaîne n’est pas refermée) (CORE-ERR).
     """
     line, col, why = toml_problem(err)
     if line is not None:
@@ -363,4 +390,4 @@ def toml_message(source: str, err: tomllib.TOMLDecodeError, rule: str) -> str:
         where = f"{source}, à la fin du texte"
     else:
         where = source
-    return f"{where} : texte TOML invalide ({why}) ({rule})"
+    return f"{where} : texte TOML invalide ({why}) ({rule})."

@@ -26,6 +26,7 @@ from escarmouche.errors import (
     RuleBoundError,
     SaveError,
     invalid,
+    sentence,
 )
 from escarmouche.model import (
     Combatant,
@@ -47,7 +48,7 @@ from escarmouche.state import (
 )
 from escarmouche.systems import get as lookup_system
 from escarmouche.systems.base import ActionSpec, System
-from escarmouche.text.fmt import de, join, signed
+from escarmouche.text.fmt import de, join, number, signed
 
 __all__ = [
     "CONDITIONS",
@@ -104,8 +105,8 @@ class Encounter:
     >>> combat.act("Brune", "attaque", cible="Grolk")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.IllegalActionError: combat = non commencé : appelez start() d’abord
-    (CORE-ERR)
+    escarmouche.errors.IllegalActionError: Le combat n’a pas commencé : appelez start() d’abord
+    (CORE-ERR).
     >>> combat.log
     []
 
@@ -290,14 +291,14 @@ class Encounter:
     def _require_running(self, ctx: Ctx[Any]) -> None:
         if not ctx.state.started:
             raise IllegalActionError(
-                "combat = non commencé : appelez start() d’abord (CORE-ERR)",
+                "Le combat n’a pas commencé : appelez start() d’abord (CORE-ERR).",
                 field="combat", value="non commencé", rule="CORE-ERR",
             )
         if ctx.state.finished:
             rule = self._end_rule()
             raise IllegalActionError(
-                "combat = terminé : plus aucune action n’est possible ; issue du combat, "
-                f"{ctx.state.outcome} ({rule})",
+                "Combat terminé : plus aucune action n’est possible (issue du combat, "
+                f"{ctx.state.outcome}) ({rule}).",
                 field="combat", value="terminé", rule=rule,
             )
 
@@ -312,7 +313,7 @@ class Encounter:
         def op(ctx: Ctx[Any]) -> None:
             if ctx.state.started:
                 raise IllegalActionError(
-                    "combat = déjà commencé : start() ne s’appelle qu’une fois (CORE-ERR)",
+                    "Le combat a déjà commencé : start() ne s’appelle qu’une fois (CORE-ERR).",
                     field="combat", value="commencé", rule="CORE-ERR",
                 )
             for key, value in options.items():
@@ -322,7 +323,7 @@ class Encounter:
                 known = join(self._system.start_options, empty="aucune")
                 raise invalid("option", unknown[0], "CORE-ERR",
                               f"option de départ inconnue pour le système "
-                              f"{self._system.name} ; options : {known}")
+                              f"{self._system.name} ; les options sont {known}")
             ctx.state.started = True
             self._system.start(ctx, options)
             ctx.state.turn = self._system.first_turn(ctx)
@@ -594,8 +595,8 @@ class Encounter:
                 return
             self._end_activation(ctx)
         raise RuleBoundError(
-            f"activations = {MAX_SKIPPED_SLOTS} : personne ne peut agir ; le combat est "
-            "bloqué (CORE-ERR)",
+            f"Combat bloqué : personne n’a pu agir en {number(MAX_SKIPPED_SLOTS)} "
+            "activations (CORE-ERR).",
             field="activations", value=MAX_SKIPPED_SLOTS, rule="CORE-ERR",
         )
 
@@ -641,25 +642,25 @@ class Encounter:
             try:
                 dumped = json.dumps(dict(text), ensure_ascii=False)
             except (TypeError, ValueError, RecursionError):
-                raise SaveError("sauvegarde = une valeur n’est pas du JSON (nombre, texte, "
-                                "liste, objet) (CORE-LOG)", field="sauvegarde", value=None,
+                raise SaveError("Sauvegarde refusée : une valeur n’est pas du JSON (nombre, "
+                                "texte, liste, objet) (CORE-LOG).", field="sauvegarde", value=None,
                                 rule="CORE-LOG") from None
             data = parse_json(dumped)
         else:
-            raise SaveError("sauvegarde = un texte JSON est attendu (CORE-LOG)",
+            raise SaveError("Sauvegarde refusée : un texte JSON est attendu (CORE-LOG).",
                             field="sauvegarde", value=None, rule="CORE-LOG")
         checked = validate_save(data)
         try:
             system = lookup_system(str(checked["system"]))
         except EscarmoucheError:
             raise SaveError(
-                f"system = « {checked['system']} » : système inconnu ; s’il est ajouté, "
-                "enregistrez-le avec escarmouche.systems.register (CORE-LOG)",
+                f"Sauvegarde refusée : système inconnu « {checked['system']} » ; s’il est "
+                "ajouté, enregistrez-le avec escarmouche.systems.register (CORE-LOG).",
                 field="system", value=checked["system"], rule="CORE-LOG") from None
         try:
             state = EncounterState.from_json(checked)
         except EscarmoucheError as err:
-            raise SaveError(f"sauvegarde = valeur refusée : {err}", field="sauvegarde",
+            raise SaveError(f"Sauvegarde refusée (CORE-LOG). {err}", field="sauvegarde",
                             value=None, rule="CORE-LOG") from None
         try:
             rules = system.rules_from_json(state.rules)
@@ -669,16 +670,16 @@ class Encounter:
                 unknown = sorted(set(f.tracks) - allowed)
                 if unknown:
                     raise SaveError(
-                        f"tracks = « {unknown[0]} » : piste inconnue du système "
-                        f"{system.name} pour « {f.name} » (CORE-LOG)",
+                        f"Sauvegarde refusée : piste inconnue « {unknown[0]} » pour "
+                        f"« {f.name} » dans le système {system.name} (CORE-LOG).",
                         field="tracks", value=unknown[0], rule="CORE-LOG")
             system.validate_state(state, rules)
         except SaveError:
             raise
         except (EscarmoucheError, TypeError, KeyError, AttributeError) as err:
             reason = str(err) if isinstance(err, EscarmoucheError) else "valeur invalide"
-            raise SaveError(f"sauvegarde = incohérente pour le système {system.name} ; "
-                            f"{reason} (CORE-LOG)", field="sauvegarde", value=None,
+            raise SaveError(f"Sauvegarde incohérente pour le système {system.name} "
+                            f"(CORE-LOG). {sentence(reason)}", field="sauvegarde", value=None,
                             rule="CORE-LOG") from None
         self = cls.__new__(cls)
         self._system = system

@@ -17,7 +17,9 @@ subclass per *kind* of refusal, the same in every system:
 ============================  ===============================================================
 
 Raise them through :func:`invalid` (or the validators of :mod:`escarmouche._check`), so
-that every message has the same shape: « champ = valeur : pourquoi (RÈGLE) ».
+that every message is the same French sentence, one colon, the field named by its French
+label and the value said once: « Valeur −3 refusée pour « blessures » : un nombre entier
+entre 0 et 1 000 est attendu (D100-ATK-3). »
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from typing import Any
 
 __all__ = [
     "FIELD_LABELS",
+    "FIELD_NOUNS",
+    "HIDDEN",
     "DiceError",
     "EscarmoucheError",
     "IllegalActionError",
@@ -39,6 +43,8 @@ __all__ = [
     "SaveError",
     "field_label",
     "invalid",
+    "refused",
+    "sentence",
     "shown",
 ]
 
@@ -52,6 +58,25 @@ FIELD_LABELS: dict[str, str] = {
     "hauteur": "hauteur", "modificateur": "modificateur du MJ", "main": "main",
     "acteur": "acteur", "combat": "combat", "cible": "cible", "action": "action",
     "piste": "piste", "vitesse": "vitesse", "chemin": "chemin", "case": "case",
+    "eclat": "éclat", "eclat_max": "éclat maximal", "surprise_par": "surprise par",
+    "non_avertis": "non avertis", "variante_degats": "variante de dégâts",
+    "avantage": "avantage", "caracteristiques": "caractéristiques",
+    "competences": "compétences", "systeme": "système", "depart": "départ",
+    "action_points": "points d’action", "unaware": "non avertis",
+    "environment": "environnement", "stat": "caractéristique", "surprise_by": "surprise par",
+    "embuscade_par": "embuscade par",
+}
+
+
+#: fields a refusal names as the thing refused rather than as a box: « Action « viser »
+#: refusée : … » reads better than « Valeur « viser » refusée pour « action » : … »
+#: (the noun, and whether it is feminine, for the agreement of « refusé »)
+FIELD_NOUNS: dict[str, tuple[str, bool]] = {
+    "action": ("action", True), "acteur": ("acteur", False), "cible": ("cible", True),
+    "par": ("réaction de", True), "combattant": ("combattant", False),
+    "camp": ("camp", False), "système": ("système", False), "option": ("option", True),
+    "paramètre": ("paramètre", False), "trait": ("trait", False),
+    "defense": ("défense", True), "défense": ("défense", True), "elan": ("élan", False),
 }
 
 
@@ -78,10 +103,17 @@ class EscarmoucheError(ValueError):
         field: str | None = None,
         value: object = None,
         rule: str | None = None,
+        why: str | None = None,
+        label: str | None = None,
     ) -> None:
         self.field = field
         self.value = value
         self.rule = rule
+        #: the reason alone (« un nombre entier … est attendu »), when the message was
+        #: made by :func:`invalid`: :meth:`refusal` rebuilds it with a caller's label
+        self.why = why
+        #: the French label the message names the field by
+        self.label = label
         # ``message`` may be a function that makes it (:func:`invalid`): the rules refuse
         # many moves while automated play looks for legal ones, and a refusal nobody
         # reads is never written out
@@ -127,7 +159,7 @@ class EscarmoucheError(ValueError):
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)
         EscarmoucheError.__init__(out, message, field=self.field, value=self.value,
-                                  rule=self.rule)
+                                  rule=self.rule, why=self.why, label=self.label)
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -137,25 +169,23 @@ class EscarmoucheError(ValueError):
                                       if k != "_make"})
 
     def refusal(self, labels: Mapping[str, str] | None = None) -> str:
-        """The refusal as a reader reads it: a sentence naming the field by its French
-        label, one colon (« Refus, élan 3 : un saut en longueur demande… (D100-JUMP-2). »)
-        rather than the debugging shape « champ = valeur : … ». ``labels`` gives the
-        French label of fields the caller knows (a system's options).
+        """The refusal as a reader reads it: the message, one sentence naming the field
+        by its French label, with the label ``labels`` gives the field when the caller
+        knows a better one (a system's options by their engine name or key).
 
         >>> print(invalid("ligne_de_vue", False, "D100-RANGED-3", "il faut voir sa cible"
-        ...               ).refusal())  # doctest: +NORMALIZE_WHITESPACE
-        Refus, ligne de vue non\u00a0: il faut voir sa cible (D100-RANGED-3).
+        ...               ).refusal())
+        Valeur « non » refusée pour « ligne de vue » : il faut voir sa cible (D100-RANGED-3).
+        >>> print(invalid("bonus", 9, "X-1", "trop grand").refusal({"bonus": "bonus d’attaque"}))
+        Valeur 9 refusée pour « bonus d’attaque » : trop grand (X-1).
         """
         from escarmouche.text.typo import typographie
 
-        text = str(self)
-        colon = typographie("x : y")[1:-1]  # the typeset « : »
-        head, sep, why = text.partition(colon)
-        name, eq, value = head.partition(" = ")
-        if sep and eq:
-            label = (labels or {}).get(name) or field_label(name)
-            return typographie(f"Refus, {label} {value} : {why.rstrip('.')}.")
-        return typographie(f"Refus : {text.rstrip('.')}.")
+        label = (labels or {}).get(self.field or "")
+        if label and self.why is not None and self.field is not None:
+            return str(invalid(self.field, self.value, self.rule or "CORE-ERR", self.why,
+                               label=label))
+        return typographie(sentence(str(self)))
 
 
 class ParameterError(EscarmoucheError):
@@ -182,10 +212,11 @@ class RosterError(EscarmoucheError):
     """A roster file (an encounter described in TOML) that cannot be played: the message
     names the line and the field (``escarmouche.roster``)."""
 
-    def __init__(self, message: str, *, field: str | None = None, value: object = None,
-                 rule: str | None = None, line: int | None = None) -> None:
+    def __init__(self, message: str | Callable[[], str], *, field: str | None = None,
+                 value: object = None, rule: str | None = None, line: int | None = None,
+                 why: str | None = None, label: str | None = None) -> None:
         self.line = line
-        super().__init__(message, field=field, value=value, rule=rule)
+        super().__init__(message, field=field, value=value, rule=rule, why=why, label=label)
 
 
 #: the longest value quoted in a message (a pasted novel is cut, CORE-ERR)
@@ -233,6 +264,31 @@ def shown(value: object, _depth: int = 0) -> str:
     return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 1] + "…"
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a full stop.
+
+    >>> sentence("un texte est attendu (CORE-ERR)")
+    'Un texte est attendu (CORE-ERR).'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return text if text[-1] in ".!?…" else text + "."
+
+
+#: a value a message does not show (too big or unreadable to quote)
+HIDDEN = "…"
+
+
+def refused(value: object) -> str:
+    """The value as a refusal names it: ``shown``, with « oui »/« non » in quotes (bare,
+    « valeur non refusée » would read as « not refused »)."""
+    if isinstance(value, bool):
+        return f"« {shown(value)} »"
+    return shown(value)
+
+
 def invalid(
     field: str,
     value: object,
@@ -240,18 +296,40 @@ def invalid(
     why: str,
     *,
     kind: type[EscarmoucheError] = ParameterError,
+    label: str | None = None,
 ) -> EscarmoucheError:
-    """The standard French error « champ = valeur : pourquoi (RÈGLE) », to ``raise``.
+    """The standard French refusal, to ``raise``: one sentence naming the value once,
+    the field by its French ``label`` (default :func:`field_label`), why, and the rule,
+    « Valeur X refusée pour « champ » : pourquoi (RÈGLE). »
 
-    >>> str(invalid("cible", "Grolk", "D100-ATK-1", "aucun combattant de ce nom"))
-    'cible = « Grolk » : aucun combattant de ce nom (D100-ATK-1)'
+    >>> print(invalid("cible", "Grolk", "D100-ATK-1", "aucun combattant de ce nom"))
+    Cible « Grolk » refusée : aucun combattant de ce nom (D100-ATK-1).
+    >>> print(invalid("arme", 3, "CORE-DICE", "une expression de dés est attendue"))
+    Valeur 3 refusée pour « arme » : une expression de dés est attendue (CORE-DICE).
+    >>> print(invalid("chemin", HIDDEN, "CORE-ERR", "valeur trop grande"))
+    Valeur refusée pour « chemin » : valeur trop grande (CORE-ERR).
     """
-    if isinstance(value, list | dict | set):  # shown as it is now, whatever comes next
-        seen = shown(value)
-        return kind(lambda: f"{field} = {seen} : {why} ({rule})", field=field, value=value,
-                    rule=rule)
-    return kind(lambda: f"{field} = {shown(value)} : {why} ({rule})", field=field,
-                value=value, rule=rule)
+    name = label or field_label(field)
+    # a list, dict or set is shown as it is now, whatever comes next
+    frozen = refused(value) if isinstance(value, list | dict | set) else None
+
+    def sentence_() -> str:
+        noun = None if label else FIELD_NOUNS.get(field)
+        shown_value = frozen if frozen is not None else refused(value)
+        if value is None:
+            head = f"Aucune valeur pour « {name} »"
+        elif isinstance(value, str) and value == HIDDEN:
+            head = f"Valeur refusée pour « {name} »"
+        elif noun is not None:
+            word, feminine = noun
+            head = (f"{word[:1].upper()}{word[1:]} {shown_value} "
+                    f"refusé{'e' if feminine else ''}")
+        else:
+            head = f"Valeur {shown_value} refusée pour « {name} »"
+        return f"{head} : {why} ({rule})."
+
+    # made on first reading (automated play asks the rules about many refused moves)
+    return kind(sentence_, field=field, value=value, rule=rule, why=why, label=name)
 
 
 #: the French reason of the operating-system errors a user meets with files

@@ -106,21 +106,21 @@ class Combatant:
     >>> aldric.stat("Ag")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: Ag = rien : cette caractéristique est requise pour « Aldric »
-    (CORE-ERR)
+    escarmouche.errors.ParameterError: Aucune valeur pour « Ag » : cette caractéristique est
+    requise pour « Aldric » (CORE-ERR).
 
     A combatant is checked when it is made, with a French message that names the field:
 
     >>> Combatant("Grolk", "orques", {"CC": "40"})  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: CC = « 40 » : un nombre entier entre −1000 et 1000 est
-    attendu pour « Grolk » (CORE-ERR)
+    escarmouche.errors.ParameterError: Valeur « 40 » refusée pour « CC » : un nombre entier
+    entre −1000 et 1000 est attendu pour « Grolk » (CORE-ERR).
     >>> Combatant("Grolk", "orques", skills={"Esquive"})  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: compétences = « Esquive » : identifiant en minuscules ASCII
-    attendu, par exemple « esquive » pour « Grolk » (CORE-ERR)
+    escarmouche.errors.ParameterError: Valeur « Esquive » refusée pour « compétences » :
+    identifiant en minuscules ASCII attendu, par exemple « esquive » pour « Grolk » (CORE-ERR).
     """
 
     name: str
@@ -255,8 +255,8 @@ class Effect:
     >>> Effect("", "garde", Timing.TURN_START, remaining=0)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: durée = 0 : un nombre entier entre 1 et 10 000 est attendu
-    pour l’effet « garde » (CORE-ERR)
+    escarmouche.errors.ParameterError: Valeur 0 refusée pour « durée » : un nombre entier entre
+    1 et 10 000 est attendu pour l’effet « garde » (CORE-ERR).
     """
 
     id: str
@@ -422,8 +422,8 @@ def check_roster(combatants: Iterable[object], *, rule: str, non_empty: bool = F
     >>> check_roster([aldric, aldric], rule="D100-INIT-1")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: nom = « Aldric » : deux combattants portent ce nom ; chaque
-    nom doit être unique (D100-INIT-1)
+    escarmouche.errors.ParameterError: Valeur « Aldric » refusée pour « nom » : deux combattants
+    portent ce nom ; chaque nom doit être unique (D100-INIT-1).
     """
     if isinstance(combatants, Combatant | str) or not isinstance(combatants, Iterable):
         raise invalid("combattants", combatants, rule, "une liste de Combatant est attendue")

@@ -51,7 +51,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from escarmouche import _check
-from escarmouche.errors import EscarmoucheError, ParameterError, invalid
+from escarmouche.errors import HIDDEN, EscarmoucheError, ParameterError, invalid
 from escarmouche.text.fmt import join, number, quote
 
 __all__ = [
@@ -159,13 +159,21 @@ class Option:
             if not ok:
                 shown = [f"{quote(str(v))} ({label})" for v, label in self.choices.items()]
                 raise invalid(self.name, value, self.rule,
-                              f"à choisir parmi {join(shown, last='ou')}")
+                              f"à choisir parmi {join(shown, last='ou')}", label=self.label)
         elif isinstance(self.default, bool):
-            _check.flag(self.name, value, self.rule)
+            _check.flag(self.name, value, self.rule, label=self.label)
         elif self.lo is not None and self.hi is not None:
-            _check.integer(self.name, value, lo=self.lo, hi=self.hi, rule=self.rule)
+            _check.integer(self.name, value, lo=self.lo, hi=self.hi, rule=self.rule,
+                           label=self.label)
         if self.check is not None:
-            return self.check(value)
+            try:
+                return self.check(value)
+            except EscarmoucheError as err:
+                if err.field != self.name or err.why is None:
+                    raise
+                # the system's own check names the field: the reader reads its label
+                raise invalid(self.name, err.value, err.rule or self.rule, err.why,
+                              kind=type(err), label=self.label) from None
         return value
 
     def from_json(self, value: object, *, field: str | None = None) -> Any:
@@ -179,28 +187,27 @@ class Option:
         if value is None and (self.optional or default is None):
             return None
         if isinstance(default, bool):
-            ok, what = isinstance(value, bool), "oui ou non (true ou false)"
+            ok, what = isinstance(value, bool), "oui ou non (true ou false) est attendu"
         elif _check.is_int(default) or (default is None and self.lo is not None):
-            ok, what = _check.is_int(value), "un nombre entier"
+            ok, what = _check.is_int(value), "un nombre entier est attendu"
         elif isinstance(default, str):
-            ok, what = isinstance(value, str), "un texte"
+            ok, what = isinstance(value, str), "un texte est attendu"
         elif isinstance(default, tuple | frozenset):
-            ok, what = isinstance(value, list | tuple), "une liste"
+            ok, what = isinstance(value, list | tuple), "une liste est attendue"
         elif isinstance(default, Mapping):
-            ok, what = isinstance(value, dict), "un dictionnaire"
+            ok, what = isinstance(value, dict), "un dictionnaire est attendu"
         else:
             ok, what = True, ""
         if not ok:
-            raise invalid(name, value, self.rule, f"{what} est attendu pour l’option "
-                          f"« {self.label} »")
+            raise invalid(name, value, self.rule, what, label=self.label)
         if isinstance(default, tuple):
             return tuple(value)  # type: ignore[arg-type]
         if isinstance(default, frozenset):
             try:
                 return frozenset(value)  # type: ignore[call-overload]
             except TypeError:
-                raise invalid(name, "…", self.rule,
-                              "une liste de valeurs simples est attendue") from None
+                raise invalid(name, HIDDEN, self.rule, "une liste de valeurs simples est "
+                              "attendue", label=self.label) from None
         return value
 
     def to_json(self, value: object) -> Any:
@@ -266,7 +273,7 @@ def find(rules: object, name: str, *, system: str = "", field: str = "option") -
     if close:
         raise invalid(field, name, "CORE-ERR",
                       f"option inconnue{where} ; vouliez-vous dire {quote(close[0])} ?")
-    raise invalid(field, name, "CORE-ERR", f"option inconnue{where} ; options : "
+    raise invalid(field, name, "CORE-ERR", f"option inconnue{where} ; les options sont "
                   f"{join([quote(k) for k in known], empty='aucune')}")
 
 
@@ -298,7 +305,7 @@ def rules_from_json(rules_type: type, data: Mapping[str, Any], *, system: str = 
     if unknown:
         where = f" pour le système {system}" if system else ""
         raise invalid("option", unknown[0], "CORE-ERR",
-                      f"option inconnue{where} ; options : {join(sorted(names))}")
+                      f"option inconnue{where} ; les options sont {join(sorted(names))}")
     kwargs = {k: names[k].from_json(v) for k, v in data.items()}
     return _build(rules_type, kwargs, system, sorted(data)[0] if data else "")
 
@@ -319,11 +326,9 @@ def rules_from_keys(rules_type: type, data: Mapping[str, Any], *, system: str = 
         try:
             spec.check_value(converted)
         except ParameterError as err:
-            message = str(err)
-            if message.startswith(f"{spec.name} ="):
-                message = spec.key + message[len(spec.name):]
-            raise ParameterError(message, field=spec.key, value=converted,
-                                 rule=err.rule) from None
+            # the same sentence (it names the option by its label), keyed by the French key
+            raise ParameterError(str(err), field=spec.key, value=converted, rule=err.rule,
+                                 why=err.why, label=err.label) from None
         kwargs[spec.name] = converted
     if base is not None:
         kwargs = {**{o.name: getattr(base, o.name) for o in options_of(rules_type)},

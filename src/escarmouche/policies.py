@@ -40,8 +40,8 @@ the command line):
 >>> get_policy("téméraire")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
   ...
-escarmouche.errors.ParameterError: politique = « téméraire » : politique inconnue ;
-politiques : « agressif », « au_hasard » ou « prudent » (CORE-ERR)
+escarmouche.errors.ParameterError: Valeur « téméraire » refusée pour « politique » : politique
+inconnue ; politiques : « agressif », « au_hasard » ou « prudent » (CORE-ERR).
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def resolve_policies(system: str, sides: Sequence[str],
         for side, chosen in policy.items():
             if side not in out:
                 raise invalid("camp", side, "CORE-ERR",
-                              f"aucun combattant de ce camp ; camps : "
+                              f"aucun combattant de ce camp ; les camps sont "
                               f"{join([quote(s) for s in sides])}")
             # a name first: the Protocol check of a Policy is slow, and a name never is one
             out[side] = get_policy(chosen) if isinstance(chosen, str) else (

@@ -40,8 +40,9 @@ field (``camps[0].combattants[1].caracteristiques.CC``):
 >>> parse_roster(text)  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
   ...
-escarmouche.errors.RosterError: <texte>, ligne 17 — camps[1].combattants[0].caracteristiques.PV
-= « huit » : un nombre entier est attendu (CORE-ERR)
+escarmouche.errors.RosterError: <texte>, ligne 17, champ «
+camps[1].combattants[0].caracteristiques.PV », valeur « huit » : un nombre entier est attendu
+(CORE-ERR).
 >>> roster = parse_roster(text.replace('"huit"', "8"))
 >>> roster.title, roster.system, [c.name for c in roster.combatants]
 ('Duel', 'd20', ['Brune', 'Grolk'])
@@ -65,7 +66,7 @@ from escarmouche import _schema
 from escarmouche._schema import line_map as line_map
 from escarmouche._schema import toml_problem as toml_problem
 from escarmouche.encounter import Encounter, EndCondition
-from escarmouche.errors import EscarmoucheError, RosterError, os_reason, shown
+from escarmouche.errors import EscarmoucheError, RosterError, os_reason, sentence, shown
 from escarmouche.model import Combatant
 from escarmouche.policies import POLICIES
 from escarmouche.systems import available
@@ -137,8 +138,9 @@ class Roster:
         """The same roster under other rules (checked like a file's options)."""
         system = get_system(self.system)
         if not isinstance(rules, system.rules_type):
-            raise RosterError(f"{self.source} : règles = une instance de {self.system}.Rules "
-                              "est attendue (CORE-ERR)", field="rules", rule="CORE-ERR")
+            raise RosterError(f"{self.source} : une instance de {self.system}.Rules est "
+                              "attendue pour les règles (CORE-ERR).", field="rules",
+                              rule="CORE-ERR")
         out = dataclasses.replace(self, rules=rules)
         _trial(out, self._lines)
         return out
@@ -162,23 +164,20 @@ class Roster:
 def _error(source: str, lines: Mapping[str, int], path: str, message: str,
            rule: str = "CORE-ERR", value: object = None) -> RosterError:
     line = _schema.line_of(lines, path)
-    # « fichier, ligne N — champ = valeur : pourquoi »: one colon per clause
+    # « fichier, ligne N, champ « x », valeur V : pourquoi (RÈGLE). »: one colon
     return RosterError(_schema.located(source, line, path, message, rule), field=path or None,
                        value=value, rule=rule, line=line)
 
 
 def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheError,
              key: str | None = None) -> RosterError:
-    """An engine error (« champ = valeur : pourquoi (RÈGLE) ») met while reading
-    ``path``: the file, the line and the path come first; ``key`` (the file's French
-    key) replaces the engine's field name."""
+    """An engine refusal (a sentence) met while reading ``path``: the file, the line and
+    the path come first, as a sentence of their own; the refusal names the field by its
+    label (an option's, ``key`` being its French key in the file)."""
     line = _schema.line_of(lines, path)
     where = f"{source}, ligne {line}" if line is not None else source
-    message = str(err)
-    if key and err.field and message.startswith(f"{err.field} ="):
-        message = key + message[len(str(err.field)):]
-    return RosterError(f"{where} ({path}) — {message}", field=path, value=err.value,
-                       rule=err.rule or "CORE-ERR", line=line)
+    return RosterError(f"{where}, champ « {path} ». {sentence(str(err))}", field=path,
+                       value=err.value, rule=err.rule or "CORE-ERR", line=line)
 
 
 # -- parsing -------------------------------------------------------------------------------
@@ -188,10 +187,11 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
     """Read a roster from TOML text (see the module docstring); ``source`` names it in
     the errors."""
     if not isinstance(text, str):
-        raise RosterError(f"{source} : un texte TOML est attendu (CORE-ERR)", rule="CORE-ERR")
+        raise RosterError(f"{source} : un texte TOML est attendu (CORE-ERR).", rule="CORE-ERR")
     if len(text) > MAX_ROSTER_CHARS:
-        raise RosterError(f"{source} : fichier de {number(len(text))} caractères : au plus "
-                          f"{number(MAX_ROSTER_CHARS)} (CORE-ERR)", rule="CORE-ERR")
+        raise RosterError(f"{source} : fichier trop long, {number(len(text))} caractères "
+                          f"pour au plus {number(MAX_ROSTER_CHARS)} (CORE-ERR).",
+                          rule="CORE-ERR")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -199,7 +199,7 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
         raise RosterError(_schema.toml_message(source, err, "CORE-ERR"), field="toml",
                           rule="CORE-ERR", line=line) from None
     except RecursionError:
-        raise RosterError(f"{source} : texte TOML imbriqué trop profondément (CORE-ERR)",
+        raise RosterError(f"{source} : texte TOML imbriqué trop profondément (CORE-ERR).",
                           rule="CORE-ERR") from None
     lines = line_map(text)
     if "version" in data and data["version"] != FORMAT:
@@ -220,14 +220,14 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
         system = get_system(name)
     except EscarmoucheError:
         raise _error(source, lines, "systeme",
-                     f"{quote(name)} : système inconnu ; systèmes : "
+                     f"{quote(name)} : système inconnu, à choisir parmi "
                      f"{join([quote(n) for n in available()], last='ou')}") from None
     options: dict[str, Any] = dict(data.get("options", {}))
     keys = {o.key for o in system.options()}
     for key in options:
         if key not in keys:
             close = difflib.get_close_matches(key, sorted(keys), n=1, cutoff=0.6)
-            hint = (f"vouliez-vous dire {quote(close[0])} ?" if close else "options : "
+            hint = (f"vouliez-vous dire {quote(close[0])} ?" if close else "les options sont "
                     + join([quote(k) for k in sorted(keys)], empty="aucune"))
             raise _error(source, lines, f"options.{key}",
                          f"option inconnue du système {system.name} ; {hint}")
@@ -241,7 +241,8 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
     unknown = sorted(set(start) - set(system.start_options))
     if unknown:
         raise _error(source, lines, f"depart.{unknown[0]}",
-                     f"option de départ inconnue du système {system.name} ; options : "
+                     f"option de départ inconnue du système {system.name} ; les options de "
+                     "départ sont "
                      f"{join([quote(o) for o in system.start_options], empty='aucune')}")
     combatants: list[Combatant] = []
     policies: dict[str, str] = {}
@@ -256,7 +257,7 @@ def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roste
         chosen = camp.get("politique", system.default_policy)
         if chosen not in POLICIES:
             raise _error(source, lines, f"{where}.politique",
-                         f"{quote(chosen)} : politique inconnue ; politiques : "
+                         f"{quote(chosen)} : politique inconnue, à choisir parmi "
                          f"{join([quote(p) for p in sorted(POLICIES)], last='ou')}")
         policies[side] = chosen
         for j, entry in enumerate(camp["combattants"]):
@@ -376,14 +377,14 @@ def load_roster(path: str | Path) -> Roster:
     try:
         size = p.stat().st_size
         if size > 4 * MAX_ROSTER_CHARS:
-            raise RosterError(f"{p.name} : fichier de {number(size)} octets : trop grand "
-                              "(CORE-ERR)", rule="CORE-ERR")
+            raise RosterError(f"{p.name} : fichier trop grand ({number(size)} octets) "
+                              "(CORE-ERR).", rule="CORE-ERR")
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise RosterError(f"{p.name} : le fichier n’est pas du texte UTF-8 (CORE-ERR)",
+        raise RosterError(f"{p.name} : le fichier n’est pas du texte UTF-8 (CORE-ERR).",
                           rule="CORE-ERR") from None
     except OSError as err:
-        raise RosterError(f"{p} : fichier illisible ({os_reason(err)}) (CORE-ERR)",
+        raise RosterError(f"{p} : fichier illisible ({os_reason(err)}) (CORE-ERR).",
                           rule="CORE-ERR") from None
     return parse_roster(text, source=p.name)
 

@@ -23,7 +23,7 @@ file (``fighters[2].stats.PV``); nothing is loaded.
 ...     parse_json('[' * 3000)
 ... except SaveError as err:
 ...     print(err)
-sauvegarde = texte JSON : imbrication trop profonde (au plus 64 niveaux) (CORE-LOG)
+Texte JSON refusé pour « sauvegarde » : imbrication trop profonde (au plus 64 niveaux) (CORE-LOG).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from escarmouche import _schema
-from escarmouche.errors import SaveError
+from escarmouche.errors import SaveError, field_label
 from escarmouche.model import Json
 from escarmouche.text.fmt import number, quote
 
@@ -63,13 +63,22 @@ _ENVIRONMENT = "environnement"
 
 def _fail(path: str, why: str, rule: str = "CORE-LOG") -> SaveError:
     where = path or "sauvegarde"
-    return SaveError(f"{where} = {why} ({rule})", field=where, value=None, rule=rule)
+    if not path:
+        return _json_error("sauvegarde", why, rule)
+    return SaveError(_schema.said("Sauvegarde", where, why, rule), field=where, value=None,
+                     rule=rule)
+
+
+def _json_error(what: str, why: str, rule: str = "CORE-LOG") -> SaveError:
+    """« Texte JSON refusé pour « sauvegarde » : pourquoi (CORE-LOG). »"""
+    return SaveError(f"Texte JSON refusé pour « {field_label(what)} » : {why} ({rule}).",
+                     field=what, value=None, rule=rule, why=why)
 
 
 def _int(text: str) -> int:
     digits = text.lstrip("-")
     if len(digits) > MAX_INT_DIGITS:
-        raise _fail("", f"texte JSON : un nombre de {number(len(digits))} chiffres (au plus "
+        raise _fail("", f"un nombre de {number(len(digits))} chiffres (au plus "
                         f"{MAX_INT_DIGITS})")
     return int(text)
 
@@ -77,12 +86,12 @@ def _int(text: str) -> int:
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _fail("", f"texte JSON : le nombre {text[:20]} est infini")
+        raise _fail("", f"le nombre {text[:20]} est infini")
     return value
 
 
 def _constant(text: str) -> float:
-    raise _fail("", f"texte JSON : {text} n’est pas un nombre (valeur refusée)")
+    raise _fail("", f"{text} n’est pas un nombre")
 
 
 def parse_json(text: object, *, what: str = "sauvegarde", max_chars: int = MAX_SAVE_CHARS,
@@ -90,25 +99,18 @@ def parse_json(text: object, *, what: str = "sauvegarde", max_chars: int = MAX_S
     """Parse JSON text typed or loaded by a user, within the bounds above; a French
     :class:`SaveError` (naming ``what``) otherwise."""
     if not isinstance(text, str):
-        raise SaveError(f"{what} = un texte JSON est attendu (CORE-LOG)", field=what,
-                        value=None, rule="CORE-LOG")
+        raise _json_error(what, "un texte JSON est attendu")
     if len(text) > max_chars:
-        raise SaveError(f"{what} = texte de {number(len(text))} caractères : au plus "
-                        f"{number(max_chars)} (CORE-LOG)", field=what, value=None,
-                        rule="CORE-LOG")
+        raise _json_error(what, f"{number(len(text))} caractères, au plus {number(max_chars)}")
     try:
         data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except RecursionError:
         raise _too_deep(what, max_depth) from None
     except json.JSONDecodeError as err:
-        raise SaveError(
-            f"{what} = texte JSON invalide à la ligne {err.lineno}, colonne {err.colno} : "
-            f"{_decode_reason(err.msg)} (CORE-LOG)",
-            field=what, value=None, rule="CORE-LOG",
-        ) from None
+        raise _json_error(what, f"{_decode_reason(err.msg)} à la ligne {err.lineno}, "
+                          f"colonne {err.colno}") from None
     except SaveError as err:
-        raise SaveError(str(err).replace("sauvegarde =", f"{what} =", 1), field=what,
-                        value=None, rule="CORE-LOG") from None
+        raise _json_error(what, err.why or str(err)) from None
     _check_tree(data, what, max_depth)
     return data
 
@@ -132,8 +134,7 @@ def _decode_reason(msg: str) -> str:
 
 
 def _too_deep(what: str, max_depth: int) -> SaveError:
-    return SaveError(f"{what} = texte JSON : imbrication trop profonde (au plus {max_depth} "
-                     "niveaux) (CORE-LOG)", field=what, value=None, rule="CORE-LOG")
+    return _json_error(what, f"imbrication trop profonde (au plus {max_depth} niveaux)")
 
 
 def _check_tree(data: Json, what: str, max_depth: int) -> None:
@@ -157,9 +158,8 @@ def _check_text(text: str, what: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise SaveError(f"{what} = texte JSON : un caractère invalide (demi-paire "
-                        "UTF-16 isolée) (CORE-LOG)", field=what, value=None,
-                        rule="CORE-LOG") from None
+        raise _json_error(what, "un caractère invalide (demi-paire UTF-16 isolée)"
+                          ) from None
 
 
 def schema() -> dict[str, Any]:

@@ -178,8 +178,9 @@ class EndCondition:
     >>> EndCondition("massacre", "victoire")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: condition = « massacre » : à choisir parmi «
-    camp_en_fuite », « camp_hors_combat », « combattant_hors_combat » ou « tours » (CORE-END-1)
+    escarmouche.errors.ParameterError: Valeur « massacre » refusée pour « condition » : à
+    choisir parmi « camp_en_fuite », « camp_hors_combat », « combattant_hors_combat » ou « tours
+    » (CORE-END-1).
     """
 
     kind: str
@@ -534,13 +535,19 @@ class Ctx(Generic[R]):
         {'PV': 6}
         >>> ctx.fighter("Aldric")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
-          ...
-        escarmouche.errors.ParameterError: combattant = « Aldric » : inconnu dans ce combat ;
-        présents : Brune (CORE-ERR)
+          File "/root/.pyenv/versions/3.11.7/lib/python3.11/doctest.py", line 1353, in __run
+            exec(compile(example.source, filename, "single",
+          File "<doctest escarmouche.state.Ctx.fighter[3]>", line 1, in <module>
+            ctx.fighter("Aldric")  # doctest: +NORMALIZE_WHITESPACE
+            ^^^^^^^^^^^^^^^^^^^^^
+          File "/work/wt-messages/src/escarmouche/state.py", line 505, in fighter
+            raise invalid("combattant", name, rule, f"inconnu dans ce combat, qui compte "
+        escarmouche.errors.ParameterError: Combattant « Aldric » refusé : inconnu dans ce
+        combat, qui compte Brune (CORE-ERR).
         """
         f = self.state.fighters.get(name) if isinstance(name, str) else None
         if f is None:
-            raise invalid("combattant", name, rule, f"inconnu dans ce combat ; présents : "
+            raise invalid("combattant", name, rule, f"inconnu dans ce combat, qui compte "
                           f"{join(self.state.fighters)}")
         return f
 

@@ -45,7 +45,8 @@ def test_the_atelier_comes_alive_and_compares_the_rules(page: Any, site_url: str
     field.locator("input").press("Enter")
     page.wait_for_function(
         "() => document.querySelector('.escarmouche-live-widget').innerText"
-        ".includes('réussite critique du test D100 300')", timeout=30_000)
+        ".includes('Valeur 300 refusée pour')", timeout=30_000)
+    assert "plus haut jet de réussite critique du test D100" in live.inner_text()
     assert "(RB-D100-1)" in live.inner_text()
     assert "after = 10" in live.locator("textarea").input_value()  # the result stays
     page.screenshot(path=artifacts / "atelier-live.png", full_page=True)

@@ -15,17 +15,36 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import ipywidgets as widgets
+import traitlets
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
-from escarmouche.errors import invalid
 from escarmouche.options import Option
 from escarmouche.text.typo import typographie, typographie_html
 from escarmouche_widgets._html import banner, text_of
-from escarmouche_widgets._parse import RosterRow, build_roster, parse_dice_list
+from escarmouche_widgets._parse import (
+    NumberField,
+    RosterRow,
+    build_roster,
+    parse_dice_list,
+    parse_number,
+)
 
-__all__ = ["Demo", "DiceControls", "ErrorBanner", "RosterEditor", "button", "fresh_seed",
-           "option_control", "option_labels", "option_value", "typeset_labels"]
+__all__ = [
+    "SEED",
+    "Demo",
+    "DiceControls",
+    "ErrorBanner",
+    "NumberBox",
+    "RosterEditor",
+    "button",
+    "fresh_seed",
+    "number_box",
+    "option_control",
+    "option_labels",
+    "option_value",
+    "typeset_labels",
+]
 
 T = TypeVar("T")
 
@@ -70,6 +89,46 @@ def typeset_labels(root: widgets.Widget) -> None:
         todo.extend(c for c in getattr(w, "children", ()) if isinstance(c, widgets.Widget))
 
 
+class NumberBox(widgets.Text):  # type: ignore[misc]
+    """A text box for one number, read by :func:`~escarmouche_widgets._parse.parse_number`
+    against its declared :class:`~escarmouche_widgets._parse.NumberField` (its label, its
+    one pair of bounds, its rule). Unlike ``IntText``, whose browser side drops what it
+    cannot read (« 12,5 » became 125) and ``BoundedIntText``, which clamps in silence
+    (−3 became 0), what the user typed reaches the parser, which refuses it in French.
+    A number assigned from Python is kept as its text."""
+
+    value = traitlets.CUnicode("", help="String value").tag(sync=True)
+
+    def __init__(self, field: NumberField, value: object = "", **kwargs: Any) -> None:
+        super().__init__(value="" if value is None else str(value), **kwargs)
+        self.field = field
+
+    @property
+    def number(self) -> int | float | None:
+        """The number typed, checked (``None`` for an empty box that may be empty)."""
+        return parse_number(self.value, self.field)
+
+    @property
+    def integer(self) -> int:
+        """The whole number typed, checked (a field that holds whole numbers only)."""
+        value = self.number
+        assert isinstance(value, int), self.field
+        return value
+
+
+def number_box(field: NumberField, value: object, description: str = "", *,
+               width: str = "9em") -> NumberBox:
+    """A :class:`NumberBox` labelled ``description`` (default: the field's label), as wide
+    as ``width``, updated when the user leaves it or presses Entrée."""
+    label = description or f"{field.label[:1].upper()}{field.label[1:]} :"
+    return NumberBox(field, value, description=label, style=WIDE,
+                     layout=widgets.Layout(width=width), continuous_update=False)
+
+
+#: the seed box: a whole number of at most 9 digits (CORE-RNG: same seed, same result)
+SEED = NumberField("graine", 0, 999_999_999, "CORE-RNG")
+
+
 def button(description: str, **kwargs: Any) -> widgets.Button:
     """A button as wide as its French label (ipywidgets' default width cuts it)."""
     return widgets.Button(description=description,
@@ -105,14 +164,14 @@ def option_control(spec: Option, value: Any, *, description: str | None = None,
     if kind == "bool":
         return widgets.Checkbox(value=bool(value), description=label, indent=False,
                                 layout=layout)
-    if kind == "int" and (spec.default is None or spec.optional):
-        return widgets.Text(value="" if value is None else str(value),
-                            description=f"{label} :", style=WIDE, layout=layout,
-                            placeholder=f"vide : {spec.value_label(None)}",
-                            continuous_update=False)
     if kind == "int":
-        return widgets.IntText(value=value, description=f"{label} :", style=WIDE,
-                               layout=layout)
+        # a text box read by the one number parser, against the declaration's bounds
+        field = NumberField.of_option(spec)
+        box = NumberBox(field, value, description=f"{label} :", style=WIDE, layout=layout,
+                        continuous_update=False)
+        if field.empty is not None:
+            box.placeholder = f"vide : {field.empty}"
+        return box
     if kind == "text":
         return widgets.Text(value=str(value), description=f"{label} :", style=WIDE,
                             layout=layout, continuous_update=False)
@@ -120,23 +179,14 @@ def option_control(spec: Option, value: Any, *, description: str | None = None,
 
 
 def option_value(spec: Option, control: widgets.Widget) -> Any:
-    """The value an :func:`option_control` holds (an empty box of an option that may be
-    empty is ``None``; a text that is not a whole number is refused in French, naming
-    the option's French key)."""
+    """The value an :func:`option_control` holds: a number box is read by the one number
+    parser against the option's declaration (an empty box of an option that may be
+    empty is ``None``; a decimal, a text or a value out of bounds is refused in French,
+    naming the option by its label, with its bounds and rule)."""
+    if isinstance(control, NumberBox):
+        return control.number
     value = control.value
-    if not isinstance(value, str):
-        return value
-    text = value.strip()
-    if spec.kind != "int":
-        return text
-    if not text:
-        return None
-    try:
-        return int(text.replace("−", "-"))
-    except ValueError:
-        raise invalid(spec.key, text, spec.rule,
-                      f"un nombre entier, ou rien pour « {spec.value_label(None)} », est "
-                      "attendu") from None
+    return value.strip() if isinstance(value, str) else value
 
 
 def fresh_seed() -> int:
@@ -190,8 +240,7 @@ class DiceControls:
             value="", description="Résultats :", placeholder="ex. 37, 4, 12",
             style=WIDE, layout=widgets.Layout(width="22em", display="none"),
         )
-        self.seed = widgets.IntText(value=seed, description="graine :", style=WIDE,
-                                    layout=widgets.Layout(width="11em"))
+        self.seed = number_box(SEED, seed, "graine :", width="11em")
         self.new_seed_button = button("Nouvelle graine", icon="refresh",
                                               tooltip="tire une nouvelle graine et relance")
         self.manual.observe(self._toggle, names="value")
@@ -210,17 +259,21 @@ class DiceControls:
         """A fresh rng for one computation: the typed dice, or ``Random(seed)``."""
         if self.manual.value:
             return ScriptedRolls(parse_dice_list(self.dice.value))
-        return random.Random(int(self.seed.value))
+        return random.Random(self.seed_value())
+
+    def seed_value(self) -> int:
+        """The seed typed, checked (a whole number of at most 9 digits, CORE-RNG)."""
+        return self.seed.integer
 
     def describe(self) -> str:
         """Where the dice of the result came from, in French."""
         if self.manual.value:
             return "dés manuels : " + ", ".join(str(v) for v in parse_dice_list(self.dice.value))
-        return f"graine {int(self.seed.value)}"
+        return f"graine {self.seed_value()}"
 
     def new_seed(self) -> int:
-        self.seed.value = fresh_seed()
-        return int(self.seed.value)
+        self.seed.value = str(fresh_seed())
+        return self.seed_value()
 
     @staticmethod
     def leftover(rng: object) -> str:

@@ -11,17 +11,22 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
-from escarmouche import Combatant, EscarmoucheError
-from escarmouche.errors import invalid, shown
+from escarmouche import Combatant
+from escarmouche.errors import HIDDEN, invalid
+from escarmouche.options import Option
 from escarmouche.savefile import parse_json
+from escarmouche.text.fmt import de, number
 
 __all__ = [
+    "NumberField",
     "RosterRow",
     "build_roster",
     "parse_dice_list",
     "parse_idents",
     "parse_int",
+    "parse_number",
     "parse_stats",
     "roster_rows",
 ]
@@ -36,6 +41,14 @@ MAX_INPUT = 5000
 MAX_DIGITS = 9
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+#: a number as a French reader types it: a sign (« - », « + » or the minus « − »),
+#: digits perhaps grouped by spaces (« 1 000 », any space Unicode knows), and a decimal
+#: part after a comma or a point (« 12,5 », « 12.5 »)
+_NUMBER = re.compile(r"([+-]?)([0-9]{1,3}(?: [0-9]{3})+|[0-9]+)(?:[.,]([0-9]+))?")
+#: the longest number text read (far beyond any bound, short of Python's digit limit)
+MAX_NUMBER_TEXT = 100
+#: the most digits of an action parameter (the engine's plain values: ``_check.plain_value``)
+MAX_PARAM_DIGITS = 30
 _STAT_ITEM = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*[=:]?\s*([-+−]?\s*[0-9]+)\s*$")
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _DIGITS = re.compile(r"^[0-9]+$")
@@ -47,8 +60,8 @@ def bounded(text: object, field: str, rule: str = "CORE-ERR", max_len: int = MAX
     if not isinstance(text, str):
         raise invalid(field, text, rule, "un texte est attendu")
     if len(text) > max_len:
-        raise invalid(field, f"{len(text)} caractères", rule,
-                      f"au plus {max_len} caractères")
+        raise invalid(field, HIDDEN, rule, f"un texte d’au plus {number(max_len)} caractères "
+                      f"est attendu, il en a {number(len(text))}")
     return text
 
 
@@ -57,6 +70,79 @@ def _small_int(token: str, field: str, rule: str) -> int:
         raise invalid(field, token[:12] + "…", rule,
                       f"un nombre d’au plus {MAX_DIGITS} chiffres est attendu")
     return int(token)
+
+
+@dataclass(frozen=True, slots=True)
+class NumberField:
+    """What a number box accepts, read from a declaration (an option's, a stat's): its
+    French ``label``, its one pair of bounds and their ``rule``, whether a ``decimal`` is
+    meant, and ``empty``, the meaning of an empty box (« aucun plafond »; ``None``: an
+    empty box is refused)."""
+
+    label: str
+    lo: int | float
+    hi: int | float
+    rule: str = "CORE-ERR"
+    decimal: bool = False
+    empty: str | None = None
+
+    @classmethod
+    def of_option(cls, spec: Option) -> NumberField:
+        """The box of a declared integer option: its label, bounds and first rule; empty
+        when the option may be ``None`` (« vide : aucun plafond »)."""
+        if spec.lo is None or spec.hi is None:
+            raise invalid("option", spec.key, "CORE-ERR", "cette option n’a pas de bornes "
+                          "déclarées", label="option")
+        empty = spec.value_label(None) if spec.optional or spec.default is None else None
+        return cls(spec.label, spec.lo, spec.hi, spec.rule, empty=empty)
+
+    @property
+    def wanted(self) -> str:
+        """« un nombre entier entre 0 et 100 est attendu » (« un nombre » for a decimal)."""
+        kind = "un nombre" if self.decimal else "un nombre entier"
+        return f"{kind} entre {number(self.lo)} et {number(self.hi)} est attendu"
+
+
+def parse_number(text: object, field: NumberField) -> int | float | None:
+    """A number typed in a box, read as a French reader writes it, checked against the
+    field's one pair of bounds: « 12 », « −3 », « 1 000 »; « 12,5 » or « 12.5 » where a
+    decimal is meant. Never clamped: a value out of bounds, a decimal where a whole
+    number is expected, or text is refused, saying the value once, the bounds and the
+    rule.
+
+    >>> blessures = NumberField("blessures (B)", 0, 1000, "D100-ATK-3")
+    >>> parse_number(" 12 ", blessures), parse_number("1 000", blessures)
+    (12, 1000)
+    >>> parse_number("0,5", NumberField("chance", 0, 1, decimal=True))
+    0.5
+    >>> try:
+    ...     parse_number("12,5", blessures)
+    ... except ValueError as err:
+    ...     print(err.refusal())  # doctest: +NORMALIZE_WHITESPACE
+    Valeur « 12,5 » refusée pour « blessures (B) » : un nombre entier entre 0 et 1000 est
+    attendu, pas un nombre à virgule (D100-ATK-3).
+    """
+    typed = bounded(text, field.label, field.rule, max_len=MAX_NUMBER_TEXT)
+    cleaned = re.sub(r"\s+", " ", typed.strip().replace("−", "-"))
+    if not cleaned:
+        if field.empty is not None:
+            return None
+        raise invalid(field.label, HIDDEN, field.rule, f"la case est vide, {field.wanted}",
+                      label=field.label)
+    found = _NUMBER.fullmatch(cleaned)
+    if found is None:
+        raise invalid(field.label, typed.strip(), field.rule, field.wanted,
+                      label=field.label)
+    sign, whole, fraction = found.groups()
+    if fraction is not None and not field.decimal:
+        raise invalid(field.label, typed.strip(), field.rule,
+                      f"{field.wanted}, pas un nombre à virgule", label=field.label)
+    digits = whole.replace(" ", "")
+    value: int | float = (int(sign + digits) if fraction is None
+                          else float(Decimal(f"{sign}{digits}.{fraction}")))
+    if not field.lo <= value <= field.hi:
+        raise invalid(field.label, value, field.rule, field.wanted, label=field.label)
+    return value
 
 
 def fold_ident(text: str) -> str:
@@ -75,58 +161,56 @@ def parse_dice_list(text: str) -> list[int]:
     text = bounded(text, "dés manuels", "CORE-RNG")
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
     if not tokens:
-        raise EscarmoucheError(
-            "dés manuels = « » : aucun résultat saisi ; tapez les résultats des dés "
-            "séparés par des virgules ou des espaces, par exemple « 37, 4, 12 » (CORE-RNG)",
-            field="dés", value=text, rule="CORE-RNG",
-        )
+        raise invalid("dés", HIDDEN, "CORE-RNG", "aucun résultat saisi ; tapez les résultats "
+                      "des dés séparés par des virgules ou des espaces, par exemple "
+                      "« 37, 4, 12 »", label="dés manuels")
     if len(tokens) > MAX_MANUAL_DICE:
-        raise EscarmoucheError(
-            f"dés manuels = {len(tokens)} résultats : au plus {MAX_MANUAL_DICE} (CORE-RNG)",
-            field="dés", value=len(tokens), rule="CORE-RNG",
-        )
+        raise invalid("dés", HIDDEN, "CORE-RNG", f"au plus {number(MAX_MANUAL_DICE)} "
+                      f"résultats, il y en a {number(len(tokens))}", label="dés manuels")
     values: list[int] = []
     for i, token in enumerate(tokens, start=1):
         if not _DIGITS.match(token):
-            raise EscarmoucheError(
-                f"dés manuels = {shown(token)} : le résultat n° {i} n’est pas un nombre entier "
-                "positif ; séparez les résultats par des virgules ou des espaces, par "
-                "exemple « 37, 4, 12 » (CORE-RNG)",
-                field="dés", value=token, rule="CORE-RNG",
-            )
+            raise invalid("dés", token, "CORE-RNG", f"le résultat n° {i} n’est pas un nombre "
+                          "entier positif ; séparez les résultats par des virgules ou des "
+                          "espaces, par exemple « 37, 4, 12 »", label="dés manuels")
         values.append(_small_int(token, "dés manuels", "CORE-RNG"))
     return values
 
 
 def parse_int(text: str, field: str, lo: int, hi: int, rule: str = "CORE-ERR") -> int:
-    """An integer typed in a text box, within ``[lo, hi]`` (French error otherwise)."""
-    text = bounded(text, field, rule)
-    cleaned = text.strip().replace("−", "-").replace(" ", "")
-    if not _INT.match(cleaned):
-        raise EscarmoucheError(
-            f"{field} = {shown(text)} : un nombre entier est attendu ({rule})",
-            field=field, value=text, rule=rule,
-        )
-    value = _small_int(cleaned, field, rule)
-    check_range(value, field, lo, hi, rule)
+    """An integer typed in a text box, within ``[lo, hi]`` (:func:`parse_number`)."""
+    value = parse_number(text, NumberField(field, lo, hi, rule))
+    assert isinstance(value, int)
     return value
 
 
 def check_range(value: int, field: str, lo: int, hi: int, rule: str = "CORE-ERR") -> int:
     """``value`` itself, or a French error naming the field, the value and the bounds."""
     if not lo <= value <= hi:
-        raise EscarmoucheError(
-            f"{field} = {shown(value)} : hors des bornes {shown(lo)}–{shown(hi)} ({rule})",
-            field=field, value=value, rule=rule,
-        )
+        raise invalid(field, value, rule, NumberField(field, lo, hi, rule).wanted,
+                      label=field)
     return value
 
 
+#: a stat typed with a decimal part: « HAB=12.5 », or « HAB=12,5 » (the comma then reads
+#: as a separator, the « 5 » as a stray item)
+_STAT_DECIMAL = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*[=:]?\s*([-+−]?[0-9]+)([.,])([0-9]+)"
+                           r"(?=\s*(?:[,;]|$))")
+
+
 def parse_stats(text: str, who: str = "") -> dict[str, int]:
-    """``"HAB=60, DIS 40; init:+2"`` → ``{"HAB": 60, "DIS": 40, "init": 2}``."""
+    """``"HAB=60, DIS 40; init:+2"`` → ``{"HAB": 60, "DIS": 40, "init": 2}``. A stat is a
+    whole number: « HAB=12,5 » or « HAB=12.5 » is refused saying so (its bounds are the
+    system's, checked by the engine with the stat's rule; no second bound here)."""
     stats: dict[str, int] = {}
-    owner = f" de « {who} »" if who else ""
+    owner = f" {de(who)}" if who else ""
     text = bounded(text, f"caractéristiques{owner}")
+    decimal = _STAT_DECIMAL.search(text)
+    if decimal is not None:
+        key, whole, sep, frac = decimal.groups()
+        raise invalid(key, f"{whole}{sep}{frac}", "CORE-ERR", "un nombre entier est attendu, "
+                      "pas un nombre à virgule ; séparez les caractéristiques par des "
+                      "virgules", label=f"{key}{owner}")
     for item in (p for p in re.split(r"[,;]+", text) if p.strip()):
         parts = item.split()
         # "HAB 60 DIS 40" (spaces only) is split into pairs as well.
@@ -136,19 +220,20 @@ def parse_stats(text: str, who: str = "") -> dict[str, int]:
         for chunk in chunks:
             match = _STAT_ITEM.match(chunk)
             if match is None:
-                raise EscarmoucheError(
-                    f"caractéristiques{owner} = {shown(chunk.strip())} : écrivez « NOM=valeur », "
-                    "séparés par des virgules, par exemple « HAB=60, DIS=40 » (CORE-ERR)",
-                    field="caractéristiques", value=chunk.strip(), rule="CORE-ERR",
-                )
+                raise invalid("caractéristiques", chunk.strip(), "CORE-ERR",
+                              "écrivez « NOM=valeur », séparés par des virgules, par exemple "
+                              "« HAB=60, DIS=40 »", label=f"caractéristiques{owner}")
             key = match.group(1)
             if key in stats:
-                raise EscarmoucheError(
-                    f"caractéristiques{owner} = {shown(key)} : donnée deux fois (CORE-ERR)",
-                    field="caractéristiques", value=key, rule="CORE-ERR",
-                )
-            stats[key] = _small_int(re.sub(r"\s", "", match.group(2)).replace("−", "-"),
-                                    f"{key}{owner}", "CORE-ERR")
+                raise invalid("caractéristiques", key, "CORE-ERR", "donnée deux fois",
+                              label=f"caractéristiques{owner}")
+            # the engine checks the stat's bounds with its rule, one pair per stat
+            # (« entre 0 et 100 (RB-INIT-1) »); here only absurd lengths are cut
+            digits = re.sub(r"\s", "", match.group(2)).replace("−", "-")
+            if len(digits) > MAX_NUMBER_TEXT:
+                raise invalid(key, HIDDEN, "CORE-ERR", f"un nombre d’au plus "
+                              f"{MAX_NUMBER_TEXT} chiffres est attendu", label=f"{key}{owner}")
+            stats[key] = int(digits)
     return stats
 
 
@@ -172,11 +257,8 @@ class RosterRow:
     def combatant(self) -> Combatant:
         name = self.name.strip()
         if not name:
-            raise EscarmoucheError(
-                f"nom = {shown(self.name)} : chaque combattant doit avoir un nom non vide "
-                "(CORE-ERR)",
-                field="name", value=self.name, rule="CORE-ERR",
-            )
+            raise invalid("nom", self.name, "CORE-ERR",
+                          "chaque combattant doit avoir un nom non vide")
         return Combatant(
             name,
             self.side.strip(),
@@ -189,26 +271,17 @@ class RosterRow:
 def build_roster(rows: Sequence[RosterRow]) -> list[Combatant]:
     """The combatants of a roster editor; names must be unique (CORE-ERR)."""
     if not rows:
-        raise EscarmoucheError(
-            "combattants = [] : ajoutez au moins un combattant (CORE-ERR)",
-            field="combattants", value=[], rule="CORE-ERR",
-        )
+        raise invalid("combattants", HIDDEN, "CORE-ERR", "ajoutez au moins un combattant")
     if len(rows) > MAX_ROSTER:
-        raise EscarmoucheError(
-            f"combattants = {len(rows)} : au plus {MAX_ROSTER} dans une démonstration "
-            "(CORE-ERR)",
-            field="combattants", value=len(rows), rule="CORE-ERR",
-        )
+        raise invalid("combattants", HIDDEN, "CORE-ERR", f"au plus {MAX_ROSTER} dans une "
+                      f"démonstration, il y en a {len(rows)}")
     out: list[Combatant] = []
     seen: set[str] = set()
     for row in rows:
         c = row.combatant()
         if c.name in seen:
-            raise EscarmoucheError(
-                f"nom = {shown(c.name)} : deux combattants portent ce nom ; chaque nom doit être "
-                "unique (CORE-ERR)",
-                field="nom", value=c.name, rule="CORE-ERR",
-            )
+            raise invalid("nom", c.name, "CORE-ERR", "deux combattants portent ce nom ; "
+                          "chaque nom doit être unique")
         seen.add(c.name)
         out.append(c)
     return out
@@ -263,15 +336,18 @@ def parse_params(text: str) -> dict[str, object]:
         key, sep, raw = item.partition("=")
         key = key.strip()
         if not sep or not re.match(r"^[a-z_][a-z0-9_]*$", key):
-            raise EscarmoucheError(
-                f"paramètres = {shown(item.strip())} : écrivez « clé=valeur », par exemple "
-                "« cible=Grolk, bonus=2 » (CORE-ERR)",
-                field="paramètres", value=item.strip(), rule="CORE-ERR",
-            )
+            raise invalid("paramètres", item.strip(), "CORE-ERR", "écrivez « clé=valeur », "
+                          "par exemple « cible=Grolk, bonus=2 »")
         value = raw.strip()
         cleaned = value.replace("−", "-")
         if _INT.match(cleaned):
-            params[key] = _small_int(cleaned, key, "CORE-ERR")
+            # read whole: the action checks its parameter against its own bounds and rule
+            # (« bonus … entre −40 et 40 »); only what no rule could read is cut here, as
+            # the engine's plain values are (at most 30 digits, CORE-ERR)
+            if len(cleaned.lstrip("+-")) > MAX_PARAM_DIGITS:
+                raise invalid(key, HIDDEN, "CORE-ERR", f"un nombre d’au plus "
+                              f"{MAX_PARAM_DIGITS} chiffres est attendu")
+            params[key] = int(cleaned)
         elif value.lower() in {"oui", "vrai", "true"}:
             params[key] = True
         elif value.lower() in {"non", "faux", "false"}:

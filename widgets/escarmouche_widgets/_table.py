@@ -99,7 +99,7 @@ def load_tracker_save(text: str) -> tuple[Encounter, History, set[str]]:
     (:func:`tracker_save`); a fault raises a French error a GM can act on."""
     if not text.strip():
         raise EscarmoucheError(
-            "sauvegarde = « » : collez le JSON exporté, ou choisissez un fichier (CORE-LOG)",
+            "Sauvegarde vide : collez le JSON exporté, ou choisissez un fichier (CORE-LOG).",
             field="sauvegarde", value="", rule="CORE-LOG",
         )
     try:
@@ -108,8 +108,8 @@ def load_tracker_save(text: str) -> tuple[Encounter, History, set[str]]:
             if data.get(TRACKER_SAVE) != TRACKER_SAVE_VERSION or not isinstance(
                     data.get("combat"), Mapping):
                 raise SaveError(
-                    "sauvegarde = suivi d’une version inconnue : exportez de nouveau le "
-                    "combat (CORE-LOG)", field="sauvegarde", value=None, rule="CORE-LOG")
+                    "Sauvegarde d’un suivi d’une version inconnue : exportez de nouveau le "
+                    "combat (CORE-LOG).", field="sauvegarde", value=None, rule="CORE-LOG")
             enc = Encounter.from_json(data["combat"])
             history = History.from_json(data.get("historique"), len(enc.state.log))
             hidden = {str(n) for n in data.get("caches", ()) if n in enc.state.fighters}
@@ -123,7 +123,7 @@ def for_the_gm(err: SaveError) -> SaveError:
     """A save error said in a GM's words: what is missing or foreign, never a list of
     JSON keys; other messages (already about the fight) are kept."""
     message = str(err)
-    missing = re.search(r"champs manquants\s*:\s*(.*)\(CORE-LOG\)", message)
+    missing = re.search(r"il manque les? champs?\s*(.*)\(CORE-LOG\)", message)
     if missing:
         keys = re.findall(r"«\s*([a-z_]+)\s*»", missing.group(1))
         parts = list(dict.fromkeys(SAVE_PARTS.get(k, "une partie du combat") for k in keys))
@@ -131,14 +131,14 @@ def for_the_gm(err: SaveError) -> SaveError:
         if len(parts) > 3:
             shown.append(f"{len(parts) - 3} autres parties")
         return SaveError(
-            "sauvegarde = incomplète : ce texte n’est qu’une partie d’une sauvegarde de "
-            f"combat ; il y manque {join(shown)}. Exportez de nouveau le combat "
-            "(« Exporter ») et collez tout le texte (CORE-LOG)",
+            "Sauvegarde incomplète : ce texte n’est qu’une partie d’une sauvegarde de "
+            f"combat ; il y manque {join(shown)} (CORE-LOG). Exportez de nouveau le combat "
+            "(« Exporter ») et collez tout le texte.",
             field="sauvegarde", value=None, rule="CORE-LOG")
     if "champ inconnu" in message:
         return SaveError(
-            f"sauvegarde = « {err.field} » : ce texte n’est pas une sauvegarde de combat "
-            "d’Escarmouche (il contient un élément qu’elle n’a pas) ; collez le texte "
-            "d’« Exporter (JSON) » (CORE-LOG)",
+            f"Sauvegarde refusée, champ « {err.field} » : ce texte n’est pas une sauvegarde "
+            "de combat d’Escarmouche (il contient un élément qu’elle n’a pas) ; collez le "
+            "texte d’« Exporter (JSON) » (CORE-LOG).",
             field="sauvegarde", value=err.field, rule="CORE-LOG")
     return err

@@ -36,10 +36,12 @@ from escarmouche_widgets._controls import (
     WIDE,
     ErrorBanner,
     button,
+    number_box,
     option_control,
     option_labels,
     option_value,
 )
+from escarmouche_widgets._parse import NumberField
 from escarmouche_widgets._stepper import STEP, Stepper, running_loop
 
 __all__ = ["ATELIER_FIGHTS", "MAX_ATELIER_FIGHTS", "Atelier"]
@@ -47,6 +49,8 @@ __all__ = ["ATELIER_FIGHTS", "MAX_ATELIER_FIGHTS", "Atelier"]
 #: fights per rule set (without, with the changes) in the Atelier's fights
 ATELIER_FIGHTS = 20_000
 MAX_ATELIER_FIGHTS = 100_000
+#: the fights box: 1 to :data:`MAX_ATELIER_FIGHTS` (CORE-ERR)
+FIGHTS = NumberField("combats", 1, MAX_ATELIER_FIGHTS, "CORE-ERR")
 
 _ROSTERS: dict[str, Any] = {}
 
@@ -112,9 +116,7 @@ class Atelier:
             layout=widgets.Layout(width="100%", height="12em"))
         self.fixed = widgets.HTML()
         self.roster = widgets.Dropdown(options=[], description="Combat :", style=WIDE)
-        self.fights = widgets.BoundedIntText(value=ATELIER_FIGHTS, min=0,
-                                             max=MAX_ATELIER_FIGHTS * 10,
-                                             description="Combats :", style=WIDE)
+        self.fights = number_box(FIGHTS, ATELIER_FIGHTS, "Combats :", width="12em")
         self.stepper = Stepper("Simuler les combats")
         self.stepper.run_button.on_click(lambda _b: self.launch())
         self.fights_output = widgets.HTML(value=h.paragraph(
@@ -216,11 +218,7 @@ class Atelier:
         """The run set in the controls: after each step, the balance of the chosen
         roster without and with the changed options (the same dice: one stream per
         fight). Checked now: a French error before anything is played."""
-        n = self.fights.value
-        if not isinstance(n, int) or not 1 <= n <= MAX_ATELIER_FIGHTS:
-            raise invalid("combats", n, "CORE-ERR",
-                          f"un nombre entier entre 1 et {number(MAX_ATELIER_FIGHTS)} est "
-                          "attendu")
+        n = self.fights.integer
         name = str(self.system.value)
         roster = _rosters(name).get(str(self.roster.value))
         if roster is None:
@@ -259,7 +257,7 @@ class Atelier:
         """Play the fights now (no event loop to hand back to) and show them."""
 
         def compute() -> str:
-            asked = int(self.fights.value)
+            asked = self.fights.integer
             return self._fights_html(
                 self.stepper.run_now(self._fight_steps(), _played, 2 * asked), asked)
 
@@ -280,7 +278,7 @@ class Atelier:
         steps = self.banner.guard(self._fight_steps)
         if steps is None:
             return False
-        asked = int(self.fights.value)
+        asked = self.fights.integer
 
         def done(pair: tuple[sim.Balance, sim.Balance]) -> None:
             self.fights_output.value = self._fights_html(pair, asked)

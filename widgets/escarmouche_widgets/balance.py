@@ -24,25 +24,28 @@ import ipywidgets as widgets
 from escarmouche import Combatant
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
-from escarmouche.errors import invalid
 from escarmouche.options import Option
 from escarmouche.systems import get
 from escarmouche.text.fmt import number, plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
-    WIDE,
+    SEED,
     Demo,
     labelled,
+    number_box,
     option_control,
     option_labels,
     option_value,
 )
+from escarmouche_widgets._parse import NumberField
 from escarmouche_widgets._stepper import STEP, Stepper, running_loop
 
 __all__ = ["MAX_BROWSER_FIGHTS", "STEP", "BalanceDemo", "option_controls"]
 
 #: the most fights the page plays in one run (the browser runs one core, in Pyodide)
 MAX_BROWSER_FIGHTS = 100_000
+#: the fights box: 1 to :data:`MAX_BROWSER_FIGHTS` (CORE-ERR)
+FIGHTS = NumberField("combats", 1, MAX_BROWSER_FIGHTS, "CORE-ERR")
 
 
 def option_controls(system: str, rules: Any = None) -> dict[str, widgets.Widget]:
@@ -75,8 +78,9 @@ class BalanceDemo(Demo):
     (True, '')
     >>> demo.fights.value = 0
     >>> demo.run_button.click()
-    >>> demo.error_text  # doctest: +ELLIPSIS
-    'Refus, combats 0\xa0: un nombre entier entre 1 et 100\u202f000 est attendu (CORE-ERR).'
+    >>> print(demo.error_text)  # doctest: +NORMALIZE_WHITESPACE
+    Valeur 0 refusée pour « combats » : un nombre entier entre 1 et 100 000 est attendu
+    (CORE-ERR).
     """
 
     def __init__(self, system: str, roster: Iterable[Combatant] | Any, *,
@@ -87,10 +91,8 @@ class BalanceDemo(Demo):
         self.roster = roster if hasattr(roster, "encounter") else tuple(roster)
         self.start = dict(start or {})
         self.title = title
-        self.fights = widgets.BoundedIntText(value=fights, min=0, max=MAX_BROWSER_FIGHTS * 10,
-                                             description="Combats :", style=WIDE)
-        self.seed = widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1,
-                                           description="Graine :", style=WIDE)
+        self.fights = number_box(FIGHTS, fights, "Combats :", width="12em")
+        self.seed = number_box(SEED, seed, "Graine :", width="14em")
         given = getattr(self.roster, "rules", None)
         self.base_rules = (given if isinstance(given, self.system.rules_type)
                            else self.system.default_rules())
@@ -134,12 +136,8 @@ class BalanceDemo(Demo):
     def _steps(self) -> Iterator[sim.Balance]:
         """The balances of the run set in the controls, one per :data:`STEP` fights
         (checked now: a French error before anything is played)."""
-        n = self.fights.value
-        if not isinstance(n, int) or not 1 <= n <= MAX_BROWSER_FIGHTS:
-            raise invalid("combats", n, "CORE-ERR",
-                          f"un nombre entier entre 1 et {number(MAX_BROWSER_FIGHTS)} est "
-                          "attendu")
-        steps = sim.simulate_steps(self._roster(), n, seed=int(self.seed.value), step=STEP)
+        n = self.fights.integer
+        steps = sim.simulate_steps(self._roster(), n, seed=self.seed.integer, step=STEP)
         first = next(steps)  # the roster, the seed … checked by the engine
         return _chain(first, steps)
 
@@ -161,7 +159,7 @@ class BalanceDemo(Demo):
         last balance)."""
 
         def compute() -> str:
-            asked = int(self.fights.value)
+            asked = self.fights.integer
             return self._html(self.stepper.run_now(self._steps(), _fights, asked), asked)
 
         return self._show(compute)
@@ -178,7 +176,7 @@ class BalanceDemo(Demo):
         steps = self.banner.guard(self._steps)
         if steps is None:
             return False
-        asked = int(self.fights.value)
+        asked = self.fights.integer
         self.stepper.start(loop, steps, _fights, asked,
                            lambda last: self._show(lambda: self._html(last, asked)),
                            lambda err: self.banner.show(err.refusal(self.banner.labels)))

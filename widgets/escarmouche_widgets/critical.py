@@ -14,11 +14,17 @@ from typing import Any
 import ipywidgets as widgets
 
 from escarmouche.systems import d12
+from escarmouche.systems.d12.rules import BONUS_RANGE, DEFENCE_RANGE
 from escarmouche.text.fmt import number, percent, plural
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled, number_box
+from escarmouche_widgets._parse import NumberField
 from escarmouche_widgets._record import Recorder
+
+#: the attack bonus and the target's defence, as the d12 rules bound them (D12-CRIT-1)
+BONUS = NumberField("bonus d’attaque", *BONUS_RANGE, "D12-CRIT-1")
+DEFENCE = NumberField("défense de la cible", *DEFENCE_RANGE, "D12-CRIT-1")
 
 __all__ = ["CriticalDemo", "attack_html", "odds_html"]
 
@@ -104,10 +110,8 @@ class CriticalDemo(Demo):
         super().__init__()
         self.weapon = widgets.Text(value=weapon, description="Arme (dés de dégâts) :",
                                    style=WIDE, continuous_update=False)
-        self.bonus = widgets.IntText(value=bonus, description="Bonus d’attaque :",
-                                     style=WIDE, layout=widgets.Layout(width="14em"))
-        self.defence = widgets.IntText(value=defence, description="Défense de la cible :",
-                                       style=WIDE, layout=widgets.Layout(width="16em"))
+        self.bonus = number_box(BONUS, bonus, "Bonus d’attaque :", width="14em")
+        self.defence = number_box(DEFENCE, defence, "Défense de la cible :", width="16em")
         self.mode = widgets.ToggleButtons(style={"button_width": "auto"},
             options=[(label, m.value) for m, label in d12.MODE_LABELS.items()], value=mode,
         )
@@ -139,7 +143,7 @@ class CriticalDemo(Demo):
         self.roll()
 
     def _inputs(self) -> tuple[str, int, int, str]:
-        return (self.weapon.value.strip(), int(self.bonus.value), int(self.defence.value),
+        return (self.weapon.value.strip(), self.bonus.integer, self.defence.integer,
                 str(self.mode.value))
 
     def _changed(self, change: Any = None) -> None:

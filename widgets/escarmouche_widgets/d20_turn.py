@@ -27,8 +27,16 @@ from escarmouche.text.fmt import join, number, percent, signed
 from escarmouche.text.typo import typographie
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled
-from escarmouche_widgets._parse import fold_ident
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled, number_box
+from escarmouche_widgets._parse import NumberField, fold_ident
+
+#: the scene's number boxes, bounded as the d20 rules bound them
+HP = NumberField("PV de Brune", *d20_rules.HP_RANGE, "CORE-ERR")
+ACTION_POINTS = NumberField("points d’action", 0, d20_rules.MAX_ACTION_POINTS, "D20-ACT-3")
+POINTS_SPENT = NumberField("points d’action dépensés", 0, d20_rules.MAX_ACTION_POINTS,
+                           "D20-ACT-3")
+ONGOING = NumberField("dégâts continus", 0, d20_rules.HP_RANGE[1], "D20-START-1")
+REGENERATION = NumberField("régénération", 0, d20_rules.HP_RANGE[1], "D20-START-1")
 
 __all__ = ["ACTOR", "D20TurnDemo", "Scene", "TurnResult", "play_turn"]
 
@@ -73,7 +81,7 @@ def parse_actions(text: str) -> tuple[str, ...]:
         ident = fold_ident(raw)
         if ident not in TURN_ACTIONS:
             raise invalid("actions", raw.strip(), "D20-ACT-1",
-                          f"action inconnue ; actions : {join(TURN_ACTIONS)}")
+                          f"action inconnue, à choisir parmi {join(TURN_ACTIONS)}")
         out.append(ident)
     return tuple(out)
 
@@ -241,28 +249,27 @@ class D20TurnDemo(Demo):
     def __init__(self, scene: Scene = Scene(), *, seed: int = 1) -> None:
         super().__init__()
 
-        def num(value: int, label: str, width: str = "12em") -> widgets.IntText:
-            return widgets.IntText(value=value, description=label, style=WIDE,
-                                   layout=widgets.Layout(width=width))
-
-        self.hp = num(scene.hp, "PV :", "8em")
+        self.hp = number_box(HP, scene.hp, "PV :", width="8em")
         self.trait = widgets.Dropdown(options=[("aucun", ""), ("nain", "nain"),
                                                ("halfelin", "halfelin")],
                                       value=scene.trait, description="Trait :", style=WIDE)
-        self.action_points = num(scene.action_points, "Points d’action :")
-        self.ongoing = num(scene.ongoing, "Dégâts continus :")
+        self.action_points = number_box(ACTION_POINTS, scene.action_points,
+                                        "Points d’action :", width="12em")
+        self.ongoing = number_box(ONGOING, scene.ongoing, "Dégâts continus :", width="12em")
         self.keyword = widgets.Dropdown(options=["poison", "terreur", "feu"],
                                         value=scene.keyword, description="type :",
                                         style=WIDE)
         self.ongoing_save = widgets.Checkbox(value=scene.ongoing_save, indent=False,
                                              description="(sauvegarde pour y mettre fin)")
-        self.regeneration = num(scene.regeneration, "Régénération :")
+        self.regeneration = number_box(REGENERATION, scene.regeneration, "Régénération :",
+                                       width="12em")
         self.dazed = widgets.Checkbox(value=scene.dazed, indent=False,
                                       description="hébétée jusqu’à la fin de son tour")
         self.actions = widgets.Text(value=", ".join(scene.actions),
                                     description="Actions du tour :", style=WIDE,
                                     layout=widgets.Layout(width="34em"))
-        self.points_spent = num(scene.points_spent, "Points d’action dépensés :", "16em")
+        self.points_spent = number_box(POINTS_SPENT, scene.points_spent,
+                                       "Points d’action dépensés :", width="16em")
         self.opportunity = widgets.Checkbox(
             value=scene.opportunity, indent=False,
             description="Grolk (adjacent) tente une attaque d’opportunité")
@@ -302,10 +309,10 @@ class D20TurnDemo(Demo):
 
     def scene(self) -> Scene:
         return Scene(
-            int(self.hp.value), str(self.trait.value), int(self.action_points.value),
-            int(self.ongoing.value), str(self.keyword.value), bool(self.ongoing_save.value),
-            int(self.regeneration.value), bool(self.dazed.value),
-            parse_actions(self.actions.value), int(self.points_spent.value),
+            self.hp.integer, str(self.trait.value), self.action_points.integer,
+            self.ongoing.integer, str(self.keyword.value), bool(self.ongoing_save.value),
+            self.regeneration.integer, bool(self.dazed.value),
+            parse_actions(self.actions.value), self.points_spent.integer,
             bool(self.opportunity.value), str(self.interrupt.value),
         )
 

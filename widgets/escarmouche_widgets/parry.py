@@ -18,11 +18,28 @@ import ipywidgets as widgets
 
 from escarmouche import Combatant
 from escarmouche.systems import d100
+from escarmouche.systems.d100.rules import ARMOUR_MAX
 from escarmouche.text.fmt import percent
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled
-from escarmouche_widgets._parse import parse_int
+from escarmouche_widgets._controls import WIDE, Demo, DiceControls, button, labelled, number_box
+from escarmouche_widgets._parse import NumberField
+
+
+def stat_field(key: str, whose: str) -> NumberField:
+    """The box of a d100 stat: its bounds and rule as :data:`d100.STATS` declares them."""
+    lo, hi, rule = d100.STATS[key]
+    return NumberField(f"{key} {whose}", lo, hi, rule)
+
+
+#: the boxes that are not stats: armour points (D100-ATK-3), the GM's modifier (D100-ATK-1;
+#: D100-RANGED-6 for a ranged weapon, the engine's bounds), the distance in metres (a
+#: decimal is meant, D100-RANGED-5)
+ARMOUR = NumberField("armure du défenseur", 0, ARMOUR_MAX, "D100-ATK-3")
+HEAD_ARMOUR = NumberField("armure de la tête", 0, ARMOUR_MAX, "D100-ATK-3",
+                          empty="comme ailleurs")
+GM_MODIFIER = NumberField("modificateur du MJ", -100, 100, "D100-ATK-1")
+DISTANCE = NumberField("distance (m)", 0, 1_000_000, "D100-RANGED-5", decimal=True)
 
 __all__ = ["Fighters", "ParryDodgeDemo", "odds_html", "setup_of", "steps_html"]
 
@@ -34,7 +51,7 @@ class Fighters:
     att_ct: int
     weapon: str
     hand: str
-    distance: int
+    distance: int | float
     target_engaged: bool
     gm_modifier: int
     def_cc: int
@@ -107,14 +124,11 @@ class ParryDodgeDemo(Demo):
     def __init__(self, *, seed: int = 1) -> None:
         super().__init__()
 
-        def num(value: int, label: str) -> widgets.IntText:
-            return widgets.IntText(value=value, description=label, style=WIDE,
-                                   layout=widgets.Layout(width="9em"))
 
         weapons = [(w.label + (" (tir)" if w.ranged else ""), w.id)
                    for w in d100.WEAPONS.values()]
-        self.att_cc = num(45, "CC :")
-        self.att_ct = num(35, "CT :")
+        self.att_cc = number_box(stat_field("CC", "de l’attaquant"), 45, "CC :")
+        self.att_ct = number_box(stat_field("CT", "de l’attaquant"), 35, "CT :")
         self.weapon = widgets.Dropdown(options=weapons, value="arme_a_une_main",
                                        description="Arme :", style=WIDE)
         off_hand = d100.SYSTEM.option("malus_main_non_directrice")
@@ -123,19 +137,17 @@ class ParryDodgeDemo(Demo):
                      (f"main non directrice ({off_hand.value_label(off_hand.default)})",
                       "non_directrice")],
             value="directrice")
-        self.distance = widgets.IntText(value=20, description="Distance (m) :", style=WIDE,
-                                        layout=widgets.Layout(width="12em"))
+        self.distance = number_box(DISTANCE, 20, "Distance (m) :", width="12em")
         self.target_engaged = widgets.Checkbox(value=False, indent=False,
                                                description="cible engagée au corps à corps")
-        self.gm_modifier = num(0, "Modif. du MJ :")
-        self.def_cc = num(38, "CC :")
-        self.def_ag = num(42, "Ag :")
-        self.def_e = num(40, "E :")
-        self.def_b = num(12, "B :")
-        self.armour = num(1, "Armure :")
-        self.head_armour = widgets.Text(value="", description="Armure tête :",
-                                        placeholder="comme ailleurs", style=WIDE,
-                                        layout=widgets.Layout(width="14em"))
+        self.gm_modifier = number_box(GM_MODIFIER, 0, "Modif. du MJ :")
+        self.def_cc = number_box(stat_field("CC", "du défenseur"), 38, "CC :")
+        self.def_ag = number_box(stat_field("Ag", "du défenseur"), 42, "Ag :")
+        self.def_e = number_box(stat_field("E", "du défenseur"), 40, "E :")
+        self.def_b = number_box(stat_field("B", "du défenseur"), 12, "B :")
+        self.armour = number_box(ARMOUR, 1, "Armure :")
+        self.head_armour = number_box(HEAD_ARMOUR, "", "Armure tête :", width="14em")
+        self.head_armour.placeholder = "comme ailleurs"
         self.dodge_skill = widgets.Checkbox(value=True, indent=False,
                                             description="compétence « esquive »")
         self.defence = widgets.ToggleButtons(style={"button_width": "auto"},
@@ -190,13 +202,14 @@ class ParryDodgeDemo(Demo):
         self.roll()
 
     def fighters(self) -> Fighters:
-        head = self.head_armour.value.strip()
+        head = self.head_armour.number
+        distance = self.distance.number
+        assert distance is not None and (head is None or isinstance(head, int))
         return Fighters(
-            int(self.att_cc.value), int(self.att_ct.value), str(self.weapon.value),
-            str(self.hand.value), int(self.distance.value), bool(self.target_engaged.value),
-            int(self.gm_modifier.value), int(self.def_cc.value), int(self.def_ag.value),
-            int(self.def_e.value), int(self.def_b.value), int(self.armour.value),
-            parse_int(head, "armure de la tête", 0, 100, "D100-ATK-3") if head else None,
+            self.att_cc.integer, self.att_ct.integer, str(self.weapon.value),
+            str(self.hand.value), distance, bool(self.target_engaged.value),
+            self.gm_modifier.integer, self.def_cc.integer, self.def_ag.integer,
+            self.def_e.integer, self.def_b.integer, self.armour.integer, head,
             bool(self.dodge_skill.value), str(self.defence.value),
             bool(self.parry_prepared.value), bool(self.two_weapons.value),
             str(self.main_weapon.value), str(self.off_weapon.value),

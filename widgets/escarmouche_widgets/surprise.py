@@ -19,9 +19,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from escarmouche import Combatant, EscarmoucheError, systems
-from escarmouche.errors import shown
+from escarmouche.errors import invalid
 from escarmouche.systems.describe import Chances
-from escarmouche.text.fmt import percent
+from escarmouche.text.fmt import join, percent, quote
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
@@ -82,17 +82,11 @@ def check_sides(roster: Sequence[Combatant], attackers: str) -> None:
     """The side that attacks must be in the roster, facing at least one other side."""
     sides = list(dict.fromkeys(c.side for c in roster))
     if attackers not in sides:
-        raise EscarmoucheError(
-            f"camp attaquant = {shown(attackers)} : aucun combattant de ce camp ; camps : "
-            f"{', '.join(sides)} (CORE-ERR)",
-            field="camp attaquant", value=attackers, rule="CORE-ERR",
-        )
+        raise invalid("camp attaquant", attackers, "CORE-ERR", "aucun combattant de ce "
+                      f"camp ; les camps sont {join([quote(s) for s in sides])}")
     if all(c.side == attackers for c in roster):
-        raise EscarmoucheError(
-            f"camp attaquant = {shown(attackers)} : personne à surprendre, tous les combattants "
-            "sont de ce camp (CORE-ERR)",
-            field="camp attaquant", value=attackers, rule="CORE-ERR",
-        )
+        raise invalid("camp attaquant", attackers, "CORE-ERR", "personne à surprendre, tous "
+                      "les combattants sont de ce camp")
 
 
 def odds_html(chances: Sequence[Chances]) -> str:
@@ -209,7 +203,7 @@ class SurpriseDemo(Demo):
             chosen = [n for n, box in self.systems.items() if box.value]
             if not chosen:
                 raise EscarmoucheError(
-                    "systèmes = aucun : cochez au moins un système à comparer (CORE-ERR)",
+                    "Aucun système coché : cochez au moins un système à comparer (CORE-ERR).",
                     field="systèmes", value=[], rule="CORE-ERR",
                 )
             roster = self.roster.combatants()

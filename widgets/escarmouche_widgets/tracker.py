@@ -41,9 +41,11 @@ from escarmouche_widgets._controls import (
     RosterEditor,
     button,
     labelled,
+    number_box,
     typeset_labels,
 )
 from escarmouche_widgets._parse import (
+    NumberField,
     RosterRow,
     parse_idents,
     parse_params,
@@ -70,6 +72,10 @@ __all__ = ["CombatTracker", "load_encounter"]
 
 #: the parameter that names an action's target (« cible », in every system)
 TARGET_PARAMS = ("cible",)
+#: the damage or healing box: what ``Encounter.adjust`` accepts (CORE-ERR), never clamped
+AMOUNT = NumberField("valeur des dégâts ou des soins", 0, 100_000, "CORE-ERR")
+#: the duration box: 0 (no end) or what an effect accepts, 1–10 000 (CORE-ERR)
+DURATION = NumberField("durée de l’effet", 0, 10_000, "CORE-ERR")
 _TIMINGS = [(TIMING_LABELS[t], t.value) for t in Timing]
 _NO_ONE = "(aucun)"
 
@@ -144,9 +150,7 @@ class CombatTracker(Demo):
         # damage and healing
         self.damage_who = widgets.Dropdown(description="Qui :", style=WIDE, options=[])
         self.damage_track = widgets.Dropdown(description="Piste :", style=WIDE, options=[])
-        self.damage_amount = widgets.BoundedIntText(value=1, min=0, max=10_000,
-                                                    description="Valeur :", style=WIDE,
-                                                    layout=widgets.Layout(width="10em"))
+        self.damage_amount = number_box(AMOUNT, 1, "Valeur :", width="10em")
         self.damage_kind = widgets.ToggleButtons(style={"button_width": "auto"},
                                                  options=["dégâts", "soins"], value="dégâts")
         self.damage_button = button("Appliquer", icon="heartbeat")
@@ -165,10 +169,7 @@ class CombatTracker(Demo):
                                               value=Timing.ACTIVATION_START.value)
         self.effect_until = widgets.Dropdown(description="Jusqu’au tour de :", style=WIDE,
                                              options=[])
-        self.effect_duration = widgets.BoundedIntText(
-            value=3, min=0, max=10_000, description="Durée (0 = sans fin) :", style=WIDE,
-            layout=widgets.Layout(width="14em"),
-        )
+        self.effect_duration = number_box(DURATION, 3, "Durée (0 = sans fin) :", width="14em")
         self.effect_per_tick = widgets.Text(description="Par tic :", style=WIDE,
                                             placeholder="PV=-2")
         self.effect_save = widgets.Checkbox(description="prend fin sur un jet de sauvegarde",
@@ -296,8 +297,8 @@ class CombatTracker(Demo):
     def _running(self) -> Encounter:
         if self.encounter is None:
             raise EscarmoucheError(
-                "combat = aucun : composez le groupe et cliquez d’abord sur « Commencer le "
-                "combat » (CORE-ERR)",
+                "Aucun combat en cours : composez le groupe et cliquez d’abord sur "
+                "« Commencer le combat » (CORE-ERR).",
                 field="combat", value=None, rule="CORE-ERR",
             )
         return self.encounter
@@ -308,7 +309,7 @@ class CombatTracker(Demo):
         if self.dice.manual.value:
             return self.dice.rng()
         step = len(enc.state.log) if enc is not None else 0
-        return random.Random(f"{int(self.dice.seed.value)}:{step}")
+        return random.Random(f"{self.dice.seed_value()}:{step}")
 
     def _step(self, label: str, operation: Callable[[Encounter], Sequence[Event]],
               rng: object = None) -> str:
@@ -488,8 +489,8 @@ class CombatTracker(Demo):
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 raise EscarmoucheError(
-                    "sauvegarde = fichier illisible : un fichier JSON en UTF-8 est attendu "
-                    "(CORE-LOG)", field="sauvegarde", value=item.get("name"), rule="CORE-LOG",
+                    "Fichier de sauvegarde illisible : un fichier JSON en UTF-8 est attendu "
+                    "(CORE-LOG).", field="sauvegarde", value=item.get("name"), rule="CORE-LOG",
                 ) from None
             self.json.value = text
             return self._import(text)
@@ -538,8 +539,8 @@ class CombatTracker(Demo):
             enc = self._running()
             if not self.action.value:
                 raise EscarmoucheError(
-                    f"action = aucune : « {self.actor.value} » n’a aucune action possible "
-                    "maintenant (CORE-ERR)", field="action", value=None, rule="CORE-ERR",
+                    f"Aucune action possible : « {self.actor.value} » ne peut rien faire "
+                    "maintenant (CORE-ERR).", field="action", value=None, rule="CORE-ERR",
                 )
             params = parse_params(self.params.value)
             if self._target_param and self.target.value:
@@ -607,10 +608,10 @@ class CombatTracker(Demo):
             if not who or not track:
                 self._running()
                 raise EscarmoucheError(
-                    "piste = aucune : choisissez un combattant et une piste (CORE-ERR)",
+                    "Aucune piste choisie : choisissez un combattant et une piste (CORE-ERR).",
                     field="piste", value=None, rule="CORE-ERR",
                 )
-            amount = int(self.damage_amount.value)
+            amount = self.damage_amount.integer
             delta = -amount if self.damage_kind.value == "dégâts" else amount
             kind = str(self.damage_kind.value)
             return self._step(f"{kind.capitalize()} : {who}",
@@ -644,12 +645,12 @@ class CombatTracker(Demo):
             name = self.effect_name.value.strip()
             if not name:
                 raise EscarmoucheError(
-                    "effet = « » : donnez un nom à l’effet, par exemple « poison » (CORE-ERR)",
-                    field="effet", value="", rule="CORE-ERR",
+                    "Effet sans nom : donnez un nom à l’effet, par exemple « poison » "
+                    "(CORE-ERR).", field="effet", value="", rule="CORE-ERR",
                 )
             bearer = None if self.effect_bearer.value == _NO_ONE else self.effect_bearer.value
             until = None if self.effect_until.value == _NO_ONE else self.effect_until.value
-            duration = int(self.effect_duration.value)
+            duration = self.effect_duration.integer
             effect = Effect(
                 id="",
                 name=name,
@@ -671,7 +672,7 @@ class CombatTracker(Demo):
             self._running()
             if not self.effect_remove.value:
                 raise EscarmoucheError(
-                    "effet = aucun : aucun effet en cours à retirer (CORE-ERR)",
+                    "Aucun effet à retirer : aucun effet n’est en cours (CORE-ERR).",
                     field="effet", value=None, rule="CORE-ERR",
                 )
             which = str(self.effect_remove.value)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from escarmouche.errors import ParameterError, os_reason
+from escarmouche.errors import EscarmoucheError, invalid, os_reason
 
 __all__ = ["check_writable", "print_json", "write_text"]
 
@@ -17,9 +17,9 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n")
 
 
-def _refused(path: str, err: OSError) -> ParameterError:
-    return ParameterError(f"sortie = « {path} » : écriture impossible ({os_reason(err)}) "
-                          "(CORE-ERR)", field="sortie", value=path, rule="CORE-ERR")
+def _refused(path: str, err: OSError) -> EscarmoucheError:
+    return invalid("sortie", path, "CORE-ERR", f"écriture impossible ({os_reason(err)})",
+                   label="--sortie")
 
 
 def write_text(path: str, text: str) -> None:

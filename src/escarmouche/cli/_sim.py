@@ -18,7 +18,7 @@ from typing import Any
 
 from escarmouche.cli._french import integer
 from escarmouche.cli._output import check_writable
-from escarmouche.errors import ParameterError
+from escarmouche.errors import invalid
 from escarmouche.roster import Roster
 from escarmouche.systems import get
 from escarmouche.text.fmt import join, quote
@@ -80,9 +80,8 @@ def option_changes(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, sep, text = item.partition("=")
         if not sep or not key.strip():
-            raise ParameterError(f"option = « {item[:60]} » : CHAMP=VALEUR est attendu, "
-                                 "par exemple reussite_critique_max=10 (CORE-ERR)",
-                                 field="option", value=item, rule="CORE-ERR")
+            raise invalid("option", item, "CORE-ERR", "CHAMP=VALEUR est attendu, par "
+                          "exemple reussite_critique_max=10", label="--option")
         out[key.strip()] = value(text.strip())
     return out
 
@@ -151,12 +150,11 @@ def published_rules(system: str, root: Path, number: int) -> dict[str, Any]:
         last = last_published(root)
         known = (f"la dernière publiée est la {last}" if last
                  else "aucune n’est publiée dans ce dépôt (--depot)")
-        raise ParameterError(f"edition = {number} : pas d’édition publiée sous ce numéro ; "
-                             f"{known} (CORE-ERR)", field="edition", value=number,
-                             rule="CORE-ERR")
+        raise invalid("edition", number, "CORE-ERR", "pas d’édition publiée sous ce "
+                      f"numéro ; {known}", label="--edition")
     if system not in snap.rules:
-        raise ParameterError(f"edition = {number} : le système {system} n’y figure pas "
-                             "(CORE-ERR)", field="edition", value=number, rule="CORE-ERR")
+        raise invalid("edition", number, "CORE-ERR", f"le système {system} n’y figure pas",
+                      label="--edition")
     return dict(snap.rules[system])
 
 

@@ -26,7 +26,7 @@ from escarmouche._rng import ScriptedRolls
 from escarmouche.cli._french import NBSP, integer
 from escarmouche.cli._output import print_json
 from escarmouche.encounter import MAX_RUN_TURNS
-from escarmouche.errors import ParameterError
+from escarmouche.errors import invalid
 from escarmouche.policies import POLICIES
 from escarmouche.render.table import Table
 from escarmouche.roster import Roster, example_rosters, load_roster
@@ -84,9 +84,8 @@ def load(name: str) -> Roster:
 
 def _dice(text: str) -> ScriptedRolls:
     if not re.fullmatch(r"\s*-?\d+(\s*,\s*-?\d+)*\s*", text):
-        raise ParameterError(f"des = « {text[:60]} » : une liste d’entiers séparés par des "
-                             "virgules est attendue, par exemple 12,57,3 (CORE-RNG)",
-                             field="des", value=text, rule="CORE-RNG")
+        raise invalid("des", text, "CORE-RNG", "une liste d’entiers séparés par des "
+                      "virgules est attendue, par exemple 12,57,3", label="--des")
     return ScriptedRolls([int(v) for v in text.split(",")])
 
 
@@ -95,17 +94,17 @@ def _policies(roster: Roster, given: list[str]) -> dict[str, str]:
     for item in given:
         side, _, name = item.rpartition("=")
         if name not in POLICIES:
-            raise ParameterError(f"politique = « {name} » : politique inconnue ; politiques : "
-                                 f"{join([quote(p) for p in sorted(POLICIES)], last='ou')} "
-                                 "(CORE-ERR)", field="politique", value=name, rule="CORE-ERR")
+            raise invalid("politique", name, "CORE-ERR", "politique inconnue, à choisir parmi "
+                          f"{join([quote(p) for p in sorted(POLICIES)], last='ou')}",
+                          label="--politique")
         if not side:
             chosen = dict.fromkeys(chosen, name)
         elif side in chosen:
             chosen[side] = name
         else:
-            raise ParameterError(f"politique = « {side} » : aucun camp de ce nom ; camps : "
-                                 f"{join([quote(s) for s in chosen])} (CORE-ERR)",
-                                 field="politique", value=side, rule="CORE-ERR")
+            raise invalid("politique", side, "CORE-ERR",
+                          f"aucun camp de ce nom parmi {join([quote(s) for s in chosen])}",
+                          label="--politique")
     return chosen
 
 

@@ -26,7 +26,7 @@ from escarmouche.cli._sim import (
     with_changes,
 )
 from escarmouche.cli.combat import load
-from escarmouche.errors import ParameterError
+from escarmouche.errors import invalid
 from escarmouche.text.fmt import plural
 
 __all__ = ["add_parser", "run"]
@@ -79,14 +79,12 @@ def _grid(roster: Any, items: list[str]) -> dict[str, list[Any]]:
         key, sep, text = item.partition("=")
         values = [value(v.strip()) for v in text.split(",") if v.strip()]
         if not sep or not key.strip() or not values:
-            raise ParameterError(f"grille = « {item[:60]} » : CHAMP=V1,V2,… est attendu, "
-                                 "par exemple reussite_critique_max=1,5,10 (CORE-ERR)",
-                                 field="grille", value=item, rule="CORE-ERR")
+            raise invalid("grille", item, "CORE-ERR", "CHAMP=V1,V2,… est attendu, par "
+                          "exemple reussite_critique_max=1,5,10", label="--grille")
         spec = system.option(key.strip())
         if spec.key != key.strip():
-            raise ParameterError(f"grille = « {key.strip()} » : option inconnue ; sa clé "
-                                 f"française est « {spec.key} » (CORE-ERR)",
-                                 field="grille", value=key.strip(), rule="CORE-ERR")
+            raise invalid("grille", key.strip(), "CORE-ERR", "option inconnue ; sa clé "
+                          f"française est « {spec.key} »", label="--grille")
         grid[spec.name] = values
     return grid
 

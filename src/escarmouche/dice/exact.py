@@ -31,7 +31,8 @@ from escarmouche.dice.expression import (
     _show,
 )
 from escarmouche.dice.notation import _parse_cached, parse
-from escarmouche.errors import DiceError, shown
+from escarmouche.errors import DiceError, invalid
+from escarmouche.text.fmt import join, quote
 
 __all__ = [
     "MAX_EXACT_COST",
@@ -263,26 +264,19 @@ def probability(
     if isinstance(condition, tuple):
         if len(condition) != 2 or isinstance(condition[1], bool) or not isinstance(
                 condition[1], int) or not isinstance(condition[0], str):
-            raise DiceError(
-                f"condition = {shown(condition)} : une paire (comparaison, nombre "
-                f"entier) est attendue, par exemple (\">=\", 12) ({RULE})",
-                field="condition", value=None, rule=RULE)
+            raise invalid("condition", condition, RULE, "une paire (comparaison, nombre "
+                          "entier) est attendue, par exemple (\">=\", 12)", kind=DiceError)
         op, value = condition
         if op not in _OPERATORS:
-            raise DiceError(
-                f"comparaison « {op} » inconnue : {', '.join(_OPERATORS)} attendus ({RULE})",
-                field="opérateur",
-                value=op,
-                rule=RULE,
-            )
+            raise invalid("comparaison", op, RULE, "comparaison inconnue, à choisir parmi "
+                          f"{join([quote(o) for o in _OPERATORS], last='ou')}", kind=DiceError)
         compare = _OPERATORS[op]
         predicate: Callable[[int], bool] = lambda total: compare(total, value)  # noqa: E731
     elif callable(condition):
         predicate = condition
     else:
-        raise DiceError(
-            f"condition = {shown(condition)} : une fonction ou une paire (comparaison, "
-            f"nombre) est attendue ({RULE})", field="condition", value=None, rule=RULE)
+        raise invalid("condition", condition, RULE, "une fonction ou une paire (comparaison, "
+                      "nombre) est attendue", kind=DiceError)
     return sum((p for total, p in distribution(expr).items() if predicate(total)), Fraction(0))
 
 

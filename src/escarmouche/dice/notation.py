@@ -30,7 +30,7 @@ from escarmouche.dice.expression import (
     _keep_problem,
     _show,
 )
-from escarmouche.errors import DiceError, shown
+from escarmouche.errors import DiceError, field_label, invalid, shown
 
 __all__ = ["DiceSyntaxError", "check_expression", "parse"]
 
@@ -141,14 +141,14 @@ class _Parser:
                 return "« ! » en double : un dé explose au plus une fois par terme"
             if self.i >= 2 and self.toks[self.i - 2].kind in (_KH, _KL):
                 return "« ! » doit précéder « kh »/« kl » (par exemple « 2d8!kh1 »)"
-            return "« ! » inattendu : seul un dé peut exploser"
+            return "« ! » inattendu, seul un dé peut exploser"
         if tok.kind == _K:
             return "« k » doit être suivi de « h » (plus hauts) ou « l » (plus bas)"
         if tok.kind in (_KH, _KL):
-            return f"« {tok.text} » inattendu : un seul « kh »/« kl » par terme de dés"
+            return f"« {tok.text} » inattendu, un seul « kh »/« kl » par terme de dés"
         if tok.kind == _NUM:
-            return f"nombre « {tok.text} » inattendu : « + » ou « - » attendu"
-        return f"« {_show(tok.text)} » inattendu : « + », « - » ou la fin attendu"
+            return f"nombre « {tok.text} » inattendu, « + » ou « - » attendu"
+        return f"« {_show(tok.text)} » inattendu, « + », « - » ou la fin attendu"
 
     def number(self, tok: _Token, why: str) -> int:
         if len(tok.text) > 9:  # any such number is out of every bound
@@ -177,7 +177,7 @@ class _Parser:
         else:
             raise self.fail(
                 tok.pos,
-                f"« {_show(tok.text)} » inattendu : un nombre ou un dé (« d6 », « 2d8 ») attendu",
+                f"« {_show(tok.text)} » inattendu, un nombre ou un dé (« d6 », « 2d8 ») attendu",
             )
         d_tok = self.tok
         self.i += 1
@@ -234,23 +234,22 @@ def check_expression(
     """A dice expression typed by a user (a weapon's damage, say), checked: returned
     unchanged, or a :class:`DiceError` naming the field, the owner ``who``, the value and
     ``rule`` (besides CORE-DICE). ``check`` may add a system's own requirement."""
-    of = f" de « {who} »" if who else ""
-    cite = f" ({rule})" if rule != RULE else ""
+    label = field_label(field) + (f" de {who}" if who else "")
     if not isinstance(value, str):
-        raise DiceError(
-            f"{field}{of} = {shown(value)} : une expression de dés est attendue, par exemple "
-            f"« 1d8+2 » ({rule})",
-            field=field, value=value, rule=rule,
-        )
+        raise invalid(field, value, rule, "une expression de dés est attendue, par exemple "
+                      "« 1d8+2 »", kind=DiceError, label=label)
     try:
         check(value)
     except DiceError as err:
         # the parser's message begins with the expression itself (« « 1d8+ » : … »):
-        # said once, with one colon (« arme = « 1d8+ » : terme manquant … »)
-        why = re.sub(r"^«[^»]*»[\s\u00a0]*:\s*", "", str(err))
-        raise DiceError(
-            f"{field}{of} = {shown(value)} : {why}{cite}", field=field, value=value, rule=rule,
-        ) from None
+        # said once, in the head (« Valeur « 1d8+ » refusée pour « arme » : terme … »)
+        why = re.sub(r"^«[^»]*»[\s\u00a0]*:\s*", "", str(err)).rstrip(".")
+        for cited in (RULE, rule):
+            why = why.removesuffix(f"({cited})").rstrip()
+        rules = RULE if rule == RULE else f"{RULE}, {rule}"
+        refusal = invalid(field, value, rules, why, kind=DiceError, label=label)
+        refusal.rule = rule
+        raise refusal from None
     return value
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from escarmouche._rng import Rng, ScriptedRolls
 from escarmouche.dice.expression import MAX_EXPLODE_DEPTH, Constant, Expression, Term
 from escarmouche.dice.notation import parse
-from escarmouche.errors import DiceError, shown
+from escarmouche.errors import DiceError, invalid
 from escarmouche.model import DieRecord
 
 __all__ = ["DieRoll", "Rng", "Roll", "ScriptedRolls", "TermRoll", "roll"]
@@ -116,13 +116,9 @@ def roll(expr: str | Expression, rng: Rng) -> Roll:
     expression = expr if isinstance(expr, Expression) else parse(expr)
     randint = getattr(rng, "randint", None)
     if randint is None:
-        raise DiceError(
-            f"rng = {shown(rng)} : un générateur ayant randint(a, b) est attendu, par exemple "
-            "random.Random(graine) ou ScriptedRolls([...]) (CORE-RNG)",
-            field="rng",
-            value=rng,
-            rule="CORE-RNG",
-        )
+        raise invalid("rng", rng, "CORE-RNG", "un générateur ayant randint(a, b) est attendu, "
+                      "par exemple random.Random(graine) ou ScriptedRolls([...])",
+                      kind=DiceError)
     term_rolls: list[TermRoll] = []
     total = 0
     for term in expression.terms:

@@ -22,7 +22,7 @@ line and the field (CORE-ERR).
 ...                   lines={"changes[0].rules": 9})
 ... except ValueError as err:
 ...     print(err.field, "|", str(err).split("\u202f; ")[-1])
-changes[0].rules[0] | vouliez-vous dire « D100-PARRY-2 » ? (CORE-ERR)
+changes[0].rules[0] | vouliez-vous dire « D100-PARRY-2 » ? (CORE-ERR).
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ KINDS: Mapping[str, str] = {
 #: the marks the drafting tool leaves on a change for the designer to re-read (the
 #: ``flag`` of a change), with their French labels; an edition is not published with one
 FLAGS: Mapping[str, str] = {
-    "no-longer-applies": "ce changement ne s’applique plus : l’option a retrouvé sa "
+    "no-longer-applies": "ce changement ne s’applique plus, l’option a retrouvé sa "
                          "valeur de l’édition précédente, ou la règle n’a plus changé",
     "values-changed": "les valeurs de ce changement ont changé depuis que son texte a été "
                       "écrit",
@@ -155,7 +155,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
     ...                    "summary": "x", "changes": []})
     ... except ValueError as err:
     ...     print(err)
-    number = 0 : au moins 1 (CORE-ERR)
+    Édition, champ « number », valeur 0 : au moins 1 (CORE-ERR).
     """
     if not isinstance(data, Mapping):
         raise _fail("édition", type(data).__name__, "une table TOML est attendue")
@@ -201,7 +201,7 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
 
     name = change["system"]
     if name not in available():
-        raise _fail(f"{where}.system", name, "système inconnu ; systèmes : "
+        raise _fail(f"{where}.system", name, "système inconnu, à choisir parmi "
                     + join([quote(n) for n in available()], last="ou"))
     system = get(name)
     keys = [o.key for o in system.options()]
@@ -209,7 +209,7 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
     if spec is None:
         close = difflib.get_close_matches(str(change["option"]), keys, n=1, cutoff=0.6)
         hint = (f"vouliez-vous dire {quote(close[0])} ?" if close
-                else "options : " + join([quote(k) for k in keys], empty="aucune"))
+                else "les options sont " + join([quote(k) for k in keys], empty="aucune"))
         raise _fail(f"{where}.option", change["option"],
                     f"option inconnue du système {name} ; {hint}")
     for side in ("before", "after"):
@@ -221,10 +221,7 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
         try:
             spec.check_value(spec.from_json(value, field=spec.key))
         except EscarmoucheError as err:
-            text = str(err).replace("\u00a0", " ").replace("\u202f", " ")
-            why = text.split(" : ", 1)[-1].removesuffix(f" ({err.rule})")
-            if "pour l’option" not in why:
-                why = f"{why} pour l’option {quote(spec.key)}"
+            why = f"{err.why or str(err)} pour l’option {quote(spec.key)}"
             refused = invalid(f"{where}.{side}", value, err.rule or "CORE-ERR", why,
                               kind=SaveError)
             raise refused from None

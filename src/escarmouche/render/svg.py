@@ -594,8 +594,8 @@ def html_table(
     >>> html_table(["Nom", "PV"], [["Aldric"]])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    escarmouche.errors.ParameterError: ligne 1 du tableau = « 1 cellule » : 2 cellules sont
-    attendues, une par en-tête (CORE-ERR)
+    escarmouche.errors.ParameterError: Valeur « 1 cellule » refusée pour « ligne 1 du tableau »
+    : 2 cellules sont attendues, une par en-tête (CORE-ERR).
     """
     out = ['<table class="escarmouche-table">']
     if caption is not None:

@@ -44,8 +44,8 @@ Camp
 >>> simulate(duel, 0)  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
   ...
-escarmouche.errors.ParameterError: combats = 0 : un nombre entier entre 1 et 10 000 000
-est attendu (CORE-ERR)
+escarmouche.errors.ParameterError: Valeur 0 refusée pour « combats » : un nombre entier entre 1
+et 10 000 000 est attendu (CORE-ERR).
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ registered to load.
 >>> try:
 ...     get("d6")
 ... except ValueError as err:
-...     print(err)
-système = « d6 » : système inconnu ; systèmes disponibles : rulebook, d100, d12 et d20 (CORE-ERR)
+...     print(err)  # doctest: +NORMALIZE_WHITESPACE
+Système « d6 » refusé : système inconnu, à choisir parmi « rulebook », « d100 », « d12 » ou «
+d20 » (CORE-ERR).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from escarmouche.errors import invalid
-from escarmouche.text.fmt import join
+from escarmouche.text.fmt import join, quote
 
 if TYPE_CHECKING:
     from escarmouche.systems.base import System
@@ -94,7 +95,8 @@ def get(name: str | System[Any]) -> System[Any]:
         return _EXTRA[name]
     if not isinstance(name, str) or name not in NAMES:
         raise invalid("système", name, "CORE-ERR",
-                      f"système inconnu ; systèmes disponibles : {join(available())}")
+                      "système inconnu, à choisir parmi "
+                      f"{join([quote(n) for n in available()], last='ou')}")
     obj: System[Any] = importlib.import_module(f"escarmouche.systems.{name}").SYSTEM
     return obj
 

@@ -108,8 +108,9 @@ class ActionSpec:
             if key not in self.params:
                 raise invalid(
                     "paramètre", key, rule,
-                    f"l’action {quote(self.label)} ne prend pas ce paramètre ; paramètres : "
-                    f"{join(self.params, empty='aucun')}",
+                    f"l’action {quote(self.label)} ne prend pas ce paramètre ; "
+                    + (f"elle prend {join(self.params)}" if self.params
+                       else "elle n’en prend aucun"),
                 )
         for key in self.required:
             if key not in params:
@@ -438,7 +439,7 @@ class System(Generic[R]):
         catalogue = self.catalogue(ctx.rules)
         if not isinstance(action, str) or action not in catalogue:
             raise invalid("action", action, "CORE-ERR",
-                          f"action inconnue du système {self.name} ; actions : "
+                          f"action inconnue du système {self.name}, à choisir parmi "
                           f"{join(catalogue, empty='aucune')}", kind=ParameterError)
         spec = catalogue[action]
         spec.check_params(params)

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Final, TypeAlias
 
-from escarmouche.errors import ParameterError, shown
+from escarmouche.errors import HIDDEN, invalid
 
 __all__ = [
     "MINUS",
@@ -54,29 +54,19 @@ MAX_MAGNITUDE: Final = 10**60
 
 def _exact(x: Number) -> Fraction:
     if isinstance(x, bool) or not isinstance(x, Fraction | float | int):
-        raise ParameterError(
-            f"nombre = {type(x).__name__} : un nombre est attendu (CORE-ERR)",
-            field="nombre", value=None, rule="CORE-ERR")
+        raise invalid("nombre", type(x).__name__, "CORE-ERR", "un nombre est attendu")
     try:
         value = Fraction(x)
     except (ValueError, OverflowError):  # nan, inf
-        raise ParameterError(
-            f"nombre = {shown(x)} : un nombre fini est attendu (CORE-ERR)",
-            field="nombre", value=x, rule="CORE-ERR",
-        ) from None
+        raise invalid("nombre", x, "CORE-ERR", "un nombre fini est attendu") from None
     if abs(value) >= MAX_MAGNITUDE:
-        raise ParameterError(
-            "nombre = trop grand : au plus 60 chiffres (CORE-ERR)",
-            field="nombre", value=None, rule="CORE-ERR")
+        raise invalid("nombre", HIDDEN, "CORE-ERR", "un nombre d’au plus 60 chiffres est attendu")
     return value
 
 
 def _check_digits(digits: int) -> None:
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
-        raise ParameterError(
-            f"décimales = {shown(digits)} : un nombre entier de 0 à 12 est attendu (CORE-ERR)",
-            field="décimales", value=digits, rule="CORE-ERR",
-        )
+        raise invalid("décimales", digits, "CORE-ERR", "un nombre entier de 0 à 12 est attendu")
 
 
 def _round_half_away(x: Fraction) -> int:
@@ -150,9 +140,8 @@ def fraction(x: Fraction | int) -> str:
     ('1/8', '2')
     """
     if isinstance(x, bool) or not isinstance(x, Fraction | int):
-        raise ParameterError(
-            f"fraction = {type(x).__name__} : une Fraction ou un entier est attendu (CORE-ERR)",
-            field="fraction", value=None, rule="CORE-ERR")
+        raise invalid("fraction", type(x).__name__, "CORE-ERR",
+                      "une Fraction ou un entier est attendu")
     value = _exact(x)
     sign = MINUS if value < 0 else ""
     n, d = abs(value.numerator), value.denominator

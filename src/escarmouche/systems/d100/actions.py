@@ -157,7 +157,7 @@ def _step(step: object, catalogue: Mapping[str, ActionDef]) -> tuple[ActionDef, 
         name, n = step, 1
     if not isinstance(name, str) or name not in catalogue:
         raise invalid("action", name, "D100-ACT-3",
-                      f"action inconnue ; actions : {join(catalogue)}")
+                      f"action inconnue, à choisir parmi {join(catalogue)}")
     _check.integer("demi-actions", n, lo=1, hi=MAX_EXTENDED_STEPS, rule="D100-ACT-4")
     if n > 1 and not catalogue[name].extended:
         raise invalid("demi-actions", n, "D100-ACT-4",

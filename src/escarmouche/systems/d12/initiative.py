@@ -289,7 +289,7 @@ class D12Initiative:
         for r in self.rolls:
             if r.name == name:
                 return r.total
-        raise invalid("combattant", name, "D12-INIT-1", "absent de cette initiative ; présents : "
+        raise invalid("combattant", name, "D12-INIT-1", "absent de cette initiative, qui compte "
                       + join([r.name for r in self.rolls]))
 
     def narration(self) -> list[str]:

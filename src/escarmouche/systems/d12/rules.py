@@ -179,7 +179,7 @@ def check_option(option: object) -> str:
     """A critical option id (D12-CRIT-2)."""
     if not isinstance(option, str) or option not in CRITICAL_OPTIONS:
         raise invalid("option", option, "D12-CRIT-2",
-                      "option critique inconnue ; options : "
+                      "option critique inconnue, à choisir parmi "
                       + join([quote(o) for o in CRITICAL_OPTIONS], last="ou"))
     return option
 

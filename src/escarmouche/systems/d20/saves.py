@@ -96,7 +96,7 @@ def keywords(effect_keywords: Iterable[str]) -> frozenset[str]:
     """The keywords of an effect, lower case, synonyms read as their entry."""
     if isinstance(effect_keywords, str) or not isinstance(effect_keywords, Iterable):
         raise invalid("mots-clés", effect_keywords, "D20-END-1",
-                      "un ensemble de mots-clés est attendu, par exemple {\"poison\"}")
+                      "un ensemble de mots-clés est attendu, par exemple « poison »")
     out: set[str] = set()
     for kw in effect_keywords:
         k = _check.text("mot-clé", kw, "D20-END-1").strip().lower()

@@ -12,7 +12,7 @@ from escarmouche import _check
 from escarmouche._rng import Rng
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
-from escarmouche.options import check_options, option
+from escarmouche.options import check_options, find, option
 from escarmouche.render.table import OptionsTable, Table
 from escarmouche.text import fmt
 
@@ -208,9 +208,11 @@ class Rules(OptionsTable):
     def __post_init__(self) -> None:
         check_options(self)
         if self.crit_success_max >= self.crit_failure_min:
+            low, high = find(self, "crit_success_max"), find(self, "crit_failure_min")
             raise invalid("crit_failure_min", self.crit_failure_min, "RB-D100-1",
-                          f"doit dépasser crit_success_max ({fmt.number(self.crit_success_max)})"
-                          ", un jet ne peut être à la fois réussite et échec critiques")
+                          f"il doit dépasser le {low.label} "
+                          f"({fmt.number(self.crit_success_max)}), un jet ne peut être à la "
+                          "fois réussite et échec critiques", label=high.label)
 
 
 #: the default options (RULES.md defaults)
@@ -222,8 +224,8 @@ def check_traits(c: Combatant, rules: Rules) -> None:
     for t in sorted(c.traits):
         if t not in KNOWN_TRAITS and t not in rules.extra_traits:
             raise invalid("trait", t, "RB-SPEED-1",
-                          f"trait inconnu du système Rulebook pour {c.name} ; traits connus : "
-                          f"{fmt.join(sorted(KNOWN_TRAITS))}")
+                          f"trait inconnu du système Rulebook pour {c.name} ; les traits "
+                          f"connus sont {fmt.join(sorted(KNOWN_TRAITS))}")
 
 
 # ---------------------------------------------------------------------------------------

@@ -374,7 +374,8 @@ def speed_effect(
             data[key] = _check.integer(key, value, lo=0, hi=1_000_000, rule="RB-SPEED-1")
     if "debut" in data and "fin" in data and data["fin"] < data["debut"]:
         raise invalid("last_turn", data["fin"], "RB-SPEED-1",
-                      f"avant first_turn = {fmt.number(data['debut'])}")
+                      f"le dernier tour ne peut précéder le premier ({fmt.number(data['debut'])})",
+                      label="dernier tour (last_turn)")
     return Effect("", name or SPEED_EFFECTS[effect].label, Timing.TURN_START,
                   bearer=bearer, kind=SPEED_KIND, keywords=frozenset({effect}), source=source,
                   data=data)

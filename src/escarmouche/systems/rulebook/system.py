@@ -509,7 +509,7 @@ class RulebookSystem(System[Rules]):
             raise invalid(DECLARED_DAMAGE, None, "RB-END-2",
                           f"le texte laisse au MJ l’effet d’une attaque ; pour jouer {actor} "
                           "automatiquement, déclarez le dé de ses dégâts dans sa fiche "
-                          f"({DECLARED_DAMAGE} = 6 pour 1d6)")
+                          f"(« {DECLARED_DAMAGE} = 6 » pour 1d6)")
         return "attaquer", {"cible": enemies[0].name, "des": f"1d{faces}",
                             "nom": SIMULATED_HIT}
 
