@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 
-from escarmouche import EscarmoucheError
+from escarmouche import EscarmoucheError, _schema
 from escarmouche.encounter import Encounter
 from escarmouche.errors import SaveError
 from escarmouche.history import History
@@ -110,6 +110,12 @@ def load_tracker_save(text: str) -> tuple[Encounter, History, set[str]]:
                 raise SaveError(
                     "Sauvegarde d’un suivi d’une version inconnue : exportez de nouveau le "
                     "combat (CORE-LOG).", field="sauvegarde", value=None, rule="CORE-LOG")
+            # the published schema of the tracker's save (suivi-1.schema.json)
+            problem = _schema.validate("suivi-1", data)
+            if problem is not None:
+                raise SaveError(problem.message("CORE-LOG", root="sauvegarde"),
+                                field=problem.path or "sauvegarde", value=problem.value,
+                                rule="CORE-LOG")
             enc = Encounter.from_json(data["combat"])
             history = History.from_json(data.get("historique"), len(enc.state.log))
             hidden = {str(n) for n in data.get("caches", ()) if n in enc.state.fighters}

@@ -1,0 +1,63 @@
+"""The tracker's own save (issue 27: files users keep have a versioned JSON Schema): the
+fight, its undo history and the fighters hidden from the players, checked against the
+published ``suivi-1.schema.json`` on import; a damaged one is refused in French and the
+fight on screen is kept. Rule IDs: CORE-LOG (saves), D100-ATK-1 (the fight played)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from escarmouche_widgets._table import load_tracker_save, tracker_save
+
+from escarmouche import Combatant, _schema
+from escarmouche.encounter import Encounter
+from escarmouche.errors import SaveError
+from escarmouche.history import History
+
+
+def _fight() -> tuple[Encounter, History]:
+    enc = Encounter("d100", [
+        Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 40, "Ag": 38,
+                                      "M": 4, "B": 12}),
+        Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
+                                      "M": 4, "B": 11})])
+    history = History()
+    rng = random.Random(7)
+    history.run(enc, "Début du combat", lambda: enc.start(rng))
+    history.run(enc, "Activation suivante", enc.end_activation)
+    return enc, history
+
+
+def test_the_tracker_save_follows_its_published_schema_core_log() -> None:
+    """CORE-LOG: what the autosave and the export write is valid under suivi-1, and
+    reads back as the same fight, history and hidden fighters."""
+    enc, history = _fight()
+    text = tracker_save(enc, history, {"Grolk"})
+    data = json.loads(text)
+    assert _schema.validate("suivi-1", data) is None
+    back, steps, hidden = load_tracker_save(text)
+    assert back.state.to_json() == enc.state.to_json()
+    assert steps.to_json() == history.to_json() and hidden == {"Grolk"}
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"caches": ["Grolk", 3]}, "caches[1]"),
+    ({"caches": "Grolk"}, "caches"),
+    ({"historique": {"format": 1, "done": [{"label": "x", "at": -1, "before": {}}],
+                     "undone": []}}, "historique.done[0].at"),
+    ({"couleur": "rouge"}, "couleur"),
+])
+def test_a_damaged_tracker_save_is_refused_in_french_core_log(change: dict[str, object],
+                                                              field: str) -> None:
+    """CORE-LOG: a tracker save that breaks its schema is refused with a French message
+    naming the part at fault, before anything is loaded."""
+    enc, history = _fight()
+    data = json.loads(tracker_save(enc, history, set()))
+    data.update(change)
+    with pytest.raises(SaveError) as err:
+        load_tracker_save(json.dumps(data))
+    assert field in (err.value.field, *str(err.value).replace("\u00a0", " ").split("« ")) \
+        or f"« {field} »" in str(err.value).replace("\u00a0", " "), str(err.value)
+    assert "(CORE-LOG)" in str(err.value)
