@@ -35,8 +35,8 @@ def test_errata_come_apart_from_clarifications_d100_parry_3() -> None:
         ("errata", [("D100-PARRY-3",)]), ("clarifications", [("D100-PARRY-2",)])]
     page = errata_page(TWO).replace("\u00a0", " ").replace("\u202f", " ")
     assert page.index("**Errata : ") < page.index("**Clarifications : ")
-    assert ("- **{ref}`D100-PARRY-3 <d100-parry-3>`** (valeur par défaut d’une option) : "
-            "parades par round") in page
+    assert ("- **{ref}`D100-PARRY-3 <d100-parry-3>`** — valeur par défaut d’une option. "
+            "Parades par round") in page
     assert ": 1 → 2. Deux parades par round." in page
     assert "{doc}`edition-2`" in page
     assert "Brouillon" not in page

@@ -68,13 +68,14 @@ def _entry(change: Change) -> list[str]:
     # the designer's Markdown kept: its later lines indented under the list item
     first, *rest = change.text.strip().splitlines() or [""]
     text = "\n".join([first] + [f"  {line}" if line.strip() else "" for line in rest])
-    head = f"- **{_rules(change)}** ({change.kind_label})"
+    # « — kind. » then the text: the designer's text may hold a colon of its own
+    head = f"- **{_rules(change)}** — {change.kind_label}."
     if change.kind == "option-default" and change.system and change.option:
-        values = (f"{option_label(change.system, change.option)}{NBSP}: "
+        values = (f"{_cap(option_label(change.system, change.option))}{NBSP}: "
                   f"{value_label(change.system, change.option, change.before)} → "
                   f"{value_label(change.system, change.option, change.after)}")
-        return [f"{head}{NBSP}: {values}. {text}"]
-    return [f"{head}{NBSP}: {text}"]
+        return [f"{head} {values}. {text}"]
+    return [f"{head} {text}"]
 
 
 def errata_page(edition: Edition, *, published: bool = True) -> str:
