@@ -289,3 +289,27 @@ def test_an_action_parameter_is_read_whole_for_the_action_to_bound() -> None:
     assert parse_params("bonus=99999999999, recul=−3") == {"bonus": 99999999999, "recul": -3}
     with pytest.raises(EscarmoucheError, match="au plus 30 chiffres"):
         parse_params("bonus=" + "9" * 31)
+
+
+@pytest.mark.parametrize(("system", "stat", "rule"), [
+    ("d100", "CC", "D100-ATK-1"), ("rulebook", "HAB", "RB-INIT-1"),
+    ("d12", "defense", "D12-CRIT-1"), ("d20", "PA", "D20-ACT-3")])
+@pytest.mark.parametrize("typed", ["-999", "99999999999"])
+def test_a_stat_meets_one_pair_of_bounds_whatever_its_size(system: str, stat: str,
+                                                           rule: str, typed: str) -> None:
+    """D100-ATK-1, RB-INIT-1, D12-CRIT-1, D20-ACT-3: a stat typed in a roster editor is
+    checked against the bounds its system declares (``System.stat_bounds``), so −999 and
+    99 999 999 999 meet the same pair of bounds and the same rule, never the engine's
+    generic ±1000 first (issue 27)."""
+    from escarmouche_widgets._parse import RosterRow
+
+    from escarmouche.text import fmt
+
+    lo, hi, declared = systems.get(system).stat_bounds[stat]
+    assert declared == rule
+    with pytest.raises(EscarmoucheError) as err:
+        RosterRow("Grolk", "orques", f"{stat}={typed}").combatant(system)
+    text = str(err.value).replace("\u00a0", " ").replace("\u202f", " ")
+    assert f"({rule})" in text and "CORE-ERR" not in text, text
+    for bound in (lo, hi):
+        assert fmt.number(bound).replace("\u202f", " ") in text.replace("−", "-"), text

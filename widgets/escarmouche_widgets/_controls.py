@@ -375,9 +375,10 @@ class RosterEditor:
     def rows(self) -> list[RosterRow]:
         return [r.value() for r in self._rows]
 
-    def combatants(self) -> list[Combatant]:
-        """The combatants typed (French :class:`EscarmoucheError` on bad input)."""
-        return build_roster(self.rows())
+    def combatants(self, system: Any = None) -> list[Combatant]:
+        """The combatants typed (French :class:`EscarmoucheError` on bad input); with a
+        ``system``, each stat it declares is checked against its own bounds first."""
+        return build_roster(self.rows(), system)
 
 
 class Demo:

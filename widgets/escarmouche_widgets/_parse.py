@@ -12,8 +12,9 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
-from escarmouche import Combatant
+from escarmouche import Combatant, _check
 from escarmouche.errors import HIDDEN, invalid
 from escarmouche.options import Option
 from escarmouche.savefile import parse_json
@@ -254,22 +255,37 @@ class RosterRow:
     traits: str = ""
     skills: str = ""
 
-    def combatant(self) -> Combatant:
+    def combatant(self, system: Any = None) -> Combatant:
+        """The combatant typed on this line; with a ``system`` (a name or a
+        :class:`~escarmouche.systems.base.System`), each stat it declares
+        (``System.stat_bounds``) is checked against its bounds and rule first, so a
+        value out of bounds meets that one pair of bounds, whatever its size."""
         name = self.name.strip()
         if not name:
             raise invalid("nom", self.name, "CORE-ERR",
                           "chaque combattant doit avoir un nom non vide")
+        stats = parse_stats(self.stats, name)
+        if system is not None:
+            from escarmouche import systems
+
+            bounds = systems.get(system).stat_bounds
+            for key, value in stats.items():
+                if key in bounds:
+                    lo, hi, rule = bounds[key]
+                    _check.integer(key, value, lo=lo, hi=hi, rule=rule, who=name)
         return Combatant(
             name,
             self.side.strip(),
-            parse_stats(self.stats, name),
+            stats,
             skills=parse_idents(self.skills),
             traits=parse_idents(self.traits),
         )
 
 
-def build_roster(rows: Sequence[RosterRow]) -> list[Combatant]:
-    """The combatants of a roster editor; names must be unique (CORE-ERR)."""
+def build_roster(rows: Sequence[RosterRow], system: Any = None) -> list[Combatant]:
+    """The combatants of a roster editor; names must be unique (CORE-ERR); with a
+    ``system``, the stats it declares are checked against their bounds
+    (:meth:`RosterRow.combatant`)."""
     if not rows:
         raise invalid("combattants", HIDDEN, "CORE-ERR", "ajoutez au moins un combattant")
     if len(rows) > MAX_ROSTER:
@@ -278,7 +294,7 @@ def build_roster(rows: Sequence[RosterRow]) -> list[Combatant]:
     out: list[Combatant] = []
     seen: set[str] = set()
     for row in rows:
-        c = row.combatant()
+        c = row.combatant(system)
         if c.name in seen:
             raise invalid("nom", c.name, "CORE-ERR", "deux combattants portent ce nom ; "
                           "chaque nom doit être unique")

@@ -129,9 +129,9 @@ class InitiativeDemo(Demo):
         exact odds for this roster (computed once per roster and options)."""
 
         def compute() -> tuple[str, str]:
-            combatants = self.roster.combatants()
-            rng = Recorder(self.dice.rng())
             system = str(self.system.value)
+            combatants = self.roster.combatants(system)
+            rng = Recorder(self.dice.rng())
             rules, options = self._rules_and_options()
             view = roll_initiative(system, combatants, rng, options, rules)
             odds = initiative_odds(system, tuple(combatants), rules, options)
@@ -144,7 +144,7 @@ class InitiativeDemo(Demo):
         """The exact odds for the roster as typed (computed once per roster)."""
 
         def compute() -> str:
-            combatants = tuple(self.roster.combatants())
+            combatants = tuple(self.roster.combatants(str(self.system.value)))
             rules, options = self._rules_and_options()
             odds = initiative_odds(str(self.system.value), combatants, rules, options)
             return h.join(odds) if odds else ""

@@ -507,7 +507,7 @@ class CombatTracker(Demo):
         """Build the roster, roll (or read) initiative and start the first activation."""
 
         def compute() -> str:
-            combatants: list[Combatant] = self.roster.combatants()
+            combatants: list[Combatant] = self.roster.combatants(self.system.value)
             options = parse_params(self.start_options.value)
             enc = Encounter(self.system.value, combatants)
             rng = self._rng(None)

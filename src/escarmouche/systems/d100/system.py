@@ -44,6 +44,7 @@ from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
     DEFENCES,
     HANDS,
+    STATS,
     TRACK,
     WEAPONS,
     Rules,
@@ -72,6 +73,7 @@ class D100System(System[Rules]):
     name: ClassVar[str] = "d100"
     title: ClassVar[str] = "Système d100 (CC/CT, localisation)"
     rule_prefix: ClassVar[str] = "D100"
+    stat_bounds: ClassVar[Mapping[str, tuple[int, int, str]]] = STATS
     combatant_keys: ClassVar[Mapping[str, str]] = MappingProxyType({
         "arme": "l’arme de la main directrice (D100-ATK-3)",
         "arme_secondaire": "l’arme de la main non directrice (D100-TWO-1)",

@@ -37,7 +37,9 @@ from escarmouche.systems.d12.rules import (
     ADVANTAGE_EFFECT_KIND,
     ALERT_TRAIT,
     ATTACK_DIE,
+    BONUS_RANGE,
     CRITICAL_OPTIONS,
+    DEFENCE_RANGE,
     FREE_COST,
     HP_RANGE,
     TRACK,
@@ -88,6 +90,9 @@ class D12System(System[Rules]):
     name: ClassVar[str] = "d12"
     title: ClassVar[str] = "Système d12 (initiative de groupe)"
     rule_prefix: ClassVar[str] = "D12"
+    stat_bounds: ClassVar[Mapping[str, tuple[int, int, str]]] = {
+        "PV": (*HP_RANGE, "CORE-ERR"), "defense": (*DEFENCE_RANGE, "D12-CRIT-1"),
+        "attaque": (*BONUS_RANGE, "D12-CRIT-1"), "init": (*BONUS_RANGE, "D12-INIT-1")}
     combatant_keys: ClassVar[Mapping[str, str]] = MappingProxyType({
         "arme": "l’expression de dégâts de son arme, par exemple « 1d8+2 » (D12-CRIT-1)",
     })

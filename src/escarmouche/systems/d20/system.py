@@ -93,6 +93,8 @@ class D20System(System[Rules]):
     name: ClassVar[str] = "d20"
     title: ClassVar[str] = "Système d20 (séquence de tour)"
     rule_prefix: ClassVar[str] = "D20"
+    stat_bounds: ClassVar[Mapping[str, tuple[int, int, str]]] = {
+        name: (lo, hi, rule) for name, (lo, hi), rule in _STATS}
     combatant_keys: ClassVar[Mapping[str, str]] = {
         "position": "sa case de départ, [colonne, ligne] (D20-OPP-1)",
     }

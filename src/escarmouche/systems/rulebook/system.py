@@ -112,6 +112,12 @@ class RulebookSystem(System[Rules]):
     name: ClassVar[str] = "rulebook"
     title: ClassVar[str] = "Système Rulebook (D100, HAB)"
     rule_prefix: ClassVar[str] = "RB"
+    #: HAB, DIS, PMR in 0–100; PV and Esprit at least 1; éclat from 0 (one declaration:
+    #: :meth:`validate` and the roster editors read it)
+    stat_bounds: ClassVar[Mapping[str, tuple[int, int, str]]] = {
+        **{key: ((1, 1000) if key in TRACKS else (0, 100)) + (rule,)
+           for key, (_, rule) in REQUIRED_STATS.items()},
+        ECLAT: (0, 1000, "RB-END-3"), ECLAT_MAX: (0, 1000, "RB-END-3")}
     combatant_keys: ClassVar[Mapping[str, str]] = {}
     start_hint: ClassVar[str] = 'surprise_par=monstres, non_avertis=oui'
     sample_roster: ClassVar[tuple[Combatant, ...]] = (
@@ -158,15 +164,15 @@ class RulebookSystem(System[Rules]):
 
     def validate(self, combatant: Combatant, rules: Rules) -> None:
         """HAB, DIS, PMR in 0–100; PV and Esprit ≥ 1; éclat ≥ 0; known traits."""
-        for key, (_, rule) in REQUIRED_STATS.items():
-            if key in TRACKS:
-                check_stat(combatant, key, rule, low=1, high=1000)
-            else:
-                check_stat(combatant, key, rule)
+        for key in REQUIRED_STATS:
+            low, high, rule = self.stat_bounds[key]
+            check_stat(combatant, key, rule, low=low, high=high)
         if ECLAT in combatant.stats:
-            eclat = check_stat(combatant, ECLAT, "RB-END-3", high=1000)
+            low, high, rule = self.stat_bounds[ECLAT]
+            eclat = check_stat(combatant, ECLAT, rule, low=low, high=high)
             if ECLAT_MAX in combatant.stats:
-                check_stat(combatant, ECLAT_MAX, "RB-END-3", low=eclat, high=1000)
+                check_stat(combatant, ECLAT_MAX, rule, low=eclat,
+                           high=self.stat_bounds[ECLAT_MAX][1])
         elif ECLAT_MAX in combatant.stats:
             raise invalid(ECLAT, None, "RB-END-3",
                           f"eclat manquant pour {combatant.name} : {ECLAT_MAX} est donné sans "
