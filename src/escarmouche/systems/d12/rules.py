@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from escarmouche import _check, dice
-from escarmouche.errors import invalid
+from escarmouche.errors import HIDDEN, invalid
 from escarmouche.options import check_options, option
 from escarmouche.render.table import OptionsTable
 from escarmouche.systems.base import ActionSpec
@@ -231,6 +231,10 @@ def action_from_json(data: object) -> ActionSpec:
     known = {f.name for f in dataclasses.fields(ActionSpec)}
     for key in item:
         _check.choice("actions", key, sorted(known), rule)
+    for key in ("id", "label"):
+        if key not in item:
+            raise invalid("actions", HIDDEN, rule,
+                          f"chaque action donne son « {key} » (champ manquant)")
     texts = {k: _check.text(k, item[k], rule, max_len=500) for k in ("id", "label")}
     extra: dict[str, Any] = {}
     for key in ("cost", "kind", "doc"):
