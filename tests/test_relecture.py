@@ -554,3 +554,50 @@ def test_r7_the_designers_edition_example_reads() -> None:
     for block in changes:
         edition = parse_edition(tomllib.loads(block))
         assert edition.changes
+
+
+def test_r4_a_refused_action_is_named_by_its_label_b40() -> None:
+    """B40 (R4): a known action the rules refuse now is named by its French label, never
+    by its engine id: « Action « Se déplacer » refusée », not « « deplacement » » nor
+    « « depenser_eclat » » (the identifier list of R4 missed them: the typeset quotes
+    hold no-break spaces). The refused value stays the id (``err.value``)."""
+    combat = Encounter("rulebook", [
+        Combatant("Aube", "Héros", {"HAB": 60, "DIS": 50, "PMR": 50, "PV": 20, "Esprit": 10}),
+        Combatant("Dague", "Bandits", {"HAB": 55, "DIS": 50, "PMR": 50, "PV": 12,
+                                       "Esprit": 8}),
+    ])
+    combat.start(random.Random(1))
+    actor = combat.state.current
+    assert actor is not None
+    combat.act(actor, "deplacement")
+    with pytest.raises(EscarmoucheError) as refusal:
+        combat.act(actor, "deplacement")
+    text = str(refusal.value).replace("\u00a0", " ")
+    assert text.startswith("Action « Se déplacer » refusée"), text
+    assert refusal.value.value == "deplacement"
+    ids: set[str] = set()
+    for name in NAMES:
+        system = get(name)
+        ids |= {i for i, spec in system.catalogue(system.default_rules()).items()
+                if spec.label.lower() != i}
+    bad: list[str] = []
+    for nb in notebooks():
+        for _, _kind, out in stored_outputs(nb):
+            out = out.replace("\u00a0", " ").replace("\u202f", " ")
+            for shown_id in re.findall(r"Action « ([^»]+?) » refusée", out):
+                if shown_id in ids:
+                    bad.append(f"{nb.relative_to(BOOK)}: « {shown_id} »")
+    assert not bad, "\n".join(bad)
+
+
+def test_r1_a_refused_shot_names_its_action_once_b42() -> None:
+    """B42 (R1): a charge with a bow read « Action « charge » refusée : « charge » : un
+    tir se fait par une attaque standard » (the action twice, a second colon)."""
+    from tests._d100_helpers import BRUNE, GROLK, started
+
+    enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "arc"}})
+    with pytest.raises(EscarmoucheError) as refusal:
+        enc.act("Brune", "charge", random.Random(1), cible="Grolk", distance=5)
+    text = str(refusal.value).replace("\u00a0", " ")
+    assert text == ("Action « charge » refusée : un tir se fait par une attaque standard "
+                    "(D100-ACT-3)."), text
