@@ -601,3 +601,31 @@ def test_r1_a_refused_shot_names_its_action_once_b42() -> None:
     text = str(refusal.value).replace("\u00a0", " ")
     assert text == ("Action « charge » refusée : un tir se fait par une attaque standard "
                     "(D100-ACT-3)."), text
+
+
+@pytest.mark.parametrize("system", ["d12", "d100", "d20"])
+def test_r6_no_activation_outside_the_rulebook_b43_b46(system: str) -> None:
+    """B43, B46 (R6): « activation » is the Rulebook's word for a character's moment to
+    act; the d12, d100 and d20 pages say « tour » (the order charts' tooltips read
+    « Tour 1, rang 2 : … », the d12 action box « à son tour »)."""
+    bad = [f"{p.relative_to(BOOK_SRC)}" for p in _pages(system)
+           if "activation" in prose(p.read_text(encoding="utf-8")).lower()]
+    for nb in sorted((BOOK / system).glob("*.ipynb")):
+        for _, _kind, out in stored_outputs(nb):
+            if "activation" in out.lower():
+                bad.append(f"{nb.relative_to(BOOK)}: {out.strip()[:80]!r}")
+    assert not bad, "\n".join(bad)
+
+
+def test_r1_the_d12_ambush_names_the_attacking_side_b47() -> None:
+    """B47: « Embuscade de « Gobelins » » (no article before a side's name) now reads
+    « Embuscade du camp « Gobelins » », as the fight's log does."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems import d12
+    from escarmouche.systems.d12.narration import initiative_lines
+
+    roster = [Combatant("Bérénice", "Compagnie", {"init": 0}, traits={"alerte"}),
+              Combatant("Gobelin 1", "Gobelins", {"init": 1})]
+    init = d12.initiative(roster, ScriptedRolls([9, 7, 5, 2]), ambush_by="Gobelins")
+    text = " ".join(initiative_lines(init)).replace("\u00a0", " ")
+    assert "Embuscade du camp « Gobelins » : tour bonus" in text, text
