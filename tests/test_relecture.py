@@ -629,3 +629,19 @@ def test_r1_the_d12_ambush_names_the_attacking_side_b47() -> None:
     init = d12.initiative(roster, ScriptedRolls([9, 7, 5, 2]), ambush_by="Gobelins")
     text = " ".join(initiative_lines(init)).replace("\u00a0", " ")
     assert "Embuscade du camp « Gobelins » : tour bonus" in text, text
+
+
+def test_r3_a_d20_roll_is_written_as_an_equality_that_holds_b48_b49() -> None:
+    """B48, B49: « 1d20 = 6 + 5 = 11 » made the die worth 11, and « 1d20 +5 ≥ 10 » lost
+    the space that « 7 + 3 » keeps: the d20 sentences now read « 1d20 + 5 = 6 + 5 = 11 »
+    and « 1d20 + 5 ≥ 10 », in the engine's fights and on every page."""
+    from escarmouche.systems.d20.narration import save_sentence
+
+    text = save_sentence("Thorin", "Venin", 6, 5, 10, True).replace("\u00a0", " ")
+    assert ": 1d20 + 5 = 6 + 5 = 11 (10 requis)" in text, text
+    bad = [line for line in engine_lines() if re.search(r"1d20 = \d|1d20 [+−]\d", line)]
+    for nb in notebooks():
+        for _, _kind, out in stored_outputs(nb):
+            bad += [f"{nb.relative_to(BOOK)}: {m}"
+                    for m in re.findall(r".{0,30}1d20 (?:= \d|[+−]\d).{0,20}", out)]
+    assert not bad, "\n".join(bad[:20])

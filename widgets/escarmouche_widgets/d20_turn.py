@@ -23,7 +23,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
 from escarmouche.systems import d20
 from escarmouche.systems.d20 import rules as d20_rules
-from escarmouche.text.fmt import join, number, percent, signed
+from escarmouche.text.fmt import join, number, percent
 from escarmouche.text.typo import typographie
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
@@ -228,7 +228,8 @@ def odds_html(trait: str, keyword: str, save_ends: bool) -> str:
         " (Ici l’effet ne prend pas fin sur une sauvegarde : aucun jet ne sera fait.)")
     return "".join([
         h.section("Chances exactes", h.paragraph(
-            f"Jet de sauvegarde contre « {keyword} » : 1d20 {signed(bonus)} ≥ "
+            f"Jet de sauvegarde contre « {keyword} » : 1d20 {'+' if bonus >= 0 else '−'} "
+            f"{number(abs(bonus))} ≥ "
             f"{number(save.target)} réussit avec {percent(save.success)} de chances "
             f"(D20-END-1) ; l’effet dure en moyenne {duration.mean_text()}.{note}")),
         _charts.side_by_side(
