@@ -645,3 +645,16 @@ def test_r3_a_d20_roll_is_written_as_an_equality_that_holds_b48_b49() -> None:
             bad += [f"{nb.relative_to(BOOK)}: {m}"
                     for m in re.findall(r".{0,30}1d20 (?:= \d|[+−]\d).{0,20}", out)]
     assert not bad, "\n".join(bad[:20])
+
+
+def test_r1_speed_steps_at_the_ends_need_no_gender_b50() -> None:
+    """B50: « Aube est le premier de l’ordre … » (Aube is a woman: the engine cannot
+    know a name's gender); the steps at the ends of the order now read « Personne ne
+    précède Aube dans l’ordre … », « Personne ne suit Éclopé dans l’ordre … »."""
+    from escarmouche.systems import rulebook
+
+    res = rulebook.apply_speed(["Aube", "Éclopé"], {"Aube": {"depassement"},
+                                                    "Éclopé": {"depasse"}})
+    texts = [s.text for s in res.steps if not s.applied]
+    assert texts and not [t for t in texts if re.search(r"\best l[ea] (premier|dernier)", t)]
+    assert any(t.startswith("Personne ne précède Aube") for t in texts), texts
