@@ -113,6 +113,14 @@ def prose(markdown: str) -> str:
     return re.sub(r"^:[a-z-]+:.*$", "", text, flags=re.M)
 
 
+def boxes_and_prose(markdown: str) -> str:
+    """What a reader reads on a MyST page, boxes and glossary entries included (``prose``
+    drops every fenced block, the « Interprétation retenue » boxes with the code): the
+    code cells removed, and inline code."""
+    text = re.sub(r"```\{code-cell\}.*?```", "\n", markdown, flags=re.S)
+    return re.sub(r"(?<!\})`[^`\n]*`", "x", text)
+
+
 # -- R1: one colon per clause in what the engine writes -------------------------------------
 
 
@@ -608,8 +616,8 @@ def test_r6_no_activation_outside_the_rulebook_b43_b46(system: str) -> None:
     """B43, B46 (R6): « activation » is the Rulebook's word for a character's moment to
     act; the d12, d100 and d20 pages say « tour » (the order charts' tooltips read
     « Tour 1, rang 2 : … », the d12 action box « à son tour »)."""
-    bad = [f"{p.relative_to(BOOK_SRC)}" for p in _pages(system)
-           if "activation" in prose(p.read_text(encoding="utf-8")).lower()]
+    bad = [f"{p.name}" for p in _pages(system)
+           if "activation" in boxes_and_prose(p.read_text(encoding="utf-8")).lower()]
     for nb in sorted((BOOK / system).glob("*.ipynb")):
         for _, _kind, out in stored_outputs(nb):
             if "activation" in out.lower():
@@ -658,3 +666,15 @@ def test_r1_speed_steps_at_the_ends_need_no_gender_b50() -> None:
     texts = [s.text for s in res.steps if not s.applied]
     assert texts and not [t for t in texts if re.search(r"\best l[ea] (premier|dernier)", t)]
     assert any(t.startswith("Personne ne précède Aube") for t in texts), texts
+
+
+def test_r4_no_python_operator_in_reader_prose_b52() -> None:
+    """B52 (R4): the glossary wrote the bonuses as Python, « (E // 10) », « (F // 10) »;
+    no page's text (code cells left out; boxes and the glossary kept) divides that way."""
+    pages = [*BOOK_SRC.rglob("*.md"), *BOOK.glob("*.md"), *BOOK.glob("*/aide-memoire.md")]
+    bad = []
+    for page in sorted(pages):
+        text = re.sub(r"```\{code-cell\}.*?```", "\n", page.read_text(encoding="utf-8"),
+                      flags=re.S)
+        bad += [f"{page.name}: {m}" for m in re.findall(r".{0,30}\w //\s*\w.{0,20}", text)]
+    assert not bad, "\n".join(bad)
