@@ -678,3 +678,27 @@ def test_r4_no_python_operator_in_reader_prose_b52() -> None:
                       flags=re.S)
         bad += [f"{page.name}: {m}" for m in re.findall(r".{0,30}\w //\s*\w.{0,20}", text)]
     assert not bad, "\n".join(bad)
+
+
+def test_r1_the_end_of_fight_refusal_nests_no_parentheses_b54() -> None:
+    """B54: « … (issue du combat, victoire (tout le camp … hors de combat)) (RB-END-1) »
+    now reads « Combat terminé, issue : victoire (…) ; plus aucune action n’est possible
+    (RB-END-1). »"""
+    combat = Encounter("rulebook", [
+        Combatant("Aube", "Héros", {"HAB": 60, "DIS": 50, "PMR": 50, "PV": 20, "Esprit": 10}),
+        Combatant("Dague", "Bandits", {"HAB": 55, "DIS": 50, "PMR": 50, "PV": 5,
+                                       "Esprit": 8}),
+    ])
+    combat.start(random.Random(1))
+    while not combat.state.finished:
+        actor = combat.state.current
+        assert actor is not None
+        if actor == "Aube":
+            combat.act("Aube", "attaquer", cible="Dague", degats=5)
+        else:
+            combat.end_activation()
+    with pytest.raises(EscarmoucheError) as refusal:
+        combat.end_activation()
+    text = str(refusal.value).replace("\u00a0", " ").replace("\u202f", " ")
+    assert text.startswith("Combat terminé, issue : victoire"), text
+    assert "))" not in text and top_level_colons(text.split(" ; ")[0]) == 1, text
