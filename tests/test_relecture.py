@@ -702,3 +702,17 @@ def test_r1_the_end_of_fight_refusal_nests_no_parentheses_b54() -> None:
     text = str(refusal.value).replace("\u00a0", " ").replace("\u202f", " ")
     assert text.startswith("Combat terminé, issue : victoire"), text
     assert "))" not in text and top_level_colons(text.split(" ; ")[0]) == 1, text
+
+
+def test_r6_the_d20_end_of_turn_says_which_effects_it_ends_b60_b61() -> None:
+    """B60: « Jet de sauvegarde … : l’effet prend fin. » then « Fin du tour de Thorin :
+    aucun effet ne s’achève » on the next line; the end of turn now names the effects it
+    ends (« jusqu’à la fin de son tour »). B61: the initiative line said « 1d20 +
+    initiative » for « 1d20 + modificateur d’initiative »."""
+    from escarmouche.systems.d20.narration import end_of_turn_sentence
+
+    text = end_of_turn_sentence("Thorin", []).replace("\u00a0", " ")
+    assert "aucun effet ne s’achève" not in text
+    assert "« jusqu’à la fin de son tour » à terminer" in text, text
+    lines = [line for line in engine_lines() if line.startswith("Initiative (1d20")]
+    assert lines and all("1d20 + modificateur d’initiative" in line for line in lines)

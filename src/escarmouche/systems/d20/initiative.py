@@ -104,8 +104,8 @@ def initiative_sentence(rolls: Sequence[InitiativeRoll], order: Sequence[str]) -
         if r.roll_offs:
             text += " ; départage : " + ", ".join(str(v) for v in r.roll_offs)
         parts.append(text)
-    return ("Initiative (1d20 + initiative ; règle de l’édition originale, absente du "
-            f"texte) : {' ; '.join(parts)}. Ordre : {', '.join(order)}.")
+    return ("Initiative (1d20 + modificateur d’initiative ; règle de l’édition originale, "
+            f"absente du texte) : {' ; '.join(parts)}. Ordre : {', '.join(order)}.")
 
 
 @dataclass(frozen=True, slots=True)

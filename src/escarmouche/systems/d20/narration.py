@@ -94,7 +94,7 @@ def end_of_turn_sentence(actor: str, ending: Sequence[str]) -> str:
     """
     names = join([quote(n) for n in ending])
     what = (f"{names} prend{'nent' if len(ending) > 1 else ''} fin" if ending
-            else "aucun effet ne s’achève")
+            else "aucun effet « jusqu’à la fin de son tour » à terminer")
     return f"Fin du tour {de(actor)} : {what} ; aucune action possible pendant cette phase."
 
 
