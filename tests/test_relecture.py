@@ -716,3 +716,13 @@ def test_r6_the_d20_end_of_turn_says_which_effects_it_ends_b60_b61() -> None:
     assert "« jusqu’à la fin de son tour » à terminer" in text, text
     lines = [line for line in engine_lines() if line.startswith("Initiative (1d20")]
     assert lines and all("1d20 + modificateur d’initiative" in line for line in lines)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_r6_a_simulation_page_counts_in_its_system_unit_b63(name: str) -> None:
+    """B63 (R6): the d100 and d20 simulation pages read their table as « dégâts infligés
+    par tour » and « la limite de tours », while the table itself says « par round »;
+    each page now names its system's unit (``System.turn_word``)."""
+    word = get(name).turn_word
+    text = " ".join((BOOK_SRC / name / "simulation.md").read_text(encoding="utf-8").split())
+    assert f"infligés par {word}." in text and f"la limite de {word}s." in text
