@@ -726,3 +726,16 @@ def test_r6_a_simulation_page_counts_in_its_system_unit_b63(name: str) -> None:
     word = get(name).turn_word
     text = " ".join((BOOK_SRC / name / "simulation.md").read_text(encoding="utf-8").split())
     assert f"infligés par {word}." in text and f"la limite de {word}s." in text
+
+
+def test_r6_a_d20_square_is_never_an_action_slot_b64() -> None:
+    """B64 (R6): the glossary keeps « case » for a square of the grid and calls the
+    place of an action in a turn an « emplacement »; the d20 budget table's column read
+    « Case du budget utilisée » (the engine's table, the d20 turn demo)."""
+    from escarmouche.systems import d20
+
+    headers = d20.plan_turn(["simple", "mouvement"]).table().headers
+    assert "Emplacement occupé" in headers and not [h for h in headers if "Case" in h]
+    bad = [nb.relative_to(BOOK).as_posix() for nb in notebooks()
+           if "Case du budget" in nb.read_text(encoding="utf-8")]
+    assert not bad, bad

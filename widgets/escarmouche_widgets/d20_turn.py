@@ -203,7 +203,7 @@ def turn_html(result: TurnResult, source: str) -> str:
         h.section(f"Le tour de {ACTOR} ({source})", h.paragraph(order)),
         h.section("1. Début du tour (D20-START-1)", h.bullet_list(_lines(result.start))),
         h.section("2. Actions (D20-ACT-1 à 3, opportunité, interruption)",
-                  h.table(("Action", "Catégorie", "Case du budget utilisée"),
+                  h.table(("Action", "Catégorie", "Emplacement occupé"),
                           result.plan.rows())
                   + h.bullet_list(_lines(result.actions) or ["Aucune action."])),
         h.section("3. Fin du tour (D20-END-1, D20-END-2)",
