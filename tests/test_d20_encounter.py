@@ -148,7 +148,7 @@ def test_results_and_odds_display_in_french() -> None:
     for name, html in shown.items():
         assert not any(w in html for w in ("TurnPlan(", "SaveOdds(", "Fraction(", "Rules(")), name
     assert "action simple (point d’action)" in shown["plan"]
-    assert "1d20 = 6 + 5 = 11 (10 requis), réussi" in shown["save"]
+    assert "1d20 + 5 = 6 + 5 = 11 (10 requis), réussi" in shown["save"]
     assert "80,0" in shown["save_odds"] and "1,25 tour" in shown["duration"]
     assert "Thorin, Gob, Pip et Grik" in shown["initiative"]
     assert "aucun plafond" in shown["rules"]

@@ -150,7 +150,7 @@ def test_initiative_explains_its_ties_d20_init_1() -> None:
     c = Combatant("C", "y", {"PV": 5, "init": 0})
     ini = d20.roll_initiative([a, b, c], ScriptedRolls([12, 15, 15, 4, 17]))
     lines = ini.explain()
-    assert lines[0] == "A : 1d20 = 12 + 3 = 15 (D20-INIT-1)."
+    assert lines[0] == "A : 1d20 + 3 = 12 + 3 = 15 (D20-INIT-1)."
     assert "Égalité à 15 départagée par le modificateur : A (+3), B (+0), C (+0) " \
            "(D20-INIT-1)." in lines
     assert ("Égalité à 15 (modificateur +0), départagée au d20, le plus haut d’abord (B "

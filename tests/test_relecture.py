@@ -113,6 +113,14 @@ def prose(markdown: str) -> str:
     return re.sub(r"^:[a-z-]+:.*$", "", text, flags=re.M)
 
 
+def boxes_and_prose(markdown: str) -> str:
+    """What a reader reads on a MyST page, boxes and glossary entries included (``prose``
+    drops every fenced block, the « Interprétation retenue » boxes with the code): the
+    code cells removed, and inline code."""
+    text = re.sub(r"```\{code-cell\}.*?```", "\n", markdown, flags=re.S)
+    return re.sub(r"(?<!\})`[^`\n]*`", "x", text)
+
+
 # -- R1: one colon per clause in what the engine writes -------------------------------------
 
 
@@ -554,3 +562,180 @@ def test_r7_the_designers_edition_example_reads() -> None:
     for block in changes:
         edition = parse_edition(tomllib.loads(block))
         assert edition.changes
+
+
+def test_r4_a_refused_action_is_named_by_its_label_b40() -> None:
+    """B40 (R4): a known action the rules refuse now is named by its French label, never
+    by its engine id: « Action « Se déplacer » refusée », not « « deplacement » » nor
+    « « depenser_eclat » » (the identifier list of R4 missed them: the typeset quotes
+    hold no-break spaces). The refused value stays the id (``err.value``)."""
+    combat = Encounter("rulebook", [
+        Combatant("Aube", "Héros", {"HAB": 60, "DIS": 50, "PMR": 50, "PV": 20, "Esprit": 10}),
+        Combatant("Dague", "Bandits", {"HAB": 55, "DIS": 50, "PMR": 50, "PV": 12,
+                                       "Esprit": 8}),
+    ])
+    combat.start(random.Random(1))
+    actor = combat.state.current
+    assert actor is not None
+    combat.act(actor, "deplacement")
+    with pytest.raises(EscarmoucheError) as refusal:
+        combat.act(actor, "deplacement")
+    text = str(refusal.value).replace("\u00a0", " ")
+    assert text.startswith("Action « Se déplacer » refusée"), text
+    assert refusal.value.value == "deplacement"
+    ids: set[str] = set()
+    for name in NAMES:
+        system = get(name)
+        ids |= {i for i, spec in system.catalogue(system.default_rules()).items()
+                if spec.label.lower() != i}
+    bad: list[str] = []
+    for nb in notebooks():
+        for _, _kind, out in stored_outputs(nb):
+            out = out.replace("\u00a0", " ").replace("\u202f", " ")
+            for shown_id in re.findall(r"Action « ([^»]+?) » refusée", out):
+                if shown_id in ids:
+                    bad.append(f"{nb.relative_to(BOOK)}: « {shown_id} »")
+    assert not bad, "\n".join(bad)
+
+
+def test_r1_a_refused_shot_names_its_action_once_b42() -> None:
+    """B42 (R1): a charge with a bow read « Action « charge » refusée : « charge » : un
+    tir se fait par une attaque standard » (the action twice, a second colon)."""
+    from tests._d100_helpers import BRUNE, GROLK, started
+
+    enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "arc"}})
+    with pytest.raises(EscarmoucheError) as refusal:
+        enc.act("Brune", "charge", random.Random(1), cible="Grolk", distance=5)
+    text = str(refusal.value).replace("\u00a0", " ")
+    assert text == ("Action « charge » refusée : un tir se fait par une attaque standard "
+                    "(D100-ACT-3)."), text
+
+
+@pytest.mark.parametrize("system", ["d12", "d100", "d20"])
+def test_r6_no_activation_outside_the_rulebook_b43_b46(system: str) -> None:
+    """B43, B46 (R6): « activation » is the Rulebook's word for a character's moment to
+    act; the d12, d100 and d20 pages say « tour » (the order charts' tooltips read
+    « Tour 1, rang 2 : … », the d12 action box « à son tour »)."""
+    bad = [f"{p.name}" for p in _pages(system)
+           if "activation" in boxes_and_prose(p.read_text(encoding="utf-8")).lower()]
+    for nb in sorted((BOOK / system).glob("*.ipynb")):
+        for _, _kind, out in stored_outputs(nb):
+            if "activation" in out.lower():
+                bad.append(f"{nb.relative_to(BOOK)}: {out.strip()[:80]!r}")
+    assert not bad, "\n".join(bad)
+
+
+def test_r1_the_d12_ambush_names_the_attacking_side_b47() -> None:
+    """B47: « Embuscade de « Gobelins » » (no article before a side's name) now reads
+    « Embuscade du camp « Gobelins » », as the fight's log does."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems import d12
+    from escarmouche.systems.d12.narration import initiative_lines
+
+    roster = [Combatant("Bérénice", "Compagnie", {"init": 0}, traits={"alerte"}),
+              Combatant("Gobelin 1", "Gobelins", {"init": 1})]
+    init = d12.initiative(roster, ScriptedRolls([9, 7, 5, 2]), ambush_by="Gobelins")
+    text = " ".join(initiative_lines(init)).replace("\u00a0", " ")
+    assert "Embuscade du camp « Gobelins » : tour bonus" in text, text
+
+
+def test_r3_a_d20_roll_is_written_as_an_equality_that_holds_b48_b49() -> None:
+    """B48, B49: « 1d20 = 6 + 5 = 11 » made the die worth 11, and « 1d20 +5 ≥ 10 » lost
+    the space that « 7 + 3 » keeps: the d20 sentences now read « 1d20 + 5 = 6 + 5 = 11 »
+    and « 1d20 + 5 ≥ 10 », in the engine's fights and on every page."""
+    from escarmouche.systems.d20.narration import save_sentence
+
+    text = save_sentence("Thorin", "Venin", 6, 5, 10, True).replace("\u00a0", " ")
+    assert ": 1d20 + 5 = 6 + 5 = 11 (10 requis)" in text, text
+    bad = [line for line in engine_lines() if re.search(r"1d20 = \d|1d20 [+−]\d", line)]
+    for nb in notebooks():
+        for _, _kind, out in stored_outputs(nb):
+            bad += [f"{nb.relative_to(BOOK)}: {m}"
+                    for m in re.findall(r".{0,30}1d20 (?:= \d|[+−]\d).{0,20}", out)]
+    assert not bad, "\n".join(bad[:20])
+
+
+def test_r1_speed_steps_at_the_ends_need_no_gender_b50() -> None:
+    """B50: « Aube est le premier de l’ordre … » (Aube is a woman: the engine cannot
+    know a name's gender); the steps at the ends of the order now read « Personne ne
+    précède Aube dans l’ordre … », « Personne ne suit Éclopé dans l’ordre … »."""
+    from escarmouche.systems import rulebook
+
+    res = rulebook.apply_speed(["Aube", "Éclopé"], {"Aube": {"depassement"},
+                                                    "Éclopé": {"depasse"}})
+    texts = [s.text for s in res.steps if not s.applied]
+    assert texts and not [t for t in texts if re.search(r"\best l[ea] (premier|dernier)", t)]
+    assert any(t.startswith("Personne ne précède Aube") for t in texts), texts
+
+
+def test_r4_no_python_operator_in_reader_prose_b52() -> None:
+    """B52 (R4): the glossary wrote the bonuses as Python, « (E // 10) », « (F // 10) »;
+    no page's text (code cells left out; boxes and the glossary kept) divides that way."""
+    pages = [*BOOK_SRC.rglob("*.md"), *BOOK.glob("*.md"), *BOOK.glob("*/aide-memoire.md")]
+    bad = []
+    for page in sorted(pages):
+        text = re.sub(r"```\{code-cell\}.*?```", "\n", page.read_text(encoding="utf-8"),
+                      flags=re.S)
+        bad += [f"{page.name}: {m}" for m in re.findall(r".{0,30}\w //\s*\w.{0,20}", text)]
+    assert not bad, "\n".join(bad)
+
+
+def test_r1_the_end_of_fight_refusal_nests_no_parentheses_b54() -> None:
+    """B54: « … (issue du combat, victoire (tout le camp … hors de combat)) (RB-END-1) »
+    now reads « Combat terminé, issue : victoire (…) ; plus aucune action n’est possible
+    (RB-END-1). »"""
+    combat = Encounter("rulebook", [
+        Combatant("Aube", "Héros", {"HAB": 60, "DIS": 50, "PMR": 50, "PV": 20, "Esprit": 10}),
+        Combatant("Dague", "Bandits", {"HAB": 55, "DIS": 50, "PMR": 50, "PV": 5,
+                                       "Esprit": 8}),
+    ])
+    combat.start(random.Random(1))
+    while not combat.state.finished:
+        actor = combat.state.current
+        assert actor is not None
+        if actor == "Aube":
+            combat.act("Aube", "attaquer", cible="Dague", degats=5)
+        else:
+            combat.end_activation()
+    with pytest.raises(EscarmoucheError) as refusal:
+        combat.end_activation()
+    text = str(refusal.value).replace("\u00a0", " ").replace("\u202f", " ")
+    assert text.startswith("Combat terminé, issue : victoire"), text
+    assert "))" not in text and top_level_colons(text.split(" ; ")[0]) == 1, text
+
+
+def test_r6_the_d20_end_of_turn_says_which_effects_it_ends_b60_b61() -> None:
+    """B60: « Jet de sauvegarde … : l’effet prend fin. » then « Fin du tour de Thorin :
+    aucun effet ne s’achève » on the next line; the end of turn now names the effects it
+    ends (« jusqu’à la fin de son tour »). B61: the initiative line said « 1d20 +
+    initiative » for « 1d20 + modificateur d’initiative »."""
+    from escarmouche.systems.d20.narration import end_of_turn_sentence
+
+    text = end_of_turn_sentence("Thorin", []).replace("\u00a0", " ")
+    assert "aucun effet ne s’achève" not in text
+    assert "« jusqu’à la fin de son tour » à terminer" in text, text
+    lines = [line for line in engine_lines() if line.startswith("Initiative (1d20")]
+    assert lines and all("1d20 + modificateur d’initiative" in line for line in lines)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_r6_a_simulation_page_counts_in_its_system_unit_b63(name: str) -> None:
+    """B63 (R6): the d100 and d20 simulation pages read their table as « dégâts infligés
+    par tour » and « la limite de tours », while the table itself says « par round »;
+    each page now names its system's unit (``System.turn_word``)."""
+    word = get(name).turn_word
+    text = " ".join((BOOK_SRC / name / "simulation.md").read_text(encoding="utf-8").split())
+    assert f"infligés par {word}." in text and f"la limite de {word}s." in text
+
+
+def test_r6_a_d20_square_is_never_an_action_slot_b64() -> None:
+    """B64 (R6): the glossary keeps « case » for a square of the grid and calls the
+    place of an action in a turn an « emplacement »; the d20 budget table's column read
+    « Case du budget utilisée » (the engine's table, the d20 turn demo)."""
+    from escarmouche.systems import d20
+
+    headers = d20.plan_turn(["simple", "mouvement"]).table().headers
+    assert "Emplacement occupé" in headers and not [h for h in headers if "Case" in h]
+    bad = [nb.relative_to(BOOK).as_posix() for nb in notebooks()
+           if "Case du budget" in nb.read_text(encoding="utf-8")]
+    assert not bad, bad

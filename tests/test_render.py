@@ -232,10 +232,10 @@ def test_timeline_svg() -> None:
     assert len(rows) == 3
     boxes = rows[1].findall(f"{SVG}g")
     assert [b.findtext(f"{SVG}title") for b in boxes] == [
-        "Tour 1, activation 1\u00a0: Bob, camp PJ",
-        "Tour 1, activation 2\u00a0: Alice, camp PJ",
-        "Tour 1, activation 3\u00a0: Gobelin <1>, camp Gobelins",
-        "Tour 1, activation 4\u00a0: Alice, camp PJ",
+        "Tour 1, rang 1\u00a0: Bob, camp PJ",
+        "Tour 1, rang 2\u00a0: Alice, camp PJ",
+        "Tour 1, rang 3\u00a0: Gobelin <1>, camp Gobelins",
+        "Tour 1, rang 4\u00a0: Alice, camp PJ",
     ]
     fills = [b.find(f"{SVG}rect").get("fill") for b in boxes]  # type: ignore[union-attr]
     assert fills[0] == fills[1] == fills[3] != fills[2]
@@ -346,7 +346,7 @@ def test_a_long_timeline_wraps_instead_of_shrinking_on_a_phone() -> None:
     assert width <= svgmod.PHONE_COLUMN
     assert min(float(s) for s in re.findall(r'font-size="([0-9.]+)"', chart)) >= 12
     tips = [t.text or "" for t in root.iter(f"{SVG}title")]
-    assert sum("Tour 0, activation" in t for t in tips) == 9  # every box is still drawn
+    assert sum("Tour 0, rang" in t for t in tips) == 9  # every box is still drawn
 
 
 def test_long_timeline_labels_and_title_stay_in_a_phone_column() -> None:

@@ -34,8 +34,8 @@ def test_the_turn_phase_by_phase() -> None:
     assert "Attaque d’opportunité de Grolk (avant le déplacement de Brune)." in (
         text[actions:end])
     assert "«\u00a0Bouclier de force\u00a0» invalide l’attaque de Brune." in text[actions:end]
-    assert ("Jet de sauvegarde de Brune contre «\u00a0Poison (3 par tour)\u00a0»\u00a0: 1d20 = 12 "
-            "+ 5 = 17") in (
+    assert ("Jet de sauvegarde de Brune contre «\u00a0Poison (3 par tour)\u00a0»\u00a0: "
+            "1d20 + 5 = 12 + 5 = 17") in (
         text[end:])
     assert "«\u00a0Hébété (jusqu’à la fin de son tour)\u00a0» prend fin" in text[end:]
     assert "Brune finit son tour à 16 PV." in text

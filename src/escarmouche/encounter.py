@@ -297,8 +297,8 @@ class Encounter:
         if ctx.state.finished:
             rule = self._end_rule()
             raise IllegalActionError(
-                "Combat terminé : plus aucune action n’est possible (issue du combat, "
-                f"{ctx.state.outcome}) ({rule}).",
+                f"Combat terminé, issue : {ctx.state.outcome} ; plus aucune action n’est "
+                f"possible ({rule}).",
                 field="combat", value="terminé", rule=rule,
             )
 

@@ -297,10 +297,14 @@ def invalid(
     *,
     kind: type[EscarmoucheError] = ParameterError,
     label: str | None = None,
+    display: str | None = None,
 ) -> EscarmoucheError:
     """The standard French refusal, to ``raise``: one sentence naming the value once,
     the field by its French ``label`` (default :func:`field_label`), why, and the rule,
     « Valeur X refusée pour « champ » : pourquoi (RÈGLE). »
+
+    ``display`` is what the sentence shows instead of ``value`` (kept as the attribute):
+    an action known to the engine is named by its French label, never by its id.
 
     >>> print(invalid("cible", "Grolk", "D100-ATK-1", "aucun combattant de ce nom"))
     Cible « Grolk » refusée : aucun combattant de ce nom (D100-ATK-1).
@@ -315,7 +319,8 @@ def invalid(
 
     def sentence_() -> str:
         noun = None if label else FIELD_NOUNS.get(field)
-        shown_value = frozen if frozen is not None else refused(value)
+        shown_value = (shown(display) if display is not None
+                       else frozen if frozen is not None else refused(value))
         if value is None:
             head = f"Aucune valeur pour « {name} »"
         elif isinstance(value, str) and value == HIDDEN:

@@ -23,7 +23,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
 from escarmouche.systems import d20
 from escarmouche.systems.d20 import rules as d20_rules
-from escarmouche.text.fmt import join, number, percent, signed
+from escarmouche.text.fmt import join, number, percent
 from escarmouche.text.typo import typographie
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
@@ -203,7 +203,7 @@ def turn_html(result: TurnResult, source: str) -> str:
         h.section(f"Le tour de {ACTOR} ({source})", h.paragraph(order)),
         h.section("1. Début du tour (D20-START-1)", h.bullet_list(_lines(result.start))),
         h.section("2. Actions (D20-ACT-1 à 3, opportunité, interruption)",
-                  h.table(("Action", "Catégorie", "Case du budget utilisée"),
+                  h.table(("Action", "Catégorie", "Emplacement occupé"),
                           result.plan.rows())
                   + h.bullet_list(_lines(result.actions) or ["Aucune action."])),
         h.section("3. Fin du tour (D20-END-1, D20-END-2)",
@@ -228,7 +228,8 @@ def odds_html(trait: str, keyword: str, save_ends: bool) -> str:
         " (Ici l’effet ne prend pas fin sur une sauvegarde : aucun jet ne sera fait.)")
     return "".join([
         h.section("Chances exactes", h.paragraph(
-            f"Jet de sauvegarde contre « {keyword} » : 1d20 {signed(bonus)} ≥ "
+            f"Jet de sauvegarde contre « {keyword} » : 1d20 {'+' if bonus >= 0 else '−'} "
+            f"{number(abs(bonus))} ≥ "
             f"{number(save.target)} réussit avec {percent(save.success)} de chances "
             f"(D20-END-1) ; l’effet dure en moyenne {duration.mean_text()}.{note}")),
         _charts.side_by_side(

@@ -443,7 +443,7 @@ def timeline_svg(
 
     ``sides`` maps an actor's name to its side: boxes are coloured by side (colours
     given in order of first appearance, a legend lists them); actors without a side
-    are grey. Each box has a ``<title>`` tooltip (« Tour 1, activation 2 : Alice,
+    are grey. Each box has a ``<title>`` tooltip (« Tour 1, rang 2 : Alice,
     camp PJ »). An empty turn shows « (personne) ». Made for a phone (issue 27): a
     turn's boxes wrap onto more lines past :data:`PHONE_COLUMN`, long turn labels stand
     on a line above their boxes and a long title wraps, so that the chart is not scaled
@@ -454,9 +454,9 @@ def timeline_svg(
     ...                    title="Ordre d’action", sides={"Aldric": "PJ", "Grolk": "Orques"})
     >>> for tip in re.findall(r"<title>([^<]*)</title>", svg)[1:]:
     ...     print(tip)
-    Tour 0, activation 1 : Aldric, camp PJ
-    Tour 1, activation 1 : Grolk, camp Orques
-    Tour 1, activation 2 : Aldric, camp PJ
+    Tour 0, rang 1 : Aldric, camp PJ
+    Tour 1, rang 1 : Grolk, camp Orques
+    Tour 1, rang 2 : Aldric, camp PJ
     """
     _label(title, "titre")
     _count(turns, "tours")
@@ -532,7 +532,7 @@ def timeline_svg(
             box_y = first_y + line * row_h
             side = sides.get(actor)
             fill = colours[side] if side is not None else NO_SIDE
-            tip = f"{label}, activation {j + 1} : {actor}"
+            tip = f"{label}, rang {j + 1} : {actor}"
             if side is not None:
                 tip += f", camp {side}"
             out.append(f"<g><title>{_prose(tip)}</title>")

@@ -216,10 +216,10 @@ def check_turn(
                           f"cours (encore {plural(ext.remaining, 'demi-action')} sur "
                           f"{ext.total}) et ne peut pas être interrompue ; abandonnez-la "
                           "d’abord, le temps passé est perdu",
-                          kind=IllegalActionError)
+                          kind=IllegalActionError, display=d.label)
         elif d.kind == "abandonner" and ext is None:
             raise invalid("action", d.id, "D100-ACT-4", "aucune action étendue n’est en cours",
-                          kind=IllegalActionError)
+                          kind=IllegalActionError, display=d.label)
         else:
             if n > 1:
                 ext = Extended(d.id, n - 1, n)
@@ -235,14 +235,15 @@ def check_turn(
         if halves > 2:
             why = ("une action complète exclut toute autre action non gratuite" if full
                    else "deux demi-actions au plus par tour")
-            raise invalid("action", d.id, "D100-ACT-1", why, kind=IllegalActionError)
+            raise invalid("action", d.id, "D100-ACT-1", why, kind=IllegalActionError,
+                          display=d.label)
         if attacks > 1:
             raise invalid("action", d.id, "D100-ACT-2", "une seule action d’attaque par tour",
-                          kind=IllegalActionError)
+                          kind=IllegalActionError, display=d.label)
         if castings > 1:
             raise invalid("action", d.id, "D100-ACT-2",
                           "une seule action d’incantation par tour",
-                          kind=IllegalActionError)
+                          kind=IllegalActionError, display=d.label)
     return TurnPlan(
         actions=tuple(names), halves=halves, full=full, attacks=attacks, castings=castings,
         extended=ext, completed=tuple(completed), abandoned=tuple(abandoned),
@@ -492,8 +493,8 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
     weapon = held(ctx, f, hand) or get_weapon("mains_nues")
     if weapon.ranged and not d.ranged_ok:
         raise invalid("action", d.id, "D100-ACT-3",
-                      f"{quote(d.label)} : un tir se fait par une attaque standard",
-                      kind=IllegalActionError)
+                      "un tir se fait par une attaque standard",
+                      kind=IllegalActionError, display=d.label)
     if weapon.ranged and weapon.reload and not f.flags["loaded"][hand]:
         raise invalid("arme", weapon.label, "D100-ACT-4",
                       "l’arme n’est pas chargée : rechargez-la d’abord",
@@ -576,7 +577,7 @@ def preparer_parade(ctx: Ctx[Rules], f: FighterState, d: ActionDef,
     if f.flags["parry_prepared"]:
         raise invalid("action", d.id, "D100-PARRY-3",
                       f"{f.name} a déjà une parade préparée",
-                      kind=IllegalActionError)
+                      kind=IllegalActionError, display=d.label)
     f.flags["parry_prepared"] = True
     ctx.emit("parade_preparee", prepared_parry_sentence(f.name), actor=f.name,
              rules=(*d.rules, "D100-PARRY-3"))
@@ -674,7 +675,7 @@ def reaction(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     raise invalid("action", spec.id, spec.rules[-1],
                   "une réaction se déclare avec l’attaque qu’elle contre (paramètre "
                   "« defense » de l’attaque)",
-                  kind=IllegalActionError)
+                  kind=IllegalActionError, display=spec.label)
 
 
 #: the resolver of each kind of action (``ActionSpec.resolver_key``)

@@ -356,7 +356,7 @@ class D100System(System[Rules]):
             raise invalid("action", spec.id, d.rules[-1],
                           f"{quote(d.label)} est une réaction : elle se déclare avec "
                           "l’attaque qu’elle contre (paramètre « defense » de l’attaque)",
-                          kind=IllegalActionError)
+                          kind=IllegalActionError, display=d.label)
         current = ctx.state.current
         if current != actor:
             raise invalid("acteur", actor, "D100-ROUND-1",

@@ -129,7 +129,7 @@ def initiative_lines(init: D12Initiative) -> list[str]:
     lines: list[str] = []
     if init.ambush_by is not None:
         index = {r.name: r for r in init.bonus_rolls}
-        lines.append(f"Embuscade de {quote(init.ambush_by)} : tour bonus pour "
+        lines.append(f"Embuscade du camp {quote(init.ambush_by)} : tour bonus pour "
                      + _rolls_with_totals(index[n] for n in init.bonus_turn)
                      + " (D12-SURPRISE-1, D12-SURPRISE-2).")
     if init.out:

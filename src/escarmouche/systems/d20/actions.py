@@ -223,13 +223,13 @@ def check_legal(ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
     if timing == "phase":
         when, rule = PHASE_ONLY[spec.id]
         raise invalid("action", spec.id, rule, f"ce n’est pas une action, cela se fait {when}",
-                      kind=IllegalActionError)
+                      kind=IllegalActionError, display=spec.label)
     if timing == "opportunite":
         raise invalid("action", spec.id, "D20-OPP-1",
                       f"pour {actor}, une attaque d’opportunité se déclare avec l’action qui "
                       "la déclenche, dans son paramètre reactions, par exemple "
                       f"reactions=[{{\"par\": \"{actor}\", \"type\": "
-                      "\"attaque_opportunite\"}]", kind=IllegalActionError)
+                      "\"attaque_opportunite\"}]", kind=IllegalActionError, display=spec.label)
     if timing == "mj":
         _check.name_in("combattant", actor, ctx.state.fighters, "D20-OPP-2")
         return
@@ -528,7 +528,7 @@ def _never(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, A
            ) -> None:
     """Phases and opportunity attacks are refused by :func:`check_legal` first."""
     raise invalid("action", spec.id, spec.rules[0], "ce n’est pas une action à jouer seule",
-                  kind=IllegalActionError)
+                  kind=IllegalActionError, display=spec.label)
 
 
 #: one resolver per action, by :attr:`ActionSpec.resolver_key`

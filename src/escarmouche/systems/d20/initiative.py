@@ -16,7 +16,7 @@ from escarmouche._rng import Rng
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table
-from escarmouche.systems.d20.narration import plus_text, sum_text
+from escarmouche.systems.d20.narration import d20_text, plus_text
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
     INITIATIVE_DIE,
@@ -104,8 +104,8 @@ def initiative_sentence(rolls: Sequence[InitiativeRoll], order: Sequence[str]) -
         if r.roll_offs:
             text += " ; départage : " + ", ".join(str(v) for v in r.roll_offs)
         parts.append(text)
-    return ("Initiative (1d20 + initiative ; règle de l’édition originale, absente du "
-            f"texte) : {' ; '.join(parts)}. Ordre : {', '.join(order)}.")
+    return ("Initiative (1d20 + modificateur d’initiative ; règle de l’édition originale, "
+            f"absente du texte) : {' ; '.join(parts)}. Ordre : {', '.join(order)}.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +134,7 @@ class D20Initiative:
     def explain(self) -> list[str]:
         """The order in French, one line per roll, then each tie and how it was broken
         (D20-INIT-1), then the order of every round (D20-TIME-1)."""
-        lines = [f"{r.name} : 1d20 = {sum_text(r.die, r.modifier)} (D20-INIT-1)."
+        lines = [f"{r.name} : {d20_text(r.die, r.modifier)} (D20-INIT-1)."
                  for r in self.rolls]
         totals: dict[int, list[InitiativeRoll]] = {}
         by_key: dict[tuple[int, int], list[InitiativeRoll]] = {}

@@ -13,6 +13,7 @@ from escarmouche.text.fmt import de, join, number, plural, quote
 __all__ = [
     "announce_start_phase",
     "attack_sentence",
+    "d20_text",
     "end_of_turn_sentence",
     "plus_text",
     "round_sentence",
@@ -41,6 +42,17 @@ def sum_text(roll: int, bonus: int) -> str:
     return f"{plus_text(roll, bonus)} = {number(roll + bonus)}"
 
 
+def d20_text(roll: int, bonus: int) -> str:
+    """The d20 roll written as an equality that holds: the die and its modifier, the
+    values, the total (never « 1d20 = 6 + 5 », which makes the die worth 11).
+
+    >>> d20_text(6, 5), d20_text(12, -3)
+    ('1d20 + 5 = 6 + 5 = 11', '1d20 − 3 = 12 − 3 = 9')
+    """
+    op = "+" if bonus >= 0 else "−"
+    return f"1d20 {op} {number(abs(bonus))} = {sum_text(roll, bonus)}"
+
+
 def square_text(square: Sequence[int]) -> str:
     """A square as the log writes it.
 
@@ -66,12 +78,12 @@ def save_sentence(actor: str, effect: str, roll: int, bonus: int, target: int,
     """D20-END-1.
 
     >>> print(save_sentence("Thorin", "Venin", 6, 5, 10, True))  # doctest: +NORMALIZE_WHITESPACE
-    Jet de sauvegarde de Thorin contre « Venin » : 1d20 = 6 + 5 = 11 (10 requis),
+    Jet de sauvegarde de Thorin contre « Venin » : 1d20 + 5 = 6 + 5 = 11 (10 requis),
     réussi ; l’effet prend fin.
     """
     verdict = "réussi ; l’effet prend fin" if success else "raté ; l’effet continue"
-    return (f"Jet de sauvegarde {de(actor)} contre {quote(effect)} : 1d20 = "
-            f"{sum_text(roll, bonus)} ({number(target)} requis), {verdict}.")
+    return (f"Jet de sauvegarde {de(actor)} contre {quote(effect)} : "
+            f"{d20_text(roll, bonus)} ({number(target)} requis), {verdict}.")
 
 
 def end_of_turn_sentence(actor: str, ending: Sequence[str]) -> str:
@@ -82,7 +94,7 @@ def end_of_turn_sentence(actor: str, ending: Sequence[str]) -> str:
     """
     names = join([quote(n) for n in ending])
     what = (f"{names} prend{'nent' if len(ending) > 1 else ''} fin" if ending
-            else "aucun effet ne s’achève")
+            else "aucun effet « jusqu’à la fin de son tour » à terminer")
     return f"Fin du tour {de(actor)} : {what} ; aucune action possible pendant cette phase."
 
 
@@ -94,11 +106,11 @@ def attack_sentence(label: str, attacker: str, target: str, roll: int, bonus: in
 
     >>> print(attack_sentence("Attaque", "Thorin", "Gob", 14, 5, 12, 3, "1d6", 5,
     ...                       cost="action simple"))  # doctest: +NORMALIZE_WHITESPACE
-    Attaque de Thorin contre Gob (action simple) : 1d20 = 14 + 5 = 19 contre défense 12,
+    Attaque de Thorin contre Gob (action simple) : 1d20 + 5 = 14 + 5 = 19 contre défense 12,
     touché, 3 dégâts (1d6), il reste 5 PV à Gob.
     """
     paid = f" ({cost})" if cost else ""
-    head = (f"{label} {de(attacker)} contre {target}{paid} : 1d20 = {sum_text(roll, bonus)} "
+    head = (f"{label} {de(attacker)} contre {target}{paid} : {d20_text(roll, bonus)} "
             f"contre défense {number(defence)}, ")
     if damage is None:
         return head + "raté."

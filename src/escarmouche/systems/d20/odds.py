@@ -69,9 +69,10 @@ class SaveOdds:
         return [("sauvegarde réussie", self.success), ("sauvegarde ratée", self.failure)]
 
     def table(self) -> Table:
+        op = "+" if self.bonus >= 0 else "−"
         return Table(("Résultat", "Chance"), [(k, percent(p)) for k, p in self.bars()],
-                     f"Jet de sauvegarde : 1d20 {signed(self.bonus)} ≥ {number(self.target)} "
-                     "(D20-END-1)")
+                     f"Jet de sauvegarde : 1d20 {op} {number(abs(self.bonus))} ≥ "
+                     f"{number(self.target)} (D20-END-1)")
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()

@@ -185,12 +185,13 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
     if rtype.allowance == "opportunite":
         if _allowance_used(ctx.state, reactor, rtype):
             raise invalid("par", by, "D20-OPP-1",
-                          f"a déjà pris son action d’opportunité pendant le tour "
+                          f"{by} a déjà pris son action d’opportunité pendant le tour "
                           f"{de(str(current))}", kind=IllegalActionError)
     elif _allowance_used(ctx.state, reactor, rtype):
         reset = IMMEDIATE_RESETS[ctx.rules.immediate_reset]
         raise invalid("par", by, "D20-IMM-1",
-                      f"a déjà pris son action immédiate de ce round ; elle revient {reset}",
+                      f"{by} a déjà pris son action immédiate de ce round ; elle revient "
+                      f"{reset}",
                       kind=IllegalActionError)
     used.add((by, rtype.allowance))
     effect = _check.choice("effet", entry.get("effet", "attaque"), IMMEDIATE_EFFECTS, rule,

@@ -18,7 +18,7 @@ from escarmouche.errors import invalid
 from escarmouche.model import Combatant
 from escarmouche.render.table import Text
 from escarmouche.state import Ctx
-from escarmouche.systems.d20.narration import save_sentence, sum_text
+from escarmouche.systems.d20.narration import d20_text, save_sentence
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
     KEYWORD_SYNONYMS,
@@ -60,7 +60,7 @@ class SaveResult:
 
     def __str__(self) -> str:
         verdict = "réussi ; l’effet prend fin" if self.success else "raté ; l’effet continue"
-        return (f"Jet de sauvegarde : 1d20 = {sum_text(self.roll, self.bonus)} "
+        return (f"Jet de sauvegarde : {d20_text(self.roll, self.bonus)} "
                 f"({number(self.target)} requis), {verdict} (D20-END-1).")
 
     def _repr_html_(self) -> str:

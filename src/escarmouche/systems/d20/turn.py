@@ -228,7 +228,7 @@ class TurnPlan:
     def table(self) -> Table:
         points = (f", {plural(self.action_points, 'point')} d’action"
                   if self.action_points else "")
-        return Table(("Action", "Catégorie", "Case du budget utilisée"), self.rows(),
+        return Table(("Action", "Catégorie", "Emplacement occupé"), self.rows(),
                      f"Le tour{points} : permis ({', '.join(self.rules)})")
 
     def _repr_html_(self) -> str:

@@ -281,7 +281,7 @@ def apply_speed(
                 if pos == 0:
                     steps.append(SpeedStep(
                         "RB-SPEED-3", effect, n, None, False,
-                        f"{n} est le premier de l’ordre et ne peut dépasser personne "
+                        f"Personne ne précède {n} dans l’ordre, il n’y a personne à dépasser "
                         f"({label} sans effet)"))
                     continue
                 other = current[pos - 1]
@@ -290,7 +290,7 @@ def apply_speed(
                 if pos == len(current) - 1:
                     steps.append(SpeedStep(
                         "RB-SPEED-3", effect, n, None, False,
-                        f"{n} est le dernier de l’ordre et ne peut pas être dépassé "
+                        f"Personne ne suit {n} dans l’ordre, il n’y a personne à laisser passer "
                         f"({label} sans effet)"))
                     continue
                 other = current[pos + 1]

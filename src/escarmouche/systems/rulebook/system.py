@@ -499,7 +499,8 @@ class RulebookSystem(System[Rules]):
         RB-SURPRISE-3, RB-END-2/3), with :class:`IllegalActionError`."""
         why = self._refusal(ctx, actor, spec)
         if why is not None:
-            raise invalid("action", spec.id, why[1], why[0], kind=IllegalActionError)
+            raise invalid("action", spec.id, why[1], why[0], kind=IllegalActionError,
+                          display=spec.label)
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
         """Automated fights, under the simulation variant (not in the text, whose RB-END-2
