@@ -202,10 +202,15 @@ def test_interrupt_stops_an_endless_example_and_the_fight_survives(
     bar.locator(".escarmouche-live-activate").click()
     page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
-    # the tracker opens with no fight under way (issue 27): start one, then play a step
+    # the tracker opens with no fight under way (issue 27): start one, then play a step;
+    # each operation is saved (``data-saved`` holds the time): wait for the step's save
     live.get_by_role("button", name="Commencer le combat").click()
-    live.get_by_role("button", name="Activation suivante").click()
     page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
+    first = bar.get_attribute("data-saved")
+    live.get_by_role("button", name="Activation suivante").click()
+    page.wait_for_function(
+        "t => document.querySelector('#escarmouche-live').dataset.saved !== t",
+        arg=first, timeout=30_000)
     log = live.locator(".widget-html-content").last.inner_text()
 
     cell = page.locator("div.cell").filter(has=page.locator("textarea.escarmouche-live-code")).last
