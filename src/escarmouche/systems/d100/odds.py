@@ -329,7 +329,7 @@ def unharmed_odds(attacks: int, defence: str, rules: Rules = DEFAULT_RULES, *,
     D100-DODGE-2, D100-SURPRISE-1): a defence is spent when it is rolled, that is when
     the attack hits (as in play).
 
-    >>> unharmed_odds(2, "parade")
+    >>> unharmed_odds(2, "parade", Rules(parries_per_round=1))
     Fraction(1001, 2000)
     """
     kind = _check.choice("defense", defence, ("parade", "esquive"), "D100-PARRY-1")
