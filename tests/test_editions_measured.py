@@ -139,7 +139,8 @@ def test_second_parry_odds_follow_parries_per_round_d100_parry_3() -> None:
     o = attack_odds(45, defence="parade", defence_target=40)
     safe = o.miss + o.defended
     assert unharmed_odds(2, "parade", D100Rules(parries_per_round=2)) == safe ** 2
-    assert unharmed_odds(2, "parade") == o.miss * safe + o.defended * o.miss
+    one = D100Rules(parries_per_round=1)
+    assert unharmed_odds(2, "parade", one) == o.miss * safe + o.defended * o.miss
     assert unharmed_odds(2, "parade", D100Rules(parries_per_round=0)) == o.miss ** 2
 
 
@@ -148,7 +149,8 @@ def test_second_dodge_odds_follow_dodges_per_round_d100_dodge_2() -> None:
     o = attack_odds(45, defence="esquive", defence_target=40)
     safe = o.miss + o.defended
     assert unharmed_odds(3, "esquive", D100Rules(dodges_per_round=3)) == safe ** 3
-    assert unharmed_odds(2, "esquive") == o.miss * safe + o.defended * o.miss
+    assert unharmed_odds(2, "esquive", D100Rules(dodges_per_round=1)) == \
+        o.miss * safe + o.defended * o.miss
 
 
 def test_surprised_defender_odds_d100_surprise_1() -> None:
