@@ -23,7 +23,7 @@ import difflib
 import json
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -502,17 +502,23 @@ def _jsonable(value: object) -> Json:
     return str(value)
 
 
+def book_notebooks(book: Path | str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every notebook of ``book`` (build and checkpoint folders aside), parsed, with its
+    page name (``d100/attaque``), in the order of the paths."""
+    book = Path(book)
+    for path in sorted(book.rglob("*.ipynb")):
+        if "_build" in path.parts or ".ipynb_checkpoints" in path.parts:
+            continue
+        page = path.relative_to(book).with_suffix("").as_posix()
+        yield page, json.loads(path.read_text(encoding="utf-8"))
+
+
 def notebook_outputs(book: Path | str) -> dict[str, str]:
     """The stored text output of every code cell of the book's notebooks, by
     ``"page#n"`` (``n``: the code cell's rank); cells tagged ``nbval-ignore-output``
     (widgets) are left out. HTML outputs are reduced to their text."""
-    book = Path(book)
     out: dict[str, str] = {}
-    for path in sorted(book.rglob("*.ipynb")):
-        if "_build" in path.parts or ".ipynb_checkpoints" in path.parts:
-            continue
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        page = path.relative_to(book).with_suffix("").as_posix()
+    for page, nb in book_notebooks(book):
         rank = 0
         for cell in nb.get("cells", []):
             if cell.get("cell_type") != "code":

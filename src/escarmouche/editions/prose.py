@@ -29,7 +29,6 @@ snapshot with the book now (:class:`~escarmouche.editions.data.Snapshot`):
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -154,12 +153,10 @@ def example_lead_ins(book: Path) -> dict[str, str]:
     """The paragraph the book prints just before each example (``page#n``, as
     :func:`~escarmouche.editions.data.notebook_outputs` names them): the last paragraph
     of the Markdown cell above the code cell, when there is one."""
+    from escarmouche.editions.data import book_notebooks
+
     out: dict[str, str] = {}
-    for path in sorted(book.rglob("*.ipynb")):
-        if "_build" in path.parts or ".ipynb_checkpoints" in path.parts:
-            continue
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        page = path.relative_to(book).with_suffix("").as_posix()
+    for page, nb in book_notebooks(book):
         rank, lead = 0, ""
         for cell in nb.get("cells", []):
             source = cell.get("source", "")
