@@ -31,7 +31,7 @@ from escarmouche.dice.expression import (
     _show,
 )
 from escarmouche.dice.notation import _parse_cached, parse
-from escarmouche.errors import DiceError, invalid
+from escarmouche.errors import HIDDEN, DiceError, invalid
 from escarmouche.text.fmt import join, quote
 
 __all__ = [
@@ -250,6 +250,21 @@ _OPERATORS: Final[dict[str, Callable[[int, int], bool]]] = {
 }
 
 
+#: how a refusal of ``probability`` names its ``condition`` (issue 25: no Python in it)
+CONDITION_LABEL: Final = "condition sur le total"
+#: what a refusal of ``probability`` asks for instead
+CONDITION_WANTED: Final = ("une comparaison suivie d’un nombre entier est attendue, par "
+                           "exemple « >= » et 12")
+
+
+def _condition_shown(condition: object) -> object:
+    """The refused condition as a refusal shows it: a number or a text as it is, a
+    container hidden (its repr would be Python, « » nested in « »)."""
+    if isinstance(condition, str | int | float) and not isinstance(condition, bool):
+        return condition
+    return HIDDEN
+
+
 def probability(
     expr: str | Expression, condition: Callable[[int], bool] | tuple[str, int]
 ) -> Fraction:
@@ -264,8 +279,8 @@ def probability(
     if isinstance(condition, tuple):
         if len(condition) != 2 or isinstance(condition[1], bool) or not isinstance(
                 condition[1], int) or not isinstance(condition[0], str):
-            raise invalid("condition", condition, RULE, "une paire (comparaison, nombre "
-                          "entier) est attendue, par exemple (\">=\", 12)", kind=DiceError)
+            raise invalid("condition", HIDDEN, RULE, CONDITION_WANTED, kind=DiceError,
+                          label=CONDITION_LABEL)
         op, value = condition
         if op not in _OPERATORS:
             raise invalid("comparaison", op, RULE, "comparaison inconnue, à choisir parmi "
@@ -275,8 +290,9 @@ def probability(
     elif callable(condition):
         predicate = condition
     else:
-        raise invalid("condition", condition, RULE, "une fonction ou une paire (comparaison, "
-                      "nombre) est attendue", kind=DiceError)
+        raise invalid("condition", _condition_shown(condition), RULE,
+                      "une fonction du total ou " + CONDITION_WANTED, kind=DiceError,
+                      label=CONDITION_LABEL)
     return sum((p for total, p in distribution(expr).items() if predicate(total)), Fraction(0))
 
 

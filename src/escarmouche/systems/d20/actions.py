@@ -226,10 +226,10 @@ def check_legal(ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
                       kind=IllegalActionError, display=spec.label)
     if timing == "opportunite":
         raise invalid("action", spec.id, "D20-OPP-1",
-                      f"pour {actor}, une attaque d’opportunité se déclare avec l’action qui "
-                      "la déclenche, dans son paramètre reactions, par exemple "
-                      f"reactions=[{{\"par\": \"{actor}\", \"type\": "
-                      "\"attaque_opportunite\"}]", kind=IllegalActionError, display=spec.label)
+                      "elle ne se joue pas seule, elle se déclare parmi les « réactions » de "
+                      "l’action ennemie qui la déclenche, comme une réaction « Attaque "
+                      f"d’opportunité » faite par {actor}", kind=IllegalActionError,
+                      display=spec.label)
     if timing == "mj":
         _check.name_in("combattant", actor, ctx.state.fighters, "D20-OPP-2")
         return
