@@ -157,7 +157,7 @@ def test_unreachable_zone_substituted_d100_atk_6() -> None:
     # remplacé par corps »); the steps carry the text's numbers 1–5 (D100-ATK-1..4)
     steps = result.steps()
     assert ("2. Localisation : 51 inversé → 15, tête, hors d’atteinte ; le coup porte sur "
-            "le corps (D100-ATK-6) (D100-ATK-2).") in steps
+            "le corps (D100-ATK-2, D100-ATK-6).") in steps  # B104
     assert [line[:2] for line in steps if line[:1].isdigit()] == ["1.", "2.", "3.", "4.", "5."]
     assert not any("remplacé par" in line for line in steps)
     assert d100.substitute_location("tête", ["tête", "corps"]) == "bras droit"

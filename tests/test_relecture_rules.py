@@ -67,3 +67,90 @@ def test_b101_the_probability_condition_refusal_reads_as_a_sentence_core_dice(
     assert "«\u00a0condition sur le total\u00a0»" in text, text
     assert "«\u00a0>=\u00a0» et 12" in text, text
     assert text.count("«") == text.count("»") <= 3, text
+
+
+# -- d100 initiative (D100-INIT-1/2): `d100/rounds`, the initiative demo --------------------
+
+
+def test_b102_the_d100_roll_off_says_who_rolled_what_d100_init_2() -> None:
+    """B102: the d100 initiative table and explanation ran each name into its die
+    (« Départage, manche 1 : Grolk 4 et Urgash 4 », « Égalité à 39 : jet de départage au
+    d10, le plus haut d’abord : Grolk 4, … → Grolk, Urgash », two colons in a clause) and
+    wrote « Ag 35 + 1d10 = 4 → 39 », an equality that does not hold (as B48 in d20)."""
+    from escarmouche.systems import d100
+    from tests.test_relecture import clauses
+
+    def perso(name: str, ag: int) -> Combatant:
+        return Combatant(name, "x", {"CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": ag,
+                                     "M": 4, "B": 10})
+
+    init = d100.resolve_initiative([perso("Aldric", 35), perso("Bertille", 45),
+                                    perso("Grolk", 30), perso("Urgash", 30)],
+                                   [4, 6, 9, 9, 4, 4, 8, 2])
+    lines = [*init.sentences(), *init.explain()]
+    assert "Départage au d10, manche 1 : Grolk fait 4 et Urgash fait 4." in lines
+    assert "Aldric : Ag + 1d10 = 35 + 4 = 39 (D100-INIT-1)." in lines
+    assert ("Égalité à 39, départagée au d10, le plus haut d’abord (manche 1 : Grolk fait 4, "
+            "Urgash fait 4 ; manche 2 : Grolk fait 8, Urgash fait 2), d’où l’ordre Grolk, "
+            "Urgash (D100-INIT-2).") in lines
+    for line in lines:
+        assert not re.search(r"\b(?!Ag\b)[A-Z]\w* \d", line), line  # « Grolk 4 »
+        assert all(top_level_colons(c) <= 1 for c in clauses(line)), line
+
+
+# -- d100 attack (D100-ATK-*): `d100/attaque` ---------------------------------------------
+
+
+def test_b104_a_substituted_location_cites_its_rules_once_d100_atk_6() -> None:
+    """B104: the location step of a blow on an unreachable zone ended with two rule
+    citations in a row, « … le coup porte sur le corps (D100-ATK-6) (D100-ATK-2). »"""
+    from escarmouche.systems import d100
+
+    def perso(name: str, cc: int) -> Combatant:
+        return Combatant(name, "x", {"CC": cc, "CT": 40, "F": 20, "E": 45, "Ag": 30,
+                                     "M": 4, "B": 14})
+
+    result = d100.resolve_attack(d100.attack_setup(perso("Pippo", 40), perso("Grolk", 40),
+                                                   "dague", unreachable={"tête"}),
+                                 1, damage_roll=5)
+    step = next(line for line in result.steps() if line.startswith("2."))
+    assert step.endswith("le coup porte sur le corps (D100-ATK-2, D100-ATK-6)."), step
+    for line in result.steps():
+        assert not re.search(r"\)\s*\(", line), line
+
+
+# -- d100 parry and dodge (D100-PARRY-*, D100-DODGE-*, D100-SURPRISE-1) ---------------------
+
+
+def test_b106_a_defence_refusal_counts_attempts_and_needs_no_gender() -> None:
+    """B106: the text limits the parries and dodges a character may *attempt* per round;
+    the refusal said « Grolk a déjà paré 1 fois » (a failed parry counts too), and the
+    surprise refusal « Bertille est surpris » (the engine cannot know a name's gender)."""
+    from escarmouche.systems import d100
+
+    def perso(name: str) -> Combatant:
+        return Combatant(name, "x", {"CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": 40,
+                                     "M": 4, "B": 10}, skills={"esquive"})
+
+    texts = []
+    for defence, guard in (("parade", d100.Guard(parry_prepared=True, parries_used=1)),
+                           ("esquive", d100.Guard(dodges_used=1))):
+        with pytest.raises(EscarmoucheError) as caught:
+            d100.attack_setup(perso("Grolk"), perso("Bertille"), "dague", defence=defence,
+                              guard=guard)
+        texts.append(assert_refusal_shape(caught.value))
+    assert "Bertille a déjà tenté 1 parade ce round" in texts[0], texts[0]
+    assert "Bertille a déjà tenté 1 esquive ce round" in texts[1], texts[1]
+    assert not any("paré 1" in t or "esquivé 1" in t for t in texts), texts
+    enc = Encounter("d100", [perso("Grolk"), Combatant("Bertille", "y", {
+        "CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": 40, "M": 4, "B": 10},
+        skills={"esquive"})])
+    from escarmouche.dice import ScriptedRolls
+
+    enc.start(ScriptedRolls([9, 1]), surpris="y")
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act("Grolk", "attaquer", ScriptedRolls([30, 4]), cible="Bertille",
+                defense="esquive")
+    text = assert_refusal_shape(caught.value)
+    assert ("Bertille ne peut ni parer ni esquiver pendant le premier round, son camp étant "
+            "surpris") in text, text

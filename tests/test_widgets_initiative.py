@@ -216,8 +216,9 @@ def test_d100_order_ag_ties_and_roll_off() -> None:
     text = demo.result_text
     assert demo.error_text == ""
     assert "- Chaque round\u00a0: C, A, B" in text
-    assert "Égalité à 45 départagée par l’Ag\u00a0: C (Ag 42)" in text
-    assert "jet de départage au d10, le plus haut d’abord\u00a0: A 7, B 2 → A, B" in text
+    assert "Égalité à 45, départagée par l’Ag\u00a0: C (Ag 42)" in text
+    assert ("Égalité à 45, départagée au d10, le plus haut d’abord (A fait 7, B fait 2), "
+            "d’où l’ordre A, B (D100-INIT-2)") in text  # B102
     assert "d10 = 7 (départage d’A)" in text
     odds = first_odds([("A", 40, uniform(10, 40)), ("B", 40, uniform(10, 40)),
                        ("C", 42, uniform(10, 42))])

@@ -50,7 +50,8 @@ def test_dodge_and_its_conditions() -> None:
     assert "n’a pas la compétence «\u00a0esquive\u00a0» (D100-DODGE-1)" in demo.error_text
     demo.dodge_skill.value = True
     demo.surprised.value = True
-    assert "est surpris et ne peut ni parer ni esquiver" in demo.error_text
+    assert "ne peut ni parer ni esquiver pendant le premier round, son camp étant surpris" \
+        in demo.error_text  # B106
 
 
 def test_parry_needs_preparation_or_two_weapons() -> None:

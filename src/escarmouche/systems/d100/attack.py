@@ -374,12 +374,12 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
                       kind=illegal)
     if guard.surprised and not rules.surprised_can_defend:
         raise invalid("defense", defence, "D100-SURPRISE-1",
-                      f"{who} est surpris et ne peut ni parer ni esquiver pendant le premier "
-                      "round", kind=illegal)
+                      f"{who} ne peut ni parer ni esquiver pendant le premier round, son camp "
+                      "étant surpris", kind=illegal)
     if defence == "parade":
         if guard.parries_used >= rules.parries_per_round:
             raise invalid("defense", defence, "D100-PARRY-3",
-                          f"{who} a déjà paré {plural(guard.parries_used, 'fois', 'fois')} ce "
+                          f"{who} a déjà tenté {plural(guard.parries_used, 'parade')} ce "
                           f"round ; {plural(rules.parries_per_round, 'parade')} par round au "
                           "plus", kind=illegal)
         if guard.parry_prepared:
@@ -394,7 +394,7 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
                       f"{who} n’a pas la compétence « esquive »", kind=illegal)
     if guard.dodges_used >= rules.dodges_per_round:
         raise invalid("defense", defence, "D100-DODGE-2",
-                      f"{who} a déjà esquivé {plural(guard.dodges_used, 'fois', 'fois')} ce "
+                      f"{who} a déjà tenté {plural(guard.dodges_used, 'esquive')} ce "
                       f"round ; {plural(rules.dodges_per_round, 'esquive')} par round au plus",
                       kind=illegal)
     return None
@@ -626,10 +626,11 @@ class AttackResult:
         if self.location is not None and self.location_value is not None:
             value = "00" if self.location_value == 100 else f"{self.location_value:02d}"
             where = f"{self.attack_roll} inversé → {value}, {self.rolled_location}"
+            rules = "D100-ATK-2"
             if self.substituted:
-                where += (f", hors d’atteinte ; le coup porte sur {_the(self.location)} "
-                          "(D100-ATK-6)")
-            lines.append(f"2. Localisation : {where} (D100-ATK-2).")
+                where += f", hors d’atteinte ; le coup porte sur {_the(self.location)}"
+                rules += ", D100-ATK-6"
+            lines.append(f"2. Localisation : {where} ({rules}).")
             lines.append(
                 f"3. Dégâts : d10 {self.damage_roll} + arme {s.weapon.damage} = "
                 f"{self.raw_damage} (D100-ATK-3).")

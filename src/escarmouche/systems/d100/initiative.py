@@ -90,7 +90,8 @@ class Initiative:
 
     def sentences(self) -> list[str]:
         """The roll-offs and the order, in French (D100-INIT-2)."""
-        lines = [f"Départage, manche {i} : " + join(f"{n} {r}" for n, r in rnd) + "."
+        lines = [f"Départage au d10, manche {i} : "
+                 + join(f"{n} fait {r}" for n, r in rnd) + "."
                  for i, rnd in enumerate(self.rolloffs, 1)]
         lines.append(f"Ordre de chaque round : {join(self.order, last='puis')}.")
         return lines
@@ -98,7 +99,7 @@ class Initiative:
     def explain(self) -> list[str]:
         """The order in French, one line per combatant, then each tie and how it was
         broken (D100-INIT-2), then the order kept for the fight (D100-ROUND-1)."""
-        lines = [f"{e.name} : Ag {e.ag} + 1d10 = {e.d10} → {e.score} (D100-INIT-1)."
+        lines = [f"{e.name} : Ag + 1d10 = {e.ag} + {e.d10} = {e.score} (D100-INIT-1)."
                  for e in self.entries]
         by_score: dict[int, list[InitiativeEntry]] = {}
         for e in self.entries:
@@ -109,16 +110,18 @@ class Initiative:
             if len({e.ag for e in same}) > 1:
                 who = ", ".join(f"{e.name} (Ag {e.ag})" for e in
                                 sorted(same, key=lambda e: -e.ag))
-                lines.append(f"Égalité à {score} départagée par l’Ag : {who} (D100-INIT-2).")
+                lines.append(f"Égalité à {score}, départagée par l’Ag : {who} (D100-INIT-2).")
             names = {e.name for e in same}
             rounds = [[(n, v) for n, v in rnd if n in names] for rnd in self.rolloffs]
             rounds = [r for r in rounds if r]
             if rounds:
-                text = " ; ".join(", ".join(f"{n} {v}" for n, v in r) for r in rounds)
+                each = [", ".join(f"{n} fait {v}" for n, v in r) for r in rounds]
+                text = (each[0] if len(each) == 1 else " ; ".join(
+                    f"manche {i} : {t}" for i, t in enumerate(each, 1)))
                 rolled = {n for r in rounds for n, _ in r}
                 order = [n for n in self.order if n in rolled]
-                lines.append(f"Égalité à {score} : jet de départage au d10, le plus haut "
-                             f"d’abord : {text} → {', '.join(order)} (D100-INIT-2).")
+                lines.append(f"Égalité à {score}, départagée au d10, le plus haut d’abord "
+                             f"({text}), d’où l’ordre {', '.join(order)} (D100-INIT-2).")
         lines.append(f"Ordre : {', '.join(self.order)}, gardé pour tout le combat "
                      "(D100-INIT-1, D100-ROUND-1).")
         return lines
