@@ -154,3 +154,93 @@ def test_b106_a_defence_refusal_counts_attempts_and_needs_no_gender() -> None:
     text = assert_refusal_shape(caught.value)
     assert ("Bertille ne peut ni parer ni esquiver pendant le premier round, son camp étant "
             "surpris") in text, text
+
+
+# -- what the engine writes on the d20 pages (`d20/tour`, `d20/hors-tour`) ------------------
+
+
+def test_b114_a_countdown_says_what_it_counts() -> None:
+    """B114: an effect's countdown line read « « Venin » : encore 1. » (one what?)."""
+    from escarmouche.model import Effect, Timing
+
+    enc = Encounter("d20", [Combatant("Thorin", "x", {"PV": 30}),
+                            Combatant("Orque", "y", {"PV": 25})])
+    enc.add_effect(Effect("", "Venin", Timing.ACTIVATION_START, bearer="Thorin",
+                          per_tick={"PV": -3}, remaining=3))
+    from escarmouche.dice import ScriptedRolls
+
+    enc.start(ScriptedRolls([15, 3]))
+    ticks = [e.text for e in enc.log if e.kind == "effet_decompte"]
+    assert ticks == ["«\u00a0Venin\u00a0»\u00a0: encore 2 décomptes avant la fin."], ticks
+
+
+@pytest.mark.parametrize("reset, back", [
+    ("debut_de_son_tour", "Pipin a déjà pris son action immédiate, qui ne lui revient qu’au "
+                          "début de son propre tour, comme dans l’édition originale (D20-IMM-1)."),
+    ("debut_du_round", "Pipin a déjà pris son action immédiate de ce round, qui ne lui revient "
+                       "qu’au début du round suivant (D20-IMM-1)."),
+])
+def test_b118_a_second_immediate_action_is_refused_in_the_terms_of_its_option_d20_imm_1(
+        reset: str, back: str) -> None:
+    """B118: the refusal said « … de ce round ; elle revient au début de son propre tour
+    (édition originale) (D20-IMM-1). » under the default, where the allowance is not
+    counted by round, with two parentheses in a row."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems import d20
+
+    roster = [Combatant("Thorin", "PJ", {"PV": 30, "init": 2}),
+              Combatant("Pipin", "PJ", {"PV": 20}),
+              Combatant("Orque", "Orques", {"PV": 25, "init": 1})]
+    enc = Encounter("d20", roster, rules=d20.Rules(immediate_reset=reset))
+    enc.start(ScriptedRolls([5, 4, 18]),
+              positions={"Thorin": [0, 0], "Pipin": [0, 1], "Orque": [1, 0]})
+    assert enc.current == "Orque"
+    enc.act("Pipin", "interruption", declencheur="un cri", effet="autre", nom="Esquive")
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act("Pipin", "reaction", declencheur="un autre cri", effet="autre", nom="Esquive")
+    text = assert_refusal_shape(caught.value)
+    assert text.endswith(back), text
+
+
+def test_b119_an_unknown_reaction_key_is_refused_with_a_choice_d20_opp_1() -> None:
+    """B119: an unknown key in a declared reaction was refused with a second colon,
+    « … : clé inconnue ; clés : par, type, … » (B35 fixed the other « inconnu » ones)."""
+    from escarmouche.dice import ScriptedRolls
+
+    roster = [Combatant("Thorin", "PJ", {"PV": 30, "init": 2}),
+              Combatant("Orque", "Orques", {"PV": 25, "init": 1})]
+    enc = Encounter("d20", roster)
+    enc.start(ScriptedRolls([5, 18]), positions={"Thorin": [0, 0], "Orque": [1, 0]})
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act("Orque", "attaquer", ScriptedRolls([12, 5]), cible="Thorin",
+                portee="distance", reactions=[{"par": "Thorin", "type": "attaque_opportunite",
+                                               "vitesse": 3}])
+    text = assert_refusal_shape(caught.value)
+    assert "clé inconnue, à choisir parmi «\u00a0par\u00a0»" in text, text
+
+
+# -- d12 (`d12/tour-complet`) ---------------------------------------------------------------
+
+
+def test_b121_the_journal_cites_each_rule_once_core_log() -> None:
+    """B121: a d12 sentence that cites its rule was followed by the same rule in the
+    journal's brackets, « … (D12-INIT-1). [D12-INIT-1] »."""
+    from escarmouche.dice import ScriptedRolls
+
+    troupe = [Combatant("Aldric", "Compagnie", {"PV": 12, "init": 2, "attaque": 3,
+                                                "defense": 12}),
+              Combatant("Gob", "Gobelins", {"PV": 7, "init": 1, "attaque": 2,
+                                            "defense": 13})]
+    enc = Encounter("d12", troupe)
+    enc.start(ScriptedRolls([10, 9]))
+    enc.act("Aldric", "attaquer", ScriptedRolls([12, 2]), cible="Gob", option="avantage")
+    lines = str(enc.journal()).splitlines()
+    assert lines[0].endswith("(D12-INIT-1)."), lines[0]
+    cited_twice = []
+    for line in lines:
+        inline = set(re.findall(r"[A-Z0-9]+-[A-Z]+-\d+", line.split(" [")[0]))
+        bracket = re.search(r" \[([^\]]+)\]$", line)
+        if bracket and inline & set(bracket.group(1).split(", ")):
+            cited_twice.append(line)
+    assert not cited_twice, cited_twice
+    assert any(" [" in line for line in lines)  # rules not in the sentence still shown

@@ -15,6 +15,7 @@ Everything a GM can see is an :class:`~escarmouche.model.Event` of the ordered l
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -258,10 +259,13 @@ class Encounter:
 
     def journal(self, since: int = 0, *, rules: bool = True) -> Text:
         """The log from event ``since`` on, one French line per event, with the rule IDs
-        applied (``rules``); it displays itself in a notebook."""
+        applied (``rules``), each once: those the sentence already cites are not repeated
+        in brackets; it displays itself in a notebook."""
         lines = []
         for e in self.state.log[since:]:
-            cited = f" [{', '.join(e.rules)}]" if rules and e.rules else ""
+            more = [r for r in e.rules
+                    if not re.search(rf"(?<![\w-]){re.escape(r)}(?![\w-])", e.text)]
+            cited = f" [{', '.join(more)}]" if rules and more else ""
             lines.append(f"{e.text}{cited}")
         return Text("\n".join(lines))
 

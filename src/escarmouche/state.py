@@ -64,7 +64,7 @@ from escarmouche.model import (
     Timing,
     timing_label,
 )
-from escarmouche.text.fmt import de, join
+from escarmouche.text.fmt import de, join, plural
 from escarmouche.text.typo import typographie
 
 __all__ = [
@@ -656,6 +656,6 @@ class Ctx(Generic[R]):
             self.state.effects[idx] = dataclasses.replace(effect, remaining=left)
             self.emit(
                 "effet_decompte",
-                f"« {effect.name} » : encore {left}.",
+                f"« {effect.name} » : encore {plural(left, 'décompte')} avant la fin.",
                 actor=effect.bearer, rules=rules, data={"effect": effect.id, "remaining": left},
             )

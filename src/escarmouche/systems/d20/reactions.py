@@ -56,6 +56,16 @@ __all__ = [
     "turn_key",
 ]
 
+#: the end of the refusal of a second immediate action, per ``Rules.immediate_reset``
+#: (D20-IMM-1): when the allowance comes back, in one clause (no « de ce round » where
+#: the allowance is not counted by round)
+_IMMEDIATE_BACK: Mapping[str, str] = {
+    "debut_de_son_tour": ", qui ne lui revient qu’au début de son propre tour, comme dans "
+                         "l’édition originale",
+    "debut_du_round": " de ce round, qui ne lui revient qu’au début du round suivant",
+}
+assert set(_IMMEDIATE_BACK) == set(IMMEDIATE_RESETS)
+
 
 def opportunity_attack_allowed(trigger: str, adjacent: bool) -> bool:
     """Whether an enemy's action allows an opportunity attack (D20-OPP-2): only one of the
@@ -161,7 +171,8 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
     extra = sorted(str(k) for k in set(entry) - set(REACTION_KEYS))
     if extra:
         raise invalid("clé de réaction", extra[0], "D20-OPP-1",
-                      f"clé inconnue ; clés : {join(REACTION_KEYS)}")
+                      "clé inconnue, à choisir parmi "
+                      f"{join([quote(k) for k in REACTION_KEYS], last='ou')}")
     kind = _check.choice("type", entry.get("type"), REACTION_TYPES, "D20-IMM-2")
     rtype = REACTION_TYPES[kind]
     rule = rtype.rules[0]
@@ -188,11 +199,9 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
                           f"{by} a déjà pris son action d’opportunité pendant le tour "
                           f"{de(str(current))}", kind=IllegalActionError)
     elif _allowance_used(ctx.state, reactor, rtype):
-        reset = IMMEDIATE_RESETS[ctx.rules.immediate_reset]
         raise invalid("par", by, "D20-IMM-1",
-                      f"{by} a déjà pris son action immédiate de ce round ; elle revient "
-                      f"{reset}",
-                      kind=IllegalActionError)
+                      f"{by} a déjà pris son action immédiate"
+                      + _IMMEDIATE_BACK[ctx.rules.immediate_reset], kind=IllegalActionError)
     used.add((by, rtype.allowance))
     effect = _check.choice("effet", entry.get("effet", "attaque"), IMMEDIATE_EFFECTS, rule,
                            labels=IMMEDIATE_EFFECTS)
