@@ -244,3 +244,17 @@ def test_b121_the_journal_cites_each_rule_once_core_log() -> None:
             cited_twice.append(line)
     assert not cited_twice, cited_twice
     assert any(" [" in line for line in lines)  # rules not in the sentence still shown
+
+
+def test_b123_an_extended_action_in_progress_counts_what_is_left_d100_act_4() -> None:
+    """B123: the refusal of an action during an extended one said « (encore 3
+    demi-actions sur 4) », the « done, or left? » counter issue 25 fixed in the budget
+    line (« 1 demi-action faite sur 4, il en reste 3 »)."""
+    from escarmouche.systems import d100
+
+    first = d100.check_turn(["attaquer", ("recharger", d100.WEAPONS["pistolet"].reload)])
+    with pytest.raises(EscarmoucheError) as caught:
+        d100.check_turn(["viser"], in_progress=first.extended)
+    text = assert_refusal_shape(caught.value)
+    assert "(il en reste 3 demi-actions sur 4)" in text, text
+    assert "encore" not in text, text

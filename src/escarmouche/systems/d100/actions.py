@@ -213,7 +213,7 @@ def check_turn(
         elif ext is not None and d.halves > 0:
             raise invalid("action", d.id, "D100-ACT-4",
                           f"l’action étendue {quote(catalogue[ext.action].label)} est en "
-                          f"cours (encore {plural(ext.remaining, 'demi-action')} sur "
+                          f"cours (il en reste {plural(ext.remaining, 'demi-action')} sur "
                           f"{ext.total}) et ne peut pas être interrompue ; abandonnez-la "
                           "d’abord, le temps passé est perdu",
                           kind=IllegalActionError, display=d.label)
