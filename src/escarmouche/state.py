@@ -34,7 +34,7 @@ system reduced to the two hooks :class:`Ctx` needs:
 ...     print(event.seq, event.text)
 1 Effet « poison » sur Grolk (au début de l’activation du porteur, 2 fois).
 2 « poison » : Grolk −3 PV (reste 2).
-3 « poison » : encore 1.
+3 « poison » : encore 1 décompte avant la fin.
 4 Grolk est hors de combat (PV à 0).
 5 « poison » : Grolk −3 PV (reste 0).
 6 Effet « poison » sur Grolk : expire.

@@ -21,7 +21,7 @@ from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import ShownAsTable, Table
 from escarmouche.simulation.fight import FightResult
 from escarmouche.systems import get as get_system
-from escarmouche.text.fmt import number, percent, plural
+from escarmouche.text.fmt import fixed, number, percent, plural
 from escarmouche.text.typo import typographie
 
 __all__ = ["Z95", "Balance", "wilson"]
@@ -99,6 +99,12 @@ def _pct(x: float) -> str:
 
 def _num(x: float, digits: int = 2) -> str:
     return number(Fraction(x).limit_denominator(10**9), digits)
+
+
+def _col(x: float, digits: int = 2) -> str:
+    """A figure of a simulation table or of the figures its title compares, with exactly
+    ``digits`` decimals (B112: « 1 » under « 1,67 » read as another precision)."""
+    return fixed(Fraction(x).limit_denominator(10**9), digits)
 
 
 def _points(points: float) -> str:
@@ -213,12 +219,12 @@ class Balance(ShownAsTable):
             rows.append((
                 side,
                 f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]",
-                _num(_mean(surv)),
+                _col(_mean(surv)),
                 _pct(remaining / top) if top else "—",
-                _num(self.damage_per_round(side)),
+                _col(self.damage_per_round(side)),
             ))
         title = (f"{self.title} : {plural(self.n, 'combat')} ({self.system}, graine "
-                 f"{self.seed}) ; durée moyenne {_num(_mean(self.rounds))} "
+                 f"{self.seed}) ; durée moyenne {_col(_mean(self.rounds))} "
                  f"{self.turn_word}s (médiane {_quantile(self.rounds, 0.5)}, 90 % en "
                  f"{_quantile(self.rounds, 0.9)} au plus) ; "
                  f"{_count(self.draws, 'match nul', 'matchs nuls')}, "

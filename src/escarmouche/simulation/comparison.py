@@ -27,7 +27,7 @@ from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.render.svg import outcome_bars_svg
 from escarmouche.render.table import ShownAsTable, Table
-from escarmouche.simulation.balance import Z95, Balance, _balance, _mean, _num, _pct, _Tally
+from escarmouche.simulation.balance import Z95, Balance, _balance, _col, _mean, _pct, _Tally
 from escarmouche.simulation.fight import as_roster
 from escarmouche.simulation.runner import (
     Progress,
@@ -72,13 +72,13 @@ class Comparison(ShownAsTable):
             diff, low, high = self.difference(side)
             sign = "+" if diff > 0 else ""
             rows.append((side, _pct(ra), _pct(rb),
-                         f"{sign}{_num(diff * 100, 1)} [{_num(low * 100, 1)} ; "
-                         f"{_num(high * 100, 1)}]",
-                         _num(self.a.damage_per_round(side)),
-                         _num(self.b.damage_per_round(side))))
+                         f"{sign}{_col(diff * 100, 1)} [{_col(low * 100, 1)} ; "
+                         f"{_col(high * 100, 1)}]",
+                         _col(self.a.damage_per_round(side)),
+                         _col(self.b.damage_per_round(side))))
         title = (f"{self.a.title} : {la} contre {lb}, {plural(self.a.n, 'combat')} sur les "
                  f"mêmes dés (graine {self.a.seed}) ; durée moyenne "
-                 f"{_num(_mean(self.a.rounds))} contre {_num(_mean(self.b.rounds))} "
+                 f"{_col(_mean(self.a.rounds))} contre {_col(_mean(self.b.rounds))} "
                  f"{self.a.turn_word}s" + (f". {self.a.note}" if self.a.note else ""))
         return Table(("Camp", f"Victoires {la}", f"Victoires {lb}",
                       f"Écart {lb} − {la}, en points (IC 95 % apparié)",

@@ -31,7 +31,7 @@ from escarmouche.options import Option, find
 from escarmouche.render.simsvg import stack_svg
 from escarmouche.render.svg import outcome_bars_svg
 from escarmouche.render.table import ShownAsTable, Table
-from escarmouche.simulation.balance import Balance, _balance, _mean, _num, _pct, _Tally
+from escarmouche.simulation.balance import Balance, _balance, _col, _mean, _pct, _Tally
 from escarmouche.simulation.fight import as_roster
 from escarmouche.simulation.runner import (
     Progress,
@@ -91,7 +91,7 @@ class Sweep(ShownAsTable):
             for side in sides:
                 rate, low, high = bal.win_rate(side)
                 cells.append(f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]")
-            cells.append(_num(_mean(bal.rounds)))
+            cells.append(_col(_mean(bal.rounds)))
             rows.append(tuple(cells))
         word = self.balances[0].turn_word if self.balances else "tour"
         system = self.balances[0].system if self.balances else ""

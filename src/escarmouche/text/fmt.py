@@ -30,6 +30,7 @@ __all__ = [
     "MINUS",
     "NNBSP",
     "de",
+    "fixed",
     "fraction",
     "join",
     "number",
@@ -112,6 +113,17 @@ def number(x: Number, digits: int = 2) -> str:
         return (MINUS if x < 0 else "") + _group(str(abs(x)))
     value = _exact(x)
     return _fixed(_round_half_away(value * 10**digits), digits, strip=True)
+
+
+def fixed(x: Number, digits: int = 2) -> str:
+    """``x`` in French with exactly ``digits`` decimals, trailing zeros kept: the figures
+    of one table column read alike (« 1,00 » under « 1,67 », issue 25, B112).
+
+    >>> fixed(1), fixed(Fraction(21, 10)), fixed(Fraction(-3), 1)
+    ('1,00', '2,10', '−3,0')
+    """
+    _check_digits(digits)
+    return _fixed(_round_half_away(_exact(x) * 10**digits), digits, strip=False)
 
 
 def percent(x: Number, digits: int = 1) -> str:
