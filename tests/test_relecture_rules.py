@@ -274,10 +274,10 @@ def test_b112_a_simulation_column_keeps_its_decimals() -> None:
     for row in bilan.table().rows:
         assert re.fullmatch(r"\d+,\d\d", str(row[2])), row  # survivors
         assert re.fullmatch(r"\d+,\d\d", str(row[4])), row  # damage per round
-    assert re.search(r"durée moyenne \d+,\d\d ", bilan.table().title), bilan.table().title
+    assert re.search(r"durée moyenne \d+,\d\d ", bilan.table().title or ""), bilan.table().title
     other = duel.with_options(arme_par_defaut="1d8")
     table = simulation.compare(duel, other, 60, seed=1, labels=("1d6", "1d8")).table()
     for row in table.rows:
         assert re.fullmatch(r"[+−]?\d+,\d \[−?\d+,\d\s;\s−?\d+,\d\]", str(row[3])), row
         assert all(re.fullmatch(r"\d+,\d\d", str(cell)) for cell in row[4:]), row
-    assert re.search(r"durée moyenne \d+,\d\d contre \d+,\d\d ", table.title), table.title
+    assert re.search(r"durée moyenne \d+,\d\d contre \d+,\d\d ", table.title or ""), table.title
