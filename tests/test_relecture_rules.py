@@ -281,3 +281,16 @@ def test_b112_a_simulation_column_keeps_its_decimals() -> None:
         assert re.fullmatch(r"[+−]?\d+,\d \[−?\d+,\d\s;\s−?\d+,\d\]", str(row[3])), row
         assert all(re.fullmatch(r"\d+,\d\d", str(cell)) for cell in row[4:]), row
     assert re.search(r"durée moyenne \d+,\d\d contre \d+,\d\d ", table.title or ""), table.title
+
+
+def test_b124_a_two_weapon_refusal_states_a_requirement_and_a_choice_d100_two_1() -> None:
+    """B124: « la main directrice tient l’une de ces armes, arme à une main, dague, … et
+    rapière »: a requirement written as a fact, and a choice listed with « et »."""
+    from escarmouche.systems import d100
+
+    for main, off in (("arme_a_deux_mains", "bouclier"), ("rapiere", "arme_a_deux_mains")):
+        with pytest.raises(EscarmoucheError) as caught:
+            d100.check_two_weapons(main, off)
+        text = assert_refusal_shape(caught.value)
+        assert "doit tenir une arme à choisir parmi «\u00a0" in text, text
+        assert "\u00a0» ou «\u00a0" in text and " tient " not in text, text

@@ -149,7 +149,9 @@ class TwoWeapons:
 
 
 def _labels(ids: Iterable[str]) -> str:
-    return join(sorted(WEAPONS[i].label if i in WEAPONS else i for i in ids))
+    """The weapons ``ids`` as a choice, « « dague », « fleuret » ou « rapière » »."""
+    return join([quote(w) for w in sorted(WEAPONS[i].label if i in WEAPONS else i
+                                          for i in ids)], last="ou")
 
 
 def check_two_weapons(
@@ -160,12 +162,12 @@ def check_two_weapons(
     m, o = get_weapon(main, weapons), get_weapon(off, weapons)
     if m.id not in MAIN_HAND_WEAPONS:
         raise invalid("main directrice", m.label, "D100-TWO-1",
-                      "pour combattre à deux armes, la main directrice tient l’une de ces "
-                      f"armes, {_labels(MAIN_HAND_WEAPONS)}", kind=IllegalActionError)
+                      "pour combattre à deux armes, la main directrice doit tenir une arme à "
+                      f"choisir parmi {_labels(MAIN_HAND_WEAPONS)}", kind=IllegalActionError)
     if o.id not in OFF_HAND_WEAPONS:
         raise invalid("main non directrice", o.label, "D100-TWO-1",
-                      "pour combattre à deux armes, l’autre main tient l’une de ces armes, "
-                      f"{_labels(OFF_HAND_WEAPONS)}", kind=IllegalActionError)
+                      "pour combattre à deux armes, l’autre main doit tenir une arme à "
+                      f"choisir parmi {_labels(OFF_HAND_WEAPONS)}", kind=IllegalActionError)
     return TwoWeapons(m.id, o.id)
 
 
