@@ -54,7 +54,7 @@ def test_english_names_are_refused_in_french() -> None:
     enc = started([ALDRIC, GROLK], [4, 10])
     before = enc.to_json()
     with pytest.raises(ParameterError, match=("ne prend pas ce paramètre\u202f; elle prend "
-                                              "cible")):
+                                              "«\u00a0cible\u00a0»")):  # B126
         enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]), target="Grolk")
     with pytest.raises(ParameterError, match="a besoin de ce paramètre"):
         enc.act("Aldric", "attaquer", ScriptedRolls([30, 4]))

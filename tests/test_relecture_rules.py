@@ -294,3 +294,18 @@ def test_b124_a_two_weapon_refusal_states_a_requirement_and_a_choice_d100_two_1(
         text = assert_refusal_shape(caught.value)
         assert "doit tenir une arme à choisir parmi «\u00a0" in text, text
         assert "\u00a0» ou «\u00a0" in text and " tient " not in text, text
+
+
+def test_b126_an_unknown_parameter_is_refused_with_the_names_it_takes_quoted() -> None:
+    """B126: « l’action « Parler » ne prend pas ce paramètre ; elle prend description »:
+    the names a reader may type, run into the sentence unquoted."""
+    from escarmouche.dice import ScriptedRolls
+
+    enc = Encounter("d100", [Combatant(n, s, {"CC": 40, "CT": 40, "F": 40, "E": 40,
+                                              "Ag": 40, "M": 4, "B": 10})
+                             for n, s in (("Aldric", "PJ"), ("Grolk", "Orques"))])
+    enc.start(ScriptedRolls([9, 1]))
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act("Aldric", "parler", vitesse=3)
+    text = assert_refusal_shape(caught.value)
+    assert text.endswith("elle prend «\u00a0details\u00a0» (D100-ACT-3)."), text

@@ -109,7 +109,7 @@ class ActionSpec:
                 raise invalid(
                     "paramètre", key, rule,
                     f"l’action {quote(self.label)} ne prend pas ce paramètre ; "
-                    + (f"elle prend {join(self.params)}" if self.params
+                    + (f"elle prend {join([quote(p) for p in self.params])}" if self.params
                        else "elle n’en prend aucun"),
                 )
         for key in self.required:
