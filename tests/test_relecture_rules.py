@@ -309,3 +309,60 @@ def test_b126_an_unknown_parameter_is_refused_with_the_names_it_takes_quoted() -
         enc.act("Aldric", "parler", vitesse=3)
     text = assert_refusal_shape(caught.value)
     assert text.endswith("elle prend «\u00a0details\u00a0» (D100-ACT-3)."), text
+
+
+def _d20_trio() -> Encounter:
+    from escarmouche.dice import ScriptedRolls
+
+    enc = Encounter("d20", [Combatant("Thorin", "PJ", {"PV": 30, "init": 2}),
+                            Combatant("Brune", "PJ", {"PV": 20}),
+                            Combatant("Orque", "Orques", {"PV": 25, "init": 1})])
+    enc.start(ScriptedRolls([5, 4, 18]),
+              positions={"Thorin": [0, 0], "Brune": [0, 1], "Orque": [1, 0]})
+    assert enc.current == "Orque"
+    return enc
+
+
+def _refused(enc: Encounter, actor: str, action: str, **params: object) -> str:
+    from escarmouche.dice import ScriptedRolls
+
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act(actor, action, ScriptedRolls([10, 3, 10, 3]), **params)
+    return assert_refusal_shape(caught.value)
+
+
+def test_b127_an_unknown_action_is_refused_with_a_quoted_choice_core_err() -> None:
+    """B127: « action inconnue du système d20, à choisir parmi attaquer, deplacement, …
+    et regeneration »: engine ids unquoted, a choice listed with « et »."""
+    text = _refused(_d20_trio(), "Orque", "charge")
+    assert "à choisir parmi «\u00a0attaquer\u00a0», «\u00a0deplacement\u00a0»" in text, text
+    assert "\u00a0» ou «\u00a0" in text, text
+
+
+def test_b128_a_refused_step_is_named_in_words_d20_act_1() -> None:
+    """B128: a refused step of a move was named « chemin[0] » (a Python index), said
+    « pas voisin de (1 ; 0) » (« pas », a step or « not »?) and « case de « Thorin », un
+    ennemi l’occupe »."""
+    far = _refused(_d20_trio(), "Orque", "deplacement", chemin=[[5, 5]])
+    assert "refusée pour «\u00a0chemin, pas 1\u00a0»" in far, far
+    assert far.startswith("Valeur «\u00a0(5\u202f; 5)\u00a0» refusée"), far
+    assert "cette case n’est pas voisine de (1\u202f; 0)" in far, far
+    taken = _refused(_d20_trio(), "Orque", "deplacement", chemin=[[0, 0]])
+    assert "la case est occupée par un ennemi, Thorin" in taken, taken
+    assert "[" not in _unquoted(taken).split("refusée")[1], taken
+
+
+def test_b129_an_opportunity_attack_refusal_speaks_of_the_reactor_d20_opp_2() -> None:
+    """B129: « Brune n’est pas adjacent à … » (a woman; the engine cannot know a name's
+    gender), then « seuls 3 cas la permettent : un ennemi quitte une case qui vous est
+    adjacente ; … » (a second colon, and « vous » in a sentence about Brune)."""
+    melee = _refused(_d20_trio(), "Orque", "attaquer", cible="Thorin",
+                     reactions=[{"par": "Brune", "type": "attaque_opportunite"}])
+    assert "une attaque au corps à corps ne permet pas d’attaque d’opportunité" in melee
+    assert " vous " not in melee and "seuls trois cas la permettent, quand" in melee, melee
+    enc = _d20_trio()
+    enc.act("Orque", "deplacement", chemin=[[2, 0], [3, 0]])
+    enc.end_activation()
+    far = _refused(enc, str(enc.current), "attaquer", cible="Orque", portee="distance",
+                   reactions=[{"par": "Orque", "type": "attaque_opportunite"}])
+    assert "ne sont pas sur des cases adjacentes" in far and "adjacent à" not in far, far

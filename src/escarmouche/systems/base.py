@@ -444,7 +444,8 @@ class System(Generic[R]):
         if not isinstance(action, str) or action not in catalogue:
             raise invalid("action", action, "CORE-ERR",
                           f"action inconnue du système {self.name}, à choisir parmi "
-                          f"{join(catalogue, empty='aucune')}", kind=ParameterError)
+                          f"{join([quote(a) for a in catalogue], empty='aucune', last='ou')}",
+                          kind=ParameterError)
         spec = catalogue[action]
         spec.check_params(params)
         self.check_legal(ctx, actor, spec)

@@ -139,17 +139,21 @@ def check_path(ctx: Ctx[Rules], mover: FighterState, raw: object) -> tuple[Squar
                       f"{plural(steps, 'case')}", kind=IllegalActionError)
     squares = [start]
     for i, item in enumerate(path):
-        sq = check_square(item, f"chemin[{i}]", "D20-ACT-1", mover.name)
+        step = f"chemin, pas {i + 1}"  # a reader's words, not « chemin[0] » (B127)
+        sq = check_square(item, step, "D20-ACT-1", mover.name)
         if distance(squares[-1], sq) != 1:
-            raise invalid(f"chemin[{i}]", list(sq), "D20-OPP-2",
-                          f"pas voisin de {square_text(squares[-1])} ; chaque pas mène à "
-                          "l’une des 8 cases voisines", kind=IllegalActionError)
+            raise invalid(step, list(sq), "D20-OPP-2",
+                          f"cette case n’est pas voisine de {square_text(squares[-1])} ; "
+                          "chaque pas mène à l’une des 8 cases voisines",
+                          kind=IllegalActionError, display=square_text(sq))
         other = occupant(ctx, sq, mover.name)
         if other is not None and (other.side != mover.side or i == len(path) - 1):
-            why = ("un ennemi l’occupe" if other.side != mover.side
-                   else "on ne finit pas son déplacement sur un allié")
-            raise invalid(f"chemin[{i}]", list(sq), "D20-ACT-1",
-                          f"case de {quote(other.name)}, {why}", kind=IllegalActionError)
+            why = (f"la case est occupée par un ennemi, {other.name}"
+                   if other.side != mover.side
+                   else f"la case est celle de {other.name}, un allié, et l’on ne finit pas "
+                        "son déplacement sur un allié")
+            raise invalid(step, list(sq), "D20-ACT-1", why, kind=IllegalActionError,
+                          display=square_text(sq))
         squares.append(sq)
     return tuple(squares)
 

@@ -267,10 +267,11 @@ def opportunity_step(ctx: Ctx[Rules], reactor: FighterState, trigger: Trigger) -
     if not opportunity_attack_allowed(case, adjacent):
         why = ("une attaque au corps à corps ne permet pas d’attaque d’opportunité"
                if trigger.opportunity is None
-               else f"{actor.name} n’est pas adjacent à {reactor.name}")
+               else f"{actor.name} et {reactor.name} ne sont pas sur des cases adjacentes")
         raise invalid("par", reactor.name, "D20-OPP-2",
-                      f"{why} ; seuls 3 cas la permettent : "
-                      f"{' ; '.join(OPPORTUNITY_TRIGGERS.values())}", kind=IllegalActionError)
+                      f"{why} ; seuls trois cas la permettent, quand l’ennemi quitte une case "
+                      "adjacente à la sienne, ou fait, depuis une case adjacente, une attaque "
+                      "à distance ou une attaque de zone", kind=IllegalActionError)
     return 0
 
 
