@@ -366,3 +366,31 @@ def test_b129_an_opportunity_attack_refusal_speaks_of_the_reactor_d20_opp_2() ->
     far = _refused(enc, str(enc.current), "attaquer", cible="Orque", portee="distance",
                    reactions=[{"par": "Orque", "type": "attaque_opportunite"}])
     assert "ne sont pas sur des cases adjacentes" in far and "adjacent à" not in far, far
+
+
+def test_b130_an_unknown_weapon_is_refused_with_a_choice_of_names_d100_atk_3() -> None:
+    """B130: « arme inconnue ; armes connues : mains_nues, dague, … et pistolet »: a second
+    colon, engine ids the reader never types (the catalogue reads the French names)."""
+    from escarmouche.systems import d100
+
+    with pytest.raises(EscarmoucheError) as caught:
+        d100.get_weapon("bazooka")
+    text = assert_refusal_shape(caught.value)
+    assert "arme inconnue, à choisir parmi «\u00a0mains nues\u00a0», «\u00a0dague\u00a0»" in text
+    assert "\u00a0» ou «\u00a0pistolet\u00a0»" in text, text
+
+
+def test_b131_a_missing_parameter_is_said_missing_not_refused() -> None:
+    """B131: « Paramètre « arme » refusé : l’action « Dégainer » a besoin de ce
+    paramètre »: a parameter nobody gave was said refused."""
+    from escarmouche.dice import ScriptedRolls
+
+    enc = Encounter("d100", [Combatant(n, s, {"CC": 40, "CT": 40, "F": 40, "E": 40,
+                                              "Ag": 40, "M": 4, "B": 10})
+                             for n, s in (("Aldric", "PJ"), ("Grolk", "Orques"))])
+    enc.start(ScriptedRolls([9, 1]))
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act("Aldric", "degainer")
+    text = assert_refusal_shape(caught.value)
+    assert text == ("Aucune valeur pour «\u00a0arme\u00a0»\u00a0: l’action «\u00a0Dégainer\u00a0» "
+                    "a besoin de ce paramètre (D100-ACT-3)."), text

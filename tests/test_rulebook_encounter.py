@@ -449,7 +449,7 @@ def test_other_bad_actions() -> None:
     enc = begin()
     with pytest.raises(ParameterError, match="Action «\u00a0voler\u00a0» refusée"):
         enc.act("Aldric", "voler")
-    with pytest.raises(ParameterError, match=(r"Paramètre «\u00a0posture\u00a0» refusé\u00a0: .* a "
+    with pytest.raises(ParameterError, match=(r"Aucune valeur pour «\u00a0posture\u00a0»\u00a0: .* a "
                                               r"besoin")):
         enc.act("Aldric", "posture")
     with pytest.raises(ParameterError, match=r"refusée pour «\u00a0posture\u00a0».* texte non"

@@ -114,7 +114,7 @@ class ActionSpec:
                 )
         for key in self.required:
             if key not in params:
-                raise invalid("paramètre", key, rule,
+                raise invalid(key, None, rule,
                               f"l’action {quote(self.label)} a besoin de ce paramètre")
 
 

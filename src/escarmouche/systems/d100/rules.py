@@ -287,7 +287,8 @@ def get_weapon(weapon: str | Weapon, weapons: Mapping[str, Weapon] = WEAPONS) ->
     if isinstance(weapon, str) and fold(weapon) in weapons:
         return weapons[fold(weapon)]
     raise invalid("arme", weapon, "D100-ATK-3",
-                  f"arme inconnue ; armes connues : {join(weapons)}")
+                  "arme inconnue, à choisir parmi "
+                  f"{join([quote(w.label) for w in weapons.values()], last='ou')}")
 
 
 # -- the costs of the actions (D100-ACT-1..4) -------------------------------------------------
