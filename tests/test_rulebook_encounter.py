@@ -449,8 +449,8 @@ def test_other_bad_actions() -> None:
     enc = begin()
     with pytest.raises(ParameterError, match="Action «\u00a0voler\u00a0» refusée"):
         enc.act("Aldric", "voler")
-    with pytest.raises(ParameterError, match=(r"Aucune valeur pour «\u00a0posture\u00a0»\u00a0: .* a "
-                                              r"besoin")):
+    with pytest.raises(ParameterError, match=(r"Aucune valeur pour «\u00a0posture\u00a0»"
+                                              r"\u00a0: .* a besoin")):
         enc.act("Aldric", "posture")
     with pytest.raises(ParameterError, match=r"refusée pour «\u00a0posture\u00a0».* texte non"
                                              r" vide"):
