@@ -409,7 +409,7 @@ class Rules(OptionsTable):
     #: D100-RANGED-5 *(ruling)*: extra modifier beyond the long range (desperate shot);
     #: 0 = « still −20, the only penalty the text gives »
     desperate_shot_modifier: int = option(
-        0, label="malus de plus du tir désespéré", key="malus_tir_desespere",
+        0, label="malus propre au tir désespéré", key="malus_tir_desespere",
         rules=("D100-RANGED-5",), lo=-100, hi=100)
     #: D100-RANGED-5: a shot may reach this many times the long range, not farther
     max_range_factor: int = option(
