@@ -394,3 +394,20 @@ def test_b131_a_missing_parameter_is_said_missing_not_refused() -> None:
     text = assert_refusal_shape(caught.value)
     assert text == ("Aucune valeur pour «\u00a0arme\u00a0»\u00a0: l’action «\u00a0Dégainer\u00a0» "
                     "a besoin de ce paramètre (D100-ACT-3)."), text
+
+
+def test_b135_a_turn_without_room_names_the_action_refused_d20_act_2() -> None:
+    """B135: a second attack in a d20 turn was refused as « Valeur [« simple »,
+    « simple »] refusée pour « actions » », a list of engine categories the reader never
+    typed; the state stays as it was."""
+    from escarmouche.dice import ScriptedRolls
+
+    enc = Encounter("d20", [Combatant("Thorin", "PJ", {"PV": 30, "init": 2}),
+                            Combatant("Orque", "Orques", {"PV": 25, "init": 1})])
+    enc.start(ScriptedRolls([5, 18]), positions={"Thorin": [0, 0], "Orque": [1, 0]})
+    enc.act("Orque", "attaquer", ScriptedRolls([10, 3]), cible="Thorin")
+    before = enc.to_json()
+    text = _refused(enc, "Orque", "attaquer", cible="Thorin")
+    assert text.startswith("Action «\u00a0Attaquer\u00a0» refusée\u00a0: pour Orque, la 2e "
+                           "action (action simple) ne trouve plus de place"), text
+    assert enc.to_json() == before

@@ -182,7 +182,12 @@ def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str, *,
     category = ACTION_CATEGORIES[spec.id]
     b = budget(f)
     used = [*b["actions"], category]
-    plan = plan_turn(used, action_points=int(b["points"]), rules=ctx.rules, who=f.name)
+    try:
+        plan = plan_turn(used, action_points=int(b["points"]), rules=ctx.rules, who=f.name)
+    except IllegalActionError as err:
+        # the action refused, by its label, not the list of categories (B135)
+        raise invalid("action", spec.id, err.rule or "D20-ACT-2", err.why or str(err),
+                      kind=IllegalActionError, display=spec.label) from None
     b["actions"] = used
     slot = plan.slot_of(len(used) - 1)
     rules = ["D20-ACT-1"]
