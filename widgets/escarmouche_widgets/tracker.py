@@ -141,7 +141,7 @@ class CombatTracker(Demo):
         self.params = widgets.Text(description="Paramètres :", style=WIDE,
                                    placeholder="clé=valeur, …")
         self.act_button = button("Agir", icon="bolt", button_style="primary")
-        self.next_button = button("Activation suivante", icon="step-forward")
+        self.next_button = button(_systems.get(system).next_label, icon="step-forward")
         self.undo_button = button("Annuler", icon="undo",
                                   tooltip="annule la dernière étape (même la fin du combat)")
         self.redo_button = button("Rétablir", icon="repeat",
@@ -473,7 +473,9 @@ class CombatTracker(Demo):
         _set_options(self.damage_track, tracks, None)
 
     def _on_system(self, change: Any = None) -> None:
-        self.start_options.placeholder = _systems.get(self.system.value).start_hint
+        chosen = _systems.get(self.system.value)
+        self.start_options.placeholder = chosen.start_hint
+        self.next_button.description = chosen.next_label
         self.load_example()
 
     def _on_upload(self, change: Any = None) -> None:
@@ -528,7 +530,8 @@ class CombatTracker(Demo):
 
         def compute() -> str:
             rng = self._rng(self.encounter)
-            return self._step("Activation suivante", lambda enc: enc.end_activation(rng), rng)
+            return self._step(self.next_button.description,
+                              lambda enc: enc.end_activation(rng), rng)
 
         return self._show(compute)
 

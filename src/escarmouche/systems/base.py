@@ -243,6 +243,9 @@ class System(Generic[R]):
     #: the word for one fighter's moment to act (« tour », or « activation » where
     #: « tour » is the global turn, as in the Rulebook)
     activation_word: ClassVar[str] = "tour"
+    #: the tracker's button that ends one fighter's moment to act (« Au suivant », or
+    #: « Activation suivante » where the system has a word of its own for it)
+    next_label: ClassVar[str] = "Au suivant"
     #: the keyword options ``Encounter.start`` accepts (the engine refuses any other)
     start_options: ClassVar[tuple[str, ...]] = ()
     #: the rule IDs cited when a global turn starts (the turn structure of the system);

@@ -145,6 +145,7 @@ class RulebookSystem(System[Rules]):
     turn_word: ClassVar[str] = "tour"
     #: in the Rulebook « tour » is the global turn; a character's moment is an activation
     activation_word: ClassVar[str] = "activation"
+    next_label: ClassVar[str] = "Activation suivante"
     #: the Rulebook's own turn, timing and end rules (the engine's CORE-TURN-1,
     #: CORE-TIME-1..3 and CORE-END-1 as its text words them); it has no rule for
     #: effects at the end of an activation: those cite the engine's (CORE-TIME-2)
