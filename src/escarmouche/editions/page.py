@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from escarmouche.editions.data import FLAGS, Change, Edition, Snapshot, rulings
-from escarmouche.editions.duels import duel_note, duel_outcomes, paired_duels
+from escarmouche.editions.duels import duel_note, duel_outcomes, paired_duels, situation_duels
 from escarmouche.editions.odds import (
     OddsTable,
     TableDiff,
@@ -208,7 +208,7 @@ def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: in
     lines = ["#### Duels simulés", "",
              f"Une vétérane contre une recrue, jusqu’à la fin du combat ; "
              f"{plural(n, 'duel')} par jeu de règles, graine {seed} (les mêmes dés pour "
-             "chaque jeu de règles) ; intervalle de confiance à 95 % (Wilson pour la "
+             "chaque jeu de règles) ; intervalle de confiance à 95\u202f% (Wilson pour la "
              "victoire, loi normale pour la durée).", ""]
     note = duel_note(system, after)
     if note:  # a simulation variant, not in the text: said wherever it shows
@@ -217,8 +217,29 @@ def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: in
         return [*lines, f"- {_cap(new.summary())}.", ""]
     old = duel_outcomes(system, before, n, seed)
     paired = paired_duels(system, before, after, n, seed)
-    return [*lines, f"- Avant{NBSP}: {old.summary()}.", f"- Après{NBSP}: {new.summary()}.",
-            f"- {paired.verdict()}", ""]
+    lines += [f"- Avant{NBSP}: {old.summary()}.", f"- Après{NBSP}: {new.summary()}.",
+              f"- {paired.verdict()}", ""]
+    return lines + _situations(system, before, after, n, seed, paired.acted > 0)
+
+
+def _situations(system: str, before: Any, after: Any, n: int, seed: int,
+                standard_acted: bool) -> list[str]:
+    """The situation duels (``System.situation_duels``) in which the change acted, each
+    with its paired verdict; when none did, one sentence saying so."""
+    played = situation_duels(system, before, after, n, seed)
+    if not played:
+        return []
+    acting = [(duel, p) for duel, p in played if p.acted]
+    if not acting:
+        names = join([quote(duel.title) for duel, _ in played])
+        also = "" if standard_acted else " non plus"
+        return [f"Le changement ne joue dans aucun duel de situation{also} ({names}).", ""]
+    lines = ["Duels de situation, où jouent des règles que le duel type ne rencontre pas, "
+             f"sur les mêmes dés avant et après{NBSP}:", ""]
+    for duel, p in acting:
+        who = f"du camp {quote(duel.counted_side)}"
+        lines.append(f"- **{duel.title}.** {_cap(duel.situation)}. {p.verdict(who)}")
+    return [*lines, ""]
 
 
 def _cap(text: str) -> str:

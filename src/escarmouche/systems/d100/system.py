@@ -12,7 +12,7 @@ from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
 from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
@@ -102,6 +102,22 @@ class D100System(System[Rules]):
     param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {
         "defense": ("Défense", DEFENCES)}
     turn_word: ClassVar[str] = "round"
+    situation_duels: ClassVar[tuple[SituationDuel, ...]] = (
+        SituationDuel(
+            "seule-contre-deux", "Seule contre deux, prise par surprise",
+            "une bretteuse à la rapière et à la main gauche, surprise, affronte deux orques\u00a0: "
+            "chaque round elle peut avoir à parer ou esquiver plus d’une attaque "
+            "(D100-SURPRISE-1, D100-PARRY-3, D100-DODGE-2)",
+            (Combatant("Ysolde", "vétérans", {"CC": 50, "CT": 30, "F": 35, "E": 35, "Ag": 40,
+                                              "M": 4, "B": 14}, skills=frozenset({"esquive"})),
+             Combatant("Grolk", "recrues", {"CC": 40, "CT": 20, "F": 35, "E": 35, "Ag": 25,
+                                            "M": 4, "B": 10}),
+             Combatant("Snaga", "recrues", {"CC": 35, "CT": 20, "F": 30, "E": 30, "Ag": 30,
+                                            "M": 4, "B": 8})),
+            {"surpris": "vétérans",
+             "equipement": {"Ysolde": {"directrice": "rapiere",
+                                       "non_directrice": "main_gauche"}}}),
+    )
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
     # the d100 text has no rule on lasting effects: their ticks cite the engine's timing
