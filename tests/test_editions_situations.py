@@ -27,23 +27,18 @@ from tests.test_typography import problems
 #: duel » for them; their standard odds cells still measure them)
 NOT_IN_DUELS = {
     **{key: f"no value to try: {why}" for key, why in NOT_MEASURED.items()},
-    ("d100", "off_hand_modifier"): "the tactics attack with the off hand only when it holds "
-    "a weapon that can attack and the turn plan leaves a half action: no duel reaches it yet",
-    **{("d100", name): "automated d100 fights have no positions: every shot is taken at "
-       "short range at a target not engaged in melee (D100-RANGED-4/5)"
-       for name in ("shooting_into_melee_modifier", "beyond_short_range_modifier",
-                    "desperate_shot_modifier", "max_range_factor")},
-    **{("d100", name): "a jump is a movement over terrain (D100-JUMP-1, D100-JUMP-2); automated "
-       "fights have no terrain and never jump"
+    ("d100", "off_hand_modifier"): "two weapons give no extra attack (D100-TWO-2) and the "
+    "tactics strike with the main hand, which holds the better weapon in every pair a "
+    "roster gives; an off-hand blow is a GM's or a player's choice",
+    **{("d100", name): "a jump is a movement over terrain (D100-JUMP-1, D100-JUMP-2); "
+       "automated fights have no terrain and never jump"
        for name in ("drop_step", "long_jump_run_up", "failure_degree")},
-    ("d12", "max_initiative_rerolls"): "a cap of about 20 perfect ties of group initiative "
-    "in a row: at most (1/12)^19 per fight (D12-INIT-3), never met in any number of duels",
+    ("d12", "max_initiative_rerolls"): "a cap on about 20 perfect ties of group initiative "
+    "in a row (D12-INIT-3): never met in any number of duels",
     ("d12", "max_roll_off_rounds"): "a cap of about 20 roll-off rounds of one tie "
     "(D12-INIT-4): never met in any number of duels",
     ("d20", "max_roll_off_rounds"): "a cap of about 100 roll-off rounds of one tie "
     "(D20-INIT-1): never met in any number of duels",
-    ("d20", "save_target"): "no automated d20 action inflicts an effect that allows a save "
-    "(D20-END-1): the saves are made by the GM's effects",
     ("d20", "immediate_reset"): "the tactics never take an immediate action (D20-IMM-1)",
     ("d20", "cancelled_action_spent"): "the tactics never cancel an action "
     "(D20-OPP-1, D20-IMM-2)",
@@ -145,11 +140,15 @@ def test_the_page_reports_the_situation_duel_where_the_change_acts_d100_parry_3(
         assert problems(line.replace("**", "")) == [], (problems(line), line)
 
 
-def test_the_page_says_when_no_duel_at_all_meets_the_change_d20_end_1() -> None:
-    """D20-END-1: the save threshold acts in no automated duel; the page says so for the
-    situation duels too, instead of concluding anything."""
+def test_the_page_says_when_no_duel_at_all_meets_the_change_d20_imm_1() -> None:
+    """D20-IMM-1: when the immediate action comes back acts in no automated duel (the
+    tactics never take one); the page says so for the situation duels too, instead of
+    concluding anything."""
     d20: Any = systems.get("d20")
     before = d20.default_rules()
-    after = dataclasses.replace(before, save_target=before.save_target + 1)
+    other = next(v for v in d20.option("immediate_reset").choices or ()
+                 if v != before.immediate_reset)
+    after = dataclasses.replace(before, immediate_reset=other)
     text = "\n".join(_duels_section("d20", before, after, 30, 1))
+    assert "n’a joué dans aucun des 30 duels" in text
     assert "ne joue dans aucun duel de situation non plus" in text

@@ -192,8 +192,11 @@ def situation_roster(system: str | System[Any], duel: SituationDuel, rules: Any)
     from escarmouche.encounter import Encounter
     from escarmouche.simulation.fight import as_roster
 
-    roster = as_roster(Encounter(system, list(duel.combatants), rules=rules))
-    return dataclasses.replace(roster, start_options=dict(duel.start_options),
+    enc = Encounter(system, list(duel.combatants), rules=rules)
+    presets = {p.name: p for p in enc.system.effect_presets}
+    for name, bearer in duel.effects:
+        enc.add_effect(presets[name].effect(bearer))
+    return dataclasses.replace(as_roster(enc), start_options=dict(duel.start_options),
                                policies=dict(duel.policies))
 
 

@@ -193,7 +193,8 @@ class SituationDuel:
     under the rules before and after a change, to measure options that the standard duel
     never meets (a second parry needs two attackers). ``title`` and ``situation`` are
     French; the first side is the one whose wins are counted; ``start_options`` and
-    ``policies`` (side → policy name) are those of a roster file."""
+    ``policies`` (side → policy name) are those of a roster file; ``effects`` are
+    presets of the system laid on fighters before the fight."""
 
     key: str
     title: str
@@ -201,6 +202,9 @@ class SituationDuel:
     combatants: tuple[Combatant, ...]
     start_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     policies: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: effects on fighters when the duel begins: (name of one of the system's
+    #: ``effect_presets``, bearer)
+    effects: tuple[tuple[str, str], ...] = ()
 
     @property
     def counted_side(self) -> str:
