@@ -637,6 +637,8 @@ def test_r6_the_trackers_next_button_speaks_its_systems_words_b43(system: str) -
     label = tracker.next_button.description
     assert ("activation" in label.lower()) == (system == "rulebook"), label
     assert label == get(system).next_label
+    moments = [text for text, _ in tracker.effect_timing.options]
+    assert any("activation" in m for m in moments) == (system == "rulebook"), moments
     assert tracker.start()
     assert tracker.next_activation()
     assert tracker.history.undo_label == label
