@@ -92,7 +92,8 @@ def build(app: Sphinx) -> None:
     one = snapshot(root, 1)
     app.env.escarmouche_history = history(  # type: ignore[attr-defined]
         editions, frozenset(one.texts) if one is not None else frozenset())
-    LOGGER.info("[escarmouche_editions] pages « Ce qui a changé » : %s",
+    LOGGER.info("[escarmouche_editions] pages des éditions (« Ce qui a changé », "
+                "errata, journal) : %s",
                 plural(len(written), "page réécrite", "pages réécrites"))
 
 
