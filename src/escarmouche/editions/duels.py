@@ -78,7 +78,8 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Duels:
     """``n`` simulated duels: ``win`` (the veteran wins) and its Wilson interval, the
-    mean ``rounds`` and its normal interval."""
+    mean ``rounds`` and its normal interval, counted in the system's ``turn_word``
+    (« tour », « round »)."""
 
     n: int
     seed: int
@@ -88,6 +89,7 @@ class Duels:
     rounds: float
     rounds_low: float
     rounds_high: float
+    turn_word: str = "tour"
 
     def summary(self) -> str:
         return (f"victoire de la vétérane : {percent(self.win)} (IC 95\u202f% : "
@@ -118,7 +120,10 @@ def duel_outcomes(system: str | System[Any], rules: Any, n: int, seed: int = 0) 
            if n > 1 else 0.0)
     half = _Z * math.sqrt(var / n)
     low, high = wilson(wins, n)
-    return Duels(n, seed, wins / n, low, high, mean, max(0.0, mean - half), mean + half)
+    from escarmouche.systems import get
+
+    return Duels(n, seed, wins / n, low, high, mean, max(0.0, mean - half), mean + half,
+                 get(system).turn_word)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -157,7 +162,7 @@ class Paired:
             return f"{acted} ; **écart établi**, {gap}."
         if self.needed is None:
             return f"{acted}, sans changer le taux de victoire : {gap}."
-        return (f"{acted} ; {gap}, intervalle trop large pour conclure : il faudrait "
+        return (f"{acted} ; {gap}, intervalle trop large pour conclure\u202f; il faudrait "
                 f"environ {number(self.needed)} duels pour trancher un écart de cette "
                 "taille.")
 
@@ -210,7 +215,7 @@ def situation_duels(system: str | System[Any], before: Any, after: Any, n: int,
     >>> [(d.key, p.acted > 0) for d, p in situation_duels(
     ...     d100.SYSTEM, d100.Rules(parries_per_round=1), d100.Rules(parries_per_round=2),
     ...     200)]
-    [('seule-contre-deux', True)]
+    [('seule-contre-deux', True), ('tir-dans-la-melee', False)]
     """
     from escarmouche.systems import get
 
