@@ -217,7 +217,7 @@ class Balance(ShownAsTable):
                 _pct(remaining / top) if top else "—",
                 _num(self.damage_per_round(side)),
             ))
-        title = (f"{self.title} : {plural(self.n, 'combat')} ({self.system}, graine "
+        title = (f"{self.title} : {plural(self.n, 'combat')} ({_system_name(self.system)}, graine "
                  f"{self.seed}) ; durée moyenne {_num(_mean(self.rounds))} "
                  f"{self.turn_word}s (médiane {_quantile(self.rounds, 0.5)}, 90 % en "
                  f"{_quantile(self.rounds, 0.9)} au plus) ; "
@@ -260,7 +260,7 @@ class Balance(ShownAsTable):
         items = [(f"victoire « {s} »", Fraction(self.wins.get(s, 0), self.n))
                  for s in self.sides]
         items += [("match nul", Fraction(self.draws, self.n)),
-                  ("limite de tours", Fraction(self.timeouts, self.n))]
+                  (f"limite de {self.turn_word}s", Fraction(self.timeouts, self.n))]
         return outcome_bars_svg(items, title=f"Issues sur {plural(self.n, 'combat')}")
 
     def rounds_svg(self) -> str:
@@ -289,6 +289,17 @@ def automation_note(roster: Any) -> str:
     enc = roster.encounter()
     fighters = [f.combatant for f in enc.state.fighters.values()]
     return str(enc.system.automation_note(fighters, enc.rules))
+
+
+def _system_name(system: str) -> str:
+    """The name a reader knows a system by, from its title (« Système Rulebook (D100,
+    HAB) » → « Rulebook »), never its engine name; the engine name when it has no title."""
+    try:
+        title = get_system(system).title
+    except EscarmoucheError:
+        return system
+    name = title.removeprefix("Système ").split(" (")[0].strip()
+    return name or system
 
 
 def _turn_word(system: str) -> str:
