@@ -617,7 +617,7 @@ def bonus_turn_chances(combatants: Iterable[Combatant], ambush_by: str) -> tuple
     if not first:
         return ()
     return (Chances("d12 : agit en premier au tour bonus (D12-SURPRISE-2)",
-                    tuple(first.items())),)
+                    tuple((f"{name} en tête du tour bonus", p) for name, p in first.items())),)
 
 
 #: the names before the naming rule (odds are ``<thing>_odds``), kept for compatibility
