@@ -21,7 +21,7 @@ from escarmouche_widgets._initiative_views import initiative_odds
 from escarmouche_widgets._parse import RosterRow, roster_rows
 
 __all__ = ["SAVE_NAME", "FighterRow", "download_link", "events_html", "example_rows",
-           "log_html", "odds_chart", "status_html"]
+           "log_html", "odds_chart", "stats_hint", "status_html"]
 
 SAVE_NAME = "combat-escarmouche.json"
 
@@ -38,6 +38,13 @@ def download_link(text: str, filename: str = SAVE_NAME) -> str:
 def example_rows(system: str) -> list[RosterRow]:
     """The system's example roster (:attr:`System.sample_roster`), as editable rows."""
     return roster_rows(_systems.get(system).sample_roster)
+
+
+def stats_hint(system: str) -> str:
+    """What an empty stats box suggests: the stats of the system's example fighter
+    (« PV=12, attaque=3, defense=12, init=2 » in d12), never another system's."""
+    rows = example_rows(system)
+    return rows[0].stats if rows else "NOM=valeur"
 
 
 def odds_chart(enc: Encounter) -> str:

@@ -65,6 +65,7 @@ from escarmouche_widgets._tracker_views import (
     example_rows,
     log_html,
     odds_chart,
+    stats_hint,
     status_html,
 )
 
@@ -118,6 +119,7 @@ class CombatTracker(Demo):
         )
         self.roster = RosterEditor(
             rows if rows is not None else example_rows(system), with_skills=True,
+            stats_hint=stats_hint(system),
         )
         self.dice = DiceControls(seed)
         self.start_options = widgets.Text(
@@ -474,6 +476,7 @@ class CombatTracker(Demo):
 
     def _on_system(self, change: Any = None) -> None:
         self.start_options.placeholder = _systems.get(self.system.value).start_hint
+        self.roster.stats_hint = stats_hint(str(self.system.value))
         self.load_example()
 
     def _on_upload(self, change: Any = None) -> None:
