@@ -254,7 +254,8 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
                   for rank in (1, 2, 3))
     return [
         OddsTable("rulebook.test", "Test D100 selon la HAB", ("RB-D100-1",),
-                  ("Stat", "Réussite", "Réussite critique", "Échec critique"), tuple(rows)),
+                  ("Caractéristique", "Réussite", "Réussite critique", "Échec critique"),
+                  tuple(rows)),
         OddsTable("rulebook.surprise", "Attaque surprise réussie (test opposé)",
                   ("RB-SURPRISE-2",), ("Situation", "Surprise réussie"), tuple(surprise)),
         OddsTable("rulebook.speed", "Hyperactivité : places des deux activations dans un "
