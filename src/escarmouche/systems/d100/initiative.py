@@ -98,7 +98,7 @@ class Initiative:
     def explain(self) -> list[str]:
         """The order in French, one line per combatant, then each tie and how it was
         broken (D100-INIT-2), then the order kept for the fight (D100-ROUND-1)."""
-        lines = [f"{e.name} : Ag {e.ag} + 1d10 = {e.d10} → {e.score} (D100-INIT-1)."
+        lines = [f"{e.name} : Ag + 1d10 = {e.ag} + {e.d10} = {e.score} (D100-INIT-1)."
                  for e in self.entries]
         by_score: dict[int, list[InitiativeEntry]] = {}
         for e in self.entries:
