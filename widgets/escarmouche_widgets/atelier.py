@@ -234,11 +234,12 @@ class Atelier:
     def _fights_html(self, pair: tuple[sim.Balance, sim.Balance], asked: int) -> str:
         before, after = pair
         rows = []
+        shown0, shown1 = before.shown_rates(), after.shown_rates()
         for side in before.sides:
             (r0, lo0, hi0), (r1, lo1, hi1) = before.win_rate(side), after.win_rate(side)
             diff = 100 * (r1 - r0)
-            rows.append((side, f"{percent(r0)} [{percent(lo0)} ; {percent(hi0)}]",
-                         f"{percent(r1)} [{percent(lo1)} ; {percent(hi1)}]",
+            rows.append((side, f"{shown0[side]} [{percent(lo0)} ; {percent(hi0)}]",
+                         f"{shown1[side]} [{percent(lo1)} ; {percent(hi1)}]",
                          f"{'+' if diff > 0 else '−' if diff < 0 else ''}"
                          f"{number(abs(round(diff, 1)), 1)}"))
         stopped = (h.notice(f"Arrêté après {plural(before.n, 'combat')} par jeu de règles sur "
