@@ -361,3 +361,19 @@ def test_b86_an_empty_turn_0_is_said_in_french() -> None:
     text = _plain(demo.result_text)
     assert "qualifie" not in text
     assert "Personne ne joue au tour 0 : le combat commence au tour 1" in text
+
+
+def test_b87_the_d12_page_says_which_option_plays_no_part() -> None:
+    """B87: the d12 balance demo offers « option critique par défaut », which automated
+    play never reads (it takes the best option, « prudent » the sure one): the box says
+    so, and the claim holds."""
+    roster = load_roster(example_rosters()["d12-duel"])
+    for policy in (None, "prudent"):
+        a = sim.simulate(roster, 40, seed=1, policy=policy)
+        b = sim.simulate(roster.with_options(option_critique="explosif"), 40, seed=1,
+                         policy=policy)
+        assert (a.wins, a.rounds, a.health) == (b.wins, b.rounds, b.health)
+    body = " ".join(" ".join(paras) for p, _, paras in _boxes()
+                    if p == BOOK_SRC / "d12" / "simulation.md")
+    assert "« option critique par défaut » ne joue pas dans ces combats" in _plain(
+        body.replace("\n", " "))
