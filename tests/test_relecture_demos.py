@@ -377,3 +377,19 @@ def test_b87_the_d12_page_says_which_option_plays_no_part() -> None:
                     if p == BOOK_SRC / "d12" / "simulation.md")
     assert "« option critique par défaut » ne joue pas dans ces combats" in _plain(
         body.replace("\n", " "))
+
+
+def test_b87_the_d20_page_says_which_options_play_no_part() -> None:
+    """B87 (d20): automated play never takes an immediate action, so the two options that
+    rule them change nothing in these fights; the box says so, and the claim holds."""
+    roster = load_roster(example_rosters()["d20-duel"])
+    for policy in (None, "prudent", "au_hasard"):
+        a = sim.simulate(roster, 40, seed=1, policy=policy)
+        for key, value in (("retour_action_immediate", "debut_du_round"),
+                           ("action_annulee_depensee", False)):
+            b = sim.simulate(roster.with_options(**{key: value}), 40, seed=1, policy=policy)
+            assert (a.wins, a.rounds, a.health) == (b.wins, b.rounds, b.health), key
+    body = _plain(" ".join(" ".join(paras) for p, _, paras in _boxes()
+                           if p == BOOK_SRC / "d20" / "simulation.md").replace("\n", " "))
+    assert "il ne prend jamais d’action immédiate" in body
+    assert "« une action annulée reste dépensée » ne jouent pas dans ces combats" in body
