@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 import pytest
 from escarmouche_widgets import Atelier, CombatTracker, D20TurnDemo, SurpriseDemo
@@ -393,3 +394,51 @@ def test_b87_the_d20_page_says_which_options_play_no_part() -> None:
                            if p == BOOK_SRC / "d20" / "simulation.md").replace("\n", " "))
     assert "il ne prend jamais d’action immédiate" in body
     assert "« une action annulée reste dépensée » ne jouent pas dans ces combats" in body
+
+
+def test_b88_missing_values_are_refused_in_one_clause() -> None:
+    """B88: « Aucune valeur pour « dégâts » : degats manquant : donnez … (des="1d6") »,
+    « cible manquante : … », « duree sans vitesse : … », « eclat manquant pour Z : … »,
+    « (non_avertis=True ou False) »: a second colon, engine words without their accents,
+    Python's booleans; the d100 « manquant : » refusals of missing dice likewise."""
+    from escarmouche.systems.d100.attack import Guard, attack_setup, resolve_attack
+    from escarmouche.systems.d100.initiative import resolve_initiative
+    from tests.test_relecture import top_level_colons
+
+    base = {"HAB": 50, "DIS": 40, "PMR": 40, "PV": 10, "Esprit": 5}
+    messages = []
+
+    def refused(call: Callable[[], object]) -> None:
+        with pytest.raises(EscarmoucheError) as err:
+            call()
+        messages.append(_plain(str(err.value)))
+
+    def begun() -> Encounter:
+        enc = Encounter("rulebook", [Combatant("A", "x", base), Combatant("B", "y", base)])
+        enc.start(ScriptedRolls([10, 60]))
+        return enc
+
+    def act(action: str, **params: object) -> Callable[[], object]:
+        enc = begun()
+        return lambda: enc.act(str(enc.current), action, ScriptedRolls([3]), **params)
+
+    refused(act("attaquer", cible="B"))
+    refused(act("attaquer", cible="B", degats=1, duree=2))
+    refused(act("sort", degats=2))
+    refused(lambda: Encounter("rulebook", [Combatant("Z", "x", {**base, "eclat_max": 1})]))
+    fresh = Encounter("rulebook", [Combatant("A", "x", base), Combatant("B", "y", base)])
+    refused(lambda: fresh.start(ScriptedRolls([1]), surprise_par="y"))
+    duel = [Combatant("A", "x", {"Ag": 30}), Combatant("C", "y", {"Ag": 30})]
+    refused(lambda: resolve_initiative(duel, [5, 5, 7]))
+    attacker = Combatant("A", "x", {"CC": 45, "CT": 30})
+    defender = Combatant("D", "y", {"CC": 40, "Ag": 30, "E": 30, "B": 10})
+    parried = attack_setup(attacker, defender, defence="parade",
+                           guard=Guard(parry_prepared=True))
+    refused(lambda: resolve_attack(parried, 30))
+    refused(lambda: resolve_attack(attack_setup(attacker, defender), 30))
+    assert len(messages) == 8
+    for text in messages:
+        _, _, why = text.partition(" : ")
+        assert why and top_level_colons(why) == 0, text
+        assert not re.search(r"manquant|True|False|\"", text), text
+    assert "« degats=4 »" in messages[0] and "« des=1d6 »" in messages[0]
