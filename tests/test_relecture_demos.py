@@ -442,3 +442,18 @@ def test_b88_missing_values_are_refused_in_one_clause() -> None:
         assert why and top_level_colons(why) == 0, text
         assert not re.search(r"manquant|True|False|\"", text), text
     assert "« degats=4 »" in messages[0] and "« des=1d6 »" in messages[0]
+
+
+def test_b89_each_d20_initiative_die_names_its_fighter() -> None:
+    """B89: « Dés lancés : d20 = 1 (initiative) ; d20 = 18 (initiative) ; … » (the tracker,
+    the d20 turn demo) where the other systems, and the d20 initiative demo, name whose
+    die it is; the roll-offs are named too, in the order they are drawn."""
+    enc = Encounter("d20", [Combatant("A", "x", {"PV": 5}), Combatant("B", "y", {"PV": 5}),
+                            Combatant("C", "y", {"PV": 5})])
+    enc.start(ScriptedRolls([7, 7, 7, 3, 3, 9, 5, 2]))
+    event = next(e for e in enc.log if e.kind == "initiative")
+    assert [(d.value, d.purpose) for d in event.dice] == [
+        (7, "initiative : A"), (7, "initiative : B"), (7, "initiative : C"),
+        (3, "départage : A"), (3, "départage : B"), (9, "départage : C"),
+        (5, "départage : A"), (2, "départage : B")]
+    assert "(initiative : Brune)" in _plain(_outputs("demos/tour-d20.ipynb"))
