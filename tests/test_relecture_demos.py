@@ -457,3 +457,18 @@ def test_b89_each_d20_initiative_die_names_its_fighter() -> None:
         (3, "départage : A"), (3, "départage : B"), (9, "départage : C"),
         (5, "départage : A"), (2, "départage : B")]
     assert "(initiative : Brune)" in _plain(_outputs("demos/tour-d20.ipynb"))
+
+
+def test_b90_the_tracker_lists_an_action_cost_once() -> None:
+    """B90: the tracker's action list read « Placer sur la grille (MJ) (MJ) », « Action
+    simple (autre) (action simple) », « Attaquer (PV ou Esprit) (action) »."""
+    seen = []
+    for system in SYSTEMS:
+        tracker = CombatTracker(system, seed=5)
+        tracker.start_button.click()
+        seen += list(tracker.action.options)
+    labels = [label for label, _ in seen]
+    assert labels and not [x for x in labels if ") (" in x]
+    assert "Attaquer (PV ou Esprit, action)" in labels
+    assert "Placer sur la grille (MJ)" in labels
+    assert "Attaque standard (demi-action)" in labels

@@ -60,6 +60,7 @@ from escarmouche_widgets._table import (
 )
 from escarmouche_widgets._tracker_views import (
     FighterRow,
+    action_label,
     download_link,
     events_html,
     example_rows,
@@ -421,7 +422,7 @@ class CombatTracker(Demo):
     def _on_actor(self, change: Any = None) -> None:
         enc = self.encounter
         specs = enc.actions(self.actor.value) if enc is not None and self.actor.value else []
-        options = [(s.label + (f" ({s.cost})" if s.cost else ""), s.id) for s in specs]
+        options = [(action_label(s.label, s.cost), s.id) for s in specs]
         _set_options(self.action, options, None)
         self._set_targets()
         self._on_action()
