@@ -472,3 +472,19 @@ def test_b90_the_tracker_lists_an_action_cost_once() -> None:
     assert "Attaquer (PV ou Esprit, action)" in labels
     assert "Placer sur la grille (MJ)" in labels
     assert "Attaque standard (demi-action)" in labels
+
+
+def test_b91_the_tracker_effects_speak_french() -> None:
+    """B91: the tracker's effects read « Id », « Par tic » (an English « tick ») and « Fin
+    sur JS » (an abbreviation the book never defines)."""
+    tracker = CombatTracker("d12", seed=12)
+    tracker.start_button.click()
+    tracker.effect_name.value = "poison"
+    tracker.effect_bearer.value = "Grolk"
+    tracker.effect_per_tick.value = "PV=-2"
+    tracker.effect_duration.value = 3
+    tracker.effect_button.click()
+    text = tracker.status_text
+    assert "N° | Effet | Porteur | Quand | Reste | À chaque fois | Fin sur jet de sauvegarde" in text
+    assert not re.search(r"\bId\b|\btic\b|\bJS\b", text)
+    assert "tic" not in tracker.effect_per_tick.description

@@ -133,7 +133,8 @@ def status_html(enc: Encounter | None) -> str:
             erows.append((e.id, e.name, e.bearer or "global", when, left, tick,
                           "oui" if e.save_ends else "non"))
         parts.append(h.section("Effets en cours", h.table(
-            ("Id", "Effet", "Porteur", "Quand", "Reste", "Par tic", "Fin sur JS"), erows)))
+            ("N°", "Effet", "Porteur", "Quand", "Reste", "À chaque fois",
+             "Fin sur jet de sauvegarde"), erows)))
     return h.join(*parts)
 
 

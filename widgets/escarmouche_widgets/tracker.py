@@ -173,7 +173,7 @@ class CombatTracker(Demo):
         self.effect_until = widgets.Dropdown(description="Jusqu’au tour de :", style=WIDE,
                                              options=[])
         self.effect_duration = number_box(DURATION, 3, "Durée (0 = sans fin) :", width="14em")
-        self.effect_per_tick = widgets.Text(description="Par tic :", style=WIDE,
+        self.effect_per_tick = widgets.Text(description="À chaque fois :", style=WIDE,
                                             placeholder="PV=-2")
         self.effect_save = widgets.Checkbox(description="prend fin sur un jet de sauvegarde",
                                             indent=False)
