@@ -485,6 +485,7 @@ def test_b91_the_tracker_effects_speak_french() -> None:
     tracker.effect_duration.value = 3
     tracker.effect_button.click()
     text = tracker.status_text
-    assert "N° | Effet | Porteur | Quand | Reste | À chaque fois | Fin sur jet de sauvegarde" in text
+    assert ("N° | Effet | Porteur | Quand | Reste | À chaque fois | Fin sur jet de "
+            "sauvegarde") in text
     assert not re.search(r"\bId\b|\btic\b|\bJS\b", text)
     assert "tic" not in tracker.effect_per_tick.description
