@@ -489,3 +489,15 @@ def test_b91_the_tracker_effects_speak_french() -> None:
             "sauvegarde") in text
     assert not re.search(r"\bId\b|\btic\b|\bJS\b", text)
     assert "tic" not in tracker.effect_per_tick.description
+
+
+def test_b92_the_players_view_agrees_with_any_fighter() -> None:
+    """B92: the players' view called Brune « blessé », « grièvement blessé »: the engine
+    cannot know a name's gender (as B50), so the words now agree with anyone."""
+    import inspect
+
+    from escarmouche_widgets import _table
+
+    source = inspect.getsource(_table.health_word)
+    assert "blessé\"" not in source and "blessure légère" in source
+    assert "« blessé »" not in _source("demos/suivi-combat.md")
