@@ -501,3 +501,18 @@ def test_b92_the_players_view_agrees_with_any_fighter() -> None:
     source = inspect.getsource(_table.health_word)
     assert "blessé\"" not in source and "blessure légère" in source
     assert "« blessé »" not in _source("demos/suivi-combat.md")
+
+
+def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
+    """B93: the Atelier played Rulebook rosters under the simulation variant (automatic
+    hits of the declared die) without saying so, where issue 25 asks it be labelled
+    wherever simulated fights show."""
+    atelier = Atelier("rulebook")
+    atelier.fights.value = 4
+    assert atelier.play_fights()
+    assert "Variante hors texte" in atelier.fights_text
+    assert "Aldric 1d6 et Grolk 1d8" in _plain(atelier.fights_text)
+    other = Atelier("d20")
+    other.fights.value = 4
+    assert other.play_fights()
+    assert "Variante hors texte" not in other.fights_text

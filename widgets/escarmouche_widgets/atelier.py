@@ -250,6 +250,9 @@ class Atelier:
             h.paragraph(f"{before.title} : {plural(before.n, 'combat')} par jeu de règles, "
                         "graine 1, les mêmes dés des deux côtés ; victoires de chaque camp "
                         "avec, entre crochets, leur intervalle de confiance à 95 %."),
+            # the variant automated play adds to the text (the Rulebook's declared
+            # damage), said wherever simulated fights show (issue 25)
+            h.notice(before.note) if before.note else "",
             h.table(("Camp", "Sans vos changements", "Avec vos changements", "Écart (points)"),
                     rows),
             h.paragraph(after.precision()))
