@@ -42,7 +42,7 @@ from escarmouche.editions import (
     wilson,
 )
 from escarmouche.editions.odds import compare, option_label, value_label
-from escarmouche.editions.page import render_page, word_diff
+from escarmouche.editions.page import render_page, system_name, word_diff
 from escarmouche.editions.repo import build_pages, last_published
 from escarmouche.errors import ParameterError, SaveError
 from tests.test_book_coverage import RULING_IDS
@@ -355,7 +355,7 @@ def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFi
     assert page.count("### Valeur par défaut d’une option") == 4
     assert len(re.findall(r"^### ", page, flags=re.M)) == 4 + 4 + 1  # changes, systems, example
     for name, (option, value) in CHANGED.items():
-        row = (f"| {name} | {option_label(name, option)} | "
+        row = (f"| {system_name(name)} | {option_label(name, option)} | "
                f"{value_label(name, option, edition.changes[list(CHANGED).index(name)].before)}"
                f" | {value_label(name, option, value)} |")
         assert row in page
@@ -380,16 +380,16 @@ def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFi
                         assert f"<td>{cell}</td>" in page
         old_duels = duel_outcomes(name, before, 12, seed=2026)
         new_duels = duel_outcomes(name, after, 12, seed=2026)
-        assert f"Avant\u00a0: {old_duels.summary()}." in page
-        assert f"Après\u00a0: {new_duels.summary()}." in page
+        assert f"Avant, {old_duels.summary()}." in page
+        assert f"Après, {new_duels.summary()}." in page
 
     # the book example whose stored output changed, old and new; not the other one
-    assert "### exemple, cellule de code 1" in page
+    assert "### {doc}`/book/exemple`, cellule de code 1" in page
     for text in (OLD_OUTPUT, NEW_OUTPUT):  # one source line per block (Markdown)
         assert html.escape(text).replace("\n", "&#10;") in page
     assert "<del>- Réussite critique : 5,0 %</del>&#10;<ins>+ Réussite critique : " \
            "10,0 %</ins>" in page
-    assert "### autre" not in page
+    assert "/book/autre" not in page
 
 
 def test_a_redraft_keeps_what_the_designer_wrote(copy: Path) -> None:

@@ -117,7 +117,10 @@ def test_any_two_published_editions_have_their_page(tmp_path: Path) -> None:
     assert "# Ce qui a changé entre l’édition 1 et l’édition 3" in flat
     assert "*Édition 2.* Deux parades par round." in flat
     assert "*Édition 3.* Critiques jusqu’à 8." in flat
-    assert "| rulebook | plus haut jet de réussite critique" in flat
+    assert "| Rulebook | plus haut jet de réussite critique" in flat
+    # what the page is, and each edition with its date (B158)
+    assert "Tous les changements de l’édition 1 à l’édition 3 réunis" in flat
+    assert "- **Édition 3** du 1er juin 2027. Critiques élargis." in flat
     journal = (tmp_path / "book" / "editions" / "journal.md").read_text("utf-8")
     assert "{doc}`de l’édition 1 à l’édition 3 <entre-1-et-3>`" in journal
     assert not (tmp_path / "book" / "editions" / "entre-1-et-2.md").exists()

@@ -625,6 +625,25 @@ def test_r6_no_activation_outside_the_rulebook_b43_b46(system: str) -> None:
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.parametrize("system", ["rulebook", "d12", "d100", "d20"])
+def test_r6_the_trackers_next_button_speaks_its_systems_words_b43(system: str) -> None:
+    """B43 (fourth pass, again in the tracker): the button that ends one fighter's moment
+    to act says « activation » only in the Rulebook; it follows the system chosen, and
+    the undo history names the step with the same words."""
+    from escarmouche_widgets.tracker import CombatTracker
+
+    tracker = CombatTracker("rulebook" if system != "rulebook" else "d20")
+    tracker.system.value = system
+    label = tracker.next_button.description
+    assert ("activation" in label.lower()) == (system == "rulebook"), label
+    assert label == get(system).next_label
+    moments = [text for text, _ in tracker.effect_timing.options]
+    assert any("activation" in m for m in moments) == (system == "rulebook"), moments
+    assert tracker.start()
+    assert tracker.next_activation()
+    assert tracker.history.undo_label == label
+
+
 def test_r1_the_d12_ambush_names_the_attacking_side_b47() -> None:
     """B47: « Embuscade de « Gobelins » » (no article before a side's name) now reads
     « Embuscade du camp « Gobelins » », as the fight's log does."""

@@ -369,22 +369,23 @@ def test_b87_the_d12_page_says_which_option_plays_no_part() -> None:
     play never reads (it takes the best option, « prudent » the sure one): the box says
     so, and the claim holds."""
     roster = load_roster(example_rosters()["d12-duel"])
-    for policy in (None, "prudent"):
-        a = sim.simulate(roster, 40, seed=1, policy=policy)
-        b = sim.simulate(roster.with_options(option_critique="explosif"), 40, seed=1,
+    for policy in (None, "prudent", "par_defaut"):
+        a = sim.simulate(roster, 100, seed=1, policy=policy)
+        b = sim.simulate(roster.with_options(option_critique="explosif"), 100, seed=1,
                          policy=policy)
-        assert (a.wins, a.rounds, a.health) == (b.wins, b.rounds, b.health)
+        same = (a.wins, a.rounds, a.health) == (b.wins, b.rounds, b.health)
+        assert same is (policy != "par_defaut"), policy  # only « par défaut » follows it
     body = " ".join(" ".join(paras) for p, _, paras in _boxes()
                     if p == BOOK_SRC / "d12" / "simulation.md")
-    assert "« option critique par défaut » ne joue pas dans ces combats" in _plain(
-        body.replace("\n", " "))
+    assert ("« option critique par défaut » n’y joue pas ; seule la tactique « par défaut »"
+            in _plain(body.replace("\n", " ")))
 
 
 def test_b87_the_d20_page_says_which_options_play_no_part() -> None:
     """B87 (d20): automated play never takes an immediate action, so the two options that
     rule them change nothing in these fights; the box says so, and the claim holds."""
     roster = load_roster(example_rosters()["d20-duel"])
-    for policy in (None, "prudent", "au_hasard"):
+    for policy in (None, "prudent", "au_hasard", "par_defaut"):
         a = sim.simulate(roster, 40, seed=1, policy=policy)
         for key, value in (("retour_action_immediate", "debut_du_round"),
                            ("action_annulee_depensee", False)):

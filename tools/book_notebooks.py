@@ -278,7 +278,9 @@ def failure(path: Path, nb: Any, err: CellExecutionError) -> str:
     twin = twin_of(path)
     twin_name = twin.relative_to(ROOT).as_posix() if twin.is_relative_to(ROOT) else str(twin)
     shown = f" (« {first.strip()[:60]} »)" if first else ""
-    return (f"{FAILED}{where}, cellule de code n° {rank}{shown} : {reason.rstrip('.')}. "
+    # three sentences, not a chain of colons: where, why, what to do
+    why = reason.rstrip(".")
+    return (f"{FAILED}{where}, cellule de code n° {rank}{shown}. {why[:1].upper()}{why[1:]}. "
             f"Corrigez cet exemple dans son jumeau {twin_name}.")
 
 

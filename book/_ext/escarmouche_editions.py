@@ -33,7 +33,7 @@ from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
 from escarmouche.editions.data import Change, Edition
-from escarmouche.editions.page import DUELS, page_name
+from escarmouche.editions.page import DUELS, page_name, plain_text
 from escarmouche.editions.repo import build_pages, load_all
 from escarmouche.text.fmt import plural
 
@@ -49,9 +49,13 @@ VERSION = hashlib.sha256(
 ).hexdigest()[:12]
 
 
-def history(editions: dict[int, Edition]) -> dict[str, list[int]]:
-    """The editions that touched each rule, by rule ID, oldest first (edition 1 counts
-    for the rulings it states): what « Historique » lists under a changed rule."""
+def history(editions: dict[int, Edition], first: frozenset[str] = frozenset()
+            ) -> dict[str, list[int]]:
+    """The editions that touched each rule, by rule ID, oldest first: what
+    « Historique » lists under a changed rule. Edition 1 counts for the rulings it
+    states and for every rule its snapshot states (``first``): the first edition gives
+    every rule, so a rule first changed in edition 3 reads « édition 1, édition 3 »,
+    not « édition 3 » as if it were new there."""
     out: dict[str, list[int]] = {}
     for number, edition in sorted(editions.items()):
         for change in edition.changes:
@@ -59,6 +63,9 @@ def history(editions: dict[int, Edition]) -> dict[str, list[int]]:
                 seen = out.setdefault(rule, [])
                 if number not in seen:
                     seen.append(number)
+    for rule, seen in out.items():
+        if rule in first and 1 in editions and 1 not in seen:
+            seen.insert(0, 1)
     return out
 
 
@@ -80,8 +87,13 @@ def build(app: Sphinx) -> None:
     written = build_pages(root, duels=app.config.escarmouche_editions_duels)
     editions = load_all(root)
     app.env.escarmouche_marks = marks(editions)  # type: ignore[attr-defined]
-    app.env.escarmouche_history = history(editions)  # type: ignore[attr-defined]
-    LOGGER.info("[escarmouche_editions] pages « Ce qui a changé » : %s",
+    from escarmouche.editions.repo import snapshot
+
+    one = snapshot(root, 1)
+    app.env.escarmouche_history = history(  # type: ignore[attr-defined]
+        editions, frozenset(one.texts) if one is not None else frozenset())
+    LOGGER.info("[escarmouche_editions] pages des éditions (« Ce qui a changé », "
+                "errata, journal) : %s",
                 plural(len(written), "page réécrite", "pages réécrites"))
 
 
@@ -94,9 +106,12 @@ def _mark(app: Sphinx, docname: str, number: int, change: Change) -> nodes.Node:
     node["version"] = str(number)
     node["classes"].append("esc-edition-mark")
     para = nodes.paragraph()
-    para += nodes.inline("", f"{word} dans l’édition {number}{NBSP}: ",
+    # « Modifié dans l’édition 2. » then the change's own sentence, which may hold a
+    # colon of its own (« Parades par round (D100-PARRY-3) : … »): one colon a sentence
+    para += nodes.inline("", f"{word} dans l’édition {number}. ",
                          classes=["versionmodified", "changed" if not added else "added"])
-    para += nodes.Text(change.text + " ")
+    # the designer's Markdown shown as text: its marks and roles reduced to their words
+    para += nodes.Text(" ".join(plain_text(change.text).split()) + " ")
     target = f"book/editions/{page_name(number)}"
     uri = relative_uri(app.builder.get_target_uri(docname), app.builder.get_target_uri(target))
     para += nodes.reference("", "Ce qui a changé", refuri=f"{uri}#edition-{number}",

@@ -200,8 +200,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("escarmouche_lite_button_text", "Ouvrir le carnet complet", "html")
     app.add_config_value(
         "escarmouche_lite_button_title",
-        "Ouvre ce carnet dans JupyterLite : Python tourne dans votre navigateur, "
-        "sans serveur ni réseau.",
+        "Ouvre ce carnet dans JupyterLite\u00a0: Python tourne dans votre navigateur, aucun "
+        "serveur ne calcule à votre place.",
         "html",
     )
     app.connect("doctree-read", add_button)

@@ -48,7 +48,7 @@ from escarmouche.state import (
 )
 from escarmouche.systems import get as lookup_system
 from escarmouche.systems.base import ActionSpec, System
-from escarmouche.text.fmt import de, join, number, signed
+from escarmouche.text.fmt import de, join, number, quote, signed
 
 __all__ = [
     "CONDITIONS",
@@ -306,7 +306,7 @@ class Encounter:
         """The rule of the end of the fight in this system (CORE-END-1 by default)."""
         return next(iter(self._system.end_rules), "CORE-END-1")
 
-    def start(self, rng: Rng, **options: Any) -> list[Event]:
+    def start(self, rng: Rng, /, **options: Any) -> list[Event]:
         """Roll initiative (system options such as ``surprise_by`` go in ``options``) and
         start the first activation."""
 
@@ -320,10 +320,13 @@ class Encounter:
                 _check.plain_value(key, value, "CORE-ERR")
             unknown = sorted(set(options) - set(self._system.start_options))
             if unknown:
-                known = join(self._system.start_options, empty="aucune")
+                offered = self._system.start_options
+                known = ("il n’en a aucune" if not offered else
+                         f"la seule est {quote(offered[0])}" if len(offered) == 1 else
+                         f"elles sont {join([quote(k) for k in offered])}")
                 raise invalid("option", unknown[0], "CORE-ERR",
                               f"option de départ inconnue pour le système "
-                              f"{self._system.name} ; les options sont {known}")
+                              f"{self._system.name} ; {known}")
             ctx.state.started = True
             self._system.start(ctx, options)
             ctx.state.turn = self._system.first_turn(ctx)

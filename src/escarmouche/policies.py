@@ -9,7 +9,7 @@ check applies). While a move is built, the system may ask *another* fighter's po
 for an out-of-turn choice (:meth:`Policy.react`): the d100 defender's parry or dodge,
 the d20 opportunity attacks.
 
-Three policies are built in:
+Four policies are built in:
 
 « agressif » (``agressif``)
     carries on an extended action, then attacks, then reloads, moves towards the enemy
@@ -21,6 +21,9 @@ Three policies are built in:
     marks one (``"sur"``: the d12 critical option (a) « dégâts maximum »), attacks, then
     prepares a defence (d100 parry) and moves; keeps its limited resources; defends
     like « agressif ».
+« par défaut » (``par_defaut``)
+    plays as « agressif », but leaves to the rules the choices they make when a move
+    does not name them (the d12 default critical option, D12-CRIT-2).
 « au hasard » (``au_hasard``)
     any candidate move, drawn at random, and random reactions; it draws from its own rng
     (``tactics_rng``), never from the dice.
@@ -34,14 +37,14 @@ A policy is any object with ``name``, ``label``, ``choose`` and ``react``
 the command line):
 
 >>> sorted(POLICIES)
-['agressif', 'au_hasard', 'prudent']
+['agressif', 'au_hasard', 'par_defaut', 'prudent']
 >>> get_policy("prudent").label
 'prudent'
 >>> get_policy("téméraire")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
   ...
 escarmouche.errors.ParameterError: Valeur « téméraire » refusée pour « politique » : politique
-inconnue ; politiques : « agressif », « au_hasard » ou « prudent » (CORE-ERR).
+inconnue ; politiques : « agressif », « au_hasard », « par_defaut » ou « prudent » (CORE-ERR).
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ from escarmouche.text.fmt import join, quote
 __all__ = [
     "MAX_CHOICES",
     "POLICIES",
+    "DefaultsPolicy",
     "Policy",
     "RandomPolicy",
     "TagPolicy",
@@ -151,8 +155,32 @@ CAUTIOUS = TagPolicy(
     ("suite", "recharge", "sur", "attaque", "defense", "deplacement"),
 )
 
+
+
+@dataclass(frozen=True)
+class DefaultsPolicy:
+    """« agressif », except that it leaves to the rules every choice they make
+    themselves when a move does not name it (:attr:`Move.defaults`: the d12 critical
+    option, D12-CRIT-2): the players of a table that keeps the default. In a system with
+    no such choice it plays exactly as « agressif »."""
+
+    name: str = "par_defaut"
+    label: str = "par défaut"
+    doc: str = ("joue comme « agressif », mais laisse aux règles les choix qu’elles font "
+                "d’elles-mêmes quand on ne les nomme pas (en d12, l’option critique par "
+                "défaut)")
+
+    def choose(self, moves: Sequence[Move], rng: Any) -> Move | None:
+        move = AGGRESSIVE.choose(moves, rng)
+        return None if move is None else move.by_default()
+
+    def react(self, kind: str, options: Sequence[str], rng: Any) -> str:
+        return AGGRESSIVE.react(kind, options, rng)
+
+
 #: the registry, by name (:func:`register_policy` adds to it)
-POLICIES: dict[str, Policy] = {p.name: p for p in (AGGRESSIVE, CAUTIOUS, RandomPolicy())}
+POLICIES: dict[str, Policy] = {p.name: p for p in (AGGRESSIVE, CAUTIOUS, DefaultsPolicy(),
+                                                   RandomPolicy())}
 
 def register_policy(policy: Policy) -> Policy:
     """Make ``policy`` available by its name (replacing none: a name is taken once)."""

@@ -216,7 +216,7 @@ def test_a_d100_fight_on_the_phone_tracker_by_taps(page: Any, site_url: str,
             taps += 2
         elif "D100-PARRY-1" in live.inner_text():  # the parry was rolled
             parried += 1
-        tap("Activation suivante")
+        tap(systems.get("d100").next_label)
         taps += 1
         page.wait_for_timeout(200)
         taps_per_round[round_no] = taps_per_round.get(round_no, 0) + taps

@@ -30,7 +30,7 @@ from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
 from escarmouche import systems as _systems
 from escarmouche.encounter import Encounter
 from escarmouche.history import History
-from escarmouche.model import TIMING_LABELS
+from escarmouche.model import timing_label
 from escarmouche.systems.base import ENVIRONMENT
 from escarmouche.text.fmt import de
 from escarmouche_widgets import _html as h
@@ -78,7 +78,12 @@ TARGET_PARAMS = ("cible",)
 AMOUNT = NumberField("valeur des dégâts ou des soins", 0, 100_000, "CORE-ERR")
 #: the duration box: 0 (no end) or what an effect accepts, 1–10 000 (CORE-ERR)
 DURATION = NumberField("durée de l’effet", 0, 10_000, "CORE-ERR")
-_TIMINGS = [(TIMING_LABELS[t], t.value) for t in Timing]
+def _timings(system: str) -> list[tuple[str, str]]:
+    """The effect moments in ``system``'s words (« au début du tour du porteur », « au
+    début de l’activation du porteur » in the Rulebook)."""
+    chosen = _systems.get(system)
+    return [(timing_label(t, turn_word=chosen.turn_word,
+                          activation_word=chosen.activation_word), t.value) for t in Timing]
 _NO_ONE = "(aucun)"
 
 
@@ -144,7 +149,7 @@ class CombatTracker(Demo):
         self.params = widgets.Text(description="Paramètres :", style=WIDE,
                                    placeholder="clé=valeur, …")
         self.act_button = button("Agir", icon="bolt", button_style="primary")
-        self.next_button = button("Activation suivante", icon="step-forward")
+        self.next_button = button(_systems.get(system).next_label, icon="step-forward")
         self.undo_button = button("Annuler", icon="undo",
                                   tooltip="annule la dernière étape (même la fin du combat)")
         self.redo_button = button("Rétablir", icon="repeat",
@@ -168,7 +173,7 @@ class CombatTracker(Demo):
         self.effect_bearer = widgets.Dropdown(description="Porteur :", style=WIDE,
                                               options=[])
         self.effect_timing = widgets.Dropdown(description="Moment :", style=WIDE,
-                                              options=_TIMINGS,
+                                              options=_timings(system),
                                               value=Timing.ACTIVATION_START.value)
         self.effect_until = widgets.Dropdown(description="Jusqu’au tour de :", style=WIDE,
                                              options=[])
@@ -224,7 +229,7 @@ class CombatTracker(Demo):
             self.load_roster_button,
             labelled("Dés", self.dice.widget),
             widgets.HTML("<small>Avec les dés manuels, tapez avant chaque opération "
-                         "(début du combat, action, activation suivante) les dés qu’elle "
+                         "(début du combat, action, passage au suivant) les dés qu’elle "
                          "lance, dans l’ordre de la règle ; avec une graine, le même combat "
                          "se rejoue à l’identique, même après un export et un import."
                          "</small>"),
@@ -476,8 +481,13 @@ class CombatTracker(Demo):
         _set_options(self.damage_track, tracks, None)
 
     def _on_system(self, change: Any = None) -> None:
-        self.start_options.placeholder = _systems.get(self.system.value).start_hint
+        chosen = _systems.get(self.system.value)
+        self.start_options.placeholder = chosen.start_hint
         self.roster.stats_hint = stats_hint(str(self.system.value))
+        self.next_button.description = chosen.next_label
+        moment = self.effect_timing.value
+        self.effect_timing.options = _timings(str(self.system.value))
+        self.effect_timing.value = moment
         self.load_example()
 
     def _on_upload(self, change: Any = None) -> None:
@@ -532,7 +542,8 @@ class CombatTracker(Demo):
 
         def compute() -> str:
             rng = self._rng(self.encounter)
-            return self._step("Activation suivante", lambda enc: enc.end_activation(rng), rng)
+            return self._step(self.next_button.description,
+                              lambda enc: enc.end_activation(rng), rng)
 
         return self._show(compute)
 

@@ -115,5 +115,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _say_pages(pages: list[Path]) -> None:
-    print(f"Pages « Ce qui a changé » : {plural(len(pages), 'page')} "
-          f"{'réécrite' if len(pages) < 2 else 'réécrites'}.")
+    # the count holds the errata sheets and the journal too, not only « Ce qui a changé »
+    print(f"Pages des éditions («\u00a0Ce qui a changé\u00a0», errata, journal)\u00a0: "
+          f"{plural(len(pages), 'page')} {'réécrite' if len(pages) < 2 else 'réécrites'}.")

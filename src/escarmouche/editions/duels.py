@@ -22,11 +22,11 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.model import Combatant, Json
-from escarmouche.systems.base import System
+from escarmouche.systems.base import SituationDuel, System
 from escarmouche.text.fmt import number, percent
 
 __all__ = ["MAX_DUELS", "Duels", "Paired", "duel_note", "duel_outcomes", "duel_roster",
-           "paired_duels", "wilson"]
+           "paired_duels", "situation_duels", "situation_roster", "wilson"]
 
 #: the most duels one call plays (bounded work)
 MAX_DUELS = 5000
@@ -78,7 +78,8 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Duels:
     """``n`` simulated duels: ``win`` (the veteran wins) and its Wilson interval, the
-    mean ``rounds`` and its normal interval."""
+    mean ``rounds`` and its normal interval, counted in the system's ``turn_word``
+    (« tour », « round »)."""
 
     n: int
     seed: int
@@ -88,11 +89,12 @@ class Duels:
     rounds: float
     rounds_low: float
     rounds_high: float
+    turn_word: str = "tour"
 
     def summary(self) -> str:
-        return (f"victoire de la vétérane : {percent(self.win)} (IC 95 % : "
+        return (f"victoire de la vétérane : {percent(self.win)} (IC 95\u202f% : "
                 f"{percent(self.win_low)} à {percent(self.win_high)}) ; durée moyenne : "
-                f"{number(self.rounds, 1)} tours (IC 95 % : {number(self.rounds_low, 1)} à "
+                f"{number(self.rounds, 1)} tours (IC 95\u202f% : {number(self.rounds_low, 1)} à "
                 f"{number(self.rounds_high, 1)}) ; {number(self.n)} duels simulés")
 
     def to_json(self) -> dict[str, Json]:
@@ -118,7 +120,10 @@ def duel_outcomes(system: str | System[Any], rules: Any, n: int, seed: int = 0) 
            if n > 1 else 0.0)
     half = _Z * math.sqrt(var / n)
     low, high = wilson(wins, n)
-    return Duels(n, seed, wins / n, low, high, mean, max(0.0, mean - half), mean + half)
+    from escarmouche.systems import get
+
+    return Duels(n, seed, wins / n, low, high, mean, max(0.0, mean - half), mean + half,
+                 get(system).turn_word)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -141,8 +146,8 @@ class Paired:
         """Whether the paired interval of the difference leaves 0 out."""
         return self.acted > 0 and abs(self.diff) > self.half
 
-    def verdict(self) -> str:
-        """The French sentence of an edition page."""
+    def verdict(self, who: str = "de la vétérane") -> str:
+        """The French sentence of an edition page (``who``: whose wins are counted)."""
         duels = "duel" if self.n < 2 else "duels"
         if self.acted == 0:
             return (f"Le changement n’a joué dans aucun des {number(self.n)} {duels} : "
@@ -151,20 +156,21 @@ class Paired:
                     "ci-dessus en mesurent l’effet.")
         acted = (f"Le changement a joué dans {number(self.acted)} des {number(self.n)} "
                  f"{duels} (sur les mêmes dés, leur déroulement a changé)")
-        gap = (f"écart de victoire de la vétérane : {_signed_points(self.diff)} (IC 95 % "
-               f"apparié : ± {number(self.half * 100, 1)} points)")
+        gap = (f"écart de victoire {who} : {_signed_points(self.diff)} (IC 95\u202f% "
+               f"apparié : ± {_signed_points(self.half).lstrip('+')})")
         if self.established:
             return f"{acted} ; **écart établi**, {gap}."
         if self.needed is None:
             return f"{acted}, sans changer le taux de victoire : {gap}."
-        return (f"{acted} ; {gap}, intervalle trop large pour conclure : il faudrait "
+        return (f"{acted} ; {gap}, intervalle trop large pour conclure\u202f; il faudrait "
                 f"environ {number(self.needed)} duels pour trancher un écart de cette "
                 "taille.")
 
 
 def _signed_points(x: float) -> str:
-    value = number(abs(x) * 100, 1)
-    return f"{'+' if x > 0 else '−' if x < 0 else ''}{value} points"
+    points = abs(x) * 100
+    unit = "points" if round(points, 1) >= 2 else "point"
+    return f"{'+' if x > 0 else '−' if x < 0 else ''}{number(points, 1)} {unit}"
 
 
 def paired_duels(system: str | System[Any], before: Any, after: Any, n: int,
@@ -179,18 +185,61 @@ def paired_duels(system: str | System[Any], before: Any, after: Any, n: int,
     (0, 0.0, None)
     """
     from escarmouche.encounter import Encounter
-    from escarmouche.simulation.fight import as_roster, play_fight
+    from escarmouche.simulation.fight import as_roster
+
+    old = as_roster(Encounter(system, duel_roster(), rules=before))
+    return _paired(old, old.with_rules(after), "vétérans", n, seed)
+
+
+def situation_roster(system: str | System[Any], duel: SituationDuel, rules: Any) -> Any:
+    """The situation duel ``duel`` of ``system`` as a roster under ``rules`` (its start
+    options and policies with it), ready for :mod:`escarmouche.simulation`."""
+    from escarmouche.encounter import Encounter
+    from escarmouche.simulation.fight import as_roster
+
+    enc = Encounter(system, list(duel.combatants), rules=rules)
+    presets = {p.name: p for p in enc.system.effect_presets}
+    for name, bearer in duel.effects:
+        enc.add_effect(presets[name].effect(bearer))
+    return dataclasses.replace(as_roster(enc), start_options=dict(duel.start_options),
+                               policies=dict(duel.policies))
+
+
+def situation_duels(system: str | System[Any], before: Any, after: Any, n: int,
+                    seed: int = 0) -> list[tuple[SituationDuel, Paired]]:
+    """Each situation duel of ``system`` (``System.situation_duels``) played ``n`` times
+    under ``before`` and ``after`` on the same dice, paired as :func:`paired_duels` does
+    (the first side's wins counted).
+
+    >>> from escarmouche.systems import d100
+    >>> [(d.key, p.acted > 0) for d, p in situation_duels(
+    ...     d100.SYSTEM, d100.Rules(parries_per_round=1), d100.Rules(parries_per_round=2),
+    ...     200)]
+    [('seule-contre-deux', True), ('tir-dans-la-melee', False)]
+    """
+    from escarmouche.systems import get
+
+    target = get(system)
+    out = []
+    for duel in target.situation_duels:
+        old = situation_roster(target, duel, before)
+        out.append((duel, _paired(old, old.with_rules(after), duel.counted_side, n, seed)))
+    return out
+
+
+def _paired(old: Any, new: Any, side: str, n: int, seed: int) -> Paired:
+    from escarmouche.simulation.fight import prepare
 
     n = _check.integer("duels", n, lo=1, hi=MAX_DUELS, rule="CORE-RNG")
     seed = _check.integer("graine", seed, lo=0, hi=2**62, rule="CORE-RNG")
-    old = as_roster(Encounter(system, duel_roster(), rules=before))
-    new = as_roster(Encounter(system, duel_roster(), rules=after))
+    play_old = prepare(old, max_turns=MAX_TURNS).play
+    play_new = prepare(new, max_turns=MAX_TURNS).play
     acted, diffs = 0, []
     for i in range(n):
-        a = play_fight(old, i, seed, max_turns=MAX_TURNS)
-        b = play_fight(new, i, seed, max_turns=MAX_TURNS)
+        a = play_old(i, seed)
+        b = play_new(i, seed)
         acted += a != b
-        diffs.append((b.winner == "vétérans") - (a.winner == "vétérans"))
+        diffs.append((b.winner == side) - (a.winner == side))
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
     half = _Z * math.sqrt(var / n)

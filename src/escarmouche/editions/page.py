@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from escarmouche.editions.data import FLAGS, Change, Edition, Snapshot, rulings
-from escarmouche.editions.duels import duel_note, duel_outcomes, paired_duels
+from escarmouche.editions.duels import duel_note, duel_outcomes, paired_duels, situation_duels
 from escarmouche.editions.odds import (
     OddsTable,
     TableDiff,
@@ -36,8 +36,20 @@ from escarmouche.model import Json
 from escarmouche.render.svg import outcome_bars_svg
 from escarmouche.text.fmt import join, plural, quote
 
-__all__ = ["DUELS", "SEED", "comparison_html", "french_spaces", "page_name", "render_page",
-           "render_span", "rules_from_snapshot", "span_name", "word_diff"]
+__all__ = [
+    "DUELS",
+    "SEED",
+    "comparison_html",
+    "french_spaces",
+    "page_name",
+    "plain_text",
+    "render_page",
+    "render_span",
+    "rules_from_snapshot",
+    "span_name",
+    "system_name",
+    "word_diff",
+]
 
 #: duels simulated per rule set on a page, and their seed
 DUELS = 200
@@ -208,7 +220,7 @@ def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: in
     lines = ["#### Duels simulés", "",
              f"Une vétérane contre une recrue, jusqu’à la fin du combat ; "
              f"{plural(n, 'duel')} par jeu de règles, graine {seed} (les mêmes dés pour "
-             "chaque jeu de règles) ; intervalle de confiance à 95 % (Wilson pour la "
+             "chaque jeu de règles) ; intervalle de confiance à 95\u202f% (Wilson pour la "
              "victoire, loi normale pour la durée).", ""]
     note = duel_note(system, after)
     if note:  # a simulation variant, not in the text: said wherever it shows
@@ -217,8 +229,30 @@ def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: in
         return [*lines, f"- {_cap(new.summary())}.", ""]
     old = duel_outcomes(system, before, n, seed)
     paired = paired_duels(system, before, after, n, seed)
-    return [*lines, f"- Avant{NBSP}: {old.summary()}.", f"- Après{NBSP}: {new.summary()}.",
-            f"- {paired.verdict()}", ""]
+    # « Avant, victoire … : 56 % », not « Avant : victoire … : 56 % » (one colon a clause)
+    lines += [f"- Avant, {old.summary()}.", f"- Après, {new.summary()}.",
+              f"- {paired.verdict()}", ""]
+    return lines + _situations(system, before, after, n, seed, paired.acted > 0)
+
+
+def _situations(system: str, before: Any, after: Any, n: int, seed: int,
+                standard_acted: bool) -> list[str]:
+    """The situation duels (``System.situation_duels``) in which the change acted, each
+    with its paired verdict; when none did, one sentence saying so."""
+    played = situation_duels(system, before, after, n, seed)
+    if not played:
+        return []
+    acting = [(duel, p) for duel, p in played if p.acted]
+    if not acting:
+        names = join([quote(duel.title) for duel, _ in played])
+        also = "" if standard_acted else " non plus"
+        return [f"Le changement ne joue dans aucun duel de situation{also} ({names}).", ""]
+    lines = ["Duels de situation, où jouent des règles que le duel type ne rencontre pas, "
+             f"sur les mêmes dés avant et après{NBSP}:", ""]
+    for duel, p in acting:
+        who = f"du camp {quote(duel.counted_side)}"
+        lines.append(f"- **{duel.title}.** {_cap(duel.situation)}. {p.verdict(who)}")
+    return [*lines, ""]
 
 
 def _cap(text: str) -> str:
@@ -226,10 +260,21 @@ def _cap(text: str) -> str:
 
 
 def _inline(text: str) -> str:
-    """RULES.md's inline Markdown (``*em*``, ```code```) as escaped HTML."""
-    out = html.escape(text)
-    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
-    return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", out)
+    """A rule statement's inline Markdown (``**strong**``, ``*em*``, ```code```) as
+    escaped HTML; what sits in code is left as it is.
+
+    >>> _inline("Les **décomptes globaux**, *un* et `a*b`")
+    'Les <strong>décomptes globaux</strong>, <em>un</em> et <code>a*b</code>'
+    """
+    out = []
+    for i, part in enumerate(re.split(r"(`[^`]+`)", text)):
+        if i % 2:
+            out.append(f"<code>{html.escape(part[1:-1])}</code>")
+            continue
+        part = html.escape(part)
+        part = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", part)
+        out.append(re.sub(r"\*([^*]+)\*", r"<em>\1</em>", part))
+    return "".join(out)
 
 
 def _rule_text_block(rule: str, before: Mapping[str, str] | None, after: Mapping[str, str]
@@ -242,12 +287,40 @@ def _rule_text_block(rule: str, before: Mapping[str, str] | None, after: Mapping
         text = _inline(new if new is not None else old or "")
         which = " (texte retiré)" if new is None else ""
         return [f'<p class="esc-ed-rule"><strong>{rule}</strong>{which} — {text}</p>', ""]
-    return [f'<p class="esc-ed-rule"><strong>{rule}</strong> — {word_diff(old, new)}</p>', ""]
+    diff = word_diff(plain_text(old), plain_text(new))
+    return [f'<p class="esc-ed-rule"><strong>{rule}</strong> — {diff}</p>', ""]
+
+
+def plain_text(text: str) -> str:
+    """A text without its Markdown marks (``**``, ``*``, backquotes) and with each MyST
+    role (``{ref}`label <target>```) reduced to what it shows, for a place that prints
+    text as it is (a word diff, the « Modifié dans l’édition n » line under a rule):
+    a mark left in would show as a bare asterisk.
+
+    >>> plain_text("Les **décomptes** et `x`, voir {ref}`D100-PARRY-3 <d100-parry-3>`")
+    'Les décomptes et x, voir D100-PARRY-3'
+    """
+    text = re.sub(r"\{[a-z]+\}`([^`<]*?)\s*<[^`>]*>`|\{[a-z]+\}`([^`]*)`",
+                  lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
+    return re.sub(r"\*\*([^*]+)\*\*|\*([^*]+)\*|`([^`]+)`",
+                  lambda m: next(g for g in m.groups() if g is not None), text)
 
 
 def _rule_link(rule: str, texts: Mapping[str, str]) -> str:
     """A link to the rule's anchor in the book (``(rb-d100-1)=``) when it exists."""
     return f"{{ref}}`{rule} <{rule.lower()}>`" if rule in texts else rule
+
+
+def system_name(system: str) -> str:
+    """The system as the book names it in a table (« Rulebook », « d100 »), from its
+    title, not its registry name."""
+    from escarmouche.systems import get
+
+    return get(system).title.split(" (")[0].removeprefix("Système ")
+
+
+#: the kinds of change whose text is a ruling's box, read after its rule
+RULING_KINDS = frozenset({"new-ruling", "changed-ruling"})
 
 
 def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> list[str]:
@@ -259,7 +332,7 @@ def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> l
     if change.kind == "option-default" and change.system and change.option:
         out += [
             "| Système | Option | Avant | Après |", "|---|---|---|---|",
-            f"| {change.system} | {option_label(change.system, change.option)} | "
+            f"| {system_name(change.system)} | {option_label(change.system, change.option)} | "
             f"{value_label(change.system, change.option, change.before)} | "
             f"{value_label(change.system, change.option, change.after)} |", ""]
         # the rules that quote this value: their text, before and after
@@ -271,12 +344,17 @@ def _change_block(change: Change, before: Snapshot | None, after: Snapshot) -> l
             for rule in quoting:
                 out += _rule_text_block(rule, before.texts if before else None, after.texts)
     else:
-        out.append("La règle, telle que le livre l’énonce"
-                   + (", mots retirés barrés, mots ajoutés soulignés" if before else "")
-                   + NBSP + ":")
-        out.append("")
+        stated = ["La règle, telle que le livre l’énonce"
+                  + (", mots retirés barrés, mots ajoutés soulignés" if before else "")
+                  + NBSP + ":", ""]
         for rule in change.rules:
-            out += _rule_text_block(rule, before.texts if before else None, after.texts)
+            stated += _rule_text_block(rule, before.texts if before else None, after.texts)
+        if change.kind in RULING_KINDS:
+            # a ruling's text is its box, which follows the rule in the book and says
+            # « la règle ci-dessus »: the rule first, as the book prints them
+            out[2:2] = stated
+        else:
+            out += stated
     return out
 
 
@@ -294,15 +372,19 @@ def _pre(text: str) -> str:
     return html.escape(text).replace("\n", "&#10;")
 
 
-def _examples(before: Snapshot, after: Snapshot) -> list[str]:
+def _examples(before: Snapshot, after: Snapshot, rules: str = "de cette édition"
+              ) -> list[str]:
+    """The book examples whose stored output differs, before and after; ``rules`` says
+    whose rules give the new output (« de l’édition 3 qu’avec celles de l’édition 1 »
+    on a page that spans editions)."""
     keys = [k for k in after.outputs if k in before.outputs
             and before.outputs[k] != after.outputs[k]]
     out = ["## Exemples du livre dont la sortie a changé", ""]
     if not keys:
         return [*out, "Aucun exemple du livre ne donne une autre sortie.", ""]
     out += [f"{plural(len(keys), 'exemple')} du livre donnent une autre sortie avec les "
-            "règles de cette édition" + NBSP + ":" if len(keys) > 1 else
-            "Un exemple du livre donne une autre sortie avec les règles de cette édition"
+            f"règles {rules}" + NBSP + ":" if len(keys) > 1 else
+            f"Un exemple du livre donne une autre sortie avec les règles {rules}"
             + NBSP + ":", ""]
     for key in keys:
         page, cell = key.split("#")
@@ -313,14 +395,14 @@ def _examples(before: Snapshot, after: Snapshot) -> list[str]:
                 lines.append(f"<del>{html.escape(line)}</del>")
             elif line.startswith("+ "):
                 lines.append(f"<ins>{html.escape(line)}</ins>")
-        out += [f"### {page}, cellule de code {cell}", "",
+        # the page by its title, linked (« d100/parade-esquive » is a file name)
+        out += [f"### {{doc}}`/book/{page}`, cellule de code {cell}", "",
                 '<div class="esc-ed-pair">'
                 f"<figure><figcaption>Avant</figcaption><pre>{_pre(old_text)}"
                 "</pre></figure>"
                 f"<figure><figcaption>Après</figcaption><pre>{_pre(new_text)}"
                 "</pre></figure></div>", "",
-                "Lignes qui diffèrent (« - » : avant ; « + »"
-                " : après) :", "",
+                "Les lignes qui diffèrent, « - » avant et « + » après" + NBSP + ":", "",
                 '<pre class="esc-ed-lines">' + "&#10;".join(lines) + "</pre>", ""]
     return out
 
@@ -340,18 +422,24 @@ def render_span(first: int, editions: Sequence[Edition], before: Snapshot,
     last = editions[-1]
     changes = tuple(dataclasses.replace(c, text=f"*Édition {e.number}.* {c.text}")
                     for e in editions for c in e.changes)
-    span = Edition(last.number, last.date, " ".join(
-        f"Édition {e.number}{NBSP}: {' '.join(e.summary.split())}" for e in editions),
-        changes)
+    # what the page is, then each edition as the journal gives it (date and summary)
+    intro = "\n".join(
+        [f"Tous les changements de l’édition{NBSP}{first} à l’édition{NBSP}{last.number} "
+         f"réunis, et leurs conséquences{NBSP}: les règles de l’édition{NBSP}{first} "
+         f"comparées à celles de l’édition{NBSP}{last.number}.", ""]
+        + [f"- **Édition {e.number}** du {_french_date(e)}. {' '.join(e.summary.split())}"
+           for e in editions])
+    span = Edition(last.number, last.date, intro, changes)
     heading = (f"({span_name(first, last.number)})=",
                f"# Ce qui a changé entre l’édition{NBSP}{first} et l’édition{NBSP}"
                f"{last.number}")
-    return render_page(span, before, after, duels=duels, seed=seed, heading=heading)
+    return render_page(span, before, after, duels=duels, seed=seed, heading=heading,
+                       since=first)
 
 
 def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
                 duels: int = DUELS, seed: int = SEED,
-                heading: tuple[str, str] | None = None) -> str:
+                heading: tuple[str, str] | None = None, since: int | None = None) -> str:
     """The page of ``edition`` (see the module docstring); ``before`` is the snapshot of
     the previous edition, ``None`` for the first one; ``heading`` (the anchor and the
     title) is given for a page that spans several editions (:func:`render_span`)."""
@@ -361,7 +449,7 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
     anchor, title = heading or (f"(edition-{n})=", f"# Ce qui a changé dans l’édition{NBSP}{n}")
     intro = (f"**Édition {n}** du {_french_date(edition)}. "
              f"{' '.join(edition.summary.split())}" if heading is None
-             else " ".join(edition.summary.split()))
+             else edition.summary)
     lines = [anchor, title, "",
              f"% Produced by `escarmouche edition` from editions/{n}.toml, running the "
              "engine under the rules before and after: do not edit by hand.", "",
@@ -372,9 +460,10 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
         lines += ["## Interprétations retenues", "",
                   f"Première édition{NBSP}: chaque règle y est nouvelle. Là où les textes "
                   "sources se taisent ou se contredisent, cette édition retient une "
-                  f"interprétation ({plural(len(ruling_ids), 'interprétation')}, signalées "
-                  f"dans le livre par l’encadré {quote('Interprétation retenue')})" + NBSP
-                  + ":", ""]
+                  f"interprétation ({plural(len(ruling_ids), 'interprétation')} ici, "
+                  "chacune sous l’énoncé de sa règle ; le livre signale celles-ci, et "
+                  "quelques autres, par l’encadré "
+                  f"{quote('Interprétation retenue')})" + NBSP + ":", ""]
         for change in changes:
             lines += _change_block(change, None, after)
         systems_shown = list(TITLES)
@@ -407,7 +496,8 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
         lines += _odds_section(system, before_rules, after_rules, after.texts)
         lines += _duels_section(system, before_rules, after_rules, duels, seed)
     if before is not None:
-        lines += _examples(before, after)
+        lines += _examples(before, after, "de cette édition" if since is None else
+                           f"de l’édition{NBSP}{n} qu’avec celles de l’édition{NBSP}{since}")
     return french_spaces("\n".join(lines).rstrip() + "\n")
 
 

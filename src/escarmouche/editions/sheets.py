@@ -31,7 +31,7 @@ from escarmouche.editions.data import Change, Edition
 from escarmouche.editions.page import NBSP, french_spaces, page_name
 from escarmouche.text.fmt import join, plural
 
-__all__ = ["ERRATA_KINDS", "atom_feed", "errata_name", "errata_page", "journal_page",
+__all__ = ["ERRATA_KINDS", "atom_feed", "counts", "errata_name", "errata_page", "journal_page",
            "sorted_changes"]
 
 #: the kinds of change a player must correct in a printed copy; the others (rulings)
@@ -74,7 +74,10 @@ def _entry(change: Change) -> list[str]:
         values = (f"{_cap(option_label(change.system, change.option))}{NBSP}: "
                   f"{value_label(change.system, change.option, change.before)} → "
                   f"{value_label(change.system, change.option, change.after)}")
-        return [f"{head} {values}. {text}"]
+        from escarmouche.editions.workflow import _generated
+
+        # the drafting tool's own text says what the values just said: said once
+        return [f"{head} {values}." if _generated(change) else f"{head} {values}. {text}"]
     return [f"{head} {text}"]
 
 
@@ -89,14 +92,17 @@ def errata_page(edition: Edition, *, published: bool = True) -> str:
         lines += ["```{warning}", f"Brouillon{NBSP}: cette édition n’est pas encore "
                   "publiée.", "```", ""]
     groups = sorted_changes(edition)
-    count = len(edition.changes)
-    lines += [f"À imprimer et glisser dans un exemplaire imprimé du livre. "
-              f"{_cap(plural(count, 'changement'))} ; le détail, avec les chances avant "
-              f"et après, est sur la page {{doc}}`{page_name(n)}`.", ""]
+    # counted as the journal and the feed count them: a clarification is not an erratum
+    odds = "les chances types de chaque système" if n == 1 else "les chances avant et après"
+    lines += [f"À imprimer et à glisser dans un exemplaire papier du livre. "
+              f"{_cap(counts(edition))} ; le détail, avec {odds}, est sur la page "
+              f"{{doc}}`{page_name(n)}`.", ""]
     if n == 1:
-        lines += ["La première édition est l’origine du livre\u202f: il n’y a rien à "
+        lines += ["La première édition est l’origine du livre\u00a0: il n’y a rien à "
                   "corriger. Voici les interprétations qu’elle retient là où les textes "
-                  "sources se taisent.", ""]
+                  "sources se taisent ou restent ambigus, chacune telle que l’encadré "
+                  "« Interprétation retenue » du livre la donne, sous l’énoncé de sa règle "
+                  "(« la règle ci-dessus »).", ""]
     titles = {"errata": "Errata\u00a0: ce qui change dans les règles",
               "clarifications": "Clarifications\u00a0: les interprétations retenues"}
     for kind, changes in groups:
@@ -125,23 +131,22 @@ def journal_page(editions: Mapping[int, Edition], published: Sequence[int],
              "% Produced by `escarmouche edition` from editions/*.toml: do not edit by hand.",
              "", "Chaque édition du livre, de la plus récente à la plus ancienne. Sa page "
              "« Ce qui a changé » donne chaque changement avec les chances avant et après "
-             "et les exemples dont la sortie a bougé ; sa feuille d’errata tient sur une "
-             "page à imprimer. Pour être prévenu d’une nouvelle édition, abonnez-vous au "
+             "et les exemples dont la sortie a bougé ; sa feuille d’errata s’imprime pour "
+             "un exemplaire papier (sur une page quand ses changements y tiennent). Pour "
+             "être prévenu d’une nouvelle édition, abonnez-vous au "
              '<a href="../../editions.atom" type="application/atom+xml">flux Atom des '
              "éditions</a>.", ""]
     for number in sorted(editions, reverse=True):
         edition = editions[number]
         draft = number not in published
-        counts = join([plural(len(c), "erratum", "errata") if k == "errata"
-                       else plural(len(c), "clarification") for k, c in
-                       sorted_changes(edition)], empty="aucun changement")
         title = f"Édition {number}" + (" (brouillon, non publiée)" if draft else "")
         pdf = (f" Le livre de cette édition reste lisible{NBSP}: "
                f'<a href="../../escarmouche-edition-{number}.pdf" download>le PDF de '
                f"l’édition {number}</a>." if number in archived else "")
         lines += [f"## {title}", "",
                   f"**{_french_date(edition)}.** {' '.join(edition.summary.split())} "
-                  f"{_cap(counts)}{NBSP}: voir {{doc}}`ce qui a changé <{page_name(number)}>` "
+                  f"{_cap(counts(edition))}{NBSP}: voir "
+                  f"{{doc}}`ce qui a changé <{page_name(number)}>` "
                   f"et {{doc}}`la feuille d’errata <{errata_name(number)}>`.{pdf}", ""]
     spans = [(a, b) for a in sorted(published) for b in sorted(published) if b > a + 1]
     if spans:
@@ -150,9 +155,25 @@ def journal_page(editions: Mapping[int, Edition], published: Sequence[int],
                   "tous les changements de l’une à l’autre réunis" + NBSP + ":", ""]
         lines += [f"- {{doc}}`de l’édition {a} à l’édition {b} <{span_name(a, b)}>`"
                   for a, b in spans]
-        lines += ["", "```{toctree}", ":hidden:", "",
-                  *[span_name(a, b) for a, b in spans], "```", ""]
+        # the pages themselves are in the book's table of contents (_toc.yml globs
+        # « book/editions/e[nr]* » under the journal: entre-…, errata-…); a toctree
+        # here is refused by the external table of contents
+        lines.append("")
     return french_spaces("\n".join(lines).rstrip() + "\n")
+
+
+def counts(edition: Edition) -> str:
+    """« 2 errata et 1 clarification »: the changes of ``edition`` counted by what a
+    player does with them, the same words on the errata sheet, the journal and the feed.
+
+    >>> from escarmouche.editions.data import Change, Edition
+    >>> counts(Edition(1, _dt.date(2026, 11, 30), "", (Change("new-ruling", ("D12-INIT-3",),
+    ...                                                   "x"),)))
+    '1 clarification'
+    """
+    return join([plural(len(c), "erratum", "errata") if k == "errata"
+                 else plural(len(c), "clarification") for k, c in sorted_changes(edition)],
+                empty="aucun changement")
 
 
 def _cap(text: str) -> str:
@@ -197,12 +218,8 @@ def atom_feed(editions: Mapping[int, Edition], published: Sequence[int], *, base
             "href": f"{base}book/editions/{errata_name(number)}.html"})
         day = _dt.datetime.combine(edition.date, _dt.time(), _dt.UTC)
         ET.SubElement(entry, f"{{{ATOM}}}updated").text = day.isoformat()
-        kinds = sorted_changes(edition)
-        counts = join([plural(len(c), "erratum", "errata") if k == "errata"
-                       else plural(len(c), "clarification") for k, c in kinds],
-                      empty="aucun changement")
         ET.SubElement(entry, f"{{{ATOM}}}summary").text = french_spaces(
-            f"{' '.join(edition.summary.split())} ({counts}.)")
+            f"{' '.join(edition.summary.split())} ({counts(edition)}.)")
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") \
         + "\n"

@@ -63,7 +63,7 @@ from escarmouche.systems.describe import Chances, InitiativeReport, Situation, S
 from escarmouche.text.fmt import de, join, quote, signed
 
 __all__ = ["ENVIRONMENT", "ActionSpec", "EffectPreset", "Move", "Reactor", "Resolver",
-           "System"]
+           "SituationDuel", "System"]
 
 R = TypeVar("R")
 
@@ -169,11 +169,47 @@ class Move:
     is, which the tactics policies (:mod:`escarmouche.policies`) rank: ``"attaque"``,
     ``"suite"`` (carry on an extended action), ``"recharge"``, ``"defense"``,
     ``"deplacement"``, ``"effort"`` (spend a limited resource), ``"sur"`` (the safe
-    variant of a move)."""
+    variant of a move). ``defaults`` names the parameters the rules fill themselves when
+    the action leaves them out (the d12 critical option, D12-CRIT-2): the policy « par
+    défaut » leaves them to the rules."""
 
     action: str
     params: Mapping[str, Any]
     tags: frozenset[str] = frozenset()
+    defaults: frozenset[str] = frozenset()
+
+    def by_default(self) -> Move:
+        """This move with the parameters of :attr:`defaults` left to the rules."""
+        if not self.defaults:
+            return self
+        return Move(self.action, {k: v for k, v in self.params.items()
+                                  if k not in self.defaults}, self.tags, self.defaults)
+
+
+@dataclasses.dataclass(frozen=True)
+class SituationDuel:
+    """A duel set up so that some rules act in it (``System.situation_duels``): the
+    edition pages and their check play it beside the standard duel, on the same dice
+    under the rules before and after a change, to measure options that the standard duel
+    never meets (a second parry needs two attackers). ``title`` and ``situation`` are
+    French; the first side is the one whose wins are counted; ``start_options`` and
+    ``policies`` (side → policy name) are those of a roster file; ``effects`` are
+    presets of the system laid on fighters before the fight."""
+
+    key: str
+    title: str
+    situation: str
+    combatants: tuple[Combatant, ...]
+    start_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    policies: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: effects on fighters when the duel begins: (name of one of the system's
+    #: ``effect_presets``, bearer)
+    effects: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def counted_side(self) -> str:
+        """The side whose win rate the duel reports (the first one)."""
+        return self.combatants[0].side
 
 
 #: how a system asks a fighter's policy for an out-of-turn choice while it builds a
@@ -243,6 +279,12 @@ class System(Generic[R]):
     #: the word for one fighter's moment to act (« tour », or « activation » where
     #: « tour » is the global turn, as in the Rulebook)
     activation_word: ClassVar[str] = "tour"
+    #: the tracker's button that ends one fighter's moment to act (« Au suivant », or
+    #: « Activation suivante » where the system has a word of its own for it)
+    next_label: ClassVar[str] = "Au suivant"
+    #: duels beside the standard one where options the standard duel never meets act
+    #: (:class:`SituationDuel`); none by default
+    situation_duels: ClassVar[tuple[SituationDuel, ...]] = ()
     #: the keyword options ``Encounter.start`` accepts (the engine refuses any other)
     start_options: ClassVar[tuple[str, ...]] = ()
     #: the rule IDs cited when a global turn starts (the turn structure of the system);

@@ -12,7 +12,7 @@ from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
 from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
@@ -58,7 +58,9 @@ from escarmouche.text.fmt import de, join, quote
 __all__ = ["START_OPTIONS", "SYSTEM", "D100System"]
 
 #: the options ``Encounter.start`` accepts for d100 (French names)
-START_OPTIONS: tuple[str, ...] = ("surpris", "equipement", "montures", "armes")
+START_OPTIONS: tuple[str, ...] = ("surpris", "equipement", "montures", "armes", "tirs")
+#: the keys of one shooter's entry in the start option ``tirs`` (automated play)
+SHOT_KEYS = ("distance", "cible_engagee")
 
 
 #: what each fighter's flags hold once the fight has started (D100-ACT-*, D100-PARRY-*)
@@ -102,6 +104,37 @@ class D100System(System[Rules]):
     param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {
         "defense": ("Défense", DEFENCES)}
     turn_word: ClassVar[str] = "round"
+    situation_duels: ClassVar[tuple[SituationDuel, ...]] = (
+        SituationDuel(
+            "seule-contre-deux", "Seule contre deux, prise par surprise",
+            "une bretteuse à la rapière et à la main gauche, surprise, affronte deux orques\u00a0: "
+            "chaque round elle peut avoir à parer ou esquiver plus d’une attaque "
+            "(D100-SURPRISE-1, D100-PARRY-3, D100-DODGE-2)",
+            (Combatant("Ysolde", "vétérans", {"CC": 50, "CT": 30, "F": 35, "E": 35, "Ag": 40,
+                                              "M": 4, "B": 14}, skills=frozenset({"esquive"})),
+             Combatant("Grolk", "recrues", {"CC": 40, "CT": 20, "F": 35, "E": 35, "Ag": 25,
+                                            "M": 4, "B": 10}),
+             Combatant("Snaga", "recrues", {"CC": 35, "CT": 20, "F": 30, "E": 30, "Ag": 30,
+                                            "M": 4, "B": 8})),
+            {"surpris": "vétérans",
+             "equipement": {"Ysolde": {"directrice": "rapiere",
+                                       "non_directrice": "main_gauche"}}}),
+        SituationDuel(
+            "tir-dans-la-melee", "Tir à l’arc à 60 m dans une mêlée",
+            "une archère et un bretteur contre un orque\u202f; l’archère tire à 60 m, "
+            "au-delà de la longue portée de l’arc (24/48), sur une cible engagée au corps à "
+            "corps (déclaré au départ par l’option «\u00a0tirs\u00a0», car un combat d100 "
+            "n’a pas de positions)\u00a0: les malus de distance et de mêlée et la portée "
+            "maximale comptent (D100-RANGED-4, D100-RANGED-5)",
+            (Combatant("Ysolde", "vétérans", {"CC": 35, "CT": 50, "F": 30, "E": 30, "Ag": 45,
+                                              "M": 4, "B": 12}),
+             Combatant("Kael", "vétérans", {"CC": 45, "CT": 30, "F": 35, "E": 35, "Ag": 35,
+                                            "M": 4, "B": 12}),
+             Combatant("Grolk", "recrues", {"CC": 45, "CT": 20, "F": 40, "E": 40, "Ag": 25,
+                                            "M": 4, "B": 18})),
+            {"equipement": {"Ysolde": {"directrice": "arc"}},
+             "tirs": {"Ysolde": {"distance": 60, "cible_engagee": True}}}),
+    )
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
     # the d100 text has no rule on lasting effects: their ticks cite the engine's timing
@@ -150,7 +183,10 @@ class D100System(System[Rules]):
         D100-SURPRISE-1), ``equipement`` (``{name: {"directrice": weapon,
         "non_directrice": weapon}}``, default ``Rules.default_weapon`` in the main hand;
         both hands filled must be a legal pair, D100-TWO-1), ``montures`` (``{rider:
-        mount}``, D100-ATK-7), ``armes`` (extra catalogue entries ``{id: {...}}``).
+        mount}``, D100-ATK-7), ``armes`` (extra catalogue entries ``{id: {...}}``), ``tirs``
+        (``{shooter: {"distance": metres, "cible_engagee": bool}}``: how far, and whether
+        into a melee, a fighter's automated shots go, D100-RANGED-4/5; without it a shot
+        is at the weapon's short range at a target not engaged).
         Draw order: one d10 per fighter in roster order, then the roll-offs (D100-INIT-*)."""
         st = ctx.state
         extra = _check.mapping("armes", options.get("armes") or {}, "D100-ATK-3")
@@ -161,6 +197,7 @@ class D100System(System[Rules]):
         st.system_state["weapons"] = weapons
         self._start_equipment(ctx, options.get("equipement") or {}, fight_weapons(ctx))
         self._start_mounts(ctx, options.get("montures") or {})
+        st.system_state["shots"] = self._start_shots(ctx, options.get("tirs") or {})
         surprised = options.get("surpris")
         sides = list(dict.fromkeys(f.side for f in st.fighters.values()))
         if surprised is not None and (surprised not in sides or len(sides) < 2):
@@ -203,6 +240,24 @@ class D100System(System[Rules]):
                                   catalogue)
             f.flags["hands"] = hands
             f.flags["loaded"] = {h: True for h in HANDS}
+
+    def _start_shots(self, ctx: Ctx[Rules], shots: object) -> dict[str, Json]:
+        """``tirs``, checked: each shooter's distance (metres) and whether its target is
+        engaged in melee, for the shots automated play takes (:meth:`moves`)."""
+        given = _check.mapping("tirs", shots, "D100-RANGED-5")
+        out: dict[str, Json] = {}
+        for name, entry in given.items():
+            _check.name_in("tirs", name, list(ctx.state.fighters), "D100-RANGED-5",
+                           what="combattant")
+            fields = _check.mapping("tirs", entry, "D100-RANGED-5")
+            for key in fields:
+                _check.choice("tirs", key, SHOT_KEYS, "D100-RANGED-5")
+            distance = _check.real("distance", fields.get("distance", 0), lo=0,
+                                   hi=1_000_000, rule="D100-RANGED-5", who=str(name))
+            engaged = _check.flag("cible_engagee", fields.get("cible_engagee", False),
+                                  "D100-RANGED-4")
+            out[str(name)] = {"distance": distance or None, "cible_engagee": engaged}
+        return out
 
     def _start_mounts(self, ctx: Ctx[Rules], mounts: object) -> None:
         given = _check.mapping("montures", mounts, "D100-ATK-7")
@@ -385,8 +440,9 @@ class D100System(System[Rules]):
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
         """Automated fights: carry on an extended action, reload an empty ranged weapon,
-        else an « attaque standard » on the first standing enemy (ranged: at short range),
-        the defender parrying when it may, else dodging when it may."""
+        else an « attaque standard » on the first standing enemy (ranged: at the distance
+        of the start option ``tirs``, else at short range), the defender parrying when it
+        may, else dodging when it may."""
         f = ctx.fighter(actor)
         ext = extended_of(f.flags["extended"])
         if ext is not None:
@@ -403,7 +459,14 @@ class D100System(System[Rules]):
         params: dict[str, Any] = {"cible": target,
                                   "defense": best_defence(ctx, target, weapon.ranged)}
         if weapon.ranged:
-            params["distance"] = weapon.short_range
+            shots = ctx.state.system_state.get("shots") or {}
+            assert isinstance(shots, dict)
+            shot = shots.get(actor) or {}
+            params["distance"] = shot.get("distance") or weapon.short_range
+            if params["distance"] > ctx.rules.max_range_factor * weapon.long_range:
+                return None  # out of reach (D100-RANGED-5)
+            if shot.get("cible_engagee"):
+                params["cible_engagee"] = True
         return "attaquer", params
 
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
@@ -428,6 +491,8 @@ class D100System(System[Rules]):
         if not enemies:
             return []
         out: list[Move] = []
+        shots = ctx.state.system_state.get("shots") or {}
+        assert isinstance(shots, dict)
         targets = [enemies[0]]
         weakest = min(enemies, key=lambda e: (e.tracks.get(TRACK, 0), e.name))
         if weakest is not enemies[0]:
@@ -450,12 +515,19 @@ class D100System(System[Rules]):
                     except EscarmoucheError:
                         continue
                     options.append(defence)
+                if weapon.ranged:
+                    shot = shots.get(actor) or {}
+                    distance = shot.get("distance") or weapon.short_range
+                    if distance > ctx.rules.max_range_factor * weapon.long_range:
+                        break  # out of reach (D100-RANGED-5): no shot with this hand
                 params = {"cible": target.name,
                           "defense": react(target.name, "defense", [*options, "aucune"])}
                 if hand != "directrice":
                     params["main"] = hand
                 if weapon.ranged:
-                    params["distance"] = weapon.short_range
+                    params["distance"] = distance
+                    if shot.get("cible_engagee"):
+                        params["cible_engagee"] = True
                 out.append(Move("attaquer", params, frozenset({"attaque"})))
         if not f.flags["parry_prepared"] and not guard(ctx, actor).two_weapons:
             # with a weapon in each hand the off hand parries already (D100-PARRY-2)

@@ -670,8 +670,8 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
             v["avantage"].decision_value, chosen.attack_damage)))
     caps = cap_odds(rules)
     return [
-        OddsTable("d12.groups", "Initiative de groupe : chances du premier groupe nommé",
-                  ("D12-INIT-2", "D12-INIT-3", "D12-INIT-5"),
+        OddsTable("d12.groups", "Initiative de groupe : les chances du groupe nommé en "
+                  "premier", ("D12-INIT-2", "D12-INIT-3", "D12-INIT-5"),
                   ("Situation", "Agit en premier", "Avant l’environnement", "Égalité parfaite"),
                   tuple(groups)),
         OddsTable("d12.critical", "Valeur des options critiques, arme par défaut "

@@ -13,7 +13,7 @@ from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, parsed
-from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
 from escarmouche.systems.d12.initiative import (
@@ -57,6 +57,9 @@ __all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
 
 #: the options ``Encounter.start`` accepts for d12
 START_OPTIONS = ("embuscade_par", "environnement", "armes")
+#: the attack parameter the rules fill when an attack names none (D12-CRIT-2: the
+#: default critical option): the policy « par défaut » leaves it to them
+_LEFT_TO_RULES = frozenset({"option"})
 
 
 def _whose(current: str | None) -> str:
@@ -120,6 +123,17 @@ class D12System(System[Rules]):
                      rules=("CORE-TIME-2",)),
     )
     turn_word: ClassVar[str] = "tour"
+    situation_duels: ClassVar[tuple[SituationDuel, ...]] = (
+        SituationDuel(
+            "option-par-defaut", "Duel où l’on garde l’option critique par défaut",
+            "une vétérane contre une recrue\u202f; ni l’une ni l’autre ne choisit son option "
+            "critique, les règles appliquent celle par défaut à chaque 12 naturel "
+            "(politique «\u00a0par défaut\u00a0», D12-CRIT-2)",
+            (Combatant("Vétérane", "vétérans", {"PV": 10, "defense": 12, "attaque": 1,
+                                                "init": 1}),
+             Combatant("Recrue", "recrues", {"PV": 10, "defense": 12})),
+            policies={"vétérans": "par_defaut", "recrues": "par_defaut"}),
+    )
     turn_rules: ClassVar[tuple[str, ...]] = ("D12-TIME-1", "D12-INIT-2")
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
     # the d12 text gives no effect timing: effect ticks cite the engine's
@@ -470,12 +484,13 @@ class D12System(System[Rules]):
         target_name = str(first[1]["cible"])
         best = str(first[1]["option"])
         out = [Move("attaquer", first[1], frozenset({"attaque"}
-                                                     | ({"sur"} if best == "maximum" else set())))]
+                                                     | ({"sur"} if best == "maximum" else set())),
+                    _LEFT_TO_RULES)]
         for option in CRITICAL_OPTIONS:
             if option != best:
                 tags = {"attaque", "sur"} if option == "maximum" else {"attaque"}
                 out.append(Move("attaquer", {"cible": target_name, "option": option},
-                                frozenset(tags)))
+                                frozenset(tags), _LEFT_TO_RULES))
         weapons = ctx.state.system_state.get("weapons", {})
         assert isinstance(weapons, dict)
         weapon = str(weapons.get(actor, ctx.rules.default_weapon))
@@ -485,7 +500,7 @@ class D12System(System[Rules]):
                 option = best_critical_option(weapon, defence=enemy.combatant.stat("defense"),
                                               bonus=bonus)
                 out.append(Move("attaquer", {"cible": enemy.name, "option": option},
-                                frozenset({"attaque"})))
+                                frozenset({"attaque"}), _LEFT_TO_RULES))
         return out
 
     def on_end(self, ctx: Ctx[Rules]) -> None:

@@ -289,7 +289,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
                       for rank in (2, 3, 4))
     roll_off = all_equal(uniform(INITIATIVE_DIE), 2) ** rules.max_roll_off_rounds
     return [
-        OddsTable("d20.save", "Sauvegarde réussie en n tours au plus", ("D20-END-1",),
+        OddsTable("d20.save", "Sauvegarde réussie en 1, 2, 3 ou 5 tours au plus", ("D20-END-1",),
                   ("Bonus", "1 tour", "2 tours", "3 tours", "5 tours"), tuple(saves)),
         OddsTable("d20.actions", "Un tour complet : ce que permettent les points d’action",
                   ("D20-ACT-1", "D20-ACT-2", "D20-ACT-3"),

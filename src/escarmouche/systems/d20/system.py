@@ -15,7 +15,7 @@ from escarmouche.errors import invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
-from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
 from escarmouche.systems.d20 import actions, grid
 from escarmouche.systems.d20.initiative import (
     InitiativeRoll,
@@ -128,6 +128,20 @@ class D20System(System[Rules]):
         EffectPreset("Hébété", Timing.ACTIVATION_END, 1, rules=("D20-END-2",)),
     )
     turn_word: ClassVar[str] = "round"
+    situation_duels: ClassVar[tuple[SituationDuel, ...]] = (
+        SituationDuel(
+            "a-quinze-cases", "Duel à quinze cases contre une recrue empoisonnée",
+            "une vétérane et une recrue sans défense déclarée, empoisonnée, partent à quinze "
+            "cases l’une de l’autre, avec trois points d’action chacune\u00a0: la vitesse, "
+            "la défense par défaut, les points d’action dépensés par tour et le jet de "
+            "sauvegarde qui met fin au poison comptent (D20-ACT-1, D20-ACT-3, D20-OPP-2, "
+            "D20-END-1)",
+            (Combatant("Vétérane", "vétérans", {"PV": 20, "attaque": 5, "defense": 14,
+                                                "init": 2, "PA": 3}),
+             Combatant("Recrue", "recrues", {"PV": 20, "attaque": 4, "PA": 3})),
+            {"positions": {"Vétérane": [0, 0], "Recrue": [15, 0]}},
+            effects=(("Poison", "Recrue"),)),
+    )
     turn_rules: ClassVar[tuple[str, ...]] = ("D20-TIME-1",)
     start_options: ClassVar[tuple[str, ...]] = ("positions",)
     #: the d20 text times effects at the start and the end of a creature's turn; effects

@@ -20,7 +20,7 @@ from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState, parsed
-from escarmouche.systems.base import ActionSpec, EffectPreset, System
+from escarmouche.systems.base import ActionSpec, EffectPreset, SituationDuel, System
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.systems.rulebook.actions import (
     ACTIONS,
@@ -145,6 +145,24 @@ class RulebookSystem(System[Rules]):
     turn_word: ClassVar[str] = "tour"
     #: in the Rulebook « tour » is the global turn; a character's moment is an activation
     activation_word: ClassVar[str] = "activation"
+    next_label: ClassVar[str] = "Activation suivante"
+    situation_duels: ClassVar[tuple[SituationDuel, ...]] = (
+        SituationDuel(
+            "embuscade", "Embuscade à deux contre deux",
+            "deux vétéranes, dont une hyperactive, tentent une attaque surprise sur deux "
+            "recrues non averties\u00a0: le test de groupe, le tour 0 et la seconde activation "
+            "comptent (RB-SURPRISE-1, RB-SURPRISE-2, RB-SPEED-3)",
+            (Combatant("Aube", "vétérans", {"HAB": 60, "DIS": 60, "PMR": 55, "PV": 10,
+                                            "Esprit": 10, "variante_degats": 6}),
+             Combatant("Brune", "vétérans", {"HAB": 45, "DIS": 30, "PMR": 25, "PV": 10,
+                                             "Esprit": 10, "variante_degats": 6},
+                       traits=frozenset({"hyperactivite"})),
+             Combatant("Carl", "recrues", {"HAB": 50, "DIS": 40, "PMR": 50, "PV": 10,
+                                           "Esprit": 10, "variante_degats": 6}),
+             Combatant("Dama", "recrues", {"HAB": 40, "DIS": 40, "PMR": 70, "PV": 10,
+                                           "Esprit": 10, "variante_degats": 6})),
+            {"surprise_par": "vétérans", "non_avertis": True}),
+    )
     #: the Rulebook's own turn, timing and end rules (the engine's CORE-TURN-1,
     #: CORE-TIME-1..3 and CORE-END-1 as its text words them); it has no rule for
     #: effects at the end of an activation: those cite the engine's (CORE-TIME-2)
