@@ -99,7 +99,7 @@ def test_initiative_rolloff_is_bounded_d100_init_2() -> None:
     a, c = fighter("A", "x"), fighter("C", "y")
     with pytest.raises(EscarmoucheError, match="D100-INIT-2"):
         d100.initiative([a, c], ScriptedRolls([5] * 300))
-    with pytest.raises(EscarmoucheError, match="manquant"):
+    with pytest.raises(EscarmoucheError, match="un d10 de plus est nécessaire"):
         d100.resolve_initiative([a, c], [5, 5, 7])
 
 

@@ -19,7 +19,7 @@ from escarmouche.editions.page import _duels_section, french_spaces
 from escarmouche.encounter import Encounter
 from escarmouche.policies import get_policy
 from escarmouche.systems.base import Move
-from escarmouche.systems.d12.critical import CRITICAL_OPTIONS
+from escarmouche.systems.d12.rules import CRITICAL_OPTIONS
 from tests.test_editions_measured import NOT_MEASURED, _alternatives
 from tests.test_typography import problems
 

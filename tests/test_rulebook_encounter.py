@@ -77,7 +77,7 @@ def test_encounter_roster_errors() -> None:
     with pytest.raises(EscarmoucheError, match=r"1 refusée pour «\u00a0éclat maximal\u00a0»"
                                                r"\u00a0: .* pour Zed"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "eclat": 2, "eclat_max": 1})])
-    with pytest.raises(EscarmoucheError, match="eclat manquant"):
+    with pytest.raises(EscarmoucheError, match="sans son éclat actuel"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "eclat_max": 1})])
 
 
@@ -85,7 +85,7 @@ def test_encounter_start_options_checked_rb_surprise_1() -> None:
     enc = Encounter("rulebook", party())
     before = enc.to_json()
     rng = ScriptedRolls([10, 60, 30, 30, 30, 30])
-    with pytest.raises(EscarmoucheError, match="non_avertis manquant"):
+    with pytest.raises(EscarmoucheError, match="précisez si les défenseurs ignorent"):
         enc.start(rng, surprise_par="monstres")
     with pytest.raises(EscarmoucheError, match="«\u00a0dragons\u00a0» refusée pour"
                                                " «\u00a0surprise par\u00a0»"):
@@ -419,7 +419,7 @@ def test_attack_on_pv_or_esprit_rb_end_2() -> None:
 @pytest.mark.parametrize(
     ("params", "pattern"),
     [
-        ({"cible": "Grolk"}, "degats manquant"),
+        ({"cible": "Grolk"}, "donnez les dégâts de l’attaque"),
         ({"cible": "Grolk", "degats": 2, "des": "1d6"}, "pas les deux"),
         ({"cible": "Grolk", "degats": -1}, "−1 refusée pour «\u00a0dégâts\u00a0»"),
         ({"cible": "Grolk", "degats": 2, "piste": "Mana"}, "«\u00a0Mana\u00a0» refusée pour"
@@ -428,7 +428,7 @@ def test_attack_on_pv_or_esprit_rb_end_2() -> None:
         ({"cible": "Grolk", "des": "2d"}, "2d"),
         ({"cible": "Grolk", "degats": 1, "vitesse": "rapide"},
                 "«\u00a0rapide\u00a0» refusée pour «\u00a0vitesse\u00a0»"),
-        ({"cible": "Grolk", "degats": 1, "duree": 2}, "duree sans vitesse"),
+        ({"cible": "Grolk", "degats": 1, "duree": 2}, "une durée ne sert qu’à un effet de vitesse"),
         ({"cible": "Grolk", "degats": 1, "vitesse": "depasse", "duree": 0},
                 "0 refusée pour «\u00a0durée\u00a0»"),
         ({"cible": "Grolk", "degats": 1, "arme": "épée"}, "Paramètre «\u00a0arme\u00a0» refusé"),
@@ -455,7 +455,7 @@ def test_other_bad_actions() -> None:
     with pytest.raises(ParameterError, match=r"refusée pour «\u00a0posture\u00a0».* texte non"
                                              r" vide"):
         enc.act("Aldric", "posture", posture="  ")
-    with pytest.raises(ParameterError, match="cible manquante"):
+    with pytest.raises(ParameterError, match="des dégâts s’appliquent à une cible"):
         enc.act("Aldric", "sort", degats=2)
     with pytest.raises(IllegalActionError, match="pas d’éclat"):
         enc.act("Aldric", "depenser_eclat")

@@ -17,7 +17,7 @@ def test_the_four_systems_side_by_side() -> None:
     demo = SurpriseDemo(seed=1)
     text = demo.result_text
     assert demo.error_text == ""
-    assert "Système | Round de surprise | Qui agit" in text
+    assert "Système | Quand | Qui agit" in text
     for when in ("| Tour 0 |", "| Round 1 (les surpris n’agissent pas) |",
                  "| Tour bonus (tour 0) |", "| Pas de round de surprise | personne"):
         assert when in text

@@ -104,7 +104,7 @@ def test_player_view_hides_points_and_hidden_fighters(tracker: CombatTracker) ->
     view = json.loads(tracker.player_json)
     assert view["actuel"] == "Brune"
     assert [(r["nom"], r["etat"]) for r in view["ordre"]] == [
-        ("Brune", "indemne"), ("Aldric", "indemne"), ("Grolk", "blessé")]
+        ("Brune", "indemne"), ("Aldric", "indemne"), ("Grolk", "blessure légère")]
     assert "9/10" not in tracker.player_json and "PV" not in tracker.player_json
     tracker.rows["Grolk"].hide.value = True
     assert "Grolk" not in tracker.player_json
@@ -149,6 +149,6 @@ def test_health_word_levels() -> None:
     fighter = enc.state.fighters["Aldric"]
     assert health_word(fighter) == "indemne"
     enc.adjust("Aldric", "B", -2)
-    assert health_word(enc.state.fighters["Aldric"]) == "blessé"
+    assert health_word(enc.state.fighters["Aldric"]) == "blessure légère"
     enc.adjust("Aldric", "B", -6)
-    assert health_word(enc.state.fighters["Aldric"]) == "grièvement blessé"
+    assert health_word(enc.state.fighters["Aldric"]) == "blessure grave"

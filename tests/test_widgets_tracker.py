@@ -261,7 +261,7 @@ def test_each_system_runs_in_the_tracker(system: str, options: str, first_turn: 
     t.target.value = "Grolk" if actor != "Grolk" else "Aldric"
     if system == "rulebook":
         t.act_button.click()
-        assert "degats manquant" in t.error_text  # the rulebook has no damage rule
+        assert "donnez les dégâts de l’attaque" in t.error_text  # the rulebook has no damage rule
         t.params.value = "des=1d6"
     t.act_button.click()
     assert t.error_text == "", t.error_text

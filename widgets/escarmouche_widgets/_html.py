@@ -136,9 +136,16 @@ class _TextExtractor(HTMLParser):
         self.parts: list[str] = []
         self._skip = 0
         self._cells = 0
+        #: per open <figure>: whether it holds a chart (then its caption goes with it)
+        self._figures: list[bool] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in {"svg", "style", "script"}:
+        if tag == "figure":
+            self._figures.append(False)
+        elif tag == "svg" and self._figures:
+            self._figures[-1] = True
+        if tag in {"svg", "style", "script"} or (
+                tag == "figcaption" and self._figures and self._figures[-1]):
             self._skip += 1
         elif not self._skip:
             if tag == "li":
@@ -156,7 +163,10 @@ class _TextExtractor(HTMLParser):
             self.parts.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in {"svg", "style", "script"}:
+        if tag == "figure" and self._figures:
+            self._figures.pop()
+        if tag in {"svg", "style", "script"} or (
+                tag == "figcaption" and self._figures and self._figures[-1]):
             self._skip = max(0, self._skip - 1)
         elif not self._skip and tag in _BLOCKS:
             self.parts.append("\n")
@@ -167,7 +177,8 @@ class _TextExtractor(HTMLParser):
 
 
 def text_of(markup: str) -> str:
-    """The plain text a reader sees in ``markup`` (SVG, styles and scripts left out)."""
+    """The plain text a reader sees in ``markup`` (SVG, styles and scripts left out, and
+    the caption of a chart left out with it)."""
     parser = _TextExtractor()
     parser.feed(markup)
     parser.close()

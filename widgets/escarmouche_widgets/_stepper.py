@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import ipywidgets as widgets
 
 from escarmouche.errors import EscarmoucheError
-from escarmouche.text.fmt import number
+from escarmouche.text.fmt import number, plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import button
 
@@ -71,7 +71,7 @@ class Stepper:
         """Move the progress bar: ``done`` fights of ``total``."""
         self.progress.max = max(total, 1)
         self.progress.value = min(done, total)
-        self.progress_label.value = h.esc(f"{number(done)} combats sur {number(total)}")
+        self.progress_label.value = h.esc(f"{plural(done, 'combat')} sur {number(total)}")
 
     def stop(self) -> None:
         """« Arrêter » : the run stops before its next step."""

@@ -43,7 +43,8 @@ SAVE_PARTS: Mapping[str, str] = {
 
 def health_word(fighter: FighterState) -> str:
     """How a fighter looks to the players, never the exact points: « indemne »,
-    « blessé », « grièvement blessé », « hors de combat », « en fuite »."""
+    « blessure légère », « blessure grave », « hors de combat », « en fuite » (words that
+    agree with any fighter: the engine does not know who is a man or a woman)."""
     if fighter.fled:
         return "en fuite"
     if fighter.out:
@@ -54,9 +55,9 @@ def health_word(fighter: FighterState) -> str:
     if worst >= 1:
         return "indemne"
     if worst > 0.5:
-        return "blessé"
+        return "blessure légère"
     if worst > 0:
-        return "grièvement blessé"
+        return "blessure grave"
     return "hors de combat"
 
 

@@ -20,8 +20,8 @@ from escarmouche_widgets._controls import typeset_labels
 from escarmouche_widgets._initiative_views import initiative_odds
 from escarmouche_widgets._parse import RosterRow, roster_rows
 
-__all__ = ["SAVE_NAME", "FighterRow", "download_link", "events_html", "example_rows",
-           "log_html", "odds_chart", "status_html"]
+__all__ = ["SAVE_NAME", "FighterRow", "action_label", "download_link", "events_html",
+           "example_rows", "log_html", "odds_chart", "stats_hint", "status_html"]
 
 SAVE_NAME = "combat-escarmouche.json"
 
@@ -38,6 +38,30 @@ def download_link(text: str, filename: str = SAVE_NAME) -> str:
 def example_rows(system: str) -> list[RosterRow]:
     """The system's example roster (:attr:`System.sample_roster`), as editable rows."""
     return roster_rows(_systems.get(system).sample_roster)
+
+
+def action_label(label: str, cost: str) -> str:
+    """An action as the tracker lists it, its cost in one parenthesis: « Attaque standard
+    (demi-action) », « Attaquer (PV ou Esprit, action) »; a cost the label already says is
+    not said twice (« Placer sur la grille (MJ) », « Action simple (autre) »).
+
+    >>> action_label("Attaquer (PV ou Esprit)", "action")
+    'Attaquer (PV ou Esprit, action)'
+    >>> action_label("Action simple (autre)", "action simple")
+    'Action simple (autre)'
+    """
+    if not cost or cost.casefold() in label.casefold():
+        return label
+    if label.endswith(")"):
+        return f"{label[:-1]}, {cost})"
+    return f"{label} ({cost})"
+
+
+def stats_hint(system: str) -> str:
+    """What an empty stats box suggests: the stats of the system's example fighter
+    (« PV=12, attaque=3, defense=12, init=2 » in d12), never another system's."""
+    rows = example_rows(system)
+    return rows[0].stats if rows else "NOM=valeur"
 
 
 def odds_chart(enc: Encounter) -> str:
@@ -109,7 +133,8 @@ def status_html(enc: Encounter | None) -> str:
             erows.append((e.id, e.name, e.bearer or "global", when, left, tick,
                           "oui" if e.save_ends else "non"))
         parts.append(h.section("Effets en cours", h.table(
-            ("Id", "Effet", "Porteur", "Quand", "Reste", "Par tic", "Fin sur JS"), erows)))
+            ("N°", "Effet", "Porteur", "Quand", "Reste", "À chaque fois",
+             "Fin sur jet de sauvegarde"), erows)))
     return h.join(*parts)
 
 

@@ -30,7 +30,7 @@ from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.model import Json
 from escarmouche.options import Option
 from escarmouche.roster import example_rosters, load_roster
-from escarmouche.text.fmt import de, number, percent
+from escarmouche.text.fmt import de, number, percent, plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
     WIDE,
@@ -234,21 +234,25 @@ class Atelier:
     def _fights_html(self, pair: tuple[sim.Balance, sim.Balance], asked: int) -> str:
         before, after = pair
         rows = []
+        shown0, shown1 = before.shown_rates(), after.shown_rates()
         for side in before.sides:
             (r0, lo0, hi0), (r1, lo1, hi1) = before.win_rate(side), after.win_rate(side)
             diff = 100 * (r1 - r0)
-            rows.append((side, f"{percent(r0)} [{percent(lo0)} ; {percent(hi0)}]",
-                         f"{percent(r1)} [{percent(lo1)} ; {percent(hi1)}]",
+            rows.append((side, f"{shown0[side]} [{percent(lo0)} ; {percent(hi0)}]",
+                         f"{shown1[side]} [{percent(lo1)} ; {percent(hi1)}]",
                          f"{'+' if diff > 0 else '−' if diff < 0 else ''}"
                          f"{number(abs(round(diff, 1)), 1)}"))
-        stopped = (h.notice(f"Arrêté après {number(before.n)} combats par jeu de règles sur "
+        stopped = (h.notice(f"Arrêté après {plural(before.n, 'combat')} par jeu de règles sur "
                             f"{number(asked)} : le bilan est celui des combats joués.")
                    if before.n < asked else "")
         return h.join(
             stopped,
-            h.paragraph(f"{before.title} : {number(before.n)} combats par jeu de règles, "
+            h.paragraph(f"{before.title} : {plural(before.n, 'combat')} par jeu de règles, "
                         "graine 1, les mêmes dés des deux côtés ; victoires de chaque camp "
                         "avec, entre crochets, leur intervalle de confiance à 95 %."),
+            # the variant automated play adds to the text (the Rulebook's declared
+            # damage), said wherever simulated fights show (issue 25)
+            h.notice(before.note) if before.note else "",
             h.table(("Camp", "Sans vos changements", "Avec vos changements", "Écart (points)"),
                     rows),
             h.paragraph(after.precision()))

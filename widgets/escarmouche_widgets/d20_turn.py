@@ -23,7 +23,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
 from escarmouche.systems import d20
 from escarmouche.systems.d20 import rules as d20_rules
-from escarmouche.text.fmt import join, number, percent
+from escarmouche.text.fmt import join, number, percent, quote
 from escarmouche.text.typo import typographie
 from escarmouche_widgets import _charts
 from escarmouche_widgets import _html as h
@@ -48,6 +48,12 @@ POSITIONS = {ACTOR: [0, 0], ENEMY: [1, 0], CASTER: [6, 0]}
 #: the actions the demo knows (ids of :data:`escarmouche.systems.d20.ACTIONS`)
 TURN_ACTIONS = ("deplacement", "attaquer", "degainer", "ouvrir_porte", "simple", "mouvement",
                 "mineure", "parler", "lacher_objet", "libre")
+#: each action as a reader types it (in French, accents included; it folds to its id)
+TYPED: dict[str, str] = {
+    "deplacement": "déplacement", "attaquer": "attaquer", "degainer": "dégainer",
+    "ouvrir_porte": "ouvrir porte", "simple": "simple", "mouvement": "mouvement",
+    "mineure": "mineure", "parler": "parler", "lacher_objet": "lâcher objet", "libre": "libre",
+}
 
 INTERRUPTS: dict[str, str] = {
     "": "pas d’interruption",
@@ -74,14 +80,20 @@ class Scene:
     interrupt: str = "arret"
 
 
+#: an action typed by its label (« Ouvrir une porte ») is that action too
+_LABELLED = {fold_ident(d20.ACTIONS[a].label): a for a in TURN_ACTIONS if a in d20.ACTIONS}
+
+
 def parse_actions(text: str) -> tuple[str, ...]:
     """``"déplacement, attaquer, dégainer"`` → action ids (French error if unknown)."""
     out = []
     for raw in (p for p in text.replace(";", ",").split(",") if p.strip()):
         ident = fold_ident(raw)
+        ident = _LABELLED.get(ident, ident)
         if ident not in TURN_ACTIONS:
             raise invalid("actions", raw.strip(), "D20-ACT-1",
-                          f"action inconnue, à choisir parmi {join(TURN_ACTIONS)}")
+                          "action inconnue, à choisir parmi "
+                          f"{join([quote(t) for t in TYPED.values()], last='ou')}")
         out.append(ident)
     return tuple(out)
 
@@ -266,7 +278,7 @@ class D20TurnDemo(Demo):
                                        width="12em")
         self.dazed = widgets.Checkbox(value=scene.dazed, indent=False,
                                       description="hébétée jusqu’à la fin de son tour")
-        self.actions = widgets.Text(value=", ".join(scene.actions),
+        self.actions = widgets.Text(value=", ".join(TYPED[a] for a in scene.actions),
                                     description="Actions du tour :", style=WIDE,
                                     layout=widgets.Layout(width="34em"))
         self.points_spent = number_box(POINTS_SPENT, scene.points_spent,
@@ -287,7 +299,7 @@ class D20TurnDemo(Demo):
         for control in (self.trait, self.keyword, self.ongoing_save):
             control.observe(self._changed, names="value")
         help_text = (
-            "<small>Actions possibles : " + ", ".join(TURN_ACTIONS) + ". Dés manuels, dans "
+            "<small>Actions possibles : " + ", ".join(TYPED.values()) + ". Dés manuels, dans "
             "l’ordre : un d20 d’initiative par combattant (Brune, Grolk, Vex) ; puis, action "
             "après action, l’interruption de Vex, l’attaque d’opportunité de Grolk et "
             "l’attaque de Brune (un d20, puis les dés de dégâts si elle touche) ; enfin un "

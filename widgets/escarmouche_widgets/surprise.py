@@ -124,7 +124,7 @@ def surprise_views(chosen: Iterable[str], roster: list[Combatant], attackers: st
 
 def summary_html(views: Sequence[SurpriseView]) -> str:
     rows = [(v.title, v.when, ", ".join(v.who) if v.who else "personne") for v in views]
-    return h.table(("Système", "Round de surprise", "Qui agit"), rows)
+    return h.table(("Système", "Quand", "Qui agit"), rows)
 
 
 class SurpriseDemo(Demo):
@@ -172,7 +172,7 @@ class SurpriseDemo(Demo):
         for control in (self.unaware, *option_controls, *self.systems.values()):
             control.observe(self._changed, names="value")
         self.widget = widgets.VBox([
-            widgets.HTML(f"<b>Rounds de surprise : {_all_systems(len(names))}</b>"),
+            widgets.HTML(f"<b>La surprise : {_all_systems(len(names))}</b>"),
             self.roster.widget,
             widgets.HBox([self.attackers, self.unaware]),
             *option_controls,

@@ -60,11 +60,13 @@ from escarmouche_widgets._table import (
 )
 from escarmouche_widgets._tracker_views import (
     FighterRow,
+    action_label,
     download_link,
     events_html,
     example_rows,
     log_html,
     odds_chart,
+    stats_hint,
     status_html,
 )
 
@@ -123,6 +125,7 @@ class CombatTracker(Demo):
         )
         self.roster = RosterEditor(
             rows if rows is not None else example_rows(system), with_skills=True,
+            stats_hint=stats_hint(system),
         )
         self.dice = DiceControls(seed)
         self.start_options = widgets.Text(
@@ -175,7 +178,7 @@ class CombatTracker(Demo):
         self.effect_until = widgets.Dropdown(description="Jusqu’au tour de :", style=WIDE,
                                              options=[])
         self.effect_duration = number_box(DURATION, 3, "Durée (0 = sans fin) :", width="14em")
-        self.effect_per_tick = widgets.Text(description="Par tic :", style=WIDE,
+        self.effect_per_tick = widgets.Text(description="À chaque fois :", style=WIDE,
                                             placeholder="PV=-2")
         self.effect_save = widgets.Checkbox(description="prend fin sur un jet de sauvegarde",
                                             indent=False)
@@ -424,7 +427,7 @@ class CombatTracker(Demo):
     def _on_actor(self, change: Any = None) -> None:
         enc = self.encounter
         specs = enc.actions(self.actor.value) if enc is not None and self.actor.value else []
-        options = [(s.label + (f" ({s.cost})" if s.cost else ""), s.id) for s in specs]
+        options = [(action_label(s.label, s.cost), s.id) for s in specs]
         _set_options(self.action, options, None)
         self._set_targets()
         self._on_action()
@@ -480,6 +483,7 @@ class CombatTracker(Demo):
     def _on_system(self, change: Any = None) -> None:
         chosen = _systems.get(self.system.value)
         self.start_options.placeholder = chosen.start_hint
+        self.roster.stats_hint = stats_hint(str(self.system.value))
         self.next_button.description = chosen.next_label
         moment = self.effect_timing.value
         self.effect_timing.options = _timings(str(self.system.value))

@@ -24,7 +24,7 @@ from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import fixed, number, percent, plural
 from escarmouche.text.typo import typographie
 
-__all__ = ["Z95", "Balance", "wilson"]
+__all__ = ["Z95", "Balance", "shares", "wilson"]
 
 #: the z value of a two-sided 95 % interval
 Z95 = 1.959963984540054
@@ -95,6 +95,28 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 def _pct(x: float) -> str:
     return percent(Fraction(x).limit_denominator(10**9))
+
+
+def shares(counts: Sequence[int], n: int) -> list[str]:
+    """``counts`` out of ``n`` as French percentages with one decimal that add up to
+    100,0 % when the counts add up to ``n`` (largest remainder, ties to the first): two
+    sides at 49,05 % and 50,95 % read 49,1 % and 50,9 %, never 49,1 % and 51,0 %. A
+    non-zero share never reads 0,0 %, a share below 1 never 100,0 % (:func:`percent`).
+
+    >>> shares([4905, 5095], 10_000)
+    ['49,1\u202f%', '50,9\u202f%']
+    >>> shares([1, 9_999, 0], 10_000)
+    ['<\u202f0,1\u202f%', '>\u202f99,9\u202f%', '0,0\u202f%']
+    """
+    if n <= 0 or sum(counts) != n or any(k < 0 for k in counts):
+        return [percent(Fraction(k, max(n, 1))) for k in counts]
+    exact = [Fraction(1000 * k, n) for k in counts]
+    units = [int(e) for e in exact]
+    order = sorted(range(len(counts)), key=lambda i: (units[i] - exact[i], i))
+    for i in order[: 1000 - sum(units)]:
+        units[i] += 1
+    return [percent(Fraction(k, n)) if (k and not u) or (k < n and u == 1000)
+            else percent(Fraction(u, 1000)) for k, u in zip(counts, units, strict=True)]
 
 
 def _num(x: float, digits: int = 2) -> str:
@@ -168,6 +190,13 @@ class Balance(ShownAsTable):
         low, high = wilson(k, self.n)
         return (k / self.n, low, high)
 
+    def shown_rates(self) -> dict[str, str]:
+        """Each side's win rate as the tables show it: with the draws and the fights
+        stopped at the turn limit, the shares add up to 100,0 % (:func:`shares`)."""
+        counts = [self.wins.get(side, 0) for side in self.sides]
+        return dict(zip(self.sides, shares([*counts, self.draws, self.timeouts], self.n),
+                        strict=False))
+
     def precision(self) -> str:
         """How precise the win rates are, in one French sentence: the number of fights
         and the widest Wilson 95 % interval of a side's wins, in points.
@@ -210,20 +239,21 @@ class Balance(ShownAsTable):
     def table(self) -> Table:
         """The balance per side, in French."""
         rows: list[tuple[object, ...]] = []
+        shown = self.shown_rates()
         for side in self.sides:
-            rate, low, high = self.win_rate(side)
+            _, low, high = self.win_rate(side)
             surv = self.survivors.get(side, {})
             health = self.health.get(side, {})
             top = self.health_max.get(side, 0)
             remaining = sum(k * v for k, v in health.items())
             rows.append((
                 side,
-                f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]",
+                f"{shown[side]} [{_pct(low)} ; {_pct(high)}]",
                 _col(_mean(surv)),
                 _pct(remaining / top) if top else "—",
                 _col(self.damage_per_round(side)),
             ))
-        title = (f"{self.title} : {plural(self.n, 'combat')} ({self.system}, graine "
+        title = (f"{self.title} : {plural(self.n, 'combat')} ({_system_name(self.system)}, graine "
                  f"{self.seed}) ; durée moyenne {_col(_mean(self.rounds))} "
                  f"{self.turn_word}s (médiane {_quantile(self.rounds, 0.5)}, 90 % en "
                  f"{_quantile(self.rounds, 0.9)} au plus) ; "
@@ -266,7 +296,7 @@ class Balance(ShownAsTable):
         items = [(f"victoire « {s} »", Fraction(self.wins.get(s, 0), self.n))
                  for s in self.sides]
         items += [("match nul", Fraction(self.draws, self.n)),
-                  ("limite de tours", Fraction(self.timeouts, self.n))]
+                  (f"limite de {self.turn_word}s", Fraction(self.timeouts, self.n))]
         return outcome_bars_svg(items, title=f"Issues sur {plural(self.n, 'combat')}")
 
     def rounds_svg(self) -> str:
@@ -295,6 +325,17 @@ def automation_note(roster: Any) -> str:
     enc = roster.encounter()
     fighters = [f.combatant for f in enc.state.fighters.values()]
     return str(enc.system.automation_note(fighters, enc.rules))
+
+
+def _system_name(system: str) -> str:
+    """The name a reader knows a system by, from its title (« Système Rulebook (D100,
+    HAB) » → « Rulebook »), never its engine name; the engine name when it has no title."""
+    try:
+        title = get_system(system).title
+    except EscarmoucheError:
+        return system
+    name = title.removeprefix("Système ").split(" (")[0].strip()
+    return name or system
 
 
 def _turn_word(system: str) -> str:

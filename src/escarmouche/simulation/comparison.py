@@ -27,7 +27,7 @@ from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.render.svg import outcome_bars_svg
 from escarmouche.render.table import ShownAsTable, Table
-from escarmouche.simulation.balance import Z95, Balance, _balance, _col, _mean, _pct, _Tally
+from escarmouche.simulation.balance import Z95, Balance, _balance, _col, _mean, _Tally
 from escarmouche.simulation.fight import as_roster
 from escarmouche.simulation.runner import (
     Progress,
@@ -67,11 +67,11 @@ class Comparison(ShownAsTable):
     def table(self) -> Table:
         la, lb = self.labels
         rows: list[tuple[object, ...]] = []
+        shown_a, shown_b = self.a.shown_rates(), self.b.shown_rates()
         for side in self.a.sides:
-            ra, rb = self.a.win_rate(side)[0], self.b.win_rate(side)[0]
             diff, low, high = self.difference(side)
             sign = "+" if diff > 0 else ""
-            rows.append((side, _pct(ra), _pct(rb),
+            rows.append((side, shown_a[side], shown_b[side],
                          f"{sign}{_col(diff * 100, 1)} [{_col(low * 100, 1)} ; "
                          f"{_col(high * 100, 1)}]",
                          _col(self.a.damage_per_round(side)),

@@ -88,9 +88,10 @@ class Sweep(ShownAsTable):
         for point, bal in zip(self.points, self.balances, strict=True):
             cells: list[object] = [_value_label(bal.system, f, v)
                                    for f, v in zip(self.fields, point, strict=True)]
+            shown = bal.shown_rates()
             for side in sides:
-                rate, low, high = bal.win_rate(side)
-                cells.append(f"{_pct(rate)} [{_pct(low)} ; {_pct(high)}]")
+                _, low, high = bal.win_rate(side)
+                cells.append(f"{shown[side]} [{_pct(low)} ; {_pct(high)}]")
             cells.append(_col(_mean(bal.rounds)))
             rows.append(tuple(cells))
         word = self.balances[0].turn_word if self.balances else "tour"

@@ -697,9 +697,9 @@ def resolve_attack(
         field = f"jet de {setup.defence}"
         if defence_roll is None:
             raise invalid(field, None, rule,
-                          f"manquant : l’attaque touche ({roll} pour "
-                          f"{number(setup.target.total)}) et {setup.defender.name} tente une "
-                          f"{setup.defence} ; un d100 est nécessaire")
+                          f"l’attaque touche ({roll} pour {number(setup.target.total)}) et "
+                          f"{setup.defender.name} tente une {setup.defence}, un d100 est "
+                          "nécessaire")
         used_defence = _check.die(field, defence_roll, 100, rule)
         rule_ids += ["D100-PARRY-1", rule]
         rule_ids.append("D100-PARRY-3" if setup.defence == "parade" else "D100-DODGE-2")
@@ -718,8 +718,8 @@ def resolve_attack(
             rule_ids.append("D100-ATK-6")
         if damage_roll is None:
             raise invalid("d10 de dégâts", None, "D100-ATK-3",
-                          f"manquant : l’attaque touche {setup.defender.name} ({where}) ; "
-                          "un d10 est nécessaire")
+                          f"l’attaque touche {setup.defender.name} ({where}), un d10 est "
+                          "nécessaire")
         used_damage = _check.die("d10 de dégâts", damage_roll, _DAMAGE_DIE, "D100-ATK-3")
         armour = setup.armour(where)
         raw = used_damage + setup.weapon.damage

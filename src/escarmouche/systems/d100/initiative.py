@@ -187,7 +187,7 @@ def resolve_initiative(combatants: Iterable[Combatant], dice: Sequence[int]) -> 
         what = f"départage {de(name)}" if rolloff else f"initiative {de(name)}"
         value = next(it, None)
         if value is None:
-            raise invalid(what, None, rule, "manquant : un d10 de plus est nécessaire")
+            raise invalid(what, None, rule, "un d10 de plus est nécessaire")
         return _check.die(what, value, INITIATIVE_DIE, rule)
 
     return _initiative(combatants, draw)

@@ -89,7 +89,7 @@ def resolve_drop_jump(height: float, ag: int, rolls: Sequence[int], *,
     for k in range(1, tests + 1):
         if k > len(rolls):
             raise invalid(f"test d’Ag n° {k}", None, "D100-JUMP-1",
-                          f"manquant : une descente de {number(height)} m demande "
+                          f"une descente de {number(height)} m demande "
                           f"{plural(tests, 'test')} d’Ag")
         roll = _check.die(f"test d’Ag n° {k}", rolls[k - 1], 100, "D100-JUMP-1")
         used.append(roll)

@@ -202,6 +202,15 @@ def group_order_sentence(init: D12Initiative) -> str:
 
 
 def group_acts_sentence(side: str, value: int, standing: list[str]) -> str:
+    """A group's turn (D12-INIT-4); a group with one member standing has no « membres »
+    who decide together.
+
+    >>> group_acts_sentence("monstres", 7, ["Grolk"])
+    'Le groupe « monstres » agit (initiative 7) avec un seul membre debout, Grolk (D12-INIT-4).'
+    """
+    if len(standing) == 1:
+        return (f"Le groupe {quote(side)} agit (initiative {value}) avec un seul membre "
+                f"debout, {standing[0]} (D12-INIT-4).")
     return (f"Le groupe {quote(side)} agit (initiative {value}) : ses membres décident "
             f"ensemble puis exécutent dans l’ordre {', '.join(standing)} (D12-INIT-4).")
 

@@ -602,8 +602,8 @@ def first_to_act_chances(combatants: Iterable[Combatant], *, environment: bool =
               f"probabilité de {percent(odds.reroll)} ; les chances ci-dessous portent sur "
               "le tirage retenu." if odds.reroll else "")
     out = [Chances("Le groupe agit en premier (D12-INIT-2/3)", tuple(odds.first.items()),
-                   "Chaque groupe prend son meilleur résultat (1d12 + init) ; à égalité, le "
-                   "deuxième meilleur, etc. (D12-INIT-2, D12-INIT-3)." + reroll)]
+                   "Chaque groupe prend son meilleur résultat (1d12 + bonus d’initiative)"
+                   " ; à égalité, le deuxième meilleur, etc. (D12-INIT-2, D12-INIT-3)." + reroll)]
     if environment:
         out.append(Chances("Le groupe agit avant l’environnement (D12-INIT-5)",
                            tuple(odds.before_environment.items())))
@@ -617,7 +617,7 @@ def bonus_turn_chances(combatants: Iterable[Combatant], ambush_by: str) -> tuple
     if not first:
         return ()
     return (Chances("d12 : agit en premier au tour bonus (D12-SURPRISE-2)",
-                    tuple(first.items())),)
+                    tuple((f"{name} en tête du tour bonus", p) for name, p in first.items())),)
 
 
 #: the names before the naming rule (odds are ``<thing>_odds``), kept for compatibility

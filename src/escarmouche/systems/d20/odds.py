@@ -181,8 +181,8 @@ def first_to_act_chances(combatants: Iterable[Combatant], *, rules: Rules | None
     """What the initiative demo charts: :func:`first_to_act_odds` (D20-INIT-1)."""
     first = first_to_act_odds(combatants, rules=rules)
     return (Chances("Agir en premier (D20-INIT-1)", tuple(first.items()),
-                    "Agir en premier : 1d20 + init, égalités au plus haut init puis jet de "
-                    "départage (D20-INIT-1)."),)
+                    "Agir en premier : 1d20 + modificateur d’initiative, égalités au "
+                    "plus haut modificateur puis jet de départage (D20-INIT-1)."),)
 
 
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----

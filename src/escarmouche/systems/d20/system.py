@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from escarmouche import _check
 from escarmouche.errors import invalid
-from escarmouche.model import Combatant, Effect, Json, Timing
+from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
@@ -276,8 +276,16 @@ class D20System(System[Rules]):
             f.flags["budget"] = {"actions": [], "points": 0}
             f.flags["opportunite"] = None
             f.flags["immediate"] = False
+        # each die named: one d20 per fighter in the given order, then the roll-offs,
+        # round after round, the still-tied fighters in the given order (D20-INIT-1)
+        labels = [f"initiative : {r.name}" for r in ini.rolls]
+        for k in range(max((len(r.roll_offs) for r in ini.rolls), default=0)):
+            labels += [f"départage : {r.name}" for r in ini.rolls if len(r.roll_offs) > k]
+        drawn = ctx.rng.take()
+        dice = [DieRecord(d.faces, d.value, labels[i] if len(labels) == len(drawn)
+                          else "initiative") for i, d in enumerate(drawn)]
         ctx.emit("initiative", initiative_sentence(ini.rolls, ini.order),
-                 rules=("D20-INIT-1",), data=ini.to_json(), purpose="initiative")
+                 rules=("D20-INIT-1",), data=ini.to_json(), dice=dice)
         placed = [f"{n} {square_text(p)}" for n, p in positions.items()]
         if placed:
             ctx.emit("placement", "Positions : " + join(placed) + ".",

@@ -315,6 +315,15 @@ def _fit(actions: Sequence[str], action_points: int, rules: Rules | None, who: s
     return categories, slots, assign, failed
 
 
+def _named(action: str) -> str:
+    """An action of a refused list as a reader names it: a category by its label
+    (« action simple »), an action by its label (« attaquer »), never its id."""
+    if action in CATEGORIES:
+        return CATEGORY_LABELS[action]
+    label = ACTIONS[action].label
+    return label[:1].lower() + label[1:]
+
+
 def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | None = None,
               who: str = "") -> TurnPlan:
     """Fit ``actions`` (categories ``"simple"``, ``"mouvement"``, ``"mineure"``,
@@ -339,7 +348,8 @@ def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | 
             f"{of}la {ordinal(failed + 1, feminine=True)} action ({CATEGORY_LABELS[cat]}) "
             f"ne trouve plus de place ; un tour offre une action simple, une de mouvement et "
             f"une mineure{extra} ({cited}), une action de mouvement pouvant remplacer l’action "
-            "simple et une action mineure l’une ou l’autre", kind=IllegalActionError)
+            "simple et une action mineure l’une ou l’autre", kind=IllegalActionError,
+            display=", ".join(_named(a) for a in actions))
     plan_rules = ["D20-ACT-1"]
     if any(a is not None and slots[a] != categories[i] for i, a in enumerate(assign)):
         plan_rules.append("D20-ACT-2")

@@ -196,15 +196,16 @@ def _damage(ctx: Ctx[Rules], spec: ActionSpec, params: Mapping[str, Any],
     if not has_amount and not has_dice:
         if spec.id == "attaquer":
             raise invalid("degats", None, "RB-END-2",
-                          "degats manquant : donnez le montant (degats=…) ou les dés "
-                          "(des=\"1d6\") de l’attaque")
+                          "donnez les dégâts de l’attaque, que le texte laisse au MJ, en "
+                          "montant (« degats=4 ») ou en dés (« des=1d6 »)")
         if "piste" in params:
             raise invalid("piste", track, "RB-END-2",
-                          "piste sans dégâts : donnez degats=… ou des=…")
+                          "une piste ne sert qu’avec des dégâts, donnez aussi « degats=… » "
+                          "ou « des=… »")
         return None
     if target is None:
         raise invalid("cible", None, "RB-END-2",
-                      "cible manquante : des dégâts s’appliquent à une cible")
+                      "des dégâts s’appliquent à une cible, donnez « cible=… »")
     if has_amount:
         amount = _check.integer("degats", params["degats"], lo=0, hi=10_000, rule="RB-END-2")
         return amount, track, ""
@@ -222,11 +223,12 @@ def _speed(params: Mapping[str, Any], target: FighterState | None) -> tuple[str,
     if speed is None:
         if "duree" in params:
             raise invalid("duree", params["duree"], "RB-SPEED-1",
-                          "duree sans vitesse : la durée ne concerne qu’un effet de vitesse")
+                          "une durée ne sert qu’à un effet de vitesse, donnez aussi "
+                          "« vitesse=… »")
         return None
     if target is None:
         raise invalid("cible", None, "RB-SPEED-1",
-                      "cible manquante : un effet de vitesse s’applique à une cible")
+                      "un effet de vitesse s’applique à une cible, donnez « cible=… »")
     effect = _check.choice("vitesse", speed, SPEED_EFFECTS, "RB-SPEED-1",
                            labels={k: v.label for k, v in SPEED_EFFECTS.items()})
     duration = _check.integer("duree", params.get("duree", 1), lo=1, hi=1000,

@@ -220,7 +220,7 @@ def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: b
     why = [res.text + "."]
     why += [f"{z.text} ({', '.join(z.rules)})." for z in init.turn_zero_reasons]
     if not init.turn_zero:
-        why.append("Personne ne qualifie pour le tour 0 : le combat commence au tour 1 "
+        why.append("Personne ne joue au tour 0 : le combat commence au tour 1 "
                    "(RB-INIT-3, RB-SURPRISE-3).")
     return SurpriseReport("Tour 0", tuple(init.turn(0)), tuple(why),
                           (*res.rules, *init.rules), tuple(steps))

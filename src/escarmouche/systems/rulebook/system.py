@@ -193,8 +193,8 @@ class RulebookSystem(System[Rules]):
                            high=self.stat_bounds[ECLAT_MAX][1])
         elif ECLAT_MAX in combatant.stats:
             raise invalid(ECLAT, None, "RB-END-3",
-                          f"eclat manquant pour {combatant.name} : {ECLAT_MAX} est donné sans "
-                          "l’éclat actuel")
+                          f"{combatant.name} a un éclat maximal (« {ECLAT_MAX} ») sans son "
+                          f"éclat actuel (« {ECLAT} »)")
         if DECLARED_DAMAGE in combatant.stats:
             check_stat(combatant, DECLARED_DAMAGE, "RB-END-2", low=DECLARED_DAMAGE_FACES[0],
                        high=DECLARED_DAMAGE_FACES[1])
@@ -265,8 +265,8 @@ class RulebookSystem(System[Rules]):
             _check.name_in("surprise_par", surprise_by, sides, "RB-SURPRISE-1", what="camp")
             if "non_avertis" not in options:
                 raise invalid("non_avertis", None, "RB-SURPRISE-1",
-                              "non_avertis manquant ; précisez si les défenseurs ignorent la "
-                              "présence des attaquants (non_avertis=True ou False)")
+                              "précisez si les défenseurs ignorent la présence des "
+                              "attaquants (« non_avertis », oui ou non)")
             attackers = [c for c in roster if c.side == surprise_by]
             defenders = [c for c in roster if c.side != surprise_by]
             if not defenders:
