@@ -482,12 +482,13 @@ def test_labels_of_option_values_exist_for_every_choice() -> None:
 
 def test_d12_damage_floored_at_zero_is_shown_as_a_ruling() -> None:
     """D12-CRIT-1 (ruling: damage never heals): a hit of ``1d6-2`` showing 1 deals 0, and
-    the log says so with the minus sign, not « [1] - 2 = -1 »."""
+    the log says so with the minus sign and the sum it floors, in one parenthesis
+    (B125: not « [1] - 2 = -1 », nor « → 0 (minimum 0) » two parentheses deep)."""
     from escarmouche.systems import d12
 
     dmg = d12.resolve_damage("1d6-2", [1])
     assert (dmg.raw, dmg.damage) == (-1, 0)
-    assert dmg.detail == "1d6-2 : [1] − 2 → 0 (minimum 0)"
+    assert dmg.detail == "1d6-2 : [1] − 2 = −1, ramené à 0"
     fine = d12.resolve_damage("1d6-2", [5])
     assert (fine.damage, fine.detail) == (3, "1d6-2 : [5] − 2 = 3")
 

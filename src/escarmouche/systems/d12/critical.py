@@ -40,7 +40,7 @@ from escarmouche.systems.d12.rules import (
     check_option,
     check_weapon,
 )
-from escarmouche.text.fmt import plural, quote
+from escarmouche.text.fmt import number, plural, quote
 
 __all__ = [
     "AttackOutcome",
@@ -252,7 +252,7 @@ def resolve_damage(weapon: str, dice_shown: Sequence[int], *, option: str | None
         raw = r.total
         detail = str(r)
         if raw < 0:  # damage never heals: the floor is a ruling, shown (D12-CRIT-1)
-            detail = detail.rsplit(" = ", 1)[0] + " → 0 (minimum 0)"
+            detail = f"{detail.rsplit(' = ', 1)[0]} = {number(raw)}, ramené à 0"
     return DamageRoll(weapon, option, expr, shown, detail, raw, max(raw, 0),
                       _option_rules(option))
 
