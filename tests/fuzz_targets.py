@@ -540,3 +540,31 @@ def file_targets() -> list[Target]:
         Target("roster.parse_roster", _mutated_text(rosters), _play_roster),
         Target("editions.load_edition", _mutated_text(editions), _load_edition),
     ]
+
+
+@functools.lru_cache(maxsize=1)
+def sampled_refusals(examples: int = 25) -> tuple[EscarmoucheError, ...]:
+    """The refusals of a broad, fixed sample: every target on ``examples`` generated
+    inputs (derandomized: the same sample on every run). Crashes are ``test_fuzz``'s
+    business and are left out. Cached: the typography and proofreading tests read the
+    same sample."""
+    errors: list[EscarmoucheError] = []
+
+    def collector(target: Target) -> Callable[[], None]:
+        @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+        @given(target.strategy)
+        def collect(value: Any) -> None:
+            try:
+                target.run(value)
+            except EscarmoucheError as err:
+                errors.append(err)
+            except Exception:
+                pass
+
+        return collect  # type: ignore[no-any-return]
+
+    for target in all_targets():
+        collector(target)()
+    return tuple(errors)
+

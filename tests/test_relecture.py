@@ -177,31 +177,14 @@ def test_r2_refusals_read_as_sentences_with_french_labels() -> None:
 
 def _fuzzed_refusals() -> list[EscarmoucheError]:
     """The refusals of a broad, fixed sample: every fuzz target (dice, saves, rosters,
-    edition files, widget boxes, actions, start options, rules) on 25 generated inputs,
-    and the widgets' number boxes on what a reader types."""
+    edition files, widget boxes, actions, start options, rules) on 25 generated inputs
+    (``tests.fuzz_targets.sampled_refusals``, shared with the typography test), and the
+    widgets' number boxes on what a reader types."""
     from escarmouche_widgets._parse import NumberField, parse_number
-    from hypothesis import HealthCheck, Phase, given, settings
 
-    from tests.fuzz_targets import all_targets
+    from tests.fuzz_targets import sampled_refusals
 
-    errors: list[EscarmoucheError] = []
-
-    def collector(target: Any) -> Callable[[], None]:
-        @settings(max_examples=25, deadline=None, database=None, derandomize=True,
-                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-        @given(target.strategy)
-        def collect(value: Any) -> None:
-            try:
-                target.run(value)
-            except EscarmoucheError as err:
-                errors.append(err)
-            except Exception:  # crashes are test_fuzz's business
-                pass
-
-        return collect  # type: ignore[no-any-return]
-
-    for target in all_targets():
-        collector(target)()
+    errors = list(sampled_refusals())
     field = NumberField("blessures (B)", 0, 1000, "D100-ATK-3")
     for typed in ("12,5", "12.5", "-3", "99999999999", "abc", "", "1e3"):
         try:

@@ -20,14 +20,14 @@ from __future__ import annotations
 import html
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 from escarmouche_widgets._html import text_of
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from escarmouche import Combatant, EscarmoucheError
@@ -272,29 +272,11 @@ def test_every_event_of_seeded_fights_is_typeset(name: str) -> None:
 
 
 def _refusals() -> list[str]:
-    """Error messages of a corpus of refused operations: the fuzz targets' inputs
-    (a fixed sample), and the refusals of the golden fights."""
-    from tests.fuzz_targets import all_targets
+    """Error messages of a corpus of refused operations: the fuzz targets' inputs (a
+    fixed sample, ``tests.fuzz_targets.sampled_refusals``)."""
+    from tests.fuzz_targets import sampled_refusals
 
-    messages: list[str] = []
-
-    def collector(target: Any) -> Callable[[], None]:
-        @settings(max_examples=25, deadline=None, database=None, derandomize=True,
-                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-        @given(target.strategy)
-        def collect(value: Any) -> None:
-            try:
-                target.run(value)
-            except EscarmoucheError as err:
-                messages.append(str(err))
-            except Exception:  # crashes are test_fuzz's business
-                pass
-
-        return collect  # type: ignore[no-any-return]
-
-    for target in all_targets():
-        collector(target)()
-    return messages
+    return [str(err) for err in sampled_refusals()]
 
 
 def test_every_error_message_is_typeset() -> None:
