@@ -562,7 +562,7 @@ def sampled_refusals(examples: int = 25) -> tuple[EscarmoucheError, ...]:
             except Exception:
                 pass
 
-        return collect  # type: ignore[no-any-return]
+        return collect
 
     for target in all_targets():
         collector(target)()
