@@ -638,7 +638,8 @@ def test_r1_the_d12_ambush_names_the_attacking_side_b47() -> None:
               Combatant("Gobelin 1", "Gobelins", {"init": 1})]
     init = d12.initiative(roster, ScriptedRolls([9, 7, 5, 2]), ambush_by="Gobelins")
     text = " ".join(initiative_lines(init)).replace("\u00a0", " ")
-    assert "Embuscade du camp « Gobelins » : tour bonus" in text, text
+    assert ("Embuscade du camp « Gobelins » (D12-SURPRISE-1, D12-SURPRISE-2) : tour "
+            "bonus") in text, text
 
 
 def test_r3_a_d20_roll_is_written_as_an_equality_that_holds_b48_b49() -> None:
@@ -741,3 +742,16 @@ def test_r6_a_d20_square_is_never_an_action_slot_b64() -> None:
     bad = [nb.relative_to(BOOK).as_posix() for nb in notebooks()
            if "Case du budget" in nb.read_text(encoding="utf-8")]
     assert not bad, bad
+
+
+def test_no_two_parentheses_in_a_row_before_a_rule() -> None:
+    """House style (fifth pass): a reason and its rule share one parenthesis; no stored
+    output of the book reads « … (réussite critique) (RB-INIT-3) »."""
+    pattern = re.compile(r"\) \((?:RB|D100|D12|D20|CORE)-[A-Z]+-\d+")
+    bad = []
+    for nb in sorted(BOOK.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in nb.parts:
+            continue
+        for _, _kind, out in stored_outputs(nb):
+            bad += [m.group(0) for m in pattern.finditer(out)]
+    assert not bad, bad[:5]

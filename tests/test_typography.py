@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from escarmouche_widgets._html import text_of
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from escarmouche import Combatant, EscarmoucheError
@@ -206,7 +206,10 @@ def test_not_prose_survives_anywhere(left: str, token: str, right: str) -> None:
 @given(_plain_prose, _plain_prose)
 def test_in_context_agrees_with_the_whole(left: str, right: str) -> None:
     """Typesetting a text split in two (two nodes, two tags) with one character of
-    context gives the same as typesetting it whole, up to the space at the cut."""
+    context gives the same as typesetting it whole, up to the space at the cut. The one
+    limit: a « » quotation opened in one node and closed in the other (a quoted value is
+    left as typed, and one character of context cannot see the closing mark)."""
+    assume(not ("«" in left and "»" in right))
     whole = typographie(left + right)
     a = in_context(left, "", right[:1])
     b = in_context(right, a[-1:] if a else "", "")

@@ -37,7 +37,7 @@ def test_rulebook_surprise_turn_0_and_why() -> None:
     assert demo.error_text == ""
     assert "Tour 0\u00a0: Vex." in text
     assert "attaque surprise réussie" in text
-    assert "Grolk ne joue pas au tour 0 malgré l’attaque surprise (échec critique)" in text
+    assert "Grolk ne joue pas au tour 0 malgré l’attaque surprise (échec critique, " in text
     assert ("d100 = 10 (surprise\u00a0: DIS des attaquants)\u202f; d100 = 90 (surprise\u00a0: "
             "PMR des défenseurs)\u202f; d100 = 20 (initiative\u00a0: Aldric)") in text
     assert "RB-SURPRISE-3" in text and "RB-INIT-4" in text

@@ -8,7 +8,7 @@ from ``--graine N`` (the same seed gives the same fight) or are typed by hand wi
 >>> from escarmouche.cli import main
 >>> main(["combat", "rulebook-duel", "--graine", "3", "--tours-max", "1"]
 ...      )  # doctest: +ELLIPSIS
-Duel sur le pont de cordes (système rulebook, graine 3)
+Duel sur le pont de cordes (système Rulebook, graine 3)
 ...
 Issue : ...
 0
@@ -30,6 +30,7 @@ from escarmouche.errors import invalid
 from escarmouche.policies import POLICIES
 from escarmouche.render.table import Table
 from escarmouche.roster import Roster, example_rosters, load_roster
+from escarmouche.systems import display_name
 from escarmouche.text.fmt import join, quote
 
 __all__ = ["add_parser", "load", "run"]
@@ -145,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         })
         return 0
     origin = "dés à la main" if seed is None else f"graine {seed}"
-    print(f"{roster.title or roster.source} (système {roster.system}, {origin})")
+    print(f"{roster.title or roster.source} (système {display_name(roster.system)}, {origin})")
     print("Politiques" + NBSP + ": " + join(f"{side} {quote(name)}"
                                              for side, name in policies.items()) + ".")
     print(enc.journal(rules=True) if args.regles else enc.narration())

@@ -314,9 +314,9 @@ def _rule_link(rule: str, texts: Mapping[str, str]) -> str:
 def system_name(system: str) -> str:
     """The system as the book names it in a table (« Rulebook », « d100 »), from its
     title, not its registry name."""
-    from escarmouche.systems import get
+    from escarmouche.systems import display_name
 
-    return get(system).title.split(" (")[0].removeprefix("Système ")
+    return display_name(system)
 
 
 #: the kinds of change whose text is a ruling's box, read after its rule

@@ -31,7 +31,15 @@ if TYPE_CHECKING:
     from escarmouche.systems.base import System
 
 __all__ = [
-    "DEFAULT", "NAMES", "TITLES", "available", "by_rule_prefix", "get", "register", "system",
+    "DEFAULT",
+    "NAMES",
+    "TITLES",
+    "available",
+    "by_rule_prefix",
+    "display_name",
+    "get",
+    "register",
+    "system",
     "unregister",
 ]
 
@@ -75,6 +83,12 @@ DEFAULT: str = NAMES[0]
 
 #: systems added with :func:`register` (a designer's fifth system, a test's toy system)
 _EXTRA: dict[str, System[Any]] = {}
+
+
+def display_name(name: str | System[Any]) -> str:
+    """The system as the book names it (« Rulebook », « d100 »), from its title, not its
+    registry name."""
+    return get(name).title.split(" (")[0].removeprefix("Système ") or get(name).name
 
 
 def available() -> tuple[str, ...]:

@@ -29,6 +29,7 @@ from escarmouche.errors import HIDDEN, invalid
 __all__ = [
     "MINUS",
     "NNBSP",
+    "cite",
     "de",
     "fixed",
     "fraction",
@@ -236,6 +237,20 @@ def join(items: Iterable[str], *, empty: str = "personne", last: str = "et") -> 
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + f" {last} " + names[-1]
+
+
+def cite(text: str, rules: str) -> str:
+    """``text`` citing ``rules`` in one parenthesis: folded into the parenthesis that
+    ends ``text`` (a reason), never two in a row (issue 25, house style).
+
+    >>> cite("Brune joue au tour 0 (réussite critique)", "RB-INIT-3")
+    'Brune joue au tour 0 (réussite critique, RB-INIT-3)'
+    >>> cite("Ordre : Aube, Brune", "RB-INIT-2")
+    'Ordre : Aube, Brune (RB-INIT-2)'
+    """
+    if text.endswith(")") and "(" in text:
+        return f"{text[:-1]}, {rules})"
+    return f"{text} ({rules})"
 
 
 def quote(text: str) -> str:

@@ -278,8 +278,8 @@ def target_number(
         if shooter_engaged and not w.engaged_ok:
             raise invalid("tireur_engage", True, "D100-RANGED-2",
                           f"{attacker.name} combat au corps à corps et ne peut pas tirer "
-                          f"avec {quote(w.label)} (seuls le pistolet et l’arbalète de poing "
-                          "le permettent)", kind=IllegalActionError)
+                          f"avec {quote(w.label)} ; seuls le pistolet et l’arbalète de poing "
+                          "le permettent", kind=IllegalActionError)
         if distance is None:
             raise invalid("distance", None, "D100-RANGED-5",
                           f"un tir à {quote(w.label)} demande la distance de la cible en "

@@ -97,8 +97,8 @@ def perfect_tie_sentence(pt: PerfectTie) -> str:
 
 def bonus_tie_sentence(b: BonusTie) -> str:
     names = join([f"{n} (bonus {signed(s)})" for n, s in b.order])
-    return (f"{_scope_label(b.scope)} : égalité à {b.total}, départagée au bonus, {names} "
-            "(D12-INIT-4).")
+    return (f"{_scope_label(b.scope)} (D12-INIT-4) : égalité à {b.total}, départagée au "
+            f"bonus, {names}.")
 
 
 def roll_off_sentence(ro: RollOff) -> str:
@@ -129,9 +129,9 @@ def initiative_lines(init: D12Initiative) -> list[str]:
     lines: list[str] = []
     if init.ambush_by is not None:
         index = {r.name: r for r in init.bonus_rolls}
-        lines.append(f"Embuscade du camp {quote(init.ambush_by)} : tour bonus pour "
-                     + _rolls_with_totals(index[n] for n in init.bonus_turn)
-                     + " (D12-SURPRISE-1, D12-SURPRISE-2).")
+        lines.append(f"Embuscade du camp {quote(init.ambush_by)} (D12-SURPRISE-1, "
+                     "D12-SURPRISE-2) : tour bonus pour "
+                     + _rolls_with_totals(index[n] for n in init.bonus_turn) + ".")
     if init.out:
         lines.append(bonus_turn_over_sentence(list(init.out)))
     if init.pending:
@@ -145,8 +145,9 @@ def initiative_lines(init: D12Initiative) -> list[str]:
         if g.environment:
             lines.append(f"Environnement : initiative {ENVIRONMENT_INITIATIVE} (D12-INIT-5).")
         else:
-            lines.append(f"Groupe {quote(g.side)} : initiative {g.value} "
-                         f"(résultats {_numbers(g.results)}) (D12-INIT-2).")
+            word = "résultats" if len(g.results) > 1 else "résultat"
+            lines.append(f"Groupe {quote(g.side)} (D12-INIT-2) : initiative {g.value}, "
+                         f"{word} {_numbers(g.results)}.")
     lines += [group_tie_sentence(t) + "." for t in init.group_ties]
     lines += [bonus_tie_sentence(b) for b in init.bonus_ties]
     lines += [roll_off_sentence(ro) for ro in init.roll_offs]
@@ -158,9 +159,9 @@ def ambush_sentence(init: D12Initiative) -> str:
     """The ambush's bonus turn, its individual rolls and the ties its bonuses broke."""
     ties = [bonus_tie_sentence(b) for b in init.bonus_ties if b.scope == BONUS_SCOPE]
     return " ".join([
-        f"Embuscade du camp {quote(init.ambush_by or '')} et tour bonus (tour 0) ; "
-        f"initiatives individuelles : {_rolls_with_totals(init.bonus_rolls)} "
-        "(D12-SURPRISE-1, D12-SURPRISE-2).", *ties])
+        f"Embuscade du camp {quote(init.ambush_by or '')} et tour bonus, le tour 0 "
+        "(D12-SURPRISE-1, D12-SURPRISE-2) ; initiatives individuelles : "
+        f"{_rolls_with_totals(init.bonus_rolls)}.", *ties])
 
 
 def bonus_turn_over_sentence(out: list[str]) -> str:
@@ -182,8 +183,8 @@ def bonus_turn_over_sentence(out: list[str]) -> str:
 
 
 def initiative_rolls_sentence(rolls: Iterable[InitiativeRoll], again: bool) -> str:
-    return (f"Initiative de groupe{' (relance)' if again else ''} : "
-            f"{_rolls_with_totals(rolls)} (D12-INIT-1).")
+    return (f"Initiative de groupe{', relance' if again else ''} (D12-INIT-1) : "
+            f"{_rolls_with_totals(rolls)}.")
 
 
 def group_order_sentence(init: D12Initiative) -> str:
@@ -195,7 +196,7 @@ def group_order_sentence(init: D12Initiative) -> str:
             parts.append(f"environnement à {ENVIRONMENT_INITIATIVE}")
         else:
             parts.append(f"{quote(side)} à {values[side]} ({join(members)})")
-    lines = ["Ordre des groupes : " + " ; ".join(parts) + " (D12-INIT-2)."]
+    lines = ["Ordre des groupes (D12-INIT-2) : " + " ; ".join(parts) + "."]
     lines += [group_tie_sentence(t) + "." for t in init.group_ties]
     lines += [bonus_tie_sentence(b) for b in init.bonus_ties if b.scope != BONUS_SCOPE]
     return " ".join(lines)

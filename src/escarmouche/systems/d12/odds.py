@@ -674,8 +674,8 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
                   "premier", ("D12-INIT-2", "D12-INIT-3", "D12-INIT-5"),
                   ("Situation", "Agit en premier", "Avant l’environnement", "Égalité parfaite"),
                   tuple(groups)),
-        OddsTable("d12.critical", "Valeur des options critiques, arme par défaut "
-                  "(dégâts moyens)", ("D12-CRIT-2",),
+        OddsTable("d12.critical", "Valeur des options critiques, arme par défaut, sans "
+                  "bonus d’attaque (dégâts moyens)", ("D12-CRIT-2",),
                   ("Défense", "Maximum", "Dé explosif", "Avantage",
                    "Dégâts moyens de l’attaque, option par défaut"), tuple(values), "number"),
         OddsTable("d12.caps", "Initiative bloquée : chance d’atteindre la borne d’un jet "

@@ -172,7 +172,7 @@ class Initiative:
         lines.extend(f"{t.text} (RB-INIT-2)." for t in self.ties)
         lines.append(f"Ordre d’initiative : {', '.join(self.order)} (RB-INIT-2).")
         for z in self.turn_zero_reasons:
-            lines.append(f"{z.text} ({', '.join(z.rules)}).")
+            lines.append(f"{fmt.cite(z.text, ', '.join(z.rules))}.")
         lines.extend(f"{line}." for line in self.speed.explain())
         return lines
 

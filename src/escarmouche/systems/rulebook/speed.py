@@ -173,7 +173,7 @@ class SpeedOrder:
 
     def explain(self) -> list[str]:
         """French lines: every cancellation and every move, with its rule ID."""
-        return [f"{s.text} ({s.rule})" for s in self.steps]
+        return [fmt.cite(s.text, s.rule) for s in self.steps]
 
     def table(self) -> Table:
         """Every step (cancellation, move, second activation) as a French table."""

@@ -218,7 +218,7 @@ def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: b
     steps += [(after_test + i, f"initiative : {c.name}") for i, c in enumerate(roster)]
     steps.append((after_test + len(roster), "départage"))
     why = [res.text + "."]
-    why += [f"{z.text} ({', '.join(z.rules)})." for z in init.turn_zero_reasons]
+    why += [f"{fmt.cite(z.text, ', '.join(z.rules))}." for z in init.turn_zero_reasons]
     if not init.turn_zero:
         why.append("Personne ne joue au tour 0 : le combat commence au tour 1 "
                    "(RB-INIT-3, RB-SURPRISE-3).")

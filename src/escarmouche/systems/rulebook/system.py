@@ -425,7 +425,7 @@ class RulebookSystem(System[Rules]):
             if s.effect == "hyperactivite" and turn == 0:
                 notes.append(f"{s.name} n’agit qu’une fois au tour 0 (RB-SURPRISE-3)")
                 continue
-            notes.append(f"{s.text} ({s.rule})")
+            notes.append(fmt.cite(s.text, s.rule))
         if turn in (0, 1):
             absent = [n for n in init.late if n in speed.order]
             if absent:
