@@ -26,7 +26,6 @@ the PDF exists (``tools/build_pdf.py``), so that the PDF is in the book's cache.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import hashlib
 import html
@@ -45,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from escarmouche.text.fmt import number  # noqa: E402
+from tools.browser_kit import built_site  # noqa: E402
 
 SITE = ROOT / "_build" / "html"
 ICON_CACHE = ROOT / "_build" / "offline-icons"
@@ -423,13 +423,10 @@ def build(site: Path = SITE) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--dir", type=Path, default=SITE)
-    args = parser.parse_args(argv)
-    if not (args.dir / "index.html").is_file():
-        print(f"{args.dir} : aucun site construit ; lancez `make book`.", file=sys.stderr)
+    site = built_site(__doc__.split("\n", 1)[0], argv)
+    if site is None:
         return 2
-    build(args.dir)
+    build(site)
     return 0
 
 
