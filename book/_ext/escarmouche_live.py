@@ -138,7 +138,9 @@ def bar_html(widgets: bool) -> str:
              "gardé sur cet appareil.</span>")
     return (
         '<div id="escarmouche-live" class="escarmouche-live" data-state="off">'
-        '<button type="button" class="escarmouche-live-activate" aria-pressed="false">'
+        # A tap before live.js has run (the bar paints first) is kept: live.js acts on it.
+        '<button type="button" class="escarmouche-live-activate" aria-pressed="false" '
+        "onclick=\"this.setAttribute('data-early','1')\">"
         f'▶ Activer<span class="escarmouche-live-size"> ({_size(page)})</span></button>'
         f'<span class="escarmouche-live-status" role="status" aria-live="polite">{status}'
         f'{first}</span><span class="escarmouche-live-extra"></span></div>'

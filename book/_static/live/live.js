@@ -875,6 +875,9 @@
     button.addEventListener("click", function () {
       activate();
     });
+    // The bar is painted before this script runs: a tap it did not see yet counts.
+    var early = button.getAttribute("data-early") === "1";
+    button.removeAttribute("data-early");
     // The bar is drawn whole at build (escarmouche_live.bar_html): its first sentence
     // and the sizes are already there, so nothing moves when this script runs.
     bar.setAttribute("data-state", "off");
@@ -907,6 +910,7 @@
     // as soon as this script does, the sizes wait for the DOMContentLoaded that follows it.
     if (window.escarmoucheOffline || document.readyState === "complete") offerOffline();
     else document.addEventListener("DOMContentLoaded", offerOffline);
+    if (early) activate();
   }
 
   /** The size of the first « Activer » (escarmouche-offline.js knows what is cached), or
