@@ -219,14 +219,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the pages whose path contains one of these")
     parser.add_argument("--no-install-check", action="store_true",
                         help="skip the installability check")
+    parser.add_argument("--dir", type=Path, default=SITE,
+                        help="the built site (default _build/html; a variant to compare)")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args(argv)
-    if not any(SITE.rglob("*.html.gz")):
+    if not any(args.dir.rglob("*.html.gz")):
         print("site non compressé : lancez `make book`", file=sys.stderr)
         return 2
     status = 0
     if args.lighthouse:
-        rows = lighthouse(repeat=args.repeat, only=args.only)
+        rows = lighthouse(args.dir, repeat=args.repeat, only=args.only)
         print(f"Lighthouse mobile, médiane de {args.repeat} passage(s) alternés "
               "(min–max) ; charge de la machine : " + _load())
         print("| type de page | page | performance | accessibilité | FCP (s) | LCP (s) "
@@ -247,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"actif) : {'oui' if not errors else 'NON : ' + ', '.join(errors)}.")
             status = status or (1 if errors else 0)
     else:
-        rows = weigh()
+        rows = weigh(args.dir)
         print("| type de page | page | requêtes | transféré (compressé) | non compressé "
               "| widgets |")
         print("|---|---|---:|---:|---:|---:|")
