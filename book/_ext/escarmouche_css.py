@@ -3,7 +3,8 @@
 Sphinx and its theme put about fourteen stylesheets in each page's ``<head>`` (the
 theme's ``theme.css`` itself ``@import``\\ s ``basic.css``: a second round trip), all
 render-blocking: on a slow phone link the first paint waits for each of them. At
-``build-finished`` (after ``escarmouche_site`` has slimmed the theme's stylesheet), the
+``build-finished`` (last: after ``escarmouche_site`` has slimmed the theme's stylesheet
+and the theme has written ``pygments.css``), the
 screen stylesheets of each page are merged, in their order, into one file named by its
 content's hash, ``_static/escarmouche-<hash>.css``: the cascade is the same (same rules,
 same order), ``@import``\\ s are inlined and relative ``url()``\\ s rebased onto the new
@@ -170,5 +171,7 @@ def merge_site(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.connect("build-finished", merge_site, priority=500)
+    # Last of the build-finished handlers: the theme writes pygments.css in its own
+    # (priority 500), and escarmouche_site slims the theme's stylesheet (300).
+    app.connect("build-finished", merge_site, priority=900)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
