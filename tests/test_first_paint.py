@@ -6,8 +6,10 @@ to add after the first paint drawn at build instead (a rule page's contents, the
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from book._ext import escarmouche_css as css
@@ -134,3 +136,21 @@ def test_a_page_runtime_is_the_core_and_the_closure_of_its_packages() -> None:
     assert build_offline.page_runtime(runtime, ["escarmouche"]) == {"bytes": 130, "gz": 63}
     assert build_offline.page_runtime(runtime, ["escarmouche", "ipywidgets"]) == {
         "bytes": 173, "gz": 85}
+
+
+def test_the_offline_book_leaves_out_the_stylesheets_no_page_links(tmp_path: Path) -> None:
+    out = _site(tmp_path)
+    (out / "book" / "d100" / "page.html").write_text(PAGE)
+    (out / "index.html").write_text(  # a page left alone: a stylesheet from elsewhere
+        '<html><head><link rel="stylesheet" href="_static/pygments.css" />'
+        '<link rel="stylesheet" href="https://cdn.example/x.css" /></head></html>')
+    app = SimpleNamespace(outdir=str(out), builder=SimpleNamespace(format="html"))
+    css.merge_site(app, None)  # type: ignore[arg-type]
+    listing = json.loads((out / "_static" / css.MERGED_LIST).read_text())
+    # pygments.css is merged on one page but still linked by the other (and basic.css,
+    # only @imported, is not listed: it stays, 15 KB)
+    assert listing["merged"] == ["_static/live/live.css", "_static/styles/theme.css"]
+    assert build_offline.merged_stylesheets(out) == listing["merged"]
+    kept = {p.relative_to(out).as_posix() for p in build_offline.precache_files(out)}
+    assert "_static/live/live.css" not in kept and "_static/pygments.css" in kept
+    assert listing["files"][0] in kept and "_static/print.css" in kept

@@ -322,10 +322,21 @@ self.addEventListener("message", (event) => {{
 """
 
 
+def merged_stylesheets(site: Path) -> list[str]:
+    """The stylesheets no page links any more: merged at build into one file per page
+    (book/_ext/escarmouche_css.py lists them); the offline book does not keep them."""
+    listing = site / "_static" / "escarmouche-css.json"
+    if not listing.is_file():
+        return []
+    merged: list[str] = json.loads(listing.read_text(encoding="utf-8"))["merged"]
+    return merged
+
+
 def precache_files(site: Path) -> list[Path]:
     """The files generate_sw.mjs precaches (the same patterns), for their sizes."""
     suffixes = {".html", ".js", ".mjs", ".css", ".svg", ".png", ".woff2", ".webmanifest",
                 ".json", ".pdf", ".py", ".txt", ".ico"}
+    merged = set(merged_stylesheets(site))
     out = []
     for path in site.rglob("*"):
         rel = path.relative_to(site)
@@ -337,6 +348,8 @@ def precache_files(site: Path) -> list[Path]:
                 path.suffix == ".svg" or path.name.startswith(("fa-brands-", "fa-regular-"))):
             continue
         if path.name.startswith("workbox-") or path.suffix == ".map":
+            continue
+        if rel.as_posix() in merged:
             continue
         out.append(path)
     return out
@@ -358,6 +371,7 @@ def generate_sw(site: Path, runtime: dict[str, Any]) -> dict[str, Any]:
         "offlinePage": "hors-ligne.html",
         "importScripts": ["sw-escarmouche.js"],
         "maxBytes": MAX_PRECACHE_BYTES,
+        "ignore": merged_stylesheets(site),
     }
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(settings, handle)

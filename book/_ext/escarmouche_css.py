@@ -13,12 +13,14 @@ left alone. Pages with the same list share a file (rule pages, demo pages).
 
 Idempotent: the merged link keeps its source list (``data-merged``), so a later build
 that does not rewrite a page still refreshes its link when a source stylesheet changed.
-The source files stay in ``_static/`` (Sphinx copies them on every build).
+The source files stay in ``_static/`` (Sphinx copies them on every build), listed in
+``_static/escarmouche-css.json`` so that the offline book leaves them out.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import posixpath
 import re
 from pathlib import Path
@@ -32,6 +34,8 @@ from escarmouche.text.fmt import plural
 LOGGER = logging.getLogger(__name__)
 VERSION = "1.0"
 PREFIX = "escarmouche-"
+#: What was merged, for tools/build_offline.py (the service worker's precache).
+MERGED_LIST = "escarmouche-css.json"
 
 _LINK = re.compile(r"<link\b[^>]*>")
 _HREF = re.compile(r'\bhref="([^"]+)"')
@@ -144,6 +148,19 @@ def merge_page(text: str, page_rel: str, out: Path, made: dict[tuple[str, ...], 
     return "".join(pieces) + text[head_end:]
 
 
+def linked_stylesheets(text: str, page_rel: str) -> set[str]:
+    """The local stylesheets a page links (paths under the site's root)."""
+    head = text[:max(0, text.find("</head>"))]
+    page_dir = posixpath.dirname(page_rel)
+    found = set()
+    for match in _LINK.finditer(head):
+        href = _HREF.search(match.group(0))
+        if (href and re.search(r'\brel="stylesheet"', match.group(0))
+                and not re.match(r"^(?:[a-z][a-z0-9+.-]*:|//)", href.group(1))):
+            found.add(posixpath.normpath(posixpath.join(page_dir, href.group(1).split("?")[0])))
+    return found
+
+
 def merge_site(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: every page of the book (not JupyterLite's) gets one
     stylesheet; stale merged files of earlier builds are removed."""
@@ -151,6 +168,7 @@ def merge_site(app: Sphinx, exception: Exception | None) -> None:
         return
     out = Path(app.outdir)
     made: dict[tuple[str, ...], str] = {}
+    linked: set[str] = set()
     count = 0
     for page in out.rglob("*.html"):
         rel = page.relative_to(out).as_posix()
@@ -161,10 +179,17 @@ def merge_site(app: Sphinx, exception: Exception | None) -> None:
         if new != text:
             page.write_text(new, encoding="utf-8")
             count += 1
+        linked |= linked_stylesheets(new, rel)
     keep = {Path(rel).name for rel in made.values()}
     for old in (out / "_static").glob(f"{PREFIX}" + "[0-9a-f]" * 16 + ".css"):
         if old.name not in keep:
             old.unlink()
+    # The sources no page links any more: tools/build_offline.py leaves them out of the
+    # offline book (they stay on disk for the next build's merge).
+    merged = sorted({s for key in made for s in key} - linked)
+    (out / "_static" / MERGED_LIST).write_text(
+        json.dumps({"merged": merged, "files": sorted(made.values())}, indent=1) + "\n",
+        encoding="utf-8")
     LOGGER.info("[escarmouche_css] %s, %s", plural(count, "page réécrite", "pages réécrites"),
                 plural(len(made), "feuille de style fusionnée",
                        "feuilles de style fusionnées"))
