@@ -188,9 +188,10 @@ def test_from_a_folder_the_page_reads_and_says_what_to_run(browser: Any) -> None
     try:
         tab.goto((SITE / "book" / "demos" / "initiative.html").as_uri())
         bar = tab.locator("#escarmouche-live")
-        bar.wait_for()
-        assert bar.get_attribute("data-state") == "file"
+        # the bar paints with the page; live.js then says why it cannot start
+        tab.wait_for_selector("#escarmouche-live[data-state=file]")
         assert bar.locator(".escarmouche-live-activate").is_disabled()
+        assert bar.locator(".escarmouche-live-activate").inner_text() == "▶ Activer"
         text = bar.inner_text()
         assert "Le mode interactif a besoin d’un petit serveur web" in text
         assert "python3 -m http.server -b 127.0.0.1 8000" in text

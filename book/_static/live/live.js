@@ -121,6 +121,9 @@
 
   function fromFolder() {
     button.disabled = true;
+    // Nothing to download from a folder: the button loses its first-time size.
+    var size = button.querySelector(".escarmouche-live-size");
+    if (size) button.removeChild(size);
     setStatus(
       "Le mode interactif a besoin d’un petit serveur web" + NBSP + ": ouvert depuis un " +
       "dossier (file://), le navigateur refuse de lancer Python. La lecture, elle, " +
