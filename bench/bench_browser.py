@@ -1,7 +1,18 @@
 """How long a reader waits for a live widget, against a bare Pyodide boot (``make bench-browser``).
 
-Measured in the same run, on the built site (``make book``), served on 127.0.0.1, each
-sample in a fresh (cold) Chromium profile unless said otherwise:
+The default plan (``--plan pocket``, issue 26): the first live result after « Activer »
+on ``book/essai-navigateur`` (navigation → click as soon as the button shows → the live
+widget's first result) against a bare Pyodide boot in the same run, each in a fresh
+profile, on desktop and in a 390 px phone context (``tools.browser_kit.PHONE_DEVICE``);
+then, once a first visit has put the runtime in the service worker's cache, the same
+against the bare boot with an empty cache. Rounds alternate the order of the kinds; the
+ratios are of medians. Each live sample keeps the page's timeline
+(``window.escarmoucheLive.timings``) and the request waterfall of the page and its worker
+in ``artifacts/bench-browser.json``.
+
+``--plan steps``, the earlier plan, measured in the same run, on the built site
+(``make book``), served on 127.0.0.1, each sample in a fresh (cold) Chromium profile
+unless said otherwise:
 
 - ``bare``: a tiny page (served from memory at ``/__bench__/bare.html``) imports
   ``lite/static/pyodide/pyodide.mjs`` from the site and runs ``1+1``: navigation →
@@ -44,6 +55,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -58,6 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tools.browser_kit import (  # noqa: E402  (after the sys.path line above)
+    PHONE_DEVICE,
     SITE,
     RequestLog,
     SiteServer,
@@ -329,6 +342,107 @@ def sample(playwright: Any, server: SiteServer, kind: str, warm: bool = False
         return result
 
 
+# --- the pocket plan: « Activer » against a bare boot, phone and desktop ------------------
+
+#: ``make bench-browser``'s default plan (issue 26, « live at once »): each kind in its own
+#: fresh profile; ``-phone`` kinds in a 390 px phone context (PHONE_DEVICE); the
+#: ``live-cached`` kinds once the runtime is in the service worker's cache (a first visit
+#: downloaded it with « Disponible hors ligne »), against a bare boot with an empty cache.
+POCKET = ("bare", "live", "bare-phone", "live-phone", "live-cached", "live-cached-phone")
+#: (kind, reference, target): the ratios the issue asks for.
+POCKET_RATIOS = (
+    ("live", "bare", 1.3), ("live-phone", "bare-phone", 1.3),
+    ("live-cached", "bare", 1.0), ("live-cached-phone", "bare-phone", 1.0),
+)
+SW_CONTROLS = """async () => {
+  await navigator.serviceWorker.ready;
+  for (let i = 0; i < 1200 && !navigator.serviceWorker.controller; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return !!navigator.serviceWorker.controller;
+}"""
+
+
+def prime_runtime(context: Any, base: str) -> None:
+    """A first visit: the service worker installed (the book precached), then the whole
+    live runtime downloaded into its cache, as « Disponible hors ligne » does."""
+    page = context.new_page()
+    page.goto(f"{base}{LIVE_PAGE.lstrip('/')}")
+    if not page.evaluate(SW_CONTROLS):
+        raise RuntimeError("le service worker ne contrôle pas la page")
+    page.evaluate("() => window.escarmoucheOffline.download().then(() => true)")
+    if not page.evaluate("() => window.escarmoucheOffline.plan().then((p) => p.cached)"):
+        raise RuntimeError("le runtime n’est pas dans le cache après le téléchargement")
+    page.close()
+
+
+def waterfall(page: Any, started_ms: float) -> list[dict[str, Any]]:
+    """The requests of a page and its worker, from Playwright: start and end (ms after
+    navigation), for the profile in bench/README-browser.md."""
+    rows: list[dict[str, Any]] = []
+
+    def done(request: Any) -> None:
+        timing = request.timing
+        start = timing.get("startTime", 0) - started_ms
+        end = timing.get("responseEnd", -1)
+        rows.append({"url": urlsplit(request.url).path, "start_ms": round(start),
+                     "end_ms": round(start + end) if end >= 0 else None})
+
+    page.on("requestfinished", done)
+    return rows
+
+
+def pocket_sample(playwright: Any, server: SiteServer, kind: str) -> dict[str, Any]:
+    """One pocket-plan measure in a fresh profile (see POCKET)."""
+    base = server.url
+    cached = "cached" in kind
+    device = PHONE_DEVICE if kind.endswith("-phone") else None
+    with launch_chromium(playwright, service_workers="allow" if cached else "block",
+                         device=device) as context:
+        log = RequestLog()
+        log.attach(context, block=False)
+        if cached:
+            prime_runtime(context, base)
+            log.requests.clear()
+        sent, hits = server.httpd.bytes_sent, server.httpd.hits
+        page = context.new_page()
+        rows = waterfall(page, time.time() * 1000)
+        if kind.startswith("bare"):
+            result: dict[str, Any] = {"total": time_bare(page, base)}
+        else:
+            times = time_live(page, base)
+            result = {"total": times["widget"], "ui": times["ui"],
+                      "after_click": times["after_click"], "steps": times["steps"]}
+        result["requests"] = len(log.requests)
+        result["served"] = server.httpd.hits - hits
+        result["mb"] = round((server.httpd.bytes_sent - sent) / 1e6, 2)
+        result["gz_mib"] = transfer_gz(log.requests, {})
+        result["waterfall"] = sorted(rows, key=lambda r: r["start_ms"])
+        if log.external():
+            raise RuntimeError(f"requests off 127.0.0.1: {log.external()}")
+        page.close()
+        return result
+
+
+def measure_pocket(repeat: int, only: list[str]) -> dict[str, Any]:
+    """POCKET, ``repeat`` rounds, the order reversed every other round (alternating runs:
+    a drift of the machine's load hits every kind alike)."""
+    from playwright.sync_api import sync_playwright
+
+    kinds = [k for k in POCKET if not only or k in only]
+    results: dict[str, Any] = {}
+    with sync_playwright() as playwright, \
+            SiteServer(SITE, extra={"/__bench__/bare.html": BARE_PAGE}) as server:
+        for round_ in range(repeat):
+            for kind in (kinds if round_ % 2 == 0 else kinds[::-1]):
+                got = pocket_sample(playwright, server, kind)
+                results.setdefault(kind, []).append(got)
+                print(f"  {kind:<20} {got['total']:6.2f} s  ({got['requests']} requêtes, "
+                      f"{got['mb']} Mo)" + (f" ; après le clic {got['after_click']:.2f} s"
+                                            if "after_click" in got else ""), flush=True)
+    return results
+
+
 # --- the run ----------------------------------------------------------------------------
 
 
@@ -383,6 +497,9 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
             summary[name]["after_click_median_s"] = round(
                 statistics.median(s["after_click"] for s in samples), 2)
             summary[name]["steps_ms"] = samples[-1]["steps"]
+            summary[name]["steps_ms_all"] = [s["steps"] for s in samples]
+        if "waterfall" in samples[-1]:
+            summary[name]["waterfall"] = samples[-1]["waterfall"]
     bare = summary.get("bare", {}).get("median_s")
     for name, row in summary.items():
         if bare and name != "bare":
@@ -393,6 +510,10 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--repeat", type=int, default=3, help="samples per kind (median)")
+    parser.add_argument("--plan", choices=("pocket", "steps"), default="pocket",
+                        help="pocket: « Activer » against a bare boot, phone and desktop, "
+                             "cold and cached (the default); steps: the JupyterLite and "
+                             "live steps of the earlier runs")
     parser.add_argument("--only", nargs="*", default=[], help="kinds to run (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "artifacts" / "bench-browser.json")
     args = parser.parse_args(argv)
@@ -405,7 +526,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Site : {sizes['site']['mb']} Mo, {sizes['site']['files']} fichiers, "
           f"{sizes['site']['gz_mib']} Mio gzip (dont JupyterLite : {sizes['lite']['mb']} Mo, "
           f"{sizes['lite']['files']} fichiers, {sizes['lite']['gz_mib']} Mio gzip)")
-    summary = summarise(measure(args.repeat, args.only))
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"Charge de la machine au départ (uptime) : {load}")
+    if args.plan == "pocket":
+        summary = summarise(measure_pocket(args.repeat, args.only))
+        for row in summary.values():  # each kind has its own reference (POCKET_RATIOS)
+            row.pop("ratio_to_bare", None)
+    else:
+        summary = summarise(measure(args.repeat, args.only))
     print(f"\n{'mesure':<26}{'médiane':>9}{'min':>8}{'max':>8}{'ratio':>8}{'requêtes':>10}"
           f"{'servies':>9}{'Mo':>8}{'Mio gz':>8}")
     for name, row in summary.items():
@@ -413,6 +541,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<26}{row['median_s']:>9.2f}{row['min_s']:>8.2f}{row['max_s']:>8.2f}"
               f"{ratio!s:>8}{row['requests']:>10}{row['served']:>9}{row['transfer_mb']:>8}"
               f"{row['transfer_gz_mib']:>8}")
+    if args.plan == "pocket":
+        print("\nPremier résultat vivant après « Activer », rapporté à un Pyodide nu "
+              "(médianes) :")
+        for kind, reference, target in POCKET_RATIOS:
+            if kind in summary and reference in summary:
+                ratio = summary[kind]["median_s"] / summary[reference]["median_s"]
+                summary[kind]["ratio"] = {"to": reference, "value": round(ratio, 2),
+                                          "target": target}
+                verdict = "atteint" if ratio <= target else "MANQUÉ"
+                print(f"  {kind:<20} / {reference:<11} {ratio:5.2f}×  (objectif ≤ "
+                      f"{target:.1f}× : {verdict})")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"Charge de la machine à la fin (uptime) : {load}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"sizes": sizes, "summary": summary}, indent=2) + "\n",
                         encoding="utf-8")

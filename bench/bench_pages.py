@@ -22,10 +22,12 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -86,8 +88,57 @@ def weigh(site: Path = SITE) -> list[dict[str, Any]]:
     return rows
 
 
-def lighthouse(site: Path = SITE) -> list[dict[str, Any]]:
-    """Lighthouse 12.2.3, mobile, one run per page (npm ci in bench/lighthouse once)."""
+#: Audits that cost points, kept per run (opportunities and diagnostics in the report).
+COST_AUDITS = ("render-blocking-resources", "unused-css-rules", "unused-javascript",
+               "font-display", "mainthread-work-breakdown", "bootup-time",
+               "largest-contentful-paint-element", "critical-request-chains")
+
+
+def _lighthouse_once(binary: Path, url: str, env: dict[str, str], report: Path
+                     ) -> dict[str, Any]:
+    flags = ("--headless=new --no-sandbox --disable-gpu --no-first-run "
+             "--disable-dev-shm-usage --disable-background-networking "
+             "--disable-component-update --disable-sync")
+    cmd = [str(binary), url, "--quiet", "--output=json",
+           f"--output-path={report}", f"--chrome-flags={flags}",
+           "--only-categories=performance,accessibility", "--locale=fr"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0 or not report.is_file():
+        return {"error": done.stderr[-500:]}
+    data = json.loads(report.read_text(encoding="utf-8"))
+    report.unlink()
+    audits = data["audits"]
+    costs = {}
+    for name in COST_AUDITS:
+        audit = audits.get(name) or {}
+        details = audit.get("details") or {}
+        costs[name] = {"score": audit.get("score"),
+                       "savings_ms": (details.get("overallSavingsMs")
+                                      or audit.get("numericValue")),
+                       "display": audit.get("displayValue", ""),
+                       "items": [{k: v for k, v in item.items()
+                                  if k in ("url", "totalBytes", "wastedBytes", "wastedMs",
+                                           "total", "scripting", "groupLabel", "duration")}
+                                 for item in (details.get("items") or [])[:12]
+                                 if isinstance(item, dict)]}
+    return {
+        "performance": round(100 * (data["categories"]["performance"]["score"] or 0)),
+        "accessibility": round(100 * (data["categories"]["accessibility"]["score"] or 0)),
+        "fcp": audits["first-contentful-paint"]["numericValue"] / 1000,
+        "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
+        "tbt": audits["total-blocking-time"]["numericValue"],
+        "si": audits["speed-index"]["numericValue"] / 1000,
+        "failed_a11y": [a for a, v in audits.items()
+                        if v.get("score") == 0 and a in a11y_ids(data)],
+        "costs": costs,
+    }
+
+
+def lighthouse(site: Path = SITE, repeat: int = 1, only: Sequence[str] = ()
+               ) -> list[dict[str, Any]]:
+    """Lighthouse 12.2.3, mobile: ``repeat`` rounds over the page types (alternating:
+    each round visits every page once, so a burst of load hits every type alike); one
+    row per page with the median and the range of each figure (npm ci once)."""
     npm = shutil.which("npm")
     if npm is None:
         raise SystemExit("npm est introuvable")
@@ -95,34 +146,28 @@ def lighthouse(site: Path = SITE) -> list[dict[str, Any]]:
     if not binary.exists():
         subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund",
                         "--loglevel=error"], cwd=LIGHTHOUSE_DIR, check=True)
-    rows: list[dict[str, Any]] = []
+    pages = [(k, p) for k, p in PAGE_TYPES if not only or any(o in p for o in only)]
+    runs: dict[str, list[dict[str, Any]]] = {p: [] for _, p in pages}
     env = {**os.environ, "CHROME_PATH": str(CHROMIUM)}
     with SiteServer(site) as server, tempfile.TemporaryDirectory() as tmp:
-        for kind, path in PAGE_TYPES:
-            report = Path(tmp) / "report.json"
-            flags = ("--headless=new --no-sandbox --disable-gpu --no-first-run "
-                     "--disable-dev-shm-usage --disable-background-networking "
-                     "--disable-component-update --disable-sync")
-            cmd = [str(binary), server.url + path, "--quiet", "--output=json",
-                   f"--output-path={report}", f"--chrome-flags={flags}",
-                   "--only-categories=performance,accessibility", "--locale=fr"]
-            done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
-            if done.returncode != 0 or not report.is_file():
-                rows.append({"type": kind, "page": path, "error": done.stderr[-500:]})
-                continue
-            data = json.loads(report.read_text(encoding="utf-8"))
-            audits = data["audits"]
-            rows.append({
-                "type": kind, "page": path,
-                "performance": round(100 * (data["categories"]["performance"]["score"] or 0)),
-                "accessibility": round(
-                    100 * (data["categories"]["accessibility"]["score"] or 0)),
-                "fcp": audits["first-contentful-paint"]["numericValue"] / 1000,
-                "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
-                "tbt": audits["total-blocking-time"]["numericValue"],
-                "failed_a11y": [a for a, v in audits.items()
-                                if v.get("score") == 0 and a in a11y_ids(data)],
-            })
+        for _ in range(repeat):
+            for _kind, path in pages:
+                runs[path].append(_lighthouse_once(binary, server.url + path, env,
+                                                   Path(tmp) / "report.json"))
+    rows: list[dict[str, Any]] = []
+    for kind, path in pages:
+        good = [r for r in runs[path] if "error" not in r]
+        if not good:
+            rows.append({"type": kind, "page": path, "error": runs[path][0]["error"]})
+            continue
+        row: dict[str, Any] = {"type": kind, "page": path, "runs": good,
+                               "failed_a11y": sorted({a for r in good
+                                                      for a in r["failed_a11y"]})}
+        for key in ("performance", "accessibility", "fcp", "lcp", "tbt", "si"):
+            values = [r[key] for r in good]
+            row[key] = statistics.median(values)
+            row[key + "_range"] = (min(values), max(values))
+        rows.append(row)
     return rows
 
 
@@ -142,6 +187,19 @@ def installability(site: Path = SITE) -> list[str]:
     return [str(e.get("errorId", e)) for e in errors]
 
 
+def _spread(row: dict[str, Any], key: str, fmt: str) -> str:
+    low, high = row[key + "_range"]
+    text = fmt.format(row[key])
+    if low != high:
+        text += f" ({fmt.format(low)}–{fmt.format(high)})"
+    return text
+
+
+def _load() -> str:
+    """The machine's load average (1, 5, 15 min), as ``uptime`` shows it."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def a11y_ids(data: dict[str, Any]) -> set[str]:
     refs = data["categories"]["accessibility"]["auditRefs"]
     return {r["id"] for r in refs}
@@ -155,14 +213,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--lighthouse", action="store_true",
                         help="Lighthouse mobile scores instead of the bytes")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="Lighthouse rounds over the pages (median of the rounds)")
+    parser.add_argument("--only", nargs="*", default=(),
+                        help="only the pages whose path contains one of these")
+    parser.add_argument("--no-install-check", action="store_true",
+                        help="skip the installability check")
+    parser.add_argument("--dir", type=Path, default=SITE,
+                        help="the built site (default _build/html; a variant to compare)")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args(argv)
-    if not any(SITE.rglob("*.html.gz")):
+    if not any(args.dir.rglob("*.html.gz")):
         print("site non compressé : lancez `make book`", file=sys.stderr)
         return 2
     status = 0
     if args.lighthouse:
-        rows = lighthouse()
+        rows = lighthouse(args.dir, repeat=args.repeat, only=args.only)
+        print(f"Lighthouse mobile, médiane de {args.repeat} passage(s) alternés "
+              "(min–max) ; charge de la machine : " + _load())
         print("| type de page | page | performance | accessibilité | FCP (s) | LCP (s) "
               "| TBT (ms) | audits a11y en échec |")
         print("|---|---|---:|---:|---:|---:|---:|---|")
@@ -171,15 +239,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {r['type']} | `{r['page']}` | erreur : {r['error']!r} |")
                 status = 1
                 continue
-            print(f"| {r['type']} | `{r['page']}` | {r['performance']} | {r['accessibility']} "
-                  f"| {r['fcp']:.1f} | {r['lcp']:.1f} | {r['tbt']:.0f} "
+            print(f"| {r['type']} | `{r['page']}` | {_spread(r, 'performance', '{:.0f}')} "
+                  f"| {r['accessibility']:.0f} | {_spread(r, 'fcp', '{:.1f}')} "
+                  f"| {_spread(r, 'lcp', '{:.1f}')} | {_spread(r, 'tbt', '{:.0f}')} "
                   f"| {', '.join(r['failed_a11y']) or '—'} |")
-        errors = installability()
-        print("\nInstallable (Chromium, Page.getInstallabilityErrors, service worker "
-              f"actif) : {'oui' if not errors else 'NON : ' + ', '.join(errors)}.")
-        status = status or (1 if errors else 0)
+        if not args.no_install_check:
+            errors = installability()
+            print("\nInstallable (Chromium, Page.getInstallabilityErrors, service worker "
+                  f"actif) : {'oui' if not errors else 'NON : ' + ', '.join(errors)}.")
+            status = status or (1 if errors else 0)
     else:
-        rows = weigh()
+        rows = weigh(args.dir)
         print("| type de page | page | requêtes | transféré (compressé) | non compressé "
               "| widgets |")
         print("|---|---|---:|---:|---:|---:|")

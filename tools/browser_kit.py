@@ -11,16 +11,18 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import email.utils
 import functools
 import http.server
 import os
 import re
+import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -55,6 +57,19 @@ MIME_TYPES = {
     ".woff2": "font/woff2",
     ".webmanifest": "application/manifest+json",
 }
+
+
+def built_site(description: str, argv: Sequence[str] | None = None) -> Path | None:
+    """The ``--dir`` of a build step that works on the built site (``_build/html`` by
+    default), or None, after saying so in French, when no site is built there
+    (tools/build_offline.py, tools/precompress.py)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--dir", type=Path, default=SITE)
+    folder: Path = parser.parse_args(argv).dir
+    if not (folder / "index.html").is_file():
+        print(f"{folder} : aucun site construit ; lancez `make book`.", file=sys.stderr)
+        return None
+    return folder
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -235,14 +250,29 @@ def is_local(url: str) -> bool:
     return parts.scheme in {"http", "https", "ws"} and parts.hostname in LOCAL_HOSTS
 
 
+#: A 390 px phone (Playwright's Pixel 7 with the 390 × 844 viewport of the book's phone
+#: tests): a phone's user agent, touch and pixel density, so that pages behave as on one.
+PHONE_DEVICE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "screen": {"width": 390, "height": 844},
+    "device_scale_factor": 2.625,
+    "is_mobile": True,
+    "has_touch": True,
+    "user_agent": ("Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 "
+                   "(KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36"),
+}
+
+
 @contextlib.contextmanager
 def launch_chromium(playwright: Any, extra_args: tuple[str, ...] = (),
-                    service_workers: str = "block") -> Iterator[Any]:
+                    service_workers: str = "block", device: dict[str, Any] | None = None
+                    ) -> Iterator[Any]:
     """A headless Chromium in a fresh profile (one per call), offline, closed on exit.
 
     The book's service worker (sw.js) is blocked unless ``service_workers="allow"``: it
     precaches the whole book (PDF included) after the first page, which would blur what a
-    test or a benchmark measures of one page; tests/browser/test_pocket.py allows it."""
+    test or a benchmark measures of one page; tests/browser/test_pocket.py allows it.
+    ``device``: context options that replace the desktop ones (``PHONE_DEVICE``)."""
     if not CHROMIUM.exists():
         raise RuntimeError(f"{CHROMIUM} manque : lancez tools/ensure_chromium.py")
     with tempfile.TemporaryDirectory(prefix="escarmouche-chromium-") as profile:
@@ -251,7 +281,7 @@ def launch_chromium(playwright: Any, extra_args: tuple[str, ...] = (),
             executable_path=str(CHROMIUM),
             headless=True,
             args=[*CHROMIUM_ARGS, *OFFLINE_ARGS, *extra_args],
-            viewport={"width": 1280, "height": 900},
+            **{"viewport": {"width": 1280, "height": 900}, **(device or {})},
             locale="fr-FR",
             timeout=60_000,
             service_workers=service_workers,

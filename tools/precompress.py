@@ -15,7 +15,6 @@ maps are left alone.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import sys
 import time
@@ -26,6 +25,10 @@ import brotli  # type: ignore[import-untyped]
 from escarmouche.text.fmt import plural
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.browser_kit import built_site  # noqa: E402
+
 SITE = ROOT / "_build" / "html"
 SUFFIXES = frozenset({
     ".html", ".css", ".js", ".mjs", ".json", ".svg", ".wasm", ".txt", ".xml",
@@ -76,14 +79,11 @@ def precompress(site: Path) -> tuple[int, int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--dir", type=Path, default=SITE)
-    args = parser.parse_args(argv)
-    if not (args.dir / "index.html").is_file():
-        print(f"{args.dir} : aucun site construit ; lancez `make book`.", file=sys.stderr)
+    site = built_site(__doc__.split("\n", 1)[0], argv)
+    if site is None:
         return 2
     start = time.monotonic()
-    made, removed, considered = precompress(args.dir)
+    made, removed, considered = precompress(site)
     print(f"[precompress] {plural(made, 'copie compressée', 'copies compressées')} "
           f"({plural(removed, 'copie retirée', 'copies retirées')}) pour "
           f"{plural(considered, 'fichier texte', 'fichiers texte')}, en "

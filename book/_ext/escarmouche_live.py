@@ -6,6 +6,7 @@ sources, and which of them the page shows). ``book/_static/live/live.js`` does t
 rest in the browser: Pyodide in a Web Worker (``live-worker.mjs`` and ``kernel.py``),
 the cells run again in place, the widget comms bridged to the page's own
 ``@jupyter-widgets/html-manager``. The bar stays hidden without JavaScript.
+It is drawn whole at build (``bar_html``), so that it never pushes the page down.
 
 Only what the page needs is loaded: the engine (and icepool) always, ipywidgets with
 comm and traitlets only on pages with widgets. The GM tracker's page is flagged so
@@ -110,6 +111,42 @@ def page_config(app: Sphinx, docname: str, nb: Any) -> dict[str, Any] | None:
     }
 
 
+NBSP, NNBSP = "\u00a0", "\u202f"
+ACTIVER = f"«{NBSP}Activer{NBSP}»"
+
+
+def _size(key: str) -> str:
+    """A size that tools/build_offline.py writes in at the end of the build."""
+    return f'<span data-esc-taille="{key}"></span>'
+
+
+def bar_html(widgets: bool) -> str:
+    """The « Activer » bar as the reader first sees it, whole: live.js and
+    escarmouche-offline.js only adjust it (the sizes once they know what is cached), so
+    nothing pushes the page down once it is painted (Lighthouse's layout shift). Without
+    JavaScript it stays hidden (``<noscript>``). « Disponible hors ligne » is not in it: the
+    bar stays short on a phone (the control is on the pages that explain it)."""
+    page = "runtime-widgets" if widgets else "runtime-moteur"
+    status = (f"Les démonstrations de cette page sont figées{NNBSP}; {ACTIVER} les rend "
+              "vivantes, ici même (Python tourne dans votre navigateur, hors ligne)."
+              if widgets else
+              f"Les exemples de cette page sont figés{NNBSP}; {ACTIVER} permet de les "
+              "modifier et de les relancer ici même (Python tourne dans votre navigateur, "
+              "hors ligne).")
+    first = (f'<span class="escarmouche-live-first"> La première fois, Python est '
+             f"téléchargé{NBSP}: {_size(page)} ({_size(page + '-gz')} compressés), puis "
+             "gardé sur cet appareil.</span>")
+    return (
+        '<div id="escarmouche-live" class="escarmouche-live" data-state="off">'
+        # A tap before live.js has run (the bar paints first) is kept: live.js acts on it.
+        '<button type="button" class="escarmouche-live-activate" aria-pressed="false" '
+        "onclick=\"this.setAttribute('data-early','1')\">"
+        f'▶ Activer<span class="escarmouche-live-size"> ({_size(page)})</span></button>'
+        f'<span class="escarmouche-live-status" role="status" aria-live="polite">{status}'
+        f'{first}</span><span class="escarmouche-live-extra"></span></div>'
+        "<noscript><style>#escarmouche-live{display:none}</style></noscript>")
+
+
 def add_bar(app: Sphinx, doctree: nodes.document) -> None:
     """``doctree-read``: the « Activer » bar and the page's cells, under the title."""
     docname = app.env.docname
@@ -118,16 +155,9 @@ def add_bar(app: Sphinx, doctree: nodes.document) -> None:
     if config is None:
         return
     data = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
-    raw = nodes.raw(
-        "",
-        '<div id="escarmouche-live" class="escarmouche-live" data-state="off" hidden>'
-        '<button type="button" class="escarmouche-live-activate" aria-pressed="false">'
-        "▶ Activer</button>"
-        '<span class="escarmouche-live-status" role="status" aria-live="polite"></span>'
-        '<span class="escarmouche-live-extra"></span></div>'
-        f'<script type="application/json" id="escarmouche-live-config">{data}</script>',
-        format="html",
-    )
+    raw = nodes.raw("", bar_html(config["widgets"])
+                    + f'<script type="application/json" id="escarmouche-live-config">{data}'
+                    "</script>", format="html")
     insert_under_title(doctree, raw)
 
 

@@ -321,6 +321,45 @@ def defer_head_scripts(text: str) -> str:
     return _HEAD_SCRIPT.sub(defer, text[:head_end]) + text[head_end:]
 
 
+_RULE_PARA = re.compile(r'<p id="([^"]+)">(\s*)<strong>([A-Z0-9]+(?:-[A-Z0-9]+)+)</strong>'
+                        r'((?:(?!</p>).)*?)</p>', re.S)
+_SECOND_STRONG = re.compile(r"<strong>(.*?)</strong>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def rule_contents(text: str) -> str:
+    """A rule page's contents, drawn at build (not by a script after the first paint, which
+    pushed the page down): « Sur cette page : n règles », folded under the title, one link
+    per rule; each rule ID becomes the link to its own anchor. Pages of fewer than three
+    rules keep none. Idempotent."""
+    start = text.find('<article class="bd-article"')
+    if start < 0 or "esc-page-contents" in text:
+        return text
+    head, article = text[:start], text[start:]
+    items: list[str] = []
+
+    def anchor(match: re.Match[str]) -> str:
+        ident, space, code, rest = match.groups()
+        second = _SECOND_STRONG.search(rest)
+        title = ""
+        if second:
+            title = html.unescape(_TAG.sub("", second.group(1))).strip()
+            title = " — " + re.sub(r"\.$", "", title)
+        items.append(f'<li><a href="#{ident}">{html.escape(code + title, quote=False)}</a></li>')
+        return (f'<p id="{ident}">{space}<a class="esc-rule-anchor" href="#{ident}" '
+                f'title="Lien vers la règle {code} (à partager)"><strong>{code}</strong></a>'
+                f"{rest}</p>")
+
+    linked = _RULE_PARA.sub(anchor, article)
+    title_end = linked.find("</h1>")
+    if len(items) < 3 or title_end < 0:
+        return text
+    title_end += len("</h1>")
+    box = (f'<details class="esc-page-contents"><summary>Sur cette page\u00a0: {len(items)} '
+           f'règles</summary><ol>{"".join(items)}</ol></details>')
+    return head + linked[:title_end] + box + linked[title_end:]
+
+
 def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
                  missing: set[str], footer: str = "") -> str:
     """One built page, rewritten (idempotent): see the module docstring."""
@@ -343,6 +382,7 @@ def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
     if "esc-snapshot" not in text:
         text = _WIDGET_VIEW.sub(lambda m: SNAPSHOT_NOTE + m.group(1), text)
     text = defer_head_scripts(text)
+    text = rule_contents(text)
     # The widget scripts (3.6 MB) never block the text: deferred, in order, with the
     # RequireJS paths of escarmouche-widgets.js between them (no font 404).
     text = _WIDGET_JS.sub(r'<script defer src="\1">', text)

@@ -86,6 +86,14 @@
   function ruleContents() {
     const article = document.querySelector("article.bd-article");
     if (!article) return;
+    // Drawn at build (escarmouche_site.rule_contents): the links fold the box once used.
+    const built = article.querySelector("details.esc-page-contents");
+    if (built) {
+      built.addEventListener("click", (event) => {
+        if (event.target.closest("ol a")) built.open = false;
+      });
+      return;
+    }
     const rules = Array.from(article.querySelectorAll("p[id] > strong:first-child"))
       .filter((strong) => RULE_ID.test(strong.textContent.trim()));
     if (rules.length < 3) return;

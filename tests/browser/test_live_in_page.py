@@ -5,6 +5,7 @@
   then an example cell is edited and run again in place, and an error shown in French.
 - The GM tracker on a 360 px screen: the live widget fits, a fight is autosaved, a
   reload offers to resume it and the resumed fight is the same.
+- A tap on « Activer » before live.js has run still activates the page.
 - From file://: reading works, and a French message gives the command to run.
 Every test but the file:// one uses the ``page`` fixture: no request leaves 127.0.0.1.
 """
@@ -82,6 +83,25 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
         "() => document.querySelector('.escarmouche-live-widget').innerText"
         ".includes('5, 6, 7, 8')", timeout=30_000)
     page.screenshot(path=artifacts / "live-in-page-initiative.png", full_page=True)
+    assert page.errors == []
+
+
+def test_a_tap_before_the_script_runs_still_activates(page: Any, site_url: str) -> None:
+    """The bar paints with the page (drawn at build): a tap that comes before live.js has
+    run is kept and acted on, never lost."""
+    held: list[Any] = []
+    page.route("**/_static/live/live.js*", lambda route: held.append(route))
+    page.goto(f"{site_url}book/d12/critique.html", wait_until="commit")
+    button = page.locator("#escarmouche-live .escarmouche-live-activate")
+    button.click()
+    assert page.evaluate("typeof window.escarmoucheLive") == "undefined"  # not run yet
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.wait_for_selector(
+        "#escarmouche-live[data-state=busy], #escarmouche-live[data-state=ready]",
+        timeout=30_000)
+    assert page.evaluate("window.escarmoucheLive.timings.click") is not None
     assert page.errors == []
 
 
@@ -168,9 +188,10 @@ def test_from_a_folder_the_page_reads_and_says_what_to_run(browser: Any) -> None
     try:
         tab.goto((SITE / "book" / "demos" / "initiative.html").as_uri())
         bar = tab.locator("#escarmouche-live")
-        bar.wait_for()
-        assert bar.get_attribute("data-state") == "file"
+        # the bar paints with the page; live.js then says why it cannot start
+        tab.wait_for_selector("#escarmouche-live[data-state=file]")
         assert bar.locator(".escarmouche-live-activate").is_disabled()
+        assert bar.locator(".escarmouche-live-activate").inner_text() == "▶ Activer"
         text = bar.inner_text()
         assert "Le mode interactif a besoin d’un petit serveur web" in text
         assert "python3 -m http.server -b 127.0.0.1 8000" in text

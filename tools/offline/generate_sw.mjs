@@ -5,7 +5,8 @@
 //
 // Settings: site (the built folder), swDest, runtimeCache (the live runtime's cache
 // name, versioned by the runtime's own hash), runtimeFiles (names under
-// lite/static/pyodide/), offlinePage, importScripts, maxBytes.
+// lite/static/pyodide/), offlinePage, importScripts, maxBytes, ignore (paths the
+// precache leaves out: the stylesheets no page links any more).
 // Prints one JSON line: {count, size, warnings}.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -27,7 +28,9 @@ const result = await generateSW({
   // (woff2 only: every browser that runs a service worker reads it.)
   globPatterns: ["**/*.{html,js,mjs,css,svg,png,woff2,webmanifest,json,pdf,py,txt,ico}"],
   globIgnores: ["lite/**", "_sources/**", "sw*.js", "workbox-*.js", "**/*.map",
-    "_static/vendor/*.svg", "_static/vendor/fontawesome/webfonts/fa-{brands,regular}-*"],
+    "_static/vendor/*.svg", "_static/vendor/fontawesome/webfonts/fa-{brands,regular}-*",
+    // The stylesheets merged at build into one per page (book/_ext/escarmouche_css.py).
+    ...(settings.ignore || [])],
   maximumFileSizeToCacheInBytes: settings.maxBytes,
   cacheId: "escarmouche",
   cleanupOutdatedCaches: true,

@@ -121,6 +121,9 @@
 
   function fromFolder() {
     button.disabled = true;
+    // Nothing to download from a folder: the button loses its first-time size.
+    var size = button.querySelector(".escarmouche-live-size");
+    if (size) button.removeChild(size);
     setStatus(
       "Le mode interactif a besoin d’un petit serveur web" + NBSP + ": ouvert depuis un " +
       "dossier (file://), le navigateur refuse de lancer Python. La lecture, elle, " +
@@ -875,10 +878,12 @@
     button.addEventListener("click", function () {
       activate();
     });
-    setStatus(config.widgets
-      ? "Les démonstrations de cette page sont figées" + NBSP + "; " + q("Activer") + " les rend vivantes, ici même (Python tourne dans votre navigateur, hors ligne)."
-      : "Les exemples de cette page sont figés" + NBSP + "; " + q("Activer") + " permet de les modifier et de les relancer ici même (Python tourne dans votre navigateur, hors ligne).",
-    "off");
+    // The bar is painted before this script runs: a tap it did not see yet counts.
+    var early = button.getAttribute("data-early") === "1";
+    button.removeAttribute("data-early");
+    // The bar is drawn whole at build (escarmouche_live.bar_html): its first sentence
+    // and the sizes are already there, so nothing moves when this script runs.
+    bar.setAttribute("data-state", "off");
     tracker.offer();
     if (runtime) bar.setAttribute("data-prestart", "1");
     // Light demo pages: « Activer pour jouer » on each drawn widget; the widget library
@@ -904,20 +909,43 @@
       });
       seen.observe(firstDemo);
     }
+    // escarmouche-offline.js comes after this script (both deferred): when main() runs
+    // as soon as this script does, the sizes wait for the DOMContentLoaded that follows it.
+    if (window.escarmoucheOffline || document.readyState === "complete") offerOffline();
+    else document.addEventListener("DOMContentLoaded", offerOffline);
+    if (early) activate();
+  }
+
+  /** The size of the first « Activer » (escarmouche-offline.js knows what is cached), or
+   * none where the runtime cannot be kept. */
+  function offerOffline() {
+    var firstTime = bar.querySelector(".escarmouche-live-first");
+    var buttonSize = bar.querySelector(".escarmouche-live-size");
+    var dropFirstTime = function () {
+      [firstTime, buttonSize].forEach(function (node) {
+        if (node && node.parentNode) node.parentNode.removeChild(node);
+      });
+    };
     var offline = window.escarmoucheOffline;
-    if (offline && location.protocol !== "file:") {
-      offline.plan(config.packages).then(function (p) {
-        if (p.cached || bar.getAttribute("data-state") !== "off") return;
-        button.textContent = "▶ Activer (" + offline.size(p.todoBytes) + ")";
-        button.setAttribute("aria-label", "Activer" + NBSP + ": télécharge " + offline.size(p.todoBytes) +
-          " (" + offline.size(p.todoGz) + " compressés) la première fois");
-        statusLine.textContent += " La première fois, Python est téléchargé" + NBSP + ": " +
-          offline.size(p.todoBytes) + " (" + offline.size(p.todoGz) + " compressés), puis gardé sur cet appareil.";
-      }, function () {});
-      var slot = el("span", { className: "escarmouche-live-offline" });
-      bar.appendChild(slot);
-      offline.control(slot);
+    if (!offline || location.protocol === "file:") {
+      dropFirstTime();
+      return;
     }
+    offline.plan(config.packages).then(function (p) {
+      if (bar.getAttribute("data-state") !== "off") return;
+      if (p.cached) {
+        dropFirstTime();
+        return;
+      }
+      // What is left to fetch (part of it may be cached already).
+      if (buttonSize) buttonSize.textContent = " (" + offline.size(p.todoBytes) + ")";
+      button.setAttribute("aria-label", "Activer" + NBSP + ": télécharge " + offline.size(p.todoBytes) +
+        " (" + offline.size(p.todoGz) + " compressés) la première fois");
+      if (firstTime) {
+        firstTime.textContent = " La première fois, Python est téléchargé" + NBSP + ": " +
+          offline.size(p.todoBytes) + " (" + offline.size(p.todoGz) + " compressés), puis gardé sur cet appareil.";
+      }
+    }, dropFirstTime);
   }
 
   // The widget bundle finds its fonts next to its RequireJS module URL: without this
