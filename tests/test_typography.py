@@ -58,9 +58,11 @@ _NOT_PROSE = re.compile(
 #: the words of the rules that begin with a mute h (elided: « l’habileté »); « héros »
 #: has an aspirated h (« le héros »), so a general rule on h cannot be written
 _MUTE_H = "habileté|[Hh]yperactivité|[Hh]ypoactivité|heure|homme|humain"
+#: words before which French does not elide (« que oui », « le onze »)
+_NO_ELISION = r"(?!(?:oui|onze|onzième|yaourt|yoga)\b)"
 _ELISION = re.compile(
     r"\b(?:[Dd]e|[Ll]e|[Ll]a|[Qq]ue|[Nn]e|[Ss]e|[Jj]usque|[Ll]orsque|[Pp]uisque) "
-    rf"(?:[AEIOUYÉÈÊÀÂÎÔÛaeiouyéèêàâîôû]|(?:{_MUTE_H})\b)"
+    rf"{_NO_ELISION}(?:[AEIOUYÉÈÊÀÂÎÔÛaeiouyéèêàâîôû]|(?:{_MUTE_H})\b)"
 )
 _QUOTED = re.compile(r"«[^«»]*»")
 
