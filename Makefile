@@ -141,7 +141,10 @@ refresh: venv
 typo-book: book
 	$(PY) -m pytest -q -m book -p no:cacheprovider tests/test_typography.py
 
-test: lint types unit nbval book typo-book browser revision
+# unit and nbval only read the tree: they run at once (two cores, one each).
+test: lint types
+	$(MAKE) --no-print-directory -j2 unit nbval
+	$(MAKE) --no-print-directory typo-book browser revision
 	@echo "make test : tout est vert."
 
 clean:

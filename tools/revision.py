@@ -96,11 +96,28 @@ def run(clone: Path) -> None:
     step("publication de l’édition", [python, "tools/edition.py", "--publier"], clone, env)
     step("pages « Ce qui a changé » de l’édition publiée",
          [python, "tools/edition.py", "--pages", "--duels", "50"], clone, env)
-    step("tests unitaires, de propriétés et doctests sous les nouvelles règles",
-         [python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *TESTS], clone, env)
-    step("nbval : les exemples du livre sous les nouvelles règles",
-         [python, "-m", "pytest", "-q", "--nbval", "-p", "no:cacheprovider", "book"],
-         clone, env)
+    together([
+        ("tests unitaires, de propriétés et doctests sous les nouvelles règles",
+         [python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *TESTS]),
+        ("nbval : les exemples du livre sous les nouvelles règles",
+         [python, "-m", "pytest", "-q", "--nbval", "-p", "no:cacheprovider", "book"]),
+    ], clone, env)
+
+
+def together(steps: Sequence[tuple[str, Sequence[str]]], cwd: Path,
+             env: dict[str, str]) -> None:
+    """Independent steps run at once (the unit tests and nbval only read the clone: two
+    cores, one each), each reported with its time; any failure fails the revision."""
+    start = time.monotonic()
+    running = []
+    for title, argv in steps:
+        print(f"— {title}…", flush=True)
+        running.append((title, subprocess.Popen(list(argv), cwd=cwd, env=env)))
+    failed = [title for title, proc in running if proc.wait() != 0]
+    took = time.monotonic() - start
+    if failed:
+        raise SystemExit(f"révision : l’étape « {failed[0]} » a échoué ({took:.0f} s).")
+    print(f"  faits en {took:.0f} s.", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,18 +12,24 @@ with a Playwright route, in a profile of its own (a route turns the HTTP cache o
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from escarmouche import systems
 from tools.browser_kit import SITE, RequestLog, SiteServer, launch_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("ESCARMOUCHE_ARTIFACTS", ROOT / "artifacts"))
 #: Default timeout of every Playwright action and wait (ms).
 ACTION_TIMEOUT_MS = 60_000
+#: the tracker's next button in any system (``System.next_label``: « Au suivant »,
+#: « Activation suivante »): the demo opens on the system its page says
+NEXT_BUTTON = re.compile("|".join(
+    dict.fromkeys(re.escape(systems.get(n).next_label) for n in systems.NAMES)))
 
 
 @pytest.fixture(scope="session")

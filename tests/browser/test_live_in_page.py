@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import NEXT_BUTTON
 from tools.browser_kit import SITE
 
 pytestmark = pytest.mark.browser
@@ -162,7 +163,7 @@ def test_the_tracker_fits_360px_autosaves_and_resumes(page: Any, site_url: str,
 
     # the tracker opens with no fight under way (issue 27): start one, then play a step
     live.get_by_role("button", name="Commencer le combat").click()
-    live.get_by_role("button", name="Activation suivante").click()
+    live.get_by_role("button", name=NEXT_BUTTON).click()
     page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
     log = live.locator(".widget-html-content").last
     before = log.inner_text()

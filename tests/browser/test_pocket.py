@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import configure
+from tests.browser.conftest import NEXT_BUTTON, configure
 from tools.browser_kit import SITE, SiteServer, launch_chromium
 
 pytestmark = pytest.mark.browser
@@ -148,7 +148,7 @@ def test_after_one_visit_the_book_works_with_the_network_off(
         live = page.locator(".escarmouche-live-widget").first
         # the tracker opens with no fight under way (issue 27): start one, then a step
         live.get_by_role("button", name="Commencer le combat").click()
-        live.get_by_role("button", name="Activation suivante").click()
+        live.get_by_role("button", name=NEXT_BUTTON).click()
         page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
         page.screenshot(path=artifacts / "pocket-offline-suivi.png", full_page=True)
         assert errors == []
@@ -214,7 +214,7 @@ def test_interrupt_stops_an_endless_example_and_the_fight_survives(
     live.get_by_role("button", name="Commencer le combat").click()
     page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
     first = bar.get_attribute("data-saved")
-    live.get_by_role("button", name="Activation suivante").click()
+    live.get_by_role("button", name=NEXT_BUTTON).click()
     page.wait_for_function(
         "t => document.querySelector('#escarmouche-live').dataset.saved !== t",
         arg=first, timeout=30_000)
