@@ -135,7 +135,7 @@ def test_the_page_reports_the_situation_duel_where_the_change_acts_d100_parry_3(
     text = french_spaces("\n".join(_duels_section("d100", one, two, 200, 1)))
     assert "n’a joué dans aucun des 200 duels" in text
     assert "Duels de situation" in text
-    assert "- **Seule contre deux, prise par surprise.** Une bretteuse" in text
+    assert "- **Seule contre trois, prise par surprise.** Une bretteuse" in text
     for line in text[text.index("Duels de situation"):].splitlines():
         assert problems(line.replace("**", "")) == [], (problems(line), line)
 

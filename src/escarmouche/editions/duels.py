@@ -215,7 +215,7 @@ def situation_duels(system: str | System[Any], before: Any, after: Any, n: int,
     >>> [(d.key, p.acted > 0) for d, p in situation_duels(
     ...     d100.SYSTEM, d100.Rules(parries_per_round=1), d100.Rules(parries_per_round=2),
     ...     200)]
-    [('seule-contre-deux', True), ('tir-dans-la-melee', False)]
+    [('seule-contre-trois', True), ('tir-dans-la-melee', False)]
     """
     from escarmouche.systems import get
 

@@ -106,16 +106,18 @@ class D100System(System[Rules]):
     turn_word: ClassVar[str] = "round"
     situation_duels: ClassVar[tuple[SituationDuel, ...]] = (
         SituationDuel(
-            "seule-contre-deux", "Seule contre deux, prise par surprise",
-            "une bretteuse à la rapière et à la main gauche, surprise, affronte deux orques\u00a0: "
-            "chaque round elle peut avoir à parer ou esquiver plus d’une attaque "
+            "seule-contre-trois", "Seule contre trois, prise par surprise",
+            "une bretteuse à la rapière et à la main gauche, surprise, affronte trois "
+            "orques\u00a0: chaque round elle peut avoir à parer ou esquiver plus d’une attaque "
             "(D100-SURPRISE-1, D100-PARRY-3, D100-DODGE-2)",
             (Combatant("Ysolde", "vétérans", {"CC": 50, "CT": 30, "F": 35, "E": 35, "Ag": 40,
                                               "M": 4, "B": 14}, skills=frozenset({"esquive"})),
              Combatant("Grolk", "recrues", {"CC": 40, "CT": 20, "F": 35, "E": 35, "Ag": 25,
                                             "M": 4, "B": 10}),
              Combatant("Snaga", "recrues", {"CC": 35, "CT": 20, "F": 30, "E": 30, "Ag": 30,
-                                            "M": 4, "B": 8})),
+                                            "M": 4, "B": 8}),
+             Combatant("Ufthak", "recrues", {"CC": 35, "CT": 25, "F": 35, "E": 35, "Ag": 30,
+                                             "M": 4, "B": 9})),
             {"surpris": "vétérans",
              "equipement": {"Ysolde": {"directrice": "rapiere",
                                        "non_directrice": "main_gauche"}}}),
