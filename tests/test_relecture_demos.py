@@ -369,9 +369,11 @@ def test_b87_the_d12_page_says_which_option_plays_no_part() -> None:
     play never reads (it takes the best option, « prudent » the sure one): the box says
     so, and the claim holds."""
     roster = load_roster(example_rosters()["d12-duel"])
+    # another option than the roster's (tests follow editions: never a copied default)
+    other = next(o for o in ("explosif", "avantage") if o != roster.rules.critical_option)
     for policy in (None, "prudent", "par_defaut"):
         a = sim.simulate(roster, 100, seed=1, policy=policy)
-        b = sim.simulate(roster.with_options(option_critique="explosif"), 100, seed=1,
+        b = sim.simulate(roster.with_options(option_critique=other), 100, seed=1,
                          policy=policy)
         same = (a.wins, a.rounds, a.health) == (b.wins, b.rounds, b.health)
         assert same is (policy != "par_defaut"), policy  # only « par défaut » follows it
