@@ -34,6 +34,7 @@ from escarmouche.editions.odds import (
 )
 from escarmouche.model import Json
 from escarmouche.render.svg import outcome_bars_svg
+from escarmouche.systems import display_name as system_name
 from escarmouche.text.fmt import join, plural, quote
 
 __all__ = [
@@ -309,14 +310,6 @@ def plain_text(text: str) -> str:
 def _rule_link(rule: str, texts: Mapping[str, str]) -> str:
     """A link to the rule's anchor in the book (``(rb-d100-1)=``) when it exists."""
     return f"{{ref}}`{rule} <{rule.lower()}>`" if rule in texts else rule
-
-
-def system_name(system: str) -> str:
-    """The system as the book names it in a table (« Rulebook », « d100 »), from its
-    title, not its registry name."""
-    from escarmouche.systems import display_name
-
-    return display_name(system)
 
 
 #: the kinds of change whose text is a ruling's box, read after its rule

@@ -20,6 +20,7 @@ from escarmouche.render.simsvg import stack_svg
 from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import ShownAsTable, Table
 from escarmouche.simulation.fight import FightResult
+from escarmouche.systems import display_name
 from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import fixed, number, percent, plural
 from escarmouche.text.typo import typographie
@@ -253,7 +254,7 @@ class Balance(ShownAsTable):
                 _pct(remaining / top) if top else "—",
                 _col(self.damage_per_round(side)),
             ))
-        title = (f"{self.title} : {plural(self.n, 'combat')} ({_system_name(self.system)}, graine "
+        title = (f"{self.title} : {plural(self.n, 'combat')} ({display_name(self.system)}, graine "
                  f"{self.seed}) ; durée moyenne {_col(_mean(self.rounds))} "
                  f"{self.turn_word}s (médiane {_quantile(self.rounds, 0.5)}, 90 % en "
                  f"{_quantile(self.rounds, 0.9)} au plus) ; "
@@ -327,15 +328,6 @@ def automation_note(roster: Any) -> str:
     return str(enc.system.automation_note(fighters, enc.rules))
 
 
-def _system_name(system: str) -> str:
-    """The name a reader knows a system by, from its title (« Système Rulebook (D100,
-    HAB) » → « Rulebook »), never its engine name; the engine name when it has no title."""
-    try:
-        title = get_system(system).title
-    except EscarmoucheError:
-        return system
-    name = title.removeprefix("Système ").split(" (")[0].strip()
-    return name or system
 
 
 def _turn_word(system: str) -> str:

@@ -86,9 +86,17 @@ _EXTRA: dict[str, System[Any]] = {}
 
 
 def display_name(name: str | System[Any]) -> str:
-    """The system as the book names it (« Rulebook », « d100 »), from its title, not its
-    registry name."""
-    return get(name).title.split(" (")[0].removeprefix("Système ") or get(name).name
+    """The system as the book names it, from its title (« Système Rulebook (D100,
+    HAB) » → « Rulebook »), never its registry name; a name no registry knows, or a
+    system without a title, is given back as it is.
+
+    >>> display_name("rulebook"), display_name("inconnu")
+    ('Rulebook', 'inconnu')
+    """
+    if isinstance(name, str) and name not in available():
+        return name
+    target = get(name)
+    return target.title.removeprefix("Système ").split(" (")[0].strip() or target.name
 
 
 def available() -> tuple[str, ...]:
