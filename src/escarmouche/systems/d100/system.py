@@ -460,16 +460,10 @@ class D100System(System[Rules]):
         target = enemies[0].name
         params: dict[str, Any] = {"cible": target,
                                   "defense": best_defence(ctx, target, weapon.ranged)}
-        if weapon.ranged:
-            shots = ctx.state.system_state.get("shots") or {}
-            assert isinstance(shots, dict)
-            shot = shots.get(actor) or {}
-            params["distance"] = shot.get("distance") or weapon.short_range
-            if params["distance"] > ctx.rules.max_range_factor * weapon.long_range:
-                return None  # out of reach (D100-RANGED-5)
-            if shot.get("cible_engagee"):
-                params["cible_engagee"] = True
-        return "attaquer", params
+        shot = _shot_params(ctx, actor, weapon)
+        if shot is None:
+            return None
+        return "attaquer", {**params, **shot}
 
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
@@ -493,8 +487,6 @@ class D100System(System[Rules]):
         if not enemies:
             return []
         out: list[Move] = []
-        shots = ctx.state.system_state.get("shots") or {}
-        assert isinstance(shots, dict)
         targets = [enemies[0]]
         weakest = min(enemies, key=lambda e: (e.tracks.get(TRACK, 0), e.name))
         if weakest is not enemies[0]:
@@ -508,6 +500,9 @@ class D100System(System[Rules]):
             if weapon.ranged and weapon.reload and not f.flags["loaded"][hand]:
                 out.append(Move("recharger", {"main": hand}, frozenset({"recharge"})))
                 continue
+            shot = _shot_params(ctx, actor, weapon)
+            if shot is None:
+                continue  # out of reach (D100-RANGED-5): no shot with this hand
             for target in targets:
                 g = guard(ctx, target.name)
                 options = []
@@ -517,24 +512,33 @@ class D100System(System[Rules]):
                     except EscarmoucheError:
                         continue
                     options.append(defence)
-                if weapon.ranged:
-                    shot = shots.get(actor) or {}
-                    distance = shot.get("distance") or weapon.short_range
-                    if distance > ctx.rules.max_range_factor * weapon.long_range:
-                        break  # out of reach (D100-RANGED-5): no shot with this hand
                 params = {"cible": target.name,
-                          "defense": react(target.name, "defense", [*options, "aucune"])}
+                          "defense": react(target.name, "defense", [*options, "aucune"]),
+                          **shot}
                 if hand != "directrice":
                     params["main"] = hand
-                if weapon.ranged:
-                    params["distance"] = distance
-                    if shot.get("cible_engagee"):
-                        params["cible_engagee"] = True
                 out.append(Move("attaquer", params, frozenset({"attaque"})))
         if not f.flags["parry_prepared"] and not guard(ctx, actor).two_weapons:
             # with a weapon in each hand the off hand parries already (D100-PARRY-2)
             out.append(Move("preparer_parade", {}, frozenset({"defense"})))
         return out
+
+
+def _shot_params(ctx: Ctx[Rules], actor: str, weapon: Weapon) -> dict[str, Any] | None:
+    """What an automated attack with ``weapon`` adds to its parameters: nothing in
+    melee; for a shot, its distance (the start option ``tirs``, else the weapon's short
+    range) and whether its target is engaged (D100-RANGED-4); ``None`` when the distance
+    is out of the weapon's reach (D100-RANGED-5)."""
+    if not weapon.ranged:
+        return {}
+    shots = ctx.state.system_state.get("shots") or {}
+    assert isinstance(shots, dict)
+    shot = shots.get(actor) or {}
+    distance = shot.get("distance") or weapon.short_range
+    if distance > ctx.rules.max_range_factor * weapon.long_range:
+        return None
+    return {"distance": distance, **({"cible_engagee": True} if shot.get("cible_engagee")
+                                     else {})}
 
 
 SYSTEM = D100System()
