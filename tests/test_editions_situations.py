@@ -33,12 +33,12 @@ NOT_IN_DUELS = {
     **{("d100", name): "a jump is a movement over terrain (D100-JUMP-1, D100-JUMP-2); "
        "automated fights have no terrain and never jump"
        for name in ("drop_step", "long_jump_run_up", "failure_degree")},
-    ("d12", "max_initiative_rerolls"): "a cap on about 20 perfect ties of group initiative "
-    "in a row (D12-INIT-3): never met in any number of duels",
-    ("d12", "max_roll_off_rounds"): "a cap of about 20 roll-off rounds of one tie "
-    "(D12-INIT-4): never met in any number of duels",
-    ("d20", "max_roll_off_rounds"): "a cap of about 100 roll-off rounds of one tie "
-    "(D20-INIT-1): never met in any number of duels",
+    ("d12", "max_initiative_rerolls"): "a cap on perfect ties of group initiative in a row "
+    "(D12-INIT-3), far beyond what any number of duels meets",
+    ("d12", "max_roll_off_rounds"): "a cap on the roll-off rounds of one tie (D12-INIT-4), "
+    "far beyond what any number of duels meets",
+    ("d20", "max_roll_off_rounds"): "a cap on the roll-off rounds of one tie (D20-INIT-1), "
+    "far beyond what any number of duels meets",
     ("d20", "immediate_reset"): "the tactics never take an immediate action (D20-IMM-1)",
     ("d20", "cancelled_action_spent"): "the tactics never cancel an action "
     "(D20-OPP-1, D20-IMM-2)",
