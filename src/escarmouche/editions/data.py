@@ -48,6 +48,7 @@ __all__ = [
     "parse_edition",
     "parse_rules_text",
     "rule_text_changes",
+    "role_text",
     "rulings",
     "schema",
 ]
@@ -567,7 +568,16 @@ def _html_text(html_text: str) -> str:
 _BOOK_RULE = re.compile(r"^\*\*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\*\* — (.+?)(?:\n\s*\n|\Z)",
                         re.M | re.S)
 #: MyST roles inside a rule: {term}`PV`, {term}`texte <terme>`, {ref}`RB-X-1 <rb-x-1>`
-_ROLE = re.compile(r"\{(?:term|ref|doc)\}`([^`<]+?)\s*(?:<[^`>]*>)?`")
+_ROLE = re.compile(r"\{[a-z]+\}`([^`<]+?)\s*(?:<[^`>]*>)?`")
+
+
+def role_text(text: str) -> str:
+    """``text`` with each MyST role reduced to what it shows.
+
+    >>> role_text("le {term}`test <test D100>` et {ref}`RB-X-1 <rb-x-1>`")
+    'le test et RB-X-1'
+    """
+    return _ROLE.sub(r"\1", text)
 
 
 def book_rule_texts(root: Path | str,
@@ -594,7 +604,7 @@ def book_rule_texts(root: Path | str,
     texts: dict[str, str] = {}
     for page in pages:
         for m in _BOOK_RULE.finditer(page.read_text(encoding="utf-8")):
-            text = _ROLE.sub(r"\1", " ".join(m.group(2).split()))
+            text = role_text(" ".join(m.group(2).split()))
             texts.setdefault(m.group(1), substitute(text) if substitute else text)
     return texts
 

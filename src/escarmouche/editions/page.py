@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from escarmouche.editions.data import FLAGS, Change, Edition, Snapshot, rulings
+from escarmouche.editions.data import FLAGS, Change, Edition, Snapshot, role_text, rulings
 from escarmouche.editions.duels import duel_note, duel_outcomes, paired_duels, situation_duels
 from escarmouche.editions.odds import (
     OddsTable,
@@ -301,10 +301,8 @@ def plain_text(text: str) -> str:
     >>> plain_text("Les **décomptes** et `x`, voir {ref}`D100-PARRY-3 <d100-parry-3>`")
     'Les décomptes et x, voir D100-PARRY-3'
     """
-    text = re.sub(r"\{[a-z]+\}`([^`<]*?)\s*<[^`>]*>`|\{[a-z]+\}`([^`]*)`",
-                  lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
     return re.sub(r"\*\*([^*]+)\*\*|\*([^*]+)\*|`([^`]+)`",
-                  lambda m: next(g for g in m.groups() if g is not None), text)
+                  lambda m: next(g for g in m.groups() if g is not None), role_text(text))
 
 
 def _rule_link(rule: str, texts: Mapping[str, str]) -> str:
