@@ -324,3 +324,15 @@ def test_favicon(site_url: str) -> None:
     assert icon
     target = (SITE / Path(RULE_PAGE).parent / icon.group(1)).resolve()
     assert target.is_file()
+
+
+@pytest.mark.parametrize("docname", ["book/concepteurs", "book/api", "book/format-effectifs",
+                                     "book/format-sauvegarde", "book/glossaire",
+                                     "book/editions/journal"])
+def test_long_tokens_wrap_rather_than_widen_the_page_at_390(page: Any, site_url: str,
+                                                            docname: str) -> None:
+    """A path, a dotted name, a quoted field or a signature wraps in its line: the page
+    never scrolls sideways on a 390 px phone (tables scroll in their own container)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site_url}{docname}.html", wait_until="load")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
