@@ -47,8 +47,8 @@ __all__ = [
     "option_rules",
     "parse_edition",
     "parse_rules_text",
-    "rule_text_changes",
     "role_text",
+    "rule_text_changes",
     "rulings",
     "schema",
 ]
