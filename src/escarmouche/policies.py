@@ -62,7 +62,6 @@ from escarmouche.text.fmt import join, quote
 __all__ = [
     "MAX_CHOICES",
     "POLICIES",
-    "DefaultsPolicy",
     "Policy",
     "RandomPolicy",
     "TagPolicy",
@@ -104,19 +103,22 @@ class TagPolicy:
     """A deterministic policy: the first move carrying the first tag of ``prefer`` that
     any move carries (the system's order breaks ties); moves with none of these tags are
     never played. Reactions: the system's first option, except the kinds listed in
-    ``decline`` (then the last option, « none »)."""
+    ``decline`` (then the last option, « none »). With ``by_default``, the move is played
+    without the choices the rules make themselves when it names none
+    (:meth:`Move.by_default`: the d12 critical option)."""
 
     name: str
     label: str
     doc: str
     prefer: tuple[str, ...]
     decline: frozenset[str] = frozenset()
+    by_default: bool = False
 
     def choose(self, moves: Sequence[Move], rng: Any) -> Move | None:
         for tag in self.prefer:
             for move in moves:
                 if tag in move.tags:
-                    return move
+                    return move.by_default() if self.by_default else move
         return None
 
     def react(self, kind: str, options: Sequence[str], rng: Any) -> str:
@@ -157,29 +159,15 @@ CAUTIOUS = TagPolicy(
 
 
 
-@dataclass(frozen=True)
-class DefaultsPolicy:
-    """« agressif », except that it leaves to the rules every choice they make
-    themselves when a move does not name it (:attr:`Move.defaults`: the d12 critical
-    option, D12-CRIT-2): the players of a table that keeps the default. In a system with
-    no such choice it plays exactly as « agressif »."""
-
-    name: str = "par_defaut"
-    label: str = "par défaut"
-    doc: str = ("joue comme « agressif », mais laisse aux règles les choix qu’elles font "
-                "d’elles-mêmes quand on ne les nomme pas (en d12, l’option critique par "
-                "défaut)")
-
-    def choose(self, moves: Sequence[Move], rng: Any) -> Move | None:
-        move = AGGRESSIVE.choose(moves, rng)
-        return None if move is None else move.by_default()
-
-    def react(self, kind: str, options: Sequence[str], rng: Any) -> str:
-        return AGGRESSIVE.react(kind, options, rng)
-
+BY_DEFAULT = TagPolicy(
+    "par_defaut", "par défaut",
+    "joue comme « agressif », mais laisse aux règles les choix qu’elles font d’elles-mêmes "
+    "quand on ne les nomme pas (en d12, l’option critique par défaut)",
+    AGGRESSIVE.prefer, AGGRESSIVE.decline, by_default=True,
+)
 
 #: the registry, by name (:func:`register_policy` adds to it)
-POLICIES: dict[str, Policy] = {p.name: p for p in (AGGRESSIVE, CAUTIOUS, DefaultsPolicy(),
+POLICIES: dict[str, Policy] = {p.name: p for p in (AGGRESSIVE, CAUTIOUS, BY_DEFAULT,
                                                    RandomPolicy())}
 
 def register_policy(policy: Policy) -> Policy:
