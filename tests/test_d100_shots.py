@@ -8,10 +8,12 @@ import pytest
 
 from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import EscarmoucheError
-from escarmouche.systems.d100.rules import Rules
+from escarmouche.systems.d100.rules import Rules, get_weapon
 from tests._d100_helpers import BRUNE, GROLK, events, started
 
 BOW = {"Brune": {"directrice": "arc"}}
+#: the bow's short and long ranges, as the catalogue declares them (D100-RANGED-5)
+SHORT, LONG = get_weapon("arc").short_range, get_weapon("arc").long_range
 
 
 def _first_shot(rules: Rules | None = None, **shot: object) -> dict[str, object] | None:
@@ -24,11 +26,15 @@ def _first_shot(rules: Rules | None = None, **shot: object) -> dict[str, object]
 
 
 def test_shots_go_at_the_declared_distance_into_the_melee_d100_ranged_4_5() -> None:
-    """D100-RANGED-4/5: at 40 m (beyond the bow's 24 m) into a melee, CT 50 − 20 − 20."""
-    shot = _first_shot(distance=40, cible_engagee=True)
+    """D100-RANGED-4/5: between the bow's short and long range, into a melee: CT 50 with
+    the long-range and the melee modifiers the rules declare."""
+    rules = Rules()
+    shot = _first_shot(distance=(SHORT + LONG) // 2, cible_engagee=True)
     assert shot is not None
     target = shot["target"]
-    assert isinstance(target, dict) and target["total"] == 10
+    assert isinstance(target, dict)
+    assert target["total"] == (50 + rules.shooting_into_melee_modifier
+                               + rules.beyond_short_range_modifier)
     assert target["range_band"] == "longue"
     assert [m["rules"] for m in target["modifiers"]] == [["D100-RANGED-4"], ["D100-RANGED-5"]]
 
@@ -40,10 +46,11 @@ def test_without_the_option_shots_stay_at_short_range_d100_ranged_5() -> None:
 
 
 def test_a_shot_out_of_reach_is_not_taken_d100_ranged_5() -> None:
-    """D100-RANGED-5: at 60 m a bow (48 m long range) reaches only if the rules allow
-    twice the long range; with once, Brune takes no shot (and the fight goes on)."""
-    assert _first_shot(distance=60) is not None
-    assert _first_shot(Rules(max_range_factor=1), distance=60) is None
+    """D100-RANGED-5: past the long range, the bow reaches only as far as the rules'
+    factor allows; at once the long range, Brune takes no shot (the fight goes on)."""
+    beyond = LONG + 12
+    assert _first_shot(Rules(max_range_factor=2), distance=beyond) is not None
+    assert _first_shot(Rules(max_range_factor=1), distance=beyond) is None
 
 
 @pytest.mark.parametrize(("tirs", "field"), [
