@@ -94,7 +94,8 @@ class Duels:
     def summary(self) -> str:
         return (f"victoire de la vétérane : {percent(self.win)} (IC 95\u202f% : "
                 f"{percent(self.win_low)} à {percent(self.win_high)}) ; durée moyenne : "
-                f"{number(self.rounds, 1)} tours (IC 95\u202f% : {number(self.rounds_low, 1)} à "
+                f"{number(self.rounds, 1)} {plural_word(self.rounds, self.turn_word)} "
+                f"(IC 95\u202f% : {number(self.rounds_low, 1)} à "
                 f"{number(self.rounds_high, 1)}) ; {number(self.n)} duels simulés")
 
     def to_json(self) -> dict[str, Json]:
@@ -167,10 +168,16 @@ class Paired:
                 "taille.")
 
 
+def plural_word(x: float, word: str) -> str:
+    """``word`` agreeing with the decimal ``x`` as shown to one decimal (French: the
+    plural from 2 on): « 1,5 tour », « 3,5 rounds »."""
+    return f"{word}s" if round(x, 1) >= 2 else word
+
+
 def _signed_points(x: float) -> str:
     points = abs(x) * 100
-    unit = "points" if round(points, 1) >= 2 else "point"
-    return f"{'+' if x > 0 else '−' if x < 0 else ''}{number(points, 1)} {unit}"
+    return (f"{'+' if x > 0 else '−' if x < 0 else ''}{number(points, 1)} "
+            f"{plural_word(points, 'point')}")
 
 
 def paired_duels(system: str | System[Any], before: Any, after: Any, n: int,
