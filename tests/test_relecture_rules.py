@@ -16,6 +16,7 @@ import pytest
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice.exact import probability
 from escarmouche.encounter import Encounter
+from escarmouche.text.fmt import plural
 from tests.test_relecture import _sentences, _unquoted, top_level_colons
 from tests.test_typography import problems
 
@@ -132,16 +133,19 @@ def test_b106_a_defence_refusal_counts_attempts_and_needs_no_gender() -> None:
         return Combatant(name, "x", {"CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": 40,
                                      "M": 4, "B": 10}, skills={"esquive"})
 
+    # The limits are read from the rules in force, so that a revision of them (the CI's
+    # rehearsal raises D100-PARRY-2 to two parries) still meets a refusal.
+    parries, dodges = d100.Rules().parries_per_round, d100.Rules().dodges_per_round
     texts = []
-    for defence, guard in (("parade", d100.Guard(parry_prepared=True, parries_used=1)),
-                           ("esquive", d100.Guard(dodges_used=1))):
+    for defence, guard in (("parade", d100.Guard(parry_prepared=True, parries_used=parries)),
+                           ("esquive", d100.Guard(dodges_used=dodges))):
         with pytest.raises(EscarmoucheError) as caught:
             d100.attack_setup(perso("Grolk"), perso("Bertille"), "dague", defence=defence,
                               guard=guard)
         texts.append(assert_refusal_shape(caught.value))
-    assert "Bertille a déjà tenté 1 parade ce round" in texts[0], texts[0]
-    assert "Bertille a déjà tenté 1 esquive ce round" in texts[1], texts[1]
-    assert not any("paré 1" in t or "esquivé 1" in t for t in texts), texts
+    assert f"Bertille a déjà tenté {plural(parries, 'parade')} ce round" in texts[0], texts[0]
+    assert f"Bertille a déjà tenté {plural(dodges, 'esquive')} ce round" in texts[1], texts[1]
+    assert not any("paré " in t or "esquivé " in t for t in texts), texts
     enc = Encounter("d100", [perso("Grolk"), Combatant("Bertille", "y", {
         "CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": 40, "M": 4, "B": 10},
         skills={"esquive"})])
