@@ -141,9 +141,14 @@ refresh: venv
 typo-book: book
 	$(PY) -m pytest -q -m book -p no:cacheprovider tests/test_typography.py
 
-# unit and nbval only read the tree: they run at once (two cores, one each).
+# unit and nbval only read the tree: one pytest spreads them over both cores (pytest-xdist;
+# --dist loadfile keeps each notebook's cells on one worker, hence one kernel).
+.PHONY: unit-nbval
+unit-nbval: venv
+	$(PY) -m pytest -q -n 2 --dist loadfile --nbval --color=no -m "not browser and not book" -p no:cacheprovider tests book
+
 test: lint types
-	$(MAKE) --no-print-directory -j2 unit nbval
+	$(MAKE) --no-print-directory unit-nbval
 	$(MAKE) --no-print-directory typo-book browser revision
 	@echo "make test : tout est vert."
 

@@ -12,12 +12,14 @@ Usage (from the repository root, with the project's virtualenv)::
     python tools/book_notebooks.py               # convert and execute every twin
     python tools/book_notebooks.py d100/attaque   # only these pages
     python tools/book_notebooks.py --check       # twins and notebooks agree? (no kernel)
+    python tools/book_notebooks.py --processus 1 # one kernel at a time (default: 2)
 
 A notebook's cells (type, source, tags) come from its twin; it is rewritten only when
 they changed. It is then executed in place with nbclient in the ``python3`` kernel of
 this virtualenv (jupyter_client swaps the kernelspec's ``python`` for
 ``sys.executable``), with the notebook's folder as working directory, and its outputs
-are stored; ``pytest --nbval book`` later re-executes it and compares, so the page a
+are stored (two notebooks at once by default, one kernel each: the client threads only
+wait on their kernels); ``pytest --nbval book`` later re-executes it and compares, so the page a
 reader sees is what the engine produces now. Code cells tagged ``nbval-ignore-output``
 (the demos' widgets) are executed by nbval, their output not compared.
 
@@ -37,6 +39,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -329,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("pages", nargs="*", help="pages, e.g. d100/attaque (default: all)")
     parser.add_argument("--check", action="store_true", help="compare only, run nothing")
+    parser.add_argument("--processus", type=int, default=2, choices=range(1, 9),
+                        metavar="N", help="carnets exécutés à la fois (1 à 8, 2 par défaut)")
     args = parser.parse_args(argv)
     paths = twins(args.pages)
     if args.check:
@@ -337,17 +342,34 @@ def main(argv: list[str] | None = None) -> int:
             print(p)
         return 1 if problems else 0
     changed = 0
-    for twin in paths:
+
+    def timed(twin: Path) -> tuple[bool, float]:
         start = time.monotonic()
-        try:
-            did_change = build(twin)
-        except ExampleFailed as err:
-            print(err, file=sys.stderr, flush=True)
-            return 3
-        changed += did_change
-        state = "mis à jour" if did_change else "inchangé"
-        print(f"{target(twin).relative_to(ROOT)} : {state} ({time.monotonic() - start:.1f} s)",
-              flush=True)
+        return build(twin), time.monotonic() - start
+
+    # the kernels are processes: threads that wait on them run N notebooks at once; the
+    # first failure stops the others being started (those running finish, untouched
+    # when they fail, and make edition works on a scratch copy anyway)
+    with ThreadPoolExecutor(max_workers=args.processus) as pool:
+        futures: dict[Future[tuple[bool, float]], Path] = {
+            pool.submit(timed, twin): twin for twin in paths}
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for future in sorted(done, key=lambda f: str(futures[f])):
+                err = future.exception()
+                if isinstance(err, ExampleFailed):
+                    for other in pending:
+                        other.cancel()
+                    print(err, file=sys.stderr, flush=True)
+                    return 3
+                if err is not None:
+                    raise err
+                did_change, took = future.result()
+                changed += did_change
+                state = "mis à jour" if did_change else "inchangé"
+                print(f"{target(futures[future]).relative_to(ROOT)} : {state} ({took:.1f} s)",
+                      flush=True)
     built = "construit" if len(paths) < 2 else "construits"
     touched = "modifié" if changed < 2 else "modifiés"
     print(f"{plural(len(paths), 'carnet')} {built}, {changed} {touched}.")
