@@ -604,14 +604,15 @@ def _hand_order(ctx: Ctx[Rules], f: FighterState, target: FighterState) -> tuple
     if hands["directrice"] is None or hands["non_directrice"] is None:
         return HANDS
     catalogue = fight_weapons(ctx)
+    main, off = (get_weapon(str(hands[h]), catalogue) for h in HANDS)
+    if main.ranged or off.ranged or (main.damage >= off.damage
+                                     and ctx.rules.off_hand_modifier <= 0):
+        return HANDS  # the off hand's blow hits no more often and wounds no more
     defender = target.combatant
     be = bonus(stat(defender, "E"))
     armour = tuple(armour_at(defender, z) for z in LOCATIONS)
     means = []
-    for hand in HANDS:
-        weapon = get_weapon(str(hands[hand]), catalogue)
-        if weapon.ranged:
-            return HANDS
+    for hand, weapon in zip(HANDS, (main, off), strict=True):
         total = target_number(f.combatant, weapon, hand=hand, rules=ctx.rules,
                               weapons=catalogue).total
         means.append(blow_mean_wounds(total, weapon.damage, be, armour))
