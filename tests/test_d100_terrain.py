@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from escarmouche import Combatant, systems
 from escarmouche.dice import ScriptedRolls
@@ -170,6 +173,40 @@ def test_the_ground_left_survives_a_save_d100_jump_1() -> None:
     with pytest.raises(EscarmoucheError) as refusal:
         Encounter.from_json(save)
     assert refusal.value.rule == "CORE-LOG" and "D100-JUMP-1" in str(refusal.value)
+
+
+_metres = st.integers(min_value=0, max_value=12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(drop=_metres, ditch=_metres, room=_metres, seed=st.integers(0, 10**6))
+def test_no_melee_blow_crosses_ground_and_everyone_arrives_d100_jump_1_2(
+        drop: int, ditch: int, room: int, seed: int) -> None:
+    """D100-JUMP-1, D100-JUMP-2 *(rulings, automated play)*: whatever the ground, no
+    melee blow is struck by or at a fighter before its last crossing move (the drop,
+    the leap or the run round the ditch), each fighter crosses within two rounds (one
+    lost to a fall at most, the run round a full turn), and the same seed replays the
+    same fight."""
+    ground = {"Rask": {"hauteur": drop, **({"fosse": ditch, "elan": room} if ditch
+                                             else {})}}
+    logs = []
+    for _ in range(2):
+        enc = Encounter("d100", [RASK, GROLK])
+        rng = random.Random(seed)
+        enc.start(rng, terrain=ground)
+        enc.run(rng, max_turns=2)
+        logs.append([(e.kind, e.text) for e in enc.log])
+        crossing = [i for i, e in enumerate(enc.log) if e.actor == "Rask" and (
+            e.kind in {"saut", "saut_en_longueur"} or (e.kind == "action"
+                                                       and e.data["action"] == "course"))]
+        blows = [i for i, e in enumerate(enc.log) if e.kind == "attaque"]
+        if drop or ditch:
+            assert crossing and all(i > crossing[-1] for i in blows)
+            assert enc.state.system_state["terrain"]["Rask"]["hauteur"] == 0
+            assert enc.state.system_state["terrain"]["Rask"]["fosse"] == 0
+        else:
+            assert not crossing and not enc.state.system_state["terrain"]
+    assert logs[0] == logs[1]
 
 
 # -- the start option, checked at the door ----------------------------------------------------
