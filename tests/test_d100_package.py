@@ -45,7 +45,8 @@ def test_catalogue_is_documented_action_specs_with_french_parameters() -> None:
         assert set(spec.required) <= set(spec.params)
         assert spec.resolver_key in d100.RESOLVERS
         assert spec.rules and all(r.startswith("D100-") for r in spec.rules)
-    assert d100.SYSTEM.start_options == ("surpris", "equipement", "montures", "armes", "tirs")
+    assert d100.SYSTEM.start_options == ("surpris", "equipement", "montures", "armes", "tirs",
+                                         "terrain")
     assert {o.name for o in d100.SYSTEM.options()} == set(d100.SYSTEM.rules_to_json(Rules()))
 
 

@@ -27,12 +27,6 @@ from tests.test_typography import problems
 #: duel » for them; their standard odds cells still measure them)
 NOT_IN_DUELS = {
     **{key: f"no value to try: {why}" for key, why in NOT_MEASURED.items()},
-    ("d100", "off_hand_modifier"): "two weapons give no extra attack (D100-TWO-2) and the "
-    "tactics strike with the main hand, which holds the better weapon in every pair a "
-    "roster gives; an off-hand blow is a GM's or a player's choice",
-    **{("d100", name): "a jump is a movement over terrain (D100-JUMP-1, D100-JUMP-2); "
-       "automated fights have no terrain and never jump"
-       for name in ("drop_step", "long_jump_run_up", "failure_degree")},
     ("d12", "max_initiative_rerolls"): "a cap on perfect ties of group initiative in a row "
     "(D12-INIT-3), far beyond what any number of duels meets",
     ("d12", "max_roll_off_rounds"): "a cap on the roll-off rounds of one tie (D12-INIT-4), "

@@ -221,8 +221,9 @@ def situation_duels(system: str | System[Any], before: Any, after: Any, n: int,
     >>> from escarmouche.systems import d100
     >>> [(d.key, p.acted > 0) for d, p in situation_duels(
     ...     d100.SYSTEM, d100.Rules(parries_per_round=1), d100.Rules(parries_per_round=2),
-    ...     200)]
-    [('seule-contre-trois', True), ('tir-dans-la-melee', False)]
+    ...     200)]  # doctest: +NORMALIZE_WHITESPACE
+    [('seule-contre-trois', True), ('tir-dans-la-melee', False),
+     ('dague-et-epee-contre-armure', False), ('du-haut-du-mur', False)]
     """
     from escarmouche.systems import get
 

@@ -6,7 +6,7 @@ or CT with every modifier (D100-ATK-*, D100-TWO-*, D100-RANGED-*), parry and dod
 (D100-PARRY-*, D100-DODGE-*), hit location by reversed digits, damage with BE and armour
 per location, the GM's French sentence, jumps (D100-JUMP-*), and exact odds.
 
-The package has the files of every system, plus two topic modules:
+The package has the files of every system, plus three topic modules:
 
 ================= ==========================================================================
 ``rules.py``      the options (:class:`Rules`, each declared once on its field), the
@@ -17,6 +17,8 @@ The package has the files of every system, plus two topic modules:
 ``attack.py``     target numbers, defences, two weapons, location, damage and one attack
                   from end to end (``resolve_attack``, ``roll_attack``)
 ``jumps.py``      the controlled drop and the long jump (D100-JUMP-1/2)
+``terrain.py``    the start option ``terrain`` (a drop, then a ditch, between a fighter
+                  and the melee) and the rulings of automated play that cross it
 ``odds.py``       exact odds: who acts first, ``attack_odds``, ``attack_distribution``
 ``narration.py``  the French sentences (the GM's sentence of an attack, D100-ATK-4)
 ``system.py``     the hooks that plug the rules into the encounter engine, and ``SYSTEM``

@@ -34,6 +34,7 @@ from escarmouche.model import Json
 from escarmouche.render.table import Table, Text
 from escarmouche.state import Ctx, FighterState, parsed
 from escarmouche.systems.base import ActionSpec, Resolver
+from escarmouche.systems.d100 import terrain
 from escarmouche.systems.d100.attack import (
     Guard,
     attack_setup,
@@ -504,6 +505,8 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
     if not target.standing:
         raise invalid("cible", name, "D100-ATK-1", f"{name} est hors de combat ou a fui",
                       kind=IllegalActionError)
+    if not weapon.ranged:
+        terrain.check_contact(ctx, f.name, name)
     aim = params.get("visee", "cavalier")
     mount = _mount(ctx, name)
     struck = mount if (aim == "monture" and mount is not None) else target
@@ -640,19 +643,24 @@ def abandonner(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[s
 @_planned
 def saut(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, Any],
          plan: TurnPlan) -> None:
-    """D100-JUMP-1; the GM applies the fall's damage (``Encounter.adjust``)."""
+    """D100-JUMP-1; the GM applies the fall's damage (``Encounter.adjust``). A fighter
+    with a drop ahead (start option ``terrain``) is then at the bottom; a fall costs it
+    the rest of its turn *(ruling)*."""
     jump = roll_drop_jump(f.combatant, params["hauteur"], ctx.rng, rules=ctx.rules)
     ctx.emit("saut", jump.describe(), actor=f.name, rules=d.rules, data=jump.to_json(),
              dice=jump.dice)
+    terrain.after_drop(ctx, f, jump)
 
 
 @_planned
 def saut_en_longueur(ctx: Ctx[Rules], f: FighterState, d: ActionDef,
                      params: Mapping[str, Any], plan: TurnPlan) -> None:
-    """D100-JUMP-2."""
+    """D100-JUMP-2. A fighter with a ditch ahead (start option ``terrain``) is then
+    across; short of the far side, it loses the rest of its turn *(ruling)*."""
     jump = roll_long_jump(f.combatant, params["elan"], ctx.rng, rules=ctx.rules)
     ctx.emit("saut_en_longueur", jump.describe(), actor=f.name, rules=d.rules,
              data=jump.to_json(), dice=jump.dice)
+    terrain.after_long_jump(ctx, f, jump)
 
 
 @_planned
@@ -666,6 +674,8 @@ def generique(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[st
     suffix = f", {quote(details)}" if details else ""  # one colon per clause
     ctx.emit("action", f"{f.name} : {d.label} ({COST_LABELS[d.cost]}){suffix}.",
              actor=f.name, rules=d.rules, data={"action": d.id, "details": details})
+    if d.id == "course":
+        terrain.after_run(ctx, f)
 
 
 def reaction(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]

@@ -9,6 +9,7 @@ themselves as French tables in a notebook.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,6 +51,7 @@ __all__ = [
     "attack_distribution",
     "attack_odds",
     "attack_outcomes",
+    "blow_mean_wounds",
     "drop_jump_distribution",
     "first_to_act_chances",
     "first_to_act_odds",
@@ -273,6 +275,25 @@ def attack_distribution(setup: AttackSetup) -> AttackOutcomes:
 
 #: the name used before the naming rule (``<thing>_distribution``)
 attack_outcomes = attack_distribution
+
+
+@functools.lru_cache(maxsize=4096)
+def blow_mean_wounds(target: int, weapon_damage: int, be: int, armour: tuple[int, ...]
+                     ) -> Fraction:
+    """The mean wounds of one undefended melee blow, exactly (D100-ATK-1/2/3): a d100 ≤
+    ``target`` hits, the reversed roll gives the zone, whose armour is ``armour`` (one
+    value per zone, in :data:`LOCATIONS` order), and 1d10 + ``weapon_damage`` − ``be`` −
+    armour, never below 0, is lost. Automated play compares the two hands with it
+    (D100-TWO-2); a defence would scale both alike.
+
+    >>> blow_mean_wounds(50, 3, 3, (0,) * 6)
+    Fraction(11, 4)
+    """
+    total = 0
+    for roll in range(1, min(100, target) + 1):
+        armour_here = armour[LOCATIONS.index(location_of(reverse_digits(roll)))]
+        total += sum(max(0, d10 + weapon_damage - be - armour_here) for d10 in range(1, 11))
+    return Fraction(total, 1000)
 
 
 def drop_jump_distribution(height: float, ag: int, rules: Rules = DEFAULT_RULES

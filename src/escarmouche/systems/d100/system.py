@@ -11,8 +11,9 @@ from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
-from escarmouche.state import Ctx, EncounterState
+from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
+from escarmouche.systems.d100 import terrain
 from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
@@ -24,7 +25,7 @@ from escarmouche.systems.d100.actions import (
     held,
     plan_with,
 )
-from escarmouche.systems.d100.attack import check_defence, check_two_weapons
+from escarmouche.systems.d100.attack import check_defence, check_two_weapons, target_number
 from escarmouche.systems.d100.initiative import (
     explain_initiative,
     explain_surprise,
@@ -39,17 +40,26 @@ from escarmouche.systems.d100.narration import (
     surprise_over_sentence,
     surprise_sentence,
 )
-from escarmouche.systems.d100.odds import SITUATIONS, first_to_act_chances, standard_odds
+from escarmouche.systems.d100.odds import (
+    SITUATIONS,
+    blow_mean_wounds,
+    first_to_act_chances,
+    standard_odds,
+)
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
     DEFENCES,
     HANDS,
+    LOCATIONS,
     STATS,
     TRACK,
     WEAPONS,
     Rules,
     Weapon,
+    armour_at,
+    bonus,
     get_weapon,
+    stat,
     validate_combatant,
 )
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
@@ -58,7 +68,8 @@ from escarmouche.text.fmt import de, join, quote
 __all__ = ["START_OPTIONS", "SYSTEM", "D100System"]
 
 #: the options ``Encounter.start`` accepts for d100 (French names)
-START_OPTIONS: tuple[str, ...] = ("surpris", "equipement", "montures", "armes", "tirs")
+START_OPTIONS: tuple[str, ...] = ("surpris", "equipement", "montures", "armes", "tirs",
+                                  "terrain")
 #: the keys of one shooter's entry in the start option ``tirs`` (automated play)
 SHOT_KEYS = ("distance", "cible_engagee")
 
@@ -136,6 +147,37 @@ class D100System(System[Rules]):
                                             "M": 4, "B": 18})),
             {"equipement": {"Ysolde": {"directrice": "arc"}},
              "tirs": {"Ysolde": {"distance": 60, "cible_engagee": True}}}),
+        SituationDuel(
+            "dague-et-epee-contre-armure", "Dague et épée contre un chevalier en armure",
+            "un coupe-jarret tient sa dague de la main directrice et l’épée (arme à une "
+            "main) ramassée sur un garde de l’autre main\u202f; contre un chevalier en "
+            "armure sur tout le corps, la dague ne passe guère\u00a0: il frappe de l’épée, "
+            "de la main non directrice, malgré le malus, parce que ce coup-là blesse le "
+            "plus en moyenne (D100-TWO-2, D100-ATK-5)",
+            (Combatant("Corbin", "coupe-jarrets", {"CC": 50, "CT": 25, "F": 35, "E": 35,
+                                                   "Ag": 45, "M": 4, "B": 12},
+                       skills=frozenset({"esquive"})),
+             Combatant("Aubert", "chevaliers", {"CC": 40, "CT": 25, "F": 40, "E": 35,
+                                                "Ag": 30, "M": 4, "B": 12, "PA": 4})),
+            {"equipement": {"Corbin": {"directrice": "dague",
+                                       "non_directrice": "arme_a_une_main"}}}),
+        SituationDuel(
+            "du-haut-du-mur", "Du haut du mur et par-dessus le fossé",
+            "deux brigands fondent sur deux gardes\u00a0: l’un saute d’un mur de 4 m, un "
+            "test d’Ag par tranche de hauteur entamée, l’autre franchit d’un bond un fossé "
+            "de 3 m avec 4 m d’élan (déclarés au départ par l’option «\u00a0terrain\u00a0», "
+            "car un combat d100 n’a pas de positions)\u202f; sans assez d’élan, il fait "
+            "le tour en courant, et un saut raté coûte le reste du round, sans dégâts "
+            "comptés (D100-JUMP-1, D100-JUMP-2)",
+            (Combatant("Rask", "brigands", {"CC": 45, "CT": 25, "F": 35, "E": 35, "Ag": 50,
+                                            "M": 4, "B": 12}),
+             Combatant("Vesna", "brigands", {"CC": 40, "CT": 30, "F": 35, "E": 30,
+                                             "Ag": 45, "M": 4, "B": 11}),
+             Combatant("Barthe", "gardes", {"CC": 45, "CT": 30, "F": 40, "E": 40, "Ag": 35,
+                                            "M": 4, "B": 12, "PA": 1}),
+             Combatant("Guilhem", "gardes", {"CC": 40, "CT": 30, "F": 35, "E": 35,
+                                             "Ag": 30, "M": 4, "B": 11, "PA": 1})),
+            {"terrain": {"Rask": {"hauteur": 4}, "Vesna": {"fosse": 3, "elan": 4}}}),
     )
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
@@ -188,7 +230,10 @@ class D100System(System[Rules]):
         mount}``, D100-ATK-7), ``armes`` (extra catalogue entries ``{id: {...}}``), ``tirs``
         (``{shooter: {"distance": metres, "cible_engagee": bool}}``: how far, and whether
         into a melee, a fighter's automated shots go, D100-RANGED-4/5; without it a shot
-        is at the weapon's short range at a target not engaged).
+        is at the weapon's short range at a target not engaged), ``terrain`` (``{name:
+        {"hauteur": metres, "fosse": metres, "elan": metres}}``: a drop, then a ditch with
+        the room for a run-up, between the fighter and the melee, D100-JUMP-1/2; see
+        :mod:`~escarmouche.systems.d100.terrain`).
         Draw order: one d10 per fighter in roster order, then the roll-offs (D100-INIT-*)."""
         st = ctx.state
         extra = _check.mapping("armes", options.get("armes") or {}, "D100-ATK-3")
@@ -200,6 +245,7 @@ class D100System(System[Rules]):
         self._start_equipment(ctx, options.get("equipement") or {}, fight_weapons(ctx))
         self._start_mounts(ctx, options.get("montures") or {})
         st.system_state["shots"] = self._start_shots(ctx, options.get("tirs") or {})
+        st.system_state["terrain"] = terrain.start_terrain(ctx, options.get("terrain") or {})
         surprised = options.get("surpris")
         sides = list(dict.fromkeys(f.side for f in st.fighters.values()))
         if surprised is not None and (surprised not in sides or len(sides) < 2):
@@ -318,6 +364,7 @@ class D100System(System[Rules]):
         if again.to_json() != dict(stored) or ss.get("order") != list(again.order):
             raise invalid("system_state.initiative", "…", "D100-INIT-1",
                           "l’initiative enregistrée ne correspond pas à ses dés")
+        terrain.validate_terrain(state)
         if state.started:
             for f in state.fighters.values():
                 self._validate_flags(f.name, f.flags, catalogue)
@@ -397,6 +444,7 @@ class D100System(System[Rules]):
         f = ctx.fighter(actor)
         f.flags["plan"] = []
         f.flags["extended_at_start"] = f.flags["extended"]
+        terrain.new_turn(ctx, actor)
         if f.flags["parry_prepared"]:
             f.flags["parry_prepared"] = False
             ctx.emit("parade_expiree", expired_parry_sentence(actor), actor=actor,
@@ -420,6 +468,7 @@ class D100System(System[Rules]):
                           "ce n’est pas son tour ; au tour "
                           f"{de(current) if current else 'de personne'}",
                           kind=IllegalActionError)
+        terrain.check_not_fallen(ctx, actor, d)
         plan_with(ctx.fighter(actor), d, 1)
 
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
@@ -441,22 +490,31 @@ class D100System(System[Rules]):
     # -- automation ------------------------------------------------------------------
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
-        """Automated fights: carry on an extended action, reload an empty ranged weapon,
-        else an « attaque standard » on the first standing enemy (ranged: at the distance
-        of the start option ``tirs``, else at short range), the defender parrying when it
-        may, else dodging when it may."""
+        """Automated fights: carry on an extended action, cross the ground of the start
+        option ``terrain`` (:func:`terrain.crossing_move`), reload an empty ranged weapon,
+        else an « attaque standard » on the first standing enemy (in melee: the first one
+        with no ground left to cross; ranged: at the distance of the start option
+        ``tirs``, else at short range), the defender parrying when it may, else dodging
+        when it may."""
         f = ctx.fighter(actor)
         ext = extended_of(f.flags["extended"])
         if ext is not None:
             if ext.action == "recharger":
                 return "recharger", {"main": f.flags["extended_hand"]}
             return ext.action, {}
+        crossing = terrain.crossing_move(ctx, actor)
+        if crossing is not None:
+            return crossing.action, dict(crossing.params)
         enemies = ctx.enemies(actor)
         if not enemies:
             return None
         weapon = held(ctx, f, "directrice") or get_weapon("mains_nues")
         if weapon.ranged and weapon.reload and not f.flags["loaded"]["directrice"]:
             return "recharger", {"main": "directrice"}
+        if not weapon.ranged:
+            enemies = [e for e in enemies if terrain.in_contact(ctx, e.name)]
+            if not enemies:
+                return None
         target = enemies[0].name
         params: dict[str, Any] = {"cible": target,
                                   "defense": best_defence(ctx, target, weapon.ranged)}
@@ -468,10 +526,14 @@ class D100System(System[Rules]):
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
         """The whole turn plan for the policies (D100-ACT-1..4): carry on an extended
-        action (« suite »); reload an empty ranged weapon, in either hand (« recharge »,
-        D100-ACT-4: a pistol's 4 half actions take two turns); an « attaque standard »
-        with each hand that holds a usable weapon (main hand first, D100-ATK-5,
-        D100-TWO-2), on the first standing enemy then on the most wounded one, the
+        action (« suite »); cross the ground of the start option ``terrain``, and nothing
+        else until across (« deplacement », D100-JUMP-1/2, :mod:`.terrain`); reload an
+        empty ranged weapon, in either hand (« recharge », D100-ACT-4: a pistol's 4 half
+        actions take two turns); an « attaque standard » with each hand that holds a
+        usable weapon (the hand whose blow costs the first target more wounds on average
+        first, the main hand on a tie: :func:`_hand_order`, D100-ATK-5, D100-TWO-2), on
+        the first standing enemy then on the most wounded one (in melee, among those
+        with no ground left to cross), the
         defender's policy choosing among the defences it may use now (parry, dodge or
         none: D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1); prepare a parry
         (« defense », D100-PARRY-2). The engine keeps the moves the turn plan allows."""
@@ -483,15 +545,15 @@ class D100System(System[Rules]):
             params: dict[str, Any] = ({"main": f.flags["extended_hand"]}
                                       if ext.action == "recharger" else {})
             return [Move(ext.action, params, frozenset({"suite"}))]
+        crossing = terrain.crossing_move(ctx, actor)
+        if crossing is not None:
+            return [crossing]
         enemies = ctx.enemies(actor)
         if not enemies:
             return []
         out: list[Move] = []
-        targets = [enemies[0]]
-        weakest = min(enemies, key=lambda e: (e.tracks.get(TRACK, 0), e.name))
-        if weakest is not enemies[0]:
-            targets.append(weakest)
-        for hand in HANDS:
+        near = [e for e in enemies if terrain.in_contact(ctx, e.name)]
+        for hand in _hand_order(ctx, f, near[0]) if near else HANDS:
             weapon = held(ctx, f, hand)
             if weapon is None:
                 if hand != "directrice":
@@ -503,7 +565,7 @@ class D100System(System[Rules]):
             shot = _shot_params(ctx, actor, weapon)
             if shot is None:
                 continue  # out of reach (D100-RANGED-5): no shot with this hand
-            for target in targets:
+            for target in _targets(enemies if weapon.ranged else near):
                 g = guard(ctx, target.name)
                 options = []
                 for defence in ("parade", "esquive"):
@@ -522,6 +584,39 @@ class D100System(System[Rules]):
             # with a weapon in each hand the off hand parries already (D100-PARRY-2)
             out.append(Move("preparer_parade", {}, frozenset({"defense"})))
         return out
+
+
+def _targets(enemies: Sequence[FighterState]) -> list[FighterState]:
+    """The targets automated play tries: the first enemy, then the most wounded one."""
+    if not enemies:
+        return []
+    weakest = min(enemies, key=lambda e: (e.tracks.get(TRACK, 0), e.name))
+    return [enemies[0]] if weakest is enemies[0] else [enemies[0], weakest]
+
+
+def _hand_order(ctx: Ctx[Rules], f: FighterState, target: FighterState) -> tuple[str, ...]:
+    """D100-TWO-2: with a melee weapon in each hand, either hand may strike; the off hand
+    comes first only when its blow, at the rules' off-hand modifier (D100-ATK-5), costs
+    ``target`` more wounds on average than the main hand's (its armour and BE counted,
+    :func:`blow_mean_wounds`): a dagger in the main hand against plate, a sword in the
+    other. Otherwise the main hand first."""
+    hands = f.flags["hands"]
+    if hands["directrice"] is None or hands["non_directrice"] is None:
+        return HANDS
+    catalogue = fight_weapons(ctx)
+    main, off = (get_weapon(str(hands[h]), catalogue) for h in HANDS)
+    if main.ranged or off.ranged or (main.damage >= off.damage
+                                     and ctx.rules.off_hand_modifier <= 0):
+        return HANDS  # the off hand's blow hits no more often and wounds no more
+    defender = target.combatant
+    be = bonus(stat(defender, "E"))
+    armour = tuple(armour_at(defender, z) for z in LOCATIONS)
+    means = []
+    for hand, weapon in zip(HANDS, (main, off), strict=True):
+        total = target_number(f.combatant, weapon, hand=hand, rules=ctx.rules,
+                              weapons=catalogue).total
+        means.append(blow_mean_wounds(total, weapon.damage, be, armour))
+    return (HANDS[1], HANDS[0]) if means[1] > means[0] else HANDS
 
 
 def _shot_params(ctx: Ctx[Rules], actor: str, weapon: Weapon) -> dict[str, Any] | None:

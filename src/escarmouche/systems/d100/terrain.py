@@ -1,0 +1,211 @@
+"""Terrain between a fighter and the melee: the start option ``terrain`` (a d100 fight has
+no positions; the GM declares the ground once, as for ``tirs``).
+
+``terrain = {name: {"hauteur": h, "fosse": w, "elan": r}}``: before it reaches the
+melee, the fighter drops ``h`` metres from a height (a controlled drop, D100-JUMP-1),
+then crosses a ditch ``w`` metres wide with ``r`` metres of room for its run-up (a long
+jump, D100-JUMP-2). Rulings of automated play (RULES.md, D100-JUMP-1 and D100-JUMP-2):
+
+- a fighter with ground still to cross is not in melee: it attacks no one and no one
+  attacks it in melee (shots still reach it);
+- automated play crosses in order: the drop (« saut »), then the ditch
+  (« saut en longueur » with all the room as run-up), or, when the room is shorter than
+  the rules' minimal run-up, round the ditch at a run (« course », a full action);
+- a failed drop, or a long jump that falls short of the ditch, costs no wounds (the text
+  leaves a fall's damage to the GM) but the rest of the fighter's turn: it lands at the
+  bottom, or climbs out of the ditch on the far side, and fights from its next turn.
+
+The ground still to cross lives in ``system_state["terrain"]``: ``{name: {"hauteur",
+"fosse", "elan", "chute"}}`` (``chute``: the fighter fell in its current turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from escarmouche import _check
+from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.model import Json
+from escarmouche.state import Ctx, EncounterState, FighterState
+from escarmouche.systems.base import Move
+from escarmouche.systems.d100.jumps import MAX_HEIGHT, DropJump, LongJump
+from escarmouche.systems.d100.rules import ActionDef, Rules
+from escarmouche.text.fmt import de, join, number, quote
+
+__all__ = [
+    "TERRAIN_KEYS",
+    "after_drop",
+    "after_long_jump",
+    "after_run",
+    "check_contact",
+    "check_not_fallen",
+    "crossing_move",
+    "in_contact",
+    "new_turn",
+    "start_terrain",
+    "validate_terrain",
+]
+
+#: the keys of one fighter's entry in the start option ``terrain``, with the rule each
+#: belongs to
+TERRAIN_KEYS: Mapping[str, str] = {
+    "hauteur": "D100-JUMP-1", "fosse": "D100-JUMP-2", "elan": "D100-JUMP-2"}
+
+
+def _ground(ctx: Ctx[Rules]) -> dict[str, Any]:
+    ground = ctx.state.system_state.get("terrain")
+    return ground if isinstance(ground, dict) else {}
+
+
+def start_terrain(ctx: Ctx[Rules], given: object) -> dict[str, Json]:
+    """``terrain``, checked at the door: a fighter of the fight, known keys, heights and
+    widths in metres; a ditch needs its run-up room (``elan``) and the room needs a
+    ditch. Entries with nothing to cross are dropped."""
+    entries = _check.mapping("terrain", given, "D100-JUMP-1")
+    out: dict[str, Json] = {}
+    for name, entry in entries.items():
+        _check.name_in("terrain", name, list(ctx.state.fighters), "D100-JUMP-1")
+        fields = _check.mapping("terrain", entry, "D100-JUMP-1")
+        for key in fields:
+            _check.choice("terrain", key, tuple(TERRAIN_KEYS), "D100-JUMP-1")
+        values = {key: _check.real(key, fields.get(key, 0), lo=0, hi=MAX_HEIGHT,
+                                   rule=rule, who=str(name))
+                  for key, rule in TERRAIN_KEYS.items()}
+        if values["fosse"] and "elan" not in fields:
+            raise invalid("elan", None, "D100-JUMP-2",
+                          f"le fossé {de(str(name))} demande la place de l’élan, en "
+                          "mètres (0 s’il n’y en a pas)")
+        if "elan" in fields and not values["fosse"]:
+            raise invalid("elan", values["elan"], "D100-JUMP-2",
+                          f"un élan sans fossé à franchir ({name})")
+        if values["hauteur"] or values["fosse"]:
+            out[str(name)] = {**values, "chute": False}
+    return out
+
+
+def validate_terrain(state: EncounterState) -> None:
+    """A loaded save: the ground still to cross names fighters, with the same keys."""
+    ground = _check.mapping("system_state.terrain", state.system_state.get("terrain", {}),
+                            "D100-JUMP-1")
+    for name, entry in ground.items():
+        _check.name_in("system_state.terrain", name, list(state.fighters), "D100-JUMP-1")
+        fields = _check.mapping(f"system_state.terrain.{name}", entry, "D100-JUMP-1")
+        if set(fields) != {*TERRAIN_KEYS, "chute"}:
+            raise invalid(f"system_state.terrain.{name}", "…", "D100-JUMP-1",
+                          f"les champs attendus sont "
+                          f"{join(quote(k) for k in (*TERRAIN_KEYS, 'chute'))}")
+        for key, rule in TERRAIN_KEYS.items():
+            _check.real(f"system_state.terrain.{name}.{key}", fields[key], lo=0,
+                        hi=MAX_HEIGHT, rule=rule)
+        _check.flag(f"system_state.terrain.{name}.chute", fields["chute"], "D100-JUMP-1")
+
+
+def _ahead(ctx: Ctx[Rules], name: str) -> dict[str, Any] | None:
+    """``name``'s ground still to cross, or ``None`` when it is in melee."""
+    entry = _ground(ctx).get(name)
+    if entry is None or not (entry["hauteur"] or entry["fosse"]):
+        return None
+    return entry  # type: ignore[no-any-return]
+
+
+def in_contact(ctx: Ctx[Rules], name: str) -> bool:
+    """Whether ``name`` has no ground left to cross (it may fight in melee)."""
+    return _ahead(ctx, name) is None
+
+
+def check_contact(ctx: Ctx[Rules], attacker: str, target: str) -> None:
+    """A melee attack needs both fighters in melee: ground still to cross (a drop, a
+    ditch) keeps a fighter out of it *(ruling, D100-JUMP-1/2)*."""
+    for name in (attacker, target):
+        entry = _ahead(ctx, name)
+        if entry is not None:
+            rule = "D100-JUMP-1" if entry["hauteur"] else "D100-JUMP-2"
+            raise invalid("cible" if name == target else "acteur", name, rule,
+                          f"{name} n’est pas encore au contact : {_what(entry)} "
+                          "avant la mêlée", kind=IllegalActionError)
+
+
+def _what(entry: Mapping[str, Any]) -> str:
+    parts = []
+    if entry["hauteur"]:
+        parts.append(f"une descente de {number(entry['hauteur'])} m")
+    if entry["fosse"]:
+        parts.append(f"un fossé de {number(entry['fosse'])} m")
+    return "il lui reste " + join(parts)
+
+
+def check_not_fallen(ctx: Ctx[Rules], actor: str, d: ActionDef) -> None:
+    """A fighter who fell in its turn (a failed drop, a long jump short of the ditch)
+    takes no other action but free ones until its next turn *(ruling, D100-JUMP-1/2)*."""
+    entry = _ground(ctx).get(actor)
+    if entry is not None and entry["chute"] and d.halves:
+        raise invalid("action", d.id, "D100-JUMP-1",
+                      f"{actor} a chuté dans ce tour : le reste en est perdu",
+                      kind=IllegalActionError, display=d.label)
+
+
+def new_turn(ctx: Ctx[Rules], actor: str) -> None:
+    """The turn lost to a fall ends when the fighter's next turn starts."""
+    entry = _ground(ctx).get(actor)
+    if entry is not None and entry["chute"]:
+        entry["chute"] = False
+
+
+def crossing_move(ctx: Ctx[Rules], actor: str) -> Move | None:
+    """The move that takes ``actor`` towards the melee, or ``None`` when it is in melee:
+    the drop first (D100-JUMP-1), then the ditch, leapt with all the room as run-up if
+    that is at least the rules' minimum, else gone round at a run (D100-JUMP-2)."""
+    entry = _ahead(ctx, actor)
+    if entry is None:
+        return None
+    tags = frozenset({"deplacement"})
+    if entry["hauteur"]:
+        return Move("saut", {"hauteur": entry["hauteur"]}, tags)
+    if entry["elan"] >= ctx.rules.long_jump_run_up:
+        return Move("saut_en_longueur", {"elan": entry["elan"]}, tags)
+    return Move("course", {}, tags)
+
+
+def after_drop(ctx: Ctx[Rules], f: FighterState, jump: DropJump) -> None:
+    """A fighter with a drop ahead is at the bottom after its « saut »; after a fall it
+    loses the rest of its turn (no wounds counted: the text leaves them to the GM)."""
+    entry = _ground(ctx).get(f.name)
+    if entry is None or not entry["hauteur"]:
+        return
+    entry["hauteur"] = 0
+    if not jump.success:
+        entry["chute"] = True
+        ctx.emit("terrain", f"Chute {de(f.name)} : au pied de la descente, le reste de "
+                 "son tour est perdu (dégâts de la chute laissés au MJ).", actor=f.name,
+                 rules=("D100-JUMP-1",), data={"fall": True})
+
+
+def after_long_jump(ctx: Ctx[Rules], f: FighterState, jump: LongJump) -> None:
+    """A fighter with a ditch ahead is across after its « saut en longueur »; short of
+    the far side, it falls in, climbs out on the far side and loses the rest of its
+    turn."""
+    entry = _ground(ctx).get(f.name)
+    if entry is None or not entry["fosse"]:
+        return
+    width = entry["fosse"]
+    entry["fosse"] = 0
+    if jump.distance < width:
+        entry["chute"] = True
+        ctx.emit("terrain", f"{f.name} retombe dans le fossé ({number(jump.distance)} m "
+                 f"sur {number(width)}), en ressort de l’autre côté et perd le reste de "
+                 "son tour.", actor=f.name, rules=("D100-JUMP-2",), data={"fall": True})
+
+
+def after_run(ctx: Ctx[Rules], f: FighterState) -> None:
+    """A « course » takes a fighter round the ditch when the drop is behind it."""
+    entry = _ground(ctx).get(f.name)
+    if entry is None or entry["hauteur"] or not entry["fosse"]:
+        return
+    entry["fosse"] = 0
+    why = ""
+    if entry["elan"] < ctx.rules.long_jump_run_up:
+        why = (f" : pas la place de prendre son élan ({number(entry['elan'])} m, il en "
+               f"faut {number(ctx.rules.long_jump_run_up)})")
+    ctx.emit("terrain", f"{f.name} fait le tour du fossé en courant{why}.", actor=f.name,
+             rules=("D100-JUMP-2",), data={"fall": False})
