@@ -147,10 +147,15 @@ typo-book: book
 unit-nbval: venv
 	$(PY) -m pytest -q -n 2 --dist loadfile --nbval --color=no -m "not browser and not book" -p no:cacheprovider tests book
 
-test: lint types
-	$(MAKE) --no-print-directory unit-nbval
-	$(MAKE) --no-print-directory typo-book browser revision
-	@echo "make test : tout est vert."
+# Each step prints its time (the budget: 15 minutes on 2 cores, with the set-up).
+test: venv
+	@t0=$$(date +%s); \
+	for step in "lint types" unit-nbval typo-book browser revision; do \
+	  s=$$(date +%s); $(MAKE) --no-print-directory $$step || exit 1; \
+	  echo "make test : $$step en $$(( $$(date +%s) - s )) s"; \
+	done; \
+	t=$$(( $$(date +%s) - t0 )); \
+	echo "make test : tout est vert, en $$(( t / 60 )) min $$(( t % 60 )) s."
 
 clean:
 	rm -rf _build dist _contents lite/.cache .jupyterlite.doit.db
