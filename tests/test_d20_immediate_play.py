@@ -7,9 +7,12 @@ and the attacker's standard action stays spent or comes back per
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from escarmouche import Combatant
 from escarmouche._rng import ScriptedRolls
@@ -120,3 +123,32 @@ def test_when_the_immediate_action_comes_back_decides_whom_she_interrupts_d20_im
     assert enc.log[0].data["order"] == ["Pillard", "Halfeline", "Pillard B"]
     assert interrupted(enc) == expected
     assert all("D20-IMM-1" in e.rules for e in enc.log if e.kind == "interruption")
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), reset=st.sampled_from(["debut_de_son_tour",
+                                                          "debut_du_round"]),
+       spent=st.booleans(), policy=st.sampled_from(["agressif", "prudent", "au_hasard"]))
+def test_the_halfling_duel_keeps_one_immediate_action_per_allowance_d20_imm_1(
+        seed: int, reset: str, spent: bool, policy: str) -> None:
+    """D20-IMM-1: in the situation duel, whatever the dice, the options and the
+    halfling's policy, the fight ends, and she never takes two immediate actions in one
+    allowance: between two of her own turns when it comes back then, within one round
+    when it comes back at the start of each round."""
+    duel = d20.SYSTEM.situation_duels[-1]
+    enc = Encounter("d20", list(duel.combatants),
+                    rules=d20.Rules(immediate_reset=reset, cancelled_action_spent=spent))
+    enc.start(random.Random(seed), **dict(duel.start_options))
+    enc.run(random.Random(seed + 1), max_turns=50, policy={"halfelins": policy})
+    assert enc.finished
+    windows: list[int] = []
+    count = 0
+    for e in enc.log:
+        new_window = (e.kind == "round" if reset == "debut_du_round"
+                      else e.kind == "activation" and e.actor == "Halfeline")
+        if new_window:
+            windows.append(count)
+            count = 0
+        elif e.kind == "interruption" and e.actor == "Halfeline":
+            count += 1
+    assert max([*windows, count]) <= 1
