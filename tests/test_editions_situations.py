@@ -3,7 +3,8 @@ duel, each system declares situation duels (``System.situation_duels``: two agai
 an ambush, a duel at a distance) where rules the standard duel never meets act, and an
 edition page plays them on the same dice before and after a change. An option that no
 automated duel can make act is listed here with the reason, and the list is checked
-both ways. Rule IDs: D12-CRIT-2, D100-PARRY-3, RB-SURPRISE-2, D20-ACT-1, CORE-RNG."""
+both ways. Rule IDs: D12-CRIT-2, D100-PARRY-3, RB-SURPRISE-2, D20-ACT-1, D20-IMM-1, D20-IMM-2,
+D20-INIT-1, CORE-RNG."""
 
 from __future__ import annotations
 
@@ -33,9 +34,6 @@ NOT_IN_DUELS = {
     "far beyond what any number of duels meets",
     ("d20", "max_roll_off_rounds"): "a cap on the roll-off rounds of one tie (D20-INIT-1), "
     "far beyond what any number of duels meets",
-    ("d20", "immediate_reset"): "the tactics never take an immediate action (D20-IMM-1)",
-    ("d20", "cancelled_action_spent"): "the tactics never cancel an action "
-    "(D20-OPP-1, D20-IMM-2)",
 }
 
 _OPTIONS = [(name, o.name) for name in systems.NAMES for o in systems.get(name).options()]
@@ -134,15 +132,35 @@ def test_the_page_reports_the_situation_duel_where_the_change_acts_d100_parry_3(
         assert problems(line.replace("**", "")) == [], (problems(line), line)
 
 
-def test_the_page_says_when_no_duel_at_all_meets_the_change_d20_imm_1() -> None:
-    """D20-IMM-1: when the immediate action comes back acts in no automated duel (the
-    tactics never take one); the page says so for the situation duels too, instead of
-    concluding anything."""
+def test_the_page_says_when_no_duel_at_all_meets_the_change_d20_init_1() -> None:
+    """D20-INIT-1: a cap on initiative roll-off rounds acts in no automated duel; the page
+    says so for the situation duels too, instead of concluding anything."""
     d20: Any = systems.get("d20")
     before = d20.default_rules()
-    other = next(v for v in d20.option("immediate_reset").choices or ()
-                 if v != before.immediate_reset)
-    after = dataclasses.replace(before, immediate_reset=other)
+    after = dataclasses.replace(before, max_roll_off_rounds=before.max_roll_off_rounds - 1)
     text = "\n".join(_duels_section("d20", before, after, 30, 1))
     assert "n’a joué dans aucun des 30 duels" in text
     assert "ne joue dans aucun duel de situation non plus" in text
+
+
+@pytest.mark.parametrize(("option", "rule"), [("immediate_reset", "D20-IMM-1"),
+                                              ("cancelled_action_spent", "D20-IMM-2")])
+def test_the_page_reports_the_halfling_duel_for_the_immediate_options_d20_imm_1(
+        option: str, rule: str) -> None:
+    """D20-IMM-1, D20-IMM-2: when the immediate action comes back, and whether an
+    attack cancelled by an interruption stays spent, never act in the standard duel;
+    they do when a halfling between two raiders takes « Deuxième chance », and the page
+    gives that duel's paired verdict, citing the rule."""
+    d20: Any = systems.get("d20")
+    before = d20.default_rules()
+    other = next(v for v in (d20.option(option).choices or (True, False))
+                 if v != getattr(before, option))
+    after = dataclasses.replace(before, **{option: other})
+    text = french_spaces("\n".join(_duels_section("d20", before, after, 80, 1)))
+    assert "n’a joué dans aucun des 80 duels" in text
+    assert "ne joue dans aucun duel de situation non plus" not in text
+    part = text[text.index("Duels de situation"):]
+    assert "- **Une halfeline prise entre deux pillards.**" in part
+    assert rule in part and "Le changement a joué dans" in part
+    for line in part.splitlines():
+        assert problems(line.replace("**", "")) == [], (problems(line), line)

@@ -384,8 +384,10 @@ def test_b87_the_d12_page_says_which_option_plays_no_part() -> None:
 
 
 def test_b87_the_d20_page_says_which_options_play_no_part() -> None:
-    """B87 (d20): automated play never takes an immediate action, so the two options that
-    rule them change nothing in these fights; the box says so, and the claim holds."""
+    """B87 (d20): the page's duel has no halfling, the only bearer of the immediate action
+    automated play takes (« Deuxième chance », D20-IMM-1, D20-IMM-2), so the two options
+    that rule immediate actions change nothing in these fights; the box says so, and the
+    claim holds."""
     roster = load_roster(example_rosters()["d20-duel"])
     for policy in (None, "prudent", "au_hasard", "par_defaut"):
         a = sim.simulate(roster, 40, seed=1, policy=policy)
@@ -395,8 +397,10 @@ def test_b87_the_d20_page_says_which_options_play_no_part() -> None:
             assert (a.wins, a.rounds, a.health) == (b.wins, b.rounds, b.health), key
     body = _plain(" ".join(" ".join(paras) for p, _, paras in _boxes()
                            if p == BOOK_SRC / "d20" / "simulation.md").replace("\n", " "))
-    assert "il ne prend jamais d’action immédiate" in body
-    assert "« une action annulée reste dépensée » ne jouent pas dans ces combats" in body
+    assert "Il ne prend qu’une action immédiate" in body
+    assert "Le duel de Thorin contre Gob n’a pas de halfelin" in body
+    assert "« une action annulée reste dépensée » n’y jouent pas" in body
+    assert not any("halfelin" in c.traits for c in roster.combatants)
 
 
 def test_b88_missing_values_are_refused_in_one_clause() -> None:

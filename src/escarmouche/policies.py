@@ -7,7 +7,8 @@ passes (``None``) or :data:`MAX_CHOICES` choices were made. The system builds on
 it can play now, and the engine plays each one through ``Encounter.act`` (so every rule
 check applies). While a move is built, the system may ask *another* fighter's policy
 for an out-of-turn choice (:meth:`Policy.react`): the d100 defender's parry or dodge,
-the d20 opportunity attacks.
+the d20 opportunity attacks and immediate actions (an attacked halfling's « Deuxième
+chance », kind ``"action_immediate"``).
 
 Four policies are built in:
 
@@ -15,7 +16,7 @@ Four policies are built in:
     carries on an extended action, then attacks, then reloads, moves towards the enemy
     and spends limited resources (d20 action points) to attack again; never prepares a
     defence; takes every reaction offered (the first defence the system lists, every
-    opportunity attack).
+    opportunity attack, every immediate action).
 « prudent » (``prudent``)
     carries on an extended action, reloads first, then plays the safe move if the system
     marks one (``"sur"``: the d12 critical option (a) « dégâts maximum »), attacks, then

@@ -214,8 +214,8 @@ class SituationDuel:
 
 #: how a system asks a fighter's policy for an out-of-turn choice while it builds a
 #: move: ``react(fighter, kind, options)`` returns one of ``options`` (listed in the
-#: system's order of preference); ``kind`` is ``"defense"`` (d100 parry or dodge) or
-#: ``"attaque_opportunite"`` (d20) …
+#: system's order of preference); ``kind`` is ``"defense"`` (d100 parry or dodge),
+#: ``"attaque_opportunite"`` or ``"action_immediate"`` (d20) …
 Reactor = Callable[[str, str, Sequence[str]], str]
 
 

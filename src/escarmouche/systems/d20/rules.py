@@ -28,6 +28,7 @@ __all__ = [
     "GRID_LIMIT",
     "HP_RANGE",
     "IMMEDIATE_EFFECTS",
+    "IMMEDIATE_POWERS",
     "IMMEDIATE_RESETS",
     "INITIATIVE_DIE",
     "KEYWORD_SYNONYMS",
@@ -52,6 +53,7 @@ __all__ = [
     "START_PHASE_ORDER",
     "SUBSTITUTES",
     "TRACK",
+    "ImmediatePower",
     "ReactionType",
     "Rules",
     "action_points_of",
@@ -189,6 +191,35 @@ IMMEDIATE_EFFECTS: Mapping[str, str] = MappingProxyType({
     "attaque": "attaque",
     "arret": "invalide l’action qui l’a déclenchée",
     "autre": "effet décrit, appliqué par le MJ",
+})
+
+@dataclass(frozen=True, slots=True)
+class ImmediatePower:
+    """An immediate action the d20 text names (D20-IMM-2) that automated play takes: who
+    has it (``trait``), what it is (``reaction``, a key of :data:`REACTION_TYPES`), what
+    triggers it (``trigger``: ``"attaque_subie"``, an enemy's attack action aimed at its
+    bearer) and what the engine does with it (``effect``, a key of
+    :data:`IMMEDIATE_EFFECTS`)."""
+
+    id: str
+    label: str
+    trait: str
+    reaction: str
+    trigger: str
+    effect: str
+    rules: tuple[str, ...]
+
+
+#: the immediate powers automated play offers, by id. The text names two examples
+#: (D20-IMM-2): the halfling's racial power « Deuxième chance », an interruption, and the
+#: fighter's « Indestructible », a reaction. Only the first has a bearer the rosters can
+#: name (the trait « halfelin »). Its own text (p. 42 of the original) is not in our
+#: source; the engine gives it the effect the book's example of D20-IMM-2 gives it: it
+#: invalidates the attack that triggers it, which is cancelled (ruling of D20-IMM-2).
+IMMEDIATE_POWERS: Mapping[str, ImmediatePower] = MappingProxyType({
+    "deuxieme_chance": ImmediatePower(
+        "deuxieme_chance", "Deuxième chance", "halfelin", "interruption", "attaque_subie",
+        "arret", ("D20-IMM-1", "D20-IMM-2")),
 })
 
 #: when the immediate-action allowance comes back (D20-IMM-1)

@@ -14,7 +14,7 @@ from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
-from escarmouche.state import Ctx, EncounterState
+from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
 from escarmouche.systems.d20 import actions, grid
 from escarmouche.systems.d20.initiative import (
@@ -33,12 +33,13 @@ from escarmouche.systems.d20.narration import (
     square_text,
 )
 from escarmouche.systems.d20.odds import SITUATIONS, first_to_act_chances, standard_odds
-from escarmouche.systems.d20.reactions import turn_key
+from escarmouche.systems.d20.reactions import can_react, turn_key
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
     CATEGORIES,
     DEFENCE_RANGE,
     HP_RANGE,
+    IMMEDIATE_POWERS,
     INITIATIVE_DIE,
     MAX_ACTION_POINTS,
     MAX_PLANNED_ACTIONS,
@@ -141,6 +142,22 @@ class D20System(System[Rules]):
              Combatant("Recrue", "recrues", {"PV": 20, "attaque": 4, "PA": 3})),
             {"positions": {"Vétérane": [0, 0], "Recrue": [15, 0]}},
             effects=(("Poison", "Recrue"),)),
+        SituationDuel(
+            "halfeline-entre-deux", "Une halfeline prise entre deux pillards",
+            "une halfeline, au contact de deux pillards qui l’encadrent, oppose sa "
+            "Deuxième chance (une interruption immédiate) à la première attaque qui la vise "
+            "chaque fois que son action immédiate lui revient : le moment où ce droit "
+            "revient compte (D20-IMM-1), et aussi ce que devient l’action simple du pillard "
+            "dont l’attaque est annulée, perdue ou rendue pour frapper encore (D20-IMM-2, "
+            "D20-ACT-1)",
+            (Combatant("Halfeline", "halfelins", {"PV": 16, "attaque": 6, "defense": 13,
+                                                 "init": 3},
+                       traits=frozenset({"halfelin"})),
+             Combatant("Pillard A", "pillards", {"PV": 16, "attaque": 6, "defense": 12,
+                                                 "init": 2}),
+             Combatant("Pillard B", "pillards", {"PV": 16, "attaque": 6, "defense": 12,
+                                                 "init": 2})),
+            {"positions": {"Halfeline": [1, 0], "Pillard A": [0, 0], "Pillard B": [2, 0]}}),
     )
     turn_rules: ClassVar[tuple[str, ...]] = ("D20-TIME-1",)
     start_options: ClassVar[tuple[str, ...]] = ("positions",)
@@ -387,7 +404,12 @@ class D20System(System[Rules]):
         an action point for one more (« effort », D20-ACT-3); else move towards the
         nearest enemy (a move action, or the standard action used as a move, D20-ACT-2),
         each enemy's policy saying whether it takes its opportunity attack (D20-OPP-1/2).
-        The engine keeps what the turn's budget allows."""
+        An attacked enemy with an immediate power of :data:`IMMEDIATE_POWERS` (a halfling's
+        « Deuxième chance ») and its immediate action still unused is asked whether it
+        takes it (kind ``"action_immediate"``, D20-IMM-1/2); an attack it cancels gives
+        its standard action back when the rules say so (``cancelled_action_spent``), and
+        the next call offers the attack again. The engine keeps what the turn's budget
+        allows."""
         f = ctx.fighter(actor)
         here = grid.position(f)
         if here is None or not f.standing:
@@ -398,10 +420,13 @@ class D20System(System[Rules]):
         adjacent = sorted((e for e, p in enemies if grid.distance(here, p) == 1),
                           key=lambda e: (e.tracks[TRACK], e.name))
         if adjacent:
-            out = [Move("attaquer", {"cible": e.name}, frozenset({"attaque"})) for e in adjacent]
             if "attaquer" not in self.offered(ctx, actor, {"attaquer"}):
-                out.append(Move("point_action", {}, frozenset({"effort"})))
-            return out
+                return [*(Move("attaquer", {"cible": e.name}, frozenset({"attaque"}))
+                          for e in adjacent),
+                        Move("point_action", {}, frozenset({"effort"}))]
+            return [Move("attaquer", _with_reactions({"cible": e.name},
+                                                     _immediate_against(ctx, e, react)),
+                         frozenset({"attaque"})) for e in adjacent]
         goal = min(enemies, key=lambda ep: (grid.distance(here, ep[1]), ep[0].name))[1]
         path = grid.path_towards(ctx, f, goal)
         if not path:
@@ -418,9 +443,33 @@ class D20System(System[Rules]):
             if react(e.name, "attaque_opportunite", options) == "attaque_opportunite":
                 reactions.append({"par": e.name, "type": "attaque_opportunite"})
         params: dict[str, Any] = {"chemin": [list(sq) for sq in path]}
-        if reactions:
-            params["reactions"] = reactions
-        return [Move("deplacement", params, frozenset({"deplacement"}))]
+        return [Move("deplacement", _with_reactions(params, reactions),
+                     frozenset({"deplacement"}))]
+
+
+def _with_reactions(params: dict[str, Any], reactions: list[dict[str, Any]]
+                    ) -> dict[str, Any]:
+    """``params``, with ``reactions`` declared when there are any."""
+    if reactions:
+        params["reactions"] = reactions
+    return params
+
+
+def _immediate_against(ctx: Ctx[Rules], target: FighterState, react: Reactor
+                       ) -> list[dict[str, Any]]:
+    """The immediate action ``target`` takes against an enemy's attack aimed at it, as a
+    declared reaction (D20-IMM-1/2): the first of :data:`IMMEDIATE_POWERS` it has (by its
+    trait) and may still take now, if its policy takes it (kind ``"action_immediate"``,
+    options: the power's id, then ``"aucune"``)."""
+    for power in IMMEDIATE_POWERS.values():
+        if (power.trigger != "attaque_subie" or power.trait not in target.combatant.traits
+                or not can_react(ctx.state, target.name, power.reaction)):
+            continue
+        if react(target.name, "action_immediate", [power.id, "aucune"]) != power.id:
+            return []
+        return [{"par": target.name, "type": power.reaction, "effet": power.effect,
+                 "nom": power.label}]
+    return []
 
 
 SYSTEM = D20System()
