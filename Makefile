@@ -49,7 +49,7 @@ $(STAMP): requirements-dev.txt requirements-lock.txt pyproject.toml
 venv: $(STAMP)
 
 lint: venv
-	$(VENV)/bin/ruff check src widgets tests bench tools
+	$(VENV)/bin/ruff check src widgets tests bench tools book/_ext
 	$(PY) tools/check_sizes.py
 
 types: venv

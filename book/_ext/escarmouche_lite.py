@@ -138,7 +138,8 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
                 cell.execution_count = None
             elif cell.cell_type == "markdown":
                 cell.source = plain_markdown(_substitute(app, cell.source))
-        nb.cells.insert(0, nbformat.v4.new_markdown_cell(HOW_TO_RUN, id="escarmouche-mode-d-emploi"))
+        nb.cells.insert(0, nbformat.v4.new_markdown_cell(HOW_TO_RUN,
+                                                         id="escarmouche-mode-d-emploi"))
         # Stored widget state only renders the static page; live, the kernel makes it.
         nb.metadata.pop("widgets", None)
         nb.metadata["kernelspec"] = PYODIDE_KERNELSPEC

@@ -43,7 +43,7 @@ from sphinx.util import logging
 # The book's extensions are loaded one by one from book/_ext: the sibling that holds the
 # shared page helper is imported from there.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from escarmouche_lite import insert_under_title  # noqa: E402
+from escarmouche_lite import insert_under_title
 
 LOGGER = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,8 +27,8 @@ import html
 import json
 import os
 import re
-import sys
 import shutil
+import sys
 import tomllib
 import unicodedata
 from pathlib import Path
@@ -46,7 +46,7 @@ from escarmouche.text.typo import typographie_html
 # The book's extensions are loaded one by one from book/_ext: the sibling that holds the
 # shared page helper is imported from there.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from escarmouche_lite import insert_under_title  # noqa: E402
+from escarmouche_lite import insert_under_title
 
 LOGGER = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
