@@ -80,6 +80,11 @@ serve: book
 # Playwright drives Debian's Chromium (installed with apt-get when missing); screenshots
 # land in artifacts/screenshots/.
 browser: book
+	$(MAKE) --no-print-directory browser-tests
+
+# The browser tests on the book as it is built (make test builds it once for both checks).
+.PHONY: browser-tests typo-tests
+browser-tests: venv
 	$(PY) tools/ensure_chromium.py
 	$(PY) -m pytest -q -m browser --color=no -p no:cacheprovider tests/browser
 
@@ -139,6 +144,9 @@ refresh: venv
 
 # French typography of the built book's pages (tests/test_typography.py, marker « book »).
 typo-book: book
+	$(MAKE) --no-print-directory typo-tests
+
+typo-tests: venv
 	$(PY) -m pytest -q -m book -p no:cacheprovider tests/test_typography.py
 
 # unit and nbval only read the tree: one pytest spreads them over both cores (pytest-xdist;
@@ -150,7 +158,7 @@ unit-nbval: venv
 # Each step prints its time (the budget: 15 minutes on 2 cores, with the set-up).
 test: venv
 	@t0=$$(date +%s); \
-	for step in "lint types" unit-nbval typo-book browser revision; do \
+	for step in "lint types" unit-nbval book typo-tests browser-tests revision; do \
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$step || exit 1; \
 	  echo "make test : $$step en $$(( $$(date +%s) - s )) s"; \
 	done; \
