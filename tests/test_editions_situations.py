@@ -15,7 +15,11 @@ from typing import Any
 import pytest
 
 from escarmouche import systems
-from escarmouche.editions.duels import paired_duels, situation_duels, situation_roster
+from escarmouche.editions.duels import (
+    paired_duels,
+    situation_paired,
+    situation_roster,
+)
 from escarmouche.editions.page import _duels_section, french_spaces
 from escarmouche.encounter import Encounter
 from escarmouche.policies import get_policy
@@ -41,19 +45,20 @@ _DUELS = 80
 
 
 def _acts(system: str, option: str, n: int) -> list[str]:
-    """The duels (« standard » or a situation key) in which some other value of
-    ``option`` changes at least one of ``n`` fights, on the same dice."""
+    """The first duel (« standard », else a situation key) in which some other value of
+    ``option`` changes at least one of ``n`` fights, on the same dice; ``[]`` when none
+    does. The duels are played one at a time and the search stops at the first that
+    acts: the question is whether one exists."""
     target = systems.get(system)
     before = target.default_rules()
-    acting: list[str] = []
     for value in _alternatives(system, target.option(option), getattr(before, option)):
         after = dataclasses.replace(before, **{option: value})
         if paired_duels(target, before, after, n).acted:
-            acting.append("standard")
-        acting += [d.key for d, p in situation_duels(target, before, after, n) if p.acted]
-        if acting:
-            break
-    return acting
+            return ["standard"]
+        for duel in target.situation_duels:
+            if situation_paired(target, duel, before, after, n).acted:
+                return [duel.key]
+    return []
 
 
 @pytest.mark.parametrize(("system", "option"),

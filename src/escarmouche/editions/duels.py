@@ -26,7 +26,8 @@ from escarmouche.systems.base import SituationDuel, System
 from escarmouche.text.fmt import number, percent
 
 __all__ = ["MAX_DUELS", "Duels", "Paired", "duel_note", "duel_outcomes", "duel_roster",
-           "paired_duels", "situation_duels", "situation_roster", "wilson"]
+           "paired_duels", "situation_duels", "situation_paired", "situation_roster",
+           "wilson"]
 
 #: the most duels one call plays (bounded work)
 MAX_DUELS = 5000
@@ -228,11 +229,19 @@ def situation_duels(system: str | System[Any], before: Any, after: Any, n: int,
     from escarmouche.systems import get
 
     target = get(system)
-    out = []
-    for duel in target.situation_duels:
-        old = situation_roster(target, duel, before)
-        out.append((duel, _paired(old, old.with_rules(after), duel.counted_side, n, seed)))
-    return out
+    return [(duel, situation_paired(target, duel, before, after, n, seed))
+            for duel in target.situation_duels]
+
+
+def situation_paired(system: str | System[Any], duel: SituationDuel, before: Any,
+                     after: Any, n: int, seed: int = 0) -> Paired:
+    """One situation duel of ``system`` played ``n`` times under ``before`` and ``after``
+    on the same dice (:func:`situation_duels` plays each of them)."""
+    from escarmouche.systems import get
+
+    target = get(system)
+    old = situation_roster(target, duel, before)
+    return _paired(old, old.with_rules(after), duel.counted_side, n, seed)
 
 
 def _paired(old: Any, new: Any, side: str, n: int, seed: int) -> Paired:
