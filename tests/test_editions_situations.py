@@ -29,15 +29,14 @@ from tests.test_editions_measured import NOT_MEASURED, _alternatives
 from tests.test_typography import problems
 
 #: options that no automated duel makes act, and why (the page says « ne joue dans aucun
-#: duel » for them; their standard odds cells still measure them)
+#: duel » for them; their standard odds cells still measure them): the options with no
+#: value to try, and the engine's safety bounds, each declared as such on its field
+#: (``option(bound=…)``: the text repeats a step without limit, the engine stops after
+#: so many times; a value changes a fight only once reached, which no duel meets)
 NOT_IN_DUELS = {
     **{key: f"no value to try: {why}" for key, why in NOT_MEASURED.items()},
-    ("d12", "max_initiative_rerolls"): "a cap on perfect ties of group initiative in a row "
-    "(D12-INIT-3), far beyond what any number of duels meets",
-    ("d12", "max_roll_off_rounds"): "a cap on the roll-off rounds of one tie (D12-INIT-4), "
-    "far beyond what any number of duels meets",
-    ("d20", "max_roll_off_rounds"): "a cap on the roll-off rounds of one tie (D20-INIT-1), "
-    "far beyond what any number of duels meets",
+    **{(name, o.name): f"a safety bound: {o.bound}" for name in systems.NAMES
+       for o in systems.get(name).options() if o.bound},
 }
 
 _OPTIONS = [(name, o.name) for name in systems.NAMES for o in systems.get(name).options()]
@@ -77,6 +76,37 @@ def test_the_list_of_options_no_duel_reaches_is_not_stale(system: str, option: s
     leaves the list (and its page then reports the duel)."""
     assert (system, option) in _OPTIONS
     assert _acts(system, option, 40) == []
+
+
+def test_the_bounds_are_the_three_caps_on_repeated_ties_d12_init_3() -> None:
+    """D12-INIT-3, D12-INIT-4, D20-INIT-1: the text repeats a reroll or a roll-off while
+    the tie lasts; the engine's caps on those repeats are its only safety bounds among
+    the options, each with a French reason (a rule must not hide among them)."""
+    bounds = {(name, o.name): o.bound for name in systems.NAMES
+              for o in systems.get(name).options() if o.bound}
+    assert set(bounds) == {("d12", "max_initiative_rerolls"), ("d12", "max_roll_off_rounds"),
+                           ("d20", "max_roll_off_rounds")}
+    assert all(problems(why) == [] and "borner son travail" in why for why in bounds.values())
+
+
+@pytest.mark.parametrize(("system", "option"),
+                         [("d12", "max_initiative_rerolls"), ("d20", "max_roll_off_rounds")])
+def test_the_page_says_a_changed_bound_is_no_rule_d12_init_3(system: str, option: str
+                                                            ) -> None:
+    """D12-INIT-3, D20-INIT-1: a change to a safety bound acts in no duel; the edition
+    page says that it is a bound of the engine, why, and where its effect is measured
+    (the exact chance of reaching it), once per changed bound."""
+    target = systems.get(system)
+    before = target.default_rules()
+    after = dataclasses.replace(before, **{option: getattr(before, option) - 1})
+    spec = target.option(option)
+    text = french_spaces("\n".join(_duels_section(system, before, after, 20, 0)))
+    assert text.count("borne de sûreté du moteur") == 1, text
+    assert spec.bound.split("\u202f;")[0] in text
+    assert "la probabilité de l’atteindre" in text
+    assert problems(text) == [], problems(text)
+    same = french_spaces("\n".join(_duels_section(system, before, before, 20, 0)))
+    assert "borne de sûreté" not in same
 
 
 @pytest.mark.parametrize("system", systems.NAMES)

@@ -13,7 +13,11 @@ know about it, next to its default:
   each), ``labels`` (French labels of particular values, such as ``None`` → « aucun
   plafond ») and ``check`` (a validator of the system's own, such as a dice
   expression); ``parse`` reads a JSON value of the system's own shape (d12's action
-  list).
+  list);
+- ``bound``: for a safety bound of the engine rather than a rule (the text repeats a
+  step without limit, the engine stops after so many times), the French reason; such a
+  value changes a fight only once it is reached, so no duel measures it: the edition
+  page says so, and its exact odds give the chance of reaching it.
 
 Everything else is derived from that one declaration (:class:`Option`): the bounds
 check of ``Rules.__post_init__`` (:func:`check_options`), reading the rules from JSON and
@@ -93,6 +97,8 @@ class Option:
     optional: bool = False
     check: Callable[[Any], Any] | None = None
     parse: Callable[[Any], Any] | None = None
+    #: a safety bound of the engine, not a rule: why, in French (``""``: a rule)
+    bound: str = ""
     name: str = ""
     default: Any = None
 
@@ -225,12 +231,12 @@ def option(default: Any, *, label: str, key: str, rules: Iterable[str] = (),
            lo: int | None = None, hi: int | None = None,
            choices: Mapping[Any, str] | None = None, labels: Mapping[Any, str] | None = None,
            optional: bool = False, check: Callable[[Any], Any] | None = None,
-           parse: Callable[[Any], Any] | None = None) -> Any:
+           parse: Callable[[Any], Any] | None = None, bound: str = "") -> Any:
     """A ``Rules`` field with its :class:`Option` declaration (see the module docstring).
     Use it as the field's default: ``parries_per_round: int = option(1, label=…, …)``."""
     spec = Option(label, key, tuple(rules), lo, hi,
                   MappingProxyType(dict(choices)) if choices is not None else None,
-                  MappingProxyType(dict(labels or {})), optional, check, parse)
+                  MappingProxyType(dict(labels or {})), optional, check, parse, bound)
     return dataclasses.field(default=default, metadata={META_KEY: spec})
 
 

@@ -233,7 +233,24 @@ def _duels_section(system: str, before: Any | None, after: Any, n: int, seed: in
     # « Avant, victoire … : 56 % », not « Avant : victoire … : 56 % » (one colon a clause)
     lines += [f"- Avant, {old.summary()}.", f"- Après, {new.summary()}.",
               f"- {paired.verdict()}", ""]
-    return lines + _situations(system, before, after, n, seed, paired.acted > 0)
+    return lines + _bounds(before, after) + _situations(system, before, after, n, seed,
+                                                        paired.acted > 0)
+
+
+def _bounds(before: Any, after: Any) -> list[str]:
+    """One sentence per changed option that is a safety bound of the engine, not a rule
+    (``option(bound=…)``): no duel meets it, and the page says why instead of leaving
+    « ne joue dans aucun duel » unexplained."""
+    from escarmouche.options import options_of
+
+    out = []
+    for o in options_of(after):
+        if o.bound and getattr(before, o.name) != getattr(after, o.name):
+            out += [f"{quote(_cap(o.label))} ({', '.join(o.rules)}) est une borne de sûreté "
+                    f"du moteur, non une règle{NBSP}: {o.bound}. Elle ne change un combat "
+                    "qu’une fois atteinte, ce qu’aucun duel ne rencontre ; les chances "
+                    "exactes ci-dessus donnent la probabilité de l’atteindre.", ""]
+    return out
 
 
 def _situations(system: str, before: Any, after: Any, n: int, seed: int,

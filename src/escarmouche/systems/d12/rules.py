@@ -289,10 +289,14 @@ class Rules(OptionsTable):
     max_initiative_rerolls: int = option(
         20, label="relances au plus après une égalité parfaite",
         key="relances_initiative_max", rules=("D12-INIT-3",), lo=CAP_RANGE[0],
-        hi=CAP_RANGE[1])
+        hi=CAP_RANGE[1], bound="le texte fait relancer tout le monde tant que l’égalité "
+        "parfaite demeure\u202f; le moteur s’arrête au-delà de ce nombre, pour borner son "
+        "travail")
     max_roll_off_rounds: int = option(
         20, label="jets de départage au plus pour une égalité", key="departages_max",
-        rules=("D12-INIT-4",), lo=CAP_RANGE[0], hi=CAP_RANGE[1])
+        rules=("D12-INIT-4",), lo=CAP_RANGE[0], hi=CAP_RANGE[1],
+        bound="les jets de départage se répètent tant que l’égalité demeure\u202f; le moteur "
+        "s’arrête au-delà de ce nombre, pour borner son travail")
     actions: tuple[ActionSpec, ...] = option(
         DEFAULT_ACTIONS, label="liste des actions", key="actions", rules=("D12-ACT-1",),
         parse=_actions_from_json)

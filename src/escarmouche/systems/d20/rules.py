@@ -304,7 +304,9 @@ class Rules(OptionsTable):
         rules=("D20-ACT-3",), lo=0, hi=MAX_ACTION_POINTS)
     max_roll_off_rounds: int = option(
         100, label="jets de départage d’initiative au plus", key="departages_max",
-        rules=("D20-INIT-1",), lo=ROLL_OFF_RANGE[0], hi=ROLL_OFF_RANGE[1])
+        rules=("D20-INIT-1",), lo=ROLL_OFF_RANGE[0], hi=ROLL_OFF_RANGE[1],
+        bound="les jets de départage se répètent tant que l’égalité demeure\u202f; le moteur "
+        "s’arrête au-delà de ce nombre, pour borner son travail")
 
     def __post_init__(self) -> None:
         check_options(self)
