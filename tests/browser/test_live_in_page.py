@@ -161,11 +161,24 @@ def test_the_tracker_fits_360px_autosaves_and_resumes(page: Any, site_url: str,
         assert box["right"] <= 360 and box["scroll"] <= box["client"] + 1, overflow
     page.screenshot(path=artifacts / "live-in-page-suivi-360px.png", full_page=True)
 
-    # the tracker opens with no fight under way (issue 27): start one, then play a step
+    # the tracker opens with no fight under way (issue 27): start one, then play a step.
+    # Each operation is saved when the worker answers: wait for the start's save, then
+    # for the step's own save and its narration, so that the log read is the one saved
+    # (reading after the start's save alone raced the step under load).
     live.get_by_role("button", name="Commencer le combat").click()
-    live.get_by_role("button", name=NEXT_BUTTON).click()
     page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
+    saved = page.get_attribute("#escarmouche-live", "data-saved")
     log = live.locator(".widget-html-content").last
+    started = log.inner_text()
+    live.get_by_role("button", name=NEXT_BUTTON).click()
+    page.wait_for_function(
+        "s => document.getElementById('escarmouche-live').getAttribute('data-saved') !== s",
+        arg=saved, timeout=30_000)
+    page.wait_for_function(
+        """t => { const logs = document.querySelector('.escarmouche-live-widget')
+                    .querySelectorAll('.widget-html-content');
+                  return logs.length && logs[logs.length - 1].innerText !== t; }""",
+        arg=started, timeout=30_000)
     before = log.inner_text()
     assert before
 
