@@ -70,6 +70,10 @@ __all__ = ["START_OPTIONS", "SYSTEM", "D100System"]
 #: the options ``Encounter.start`` accepts for d100 (French names)
 START_OPTIONS: tuple[str, ...] = ("surpris", "equipement", "montures", "armes", "tirs",
                                   "terrain")
+#: the ground of the situation duel « Du haut du mur » (start option ``terrain``), read by
+#: its French situation too: one declaration of each length
+_WALL: Mapping[str, int] = {"hauteur": 4}
+_DITCH: Mapping[str, int] = {"fosse": 3, "elan": 4}
 #: the keys of one shooter's entry in the start option ``tirs`` (automated play)
 SHOT_KEYS = ("distance", "cible_engagee")
 
@@ -163,9 +167,10 @@ class D100System(System[Rules]):
                                        "non_directrice": "arme_a_une_main"}}}),
         SituationDuel(
             "du-haut-du-mur", "Du haut du mur et par-dessus le fossé",
-            "deux brigands fondent sur deux gardes\u00a0: l’un saute d’un mur de 4 m, un "
-            "test d’Ag par tranche de hauteur entamée, l’autre franchit d’un bond un fossé "
-            "de 3 m avec 4 m d’élan (déclarés au départ par l’option «\u00a0terrain\u00a0», "
+            "deux brigands fondent sur deux gardes\u00a0: l’un saute d’un mur de "
+            f"{_WALL['hauteur']} m, un test d’Ag par tranche de hauteur entamée, l’autre "
+            f"franchit d’un bond un fossé de {_DITCH['fosse']} m avec {_DITCH['elan']} m "
+            "d’élan (déclarés au départ par l’option «\u00a0terrain\u00a0», "
             "car un combat d100 n’a pas de positions)\u202f; sans assez d’élan, il fait "
             "le tour en courant, et un saut raté coûte le reste du round, sans dégâts "
             "comptés (D100-JUMP-1, D100-JUMP-2)",
@@ -177,7 +182,7 @@ class D100System(System[Rules]):
                                             "M": 4, "B": 12, "PA": 1}),
              Combatant("Guilhem", "gardes", {"CC": 40, "CT": 30, "F": 35, "E": 35,
                                              "Ag": 30, "M": 4, "B": 11, "PA": 1})),
-            {"terrain": {"Rask": {"hauteur": 4}, "Vesna": {"fosse": 3, "elan": 4}}}),
+            {"terrain": {"Rask": _WALL, "Vesna": _DITCH}}),
     )
     turn_rules: ClassVar[tuple[str, ...]] = ("D100-ROUND-1",)
     start_options: ClassVar[tuple[str, ...]] = START_OPTIONS
