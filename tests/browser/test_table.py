@@ -53,6 +53,13 @@ CHART_TEXT = """() => Array.from(document.querySelectorAll('svg[role=img]'))
   })"""
 
 
+#: Whether every roster line's stats box holds ``arg`` (the system's example is drawn).
+STATS_ALL = """s => { const boxes = Array.from(document.querySelectorAll(
+    ".escarmouche-live-widget .widget-hbox:has(input[placeholder='nom'])"))
+    .map(l => l.querySelectorAll('input')[2]);
+  return boxes.length > 0 && boxes.every(b => b && b.value.includes(s)); }"""
+
+
 def activate(page: Any) -> Any:
     page.locator("#escarmouche-live .escarmouche-live-activate").click()
     page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
@@ -162,24 +169,34 @@ def test_a_d100_fight_on_the_phone_tracker_by_taps(page: Any, site_url: str,
     assert "Aucun combat en cours" in live.inner_text()
     live.locator(".widget-dropdown", has_text="Système").locator("select").select_option(
         label=systems.get("d100").title)
+    # The kernel answers in order but draws asynchronously: the system's change reloads
+    # the example lines. Wait until every line shows d100 stats before counting them,
+    # or the count (and the line filled below) may be the old system's.
+    page.wait_for_function(STATS_ALL, arg="CC=", timeout=30_000)
     lines = live.locator(".widget-hbox:has(input[placeholder='nom'])")
     before = lines.count()
     live.get_by_role("button", name="Ajouter un combattant").click()
-    # the kernel draws the new line asynchronously: wait for it, then fill it
     page.wait_for_function(
         "n => document.querySelectorAll(\".escarmouche-live-widget .widget-hbox "
-        "input[placeholder='nom']\").length > n", arg=before, timeout=30_000)
+        "input[placeholder='nom']\").length === n + 1", arg=before, timeout=30_000)
     line = lines.last
+    assert line.locator("input[placeholder='nom']").input_value() == ""
     line.locator("input[placeholder='nom']").fill("Vex")
     line.locator("input[placeholder='camp']").fill("monstres")
     line.locator("input").nth(2).fill("CC=35, CT=30, F=30, E=35, Ag=40, M=4, B=10")
     for line in live.locator(".widget-hbox:has(input[placeholder='nom'])").all():
         stats = line.locator("input").nth(2)  # a short fight: 5 wounds each (setup)
         stats.fill(re.sub(r"B=\d+", "B=5", stats.input_value()))
+    assert lines.count() == before + 1
+    # The start is saved when the worker has answered: wait for that save (or for a
+    # refusal), then say what the tracker shows if it is not the first round.
     live.get_by_role("button", name="Commencer le combat").click()
-    live.get_by_role("button", name="Annuler").wait_for()
-    page.wait_for_function("() => document.querySelector('.escarmouche-live-widget')"
-                           ".innerText.includes('Round 1')", timeout=30_000)
+    page.wait_for_function(
+        """() => document.getElementById('escarmouche-live').hasAttribute('data-saved')
+                 || document.querySelector('.escarmouche-live-widget [role=alert]')""",
+        timeout=60_000)
+    shown = live.inner_text()
+    assert "Round 1" in shown, shown[:600]
 
     with page.context.expect_page() as opened:
         live.get_by_text("Vue des joueurs et fin du combat").click()
