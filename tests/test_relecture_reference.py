@@ -334,3 +334,30 @@ def test_b149_a_rules_history_starts_with_the_first_edition() -> None:
     told = ext.history(editions, frozenset(one.texts))
     assert told == {"D100-PARRY-3": [1], "D100-DODGE-2": [1, 3]}
     assert ext.history(editions)["D100-DODGE-2"] == [3]  # without edition 1's rules
+
+
+def test_b173_a_duel_verdict_and_summary_hold_one_colon_per_clause() -> None:
+    """The simulated duels' sentences (edition pages, `make edition`): the paired
+    verdict chained two colons (« sans changer le taux de victoire : écart … : 0 points »)
+    and an interval's bound lost its decimal (« 2,8 à 3 »)."""
+    from escarmouche.editions.duels import Duels, Paired
+    from tests.test_relecture import clauses, top_level_colons
+
+    sentences = [Duels(200, 0, 0.54, 0.471, 0.608, 2.9, 2.8, 3.0, "round").summary()]
+    for paired in (Paired(80, 0, 0.0, 0.0, None), Paired(80, 7, 0.0, 0.02, None),
+                   Paired(80, 7, 0.05, 0.02, None), Paired(80, 7, 0.01, 0.03, 900)):
+        sentences.append(paired.verdict())
+    for text in sentences:
+        assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
+    assert "entre 2,8 et 3,0" in sentences[0]
+    assert "0 point " in sentences[2] and "de +5 points (IC 95\u202f% apparié ± 2 points)" in sentences[3]
+
+
+def test_b174_the_default_surprise_group_value_is_not_called_the_weakest_rb_surprise_2() -> None:
+    """RB-SURPRISE-2's default was labelled « le plus faible : DIS la plus basse contre
+    PMR la plus haute », which reads as if both groups took their weakest member, while
+    the defenders test their most attentive one. The label names whom it disfavours, and
+    says which group tests which value."""
+    label = systems.get("rulebook").option("surprise_aggregate").value_label("weakest")
+    assert "plus faible" not in label
+    assert "attaquants" in label and "défenseurs" in label

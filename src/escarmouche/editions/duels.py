@@ -23,7 +23,7 @@ from typing import Any
 from escarmouche import _check
 from escarmouche.model import Combatant, Json
 from escarmouche.systems.base import SituationDuel, System
-from escarmouche.text.fmt import number, percent
+from escarmouche.text.fmt import fixed, number, percent
 
 __all__ = ["MAX_DUELS", "Duels", "Paired", "duel_note", "duel_outcomes", "duel_roster",
            "paired_duels", "situation_duels", "situation_paired", "situation_roster",
@@ -93,11 +93,17 @@ class Duels:
     turn_word: str = "tour"
 
     def summary(self) -> str:
-        return (f"victoire de la vétérane : {percent(self.win)} (IC 95\u202f% : "
-                f"{percent(self.win_low)} à {percent(self.win_high)}) ; durée moyenne : "
-                f"{number(self.rounds, 1)} {plural_word(self.rounds, self.turn_word)} "
-                f"(IC 95\u202f% : {number(self.rounds_low, 1)} à "
-                f"{number(self.rounds_high, 1)}) ; {number(self.n)} duels simulés")
+        """One colon per clause; an interval's bounds with the decimals of its
+        estimate (« entre 2,8 et 3,0 », issue 25).
+
+        >>> print(Duels(200, 0, 0.54, 0.471, 0.608, 2.9, 2.8, 3.0, "round").summary())
+        victoire de la vétérane : 54,0 % (IC 95 % entre 47,1 % et 60,8 %) ; durée moyenne : 2,9 rounds (IC 95 % entre 2,8 et 3,0) ; 200 duels simulés
+        """
+        return (f"victoire de la vétérane : {percent(self.win)} (IC 95\u202f% entre "
+                f"{percent(self.win_low)} et {percent(self.win_high)}) ; durée moyenne : "
+                f"{fixed(self.rounds, 1)} {plural_word(self.rounds, self.turn_word)} "
+                f"(IC 95\u202f% entre {fixed(self.rounds_low, 1)} et "
+                f"{fixed(self.rounds_high, 1)}) ; {number(self.n)} duels simulés")
 
     def to_json(self) -> dict[str, Json]:
         return dataclasses.asdict(self)
@@ -158,8 +164,9 @@ class Paired:
                     "ci-dessus en mesurent l’effet.")
         acted = (f"Le changement a joué dans {number(self.acted)} des {number(self.n)} "
                  f"{duels} (sur les mêmes dés, leur déroulement a changé)")
-        gap = (f"écart de victoire {who} : {_signed_points(self.diff)} (IC 95\u202f% "
-               f"apparié : ± {_signed_points(self.half).lstrip('+')})")
+        # one colon at most in the verdict (« sans changer le taux de victoire : … »)
+        gap = (f"écart de victoire {who} de {_signed_points(self.diff)} (IC 95\u202f% "
+               f"apparié ± {_signed_points(self.half).lstrip('+')})")
         if self.established:
             return f"{acted} ; **écart établi**, {gap}."
         if self.needed is None:
