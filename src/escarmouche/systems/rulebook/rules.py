@@ -191,7 +191,8 @@ class Rules(OptionsTable):
     surprise_aggregate: str = option(
         "weakest", label="valeur de groupe du test d’attaque surprise",
         key="valeur_groupe_surprise", rules=("RB-SURPRISE-2",), choices={
-            "weakest": "le plus faible : DIS la plus basse contre PMR la plus haute",
+            "weakest": ("défavorable aux attaquants : leur DIS la plus basse "
+                        "contre la PMR la plus haute des défenseurs"),
             "leader": "le meneur : le premier nommé de chaque groupe",
             "mean": "la moyenne de chaque groupe",
         })
