@@ -126,10 +126,13 @@ def test_a_jump_short_of_the_ditch_costs_the_rest_of_the_turn_d100_jump_2(degree
     clear = _round(ground, [40 + degree, MISS, MISS], rules=rules)
     short = _round(ground, [40 + degree + 1, MISS, MISS], rules=rules)
     assert events(clear, "saut_en_longueur")[0].data["distance"] == 7
-    assert _attacks(clear, "Rask") == [1] and not events(clear, "terrain")
+    assert _attacks(clear, "Rask") == [1]
+    (across,) = events(clear, "terrain")  # the log says the ditch is crossed (B175)
+    assert not across.data["fall"] and "franchit le fossé de 7 m" in across.text
     assert events(short, "saut_en_longueur")[0].data["distance"] == 6
     (fall,) = events(short, "terrain")
-    assert fall.rules == ("D100-JUMP-2",)
+    assert fall.rules == ("D100-JUMP-2",) and fall.data["fall"]
+    assert "fossé de 7 m (saut de 6 m)" in fall.text
     assert _attacks(short, "Rask") == [] and _attacks(short, "Grolk") == [1]
 
 
@@ -157,7 +160,7 @@ def test_a_drop_then_a_ditch_in_that_order_d100_jump_1_2() -> None:
                  [10] * tests + [40] + [MISS] * 3, turns=2)
     kinds = [e.kind for e in enc.log if e.actor == "Rask" and e.turn == 1
              and e.kind != "activation"]
-    assert kinds == ["saut", "saut_en_longueur"]
+    assert kinds == ["saut", "saut_en_longueur", "terrain"]
     assert _attacks(enc, "Rask") == [2]
 
 

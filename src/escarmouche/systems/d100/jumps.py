@@ -143,8 +143,9 @@ class LongJump:
 
     def describe(self, name: str | None = None) -> str:
         name = name or self.name
-        head = (f"{name} saute en longueur (élan {number(self.run_up)} m, au plus "
-                f"{number(self.maximum)} m = M {number(self.m)} + BF {number(self.bf)})")
+        # the sum in the house style: labels, then values, then the total (B48, B175)
+        head = (f"{name} saute en longueur (élan {number(self.run_up)} m ; au plus M + BF = "
+                f"{number(self.m)} + {number(self.bf)} = {number(self.maximum)} m)")
         if self.success:
             return (f"{head} : test de F réussi ({self.roll} ≤ {self.f}), "
                     f"{number(self.distance)} m.")

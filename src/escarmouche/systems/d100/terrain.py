@@ -176,8 +176,9 @@ def after_drop(ctx: Ctx[Rules], f: FighterState, jump: DropJump) -> None:
     entry["hauteur"] = 0
     if not jump.success:
         entry["chute"] = True
-        ctx.emit("terrain", f"Chute {de(f.name)} : au pied de la descente, le reste de "
-                 "son tour est perdu (dégâts de la chute laissés au MJ).", actor=f.name,
+        ctx.emit("terrain", f"{f.name}, au pied de la descente, perd le reste de son "
+                 "tour\u202f; le moteur ne compte aucune blessure pour la chute, dont le "
+                 "texte laisse les dégâts au MJ.", actor=f.name,
                  rules=("D100-JUMP-1",), data={"fall": True})
 
 
@@ -192,9 +193,12 @@ def after_long_jump(ctx: Ctx[Rules], f: FighterState, jump: LongJump) -> None:
     entry["fosse"] = 0
     if jump.distance < width:
         entry["chute"] = True
-        ctx.emit("terrain", f"{f.name} retombe dans le fossé ({number(jump.distance)} m "
-                 f"sur {number(width)}), en ressort de l’autre côté et perd le reste de "
-                 "son tour.", actor=f.name, rules=("D100-JUMP-2",), data={"fall": True})
+        ctx.emit("terrain", f"{f.name} retombe dans le fossé de {number(width)} m (saut de "
+                 f"{number(jump.distance)} m), en ressort de l’autre côté et perd le reste "
+                 "de son tour.", actor=f.name, rules=("D100-JUMP-2",), data={"fall": True})
+    else:
+        ctx.emit("terrain", f"{f.name} franchit le fossé de {number(width)} m.",
+                 actor=f.name, rules=("D100-JUMP-2",), data={"fall": False})
 
 
 def after_run(ctx: Ctx[Rules], f: FighterState) -> None:
