@@ -356,7 +356,7 @@ def _pages(system: str) -> list[Path]:
 def test_r6_no_round_where_the_system_has_none(system: str) -> None:
     """R6: the Rulebook and d12 count « tours »; « round » belongs to d100 and d20."""
     for page in _pages(system):
-        assert not re.search(r"\bround", prose(page.read_text(encoding="utf-8"))), page
+        assert not re.search(r"\bround", boxes_and_prose(page.read_text(encoding="utf-8"))), page
 
 
 def test_r6_the_rulebook_says_activation_for_a_character() -> None:
@@ -364,7 +364,7 @@ def test_r6_the_rulebook_says_activation_for_a_character() -> None:
     « activation » (book and engine sentences)."""
     own_turn = re.compile(r"\b(son|leur) (propre )?tour\b|tour d’un autre|tour du personnage")
     for page in _pages("rulebook"):
-        assert not own_turn.search(prose(page.read_text(encoding="utf-8"))), page
+        assert not own_turn.search(boxes_and_prose(page.read_text(encoding="utf-8"))), page
     for line in engine_lines():
         if "RB-" in line or "Activation" in line:
             assert not own_turn.search(line), line
@@ -422,7 +422,7 @@ def test_r3_no_punctuation_the_typography_cannot_fix() -> None:
     left alone by the typography; the sentence must be rewritten."""
     pages = [*BOOK_SRC.rglob("*.md"), *BOOK.glob("*.md"), *BOOK.glob("*/*.md")]
     bad = [str(p.relative_to(ROOT)) for p in pages
-           if re.search(r"[?!][\s\u202f]*,", prose(p.read_text(encoding="utf-8")))]
+           if re.search(r"[?!][\s\u202f]*,", boxes_and_prose(p.read_text(encoding="utf-8")))]
     assert not bad, bad
 
 
