@@ -350,7 +350,8 @@ def test_b173_a_duel_verdict_and_summary_hold_one_colon_per_clause() -> None:
     for text in sentences:
         assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
     assert "entre 2,8 et 3,0" in sentences[0]
-    assert "0 point " in sentences[2] and "de +5 points (IC 95\u202f% apparié ± 2 points)" in sentences[3]
+    assert "0 point " in sentences[2]
+    assert "de +5 points (IC 95\u202f% apparié ± 2 points)" in sentences[3]
 
 
 def test_b174_the_default_surprise_group_value_is_not_called_the_weakest_rb_surprise_2() -> None:
@@ -377,8 +378,8 @@ def test_b176_a_fall_says_once_that_its_damage_is_the_gms_d100_jump_1() -> None:
     """D100-JUMP-1: after « … le MJ calcule les dégâts », the next line said it again,
     « (dégâts de la chute laissés au MJ) », without saying that the engine counts no wound
     (the ruling of automated play)."""
-    from escarmouche.encounter import Encounter
     from escarmouche.dice import ScriptedRolls
+    from escarmouche.encounter import Encounter
     from escarmouche.systems.d100 import SYSTEM
 
     enc = Encounter(SYSTEM, list(SYSTEM.sample_roster))
@@ -388,3 +389,23 @@ def test_b176_a_fall_says_once_that_its_damage_is_the_gms_d100_jump_1() -> None:
     enc.run(ScriptedRolls([100] + [100] * 200), max_turns=1)
     (fall,) = [e for e in enc.log if e.kind == "terrain"]
     assert "aucune blessure" in fall.text and "laissés au MJ" not in fall.text, fall.text
+
+
+def test_b178_an_attack_line_says_how_a_modified_threshold_is_made_d100_two_2() -> None:
+    """D100-TWO-2, D100-RANGED-4/5: « Corbin manque Aubert (jet 35 > 30) » in a log, beside a CC of
+    50 read as a mistake; a threshold with modifiers now says how it is made, and a bare
+    one says nothing more."""
+    from escarmouche import Combatant
+    from escarmouche.systems.d100.attack import attack_setup, resolve_attack
+    from escarmouche.systems.d100.narration import logged_attack_sentence
+
+    corbin = Combatant("Corbin", "a", {"CC": 50, "CT": 30, "F": 30, "E": 30, "Ag": 30,
+                                        "M": 4, "B": 10})
+    aubert = Combatant("Aubert", "b", {"CC": 40, "CT": 30, "F": 30, "E": 30, "Ag": 30,
+                                        "M": 4, "B": 10})
+    off = resolve_attack(attack_setup(corbin, aubert, hand="non_directrice"), 35)
+    text = logged_attack_sentence(off)
+    assert "Seuil" not in off.sentence  # the result's display has it among its steps
+    assert text.endswith("Seuil d’attaque : CC 50 − 20 (main non directrice) = 30."), text
+    plain = logged_attack_sentence(resolve_attack(attack_setup(corbin, aubert), 55))
+    assert "Seuil" not in plain, plain

@@ -96,8 +96,9 @@ class Duels:
         """One colon per clause; an interval's bounds with the decimals of its
         estimate (« entre 2,8 et 3,0 », issue 25).
 
-        >>> print(Duels(200, 0, 0.54, 0.471, 0.608, 2.9, 2.8, 3.0, "round").summary())
-        victoire de la vétérane : 54,0 % (IC 95 % entre 47,1 % et 60,8 %) ; durée moyenne : 2,9 rounds (IC 95 % entre 2,8 et 3,0) ; 200 duels simulés
+        >>> text = Duels(200, 0, 0.54, 0.471, 0.608, 2.9, 2.8, 3.0, "round").summary()
+        >>> text.split("\u202f; ")[1]
+        'durée moyenne\xa0: 2,9 rounds (IC 95\u202f% entre 2,8 et 3,0)'
         """
         return (f"victoire de la vétérane : {percent(self.win)} (IC 95\u202f% entre "
                 f"{percent(self.win_low)} et {percent(self.win_high)}) ; durée moyenne : "

@@ -46,6 +46,7 @@ from escarmouche.systems.d100.jumps import roll_drop_jump, roll_long_jump
 from escarmouche.systems.d100.narration import (
     abandon_sentence,
     hand_sentence,
+    logged_attack_sentence,
     prepared_parry_sentence,
     steps_sentence,
 )
@@ -531,7 +532,8 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
     if weapon.ranged and weapon.reload:
         f.flags["loaded"][hand] = False
     ctx.emit(
-        "attaque", result.sentence, actor=f.name, rules=result.rules,
+        "attaque", logged_attack_sentence(result), actor=f.name,
+        rules=result.rules,
         data={"action": d.id, **result.to_json()}, dice=result.dice,
     )
     if result.wounds_lost:

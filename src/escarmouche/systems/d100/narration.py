@@ -148,6 +148,18 @@ def attack_sentence(result: AttackResult) -> str:
     )
 
 
+def logged_attack_sentence(result: AttackResult) -> str:
+    """D100-ATK-4 in a fight's log: :func:`attack_sentence`, then, when the threshold is
+    not the bare stat, how it is made (« Corbin manque Aubert (jet 35 > 30). Seuil
+    d’attaque : CC 50 − 20 (main non directrice) = 30. »): « jet 35 > 30 » beside a CC of
+    50 read as a mistake (B178). The result's own display shows the threshold among its
+    steps already."""
+    target = result.setup.target
+    if not target.modifiers:
+        return result.sentence
+    return f"{result.sentence} {target.describe('Seuil d’attaque')}"
+
+
 def steps_sentence(done: int, total: int) -> str:
     """D100-ACT-4: the progress of an extended action, done and left said apart.
 
