@@ -507,3 +507,47 @@ def test_the_page_check_reads_prose_and_skips_code() -> None:
     lines = [line for line in "".join(page.texts).splitlines() if line.strip()]
     assert lines == ["Note : titre", "Grolk : tombe", "ok"]
     assert all(problems(line) for line in lines[:2])
+
+
+def _typo_ext() -> Any:
+    """The book's typography extension (``book/_ext`` is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "escarmouche_typo_ext", Path(__file__).resolve().parents[1] / "book" / "_ext" /
+        "escarmouche_typo.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_rule_id_is_kept_on_one_line_core_log() -> None:
+    """At 390 px « RB-SURPRISE-2 » broke at its hyphens: each rule ID of a page's text
+    is wrapped in a span CSS keeps whole; attributes, code, SVG text and a second pass
+    are left alone."""
+    wrap = _typo_ext().keep_rule_ids_whole
+    page = ('<p title="D100-ATK-1">Voir D100-ATK-1 et [RB-INIT-1, D12-INIT-4].</p>'
+            "<pre>D20-ACT-1</pre><svg><text>D20-OPP-2</text></svg><p>D20-OPP-2</p>")
+    once = wrap(page)
+    assert once.count('<span class="esc-rule-id">') == 4, once
+    assert '<p title="D100-ATK-1">' in once and "<pre>D20-ACT-1</pre>" in once
+    assert "<text>D20-OPP-2</text>" in once
+    assert wrap(once) == once
+
+
+@pytest.mark.book
+@pytest.mark.skipif(not _book_pages(), reason="the book is not built (make book)")
+def test_the_built_book_keeps_its_rule_ids_whole() -> None:
+    """After ``make book``: no rule ID of a page's prose is left where it can break (the
+    text outside ``<span class="esc-rule-id">``, code and SVG holds none), and the
+    stylesheet keeps the span on one line."""
+    ext = _typo_ext()
+    pages = [p for p in _book_pages() if "rulebook/initiative" in p.as_posix()]
+    assert pages
+    text = pages[0].read_text("utf-8")
+    assert text.count('<span class="esc-rule-id">RB-SURPRISE-2</span>') >= 2
+    body = text[text.index("<body"):]
+    assert ext.keep_rule_ids_whole(body) == body  # nothing left to wrap
+    css = "".join(p.read_text("utf-8") for p in (BUILT / "_static").glob("escarmouche-*.css"))
+    assert re.search(r"\.esc-rule-id\s*\{\s*white-space:\s*nowrap", css)

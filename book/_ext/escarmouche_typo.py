@@ -179,9 +179,79 @@ def typeset_page_titles(app: Sphinx, exception: Exception | None) -> None:
             page.write_text(new, encoding="utf-8")
 
 
+#: a rule ID (« D100-PARRY-2 », « RB-SURPRISE-2 »): capitals and digits joined by hyphens
+_RULE_ID = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?![\w-])")
+#: elements whose text is not wrapped: not shown as prose (head, scripts, styles), kept
+#: as typed (code, preformatted), or where a ``<span>`` is not allowed (SVG text)
+_NO_WRAP = frozenset({"head", "script", "style", "code", "pre", "kbd", "samp",
+                      "textarea", "svg", "title", "option", "select"})
+_HTML_TAG = re.compile(r"<(?P<close>/?)(?P<name>[A-Za-z][A-Za-z0-9-]*)[^>]*>|<!--.*?-->|"
+                       r"<![^>]*>", re.DOTALL)
+RULE_ID_CLASS = "esc-rule-id"
+
+
+def keep_rule_ids_whole(markup: str) -> str:
+    """Each rule ID in the text of an HTML page, in a ``<span class="esc-rule-id">`` that
+    CSS keeps on one line (``white-space: nowrap``): at 390 px, « RB-SURPRISE-2 » broke
+    at its hyphens (« RB- » at the end of a line, « SURPRISE-2 » on the next). Tags,
+    attributes and the text of ``_NO_WRAP`` elements are left alone. Idempotent.
+
+    >>> keep_rule_ids_whole('<p title="RB-A-1">RB-A-1</p><pre>RB-A-1</pre>')
+    '<p title="RB-A-1"><span class="esc-rule-id">RB-A-1</span></p><pre>RB-A-1</pre>'
+    """
+    out: list[str] = []
+    open_raw: list[str] = []
+    pos = 0
+    wrapped = f'<span class="{RULE_ID_CLASS}">'
+
+    def text(chunk: str) -> str:
+        if open_raw or "-" not in chunk:
+            return chunk
+        return _RULE_ID.sub(lambda m: f"{wrapped}{m.group(0)}</span>", chunk)
+
+    for match in _HTML_TAG.finditer(markup):
+        chunk = markup[pos:match.start()]
+        # already wrapped (a second pass): the span's own text is left as it is
+        if out and out[-1] == wrapped:
+            out.append(chunk)
+        else:
+            out.append(text(chunk))
+        name = (match.group("name") or "").lower()
+        if name in _NO_WRAP:
+            if match.group("close"):
+                if name in open_raw:
+                    del open_raw[len(open_raw) - 1 - open_raw[::-1].index(name)]
+            elif not match.group(0).endswith("/>"):
+                open_raw.append(name)
+        out.append(match.group(0))
+        pos = match.end()
+    out.append(text(markup[pos:]))
+    return "".join(out)
+
+
+def keep_rule_ids_whole_in_pages(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: every page of the book (not JupyterLite's), last of all.
+    The head is left alone."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        if page.relative_to(app.outdir).parts[0] in ("lite", "_static"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        body = text.find("<body")
+        if body < 0:
+            continue
+        new = text[:body] + keep_rule_ids_whole(text[body:])
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(FrenchTypography)
     app.add_post_transform(FrenchTypographyResolved)
     # before escarmouche_site rewrites the pages (priority 300)
     app.connect("build-finished", typeset_page_titles, priority=250)
+    # last of all (after escarmouche_light draws the stored widgets, 400, and the
+    # stylesheets are merged, 900)
+    app.connect("build-finished", keep_rule_ids_whole_in_pages, priority=950)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
