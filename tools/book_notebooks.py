@@ -32,7 +32,6 @@ model ids (random in the kernel) renamed in order of creation.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -329,12 +328,18 @@ def build(twin: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("pages", nargs="*", help="pages, e.g. d100/attaque (default: all)")
-    parser.add_argument("--check", action="store_true", help="compare only, run nothing")
+    if str(ROOT) not in sys.path:  # run as a script: tools.* importable
+        sys.path.insert(0, str(ROOT))
+    from tools.french_args import french_parser, parse
+
+    parser = french_parser("Construit les carnets du livre à partir de leurs jumeaux MyST "
+                           "(book_src → book) et les exécute.")
+    parser.add_argument("pages", nargs="*",
+                        help="pages, par exemple d100/attaque (par défaut : toutes)")
+    parser.add_argument("--check", action="store_true", help="compare seulement, n’exécute rien")
     parser.add_argument("--processus", type=int, default=2, choices=range(1, 9),
                         metavar="N", help="carnets exécutés à la fois (1 à 8, 2 par défaut)")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     paths = twins(args.pages)
     if args.check:
         problems = check(paths if args.pages else None)

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import email.utils
 import functools
@@ -63,9 +62,12 @@ def built_site(description: str, argv: Sequence[str] | None = None) -> Path | No
     """The ``--dir`` of a build step that works on the built site (``_build/html`` by
     default), or None, after saying so in French, when no site is built there
     (tools/build_offline.py, tools/precompress.py)."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--dir", type=Path, default=SITE)
-    folder: Path = parser.parse_args(argv).dir
+    from tools.french_args import french_parser, parse
+
+    parser = french_parser(description)
+    parser.add_argument("--dir", type=Path, default=SITE, metavar="DOSSIER",
+                        help="le site construit (par défaut : _build/html)")
+    folder: Path = parse(parser, argv).dir
     if not (folder / "index.html").is_file():
         print(f"{folder} : aucun site construit ; lancez `make book`.", file=sys.stderr)
         return None

@@ -15,7 +15,6 @@ and the edition are unchanged.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import io
 import sys
@@ -29,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tools.browser_kit import SITE, SiteServer, launch_chromium  # noqa: E402
+from tools.french_args import french_parser, parse  # noqa: E402
 
 
 def current_edition() -> dict[str, Any]:
@@ -139,9 +139,10 @@ def build(site: Path, out: Path, docnames: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--dir", type=Path, default=SITE)
-    args = parser.parse_args(argv)
+    parser = french_parser("Imprime le livre entier en un PDF, hors ligne (après le HTML).")
+    parser.add_argument("--dir", type=Path, default=SITE, metavar="DOSSIER",
+                        help="le site construit (par défaut : _build/html)")
+    args = parse(parser, argv)
     site: Path = args.dir
     docnames = toc_docnames()
     missing = [n for n in docnames if not (site / f"{n}.html").is_file()]

@@ -29,7 +29,6 @@ actually serve with ``pyodide_lock.utils.add_wheels_to_spec`` (see BROWSER.md).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import importlib.util
 import json
@@ -355,8 +354,11 @@ def build_book(langpack: Path) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.parse_args(argv)
+    if str(ROOT) not in sys.path:  # run as a script: tools.* importable
+        sys.path.insert(0, str(ROOT))
+    from tools.french_args import french_parser, parse
+
+    parse(french_parser("Construit le livre et, dedans, le site JupyterLite hors ligne."), argv)
     start = time.monotonic()
     os.chdir(ROOT)
     ensure_node_modules()

@@ -11,7 +11,6 @@ or a term; ``tests/test_book_index.py`` fails when the page is not up to date.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import unicodedata
@@ -109,10 +108,15 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    if str(ROOT) not in sys.path:  # run as a script: tools.* importable
+        sys.path.insert(0, str(ROOT))
+    from tools.french_args import french_parser, parse
+
+    parser = french_parser("Écrit l’index du joueur (book/index-joueur.md) : chaque "
+                           "identifiant de règle et chaque terme, avec son lien.")
     parser.add_argument("--check", action="store_true",
                         help="ne rien écrire ; code 1 si la page n’est pas à jour")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     text = render()
     current = TARGET.read_text(encoding="utf-8") if TARGET.is_file() else ""
     if args.check:

@@ -27,7 +27,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -106,10 +105,15 @@ def run(clone: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    if str(ROOT) not in sys.path:  # run as a script: tools.* importable
+        sys.path.insert(0, str(ROOT))
+    from tools.french_args import french_parser, parse
+
+    parser = french_parser("Joue de bout en bout, sur un clone jetable, la révision d’un "
+                           "concepteur.")
     parser.add_argument("--garder", metavar="DOSSIER",
                         help="garde le clone dans ce dossier (vide ou absent)")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     with tempfile.TemporaryDirectory(prefix="escarmouche-revision-") as tmp:
         clone = Path(args.garder) if args.garder else Path(tmp) / "depot"
         subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)],

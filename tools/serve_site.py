@@ -15,7 +15,6 @@ as a host without them serves it).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -24,17 +23,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tools.browser_kit import SITE, SiteServer  # noqa: E402  (after the sys.path line)
+from tools.french_args import french_parser, parse  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--port", type=int, default=8000)
+    parser = french_parser("Sert le site construit sur http://127.0.0.1:PORT/, hors ligne.")
+    parser.add_argument("--port", type=int, default=8000, help="le port (par défaut : 8000)")
     parser.add_argument("--cache", type=int, default=0,
-                        help="Cache-Control max-age in seconds (default 0: no-cache)")
-    parser.add_argument("--dir", type=Path, default=SITE)
+                        help="durée de cache (Cache-Control max-age) en secondes ; "
+                        "par défaut 0 : no-cache")
+    parser.add_argument("--dir", type=Path, default=SITE, metavar="DOSSIER",
+                        help="le site construit (par défaut : _build/html)")
     parser.add_argument("--sans-isolation", action="store_true",
-                        help="without the COOP/COEP headers (« Interrompre » restarts Python)")
-    args = parser.parse_args(argv)
+                        help="sans les en-têtes COOP et COEP (« Interrompre » "
+                        "redémarre alors Python)")
+    args = parse(parser, argv)
     if not (args.dir / "index.html").is_file():
         print(f"{args.dir} : aucun site construit ; lancez `make book`.", file=sys.stderr)
         return 2
