@@ -154,3 +154,23 @@ def test_the_offline_book_leaves_out_the_stylesheets_no_page_links(tmp_path: Pat
     kept = {p.relative_to(out).as_posix() for p in build_offline.precache_files(out)}
     assert "_static/live/live.css" not in kept and "_static/pygments.css" in kept
     assert listing["files"][0] in kept and "_static/print.css" in kept
+
+
+def test_a_page_loses_the_theme_search_scripts_it_never_calls() -> None:
+    """The theme's layout puts its search tools in every ``<head>`` for a search-as-you-type
+    dialog this book leaves off; a page other than the search page loses them (three
+    requests and a 164 KB index fewer before its load), the rest of its scripts stay."""
+    head = """<head>
+    <script defer src="../_static/doctools.js?v=9a2dae69"></script>
+    <script>DOCUMENTATION_OPTIONS.search_as_you_type = false;</script>
+
+    <script defer src="../_static/searchtools.js"></script>
+    <script defer src="../_static/language_data.js"></script>
+    <script defer src="../searchindex.js"></script>
+  <style>.x{}</style></head>"""
+    page = site.drop_search_tools(head)
+    assert "searchtools" not in page and "language_data" not in page
+    assert "searchindex" not in page
+    assert '<script defer src="../_static/doctools.js?v=9a2dae69"></script>' in page
+    assert "search_as_you_type = false" in page and "<style>.x{}</style>" in page
+    assert site.drop_search_tools(page) == page
