@@ -174,3 +174,24 @@ def test_a_page_loses_the_theme_search_scripts_it_never_calls() -> None:
     assert '<script defer src="../_static/doctools.js?v=9a2dae69"></script>' in page
     assert "search_as_you_type = false" in page and "<style>.x{}</style>" in page
     assert site.drop_search_tools(page) == page
+
+
+def test_the_copy_buttons_scripts_wait_for_the_idle_page() -> None:
+    """ClipboardJS and sphinx-copybutton leave the deferred chain: their URLs, in order,
+    go to escarmouche-site.js's tag, which loads them once the page is idle."""
+    head = """<head>
+    <script defer src="../_static/clipboard.min.js?v=a7894cd8"></script>
+    <script defer src="../_static/copybutton.js?v=f281be69"></script>
+    <script defer src="../_static/doctools.js?v=1"></script>
+    <script defer="defer" src="../_static/escarmouche-site.js?v=dbeb4c36"></script>
+    </head>"""
+    page = site.idle_copy_buttons(head)
+    assert "clipboard.min.js\"></script>" not in page and '"../_static/copybutton' not in page
+    assert ('<script defer="defer" data-idle-scripts="../_static/clipboard.min.js?v=a7894cd8 '
+            '../_static/copybutton.js?v=f281be69" src="../_static/escarmouche-site.js?v=dbeb4c36">'
+            ) in page
+    assert '<script defer src="../_static/doctools.js?v=1"></script>' in page
+    assert site.idle_copy_buttons(page) == page
+    # A page without the site script keeps its copy buttons as they are.
+    alone = '<script defer src="../_static/copybutton.js?v=f281be69"></script>'
+    assert site.idle_copy_buttons(alone) == alone

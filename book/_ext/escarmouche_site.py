@@ -337,6 +337,29 @@ def drop_search_tools(text: str) -> str:
     return _SEARCH_TOOLS.sub("", text)
 
 
+_COPY_SCRIPTS = re.compile(
+    r'\n?[ \t]*<script defer src="([^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*)"></script>')
+_SITE_SCRIPT = re.compile(
+    r'<script (defer(?:="defer")?) src="([^"]*_static/escarmouche-site\.js[^"]*)">')
+
+
+def idle_copy_buttons(text: str) -> str:
+    """The copy buttons' two scripts (ClipboardJS and sphinx-copybutton) leave the chain
+    of deferred scripts that runs before the page is ready: ``escarmouche-site.js``
+    loads them, in order, once the page is idle (their URLs in ``data-idle-scripts``).
+    A button appears on hover only, so nothing the reader sees changes."""
+    site_tag = _SITE_SCRIPT.search(text)
+    if site_tag is None or "data-idle-scripts" in text:
+        return text
+    urls = [m.group(1) for m in _COPY_SCRIPTS.finditer(text)]
+    if not urls:
+        return text
+    text = _COPY_SCRIPTS.sub("", text)
+    return _SITE_SCRIPT.sub(
+        lambda m: f'<script {m.group(1)} data-idle-scripts="{" ".join(urls)}" '
+                  f'src="{m.group(2)}">', text, count=1)
+
+
 _RULE_PARA = re.compile(r'<p id="([^"]+)">(\s*)<strong>([A-Z0-9]+(?:-[A-Z0-9]+)+)</strong>'
                         r'((?:(?!</p>).)*?)</p>', re.S)
 _SECOND_STRONG = re.compile(r"<strong>(.*?)</strong>", re.S)
@@ -486,6 +509,7 @@ def rewrite_site(app: Sphinx, exception: Exception | None) -> None:
         new = rewrite_page(text, icons, missing, footer)
         if page != out / "search.html" and not search_as_you_type:
             new = drop_search_tools(new)
+        new = idle_copy_buttons(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
             count += 1
