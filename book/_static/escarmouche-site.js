@@ -154,14 +154,24 @@
   /** The scripts the build moved out of the page's start (7), in order, when idle. */
   function loadWhenIdle() {
     if (!IDLE.length) return;
-    const load = () => {
-      IDLE.forEach((src) => {
+    // Fetched, then run in order. ClipboardJS is a UMD bundle: where RequireJS is already
+    // on the page (a live demo loads it), it would call an anonymous define() and
+    // RequireJS would throw « Mismatched anonymous define() ». Each script runs with
+    // define hidden, synchronously (an inline script runs as it is appended), so no
+    // module RequireJS loads meanwhile ever finds define missing.
+    const one = (src) => fetch(src).then((r) => (r.ok ? r.text() : "")).then((code) => {
+      if (!code) return;
+      const define = window.define;
+      window.define = undefined;
+      try {
         const tag = document.createElement("script");
-        tag.src = src;
-        tag.async = false; // in order: ClipboardJS, then the buttons
+        tag.textContent = code + "\n//# sourceURL=" + src;
         document.head.appendChild(tag);
-      });
-    };
+      } finally {
+        window.define = define;
+      }
+    }, () => {});
+    const load = () => IDLE.reduce((chain, src) => chain.then(() => one(src)), Promise.resolve());
     const idle = () => {
       if ("requestIdleCallback" in window) window.requestIdleCallback(load, { timeout: 2000 });
       else setTimeout(load, 200);
