@@ -338,16 +338,17 @@ def drop_search_tools(text: str) -> str:
 
 
 _COPY_SCRIPTS = re.compile(
-    r'\n?[ \t]*<script defer src="([^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*)"></script>')
+    r'\n?[ \t]*<script defer src="([^"]*_static/copybutton\.js[^"]*)"></script>')
 _SITE_SCRIPT = re.compile(
     r'<script (defer(?:="defer")?) src="([^"]*_static/escarmouche-site\.js[^"]*)">')
 
 
 def idle_copy_buttons(text: str) -> str:
-    """The copy buttons' two scripts (ClipboardJS and sphinx-copybutton) leave the chain
-    of deferred scripts that runs before the page is ready: ``escarmouche-site.js``
-    loads them, in order, once the page is idle (their URLs in ``data-idle-scripts``).
-    A button appears on hover only, so nothing the reader sees changes."""
+    """sphinx-copybutton's script (one button per code cell, added to the DOM) leaves the
+    chain of deferred scripts that runs before the page is ready: ``escarmouche-site.js``
+    loads it once the page is idle (its URL in ``data-idle-scripts``). A button shows
+    on hover only, so nothing the reader sees changes. ClipboardJS stays deferred: a
+    UMD bundle, it must run before RequireJS (loaded by a live demo)."""
     site_tag = _SITE_SCRIPT.search(text)
     if site_tag is None or "data-idle-scripts" in text:
         return text

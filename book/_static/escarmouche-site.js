@@ -17,10 +17,12 @@
  *    _static/escarmouche-joueurs.html in a second window; the tracker (in the page's
  *    Python worker) posts what players may see on a BroadcastChannel, and this page
  *    answers a view that opens late with the last state it saw.
- * 7. The copy buttons of code cells (sphinx-copybutton and its ClipboardJS) load once
- *    the page is idle: the build moves their script tags here (data-idle-scripts on
+ * 7. The copy buttons of code cells (sphinx-copybutton, one button per cell) are added
+ *    once the page is idle: the build moves its script tag here (data-idle-scripts on
  *    this script's tag, escarmouche_site.idle_copy_buttons), out of the chain of
- *    deferred scripts that runs before the page is ready (Lighthouse's blocking time).
+ *    deferred scripts that runs before the page is ready. ClipboardJS stays a deferred
+ *    script: a UMD bundle, it must run before RequireJS (which a live demo loads) or it
+ *    would call an anonymous define().
  */
 (function () {
   "use strict";
@@ -154,24 +156,14 @@
   /** The scripts the build moved out of the page's start (7), in order, when idle. */
   function loadWhenIdle() {
     if (!IDLE.length) return;
-    // Fetched, then run in order. ClipboardJS is a UMD bundle: where RequireJS is already
-    // on the page (a live demo loads it), it would call an anonymous define() and
-    // RequireJS would throw « Mismatched anonymous define() ». Each script runs with
-    // define hidden, synchronously (an inline script runs as it is appended), so no
-    // module RequireJS loads meanwhile ever finds define missing.
-    const one = (src) => fetch(src).then((r) => (r.ok ? r.text() : "")).then((code) => {
-      if (!code) return;
-      const define = window.define;
-      window.define = undefined;
-      try {
+    const load = () => {
+      IDLE.forEach((src) => {
         const tag = document.createElement("script");
-        tag.textContent = code + "\n//# sourceURL=" + src;
+        tag.src = src;
+        tag.async = false; // in their order
         document.head.appendChild(tag);
-      } finally {
-        window.define = define;
-      }
-    }, () => {});
-    const load = () => IDLE.reduce((chain, src) => chain.then(() => one(src)), Promise.resolve());
+      });
+    };
     const idle = () => {
       if ("requestIdleCallback" in window) window.requestIdleCallback(load, { timeout: 2000 });
       else setTimeout(load, 200);
