@@ -154,3 +154,45 @@ def test_the_offline_book_leaves_out_the_stylesheets_no_page_links(tmp_path: Pat
     kept = {p.relative_to(out).as_posix() for p in build_offline.precache_files(out)}
     assert "_static/live/live.css" not in kept and "_static/pygments.css" in kept
     assert listing["files"][0] in kept and "_static/print.css" in kept
+
+
+def test_a_page_loses_the_theme_search_scripts_it_never_calls() -> None:
+    """The theme's layout puts its search tools in every ``<head>`` for a search-as-you-type
+    dialog this book leaves off; a page other than the search page loses them (three
+    requests and a 164 KB index fewer before its load), the rest of its scripts stay."""
+    head = """<head>
+    <script defer src="../_static/doctools.js?v=9a2dae69"></script>
+    <script>DOCUMENTATION_OPTIONS.search_as_you_type = false;</script>
+
+    <script defer src="../_static/searchtools.js"></script>
+    <script defer src="../_static/language_data.js"></script>
+    <script defer src="../searchindex.js"></script>
+  <style>.x{}</style></head>"""
+    page = site.drop_search_tools(head)
+    assert "searchtools" not in page and "language_data" not in page
+    assert "searchindex" not in page
+    assert '<script defer src="../_static/doctools.js?v=9a2dae69"></script>' in page
+    assert "search_as_you_type = false" in page and "<style>.x{}</style>" in page
+    assert site.drop_search_tools(page) == page
+
+
+def test_the_copy_buttons_script_waits_for_the_idle_page() -> None:
+    """sphinx-copybutton leaves the deferred chain: its URL goes to escarmouche-site.js's
+    tag, which loads it once the page is idle; ClipboardJS, a UMD bundle that must run
+    before RequireJS, stays where it was."""
+    head = """<head>
+    <script defer src="../_static/clipboard.min.js?v=a7894cd8"></script>
+    <script defer src="../_static/copybutton.js?v=f281be69"></script>
+    <script defer src="../_static/doctools.js?v=1"></script>
+    <script defer="defer" src="../_static/escarmouche-site.js?v=dbeb4c36"></script>
+    </head>"""
+    page = site.idle_copy_buttons(head)
+    assert '<script defer src="../_static/copybutton.js' not in page
+    assert '<script defer src="../_static/clipboard.min.js?v=a7894cd8"></script>' in page
+    assert ('<script defer="defer" data-idle-scripts="../_static/copybutton.js?v=f281be69" '
+            'src="../_static/escarmouche-site.js?v=dbeb4c36">') in page
+    assert '<script defer src="../_static/doctools.js?v=1"></script>' in page
+    assert site.idle_copy_buttons(page) == page
+    # A page without the site script keeps its copy buttons as they are.
+    alone = '<script defer src="../_static/copybutton.js?v=f281be69"></script>'
+    assert site.idle_copy_buttons(alone) == alone

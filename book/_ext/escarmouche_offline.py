@@ -3,8 +3,9 @@
 Every page gets the web manifest (``manifest.webmanifest``), the theme colour, an icon
 for home screens and ``escarmouche-offline.js`` (deferred), which registers the service
 worker, offers « Recharger » when a new edition is waiting and runs the « Disponible
-hors ligne » controls. The manifest, the icons, the service worker (Workbox) and the
-runtime's description are written after the build by ``tools/build_offline.py``.
+hors ligne » controls; it comes before ``live/live.js``, which shares its helpers. The
+manifest, the icons, the service worker (Workbox) and the runtime's description are
+written after the build by ``tools/build_offline.py``.
 """
 
 from __future__ import annotations
@@ -45,5 +46,7 @@ def outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", outdated)
     app.connect("html-page-context", page_context)
-    app.add_js_file(JS, loading_method="defer")
+    # Before live.js (priority 100; both deferred, so they run in this order): live.js
+    # takes its shared helpers from this script (window.escarmoucheOffline).
+    app.add_js_file(JS, loading_method="defer", priority=90)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -321,6 +321,46 @@ def defer_head_scripts(text: str) -> str:
     return _HEAD_SCRIPT.sub(defer, text[:head_end]) + text[head_end:]
 
 
+#: The theme's search tools, put in every page's ``<head>`` for its search-as-you-type
+#: dialog (pydata-sphinx-theme's layout.html); with that option off (the default, and
+#: this book's) its script never calls them: the search page loads them itself.
+_SEARCH_TOOLS = re.compile(
+    r'\n?[ \t]*<script (?:defer )?src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|'
+    r'searchindex\.js)[^"]*"></script>')
+
+
+def drop_search_tools(text: str) -> str:
+    """A page other than the search page loses the theme's three search scripts (the
+    index alone is 164 KB of script to parse): three requests fewer before the page's
+    ``load``, and less main-thread work on a phone (issue 26: « Activer » and
+    Lighthouse). The search box still opens ``search.html``, which loads them."""
+    return _SEARCH_TOOLS.sub("", text)
+
+
+_COPY_SCRIPTS = re.compile(
+    r'\n?[ \t]*<script defer src="([^"]*_static/copybutton\.js[^"]*)"></script>')
+_SITE_SCRIPT = re.compile(
+    r'<script (defer(?:="defer")?) src="([^"]*_static/escarmouche-site\.js[^"]*)">')
+
+
+def idle_copy_buttons(text: str) -> str:
+    """sphinx-copybutton's script (one button per code cell, added to the DOM) leaves the
+    chain of deferred scripts that runs before the page is ready: ``escarmouche-site.js``
+    loads it once the page is idle (its URL in ``data-idle-scripts``). A button shows
+    on hover only, so nothing the reader sees changes. ClipboardJS stays deferred: a
+    UMD bundle, it must run before RequireJS (loaded by a live demo)."""
+    site_tag = _SITE_SCRIPT.search(text)
+    if site_tag is None or "data-idle-scripts" in text:
+        return text
+    urls = [m.group(1) for m in _COPY_SCRIPTS.finditer(text)]
+    if not urls:
+        return text
+    text = _COPY_SCRIPTS.sub("", text)
+    return _SITE_SCRIPT.sub(
+        lambda m: f'<script {m.group(1)} data-idle-scripts="{" ".join(urls)}" '
+                  f'src="{m.group(2)}">', text, count=1)
+
+
 _RULE_PARA = re.compile(r'<p id="([^"]+)">(\s*)<strong>([A-Z0-9]+(?:-[A-Z0-9]+)+)</strong>'
                         r'((?:(?!</p>).)*?)</p>', re.S)
 _SECOND_STRONG = re.compile(r"<strong>(.*?)</strong>", re.S)
@@ -458,6 +498,7 @@ def rewrite_site(app: Sphinx, exception: Exception | None) -> None:
         if not dst.is_file() or dst.read_bytes() != src.read_bytes():
             shutil.copyfile(src, dst)
     icons = fontawesome_icons(theme_fontawesome())
+    search_as_you_type = bool((app.config.html_theme_options or {}).get("search_as_you_type"))
     missing: set[str] = set()
     count = 0
     for page in out.rglob("*.html"):
@@ -467,6 +508,9 @@ def rewrite_site(app: Sphinx, exception: Exception | None) -> None:
         footer = print_footer(app.config.escarmouche_edition,
                               page.relative_to(out).as_posix())
         new = rewrite_page(text, icons, missing, footer)
+        if page != out / "search.html" and not search_as_you_type:
+            new = drop_search_tools(new)
+        new = idle_copy_buttons(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
             count += 1

@@ -9,6 +9,10 @@
  *    _static/escarmouche-runtime.json lists its files and sizes) into the cache the service
  *    worker answers from, after saying its size, with progress in bytes and time left.
  *    live.js uses the same functions (window.escarmoucheOffline) for « Activer ».
+ *
+ * This script comes before live.js (both deferred; book/_ext/escarmouche_offline.py gives
+ * it the lower priority): live.js takes its DOM helper, its French spaces and the
+ * runtime's cache check from here instead of repeating them.
  */
 (function () {
   "use strict";
@@ -163,6 +167,24 @@
     });
   }
 
+  /** Whether the live runtime of one build (the SHA-256 of its lock, as the page's
+   * live.js knows it) is in this device's cache: the core's three large files, checked
+   * without fetching the runtime's manifest (the cache is named by tools/build_offline.py
+   * from the same hash). */
+  function runtimeCached(runtime, pyodideBase) {
+    if (!runtime || !("caches" in window)) return Promise.resolve(false);
+    var base = new URL(pyodideBase, location.href);
+    return caches.open("escarmouche-runtime-" + runtime.slice(0, 16)).then(function (cache) {
+      return Promise.all(["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(function (name) {
+        return cache.match(new URL(name, base).href);
+      }));
+    }).then(function (hits) {
+      return hits.every(Boolean);
+    }, function () {
+      return false;
+    });
+  }
+
   // --- « Disponible hors ligne » ------------------------------------------------------------------
 
   function control(slot, packages) {
@@ -269,6 +291,10 @@
   }
 
   window.escarmoucheOffline = {
+    el: el,
+    NBSP: NBSP,
+    NNBSP: NNBSP,
+    runtimeCached: runtimeCached,
     plan: plan,
     download: download,
     control: control,

@@ -17,10 +17,18 @@
  *    _static/escarmouche-joueurs.html in a second window; the tracker (in the page's
  *    Python worker) posts what players may see on a BroadcastChannel, and this page
  *    answers a view that opens late with the last state it saw.
+ * 7. The copy buttons of code cells (sphinx-copybutton, one button per cell) are added
+ *    once the page is idle: the build moves its script tag here (data-idle-scripts on
+ *    this script's tag, escarmouche_site.idle_copy_buttons), out of the chain of
+ *    deferred scripts that runs before the page is ready. ClipboardJS stays a deferred
+ *    script: a UMD bundle, it must run before RequireJS (which a live demo loads) or it
+ *    would call an anonymous define().
  */
 (function () {
   "use strict";
   const STATIC = document.currentScript ? new URL(".", document.currentScript.src).href : "";
+  const IDLE = ((document.currentScript && document.currentScript.dataset.idleScripts) || "")
+    .split(" ").filter(Boolean);
   function wireToggles(selector) {
     const all = Array.from(document.querySelectorAll(selector));
     const first = all[0];
@@ -145,7 +153,26 @@
       else if (data && data.type === "bonjour" && last !== null) channel.postMessage(last);
     };
   }
+  /** The scripts the build moved out of the page's start (7), in order, when idle. */
+  function loadWhenIdle() {
+    if (!IDLE.length) return;
+    const load = () => {
+      IDLE.forEach((src) => {
+        const tag = document.createElement("script");
+        tag.src = src;
+        tag.async = false; // in their order
+        document.head.appendChild(tag);
+      });
+    };
+    const idle = () => {
+      if ("requestIdleCallback" in window) window.requestIdleCallback(load, { timeout: 2000 });
+      else setTimeout(load, 200);
+    };
+    if (document.readyState === "complete") idle();
+    else window.addEventListener("load", idle);
+  }
   function start() {
+    loadWhenIdle();
     wireToggles(".primary-toggle");
     wireToggles(".secondary-toggle");
     printAddress();

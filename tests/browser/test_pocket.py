@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import NEXT_BUTTON, configure
-from tools.browser_kit import SITE, SiteServer, launch_chromium
+from tools.browser_kit import PHONE_DEVICE, SITE, SiteServer, launch_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -269,3 +269,50 @@ def test_with_cross_origin_isolation_interrupt_stops_python_in_place(page: Any) 
             ".innerText.replace(/[\\u00a0\\u202f]/g, ' ').includes('encore là : True')",
             timeout=30_000)
         assert page.errors == []
+
+
+#: Resolves once the page's own prestart check has had time to finish (it asked the
+#: Cache Storage first), with whether the page started Python before any click.
+PRESTARTED = """async () => {
+  const live = window.escarmoucheLive;
+  await window.escarmoucheOffline.runtimeCached(live.config.runtime, live.config.pyodide);
+  await new Promise((r) => setTimeout(r, 500));
+  return "worker-start" in live.timings;
+}"""
+IPHONE = """Object.defineProperty(Navigator.prototype, "userAgent", {get: () =>
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"});"""
+LOW_BATTERY = """navigator.getBattery = () => Promise.resolve({charging: false, level: 0.1});"""
+
+
+def test_a_phone_starts_python_early_only_from_the_cache(playwright: Any) -> None:
+    """A phone starts Python before the click only once the runtime is in its cache (the
+    reader asked for it), never on iOS nor on a low battery that is not charging, and a
+    prestarted Python that was not used stops when the page goes to the background."""
+    with launch_chromium(playwright, service_workers="allow", device=PHONE_DEVICE) as context:
+        configure(context)
+        with SiteServer(SITE) as server:
+            demo = server.url + "book/demos/initiative.html"
+            page = context.new_page()
+            page.goto(demo)
+            assert page.evaluate(CONTROLLED) == "activated"
+            assert page.evaluate(PRESTARTED) is False  # nothing cached: nothing starts
+            page.evaluate("() => window.escarmoucheOffline.download().then(() => true)")
+
+            page.goto(demo)
+            page.wait_for_function("() => 'worker-start' in window.escarmoucheLive.timings",
+                                   timeout=10_000)
+            assert page.get_attribute("#escarmouche-live", "data-prestart") == "1"
+            page.evaluate("""() => {
+              Object.defineProperty(document, "visibilityState", {value: "hidden",
+                                                                  configurable: true});
+              document.dispatchEvent(new Event("visibilitychange"));
+            }""")
+            assert page.get_attribute("#escarmouche-live", "data-prestart") is None
+            page.close()
+
+            for refusal in (IPHONE, LOW_BATTERY):
+                tab = context.new_page()
+                tab.add_init_script(refusal)
+                tab.goto(demo)
+                assert tab.evaluate(PRESTARTED) is False, refusal
+                tab.close()

@@ -15,8 +15,13 @@ let kernel = null;
 const queue = [];
 
 // Every byte Pyodide, the lock and the wheels bring in is counted for the page's progress
-// line (« 2,3 Mo sur 9,1 Mo, encore 12 s environ »), in posts at most every 100 ms.
+// line (« 2,3 Mo sur 9,1 Mo, encore 12 s environ »), in posts at most every 100 ms, when
+// they are downloaded. From this device's cache (the page says so: `init.cached`) nothing
+// is counted and every response goes to Pyodide untouched: a Response made here (or a
+// tee of one) carries no code cache, and V8 then compiles pyodide.asm.wasm anew on every
+// visit instead of reusing the code it compiled on an earlier one (bench/README-browser.md).
 const realFetch = self.fetch.bind(self);
+let counting = true;
 let counted = 0;
 let lastPost = 0;
 function count(n, force) {
@@ -30,6 +35,7 @@ function count(n, force) {
 const countedUrls = new Set();
 self.fetch = async (input, init) => {
   const response = await realFetch(input, init);
+  if (!counting) return response;
   const url = String(input.url || input);
   // A second fetch of a file (the wheels are prefetched) is not counted twice.
   if (!response.body || countedUrls.has(url)) return response;
@@ -96,6 +102,7 @@ function prefetch(lock, names, base) {
 }
 
 async function boot(init) {
+  counting = !init.cached;
   const base = new URL(init.pyodide, self.location.href).href;
   let loadPyodide;
   try {

@@ -25,8 +25,12 @@
   var script = document.currentScript;
   var STATIC = new URL("./", script.src);
   var WIDGET_MIME = "application/vnd.jupyter.widget-view+json";
-  var NNBSP = "\u202f"; // before ; ! ?
-  var NBSP = "\u00a0"; // before :, inside « »
+  // Shared with escarmouche-offline.js, which runs just before this script (both
+  // deferred, in order): the DOM helper, the French spaces, the runtime's cache check.
+  var shared = window.escarmoucheOffline;
+  var NNBSP = shared.NNBSP; // before ; ! ?
+  var NBSP = shared.NBSP; // before :, inside « »
+  var el = shared.el;
   var USED_KEY = "escarmouche-live:utilise";
   var SAVE_PREFIX = "escarmouche-live:suivi:";
   /** Milliseconds since navigation at each step (bench/bench_browser.py reads them). */
@@ -38,19 +42,6 @@
 
   function q(text) {
     return "«" + NBSP + text + NBSP + "»";
-  }
-
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (key) {
-      if (key === "text") node.textContent = attrs[key];
-      else if (key === "className") node.className = attrs[key];
-      else node.setAttribute(key, attrs[key]);
-    });
-    (children || []).forEach(function (child) {
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
   }
 
   function storage() {
@@ -151,7 +142,7 @@
 
   var runtime = null;
 
-  function Runtime() {
+  function Runtime(cached) {
     var self = this;
     this.step = "python";
     this.listeners = [];
@@ -179,7 +170,10 @@
     // KeyboardInterrupt in the running cell; otherwise the worker is restarted.
     this.interruptBuffer = window.crossOriginIsolated && typeof SharedArrayBuffer === "function"
       ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    this.post({
+    // Whether the runtime comes from this device's cache decides how the worker treats
+    // pyodide.asm.wasm (live-worker.mjs): untouched, so that the browser reuses the code
+    // it compiled on an earlier visit, or counted for the progress line of a download.
+    var init = {
       type: "init",
       interrupt: this.interruptBuffer,
       pyodide: new URL(config.pyodide, location.href).href,
@@ -187,6 +181,10 @@
       packages: config.packages,
       widgets: config.widgets,
       runtime: config.runtime,
+    };
+    (cached === undefined ? runtimeCached() : Promise.resolve(cached)).then(function (hit) {
+      init.cached = Boolean(hit);
+      self.post(init);
     });
   }
 
@@ -268,10 +266,11 @@
     }
   };
 
-  function startRuntime() {
+  /** The runtime (started if need be); cached: known to be in this device's cache. */
+  function startRuntime(cached) {
     if (runtime === null || runtime.error) {
       if (runtime) runtime.worker.terminate();
-      runtime = new Runtime();
+      runtime = new Runtime(cached);
     }
     return runtime;
   }
@@ -790,22 +789,21 @@
     button.setAttribute("aria-pressed", "true");
     document.documentElement.classList.add("escarmouche-live-on");
     var rt = startRuntime();
-    var offline = window.escarmoucheOffline;
     var started = performance.now();
     var total = 0;
-    if (offline) {
-      offline.plan(config.packages).then(function (p) {
-        // Counted by the worker: what it fetches (the core's two modules are imported).
-        total = p.files.filter(function (f) { return !/\.mjs$/.test(f.url); })
-          .reduce(function (a, f) { return a + f.bytes; }, 0);
-      }, function () {});
-    }
+    shared.plan(config.packages).then(function (p) {
+      // Counted by the worker: what it fetches (the core's two modules are imported);
+      // nothing when the runtime comes from this device's cache.
+      if (p.cached) return;
+      total = p.files.filter(function (f) { return !/\.mjs$/.test(f.url); })
+        .reduce(function (a, f) { return a + f.bytes; }, 0);
+    }, function () {});
     var show = function (step) {
       if (step === "error") return;
       if (step === "bytes") step = rt.step;
       var text = STEPS[step];
       if (step === "python" && total && rt.bytes) {
-        text += " " + offline.progressText(Math.min(rt.bytes, total), total, started) + ".";
+        text += " " + shared.progressText(Math.min(rt.bytes, total), total, started) + ".";
       }
       setStatus(text, "busy");
     };
@@ -838,17 +836,7 @@
 
   /** The live runtime of this build is in this device's cache (the service worker's). */
   function runtimeCached() {
-    if (!config.runtime || !("caches" in window)) return Promise.resolve(false);
-    var base = new URL(config.pyodide, location.href);
-    return caches.open("escarmouche-runtime-" + config.runtime.slice(0, 16)).then(function (cache) {
-      return Promise.all(["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(function (name) {
-        return cache.match(new URL(name, base).href);
-      }));
-    }).then(function (hits) {
-      return hits.every(Boolean);
-    }, function () {
-      return false;
-    });
+    return shared.runtimeCached(config.runtime, config.pyodide);
   }
 
   /** A connection that allows a download the reader did not ask for (not metered, fast). */
@@ -858,8 +846,14 @@
     return !c.saveData && (!c.effectiveType || c.effectiveType === "4g") && c.type !== "cellular";
   }
 
+  /** A phone or a narrow screen. */
+  function phone() {
+    return /iPhone|iPad|iPod|Android/.test(navigator.userAgent) || window.matchMedia("(max-width: 40em)").matches;
+  }
+
   /** Start Python early when it is likely to be used and the device can afford it
-   * (and only from the cache: see runtimeCached). */
+   * (and only from the cache, which holds the runtime only once the reader asked for
+   * it: « Disponible hors ligne » or a first « Activer »; see runtimeCached). */
   function mayPrestart() {
     if (!config.prestart) return false;
     var s = storage();
@@ -868,9 +862,42 @@
     var c = navigator.connection;
     if (c && (c.saveData || /2g/.test(c.effectiveType || ""))) return false;
     if (navigator.deviceMemory && navigator.deviceMemory < 4) return false;
-    // Phones keep the static page until the reader asks (Pyodide has crashed iOS tabs).
-    if (/iPhone|iPad|iPod|Android/.test(navigator.userAgent) || window.matchMedia("(max-width: 40em)").matches) return false;
+    // iOS keeps the static page until the reader asks: Pyodide has crashed its tabs
+    // (memory), and Safari says nothing of the device's memory.
+    if (/iPhone|iPad|iPod/.test(navigator.userAgent)) return false;
     return true;
+  }
+
+  /** Phones: not on a battery under 20 % that is not charging (where the browser says). */
+  function batteryAllows() {
+    if (!phone() || typeof navigator.getBattery !== "function") return Promise.resolve(true);
+    return navigator.getBattery().then(function (b) {
+      return b.charging || b.level >= 0.2;
+    }, function () {
+      return true;
+    });
+  }
+
+  /** Python from the cache before the click, where mayPrestart allows it. A phone does
+   * the same work as a desktop (the wasm compile and Python's start, once per visit of a
+   * page with demonstrations, about a bare boot's CPU time), but gives the memory back:
+   * a prestarted Python that was not used is stopped when the page is hidden. */
+  var prestartAsked = false;
+  function prestart() {
+    if (prestartAsked || location.protocol === "file:" || !mayPrestart()) return;
+    prestartAsked = true;
+    Promise.all([runtimeCached(), batteryAllows()]).then(function (ok) {
+      if (!ok[0] || !ok[1] || runtime) return;
+      startRuntime(true).prestarted = true;
+      if (bar) bar.setAttribute("data-prestart", "1");
+    });
+    if (!phone()) return;
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState !== "hidden" || !runtime || !runtime.prestarted || activation) return;
+      runtime.worker.terminate();
+      runtime = null;
+      if (bar) bar.removeAttribute("data-prestart");
+    });
   }
 
   function main() {
@@ -901,18 +928,11 @@
         if (!entries.some(function (e) { return e.isIntersecting; })) return;
         seen.disconnect();
         bridge.load();
-        if (mayPrestart()) {
-          runtimeCached().then(function (cached) {
-            if (cached && !runtime) startRuntime();
-          });
-        }
+        prestart();
       });
       seen.observe(firstDemo);
     }
-    // escarmouche-offline.js comes after this script (both deferred): when main() runs
-    // as soon as this script does, the sizes wait for the DOMContentLoaded that follows it.
-    if (window.escarmoucheOffline || document.readyState === "complete") offerOffline();
-    else document.addEventListener("DOMContentLoaded", offerOffline);
+    offerOffline();
     if (early) activate();
   }
 
@@ -926,8 +946,8 @@
         if (node && node.parentNode) node.parentNode.removeChild(node);
       });
     };
-    var offline = window.escarmoucheOffline;
-    if (!offline || location.protocol === "file:") {
+    var offline = shared;
+    if (location.protocol === "file:") {
       dropFirstTime();
       return;
     }
@@ -956,13 +976,7 @@
   }
 
   mark("script");
-  if (location.protocol !== "file:" && mayPrestart()) {
-    runtimeCached().then(function (cached) {
-      if (!cached || runtime) return;
-      startRuntime();
-      if (bar) bar.setAttribute("data-prestart", "1");
-    });
-  }
+  prestart();
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
   else main();
   window.escarmoucheLive = { activate: activate, config: config, cells: cells, timings: timings };
