@@ -174,10 +174,15 @@
   function runtimeCached(runtime, pyodideBase) {
     if (!runtime || !("caches" in window)) return Promise.resolve(false);
     var base = new URL(pyodideBase, location.href);
-    return caches.open("escarmouche-runtime-" + runtime.slice(0, 16)).then(function (cache) {
-      return Promise.all(["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(function (name) {
-        return cache.match(new URL(name, base).href);
-      }));
+    var name = "escarmouche-runtime-" + runtime.slice(0, 16);
+    // caches.has first: caches.open would create an empty cache as a side effect
+    return caches.has(name).then(function (has) {
+      if (!has) return [false];
+      return caches.open(name).then(function (cache) {
+        return Promise.all(["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(function (file) {
+          return cache.match(new URL(file, base).href);
+        }));
+      });
     }).then(function (hits) {
       return hits.every(Boolean);
     }, function () {
