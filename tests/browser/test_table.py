@@ -53,11 +53,12 @@ CHART_TEXT = """() => Array.from(document.querySelectorAll('svg[role=img]'))
   })"""
 
 
-#: Whether every roster line's stats box holds ``arg`` (the system's example is drawn).
-STATS_ALL = """s => { const boxes = Array.from(document.querySelectorAll(
+#: Whether the roster shows ``n`` lines, each stats box holding ``s`` (the system's
+#: example drawn whole).
+STATS_ALL = """([s, n]) => { const boxes = Array.from(document.querySelectorAll(
     ".escarmouche-live-widget .widget-hbox:has(input[placeholder='nom'])"))
     .map(l => l.querySelectorAll('input')[2]);
-  return boxes.length > 0 && boxes.every(b => b && b.value.includes(s)); }"""
+  return boxes.length === n && boxes.every(b => b && b.value.includes(s)); }"""
 
 
 def activate(page: Any) -> Any:
@@ -152,6 +153,12 @@ def test_long_rule_page_has_contents_and_shareable_anchors(page: Any, site_url: 
     assert page.errors == []
 
 
+def settle(page: Any) -> None:
+    """Wait until Python has answered every widget message the page sent and the page has
+    drawn the answers (``escarmoucheLive.settled()``, live.js), not a fixed delay."""
+    page.evaluate("() => window.escarmoucheLive.settled()")
+
+
 def _tap_select(live: Any, label: str, option: str) -> int:
     live.locator(".widget-dropdown", has_text=label).locator("select").select_option(
         label=option)
@@ -172,10 +179,13 @@ def test_a_d100_fight_on_the_phone_tracker_by_taps(page: Any, site_url: str,
     # The kernel answers in order but draws asynchronously: the system's change reloads
     # the example lines. Wait until every line shows d100 stats before counting them,
     # or the count (and the line filled below) may be the old system's.
-    page.wait_for_function(STATS_ALL, arg="CC=", timeout=30_000)
+    # (The lines are drawn one by one: wait for all of the system's example fighters.)
+    settle(page)
+    before = len(systems.get("d100").sample_roster)
+    page.wait_for_function(STATS_ALL, arg=["CC=", before], timeout=30_000)
     lines = live.locator(".widget-hbox:has(input[placeholder='nom'])")
-    before = lines.count()
     live.get_by_role("button", name="Ajouter un combattant").click()
+    settle(page)
     page.wait_for_function(
         "n => document.querySelectorAll(\".escarmouche-live-widget .widget-hbox "
         "input[placeholder='nom']\").length === n + 1", arg=before, timeout=30_000)
@@ -225,17 +235,18 @@ def test_a_d100_fight_on_the_phone_tracker_by_taps(page: Any, site_url: str,
         tap("parade")
         tap("Agir")
         taps += 2
-        page.wait_for_timeout(400)  # the worker answers in order; let it show the result
+        settle(page)  # Python has answered and the page shows its result
         alert = live.locator("[role=alert]")
         if alert.count() and "D100-PARRY-2" in alert.first.inner_text():
             tap("aucune")  # the target prepared no parry: the attack goes undefended
             tap("Agir")
             taps += 2
+            settle(page)
         elif "D100-PARRY-1" in live.inner_text():  # the parry was rolled
             parried += 1
         tap(systems.get("d100").next_label)
         taps += 1
-        page.wait_for_timeout(200)
+        settle(page)
         taps_per_round[round_no] = taps_per_round.get(round_no, 0) + taps
     assert "Combat terminé" in live.inner_text()
     assert parried > 0  # parries were used, not only refused

@@ -144,6 +144,8 @@
 
   function Runtime(cached) {
     var self = this;
+    // a new worker: nothing is outstanding (messages to a stopped one are never answered)
+    if (bridge) bridge.inflight = 0;
     this.step = "python";
     this.listeners = [];
     this.comms = {};
@@ -283,6 +285,8 @@
     pending: {},
     chain: Promise.resolve(),
     counter: 0,
+    // widget messages sent to Python and not yet answered (« idle »): see settled()
+    inflight: 0,
 
     load: function () {
       if (this.manager) return this.manager;
@@ -352,6 +356,7 @@
     },
 
     idle: function (msgId) {
+      if (this.inflight > 0) this.inflight -= 1;
       var callbacks = this.pending[msgId];
       delete this.pending[msgId];
       if (callbacks && callbacks.iopub && callbacks.iopub.status) {
@@ -421,6 +426,7 @@
   PageComm.prototype.send = function (data, callbacks, metadata, buffers) {
     var msgId = bridge.newId();
     if (callbacks) bridge.pending[msgId] = callbacks;
+    if (runtime) bridge.inflight += 1;
     if (runtime) runtime.post({ type: "comm_msg", comm_id: this.comm_id, msg_id: msgId, data: data }, buffers);
     return msgId;
   };
@@ -979,5 +985,26 @@
   prestart();
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
   else main();
-  window.escarmoucheLive = { activate: activate, config: config, cells: cells, timings: timings };
+  /** A promise kept once Python has answered every widget message sent so far and the
+   * page's DOM shows what it answered (a button pressed, then its result shown): what a
+   * script driving the page waits for, instead of a fixed delay. */
+  function settled() {
+    return new Promise(function (resolve) {
+      (function check() {
+        if (bridge.inflight > 0) return void setTimeout(check, 20);
+        bridge.chain.then(function () {
+          // a task later (not a frame: a page in the background gets none), the views the
+          // answers changed are in the DOM; an answer may also have released a message
+          // the widget library held back
+          setTimeout(function () {
+            if (bridge.inflight > 0) check();
+            else resolve(true);
+          }, 0);
+        });
+      })();
+    });
+  }
+
+  window.escarmoucheLive = { activate: activate, config: config, cells: cells, timings: timings,
+                             settled: settled };
 })();
