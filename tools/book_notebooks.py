@@ -47,6 +47,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from escarmouche.cli._french import FrenchParser, parse_args
 from escarmouche.text.fmt import plural
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -328,18 +329,14 @@ def build(twin: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if str(ROOT) not in sys.path:  # run as a script: tools.* importable
-        sys.path.insert(0, str(ROOT))
-    from tools.french_args import french_parser, parse
-
-    parser = french_parser("Construit les carnets du livre à partir de leurs jumeaux MyST "
-                           "(book_src → book) et les exécute.")
+    parser = FrenchParser(description="Construit les carnets du livre à partir de leurs "
+                          "jumeaux MyST (book_src → book) et les exécute.")
     parser.add_argument("pages", nargs="*",
                         help="pages, par exemple d100/attaque (par défaut : toutes)")
     parser.add_argument("--check", action="store_true", help="compare seulement, n’exécute rien")
     parser.add_argument("--processus", type=int, default=2, choices=range(1, 9),
                         metavar="N", help="carnets exécutés à la fois (1 à 8, 2 par défaut)")
-    args = parse(parser, argv)
+    args = parse_args(parser, argv)
     paths = twins(args.pages)
     if args.check:
         problems = check(paths if args.pages else None)

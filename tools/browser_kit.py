@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
+from escarmouche.cli._french import FrenchParser, parse_args
+
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"
 CHROMIUM = Path(os.environ.get("ESCARMOUCHE_CHROMIUM", "/usr/bin/chromium"))
@@ -62,12 +64,10 @@ def built_site(description: str, argv: Sequence[str] | None = None) -> Path | No
     """The ``--dir`` of a build step that works on the built site (``_build/html`` by
     default), or None, after saying so in French, when no site is built there
     (tools/build_offline.py, tools/precompress.py)."""
-    from tools.french_args import french_parser, parse
-
-    parser = french_parser(description)
+    parser = FrenchParser(description=description)
     parser.add_argument("--dir", type=Path, default=SITE, metavar="DOSSIER",
                         help="le site construit (par défaut : _build/html)")
-    folder: Path = parse(parser, argv).dir
+    folder: Path = parse_args(parser, argv).dir
     if not (folder / "index.html").is_file():
         print(f"{folder} : aucun site construit ; lancez `make book`.", file=sys.stderr)
         return None

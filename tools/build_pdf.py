@@ -24,11 +24,12 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
+from escarmouche.cli._french import FrenchParser, parse_args
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tools.browser_kit import SITE, SiteServer, launch_chromium  # noqa: E402
-from tools.french_args import french_parser, parse  # noqa: E402
 
 
 def current_edition() -> dict[str, Any]:
@@ -139,10 +140,11 @@ def build(site: Path, out: Path, docnames: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = french_parser("Imprime le livre entier en un PDF, hors ligne (après le HTML).")
+    parser = FrenchParser(
+        description="Imprime le livre entier en un PDF, hors ligne (après le HTML).")
     parser.add_argument("--dir", type=Path, default=SITE, metavar="DOSSIER",
                         help="le site construit (par défaut : _build/html)")
-    args = parse(parser, argv)
+    args = parse_args(parser, argv)
     site: Path = args.dir
     docnames = toc_docnames()
     missing = [n for n in docnames if not (site / f"{n}.html").is_file()]

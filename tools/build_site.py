@@ -41,6 +41,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from escarmouche.cli._french import FrenchParser, parse_args
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
 HTML = BUILD / "html"
@@ -354,11 +356,8 @@ def build_book(langpack: Path) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if str(ROOT) not in sys.path:  # run as a script: tools.* importable
-        sys.path.insert(0, str(ROOT))
-    from tools.french_args import french_parser, parse
-
-    parse(french_parser("Construit le livre et, dedans, le site JupyterLite hors ligne."), argv)
+    parse_args(FrenchParser(
+        description="Construit le livre et, dedans, le site JupyterLite hors ligne."), argv)
     start = time.monotonic()
     os.chdir(ROOT)
     ensure_node_modules()

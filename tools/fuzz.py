@@ -14,18 +14,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "widgets")]
 
+from escarmouche.cli._french import FrenchParser, parse_args  # noqa: E402
 from tests.fuzz_targets import HANG_SECONDS, all_targets, run_all  # noqa: E402
-from tools.french_args import french_parser, parse  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = french_parser("Fuzz de toutes les entrées publiques du moteur.", prog="make fuzz")
+    parser = FrenchParser(description="Fuzz de toutes les entrées publiques du moteur.",
+                          prog="make fuzz")
     parser.add_argument("--exemples", type=int, default=2800,
                         help="entrées générées par cible (défaut : 2800)")
     parser.add_argument("--graine", type=int, default=0, help="graine du générateur")
     parser.add_argument("--cible", default="", help="ne lancer que les cibles dont le nom "
                         "contient ce texte")
-    args = parse(parser, argv)
+    args = parse_args(parser, argv)
     targets = [t for t in all_targets() if args.cible in t.name]
     print(f"Fuzz : {len(targets)} cibles × {args.exemples} entrées, graine {args.graine}, "
           f"délai par entrée {HANG_SECONDS} s", flush=True)

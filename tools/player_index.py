@@ -17,6 +17,7 @@ import unicodedata
 from pathlib import Path
 
 from escarmouche import systems as registry
+from escarmouche.cli._french import FrenchParser, parse_args
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "book" / "index-joueur.md"
@@ -108,15 +109,11 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if str(ROOT) not in sys.path:  # run as a script: tools.* importable
-        sys.path.insert(0, str(ROOT))
-    from tools.french_args import french_parser, parse
-
-    parser = french_parser("Écrit l’index du joueur (book/index-joueur.md) : chaque "
-                           "identifiant de règle et chaque terme, avec son lien.")
+    parser = FrenchParser(description="Écrit l’index du joueur (book/index-joueur.md) : chaque "
+                          "identifiant de règle et chaque terme, avec son lien.")
     parser.add_argument("--check", action="store_true",
                         help="ne rien écrire ; code 1 si la page n’est pas à jour")
-    args = parse(parser, argv)
+    args = parse_args(parser, argv)
     text = render()
     current = TARGET.read_text(encoding="utf-8") if TARGET.is_file() else ""
     if args.check:

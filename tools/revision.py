@@ -37,6 +37,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from escarmouche.cli._french import FrenchParser, parse_args
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: the revision: (rules file, the option's French key, the new default as Python source)
@@ -105,15 +107,11 @@ def run(clone: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if str(ROOT) not in sys.path:  # run as a script: tools.* importable
-        sys.path.insert(0, str(ROOT))
-    from tools.french_args import french_parser, parse
-
-    parser = french_parser("Joue de bout en bout, sur un clone jetable, la révision d’un "
-                           "concepteur.")
+    parser = FrenchParser(description="Joue de bout en bout, sur un clone jetable, la "
+                          "révision d’un concepteur.")
     parser.add_argument("--garder", metavar="DOSSIER",
                         help="garde le clone dans ce dossier (vide ou absent)")
-    args = parse(parser, argv)
+    args = parse_args(parser, argv)
     with tempfile.TemporaryDirectory(prefix="escarmouche-revision-") as tmp:
         clone = Path(args.garder) if args.garder else Path(tmp) / "depot"
         subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)],

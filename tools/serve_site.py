@@ -19,15 +19,17 @@ import sys
 import time
 from pathlib import Path
 
+from escarmouche.cli._french import FrenchParser, parse_args
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tools.browser_kit import SITE, SiteServer  # noqa: E402  (after the sys.path line)
-from tools.french_args import french_parser, parse  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = french_parser("Sert le site construit sur http://127.0.0.1:PORT/, hors ligne.")
+    parser = FrenchParser(
+        description="Sert le site construit sur http://127.0.0.1:PORT/, hors ligne.")
     parser.add_argument("--port", type=int, default=8000, help="le port (par défaut : 8000)")
     parser.add_argument("--cache", type=int, default=0,
                         help="durée de cache (Cache-Control max-age) en secondes ; "
@@ -37,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sans-isolation", action="store_true",
                         help="sans les en-têtes COOP et COEP (« Interrompre » "
                         "redémarre alors Python)")
-    args = parse(parser, argv)
+    args = parse_args(parser, argv)
     if not (args.dir / "index.html").is_file():
         print(f"{args.dir} : aucun site construit ; lancez `make book`.", file=sys.stderr)
         return 2

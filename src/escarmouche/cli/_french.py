@@ -12,12 +12,13 @@ import argparse
 import contextlib
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from escarmouche.text.typo import typographie
 
-__all__ = ["FRENCH", "NBSP", "FrenchParser", "french_argparse", "integer", "text", "typography"]
+__all__ = ["FRENCH", "NBSP", "FrenchParser", "french_argparse", "integer", "parse_args", "text",
+           "typography"]
 
 NBSP = "\u00a0"
 
@@ -118,6 +119,23 @@ class FrenchParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, typography(f"{self.prog}{NBSP}: erreur{NBSP}: {_quotes(message)}\n"))
+
+
+def parse_args(parser: argparse.ArgumentParser,
+               argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """``parser.parse_args(argv)`` with argparse's own texts in French: for a command
+    that is not a subcommand of ``escarmouche`` (the maintenance tools in ``tools/``).
+
+    >>> parser = FrenchParser(description="Construit le livre.")
+    >>> parser.add_argument("--processus", type=int, choices=range(1, 9)) and None
+    >>> try:
+    ...     parse_args(parser, ["--processus", "12"])
+    ... except SystemExit as stop:
+    ...     stop.code
+    2
+    """
+    with french_argparse():
+        return parser.parse_args(argv)
 
 
 def integer(text_value: str) -> int:
