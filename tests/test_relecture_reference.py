@@ -392,8 +392,8 @@ def test_b176_a_fall_says_once_that_its_damage_is_the_gms_d100_jump_1() -> None:
 
 
 def test_b178_an_attack_line_says_how_a_modified_threshold_is_made_d100_two_2() -> None:
-    """D100-TWO-2, D100-RANGED-4/5: « Corbin manque Aubert (jet 35 > 30) » in a log, beside a CC of
-    50 read as a mistake; a threshold with modifiers now says how it is made, and a bare
+    """D100-TWO-2, D100-RANGED-4/5: « Corbin manque Aubert (jet 35 > 30) » in a log,
+    beside a CC of 50, read as a mistake; a threshold with modifiers now says how it is made, and a bare
     one says nothing more."""
     from escarmouche import Combatant
     from escarmouche.systems.d100.attack import attack_setup, resolve_attack
@@ -403,9 +403,13 @@ def test_b178_an_attack_line_says_how_a_modified_threshold_is_made_d100_two_2() 
                                         "M": 4, "B": 10})
     aubert = Combatant("Aubert", "b", {"CC": 40, "CT": 30, "F": 30, "E": 30, "Ag": 30,
                                         "M": 4, "B": 10})
+    from escarmouche.systems.d100 import Rules
+
+    malus = -Rules().off_hand_modifier  # the rules' declaration, not a typed value
     off = resolve_attack(attack_setup(corbin, aubert, hand="non_directrice"), 35)
     text = logged_attack_sentence(off)
     assert "Seuil" not in off.sentence  # the result's display has it among its steps
-    assert text.endswith("Seuil d’attaque : CC 50 − 20 (main non directrice) = 30."), text
+    assert text.endswith(f"Seuil d’attaque : CC 50 − {malus} (main non directrice) = "
+                         f"{50 - malus}."), text
     plain = logged_attack_sentence(resolve_attack(attack_setup(corbin, aubert), 55))
     assert "Seuil" not in plain, plain
