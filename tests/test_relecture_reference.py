@@ -393,8 +393,8 @@ def test_b176_a_fall_says_once_that_its_damage_is_the_gms_d100_jump_1() -> None:
 
 def test_b178_an_attack_line_says_how_a_modified_threshold_is_made_d100_two_2() -> None:
     """D100-TWO-2, D100-RANGED-4/5: « Corbin manque Aubert (jet 35 > 30) » in a log,
-    beside a CC of 50, read as a mistake; a threshold with modifiers now says how it is made, and a bare
-    one says nothing more."""
+    beside a CC of 50, read as a mistake; a threshold with modifiers now says how it is
+    made, and a bare one says nothing more."""
     from escarmouche import Combatant
     from escarmouche.systems.d100.attack import attack_setup, resolve_attack
     from escarmouche.systems.d100.narration import logged_attack_sentence
