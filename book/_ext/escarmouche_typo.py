@@ -33,7 +33,13 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from escarmouche.text.typo import in_context, typographie, typographie_html
+from escarmouche.text.typo import (
+    RAW_ELEMENTS,
+    html_pieces,
+    in_context,
+    typographie,
+    typographie_html,
+)
 
 #: Changes to this file (or to the function) must rebuild every page.
 VERSION = hashlib.sha256(
@@ -181,12 +187,9 @@ def typeset_page_titles(app: Sphinx, exception: Exception | None) -> None:
 
 #: a rule ID (« D100-PARRY-2 », « RB-SURPRISE-2 »): capitals and digits joined by hyphens
 _RULE_ID = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?![\w-])")
-#: elements whose text is not wrapped: not shown as prose (head, scripts, styles), kept
-#: as typed (code, preformatted), or where a ``<span>`` is not allowed (SVG text)
-_NO_WRAP = frozenset({"head", "script", "style", "code", "pre", "kbd", "samp",
-                      "textarea", "svg", "title", "option", "select"})
-_HTML_TAG = re.compile(r"<(?P<close>/?)(?P<name>[A-Za-z][A-Za-z0-9-]*)[^>]*>|<!--.*?-->|"
-                       r"<![^>]*>", re.DOTALL)
+#: elements whose text is not wrapped: the typography's (code, scripts…) and SVG, whose
+#: text cannot hold a ``<span>``
+_NO_WRAP = (*RAW_ELEMENTS, "svg", "title", "option", "select")
 RULE_ID_CLASS = "esc-rule-id"
 
 
@@ -199,33 +202,13 @@ def keep_rule_ids_whole(markup: str) -> str:
     >>> keep_rule_ids_whole('<p title="RB-A-1">RB-A-1</p><pre>RB-A-1</pre>')
     '<p title="RB-A-1"><span class="esc-rule-id">RB-A-1</span></p><pre>RB-A-1</pre>'
     """
-    out: list[str] = []
-    open_raw: list[str] = []
-    pos = 0
     wrapped = f'<span class="{RULE_ID_CLASS}">'
-
-    def text(chunk: str) -> str:
-        if open_raw or "-" not in chunk:
-            return chunk
-        return _RULE_ID.sub(lambda m: f"{wrapped}{m.group(0)}</span>", chunk)
-
-    for match in _HTML_TAG.finditer(markup):
-        chunk = markup[pos:match.start()]
-        # already wrapped (a second pass): the span's own text is left as it is
-        if out and out[-1] == wrapped:
-            out.append(chunk)
-        else:
-            out.append(text(chunk))
-        name = (match.group("name") or "").lower()
-        if name in _NO_WRAP:
-            if match.group("close"):
-                if name in open_raw:
-                    del open_raw[len(open_raw) - 1 - open_raw[::-1].index(name)]
-            elif not match.group(0).endswith("/>"):
-                open_raw.append(name)
-        out.append(match.group(0))
-        pos = match.end()
-    out.append(text(markup[pos:]))
+    out: list[str] = []
+    for kind, piece in html_pieces(markup, _NO_WRAP):
+        # a span already there (a second pass) keeps its text as it is
+        if kind == "text" and "-" in piece and not (out and out[-1] == wrapped):
+            piece = _RULE_ID.sub(lambda m: f"{wrapped}{m.group(0)}</span>", piece)
+        out.append(piece)
     return "".join(out)
 
 

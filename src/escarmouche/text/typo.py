@@ -49,12 +49,14 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 from typing import Final
 
 __all__ = [
     "NBSP",
     "NNBSP",
+    "RAW_ELEMENTS",
+    "html_pieces",
     "in_context",
     "typeset",
     "typeset_html",
@@ -207,7 +209,8 @@ typeset: Callable[[str], str] = typographie
 """English alias of :func:`typographie`."""
 
 #: elements whose text is not prose (or not shown): left as it is
-_RAW_ELEMENTS = ("script", "style", "code", "pre", "kbd", "samp", "textarea")
+#: elements whose text is not prose: left as typed
+RAW_ELEMENTS: Final = ("script", "style", "code", "pre", "kbd", "samp", "textarea")
 _TAG = re.compile(
     r"<(?P<close>/?)(?P<name>[A-Za-z][A-Za-z0-9-]*)[^>]*>|<!--.*?-->|<![^>]*>",
     re.DOTALL,
@@ -218,6 +221,37 @@ _ATTRS_READ = re.compile(r'(?P<name>\b(?:title|alt|aria-label|placeholder))="(?P
 def _attr(match: re.Match[str]) -> str:
     value = html.escape(typographie(html.unescape(match.group("value"))), quote=True)
     return f'{match.group("name")}="{value}"'
+
+
+def html_pieces(markup: str, raw_elements: Collection[str] = RAW_ELEMENTS
+                ) -> Iterator[tuple[str, str]]:
+    """``markup`` cut into its pieces, in order: ``("text", …)`` for text a reader sees
+    as prose, ``("raw", …)`` for text inside ``raw_elements`` (code, scripts, styles…),
+    ``("tag", …)`` for an element's tag outside them (its readable attributes may be
+    rewritten) and ``("other", …)`` for any other markup (tags inside them, comments,
+    declarations). Empty texts are left out; joining the pieces gives ``markup`` back.
+
+    >>> list(html_pieces("<p>a<code>b</code></p>"))  # doctest: +NORMALIZE_WHITESPACE
+    [('tag', '<p>'), ('text', 'a'), ('other', '<code>'), ('raw', 'b'), ('tag', '</code>'),
+     ('tag', '</p>')]
+    """
+    raw: list[str] = []  # the raw elements open around the current position
+    pos = 0
+    for match in _TAG.finditer(markup):
+        if match.start() > pos:
+            yield ("raw" if raw else "text"), markup[pos:match.start()]
+        tag = match.group(0)
+        name = (match.group("name") or "").lower()
+        if name in raw_elements:
+            if match.group("close"):
+                if name in raw:
+                    del raw[len(raw) - 1 - raw[::-1].index(name)]
+            elif not tag.endswith("/>"):
+                raw.append(name)
+        yield ("tag" if name and not raw else "other"), tag
+        pos = match.end()
+    if pos < len(markup):
+        yield ("raw" if raw else "text"), markup[pos:]
 
 
 def typographie_html(markup: str) -> str:
@@ -236,36 +270,13 @@ def typographie_html(markup: str) -> str:
     if not markup:
         return markup
     out: list[str] = []
-    raw: list[str] = []  # the raw elements open around the current position
     texts: list[tuple[int, str]] = []  # (index in out, text) of prose to typeset
-    pos = 0
-    for match in _TAG.finditer(markup):
-        if match.start() > pos:
-            chunk = markup[pos : match.start()]
-            if raw:
-                out.append(chunk)
-            else:
-                texts.append((len(out), chunk))
-                out.append(chunk)
-        tag = match.group(0)
-        name = (match.group("name") or "").lower()
-        if name in _RAW_ELEMENTS:
-            if match.group("close"):
-                if name in raw:
-                    del raw[len(raw) - 1 - raw[::-1].index(name)]
-            elif not tag.endswith("/>"):
-                raw.append(name)
-        if name and not raw:
-            tag = _ATTRS_READ.sub(_attr, tag)
-        out.append(tag)
-        pos = match.end()
-    if pos < len(markup):
-        chunk = markup[pos:]
-        if raw:
-            out.append(chunk)
-        else:
-            texts.append((len(out), chunk))
-            out.append(chunk)
+    for kind, piece in html_pieces(markup):
+        if kind == "text":
+            texts.append((len(out), piece))
+        elif kind == "tag":
+            piece = _ATTRS_READ.sub(_attr, piece)
+        out.append(piece)
     # The text of one element may be split by inline tags (« <b>3</b> : »): typeset
     # each chunk with one character of its neighbours as context.
     for k, (index, chunk) in enumerate(texts):
