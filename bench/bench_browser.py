@@ -367,12 +367,13 @@ SW_CONTROLS = """async () => {
 
 def prime_runtime(context: Any, base: str) -> None:
     """A first visit: the service worker installed (the book precached), then the whole
-    live runtime downloaded into its cache, as « Disponible hors ligne » does."""
+    live runtime downloaded into its cache and Python's memory snapshot made, as
+    « Disponible hors ligne » does (``escarmoucheOffline.keepOffline``)."""
     page = context.new_page()
     page.goto(f"{base}{LIVE_PAGE.lstrip('/')}")
     if not page.evaluate(SW_CONTROLS):
         raise RuntimeError("le service worker ne contrôle pas la page")
-    page.evaluate("() => window.escarmoucheOffline.download().then(() => true)")
+    page.evaluate("() => window.escarmoucheOffline.keepOffline().then(() => true)")
     if not page.evaluate("() => window.escarmoucheOffline.plan().then((p) => p.cached)"):
         raise RuntimeError("le runtime n’est pas dans le cache après le téléchargement")
     page.close()
@@ -455,7 +456,9 @@ def measure_pocket(repeat: int, only: list[str]) -> dict[str, Any]:
                 results.setdefault(kind, []).append(got)
                 print(f"  {kind:<20} {got['total']:6.2f} s  ({got['requests']} requêtes, "
                       f"{got['mb']} Mo)" + (f" ; après le clic {got['after_click']:.2f} s"
-                                            if "after_click" in got else ""), flush=True)
+                                            if "after_click" in got else "")
+                      + (f" ; Python {got['steps']['snapshot']}"
+                         if got.get("steps", {}).get("snapshot") else ""), flush=True)
     return results
 
 

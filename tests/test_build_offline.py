@@ -5,6 +5,8 @@ the runtime's files (issue 26). The service worker itself is tried in Chromium
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -78,3 +80,31 @@ def test_the_runtime_is_what_the_worker_loads_and_is_named_by_its_lock(
     files = runtime["core"] + list(runtime["packages"].values())
     assert runtime["bytes"] == sum(f["bytes"] for f in files)
     assert [f["file"] for f in runtime["core"]] == list(build_offline.CORE)
+
+
+def test_the_snapshot_size_is_measured_once_per_pyodide_core(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``demarrage``: Node.js starts the site's core once (``snapshot_size.mjs``); the answer
+    is kept by the core's hash, and a new core is measured again."""
+    core = tmp_path / "site" / build_offline.PYODIDE_DIR
+    core.mkdir(parents=True)
+    for name in build_offline.CORE:
+        (core / name).write_bytes(name.encode())
+    calls: list[list[str]] = []
+
+    def node(args: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        calls.append(args)
+        return subprocess.CompletedProcess(args, 0, '{"bytes": 31457408, "gz": 6238287}\n', "")
+
+    monkeypatch.setattr(build_offline, "SNAPSHOT_CACHE", tmp_path / "cache")
+    monkeypatch.setattr(subprocess, "run", node)
+    monkeypatch.setattr(shutil, "which", lambda _: "/usr/bin/node")
+    site = tmp_path / "site"
+    assert build_offline.snapshot_size(site) == {"bytes": 31457408, "gz": 6238287}
+    assert build_offline.snapshot_size(site)["gz"] == 6238287
+    assert len(calls) == 1 and calls[0][1].endswith("snapshot_size.mjs")
+    assert calls[0][2] == str(core)
+    (core / "pyodide.asm.wasm").write_bytes(b"another build")
+    build_offline.snapshot_size(site)
+    assert len(calls) == 2
+    assert build_offline.taille(build_offline.snapshot_size(site)["gz"]) == "6,2\u00a0Mo"

@@ -167,6 +167,12 @@
     });
   }
 
+  /** The cache that holds the live runtime of one build (named by tools/build_offline.py
+   * from the SHA-256 of its lock). */
+  function runtimeCacheName(runtime) {
+    return "escarmouche-runtime-" + runtime.slice(0, 16);
+  }
+
   /** Whether the live runtime of one build (the SHA-256 of its lock, as the page's
    * live.js knows it) is in this device's cache: the core's three large files, checked
    * without fetching the runtime's manifest (the cache is named by tools/build_offline.py
@@ -174,7 +180,7 @@
   function runtimeCached(runtime, pyodideBase) {
     if (!runtime || !("caches" in window)) return Promise.resolve(false);
     var base = new URL(pyodideBase, location.href);
-    var name = "escarmouche-runtime-" + runtime.slice(0, 16);
+    var name = runtimeCacheName(runtime);
     // caches.has first: caches.open would create an empty cache as a side effect
     return caches.has(name).then(function (has) {
       if (!has) return [false];
@@ -187,6 +193,64 @@
       return hits.every(Boolean);
     }, function () {
       return false;
+    });
+  }
+
+  /** Python's memory snapshot, made now rather than at the first « Activer »: a worker
+   * starts Python once from the runtime just cached and keeps its heap in the runtime's
+   * cache (book/_static/live/live-worker.mjs, `snapshotOnly`), so that every later start
+   * skips the interpreter's own; the worker then loads the engine and the widgets once,
+   * so that the browser keeps the code it compiled (V8 writes its code cache a few
+   * seconds after the code has run), and stops. Resolves with the snapshot's size (0:
+   * none kept) once the worker is done. */
+  function prepareSnapshot(manifest) {
+    return new Promise(function (resolve, reject) {
+      var worker = new Worker(new URL("_static/live/live-worker.mjs", ROOT).href, { type: "module" });
+      var bytes = 0;
+      var stop = function () {
+        clearTimeout(timer);
+        worker.terminate();
+      };
+      var timer = setTimeout(function () {
+        stop();
+        reject(new Error("délai dépassé"));
+      }, 120000);
+      worker.onmessage = function (event) {
+        var message = JSON.parse(event.data.json);
+        if (message.type === "snapshot") bytes = message.bytes;
+        else if (message.type === "warmed") {
+          stop();
+          resolve(bytes);
+        } else if (message.type === "boot_error") {
+          stop();
+          reject(new Error(message.message));
+        }
+      };
+      worker.onerror = function (event) {
+        event.preventDefault();
+        stop();
+        reject(new Error(event.message || "worker"));
+      };
+      worker.postMessage({ json: JSON.stringify({
+        type: "init", snapshotOnly: true, cached: true, widgets: true,
+        packages: manifest.engine.concat(manifest.widgets),
+        pyodide: new URL(manifest.base, ROOT).href, cache: manifest.cache, runtime: manifest.version,
+        kernel: new URL("_static/live/kernel.py", ROOT).href,
+      }), buffers: [] });
+    });
+  }
+
+  /** What « Disponible hors ligne » does: the runtime downloaded (onProgress as for
+   * download), then Python's memory snapshot made (onPreparing called first). The
+   * snapshot is not needed to work offline (the first « Activer » makes it otherwise):
+   * its failure is only logged. */
+  function keepOffline(packages, onProgress, onPreparing) {
+    return download(packages, onProgress).then(function (p) {
+      if (onPreparing) onPreparing();
+      return prepareSnapshot(p.manifest).then(function () { return p; }, function (error) {
+        console.warn("[escarmouche] snapshot", error);
+        return p;
+      });
     });
   }
 
@@ -222,9 +286,12 @@
       button.disabled = true;
       bar.hidden = false;
       box.setAttribute("data-state", "busy");
-      download(packages, function (done, total, line) {
+      keepOffline(packages, function (done, total, line) {
         bar.value = total ? done / total : 1;
         text.textContent = "Téléchargement" + NBSP + ": " + line + ".";
+      }, function () {
+        bar.removeAttribute("value"); // indeterminate: Python starts once, ~1 to 5 s
+        text.textContent = "Préparation du démarrage rapide de Python" + NBSP + "…";
       }).then(function (p) {
         bar.hidden = true;
         button.hidden = true;
@@ -300,8 +367,10 @@
     NBSP: NBSP,
     NNBSP: NNBSP,
     runtimeCached: runtimeCached,
+    runtimeCacheName: runtimeCacheName,
     plan: plan,
     download: download,
+    keepOffline: keepOffline,
     control: control,
     size: size,
     progressText: progressText,

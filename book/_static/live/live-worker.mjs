@@ -54,6 +54,84 @@ self.fetch = async (input, init) => {
   });
 };
 
+// Python's start from a memory snapshot (bench/README-browser.md). Pyodide can save its
+// heap right after the interpreter has started (`_makeSnapshot`, `makeMemorySnapshot`)
+// and start from that heap later (`_loadSnapshot`), which skips the interpreter's own
+// start: 0.4 s instead of 1.7–4 s here. Only the bare interpreter can be saved (Pyodide
+// cannot yet keep loaded packages, pyodide #6418): the packages and imports come after,
+// as without it. The snapshot is made on this device, by the very Pyodide files it is
+// restored with, the first time Python starts while the runtime is kept in this device's
+// cache (or when the reader asks for « Disponible hors ligne »), and kept gzipped in that
+// cache, which is named by build: nothing is downloaded for it, and a new edition drops it
+// with the rest. A snapshot that does not restore is deleted and Python starts normally.
+const SNAPSHOT_FILE = "escarmouche-python-snapshot.gz";
+
+/** The runtime's cache, when it exists (opening one would create it). */
+async function runtimeCache(init) {
+  if (!init.cache || !self.caches) return null;
+  try {
+    return (await caches.has(init.cache)) ? await caches.open(init.cache) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored snapshot's bytes (a promise, ungzipped while the wasm compiles), or null. */
+async function storedSnapshot(init, base) {
+  if (!init.cached || typeof DecompressionStream !== "function") return null;
+  const cache = await runtimeCache(init);
+  const hit = cache && await cache.match(base + SNAPSHOT_FILE).catch(() => null);
+  if (!hit) return null;
+  return new Response(hit.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+}
+
+/** Keep `snapshot` (gzipped) in the runtime's cache, if this device keeps the runtime. */
+async function storeSnapshot(init, base, snapshot) {
+  if (typeof CompressionStream !== "function") return 0;
+  const cache = await runtimeCache(init);
+  if (!cache) return 0;
+  const gz = await new Response(new Blob([snapshot]).stream()
+    .pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+  await cache.put(base + SNAPSHOT_FILE, new Response(gz, {
+    headers: { "Content-Type": "application/gzip", "Content-Length": String(gz.byteLength) },
+  }));
+  return gz.byteLength;
+}
+
+async function dropSnapshot(init, base) {
+  const cache = await runtimeCache(init);
+  if (cache) await cache.delete(base + SNAPSHOT_FILE).catch(() => false);
+}
+
+/** Pyodide started from this device's snapshot if there is one that restores, else
+ * normally, ready to save a new snapshot (`made` says which; `snapshot`: the heap to save
+ * once the page is live). */
+async function startPython(loadPyodide, options, init, base) {
+  const stored = await storedSnapshot(init, base).catch(() => null);
+  if (stored) {
+    try {
+      const py = await loadPyodide({ ...options, _loadSnapshot: stored });
+      // Every restore starts from the same heap: reseed what was seeded when it was saved.
+      py.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
+      return { py, made: "restored", snapshot: null };
+    } catch (error) {
+      console.warn("[escarmouche live] snapshot", error);
+      await dropSnapshot(init, base);
+    }
+  }
+  const keep = Boolean(init.cache) && typeof CompressionStream === "function";
+  const py = await loadPyodide({ ...options, _makeSnapshot: keep });
+  let snapshot = null;
+  if (keep) {
+    try {
+      snapshot = py.makeMemorySnapshot();
+    } catch (error) {
+      console.warn("[escarmouche live] snapshot", error);
+    }
+  }
+  return { py, made: snapshot ? "made" : "none", snapshot };
+}
+
 /** The SHA-256 of a text, in hex (the page's lock is checked against its own build). */
 async function sha256(text) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -135,20 +213,32 @@ async function boot(init) {
     return r.text();
   });
   const started = performance.now();
+  let start;
   try {
-    pyodide = await loadPyodide({
+    start = await startPython(loadPyodide, {
       indexURL: base,
       packageBaseUrl: base,
       lockFileContents: lock,
       fullStdLib: false,
       stdout: () => {},
       stderr: (text) => console.warn("[python]", text),
-    });
+    }, init, base);
   } catch (error) {
     return fail(error.step || "python", error);
   }
+  pyodide = start.py;
+  if (init.snapshotOnly) {
+    // « Disponible hors ligne »: the snapshot, stored before anything else; then the
+    // packages and imports of a live page, run once so that V8 compiles the wasm's hot
+    // code and keeps it (its code cache, written a few seconds after the code has run:
+    // bench/README-browser.md); then « warmed », and the page stops this worker.
+    const heap = start.snapshot;
+    start.snapshot = null;
+    const bytes = heap ? await storeSnapshot(init, base, heap).catch(() => 0) : 0;
+    post({ type: "snapshot", made: start.made, bytes });
+  }
   if (init.interrupt) pyodide.setInterruptBuffer(init.interrupt);
-  post({ type: "status", step: "python", ms: performance.now() - started });
+  post({ type: "status", step: "python", ms: performance.now() - started, snapshot: start.made });
   try {
     const t0 = performance.now();
     await pyodide.loadPackage(init.packages, { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
@@ -170,7 +260,19 @@ async function boot(init) {
     return fail("engine", error);
   }
   post({ type: "status", step: "ready", ms: performance.now() - started });
+  if (init.snapshotOnly) {
+    setTimeout(() => post({ type: "warmed" }), 3000);
+    return;
+  }
   while (queue.length) handle(queue.shift());
+  if (start.snapshot) {
+    // Saved once the page is live (gzip and the cache write take ~0.7 s of this worker).
+    const heap = start.snapshot;
+    start.snapshot = null;
+    storeSnapshot(init, base, heap).then((bytes) => {
+      if (bytes) post({ type: "snapshot", made: "stored", bytes });
+    }, (error) => console.warn("[escarmouche live] snapshot", error));
+  }
 }
 
 function handle({ message, buffers }) {

@@ -183,6 +183,8 @@
       packages: config.packages,
       widgets: config.widgets,
       runtime: config.runtime,
+      // where the worker keeps Python's memory snapshot (live-worker.mjs): the runtime's cache
+      cache: config.runtime ? shared.runtimeCacheName(config.runtime) : "",
     };
     (cached === undefined ? runtimeCached() : Promise.resolve(cached)).then(function (hit) {
       init.cached = Boolean(hit);
@@ -221,6 +223,7 @@
     switch (message.type) {
       case "status":
         mark("worker-" + message.step);
+        if (message.snapshot) timings.snapshot = message.snapshot;
         this.step = message.step === "python" ? "engine" : "ready";
         if (message.step === "ready") this._resolve(this);
         this.listeners.forEach(function (fn) { fn(self.step); });
@@ -232,6 +235,9 @@
       case "timing":
         timings.packagesMs = Math.round(message.packages);
         timings.importsMs = Math.round(message.imports);
+        break;
+      case "snapshot":
+        timings.snapshotBytes = message.bytes;
         break;
       case "boot_error":
         this.failed(message.step, message.message);
