@@ -29,6 +29,7 @@ from escarmouche.systems.d20.initiative import (
 from escarmouche.systems.d20.narration import (
     announce_start_phase,
     end_of_turn_sentence,
+    last_activation,
     round_sentence,
     square_text,
 )
@@ -342,8 +343,7 @@ class D20System(System[Rules]):
             # Knocked out by its own start-of-turn effects: the engine skipped
             # on_activation_start, so announce the start phase here.
             log = ctx.state.log
-            last = max(i for i, e in enumerate(log) if e.kind == "activation"
-                       and e.actor == actor)
+            last = last_activation(log, actor)
             if not any(e.kind == "debut_de_tour" for e in log[last + 1:]):
                 announce_start_phase(ctx, actor)
             return

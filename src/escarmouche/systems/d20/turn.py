@@ -288,6 +288,7 @@ def _matched(categories: tuple[str, ...], slots: tuple[str, ...]
     the slots and :data:`SUBSTITUTES`; a new table starts afresh)."""
     if _MATCHED_TABLE[0] is not tables.SUBSTITUTES:
         _MATCHED.clear()
+        _FITS.clear()
         _MATCHED_TABLE[0] = tables.SUBSTITUTES
     key = (categories, slots)
     done = _MATCHED.get(key)
@@ -299,11 +300,41 @@ def _matched(categories: tuple[str, ...], slots: tuple[str, ...]
     return done
 
 
+_Fit = tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...], int]
+
+#: the fits already computed (:func:`_fit`), by the exact inputs that passed its checks
+#: (a str-only tuple of actions, an ``int`` of action points, the rules): a pure function
+#: asked again and again by the turn budget of every activation; bounded, and cleared
+#: with :data:`_MATCHED` when the substitution table changes
+_FITS: dict[tuple[tuple[str, ...], int, Rules | None], _Fit] = {}
+
+
 def _fit(actions: Sequence[str], action_points: int, rules: Rules | None, who: str
-         ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...], int]:
+         ) -> _Fit:
     """The inputs of :func:`plan_turn` checked (a French error otherwise), and how they
     fit: categories, slots, the assignment and the first action left without a slot
-    (-1 if none)."""
+    (-1 if none). Inputs that passed the checks once are answered from :data:`_FITS`
+    (a refusal is never stored: it is checked, and worded, each time)."""
+    if _MATCHED_TABLE[0] is tables.SUBSTITUTES and type(action_points) is int:
+        listed = tuple(actions) if type(actions) in (list, tuple) else None
+        if listed is not None and all(type(a) is str for a in listed):
+            try:
+                done = _FITS.get((listed, action_points, rules))
+            except TypeError:  # an unhashable rules object: checked below
+                done = None
+            if done is not None:
+                return done
+            fitted = _fit_checked(listed, action_points, rules, who)
+            if len(_FITS) >= 4096:
+                _FITS.clear()
+            _FITS[(listed, action_points, rules)] = fitted
+            return fitted
+    return _fit_checked(actions, action_points, rules, who)
+
+
+def _fit_checked(actions: Sequence[str], action_points: int, rules: Rules | None, who: str
+                 ) -> _Fit:
+    """:func:`_fit` computed: every input checked."""
     r = check_rules(rules)
     listed = _check.sequence("actions", actions, "D20-ACT-1", max_len=MAX_PLANNED_ACTIONS)
     cap = MAX_ACTION_POINTS if r.max_action_points_per_turn is None else (
