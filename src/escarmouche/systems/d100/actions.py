@@ -37,8 +37,8 @@ from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d100 import terrain
 from escarmouche.systems.d100.attack import (
     Guard,
+    allowed_defences,
     attack_setup,
-    check_defence,
     check_two_weapons,
     roll_attack,
 )
@@ -380,14 +380,8 @@ def guard(ctx: Ctx[Rules], name: str) -> Guard:
 def best_defence(ctx: Ctx[Rules], defender: str, ranged: bool) -> str:
     """The defence an automated defender chooses: a parry if allowed, else a dodge."""
     f = ctx.fighter(defender)
-    g = guard(ctx, defender)
-    for defence in ("parade", "esquive"):
-        try:
-            check_defence(f.combatant, defence, g, ranged, ctx.rules)
-        except EscarmoucheError:
-            continue
-        return defence
-    return "aucune"
+    options = allowed_defences(f.combatant, guard(ctx, defender), ranged, ctx.rules)
+    return options[0] if options else "aucune"
 
 
 def _mount(ctx: Ctx[Rules], rider: str) -> FighterState | None:

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from escarmouche import _check
 from escarmouche._rng import Rng
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json
 from escarmouche.render.table import Text
 from escarmouche.systems.d100.narration import attack_sentence
@@ -50,6 +50,7 @@ __all__ = [
     "Outcome",
     "TargetNumber",
     "TwoWeapons",
+    "allowed_defences",
     "attack_setup",
     "check_defence",
     "check_two_weapons",
@@ -400,6 +401,52 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
                       f"round ; {plural(rules.dodges_per_round, 'esquive')} par round au plus",
                       kind=illegal)
     return None
+
+
+#: :func:`allowed_defences`' answers, by the defender's identity (the combatant is held
+#: with its answer, so its id is not reused while it is here), guard, range and rules
+_DEFENCES: dict[tuple[int, Guard, bool, Rules], tuple[Combatant, tuple[str, ...]]] = {}
+_DEFENCES_MAX = 4096
+
+
+def allowed_defences(defender: Combatant, guard: Guard, ranged: bool,
+                     rules: Rules = DEFAULT_RULES) -> tuple[str, ...]:
+    """The defences among « parade » and « esquive » (in that order) that
+    :func:`check_defence` allows ``defender`` now: what automated play offers a defender's
+    policy (D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1). A pure
+    function of its arguments (a combatant is frozen, a guard too), answered once per
+    set of them.
+
+    >>> aldric = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"})
+    >>> allowed_defences(aldric, Guard(parry_prepared=True), ranged=False)
+    ('parade', 'esquive')
+    >>> allowed_defences(aldric, Guard(), ranged=True)
+    ()
+    """
+    key = (id(defender), guard, ranged, rules)
+    try:
+        hit = _DEFENCES.get(key)
+    except TypeError:  # rules holding an unhashable value: answered without the cache
+        return _allowed_defences(defender, guard, ranged, rules)
+    if hit is not None and hit[0] is defender:
+        return hit[1]
+    answer = _allowed_defences(defender, guard, ranged, rules)
+    if len(_DEFENCES) >= _DEFENCES_MAX:
+        _DEFENCES.clear()
+    _DEFENCES[key] = (defender, answer)
+    return answer
+
+
+def _allowed_defences(defender: Combatant, guard: Guard, ranged: bool, rules: Rules
+                      ) -> tuple[str, ...]:
+    options = []
+    for defence in ("parade", "esquive"):
+        try:
+            check_defence(defender, defence, guard, ranged, rules)
+        except EscarmoucheError:
+            continue
+        options.append(defence)
+    return tuple(options)
 
 
 # -- one attack, end to end (D100-ATK-1..7) -------------------------------------------------

@@ -25,7 +25,12 @@ from escarmouche.systems.d100.actions import (
     held,
     plan_with,
 )
-from escarmouche.systems.d100.attack import check_defence, check_two_weapons, target_number
+from escarmouche.systems.d100.attack import (
+    Guard,
+    allowed_defences,
+    check_two_weapons,
+    target_number,
+)
 from escarmouche.systems.d100.initiative import (
     explain_initiative,
     explain_surprise,
@@ -557,6 +562,7 @@ class D100System(System[Rules]):
         if not enemies:
             return []
         out: list[Move] = []
+        guards: dict[str, Guard] = {}  # each target's guard, read once for both hands
         near = [e for e in enemies if terrain.in_contact(ctx, e.name)]
         for hand in _hand_order(ctx, f, near[0]) if near else HANDS:
             weapon = held(ctx, f, hand)
@@ -571,14 +577,10 @@ class D100System(System[Rules]):
             if shot is None:
                 continue  # out of reach (D100-RANGED-5): no shot with this hand
             for target in _targets(enemies if weapon.ranged else near):
-                g = guard(ctx, target.name)
-                options = []
-                for defence in ("parade", "esquive"):
-                    try:
-                        check_defence(target.combatant, defence, g, weapon.ranged, ctx.rules)
-                    except EscarmoucheError:
-                        continue
-                    options.append(defence)
+                g = guards.get(target.name)
+                if g is None:
+                    g = guards[target.name] = guard(ctx, target.name)
+                options = allowed_defences(target.combatant, g, weapon.ranged, ctx.rules)
                 params = {"cible": target.name,
                           "defense": react(target.name, "defense", [*options, "aucune"]),
                           **shot}

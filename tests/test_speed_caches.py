@@ -1,0 +1,107 @@
+"""The answers the engine keeps to speed up simulations (issue 24) are the answers it would
+compute: each cache of a pure function against the function computed afresh."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from escarmouche import Combatant, EscarmoucheError
+from escarmouche.systems.d20 import turn
+from escarmouche.systems.d20.rules import CATEGORIES, Rules
+from escarmouche.systems.d100 import attack
+from escarmouche.systems.d100 import rules as d100_rules
+from escarmouche.systems.d100.attack import Guard, allowed_defences, check_defence
+
+_DEFENDERS = [
+    Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"}),
+    Combatant("Grolk", "orques", {"CC": 40, "Ag": 25}),
+    Combatant("Sans", "orques", {"Ag": 30}, skills={"esquive"}),  # no CC: a parry refused
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_DEFENDERS), st.booleans(), st.booleans(),
+       st.integers(0, 3), st.integers(0, 3), st.booleans(), st.booleans(),
+       st.integers(1, 3), st.integers(1, 3), st.booleans())
+def test_allowed_defences_is_check_defence_d100_parry_2_d100_dodge_2(
+        defender: Combatant, prepared: bool, two: bool, parries: int, dodges: int,
+        surprised: bool, ranged: bool, per_round: int, dodges_per_round: int,
+        can_defend: bool) -> None:
+    """D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1: the defences
+    automated play offers (cached) are those ``check_defence`` allows, asked twice."""
+    g = Guard(prepared, two, parries, dodges, surprised)
+    rules = d100_rules.Rules(parries_per_round=per_round, dodges_per_round=dodges_per_round,
+                             surprised_can_defend=can_defend)
+    expected = []
+    for defence in ("parade", "esquive"):
+        try:
+            check_defence(defender, defence, g, ranged, rules)
+        except EscarmoucheError:
+            continue
+        expected.append(defence)
+    assert allowed_defences(defender, g, ranged, rules) == tuple(expected)
+    assert allowed_defences(defender, g, ranged, rules) == tuple(expected)
+
+
+def test_allowed_defences_follow_a_new_combatant_d100_dodge_1() -> None:
+    """D100-DODGE-1: an answer belongs to one combatant, never to another one that
+    happens to reuse its place in memory."""
+    attack._DEFENCES.clear()
+    for skills in ({"esquive"}, set(), {"esquive"}):
+        c = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills=skills)
+        assert allowed_defences(c, Guard(), False) == (("esquive",) if skills else ())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 100), st.integers(0, 100), st.sampled_from(
+    ["tête", "tete", "corps", "bras droit", "jambe gauche"]))
+def test_stat_and_armour_read_once_are_read_right_d100_atk_3(
+        cc: int, pa: int, zone: str) -> None:
+    """D100-ATK-3: a stat and a zone's armour read through the per-combatant answers are
+    the values computed afresh."""
+    c = Combatant("Aldric", "héros", {"CC": cc, "PA_tete": pa, "PA": 1})
+    for _ in range(2):
+        assert d100_rules.stat(c, "CC") == d100_rules._stat(c, "CC") == cc
+        assert d100_rules.armour_at(c, zone) == d100_rules._armour_at(c, zone)
+    assert d100_rules.armour_at(c, "tête") == pa
+
+
+def test_stat_refusal_is_never_kept_d100_atk_3() -> None:
+    """D100-ATK-3: a stat out of the d100 bounds is refused at every read."""
+    c = Combatant("Aldric", "héros", {"CC": 150})
+    for _ in range(2):
+        with pytest.raises(EscarmoucheError, match="CC"):
+            d100_rules.stat(c, "CC")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([*CATEGORIES, "attaquer", "deplacement"]), max_size=6),
+       st.integers(0, 2), st.sampled_from([None, Rules(), Rules(max_action_points_per_turn=1)]))
+def test_turn_fit_cached_is_the_fit_d20_act_2(actions: list[str], points: int,
+                                              rules: Rules | None) -> None:
+    """D20-ACT-1..3: a turn plan answered from the cache is the plan computed afresh, and
+    a refusal is refused again, with the same message."""
+    def fresh() -> object:
+        try:
+            return turn._fit_checked(actions, points, rules, "")
+        except EscarmoucheError as err:
+            return str(err)
+
+    def cached() -> object:
+        try:
+            return turn._fit(actions, points, rules, "")
+        except EscarmoucheError as err:
+            return str(err)
+
+    assert cached() == fresh()
+    assert cached() == fresh()
+
+
+def test_turn_fit_refuses_a_bool_after_an_int_d20_act_3() -> None:
+    """D20-ACT-3: ``True`` action points are refused even after ``1`` was answered
+    (equal keys, different types)."""
+    turn._fit(["simple"], 1, None, "")
+    with pytest.raises(EscarmoucheError):
+        turn._fit(["simple"], True, None, "")
