@@ -1,5 +1,6 @@
-"""The answers the engine keeps to speed up simulations (issue 24) are the answers it would
-compute: each cache of a pure function against the function computed afresh."""
+"""What the engine saves to speed up simulations (issue 24) changes no answer: each cache
+of a pure function against the function computed afresh, and the simulation log against
+the full engine's."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from escarmouche import Combatant, EscarmoucheError
+from escarmouche import simulation as sim
+from escarmouche.roster import example_rosters, load_roster
 from escarmouche.systems.d20 import turn
 from escarmouche.systems.d20.rules import CATEGORIES, Rules
 from escarmouche.systems.d100 import attack
@@ -105,3 +108,25 @@ def test_turn_fit_refuses_a_bool_after_an_int_d20_act_3() -> None:
     turn._fit(["simple"], 1, None, "")
     with pytest.raises(EscarmoucheError):
         turn._fit(["simple"], True, None, "")
+
+
+@pytest.mark.parametrize("name", sorted(example_rosters()))
+def test_simulation_log_is_the_full_log_without_its_texts_core_log(name: str) -> None:
+    """CORE-LOG: in simulation mode the texts given as functions are never written, and
+    everything else of each event (kind, actor, turn, rules, data, built on demand) is
+    what the full engine logs; the full engine writes every text."""
+    r = load_roster(example_rosters()[name])
+    for seed in range(3):
+        full = r.play(sim.stream(seed, 0, sim.DICE), max_turns=20,
+                      tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+        prepared = sim.prepare(r, max_turns=20)
+        fast = prepared.template.simulated()
+        dice = sim.stream(seed, 0, sim.DICE)
+        fast.start(dice, **prepared.start_options)
+        fast.run(dice, max_turns=20, policy=prepared.policies,
+                 tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+        assert all(e.text for e in full.log)
+        assert any(not e.text for e in fast.log)
+        kept = [(e.turn, e.actor, e.kind, e.rules, dict(e.data))
+                for e in full.log if e.kind != "des"]
+        assert [(e.turn, e.actor, e.kind, e.rules, dict(e.data)) for e in fast.log] == kept

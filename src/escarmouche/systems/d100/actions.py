@@ -526,9 +526,9 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
     if weapon.ranged and weapon.reload:
         f.flags["loaded"][hand] = False
     ctx.emit(
-        "attaque", logged_attack_sentence(result), actor=f.name,
+        "attaque", lambda: logged_attack_sentence(result), actor=f.name,
         rules=result.rules,
-        data={"action": d.id, **result.to_json()}, dice=result.dice,
+        data=lambda: {"action": d.id, **result.to_json()}, dice=result.dice,
     )
     if result.wounds_lost:
         ctx.change_track(struck.name, TRACK, -result.wounds_lost, rules=("D100-ATK-3",))

@@ -445,7 +445,8 @@ class D100System(System[Rules]):
 
     def on_turn_end(self, ctx: Ctx[Rules]) -> None:
         """D100-TIME-1: a round lasts about 10 s."""
-        ctx.emit("temps", f"Temps écoulé : environ {elapsed_time(ctx.state.turn)}.",
+        turn = ctx.state.turn
+        ctx.emit("temps", lambda: f"Temps écoulé : environ {elapsed_time(turn)}.",
                  rules=("D100-TIME-1",), data={"seconds": ctx.state.turn * ROUND_SECONDS})
 
     def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
