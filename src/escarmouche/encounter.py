@@ -48,7 +48,7 @@ from escarmouche.state import (
     FighterState,
 )
 from escarmouche.systems import get as lookup_system
-from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.base import ActionSpec, Move, System
 from escarmouche.text.fmt import de, join, number, quote, signed
 
 __all__ = [
@@ -467,6 +467,7 @@ class Encounter:
 
         events: list[Event] = []
         fighters = self.state.fighters
+        fast = self.state.fast
 
         def react(name: str, kind: str, options: Sequence[str]) -> str:
             chosen = policies[fighters[name].side].react(kind, options, tactics_rng)
@@ -502,7 +503,10 @@ class Encounter:
                     move = policy.choose(moves, tactics_rng) if moves else None
                     if move is None:
                         break
-                    events += self.act(actor, move.action, rng, **dict(move.params))
+                    if fast:
+                        self._play_offered(actor, move, rng)
+                    else:
+                        events += self.act(actor, move.action, rng, **dict(move.params))
                     done.append(move.action)
                     if self.state.finished:
                         break
@@ -510,6 +514,14 @@ class Encounter:
                     break
             events += self.end_activation(rng)
         return events
+
+    def _play_offered(self, actor: str, move: Move, rng: Rng) -> None:
+        """Simulation mode: play a move the system built and offered just now (``act``
+        without checking again what the system itself checked: ``System.act`` with
+        ``offered``); in place, like every operation of this mode."""
+        ctx = Ctx(self.state, self._system, self._rules, rng)
+        self._system.act(ctx, actor, move.action, move.params, offered=True)
+        self._check_end(ctx, at_turn_end=False)
 
     # -- the turn machinery (runs inside _atomic) --------------------------------------
 
