@@ -130,3 +130,50 @@ def test_simulation_log_is_the_full_log_without_its_texts_core_log(name: str) ->
         kept = [(e.turn, e.actor, e.kind, e.rules, dict(e.data))
                 for e in full.log if e.kind != "des"]
         assert [(e.turn, e.actor, e.kind, e.rules, dict(e.data)) for e in fast.log] == kept
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=2, max_size=2),
+       st.sampled_from(["normal", "avantage", "desavantage"]),
+       st.integers(-5, 10), st.integers(1, 25))
+def test_d12_attack_drawn_directly_is_the_rolled_attack_d12_adv_1(
+        dice_shown: list[int], mode: str, bonus: int, defence: int) -> None:
+    """D12-CRIT-1, D12-ADV-1: the attack d12 drawn straight from the rng decide what the
+    dice of ``attack_expression`` decide, drawn in the same order."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems.d12.critical import resolve_attack_roll, roll_attack
+
+    need = 1 if mode == "normal" else 2
+    rng = ScriptedRolls(dice_shown)
+    rolled = roll_attack(rng, bonus=bonus, defence=defence, mode=mode)
+    assert rolled == resolve_attack_roll(dice_shown[:need], bonus=bonus, defence=defence,
+                                         mode=mode)
+    assert rng.used == need
+
+
+def test_d12_attack_refuses_a_die_out_of_its_faces_d12_crit_1() -> None:
+    """D12-CRIT-1: an rng that answers 13 for a d12 is refused, as before."""
+    from escarmouche.systems.d12.critical import roll_attack
+
+    class Bent:
+        def randint(self, a: int, b: int) -> int:
+            return b + 1
+
+    with pytest.raises(EscarmoucheError, match="d12"):
+        roll_attack(Bent(), defence=10)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["1d8+2", "1d6", "2d4-1"]), st.sampled_from([None, "explosif"]),
+       st.integers(0, 2**32))
+def test_d12_damage_cached_is_the_damage_d12_explode_1(weapon: str, option: str | None,
+                                                      seed: int) -> None:
+    """D12-CRIT-2, D12-EXPLODE-1: the damage answered from the cache is the damage of the
+    same dice computed afresh."""
+    import random
+
+    from escarmouche.systems.d12.critical import resolve_damage, roll_damage
+
+    for _ in range(2):
+        dmg = roll_damage(weapon, random.Random(seed), option=option)
+        assert dmg == resolve_damage(weapon, dmg.dice, option=option)
