@@ -578,7 +578,7 @@ def preparer_parade(ctx: Ctx[Rules], f: FighterState, d: ActionDef,
                       f"{f.name} a déjà une parade préparée",
                       kind=IllegalActionError, display=d.label)
     f.flags["parry_prepared"] = True
-    ctx.emit("parade_preparee", prepared_parry_sentence(f.name), actor=f.name,
+    ctx.emit("parade_preparee", lambda: prepared_parry_sentence(f.name), actor=f.name,
              rules=(*d.rules, "D100-PARRY-3"))
 
 

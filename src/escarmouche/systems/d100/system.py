@@ -271,7 +271,7 @@ class D100System(System[Rules]):
         init = roll_initiative([f.combatant for f in st.fighters.values()], ctx.rng)
         st.system_state["initiative"] = init.to_json()
         st.system_state["order"] = list(init.order)
-        ctx.emit("initiative", initiative_sentence(init), rules=init.rules,
+        ctx.emit("initiative", lambda: initiative_sentence(init), rules=init.rules,
                  data=init.to_json(), dice=init.dice)
         if surprised is not None:
             ctx.emit("surprise", surprise_sentence(surprised, ctx.rules.surprised_can_defend),
@@ -458,7 +458,7 @@ class D100System(System[Rules]):
         terrain.new_turn(ctx, actor)
         if f.flags["parry_prepared"]:
             f.flags["parry_prepared"] = False
-            ctx.emit("parade_expiree", expired_parry_sentence(actor), actor=actor,
+            ctx.emit("parade_expiree", lambda: expired_parry_sentence(actor), actor=actor,
                      rules=("D100-PARRY-3",))
         return True
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -245,7 +246,8 @@ class D12System(System[Rules]):
         """The group-initiative events: rolls (and rerolls), roll-offs, the order."""
         for i, attempt in enumerate(init.attempts, 1):
             ctx.emit(
-                "initiative", narration.initiative_rolls_sentence(attempt, i > 1),
+                "initiative",
+                functools.partial(narration.initiative_rolls_sentence, attempt, i > 1),
                 rules=("D12-INIT-1",),
                 dice=[DieRecord(ATTACK_DIE, r.die, f"initiative {de(r.name)}") for r in attempt],
                 data={"attempt": i, "rolls": [r.to_json() for r in attempt]},
@@ -255,8 +257,8 @@ class D12System(System[Rules]):
                     ctx.emit("egalite_parfaite", narration.perfect_tie_sentence(pt),
                              rules=("D12-INIT-3",), dice=(), data=pt.to_json())
         self._emit_roll_offs(ctx, [ro for ro in init.roll_offs if ro.scope != BONUS_SCOPE])
-        ctx.emit("ordre_initiative", narration.group_order_sentence(init), rules=init.rules,
-                 dice=(), data=init.to_json())
+        ctx.emit("ordre_initiative", lambda: narration.group_order_sentence(init),
+                 rules=init.rules, dice=(), data=init.to_json)
 
     def validate_state(self, state: EncounterState, rules: Rules) -> None:
         """A loaded save (CORE-LOG): the initiative is recomputed from its d12s, in their
@@ -393,7 +395,8 @@ class D12System(System[Rules]):
                 standing = [n for n in members if ctx.state.fighters[n].standing]
                 value = next(g.value for g in init.group_results if g.side == side)
                 ctx.emit(
-                    "groupe", narration.group_acts_sentence(str(side), value, standing),
+                    "groupe",
+                    lambda: narration.group_acts_sentence(str(side), value, standing),
                     actor=actor, rules=("D12-INIT-2", "D12-INIT-4"),
                     data={"side": side, "value": value, "order": standing},
                 )

@@ -160,11 +160,13 @@ def announce_start_phase(ctx: Ctx[Rules], actor: str) -> None:
         parts.append(f"{label} {sign}{number(abs(delta))} {track}")
         applied.append({"effect": ev.data.get("effect"), "kind": kind, "track": track,
                         "delta": delta})
-    done = ", puis ".join(parts) if parts else "aucun effet à appliquer"
-    out = "" if ctx.fighter(actor).standing else f" ; {actor} est hors de combat"
-    ctx.emit(
-        "debut_de_tour",
-        f"Début du tour {de(actor)} : {done}{out} ; aucune action possible pendant cette "
-        "phase.",
-        actor=actor, rules=("D20-START-1",), data={"applied": applied},
-    )
+    standing = ctx.fighter(actor).standing
+
+    def sentence() -> str:
+        done = ", puis ".join(parts) if parts else "aucun effet à appliquer"
+        out = "" if standing else f" ; {actor} est hors de combat"
+        return (f"Début du tour {de(actor)} : {done}{out} ; aucune action possible pendant "
+                "cette phase.")
+
+    ctx.emit("debut_de_tour", sentence, actor=actor, rules=("D20-START-1",),
+             data={"applied": applied})
