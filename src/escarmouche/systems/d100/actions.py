@@ -344,11 +344,12 @@ def catalogue_table(catalogue: Mapping[str, ActionDef] = ACTION_DEFS) -> Table:
 # -- helpers on the fight's state --------------------------------------------------------------
 
 
-def fight_weapons(ctx: Ctx[Rules]) -> dict[str, Weapon]:
-    """The catalogue of this fight: the built-in weapons plus the ``armes`` start option."""
+def fight_weapons(ctx: Ctx[Rules]) -> Mapping[str, Weapon]:
+    """The catalogue of this fight (read-only): the built-in weapons plus the ``armes``
+    start option."""
     extra: Mapping[str, Any] | None = ctx.state.system_state.get("weapons")
     if extra is None:
-        return dict(WEAPONS)
+        return WEAPONS
     # written once at the start, never changed in place: built once per fight
     return parsed(extra, _catalogue)
 
