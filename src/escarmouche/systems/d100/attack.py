@@ -10,7 +10,7 @@ Pure functions of dice already rolled (:func:`hit_location`, :func:`damage`,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from escarmouche import _check
@@ -403,8 +403,8 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
     return None
 
 
-#: :func:`allowed_defences`' answers, by the defender's identity (the combatant is held
-#: with its answer, so its id is not reused while it is here), guard, range and rules
+#: :func:`allowed_defences`' answers, by the defender's identity (held with its answer,
+#: so its id is not reused while it is here), guard, range and rules
 _DEFENCES: dict[tuple[int, Guard, bool, Rules], tuple[Combatant, tuple[str, ...]]] = {}
 _DEFENCES_MAX = 4096
 
@@ -780,7 +780,9 @@ def resolve_attack(
         damage_roll=used_damage, raw_damage=raw, armour=armour, wounds_lost=lost,
         wounds_left=left, outcome=outcome, rules=tuple(dict.fromkeys(rule_ids)), sentence="",
     )
-    return replace(draft, sentence=attack_sentence(draft))
+    # the sentence reads its result: written into it while it is fresh (no copy made)
+    object.__setattr__(draft, "sentence", attack_sentence(draft))
+    return draft
 
 
 def roll_attack(setup: AttackSetup, rng: Rng) -> AttackResult:
