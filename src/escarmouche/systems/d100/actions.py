@@ -367,14 +367,17 @@ def guard(ctx: Ctx[Rules], name: str) -> Guard:
     """What ``name`` may do against an attack now (D100-PARRY-2/3, D100-DODGE-2,
     D100-SURPRISE-1)."""
     f = ctx.fighter(name)
-    hands = f.flags["hands"]
-    surprised = ctx.state.system_state.get("surprised") == f.side and ctx.state.turn == 1
+    flags = f.flags
+    hands = flags["hands"]
+    st = ctx.state
+    # positional, in Guard's field order: parry_prepared, two_weapons, parries_used,
+    # dodges_used, surprised (asked for each target of each candidate move)
     return Guard(
-        parry_prepared=bool(f.flags["parry_prepared"]),
-        two_weapons=all(hands[h] is not None for h in HANDS),
-        parries_used=int(f.flags["parries"]),
-        dodges_used=int(f.flags["dodges"]),
-        surprised=surprised,
+        bool(flags["parry_prepared"]),
+        hands[HANDS[0]] is not None and hands[HANDS[1]] is not None,
+        int(flags["parries"]),
+        int(flags["dodges"]),
+        st.system_state.get("surprised") == f.side and st.turn == 1,
     )
 
 

@@ -284,8 +284,10 @@ def get_weapon(weapon: str | Weapon, weapons: Mapping[str, Weapon] = WEAPONS) ->
     """A weapon of the catalogue by id or French name (« arme à une main », « fléau »)."""
     if isinstance(weapon, Weapon):
         return weapon
-    if isinstance(weapon, str) and fold(weapon) in weapons:
-        return weapons[fold(weapon)]
+    if isinstance(weapon, str):
+        found = weapons.get(fold(weapon))
+        if found is not None:
+            return found
     raise invalid("arme", weapon, "D100-ATK-3",
                   "arme inconnue, à choisir parmi "
                   f"{join([quote(w.label) for w in weapons.values()], last='ou')}")
