@@ -13,9 +13,10 @@ from escarmouche import simulation as sim
 from escarmouche.roster import example_rosters, load_roster
 from escarmouche.systems.d20 import turn
 from escarmouche.systems.d20.rules import CATEGORIES, Rules
-from escarmouche.systems.d100 import attack
+from escarmouche.systems.d100 import actions as d100_actions
 from escarmouche.systems.d100 import rules as d100_rules
-from escarmouche.systems.d100.attack import Guard, allowed_defences, check_defence
+from escarmouche.systems.d100.actions import allowed_defences
+from escarmouche.systems.d100.attack import Guard, check_defence
 
 _DEFENDERS = [
     Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"}),
@@ -51,7 +52,7 @@ def test_allowed_defences_is_check_defence_d100_parry_2_d100_dodge_2(
 def test_allowed_defences_follow_a_new_combatant_d100_dodge_1() -> None:
     """D100-DODGE-1: an answer belongs to one combatant, never to another one that
     happens to reuse its place in memory."""
-    attack._DEFENCES.clear()
+    d100_actions._DEFENCES.clear()
     for skills in ({"esquive"}, set(), {"esquive"}):
         c = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills=skills)
         assert allowed_defences(c, Guard(), False) == (("esquive",) if skills else ())
@@ -177,3 +178,22 @@ def test_d12_damage_cached_is_the_damage_d12_explode_1(weapon: str, option: str 
     for _ in range(2):
         dmg = roll_damage(weapon, random.Random(seed), option=option)
         assert dmg == resolve_damage(weapon, dmg.dice, option=option)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 100), st.integers(1, 100), st.integers(1, 10))
+def test_d100_attack_without_sentence_then_narrated_d100_atk_4(
+        attack_roll: int, defence_roll: int, damage_roll: int) -> None:
+    """D100-ATK-4: an attack resolved without its sentence (simulation mode) and given it
+    afterwards is the attack resolved with it."""
+    from escarmouche.systems.d100.attack import attack_setup, narrated, resolve_attack
+
+    aldric = Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
+                                           "M": 4, "B": 12})
+    grolk = Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
+                                          "M": 4, "B": 14})
+    setup = attack_setup(aldric, grolk, defence="parade", guard=Guard(parry_prepared=True))
+    full = resolve_attack(setup, attack_roll, defence_roll, damage_roll)
+    bare = resolve_attack(setup, attack_roll, defence_roll, damage_roll, narrate=False)
+    assert bare.sentence == "" and full.sentence
+    assert narrated(bare) == full

@@ -30,16 +30,17 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
-from escarmouche.model import Json
+from escarmouche.model import Combatant, Json
 from escarmouche.render.table import Table, Text
 from escarmouche.state import Ctx, FighterState, parsed
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d100 import terrain
 from escarmouche.systems.d100.attack import (
     Guard,
-    allowed_defences,
     attack_setup,
+    check_defence,
     check_two_weapons,
+    narrated,
     roll_attack,
 )
 from escarmouche.systems.d100.jumps import roll_drop_jump, roll_long_jump
@@ -53,6 +54,7 @@ from escarmouche.systems.d100.narration import (
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
     COST_LABELS,
+    DEFAULT_RULES,
     HAND_LABELS,
     HANDS,
     TRACK,
@@ -72,6 +74,7 @@ __all__ = [
     "Extended",
     "PlanStep",
     "TurnPlan",
+    "allowed_defences",
     "best_defence",
     "catalogue_table",
     "check_turn",
@@ -381,6 +384,50 @@ def guard(ctx: Ctx[Rules], name: str) -> Guard:
     )
 
 
+#: :func:`allowed_defences`' answers, by the defender's identity (held with its answer,
+#: so its id is not reused while it is here), guard, range and rules
+_DEFENCES: dict[tuple[int, Guard, bool, Rules], tuple[Combatant, tuple[str, ...]]] = {}
+_DEFENCES_MAX = 4096
+
+
+def allowed_defences(defender: Combatant, guard: Guard, ranged: bool,
+                     rules: Rules = DEFAULT_RULES) -> tuple[str, ...]:
+    """The defences among « parade » and « esquive » (in that order) that
+    :func:`check_defence` allows ``defender`` now: what automated play offers a defender's
+    policy (D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1). A pure
+    function of its arguments (a combatant is frozen, a guard too), answered once per
+    set of them.
+
+    >>> aldric = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"})
+    >>> allowed_defences(aldric, Guard(parry_prepared=True), ranged=False)
+    ('parade', 'esquive')
+    """
+    key = (id(defender), guard, ranged, rules)
+    try:
+        hit = _DEFENCES.get(key)
+    except TypeError:  # rules holding an unhashable value: answered without the cache
+        return _allowed_defences(defender, guard, ranged, rules)
+    if hit is not None and hit[0] is defender:
+        return hit[1]
+    answer = _allowed_defences(defender, guard, ranged, rules)
+    if len(_DEFENCES) >= _DEFENCES_MAX:
+        _DEFENCES.clear()
+    _DEFENCES[key] = (defender, answer)
+    return answer
+
+
+def _allowed_defences(defender: Combatant, guard: Guard, ranged: bool, rules: Rules
+                      ) -> tuple[str, ...]:
+    options = []
+    for defence in ("parade", "esquive"):
+        try:
+            check_defence(defender, defence, guard, ranged, rules)
+        except EscarmoucheError:
+            continue
+        options.append(defence)
+    return tuple(options)
+
+
 def best_defence(ctx: Ctx[Rules], defender: str, ranged: bool) -> str:
     """The defence an automated defender chooses: a parry if allowed, else a dodge."""
     f = ctx.fighter(defender)
@@ -521,7 +568,9 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
         mount=None if mount is None else mount.combatant, aim=aim,
         wounds=struck.tracks[TRACK], rules=ctx.rules, weapons=fight_weapons(ctx),
     )
-    result = roll_attack(setup, ctx.rng)
+    # simulation mode writes no sentence (it is read only through the log's text and
+    # data, given as functions below: the data writes it in when read)
+    result = roll_attack(setup, ctx.rng, narrate=not ctx.fast)
     if result.defence_roll is not None:
         key = "parries" if setup.defence == "parade" else "dodges"
         struck.flags[key] = int(struck.flags[key]) + 1
@@ -532,7 +581,7 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
     ctx.emit(
         "attaque", lambda: logged_attack_sentence(result), actor=f.name,
         rules=result.rules,
-        data=lambda: {"action": d.id, **result.to_json()}, dice=result.dice,
+        data=lambda: {"action": d.id, **narrated(result).to_json()}, dice=result.dice,
     )
     if result.wounds_lost:
         ctx.change_track(struck.name, TRACK, -result.wounds_lost, rules=("D100-ATK-3",))

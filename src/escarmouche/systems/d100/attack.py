@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from escarmouche import _check
 from escarmouche._rng import Rng
-from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
+from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json
 from escarmouche.render.table import Text
 from escarmouche.systems.d100.narration import attack_sentence
@@ -50,7 +50,6 @@ __all__ = [
     "Outcome",
     "TargetNumber",
     "TwoWeapons",
-    "allowed_defences",
     "attack_setup",
     "check_defence",
     "check_two_weapons",
@@ -58,6 +57,7 @@ __all__ = [
     "defence_target",
     "hit_location",
     "location_of",
+    "narrated",
     "resolve_attack",
     "reverse_digits",
     "roll_attack",
@@ -403,52 +403,6 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
     return None
 
 
-#: :func:`allowed_defences`' answers, by the defender's identity (held with its answer,
-#: so its id is not reused while it is here), guard, range and rules
-_DEFENCES: dict[tuple[int, Guard, bool, Rules], tuple[Combatant, tuple[str, ...]]] = {}
-_DEFENCES_MAX = 4096
-
-
-def allowed_defences(defender: Combatant, guard: Guard, ranged: bool,
-                     rules: Rules = DEFAULT_RULES) -> tuple[str, ...]:
-    """The defences among « parade » and « esquive » (in that order) that
-    :func:`check_defence` allows ``defender`` now: what automated play offers a defender's
-    policy (D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1). A pure
-    function of its arguments (a combatant is frozen, a guard too), answered once per
-    set of them.
-
-    >>> aldric = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"})
-    >>> allowed_defences(aldric, Guard(parry_prepared=True), ranged=False)
-    ('parade', 'esquive')
-    >>> allowed_defences(aldric, Guard(), ranged=True)
-    ()
-    """
-    key = (id(defender), guard, ranged, rules)
-    try:
-        hit = _DEFENCES.get(key)
-    except TypeError:  # rules holding an unhashable value: answered without the cache
-        return _allowed_defences(defender, guard, ranged, rules)
-    if hit is not None and hit[0] is defender:
-        return hit[1]
-    answer = _allowed_defences(defender, guard, ranged, rules)
-    if len(_DEFENCES) >= _DEFENCES_MAX:
-        _DEFENCES.clear()
-    _DEFENCES[key] = (defender, answer)
-    return answer
-
-
-def _allowed_defences(defender: Combatant, guard: Guard, ranged: bool, rules: Rules
-                      ) -> tuple[str, ...]:
-    options = []
-    for defence in ("parade", "esquive"):
-        try:
-            check_defence(defender, defence, guard, ranged, rules)
-        except EscarmoucheError:
-            continue
-        options.append(defence)
-    return tuple(options)
-
-
 # -- one attack, end to end (D100-ATK-1..7) -------------------------------------------------
 
 
@@ -721,6 +675,8 @@ def resolve_attack(
     attack_roll: int,
     defence_roll: int | None = None,
     damage_roll: int | None = None,
+    *,
+    narrate: bool = True,
 ) -> AttackResult:
     """Resolve one attack from dice already rolled (D100-ATK-1..7, D100-PARRY-*, D100-DODGE-*).
 
@@ -730,6 +686,7 @@ def resolve_attack(
     roll). Otherwise the zone is the attack roll reversed (D100-ATK-2), substituted when
     unreachable (D100-ATK-6), and the d10 gives the damage (D100-ATK-3). A die the
     resolution needs and that is missing raises; dice it does not need are ignored.
+    ``narrate=False`` (simulation mode) leaves ``sentence`` empty (:func:`narrated`).
     """
     roll = _check.die("jet d’attaque", attack_roll, _ATTACK_DIE, "D100-ATK-1")
     rule_ids = list(setup.rules)
@@ -780,12 +737,17 @@ def resolve_attack(
         damage_roll=used_damage, raw_damage=raw, armour=armour, wounds_lost=lost,
         wounds_left=left, outcome=outcome, rules=tuple(dict.fromkeys(rule_ids)), sentence="",
     )
-    # the sentence reads its result: written into it while it is fresh (no copy made)
-    object.__setattr__(draft, "sentence", attack_sentence(draft))
-    return draft
+    return narrated(draft) if narrate else draft
 
 
-def roll_attack(setup: AttackSetup, rng: Rng) -> AttackResult:
+def narrated(result: AttackResult) -> AttackResult:
+    """``result`` with its sentence (D100-ATK-4), written in if it has none yet."""
+    if not result.sentence:  # the sentence reads its result: written in while fresh
+        object.__setattr__(result, "sentence", attack_sentence(result))
+    return result
+
+
+def roll_attack(setup: AttackSetup, rng: Rng, *, narrate: bool = True) -> AttackResult:
     """Roll and resolve one attack. Draw order: the attack d100; then, if it hits and the
     defender defends, the defence d100; then, if the blow lands, the damage d10."""
     roll = rng.randint(1, _ATTACK_DIE)
@@ -796,5 +758,5 @@ def roll_attack(setup: AttackSetup, rng: Rng) -> AttackResult:
     if hit and (defence_roll is None or setup.defence_target is None
                 or not setup.defence_target.succeeds(defence_roll)):
         damage_roll = rng.randint(1, _DAMAGE_DIE)
-    return resolve_attack(setup, roll, defence_roll, damage_roll)
+    return resolve_attack(setup, roll, defence_roll, damage_roll, narrate=narrate)
 

@@ -18,6 +18,7 @@ from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
     RESOLVERS,
+    allowed_defences,
     best_defence,
     extended_of,
     fight_weapons,
@@ -25,12 +26,7 @@ from escarmouche.systems.d100.actions import (
     held,
     plan_with,
 )
-from escarmouche.systems.d100.attack import (
-    Guard,
-    allowed_defences,
-    check_two_weapons,
-    target_number,
-)
+from escarmouche.systems.d100.attack import Guard, check_two_weapons, target_number
 from escarmouche.systems.d100.initiative import (
     explain_initiative,
     explain_surprise,
