@@ -81,7 +81,7 @@ def test_stat_refusal_is_never_kept_d100_atk_3() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from([*CATEGORIES, "attaquer", "deplacement"]), max_size=6),
+@given(st.lists(st.sampled_from([*CATEGORIES, "attaquer", "deplacement"]), max_size=8),
        st.integers(0, 2), st.sampled_from([None, Rules(), Rules(max_action_points_per_turn=1)]))
 def test_turn_fit_cached_is_the_fit_d20_act_2(actions: list[str], points: int,
                                               rules: Rules | None) -> None:

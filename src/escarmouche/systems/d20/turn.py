@@ -324,7 +324,7 @@ def _fit(actions: Sequence[str], action_points: int, rules: Rules | None, who: s
     hit = _FITS.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    done = _fit_checked(key[0], action_points, rules, who)
+    done = _fit_checked(actions, action_points, rules, who)
     if len(_FITS) >= 4096:
         _FITS.clear()
     _FITS[key] = (rules, done)
