@@ -48,7 +48,7 @@ from escarmouche.state import (
     FighterState,
 )
 from escarmouche.systems import get as lookup_system
-from escarmouche.systems.base import ActionSpec, System
+from escarmouche.systems.base import ActionSpec, Move, System
 from escarmouche.text.fmt import de, join, number, quote, signed
 
 __all__ = [
@@ -467,6 +467,7 @@ class Encounter:
 
         events: list[Event] = []
         fighters = self.state.fighters
+        fast = self.state.fast
 
         def react(name: str, kind: str, options: Sequence[str]) -> str:
             chosen = policies[fighters[name].side].react(kind, options, tactics_rng)
@@ -502,7 +503,10 @@ class Encounter:
                     move = policy.choose(moves, tactics_rng) if moves else None
                     if move is None:
                         break
-                    events += self.act(actor, move.action, rng, **dict(move.params))
+                    if fast:
+                        self._play_offered(actor, move, rng)
+                    else:
+                        events += self.act(actor, move.action, rng, **dict(move.params))
                     done.append(move.action)
                     if self.state.finished:
                         break
@@ -510,6 +514,14 @@ class Encounter:
                     break
             events += self.end_activation(rng)
         return events
+
+    def _play_offered(self, actor: str, move: Move, rng: Rng) -> None:
+        """Simulation mode: play a move the system built and offered just now (``act``
+        without checking again what the system itself checked: ``System.act`` with
+        ``offered``); in place, like every operation of this mode."""
+        ctx = Ctx(self.state, self._system, self._rules, rng)
+        self._system.act(ctx, actor, move.action, move.params, offered=True)
+        self._check_end(ctx, at_turn_end=False)
 
     # -- the turn machinery (runs inside _atomic) --------------------------------------
 
@@ -522,9 +534,11 @@ class Encounter:
         # the announced order leaves out the fighters already out of the fight: they
         # have no activation in it (their slots are skipped)
         acting = [n for n in st.order if n not in st.fighters or st.fighters[n].standing]
+        turn = st.turn
         ctx.emit(
             "debut_tour",
-            f"Début du {word} {st.turn} : " + (", ".join(acting) or "personne n’agit") + ".",
+            lambda: f"Début du {word} {turn} : " + (", ".join(acting) or "personne n’agit")
+            + ".",
             rules=self._system.turn_rules, data={"order": acting},
         )
         for e in [e for e in st.effects if e.timing is Timing.TURN_START]:
@@ -536,26 +550,22 @@ class Encounter:
         for e in [e for e in st.effects if e.timing is Timing.TURN_END]:
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_END, ()))
         self._system.on_turn_end(ctx)
-        ctx.emit("fin_tour", f"Fin du {self._system.turn_word} {st.turn}.")
+        word, turn = self._system.turn_word, st.turn
+        ctx.emit("fin_tour", lambda: f"Fin du {word} {turn}.")
         self._check_end(ctx, at_turn_end=True)
 
     def _start_activation(self, ctx: Ctx[Any], actor: str) -> bool:
         st = ctx.state
         first = st.activations.get(actor, 0) == 0
         st.activations[actor] = st.activations.get(actor, 0) + 1
-        whose = "de l’environnement" if actor == ENVIRONMENT else de(actor)
-        if self._system.activation_word == "tour":
-            sentence, start = f"Au tour {whose}.", f"au début du tour {whose}"
-        else:  # « Activation d’Aube. », « au début de l’activation d’Aube »
-            word = self._system.activation_word
-            sentence = f"{word[:1].upper()}{word[1:]} {whose}."
-            start = f"au début de l’{word} {whose}" if word[:1] in "aeéiou" else \
-                f"au début de la {word} {whose}"
-        ctx.emit("activation", sentence, actor=actor,
+        ctx.emit("activation", lambda: self._activation_words(actor)[0], actor=actor,
                  data={"activation": st.activations[actor]})
-        for e in [e for e in st.effects
-                  if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of == actor]:
-            ctx.remove_effect(e.id, why=f"prend fin {start}")
+        ending = [e for e in st.effects
+                  if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of == actor]
+        if ending:
+            start = self._activation_words(actor)[1]
+            for e in ending:
+                ctx.remove_effect(e.id, why=f"prend fin {start}")
         if first:
             # the bearer's effects (or the environment's, D12-INIT-5) tick once per turn,
             # at its first activation (RB-SPEED-3)
@@ -571,6 +581,17 @@ class Encounter:
             if actor in st.fighters and not st.fighters[actor].standing:
                 return False
         return self._system.on_activation_start(ctx, actor)
+
+    def _activation_words(self, actor: str) -> tuple[str, str]:
+        """« Au tour d’Aube. » and « au début du tour d’Aube » (or « Activation d’Aube. »
+        and « au début de l’activation d’Aube », in the system's words)."""
+        whose = "de l’environnement" if actor == ENVIRONMENT else de(actor)
+        if self._system.activation_word == "tour":
+            return f"Au tour {whose}.", f"au début du tour {whose}"
+        word = self._system.activation_word
+        start = f"au début de l’{word} {whose}" if word[:1] in "aeéiou" else \
+            f"au début de la {word} {whose}"
+        return f"{word[:1].upper()}{word[1:]} {whose}.", start
 
     def _end_activation(self, ctx: Ctx[Any]) -> None:
         actor = ctx.state.current
@@ -626,7 +647,8 @@ class Encounter:
     def _finish(self, ctx: Ctx[Any], outcome: str) -> None:
         ctx.state.finished = True
         ctx.state.outcome = outcome
-        ctx.emit("fin_combat", f"Fin du combat : {outcome}.", rules=self._system.end_rules,
+        ctx.emit("fin_combat", lambda: f"Fin du combat : {outcome}.",
+                 rules=self._system.end_rules,
                  data={"outcome": outcome})
         self._system.on_end(ctx)
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -455,6 +455,33 @@ class _PassThroughRng(RecordingRng):
         self.randint = inner.randint  # type: ignore[method-assign]
 
 
+class _LazyData(Mapping[str, Json]):
+    """An event's data in simulation mode, built from its function when first read."""
+
+    __slots__ = ("_data", "_make")
+
+    def __init__(self, make: Callable[[], Mapping[str, Json]]) -> None:
+        self._make: Callable[[], Mapping[str, Json]] | None = make
+        self._data: Mapping[str, Json] = {}
+
+    def _read(self) -> Mapping[str, Json]:
+        if self._make is not None:
+            self._data, self._make = dict(self._make()), None
+        return self._data
+
+    def __getitem__(self, key: str) -> Json:
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __repr__(self) -> str:
+        return repr(self._read())
+
+
 class Ctx(Generic[R]):
     """What a system's hooks get: the (draft) state, the recording rng, the rules, helpers.
 
@@ -489,22 +516,42 @@ class Ctx(Generic[R]):
     def emit(
         self,
         kind: str,
-        text: str,
+        text: str | Callable[[], str],
         *,
         actor: str | None = None,
         rules: Iterable[str] = (),
-        data: Mapping[str, Json] | None = None,
+        data: Mapping[str, Json] | Callable[[], Mapping[str, Json]] | None = None,
         dice: Iterable[DieRecord] | None = None,
         purpose: str = "",
     ) -> Event:
-        """Append an event; ``dice`` defaults to every die drawn since the last event."""
+        """Append an event; ``dice`` defaults to every die drawn since the last event.
+
+        ``text`` and ``data`` may be given as functions of no argument, for what costs
+        to write (an attack's sentence, its result as JSON): the full engine calls them
+        at once; simulation mode (``state.fast``), whose log nobody reads as text, never
+        writes such a text (the event's ``text`` is empty) and builds such data only if
+        something reads it. A function given here must read only values that no longer
+        change (frozen results, numbers, names), since in simulation mode it may run
+        later.
+
+        >>> ctx = Ctx(EncounterState("jouet", {}, {}, fast=True), None, None, None)
+        >>> event = ctx.emit("coup", lambda: "Un coup.", data=lambda: {"degats": 3})
+        >>> event.text, dict(event.data)
+        ('', {'degats': 3})
+        """
         if self.fast:
             log = self.state.log
-            event = Event(len(log) + 1, self.state.turn, actor, kind, text,
+            event = Event(len(log) + 1, self.state.turn, actor, kind,
+                          text if type(text) is str else "",
                           rules if isinstance(rules, tuple) else tuple(rules), (),
-                          data if data is not None else {})
+                          {} if data is None else _LazyData(data) if callable(data)
+                          else data)
             log.append(event)
             return event
+        if callable(text):
+            text = text()
+        if callable(data):
+            data = data()
         drawn = tuple(dice) if dice is not None else (
             self._rng.take(purpose) if self._rng is not None else ()
         )
@@ -576,7 +623,7 @@ class Ctx(Generic[R]):
         if not was_out and f.out:
             self.emit(
                 "hors_combat",
-                f"{name} est hors de combat ({track} à {after}).",
+                lambda: f"{name} est hors de combat ({track} à {after}).",
                 actor=name, rules=tuple(rules), data={"track": track, "value": after},
             )
         return after

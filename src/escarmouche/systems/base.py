@@ -479,9 +479,21 @@ class System(Generic[R]):
                           f"{de(ctx.state.current) if ctx.state.current else 'de personne'}",
                           kind=IllegalActionError)
 
-    def act(self, ctx: Ctx[R], actor: str, action: str, params: Mapping[str, Any]) -> None:
+    def act(self, ctx: Ctx[R], actor: str, action: str, params: Mapping[str, Any], *,
+            offered: bool = False) -> None:
         """Validate and resolve one action, the same way in every system (see the module
-        docstring); the engine restores the state and the rng if anything raises."""
+        docstring); the engine restores the state and the rng if anything raises.
+
+        ``offered``: the action is a move this system built (:meth:`moves`) and its rules
+        have just offered (:meth:`offered`, the legality test of :meth:`actions`), in
+        simulation mode (``Encounter.run`` only): its parameters and its legality are
+        not checked again, the resolver plays it (and still checks what it reads). The
+        equivalence tests hold the full engine, which checks everything, to the same
+        fights."""
+        if offered:
+            spec = self.catalogue(ctx.rules)[action]
+            self.resolvers[spec.resolver_key](ctx, actor, spec, params)
+            return
         catalogue = self.catalogue(ctx.rules)
         if not isinstance(action, str) or action not in catalogue:
             raise invalid("action", action, "CORE-ERR",

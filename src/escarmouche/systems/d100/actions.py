@@ -30,7 +30,7 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
-from escarmouche.model import Json
+from escarmouche.model import Combatant, Json
 from escarmouche.render.table import Table, Text
 from escarmouche.state import Ctx, FighterState, parsed
 from escarmouche.systems.base import ActionSpec, Resolver
@@ -40,6 +40,7 @@ from escarmouche.systems.d100.attack import (
     attack_setup,
     check_defence,
     check_two_weapons,
+    narrated,
     roll_attack,
 )
 from escarmouche.systems.d100.jumps import roll_drop_jump, roll_long_jump
@@ -53,6 +54,7 @@ from escarmouche.systems.d100.narration import (
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
     COST_LABELS,
+    DEFAULT_RULES,
     HAND_LABELS,
     HANDS,
     TRACK,
@@ -72,6 +74,7 @@ __all__ = [
     "Extended",
     "PlanStep",
     "TurnPlan",
+    "allowed_defences",
     "best_defence",
     "catalogue_table",
     "check_turn",
@@ -344,11 +347,12 @@ def catalogue_table(catalogue: Mapping[str, ActionDef] = ACTION_DEFS) -> Table:
 # -- helpers on the fight's state --------------------------------------------------------------
 
 
-def fight_weapons(ctx: Ctx[Rules]) -> dict[str, Weapon]:
-    """The catalogue of this fight: the built-in weapons plus the ``armes`` start option."""
+def fight_weapons(ctx: Ctx[Rules]) -> Mapping[str, Weapon]:
+    """The catalogue of this fight (read-only): the built-in weapons plus the ``armes``
+    start option."""
     extra: Mapping[str, Any] | None = ctx.state.system_state.get("weapons")
     if extra is None:
-        return dict(WEAPONS)
+        return WEAPONS
     # written once at the start, never changed in place: built once per fight
     return parsed(extra, _catalogue)
 
@@ -366,28 +370,69 @@ def guard(ctx: Ctx[Rules], name: str) -> Guard:
     """What ``name`` may do against an attack now (D100-PARRY-2/3, D100-DODGE-2,
     D100-SURPRISE-1)."""
     f = ctx.fighter(name)
-    hands = f.flags["hands"]
-    surprised = ctx.state.system_state.get("surprised") == f.side and ctx.state.turn == 1
+    flags = f.flags
+    hands = flags["hands"]
+    st = ctx.state
+    # positional, in Guard's field order: parry_prepared, two_weapons, parries_used,
+    # dodges_used, surprised (asked for each target of each candidate move)
     return Guard(
-        parry_prepared=bool(f.flags["parry_prepared"]),
-        two_weapons=all(hands[h] is not None for h in HANDS),
-        parries_used=int(f.flags["parries"]),
-        dodges_used=int(f.flags["dodges"]),
-        surprised=surprised,
+        bool(flags["parry_prepared"]),
+        hands[HANDS[0]] is not None and hands[HANDS[1]] is not None,
+        int(flags["parries"]),
+        int(flags["dodges"]),
+        st.system_state.get("surprised") == f.side and st.turn == 1,
     )
+
+
+#: :func:`allowed_defences`' answers, by the defender's identity (held with its answer,
+#: so its id is not reused while it is here), guard, range and rules
+_DEFENCES: dict[tuple[int, Guard, bool, Rules], tuple[Combatant, tuple[str, ...]]] = {}
+_DEFENCES_MAX = 4096
+
+
+def allowed_defences(defender: Combatant, guard: Guard, ranged: bool,
+                     rules: Rules = DEFAULT_RULES) -> tuple[str, ...]:
+    """The defences among « parade » and « esquive » (in that order) that
+    :func:`check_defence` allows ``defender`` now: what automated play offers a defender's
+    policy (D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1). A pure
+    function of its arguments (a combatant is frozen, a guard too), answered once per
+    set of them.
+
+    >>> aldric = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"})
+    >>> allowed_defences(aldric, Guard(parry_prepared=True), ranged=False)
+    ('parade', 'esquive')
+    """
+    key = (id(defender), guard, ranged, rules)
+    try:
+        hit = _DEFENCES.get(key)
+    except TypeError:  # rules holding an unhashable value: answered without the cache
+        return _allowed_defences(defender, guard, ranged, rules)
+    if hit is not None and hit[0] is defender:
+        return hit[1]
+    answer = _allowed_defences(defender, guard, ranged, rules)
+    if len(_DEFENCES) >= _DEFENCES_MAX:
+        _DEFENCES.clear()
+    _DEFENCES[key] = (defender, answer)
+    return answer
+
+
+def _allowed_defences(defender: Combatant, guard: Guard, ranged: bool, rules: Rules
+                      ) -> tuple[str, ...]:
+    options = []
+    for defence in ("parade", "esquive"):
+        try:
+            check_defence(defender, defence, guard, ranged, rules)
+        except EscarmoucheError:
+            continue
+        options.append(defence)
+    return tuple(options)
 
 
 def best_defence(ctx: Ctx[Rules], defender: str, ranged: bool) -> str:
     """The defence an automated defender chooses: a parry if allowed, else a dodge."""
     f = ctx.fighter(defender)
-    g = guard(ctx, defender)
-    for defence in ("parade", "esquive"):
-        try:
-            check_defence(f.combatant, defence, g, ranged, ctx.rules)
-        except EscarmoucheError:
-            continue
-        return defence
-    return "aucune"
+    options = allowed_defences(f.combatant, guard(ctx, defender), ranged, ctx.rules)
+    return options[0] if options else "aucune"
 
 
 def _mount(ctx: Ctx[Rules], rider: str) -> FighterState | None:
@@ -523,7 +568,9 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
         mount=None if mount is None else mount.combatant, aim=aim,
         wounds=struck.tracks[TRACK], rules=ctx.rules, weapons=fight_weapons(ctx),
     )
-    result = roll_attack(setup, ctx.rng)
+    # simulation mode writes no sentence (it is read only through the log's text and
+    # data, given as functions below: the data writes it in when read)
+    result = roll_attack(setup, ctx.rng, narrate=not ctx.fast)
     if result.defence_roll is not None:
         key = "parries" if setup.defence == "parade" else "dodges"
         struck.flags[key] = int(struck.flags[key]) + 1
@@ -532,9 +579,9 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
     if weapon.ranged and weapon.reload:
         f.flags["loaded"][hand] = False
     ctx.emit(
-        "attaque", logged_attack_sentence(result), actor=f.name,
+        "attaque", lambda: logged_attack_sentence(result), actor=f.name,
         rules=result.rules,
-        data={"action": d.id, **result.to_json()}, dice=result.dice,
+        data=lambda: {"action": d.id, **narrated(result).to_json()}, dice=result.dice,
     )
     if result.wounds_lost:
         ctx.change_track(struck.name, TRACK, -result.wounds_lost, rules=("D100-ATK-3",))
@@ -584,7 +631,7 @@ def preparer_parade(ctx: Ctx[Rules], f: FighterState, d: ActionDef,
                       f"{f.name} a déjà une parade préparée",
                       kind=IllegalActionError, display=d.label)
     f.flags["parry_prepared"] = True
-    ctx.emit("parade_preparee", prepared_parry_sentence(f.name), actor=f.name,
+    ctx.emit("parade_preparee", lambda: prepared_parry_sentence(f.name), actor=f.name,
              rules=(*d.rules, "D100-PARRY-3"))
 
 

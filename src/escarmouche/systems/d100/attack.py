@@ -10,7 +10,7 @@ Pure functions of dice already rolled (:func:`hit_location`, :func:`damage`,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from escarmouche import _check
@@ -57,6 +57,7 @@ __all__ = [
     "defence_target",
     "hit_location",
     "location_of",
+    "narrated",
     "resolve_attack",
     "reverse_digits",
     "roll_attack",
@@ -674,6 +675,8 @@ def resolve_attack(
     attack_roll: int,
     defence_roll: int | None = None,
     damage_roll: int | None = None,
+    *,
+    narrate: bool = True,
 ) -> AttackResult:
     """Resolve one attack from dice already rolled (D100-ATK-1..7, D100-PARRY-*, D100-DODGE-*).
 
@@ -683,6 +686,7 @@ def resolve_attack(
     roll). Otherwise the zone is the attack roll reversed (D100-ATK-2), substituted when
     unreachable (D100-ATK-6), and the d10 gives the damage (D100-ATK-3). A die the
     resolution needs and that is missing raises; dice it does not need are ignored.
+    ``narrate=False`` (simulation mode) leaves ``sentence`` empty (:func:`narrated`).
     """
     roll = _check.die("jet d’attaque", attack_roll, _ATTACK_DIE, "D100-ATK-1")
     rule_ids = list(setup.rules)
@@ -733,10 +737,17 @@ def resolve_attack(
         damage_roll=used_damage, raw_damage=raw, armour=armour, wounds_lost=lost,
         wounds_left=left, outcome=outcome, rules=tuple(dict.fromkeys(rule_ids)), sentence="",
     )
-    return replace(draft, sentence=attack_sentence(draft))
+    return narrated(draft) if narrate else draft
 
 
-def roll_attack(setup: AttackSetup, rng: Rng) -> AttackResult:
+def narrated(result: AttackResult) -> AttackResult:
+    """``result`` with its sentence (D100-ATK-4), written in if it has none yet."""
+    if not result.sentence:  # the sentence reads its result: written in while fresh
+        object.__setattr__(result, "sentence", attack_sentence(result))
+    return result
+
+
+def roll_attack(setup: AttackSetup, rng: Rng, *, narrate: bool = True) -> AttackResult:
     """Roll and resolve one attack. Draw order: the attack d100; then, if it hits and the
     defender defends, the defence d100; then, if the blow lands, the damage d10."""
     roll = rng.randint(1, _ATTACK_DIE)
@@ -747,5 +758,5 @@ def roll_attack(setup: AttackSetup, rng: Rng) -> AttackResult:
     if hit and (defence_roll is None or setup.defence_target is None
                 or not setup.defence_target.succeeds(defence_roll)):
         damage_roll = rng.randint(1, _DAMAGE_DIE)
-    return resolve_attack(setup, roll, defence_roll, damage_roll)
+    return resolve_attack(setup, roll, defence_roll, damage_roll, narrate=narrate)
 

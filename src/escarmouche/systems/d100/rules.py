@@ -284,8 +284,10 @@ def get_weapon(weapon: str | Weapon, weapons: Mapping[str, Weapon] = WEAPONS) ->
     """A weapon of the catalogue by id or French name (« arme à une main », « fléau »)."""
     if isinstance(weapon, Weapon):
         return weapon
-    if isinstance(weapon, str) and fold(weapon) in weapons:
-        return weapons[fold(weapon)]
+    if isinstance(weapon, str):
+        found = weapons.get(fold(weapon))
+        if found is not None:
+            return found
     raise invalid("arme", weapon, "D100-ATK-3",
                   "arme inconnue, à choisir parmi "
                   f"{join([quote(w.label) for w in weapons.values()], last='ou')}")
@@ -467,8 +469,35 @@ STATS: Mapping[str, tuple[int, int, str]] = MappingProxyType({
 ARMOUR_MAX = 100
 
 
+#: the stats and armour already read of each combatant (frozen, so a pure function of
+#: it), by its identity: the combatant is held with its answers, so its id is not reused
+#: while it is here (:func:`_answers`); a refusal is never stored
+_READ: dict[int, tuple[Combatant, dict[object, int]]] = {}
+_READ_MAX = 1024
+
+
+def _answers(combatant: Combatant) -> dict[object, int]:
+    entry = _READ.get(id(combatant))
+    if entry is None or entry[0] is not combatant:
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        entry = _READ[id(combatant)] = (combatant, {})
+    return entry[1]
+
+
 def stat(combatant: Combatant, key: str) -> int:
     """A d100 stat of ``combatant``, checked against its bounds (0–100 for percentages)."""
+    answers = _answers(combatant)
+    if type(key) is str:
+        known = answers.get(key)
+        if known is not None:
+            return known
+        answers[key] = value = _stat(combatant, key)
+        return value
+    return _stat(combatant, key)
+
+
+def _stat(combatant: Combatant, key: str) -> int:
     lo, hi, rule = STATS[key]
     if key not in combatant.stats:
         raise invalid(key, None, rule,
@@ -494,6 +523,16 @@ def armour_at(combatant: Combatant, location: str) -> int:
     ``PA_bras_gauche``, ``PA_corps``, ``PA_jambe_droite``, ``PA_jambe_gauche``) for one
     zone, and ``PA`` for every zone without its own key; none means 0.
     """
+    if type(location) is not str:
+        return _armour_at(combatant, location)
+    answers = _answers(combatant)
+    known = answers.get(("PA", location))
+    if known is None:
+        answers[("PA", location)] = known = _armour_at(combatant, location)
+    return known
+
+
+def _armour_at(combatant: Combatant, location: str) -> int:
     key = LOCATION_ARMOUR_KEYS[zone(location)]
     for k in (key, "PA"):
         if k in combatant.stats:

@@ -18,6 +18,7 @@ from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
     RESOLVERS,
+    allowed_defences,
     best_defence,
     extended_of,
     fight_weapons,
@@ -25,7 +26,7 @@ from escarmouche.systems.d100.actions import (
     held,
     plan_with,
 )
-from escarmouche.systems.d100.attack import check_defence, check_two_weapons, target_number
+from escarmouche.systems.d100.attack import Guard, check_two_weapons, target_number
 from escarmouche.systems.d100.initiative import (
     explain_initiative,
     explain_surprise,
@@ -266,7 +267,7 @@ class D100System(System[Rules]):
         init = roll_initiative([f.combatant for f in st.fighters.values()], ctx.rng)
         st.system_state["initiative"] = init.to_json()
         st.system_state["order"] = list(init.order)
-        ctx.emit("initiative", initiative_sentence(init), rules=init.rules,
+        ctx.emit("initiative", lambda: initiative_sentence(init), rules=init.rules,
                  data=init.to_json(), dice=init.dice)
         if surprised is not None:
             ctx.emit("surprise", surprise_sentence(surprised, ctx.rules.surprised_can_defend),
@@ -440,7 +441,8 @@ class D100System(System[Rules]):
 
     def on_turn_end(self, ctx: Ctx[Rules]) -> None:
         """D100-TIME-1: a round lasts about 10 s."""
-        ctx.emit("temps", f"Temps écoulé : environ {elapsed_time(ctx.state.turn)}.",
+        turn = ctx.state.turn
+        ctx.emit("temps", lambda: f"Temps écoulé : environ {elapsed_time(turn)}.",
                  rules=("D100-TIME-1",), data={"seconds": ctx.state.turn * ROUND_SECONDS})
 
     def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
@@ -452,7 +454,7 @@ class D100System(System[Rules]):
         terrain.new_turn(ctx, actor)
         if f.flags["parry_prepared"]:
             f.flags["parry_prepared"] = False
-            ctx.emit("parade_expiree", expired_parry_sentence(actor), actor=actor,
+            ctx.emit("parade_expiree", lambda: expired_parry_sentence(actor), actor=actor,
                      rules=("D100-PARRY-3",))
         return True
 
@@ -557,6 +559,7 @@ class D100System(System[Rules]):
         if not enemies:
             return []
         out: list[Move] = []
+        guards: dict[str, Guard] = {}  # each target's guard, read once for both hands
         near = [e for e in enemies if terrain.in_contact(ctx, e.name)]
         for hand in _hand_order(ctx, f, near[0]) if near else HANDS:
             weapon = held(ctx, f, hand)
@@ -571,14 +574,10 @@ class D100System(System[Rules]):
             if shot is None:
                 continue  # out of reach (D100-RANGED-5): no shot with this hand
             for target in _targets(enemies if weapon.ranged else near):
-                g = guard(ctx, target.name)
-                options = []
-                for defence in ("parade", "esquive"):
-                    try:
-                        check_defence(target.combatant, defence, g, weapon.ranged, ctx.rules)
-                    except EscarmoucheError:
-                        continue
-                    options.append(defence)
+                g = guards.get(target.name)
+                if g is None:
+                    g = guards[target.name] = guard(ctx, target.name)
+                options = allowed_defences(target.combatant, g, weapon.ranged, ctx.rules)
                 params = {"cible": target.name,
                           "defense": react(target.name, "defense", [*options, "aucune"]),
                           **shot}

@@ -100,14 +100,15 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         sources.append("avantage")
     if disadvantages:
         sources.append("désavantage")
+    consumed = [e.id for e in marks]
     ctx.emit(
         "attaque",
-        narration.attack_sentence(actor, target_name, attack_expression(mode), sources, mode,
-                                  att),
+        lambda: narration.attack_sentence(actor, target_name, attack_expression(mode),
+                                          sources, mode, att),
         actor=actor, rules=att.rules, purpose="attaque",
-        data={"target": target_name, "weapon": weapon, "attack": att.to_json(),
-              "advantages": advantages, "disadvantages": disadvantages,
-              "consumed": [e.id for e in marks]},
+        data=lambda: {"target": target_name, "weapon": weapon, "attack": att.to_json(),
+                      "advantages": advantages, "disadvantages": disadvantages,
+                      "consumed": consumed},
     )
     if not att.hit:
         return
@@ -116,11 +117,11 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     left = target.tracks[TRACK] - dmg.damage
     ctx.emit(
         "degats",
-        narration.damage_sentence(actor, target_name,
-                                  CRITICAL_OPTIONS[chosen].label if chosen else None, dmg,
-                                  left, changes_damage=chosen != "avantage"),
+        lambda: narration.damage_sentence(
+            actor, target_name, CRITICAL_OPTIONS[chosen].label if chosen else None, dmg,
+            left, changes_damage=chosen != "avantage"),
         actor=actor, rules=dmg.rules or ("D12-CRIT-1",), purpose="dégâts",
-        data={"target": target_name, "damage": dmg.to_json()},
+        data=lambda: {"target": target_name, "damage": dmg.to_json()},
     )
     ctx.change_track(target_name, TRACK, -dmg.damage, rules=dmg.rules or ("D12-CRIT-1",))
     if chosen == "avantage":

@@ -20,6 +20,7 @@ Rulings (RULES.md):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -149,6 +150,11 @@ def resolve_attack_roll(
         raise invalid("dés d’attaque", list(shown), "D12-ADV-1",
                       f"{plural(need, 'd12')} (1 à 12) attendu{'s' if need > 1 else ''} "
                       f"{MODE_LABELS[m]}")
+    return _decide_attack(shown, bonus, defence, m)
+
+
+def _decide_attack(shown: tuple[int, ...], bonus: int, defence: int, m: Mode) -> AttackRoll:
+    """:func:`resolve_attack_roll` once its inputs are checked."""
     kept = max(shown) if m is Mode.AVANTAGE else min(shown)
     total = kept + bonus
     critical = kept == ATTACK_DIE
@@ -168,7 +174,15 @@ def roll_attack(rng: Rng, *, bonus: int = 0, defence: int, mode: Mode | str = Mo
     m = check_mode(mode)
     check_bonus(bonus)
     check_defence(defence)
-    r = dice.roll(attack_expression(m), rng)
+    randint = getattr(rng, "randint", None)
+    if randint is not None:
+        # the dice of attack_expression(m), drawn in its order: one d12, or two
+        shown = ((randint(1, ATTACK_DIE),) if m is Mode.NORMAL
+                 else (randint(1, ATTACK_DIE), randint(1, ATTACK_DIE)))
+        if all(type(v) is int and 1 <= v <= ATTACK_DIE for v in shown):
+            return _decide_attack(shown, bonus, defence, m)
+        return resolve_attack_roll(shown, bonus=bonus, defence=defence, mode=m)
+    r = dice.roll(attack_expression(m), rng)  # refuses an rng without randint
     return resolve_attack_roll([v for _, v in r.draws], bonus=bonus, defence=defence,
                                mode=m)
 
@@ -184,9 +198,15 @@ def damage_expression(weapon: str, option: str | None = None) -> str:
     w = check_weapon(weapon)
     if option is not None:
         check_option(option)
-    if option == "explosif":
-        return str(dice.add_exploding_die(w))
-    return str(dice.parse(w))
+    return _damage_expression(w, option == "explosif")
+
+
+@functools.lru_cache(maxsize=256)
+def _damage_expression(weapon: str, exploding: bool) -> str:
+    """:func:`damage_expression` of a checked weapon (a pure function, cached)."""
+    if exploding:
+        return str(dice.add_exploding_die(weapon))
+    return str(dice.parse(weapon))
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +284,17 @@ def roll_damage(weapon: str, rng: Rng, *, option: str | None = None) -> DamageRo
     if option == "maximum":
         return resolve_damage(weapon, (), option=option)
     r = dice.roll(expr, rng)
-    return resolve_damage(weapon, [v for _, v in r.draws], option=option)
+    shown = tuple([v for _, v in r.draws])
+    if type(weapon) is str and all(type(v) is int for v in shown):
+        return _resolved_damage(weapon, shown, option)
+    return resolve_damage(weapon, shown, option=option)
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved_damage(weapon: str, shown: tuple[int, ...], option: str | None) -> DamageRoll:
+    """:func:`resolve_damage` of dice just drawn (a pure function of a checked weapon,
+    option and dice; a frozen result, cached: a fight rolls the same damage often)."""
+    return resolve_damage(weapon, shown, option=option)
 
 
 @dataclass(frozen=True, slots=True)

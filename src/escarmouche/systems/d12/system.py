@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -67,6 +68,10 @@ def _whose(current: str | None) -> str:
     if current is None:
         return "de personne"
     return "de l’environnement" if current == ENVIRONMENT else de(current)
+
+
+#: each list of actions with its catalogue, by the list's identity (held with it)
+_CATALOGUES: dict[int, tuple[object, Mapping[str, ActionSpec]]] = {}
 
 
 class D12System(System[Rules]):
@@ -245,7 +250,8 @@ class D12System(System[Rules]):
         """The group-initiative events: rolls (and rerolls), roll-offs, the order."""
         for i, attempt in enumerate(init.attempts, 1):
             ctx.emit(
-                "initiative", narration.initiative_rolls_sentence(attempt, i > 1),
+                "initiative",
+                functools.partial(narration.initiative_rolls_sentence, attempt, i > 1),
                 rules=("D12-INIT-1",),
                 dice=[DieRecord(ATTACK_DIE, r.die, f"initiative {de(r.name)}") for r in attempt],
                 data={"attempt": i, "rolls": [r.to_json() for r in attempt]},
@@ -255,8 +261,8 @@ class D12System(System[Rules]):
                     ctx.emit("egalite_parfaite", narration.perfect_tie_sentence(pt),
                              rules=("D12-INIT-3",), dice=(), data=pt.to_json())
         self._emit_roll_offs(ctx, [ro for ro in init.roll_offs if ro.scope != BONUS_SCOPE])
-        ctx.emit("ordre_initiative", narration.group_order_sentence(init), rules=init.rules,
-                 dice=(), data=init.to_json())
+        ctx.emit("ordre_initiative", lambda: narration.group_order_sentence(init),
+                 rules=init.rules, dice=(), data=init.to_json)
 
     def validate_state(self, state: EncounterState, rules: Rules) -> None:
         """A loaded save (CORE-LOG): the initiative is recomputed from its d12s, in their
@@ -393,7 +399,8 @@ class D12System(System[Rules]):
                 standing = [n for n in members if ctx.state.fighters[n].standing]
                 value = next(g.value for g in init.group_results if g.side == side)
                 ctx.emit(
-                    "groupe", narration.group_acts_sentence(str(side), value, standing),
+                    "groupe",
+                    lambda: narration.group_acts_sentence(str(side), value, standing),
                     actor=actor, rules=("D12-INIT-2", "D12-INIT-4"),
                     data={"side": side, "value": value, "order": standing},
                 )
@@ -402,8 +409,17 @@ class D12System(System[Rules]):
     # -- actions -------------------------------------------------------------------------
 
     def catalogue(self, rules: Rules) -> Mapping[str, ActionSpec]:
-        """The action list of ``rules`` (D12-ACT-1: editable data), by id."""
-        return catalogue(rules)
+        """The action list of ``rules`` (D12-ACT-1: editable data), by id (read-only; built
+        once per list of actions, a tuple of frozen specs, asked at every action)."""
+        actions = rules.actions
+        if type(actions) is not tuple:
+            return catalogue(rules)
+        hit = _CATALOGUES.get(id(actions))
+        if hit is None or hit[0] is not actions:
+            if len(_CATALOGUES) >= 64:
+                _CATALOGUES.clear()
+            hit = _CATALOGUES[id(actions)] = (actions, MappingProxyType(catalogue(rules)))
+        return hit[1]
 
     def _group_acting(self, ctx: Ctx[Rules], actor: str) -> bool:
         current = ctx.state.current

@@ -129,8 +129,9 @@ def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str
                              "bonus": bonus, "total": res.total, "defence": defence,
                              "hit": res.hit, **(info or {})}
     if not res.hit:
-        ctx.emit("attaque", attack_sentence(label, attacker, target, d, bonus, defence,
-                                            None, weapon, t.tracks[TRACK], cost=cost),
+        hp = t.tracks[TRACK]
+        ctx.emit("attaque", lambda: attack_sentence(label, attacker, target, d, bonus, defence,
+                                                    None, weapon, hp, cost=cost),
                  actor=attacker, rules=rule_ids, dice=records, data=data)
         return False
     dmg_roll = dice.roll(weapon, ctx.rng)
@@ -138,8 +139,8 @@ def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str
     damage = max(0, dmg_roll.total)
     left = max(0, t.tracks[TRACK] - damage)
     data.update({"weapon": weapon, "damage": damage, "hp": left})
-    ctx.emit("attaque", attack_sentence(label, attacker, target, d, bonus, defence, damage,
-                                        weapon, left, cost=cost),
+    ctx.emit("attaque", lambda: attack_sentence(label, attacker, target, d, bonus, defence,
+                                                damage, weapon, left, cost=cost),
              actor=attacker, rules=rule_ids, dice=records, data=data)
     ctx.change_track(target, TRACK, -damage, rules=rule_ids)
     return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from escarmouche.model import Effect, Json
+from escarmouche.model import Effect, Event, Json
 from escarmouche.state import Ctx
 from escarmouche.systems.d20.rules import ROUND_SECONDS, START_PHASE_LABELS, Rules
 from escarmouche.text.fmt import de, join, number, plural, quote
@@ -130,11 +130,21 @@ def _find_effect(ctx: Ctx[Rules], effect_id: str) -> Effect | None:
     return None
 
 
+def last_activation(log: Sequence[Event], actor: str) -> int:
+    """The index in ``log`` of the last « activation » event of ``actor`` (read from the
+    end: a long fight's log is not scanned whole at each activation)."""
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if e.kind == "activation" and e.actor == actor:
+            return i
+    raise ValueError(f"no activation of {actor} in the log")
+
+
 def announce_start_phase(ctx: Ctx[Rules], actor: str) -> None:
     """Announce the start phase (D20-START-1): the engine has just ticked the actor's
     start-of-turn effects in ``effect_sort_key`` order; this tells what they did."""
     log = ctx.state.log
-    start = max(i for i, e in enumerate(log) if e.kind == "activation" and e.actor == actor)
+    start = last_activation(log, actor)
     applied: list[Json] = []
     parts: list[str] = []
     for ev in log[start + 1:]:
@@ -150,11 +160,13 @@ def announce_start_phase(ctx: Ctx[Rules], actor: str) -> None:
         parts.append(f"{label} {sign}{number(abs(delta))} {track}")
         applied.append({"effect": ev.data.get("effect"), "kind": kind, "track": track,
                         "delta": delta})
-    done = ", puis ".join(parts) if parts else "aucun effet à appliquer"
-    out = "" if ctx.fighter(actor).standing else f" ; {actor} est hors de combat"
-    ctx.emit(
-        "debut_de_tour",
-        f"Début du tour {de(actor)} : {done}{out} ; aucune action possible pendant cette "
-        "phase.",
-        actor=actor, rules=("D20-START-1",), data={"applied": applied},
-    )
+    standing = ctx.fighter(actor).standing
+
+    def sentence() -> str:
+        done = ", puis ".join(parts) if parts else "aucun effet à appliquer"
+        out = "" if standing else f" ; {actor} est hors de combat"
+        return (f"Début du tour {de(actor)} : {done}{out} ; aucune action possible pendant "
+                "cette phase.")
+
+    ctx.emit("debut_de_tour", sentence, actor=actor, rules=("D20-START-1",),
+             data={"applied": applied})

@@ -29,6 +29,7 @@ from escarmouche.systems.d20.initiative import (
 from escarmouche.systems.d20.narration import (
     announce_start_phase,
     end_of_turn_sentence,
+    last_activation,
     round_sentence,
     square_text,
 )
@@ -301,7 +302,7 @@ class D20System(System[Rules]):
         drawn = ctx.rng.take()
         dice = [DieRecord(d.faces, d.value, labels[i] if len(labels) == len(drawn)
                           else "initiative") for i, d in enumerate(drawn)]
-        ctx.emit("initiative", initiative_sentence(ini.rolls, ini.order),
+        ctx.emit("initiative", lambda: initiative_sentence(ini.rolls, ini.order),
                  rules=("D20-INIT-1",), data=ini.to_json(), dice=dice)
         placed = [f"{n} {square_text(p)}" for n, p in positions.items()]
         if placed:
@@ -319,7 +320,7 @@ class D20System(System[Rules]):
 
     def on_turn_start(self, ctx: Ctx[Rules]) -> None:
         n = ctx.state.turn
-        ctx.emit("round", round_sentence(n), rules=("D20-TIME-1",),
+        ctx.emit("round", lambda: round_sentence(n), rules=("D20-TIME-1",),
                  data={"round": n, "start_s": (n - 1) * ROUND_SECONDS,
                        "end_s": n * ROUND_SECONDS})
         if immediate_resets(ctx.rules, "debut_du_round"):
@@ -342,14 +343,14 @@ class D20System(System[Rules]):
             # Knocked out by its own start-of-turn effects: the engine skipped
             # on_activation_start, so announce the start phase here.
             log = ctx.state.log
-            last = max(i for i, e in enumerate(log) if e.kind == "activation"
-                       and e.actor == actor)
+            last = last_activation(log, actor)
             if not any(e.kind == "debut_de_tour" for e in log[last + 1:]):
                 announce_start_phase(ctx, actor)
             return
         end_of_turn_saves(ctx, actor)
         ending = [e for e in ctx.effects_of(actor, Timing.ACTIVATION_END) if e.remaining == 1]
-        ctx.emit("fin_de_tour", end_of_turn_sentence(actor, [e.name for e in ending]),
+        names = [e.name for e in ending]
+        ctx.emit("fin_de_tour", lambda: end_of_turn_sentence(actor, names),
                  actor=actor, rules=("D20-END-2",), data={"ending": [e.id for e in ending]})
         for e in ending:
             if not e.per_tick:

@@ -288,6 +288,8 @@ def _matched(categories: tuple[str, ...], slots: tuple[str, ...]
     the slots and :data:`SUBSTITUTES`; a new table starts afresh)."""
     if _MATCHED_TABLE[0] is not tables.SUBSTITUTES:
         _MATCHED.clear()
+        _FITS.clear()
+        _PLANS.clear()
         _MATCHED_TABLE[0] = tables.SUBSTITUTES
     key = (categories, slots)
     done = _MATCHED.get(key)
@@ -299,11 +301,57 @@ def _matched(categories: tuple[str, ...], slots: tuple[str, ...]
     return done
 
 
+_Fit = tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...], int]
+
+#: the fits already computed (:func:`_fit`), by the exact inputs that passed its checks
+#: (a str-only tuple of actions, an ``int`` of action points, the rules object): a pure function
+#: asked again and again by the turn budget of every activation; bounded, and cleared
+#: with :data:`_MATCHED` when the substitution table changes
+_FITS: dict[tuple[tuple[str, ...], int, int], tuple[Rules | None, _Fit]] = {}
+#: the plans already made (:func:`plan_turn`; a frozen :class:`TurnPlan`), by the same key
+_PLANS: dict[tuple[tuple[str, ...], int, int], tuple[Rules | None, TurnPlan]] = {}
+
+
 def _fit(actions: Sequence[str], action_points: int, rules: Rules | None, who: str
-         ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...], int]:
+         ) -> _Fit:
     """The inputs of :func:`plan_turn` checked (a French error otherwise), and how they
     fit: categories, slots, the assignment and the first action left without a slot
-    (-1 if none)."""
+    (-1 if none). Inputs that passed the checks once are answered from :data:`_FITS`
+    (a refusal is never stored: it is checked, and worded, each time)."""
+    key = _key(actions, action_points, rules)
+    if key is None:
+        return _fit_checked(actions, action_points, rules, who)
+    hit = _FITS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    done = _fit_checked(actions, action_points, rules, who)
+    if len(_FITS) >= 4096:
+        _FITS.clear()
+    _FITS[key] = (rules, done)
+    return done
+
+
+def _key(actions: Sequence[str], action_points: int, rules: Rules | None
+         ) -> tuple[tuple[str, ...], int, int] | None:
+    """The key of :data:`_FITS` and :data:`_PLANS` for these inputs (the rules by
+    identity: each answer holds its rules object, so an id is not reused while it is
+    there), or ``None`` when they are not plain enough to be answered from a cache (they
+    are then checked afresh)."""
+    if _MATCHED_TABLE[0] is not tables.SUBSTITUTES or type(action_points) is not int:
+        return None
+    if type(actions) is not tuple:
+        if type(actions) is not list:
+            return None
+        actions = tuple(actions)
+    for a in actions:
+        if type(a) is not str:
+            return None
+    return actions, action_points, id(rules)
+
+
+def _fit_checked(actions: Sequence[str], action_points: int, rules: Rules | None, who: str
+                 ) -> _Fit:
+    """:func:`_fit` computed: every input checked."""
     r = check_rules(rules)
     listed = _check.sequence("actions", actions, "D20-ACT-1", max_len=MAX_PLANNED_ACTIONS)
     cap = MAX_ACTION_POINTS if r.max_action_points_per_turn is None else (
@@ -336,6 +384,10 @@ def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | 
     >>> plan_turn(["mineure", "mineure", "mineure"]).rules
     ('D20-ACT-1', 'D20-ACT-2')
     """
+    key = _key(actions, action_points, rules)
+    hit = _PLANS.get(key) if key is not None else None
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     categories, slots, assign, failed = _fit(actions, action_points, rules, who)
     if failed >= 0:
         cat = categories[failed]
@@ -355,7 +407,12 @@ def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | 
         plan_rules.append("D20-ACT-2")
     if action_points:
         plan_rules.append("D20-ACT-3")
-    return TurnPlan(categories, action_points, slots, tuple(assign), tuple(plan_rules))
+    plan = TurnPlan(categories, action_points, slots, tuple(assign), tuple(plan_rules))
+    if key is not None:
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        _PLANS[key] = (rules, plan)
+    return plan
 
 
 def check_turn(actions: Sequence[str], *, action_points: int = 0,

@@ -263,17 +263,22 @@ def _offensive(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
     speed = _speed(params, target)
     _use_action(ctx, actor, params, rules)
     damage = _damage(ctx, spec, params, target)
-    head = offensive_head(spec.id, actor, target.name if target else None, label,
-                          damage[2] if damage else "")
+    target_name = target.name if target else None
+    shown = damage[2] if damage else ""
+
+    def head() -> str:
+        return offensive_head(spec.id, actor, target_name, label, shown)
+
     if damage is None:
-        ctx.emit(spec.id, head + ".", actor=actor, rules=tuple(dict.fromkeys(rules)),
-                 data={"cible": target.name if target else None, "nom": label})
+        ctx.emit(spec.id, lambda: head() + ".", actor=actor,
+                 rules=tuple(dict.fromkeys(rules)),
+                 data={"cible": target_name, "nom": label})
     else:
         assert target is not None
         amount, track, _ = damage
         before = target.tracks[track]
         after = max(before - amount, 0)
-        ctx.emit(spec.id, damage_sentence(head, amount, track, before, after),
+        ctx.emit(spec.id, lambda: damage_sentence(head(), amount, track, before, after),
                  actor=actor, rules=tuple(dict.fromkeys([*rules, "RB-END-2"])),
                  data={"cible": target.name, "piste": track, "degats": amount,
                        "avant": before, "apres": after, "nom": label})
@@ -284,7 +289,8 @@ def _offensive(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
         last = first + duration - 1
         ctx.add_effect(speed_effect(target.name, effect, first_turn=first, last_turn=last,
                                     source=actor))
-        ctx.emit("vitesse", speed_inflicted_sentence(target.name, effect, first, last),
+        bearer = target.name
+        ctx.emit("vitesse", lambda: speed_inflicted_sentence(bearer, effect, first, last),
                  actor=target.name, rules=("RB-SPEED-1", "RB-SPEED-3"),
                  data={"vitesse": effect, "debut": first, "fin": last, "source": actor})
 

@@ -9,6 +9,7 @@ Hypoactivité (RB-SPEED-1), and the damage dice of an action that rolls them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -294,14 +295,15 @@ class RulebookSystem(System[Rules]):
                 rules.append("RB-INIT-3")
             elif r.test.critical == "failure":
                 rules.append("RB-INIT-4")
-            ctx.emit("initiative", initiative_roll_sentence(r.name, r.test), actor=r.name,
+            ctx.emit("initiative", functools.partial(initiative_roll_sentence, r.name, r.test),
+                     actor=r.name,
                      rules=rules, data=r.to_json(),
                      dice=(DieRecord(100, r.test.roll, f"initiative : {r.name}"),))
         for t in init.ties:
             dice = tuple(DieRecord(100, v, f"départage, manche {i + 1} : {n}")
                          for i, rnd in enumerate(t.rounds) for n, v in rnd)
             ctx.emit("departage", t.text + ".", rules=t.rules, data=t.to_json(), dice=dice)
-        ctx.emit("ordre_initiative", order_sentence(init.order), rules=("RB-INIT-2",),
+        ctx.emit("ordre_initiative", lambda: order_sentence(init.order), rules=("RB-INIT-2",),
                  data={"order": list(init.order), "late": list(init.late),
                        "turn_zero": list(init.turn_zero)}, dice=())
         for z in init.turn_zero_reasons:
@@ -447,7 +449,8 @@ class RulebookSystem(System[Rules]):
             notes = [str(n) for n in pending["notes"]]
             slots = [str(n) for n in pending["slots"]]
             rules = sorted({r for n in notes for r in _rule_ids(n)})
-            ctx.emit("ordre_tour", turn_order_sentence(int(pending["turn"]), slots, notes),
+            turn = int(pending["turn"])
+            ctx.emit("ordre_tour", lambda: turn_order_sentence(turn, slots, notes),
                      rules=rules, data={"slots": list(slots), "speed": pending["speed"]})
         for f in ctx.state.fighters.values():
             f.flags[FLAG_MOVE] = f.standing

@@ -1,0 +1,199 @@
+"""What the engine saves to speed up simulations (issue 24) changes no answer: each cache
+of a pure function against the function computed afresh, and the simulation log against
+the full engine's."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from escarmouche import Combatant, EscarmoucheError
+from escarmouche import simulation as sim
+from escarmouche.roster import example_rosters, load_roster
+from escarmouche.systems.d20 import turn
+from escarmouche.systems.d20.rules import CATEGORIES, Rules
+from escarmouche.systems.d100 import actions as d100_actions
+from escarmouche.systems.d100 import rules as d100_rules
+from escarmouche.systems.d100.actions import allowed_defences
+from escarmouche.systems.d100.attack import Guard, check_defence
+
+_DEFENDERS = [
+    Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"}),
+    Combatant("Grolk", "orques", {"CC": 40, "Ag": 25}),
+    Combatant("Sans", "orques", {"Ag": 30}, skills={"esquive"}),  # no CC: a parry refused
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_DEFENDERS), st.booleans(), st.booleans(),
+       st.integers(0, 3), st.integers(0, 3), st.booleans(), st.booleans(),
+       st.integers(1, 3), st.integers(1, 3), st.booleans())
+def test_allowed_defences_is_check_defence_d100_parry_2_d100_dodge_2(
+        defender: Combatant, prepared: bool, two: bool, parries: int, dodges: int,
+        surprised: bool, ranged: bool, per_round: int, dodges_per_round: int,
+        can_defend: bool) -> None:
+    """D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1: the defences
+    automated play offers (cached) are those ``check_defence`` allows, asked twice."""
+    g = Guard(prepared, two, parries, dodges, surprised)
+    rules = d100_rules.Rules(parries_per_round=per_round, dodges_per_round=dodges_per_round,
+                             surprised_can_defend=can_defend)
+    expected = []
+    for defence in ("parade", "esquive"):
+        try:
+            check_defence(defender, defence, g, ranged, rules)
+        except EscarmoucheError:
+            continue
+        expected.append(defence)
+    assert allowed_defences(defender, g, ranged, rules) == tuple(expected)
+    assert allowed_defences(defender, g, ranged, rules) == tuple(expected)
+
+
+def test_allowed_defences_follow_a_new_combatant_d100_dodge_1() -> None:
+    """D100-DODGE-1: an answer belongs to one combatant, never to another one that
+    happens to reuse its place in memory."""
+    d100_actions._DEFENCES.clear()
+    for skills in ({"esquive"}, set(), {"esquive"}):
+        c = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills=skills)
+        assert allowed_defences(c, Guard(), False) == (("esquive",) if skills else ())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 100), st.integers(0, 100), st.sampled_from(
+    ["tête", "tete", "corps", "bras droit", "jambe gauche"]))
+def test_stat_and_armour_read_once_are_read_right_d100_atk_3(
+        cc: int, pa: int, zone: str) -> None:
+    """D100-ATK-3: a stat and a zone's armour read through the per-combatant answers are
+    the values computed afresh."""
+    c = Combatant("Aldric", "héros", {"CC": cc, "PA_tete": pa, "PA": 1})
+    for _ in range(2):
+        assert d100_rules.stat(c, "CC") == d100_rules._stat(c, "CC") == cc
+        assert d100_rules.armour_at(c, zone) == d100_rules._armour_at(c, zone)
+    assert d100_rules.armour_at(c, "tête") == pa
+
+
+def test_stat_refusal_is_never_kept_d100_atk_3() -> None:
+    """D100-ATK-3: a stat out of the d100 bounds is refused at every read."""
+    c = Combatant("Aldric", "héros", {"CC": 150})
+    for _ in range(2):
+        with pytest.raises(EscarmoucheError, match="CC"):
+            d100_rules.stat(c, "CC")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([*CATEGORIES, "attaquer", "deplacement"]), max_size=8),
+       st.integers(0, 2), st.sampled_from([None, Rules(), Rules(max_action_points_per_turn=1)]))
+def test_turn_fit_cached_is_the_fit_d20_act_2(actions: list[str], points: int,
+                                              rules: Rules | None) -> None:
+    """D20-ACT-1..3: a turn plan answered from the cache is the plan computed afresh, and
+    a refusal is refused again, with the same message."""
+    def fresh() -> object:
+        try:
+            return turn._fit_checked(actions, points, rules, "")
+        except EscarmoucheError as err:
+            return str(err)
+
+    def cached() -> object:
+        try:
+            return turn._fit(actions, points, rules, "")
+        except EscarmoucheError as err:
+            return str(err)
+
+    assert cached() == fresh()
+    assert cached() == fresh()
+
+
+def test_turn_fit_refuses_a_bool_after_an_int_d20_act_3() -> None:
+    """D20-ACT-3: ``True`` action points are refused even after ``1`` was answered
+    (equal keys, different types)."""
+    turn._fit(["simple"], 1, None, "")
+    with pytest.raises(EscarmoucheError):
+        turn._fit(["simple"], True, None, "")
+
+
+@pytest.mark.parametrize("name", sorted(example_rosters()))
+def test_simulation_log_is_the_full_log_without_its_texts_core_log(name: str) -> None:
+    """CORE-LOG: in simulation mode the texts given as functions are never written, and
+    everything else of each event (kind, actor, turn, rules, data, built on demand) is
+    what the full engine logs; the full engine writes every text."""
+    r = load_roster(example_rosters()[name])
+    for seed in range(3):
+        full = r.play(sim.stream(seed, 0, sim.DICE), max_turns=20,
+                      tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+        prepared = sim.prepare(r, max_turns=20)
+        fast = prepared.template.simulated()
+        dice = sim.stream(seed, 0, sim.DICE)
+        fast.start(dice, **prepared.start_options)
+        fast.run(dice, max_turns=20, policy=prepared.policies,
+                 tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+        assert all(e.text for e in full.log)
+        assert any(not e.text for e in fast.log)
+        kept = [(e.turn, e.actor, e.kind, e.rules, dict(e.data))
+                for e in full.log if e.kind != "des"]
+        assert [(e.turn, e.actor, e.kind, e.rules, dict(e.data)) for e in fast.log] == kept
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=2, max_size=2),
+       st.sampled_from(["normal", "avantage", "desavantage"]),
+       st.integers(-5, 10), st.integers(1, 25))
+def test_d12_attack_drawn_directly_is_the_rolled_attack_d12_adv_1(
+        dice_shown: list[int], mode: str, bonus: int, defence: int) -> None:
+    """D12-CRIT-1, D12-ADV-1: the attack d12 drawn straight from the rng decide what the
+    dice of ``attack_expression`` decide, drawn in the same order."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems.d12.critical import resolve_attack_roll, roll_attack
+
+    need = 1 if mode == "normal" else 2
+    rng = ScriptedRolls(dice_shown)
+    rolled = roll_attack(rng, bonus=bonus, defence=defence, mode=mode)
+    assert rolled == resolve_attack_roll(dice_shown[:need], bonus=bonus, defence=defence,
+                                         mode=mode)
+    assert rng.used == need
+
+
+def test_d12_attack_refuses_a_die_out_of_its_faces_d12_crit_1() -> None:
+    """D12-CRIT-1: an rng that answers 13 for a d12 is refused, as before."""
+    from escarmouche.systems.d12.critical import roll_attack
+
+    class Bent:
+        def randint(self, a: int, b: int) -> int:
+            return b + 1
+
+    with pytest.raises(EscarmoucheError, match="d12"):
+        roll_attack(Bent(), defence=10)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["1d8+2", "1d6", "2d4-1"]), st.sampled_from([None, "explosif"]),
+       st.integers(0, 2**32))
+def test_d12_damage_cached_is_the_damage_d12_explode_1(weapon: str, option: str | None,
+                                                      seed: int) -> None:
+    """D12-CRIT-2, D12-EXPLODE-1: the damage answered from the cache is the damage of the
+    same dice computed afresh."""
+    import random
+
+    from escarmouche.systems.d12.critical import resolve_damage, roll_damage
+
+    for _ in range(2):
+        dmg = roll_damage(weapon, random.Random(seed), option=option)
+        assert dmg == resolve_damage(weapon, dmg.dice, option=option)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 100), st.integers(1, 100), st.integers(1, 10))
+def test_d100_attack_without_sentence_then_narrated_d100_atk_4(
+        attack_roll: int, defence_roll: int, damage_roll: int) -> None:
+    """D100-ATK-4: an attack resolved without its sentence (simulation mode) and given it
+    afterwards is the attack resolved with it."""
+    from escarmouche.systems.d100.attack import attack_setup, narrated, resolve_attack
+
+    aldric = Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
+                                           "M": 4, "B": 12})
+    grolk = Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
+                                          "M": 4, "B": 14})
+    setup = attack_setup(aldric, grolk, defence="parade", guard=Guard(parry_prepared=True))
+    full = resolve_attack(setup, attack_roll, defence_roll, damage_roll)
+    bare = resolve_attack(setup, attack_roll, defence_roll, damage_roll, narrate=False)
+    assert bare.sentence == "" and full.sentence
+    assert narrated(bare) == full
