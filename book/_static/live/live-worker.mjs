@@ -13,6 +13,8 @@
 let pyodide = null;
 let kernel = null;
 const queue = [];
+/** Stores Python's memory snapshot made at this start, once (null: none to store). */
+let keepSnapshot = null;
 
 // Every byte Pyodide, the lock and the wheels bring in is counted for the page's progress
 // line (« 2,3 Mo sur 9,1 Mo, encore 12 s environ »), in posts at most every 100 ms, when
@@ -266,12 +268,18 @@ async function boot(init) {
   }
   while (queue.length) handle(queue.shift());
   if (start.snapshot) {
-    // Saved once the page is live (gzip and the cache write take ~0.7 s of this worker).
+    // Saved once the page has run its examples (it says « keep_snapshot »), or 5 s after
+    // Python is ready: gzip and the cache write take ~0.7 s of this worker, which would
+    // otherwise delay the page's first results.
     const heap = start.snapshot;
     start.snapshot = null;
-    storeSnapshot(init, base, heap).then((bytes) => {
-      if (bytes) post({ type: "snapshot", made: "stored", bytes });
-    }, (error) => console.warn("[escarmouche live] snapshot", error));
+    keepSnapshot = () => {
+      keepSnapshot = null;
+      storeSnapshot(init, base, heap).then((bytes) => {
+        if (bytes) post({ type: "snapshot", made: "stored", bytes });
+      }, (error) => console.warn("[escarmouche live] snapshot", error));
+    };
+    setTimeout(() => keepSnapshot && keepSnapshot(), 5000);
   }
 }
 
@@ -291,6 +299,9 @@ function handle({ message, buffers }) {
         break;
       case "autosave_start":
         kernel.start_autosave();
+        break;
+      case "keep_snapshot":
+        if (keepSnapshot) keepSnapshot();
         break;
       case "resume": {
         const ok = kernel.resume(message.name, message.json);

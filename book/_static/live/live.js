@@ -835,6 +835,7 @@
     }).then(function () {
       if (rt.error) throw rt.error;
       mark("cells-done");
+      rt.post({ type: "keep_snapshot" }); // the worker may now save Python's start
       cells.forEach(makeEditable);
       button.hidden = true;
       setStatus(readyText(), "ready");
