@@ -291,7 +291,7 @@
         text.textContent = "Téléchargement" + NBSP + ": " + line + ".";
       }, function () {
         bar.removeAttribute("value"); // indeterminate: Python starts once, ~1 to 5 s
-        text.textContent = "Préparation du démarrage rapide de Python" + NBSP + "…";
+        text.textContent = "Préparation du démarrage rapide de Python…";
       }).then(function (p) {
         bar.hidden = true;
         button.hidden = true;

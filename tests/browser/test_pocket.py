@@ -373,7 +373,7 @@ def test_python_starts_from_this_devices_snapshot_and_survives_a_spoilt_one(
         box.get_by_role("button", name="Disponible hors ligne").click()
         page.wait_for_selector(".esc-offline-control .escarmouche-offline[data-state=cached]",
                                timeout=READY_MS)
-        assert "Préparation du démarrage rapide de Python\u00a0…" in page.evaluate(
+        assert "Préparation du démarrage rapide de Python…" in page.evaluate(
             "window.__texts")
         size = page.evaluate(SNAPSHOT_ENTRY)
         assert isinstance(size, int) and size > 1_000_000, size
