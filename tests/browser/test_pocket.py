@@ -4,9 +4,10 @@ Each test has its own Chromium profile with the service worker allowed (the othe
 browser tests block it: tools/browser_kit.launch_chromium) and its own server:
 
 - one visit, the runtime downloaded on consent (« Disponible hors ligne », its size
-  said first), then the server stopped and the context offline: five pages, the search,
-  an aide-mémoire printed, the PDF, the offline page, a demo activated and the GM
-  tracker used;
+  said first) and Python's memory snapshot made, then the server stopped and the context
+  offline: five pages, the search, an aide-mémoire printed, the PDF, the offline page, a
+  demo activated from the snapshot and the GM tracker used, then a spoilt snapshot
+  dropped and made again;
 - a new build published: « Nouvelle édition disponible », « Recharger », the old
   runtime caches removed;
 - a page of one build with the lock (wheels) of another: it refuses to run and says why.
@@ -68,6 +69,41 @@ def _pdf() -> Path:
     return found[-1]
 
 
+#: The memory snapshot's entry in the runtime's cache: its size in bytes, or null.
+SNAPSHOT_ENTRY = """async () => {
+  const live = window.escarmoucheLive;
+  const cache = await caches.open(window.escarmoucheOffline.runtimeCacheName(live.config.runtime));
+  const keys = (await cache.keys()).map((r) => r.url).filter((u) => u.includes("snapshot"));
+  if (keys.length !== 1) return keys.length ? keys : null;
+  return (await (await cache.match(keys[0])).arrayBuffer()).byteLength;
+}"""
+#: Replace the stored snapshot with a well-formed gzip of something that is no snapshot.
+SPOIL_SNAPSHOT = """async () => {
+  const live = window.escarmoucheLive;
+  const cache = await caches.open(window.escarmoucheOffline.runtimeCacheName(live.config.runtime));
+  const url = (await cache.keys()).map((r) => r.url).find((u) => u.includes("snapshot"));
+  const junk = new Blob([new Uint8Array(4096).fill(7)]).stream()
+    .pipeThrough(new CompressionStream("gzip"));
+  await cache.put(url, new Response(await new Response(junk).arrayBuffer()));
+  return url;
+}"""
+
+
+def _activate(page: Any) -> str:
+    """« Activer », then the first widget's answer to a new value; how Python started."""
+    page.locator("#escarmouche-live .escarmouche-live-activate").click()
+    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    widget = page.locator(".escarmouche-live-widget").first
+    handle = widget.locator(".noUi-handle").first
+    handle.wait_for(timeout=30_000)
+    handle.press("ArrowRight")  # 50 → 51: Python answers
+    page.evaluate("window.escarmoucheLive.settled()")
+    answer = widget.locator(".widget-html-content").first.inner_text()
+    assert "51\u00a0% de chances" in answer, answer
+    started: str = page.evaluate("window.escarmoucheLive.timings.snapshot")
+    return started
+
+
 def test_after_one_visit_the_book_works_with_the_network_off(
         playwright: Any, artifacts: Path) -> None:
     with launch_chromium(playwright, service_workers="allow") as context:
@@ -108,6 +144,10 @@ def test_after_one_visit_the_book_works_with_the_network_off(
             assert any(t.startswith("Téléchargement\u00a0: ") and " sur " in t
                        for t in texts), texts
             assert "Python est enregistré sur cet appareil" in box.inner_text()
+            # and Python's memory snapshot, made on the device (nothing downloaded)
+            assert "Préparation du démarrage rapide de Python…" in texts, texts
+            snapshot = page.evaluate(SNAPSHOT_ENTRY)
+            assert isinstance(snapshot, int) and snapshot > 1_000_000, snapshot
         # The server is gone and the context is offline.
         context.set_offline(True)
         for path in OFFLINE_PAGES:
@@ -145,12 +185,23 @@ def test_after_one_visit_the_book_works_with_the_network_off(
         assert bar.locator(".escarmouche-live-first").count() == 0
         bar.locator(".escarmouche-live-activate").click()
         page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+        assert page.evaluate("window.escarmoucheLive.timings.snapshot") == "restored"
         live = page.locator(".escarmouche-live-widget").first
         # the tracker opens with no fight under way (issue 27): start one, then a step
         live.get_by_role("button", name="Commencer le combat").click()
         live.get_by_role("button", name=NEXT_BUTTON).click()
         page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
         page.screenshot(path=artifacts / "pocket-offline-suivi.png", full_page=True)
+
+        # A snapshot that does not restore is dropped: Python starts normally, the page
+        # answers, and a good snapshot replaces the bad one.
+        page.evaluate(SPOIL_SNAPSHOT)
+        assert page.evaluate(SNAPSHOT_ENTRY) < 10_000
+        page.goto(url + "book/essai-navigateur.html")
+        assert _activate(page) == "made"
+        page.wait_for_function("() => window.escarmoucheLive.timings.snapshotBytes > 0",
+                               timeout=60_000)
+        assert page.evaluate(SNAPSHOT_ENTRY) > 1_000_000
         assert errors == []
 
 
@@ -316,79 +367,3 @@ def test_a_phone_starts_python_early_only_from_the_cache(playwright: Any) -> Non
                 tab.goto(demo)
                 assert tab.evaluate(PRESTARTED) is False, refusal
                 tab.close()
-
-
-#: The memory snapshot's entry in the runtime's cache: its size in bytes, or null.
-SNAPSHOT_ENTRY = """async () => {
-  const live = window.escarmoucheLive;
-  const cache = await caches.open(window.escarmoucheOffline.runtimeCacheName(live.config.runtime));
-  const keys = (await cache.keys()).map((r) => r.url).filter((u) => u.includes("snapshot"));
-  if (keys.length !== 1) return keys.length ? keys : null;
-  return (await (await cache.match(keys[0])).arrayBuffer()).byteLength;
-}"""
-#: Replace the stored snapshot with a well-formed gzip of something that is no snapshot.
-SPOIL_SNAPSHOT = """async () => {
-  const live = window.escarmoucheLive;
-  const cache = await caches.open(window.escarmoucheOffline.runtimeCacheName(live.config.runtime));
-  const url = (await cache.keys()).map((r) => r.url).find((u) => u.includes("snapshot"));
-  const junk = new Blob([new Uint8Array(4096).fill(7)]).stream()
-    .pipeThrough(new CompressionStream("gzip"));
-  await cache.put(url, new Response(await new Response(junk).arrayBuffer()));
-  return url;
-}"""
-
-
-def _activate(page: Any) -> str:
-    """« Activer », then the first widget's answer to a new value; how Python started."""
-    page.locator("#escarmouche-live .escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
-    widget = page.locator(".escarmouche-live-widget").first
-    handle = widget.locator(".noUi-handle").first
-    handle.wait_for(timeout=30_000)
-    handle.press("ArrowRight")  # 50 → 51: Python answers
-    page.evaluate("window.escarmoucheLive.settled()")
-    answer = widget.locator(".widget-html-content").first.inner_text()
-    assert "51\u00a0% de chances" in answer, answer
-    started: str = page.evaluate("window.escarmoucheLive.timings.snapshot")
-    return started
-
-
-def test_python_starts_from_this_devices_snapshot_and_survives_a_spoilt_one(
-        playwright: Any) -> None:
-    """« Disponible hors ligne » also keeps Python's memory snapshot (made on the device,
-    nothing downloaded); « Activer » then starts Python from it, and the page's example
-    answers. A snapshot that does not restore is dropped: Python starts normally and a
-    good snapshot replaces the bad one."""
-    with launch_chromium(playwright, service_workers="allow") as context, \
-            SiteServer(SITE) as server:
-        configure(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.add_init_script(RECORD_TEXT)
-        page.goto(server.url + "book/essai-navigateur.html")
-        assert page.evaluate(CONTROLLED) == "activated"
-        box = page.locator(".esc-offline-control .escarmouche-offline")
-        page.wait_for_selector(".esc-offline-control .escarmouche-offline[data-state=offer]")
-        box.get_by_role("button", name="Disponible hors ligne").click()
-        page.wait_for_selector(".esc-offline-control .escarmouche-offline[data-state=cached]",
-                               timeout=READY_MS)
-        assert "Préparation du démarrage rapide de Python…" in page.evaluate(
-            "window.__texts")
-        size = page.evaluate(SNAPSHOT_ENTRY)
-        assert isinstance(size, int) and size > 1_000_000, size
-
-        page.goto(server.url + "book/essai-navigateur.html")
-        assert _activate(page) == "restored"
-        assert page.evaluate(SNAPSHOT_ENTRY) == size  # used, not made again
-
-        page.evaluate(SPOIL_SNAPSHOT)
-        assert page.evaluate(SNAPSHOT_ENTRY) < 10_000
-        page.goto(server.url + "book/essai-navigateur.html")
-        assert _activate(page) == "made"
-        page.wait_for_function("() => window.escarmoucheLive.timings.snapshotBytes > 0",
-                               timeout=60_000)
-        assert page.evaluate(SNAPSHOT_ENTRY) > 1_000_000
-        page.goto(server.url + "book/essai-navigateur.html")
-        assert _activate(page) == "restored"
-        assert errors == []
