@@ -196,6 +196,15 @@
     });
   }
 
+  /** Whether this device may start Python without a press on « Activer » (an early
+   * start from the cache, the snapshot of « Disponible hors ligne »): not on iOS, where
+   * Pyodide has crashed tabs (memory) and Safari says nothing of the device's memory,
+   * nor with under 4 GB of memory. */
+  function affordsPython() {
+    if (/iPhone|iPad|iPod/.test(navigator.userAgent)) return false;
+    return !(navigator.deviceMemory && navigator.deviceMemory < 4);
+  }
+
   /** Python's memory snapshot, made now rather than at the first « Activer »: a worker
    * starts Python once from the runtime just cached and keeps its heap in the runtime's
    * cache (book/_static/live/live-worker.mjs, `snapshotOnly`), so that every later start
@@ -246,6 +255,7 @@
    * its failure is only logged. */
   function keepOffline(packages, onProgress, onPreparing) {
     return download(packages, onProgress).then(function (p) {
+      if (!affordsPython()) return p; // the first « Activer » will make it, if anything
       if (onPreparing) onPreparing();
       return prepareSnapshot(p.manifest).then(function () { return p; }, function (error) {
         console.warn("[escarmouche] snapshot", error);
@@ -368,6 +378,7 @@
     NNBSP: NNBSP,
     runtimeCached: runtimeCached,
     runtimeCacheName: runtimeCacheName,
+    affordsPython: affordsPython,
     plan: plan,
     download: download,
     keepOffline: keepOffline,

@@ -366,4 +366,7 @@ def test_a_phone_starts_python_early_only_from_the_cache(playwright: Any) -> Non
                 tab.add_init_script(refusal)
                 tab.goto(demo)
                 assert tab.evaluate(PRESTARTED) is False, refusal
+                # nor does « Disponible hors ligne » start Python there for the snapshot
+                affords = tab.evaluate("window.escarmoucheOffline.affordsPython()")
+                assert affords is (refusal is not IPHONE), refusal
                 tab.close()

@@ -121,7 +121,8 @@ async function startPython(loadPyodide, options, init, base) {
       await dropSnapshot(init, base);
     }
   }
-  const keep = Boolean(init.cache) && typeof CompressionStream === "function";
+  const keep = Boolean(init.cache) && init.makeSnapshot !== false
+    && typeof CompressionStream === "function";
   const py = await loadPyodide({ ...options, _makeSnapshot: keep });
   let snapshot = null;
   if (keep) {

@@ -183,8 +183,11 @@
       packages: config.packages,
       widgets: config.widgets,
       runtime: config.runtime,
-      // where the worker keeps Python's memory snapshot (live-worker.mjs): the runtime's cache
+      // where the worker keeps Python's memory snapshot (live-worker.mjs): the runtime's
+      // cache; making one holds a second copy of Python's heap for a few seconds, which
+      // a device that cannot afford an unasked start does not do (restoring costs less)
       cache: config.runtime ? shared.runtimeCacheName(config.runtime) : "",
+      makeSnapshot: shared.affordsPython(),
     };
     (cached === undefined ? runtimeCached() : Promise.resolve(cached)).then(function (hit) {
       init.cached = Boolean(hit);
@@ -874,11 +877,8 @@
     if (!config.widgets && !used) return false;
     var c = navigator.connection;
     if (c && (c.saveData || /2g/.test(c.effectiveType || ""))) return false;
-    if (navigator.deviceMemory && navigator.deviceMemory < 4) return false;
-    // iOS keeps the static page until the reader asks: Pyodide has crashed its tabs
-    // (memory), and Safari says nothing of the device's memory.
-    if (/iPhone|iPad|iPod/.test(navigator.userAgent)) return false;
-    return true;
+    // not on iOS nor with under 4 GB of memory (escarmouche-offline.js says why)
+    return shared.affordsPython();
   }
 
   /** Phones: not on a battery under 20 % that is not charging (where the browser says). */
