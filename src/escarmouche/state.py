@@ -287,17 +287,19 @@ def _copy_json(value: T) -> T:
     return copy.deepcopy(value)
 
 
-#: parses of JSON values of a fight's state, by the value's identity (the value is held,
-#: so its id is not reused while it is here): :func:`parsed`
+#: what :func:`parsed` computed, by the value's identity (the value is held, so its id is
+#: not reused while it is here)
 _PARSED: dict[int, tuple[object, object]] = {}
 _PARSED_MAX = 256
 
 
 def parsed(value: object, parse: Callable[[Any], T]) -> T:
-    """``parse(value)``, computed once per JSON value: for what a system writes once in
-    its state and reads at every turn or activation (an initiative), **never changed in
-    place afterwards** (a new value replaces it). A copy of the state (a draft) shares
-    such a value rather than copying it, so it stays parsed.
+    """``parse(value)``, computed once per value **never changed in place** (a new value
+    replaces it): a JSON value a system writes once in its state and reads at every turn
+    or activation (an initiative; a copy of the state, a draft, shares such a value rather
+    than copying it, so it stays parsed), or a frozen object asked the same questions
+    again and again (a combatant's stats, a rule set's action list). The engine's one
+    memo by identity, bounded.
 
     >>> calls = []
     >>> data = {"ordre": ["Brune"]}

@@ -62,6 +62,7 @@ from escarmouche.systems.d100.rules import (
     ActionDef,
     Rules,
     Weapon,
+    combatant_answers,
     get_weapon,
 )
 from escarmouche.text.fmt import join, plural, quote
@@ -384,40 +385,33 @@ def guard(ctx: Ctx[Rules], name: str) -> Guard:
     )
 
 
-#: :func:`allowed_defences`' answers, by the defender's identity (held with its answer,
-#: so its id is not reused while it is here), guard, range and rules
-_DEFENCES: dict[tuple[int, Guard, bool, Rules], tuple[Combatant, tuple[str, ...]]] = {}
-_DEFENCES_MAX = 4096
-
-
 def allowed_defences(defender: Combatant, guard: Guard, ranged: bool,
                      rules: Rules = DEFAULT_RULES) -> tuple[str, ...]:
     """The defences among « parade » and « esquive » (in that order) that
     :func:`check_defence` allows ``defender`` now: what automated play offers a defender's
     policy (D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1). A pure
     function of its arguments (a combatant is frozen, a guard too), answered once per
-    set of them.
+    set of them, among the combatant's other answers (:func:`combatant_answers`).
 
     >>> aldric = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"})
     >>> allowed_defences(aldric, Guard(parry_prepared=True), ranged=False)
     ('parade', 'esquive')
     """
-    key = (id(defender), guard, ranged, rules)
+    answers = combatant_answers(defender)
+    key = ("defences", guard, ranged, rules)
     try:
-        hit = _DEFENCES.get(key)
+        known: tuple[str, ...] | None = answers.get(key)
     except TypeError:  # rules holding an unhashable value: answered without the cache
         return _allowed_defences(defender, guard, ranged, rules)
-    if hit is not None and hit[0] is defender:
-        return hit[1]
-    answer = _allowed_defences(defender, guard, ranged, rules)
-    if len(_DEFENCES) >= _DEFENCES_MAX:
-        _DEFENCES.clear()
-    _DEFENCES[key] = (defender, answer)
-    return answer
+    if known is None:
+        answers[key] = known = _allowed_defences(defender, guard, ranged, rules)
+    return known
 
 
 def _allowed_defences(defender: Combatant, guard: Guard, ranged: bool, rules: Rules
                       ) -> tuple[str, ...]:
+    """:func:`allowed_defences` computed afresh: each defence asked of
+    :func:`check_defence`."""
     options = []
     for defence in ("parade", "esquive"):
         try:

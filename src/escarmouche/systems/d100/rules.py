@@ -24,6 +24,7 @@ from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
 from escarmouche.options import check_options, option
 from escarmouche.render.table import OptionsTable
+from escarmouche.state import parsed
 from escarmouche.text.fmt import join, quote
 
 __all__ = [
@@ -469,27 +470,27 @@ STATS: Mapping[str, tuple[int, int, str]] = MappingProxyType({
 ARMOUR_MAX = 100
 
 
-#: the stats and armour already read of each combatant (frozen, so a pure function of
-#: it), by its identity: the combatant is held with its answers, so its id is not reused
-#: while it is here (:func:`_answers`); a refusal is never stored
-_READ: dict[int, tuple[Combatant, dict[object, int]]] = {}
-_READ_MAX = 1024
+def combatant_answers(combatant: Combatant) -> dict[Any, Any]:
+    """The answers already given about ``combatant`` (frozen, so each a pure function of
+    it): its stats, its armour by zone, the defences it may use
+    (:func:`~escarmouche.systems.d100.actions.allowed_defences`); a refusal is never
+    stored. One dict per combatant, through the engine's memo by identity
+    (:func:`escarmouche.state.parsed`), emptied when it reaches 512 answers."""
+    answers: dict[Any, Any] = parsed(combatant, _no_answers)
+    if len(answers) >= 512:
+        answers.clear()
+    return answers
 
 
-def _answers(combatant: Combatant) -> dict[object, int]:
-    entry = _READ.get(id(combatant))
-    if entry is None or entry[0] is not combatant:
-        if len(_READ) >= _READ_MAX:
-            _READ.clear()
-        entry = _READ[id(combatant)] = (combatant, {})
-    return entry[1]
+def _no_answers(_: Combatant) -> dict[Any, Any]:
+    return {}
 
 
 def stat(combatant: Combatant, key: str) -> int:
     """A d100 stat of ``combatant``, checked against its bounds (0–100 for percentages)."""
-    answers = _answers(combatant)
+    answers = combatant_answers(combatant)
     if type(key) is str:
-        known = answers.get(key)
+        known: int | None = answers.get(key)
         if known is not None:
             return known
         answers[key] = value = _stat(combatant, key)
@@ -525,8 +526,8 @@ def armour_at(combatant: Combatant, location: str) -> int:
     """
     if type(location) is not str:
         return _armour_at(combatant, location)
-    answers = _answers(combatant)
-    known = answers.get(("PA", location))
+    answers = combatant_answers(combatant)
+    known: int | None = answers.get(("PA", location))
     if known is None:
         answers[("PA", location)] = known = _armour_at(combatant, location)
     return known

@@ -70,10 +70,6 @@ def _whose(current: str | None) -> str:
     return "de l’environnement" if current == ENVIRONMENT else de(current)
 
 
-#: each list of actions with its catalogue, by the list's identity (held with it)
-_CATALOGUES: dict[int, tuple[object, Mapping[str, ActionSpec]]] = {}
-
-
 class D12System(System[Rules]):
     """The d12 rules in the encounter engine.
 
@@ -411,15 +407,9 @@ class D12System(System[Rules]):
     def catalogue(self, rules: Rules) -> Mapping[str, ActionSpec]:
         """The action list of ``rules`` (D12-ACT-1: editable data), by id (read-only; built
         once per list of actions, a tuple of frozen specs, asked at every action)."""
-        actions = rules.actions
-        if type(actions) is not tuple:
+        if type(rules.actions) is not tuple:
             return catalogue(rules)
-        hit = _CATALOGUES.get(id(actions))
-        if hit is None or hit[0] is not actions:
-            if len(_CATALOGUES) >= 64:
-                _CATALOGUES.clear()
-            hit = _CATALOGUES[id(actions)] = (actions, MappingProxyType(catalogue(rules)))
-        return hit[1]
+        return parsed(rules.actions, lambda _: MappingProxyType(catalogue(rules)))
 
     def _group_acting(self, ctx: Ctx[Rules], actor: str) -> bool:
         current = ctx.state.current
