@@ -16,7 +16,11 @@ Only the wording of the failure changes: nbval decides what passes, as before.
 
 from __future__ import annotations
 
+import atexit
 import difflib
+import itertools
+import shutil
+import tempfile
 import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -124,3 +128,41 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         cell: Any = item
         cell.compare_outputs = types.MethodType(_french_compare(cell.compare_outputs), cell)
         cell.repr_failure = types.MethodType(_french_failure(cell.repr_failure), cell)
+
+
+# Kernels over Unix sockets, not TCP ports. jupyter_client picks a kernel's five TCP ports by
+# binding and releasing them, and the kernel binds them a moment later: with two pytest-xdist
+# workers starting kernels at once, the other worker's kernel (or any outgoing connection) can
+# take a port in between, and the kernel dies before replying to kernel_info (seen in CI:
+# « Kernel died before replying to kernel_info », all of d100/tirs's cells in error). A socket
+# file in a directory of this process's own cannot be taken by anyone else.
+_IPC_DIR = tempfile.mkdtemp(prefix="escarmouche-nbval-")
+atexit.register(shutil.rmtree, _IPC_DIR, ignore_errors=True)
+_IPC_NAMES = (f"{_IPC_DIR}/k{n}" for n in itertools.count())
+
+
+def _start_kernel_over_ipc(startup_timeout: float = 60, kernel_name: str = "python",
+                           **kwargs: Any) -> tuple[Any, Any]:
+    """nbval's own ``start_new_kernel``, with ``transport="ipc"`` on the manager."""
+    from nbval import kernel as nbval_kernel
+
+    km = nbval_kernel.KernelManager(
+        kernel_name=kernel_name, kernel_spec_manager=nbval_kernel.NbvalKernelspecManager(),
+        transport="ipc", ip=next(_IPC_NAMES))
+    km.start_kernel(**kwargs)
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=startup_timeout)
+    except RuntimeError:
+        kc.stop_channels()
+        km.shutdown_kernel()
+        raise
+    return km, kc
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.hasplugin("nbval"):
+        from nbval import kernel as nbval_kernel
+
+        nbval_kernel.start_new_kernel = _start_kernel_over_ipc
