@@ -124,3 +124,48 @@ def test_the_tracker_autosaves_after_each_operation_and_resumes() -> None:
     assert saved[0]["name"] == "suivi"
     assert saved[0]["summary"]["system"] == "d12"
     assert saved[0]["summary"]["events"] > 0
+
+
+def _pyc(source: str, *, checked: bool) -> bytes:
+    """An unchecked (or checked) hash-based pyc of this interpreter for ``source``."""
+    from importlib._bootstrap_external import _code_to_hash_pyc  # type: ignore[attr-defined]
+    from importlib.util import source_hash
+
+    code = compile(source, "<wheel>", "exec")
+    data: bytes = _code_to_hash_pyc(code, source_hash(source.encode()), checked=checked)
+    return data
+
+
+def test_the_page_wheels_import_from_their_zip_with_their_bytecode(tmp_path: Path) -> None:
+    """kernel.use_wheels: the worker writes the page's wheels as they came and imports
+    from them; a module's unchecked pyc in ``__pycache__`` is used (here its code differs
+    from the source, to tell them apart), a module without one, or with a checked one, is
+    compiled from its source; package data, metadata and tracebacks' source lines work."""
+    import zipfile
+
+    tag = sys.implementation.cache_tag
+    wheel = tmp_path / "demo-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("demo/__init__.py", "WHERE = 'source'\n")
+        z.writestr(f"demo/__pycache__/__init__.{tag}.pyc", _pyc("WHERE = 'pyc'\n", checked=False))
+        z.writestr("demo/plain.py",
+                   "WHERE = 'source'\n\ndef boom():\n    raise ValueError('ici')\n")
+        z.writestr("demo/checked.py", "WHERE = 'source'\n")
+        z.writestr(f"demo/__pycache__/checked.{tag}.pyc", _pyc("WHERE = 'pyc'\n", checked=True))
+        z.writestr("demo/donnees.txt", "des dés\n")
+        z.writestr("demo-1.0.dist-info/METADATA",
+                   "Metadata-Version: 2.1\nName: demo\nVersion: 1.0\n")
+    run(f"""
+        import importlib.metadata, importlib.resources, traceback
+        kernel.use_wheels([{str(wheel)!r}])
+        import demo, demo.plain, demo.checked
+        assert (demo.WHERE, demo.plain.WHERE, demo.checked.WHERE) == ("pyc", "source", "source")
+        assert demo.__file__ == {str(wheel)!r} + "/demo/__init__.py", demo.__file__
+        assert type(demo.__loader__).__name__ == "WheelImporter"
+        assert importlib.resources.files("demo").joinpath("donnees.txt").read_text() == "des dés\\n"
+        assert importlib.metadata.version("demo") == "1.0"
+        try:
+            demo.plain.boom()
+        except ValueError:
+            assert "raise ValueError('ici')" in traceback.format_exc()
+    """)

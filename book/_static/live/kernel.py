@@ -1,6 +1,7 @@
 """The Python side of the book's live pages (runs in Pyodide, in a Web Worker).
 
-``live-worker.mjs`` loads this module after Pyodide and the page's packages, then calls
+``live-worker.mjs`` loads this module once Pyodide is up, puts the page's wheels on
+``sys.path`` (:func:`use_wheels`: imported from their zip), then calls
 :func:`setup` with a ``post(json, buffers)`` function that sends a message to the page.
 It gives the page a tiny kernel, without IPython and without ipykernel:
 
@@ -30,11 +31,14 @@ from __future__ import annotations
 import ast
 import io
 import json
+import marshal
 import os
 import sys
 import traceback
 import types
+import zipimport
 from collections.abc import Callable, Sequence
+from importlib.util import MAGIC_NUMBER
 from typing import Any
 
 # Set before ipywidgets is imported (it reads it once). The page expects the echo of
@@ -376,6 +380,74 @@ def resume(name: str, text: str) -> bool:
             _saved[found_name] = text
         return ok
     return False
+
+
+# --- the page's wheels, imported from their zip ------------------------------------------
+
+
+class WheelImporter(zipimport.zipimporter):
+    """zipimport for a pure-Python wheel on ``sys.path``, with the wheel's bytecode.
+
+    A wheel is a zip file, and Python imports a pure-Python package straight from a zip
+    on ``sys.path``; the worker writes the page's wheels to the file system as they came
+    and imports from them, instead of ``loadPackage`` unpacking each (about 1 000 files,
+    0.2–0.4 s: bench/README-browser.md). But ``zipimport`` looks for ``mod.pyc`` beside
+    ``mod.py``, while the site's wheels keep their bytecode in ``__pycache__`` (unchecked
+    hash-based pycs of this very Python, tools/lite/precompile_wheels.mjs), where an
+    unpacked install finds it: without this class every module would be compiled from
+    source. Sources stay in the zip, so tracebacks still show code lines.
+    """
+
+    def _toc(self) -> Any:
+        """The zip's table of contents (``_get_files()`` from Python 3.13, ``_files``
+        before: Pyodide has 3.14, the tests run this module under the project's CPython)."""
+        get = getattr(self, "_get_files", None)
+        return get() if get is not None else self._files
+
+    def _paths(self, fullname: str) -> tuple[str, str] | None:
+        """The module's source and bytecode paths in the zip, if it has a source."""
+        name = fullname.rpartition(".")[2]
+        base = self.prefix + name
+        files = self._toc()
+        if f"{base}/__init__.py" in files:
+            return f"{base}/__init__.py", f"{base}/__pycache__/__init__.{_TAG}.pyc"
+        if f"{base}.py" in files:
+            return f"{base}.py", f"{self.prefix}__pycache__/{name}.{_TAG}.pyc"
+        return None
+
+    def get_filename(self, fullname: str) -> str:
+        # zipimport finds the file name by compiling the module: not needed to name it
+        paths = self._paths(fullname)
+        if paths is None:
+            return str(super().get_filename(fullname))
+        return f"{self.archive}/{paths[0]}"
+
+    def get_code(self, fullname: str) -> Any:
+        paths = self._paths(fullname)
+        if paths is not None and paths[1] in self._toc():
+            data = self.get_data(paths[1])
+            # an unchecked hash-based pyc of this Python (PEP 552, flags 1): used as is,
+            # as the import system does; anything else is compiled from the source
+            if data[:4] == MAGIC_NUMBER and int.from_bytes(data[4:8], "little") == 1:
+                return marshal.loads(memoryview(data)[16:])
+        return super().get_code(fullname)
+
+
+_TAG = sys.implementation.cache_tag
+
+
+def _wheel_hook(path: str) -> WheelImporter:
+    if not (path.endswith(".whl") or ".whl/" in path):
+        raise ImportError("pas une roue")
+    return WheelImporter(path)
+
+
+def use_wheels(paths: Sequence[str]) -> None:
+    """Import the packages of these wheel files (already on the file system) from them."""
+    if _wheel_hook not in sys.path_hooks:
+        sys.path_hooks.insert(0, _wheel_hook)
+    sys.path[0:0] = [p for p in paths if p not in sys.path]
+    sys.path_importer_cache.clear()
 
 
 # --- boot -------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ self.fetch = async (input, init) => {
   const response = await realFetch(input, init);
   if (!counting) return response;
   const url = String(input.url || input);
-  // A second fetch of a file (the wheels are prefetched) is not counted twice.
+  // A second fetch of a file (loadPackage after fetchWheels) is not counted twice.
   if (!response.body || countedUrls.has(url)) return response;
   countedUrls.add(url);
   const counter = new TransformStream({
@@ -169,18 +169,45 @@ function rewriteLock(text, keep) {
   return JSON.stringify(lock);
 }
 
-function prefetch(lock, names, base) {
+/** The SHA-256 of bytes, in hex. */
+async function sha256Bytes(bytes) {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The wheels of `names` and of their dependencies in the lock, fetched (while the wasm
+ * compiles) and checked against the lock's SHA-256 (the lock is this build's: a wheel of
+ * another build is refused as an edition error). Resolves with [{file, bytes}], or null
+ * when one of them is not a pure-Python wheel (then loadPackage installs them all). */
+function fetchWheels(lock, names, base) {
   const seen = new Set();
   const todo = [...names];
+  const entries = [];
   while (todo.length) {
     const name = todo.pop();
     const entry = lock.packages[name];
     if (!entry || seen.has(name)) continue;
     seen.add(name);
     todo.push(...entry.depends);
-    fetch(base + entry.file_name).then((r) => r.arrayBuffer()).catch(() => {});
+    entries.push(entry);
   }
+  const pure = entries.every((e) => /-none-any\.whl$/.test(e.file_name) && e.sha256);
+  return Promise.all(entries.map(async (entry) => {
+    const response = await fetch(base + entry.file_name);
+    if (!response.ok) throw new Error(`${entry.file_name} : HTTP ${response.status}`);
+    const bytes = await response.arrayBuffer();
+    if (!pure) return null;
+    if (await sha256Bytes(bytes) !== entry.sha256) {
+      const error = new Error(`${entry.file_name} n’est pas celle du verrou`);
+      error.step = "edition";
+      throw error;
+    }
+    return { file: entry.file_name, bytes };
+  })).then((wheels) => (pure ? wheels : null));
 }
+
+/** Where the page's wheels are written, and imported from (kernel.py: use_wheels). */
+const WHEELS_DIR = "/home/pyodide/roues";
 
 async function boot(init) {
   counting = !init.cached;
@@ -209,8 +236,10 @@ async function boot(init) {
     }
     return rewriteLock(text, init.packages);
   });
-  // The wheels download while the wasm compiles (loadPackage then finds them cached).
-  lock.then((text) => prefetch(JSON.parse(text), init.packages, base)).catch(() => {});
+  // The wheels download while the wasm compiles; pure-Python ones are then imported from
+  // their zip (kernel.py: use_wheels), with no unpacking.
+  const wheels = lock.then((text) => fetchWheels(JSON.parse(text), init.packages, base));
+  wheels.catch(() => {});
   const source = fetch(new URL(init.kernel, self.location.href)).then((r) => {
     if (!r.ok) throw new Error(`kernel.py : HTTP ${r.status}`);
     return r.text();
@@ -244,10 +273,23 @@ async function boot(init) {
   post({ type: "status", step: "python", ms: performance.now() - started, snapshot: start.made });
   try {
     const t0 = performance.now();
-    await pyodide.loadPackage(init.packages, { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
+    const zipped = await wheels;
+    if (!zipped) {
+      await pyodide.loadPackage(init.packages, { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
+    } else {
+      pyodide.FS.mkdirTree(WHEELS_DIR);
+      for (const wheel of zipped) {
+        pyodide.FS.writeFile(`${WHEELS_DIR}/${wheel.file}`, new Uint8Array(wheel.bytes));
+      }
+    }
     pyodide.FS.writeFile("/home/pyodide/escarmouche_live_kernel.py", await source);
     pyodide.runPython("import sys\nif '/home/pyodide' not in sys.path: sys.path.insert(0, '/home/pyodide')");
     kernel = pyodide.pyimport("escarmouche_live_kernel");
+    if (zipped) {
+      const paths = pyodide.toPy(zipped.map((wheel) => `${WHEELS_DIR}/${wheel.file}`));
+      kernel.use_wheels(paths);
+      paths.destroy();
+    }
     const send = (json, buffers) => {
       let bufs = [];
       if (buffers && buffers.length) {
@@ -260,7 +302,7 @@ async function boot(init) {
     kernel.setup(send, Boolean(init.widgets));
     post({ type: "timing", packages: t1 - t0, imports: performance.now() - t1 });
   } catch (error) {
-    return fail("engine", error);
+    return fail(error.step || "engine", error);
   }
   post({ type: "status", step: "ready", ms: performance.now() - started });
   if (init.snapshotOnly) {
