@@ -34,16 +34,14 @@ new MutationObserver(() => {
 }).observe(document, {subtree: true, childList: true, characterData: true});
 """
 
-#: The first worker the page starts points at a missing file (a server hiccup).
-BREAK_FIRST_WORKER = """
+#: Every worker the page makes points at a missing file (a server hiccup) until the test
+#: sets ``window.__workersBack``: the one prepared while the page is read (replaced by a
+#: sound one when « Activer » finds it broken) and that sound one too.
+BREAK_WORKERS = """
 localStorage.removeItem('escarmouche-live:utilise');  // no start before the click
 const RealWorker = window.Worker;
-let broken = false;
 window.Worker = function (url, options) {
-  if (!broken) {
-    broken = true;
-    url = String(url).replace('live-worker.mjs', 'absent-worker.mjs');
-  }
+  if (!window.__workersBack) url = String(url).replace('live-worker.mjs', 'absent-worker.mjs');
   return new RealWorker(url, options);
 };
 """
@@ -108,13 +106,14 @@ def test_a_tap_before_the_script_runs_still_activates(page: Any, site_url: str) 
 
 def test_a_rule_page_recovers_from_a_failed_start_and_its_cells_run_again(
         page: Any, site_url: str) -> None:
-    page.add_init_script(BREAK_FIRST_WORKER)
+    page.add_init_script(BREAK_WORKERS)
     page.goto(f"{site_url}book/d12/critique.html")
     bar = page.locator("#escarmouche-live")
     bar.locator(".escarmouche-live-activate").click()
     page.wait_for_selector("#escarmouche-live[data-state=error]", timeout=READY_MS)
     assert bar.locator(".escarmouche-live-status").inner_text().startswith(
         "Échec du chargement de Python\u00a0: ")
+    page.evaluate("window.__workersBack = true")
     bar.get_by_role("button", name="Réessayer").click()
     page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
 

@@ -1,6 +1,7 @@
 // The Web Worker of the book's live pages: Pyodide, the page's packages, and kernel.py.
 //
-// The page (live.js) posts one `init` message, then `run`, `comm_msg`, `comm_close`,
+// The page (live.js) may post `prepare` (the worker made before any click imports Pyodide's
+// small loader, nothing more), then posts one `init` message, then `run`, `comm_msg`, `comm_close`,
 // `autosave_start` and `resume` messages; everything goes both ways as JSON strings
 // (binary widget buffers ride alongside, as transferred ArrayBuffers). Messages that
 // arrive before Python is ready wait in a queue.
@@ -209,12 +210,23 @@ function fetchWheels(lock, names, base) {
 /** Where the page's wheels are written, and imported from (kernel.py: use_wheels). */
 const WHEELS_DIR = "/home/pyodide/roues";
 
+/** Pyodide's small loader module (18 KB), imported once: when the page prepares this
+ * worker before any click (« prepare »), or at the start of the boot. */
+let loader = null;
+function importLoader(base) {
+  if (!loader || loader.base !== base) {
+    loader = { base, module: import(base + "pyodide.mjs") };
+    loader.module.catch(() => {});
+  }
+  return loader.module;
+}
+
 async function boot(init) {
   counting = !init.cached;
   const base = new URL(init.pyodide, self.location.href).href;
   let loadPyodide;
   try {
-    ({ loadPyodide } = await import(base + "pyodide.mjs"));
+    ({ loadPyodide } = await importLoader(base));
   } catch (error) {
     return fail("python", error);
   }
@@ -361,6 +373,10 @@ function handle({ message, buffers }) {
 
 self.onmessage = (event) => {
   const message = JSON.parse(event.data.json);
+  if (message.type === "prepare") {
+    importLoader(new URL(message.pyodide, self.location.href).href);
+    return;
+  }
   if (message.type === "init") {
     message.interrupt = event.data.interrupt || null;
     boot(message);
