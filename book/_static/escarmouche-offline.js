@@ -205,6 +205,33 @@
     return !(navigator.deviceMemory && navigator.deviceMemory < 4);
   }
 
+  /** A Web Worker of the live pages (book/_static/live/live-worker.mjs). */
+  function liveWorker() {
+    return new Worker(new URL("_static/live/live-worker.mjs", ROOT).href, { type: "module" });
+  }
+
+  /** The `init` message of a live worker, in one place (live.js « Activer » and the
+   * snapshot of « Disponible hors ligne »): `pyodide`, the core's folder; `runtime`, the
+   * SHA-256 of this build's lock (the worker refuses another build's); `packages` and
+   * `widgets`, what the page imports; `cached`, the runtime is in this device's cache;
+   * `makeSnapshot`, `snapshotOnly`, `interrupt` as live-worker.mjs says. The worker keeps
+   * Python's snapshot in the runtime's cache, named from `runtime`. */
+  function workerInit(o) {
+    return {
+      type: "init",
+      pyodide: new URL(o.pyodide, location.href).href,
+      kernel: new URL("_static/live/kernel.py", ROOT).href,
+      packages: o.packages,
+      widgets: Boolean(o.widgets),
+      runtime: o.runtime || "",
+      cache: o.runtime ? runtimeCacheName(o.runtime) : "",
+      cached: Boolean(o.cached),
+      makeSnapshot: Boolean(o.makeSnapshot),
+      snapshotOnly: Boolean(o.snapshotOnly),
+      interrupt: o.interrupt || null,
+    };
+  }
+
   /** Python's memory snapshot, made now rather than at the first « Activer »: a worker
    * starts Python once from the runtime just cached and keeps its heap in the runtime's
    * cache (book/_static/live/live-worker.mjs, `snapshotOnly`), so that every later start
@@ -214,7 +241,7 @@
    * none kept) once the worker is done. */
   function prepareSnapshot(manifest) {
     return new Promise(function (resolve, reject) {
-      var worker = new Worker(new URL("_static/live/live-worker.mjs", ROOT).href, { type: "module" });
+      var worker = liveWorker();
       var bytes = 0;
       var stop = function () {
         clearTimeout(timer);
@@ -240,12 +267,11 @@
         stop();
         reject(new Error(event.message || "worker"));
       };
-      worker.postMessage({ json: JSON.stringify({
-        type: "init", snapshotOnly: true, cached: true, widgets: true,
-        packages: manifest.engine.concat(manifest.widgets),
-        pyodide: new URL(manifest.base, ROOT).href, cache: manifest.cache, runtime: manifest.version,
-        kernel: new URL("_static/live/kernel.py", ROOT).href,
-      }), buffers: [] });
+      worker.postMessage({ json: JSON.stringify(workerInit({
+        pyodide: new URL(manifest.base, ROOT).href, runtime: manifest.version,
+        packages: manifest.engine.concat(manifest.widgets), widgets: true,
+        cached: true, makeSnapshot: true, snapshotOnly: true,
+      })), buffers: [] });
     });
   }
 
@@ -378,6 +404,8 @@
     NNBSP: NNBSP,
     runtimeCached: runtimeCached,
     runtimeCacheName: runtimeCacheName,
+    liveWorker: liveWorker,
+    workerInit: workerInit,
     affordsPython: affordsPython,
     plan: plan,
     download: download,

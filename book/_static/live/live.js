@@ -152,7 +152,7 @@
     this.runs = {};
     this.seq = 0;
     mark("worker-start");
-    this.worker = takeSpareWorker() || newWorker();
+    this.worker = takeSpareWorker() || shared.liveWorker();
     this.ready = new Promise(function (resolve, reject) {
       self._resolve = resolve;
       self._reject = reject;
@@ -175,22 +175,18 @@
     // Whether the runtime comes from this device's cache decides how the worker treats
     // pyodide.asm.wasm (live-worker.mjs): untouched, so that the browser reuses the code
     // it compiled on an earlier visit, or counted for the progress line of a download.
-    var init = {
-      type: "init",
-      interrupt: this.interruptBuffer,
-      pyodide: new URL(config.pyodide, location.href).href,
-      kernel: new URL("kernel.py", STATIC).href,
+    // Making Python's memory snapshot holds a second copy of its heap for a few seconds,
+    // which a device that cannot afford an unasked start does not do (restoring costs
+    // less), nor a page that no service worker controls (nothing would keep the runtime,
+    // so nothing would keep the snapshot either).
+    var init = shared.workerInit({
+      pyodide: config.pyodide,
+      runtime: config.runtime,
       packages: config.packages,
       widgets: config.widgets,
-      runtime: config.runtime,
-      // where the worker keeps Python's memory snapshot (live-worker.mjs): the runtime's
-      // cache; making one holds a second copy of Python's heap for a few seconds, which
-      // a device that cannot afford an unasked start does not do (restoring costs less),
-      // nor a page that no service worker controls (nothing would keep the runtime, so
-      // nothing would keep the snapshot either)
-      cache: config.runtime ? shared.runtimeCacheName(config.runtime) : "",
+      interrupt: this.interruptBuffer,
       makeSnapshot: shared.affordsPython() && Boolean(navigator.serviceWorker && navigator.serviceWorker.controller),
-    };
+    });
     (cached === undefined ? runtimeCached() : Promise.resolve(cached)).then(function (hit) {
       init.cached = Boolean(hit);
       self.post(init);
@@ -279,9 +275,6 @@
     }
   };
 
-  function newWorker() {
-    return new Worker(new URL("live-worker.mjs", STATIC), { type: "module" });
-  }
 
   /** A worker made while the page is read, with Pyodide's small loader imported (33 KB
    * with the worker's own module, nothing of Python): « Activer » then starts Python at
@@ -289,7 +282,7 @@
   var spare = null;
   function prepareWorker() {
     if (spare || runtime || location.protocol === "file:") return;
-    spare = newWorker();
+    spare = shared.liveWorker();
     spare.onerror = function (event) {
       event.preventDefault();
       if (spare) spare.failed = true;
