@@ -152,7 +152,13 @@
     this.runs = {};
     this.seq = 0;
     mark("worker-start");
-    this.worker = takeSpareWorker() || shared.liveWorker();
+    this.worker = takeSpareWorker();
+    if (!this.worker) {
+      // a worker made now imports Pyodide's loader while the page looks for the runtime in
+      // this device's cache (the init message waits for that answer)
+      this.worker = shared.liveWorker();
+      prepare(this.worker);
+    }
     this.ready = new Promise(function (resolve, reject) {
       self._resolve = resolve;
       self._reject = reject;
@@ -287,8 +293,13 @@
       event.preventDefault();
       if (spare) spare.failed = true;
     };
-    spare.postMessage({ json: JSON.stringify({ type: "prepare", pyodide: new URL(config.pyodide, location.href).href }),
-                        buffers: [] });
+    prepare(spare);
+  }
+
+  /** « prepare »: the worker imports Pyodide's loader now (live-worker.mjs). */
+  function prepare(worker) {
+    worker.postMessage({ json: JSON.stringify({ type: "prepare", pyodide: new URL(config.pyodide, location.href).href }),
+                         buffers: [] });
   }
 
   /** The prepared worker, if it is still sound (else a new one is made). */
