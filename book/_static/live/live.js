@@ -282,8 +282,9 @@
   };
 
 
-  /** A worker made while the page is read, with Pyodide's small loader imported (33 KB
-   * with the worker's own module, nothing of Python): « Activer » then starts Python at
+  /** A worker made while the page is read (once it has loaded, when the browser is idle),
+   * with Pyodide's small loader imported (33 KB with the worker's own module, nothing of
+   * Python): « Activer » then starts Python at
    * once instead of after two requests in a row (0.15–0.25 s on the bench's server). */
   var spare = null;
   function prepareWorker() {
@@ -986,7 +987,17 @@
     }
     offerOffline();
     if (early) activate();
-    else prepareWorker();
+    else afterLoad(prepareWorker);
+  }
+
+  /** `fn` once the page has loaded and the browser is idle: off the first paint's way. */
+  function afterLoad(fn) {
+    var idle = function () {
+      if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 2000 });
+      else setTimeout(fn, 200);
+    };
+    if (document.readyState === "complete") idle();
+    else window.addEventListener("load", idle);
   }
 
   /** The size of the first « Activer » (escarmouche-offline.js knows what is cached), or
