@@ -58,7 +58,11 @@ def activate(page: Any) -> Any:
 def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
                                              artifacts: Path) -> None:
     page.add_init_script(RECORD_STATUS)
-    page.goto(f"{site_url}book/demos/initiative.html")
+    # Once the page has loaded, a worker is prepared: it imports Pyodide's small loader
+    # before any click (and nothing of Python: no click, no runtime).
+    with page.expect_request(lambda r: r.url.endswith("/pyodide.mjs"), timeout=20_000):
+        page.goto(f"{site_url}book/demos/initiative.html")
+    assert "worker-start" not in page.evaluate("window.escarmoucheLive.timings")
     bar = page.locator("#escarmouche-live")
     assert "Activer" in bar.locator(".escarmouche-live-activate").inner_text()
     static = page.locator(".cell_output .widget-html-content").count()
