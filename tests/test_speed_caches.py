@@ -4,6 +4,8 @@ the full engine's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -190,3 +192,90 @@ def test_d100_attack_without_sentence_then_narrated_d100_atk_4(
     bare = resolve_attack(setup, attack_roll, defence_roll, damage_roll, narrate=False)
     assert bare.sentence == "" and full.sentence
     assert narrated(bare) == full
+
+
+_TURNS = st.tuples(
+    st.lists(st.sampled_from([*CATEGORIES, "attaquer", "deplacement"]), max_size=6),
+    st.integers(0, 2),
+    st.integers(0, 3))
+#: equal rule sets that are distinct objects: an answer must not cross from one to another
+_D20_RULES = [None, Rules(), Rules(), Rules(max_action_points_per_turn=1)]
+
+
+def _planned(actions: list[str], points: int, rules: Rules | None) -> object:
+    try:
+        return turn.plan_turn(actions, action_points=points, rules=rules)
+    except EscarmoucheError as err:
+        return str(err)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_TURNS, min_size=1, max_size=12))
+def test_turn_plan_from_the_memo_is_the_plan_made_afresh_d20_act_1(
+        turns: list[tuple[list[str], int, int]]) -> None:
+    """D20-ACT-1..3: questions asked one after another (the memos fill up, with several
+    equal rule sets) are answered as the same questions asked with empty memos."""
+    from escarmouche._memo import Memo
+
+    for actions, points, r in turns:
+        rules = _D20_RULES[r]
+        answer = _planned(actions, points, rules)
+        kept = (turn._MATCHED, turn._FITS, turn._PLANS)
+        turn._MATCHED, turn._FITS, turn._PLANS = (
+            Memo(4096, turn._substitutes), Memo(4096, turn._substitutes),
+            Memo(4096, turn._substitutes))
+        try:
+            assert answer == _planned(actions, points, rules)
+        finally:
+            turn._MATCHED, turn._FITS, turn._PLANS = kept
+
+
+def test_a_new_substitution_table_is_read_afresh_d20_act_2(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """D20-ACT-2 as data: a plan answered from the memos under the text's table is made
+    again under a designer's new table (where a minor action takes only its own slot)."""
+    from escarmouche.systems import d20
+
+    for _ in range(2):
+        assert turn.plan_turn(["mineure", "mineure"]).substitutions
+        turn._fit(["mineure", "mineure"], 0, None, "")
+    monkeypatch.setattr(d20.rules, "SUBSTITUTES", {
+        "simple": ("simple",), "mouvement": ("mouvement", "simple"),
+        "mineure": ("mineure",)})
+    with pytest.raises(EscarmoucheError, match="D20-ACT-2"):
+        turn.plan_turn(["mineure", "mineure"])
+    assert turn._fit(["mineure", "mineure"], 0, None, "")[3] == 1
+
+
+_D100_STEPS = st.lists(st.tuples(st.sampled_from(
+    ["attaquer", "viser", "se_deplacer", "charge", "incantation", "parler", "esquive"]),
+    st.integers(1, 2)), max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_D100_STEPS, st.sampled_from(["attaquer", "charge", "incantation", "viser", "course"]),
+       st.integers(1, 3), st.sampled_from([None, ("incantation", 1, 2), ("incantation", 2, 3)]))
+def test_d100_plan_from_the_memo_is_check_turn_afresh_d100_act_1(
+        steps: list[tuple[str, int]], action: str, n: int,
+        ext: tuple[str, int, int] | None) -> None:
+    """D100-ACT-1..4: ``plan_with`` (answered once per turn shape, refusals included)
+    answers what ``check_turn`` computed afresh answers, asked twice."""
+    from escarmouche.state import FighterState
+    from escarmouche.systems.d100.actions import Extended, check_turn, plan_with
+    from escarmouche.systems.d100.rules import ACTION_DEFS
+
+    in_progress = Extended(*ext) if ext else None
+    f = FighterState(Combatant("Aldric", "héros", {"CC": 45}), {}, {}, flags={
+        "plan": [[a, k] for a, k in steps],
+        "extended_at_start": in_progress.to_json() if in_progress else None})
+
+    def outcome(ask: Callable[[], object]) -> object:
+        try:
+            return ask()
+        except EscarmoucheError as err:
+            return str(err)
+
+    fresh = outcome(lambda: check_turn([*steps, (action, n)], in_progress=in_progress))
+    for _ in range(2):
+        assert outcome(lambda: plan_with(f, ACTION_DEFS[action], n)) == fresh
+

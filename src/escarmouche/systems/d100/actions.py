@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from escarmouche import _check
+from escarmouche._memo import Memo
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json
 from escarmouche.render.table import Table, Text
@@ -448,10 +449,13 @@ def held(ctx: Ctx[Rules], f: FighterState, hand: str) -> Weapon | None:
     return None if wid is None else get_weapon(wid, fight_weapons(ctx))
 
 
-#: :func:`check_turn`'s answers (a plan or a refusal) by turn shape, for the catalogue
-#: they were computed with (:func:`plan_with`)
-_PLANS: dict[tuple[Any, ...], TurnPlan | EscarmoucheError] = {}
-_PLANS_FOR: list[object] = [None]
+def _catalogue_of_actions() -> object:
+    """The action catalogue :data:`_PLANS` was computed with (a new one starts afresh)."""
+    return ACTION_DEFS
+
+
+#: :func:`check_turn`'s answers (a plan, or a refusal kept as a value) by turn shape
+_PLANS: Memo[TurnPlan | EscarmoucheError] = Memo(4096, _catalogue_of_actions)
 
 
 def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
@@ -461,9 +465,6 @@ def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
     question at every activation)."""
     steps = tuple((str(a), int(k)) for a, k in f.flags["plan"])
     ext = extended_of(f.flags["extended_at_start"])
-    if _PLANS_FOR[0] is not ACTION_DEFS:  # a new catalogue starts afresh
-        _PLANS.clear()
-        _PLANS_FOR[0] = ACTION_DEFS
     key = (steps, d.id, n, ext)
     answer = _PLANS.get(key)
     if answer is None:
@@ -471,9 +472,7 @@ def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
             answer = check_turn([*steps, (d.id, n)], in_progress=ext)
         except EscarmoucheError as err:
             answer = err
-        if len(_PLANS) >= 4096:
-            _PLANS.clear()
-        _PLANS[key] = answer
+        _PLANS.put(key, answer)
     if isinstance(answer, EscarmoucheError):
         raise answer.again()
     return answer
