@@ -279,3 +279,45 @@ def test_d100_plan_from_the_memo_is_check_turn_afresh_d100_act_1(
     for _ in range(2):
         assert outcome(lambda: plan_with(f, ACTION_DEFS[action], n)) == fresh
 
+
+_EXPRESSIONS = ["1d12", "2d12kh1", "2d12kl1", "1d8+2", "2d4-1", "1d20", "3d6kh2-1d4+3",
+                "1d100", "-1d6", "40d6"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_EXPRESSIONS), st.integers(0, 2**32))
+def test_a_roll_from_the_memo_is_the_roll_built_afresh_core_rng(expr: str, seed: int
+                                                               ) -> None:
+    """CORE-RNG, CORE-DICE: a roll answered from ``dice.roll``'s memo (same expression,
+    same draws) is the roll built with the memo emptied, and the rng moved the same."""
+    import random
+
+    from escarmouche.dice import parse, roll, rolling
+
+    expression = parse(expr)
+    for given_as in (expr, expression, expr):
+        rng = random.Random(seed)
+        known = roll(given_as, rng)
+        rolling._ROLLS.clear()
+        fresh_rng = random.Random(seed)
+        assert roll(given_as, fresh_rng) == known
+        assert rng.getstate() == fresh_rng.getstate()
+        assert str(roll(given_as, random.Random(seed))) == str(known)
+
+
+def test_a_roll_keeps_the_values_its_rng_gave_core_rng() -> None:
+    """CORE-RNG: an rng of its own that answers ``True`` or ``5.0`` gets back those very
+    values, never the equal ``int`` of a roll kept earlier."""
+    from escarmouche.dice import ScriptedRolls, roll
+
+    class Odd:
+        def __init__(self, value: object) -> None:
+            self.value = value
+
+        def randint(self, a: int, b: int) -> int:
+            return self.value  # type: ignore[return-value]
+
+    roll("1d12", ScriptedRolls([1]))
+    roll("1d12", ScriptedRolls([5]))
+    assert type(roll("1d12", Odd(True)).dice[0].draws[0]) is bool
+    assert type(roll("1d12", Odd(5.0)).dice[0].draws[0]) is float
