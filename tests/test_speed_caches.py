@@ -131,13 +131,20 @@ def test_simulation_log_is_the_full_log_without_its_texts_core_log(name: str) ->
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(1, 12), min_size=2, max_size=2),
        st.sampled_from(["normal", "avantage", "desavantage"]),
-       st.integers(-5, 10), st.integers(1, 25))
-def test_d12_attack_drawn_directly_is_the_rolled_attack_d12_adv_1(
-        dice_shown: list[int], mode: str, bonus: int, defence: int) -> None:
-    """D12-CRIT-1, D12-ADV-1: the attack d12 drawn straight from the rng decide what the
-    dice of ``attack_expression`` decide, drawn in the same order."""
+       st.integers(-5, 10), st.integers(1, 25), st.integers(0, 2**32))
+def test_d12_attack_rolls_the_dice_of_attack_expression_d12_adv_1(
+        dice_shown: list[int], mode: str, bonus: int, defence: int, seed: int) -> None:
+    """D12-CRIT-1, D12-ADV-1: the attack draws the dice of ``attack_expression`` through
+    ``dice.roll`` (the same draws, in the same order) and decides what they decide."""
+    import random
+
+    from escarmouche import dice
     from escarmouche.dice import ScriptedRolls
-    from escarmouche.systems.d12.critical import resolve_attack_roll, roll_attack
+    from escarmouche.systems.d12.critical import (
+        attack_expression,
+        resolve_attack_roll,
+        roll_attack,
+    )
 
     need = 1 if mode == "normal" else 2
     rng = ScriptedRolls(dice_shown)
@@ -145,6 +152,11 @@ def test_d12_attack_drawn_directly_is_the_rolled_attack_d12_adv_1(
     assert rolled == resolve_attack_roll(dice_shown[:need], bonus=bonus, defence=defence,
                                          mode=mode)
     assert rng.used == need
+    a, b = random.Random(seed), random.Random(seed)
+    drawn = dice.roll(attack_expression(mode), b).draws
+    assert roll_attack(a, bonus=bonus, defence=defence, mode=mode).dice == tuple(
+        v for _, v in drawn)
+    assert a.getstate() == b.getstate()
 
 
 def test_d12_attack_refuses_a_die_out_of_its_faces_d12_crit_1() -> None:
