@@ -5,6 +5,7 @@ the full engine's."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -333,3 +334,22 @@ def test_a_roll_keeps_the_values_its_rng_gave_core_rng() -> None:
     roll("1d12", ScriptedRolls([5]))
     assert type(roll("1d12", Odd(True)).dice[0].draws[0]) is bool
     assert type(roll("1d12", Odd(5.0)).dice[0].draws[0]) is float
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["1d4", "1d8+2", "2d6"]), st.integers(-3, 8), st.integers(5, 20),
+       st.sampled_from([{}, {"next_attack_chance": 0}, {"next_weapon": "6d12"},
+                        {"mode": "avantage"}]))
+def test_best_critical_option_from_the_memo_is_the_best_afresh_d12_crit_2(
+        weapon: str, bonus: int, defence: int, model: dict[str, Any]) -> None:
+    """D12-CRIT-2: the option answered from the memo is the best of the option values
+    computed afresh, asked twice; ``True`` is refused after ``1`` was answered."""
+    from escarmouche.systems.d12.odds import best_critical_option, critical_option_values
+
+    fresh = critical_option_values(weapon, bonus=bonus, defence=defence, **model).best
+    for _ in range(2):
+        assert best_critical_option(weapon, bonus=bonus, defence=defence,
+                                    **model) == fresh.option
+    best_critical_option(weapon, bonus=1, defence=defence)
+    with pytest.raises(EscarmoucheError):
+        best_critical_option(weapon, bonus=True, defence=defence)

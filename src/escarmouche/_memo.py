@@ -53,7 +53,8 @@ class Memo(Generic[V]):
 
     def get(self, key: Hashable, owner: object = None) -> V | None:
         """The answer kept for ``key`` and this very ``owner``, or ``None``."""
-        if self._source is not None:
+        source = self._source
+        if source is not None and source() is not self._seen:
             self._follow_source()
         hit = self._answers.get((key, id(owner)))
         if hit is not None and hit[0] is owner:

@@ -54,6 +54,7 @@ from escarmouche.systems.d100.narration import (
 )
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
+    COMBATANT_ANSWERS,
     COST_LABELS,
     DEFAULT_RULES,
     HAND_LABELS,
@@ -63,7 +64,6 @@ from escarmouche.systems.d100.rules import (
     ActionDef,
     Rules,
     Weapon,
-    combatant_answers,
     get_weapon,
 )
 from escarmouche.text.fmt import join, plural, quote
@@ -392,20 +392,20 @@ def allowed_defences(defender: Combatant, guard: Guard, ranged: bool,
     :func:`check_defence` allows ``defender`` now: what automated play offers a defender's
     policy (D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1). A pure
     function of its arguments (a combatant is frozen, a guard too), answered once per
-    set of them, among the combatant's other answers (:func:`combatant_answers`).
+    set of them, among the combatant's other answers (:data:`COMBATANT_ANSWERS`).
 
     >>> aldric = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"})
     >>> allowed_defences(aldric, Guard(parry_prepared=True), ranged=False)
     ('parade', 'esquive')
     """
-    answers = combatant_answers(defender)
     key = ("defences", guard, ranged, rules)
     try:
-        known: tuple[str, ...] | None = answers.get(key)
-    except TypeError:  # rules holding an unhashable value: answered without the cache
+        known: tuple[str, ...] | None = COMBATANT_ANSWERS.get(key, defender)
+    except TypeError:  # rules holding an unhashable value: answered without the memo
         return _allowed_defences(defender, guard, ranged, rules)
     if known is None:
-        answers[key] = known = _allowed_defences(defender, guard, ranged, rules)
+        known = COMBATANT_ANSWERS.put(key, _allowed_defences(defender, guard, ranged, rules),
+                                      defender)
     return known
 
 
