@@ -132,7 +132,8 @@ def roll(expr: str | Expression, rng: Rng) -> Roll:
     faces = plan.faces
     if faces is None:  # an exploding term: each die draws a chain
         return _roll_of(plan.expression, _draw_chains(plan.expression, randint))
-    values = tuple([randint(1, f) for f in faces])
+    values = (randint(1, faces[0]),) if len(faces) == 1 else tuple([randint(1, f)
+                                                                     for f in faces])
     if plan.memo:
         for v in values:
             if type(v) is not int:  # an rng of its own answering 5.0 or True: not a key

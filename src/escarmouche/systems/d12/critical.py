@@ -179,11 +179,16 @@ def roll_attack(rng: Rng, *, bonus: int = 0, defence: int, mode: Mode | str = Mo
     for v in shown:
         if type(v) is not int or not 1 <= v <= ATTACK_DIE:  # refused, with the die named
             return resolve_attack_roll(shown, bonus=bonus, defence=defence, mode=m)
+    if type(bonus) is int and type(defence) is int:
+        return _decided(shown, bonus, defence, m)
     return _decide_attack(shown, bonus, defence, m)
 
 
 #: :func:`attack_expression` of each mode, worked out once
 _ATTACK_EXPRESSIONS = {m: attack_expression(m) for m in Mode}
+#: :func:`_decide_attack` of exact ints (a pure function, its result frozen: a fight
+#: decides the same few attacks again and again)
+_decided = functools.lru_cache(maxsize=4096)(_decide_attack)
 
 
 def damage_expression(weapon: str, option: str | None = None) -> str:
