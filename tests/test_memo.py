@@ -67,3 +67,23 @@ def test_bounded_and_never_a_wrong_answer(maxsize: int, keys: list[int]) -> None
         assert len(memo) <= maxsize
     memo.clear()
     assert len(memo) == 0
+
+
+def test_an_answer_of_its_owner_alone_is_computed_once_per_owner() -> None:
+    """``of`` (what ``state.parsed`` asks): one computation per owner, by identity; two
+    equal owners are two; ``holds`` says which are kept; never mixed with keyed answers."""
+    memo: Memo[tuple[str, ...]] = Memo(16)
+    calls: list[object] = []
+
+    def parse(data: dict[str, list[str]]) -> tuple[str, ...]:
+        calls.append(data)
+        return tuple(data["ordre"])
+
+    first, equal = {"ordre": ["Brune"]}, {"ordre": ["Brune"]}
+    assert not memo.holds(first)
+    assert memo.of(first, parse) == ("Brune",)
+    assert memo.of(first, parse) is memo.of(first, parse)
+    assert memo.holds(first) and not memo.holds(equal)
+    assert memo.of(equal, parse) == ("Brune",)
+    assert calls == [first, equal]
+    assert memo.get(None, first) is None  # a keyed question is another question

@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["Memo"]
 
@@ -41,12 +41,13 @@ V = TypeVar("V")
 
 
 class Memo(Generic[V]):
-    """At most ``maxsize`` answers by ``(key, owner identity)``; see the module."""
+    """At most ``maxsize`` answers, by key and owner identity (:meth:`get`, :meth:`put`)
+    or by owner alone (:meth:`of`); see the module."""
 
     __slots__ = ("_answers", "_maxsize", "_seen", "_source")
 
     def __init__(self, maxsize: int, source: Callable[[], object] | None = None) -> None:
-        self._answers: dict[tuple[Hashable, int], tuple[object, V]] = {}
+        self._answers: dict[Hashable, tuple[object, V]] = {}
         self._maxsize = maxsize
         self._source = source
         self._seen: object = None if source is None else source()
@@ -61,18 +62,40 @@ class Memo(Generic[V]):
             return hit[1]
         return None
 
+    def of(self, owner: object, compute: Callable[[Any], V]) -> V:
+        """``compute(owner)``, computed once per ``owner`` (by identity; no other key):
+        what :func:`escarmouche.state.parsed` asks."""
+        source = self._source
+        if source is not None and source() is not self._seen:
+            self._follow_source()
+        hit = self._answers.get(id(owner))
+        if hit is not None and hit[0] is owner:
+            return hit[1]
+        answer = compute(owner)
+        if answer is not None:
+            self._keep(id(owner), owner, answer)
+        return answer
+
+    def holds(self, owner: object) -> bool:
+        """Whether an answer of :meth:`of` is kept for this very ``owner``."""
+        hit = self._answers.get(id(owner))
+        return hit is not None and hit[0] is owner
+
     def put(self, key: Hashable, answer: V, owner: object = None) -> V:
         """Keep ``answer`` for ``key`` and ``owner`` (forgetting every answer first when
         the memo is full), and return it."""
         if answer is None:
             return answer
+        self._keep((key, id(owner)), owner, answer)
+        return answer
+
+    def _keep(self, key: Hashable, owner: object, answer: V) -> None:
         if self._source is not None:
             self._follow_source()
         answers = self._answers
         if len(answers) >= self._maxsize:
             answers.clear()
-        answers[(key, id(owner))] = (owner, answer)
-        return answer
+        answers[key] = (owner, answer)
 
     def _follow_source(self) -> None:
         seen = self._source() if self._source is not None else None

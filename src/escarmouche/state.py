@@ -307,16 +307,12 @@ def parsed(value: object, parse: Callable[[Any], T]) -> T:
     >>> parsed(data, lambda d: calls.append(1) or tuple(d["ordre"])) is first, len(calls)
     (True, 1)
     """
-    known: T | None = _PARSED.get(None, value)
-    if known is not None:
-        return known
-    result = parse(value)
-    _PARSED.put(None, result, value)
+    result: T = _PARSED.of(value, parse)
     return result
 
 
 def _is_parsed(value: object) -> bool:
-    return _PARSED.get(None, value) is not None
+    return _PARSED.holds(value)
 
 
 @dataclass(slots=True)
