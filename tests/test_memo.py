@@ -28,24 +28,40 @@ def test_an_answer_belongs_to_its_owner_by_identity() -> None:
 def test_a_replaced_source_forgets_every_answer() -> None:
     """Answers computed from a table are forgotten when the table is replaced, and kept
     again for the new one."""
-    table = {"actuelle": {"simple": ("simple",)}}
-    memo: Memo[int] = Memo(16, lambda: table["actuelle"])
+    module = {"TABLE": {"simple": ("simple",)}}
+    memo: Memo[int] = Memo(16, (module, "TABLE"))
     memo.put("clé", 1)
     assert memo.get("clé") == 1
-    table["actuelle"] = {"simple": ("simple",)}  # equal, but another object
+    module["TABLE"] = {"simple": ("simple",)}  # equal, but another object
     assert memo.get("clé") is None
     memo.put("clé", 2)
     assert memo.get("clé") == 2
 
 
 def test_a_put_after_the_source_changed_keeps_only_the_new_answer() -> None:
-    table = [object()]
-    memo: Memo[int] = Memo(16, lambda: table[0])
+    module = {"TABLE": object()}
+    memo: Memo[int] = Memo(16, (module, "TABLE"))
     memo.put("ancienne", 1)
-    table[0] = object()
+    module["TABLE"] = object()
     memo.put("nouvelle", 2)
     assert memo.get("ancienne") is None
     assert memo.get("nouvelle") == 2
+    owner = object()
+    assert memo.of(owner, lambda _: 3) == 3
+    module["TABLE"] = object()
+    assert memo.of(owner, lambda _: 4) == 4
+
+
+def test_keys_of_every_shape_never_mislead() -> None:
+    """A key without an owner may equal the key an owned answer is kept under, and an
+    ``int`` key may equal an owner's ``id``: the owner kept beside each answer decides."""
+    memo: Memo[str] = Memo(16)
+    owner = object()
+    memo.put("clé", "à lui", owner)
+    assert memo.get(("clé", id(owner))) is None
+    memo.of(owner, lambda _: "le sien")
+    assert memo.get(id(owner)) is None
+    assert memo.get("clé", owner) == "à lui" and memo.of(owner, lambda _: "") == "le sien"
 
 
 def test_none_is_never_kept() -> None:

@@ -235,8 +235,7 @@ def test_turn_plan_from_the_memo_is_the_plan_made_afresh_d20_act_1(
         answer = _planned(actions, points, rules)
         kept = (turn._MATCHED, turn._FITS, turn._PLANS)
         turn._MATCHED, turn._FITS, turn._PLANS = (
-            Memo(4096, turn._substitutes), Memo(4096, turn._substitutes),
-            Memo(4096, turn._substitutes))
+            Memo(4096, turn.SOURCE), Memo(4096, turn.SOURCE), Memo(4096, turn.SOURCE))
         try:
             assert answer == _planned(actions, points, rules)
         finally:

@@ -449,13 +449,9 @@ def held(ctx: Ctx[Rules], f: FighterState, hand: str) -> Weapon | None:
     return None if wid is None else get_weapon(wid, fight_weapons(ctx))
 
 
-def _catalogue_of_actions() -> object:
-    """The action catalogue :data:`_PLANS` was computed with (a new one starts afresh)."""
-    return ACTION_DEFS
-
-
-#: :func:`check_turn`'s answers (a plan, or a refusal kept as a value) by turn shape
-_PLANS: Memo[TurnPlan | EscarmoucheError] = Memo(4096, _catalogue_of_actions)
+#: :func:`check_turn`'s answers (a plan, or a refusal kept as a value) by turn shape, for
+#: the action catalogue they were computed with (a new one starts afresh)
+_PLANS: Memo[TurnPlan | EscarmoucheError] = Memo(4096, (globals(), "ACTION_DEFS"))
 
 
 def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:

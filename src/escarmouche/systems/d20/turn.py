@@ -277,14 +277,12 @@ def _match(categories: Sequence[str], slots: Sequence[str]) -> tuple[list[int | 
     return assign, -1
 
 
-def _substitutes() -> object:
-    """The substitution table the memos below were computed with (a designer may replace
-    it: they then start afresh)."""
-    return tables.SUBSTITUTES
-
+#: the substitution table the memos below were computed with, followed by identity (a
+#: designer may replace it: they then start afresh)
+SOURCE = (vars(tables), "SUBSTITUTES")
 
 #: the matchings already computed (:func:`_matched`)
-_MATCHED: Memo[tuple[tuple[int | None, ...], int]] = Memo(4096, _substitutes)
+_MATCHED: Memo[tuple[tuple[int | None, ...], int]] = Memo(4096, SOURCE)
 
 
 def _matched(categories: tuple[str, ...], slots: tuple[str, ...]
@@ -305,9 +303,9 @@ _Fit = tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...], int]
 #: (a str-only tuple of actions, an ``int`` of action points) and the rules object (by
 #: identity): a pure function asked again and again by the turn budget of every
 #: activation
-_FITS: Memo[_Fit] = Memo(4096, _substitutes)
+_FITS: Memo[_Fit] = Memo(4096, SOURCE)
 #: the plans already made (:func:`plan_turn`; a frozen :class:`TurnPlan`), by the same key
-_PLANS: Memo[TurnPlan] = Memo(4096, _substitutes)
+_PLANS: Memo[TurnPlan] = Memo(4096, SOURCE)
 
 
 def _fit(actions: Sequence[str], action_points: int, rules: Rules | None, who: str
