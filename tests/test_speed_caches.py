@@ -317,6 +317,19 @@ def test_a_roll_from_the_memo_is_the_roll_built_afresh_core_rng(expr: str, seed:
         assert str(roll(given_as, random.Random(seed))) == str(known)
 
 
+def test_clear_caches_forgets_the_rolls_kept_core_dice() -> None:
+    """CORE-DICE: ``dice.clear_caches`` (benchmarks, tests) forgets the rolls kept too."""
+    import random
+
+    from escarmouche.dice import clear_caches, roll, rolling
+
+    first = roll("1d12", random.Random(3))
+    assert roll("1d12", random.Random(3)) is first
+    clear_caches()
+    assert len(rolling._ROLLS) == 0
+    assert roll("1d12", random.Random(3)) is not first
+
+
 def test_a_roll_keeps_the_values_its_rng_gave_core_rng() -> None:
     """CORE-RNG: an rng of its own that answers ``True`` or ``5.0`` gets back those very
     values, never the equal ``int`` of a roll kept earlier."""

@@ -182,6 +182,13 @@ def _text_plan(text: str) -> _Plan:
 _ROLLS: Memo[Roll] = Memo(4096)
 
 
+def forget_rolls() -> None:
+    """Forget the roll plans and the rolls kept (:func:`escarmouche.dice.clear_caches`)."""
+    _text_plan.cache_clear()
+    _plan.cache_clear()
+    _ROLLS.clear()
+
+
 def _draw_chains(expression: Expression, randint: Callable[[int, int], int]
                  ) -> list[tuple[int, ...]]:
     """Draw every die of ``expression`` in order: one chain of draws per die (an exploding
