@@ -62,6 +62,9 @@ def test_keys_of_every_shape_never_mislead() -> None:
     memo.of(owner, lambda _: "le sien")
     assert memo.get(id(owner)) is None
     assert memo.get("clé", owner) == "à lui" and memo.of(owner, lambda _: "") == "le sien"
+    memo.put(id(None), "sans propriétaire")
+    assert memo.of(None, lambda _: "calculé") == "calculé"
+    assert not memo.holds(None)
 
 
 def test_none_is_never_kept() -> None:

@@ -74,7 +74,10 @@ class Memo(Generic[V]):
 
     def of(self, owner: object, compute: Callable[[Any], V]) -> V:
         """``compute(owner)``, computed once per ``owner`` (by identity; no other key):
-        what :func:`escarmouche.state.parsed` asks."""
+        what :func:`escarmouche.state.parsed` asks. ``None`` owns nothing (computed each
+        time: its answer could not be told from a keyed answer without an owner)."""
+        if owner is None:
+            return compute(owner)
         if self._namespace is not None and self._namespace[self._name] is not self._seen:
             self._follow_source()
         hit = self._answers.get(id(owner))
@@ -88,7 +91,7 @@ class Memo(Generic[V]):
     def holds(self, owner: object) -> bool:
         """Whether an answer of :meth:`of` is kept for this very ``owner``."""
         hit = self._answers.get(id(owner))
-        return hit is not None and hit[0] is owner
+        return hit is not None and owner is not None and hit[0] is owner
 
     def _keep(self, key: Hashable, owner: object, answer: V) -> None:
         """Keep one answer. Keys of different shapes never mislead: the owner kept beside
