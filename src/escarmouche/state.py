@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from escarmouche import _check
+from escarmouche._memo import Memo
 from escarmouche._rng import RecordingRng, Rng
 from escarmouche.errors import SaveError, invalid
 from escarmouche.model import (
@@ -287,10 +288,8 @@ def _copy_json(value: T) -> T:
     return copy.deepcopy(value)
 
 
-#: what :func:`parsed` computed, by the value's identity (the value is held, so its id is
-#: not reused while it is here)
-_PARSED: dict[int, tuple[object, object]] = {}
-_PARSED_MAX = 256
+#: what :func:`parsed` computed, by the value's identity
+_PARSED: Memo[Any] = Memo(256)
 
 
 def parsed(value: object, parse: Callable[[Any], T]) -> T:
@@ -298,8 +297,9 @@ def parsed(value: object, parse: Callable[[Any], T]) -> T:
     replaces it): a JSON value a system writes once in its state and reads at every turn
     or activation (an initiative; a copy of the state, a draft, shares such a value rather
     than copying it, so it stays parsed), or a frozen object asked the same questions
-    again and again (a combatant's stats, a rule set's action list). The engine's one
-    memo by identity, bounded.
+    again and again (a combatant's stats, a rule set's action list). The engine's memo
+    by identity (:class:`~escarmouche._memo.Memo`, bounded); one ``parse`` per value:
+    the answer is kept by the value alone.
 
     >>> calls = []
     >>> data = {"ordre": ["Brune"]}
@@ -307,19 +307,12 @@ def parsed(value: object, parse: Callable[[Any], T]) -> T:
     >>> parsed(data, lambda d: calls.append(1) or tuple(d["ordre"])) is first, len(calls)
     (True, 1)
     """
-    hit = _PARSED.get(id(value))
-    if hit is not None and hit[0] is value:
-        return hit[1]  # type: ignore[return-value]
-    result = parse(value)
-    if len(_PARSED) >= _PARSED_MAX:
-        _PARSED.clear()
-    _PARSED[id(value)] = (value, result)
+    result: T = _PARSED.of(value, parse)
     return result
 
 
 def _is_parsed(value: object) -> bool:
-    hit = _PARSED.get(id(value))
-    return hit is not None and hit[0] is value
+    return _PARSED.holds(value)
 
 
 @dataclass(slots=True)

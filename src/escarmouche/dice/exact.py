@@ -31,6 +31,7 @@ from escarmouche.dice.expression import (
     _show,
 )
 from escarmouche.dice.notation import _parse_cached, parse
+from escarmouche.dice.rolling import forget_rolls
 from escarmouche.errors import HIDDEN, DiceError, invalid
 from escarmouche.text.fmt import join, quote
 
@@ -206,8 +207,10 @@ def distribution(expr: str | Expression) -> Mapping[int, Fraction]:
 
 
 def clear_caches() -> None:
-    """Forget the cached parses and distributions (for benchmarks and tests)."""
+    """Forget the cached parses, roll plans, rolls and distributions (for benchmarks and
+    tests)."""
     _parse_cached.cache_clear()
+    forget_rolls()
     _distribution_cached.cache_clear()
 
 

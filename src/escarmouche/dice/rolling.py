@@ -9,8 +9,12 @@ French summary a GM sees.
 
 from __future__ import annotations
 
+import functools
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from escarmouche._memo import Memo
 from escarmouche._rng import Rng, ScriptedRolls
 from escarmouche.dice.expression import MAX_EXPLODE_DEPTH, Constant, Expression, Term
 from escarmouche.dice.notation import parse
@@ -76,12 +80,12 @@ class Roll:
     @property
     def dice(self) -> tuple[DieRoll, ...]:
         """Every die of every dice term, in draw order."""
-        return tuple(d for t in self.terms for d in t.dice)
+        return tuple([d for t in self.terms for d in t.dice])
 
     @property
     def draws(self) -> tuple[tuple[int, int], ...]:
         """Every draw as ``(faces, value)``, in draw order (explosions included)."""
-        return tuple((d.faces, v) for t in self.terms for d in t.dice for v in d.draws)
+        return tuple([(d.faces, v) for t in self.terms for d in t.dice for v in d.draws])
 
     def records(self, purpose: str = "") -> tuple[DieRecord, ...]:
         """The draws as :class:`~escarmouche.model.DieRecord` for the event log."""
@@ -108,27 +112,90 @@ def roll(expr: str | Expression, rng: Rng) -> Roll:
     allowed draw is kept as it is (D12-EXPLODE-1). ``kh``/``kl`` keep the highest /
     lowest die values; among equal values the earlier dice are kept.
 
+    An expression is worked out once (parsed, its dice listed); the roll of an
+    expression with few possible draws (no exploding term, at most
+    :data:`_MEMO_OUTCOMES` sets of values: ``1d12``, ``2d12kh1``, ``1d8+2``…) is the same
+    frozen :class:`Roll` for the same draws, built once (automated play rolls the same
+    few expressions again and again).
+
     >>> str(roll("2d12kh1", ScriptedRolls([3, 7])))
     '2d12kh1 : [(3), 7] = 7'
     >>> roll("1d8!+2", ScriptedRolls([8, 8, 3])).total
     21
     """
-    expression = expr if isinstance(expr, Expression) else parse(expr)
+    plan = _text_plan(expr) if type(expr) is str else _plan(parse(expr))
     randint = getattr(rng, "randint", None)
     if randint is None:
         raise invalid("rng", rng, "CORE-RNG", "un générateur ayant randint(a, b) est attendu, "
                       "par exemple random.Random(graine) ou ScriptedRolls([...])",
                       kind=DiceError)
-    term_rolls: list[TermRoll] = []
-    total = 0
-    for term in expression.terms:
-        if isinstance(term, Constant):
-            value = term.value if term.sign > 0 else -term.value
-            term_rolls.append(TermRoll(term, (), value))
-            total += value
-            continue
+    faces = plan.faces
+    if faces is None:  # an exploding term: each die draws a chain
+        return _roll_of(plan.expression, _draw_chains(plan.expression, randint))
+    values = (randint(1, faces[0]),) if len(faces) == 1 else tuple([randint(1, f)
+                                                                     for f in faces])
+    if plan.memo:
+        for v in values:
+            if type(v) is not int:  # an rng of its own answering 5.0 or True: not a key
+                break
+        else:
+            known = _ROLLS.get(values, plan)
+            if known is None:
+                known = _ROLLS.put(values, _roll_of(plan.expression, [(v,) for v in values]),
+                                   plan)
+            return known
+    return _roll_of(plan.expression, [(v,) for v in values])
+
+
+#: the most sets of draws an expression may have for its rolls to be kept (:func:`roll`)
+_MEMO_OUTCOMES = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How :func:`roll` rolls one expression: ``faces`` lists the faces of every die in
+    draw order when no term explodes (one draw per die), ``None`` otherwise; ``memo``
+    says whether its rolls are kept by their draws (few possible draws)."""
+
+    expression: Expression
+    faces: tuple[int, ...] | None
+    memo: bool
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan(expression: Expression) -> _Plan:
+    """The :class:`_Plan` of ``expression`` (a pure function of it, cached)."""
+    dice_terms = expression.dice_terms
+    if any(t.explode for t in dice_terms):
+        return _Plan(expression, None, False)
+    faces = tuple([t.faces for t in dice_terms for _ in range(t.count)])
+    return _Plan(expression, faces, math.prod(faces) <= _MEMO_OUTCOMES)
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_plan(text: str) -> _Plan:
+    """The :class:`_Plan` of a text (parsed: a malformed one is refused, never kept)."""
+    return _plan(parse(text))
+
+
+#: the rolls already built, by their draws and their plan (by identity)
+_ROLLS: Memo[Roll] = Memo(4096)
+
+
+def forget_rolls() -> None:
+    """Forget the roll plans and the rolls kept (:func:`escarmouche.dice.clear_caches`)."""
+    _text_plan.cache_clear()
+    _plan.cache_clear()
+    _ROLLS.clear()
+
+
+def _draw_chains(expression: Expression, randint: Callable[[int, int], int]
+                 ) -> list[tuple[int, ...]]:
+    """Draw every die of ``expression`` in order: one chain of draws per die (an exploding
+    die showing its maximum draws again, at most :data:`MAX_EXPLODE_DEPTH` times)."""
+    chains: list[tuple[int, ...]] = []
+    for term in expression.dice_terms:
         faces = term.faces
-        chains: list[tuple[int, ...]] = []
         explode = term.explode
         for _ in range(term.count):
             v = randint(1, faces)
@@ -140,18 +207,36 @@ def roll(expr: str | Expression, rng: Rng) -> Roll:
                 chains.append(tuple(chain))
             else:
                 chains.append((v,))
+    return chains
+
+
+def _roll_of(expression: Expression, chains: Sequence[tuple[int, ...]]) -> Roll:
+    """The :class:`Roll` of ``expression`` whose dice drew ``chains`` (one chain per die,
+    in draw order): kept and dropped dice, each term's total and the sum."""
+    term_rolls: list[TermRoll] = []
+    total = 0
+    at = 0
+    for term in expression.terms:
+        if isinstance(term, Constant):
+            value = term.value if term.sign > 0 else -term.value
+            term_rolls.append(TermRoll(term, (), value))
+            total += value
+            continue
+        faces = term.faces
+        mine = chains[at:at + term.count]
+        at += term.count
         if term.keep is None:
-            dice = tuple([DieRoll(faces, c) for c in chains])
-            subtotal = sum([sum(c) for c in chains])
+            dice = tuple([DieRoll(faces, c) for c in mine])
+            subtotal = sum([sum(c) for c in mine])
         else:
-            values = [sum(c) for c in chains]
+            values = [sum(c) for c in mine]
             kind, m = term.keep
             if kind == "h":
                 order = sorted(range(len(values)), key=lambda j: (-values[j], j))
             else:
                 order = sorted(range(len(values)), key=lambda j: (values[j], j))
             kept = set(order[:m])
-            dice = tuple([DieRoll(faces, c, j in kept) for j, c in enumerate(chains)])
+            dice = tuple([DieRoll(faces, c, j in kept) for j, c in enumerate(mine)])
             subtotal = sum([values[j] for j in kept])
         value = subtotal if term.sign > 0 else -subtotal
         term_rolls.append(TermRoll(term, dice, value))

@@ -47,6 +47,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable, Collection, Iterator
@@ -155,12 +156,6 @@ def _spaces_before_signs(text: str, quoted: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-#: typeset texts, by their source (a pure function of the text: the same sentences and
-#: refusals come back fight after fight); cleared when full
-_TYPESET: dict[str, str] = {}
-_TYPESET_MAX = 20_000
-
-
 def typographie(text: str) -> str:
     """``text`` with French typography (see the module for the rules); idempotent.
 
@@ -171,14 +166,12 @@ def typographie(text: str) -> str:
     ...     "`a: b` et www.escarmouche.fr\u00a0: voir")
     True
     """
-    done = _TYPESET.get(text)
-    if done is None:
-        if len(_TYPESET) >= _TYPESET_MAX:
-            _TYPESET.clear()
-        done = _TYPESET[text] = _typeset(text)
-    return done
+    return _typeset(text)
 
 
+#: typeset texts, by their source (a pure function of the text: the same sentences and
+#: refusals come back fight after fight)
+@functools.lru_cache(maxsize=20_000)
 def _typeset(text: str) -> str:
     if not text:
         return text

@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from escarmouche import _check
+from escarmouche._memo import Memo
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json
 from escarmouche.render.table import Table, Text
@@ -53,6 +54,7 @@ from escarmouche.systems.d100.narration import (
 )
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
+    COMBATANT_ANSWERS,
     COST_LABELS,
     DEFAULT_RULES,
     HAND_LABELS,
@@ -62,7 +64,6 @@ from escarmouche.systems.d100.rules import (
     ActionDef,
     Rules,
     Weapon,
-    combatant_answers,
     get_weapon,
 )
 from escarmouche.text.fmt import join, plural, quote
@@ -391,20 +392,20 @@ def allowed_defences(defender: Combatant, guard: Guard, ranged: bool,
     :func:`check_defence` allows ``defender`` now: what automated play offers a defender's
     policy (D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1, D100-SURPRISE-1). A pure
     function of its arguments (a combatant is frozen, a guard too), answered once per
-    set of them, among the combatant's other answers (:func:`combatant_answers`).
+    set of them, among the combatant's other answers (:data:`COMBATANT_ANSWERS`).
 
     >>> aldric = Combatant("Aldric", "héros", {"CC": 45, "Ag": 40}, skills={"esquive"})
     >>> allowed_defences(aldric, Guard(parry_prepared=True), ranged=False)
     ('parade', 'esquive')
     """
-    answers = combatant_answers(defender)
     key = ("defences", guard, ranged, rules)
     try:
-        known: tuple[str, ...] | None = answers.get(key)
-    except TypeError:  # rules holding an unhashable value: answered without the cache
+        known: tuple[str, ...] | None = COMBATANT_ANSWERS.get(key, defender)
+    except TypeError:  # rules holding an unhashable value: answered without the memo
         return _allowed_defences(defender, guard, ranged, rules)
     if known is None:
-        answers[key] = known = _allowed_defences(defender, guard, ranged, rules)
+        known = COMBATANT_ANSWERS.put(key, _allowed_defences(defender, guard, ranged, rules),
+                                      defender)
     return known
 
 
@@ -448,10 +449,9 @@ def held(ctx: Ctx[Rules], f: FighterState, hand: str) -> Weapon | None:
     return None if wid is None else get_weapon(wid, fight_weapons(ctx))
 
 
-#: :func:`check_turn`'s answers (a plan or a refusal) by turn shape, for the catalogue
-#: they were computed with (:func:`plan_with`)
-_PLANS: dict[tuple[Any, ...], TurnPlan | EscarmoucheError] = {}
-_PLANS_FOR: list[object] = [None]
+#: :func:`check_turn`'s answers (a plan, or a refusal kept as a value) by turn shape, for
+#: the action catalogue they were computed with (a new one starts afresh)
+_PLANS: Memo[TurnPlan | EscarmoucheError] = Memo(4096, (globals(), "ACTION_DEFS"))
 
 
 def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
@@ -461,9 +461,6 @@ def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
     question at every activation)."""
     steps = tuple((str(a), int(k)) for a, k in f.flags["plan"])
     ext = extended_of(f.flags["extended_at_start"])
-    if _PLANS_FOR[0] is not ACTION_DEFS:  # a new catalogue starts afresh
-        _PLANS.clear()
-        _PLANS_FOR[0] = ACTION_DEFS
     key = (steps, d.id, n, ext)
     answer = _PLANS.get(key)
     if answer is None:
@@ -471,9 +468,7 @@ def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
             answer = check_turn([*steps, (d.id, n)], in_progress=ext)
         except EscarmoucheError as err:
             answer = err
-        if len(_PLANS) >= 4096:
-            _PLANS.clear()
-        _PLANS[key] = answer
+        _PLANS.put(key, answer)
     if isinstance(answer, EscarmoucheError):
         raise answer.again()
     return answer

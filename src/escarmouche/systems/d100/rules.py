@@ -20,11 +20,11 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from escarmouche import _check
+from escarmouche._memo import Memo
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
 from escarmouche.options import check_options, option
 from escarmouche.render.table import OptionsTable
-from escarmouche.state import parsed
 from escarmouche.text.fmt import join, quote
 
 __all__ = [
@@ -470,31 +470,19 @@ STATS: Mapping[str, tuple[int, int, str]] = MappingProxyType({
 ARMOUR_MAX = 100
 
 
-def combatant_answers(combatant: Combatant) -> dict[Any, Any]:
-    """The answers already given about ``combatant`` (frozen, so each a pure function of
-    it): its stats, its armour by zone, the defences it may use
-    (:func:`~escarmouche.systems.d100.actions.allowed_defences`); a refusal is never
-    stored. One dict per combatant, through the engine's memo by identity
-    (:func:`escarmouche.state.parsed`), emptied when it reaches 512 answers."""
-    answers: dict[Any, Any] = parsed(combatant, _no_answers)
-    if len(answers) >= 512:
-        answers.clear()
-    return answers
-
-
-def _no_answers(_: Combatant) -> dict[Any, Any]:
-    return {}
+#: the answers already given about a combatant (frozen, so each a pure function of it,
+#: which owns them by identity): its stats, its armour by zone, the defences it may use
+#: (:func:`~escarmouche.systems.d100.actions.allowed_defences`); a refusal is never kept
+COMBATANT_ANSWERS: Memo[Any] = Memo(4096)
 
 
 def stat(combatant: Combatant, key: str) -> int:
     """A d100 stat of ``combatant``, checked against its bounds (0–100 for percentages)."""
-    answers = combatant_answers(combatant)
     if type(key) is str:
-        known: int | None = answers.get(key)
-        if known is not None:
-            return known
-        answers[key] = value = _stat(combatant, key)
-        return value
+        known: int | None = COMBATANT_ANSWERS.get(key, combatant)
+        if known is None:
+            known = COMBATANT_ANSWERS.put(key, _stat(combatant, key), combatant)
+        return known
     return _stat(combatant, key)
 
 
@@ -526,10 +514,10 @@ def armour_at(combatant: Combatant, location: str) -> int:
     """
     if type(location) is not str:
         return _armour_at(combatant, location)
-    answers = combatant_answers(combatant)
-    known: int | None = answers.get(("PA", location))
+    known: int | None = COMBATANT_ANSWERS.get(("PA", location), combatant)
     if known is None:
-        answers[("PA", location)] = known = _armour_at(combatant, location)
+        known = COMBATANT_ANSWERS.put(("PA", location), _armour_at(combatant, location),
+                                      combatant)
     return known
 
 

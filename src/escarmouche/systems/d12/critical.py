@@ -169,22 +169,26 @@ def _decide_attack(shown: tuple[int, ...], bonus: int, defence: int, m: Mode) ->
 
 def roll_attack(rng: Rng, *, bonus: int = 0, defence: int, mode: Mode | str = Mode.NORMAL
                 ) -> AttackRoll:
-    """Roll an attack: draws the dice of :func:`attack_expression` (one d12, or two in
-    order under advantage or disadvantage), then :func:`attack_roll`."""
+    """Roll an attack: draws the dice of :func:`attack_expression` with
+    :func:`escarmouche.dice.roll` (one d12, or two in order under advantage or
+    disadvantage), then :func:`resolve_attack_roll`."""
     m = check_mode(mode)
     check_bonus(bonus)
     check_defence(defence)
-    randint = getattr(rng, "randint", None)
-    if randint is not None:
-        # the dice of attack_expression(m), drawn in its order: one d12, or two
-        shown = ((randint(1, ATTACK_DIE),) if m is Mode.NORMAL
-                 else (randint(1, ATTACK_DIE), randint(1, ATTACK_DIE)))
-        if all(type(v) is int and 1 <= v <= ATTACK_DIE for v in shown):
-            return _decide_attack(shown, bonus, defence, m)
-        return resolve_attack_roll(shown, bonus=bonus, defence=defence, mode=m)
-    r = dice.roll(attack_expression(m), rng)  # refuses an rng without randint
-    return resolve_attack_roll([v for _, v in r.draws], bonus=bonus, defence=defence,
-                               mode=m)
+    shown = tuple([v for _, v in dice.roll(_ATTACK_EXPRESSIONS[m], rng).draws])
+    for v in shown:
+        if type(v) is not int or not 1 <= v <= ATTACK_DIE:  # refused, with the die named
+            return resolve_attack_roll(shown, bonus=bonus, defence=defence, mode=m)
+    if type(bonus) is int and type(defence) is int:
+        return _decided(shown, bonus, defence, m)
+    return _decide_attack(shown, bonus, defence, m)
+
+
+#: :func:`attack_expression` of each mode, worked out once
+_ATTACK_EXPRESSIONS = {m: attack_expression(m) for m in Mode}
+#: :func:`_decide_attack` of exact ints (a pure function, its result frozen: a fight
+#: decides the same few attacks again and again)
+_decided = functools.lru_cache(maxsize=4096)(_decide_attack)
 
 
 def damage_expression(weapon: str, option: str | None = None) -> str:

@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from escarmouche import _check, dice
+from escarmouche._memo import Memo
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant
 from escarmouche.odds import OddsTable, all_equal, exact_json, first_odds, uniform
@@ -347,7 +348,7 @@ def _option_values(weapon: str, bonus: int, defence: int, mode: Mode, next_mode:
 
 
 #: :func:`best_critical_option`'s answers, by its arguments (each with its type)
-_BEST: dict[tuple[Any, ...], str] = {}
+_BEST: Memo[str] = Memo(4096)
 
 
 def best_critical_option(weapon: str, *, defence: int, bonus: int = 0, **model: Any) -> str:
@@ -362,11 +363,8 @@ def best_critical_option(weapon: str, *, defence: int, bonus: int = 0, **model: 
         return critical_option_values(weapon, bonus=bonus, defence=defence,
                                       **model).best.option
     if known is None:
-        known = critical_option_values(weapon, bonus=bonus, defence=defence,
-                                       **model).best.option
-        if len(_BEST) >= 4096:
-            _BEST.clear()
-        _BEST[key] = known
+        known = _BEST.put(key, critical_option_values(weapon, bonus=bonus, defence=defence,
+                                                      **model).best.option)
     return known
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from escarmouche import _check
+from escarmouche._memo import Memo
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.render.table import Table
 from escarmouche.systems.base import ActionSpec
@@ -276,40 +277,35 @@ def _match(categories: Sequence[str], slots: Sequence[str]) -> tuple[list[int | 
     return assign, -1
 
 
-#: the matchings already computed, for the substitution table they were computed with
-#: (:func:`_matched`)
-_MATCHED: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple[int | None, ...], int]] = {}
-_MATCHED_TABLE: list[object] = [None]
+#: the substitution table the memos below were computed with, followed by identity (a
+#: designer may replace it: they then start afresh)
+SOURCE = (vars(tables), "SUBSTITUTES")
+
+#: the matchings already computed (:func:`_matched`)
+_MATCHED: Memo[tuple[tuple[int | None, ...], int]] = Memo(4096, SOURCE)
 
 
 def _matched(categories: tuple[str, ...], slots: tuple[str, ...]
              ) -> tuple[tuple[int | None, ...], int]:
     """:func:`_match`, computed once per turn shape (a pure function of the categories,
-    the slots and :data:`SUBSTITUTES`; a new table starts afresh)."""
-    if _MATCHED_TABLE[0] is not tables.SUBSTITUTES:
-        _MATCHED.clear()
-        _FITS.clear()
-        _PLANS.clear()
-        _MATCHED_TABLE[0] = tables.SUBSTITUTES
+    the slots and :data:`SUBSTITUTES`)."""
     key = (categories, slots)
     done = _MATCHED.get(key)
     if done is None:
-        if len(_MATCHED) >= 4096:
-            _MATCHED.clear()
         assign, failed = _match(categories, slots)
-        done = _MATCHED[key] = (tuple(assign), failed)
+        done = _MATCHED.put(key, (tuple(assign), failed))
     return done
 
 
 _Fit = tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...], int]
 
 #: the fits already computed (:func:`_fit`), by the exact inputs that passed its checks
-#: (a str-only tuple of actions, an ``int`` of action points, the rules object): a pure function
-#: asked again and again by the turn budget of every activation; bounded, and cleared
-#: with :data:`_MATCHED` when the substitution table changes
-_FITS: dict[tuple[tuple[str, ...], int, int], tuple[Rules | None, _Fit]] = {}
+#: (a str-only tuple of actions, an ``int`` of action points) and the rules object (by
+#: identity): a pure function asked again and again by the turn budget of every
+#: activation
+_FITS: Memo[_Fit] = Memo(4096, SOURCE)
 #: the plans already made (:func:`plan_turn`; a frozen :class:`TurnPlan`), by the same key
-_PLANS: dict[tuple[tuple[str, ...], int, int], tuple[Rules | None, TurnPlan]] = {}
+_PLANS: Memo[TurnPlan] = Memo(4096, SOURCE)
 
 
 def _fit(actions: Sequence[str], action_points: int, rules: Rules | None, who: str
@@ -318,26 +314,21 @@ def _fit(actions: Sequence[str], action_points: int, rules: Rules | None, who: s
     fit: categories, slots, the assignment and the first action left without a slot
     (-1 if none). Inputs that passed the checks once are answered from :data:`_FITS`
     (a refusal is never stored: it is checked, and worded, each time)."""
-    key = _key(actions, action_points, rules)
+    key = _key(actions, action_points)
     if key is None:
         return _fit_checked(actions, action_points, rules, who)
-    hit = _FITS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    done = _fit_checked(actions, action_points, rules, who)
-    if len(_FITS) >= 4096:
-        _FITS.clear()
-    _FITS[key] = (rules, done)
+    done = _FITS.get(key, rules)
+    if done is None:
+        done = _FITS.put(key, _fit_checked(actions, action_points, rules, who), rules)
     return done
 
 
-def _key(actions: Sequence[str], action_points: int, rules: Rules | None
-         ) -> tuple[tuple[str, ...], int, int] | None:
-    """The key of :data:`_FITS` and :data:`_PLANS` for these inputs (the rules by
-    identity: each answer holds its rules object, so an id is not reused while it is
-    there), or ``None`` when they are not plain enough to be answered from a cache (they
-    are then checked afresh)."""
-    if _MATCHED_TABLE[0] is not tables.SUBSTITUTES or type(action_points) is not int:
+def _key(actions: Sequence[str], action_points: int
+         ) -> tuple[tuple[str, ...], int] | None:
+    """The key of :data:`_FITS` and :data:`_PLANS` for these inputs (the rules are their
+    owner, by identity), or ``None`` when they are not plain enough to be answered from a
+    memo (they are then checked afresh)."""
+    if type(action_points) is not int:
         return None
     if type(actions) is not tuple:
         if type(actions) is not list:
@@ -346,7 +337,7 @@ def _key(actions: Sequence[str], action_points: int, rules: Rules | None
     for a in actions:
         if type(a) is not str:
             return None
-    return actions, action_points, id(rules)
+    return actions, action_points
 
 
 def _fit_checked(actions: Sequence[str], action_points: int, rules: Rules | None, who: str
@@ -384,10 +375,11 @@ def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | 
     >>> plan_turn(["mineure", "mineure", "mineure"]).rules
     ('D20-ACT-1', 'D20-ACT-2')
     """
-    key = _key(actions, action_points, rules)
-    hit = _PLANS.get(key) if key is not None else None
-    if hit is not None and hit[0] is rules:
-        return hit[1]
+    key = _key(actions, action_points)
+    if key is not None:
+        known = _PLANS.get(key, rules)
+        if known is not None:
+            return known
     categories, slots, assign, failed = _fit(actions, action_points, rules, who)
     if failed >= 0:
         cat = categories[failed]
@@ -408,11 +400,7 @@ def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | 
     if action_points:
         plan_rules.append("D20-ACT-3")
     plan = TurnPlan(categories, action_points, slots, tuple(assign), tuple(plan_rules))
-    if key is not None:
-        if len(_PLANS) >= 4096:
-            _PLANS.clear()
-        _PLANS[key] = (rules, plan)
-    return plan
+    return plan if key is None else _PLANS.put(key, plan, rules)
 
 
 def check_turn(actions: Sequence[str], *, action_points: int = 0,
