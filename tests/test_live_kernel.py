@@ -156,13 +156,20 @@ def test_the_page_wheels_import_from_their_zip_with_their_bytecode(tmp_path: Pat
         z.writestr("demo-1.0.dist-info/METADATA",
                    "Metadata-Version: 2.1\nName: demo\nVersion: 1.0\n")
     run(f"""
-        import importlib.metadata, importlib.resources, traceback
+        import importlib.metadata, importlib.resources, pathlib, traceback
+        kernel._DATA_DIR = {str(tmp_path / "donnees")!r}
         kernel.use_wheels([{str(wheel)!r}])
         import demo, demo.plain, demo.checked
         assert (demo.WHERE, demo.plain.WHERE, demo.checked.WHERE) == ("pyc", "source", "source")
         assert demo.__file__ == {str(wheel)!r} + "/demo/__init__.py", demo.__file__
         assert type(demo.__loader__).__name__ == "WheelImporter"
         assert importlib.resources.files("demo").joinpath("donnees.txt").read_text() == "des dés\\n"
+        # a package's files are real paths, as the engine hands them out (example_rosters)
+        folder = importlib.resources.files("demo")
+        assert isinstance(folder, pathlib.Path), folder
+        assert folder.is_relative_to({str(tmp_path / "donnees")!r})
+        assert [p.name for p in folder.iterdir()] == ["donnees.txt"]
+        assert open(str(folder / "donnees.txt"), encoding="utf-8").read() == "des dés\\n"
         assert importlib.metadata.version("demo") == "1.0"
         try:
             demo.plain.boom()

@@ -38,6 +38,7 @@ import traceback
 import types
 import zipimport
 from collections.abc import Callable, Sequence
+from importlib.resources.abc import TraversableResources
 from importlib.util import MAGIC_NUMBER
 from typing import Any
 
@@ -395,7 +396,8 @@ class WheelImporter(zipimport.zipimporter):
     ``mod.py``, while the site's wheels keep their bytecode in ``__pycache__`` (unchecked
     hash-based pycs of this very Python, tools/lite/precompile_wheels.mjs), where an
     unpacked install finds it: without this class every module would be compiled from
-    source. Sources stay in the zip, so tracebacks still show code lines.
+    source. Sources stay in the zip, so tracebacks still show code lines. A package's data
+    files are real files (:class:`_DataFiles`).
     """
 
     def _toc(self) -> Any:
@@ -433,7 +435,45 @@ class WheelImporter(zipimport.zipimporter):
         return super().get_code(fullname)
 
 
+    def get_resource_reader(self, fullname: str) -> Any:
+        """A package's files as real paths (:class:`_DataFiles`): the engine hands out a
+        file of its own as a ``pathlib.Path`` (``roster.example_rosters``), which a path
+        inside a zip cannot be."""
+        if not self.is_package(fullname):
+            return super().get_resource_reader(fullname)
+        return _DataFiles(self.archive, self.prefix + fullname.rpartition(".")[2] + "/")
+
+
 _TAG = sys.implementation.cache_tag
+#: where the data files of the page's wheels are written, by wheel
+_DATA_DIR = "/home/pyodide/donnees"
+
+
+class _DataFiles(TraversableResources):
+    """``importlib.resources.files(package)`` for a package imported from a wheel: its data
+    files (everything but modules and bytecode: rosters, schemas…) written once, on first
+    use, under :data:`_DATA_DIR`, and read from there as from an unpacked install."""
+
+    def __init__(self, archive: str, prefix: str) -> None:
+        self.archive = archive
+        self.prefix = prefix
+
+    def files(self) -> Any:
+        import pathlib
+        import zipfile
+
+        root = pathlib.Path(_DATA_DIR, os.path.basename(self.archive))
+        folder = root / self.prefix
+        if not folder.is_dir():
+            with zipfile.ZipFile(self.archive) as z:
+                for name in z.namelist():
+                    if (name.startswith(self.prefix) and not name.endswith((".py", ".pyc", "/"))
+                            and "/__pycache__/" not in name):
+                        target = root / name
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(z.read(name))
+            folder.mkdir(parents=True, exist_ok=True)
+        return folder
 
 
 def _wheel_hook(path: str) -> WheelImporter:
