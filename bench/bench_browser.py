@@ -271,12 +271,15 @@ def time_lite(page: Any, base: str) -> dict[str, float]:
 #: - ``load``: Playwright clicks at the page's load event (the runs before).
 CLICK = {"at": "paint"}
 
-#: ``paint``: click « Activer » once painted; note when the first live result shows.
+#: Where the live page shows a live widget's text (FIRST_RESULT is one of them).
+LIVE_RESULT = ".escarmouche-live-widget[data-live=rendered] .widget-html-content"
+
+#: ``paint``: click « Activer » once painted; note when the first live result shows
+#: (formatted with FIRST_RESULT and LIVE_RESULT, as JSON).
 TAP_AT_PAINT = """
 (() => {
   const first = %s;
-  const seen = () => Array.from(document.querySelectorAll(
-    ".escarmouche-live-widget[data-live=rendered] .widget-html-content"))
+  const seen = () => Array.from(document.querySelectorAll(%s))
     .some((e) => e.innerText.includes(first));
   (function tap() {
     const b = document.querySelector("#escarmouche-live .escarmouche-live-activate");
@@ -296,7 +299,7 @@ TAP_AT_PAINT = """
 def time_live(page: Any, base: str, click_after: float = 0.0) -> dict[str, float]:
     """« Activer » on the book page: navigation → the live widget shows its result."""
     if CLICK["at"] == "paint" and not click_after:
-        page.add_init_script(TAP_AT_PAINT % json.dumps(FIRST_RESULT))
+        page.add_init_script(TAP_AT_PAINT % (json.dumps(FIRST_RESULT), json.dumps(LIVE_RESULT)))
         page.goto(f"{base}{LIVE_PAGE.lstrip('/')}", wait_until="commit")
         page.wait_for_function("() => window.__result !== undefined", timeout=TIMEOUT_MS,
                                polling=50)
@@ -315,10 +318,9 @@ def time_live(page: Any, base: str, click_after: float = 0.0) -> dict[str, float
     clicked = time.perf_counter()
     button.click()
     page.wait_for_function(
-        "(text) => Array.from(document.querySelectorAll("
-        "'.escarmouche-live-widget[data-live=rendered] .widget-html-content'))"
+        "([text, where]) => Array.from(document.querySelectorAll(where))"
         ".some(e => e.innerText.includes(text))",
-        arg=FIRST_RESULT, timeout=TIMEOUT_MS, polling=20)
+        arg=[FIRST_RESULT, LIVE_RESULT], timeout=TIMEOUT_MS, polling=20)
     end = time.perf_counter()
     return {"ui": ui, "widget": end - start, "after_click": end - clicked,
             "steps": page.evaluate("window.escarmoucheLive.timings")}

@@ -137,9 +137,14 @@ async function startPython(loadPyodide, options, init, base) {
 }
 
 /** The SHA-256 of a text, in hex (the page's lock is checked against its own build). */
-async function sha256(text) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+/** The SHA-256 of bytes, in hex (a wheel checked against the lock). */
+async function sha256Bytes(bytes) {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function sha256(text) {
+  return sha256Bytes(new TextEncoder().encode(text));
 }
 
 function post(message, buffers) {
@@ -168,12 +173,6 @@ function rewriteLock(text, keep) {
     packages.escarmouche.depends = packages.escarmouche.depends.filter((d) => keep.includes(d));
   }
   return JSON.stringify(lock);
-}
-
-/** The SHA-256 of bytes, in hex. */
-async function sha256Bytes(bytes) {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The wheels of `names` and of their dependencies in the lock, fetched (while the wasm
