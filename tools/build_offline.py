@@ -63,8 +63,7 @@ WORKER_DEPENDS = {"ipywidgets": ["comm", "traitlets"], "comm": ["traitlets"]}
 WIDGET_PACKAGES = ("ipywidgets", "comm", "traitlets")
 THEME_COLOUR = "#0a5d6b"
 ICON_SIZES = (192, 512)
-#: Workbox skips files over this size; the largest precached file is the widget bundle
-#: (3.6 MB) or the PDF.
+#: Workbox skips files over this size; the largest precached file is the PDF.
 MAX_PRECACHE_BYTES = 30 * 1024 * 1024
 RUNTIME_PREFIX = "escarmouche-runtime-"
 #: Written here, never precached (the browser updates them itself).

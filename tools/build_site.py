@@ -3,8 +3,8 @@
 Steps, each cached where it is cheap to tell that nothing changed:
 
 1. ``npm ci`` (only when package-lock.json changed): the Pyodide core
-   (``pyodide@314.0.6``), ``@jupyter-widgets/html-manager`` and ``requirejs``.
-2. Vendor the widget scripts into ``book/_static/vendor/`` (static widgets offline).
+   (``pyodide@314.0.6``), ipywidgets' controls and esbuild.
+2. Bundle the live pages' widget manager into ``book/_static/vendor/`` (esbuild).
 3. Build this repository's wheel (``escarmouche``, engine + widgets) in this run.
 4. ``pip download`` the pure-Python wheels the Pyodide kernel needs
    (``tools/lite/requirements-pyodide.txt``; skipped when a stamp says they are there),
@@ -120,7 +120,7 @@ def ensure_node_modules() -> None:
     stamp.touch()
 
 
-# --- 2. widget scripts for static pages ------------------------------------------------
+# --- 2. the live pages' widget library -------------------------------------------------
 
 
 def copy_if_changed(src: Path, dst: Path) -> bool:
@@ -133,22 +133,32 @@ def copy_if_changed(src: Path, dst: Path) -> bool:
     return True
 
 
-def vendor_widget_js() -> None:
-    """RequireJS and the ipywidgets HTML manager (with its font files) from npm."""
-    dist = NODE_MODULES / "@jupyter-widgets" / "html-manager" / "dist"
-    wanted = {NODE_MODULES / "requirejs" / "require.js": VENDOR / "require.js"}
-    wanted[dist / "embed-amd.js"] = VENDOR / "embed-amd.js"
-    # embed-amd.js loads Font Awesome's fonts relative to its own URL.
-    for font in dist.iterdir():
-        if font.suffix in {".woff", ".woff2", ".ttf", ".eot", ".svg"}:
-            wanted[font] = VENDOR / font.name
-    changed = sum(copy_if_changed(src, dst) for src, dst in wanted.items())
-    for stale in VENDOR.iterdir():
-        if stale not in wanted.values():
-            stale.unlink()
-    if changed:
-        files = "file" if changed == 1 else "files"
-        log(f"vendored {changed} widget {files} into {VENDOR.relative_to(ROOT)}")
+#: The live pages' widget manager (ipywidgets' controls, without html-manager's
+#: RequireJS, ipywidgets 7 copies, Output widget and JupyterLab rendermime).
+WIDGET_ENTRY = ROOT / "tools" / "widgets" / "live-manager.mjs"
+WIDGET_BUNDLE = VENDOR / "live-widgets.js"
+
+
+def bundle_widget_js() -> None:
+    """``book/_static/vendor/live-widgets.{js,css}`` and the icon fonts the stylesheet
+    names, bundled and minified by esbuild from ``tools/widgets/live-manager.mjs``; done
+    again only when the entry or the npm lock changed."""
+    inputs = sha(WIDGET_ENTRY.read_bytes(), (ROOT / "package-lock.json").read_bytes())
+    stamp = BUILD / f".widgets-{inputs}"
+    if stamp.exists() and WIDGET_BUNDLE.is_file():
+        return
+    shutil.rmtree(VENDOR, ignore_errors=True)
+    # Browsers take the first font format they read: every one reads woff2, so the
+    # other formats Font Awesome's stylesheet names are left out (esbuild's empty loader).
+    run([str(NODE_MODULES / ".bin" / "esbuild"), str(WIDGET_ENTRY), "--bundle", "--minify",
+         "--format=iife", "--global-name=escarmoucheWidgets", "--target=es2020",
+         "--log-level=warning", f"--outfile={WIDGET_BUNDLE}", "--asset-names=[name]-[hash]",
+         "--loader:.woff2=file", *(f"--loader:.{ext}=empty" for ext in
+                                   ("woff", "ttf", "eot", "svg"))], cwd=ROOT)
+    for old in BUILD.glob(".widgets-*"):
+        old.unlink()
+    BUILD.mkdir(exist_ok=True)
+    stamp.touch()
 
 
 # --- 3. the project's wheel ------------------------------------------------------------
@@ -361,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.monotonic()
     os.chdir(ROOT)
     ensure_node_modules()
-    vendor_widget_js()
+    bundle_widget_js()
     wheel = build_project_wheel()
     assemble_lite_src(wheel)
     status = build_book(ensure_language_pack())

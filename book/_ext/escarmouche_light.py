@@ -2,10 +2,10 @@
 
 A stored widget is drawn at build time as plain HTML (its HTML and SVG outputs as they
 are, its controls as disabled HTML controls with their stored values), readable and
-printable without the widget library. The page then loads neither RequireJS nor the
-3.6 MB ``embed-amd.js`` nor the widget state: ``book/_static/live/live.js`` loads the
-library when the reader activates the page (or when a demo scrolls into view on a
-connection that allows it). Each drawn widget carries an « Activer pour jouer » button,
+printable without any widget script, and the page loses the widget state. No page loads
+a widget library (``_config.yml`` sets myst-nb's ``nb_ipywidgets_js`` to none):
+``book/_static/live/live.js`` loads its own (``tools/widgets/live-manager.mjs``) when the
+reader activates the page. Each drawn widget carries an « Activer pour jouer » button,
 where a tap on its controls would otherwise do nothing.
 
 Runs at ``build-finished`` after ``escarmouche_site`` (which adds the snapshot notes).
@@ -31,9 +31,6 @@ _STATE = re.compile(
     r'\s*<script type="application/vnd\.jupyter\.widget-state\+json">(.*?)</script>', re.S)
 _VIEW = re.compile(
     r'<script type="application/vnd\.jupyter\.widget-view\+json">(.*?)</script>', re.S)
-_LIBRARY = re.compile(
-    r'\s*<script defer src="[^"]*_static/(?:vendor/require\.js|escarmouche-widgets\.js|'
-    r'vendor/embed-amd\.js)[^"]*"></script>')
 #: The few rules the drawn widgets need (inline: no stylesheet on the critical path).
 STYLE = """<style>
 .esc-static-widget{display:flex;flex-direction:column;gap:.4rem;margin:.3rem 0}
@@ -213,7 +210,6 @@ def lighten(text: str) -> tuple[str, set[str]]:
 
     text = _VIEW.sub(view, text)
     text = _STATE.sub("", text, count=1)
-    text = _LIBRARY.sub("", text)
     text = text.replace("</head>", STYLE + "\n</head>", 1)
     return text, drawer.unknown
 

@@ -4,8 +4,9 @@ Every page built from a notebook with code cells gets, under its title, a bar wi
 « Activer » button and a French status line, and the page's cells as JSON (their exact
 sources, and which of them the page shows). ``book/_static/live/live.js`` does the
 rest in the browser: Pyodide in a Web Worker (``live-worker.mjs`` and ``kernel.py``),
-the cells run again in place, the widget comms bridged to the page's own
-``@jupyter-widgets/html-manager``. The bar stays hidden without JavaScript.
+the cells run again in place, the widget comms bridged to ipywidgets' controls under the
+page's own widget manager (``tools/widgets/live-manager.mjs``, bundled at build). The
+bar stays hidden without JavaScript.
 It is drawn whole at build (``bar_html``), so that it never pushes the page down.
 
 Only what the page needs is loaded: the engine (and icepool) always, ipywidgets with
@@ -16,12 +17,12 @@ Why not thebe-lite: its 0.5.0 pins pyodide-kernel 0.4.7 (not this site's Pyodide
 loads piplite, RequireJS and widget modules from public CDNs by default (piplite's URLs
 are hard-coded, thebe #703), runs the JupyterLab services and kernel protocol this path
 exists to cut, and its widgets broke with ipywidgets releases (thebe #615, #689, #737,
-#739, #771). The pattern here is ipywidgets' own web example (an ``HTMLManager``
-subclass with ``_create_comm``/``_get_comm_info``, ``examples/web3``) with the ``comm``
-package's documented hook (``comm.create_comm``) on the Python side.
+#739, #771). The pattern here is ipywidgets' own web example (a ``ManagerBase``
+subclass with ``_create_comm``/``_get_comm_info`` and ``loadClass``, ``examples/web3``)
+with the ``comm`` package's documented hook (``comm.create_comm``) on the Python side.
 
 The Python ``ipywidgets`` served to Pyodide and the JavaScript
-``@jupyter-widgets/html-manager`` that renders the widgets must be a pair tested
+``@jupyter-widgets/controls`` that renders the widgets must be a pair tested
 together: the build warns (an error under ``-W``) when one of them changes alone.
 """
 
@@ -60,8 +61,9 @@ VERSION = hashlib.sha256(b"".join(
 ) + RUNTIME.encode()).hexdigest()[:12]
 #: Where the Pyodide core and the lock's wheels are, relative to the site's root.
 PYODIDE_DIR = "lite/static/pyodide/"
-#: Python ipywidgets ↔ JavaScript html-manager pairs tried in Chromium (tests/browser).
-TESTED_WIDGET_PAIRS = {("8.1.9", "1.0.15")}
+#: Python ipywidgets ↔ JavaScript @jupyter-widgets/controls pairs tried in Chromium
+#: (tests/browser).
+TESTED_WIDGET_PAIRS = {("8.1.9", "5.0.13")}
 def _engine_packages() -> list[str]:
     """The engine and its runtime dependencies (from the installed project's metadata, so
     that a new dependency in pyproject.toml reaches the live pages without an edit here)."""
@@ -206,13 +208,13 @@ def _pinned(requirements: Path, name: str) -> str | None:
 def check_widget_pair(app: Sphinx) -> None:
     """``builder-inited``: the Python and JavaScript widget packages change together."""
     python = _pinned(ROOT / "tools" / "lite" / "requirements-pyodide.txt", "ipywidgets")
-    package = ROOT / "node_modules" / "@jupyter-widgets" / "html-manager" / "package.json"
+    package = ROOT / "node_modules" / "@jupyter-widgets" / "controls" / "package.json"
     if python is None or not package.is_file():
         return  # the build script installs both before the book; nothing to compare yet
     javascript = json.loads(package.read_text(encoding="utf-8"))["version"]
     if (python, javascript) not in TESTED_WIDGET_PAIRS:
         LOGGER.warning(
-            "[escarmouche_live] ipywidgets %s (Python) avec @jupyter-widgets/html-manager %s "
+            "[escarmouche_live] ipywidgets %s (Python) avec @jupyter-widgets/controls %s "
             "(JavaScript) : paire non essayée ; lancez les tests navigateur puis ajoutez-la à "
             "TESTED_WIDGET_PAIRS (book/_ext/escarmouche_live.py)", python, javascript)
 

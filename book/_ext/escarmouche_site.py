@@ -238,9 +238,6 @@ LABELS = {
 _FA_SCRIPT = re.compile(r'\s*<script[^>]*_static/scripts/fontawesome\.js[^>]*></script>')
 _ICON = re.compile(r'<(i|span) class="([^"]*\bfa-[a-z0-9-]+[^"]*)"([^>]*)></\1>')
 _WIDGET_VIEW = re.compile(r'(<script type="application/vnd\.jupyter\.widget-view\+json">)')
-_WIDGET_JS = re.compile(
-    r'<script src="([^"]*_static/vendor/(?:require|embed-amd)\.js(?:\?[^"]*)?)">')
-_REQUIRE_END = re.compile(r'<script defer src="([^"]*_static/)vendor/require\.js[^"]*"></script>')
 SNAPSHOT_NOTE = typographie_html(  # French typography (escarmouche.text.typo)
     '<p class="esc-snapshot" role="note"><span class="esc-snapshot-tag">Instantané'
     "</span> Ce que cette cellule a affiché quand le livre a été construit : ici, les "
@@ -423,13 +420,6 @@ def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
         text = _WIDGET_VIEW.sub(lambda m: SNAPSHOT_NOTE + m.group(1), text)
     text = defer_head_scripts(text)
     text = rule_contents(text)
-    # The widget scripts (3.6 MB) never block the text: deferred, in order, with the
-    # RequireJS paths of escarmouche-widgets.js between them (no font 404).
-    text = _WIDGET_JS.sub(r'<script defer src="\1">', text)
-    if "escarmouche-widgets.js" not in text:
-        text = _REQUIRE_END.sub(
-            lambda m: m.group(0) + f'\n<script defer src="{m.group(1)}escarmouche-widgets.js">'
-                                   "</script>", text, count=1)
     return text
 
 

@@ -73,6 +73,12 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
     seen = page.evaluate("window.__liveStatus")
     assert any(s.startswith(("Chargement de Python…", "Chargement du moteur…",
                              "Exécution des exemples…")) for s in seen), seen
+    # The widget library ran once Python was up (not beside its start), and the icon
+    # font its stylesheet names is served next to it.
+    timings = page.evaluate("window.escarmoucheLive.timings")
+    assert timings["widget-library"] >= timings["worker-python"], timings
+    assert page.evaluate("""document.fonts.load('900 16px "Font Awesome 5 Free"', '\\uf04b')
+                            .then((faces) => faces.length)""") == 1
 
     live = page.locator(".escarmouche-live-widget").first
     live.wait_for()

@@ -175,8 +175,7 @@ def test_rule_page_is_light(playwright: Any) -> None:
         page.wait_for_load_state("networkidle")
         sent = server.httpd.bytes_sent
     assert sent < RULE_PAGE_BUDGET, f"{sent} octets envoyés"
-    assert not [u for u in urls if "fontawesome.js" in u or "embed-amd" in u or
-                "require.js" in u]
+    assert not [u for u in urls if "fontawesome.js" in u or "live-widgets" in u]
 
 
 def test_no_page_loads_the_widget_library_and_demos_are_drawn() -> None:
@@ -186,7 +185,8 @@ def test_no_page_loads_the_widget_library_and_demos_are_drawn() -> None:
         text = html.read_text(encoding="utf-8")
         assert "application/vnd.jupyter.widget-view+json" not in text, html
         assert "application/vnd.jupyter.widget-state+json" not in text, html
-        assert not re.findall(r"<script[^>]*(?:require|embed-amd)\.js[^>]*>", text), html
+        assert not re.findall(r"<script[^>]*(?:require|embed-amd|live-widgets)\.js[^>]*>",
+                              text), html
         drawn += text.count("esc-static-widget jupyter-widgets")
         assert "fontawesome.js" not in text, html
         assert not re.search(r'<i class="[^"]*\bfa-', text), html

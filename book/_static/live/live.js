@@ -4,8 +4,8 @@
  * « Activer » makes the page itself live: Python (Pyodide) runs in a Web Worker
  * (live-worker.mjs + kernel.py), the page's cells run again in order, their outputs
  * replace the stored ones in place, and ipywidgets' comms are bridged to the
- * @jupyter-widgets/html-manager the page already loads (embed-amd.js), as in
- * ipywidgets' own web example: the stored static widgets give way to live ones.
+ * widget manager the page loads on activation (tools/widgets/live-manager.mjs, after
+ * ipywidgets' own web example): the stored static widgets give way to live ones.
  * Then each example cell can be edited and run again (« Exécuter », Maj+Entrée).
  *
  * The runtime may start while the page is read only when it is already in this device's
@@ -57,7 +57,7 @@
   // --- the page ---------------------------------------------------------------------
 
   // What the <head> knows (the script tag's data-live-* attributes): enough to start
-  // Python before the rest of the page (3.6 MB of widget scripts) is parsed.
+  // Python before the rest of the page is parsed.
   var boot = script.dataset;
   var config = {
     pyodide: boot.livePyodide,
@@ -324,7 +324,7 @@
     return runtime;
   }
 
-  // --- the widget bridge (html-manager <-> comm) ----------------------------------------
+  // --- the widget bridge (widget manager <-> comm) ----------------------------------------
 
   var bridge = {
     manager: null,
@@ -337,29 +337,15 @@
 
     load: function () {
       if (this.manager) return this.manager;
-      this.manager = loadWidgetLibrary().then(function () {
-        return new Promise(function (resolve, reject) {
-        if (typeof window.require !== "function") {
-          reject(new Error("RequireJS manque sur cette page"));
-          return;
-        }
-        window.require(["@jupyter-widgets/html-manager"], function (htmlManager) {
-          // HTMLManager is an ES class: extend it as such.
-          var Live = class extends htmlManager.HTMLManager {
-            _create_comm(target, modelId) {
-              // Widgets are created by Python only; a page-made model gets a dead comm.
-              return Promise.resolve(new PageComm(modelId || "page-" + bridge.counter++, target));
-            }
-            _get_comm_info() {
-              return Promise.resolve({});
-            }
-          };
-          resolve(new Live({
-            loader: function (name) {
-              return Promise.reject(new Error("module de widget inconnu" + NBSP + ": " + name));
-            },
-          }));
-        }, reject);
+      this.manager = loadWidgetLibrary().then(function (library) {
+        return new library.LiveManager({
+          // Widgets are created by Python only; a page-made model gets a dead comm.
+          createComm: function (target, modelId) {
+            return new PageComm(modelId || "page-" + bridge.counter++, target);
+          },
+          unknown: function (module, version, name) {
+            return "module de widget inconnu" + NBSP + ": " + module + " " + version + " (" + name + ")";
+          },
         });
       });
       this.manager.catch(function () {});
@@ -435,28 +421,55 @@
     },
   };
 
-  /** The widget library (RequireJS, then the 3.6 MB embed-amd.js), which a light demo
-   * page (book/_ext/escarmouche_light.py) does not load until it is needed. */
+  /** The widget library: @jupyter-widgets/controls under a manager of its own
+   * (tools/widgets/live-manager.mjs, bundled by tools/build_site.py), its stylesheet and
+   * Font Awesome's. A light demo page (book/_ext/escarmouche_light.py) loads it only
+   * when the reader activates the page. */
   var libraryLoad = null;
   function loadWidgetLibrary() {
-    if (typeof window.require === "function") return Promise.resolve();
+    if (window.escarmoucheWidgets) return Promise.resolve(window.escarmoucheWidgets);
     if (libraryLoad) return libraryLoad;
-    var add = function (path) {
-      return new Promise(function (resolve, reject) {
-        var tag = document.createElement("script");
-        tag.src = new URL(path, STATIC).href;
-        tag.onload = resolve;
-        tag.onerror = function () {
-          reject(new Error("bibliothèque des widgets introuvable (" + path + ")"));
-        };
-        document.head.appendChild(tag);
-      });
-    };
-    libraryLoad = add("../vendor/require.js").then(function () {
-      return add("../vendor/embed-amd.js");
+    var base = new URL("../vendor/", STATIC);
+    var sheet = el("link", { rel: "stylesheet", href: new URL("live-widgets.css", base).href });
+    document.head.appendChild(sheet);
+    libraryLoad = new Promise(function (resolve, reject) {
+      var tag = document.createElement("script");
+      tag.src = new URL("live-widgets.js", base).href;
+      tag.onload = function () {
+        mark("widget-library");
+        if (window.escarmoucheWidgets) resolve(window.escarmoucheWidgets);
+        else reject(new Error("bibliothèque des widgets illisible (live-widgets.js)"));
+      };
+      tag.onerror = function () {
+        reject(new Error("bibliothèque des widgets introuvable (live-widgets.js)"));
+      };
+      document.head.appendChild(tag);
     });
-    libraryLoad.catch(function () { libraryLoad = null; });
+    libraryLoad.catch(function () {
+      libraryLoad = null;
+      sheet.remove();
+    });
     return libraryLoad;
+  }
+
+  /** Fetches the library's files without running them (bridge.load runs them). */
+  function preloadWidgetLibrary() {
+    if (window.escarmoucheWidgets || libraryLoad || document.getElementById("escarmouche-widgets-preload")) return;
+    var base = new URL("../vendor/", STATIC);
+    document.head.appendChild(el("link", { rel: "preload", as: "script", id: "escarmouche-widgets-preload",
+                                           href: new URL("live-widgets.js", base).href }));
+    document.head.appendChild(el("link", { rel: "preload", as: "style",
+                                           href: new URL("live-widgets.css", base).href }));
+  }
+
+  /** A promise kept once the runtime's Python is up (or failed). */
+  function afterPython(rt) {
+    return new Promise(function (resolve) {
+      if (rt.step !== "python") return resolve();
+      rt.listeners.push(function (step) {
+        if (step !== "python" && step !== "bytes") resolve();
+      });
+    });
   }
 
   /** The page end of a comm, as @jupyter-widgets/base's IClassicComm expects it. */
@@ -863,7 +876,12 @@
     show(rt.step);
     rt.listeners.push(show);
     var waits = [rt.ready];
-    if (config.widgets) waits.push(bridge.load());
+    // The widget library is fetched now but run once Python is up: on a device with few
+    // cores its script would slow Python's start, while it runs beside the imports.
+    if (config.widgets) {
+      preloadWidgetLibrary();
+      waits.push(afterPython(rt).then(function () { return bridge.load(); }));
+    }
     activation = Promise.all(waits).then(function () {
       mark("runtime-ready");
       var chain = Promise.resolve();
@@ -941,8 +959,16 @@
     prestartAsked = true;
     Promise.all([runtimeCached(), batteryAllows()]).then(function (ok) {
       if (!ok[0] || !ok[1] || runtime) return;
-      startRuntime(true).prestarted = true;
+      var rt = startRuntime(true);
+      rt.prestarted = true;
       if (bar) bar.setAttribute("data-prestart", "1");
+      // Python started from the cache: the widget library runs once it is up, beside the
+      // imports, so that « Activer » finds both ready.
+      if (config.widgets) {
+        afterPython(rt).then(function () {
+          if (!rt.error) bridge.load();
+        });
+      }
     });
     if (!phone()) return;
     document.addEventListener("visibilitychange", function () {
@@ -967,8 +993,8 @@
     tracker.offer();
     if (runtime) bar.setAttribute("data-prestart", "1");
     // Light demo pages: « Activer pour jouer » on each drawn widget; the widget library
-    // (and Python, when already cached) load once a demo scrolls into view on a link
-    // that allows it.
+    // is fetched (and Python started, when already cached) once a demo scrolls into view
+    // on a link that allows it. The library runs on « Activer », once Python is up.
     Array.prototype.forEach.call(document.querySelectorAll(".esc-static-play"), function (play) {
       play.addEventListener("click", function () {
         bar.scrollIntoView({ block: "nearest" });
@@ -980,7 +1006,7 @@
       var seen = new IntersectionObserver(function (entries) {
         if (!entries.some(function (e) { return e.isIntersecting; })) return;
         seen.disconnect();
-        bridge.load();
+        preloadWidgetLibrary();
         prestart();
       });
       seen.observe(firstDemo);
@@ -1030,13 +1056,6 @@
           offline.size(p.todoBytes) + " (" + offline.size(p.todoGz) + " compressés), puis gardé sur cet appareil.";
       }
     }, dropFirstTime);
-  }
-
-  // The widget bundle finds its fonts next to its RequireJS module URL: without this
-  // (read by require.js, which loads after this script), they 404 from the page's folder.
-  if (config.widgets && window.require === undefined && window.requirejs === undefined) {
-    var vendor = new URL("../vendor", STATIC).href;
-    window.require = { paths: { "@jupyter-widgets": vendor, "@jupyter-widgets/html-manager/dist": vendor } };
   }
 
   mark("script");
