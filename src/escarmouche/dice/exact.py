@@ -18,8 +18,6 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Final
 
-import icepool
-
 from escarmouche.dice.expression import (
     MAX_EXPLODE_DEPTH,
     RULE,
@@ -147,6 +145,10 @@ def _thousands(n: int) -> str:
 
 
 def _term_die(term: DiceTerm) -> Any:
+    # icepool is imported on the first exact law asked for, not with the engine: a live
+    # page whose first cells roll dice never waits for it (bench/README-browser.md).
+    import icepool
+
     base = icepool.d(term.faces)
     if term.explode:
         # depth = extra draws; at the cap the last draw counts as it is ("end" = 0).

@@ -48,7 +48,6 @@ True
 from __future__ import annotations
 
 import functools
-import html
 import re
 from collections.abc import Callable, Collection, Iterator
 from typing import Final
@@ -212,6 +211,10 @@ _ATTRS_READ = re.compile(r'(?P<name>\b(?:title|alt|aria-label|placeholder))="(?P
 
 
 def _attr(match: re.Match[str]) -> str:
+    # imported on the first attribute typeset: html's table of entities takes ~90 ms to
+    # build in the browser's Python, which a live page need not wait for at its start
+    import html
+
     value = html.escape(typographie(html.unescape(match.group("value"))), quote=True)
     return f'{match.group("name")}="{value}"'
 
