@@ -178,7 +178,9 @@ def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str,
     if config is None:
         return
     app.add_css_file("live/live.css")
-    app.add_js_file("live/live.js", priority=100, **{
+    # fetched before the theme's scripts (all deferred, low priority, six at a time over
+    # HTTP/1.1): it handles « Activer », and a tap waits for it (bench/README-browser.md)
+    app.add_js_file("live/live.js", priority=100, fetchpriority="high", **{
         "data-live-pyodide": config["pyodide"],
         "data-live-packages": ",".join(config["packages"]),
         "data-live-widgets": "1" if config["widgets"] else "0",

@@ -48,5 +48,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", page_context)
     # Before live.js (priority 100; both deferred, so they run in this order): live.js
     # takes its shared helpers from this script (window.escarmoucheOffline).
-    app.add_js_file(JS, loading_method="defer", priority=90)
+    # Fetched early like live.js (fetchpriority): a tap on « Activer » waits for both.
+    app.add_js_file(JS, loading_method="defer", priority=90, fetchpriority="high")
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

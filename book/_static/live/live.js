@@ -456,9 +456,10 @@
   function preloadWidgetLibrary() {
     if (window.escarmoucheWidgets || libraryLoad || document.getElementById("escarmouche-widgets-preload")) return;
     var base = new URL("../vendor/", STATIC);
+    // low priority: after Python's own files, which the worker asks for at the same time
     document.head.appendChild(el("link", { rel: "preload", as: "script", id: "escarmouche-widgets-preload",
-                                           href: new URL("live-widgets.js", base).href }));
-    document.head.appendChild(el("link", { rel: "preload", as: "style",
+                                           fetchpriority: "low", href: new URL("live-widgets.js", base).href }));
+    document.head.appendChild(el("link", { rel: "preload", as: "style", fetchpriority: "low",
                                            href: new URL("live-widgets.css", base).href }));
   }
 
