@@ -164,6 +164,11 @@
       self._reject = reject;
     });
     this.ready.catch(function () {});
+    // Kept once Python is up, or once the start failed: what waits for the interpreter
+    // but not for the engine (the widget library) starts then.
+    this.up = new Promise(function (resolve) {
+      self._up = resolve;
+    });
     this.worker.onmessage = function (event) {
       var buffers = (event.data.buffers || []).map(function (b) {
         return new DataView(b.buffer || b);
@@ -216,6 +221,7 @@
     if (this.error) return;
     this.error = { step: step, message: message };
     this._reject(this.error);
+    this._up();
     this.listeners.forEach(function (fn) { fn("error"); });
     var runs = this.runs;
     this.runs = {};
@@ -232,6 +238,7 @@
         mark("worker-" + message.step);
         if (message.snapshot) timings.snapshot = message.snapshot;
         this.step = message.step === "python" ? "engine" : "ready";
+        this._up();
         if (message.step === "ready") this._resolve(this);
         this.listeners.forEach(function (fn) { fn(self.step); });
         break;
@@ -425,16 +432,20 @@
    * (tools/widgets/live-manager.mjs, bundled by tools/build_site.py), its stylesheet and
    * Font Awesome's. A light demo page (book/_ext/escarmouche_light.py) loads it only
    * when the reader activates the page. */
+  var LIBRARY = {
+    script: new URL("../vendor/live-widgets.js", STATIC).href,
+    sheet: new URL("../vendor/live-widgets.css", STATIC).href,
+  };
   var libraryLoad = null;
+  var libraryFetched = false;
   function loadWidgetLibrary() {
     if (window.escarmoucheWidgets) return Promise.resolve(window.escarmoucheWidgets);
     if (libraryLoad) return libraryLoad;
-    var base = new URL("../vendor/", STATIC);
-    var sheet = el("link", { rel: "stylesheet", href: new URL("live-widgets.css", base).href });
+    var sheet = el("link", { rel: "stylesheet", href: LIBRARY.sheet });
     document.head.appendChild(sheet);
     libraryLoad = new Promise(function (resolve, reject) {
       var tag = document.createElement("script");
-      tag.src = new URL("live-widgets.js", base).href;
+      tag.src = LIBRARY.script;
       tag.onload = function () {
         mark("widget-library");
         if (window.escarmoucheWidgets) resolve(window.escarmoucheWidgets);
@@ -454,23 +465,13 @@
 
   /** Fetches the library's files without running them (bridge.load runs them). */
   function preloadWidgetLibrary() {
-    if (window.escarmoucheWidgets || libraryLoad || document.getElementById("escarmouche-widgets-preload")) return;
-    var base = new URL("../vendor/", STATIC);
+    if (libraryFetched || libraryLoad || window.escarmoucheWidgets) return;
+    libraryFetched = true;
     // low priority: after Python's own files, which the worker asks for at the same time
-    document.head.appendChild(el("link", { rel: "preload", as: "script", id: "escarmouche-widgets-preload",
-                                           fetchpriority: "low", href: new URL("live-widgets.js", base).href }));
+    document.head.appendChild(el("link", { rel: "preload", as: "script", fetchpriority: "low",
+                                           href: LIBRARY.script }));
     document.head.appendChild(el("link", { rel: "preload", as: "style", fetchpriority: "low",
-                                           href: new URL("live-widgets.css", base).href }));
-  }
-
-  /** A promise kept once the runtime's Python is up (or failed). */
-  function afterPython(rt) {
-    return new Promise(function (resolve) {
-      if (rt.step !== "python") return resolve();
-      rt.listeners.push(function (step) {
-        if (step !== "python" && step !== "bytes") resolve();
-      });
-    });
+                                           href: LIBRARY.sheet }));
   }
 
   /** The page end of a comm, as @jupyter-widgets/base's IClassicComm expects it. */
@@ -881,7 +882,7 @@
     // cores its script would slow Python's start, while it runs beside the imports.
     if (config.widgets) {
       preloadWidgetLibrary();
-      waits.push(afterPython(rt).then(function () { return bridge.load(); }));
+      waits.push(rt.up.then(function () { return bridge.load(); }));
     }
     activation = Promise.all(waits).then(function () {
       mark("runtime-ready");
@@ -966,7 +967,7 @@
       // Python started from the cache: the widget library runs once it is up, beside the
       // imports, so that « Activer » finds both ready.
       if (config.widgets) {
-        afterPython(rt).then(function () {
+        rt.up.then(function () {
           if (!rt.error) bridge.load();
         });
       }
