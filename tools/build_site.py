@@ -102,6 +102,16 @@ def venv_bin(name: str) -> str:
     return str(Path(sys.executable).parent / name)
 
 
+def copy_if_changed(src: Path, dst: Path) -> bool:
+    if dst.exists() and dst.stat().st_size == src.stat().st_size and (
+        dst.read_bytes() == src.read_bytes()
+    ):
+        return False
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+    return True
+
+
 # --- 1. npm --------------------------------------------------------------------------
 
 
@@ -121,16 +131,6 @@ def ensure_node_modules() -> None:
 
 
 # --- 2. the live pages' widget library -------------------------------------------------
-
-
-def copy_if_changed(src: Path, dst: Path) -> bool:
-    if dst.exists() and dst.stat().st_size == src.stat().st_size and (
-        dst.read_bytes() == src.read_bytes()
-    ):
-        return False
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, dst)
-    return True
 
 
 #: The live pages' widget manager (ipywidgets' controls, without html-manager's
@@ -155,9 +155,9 @@ def bundle_widget_js() -> None:
          "--log-level=warning", f"--outfile={WIDGET_BUNDLE}", "--asset-names=[name]-[hash]",
          "--loader:.woff2=file", *(f"--loader:.{ext}=empty" for ext in
                                    ("woff", "ttf", "eot", "svg"))], cwd=ROOT)
+    BUILD.mkdir(exist_ok=True)
     for old in BUILD.glob(".widgets-*"):
         old.unlink()
-    BUILD.mkdir(exist_ok=True)
     stamp.touch()
 
 
