@@ -33,6 +33,19 @@ new MutationObserver(() => {
   }
 }).observe(document, {subtree: true, childList: true, characterData: true});
 """
+#: While the bar is busy: how many animations run in the page, and where the busy ring
+#: stands (live.js turns it; a CSS animation would keep the compositor drawing every
+#: frame, a quarter of a core taken from Python's start).
+RECORD_BUSY = """
+window.__busy = {animations: 0, turns: []};
+setInterval(() => {
+  const bar = document.querySelector('#escarmouche-live[data-state=busy]');
+  if (!bar) return;
+  window.__busy.animations = Math.max(window.__busy.animations, document.getAnimations().length);
+  const turn = bar.querySelector('.escarmouche-live-status').style.getPropertyValue('--escarmouche-live-turn');
+  if (window.__busy.turns[window.__busy.turns.length - 1] !== turn) window.__busy.turns.push(turn);
+}, 100);
+"""
 
 #: Every worker the page makes points at a missing file (a server hiccup) until the test
 #: sets ``window.__workersBack``: the one prepared while the page is read (replaced by a
@@ -58,7 +71,8 @@ def activate(page: Any) -> Any:
 def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
                                              artifacts: Path) -> None:
     page.add_init_script(RECORD_STATUS)
-    # Once the page has loaded, a worker is prepared: it imports Pyodide's small loader
+    page.add_init_script(RECORD_BUSY)
+    # As soon as live.js runs, a worker is prepared: it imports Pyodide's small loader
     # before any click (and nothing of Python: no click, no runtime).
     with page.expect_request(lambda r: r.url.endswith("/pyodide.mjs"), timeout=20_000):
         page.goto(f"{site_url}book/demos/initiative.html")
@@ -77,6 +91,10 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
     # font its stylesheet names is served next to it.
     timings = page.evaluate("window.escarmoucheLive.timings")
     assert timings["widget-library"] >= timings["worker-python"], timings
+    # Nothing animated while Python started; the ring turned, a quarter at a time.
+    busy = page.evaluate("window.__busy")
+    assert busy["animations"] == 0, busy
+    assert len(set(busy["turns"]) - {""}) >= 2, busy
     assert page.evaluate("""document.fonts.load('900 16px "Font Awesome 5 Free"', '\\uf04b')
                             .then((faces) => faces.length)""") == 1
 

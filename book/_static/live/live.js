@@ -76,6 +76,26 @@
   function setStatus(text, state) {
     statusLine.textContent = text;
     bar.setAttribute("data-state", state);
+    tick(state === "busy");
+  }
+
+  // The busy ring turns by a quarter twice a second, moved from here rather than by
+  // a CSS animation: a running animation makes the compositor draw 60 frames a second,
+  // about a quarter of a core in a phone's or a laptop's software compositing, taken
+  // from Python's start while it runs (bench/README-browser.md, « A still page while
+  // Python starts »). Not at all where the reader asks for less motion.
+  var ticker = null;
+  var turns = 0;
+  function tick(on) {
+    if (on && !ticker && !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches)) {
+      ticker = setInterval(function () {
+        turns = (turns + 1) % 4;
+        statusLine.style.setProperty("--escarmouche-live-turn", String(turns));
+      }, 500);
+    } else if (!on && ticker) {
+      clearInterval(ticker);
+      ticker = null;
+    }
   }
 
   function clearExtra() {
@@ -289,10 +309,11 @@
   };
 
 
-  /** A worker made while the page is read (once it has loaded, when the browser is idle),
-   * with Pyodide's small loader imported (33 KB with the worker's own module, nothing of
-   * Python): « Activer » then starts Python at
-   * once instead of after two requests in a row (0.15–0.25 s on the bench's server). */
+  /** A worker made as soon as this script runs, with Pyodide's small loader imported
+   * (33 KB with the worker's own module, nothing of Python): « Activer » then starts
+   * Python at once instead of after two requests in a row (0.15–0.35 s on the bench's
+   * server under load). Made on the page's load when the browser was idle, it was not
+   * ready yet for a reader who taps as soon as the button shows. */
   var spare = null;
   function prepareWorker() {
     if (spare || runtime || location.protocol === "file:") return;
@@ -1015,17 +1036,7 @@
     }
     offerOffline();
     if (early) activate();
-    else afterLoad(prepareWorker);
-  }
-
-  /** `fn` once the page has loaded and the browser is idle: off the first paint's way. */
-  function afterLoad(fn) {
-    var idle = function () {
-      if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 2000 });
-      else setTimeout(fn, 200);
-    };
-    if (document.readyState === "complete") idle();
-    else window.addEventListener("load", idle);
+    else prepareWorker();
   }
 
   /** The size of the first « Activer » (escarmouche-offline.js knows what is cached), or
