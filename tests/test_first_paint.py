@@ -196,3 +196,31 @@ def test_the_copy_buttons_script_waits_for_the_idle_page() -> None:
     # A page without the site script keeps its copy buttons as they are.
     alone = '<script defer src="../_static/copybutton.js?v=f281be69"></script>'
     assert site.idle_copy_buttons(alone) == alone
+
+
+def test_the_head_waits_for_no_script_download() -> None:
+    """The parser stops at a synchronous script until it has downloaded (issue 26: the
+    tap on « Activer » waits for the page's first paint). Sphinx's page options are
+    written into the page, before the inline scripts that complete them; every other
+    script of the head is deferred, in order."""
+    options = "const DOCUMENTATION_OPTIONS = {\n    VERSION: '',\n};\n"
+    page = ("<html><head>"
+            '<script src="../_static/jquery.js?v=1"></script>'
+            '<script src="../_static/documentation_options.js?v=72dce1d2"></script>'
+            '<script defer src="../_static/doctools.js?v=2"></script>'
+            "<script>DOCUMENTATION_OPTIONS.pagename = 'x';</script>"
+            '</head><body><script src="late.js"></script></body></html>')
+    text = site.defer_head_scripts(page, options)
+    head = text[:text.index("</head>")]
+    assert "documentation_options.js" not in head
+    inline = head.index("<script>const DOCUMENTATION_OPTIONS")
+    assert inline < head.index("DOCUMENTATION_OPTIONS.pagename")
+    assert not re.findall(r"<script (?![^>]*\bdefer\b)[^>]*\bsrc=", head)
+    assert head.index("jquery.js") < head.index("doctools.js")  # order kept
+    assert '<script src="late.js">' in text  # the body is left alone
+    assert site.defer_head_scripts(text, options) == text  # idempotent
+    # without the options' text (or with a text that would close the tag) the script
+    # stays, synchronous
+    for kept in ("", "x = '</script>';"):
+        again = site.defer_head_scripts(page, kept)
+        assert '<script src="../_static/documentation_options.js?v=72dce1d2"></script>' in again

@@ -8,7 +8,8 @@
   inlined as SVG at the end of the build, from the path data of the theme's own
   ``fontawesome.js`` (which is then deleted from the output); the icon font that the
   theme's stylesheets still use (admonition and chevron glyphs) is cut down to those
-  glyphs (156 KB → a few KB). The widget scripts get ``defer``.
+  glyphs (156 KB → a few KB). Every script of ``<head>`` gets ``defer``, and Sphinx's
+  page options are written into the page: the parser waits for no download.
 - **Snapshots** — every static widget is introduced by a note: it is a snapshot of the
   cell's result, and the page's « Activer » button makes it live.
 - **Search** — rule pages and the glossary rank before the API reference
@@ -298,24 +299,31 @@ def print_footer(edition: dict[str, Any], address: str) -> str:
 
 
 _HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async)\b)([^>]*\bsrc="[^"]+"[^>]*)>')
-#: Kept synchronous: inline scripts of the page set fields of the object it defines.
-_SYNC_SCRIPTS = ("documentation_options.js",)
+#: Sphinx's page options: the page's inline scripts complete its object right away, so
+#: it cannot be deferred; it is written into the page instead (a few hundred bytes).
+_OPTIONS_SCRIPT = re.compile(
+    r'<script src="[^"]*_static/documentation_options\.js(?:\?[^"]*)?"></script>')
 
 
-def defer_head_scripts(text: str) -> str:
+def defer_head_scripts(text: str, options: str = "") -> str:
     """Every script of ``<head>`` is deferred (in order, before DOMContentLoaded: their
-    own start-up code waits for it), except ``documentation_options.js``, whose object
-    the page's inline scripts complete right away. The text paints without waiting."""
+    own start-up code waits for it), and ``documentation_options.js``, whose object the
+    page's inline scripts complete right away, is inlined from ``options`` (its text):
+    the parser never waits for a script to download, and the page paints sooner. Without
+    ``options`` the options script stays as it is (synchronous)."""
     head_end = text.find("</head>")
     if head_end < 0:
         return text
+    head = text[:head_end]
+    if options and "</script" not in options.lower():
+        head = _OPTIONS_SCRIPT.sub(lambda _: f"<script>{options.strip()}</script>", head)
 
     def defer(match: re.Match[str]) -> str:
-        if any(name in match.group(1) for name in _SYNC_SCRIPTS):
+        if "_static/documentation_options.js" in match.group(1):
             return match.group(0)
         return f"<script defer {match.group(1)}>"
 
-    return _HEAD_SCRIPT.sub(defer, text[:head_end]) + text[head_end:]
+    return _HEAD_SCRIPT.sub(defer, head) + text[head_end:]
 
 
 #: The theme's search tools, put in every page's ``<head>`` for its search-as-you-type
@@ -398,7 +406,7 @@ def rule_contents(text: str) -> str:
 
 
 def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
-                 missing: set[str], footer: str = "") -> str:
+                 missing: set[str], footer: str = "", options: str = "") -> str:
     """One built page, rewritten (idempotent): see the module docstring."""
     text = _FA_SCRIPT.sub("", text)
     if footer and "esc-print-footer" not in text:
@@ -418,7 +426,7 @@ def rewrite_page(text: str, icons: dict[str, tuple[int, int, str]],
         text = text.replace(english, french)
     if "esc-snapshot" not in text:
         text = _WIDGET_VIEW.sub(lambda m: SNAPSHOT_NOTE + m.group(1), text)
-    text = defer_head_scripts(text)
+    text = defer_head_scripts(text, options)
     text = rule_contents(text)
     return text
 
@@ -491,13 +499,15 @@ def rewrite_site(app: Sphinx, exception: Exception | None) -> None:
     search_as_you_type = bool((app.config.html_theme_options or {}).get("search_as_you_type"))
     missing: set[str] = set()
     count = 0
+    options_js = out / "_static" / "documentation_options.js"
+    options = options_js.read_text(encoding="utf-8") if options_js.is_file() else ""
     for page in out.rglob("*.html"):
         if page.is_relative_to(out / "lite") or page.is_relative_to(out / "_static"):
             continue
         text = page.read_text(encoding="utf-8")
         footer = print_footer(app.config.escarmouche_edition,
                               page.relative_to(out).as_posix())
-        new = rewrite_page(text, icons, missing, footer)
+        new = rewrite_page(text, icons, missing, footer, options)
         if page != out / "search.html" and not search_as_you_type:
             new = drop_search_tools(new)
         new = idle_copy_buttons(new)
