@@ -163,6 +163,23 @@ def add_bar(app: Sphinx, doctree: nodes.document) -> None:
     insert_under_title(doctree, raw)
 
 
+#: The page's spare worker, made as soon as the parser reaches the page's scripts (an
+#: inline script, once the stylesheet is in): it starts its thread and imports Pyodide's
+#: small loader while the page parses, lays out and paints, so that « Activer » starts
+#: Python at once. live.js takes it (``prepareWorker``) and makes one itself where this
+#: did not run; the message is live.js's ``prepare``. Nothing of Python is fetched.
+EARLY_WORKER = """(function () {
+  if (location.protocol === "file:" || typeof Worker !== "function") return;
+  try {
+    var w = new Worker(new URL(%(worker)s, location.href).href, { type: "module" });
+    w.onerror = function (event) { event.preventDefault(); w.failed = true; };
+    w.postMessage({ json: JSON.stringify({ type: "prepare",
+      pyodide: new URL(%(pyodide)s, location.href).href }), buffers: [] });
+    window.escarmoucheSpareWorker = w;
+  } catch (error) {}
+})();"""
+
+
 def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
                doctree: Any) -> None:
     """``html-page-context``: the script and the stylesheet, on live pages only.
@@ -187,6 +204,9 @@ def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str,
         "data-live-prestart": "1" if config["prestart"] else "0",
         "data-live-runtime": config["runtime"],
     })
+    worker = context["pathto"]("_static/live/live-worker.mjs", 1)
+    app.add_js_file(None, priority=101, body=EARLY_WORKER % {
+        "worker": json.dumps(worker), "pyodide": json.dumps(config["pyodide"])})
 
 
 def outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],

@@ -42,22 +42,14 @@ setInterval(() => {
   const bar = document.querySelector('#escarmouche-live[data-state=busy]');
   if (!bar) return;
   window.__busy.animations = Math.max(window.__busy.animations, document.getAnimations().length);
-  const turn = bar.querySelector('.escarmouche-live-status').style.getPropertyValue('--escarmouche-live-turn');
+  const turn = bar.querySelector('.escarmouche-live-status').style
+    .getPropertyValue('--escarmouche-live-turn');
   if (window.__busy.turns[window.__busy.turns.length - 1] !== turn) window.__busy.turns.push(turn);
 }, 100);
 """
 
-#: Every worker the page makes points at a missing file (a server hiccup) until the test
-#: sets ``window.__workersBack``: the one prepared while the page is read (replaced by a
-#: sound one when « Activer » finds it broken) and that sound one too.
-BREAK_WORKERS = """
-localStorage.removeItem('escarmouche-live:utilise');  // no start before the click
-const RealWorker = window.Worker;
-window.Worker = function (url, options) {
-  if (!window.__workersBack) url = String(url).replace('live-worker.mjs', 'absent-worker.mjs');
-  return new RealWorker(url, options);
-};
-"""
+#: No start before the click (the page has not been used on this device).
+NOT_USED = "localStorage.removeItem('escarmouche-live:utilise');"
 
 
 def activate(page: Any) -> Any:
@@ -72,7 +64,7 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
                                              artifacts: Path) -> None:
     page.add_init_script(RECORD_STATUS)
     page.add_init_script(RECORD_BUSY)
-    # As soon as live.js runs, a worker is prepared: it imports Pyodide's small loader
+    # While the page parses, a worker is prepared: it imports Pyodide's small loader
     # before any click (and nothing of Python: no click, no runtime).
     with page.expect_request(lambda r: r.url.endswith("/pyodide.mjs"), timeout=20_000):
         page.goto(f"{site_url}book/demos/initiative.html")
@@ -115,33 +107,51 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
 
 def test_a_tap_before_the_script_runs_still_activates(page: Any, site_url: str) -> None:
     """The bar paints with the page (drawn at build): a tap that comes before live.js has
-    run is kept and acted on, never lost."""
+    run is kept and acted on, never lost. The page's worker was made before live.js ran
+    (escarmouche_live.EARLY_WORKER): it has imported Pyodide's loader, and live.js uses it."""
     held: list[Any] = []
     page.route("**/_static/live/live.js*", lambda route: held.append(route))
+    loader: list[str] = []
+    page.on("request", lambda r: loader.append(r.url) if r.url.endswith("/pyodide.mjs") else None)
     page.goto(f"{site_url}book/d12/critique.html", wait_until="commit")
     button = page.locator("#escarmouche-live .escarmouche-live-activate")
     button.click()
     assert page.evaluate("typeof window.escarmoucheLive") == "undefined"  # not run yet
-    while not held:
+    while not held or not loader:
         page.wait_for_timeout(50)
+    assert page.evaluate("window.escarmoucheSpareWorker instanceof Worker")
     held[0].continue_()
     page.wait_for_selector(
         "#escarmouche-live[data-state=busy], #escarmouche-live[data-state=ready]",
         timeout=30_000)
     assert page.evaluate("window.escarmoucheLive.timings.click") is not None
+    assert page.evaluate("window.escarmoucheSpareWorker") is None  # taken by the runtime
+    assert len(loader) == 1  # no second worker
     assert page.errors == []
 
 
 def test_a_rule_page_recovers_from_a_failed_start_and_its_cells_run_again(
         page: Any, site_url: str) -> None:
-    page.add_init_script(BREAK_WORKERS)
+    page.add_init_script(NOT_USED)
+    # Every worker the page makes fails to load its module (a server hiccup) until the
+    # server is back: the one prepared while the page is read (replaced by a sound one
+    # when « Activer » finds it broken) and that sound one too.
+    server_back = False
+
+    def worker_module(route: Any) -> None:
+        if server_back:
+            route.fallback()
+        else:
+            route.fulfill(status=503, body="indisponible")
+
+    page.route("**/_static/live/live-worker.mjs*", worker_module)
     page.goto(f"{site_url}book/d12/critique.html")
     bar = page.locator("#escarmouche-live")
     bar.locator(".escarmouche-live-activate").click()
     page.wait_for_selector("#escarmouche-live[data-state=error]", timeout=READY_MS)
     assert bar.locator(".escarmouche-live-status").inner_text().startswith(
         "Échec du chargement de Python\u00a0: ")
-    page.evaluate("window.__workersBack = true")
+    server_back = True
     bar.get_by_role("button", name="Réessayer").click()
     page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
 

@@ -309,14 +309,14 @@
   };
 
 
-  /** A worker made as soon as this script runs, with Pyodide's small loader imported
-   * (33 KB with the worker's own module, nothing of Python): « Activer » then starts
-   * Python at once instead of after two requests in a row (0.15–0.35 s on the bench's
-   * server under load). Made on the page's load when the browser was idle, it was not
-   * ready yet for a reader who taps as soon as the button shows. */
+  /** A worker made while the page is read, with Pyodide's small loader imported (33 KB
+   * with the worker's own module, nothing of Python): « Activer » then starts Python at
+   * once instead of after the worker's start and two requests in a row (0.3–0.45 s on
+   * the bench's machine while the page loads). The page makes it as soon as its parser
+   * reaches the scripts (escarmouche_live.EARLY_WORKER); this makes one where it did not. */
   var spare = null;
   function prepareWorker() {
-    if (spare || runtime || location.protocol === "file:") return;
+    if (spare || window.escarmoucheSpareWorker || runtime || location.protocol === "file:") return;
     spare = shared.liveWorker();
     spare.onerror = function (event) {
       event.preventDefault();
@@ -333,8 +333,9 @@
 
   /** The prepared worker, if it is still sound (else a new one is made). */
   function takeSpareWorker() {
-    var worker = spare;
+    var worker = spare || window.escarmoucheSpareWorker || null;
     spare = null;
+    window.escarmoucheSpareWorker = null;
     if (worker && worker.failed) {
       worker.terminate();
       return null;
