@@ -173,6 +173,11 @@
     return "escarmouche-runtime-" + runtime.slice(0, 16);
   }
 
+  /** The core's three large files: the runtime is cached when they are (the page checks
+   * here; a live worker checks the same files when the page did not wait for the answer,
+   * live-worker.mjs `runtimeCachedHere`, given this list in its `init`). */
+  var RUNTIME_CORE = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
   /** Whether the live runtime of one build (the SHA-256 of its lock, as the page's
    * live.js knows it) is in this device's cache: the core's three large files, checked
    * without fetching the runtime's manifest (the cache is named by tools/build_offline.py
@@ -185,7 +190,7 @@
     return caches.has(name).then(function (has) {
       if (!has) return [false];
       return caches.open(name).then(function (cache) {
-        return Promise.all(["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(function (file) {
+        return Promise.all(RUNTIME_CORE.map(function (file) {
           return cache.match(new URL(file, base).href);
         }));
       });
@@ -213,9 +218,11 @@
   /** The `init` message of a live worker, in one place (live.js « Activer » and the
    * snapshot of « Disponible hors ligne »): `pyodide`, the core's folder; `runtime`, the
    * SHA-256 of this build's lock (the worker refuses another build's); `packages` and
-   * `widgets`, what the page imports; `cached`, the runtime is in this device's cache;
-   * `makeSnapshot`, `snapshotOnly`, `interrupt` as live-worker.mjs says. The worker keeps
-   * Python's snapshot in the runtime's cache, named from `runtime`. */
+   * `widgets`, what the page imports; `cached`, the runtime is in this device's cache
+   * (null: the worker looks for `core` itself, so that « Activer » does not wait for the
+   * page's own turn to answer); `makeSnapshot`, `snapshotOnly`, `interrupt` as
+   * live-worker.mjs says. The worker keeps Python's snapshot in the runtime's cache,
+   * named from `runtime`. */
   function workerInit(o) {
     return {
       type: "init",
@@ -225,7 +232,8 @@
       widgets: Boolean(o.widgets),
       runtime: o.runtime || "",
       cache: o.runtime ? runtimeCacheName(o.runtime) : "",
-      cached: Boolean(o.cached),
+      cached: o.cached === null ? null : Boolean(o.cached),
+      core: RUNTIME_CORE,
       makeSnapshot: Boolean(o.makeSnapshot),
       snapshotOnly: Boolean(o.snapshotOnly),
       interrupt: o.interrupt || null,

@@ -101,6 +101,16 @@ async function storeSnapshot(init, base, snapshot) {
   return gz.byteLength;
 }
 
+/** Whether the runtime's cache holds the core's large files (`init.core`): the page's
+ * own check (escarmouche-offline.js `runtimeCached`), made here when the page did not
+ * wait for it (`init.cached` null). */
+async function runtimeCachedHere(init, base) {
+  const cache = await runtimeCache(init);
+  if (!cache) return false;
+  const hits = await Promise.all((init.core || []).map((file) => cache.match(base + file).catch(() => null)));
+  return hits.length > 0 && hits.every(Boolean);
+}
+
 async function dropSnapshot(init, base) {
   const cache = await runtimeCache(init);
   if (cache) await cache.delete(base + SNAPSHOT_FILE).catch(() => false);
@@ -221,11 +231,13 @@ function importLoader(base) {
 }
 
 async function boot(init) {
-  counting = !init.cached;
   const base = new URL(init.pyodide, self.location.href).href;
+  const loading = importLoader(base);
+  if (init.cached === null) init.cached = await runtimeCachedHere(init, base).catch(() => false);
+  counting = !init.cached;
   let loadPyodide;
   try {
-    ({ loadPyodide } = await importLoader(base));
+    ({ loadPyodide } = await loading);
   } catch (error) {
     return fail("python", error);
   }
