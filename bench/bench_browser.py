@@ -36,8 +36,9 @@ unless said otherwise:
 
 - ``live``: the same page in the book itself, « Activer » clicked as soon as the page
   shows it (book/_static/live/: Pyodide in a worker, widgets bridged to the page's
-  widget manager, tools/widgets/live-manager.mjs): navigation → the live widget's label shows its first result. The
-  page starts Python at load (``prestart``), so the click finds it under way.
+  widget manager, tools/widgets/live-manager.mjs): navigation → the live widget's
+  label shows its first result. The page starts Python at load (``prestart``), so the
+  click finds it under way.
   ``live-click3s``: the click 3 s after navigation. The steps that made it, undone one
   by one the same way as the lite ones (rewritten files served from memory):
   ``live-0-ipython`` (the real IPython and the untrimmed lock: jedi, prompt_toolkit,

@@ -184,9 +184,10 @@ def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str,
                doctree: Any) -> None:
     """``html-page-context``: the script and the stylesheet, on live pages only.
 
-    The script comes early in ``<head>`` (priority 100, not deferred) and carries what it
-    needs to start Python at once (``data-live-*``): the worker then compiles Pyodide
-    while the page parses its widget scripts; the rest waits for the DOM.
+    The script comes early in ``<head>`` (priority 100, deferred by
+    ``escarmouche_site.defer_head_scripts`` but fetched first) and carries what it needs
+    to start Python at once (``data-live-*``). Right after it, ``EARLY_WORKER`` makes
+    the page's worker while the page parses.
     """
     if doctree is None or "escarmouche-live-config" not in str(context.get("body", "")):
         return
