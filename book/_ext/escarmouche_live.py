@@ -166,8 +166,8 @@ def add_bar(app: Sphinx, doctree: nodes.document) -> None:
 #: The page's spare worker, made as soon as the parser reaches the page's scripts (an
 #: inline script, once the stylesheet is in): it starts its thread and imports Pyodide's
 #: small loader while the page parses, lays out and paints, so that « Activer » starts
-#: Python at once. live.js takes it (``prepareWorker``) and makes one itself where this
-#: did not run; the message is live.js's ``prepare``. Nothing of Python is fetched.
+#: Python at once. live.js takes it (``takeSpareWorker``); a runtime that finds none
+#: makes its own; the message is live.js's ``prepare``. Nothing of Python is fetched.
 EARLY_WORKER = """(function () {
   if (location.protocol === "file:" || typeof Worker !== "function") return;
   try {

@@ -310,32 +310,19 @@
   };
 
 
-  /** A worker made while the page is read, with Pyodide's small loader imported (33 KB
-   * with the worker's own module, nothing of Python): « Activer » then starts Python at
-   * once instead of after the worker's start and two requests in a row (0.3–0.45 s on
-   * the bench's machine while the page loads). The page makes it as soon as its parser
-   * reaches the scripts (escarmouche_live.EARLY_WORKER); this makes one where it did not. */
-  var spare = null;
-  function prepareWorker() {
-    if (spare || window.escarmoucheSpareWorker || runtime || location.protocol === "file:") return;
-    spare = shared.liveWorker();
-    spare.onerror = function (event) {
-      event.preventDefault();
-      if (spare) spare.failed = true;
-    };
-    prepare(spare);
-  }
-
   /** « prepare »: the worker imports Pyodide's loader now (live-worker.mjs). */
   function prepare(worker) {
     worker.postMessage({ json: JSON.stringify({ type: "prepare", pyodide: new URL(config.pyodide, location.href).href }),
                          buffers: [] });
   }
 
-  /** The prepared worker, if it is still sound (else a new one is made). */
+  /** The worker the page made while it was parsed (escarmouche_live.EARLY_WORKER), with
+   * Pyodide's small loader imported (33 KB with the worker's own module, nothing of
+   * Python): « Activer » then starts Python at once instead of after the worker's start
+   * and two requests in a row (0.3–0.45 s on the bench's machine while the page loads).
+   * Taken once, if it is still sound; else the runtime makes a new one. */
   function takeSpareWorker() {
-    var worker = spare || window.escarmoucheSpareWorker || null;
-    spare = null;
+    var worker = window.escarmoucheSpareWorker || null;
     window.escarmoucheSpareWorker = null;
     if (worker && worker.failed) {
       worker.terminate();
@@ -1038,7 +1025,6 @@
     }
     offerOffline();
     if (early) activate();
-    else prepareWorker();
   }
 
   /** The size of the first « Activer » (escarmouche-offline.js knows what is cached), or
