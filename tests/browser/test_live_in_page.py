@@ -12,6 +12,7 @@ Every test but the file:// one uses the ``page`` fixture: no request leaves 127.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,46 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
         "() => document.querySelector('.escarmouche-live-widget').innerText"
         ".includes('5, 6, 7, 8')", timeout=30_000)
     page.screenshot(path=artifacts / "live-in-page-initiative.png", full_page=True)
+    assert page.errors == []
+
+
+PROGRESS = re.compile(r"([\d,]+)\u00a0(Mo|ko) sur ([\d,]+)\u00a0(Mo|ko)")
+
+
+def _megabytes(number: str, unit: str) -> float:
+    value = float(number.replace(",", "."))
+    return value if unit == "Mo" else value / 1000
+
+
+def test_activer_says_its_size_then_counts_up_to_that_size(page: Any, site_url: str) -> None:
+    """Issue 26: « Activer » says the size of what it will fetch, and the progress line
+    counts up to that same size (the core's two imported modules included), never past
+    it and never backwards. The link is slowed (DevTools' network conditions, which the
+    page's worker shares) so that the line shows while Python downloads."""
+    page.add_init_script(RECORD_STATUS)
+    page.add_init_script(NOT_USED)
+    page.goto(f"{site_url}book/d12/critique.html")
+    size = page.locator("#escarmouche-live .escarmouche-live-activate")
+    page.wait_for_function("() => /\\d/.test(document.querySelector("
+                           "'#escarmouche-live .escarmouche-live-activate').textContent)",
+                           timeout=20_000)
+    said = re.search(r"\(([\d,]+)\u00a0(Mo|ko)\)", size.inner_text())
+    assert said, size.inner_text()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 5, "downloadThroughput": 6_000_000,
+        "uploadThroughput": 6_000_000})
+    activate(page)
+    lines = [m.groups() for s in page.evaluate("window.__liveStatus")
+             if (m := PROGRESS.search(s))]
+    assert len(lines) >= 3, page.evaluate("window.__liveStatus")
+    totals = {(total, unit) for _, _, total, unit in lines}
+    assert totals == {(said.group(1), said.group(2))}, (said.groups(), totals)
+    done = [_megabytes(number, unit) for number, unit, _, _ in lines]
+    assert done == sorted(done), done
+    assert done[-1] <= _megabytes(*said.groups())
+    # the last line comes once Pyodide's core is in (five sixths of the whole)
+    assert done[-1] >= 0.8 * _megabytes(*said.groups()), (done, said.groups())
     assert page.errors == []
 
 

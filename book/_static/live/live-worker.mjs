@@ -241,6 +241,14 @@ async function boot(init) {
   } catch (error) {
     return fail("python", error);
   }
+  if (counting) {
+    // The core's two modules are imported, not fetched: the page adds their sizes to the
+    // bytes counted here once they are in. Pyodide's own import of its module is this
+    // very URL (one module map entry, one download), started here a moment earlier.
+    post({ type: "imported", file: "pyodide.mjs" });
+    import(base + "pyodide.asm.mjs").then(
+      () => post({ type: "imported", file: "pyodide.asm.mjs" }), () => {});
+  }
   const lockText = fetch(base + "pyodide-lock.json").then((r) => {
     if (!r.ok) throw new Error(`pyodide-lock.json : HTTP ${r.status}`);
     return r.text();

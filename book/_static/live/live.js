@@ -167,6 +167,8 @@
     // a new worker: nothing is outstanding (messages to a stopped one are never answered)
     if (bridge) bridge.inflight = 0;
     this.step = "python";
+    this.bytes = 0; // bytes the worker fetched (« bytes »)
+    this.imported = []; // the core's modules it imported (« imported »)
     this.listeners = [];
     this.comms = {};
     this.runs = {};
@@ -265,6 +267,10 @@
         break;
       case "bytes":
         this.bytes = message.done;
+        this.listeners.forEach(function (fn) { fn("bytes"); });
+        break;
+      case "imported":
+        if (this.imported.indexOf(message.file) < 0) this.imported.push(message.file);
         this.listeners.forEach(function (fn) { fn("bytes"); });
         break;
       case "timing":
@@ -869,19 +875,28 @@
     var rt = startRuntime();
     var started = performance.now();
     var total = 0;
+    var moduleBytes = {};
     shared.plan(config.packages).then(function (p) {
-      // Counted by the worker: what it fetches (the core's two modules are imported);
-      // nothing when the runtime comes from this device's cache.
+      // The same total as the button's: every file of the runtime. The worker counts what
+      // it fetches, and says when it has imported one of the core's two modules (an
+      // import is no fetch), whose size comes from here. Nothing is counted when the
+      // runtime comes from this device's cache.
       if (p.cached) return;
-      total = p.files.filter(function (f) { return !/\.mjs$/.test(f.url); })
-        .reduce(function (a, f) { return a + f.bytes; }, 0);
+      total = p.bytes;
+      p.files.forEach(function (f) {
+        if (/\.mjs$/.test(f.url)) moduleBytes[f.url.split("/").pop()] = f.bytes;
+      });
     }, function () {});
+    var done = function () {
+      return rt.imported.reduce(function (a, file) { return a + (moduleBytes[file] || 0); },
+                                rt.bytes);
+    };
     var show = function (step) {
       if (step === "error") return;
       if (step === "bytes") step = rt.step;
       var text = STEPS[step];
-      if (step === "python" && total && rt.bytes) {
-        text += " " + shared.progressText(Math.min(rt.bytes, total), total, started) + ".";
+      if (step === "python" && total && done()) {
+        text += " " + shared.progressText(Math.min(done(), total), total, started) + ".";
       }
       setStatus(text, "busy");
     };
