@@ -94,14 +94,15 @@ COST_AUDITS = ("render-blocking-resources", "unused-css-rules", "unused-javascri
                "largest-contentful-paint-element", "critical-request-chains")
 
 
-def _lighthouse_once(binary: Path, url: str, env: dict[str, str], report: Path
-                     ) -> dict[str, Any]:
+def _lighthouse_once(binary: Path, url: str, env: dict[str, str], report: Path,
+                     slowdown: float = 4.0) -> dict[str, Any]:
     flags = ("--headless=new --no-sandbox --disable-gpu --no-first-run "
              "--disable-dev-shm-usage --disable-background-networking "
              "--disable-component-update --disable-sync")
     cmd = [str(binary), url, "--quiet", "--output=json",
            f"--output-path={report}", f"--chrome-flags={flags}",
-           "--only-categories=performance,accessibility", "--locale=fr"]
+           "--only-categories=performance,accessibility", "--locale=fr",
+           f"--throttling.cpuSlowdownMultiplier={slowdown:.2f}"]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     if done.returncode != 0 or not report.is_file():
         return {"error": done.stderr[-500:]}
@@ -122,6 +123,8 @@ def _lighthouse_once(binary: Path, url: str, env: dict[str, str], report: Path
                                  for item in (details.get("items") or [])[:12]
                                  if isinstance(item, dict)]}
     return {
+        "benchmark_index": (data.get("environment") or {}).get("benchmarkIndex"),
+        "slowdown": slowdown,
         "performance": round(100 * (data["categories"]["performance"]["score"] or 0)),
         "accessibility": round(100 * (data["categories"]["accessibility"]["score"] or 0)),
         "fcp": audits["first-contentful-paint"]["numericValue"] / 1000,
@@ -134,11 +137,31 @@ def _lighthouse_once(binary: Path, url: str, env: dict[str, str], report: Path
     }
 
 
-def lighthouse(site: Path = SITE, repeat: int = 1, only: Sequence[str] = ()
-               ) -> list[dict[str, Any]]:
+def calibrated_slowdown(benchmark_index: float) -> float:
+    """The CPU slowdown that makes this machine a mid-tier phone, from Lighthouse's own
+    ``benchmarkIndex``: the formula of the calculator that Lighthouse's
+    ``docs/throttling.md`` points to (patrickhulce/lighthouse-cpu-throttling-calculator:
+    800 → 2×, 1 300 → 3×, 1 533 → 4×, 2 000 → 6×, linear in between; 150 → 1×).
+    The default 4× assumes a fast desktop (index about 1 500); on a slower host it
+    slows a slow CPU four times more, and Lighthouse itself warns that the score then
+    suffers."""
+    if benchmark_index >= 1300:
+        return 3 + (benchmark_index - 1300) / 233
+    if benchmark_index >= 800:
+        return 2 + (benchmark_index - 800) / 500
+    return max(1.0, 1 + (benchmark_index - 150) / 650)
+
+
+def lighthouse(site: Path = SITE, repeat: int = 1, only: Sequence[str] = (),
+               slowdown: float | None = None) -> tuple[list[dict[str, Any]], float, float]:
     """Lighthouse 12.2.3, mobile: ``repeat`` rounds over the page types (alternating:
     each round visits every page once, so a burst of load hits every type alike); one
-    row per page with the median and the range of each figure (npm ci once)."""
+    row per page with the median and the range of each figure (npm ci once).
+
+    ``slowdown`` is Lighthouse's CPU multiplier; ``None`` calibrates it first: one
+    warm-up run of the home page (not counted) reads the machine's ``benchmarkIndex``
+    and :func:`calibrated_slowdown` turns it into the multiplier. Returns the rows, the
+    multiplier and the index it came from (NaN when given)."""
     npm = shutil.which("npm")
     if npm is None:
         raise SystemExit("npm est introuvable")
@@ -149,11 +172,19 @@ def lighthouse(site: Path = SITE, repeat: int = 1, only: Sequence[str] = ()
     pages = [(k, p) for k, p in PAGE_TYPES if not only or any(o in p for o in only)]
     runs: dict[str, list[dict[str, Any]]] = {p: [] for _, p in pages}
     env = {**os.environ, "CHROME_PATH": str(CHROMIUM)}
+    index = float("nan")
     with SiteServer(site) as server, tempfile.TemporaryDirectory() as tmp:
+        if slowdown is None:
+            warm = _lighthouse_once(binary, server.url + PAGE_TYPES[0][1], env,
+                                    Path(tmp) / "report.json")
+            if "error" in warm or not warm.get("benchmark_index"):
+                raise SystemExit("étalonnage impossible : " + warm.get("error", "pas d’indice"))
+            index = float(warm["benchmark_index"])
+            slowdown = round(calibrated_slowdown(index), 1)
         for _ in range(repeat):
             for _kind, path in pages:
                 runs[path].append(_lighthouse_once(binary, server.url + path, env,
-                                                   Path(tmp) / "report.json"))
+                                                   Path(tmp) / "report.json", slowdown))
     rows: list[dict[str, Any]] = []
     for kind, path in pages:
         good = [r for r in runs[path] if "error" not in r]
@@ -163,12 +194,52 @@ def lighthouse(site: Path = SITE, repeat: int = 1, only: Sequence[str] = ()
         row: dict[str, Any] = {"type": kind, "page": path, "runs": good,
                                "failed_a11y": sorted({a for r in good
                                                       for a in r["failed_a11y"]})}
-        for key in ("performance", "accessibility", "fcp", "lcp", "tbt", "si"):
+        for key in ("performance", "accessibility", "fcp", "lcp", "tbt", "si",
+                    "benchmark_index"):
             values = [r[key] for r in good]
             row[key] = statistics.median(values)
             row[key + "_range"] = (min(values), max(values))
         rows.append(row)
-    return rows
+    return rows, slowdown, index
+
+
+#: Lighthouse targets (issue 26): every run of the page type at or above the score.
+TARGETS = (("page de règles", 95), ("démonstration", 90))
+
+
+def lighthouse_verdicts(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """One French line per target: met when every run of every page of that type
+    scores at or above it, and accessibility is 100."""
+    lines = []
+    for prefix, floor in TARGETS:
+        scores = [run["performance"] for r in rows if r["type"].startswith(prefix)
+                  and "runs" in r for run in r["runs"]]
+        if not scores:
+            continue
+        verdict = "atteint" if min(scores) >= floor else "MANQUÉ"
+        lines.append(f"Objectif « {prefix} ≥ {floor} à chaque passage » : {verdict} "
+                     f"({min(scores)}–{max(scores)}).")
+    a11y = [run["accessibility"] for r in rows if "runs" in r for run in r["runs"]]
+    if a11y:
+        verdict = "atteint" if min(a11y) == 100 else "MANQUÉ"
+        lines.append(f"Objectif « accessibilité 100 » : {verdict}.")
+    return lines
+
+
+def _slowdown_arg(text: str) -> str:
+    """``--cpu-slowdown``: ``auto`` or a multiplier from 1 to 20."""
+    if text != "auto":
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"« {text} » : un nombre ou auto") from None
+        if not 1 <= value <= 20:
+            raise argparse.ArgumentTypeError(f"« {text} » : entre 1 et 20")
+    return text
+
+
+def _fr(x: float) -> str:
+    return f"{x:.1f}".replace(".", ",")
 
 
 def installability(site: Path = SITE) -> list[str]:
@@ -222,15 +293,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=SITE,
                         help="the built site (default _build/html; a variant to compare)")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
+    parser.add_argument("--cpu-slowdown", default="4", type=_slowdown_arg,
+                        help="Lighthouse's CPU multiplier: a number (default 4, "
+                             "Lighthouse's mobile preset and the targets' measure), or "
+                             "auto: calibrated on this machine's benchmarkIndex, as "
+                             "Lighthouse's docs/throttling.md advises, to compare machines")
     args = parser.parse_args(argv)
     if not any(args.dir.rglob("*.html.gz")):
         print("site non compressé : lancez `make book`", file=sys.stderr)
         return 2
     status = 0
     if args.lighthouse:
-        rows = lighthouse(args.dir, repeat=args.repeat, only=args.only)
+        given = None if args.cpu_slowdown == "auto" else float(args.cpu_slowdown)
+        rows, slowdown, index = lighthouse(args.dir, repeat=args.repeat, only=args.only,
+                                           slowdown=given)
         print(f"Lighthouse mobile, médiane de {args.repeat} passage(s) alternés "
               "(min–max) ; charge de la machine : " + _load())
+        if given is None:
+            print(f"Ralentissement du processeur : {_fr(slowdown)}×, étalonné sur "
+                  f"l’indice de cette machine ({index:.0f} ; 4× suppose environ 1 500, "
+                  "un ordinateur de bureau rapide).")
+        else:
+            print(f"Ralentissement du processeur : {_fr(slowdown)}× (donné).")
         print("| type de page | page | performance | accessibilité | FCP (s) | LCP (s) "
               "| TBT (ms) | audits a11y en échec |")
         print("|---|---|---:|---:|---:|---:|---:|---|")
@@ -243,6 +327,18 @@ def main(argv: list[str] | None = None) -> int:
                   f"| {r['accessibility']:.0f} | {_spread(r, 'fcp', '{:.1f}')} "
                   f"| {_spread(r, 'lcp', '{:.1f}')} | {_spread(r, 'tbt', '{:.0f}')} "
                   f"| {', '.join(r['failed_a11y']) or '—'} |")
+        indexes = [x for r in rows if "runs" in r for x in
+                   (run.get("benchmark_index") for run in r["runs"]) if x]
+        if indexes:
+            print(f"\nIndice de la machine (benchmarkIndex) pendant les passages : "
+                  f"{min(indexes):.0f}–{max(indexes):.0f}.")
+            if given is not None and min(indexes) < 1300:
+                print(f"Attention : sous 1 300, la machine est plus lente que ce que "
+                      f"{_fr(slowdown)}× suppose (Lighthouse le signale dans son rapport) ; "
+                      "--cpu-slowdown auto l’étalonne pour comparer avec une autre machine.")
+        for verdict in lighthouse_verdicts(rows):
+            print(verdict)
+            status = status or (1 if "MANQUÉ" in verdict else 0)
         if not args.no_install_check:
             errors = installability()
             print("\nInstallable (Chromium, Page.getInstallabilityErrors, service worker "
