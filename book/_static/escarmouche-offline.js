@@ -42,18 +42,18 @@
   }
 
   function duration(seconds) {
-    if (seconds < 1) return "moins d’une seconde";
     if (seconds < 90) return Math.ceil(seconds) + NBSP + "s";
     return Math.ceil(seconds / 60) + NBSP + "min";
   }
 
-  /** « 2,3 Mo sur 9,1 Mo, environ 12 s restantes » from bytes done, total and start time. */
+  /** « 2,3 Mo sur 9,1 Mo, encore 12 s environ » (« …, presque terminé » under a second)
+   * from bytes done, total and start time. */
   function progressText(done, total, started) {
     var text = size(done) + " sur " + size(total);
     var elapsed = (performance.now() - started) / 1000;
     if (done > 0 && elapsed > 0.5 && done < total) {
       var left = (total - done) / (done / elapsed);
-      text += ", encore " + duration(left) + " environ";
+      text += left < 1 ? ", presque terminé" : ", encore " + duration(left) + " environ";
     }
     return text;
   }

@@ -143,6 +143,14 @@ def test_activer_says_its_size_then_counts_up_to_that_size(page: Any, site_url: 
     assert done[-1] <= _megabytes(*said.groups())
     # the last line comes once Pyodide's core is in (five sixths of the whole)
     assert done[-1] >= 0.8 * _megabytes(*said.groups()), (done, said.groups())
+    # the time left, in French: rounded up to the second, never « moins d’une seconde
+    # environ » at the end
+    texts = page.evaluate("""() => [[1e6, 9e6, 2100], [8.95e6, 9e6, 10000], [3e6, 9e6, 200000]]
+        .map(([done, total, ms]) => window.escarmoucheOffline.progressText(
+            done, total, performance.now() - ms))""")
+    assert texts[0] == "1\u00a0Mo sur 9\u00a0Mo, encore 17\u00a0s environ", texts
+    assert texts[1] == "9\u00a0Mo sur 9\u00a0Mo, presque terminé", texts
+    assert texts[2] == "3\u00a0Mo sur 9\u00a0Mo, encore 7\u00a0min environ", texts
     assert page.errors == []
 
 
