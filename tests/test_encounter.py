@@ -467,3 +467,32 @@ def test_end_of_fight_sentences_hold_one_colon_per_clause_rb_end_1() -> None:
     with pytest.raises(EscarmoucheError) as err:
         enc.act(actor, "attaquer", cible=target, degats=1)
     assert str(err.value).count(":") == 1, str(err.value)
+
+
+def test_a_run_that_fails_midway_changes_nothing_core_err() -> None:
+    """CORE-ERR: :meth:`Encounter.run` is one atomic operation. Its operations work in
+    the run's own copy of the fight (no copy per operation); dice running out after
+    several actions leave the fight, its log and the dice as they were before the run."""
+    def fight() -> Encounter:
+        enc = Encounter("d20", [Combatant("Brune", "héros", {"PV": 30}),
+                                Combatant("Grolk", "orques", {"PV": 30})])
+        enc.start(ScriptedRolls([12, 7]))
+        return enc
+
+    rolls = [11, 4, 15, 6, 3, 2, 18, 5, 9, 1, 14, 3, 20, 6, 8, 2]
+    partial = fight()
+    short = ScriptedRolls(rolls)
+    before, position = partial.to_json(), short.getstate()
+    with pytest.raises(EscarmoucheError):
+        partial.run(short, max_turns=50)
+    assert partial.to_json() == before and short.getstate() == position
+    # the same dice, enough of them: the failed run had played attacks with its dice
+    enough = fight()
+    enough.run(ScriptedRolls(rolls * 200), max_turns=50)
+    drawn, played = 0, []
+    for event in enough.log[len(partial.log):]:
+        drawn += len(event.dice)
+        if drawn > len(rolls):
+            break
+        played.append(event.kind)
+    assert played.count("attaque") >= 3, played

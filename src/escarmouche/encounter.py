@@ -137,6 +137,11 @@ class Encounter:
     README's example.
     """
 
+    #: inside :meth:`run` (full engine): the run owns one working copy of the fight and
+    #: restores the whole fight if anything fails, so its operations work in that copy
+    #: (no draft, no rng snapshot per operation), with every die and sentence recorded
+    _in_run: bool = False
+
     def __init__(
         self,
         system: str | System[Any],
@@ -277,6 +282,14 @@ class Encounter:
             # and no rng snapshot; a refusal leaves it as it is (the caller drops it)
             ctx = Ctx(self.state, self._system, self._rules, rng)
             op(ctx)
+            return ctx.events
+        if self._in_run:
+            # an operation of run(): in the run's own copy, which run() drops (and puts
+            # the rngs back) if anything fails; dice and sentences recorded as ever
+            ctx = Ctx(self.state, self._system, self._rules, rng)
+            op(ctx)
+            if ctx._rng is not None and ctx._rng.draws:
+                ctx.emit("des", "Dés lancés.")
             return ctx.events
         draft = self.state.draft()
         ctx = Ctx(draft, self._system, self._rules, None)
@@ -447,6 +460,10 @@ class Encounter:
         snapshot = rng_state(rng)
         trng = tactics_rng if tactics_rng is not None else tactics_rng_for(snapshot)
         tactics_snapshot = rng_state(trng)
+        # the whole run is one atomic operation: one working copy, played in place
+        # (_atomic), committed by leaving it in place, dropped on any failure
+        self.state = before.draft()
+        self._in_run = True
         try:
             return self._run(rng, max_turns, policies, trng)
         except BaseException:
@@ -454,6 +471,8 @@ class Encounter:
             set_rng_state(rng, snapshot)
             set_rng_state(trng, tactics_snapshot)
             raise
+        finally:
+            self._in_run = False
 
     def _run(self, rng: Rng, max_turns: int, policies: Mapping[str, Any],
              tactics_rng: Any) -> list[Event]:
