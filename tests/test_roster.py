@@ -48,6 +48,25 @@ def test_every_system_has_an_example_and_they_play() -> None:
         assert a.finished and a.to_json() == b.to_json(), name
 
 
+def test_each_fight_of_a_roster_is_its_own() -> None:
+    """A roster builds and checks its unstarted fight once; every ``encounter()`` is an
+    independent copy of it (one fight played never shows in the next), and a pickle
+    carries the roster's fields only, the same fights coming out of it."""
+    roster = parse_roster(DUEL)
+    first = roster.play(random.Random(5))
+    assert first.finished
+    second = roster.encounter()
+    assert not second.started and second.log == []
+    assert second.fighter("Grolk").tracks == roster.encounter().fighter("Grolk").tracks
+    assert second.fighter("Grolk").tracks != first.fighter("Grolk").tracks
+    assert second.state is not roster.encounter().state
+    data = pickle.dumps(roster)
+    assert data == pickle.dumps(parse_roster(DUEL))  # (never played: nothing built)
+    again = pickle.loads(data)
+    assert "_template" not in again.__dict__
+    assert again.play(random.Random(5)).to_json() == first.to_json()
+
+
 def test_the_roster_fields() -> None:
     roster = parse_roster(DUEL)
     assert roster.system == "d100" and roster.source == "<texte>"

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import random
 import tomllib
 from collections.abc import Mapping
@@ -120,9 +121,21 @@ class Roster:
         return tuple(dict.fromkeys(c.side for c in self.combatants))
 
     def encounter(self) -> Encounter:
-        """A fresh fight, not started (start it with ``**start_options``)."""
+        """A fresh fight, not started (start it with ``**start_options``): a copy of the
+        roster's own unstarted fight, built and checked once."""
+        return self._template.copy()
+
+    @functools.cached_property
+    def _template(self) -> Encounter:
         return Encounter(self.system, self.combatants, rules=self.rules,
                          end_conditions=self.end_conditions)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle keeps (a roster crosses process boundaries): the fields, not
+        the unstarted fight built from them."""
+        state = dict(self.__dict__)
+        state.pop("_template", None)
+        return state
 
     def play(self, rng: Any, *, max_turns: int = 50, policy: Any = None,
              tactics_rng: Any = None) -> Encounter:
