@@ -224,11 +224,7 @@ class Encounter:
         >>> duel.started
         False
         """
-        twin = Encounter.__new__(Encounter)
-        twin._system = self._system
-        twin._rules = self._rules
-        twin.state = self.state._quick_copy()
-        return twin
+        return self._twin(self.state._quick_copy())
 
     def copy(self) -> Encounter:
         """An independent copy of this fight where it stands (same rules, log and mode):
@@ -244,10 +240,14 @@ class Encounter:
         >>> played.finished, duel.started, duel.fighter("Grolk").tracks
         (True, False, {'PV': 8})
         """
+        return self._twin(self.state._copy(fast=self.state.fast))
+
+    def _twin(self, state: EncounterState) -> Encounter:
+        """This fight's system and rules (checked already) with ``state``."""
         twin = Encounter.__new__(Encounter)
         twin._system = self._system
         twin._rules = self._rules
-        twin.state = self.state._copy(fast=self.state.fast)
+        twin.state = state
         return twin
 
     @property
@@ -297,15 +297,12 @@ class Encounter:
     # -- atomic operations -------------------------------------------------------------
 
     def _atomic(self, rng: Rng | None, op: Callable[[Ctx[Any]], None]) -> list[Event]:
-        if self.state.fast:
-            # simulation mode: the fight is throwaway, so it runs in place, with no copy
-            # and no rng snapshot; a refusal leaves it as it is (the caller drops it)
-            ctx = Ctx(self.state, self._system, self._rules, rng)
-            op(ctx)
-            return ctx.events
-        if self._in_run:
-            # an operation of run(): in the run's own copy, which run() drops (and puts
-            # the rngs back) if anything fails; dice and sentences recorded as ever
+        if self.state.fast or self._in_run:
+            # in place, with no copy and no rng snapshot: in simulation mode the fight is
+            # throwaway (a refusal leaves it as it is, the caller drops it); inside run()
+            # it is the run's own copy, which run() drops (and puts the rngs back) if
+            # anything fails. The full engine records dice and sentences as ever (dice
+            # left out of every event get their own); simulation mode records no dice.
             ctx = Ctx(self.state, self._system, self._rules, rng)
             op(ctx)
             if ctx._rng is not None and ctx._rng.draws:
