@@ -18,6 +18,7 @@ from escarmouche._rng import Rng
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json
 from escarmouche.render.table import Text
+from escarmouche.systems.d100 import core
 from escarmouche.systems.d100.narration import attack_sentence
 from escarmouche.systems.d100.rules import (
     AIMS,
@@ -25,7 +26,6 @@ from escarmouche.systems.d100.rules import (
     DEFENCES,
     HAND_LABELS,
     HANDS,
-    LOCATION_TABLE,
     LOCATIONS,
     MAIN_HAND_WEAPONS,
     NEAREST_LOCATIONS,
@@ -65,8 +65,8 @@ __all__ = [
     "target_number",
 ]
 
-_ATTACK_DIE = 100
-_DAMAGE_DIE = 10
+_ATTACK_DIE = core.ATTACK_DIE
+_DAMAGE_DIE = core.DAMAGE_DIE
 
 
 # -- hit location and damage (D100-ATK-2/3/6) ---------------------------------------------
@@ -79,17 +79,12 @@ def reverse_digits(roll: int) -> int:
     >>> reverse_digits(37), reverse_digits(5), reverse_digits(100)
     (73, 50, 100)
     """
-    _check.die("jet d’attaque", roll, _ATTACK_DIE, "D100-ATK-2")
-    if roll == 100:
-        return 100
-    tens, units = divmod(roll, 10)
-    return units * 10 + tens
+    return core.reversed_roll(_check.die("jet d’attaque", roll, _ATTACK_DIE, "D100-ATK-2"))
 
 
 def location_of(value: int) -> str:
     """The zone of a (reversed) value 1–100 in the location table (D100-ATK-2)."""
-    _check.die("localisation", value, 100, "D100-ATK-2")
-    return next(z for top, z in LOCATION_TABLE if value <= top)
+    return core.zone_of(_check.die("localisation", value, 100, "D100-ATK-2"))
 
 
 def hit_location(roll: int) -> str:
@@ -134,7 +129,7 @@ def damage(d10: int, weapon: int, be: int, armour: int) -> int:
     _check.integer("dégâts de l’arme", weapon, lo=-20, hi=1000, rule="D100-ATK-3")
     _check.integer("BE", be, lo=0, hi=1000, rule="D100-ATK-3")
     _check.integer("armure", armour, lo=0, hi=1000, rule="D100-ATK-3")
-    return max(0, d10 + weapon - be - armour)
+    return core.wounds(d10, weapon, be, armour)
 
 
 # -- two weapons (D100-TWO-1) --------------------------------------------------------------
@@ -212,7 +207,7 @@ class TargetNumber:
         return min(100, max(0, self.total))
 
     def succeeds(self, roll: int) -> bool:
-        return roll <= self.total
+        return core.succeeds(roll, self.total)
 
     def describe(self, label: str = "Seuil") -> str:
         """« Seuil d’attaque : CC 65 − 20 (main non directrice) = 45. »"""
@@ -750,13 +745,8 @@ def narrated(result: AttackResult) -> AttackResult:
 def roll_attack(setup: AttackSetup, rng: Rng, *, narrate: bool = True) -> AttackResult:
     """Roll and resolve one attack. Draw order: the attack d100; then, if it hits and the
     defender defends, the defence d100; then, if the blow lands, the damage d10."""
-    roll = rng.randint(1, _ATTACK_DIE)
-    defence_roll = damage_roll = None
-    hit = setup.target.succeeds(roll)
-    if hit and setup.defence_target is not None:
-        defence_roll = rng.randint(1, 100)
-    if hit and (defence_roll is None or setup.defence_target is None
-                or not setup.defence_target.succeeds(defence_roll)):
-        damage_roll = rng.randint(1, _DAMAGE_DIE)
+    defence = None if setup.defence_target is None else setup.defence_target.total
+    roll, defence_roll, damage_roll = core.attack_dice(rng.randint, setup.target.total,
+                                                       defence)
     return resolve_attack(setup, roll, defence_roll, damage_roll, narrate=narrate)
 
