@@ -46,6 +46,8 @@ from escarmouche.state import (
     EncounterState,
     EndCondition,
     FighterState,
+    end_outcome,
+    limit_outcome,
 )
 from escarmouche.systems import get as lookup_system
 from escarmouche.systems.base import ActionSpec, Move, System
@@ -499,7 +501,6 @@ class Encounter:
         from collections.abc import Sequence
 
         from escarmouche.policies import MAX_CHOICES
-        from escarmouche.text.fmt import plural
 
         events: list[Event] = []
         fighters = self.state.fighters
@@ -516,7 +517,7 @@ class Encounter:
             events += self.start(rng)
         while not self.state.finished:
             if self.state.turn > max_turns:
-                events += self.finish(f"limite de {plural(max_turns, 'tour')} atteinte")
+                events += self.finish(limit_outcome(max_turns))
                 break
             actor = self.state.current
             if actor is not None and actor in self.state.fighters:
@@ -665,20 +666,11 @@ class Encounter:
         )
 
     def _check_end(self, ctx: Ctx[Any], *, at_turn_end: bool) -> None:
-        st = ctx.state
-        if st.finished:
+        if ctx.state.finished:
             return
-        for cond in st.end_conditions:
-            if CONDITIONS[cond.kind](st, cond, at_turn_end):
-                # « victoire (tous les ennemis hors de combat) »: one colon per clause
-                self._finish(ctx, f"{cond.outcome} ({cond.describe()})")
-                return
-        if not st.end_conditions:
-            sides = {f.side for f in st.fighters.values() if f.standing}
-            if len(sides) <= 1 and len({f.side for f in st.fighters.values()}) > 1:
-                winner = next(iter(sides), None)
-                text = f"victoire du camp « {winner} »" if winner else "aucun survivant"
-                self._finish(ctx, text)
+        outcome = end_outcome(ctx.state, at_turn_end)
+        if outcome is not None:
+            self._finish(ctx, outcome)
 
     def _finish(self, ctx: Ctx[Any], outcome: str) -> None:
         ctx.state.finished = True

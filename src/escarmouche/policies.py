@@ -52,9 +52,9 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from escarmouche.errors import invalid
 from escarmouche.systems.base import Move
@@ -73,6 +73,8 @@ __all__ = [
     "resolve_policies",
     "tactics_rng_for",
 ]
+
+T = TypeVar("T")
 
 #: the most choices a policy makes in one activation (bounded automated play)
 MAX_CHOICES = 12
@@ -116,10 +118,20 @@ class TagPolicy:
     by_default: bool = False
 
     def choose(self, moves: Sequence[Move], rng: Any) -> Move | None:
+        move = self.pick(lambda tag: next((m for m in moves if tag in m.tags), None))
+        if move is None:
+            return None
+        return move.by_default() if self.by_default else move
+
+    def pick(self, first: Callable[[str], T | None]) -> T | None:
+        """The policy's choice, asked tag by tag: ``first(tag)`` is the first candidate
+        carrying ``tag`` (``None``: none does); the answer for the first tag of
+        ``prefer`` that has one. :meth:`choose` asks it of a list of moves, a rules
+        kernel of its generator of legal moves (which stops at the first)."""
         for tag in self.prefer:
-            for move in moves:
-                if tag in move.tags:
-                    return move.by_default() if self.by_default else move
+            found = first(tag)
+            if found is not None:
+                return found
         return None
 
     def react(self, kind: str, options: Sequence[str], rng: Any) -> str:

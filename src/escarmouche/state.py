@@ -77,6 +77,8 @@ __all__ = [
     "EndCondition",
     "FighterState",
     "SystemHooks",
+    "end_outcome",
+    "limit_outcome",
     "parsed",
 ]
 
@@ -256,6 +258,40 @@ CONDITIONS: dict[str, Callable[[EncounterState, EndCondition, bool], bool]] = {
     "camp_en_fuite": _side_fled,
     "tours": _turns,
 }
+
+
+def end_outcome(state: EncounterState, at_turn_end: bool) -> str | None:
+    """What the fight's end conditions say now (CORE-END-1): the outcome announced when
+    one holds (« victoire (tous les ennemis hors de combat) »: one colon per clause), or,
+    without conditions, the last side standing (« victoire du camp « héros » », « aucun
+    survivant »); ``None`` while the fight goes on. ``at_turn_end``: checked at the end
+    of a global turn (the condition « tours »). The engine's end check and the rules
+    kernels both ask this.
+
+    >>> one = FighterState(Combatant("Brune", "héros", {"PV": 6}), {"PV": 6}, {"PV": 6})
+    >>> two = FighterState(Combatant("Grolk", "orques", {"PV": 5}), {"PV": 0}, {"PV": 5},
+    ...                    out=True)
+    >>> end_outcome(EncounterState("jouet", {}, {"Brune": one, "Grolk": two}), False)
+    'victoire du camp « héros »'
+    """
+    for cond in state.end_conditions:
+        if CONDITIONS[cond.kind](state, cond, at_turn_end):
+            return f"{cond.outcome} ({cond.describe()})"
+    if not state.end_conditions:
+        sides = {f.side for f in state.fighters.values() if f.standing}
+        if len(sides) <= 1 and len({f.side for f in state.fighters.values()}) > 1:
+            winner = next(iter(sides), None)
+            return f"victoire du camp « {winner} »" if winner else "aucun survivant"
+    return None
+
+
+def limit_outcome(max_turns: int) -> str:
+    """The outcome of an automated fight stopped by its turn limit (``Encounter.run``).
+
+    >>> limit_outcome(50)
+    'limite de 50 tours atteinte'
+    """
+    return f"limite de {plural(max_turns, 'tour')} atteinte"
 
 
 _ATOMS = frozenset({str, int, bool, float, type(None)})

@@ -19,7 +19,7 @@ what a balance needs of a finished fight, a :class:`FightResult`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from escarmouche.encounter import Encounter
@@ -118,12 +118,18 @@ class Prepared:
     start_options: Mapping[str, Any]
     policies: Mapping[str, Any]
     max_turns: int
+    #: the system's rules kernel for these fights (``System.kernel``), or ``None``: the
+    #: engine plays them
+    kernel: Any = None
 
     def play(self, index: int, seed: int) -> FightResult:
         """Fight ``index``: dice from ``stream(seed, index, DICE)``, tactics from
         ``stream(seed, index, TACTICS)``."""
-        enc = self.template.simulated()
         dice = stream(seed, index, DICE)
+        if self.kernel is not None:
+            rows, turn = self.kernel.play(dice, self.max_turns)
+            return _tally(index, self.kernel.side_names, rows, turn, self.max_turns)
+        enc = self.template.simulated()
         if self.start_options:
             enc.start(dice, **self.start_options)
         enc.run(dice, max_turns=self.max_turns, policy=self.policies,
@@ -142,7 +148,8 @@ def prepare(roster: Any, template: Encounter | None = None, *, policy: Any = Non
     options = dict(getattr(roster, "start_options", None) or {})
     chosen = policy if policy is not None else (getattr(roster, "policies", None) or None)
     policies = resolve_policies(base.system.name, _sides(base), chosen)
-    return Prepared(base, options, policies, max_turns)
+    return Prepared(base, options, policies, max_turns,
+                    base.system.kernel(base, options, policies))
 
 
 def play_fight(roster: Any, index: int, seed: int, *, policy: Any = None,
@@ -159,21 +166,28 @@ def result_of(enc: Encounter, index: int = 0, *, max_turns: int | None = None
     """The :class:`FightResult` of a finished fight (any mode). A fight stopped by the
     limit of ``max_turns`` lasted ``max_turns`` turns (the engine's counter has already
     moved to the next one when it stops)."""
-    sides = _sides(enc)
     tracks = enc.system.tracks
+    rows = [(f.side, f.standing, sum(f.tracks[t] for t in tracks if t in f.tracks),
+             sum(f.maxima.get(t, f.tracks[t]) for t in tracks if t in f.tracks))
+            for f in enc.state.fighters.values()]
+    return _tally(index, _sides(enc), rows, enc.state.turn, max_turns)
+
+
+def _tally(index: int, sides: Sequence[str], rows: Iterable[tuple[str, bool, int, int]],
+           turn: int, max_turns: int | None) -> FightResult:
+    """The :class:`FightResult` of fighters ``rows`` (side, standing, health, most
+    health), however the fight was played (the engine, a rules kernel)."""
     standing = {s: 0 for s in sides}
     health = {s: 0 for s in sides}
     health_max = {s: 0 for s in sides}
-    for f in enc.state.fighters.values():
-        if f.standing:
-            standing[f.side] += 1
-        for t in tracks:
-            if t in f.tracks:
-                health[f.side] += f.tracks[t]
-                health_max[f.side] += f.maxima.get(t, f.tracks[t])
+    for side, up, value, top in rows:
+        if up:
+            standing[side] += 1
+        health[side] += value
+        health_max[side] += top
     alive = [s for s in sides if standing[s]]
     winner = alive[0] if len(alive) == 1 else None
-    turns = enc.state.turn if max_turns is None else min(enc.state.turn, max_turns)
+    turns = turn if max_turns is None else min(turn, max_turns)
     return FightResult(index, winner, len(alive) > 1, turns,
                        tuple(standing.items()), tuple(health.items()),
                        tuple(health_max.items()))

@@ -528,3 +528,14 @@ class System(Generic[R]):
         return [Move(choice[0], choice[1], frozenset({"attaque"}))]
 
     def on_end(self, ctx: Ctx[R]) -> None: ...
+
+    def kernel(self, template: Any, start_options: Mapping[str, Any],
+               policies: Mapping[str, Any]) -> Any:
+        """The system's rules kernel compiled for the fights of ``template`` (an unstarted
+        ``Encounter``) with these start options and policies (side → policy), or
+        ``None`` when the system has none or it does not cover these fights (then the
+        engine plays them). A kernel has ``play(dice, max_turns)``, which plays one
+        fight on the rng ``dice`` and returns each fighter's ``(side, standing, health,
+        most health)`` and the last turn; the equivalence tests hold it to the engine.
+        Default: none (see ``escarmouche.systems.d100.kernel``, the model)."""
+        return None

@@ -530,6 +530,14 @@ class D100System(System[Rules]):
             return None
         return "attaquer", {**params, **shot}
 
+    def kernel(self, template: Any, start_options: Mapping[str, Any],
+               policies: Mapping[str, Any]) -> Any:
+        """The d100 rules kernel's sheet for these fights, when it covers them
+        (:func:`escarmouche.systems.d100.kernel.compile_sheet`)."""
+        from escarmouche.systems.d100.kernel import compile_sheet
+
+        return compile_sheet(template, start_options, policies)
+
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
         """The whole turn plan for the policies (D100-ACT-1..4): carry on an extended

@@ -1,0 +1,438 @@
+"""The d100 rules kernel: a fight as a sheet compiled once and a small mutable state.
+
+The shape is the one of ``spec/KERNEL.md`` (python-chess's legal-move generator apart
+from its notation, OpenSpiel's game apart from its state):
+
+* :class:`Sheet`, compiled and checked once per roster (:func:`compile_sheet`): the
+  fighters by index, what each strikes with and at what total (:func:`.attack.target_number`),
+  each defender's BE, armour under each attack roll (:data:`.core.ZONE_BY_ROLL`,
+  :func:`.rules.armour_at`), parry and dodge totals, its policy; the answers of the
+  turn-plan rule (:func:`.actions.check_turn`) and of the defence rules
+  (:func:`.actions.allowed_defences`, :func:`.attack.check_defence`) are asked once per
+  shape and kept. Every check the engine runs at each attack runs here, once.
+* :class:`State`: wounds, out, prepared parries, parries and dodges used, this turn's
+  plan, turn, order, cursor, and a log of tuples carrying every die (:data:`ATTACK`:
+  ``(ATTACK, turn, attacker, defender, hand, defence, attack d100, defence d100, d10,
+  wounds lost)``); :func:`write_back` gives the engine's state (today's save format).
+* :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
+  (only legal moves, as tuples ``(action, hand, target)``, in the engine's order),
+  :func:`play` (one move: the dice through :func:`.core.attack_dice`, the arithmetic of
+  :mod:`.core`, the state written, one log tuple) and :func:`run` (the generic loop:
+  candidates → policy → play → end check → advance, as ``Encounter.run``).
+
+What it covers (:func:`compile_sheet` answers ``None`` otherwise, and the engine plays
+the fight): melee fighters under a deterministic tactics policy
+(:class:`~escarmouche.policies.TagPolicy`), with the start options ``surpris`` and
+``equipement``, any end conditions, no effect, shot, mount, terrain or extra weapon. The
+equivalence tests (``tests/test_d100_kernel.py``) hold every covered fight to the full
+engine: the same state, the same dice consumed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.model import Combatant
+from escarmouche.state import Ctx, EncounterState, FighterState, end_outcome, limit_outcome
+from escarmouche.systems.d100.actions import (
+    allowed_defences,
+    check_turn,
+    fight_weapons,
+    held,
+)
+from escarmouche.systems.d100.attack import Guard, check_defence, target_number
+from escarmouche.systems.d100.core import ZONE_BY_ROLL, attack_dice, wounds
+from escarmouche.systems.d100.initiative import Initiative, roll_initiative
+from escarmouche.systems.d100.rules import (
+    HANDS,
+    TRACK,
+    armour_at,
+    bonus,
+    get_weapon,
+    stat,
+)
+
+__all__ = ["ACTIONS", "ATTACK", "PREPARE", "REFUSALS", "Sheet", "State", "candidates",
+           "compile_sheet", "play", "refusal", "run", "write_back"]
+
+#: the moves' actions: an « attaque standard », a prepared parry (their ids, tags)
+ATTACK, PREPARE = 0, 1
+ACTIONS = ("attaquer", "preparer_parade")
+TAGS = ("attaque", "defense")
+#: the defences, as codes (« aucune », « parade », « esquive »)
+DEFENCES = ("aucune", "parade", "esquive")
+
+#: refusal codes (0: legal) and the rule each one cites
+NOT_ITS_TURN, OUT, PLAN, NO_TARGET, PREPARED = 1, 2, 3, 4, 5
+REFUSALS: Mapping[int, str] = {
+    NOT_ITS_TURN: "D100-ROUND-1",
+    OUT: "CORE-END-1",
+    PLAN: "D100-ACT-1",
+    NO_TARGET: "D100-ATK-1",
+    PREPARED: "D100-PARRY-3",
+}
+
+#: the start options the kernel covers
+_OPTIONS = frozenset({"surpris", "equipement"})
+#: bound on slots skipped while looking for the next activation (the engine's)
+_MAX_SKIPPED = 10_000
+
+
+class Sheet:
+    """One roster's fights, compiled and checked once (see the module docstring)."""
+
+    def __init__(self, probe: Any, policies: Mapping[str, Any]) -> None:
+        st = probe.state
+        rules = probe.rules
+        ctx = Ctx(st, probe.system, rules, None)
+        fighters = list(st.fighters.values())
+        catalogue = fight_weapons(ctx)
+        self.probe = probe  # the fight started once, on throwaway dice: the views' base
+        self.rules = rules
+        self.names = tuple(f.name for f in fighters)
+        self.combatants: tuple[Combatant, ...] = tuple(f.combatant for f in fighters)
+        self.side_names = tuple(dict.fromkeys(f.side for f in fighters))
+        self.side = tuple(self.side_names.index(f.side) for f in fighters)
+        self.wounds = tuple(int(f.tracks[TRACK]) for f in fighters)
+        self.maxima = tuple(int(f.maxima.get(TRACK, f.tracks[TRACK])) for f in fighters)
+        surprised = st.system_state.get("surprised")
+        self.surprised = -1 if surprised is None else self.side_names.index(surprised)
+        self.end_conditions = tuple(st.end_conditions)
+        self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
+        self.policies = tuple(policies[f.side] for f in fighters)
+        self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
+                             for f in fighters)
+        self.two_weapons = tuple(all(f.flags["hands"][h] is not None for h in HANDS)
+                                 for f in fighters)
+        # what each hand strikes with: (target number's total, weapon damage); a main
+        # hand with nothing strikes bare-handed, an empty off hand not at all
+        self.strike: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
+            tuple(self._strike(f, h, ctx, catalogue) for h in HANDS) for f in fighters)
+        # the hands each fighter strikes a first enemy with, in automated play's order
+        self.hands = tuple(tuple(self._hands(ctx, f, g) for g in fighters) for f in fighters)
+        self.be = tuple(bonus(stat(c, "E")) for c in self.combatants)
+        self.armour = tuple(tuple(armour_at(c, z) for z in ZONE_BY_ROLL)
+                            for c in self.combatants)
+        self.defence_totals = tuple((0, stat(c, "CC"), stat(c, "Ag"))
+                                    for c in self.combatants)
+        self._defences: dict[tuple[int, bool, int, int, bool], tuple[int, int | None, bool]]
+        self._defences = {}
+        self._plans: dict[tuple[tuple[int, ...], int], bool] = {}
+
+    @staticmethod
+    def _strike(f: FighterState, hand: str, ctx: Ctx[Any], catalogue: Any
+                ) -> tuple[int, int] | None:
+        weapon = held(ctx, f, hand)
+        if weapon is None:
+            if hand != HANDS[0]:
+                return None
+            weapon = get_weapon("mains_nues")
+        total = target_number(f.combatant, weapon, hand=hand, rules=ctx.rules,
+                              weapons=catalogue).total
+        return total, weapon.damage
+
+    def _hands(self, ctx: Ctx[Any], f: FighterState, target: FighterState
+               ) -> tuple[int, ...]:
+        from escarmouche.systems.d100.system import _hand_order
+
+        if f.side == target.side:
+            return ()
+        i = self.names.index(f.name)
+        return tuple(HANDS.index(h) for h in _hand_order(ctx, f, target)
+                     if self.strike[i][HANDS.index(h)] is not None)
+
+    def plan_allows(self, plan: tuple[int, ...], action: int) -> bool:
+        """D100-ACT-1..4 (:func:`.actions.check_turn`), asked once per turn shape."""
+        key = (plan, action)
+        known = self._plans.get(key)
+        if known is None:
+            try:
+                check_turn([*((ACTIONS[a], 1) for a in plan), (ACTIONS[action], 1)])
+                known = True
+            except EscarmoucheError:
+                known = False
+            self._plans[key] = known
+        return known
+
+    def defence(self, key: tuple[int, bool, int, int, bool]) -> tuple[int, int | None, bool]:
+        """The defence defender ``key[0]`` opposes now (``key``: its index, prepared
+        parry, parries and dodges used this round, surprised), as its policy chooses
+        among those the rules allow (D100-PARRY-2/3, D100-DODGE-1/2, D100-SURPRISE-1):
+        ``(code, the defence roll's total or None, whether it spends a prepared
+        parry)``, answered once per key."""
+        known = self._defences.get(key)
+        if known is None:
+            j, prepared, parries, dodges, surprised = key
+            c = self.combatants[j]
+            guard = Guard(prepared, self.two_weapons[j], parries, dodges, surprised)
+            options = allowed_defences(c, guard, False, self.rules)
+            chosen = self.policies[j].react("defense", [*options, "aucune"], None)
+            code = DEFENCES.index(chosen)
+            source = check_defence(c, chosen, guard, False, self.rules)
+            known = (code, self.defence_totals[j][code] if code else None,
+                     source == "preparee")
+            self._defences[key] = known
+        return known
+
+    def play(self, dice: Any, max_turns: int
+             ) -> tuple[list[tuple[str, bool, int, int]], int]:
+        """One fight on ``dice``: each fighter's (side, standing, B, B at most), and the
+        last turn (what a balance counts)."""
+        st = run(self, dice.randint, max_turns)
+        side, names = self.side, self.side_names
+        rows = [(names[side[i]], not st.out[i], st.wounds[i], self.maxima[i])
+                for i in range(len(self.names))]
+        return rows, st.turn
+
+
+class State:
+    """A fight where it stands, compact and mutable (see the module docstring)."""
+
+    __slots__ = ("activations", "cursor", "dodges", "finished", "initiative", "log",
+                 "order", "out", "outcome", "parries", "plan", "plans", "prepared",
+                 "turn", "turn_order", "wounds")
+
+    def __init__(self, sheet: Sheet, initiative: Initiative) -> None:
+        n = len(sheet.names)
+        self.initiative = initiative
+        self.order = tuple(sheet.names.index(name) for name in initiative.order)
+        self.wounds = list(sheet.wounds)
+        self.out = [False] * n
+        self.prepared = [False] * n
+        self.parries = [0] * n
+        self.dodges = [0] * n
+        self.plan: tuple[int, ...] = ()
+        #: each fighter's plan of its last activation (the engine's ``flags["plan"]``)
+        self.plans: list[tuple[int, ...]] = [()] * n
+        self.turn = 1
+        self.turn_order: tuple[int, ...] = ()
+        self.cursor = -1
+        self.activations: dict[int, int] = {}
+        self.finished = False
+        self.outcome: str | None = None
+        self.log: list[tuple[Any, ...]] = []
+
+
+def refusal(sheet: Sheet, st: State, actor: int, move: tuple[int, int, int]) -> int:
+    """0 when ``actor`` may play ``move`` now, else a code of :data:`REFUSALS`."""
+    if st.finished or st.turn_order[st.cursor] != actor:
+        return NOT_ITS_TURN
+    if st.out[actor]:
+        return OUT
+    action, _, target = move
+    if not sheet.plan_allows(st.plan, action):
+        return PLAN
+    if action == ATTACK and (target == actor or st.out[target]):
+        return NO_TARGET
+    if action == PREPARE and st.prepared[actor]:
+        return PREPARED
+    return 0
+
+
+def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[tuple[int, int, int]]:
+    """``actor``'s legal moves, in automated play's order (``D100System.moves``): an
+    attack with each hand that strikes, on the first standing enemy then on the most
+    wounded one; then a prepared parry when it has none and holds one weapon."""
+    if st.out[actor]:
+        return
+    out = st.out
+    enemies = [j for j in sheet.enemies[actor] if not out[j]]
+    if not enemies:
+        return
+    if sheet.plan_allows(st.plan, ATTACK):
+        first = enemies[0]
+        weakest = -1
+        for hand in sheet.hands[actor][first]:
+            yield ATTACK, hand, first
+            if weakest < 0:
+                wounds_, names = st.wounds, sheet.names
+                weakest = min(enemies, key=lambda j: (wounds_[j], names[j]))
+            if weakest != first:
+                yield ATTACK, hand, weakest
+    if (not st.prepared[actor] and not sheet.two_weapons[actor]
+            and sheet.plan_allows(st.plan, PREPARE)):
+        yield PREPARE, 0, -1
+
+
+def play(sheet: Sheet, st: State, actor: int, move: tuple[int, int, int],
+         randint: Callable[[int, int], int]) -> None:
+    """Play a legal ``move`` (trusted: ask :func:`refusal` first): draw its dice, write
+    the state, append one log tuple."""
+    action, hand, j = move
+    st.plan = st.plans[actor] = (*st.plan, action)
+    if action == PREPARE:
+        st.prepared[actor] = True  # D100-PARRY-2
+        st.log.append((PREPARE, st.turn, actor))
+        return
+    surprised = st.turn == 1 and sheet.side[j] == sheet.surprised
+    code, saving, spends = sheet.defence((j, st.prepared[j], st.parries[j], st.dodges[j],
+                                          surprised))
+    total, weapon = sheet.strike[actor][hand]  # type: ignore[misc]
+    roll, saved, d10 = attack_dice(randint, total, saving)
+    if saved is not None:  # D100-PARRY-3, D100-DODGE-2
+        if code == 1:
+            st.parries[j] += 1
+            if spends:
+                st.prepared[j] = False
+        else:
+            st.dodges[j] += 1
+    lost = 0 if d10 is None else wounds(d10, weapon, sheet.be[j], sheet.armour[j][roll - 1])
+    st.log.append((ATTACK, st.turn, actor, j, hand, code, roll, saved, d10, lost))
+    if lost:
+        left = st.wounds[j] - lost
+        st.wounds[j] = left if left > 0 else 0
+        if left <= 0:
+            st.out[j] = True
+            _check_end(sheet, st, False)
+
+
+def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
+    """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
+    fighters; asked only when something it reads changed (a fighter out, a turn ends
+    under a condition « tours »)."""
+    probe = sheet.probe.state
+    fighters = {}
+    for i, f in enumerate(probe.fighters.values()):
+        fighters[f.name] = FighterState(f.combatant, {TRACK: st.wounds[i]}, f.maxima,
+                                        st.out[i])
+    view = EncounterState(probe.system, probe.rules, fighters, list(sheet.end_conditions),
+                          st.turn, True)
+    outcome = end_outcome(view, at_turn_end)
+    if outcome is not None:
+        st.finished, st.outcome = True, outcome
+
+
+def _begin_turn(sheet: Sheet, st: State) -> None:
+    """D100-ROUND-1 (every fighter once, by initiative; D100-SURPRISE-1: not the
+    surprised in round 1); D100-PARRY-3, D100-DODGE-2: the counts reset each round."""
+    if st.turn == 1 and sheet.surprised >= 0:
+        st.turn_order = tuple(i for i in st.order if sheet.side[i] != sheet.surprised)
+    else:
+        st.turn_order = st.order
+    st.cursor = -1
+    st.activations = {}
+    n = len(sheet.names)
+    st.parries = [0] * n
+    st.dodges = [0] * n
+
+
+def _advance(sheet: Sheet, st: State) -> None:
+    """The next slot that can act (``Encounter._advance``), ending and starting turns."""
+    for _ in range(_MAX_SKIPPED):
+        if st.finished:
+            return
+        st.cursor += 1
+        if st.cursor >= len(st.turn_order):
+            if sheet.turn_conditions:
+                _check_end(sheet, st, True)
+                if st.finished:
+                    return
+            st.turn += 1
+            _begin_turn(sheet, st)
+            continue
+        actor = st.turn_order[st.cursor]
+        if st.out[actor]:
+            continue
+        st.activations[actor] = st.activations.get(actor, 0) + 1
+        st.plan = st.plans[actor] = ()
+        st.prepared[actor] = False  # a prepared parry lasts until this (D100-PARRY-3)
+        return
+    raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",
+                         field="activations", value=_MAX_SKIPPED, rule="CORE-ERR")
+
+
+def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> State:
+    """A whole fight (``Encounter.start`` then ``Encounter.run``): the initiative
+    (D100-INIT-1/2, :func:`.initiative.roll_initiative`), then each activation's moves
+    chosen by the fighter's policy until it passes, until an end condition holds or
+    ``max_turns`` rounds have passed."""
+    from escarmouche.policies import MAX_CHOICES
+
+    st = State(sheet, roll_initiative(sheet.combatants, _Draw(randint)))
+    _begin_turn(sheet, st)
+    _advance(sheet, st)
+    while not st.finished:
+        if st.turn > max_turns:
+            st.finished, st.outcome = True, limit_outcome(max_turns)
+            break
+        actor = st.turn_order[st.cursor]
+        pick = sheet.policies[actor].pick
+
+        def first(tag: str, actor: int = actor) -> tuple[int, int, int] | None:
+            if tag not in TAGS:
+                return None
+            code = TAGS.index(tag)
+            return next((m for m in candidates(sheet, st, actor) if m[0] == code), None)
+
+        for _ in range(MAX_CHOICES):
+            move = pick(first)
+            if move is None:
+                break
+            play(sheet, st, actor, move, randint)
+            if st.finished:
+                break
+        if st.finished:
+            break
+        _advance(sheet, st)
+    return st
+
+
+class _Draw:
+    """An rng seen through its ``randint`` only (what the initiative draws with)."""
+
+    __slots__ = ("randint",)
+
+    def __init__(self, randint: Callable[[int, int], int]) -> None:
+        self.randint = randint
+
+
+def compile_sheet(template: Any, start_options: Mapping[str, Any],
+                  policies: Mapping[str, Any]) -> Sheet | None:
+    """The sheet of ``template``'s fights (an unstarted d100 ``Encounter``) with these
+    start options and policies (side → policy), or ``None`` when the kernel does not
+    cover them (the engine plays them)."""
+    from escarmouche.policies import TagPolicy
+
+    st = template.state
+    fighters = list(st.fighters.values())
+    if (st.started or st.effects or set(start_options) - _OPTIONS
+            or len({f.side for f in fighters}) < 2
+            or any(type(p) is not TagPolicy for p in policies.values())
+            or any(f.out or f.fled or set(f.tracks) != {TRACK} or f.tracks[TRACK] <= 0
+                   for f in fighters)):
+        return None
+    probe = template.simulated()
+    try:
+        probe.start(random.Random(0), **start_options)
+    except EscarmoucheError:
+        return None  # the engine refuses it, in its own words
+    ctx = Ctx(probe.state, probe.system, probe.rules, None)
+    for f in probe.state.fighters.values():
+        if any(w is not None and w.ranged for w in (held(ctx, f, h) for h in HANDS)):
+            return None
+    return Sheet(probe, policies)
+
+
+def write_back(sheet: Sheet, st: State) -> Any:
+    """The fight ``st`` as the engine's ``Encounter`` (simulation mode): every track,
+    flag and counter as the engine writes them (today's save format); the log is not
+    narrated (an empty log)."""
+    enc = sheet.probe.simulated()
+    state = enc.state
+    state.log = []
+    state.turn, state.cursor = st.turn, st.cursor
+    state.finished, state.outcome = st.finished, st.outcome
+    state.order = [sheet.names[i] for i in st.turn_order]
+    state.activations = {sheet.names[i]: n for i, n in st.activations.items()}
+    state.system_state["initiative"] = st.initiative.to_json()
+    state.system_state["order"] = list(st.initiative.order)
+    for i, f in enumerate(state.fighters.values()):
+        f.tracks[TRACK] = st.wounds[i]
+        f.out = st.out[i]
+        f.flags.update({"parry_prepared": st.prepared[i], "parries": st.parries[i],
+                        "dodges": st.dodges[i],
+                        "plan": [[ACTIONS[a], 1] for a in st.plans[i]]})
+    return enc
