@@ -1,0 +1,156 @@
+"""The d100 rules kernel (``escarmouche.systems.d100.kernel``) against the full engine.
+
+For every fight it covers (the README duel, the example rosters, the golden fights,
+each under the deterministic policies), the kernel's fight, written back as the engine's
+state, is the full engine's fight for the same dice: every track, flag, counter, the
+outcome and the dice consumed (CORE-RNG, CORE-LOG). Its moves are legal, its refusals
+cite the rules, and what it does not cover is left to the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from escarmouche import Combatant
+from escarmouche import simulation as sim
+from escarmouche.encounter import Encounter
+from escarmouche.roster import example_rosters, load_roster
+from escarmouche.systems import d100
+from escarmouche.systems.d100 import core
+from escarmouche.systems.d100 import kernel as K
+from escarmouche.systems.d100.attack import attack_setup, damage, resolve_attack
+from tests import golden_runner
+
+SEEDS = 60
+
+
+def readme_duel() -> Encounter:
+    return Encounter("d100", [
+        Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
+                                       "M": 4, "B": 12}),
+        Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
+                                      "M": 4, "B": 11}),
+    ])
+
+
+def cases() -> list[tuple[str, Any, dict[str, Any]]]:
+    """(label, roster, start options) of every fight the kernel is held to."""
+    out: list[tuple[str, Any, dict[str, Any]]] = [("README", sim.as_roster(readme_duel()), {})]
+    for name in ("d100-duel", "d100-esquive"):
+        out.append((name, load_roster(example_rosters()[name]), {}))
+    for k, fight in enumerate(golden_runner.load("d100")["fights"]):
+        enc = golden_runner.build(d100.SYSTEM, fight)
+        out.append((f"golden-{k}", sim.as_roster(enc), dict(fight.get("start", {}))))
+    return out
+
+
+def engine_fight(prepared: sim.Prepared, seed: int, max_turns: int) -> tuple[str, Any]:
+    """The full engine's fight (``Encounter.run``, atomic, narrated) and its dice after."""
+    enc = prepared.template.copy()
+    dice = sim.stream(seed, 0, sim.DICE)
+    if prepared.start_options:
+        enc.start(dice, **prepared.start_options)
+    enc.run(dice, max_turns=max_turns, policy=prepared.policies,
+            tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+    state = enc.state.to_json()
+    del state["log"]
+    return json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()
+
+
+def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int
+                 ) -> tuple[tuple[str, Any], K.State]:
+    sheet = prepared.kernel
+    dice = sim.stream(seed, 0, sim.DICE)
+    st = K.run(sheet, dice.randint, max_turns)
+    state = K.write_back(sheet, st).state.to_json()
+    del state["log"]
+    return (json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()), st
+
+
+@pytest.mark.parametrize("policy", [None, "prudent", "agressif",
+                                    {"héros": "prudent", "orques": "par_defaut"}])
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c[0])
+def test_kernel_equals_full_engine_core_rng(case: tuple[str, Any, dict[str, Any]],
+                                            policy: Any) -> None:
+    """CORE-RNG / CORE-LOG: the kernel ends every covered fight where the full engine
+    ends it (state and dice), and counts the same result."""
+    label, roster, start = case
+    if isinstance(policy, dict) and not {"héros", "orques"} <= {
+            f.side for f in roster.encounter().state.fighters.values()}:
+        policy = "prudent"
+    prepared = sim.prepare(roster, policy=policy)
+    if start:
+        prepared = sim.Prepared(prepared.template, start, prepared.policies, 30,
+                                d100.SYSTEM.kernel(prepared.template, start,
+                                                   prepared.policies))
+    assert prepared.kernel is not None, label
+    engine = sim.Prepared(prepared.template, prepared.start_options, prepared.policies,
+                          prepared.max_turns)
+    for seed in range(SEEDS):
+        max_turns = 3 if seed % 10 == 0 else prepared.max_turns  # the turn limit too
+        kernel, _ = kernel_fight(prepared, seed, max_turns)
+        assert kernel == engine_fight(prepared, seed, max_turns), (label, seed)
+        assert prepared.play(seed, 5) == engine.play(seed, 5), (label, seed)
+
+
+def test_kernel_log_carries_every_die_d100_atk_3() -> None:
+    """D100-ATK-1..3: each attack of the kernel's log, replayed from its dice by the
+    documented ``resolve_attack``, loses the wounds the kernel counted."""
+    prepared = sim.prepare(sim.as_roster(readme_duel()))
+    sheet = prepared.kernel
+    assert sheet is not None
+    seen = 0
+    for seed in range(20):
+        st = K.run(sheet, random.Random(seed).randint, 50)
+        for entry in st.log:
+            if entry[0] != K.ATTACK:
+                continue
+            _, _, i, j, hand, code, roll, saved, d10, lost = entry
+            setup = attack_setup(sheet.combatants[i], sheet.combatants[j],
+                                 hand=d100.HANDS[hand], defence=K.DEFENCES[code])
+            assert resolve_attack(setup, roll, saved, d10).wounds_lost == lost
+            seen += 1
+    assert seen > 100
+
+
+def test_candidates_are_legal_and_refusals_cite_rules_d100_act_2() -> None:
+    """D100-ACT-1/2: every candidate is legal (refusal 0); after an attack, a second
+    one is refused (one attack action per turn), a parry prepared twice too
+    (D100-PARRY-3), and out of turn nothing is legal (D100-ROUND-1)."""
+    prepared = sim.prepare(sim.as_roster(readme_duel()), policy="prudent")
+    sheet = prepared.kernel
+    assert sheet is not None
+    st = K.State(sheet, d100.resolve_initiative(sheet.combatants, [5, 5]))
+    K._begin_turn(sheet, st)
+    K._advance(sheet, st)
+    actor = st.turn_order[st.cursor]
+    moves = list(K.candidates(sheet, st, actor))
+    assert moves == [(K.ATTACK, 0, 1 - actor), (K.PREPARE, 0, -1)]
+    assert all(K.refusal(sheet, st, actor, m) == 0 for m in moves)
+    assert K.refusal(sheet, st, 1 - actor, moves[0]) == K.NOT_ITS_TURN
+    K.play(sheet, st, actor, moves[0], random.Random(1).randint)
+    assert K.refusal(sheet, st, actor, moves[0]) == K.PLAN
+    assert K.REFUSALS[K.PLAN] == "D100-ACT-1"
+    assert list(K.candidates(sheet, st, actor)) == [(K.PREPARE, 0, -1)]
+    K.play(sheet, st, actor, (K.PREPARE, 0, -1), random.Random(1).randint)
+    assert list(K.candidates(sheet, st, actor)) == []
+    assert K.refusal(sheet, st, actor, (K.PREPARE, 0, -1)) == K.PLAN
+
+
+def test_the_engine_plays_what_the_kernel_does_not_cover() -> None:
+    """Shots and random policies are the engine's (``System.kernel`` answers ``None``)."""
+    assert sim.prepare(load_roster(example_rosters()["d100-escarmouche"])).kernel is None
+    assert sim.prepare(sim.as_roster(readme_duel()), policy="au_hasard").kernel is None
+    assert sim.prepare(load_roster(example_rosters()["d12-duel"])).kernel is None
+
+
+def test_core_is_the_documented_arithmetic_d100_atk_2() -> None:
+    """D100-ATK-2/3: the documented functions and the kernel's table agree roll by roll."""
+    for roll in range(1, 101):
+        assert core.ZONE_BY_ROLL[roll - 1] == d100.hit_location(roll)
+    assert damage(4, 3, 3, 1) == core.wounds(4, 3, 3, 1) == 3
+    assert core.wounds(1, 3, 4, 2) == 0
