@@ -118,7 +118,11 @@ class TagPolicy:
     by_default: bool = False
 
     def choose(self, moves: Sequence[Move], rng: Any) -> Move | None:
-        move = self.pick(lambda tag: next((m for m in moves if tag in m.tags), None))
+        first: dict[str, Move] = {}  # each tag's first move
+        for m in moves:
+            for tag in m.tags:
+                first.setdefault(tag, m)
+        move = self.pick(first.get)
         if move is None:
             return None
         return move.by_default() if self.by_default else move

@@ -62,6 +62,7 @@ __all__ = ["ACTIONS", "ATTACK", "PREPARE", "REFUSALS", "Sheet", "State", "candid
 ATTACK, PREPARE = 0, 1
 ACTIONS = ("attaquer", "preparer_parade")
 TAGS = ("attaque", "defense")
+_TAG_CODES = {tag: code for code, tag in enumerate(TAGS)}
 #: the defences, as codes (« aucune », « parade », « esquive »)
 DEFENCES = ("aucune", "parade", "esquive")
 
@@ -362,9 +363,9 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
         pick = sheet.policies[actor].pick
 
         def first(tag: str, actor: int = actor) -> tuple[int, int, int] | None:
-            if tag not in TAGS:
+            code = _TAG_CODES.get(tag)
+            if code is None:
                 return None
-            code = TAGS.index(tag)
             return next((m for m in candidates(sheet, st, actor) if m[0] == code), None)
 
         for _ in range(MAX_CHOICES):
