@@ -18,6 +18,7 @@ import pytest
 from escarmouche import Combatant
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
+from escarmouche.policies import resolve_policies
 from escarmouche.roster import example_rosters, load_roster
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import core
@@ -40,8 +41,12 @@ def readme_duel() -> Encounter:
 def cases() -> list[tuple[str, Any, dict[str, Any]]]:
     """(label, roster, start options) of every fight the kernel is held to."""
     out: list[tuple[str, Any, dict[str, Any]]] = [("README", sim.as_roster(readme_duel()), {})]
-    for name in ("d100-duel", "d100-esquive"):
+    for name in ("d100-duel", "d100-esquive", "d100-escarmouche"):
         out.append((name, load_roster(example_rosters()[name]), {}))
+    for duel in d100.SYSTEM.situation_duels:  # shots at 60 m into a melee, off hands …
+        if "terrain" not in duel.start_options:
+            out.append((duel.key, sim.as_roster(Encounter("d100", list(duel.combatants))),
+                        dict(duel.start_options)))
     for k, fight in enumerate(golden_runner.load("d100")["fights"]):
         enc = golden_runner.build(d100.SYSTEM, fight)
         out.append((f"golden-{k}", sim.as_roster(enc), dict(fight.get("start", {}))))
@@ -129,21 +134,25 @@ def test_candidates_are_legal_and_refusals_cite_rules_d100_act_2() -> None:
     K._advance(sheet, st)
     actor = st.turn_order[st.cursor]
     moves = list(K.candidates(sheet, st, actor))
-    assert moves == [(K.ATTACK, 0, 1 - actor), (K.PREPARE, 0, -1)]
+    assert moves == [(0, K.ATTACK, 0, 1 - actor), (1, K.PREPARE, 0, -1)]
     assert all(K.refusal(sheet, st, actor, m) == 0 for m in moves)
     assert K.refusal(sheet, st, 1 - actor, moves[0]) == K.NOT_ITS_TURN
     K.play(sheet, st, actor, moves[0], random.Random(1).randint)
     assert K.refusal(sheet, st, actor, moves[0]) == K.PLAN
     assert K.REFUSALS[K.PLAN] == "D100-ACT-1"
-    assert list(K.candidates(sheet, st, actor)) == [(K.PREPARE, 0, -1)]
-    K.play(sheet, st, actor, (K.PREPARE, 0, -1), random.Random(1).randint)
+    assert list(K.candidates(sheet, st, actor)) == [(1, K.PREPARE, 0, -1)]
+    K.play(sheet, st, actor, (1, K.PREPARE, 0, -1), random.Random(1).randint)
     assert list(K.candidates(sheet, st, actor)) == []
-    assert K.refusal(sheet, st, actor, (K.PREPARE, 0, -1)) == K.PLAN
+    assert K.refusal(sheet, st, actor, (1, K.PREPARE, 0, -1)) == K.PLAN
 
 
 def test_the_engine_plays_what_the_kernel_does_not_cover() -> None:
-    """Shots and random policies are the engine's (``System.kernel`` answers ``None``)."""
-    assert sim.prepare(load_roster(example_rosters()["d100-escarmouche"])).kernel is None
+    """Random policies, terrain and other systems are the engine's (``System.kernel``
+    answers ``None``)."""
+    wall = next(d for d in d100.SYSTEM.situation_duels if "terrain" in d.start_options)
+    enc = Encounter("d100", list(wall.combatants))
+    policies = resolve_policies("d100", [c.side for c in wall.combatants], None)
+    assert d100.SYSTEM.kernel(enc, wall.start_options, policies) is None
     assert sim.prepare(sim.as_roster(readme_duel()), policy="au_hasard").kernel is None
     assert sim.prepare(load_roster(example_rosters()["d12-duel"])).kernel is None
 

@@ -10,20 +10,23 @@ from its notation, OpenSpiel's game apart from its state):
   turn-plan rule (:func:`.actions.check_turn`) and of the defence rules
   (:func:`.actions.allowed_defences`, :func:`.attack.check_defence`) are asked once per
   shape and kept. Every check the engine runs at each attack runs here, once.
-* :class:`State`: wounds, out, prepared parries, parries and dodges used, this turn's
-  plan, turn, order, cursor, and a log of tuples carrying every die (:data:`ATTACK`:
-  ``(ATTACK, turn, attacker, defender, hand, defence, attack d100, defence d100, d10,
-  wounds lost)``); :func:`write_back` gives the engine's state (today's save format).
+* :class:`State`: wounds, out, prepared parries, parries and dodges used, loaded
+  weapons, extended actions, each one's turn plan, turn, order, cursor, and a log of
+  tuples carrying every die (:data:`ATTACK`: ``(ATTACK, turn, attacker, defender, hand,
+  defence, attack d100, defence d100, d10, wounds lost)``); :func:`write_back` gives the
+  engine's state (today's save format).
 * :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
-  (only legal moves, as tuples ``(action, hand, target)``, in the engine's order),
+  (only legal moves, as tuples ``(tag, action, hand, target)``, in the engine's order),
   :func:`play` (one move: the dice through :func:`.core.attack_dice`, the arithmetic of
   :mod:`.core`, the state written, one log tuple) and :func:`run` (the generic loop:
   candidates → policy → play → end check → advance, as ``Encounter.run``).
 
 What it covers (:func:`compile_sheet` answers ``None`` otherwise, and the engine plays
-the fight): melee fighters under a deterministic tactics policy
-(:class:`~escarmouche.policies.TagPolicy`), with the start options ``surpris`` and
-``equipement``, any end conditions, no effect, shot, mount, terrain or extra weapon. The
+the fight): fighters in melee or shooting, reloading (over several turns: an extended
+action, D100-ACT-4) and preparing parries, under a deterministic tactics policy
+(:class:`~escarmouche.policies.TagPolicy`), with the start options ``surpris``,
+``equipement`` and ``tirs``, any end conditions; no effect, mount, terrain or extra
+weapon. The
 equivalence tests (``tests/test_d100_kernel.py``) hold every covered fight to the full
 engine: the same state, the same dice consumed.
 """
@@ -38,6 +41,8 @@ from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.model import Combatant
 from escarmouche.state import Ctx, EncounterState, FighterState, end_outcome, limit_outcome
 from escarmouche.systems.d100.actions import (
+    Extended,
+    TurnPlan,
     allowed_defences,
     check_turn,
     fight_weapons,
@@ -55,31 +60,52 @@ from escarmouche.systems.d100.rules import (
     stat,
 )
 
-__all__ = ["ACTIONS", "ATTACK", "PREPARE", "REFUSALS", "Sheet", "State", "candidates",
-           "compile_sheet", "play", "refusal", "run", "write_back"]
+__all__ = [
+    "ACTIONS",
+    "ATTACK",
+    "PREPARE",
+    "REFUSALS",
+    "RELOAD",
+    "Sheet",
+    "State",
+    "candidates",
+    "compile_sheet",
+    "play",
+    "refusal",
+    "run",
+    "write_back",
+]
 
-#: the moves' actions: an « attaque standard », a prepared parry (their ids, tags)
-ATTACK, PREPARE = 0, 1
-ACTIONS = ("attaquer", "preparer_parade")
-TAGS = ("attaque", "defense")
+#: the moves' actions: an « attaque standard », a prepared parry, a reload (their ids)
+ATTACK, PREPARE, RELOAD = 0, 1, 2
+ACTIONS = ("attaquer", "preparer_parade", "recharger")
+#: the moves' tags, which the policies rank (:class:`~escarmouche.systems.base.Move`)
+TAGS = ("attaque", "defense", "recharge", "suite")
 _TAG_CODES = {tag: code for code, tag in enumerate(TAGS)}
 #: the defences, as codes (« aucune », « parade », « esquive »)
 DEFENCES = ("aucune", "parade", "esquive")
 
 #: refusal codes (0: legal) and the rule each one cites
-NOT_ITS_TURN, OUT, PLAN, NO_TARGET, PREPARED = 1, 2, 3, 4, 5
+NOT_ITS_TURN, OUT, PLAN, NO_TARGET, PREPARED, LOADED = 1, 2, 3, 4, 5, 6
 REFUSALS: Mapping[int, str] = {
     NOT_ITS_TURN: "D100-ROUND-1",
     OUT: "CORE-END-1",
     PLAN: "D100-ACT-1",
     NO_TARGET: "D100-ATK-1",
     PREPARED: "D100-PARRY-3",
+    LOADED: "D100-ACT-4",
 }
 
 #: the start options the kernel covers
-_OPTIONS = frozenset({"surpris", "equipement"})
+_OPTIONS = frozenset({"surpris", "equipement", "tirs"})
 #: bound on slots skipped while looking for the next activation (the engine's)
 _MAX_SKIPPED = 10_000
+
+Move = tuple[int, int, int, int]
+#: what one hand strikes with: its target number's total (``None``: out of reach, no
+#: shot), the weapon's damage, whether it shoots, its reload (half actions)
+Arm = tuple[int | None, int, bool, int]
+_Plan = tuple[tuple[int, int], ...]
 
 
 class Sheet:
@@ -99,6 +125,8 @@ class Sheet:
         self.side = tuple(self.side_names.index(f.side) for f in fighters)
         self.wounds = tuple(int(f.tracks[TRACK]) for f in fighters)
         self.maxima = tuple(int(f.maxima.get(TRACK, f.tracks[TRACK])) for f in fighters)
+        self.loaded = tuple(tuple(bool(f.flags["loaded"][h]) for h in HANDS)
+                            for f in fighters)
         surprised = st.system_state.get("surprised")
         self.surprised = -1 if surprised is None else self.side_names.index(surprised)
         self.end_conditions = tuple(st.end_conditions)
@@ -108,32 +136,39 @@ class Sheet:
                              for f in fighters)
         self.two_weapons = tuple(all(f.flags["hands"][h] is not None for h in HANDS)
                                  for f in fighters)
-        # what each hand strikes with: (target number's total, weapon damage); a main
-        # hand with nothing strikes bare-handed, an empty off hand not at all
-        self.strike: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
-            tuple(self._strike(f, h, ctx, catalogue) for h in HANDS) for f in fighters)
-        # the hands each fighter strikes a first enemy with, in automated play's order
+        #: each hand's :data:`Arm` (an empty main hand strikes bare-handed, an empty off
+        #: hand not at all: ``None``)
+        self.arms: tuple[tuple[Arm | None, ...], ...] = tuple(
+            tuple(self._arm(f, h, ctx, catalogue) for h in HANDS) for f in fighters)
+        # the hands each fighter uses against a first enemy, in automated play's order
         self.hands = tuple(tuple(self._hands(ctx, f, g) for g in fighters) for f in fighters)
         self.be = tuple(bonus(stat(c, "E")) for c in self.combatants)
         self.armour = tuple(tuple(armour_at(c, z) for z in ZONE_BY_ROLL)
                             for c in self.combatants)
         self.defence_totals = tuple((0, stat(c, "CC"), stat(c, "Ag"))
                                     for c in self.combatants)
-        self._defences: dict[tuple[int, bool, int, int, bool], tuple[int, int | None, bool]]
-        self._defences = {}
-        self._plans: dict[tuple[tuple[int, ...], int], bool] = {}
+        self._defences: dict[tuple[int, bool, int, int, bool, bool],
+                             tuple[int, int | None, bool]] = {}
+        self._plans: dict[tuple[_Plan, int, int, Extended | None],
+                          TurnPlan | EscarmoucheError] = {}
 
     @staticmethod
-    def _strike(f: FighterState, hand: str, ctx: Ctx[Any], catalogue: Any
-                ) -> tuple[int, int] | None:
+    def _arm(f: FighterState, hand: str, ctx: Ctx[Any], catalogue: Any) -> Arm | None:
+        from escarmouche.systems.d100.system import _shot_params
+
         weapon = held(ctx, f, hand)
         if weapon is None:
             if hand != HANDS[0]:
                 return None
             weapon = get_weapon("mains_nues")
-        total = target_number(f.combatant, weapon, hand=hand, rules=ctx.rules,
-                              weapons=catalogue).total
-        return total, weapon.damage
+        total: int | None = None
+        shot = _shot_params(ctx, f.name, weapon)  # {} in melee, None out of reach
+        if shot is not None:
+            total = target_number(f.combatant, weapon, hand=hand,
+                                  distance=shot.get("distance"),
+                                  target_engaged=bool(shot.get("cible_engagee", False)),
+                                  rules=ctx.rules, weapons=catalogue).total
+        return total, weapon.damage, weapon.ranged, weapon.reload
 
     def _hands(self, ctx: Ctx[Any], f: FighterState, target: FighterState
                ) -> tuple[int, ...]:
@@ -143,36 +178,45 @@ class Sheet:
             return ()
         i = self.names.index(f.name)
         return tuple(HANDS.index(h) for h in _hand_order(ctx, f, target)
-                     if self.strike[i][HANDS.index(h)] is not None)
+                     if self.arms[i][HANDS.index(h)] is not None)
 
-    def plan_allows(self, plan: tuple[int, ...], action: int) -> bool:
-        """D100-ACT-1..4 (:func:`.actions.check_turn`), asked once per turn shape."""
-        key = (plan, action)
+    def turn(self, plan: _Plan, action: int, n: int, ext: Extended | None
+             ) -> TurnPlan | EscarmoucheError:
+        """D100-ACT-1..4 (:func:`.actions.check_turn`): this turn's ``plan`` plus ``n``
+        half actions of ``action``, with ``ext`` under way when the turn began; the plan,
+        or the refusal as a value; asked once per turn shape."""
+        key = (plan, action, n, ext)
         known = self._plans.get(key)
         if known is None:
             try:
-                check_turn([*((ACTIONS[a], 1) for a in plan), (ACTIONS[action], 1)])
-                known = True
-            except EscarmoucheError:
-                known = False
+                known = check_turn([*((ACTIONS[a], k) for a, k in plan), (ACTIONS[action], n)],
+                                   in_progress=ext)
+            except EscarmoucheError as err:
+                known = err
             self._plans[key] = known
         return known
 
-    def defence(self, key: tuple[int, bool, int, int, bool]) -> tuple[int, int | None, bool]:
+    def plan_allows(self, plan: _Plan, action: int, ext: Extended | None) -> bool:
+        """Whether the turn plan allows one more half action of ``action`` (the test
+        the engine offers a move by, ``D100System.check_legal``)."""
+        return not isinstance(self.turn(plan, action, 1, ext), EscarmoucheError)
+
+    def defence(self, key: tuple[int, bool, int, int, bool, bool]
+                ) -> tuple[int, int | None, bool]:
         """The defence defender ``key[0]`` opposes now (``key``: its index, prepared
-        parry, parries and dodges used this round, surprised), as its policy chooses
-        among those the rules allow (D100-PARRY-2/3, D100-DODGE-1/2, D100-SURPRISE-1):
-        ``(code, the defence roll's total or None, whether it spends a prepared
-        parry)``, answered once per key."""
+        parry, parries and dodges used this round, surprised, a shot), as its policy
+        chooses among those the rules allow (D100-PARRY-2/3, D100-DODGE-1/2,
+        D100-SURPRISE-1, D100-RANGED-1): ``(code, the defence roll's total or None,
+        whether it spends a prepared parry)``, answered once per key."""
         known = self._defences.get(key)
         if known is None:
-            j, prepared, parries, dodges, surprised = key
+            j, prepared, parries, dodges, surprised, ranged = key
             c = self.combatants[j]
             guard = Guard(prepared, self.two_weapons[j], parries, dodges, surprised)
-            options = allowed_defences(c, guard, False, self.rules)
+            options = allowed_defences(c, guard, ranged, self.rules)
             chosen = self.policies[j].react("defense", [*options, "aucune"], None)
             code = DEFENCES.index(chosen)
-            source = check_defence(c, chosen, guard, False, self.rules)
+            source = check_defence(c, chosen, guard, ranged, self.rules)
             known = (code, self.defence_totals[j][code] if code else None,
                      source == "preparee")
             self._defences[key] = known
@@ -192,9 +236,9 @@ class Sheet:
 class State:
     """A fight where it stands, compact and mutable (see the module docstring)."""
 
-    __slots__ = ("activations", "cursor", "dodges", "finished", "initiative", "log",
-                 "order", "out", "outcome", "parries", "plan", "plans", "prepared",
-                 "turn", "turn_order", "wounds")
+    __slots__ = ("activations", "cursor", "dodges", "ext_hand", "ext_start", "extended",
+                 "finished", "initiative", "loaded", "log", "order", "out", "outcome",
+                 "parries", "plan", "plans", "prepared", "turn", "turn_order", "wounds")
 
     def __init__(self, sheet: Sheet, initiative: Initiative) -> None:
         n = len(sheet.names)
@@ -205,9 +249,15 @@ class State:
         self.prepared = [False] * n
         self.parries = [0] * n
         self.dodges = [0] * n
-        self.plan: tuple[int, ...] = ()
+        self.loaded = [list(x) for x in sheet.loaded]
+        #: the extended action under way now, and when the fighter's turn began; the
+        #: hand being reloaded (D100-ACT-4)
+        self.extended: list[Extended | None] = [None] * n
+        self.ext_start: list[Extended | None] = [None] * n
+        self.ext_hand: list[int | None] = [None] * n
+        self.plan: _Plan = ()
         #: each fighter's plan of its last activation (the engine's ``flags["plan"]``)
-        self.plans: list[tuple[int, ...]] = [()] * n
+        self.plans: list[_Plan] = [()] * n
         self.turn = 1
         self.turn_order: tuple[int, ...] = ()
         self.cursor = -1
@@ -217,61 +267,112 @@ class State:
         self.log: list[tuple[Any, ...]] = []
 
 
-def refusal(sheet: Sheet, st: State, actor: int, move: tuple[int, int, int]) -> int:
+def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
     """0 when ``actor`` may play ``move`` now, else a code of :data:`REFUSALS`."""
     if st.finished or st.turn_order[st.cursor] != actor:
         return NOT_ITS_TURN
     if st.out[actor]:
         return OUT
-    action, _, target = move
-    if not sheet.plan_allows(st.plan, action):
+    _, action, hand, target = move
+    if not sheet.plan_allows(st.plan, action, st.ext_start[actor]):
         return PLAN
     if action == ATTACK and (target == actor or st.out[target]):
         return NO_TARGET
     if action == PREPARE and st.prepared[actor]:
         return PREPARED
+    if action == RELOAD and st.extended[actor] is None and st.loaded[actor][hand]:
+        return LOADED
     return 0
 
 
-def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[tuple[int, int, int]]:
-    """``actor``'s legal moves, in automated play's order (``D100System.moves``): an
-    attack with each hand that strikes, on the first standing enemy then on the most
-    wounded one; then a prepared parry when it has none and holds one weapon."""
+def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
+    """``actor``'s legal moves, in automated play's order (``D100System.moves``): carry
+    on the reload under way (« suite »), and nothing else; otherwise with each hand that
+    strikes, reload an empty weapon (« recharge ») or attack the first standing enemy
+    then the most wounded one (« attaque »); then prepare a parry when it has none and
+    holds one weapon (« defense »)."""
     if st.out[actor]:
+        return
+    plan, ext = st.plan, st.ext_start[actor]
+    if st.extended[actor] is not None:
+        if sheet.plan_allows(plan, RELOAD, ext):
+            yield 3, RELOAD, st.ext_hand[actor], -1  # type: ignore[misc]
         return
     out = st.out
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:
         return
-    if sheet.plan_allows(st.plan, ATTACK):
-        first = enemies[0]
-        weakest = -1
-        for hand in sheet.hands[actor][first]:
-            yield ATTACK, hand, first
-            if weakest < 0:
-                wounds_, names = st.wounds, sheet.names
-                weakest = min(enemies, key=lambda j: (wounds_[j], names[j]))
-            if weakest != first:
-                yield ATTACK, hand, weakest
+    first = enemies[0]
+    arms, loaded = sheet.arms[actor], st.loaded[actor]
+    attacks: bool | None = None
+    weakest = -1
+    for hand in sheet.hands[actor][first]:
+        arm = arms[hand]
+        assert arm is not None  # (only the hands that strike are listed)
+        total, _, ranged, reload = arm
+        if ranged and reload and not loaded[hand]:
+            if sheet.plan_allows(plan, RELOAD, ext):
+                yield 2, RELOAD, hand, -1
+            continue
+        if total is None:
+            continue  # out of reach (D100-RANGED-5)
+        if attacks is None:
+            attacks = sheet.plan_allows(plan, ATTACK, ext)
+        if not attacks:
+            continue
+        yield 0, ATTACK, hand, first
+        if weakest < 0:
+            wounds_, names = st.wounds, sheet.names
+            weakest = min(enemies, key=lambda j: (wounds_[j], names[j]))
+        if weakest != first:
+            yield 0, ATTACK, hand, weakest
     if (not st.prepared[actor] and not sheet.two_weapons[actor]
-            and sheet.plan_allows(st.plan, PREPARE)):
-        yield PREPARE, 0, -1
+            and sheet.plan_allows(plan, PREPARE, ext)):
+        yield 1, PREPARE, 0, -1
 
 
-def play(sheet: Sheet, st: State, actor: int, move: tuple[int, int, int],
+def play(sheet: Sheet, st: State, actor: int, move: Move,
          randint: Callable[[int, int], int]) -> None:
     """Play a legal ``move`` (trusted: ask :func:`refusal` first): draw its dice, write
     the state, append one log tuple."""
-    action, hand, j = move
-    st.plan = st.plans[actor] = (*st.plan, action)
-    if action == PREPARE:
+    _, action, hand, j = move
+    n = 1
+    if action == RELOAD and st.extended[actor] is None:
+        n = sheet.arms[actor][hand][3]  # type: ignore[index]
+    plan = sheet.turn(st.plan, action, n, st.ext_start[actor])
+    if isinstance(plan, EscarmoucheError):
+        raise plan.again()  # as the engine's resolver (a reload too long for the turn)
+    st.plan = st.plans[actor] = (*st.plan, (action, n))
+    st.extended[actor] = plan.extended
+    knocked_out = False
+    if action == ATTACK:
+        knocked_out = _attack(sheet, st, actor, hand, j, randint)
+    elif action == PREPARE:
         st.prepared[actor] = True  # D100-PARRY-2
         st.log.append((PREPARE, st.turn, actor))
-        return
+    elif plan.extended is None or ACTIONS[RELOAD] in plan.completed:
+        st.loaded[actor][hand] = True  # D100-ACT-4: reloaded
+        st.log.append((RELOAD, st.turn, actor, hand, True))
+    else:
+        st.ext_hand[actor] = hand
+        st.log.append((RELOAD, st.turn, actor, hand, False))
+    if plan.extended is None:
+        st.ext_hand[actor] = None
+    if knocked_out:
+        _check_end(sheet, st, False)
+
+
+def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
+            randint: Callable[[int, int], int]) -> bool:
+    """One attack (D100-ATK-1..7, D100-PARRY-*, D100-DODGE-*, D100-RANGED-*); whether the
+    defender is now out of the fight."""
+    arm = sheet.arms[actor][hand]
+    assert arm is not None  # a candidate's hand strikes
+    total, weapon, ranged, reload = arm
+    assert total is not None  # and reaches its target
     surprised = st.turn == 1 and sheet.side[j] == sheet.surprised
     code, saving, spends = sheet.defence((j, st.prepared[j], st.parries[j], st.dodges[j],
-                                          surprised))
-    total, weapon = sheet.strike[actor][hand]  # type: ignore[misc]
+                                          surprised, ranged))
     roll, saved, d10 = attack_dice(randint, total, saving)
     if saved is not None:  # D100-PARRY-3, D100-DODGE-2
         if code == 1:
@@ -280,14 +381,18 @@ def play(sheet: Sheet, st: State, actor: int, move: tuple[int, int, int],
                 st.prepared[j] = False
         else:
             st.dodges[j] += 1
+    if ranged and reload:
+        st.loaded[actor][hand] = False  # fired (D100-ACT-4)
     lost = 0 if d10 is None else wounds(d10, weapon, sheet.be[j], sheet.armour[j][roll - 1])
     st.log.append((ATTACK, st.turn, actor, j, hand, code, roll, saved, d10, lost))
-    if lost:
-        left = st.wounds[j] - lost
-        st.wounds[j] = left if left > 0 else 0
-        if left <= 0:
-            st.out[j] = True
-            _check_end(sheet, st, False)
+    if not lost:
+        return False
+    left = st.wounds[j] - lost
+    st.wounds[j] = left if left > 0 else 0
+    if left > 0:
+        return False
+    st.out[j] = True
+    return True
 
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
@@ -339,6 +444,7 @@ def _advance(sheet: Sheet, st: State) -> None:
             continue
         st.activations[actor] = st.activations.get(actor, 0) + 1
         st.plan = st.plans[actor] = ()
+        st.ext_start[actor] = st.extended[actor]
         st.prepared[actor] = False  # a prepared parry lasts until this (D100-PARRY-3)
         return
     raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",
@@ -362,7 +468,7 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
         actor = st.turn_order[st.cursor]
         pick = sheet.policies[actor].pick
 
-        def first(tag: str, actor: int = actor) -> tuple[int, int, int] | None:
+        def first(tag: str, actor: int = actor) -> Move | None:
             code = _TAG_CODES.get(tag)
             if code is None:
                 return None
@@ -410,11 +516,11 @@ def compile_sheet(template: Any, start_options: Mapping[str, Any],
         probe.start(random.Random(0), **start_options)
     except EscarmoucheError:
         return None  # the engine refuses it, in its own words
-    ctx = Ctx(probe.state, probe.system, probe.rules, None)
-    for f in probe.state.fighters.values():
-        if any(w is not None and w.ranged for w in (held(ctx, f, h) for h in HANDS)):
-            return None
     return Sheet(probe, policies)
+
+
+def _ext_json(ext: Extended | None) -> Any:
+    return None if ext is None else ext.to_json()
 
 
 def write_back(sheet: Sheet, st: State) -> Any:
@@ -433,7 +539,12 @@ def write_back(sheet: Sheet, st: State) -> Any:
     for i, f in enumerate(state.fighters.values()):
         f.tracks[TRACK] = st.wounds[i]
         f.out = st.out[i]
-        f.flags.update({"parry_prepared": st.prepared[i], "parries": st.parries[i],
-                        "dodges": st.dodges[i],
-                        "plan": [[ACTIONS[a], 1] for a in st.plans[i]]})
+        hand = st.ext_hand[i]
+        f.flags.update({
+            "parry_prepared": st.prepared[i], "parries": st.parries[i],
+            "dodges": st.dodges[i], "plan": [[ACTIONS[a], k] for a, k in st.plans[i]],
+            "loaded": dict(zip(HANDS, st.loaded[i], strict=True)),
+            "extended": _ext_json(st.extended[i]),
+            "extended_at_start": _ext_json(st.ext_start[i]),
+            "extended_hand": None if hand is None else HANDS[hand]})
     return enc
