@@ -151,6 +151,7 @@ class Sheet:
                              tuple[int, int | None, bool]] = {}
         self._plans: dict[tuple[_Plan, int, int, Extended | None],
                           TurnPlan | EscarmoucheError] = {}
+        self._allows: dict[tuple[_Plan, int, Extended | None], bool] = {}
 
     @staticmethod
     def _arm(f: FighterState, hand: str, ctx: Ctx[Any], catalogue: Any) -> Arm | None:
@@ -199,7 +200,12 @@ class Sheet:
     def plan_allows(self, plan: _Plan, action: int, ext: Extended | None) -> bool:
         """Whether the turn plan allows one more half action of ``action`` (the test
         the engine offers a move by, ``D100System.check_legal``)."""
-        return not isinstance(self.turn(plan, action, 1, ext), EscarmoucheError)
+        key = (plan, action, ext)
+        known = self._allows.get(key)
+        if known is None:
+            known = self._allows[key] = not isinstance(self.turn(plan, action, 1, ext),
+                                                       EscarmoucheError)
+        return known
 
     def defence(self, key: tuple[int, bool, int, int, bool, bool]
                 ) -> tuple[int, int | None, bool]:
@@ -323,7 +329,8 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
         yield 0, ATTACK, hand, first
         if weakest < 0:
             wounds_, names = st.wounds, sheet.names
-            weakest = min(enemies, key=lambda j: (wounds_[j], names[j]))
+            weakest = first if len(enemies) == 1 else min(
+                enemies, key=lambda j: (wounds_[j], names[j]))
         if weakest != first:
             yield 0, ATTACK, hand, weakest
     if (not st.prepared[actor] and not sheet.two_weapons[actor]
@@ -467,15 +474,8 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             break
         actor = st.turn_order[st.cursor]
         pick = sheet.policies[actor].pick
-
-        def first(tag: str, actor: int = actor) -> Move | None:
-            code = _TAG_CODES.get(tag)
-            if code is None:
-                return None
-            return next((m for m in candidates(sheet, st, actor) if m[0] == code), None)
-
         for _ in range(MAX_CHOICES):
-            move = pick(first)
+            move = pick(_firsts(candidates(sheet, st, actor)))
             if move is None:
                 break
             play(sheet, st, actor, move, randint)
@@ -485,6 +485,27 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             break
         _advance(sheet, st)
     return st
+
+
+def _firsts(moves: Iterator[Move]) -> Callable[[str], Move | None]:
+    """``first(tag)``: the first of ``moves`` carrying ``tag``, read from the generator
+    once and only as far as needed (what ``TagPolicy.pick`` asks, tag by tag)."""
+    seen: dict[int, Move] = {}
+
+    def first(tag: str) -> Move | None:
+        code = _TAG_CODES.get(tag)
+        if code is None:
+            return None
+        found = seen.get(code)
+        if found is not None:
+            return found
+        for move in moves:
+            seen.setdefault(move[0], move)
+            if move[0] == code:
+                return move
+        return None
+
+    return first
 
 
 class _Draw:
