@@ -118,11 +118,13 @@ class TagPolicy:
     by_default: bool = False
 
     def choose(self, moves: Sequence[Move], rng: Any) -> Move | None:
-        first: dict[str, Move] = {}  # each tag's first move
-        for m in moves:
-            for tag in m.tags:
-                first.setdefault(tag, m)
-        move = self.pick(first.get)
+        def first(tag: str) -> Move | None:
+            for m in moves:
+                if tag in m.tags:
+                    return m
+            return None
+
+        move = self.pick(first)
         if move is None:
             return None
         return move.by_default() if self.by_default else move
