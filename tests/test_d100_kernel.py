@@ -14,19 +14,22 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from escarmouche import Combatant
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
 from escarmouche.policies import resolve_policies
 from escarmouche.roster import example_rosters, load_roster
+from escarmouche.state import EndCondition
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import core
 from escarmouche.systems.d100 import kernel as K
 from escarmouche.systems.d100.attack import attack_setup, damage, resolve_attack
 from tests import golden_runner
 
-SEEDS = 60
+SEEDS = 40
 
 
 def readme_duel() -> Encounter:
@@ -47,6 +50,11 @@ def cases() -> list[tuple[str, Any, dict[str, Any]]]:
         if "terrain" not in duel.start_options:
             out.append((duel.key, sim.as_roster(Encounter("d100", list(duel.combatants))),
                         dict(duel.start_options)))
+    ends = [EndCondition("tours", "les héros ont tenu", turns=4),
+            EndCondition("combattant_hors_combat", "Grolk tombe", name="Grolk")]
+    out.append(("conditions", sim.as_roster(Encounter(
+        "d100", [f.combatant for f in readme_duel().state.fighters.values()],
+        end_conditions=ends)), {}))
     for k, fight in enumerate(golden_runner.load("d100")["fights"]):
         enc = golden_runner.build(d100.SYSTEM, fight)
         out.append((f"golden-{k}", sim.as_roster(enc), dict(fight.get("start", {}))))
@@ -163,3 +171,44 @@ def test_core_is_the_documented_arithmetic_d100_atk_2() -> None:
         assert core.ZONE_BY_ROLL[roll - 1] == d100.hit_location(roll)
     assert damage(4, 3, 3, 1) == core.wounds(4, 3, 3, 1) == 3
     assert core.wounds(1, 3, 4, 2) == 0
+
+
+_WEAPONS = ["arme_a_une_main", "rapiere", "dague", "arme_a_deux_mains", "arc", "pistolet",
+            "arbalete", "fronde"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -> None:
+    """CORE-RNG: any roster of two to four fighters (stats, armour, the dodge skill, a
+    weapon in each hand or not, a surprised side, any deterministic policies), any dice:
+    the kernel's fight is the full engine's."""
+    n = data.draw(st.integers(2, 4))
+    stat = st.integers(10, 70)
+    roster = []
+    equipment: dict[str, dict[str, str | None]] = {}
+    for k in range(n):
+        name = f"F{k}"
+        stats = {s: data.draw(stat) for s in ("CC", "CT", "F", "E", "Ag")}
+        stats.update(M=4, B=data.draw(st.integers(1, 14)), PA=data.draw(st.integers(0, 2)))
+        skills = {"esquive"} if data.draw(st.booleans()) else set()
+        roster.append(Combatant(name, "A" if k % 2 == 0 else "B", stats, skills=skills))
+        pair = data.draw(st.sampled_from([("rapiere", "main_gauche"),
+                                          ("arme_a_une_main", "dague"),
+                                          ("dague", "arme_a_une_main")]))
+        main = data.draw(st.sampled_from(_WEAPONS))
+        equipment[name] = ({"directrice": pair[0], "non_directrice": pair[1]}
+                           if data.draw(st.booleans()) else {"directrice": main})
+    start: dict[str, Any] = {"equipement": equipment}
+    if data.draw(st.booleans()):
+        start["surpris"] = data.draw(st.sampled_from(["A", "B"]))
+    policy = {side: data.draw(st.sampled_from(["agressif", "prudent", "par_defaut"]))
+              for side in ("A", "B")}
+    enc = Encounter("d100", roster)
+    prepared = sim.prepare(sim.as_roster(enc), policy=policy)
+    prepared = sim.Prepared(prepared.template, start, prepared.policies, 20,
+                            d100.SYSTEM.kernel(prepared.template, start, prepared.policies))
+    assert prepared.kernel is not None
+    seed = data.draw(st.integers(0, 10_000))
+    kernel, _ = kernel_fight(prepared, seed, 20)
+    assert kernel == engine_fight(prepared, seed, 20)
