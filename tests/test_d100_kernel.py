@@ -46,10 +46,9 @@ def cases() -> list[tuple[str, Any, dict[str, Any]]]:
     out: list[tuple[str, Any, dict[str, Any]]] = [("README", sim.as_roster(readme_duel()), {})]
     for name in ("d100-duel", "d100-esquive", "d100-escarmouche"):
         out.append((name, load_roster(example_rosters()[name]), {}))
-    for duel in d100.SYSTEM.situation_duels:  # shots at 60 m into a melee, off hands …
-        if "terrain" not in duel.start_options:
-            out.append((duel.key, sim.as_roster(Encounter("d100", list(duel.combatants))),
-                        dict(duel.start_options)))
+    for duel in d100.SYSTEM.situation_duels:  # shots at 60 m into a melee, jumps …
+        out.append((duel.key, sim.as_roster(Encounter("d100", list(duel.combatants))),
+                    dict(duel.start_options)))
     ends = [EndCondition("tours", "les héros ont tenu", turns=4),
             EndCondition("combattant_hors_combat", "Grolk tombe", name="Grolk")]
     out.append(("conditions", sim.as_roster(Encounter(
@@ -155,12 +154,13 @@ def test_candidates_are_legal_and_refusals_cite_rules_d100_act_2() -> None:
 
 
 def test_the_engine_plays_what_the_kernel_does_not_cover() -> None:
-    """Random policies, terrain and other systems are the engine's (``System.kernel``
-    answers ``None``)."""
-    wall = next(d for d in d100.SYSTEM.situation_duels if "terrain" in d.start_options)
-    enc = Encounter("d100", list(wall.combatants))
-    policies = resolve_policies("d100", [c.side for c in wall.combatants], None)
-    assert d100.SYSTEM.kernel(enc, wall.start_options, policies) is None
+    """Random policies, mounts, extra weapons and other systems are the engine's
+    (``System.kernel`` answers ``None``)."""
+    enc = readme_duel()
+    policies = resolve_policies("d100", ["héros", "orques"], None)
+    assert d100.SYSTEM.kernel(enc, {"montures": {"Aldric": "Grolk"}}, policies) is None
+    assert d100.SYSTEM.kernel(enc, {"armes": {"hache": {"label": "hache", "damage": 4}}},
+                              policies) is None
     assert sim.prepare(sim.as_roster(readme_duel()), policy="au_hasard").kernel is None
     assert sim.prepare(load_roster(example_rosters()["d12-duel"])).kernel is None
 
@@ -177,12 +177,12 @@ _WEAPONS = ["arme_a_une_main", "rapiere", "dague", "arme_a_deux_mains", "arc", "
             "arbalete", "fronde"]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -> None:
     """CORE-RNG: any roster of two to four fighters (stats, armour, the dodge skill, a
-    weapon in each hand or not, a surprised side, any deterministic policies), any dice:
-    the kernel's fight is the full engine's."""
+    weapon in each hand or not, ground to cross, a surprised side, any deterministic
+    policies), any dice: the kernel's fight is the full engine's."""
     n = data.draw(st.integers(2, 4))
     stat = st.integers(10, 70)
     roster = []
@@ -200,6 +200,15 @@ def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -
         equipment[name] = ({"directrice": pair[0], "non_directrice": pair[1]}
                            if data.draw(st.booleans()) else {"directrice": main})
     start: dict[str, Any] = {"equipement": equipment}
+    terrain: dict[str, dict[str, int]] = {}
+    for k in range(n):
+        drop, ditch = data.draw(st.sampled_from([0, 2, 4, 7])), data.draw(
+            st.sampled_from([0, 0, 2, 3]))
+        if drop or ditch:
+            terrain[f"F{k}"] = {"hauteur": drop, **({"fosse": ditch, "elan": data.draw(
+                st.sampled_from([0, 2, 4, 6]))} if ditch else {})}
+    if terrain:
+        start["terrain"] = terrain
     if data.draw(st.booleans()):
         start["surpris"] = data.draw(st.sampled_from(["A", "B"]))
     policy = {side: data.draw(st.sampled_from(["agressif", "prudent", "par_defaut"]))

@@ -51,7 +51,9 @@ from escarmouche.systems.d100.actions import (
 from escarmouche.systems.d100.attack import Guard, check_defence, target_number
 from escarmouche.systems.d100.core import ZONE_BY_ROLL, attack_dice, wounds
 from escarmouche.systems.d100.initiative import Initiative, roll_initiative
+from escarmouche.systems.d100.jumps import roll_drop_jump, roll_long_jump
 from escarmouche.systems.d100.rules import (
+    ACTION_DEFS,
     HANDS,
     TRACK,
     armour_at,
@@ -76,11 +78,14 @@ __all__ = [
     "write_back",
 ]
 
-#: the moves' actions: an « attaque standard », a prepared parry, a reload (their ids)
-ATTACK, PREPARE, RELOAD = 0, 1, 2
-ACTIONS = ("attaquer", "preparer_parade", "recharger")
+#: the moves' actions: an « attaque standard », a prepared parry, a reload, the ways
+#: across the ground of the start option ``terrain`` (a drop, a long jump, a run round)
+ATTACK, PREPARE, RELOAD, DROP, LEAP, RUN = 0, 1, 2, 3, 4, 5
+ACTIONS = ("attaquer", "preparer_parade", "recharger", "saut", "saut_en_longueur", "course")
+#: the half actions each takes (D100-ACT-3): a fighter who fell takes none of them
+_HALVES = tuple(ACTION_DEFS[a].halves for a in ACTIONS)
 #: the moves' tags, which the policies rank (:class:`~escarmouche.systems.base.Move`)
-TAGS = ("attaque", "defense", "recharge", "suite")
+TAGS = ("attaque", "defense", "recharge", "suite", "deplacement")
 _TAG_CODES = {tag: code for code, tag in enumerate(TAGS)}
 #: the defences, as codes (« aucune », « parade », « esquive »)
 DEFENCES = ("aucune", "parade", "esquive")
@@ -97,7 +102,7 @@ REFUSALS: Mapping[int, str] = {
 }
 
 #: the start options the kernel covers
-_OPTIONS = frozenset({"surpris", "equipement", "tirs"})
+_OPTIONS = frozenset({"surpris", "equipement", "tirs", "terrain"})
 #: bound on slots skipped while looking for the next activation (the engine's)
 _MAX_SKIPPED = 10_000
 
@@ -127,6 +132,13 @@ class Sheet:
         self.maxima = tuple(int(f.maxima.get(TRACK, f.tracks[TRACK])) for f in fighters)
         self.loaded = tuple(tuple(bool(f.flags["loaded"][h]) for h in HANDS)
                             for f in fighters)
+        ground = st.system_state.get("terrain") or {}
+        #: the ground each fighter has to cross at the start: [drop, ditch, room for the
+        #: run-up, fell this turn] (:mod:`.terrain`), or ``None``
+        self.ground = tuple(None if f.name not in ground else
+                            tuple(ground[f.name][k] for k in ("hauteur", "fosse", "elan",
+                                                               "chute"))
+                            for f in fighters)
         surprised = st.system_state.get("surprised")
         self.surprised = -1 if surprised is None else self.side_names.index(surprised)
         self.end_conditions = tuple(st.end_conditions)
@@ -142,6 +154,9 @@ class Sheet:
             tuple(self._arm(f, h, ctx, catalogue) for h in HANDS) for f in fighters)
         # the hands each fighter uses against a first enemy, in automated play's order
         self.hands = tuple(tuple(self._hands(ctx, f, g) for g in fighters) for f in fighters)
+        # with no enemy in melee: each hand in order (``D100System.moves``)
+        self.any_hands = tuple(tuple(h for h in range(len(HANDS)) if arms[h] is not None)
+                               for arms in self.arms)
         self.be = tuple(bonus(stat(c, "E")) for c in self.combatants)
         self.armour = tuple(tuple(armour_at(c, z) for z in ZONE_BY_ROLL)
                             for c in self.combatants)
@@ -243,7 +258,8 @@ class State:
     """A fight where it stands, compact and mutable (see the module docstring)."""
 
     __slots__ = ("activations", "cursor", "dodges", "ext_hand", "ext_start", "extended",
-                 "finished", "initiative", "loaded", "log", "order", "out", "outcome",
+                 "finished", "ground", "initiative", "loaded", "log", "order", "out",
+                 "outcome",
                  "parries", "plan", "plans", "prepared", "turn", "turn_order", "wounds")
 
     def __init__(self, sheet: Sheet, initiative: Initiative) -> None:
@@ -256,6 +272,8 @@ class State:
         self.parries = [0] * n
         self.dodges = [0] * n
         self.loaded = [list(x) for x in sheet.loaded]
+        self.ground: list[list[Any] | None] = [None if g is None else list(g)
+                                               for g in sheet.ground]
         #: the extended action under way now, and when the fighter's turn began; the
         #: hand being reloaded (D100-ACT-4)
         self.extended: list[Extended | None] = [None] * n
@@ -300,19 +318,28 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     if st.out[actor]:
         return
     plan, ext = st.plan, st.ext_start[actor]
+    ground = st.ground[actor]
+    if ground is not None and ground[3]:
+        return  # fell this turn: no half action until the next (D100-JUMP-1/2, ruling)
     if st.extended[actor] is not None:
         if sheet.plan_allows(plan, RELOAD, ext):
             yield 3, RELOAD, st.ext_hand[actor], -1  # type: ignore[misc]
         return
-    out = st.out
+    if ground is not None and (ground[0] or ground[1]):
+        across = DROP if ground[0] else (
+            LEAP if ground[2] >= sheet.rules.long_jump_run_up else RUN)
+        if sheet.plan_allows(plan, across, ext):
+            yield 4, across, 0, -1  # nothing else until across (terrain.crossing_move)
+        return
+    out, grounds = st.out, st.ground
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:
         return
-    first = enemies[0]
+    near = [j for j in enemies if grounds[j] is None
+            or not (grounds[j][0] or grounds[j][1])]  # type: ignore[index]
     arms, loaded = sheet.arms[actor], st.loaded[actor]
     attacks: bool | None = None
-    weakest = -1
-    for hand in sheet.hands[actor][first]:
+    for hand in sheet.hands[actor][near[0]] if near else sheet.any_hands[actor]:
         arm = arms[hand]
         assert arm is not None  # (only the hands that strike are listed)
         total, _, ranged, reload = arm
@@ -322,17 +349,20 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
             continue
         if total is None:
             continue  # out of reach (D100-RANGED-5)
+        targets = enemies if ranged else near
+        if not targets:
+            continue
         if attacks is None:
             attacks = sheet.plan_allows(plan, ATTACK, ext)
         if not attacks:
             continue
+        first = targets[0]
         yield 0, ATTACK, hand, first
-        if weakest < 0:
+        if len(targets) > 1:  # then the most wounded (``_targets``)
             wounds_, names = st.wounds, sheet.names
-            weakest = first if len(enemies) == 1 else min(
-                enemies, key=lambda j: (wounds_[j], names[j]))
-        if weakest != first:
-            yield 0, ATTACK, hand, weakest
+            weakest = min(targets, key=lambda j: (wounds_[j], names[j]))
+            if weakest != first:
+                yield 0, ATTACK, hand, weakest
     if (not st.prepared[actor] and not sheet.two_weapons[actor]
             and sheet.plan_allows(plan, PREPARE, ext)):
         yield 1, PREPARE, 0, -1
@@ -357,6 +387,8 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
     elif action == PREPARE:
         st.prepared[actor] = True  # D100-PARRY-2
         st.log.append((PREPARE, st.turn, actor))
+    elif action >= DROP:
+        _cross(sheet, st, actor, action, randint)
     elif plan.extended is None or ACTIONS[RELOAD] in plan.completed:
         st.loaded[actor][hand] = True  # D100-ACT-4: reloaded
         st.log.append((RELOAD, st.turn, actor, hand, True))
@@ -400,6 +432,31 @@ def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
         return False
     st.out[j] = True
     return True
+
+
+def _cross(sheet: Sheet, st: State, actor: int, action: int,
+           randint: Callable[[int, int], int]) -> None:
+    """A step across the ground of the start option ``terrain`` (:mod:`.terrain`): a
+    controlled drop (D100-JUMP-1, :func:`.jumps.roll_drop_jump`), a long jump over the
+    ditch (D100-JUMP-2, :func:`.jumps.roll_long_jump`), or a run round it; a failed
+    jump costs the rest of the turn (ruling)."""
+    ground = st.ground[actor]
+    assert ground is not None  # (a crossing move has ground to cross)
+    c = sheet.combatants[actor]
+    if action == DROP:
+        drop = roll_drop_jump(c, ground[0], _Draw(randint), rules=sheet.rules)
+        ground[0] = 0
+        ground[3] = ground[3] or not drop.success
+        st.log.append((DROP, st.turn, actor, drop))
+    elif action == LEAP:
+        leap = roll_long_jump(c, ground[2], _Draw(randint), rules=sheet.rules)
+        width, ground[1] = ground[1], 0
+        ground[3] = ground[3] or leap.distance < width
+        st.log.append((LEAP, st.turn, actor, leap))
+    else:
+        if not ground[0] and ground[1]:
+            ground[1] = 0
+        st.log.append((RUN, st.turn, actor))
 
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
@@ -453,6 +510,9 @@ def _advance(sheet: Sheet, st: State) -> None:
         st.plan = st.plans[actor] = ()
         st.ext_start[actor] = st.extended[actor]
         st.prepared[actor] = False  # a prepared parry lasts until this (D100-PARRY-3)
+        ground = st.ground[actor]
+        if ground is not None:
+            ground[3] = False  # a turn lost to a fall ends here (terrain.new_turn)
         return
     raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",
                          field="activations", value=_MAX_SKIPPED, rule="CORE-ERR")
@@ -557,6 +617,11 @@ def write_back(sheet: Sheet, st: State) -> Any:
     state.activations = {sheet.names[i]: n for i, n in st.activations.items()}
     state.system_state["initiative"] = st.initiative.to_json()
     state.system_state["order"] = list(st.initiative.order)
+    terrain = state.system_state.get("terrain")
+    if terrain:
+        state.system_state["terrain"] = {
+            name: dict(zip(("hauteur", "fosse", "elan", "chute"), g, strict=True))
+            for name, g in zip(sheet.names, st.ground, strict=True) if g is not None}
     for i, f in enumerate(state.fighters.values()):
         f.tracks[TRACK] = st.wounds[i]
         f.out = st.out[i]
