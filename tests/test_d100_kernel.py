@@ -141,16 +141,16 @@ def test_candidates_are_legal_and_refusals_cite_rules_d100_act_2() -> None:
     K._advance(sheet, st)
     actor = st.turn_order[st.cursor]
     moves = list(K.candidates(sheet, st, actor))
-    assert moves == [(0, K.ATTACK, 0, 1 - actor), (1, K.PREPARE, 0, -1)]
+    assert moves == [("attaque", K.ATTACK, 0, 1 - actor), ("defense", K.PREPARE, 0, -1)]
     assert all(K.refusal(sheet, st, actor, m) == 0 for m in moves)
     assert K.refusal(sheet, st, 1 - actor, moves[0]) == K.NOT_ITS_TURN
     K.play(sheet, st, actor, moves[0], random.Random(1).randint)
     assert K.refusal(sheet, st, actor, moves[0]) == K.PLAN
     assert K.REFUSALS[K.PLAN] == "D100-ACT-1"
-    assert list(K.candidates(sheet, st, actor)) == [(1, K.PREPARE, 0, -1)]
-    K.play(sheet, st, actor, (1, K.PREPARE, 0, -1), random.Random(1).randint)
+    assert list(K.candidates(sheet, st, actor)) == [("defense", K.PREPARE, 0, -1)]
+    K.play(sheet, st, actor, ("defense", K.PREPARE, 0, -1), random.Random(1).randint)
     assert list(K.candidates(sheet, st, actor)) == []
-    assert K.refusal(sheet, st, actor, (1, K.PREPARE, 0, -1)) == K.PLAN
+    assert K.refusal(sheet, st, actor, ("defense", K.PREPARE, 0, -1)) == K.PLAN
 
 
 def test_the_engine_plays_what_the_kernel_does_not_cover() -> None:

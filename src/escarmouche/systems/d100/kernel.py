@@ -86,7 +86,6 @@ ACTIONS = ("attaquer", "preparer_parade", "recharger", "saut", "saut_en_longueur
 _HALVES = tuple(ACTION_DEFS[a].halves for a in ACTIONS)
 #: the moves' tags, which the policies rank (:class:`~escarmouche.systems.base.Move`)
 TAGS = ("attaque", "defense", "recharge", "suite", "deplacement")
-_TAG_CODES = {tag: code for code, tag in enumerate(TAGS)}
 #: the defences, as codes (« aucune », « parade », « esquive »)
 DEFENCES = ("aucune", "parade", "esquive")
 
@@ -106,7 +105,8 @@ _OPTIONS = frozenset({"surpris", "equipement", "tirs", "terrain"})
 #: bound on slots skipped while looking for the next activation (the engine's)
 _MAX_SKIPPED = 10_000
 
-Move = tuple[int, int, int, int]
+#: a move: its tag (what the policies rank), action, hand, target (-1: none)
+Move = tuple[str, int, int, int]
 #: what one hand strikes with: its target number's total (``None``: out of reach, no
 #: shot), the weapon's damage, whether it shoots, its reload (half actions)
 Arm = tuple[int | None, int, bool, int]
@@ -154,6 +154,8 @@ class Sheet:
             tuple(self._arm(f, h, ctx, catalogue) for h in HANDS) for f in fighters)
         # the hands each fighter uses against a first enemy, in automated play's order
         self.hands = tuple(tuple(self._hands(ctx, f, g) for g in fighters) for f in fighters)
+        #: no ground to cross in this fight: every fighter is in melee
+        self.flat = all(g is None for g in self.ground)
         # with no enemy in melee: each hand in order (``D100System.moves``)
         self.any_hands = tuple(tuple(h for h in range(len(HANDS)) if arms[h] is not None)
                                for arms in self.arms)
@@ -323,20 +325,21 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
         return  # fell this turn: no half action until the next (D100-JUMP-1/2, ruling)
     if st.extended[actor] is not None:
         if sheet.plan_allows(plan, RELOAD, ext):
-            yield 3, RELOAD, st.ext_hand[actor], -1  # type: ignore[misc]
+            yield "suite", RELOAD, st.ext_hand[actor], -1  # type: ignore[misc]
         return
     if ground is not None and (ground[0] or ground[1]):
         across = DROP if ground[0] else (
             LEAP if ground[2] >= sheet.rules.long_jump_run_up else RUN)
         if sheet.plan_allows(plan, across, ext):
-            yield 4, across, 0, -1  # nothing else until across (terrain.crossing_move)
+            yield "deplacement", across, 0, -1  # nothing else until across (terrain.crossing_move)
         return
     out, grounds = st.out, st.ground
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:
         return
-    near = [j for j in enemies if grounds[j] is None
-            or not (grounds[j][0] or grounds[j][1])]  # type: ignore[index]
+    near = enemies if sheet.flat else [
+        j for j in enemies if grounds[j] is None
+        or not (grounds[j][0] or grounds[j][1])]  # type: ignore[index]
     arms, loaded = sheet.arms[actor], st.loaded[actor]
     attacks: bool | None = None
     for hand in sheet.hands[actor][near[0]] if near else sheet.any_hands[actor]:
@@ -345,7 +348,7 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
         total, _, ranged, reload = arm
         if ranged and reload and not loaded[hand]:
             if sheet.plan_allows(plan, RELOAD, ext):
-                yield 2, RELOAD, hand, -1
+                yield "recharge", RELOAD, hand, -1
             continue
         if total is None:
             continue  # out of reach (D100-RANGED-5)
@@ -357,15 +360,15 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
         if not attacks:
             continue
         first = targets[0]
-        yield 0, ATTACK, hand, first
+        yield "attaque", ATTACK, hand, first
         if len(targets) > 1:  # then the most wounded (``_targets``)
             wounds_, names = st.wounds, sheet.names
             weakest = min(targets, key=lambda j: (wounds_[j], names[j]))
             if weakest != first:
-                yield 0, ATTACK, hand, weakest
+                yield "attaque", ATTACK, hand, weakest
     if (not st.prepared[actor] and not sheet.two_weapons[actor]
             and sheet.plan_allows(plan, PREPARE, ext)):
-        yield 1, PREPARE, 0, -1
+        yield "defense", PREPARE, 0, -1
 
 
 def play(sheet: Sheet, st: State, actor: int, move: Move,
@@ -535,7 +538,11 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
         actor = st.turn_order[st.cursor]
         pick = sheet.policies[actor].pick
         for _ in range(MAX_CHOICES):
-            move = pick(_firsts(candidates(sheet, st, actor)))
+            firsts: dict[str, Move] = {}  # each tag's first move
+            for m in candidates(sheet, st, actor):
+                if m[0] not in firsts:
+                    firsts[m[0]] = m
+            move = pick(firsts.get)
             if move is None:
                 break
             play(sheet, st, actor, move, randint)
@@ -545,27 +552,6 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             break
         _advance(sheet, st)
     return st
-
-
-def _firsts(moves: Iterator[Move]) -> Callable[[str], Move | None]:
-    """``first(tag)``: the first of ``moves`` carrying ``tag``, read from the generator
-    once and only as far as needed (what ``TagPolicy.pick`` asks, tag by tag)."""
-    seen: dict[int, Move] = {}
-
-    def first(tag: str) -> Move | None:
-        code = _TAG_CODES.get(tag)
-        if code is None:
-            return None
-        found = seen.get(code)
-        if found is not None:
-            return found
-        for move in moves:
-            seen.setdefault(move[0], move)
-            if move[0] == code:
-                return move
-        return None
-
-    return first
 
 
 class _Draw:
