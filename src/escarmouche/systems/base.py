@@ -534,8 +534,9 @@ class System(Generic[R]):
         """The system's rules kernel compiled for the fights of ``template`` (an unstarted
         ``Encounter``) with these start options and policies (side → policy), or
         ``None`` when the system has none or it does not cover these fights (then the
-        engine plays them). A kernel has ``play(dice, max_turns)``, which plays one
-        fight on the rng ``dice`` and returns each fighter's ``(side, standing, health,
-        most health)`` and the last turn; the equivalence tests hold it to the engine.
+        engine plays them). A kernel has ``side_names`` (the sides in roster order) and
+        ``play(dice, max_turns)``, which plays one fight on the rng ``dice`` and returns
+        each fighter's ``(side, standing, health, most health)`` and the last turn; the
+        equivalence tests hold it to the engine.
         Default: none (see ``escarmouche.systems.d100.kernel``, the model)."""
         return None
