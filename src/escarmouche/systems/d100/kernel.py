@@ -23,12 +23,12 @@ from its notation, OpenSpiel's game apart from its state):
 
 What it covers (:func:`compile_sheet` answers ``None`` otherwise, and the engine plays
 the fight): fighters in melee or shooting, reloading (over several turns: an extended
-action, D100-ACT-4) and preparing parries, under a deterministic tactics policy
+action, D100-ACT-4), preparing parries and crossing the ground of the start option
+``terrain`` (D100-JUMP-1/2), under a deterministic tactics policy
 (:class:`~escarmouche.policies.TagPolicy`), with the start options ``surpris``,
-``equipement`` and ``tirs``, any end conditions; no effect, mount, terrain or extra
-weapon. The
-equivalence tests (``tests/test_d100_kernel.py``) hold every covered fight to the full
-engine: the same state, the same dice consumed.
+``equipement``, ``tirs`` and ``terrain``, any end conditions; no effect, mount or extra
+weapon. The equivalence tests (``tests/test_d100_kernel.py``) hold every covered fight
+to the full engine: the same state, the same dice consumed.
 """
 
 from __future__ import annotations
