@@ -7,9 +7,9 @@ arguments and then call them, and the rules kernel (:mod:`.kernel`), which check
 values once, when the fight's sheet was compiled. Nothing here checks anything.
 
 >>> reversed_roll(37), zone_of(73), wounds(4, 3, 3, 1), succeeds(45, 45)
-(73, 'jambe gauche', 3, True)
+(73, 'corps', 3, True)
 >>> ZONE_BY_ROLL[37 - 1]
-'jambe gauche'
+'corps'
 """
 
 from __future__ import annotations
