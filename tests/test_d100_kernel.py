@@ -221,3 +221,42 @@ def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -
     seed = data.draw(st.integers(0, 10_000))
     kernel, _ = kernel_fight(prepared, seed, 20)
     assert kernel == engine_fight(prepared, seed, 20)
+
+
+@pytest.mark.parametrize("case", [c for c in cases() if c[0] in (
+    "README", "d100-escarmouche", "du-haut-du-mur", "tir-dans-la-melee",
+    "seule-contre-trois", "dague-et-epee-contre-armure")], ids=lambda c: c[0])
+def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[str, Any]],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every choice of the full engine's fights, the kernel's candidates, on the
+    engine's state read back (:func:`kernel.read_state`), are the moves the engine
+    offers (``D100System.moves`` then ``offered``), in the same order; and a state read
+    back writes back as it was (today's save format, the log aside)."""
+    label, roster, start = case
+    prepared = sim.prepare(roster, policy="prudent")
+    sheet = d100.SYSTEM.kernel(prepared.template, start, prepared.policies)
+    assert sheet is not None
+    original = type(d100.SYSTEM).moves
+    seen = []
+
+    def watched(self: Any, ctx: Any, actor: str, done: Any, react: Any) -> Any:
+        moves = original(self, ctx, actor, done, react)
+        offered = self.offered(ctx, actor, {m.action for m in moves}) if moves else set()
+        engine = [(next(iter(m.tags)), K.ACTIONS.index(m.action),
+                   d100.HANDS.index(m.params.get("main", "directrice")),
+                   sheet.names.index(m.params["cible"]) if "cible" in m.params else -1)
+                  for m in moves if m.action in offered]
+        st = K.read_state(sheet, ctx.state)
+        assert list(K.candidates(sheet, st, sheet.names.index(actor))) == engine
+        seen.append(len(engine))
+        return moves
+
+    monkeypatch.setattr(type(d100.SYSTEM), "moves", watched)
+    for seed in range(8):
+        enc = prepared.template.copy()
+        dice = sim.stream(seed, 0, sim.DICE)
+        enc.start(dice, **start)
+        enc.run(dice, max_turns=30, policy=prepared.policies)
+        back = K.write_back(sheet, K.read_state(sheet, enc.state)).state.to_json()
+        assert back == {**enc.state.to_json(), "log": []}, label
+    assert sum(seen) > 50

@@ -45,6 +45,7 @@ from escarmouche.systems.d100.actions import (
     TurnPlan,
     allowed_defences,
     check_turn,
+    extended_of,
     fight_weapons,
     held,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "candidates",
     "compile_sheet",
     "play",
+    "read_state",
     "refusal",
     "run",
     "write_back",
@@ -264,7 +266,7 @@ class State:
                  "outcome",
                  "parries", "plan", "plans", "prepared", "turn", "turn_order", "wounds")
 
-    def __init__(self, sheet: Sheet, initiative: Initiative) -> None:
+    def __init__(self, sheet: Sheet, initiative: Initiative | _Stored) -> None:
         n = len(sheet.names)
         self.initiative = initiative
         self.order = tuple(sheet.names.index(name) for name in initiative.order)
@@ -620,3 +622,46 @@ def write_back(sheet: Sheet, st: State) -> Any:
             "extended_at_start": _ext_json(st.ext_start[i]),
             "extended_hand": None if hand is None else HANDS[hand]})
     return enc
+
+
+class _Stored:
+    """An initiative read back from a save (``system_state``): its order and JSON."""
+
+    __slots__ = ("data", "order")
+
+    def __init__(self, data: Any, order: list[str]) -> None:
+        self.data, self.order = data, tuple(order)
+
+    def to_json(self) -> Any:
+        return self.data
+
+
+def read_state(sheet: Sheet, state: EncounterState) -> State:
+    """The kernel's state of a started fight of ``sheet``'s roster, read from the
+    engine's state (today's save format): the inverse of :func:`write_back` (the log
+    aside)."""
+    index = {name: i for i, name in enumerate(sheet.names)}
+    ss = state.system_state
+    st = State(sheet, _Stored(ss["initiative"], list(ss["order"])))
+    st.turn, st.cursor = state.turn, state.cursor
+    st.finished, st.outcome = state.finished, state.outcome
+    st.turn_order = tuple(index[name] for name in state.order)
+    st.activations = {index[name]: n for name, n in state.activations.items()}
+    ground = ss.get("terrain") or {}
+    for i, f in enumerate(state.fighters.values()):
+        flags = f.flags
+        st.wounds[i], st.out[i] = f.tracks[TRACK], f.out
+        st.prepared[i] = bool(flags["parry_prepared"])
+        st.parries[i], st.dodges[i] = int(flags["parries"]), int(flags["dodges"])
+        st.loaded[i] = [bool(flags["loaded"][h]) for h in HANDS]
+        st.extended[i] = extended_of(flags["extended"])
+        st.ext_start[i] = extended_of(flags["extended_at_start"])
+        hand = flags["extended_hand"]
+        st.ext_hand[i] = None if hand is None else HANDS.index(str(hand))
+        st.plans[i] = tuple((ACTIONS.index(str(a)), int(k)) for a, k in flags["plan"])
+        entry = ground.get(f.name)
+        st.ground[i] = None if entry is None else [
+            entry[k] for k in ("hauteur", "fosse", "elan", "chute")]
+    current = state.current
+    st.plan = st.plans[index[current]] if current in index else ()
+    return st
