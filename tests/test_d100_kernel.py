@@ -136,7 +136,8 @@ def test_candidates_are_legal_and_refusals_cite_rules_d100_act_2() -> None:
     prepared = sim.prepare(sim.as_roster(readme_duel()), policy="prudent")
     sheet = prepared.kernel
     assert sheet is not None
-    st = K.State(sheet, d100.resolve_initiative(sheet.combatants, [5, 5]))
+    init = d100.resolve_initiative(sheet.combatants, [5, 5])
+    st = K.State(sheet, init.order, init.to_json())
     K._begin_turn(sheet, st)
     K._advance(sheet, st)
     actor = st.turn_order[st.cursor]

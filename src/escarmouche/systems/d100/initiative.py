@@ -139,9 +139,23 @@ class Initiative:
 def _initiative(combatants: Iterable[Combatant], draw: Callable[[str, bool], int]) -> Initiative:
     roster = check_roster(combatants, rule="D100-INIT-1")
     names = [c.name for c in roster]
-    ags = {c.name: stat(c, "Ag") for c in roster}
-    entries = tuple(InitiativeEntry(n, ags[n], draw(n, False)) for n in names)
-    score = {e.name: e.score for e in entries}
+    ags = [stat(c, "Ag") for c in roster]
+    d10, rounds, order = initiative_order(names, ags, draw)
+    entries = tuple(InitiativeEntry(n, a, d) for n, a, d in zip(names, ags, d10, strict=True))
+    return Initiative(entries, rounds, order)
+
+
+def initiative_order(names: Sequence[str], agility: Sequence[int],
+                     draw: Callable[[str, bool], int]
+                     ) -> tuple[tuple[int, ...], tuple[tuple[tuple[str, int], ...], ...],
+                                tuple[str, ...]]:
+    """D100-INIT-1/2 on checked values (the rules kernel calls it, the functions above
+    check then call it): each one's d10 (``draw(name, False)``, in the given order), then
+    the roll-off rounds (``draw(name, True)``); returns the d10s, the roll-offs and the
+    acting order (score, then Ag, then the roll-offs, higher first)."""
+    ags = dict(zip(names, agility, strict=True))
+    d10 = tuple(draw(n, False) for n in names)
+    score = {n: ags[n] + d for n, d in zip(names, d10, strict=True)}
     groups: dict[tuple[int, int], list[str]] = {}
     for n in names:
         groups.setdefault((score[n], ags[n]), []).append(n)
@@ -168,7 +182,7 @@ def _initiative(combatants: Iterable[Combatant], draw: Callable[[str, bool], int
     order = sorted(
         names, key=lambda n: (-score[n], -ags[n], tuple(-r for r in tiebreak[n]))
     )
-    return Initiative(entries, tuple(rounds), tuple(order))
+    return d10, tuple(rounds), tuple(order)
 
 
 def resolve_initiative(combatants: Iterable[Combatant], dice: Sequence[int]) -> Initiative:

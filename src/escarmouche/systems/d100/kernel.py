@@ -34,7 +34,7 @@ to the full engine: the same state, the same dice consumed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
@@ -51,7 +51,12 @@ from escarmouche.systems.d100.actions import (
 )
 from escarmouche.systems.d100.attack import Guard, check_defence, target_number
 from escarmouche.systems.d100.core import ZONE_BY_ROLL, attack_dice, wounds
-from escarmouche.systems.d100.initiative import Initiative, roll_initiative
+from escarmouche.systems.d100.initiative import (
+    INITIATIVE_DIE,
+    Initiative,
+    InitiativeEntry,
+    initiative_order,
+)
 from escarmouche.systems.d100.jumps import roll_drop_jump, roll_long_jump
 from escarmouche.systems.d100.rules import (
     ACTION_DEFS,
@@ -162,6 +167,7 @@ class Sheet:
         self.any_hands = tuple(tuple(h for h in range(len(HANDS)) if arms[h] is not None)
                                for arms in self.arms)
         self.be = tuple(bonus(stat(c, "E")) for c in self.combatants)
+        self.agility = tuple(stat(c, "Ag") for c in self.combatants)
         self.armour = tuple(tuple(armour_at(c, z) for z in ZONE_BY_ROLL)
                             for c in self.combatants)
         self.defence_totals = tuple((0, stat(c, "CC"), stat(c, "Ag"))
@@ -266,10 +272,12 @@ class State:
                  "outcome",
                  "parries", "plan", "plans", "prepared", "turn", "turn_order", "wounds")
 
-    def __init__(self, sheet: Sheet, initiative: Initiative | _Stored) -> None:
+    def __init__(self, sheet: Sheet, order: Sequence[str], initiative: Any) -> None:
         n = len(sheet.names)
+        #: what the initiative was: ``(d10s, roll-offs, order)`` as drawn
+        #: (:func:`.initiative.initiative_order`), or its JSON read from a save
         self.initiative = initiative
-        self.order = tuple(sheet.names.index(name) for name in initiative.order)
+        self.order = tuple(sheet.names.index(name) for name in order)
         self.wounds = list(sheet.wounds)
         self.out = [False] * n
         self.prepared = [False] * n
@@ -530,7 +538,11 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
     ``max_turns`` rounds have passed."""
     from escarmouche.policies import MAX_CHOICES
 
-    st = State(sheet, roll_initiative(sheet.combatants, _Draw(randint)))
+    def draw(_name: str, _rolloff: bool) -> int:
+        return randint(1, INITIATIVE_DIE)
+
+    initiative = initiative_order(sheet.names, sheet.agility, draw)
+    st = State(sheet, initiative[2], initiative)
     _begin_turn(sheet, st)
     _advance(sheet, st)
     while not st.finished:
@@ -557,7 +569,7 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
 
 
 class _Draw:
-    """An rng seen through its ``randint`` only (what the initiative draws with)."""
+    """An rng seen through its ``randint`` only (what the jumps draw with)."""
 
     __slots__ = ("randint",)
 
@@ -603,8 +615,13 @@ def write_back(sheet: Sheet, st: State) -> Any:
     state.finished, state.outcome = st.finished, st.outcome
     state.order = [sheet.names[i] for i in st.turn_order]
     state.activations = {sheet.names[i]: n for i, n in st.activations.items()}
-    state.system_state["initiative"] = st.initiative.to_json()
-    state.system_state["order"] = list(st.initiative.order)
+    init = st.initiative
+    if isinstance(init, tuple):  # as drawn: the engine's record of it
+        d10, rolloffs, order = init
+        init = Initiative(tuple(InitiativeEntry(n, a, d) for n, a, d in zip(
+            sheet.names, sheet.agility, d10, strict=True)), rolloffs, order).to_json()
+    state.system_state["initiative"] = init
+    state.system_state["order"] = [sheet.names[i] for i in st.order]
     terrain = state.system_state.get("terrain")
     if terrain:
         state.system_state["terrain"] = {
@@ -624,25 +641,13 @@ def write_back(sheet: Sheet, st: State) -> Any:
     return enc
 
 
-class _Stored:
-    """An initiative read back from a save (``system_state``): its order and JSON."""
-
-    __slots__ = ("data", "order")
-
-    def __init__(self, data: Any, order: list[str]) -> None:
-        self.data, self.order = data, tuple(order)
-
-    def to_json(self) -> Any:
-        return self.data
-
-
 def read_state(sheet: Sheet, state: EncounterState) -> State:
     """The kernel's state of a started fight of ``sheet``'s roster, read from the
     engine's state (today's save format): the inverse of :func:`write_back` (the log
     aside)."""
     index = {name: i for i, name in enumerate(sheet.names)}
     ss = state.system_state
-    st = State(sheet, _Stored(ss["initiative"], list(ss["order"])))
+    st = State(sheet, [str(n) for n in ss["order"]], ss["initiative"])
     st.turn, st.cursor = state.turn, state.cursor
     st.finished, st.outcome = state.finished, state.outcome
     st.turn_order = tuple(index[name] for name in state.order)
