@@ -42,7 +42,6 @@ from escarmouche.simulation.precision import (
     check_precision,
     difference_sentence,
     independent_half,
-    points,
     sequence_half,
     tuned_for,
     wald_half,
@@ -57,7 +56,7 @@ from escarmouche.simulation.runner import (
     _workers,
 )
 from escarmouche.simulation.sequential import default_processes, run_batches
-from escarmouche.text.fmt import plural
+from escarmouche.text.fmt import number, plural
 from escarmouche.text.typo import typographie
 
 __all__ = ["Comparison", "compare", "fighters", "run_plan", "stop_at"]
@@ -131,7 +130,8 @@ class Comparison(ShownAsTable):
         if self.precision is None:
             return typographie(f"{n} par jeu de règles, sur les mêmes dés ; intervalle de "
                                f"confiance à 95 % {kind}.")
-        asked = f"± {points(self.precision)}"
+        value = round(self.precision * 100, 1)
+        asked = f"± {number(value, 1)} {'points' if value >= 2 else 'point'}"
         if self.reached:
             return typographie(
                 f"{n} par jeu de règles ont suffi pour la précision demandée ({asked}) ; "

@@ -59,7 +59,7 @@ from collections.abc import Sequence
 
 from escarmouche import _check
 from escarmouche.simulation.balance import Z95
-from escarmouche.text.fmt import number, percent
+from escarmouche.text.fmt import fixed, number, percent
 from escarmouche.text.typo import typographie
 
 __all__ = ["BATCH", "DEFAULT_PRECISION", "MAX_PRECISION_FIGHTS", "PRECISIONS", "changed_sentence",
@@ -140,13 +140,13 @@ def paired_sequence_half(n: int, a_only: int, b_only: int, rho2: float) -> float
 
 def points(rate: float, digits: int = 1) -> str:
     """A difference of rates in points, French: « 4,1 points », « 0,8 point »."""
-    shown = number(round(abs(rate) * 100, digits), digits)
-    return f"{shown} {'points' if round(abs(rate) * 100, digits) >= 2 else 'point'}"
+    value = round(abs(rate) * 100, digits)
+    return f"{fixed(value, digits)} {'points' if value >= 2 else 'point'}"
 
 
 def _clause(side: str, diff: float, half: float, first: bool) -> str:
     verb = "gagne " if first else ""
-    margin = f"(± {number(round(half * 100, 1), 1)})"
+    margin = f"(± {fixed(round(half * 100, 1), 1)})"
     if round(diff * 100, 1) == 0:
         what = f"{verb}autant" if first else "autant"
     else:

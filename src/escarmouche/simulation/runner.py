@@ -193,16 +193,22 @@ def _workers(processes: int, dask: Any) -> int:
 
 
 def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
-             processes: int = 1, dask: Any = None, progress: Progress | None = None,
-             max_turns: int = 50) -> Balance:
+             processes: int | None = None, dask: Any = None,
+             progress: Progress | None = None, max_turns: int = 50) -> Balance:
     """Play ``n`` fights of ``roster`` (a roster, or an unstarted encounter) in simulation
     mode and return their :class:`Balance`.
 
-    ``processes`` > 1 plays them in local processes; ``dask`` (a scheduler address
+    ``processes`` > 1 plays them in local processes (default: every core once the run
+    is long enough to pay for them, :func:`~escarmouche.simulation.sequential.
+    default_processes`; ``1`` opts out); ``dask`` (a scheduler address
     « tcp://… » or a ``distributed.Client``) on a Dask cluster; ``progress(done,
     total)`` is called as chunks finish. The result depends only on the roster, ``n``,
-    ``seed``, ``policy`` and ``max_turns``.
+    ``seed``, ``policy`` and ``max_turns``, never on the number of processes.
     """
+    if processes is None:
+        from escarmouche.simulation.sequential import default_processes
+
+        processes = 1 if dask is not None or not _check.is_int(n) else default_processes(n)
     _check_run(n, seed, processes, max_turns)
     _check_dask(dask)
     r = as_roster(roster)
