@@ -98,15 +98,14 @@ class Comparison(ShownAsTable):
         precision; :mod:`escarmouche.simulation.precision`)."""
         n = self.a.n
         d10, d01 = self.a_only.get(side, 0), self.b_only.get(side, 0)
-        if self.paired and self.precision is None:
-            return wald_half(n, d10, d01)
+        if self.precision is None:
+            return (wald_half(n, d10, d01) if self.paired
+                    else independent_half(n, self.a.wins.get(side, 0),
+                                          self.b.wins.get(side, 0)))
         if self.paired:
             diff = (d01 - d10) / n
             return sequence_half(n, (d10 + d01) / n - diff * diff, tuned_for(self.precision))
-        wa, wb = self.a.wins.get(side, 0), self.b.wins.get(side, 0)
-        if self.precision is None:
-            return independent_half(n, wa, wb)
-        pa, pb = wa / n, wb / n
+        pa, pb = self.a.wins.get(side, 0) / n, self.b.wins.get(side, 0) / n
         return sequence_half(n, pa * (1 - pa) + pb * (1 - pb), tuned_for(self.precision))
 
     def interval(self, side: str) -> tuple[float, float, float]:
