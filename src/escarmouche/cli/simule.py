@@ -115,7 +115,10 @@ def run(args: argparse.Namespace) -> int:
         from escarmouche.simulation.comparison import run_plan
 
         cap, _rate = run_plan(args.combats, args.precision)
-        with progress_bar(cap, "Balayage", quiet=args.json) as progress:
+        points = 1
+        for values in grid.values():
+            points *= len(values)
+        with progress_bar(cap * points, "Balayage", quiet=args.json) as progress:
             result: Any = sweep(roster, grid, args.combats, progress=progress,
                                 precision=args.precision, **options)
     else:

@@ -51,8 +51,6 @@ from escarmouche.simulation.runner import (
     _check_dask,
     _check_run,
     _first_fight,
-    _jobs,
-    _results,
     _workers,
 )
 from escarmouche.simulation.sequential import default_processes, run_batches
@@ -304,21 +302,12 @@ def compare(roster_a: object, roster_b: object, n: int | None = None, *, seed: i
     for i, label in enumerate(labels):
         _check.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
     paired = fighters(ra) == fighters(rb)
-    changed: int | None = None
-    if dask is not None:
-        jobs = _jobs((ra, rb), cap, seed, policy, max_turns, _workers(processes, dask))
-        ta, tb, counts = _Tally(), _Tally(), Counter[str]()
-        for _, (a, b, p) in _results(jobs, processes, dask, progress):
-            ta.merge(a)
-            tb.merge(b)
-            counts.update(p)
-    else:
-        stop = stop_at(rate, sides_a, [paired]) if rate is not None else None
-        batch = BATCH if rate is not None else fixed_batch(cap, processes)
-        (ta, tb), (counts,) = run_batches((ra, rb), seed, policy, max_turns, fights=cap,
-                                          batch=batch, processes=processes, stop=stop,
-                                          progress=progress)
-        changed = counts.get("changed", 0)
+    stop = stop_at(rate, sides_a, [paired]) if rate is not None else None
+    batch = BATCH if rate is not None else fixed_batch(cap, _workers(processes, dask))
+    (ta, tb), (counts,) = run_batches((ra, rb), seed, policy, max_turns, fights=cap,
+                                      batch=batch, processes=processes, stop=stop,
+                                      progress=progress, dask=dask)
+    changed = counts.get("changed", 0)
     a_only = {k[2:]: v for k, v in counts.items() if k.startswith("a:")}
     b_only = {k[2:]: v for k, v in counts.items() if k.startswith("b:")}
     return Comparison(_balance(ra, ta, seed, sides_a), _balance(rb, tb, seed, sides_b),

@@ -99,11 +99,15 @@ def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
     return results
 
 
-def _results(jobs: Sequence[_Job], processes: int, dask: Any,
-             progress: Progress | None) -> Iterator[tuple[int, Any]]:
+def _results(jobs: Sequence[Any], processes: int, dask: Any,
+             progress: Progress | None, play: Callable[[Any], Any] | None = None
+             ) -> Iterator[tuple[int, Any]]:
     """Run ``jobs`` here, in local processes or on Dask, and yield ``(k, result of job
     k)`` as each finishes (in job order, except on Dask): a caller merging exact counts
-    as they come holds one job's tallies at a time, whatever the number of fights."""
+    as they come holds one job's tallies at a time, whatever the number of fights.
+    ``play`` plays one job (default :func:`_play_job`; any picklable job with ``start``
+    and ``stop``)."""
+    play_one = _play_job if play is None else play
     total = sum(j.stop - j.start for j in jobs)
     done = 0
 
@@ -126,7 +130,7 @@ def _results(jobs: Sequence[_Job], processes: int, dask: Any,
                               f"ordonnanceur Dask injoignable ({type(err).__name__})"
                               ) from None
         try:
-            futures = client.map(_play_job, list(jobs), pure=False)
+            futures = client.map(play_one, list(jobs), pure=False)
             index = {f.key: k for k, f in enumerate(futures)}
             for fut in as_completed(futures):  # type: ignore[no-untyped-call]
                 k = index[fut.key]
@@ -142,12 +146,12 @@ def _results(jobs: Sequence[_Job], processes: int, dask: Any,
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=processes) as pool:
-            for k, r in enumerate(pool.map(_play_job, jobs)):
+            for k, r in enumerate(pool.map(play_one, jobs)):
                 tick(k)
                 yield k, r
         return
     for k, job in enumerate(jobs):
-        r = _play_job(job)
+        r = play_one(job)
         tick(k)
         yield k, r
 

@@ -95,15 +95,32 @@ def _play_batch(batch: _Batch) -> tuple[list[_Tally], list[Counter[str]]]:
 
 def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, *,
                 fights: int, batch: int, processes: int,
-                stop: Stop | None = None, progress: Progress | None = None
+                stop: Stop | None = None, progress: Progress | None = None,
+                dask: Any = None, weight: int = 1
                 ) -> tuple[list[_Tally], list[Counter[str]]]:
     """Play up to ``fights`` fights of every roster in batches of ``batch``; after each
     batch (in fight order) ``stop(tallies, pairs)`` may end the run. The merged tallies
-    and paired counts of the fights kept."""
+    and paired counts of the fights kept. On ``dask`` (no ``stop``), every batch is sent
+    to the cluster at once and merged as it comes (exact counts: the same totals).
+    ``progress(done, total)`` counts fights times ``weight`` (a sweep counts the fights of
+    every point)."""
     tallies = [_Tally() for _ in rosters]
     pairs: list[Counter[str]] = [Counter() for _ in rosters[1:]]
     ranges = [(a, min(fights, a + batch)) for a in range(0, fights, batch)]
     batches = [_Batch(tuple(rosters), seed, a, b, policy, max_turns) for a, b in ranges]
+    if dask is not None:
+        from escarmouche.simulation.runner import _results
+
+        def weighted(done: int, total: int) -> None:
+            if progress is not None:
+                progress(done * weight, total * weight)
+
+        for _, (ts, ps) in _results(batches, processes, dask, weighted, play=_play_batch):
+            for t, other in zip(tallies, ts, strict=True):
+                t.merge(other)
+            for p, other_p in zip(pairs, ps, strict=True):
+                p.update(other_p)
+        return tallies, pairs
 
     def merge(result: tuple[list[_Tally], list[Counter[str]]]) -> bool:
         """Merge one batch; whether the run is over."""
@@ -112,7 +129,7 @@ def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, 
         for p, other_p in zip(pairs, result[1], strict=True):
             p.update(other_p)
         if progress is not None:
-            progress(tallies[0].n, fights)
+            progress(tallies[0].n * weight, fights * weight)
         return stop is not None and stop(tallies, pairs)
 
     if processes <= 1 or len(batches) <= 1:

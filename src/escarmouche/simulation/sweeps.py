@@ -35,7 +35,7 @@ from escarmouche.options import Option, find
 from escarmouche.render.simsvg import stack_svg
 from escarmouche.render.svg import outcome_bars_svg
 from escarmouche.render.table import ShownAsTable, Table
-from escarmouche.simulation.balance import Balance, _balance, _col, _mean, _pct, _Tally
+from escarmouche.simulation.balance import Balance, _balance, _col, _mean, _pct
 from escarmouche.simulation.comparison import Comparison, fixed_batch, run_plan, stop_at
 from escarmouche.simulation.fight import as_roster
 from escarmouche.simulation.precision import BATCH
@@ -44,9 +44,6 @@ from escarmouche.simulation.runner import (
     _check_dask,
     _check_run,
     _first_fight,
-    _Job,
-    _jobs,
-    _results,
     _workers,
 )
 from escarmouche.simulation.sequential import default_processes, run_batches
@@ -217,7 +214,8 @@ def sweep(roster: object, grid: Mapping[str, Sequence[Any]], n: int | None = Non
     ``precision`` (points; ± 2 when neither is given): stop once every point's
     difference with the first is known that well (``n`` fights at most), as
     :func:`~escarmouche.simulation.compare` does. On Dask (a fixed ``n``), every fight of
-    every point is sent at once (a cluster stays busy)."""
+    every point is sent at once (a cluster stays busy). ``progress(done, total)`` counts
+    the fights of every point."""
     cap, rate = run_plan(n, precision)
     if dask is not None and rate is not None:
         raise invalid("precision", precision, "CORE-ERR", "une grappe Dask joue un nombre "
@@ -241,25 +239,11 @@ def sweep(roster: object, grid: Mapping[str, Sequence[Any]], n: int | None = Non
     sides = _first_fight(variants[0], seed, policy, max_turns)
     if len(variants) == 1 and rate is not None:  # nothing to compare: a fixed run
         cap, rate = (n if n is not None else 1_000), None
-    if dask is None:
-        stop = stop_at(rate, sides, [True] * (len(variants) - 1)) if rate is not None else None
-        batch = BATCH if rate is not None else fixed_batch(cap, processes)
-        tallies, pairs = run_batches(variants, seed, policy, max_turns, fights=cap,
-                                     batch=batch, processes=processes, stop=stop,
-                                     progress=progress)
-        return Sweep(fields, points, tuple(_balance(v, t, seed, sides)
-                                           for v, t in zip(variants, tallies, strict=True)),
-                     tuple(dict(p) for p in pairs), rate)
-    n = cap
-    workers = _workers(processes, dask)
-    jobs: list[_Job] = []
-    owner: list[int] = []
-    for k, v in enumerate(variants):
-        for job in _jobs((v,), n, seed, policy, max_turns, max(1, workers // len(variants))):
-            jobs.append(job)
-            owner.append(k)
-    tallies = [_Tally() for _ in variants]
-    for k, (tally,) in _results(jobs, processes, dask, progress):
-        tallies[owner[k]].merge(tally)
+    stop = stop_at(rate, sides, [True] * (len(variants) - 1)) if rate is not None else None
+    batch = BATCH if rate is not None else fixed_batch(cap, _workers(processes, dask))
+    tallies, pairs = run_batches(variants, seed, policy, max_turns, fights=cap,
+                                 batch=batch, processes=processes, stop=stop,
+                                 progress=progress, dask=dask, weight=len(variants))
     return Sweep(fields, points, tuple(_balance(v, t, seed, sides)
-                                       for v, t in zip(variants, tallies, strict=True)))
+                                       for v, t in zip(variants, tallies, strict=True)),
+                 tuple(dict(p) for p in pairs), rate)
