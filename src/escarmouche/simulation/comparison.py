@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -47,17 +47,18 @@ from escarmouche.simulation.precision import (
     wald_half,
 )
 from escarmouche.simulation.runner import (
+    MAX_FIGHTS,
     Progress,
     _check_dask,
     _check_run,
     _first_fight,
     _workers,
 )
-from escarmouche.simulation.sequential import default_processes, run_batches
+from escarmouche.simulation.sequential import _Batch, _play_batch, default_processes, run_batches
 from escarmouche.text.fmt import number, plural
 from escarmouche.text.typo import typographie
 
-__all__ = ["Comparison", "compare", "fighters", "run_plan", "stop_at"]
+__all__ = ["Comparison", "compare", "compare_steps", "fighters", "run_plan", "stop_at"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -313,3 +314,50 @@ def compare(roster_a: object, roster_b: object, n: int | None = None, *, seed: i
     return Comparison(_balance(ra, ta, seed, sides_a), _balance(rb, tb, seed, sides_b),
                       a_only, b_only, labels, changed, paired, rate)
 
+
+
+def compare_steps(roster_a: object, roster_b: object, n: int | None = None, *,
+                  seed: int = 0, policy: Any = None, max_turns: int = 50,
+                  labels: tuple[str, str] = ("A", "B"), precision: float | None = None,
+                  step: int = BATCH) -> Iterator[Comparison]:
+    """:func:`compare` here, ``step`` fights at a time, yielding the :class:`Comparison`
+    of the fights played so far after each step, and stopping as :func:`compare` does
+    (the precision reached, or ``n`` fights): for a page that shows its progress, hands
+    control back between steps, or stops on « Arrêter » (the browser: one core). The
+    last one equals ``compare(..., processes=1)`` for ``step`` = :data:`BATCH`; any
+    step is honest (the confidence sequence holds at every n).
+
+    >>> from escarmouche import Combatant
+    >>> from escarmouche.encounter import Encounter
+    >>> from escarmouche.systems import d20
+    >>> duel = Encounter(d20.SYSTEM, [Combatant("Brune", "héros", {"PV": 12}),
+    ...                          Combatant("Grolk", "orques", {"PV": 9})])
+    >>> steps = list(compare_steps(duel, duel, 50, seed=2, step=20))
+    >>> [c.a.n for c in steps], steps[-1] == compare(duel, duel, 50, seed=2)
+    ([20, 40, 50], True)
+    """
+    cap, rate = run_plan(n, precision)
+    _check_run(cap, seed, 1, max_turns)
+    _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+    ra, rb = as_roster(roster_a), as_roster(roster_b)
+    sides = _first_fight(ra, seed, policy, max_turns)
+    if _first_fight(rb, seed, policy, max_turns) != sides:
+        raise invalid("camps", ", ".join(_first_fight(rb, seed, policy, max_turns)),
+                      "CORE-ERR", "les deux combats comparés doivent opposer les mêmes camps")
+    for i, label in enumerate(labels):
+        _check.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
+    paired = fighters(ra) == fighters(rb)
+    stop = stop_at(rate, sides, [paired]) if rate is not None else None
+    ta, tb, counts = _Tally(), _Tally(), Counter[str]()
+    for start in range(0, cap, step):
+        (a, b), (p,) = _play_batch(_Batch((ra, rb), seed, start, min(cap, start + step),
+                                          policy, max_turns))
+        ta.merge(a)
+        tb.merge(b)
+        counts.update(p)
+        yield Comparison(_balance(ra, ta, seed, sides), _balance(rb, tb, seed, sides),
+                         {k[2:]: v for k, v in counts.items() if k.startswith("a:")},
+                         {k[2:]: v for k, v in counts.items() if k.startswith("b:")},
+                         labels, counts.get("changed", 0), paired, rate)
+        if stop is not None and stop((ta, tb), (counts,)):
+            return
