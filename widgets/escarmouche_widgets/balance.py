@@ -154,14 +154,10 @@ class BalanceDemo(Demo):
         the paired comparisons with the roster's own rules."""
         n = self.fights.integer
         roster = self._roster()
-        steps: Iterator[Step]
-        if self.rules() != self.base_rules:
-            steps = sim.compare_steps(self._base_roster(), roster, n, seed=self.seed.integer,
-                                      step=STEP, labels=("sans vos changements",
-                                                         "avec vos changements"))
-        else:
-            steps = sim.simulate_steps(roster, n, seed=self.seed.integer, step=STEP)
-        first: Step = next(steps)  # the roster, the seed … checked by the engine
+        changed = self.rules() != self.base_rules
+        base = self._base_roster() if changed else None
+        steps = _steps_of(base, roster, n, self.seed.integer)
+        first = next(steps)  # the roster, the seed … checked by the engine
         return _chain(first, steps)
 
     def balance(self) -> sim.Balance:
@@ -213,6 +209,15 @@ class BalanceDemo(Demo):
     def stop(self) -> None:
         """« Arrêter »."""
         self.stepper.stop()
+
+
+def _steps_of(base: Any, roster: Any, n: int, seed: int) -> Iterator[Step]:
+    """The paired comparisons with ``base`` (when given), else the plain balances."""
+    if base is not None:
+        yield from sim.compare_steps(base, roster, n, seed=seed, step=STEP,
+                                     labels=("sans vos changements", "avec vos changements"))
+    else:
+        yield from sim.simulate_steps(roster, n, seed=seed, step=STEP)
 
 
 def _fights(step: Step) -> int:
