@@ -44,8 +44,9 @@ fait gagner ou perdre à chaque camp, à ± combien près (intervalle de confian
 95 % apparié), et combien de combats ont changé de vainqueur ; puis le tableau.
 
 Par défaut la série s’arrête dès que l’écart est connu à ± 2 points (--precision
-POINTS pour une autre précision ; l’intervalle reste honnête malgré cet arrêt :
-une suite de confiance, valable à tout instant) ; --combats N joue exactement N
+POINTS pour une autre précision ; l’arrêt se décide sur la dispersion des
+combats, jamais sur l’écart lui-même, et l’intervalle reste honnête) ;
+--combats N joue exactement N
 combats. Tous les cœurs de la machine travaillent dès que la série est assez longue
 (--processus 1 pour un seul), avec les mêmes résultats. Deux fichiers qui
 n’alignent pas le même nombre de combattants ne s’apparient pas : l’écart est

@@ -27,9 +27,9 @@ The package holds one module per concern; every name is importable from
 * :mod:`escarmouche.simulation.comparison`: two rule sets on the same dice
   (:func:`compare`, :func:`compare_steps`, :class:`Comparison`), paired, stopping at
   the precision asked;
-* :mod:`escarmouche.simulation.precision`: the intervals (paired, independent, the
-  confidence sequence that stays honest when a run stops at a precision) and the one
-  French headline of a comparison;
+* :mod:`escarmouche.simulation.precision`: the intervals (paired, independent), the
+  rule that stops a run at a precision and stays honest, and the one French headline
+  of a comparison;
 * :mod:`escarmouche.simulation.sequential`: fights in batches, paired, on every core,
   stopping at the same fight whatever the number of processes;
 * :mod:`escarmouche.simulation.sweeps`: one balance per point of an option grid

@@ -42,8 +42,7 @@ from escarmouche.simulation.precision import (
     check_precision,
     difference_sentence,
     independent_half,
-    sequence_half,
-    tuned_for,
+    precise_enough,
     wald_half,
 )
 from escarmouche.simulation.runner import (
@@ -92,20 +91,14 @@ class Comparison(ShownAsTable):
         return (diff, max(-1.0, diff - half), min(1.0, diff + half))
 
     def half(self, side: str) -> float:
-        """The half-width of the 95 % interval shown for ``side``: paired or not, over a
-        fixed number of fights or a confidence sequence (a run that stopped at a
-        precision; :mod:`escarmouche.simulation.precision`)."""
+        """The half-width of the 95 % interval shown for ``side``: the Wald interval of
+        the paired differences (of two independent rates when the fights do not pair),
+        over the fights played, whether their number was fixed or set by the precision
+        asked (:mod:`escarmouche.simulation.precision` says why it stays honest)."""
         n = self.a.n
-        d10, d01 = self.a_only.get(side, 0), self.b_only.get(side, 0)
-        if self.precision is None:
-            return (wald_half(n, d10, d01) if self.paired
-                    else independent_half(n, self.a.wins.get(side, 0),
-                                          self.b.wins.get(side, 0)))
         if self.paired:
-            diff = (d01 - d10) / n
-            return sequence_half(n, (d10 + d01) / n - diff * diff, tuned_for(self.precision))
-        pa, pb = self.a.wins.get(side, 0) / n, self.b.wins.get(side, 0) / n
-        return sequence_half(n, pa * (1 - pa) + pb * (1 - pb), tuned_for(self.precision))
+            return wald_half(n, self.a_only.get(side, 0), self.b_only.get(side, 0))
+        return independent_half(n, self.a.wins.get(side, 0), self.b.wins.get(side, 0))
 
     def interval(self, side: str) -> tuple[float, float, float]:
         """(B − A, low, high): the difference of ``side``'s win rate and the 95 %
@@ -133,8 +126,9 @@ class Comparison(ShownAsTable):
         if self.reached:
             return typographie(
                 f"{n} par jeu de règles ont suffi pour la précision demandée ({asked}) ; "
-                f"intervalle de confiance à 95 % {kind}, valable à tout instant "
-                "(la série s’arrête dès qu’il est assez étroit).")
+                f"intervalle de confiance à 95 % {kind} (la série s’arrête dès que "
+                "l’écart est connu à cette précision, d’après la dispersion des combats, "
+                "jamais d’après l’écart lui-même).")
         return typographie(
             f"Précision demandée ({asked}) non atteinte après {n} par jeu de règles : "
             f"l’intervalle de confiance à 95 % {kind} est celui des combats joués.")
@@ -187,8 +181,6 @@ class Comparison(ShownAsTable):
                  f"{_col(_mean(self.a.rounds))} contre {_col(_mean(self.b.rounds))} "
                  f"{self.a.turn_word}s" + (f". {self.a.note}" if self.a.note else ""))
         kind = "apparié" if self.paired else "indépendant"
-        if self.precision is not None:
-            kind += ", valable à tout instant"
         return Table(("Camp", f"Victoires {la}", f"Victoires {lb}",
                       f"Écart {lb} − {la}, en points (IC 95 % {kind})",
                       f"Dégâts par {self.a.turn_word} {la}",
@@ -203,8 +195,7 @@ class Comparison(ShownAsTable):
                            "seulement_b": self.b_only.get(side, 0)}
         kind = ("Wald apparié 95 %" if self.paired else "Wald indépendant 95 %")
         if self.precision is not None:
-            kind = ("séquence de confiance 95 % (mélange normal), "
-                    + ("appariée" if self.paired else "indépendante"))
+            kind += ", arrêt à la précision (Chow–Robbins, pilote de 1 000 combats)"
         return {"a": self.a.to_json(), "b": self.b.to_json(), "libelles": list(self.labels),
                 "ecarts": diffs, "intervalle": kind, "apparie": self.paired,
                 "combats": self.a.n, "vainqueur_change": self.changed,
@@ -227,11 +218,10 @@ def fighters(roster: Any) -> int:
 
 def stop_at(precision: float, sides: Sequence[str], paired: Sequence[bool]
             ) -> Callable[[Sequence[_Tally], Sequence[Counter[str]]], bool]:
-    """The stopping rule of a run at ``precision``: after a batch, whether the confidence
-    sequence of every side's difference, for every roster against the first, is at most
-    ``precision`` wide on each side of its estimate."""
-    rho2 = tuned_for(precision)
-
+    """The stopping rule of a run at ``precision``: after a batch, whether every side's
+    difference, for every roster against the first, is known to ``precision``
+    (:func:`~escarmouche.simulation.precision.precise_enough`: the spread of the
+    differences, never their mean)."""
     def stop(tallies: Sequence[_Tally], pairs: Sequence[Counter[str]]) -> bool:
         n = tallies[0].n
         for k, counts in enumerate(pairs):
@@ -244,7 +234,7 @@ def stop_at(precision: float, sides: Sequence[str], paired: Sequence[bool]
                     pa = tallies[0].wins.get(side, 0) / n
                     pb = tallies[k + 1].wins.get(side, 0) / n
                     var = pa * (1 - pa) + pb * (1 - pb)
-                if sequence_half(n, var, rho2) > precision:
+                if not precise_enough(n, var, precision):
                     return False
         return True
 
@@ -282,7 +272,7 @@ def compare(roster_a: object, roster_b: object, n: int | None = None, *, seed: i
     ``n`` alone: exactly ``n`` fights each. ``precision`` (in points, ``2`` for ± 2
     points; the default when ``n`` is not given either): stop after the first batch of
     :data:`~escarmouche.simulation.precision.BATCH` fights at which every side's 95 %
-    interval is that narrow (a confidence sequence, honest under this stopping), ``n``
+    interval is that narrow (Chow–Robbins, after a pilot: honest under this stopping), ``n``
     fights at most. ``processes``: local processes (default: every core when the run is
     long enough, :func:`~escarmouche.simulation.sequential.default_processes`); the
     result is the same for any number. ``dask``: a Dask cluster (a fixed ``n`` only)."""
@@ -324,8 +314,7 @@ def compare_steps(roster_a: object, roster_b: object, n: int | None = None, *,
     of the fights played so far after each step, and stopping as :func:`compare` does
     (the precision reached, or ``n`` fights): for a page that shows its progress, hands
     control back between steps, or stops on « Arrêter » (the browser: one core). The
-    last one equals ``compare(..., processes=1)`` for ``step`` = :data:`BATCH`; any
-    step is honest (the confidence sequence holds at every n).
+    last one equals ``compare(..., processes=1)`` for ``step`` = :data:`BATCH`.
 
     >>> from escarmouche import Combatant
     >>> from escarmouche.encounter import Encounter
