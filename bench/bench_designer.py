@@ -93,7 +93,7 @@ def designer_rows() -> list[dict[str, object]]:
         pa, pb = c.a.wins.get(side, 0) / c.a.n, c.b.wins.get(side, 0) / c.a.n
         unpaired = math.ceil(Z95 ** 2 * (pa * (1 - pa) + pb * (1 - pb)) / 0.02 ** 2)
         per_fight = cpu / (2 * c.a.n)
-        rows.append({"roster": name, "change": label, "changed": c.changed / c.a.n,
+        rows.append({"roster": name, "change": label, "changed": (c.changed or 0) / c.a.n,
                      "diff": c.interval(side)[0], "half": c.half(side),
                      "n": c.a.n, "cpu": cpu, "today_cpu": per_fight * 2 * TODAY,
                      "unpaired": unpaired, "ratio": TODAY / c.a.n, "reached": c.reached})
