@@ -33,6 +33,8 @@ MAX_PROCESSES = 256
 
 BAR_FORMAT = ("{desc} : {percentage:3.0f} % |{bar}| {n_fmt}/{total_fmt} "
               "[{elapsed} écoulées, encore {remaining}]")
+#: a run that stops at a precision: the fights played so far, no percentage
+OPEN_FORMAT = "{desc} : {n_fmt} combats [{elapsed} écoulées]"
 
 
 def points(text_value: str) -> float:
@@ -112,9 +114,10 @@ def with_changes(roster: Roster, items: list[str]) -> Roster:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, label: str, *, quiet: bool) -> Iterator[Any]:
+def progress_bar(total: int | None, label: str, *, quiet: bool) -> Iterator[Any]:
     """A ``progress(done, total)`` callback drawing a tqdm bar on stderr (none when
-    ``quiet``, when stderr is not a terminal, or without tqdm)."""
+    ``quiet``, when stderr is not a terminal, or without tqdm). ``total`` ``None``: a run
+    that stops at a precision, whose length is not known (a count, no percentage)."""
     try:
         from tqdm import tqdm
     except ImportError:
@@ -122,7 +125,8 @@ def progress_bar(total: int, label: str, *, quiet: bool) -> Iterator[Any]:
     if quiet or tqdm is None:
         yield None
         return
-    bar = tqdm(total=total, desc=label, unit=" combat", bar_format=BAR_FORMAT,
+    bar = tqdm(total=total, desc=label, unit=" combat",
+               bar_format=BAR_FORMAT if total is not None else OPEN_FORMAT,
                disable=None, leave=False)
     try:
         def advance(done: int, _total: int) -> None:

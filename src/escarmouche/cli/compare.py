@@ -129,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     from escarmouche.simulation.comparison import run_plan
 
     cap, _rate = run_plan(args.combats, args.precision)
-    with progress_bar(cap, "Paires de combats", quiet=args.json) as progress:
+    with progress_bar(cap if _rate is None else None, "Paires de combats",
+                      quiet=args.json) as progress:
         result = compare(a, b, args.combats, progress=progress, labels=labels,
                          precision=args.precision, **options)
     if args.sortie:

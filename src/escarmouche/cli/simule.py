@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         points = 1
         for values in grid.values():
             points *= len(values)
-        with progress_bar(cap * points, "Balayage", quiet=args.json) as progress:
+        with progress_bar(cap * points if _rate is None else None, "Balayage",
+                          quiet=args.json) as progress:
             result: Any = sweep(roster, grid, args.combats, progress=progress,
                                 precision=args.precision, **options)
     else:
