@@ -117,6 +117,7 @@ bench-lighthouse: book
 bench: venv
 	$(PY) bench/run.py dice
 	$(PY) bench/run.py simulation
+	$(PY) bench/run.py designer
 
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
 # in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).

@@ -38,6 +38,7 @@ def test_fights_without_and_with_the_changes_are_simulate_s_d100_atk_3() -> None
 
 def test_a_live_run_stops_with_the_fights_played_core_rng() -> None:
     atelier = Atelier("d20")
+    atelier.precision.value = None  # exactly the fights asked: only « Arrêter » stops it
     atelier.fights.value = 4 * STEP
 
     async def live() -> None:
@@ -64,3 +65,25 @@ def test_bad_fight_counts_are_french_refusals_core_err() -> None:
     assert atelier.error_text.startswith("Valeur 0 refusée pour «\u00a0combats\u00a0»") and (
         "(CORE-ERR)" in atelier.error_text)
     assert "Appuyez sur" in atelier.fights_text
+
+
+def test_the_run_stops_at_the_precision_asked_and_says_the_paired_difference() -> None:
+    """Issue 40: ± 5 points asked; the run stops at the first step where the paired
+    interval is that narrow, and leads with the paired headline: it is compare() of the
+    same fights (one process), said in the one sentence of every face."""
+    atelier = Atelier("rulebook")
+    atelier.roster.value = "rulebook-duel"
+    atelier.controls["crit_success_max"].value = 20
+    atelier.precision.value = 5.0
+    atelier.stepper.run_button.click()
+    assert atelier.error_text == ""
+    roster = load_roster(example_rosters()["rulebook-duel"])
+    c = sim.compare(roster, roster.with_options(reussite_critique_max=20), 20_000, seed=1,
+                    precision=5, processes=1)
+    assert c.reached and c.a.n < 20_000
+    text = atelier.fights_text.replace("\u00a0", " ").replace("\u202f", " ")
+    head = c.headline("vos changements").replace("\u00a0", " ").replace("\u202f", " ")
+    assert head in text
+    assert "ont changé de vainqueur" in text
+    assert f"{number(c.a.n)} combats par jeu de règles ont suffi".replace("\u202f", " ") \
+        in text

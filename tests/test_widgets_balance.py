@@ -124,3 +124,22 @@ def test_a_live_run_refused_at_the_door_shows_a_french_error_core_err() -> None:
     asyncio.run(live())
     assert demo.error_text.startswith("Valeur 0 refusée pour «\u00a0combats\u00a0»")
     assert not demo.stepper.running
+
+
+def test_changed_options_lead_with_the_paired_difference() -> None:
+    """Issue 40: options changed in the controls are compared with the roster's own rules
+    on the same dice; the balance leads with the paired headline, the one sentence of
+    compare() (fixed number of fights: the paired Wald interval)."""
+    from escarmouche import simulation as sim
+    from escarmouche.roster import example_rosters, load_roster
+
+    roster = load_roster(example_rosters()["rulebook-duel"])
+    demo = BalanceDemo(roster.system, roster, fights=400, seed=3)
+    assert "gagne" not in demo.result_text  # nothing changed: a plain balance
+    demo.options["crit_success_max"].value = 20
+    demo.run_button.click()
+    assert demo.error_text == ""
+    c = sim.compare(roster, roster.with_options(reussite_critique_max=20), 400, seed=3,
+                    processes=1, labels=("sans vos changements", "avec vos changements"))
+    assert c.headline("vos changements") in demo.result_text
+    assert demo.balance() == c.b

@@ -63,6 +63,9 @@ def test_the_atelier_plays_fights_by_steps_and_stops(page: Any, site_url: str,
     page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
     live.wait_for()
+    # exactly the fights asked (no precision to stop at): only « Arrêter » stops it
+    live.locator(".widget-dropdown", has_text="Précision").locator("select").select_option(
+        label="le nombre de combats indiqué")
     fights = live.locator(".widget-text", has_text="Combats")
     fights.locator("input").fill("100000")
     fights.locator("input").press("Enter")

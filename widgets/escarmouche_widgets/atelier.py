@@ -30,7 +30,7 @@ from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.model import Json
 from escarmouche.options import Option
 from escarmouche.roster import example_rosters, load_roster
-from escarmouche.text.fmt import de, number, percent, plural
+from escarmouche.text.fmt import de, fixed, number, percent, plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
     WIDE,
@@ -44,15 +44,22 @@ from escarmouche_widgets._controls import (
 from escarmouche_widgets._parse import NumberField
 from escarmouche_widgets._stepper import STEP, Stepper, running_loop
 
-__all__ = ["ATELIER_FIGHTS", "MAX_ATELIER_FIGHTS", "Atelier"]
+__all__ = ["ATELIER_FIGHTS", "MAX_ATELIER_FIGHTS", "PRECISION_CHOICES", "Atelier"]
 
-#: fights per rule set (without, with the changes) in the Atelier's fights
+#: fights per rule set (without, with the changes) in the Atelier's fights: at most
+#: that many when stopping at a precision, exactly that many otherwise
 ATELIER_FIGHTS = 20_000
 MAX_ATELIER_FIGHTS = 100_000
 #: the fights box: 1 to :data:`MAX_ATELIER_FIGHTS` (CORE-ERR)
 FIGHTS = NumberField("combats", 1, MAX_ATELIER_FIGHTS, "CORE-ERR")
 
 _ROSTERS: dict[str, Any] = {}
+
+#: the precision menu: points (the run stops once every side's difference is known that
+#: well), or ``None`` for exactly the number of fights in the box
+PRECISION_CHOICES: tuple[tuple[str, float | None], ...] = (
+    *((f"± {p} point{'s' if p >= 2 else ''}", float(p)) for p in sim.PRECISIONS),
+    ("le nombre de combats indiqué", None))
 
 
 def _rosters(system: str) -> dict[str, Any]:
@@ -63,14 +70,14 @@ def _rosters(system: str) -> dict[str, Any]:
     return {n: r for n, r in _ROSTERS.items() if r.system == system}
 
 
-def _pairs(first: tuple[sim.Balance, sim.Balance], a: Iterator[sim.Balance],
-           b: Iterator[sim.Balance]) -> Iterator[tuple[sim.Balance, sim.Balance]]:
+def _chain(first: sim.Comparison, rest: Iterator[sim.Comparison]
+           ) -> Iterator[sim.Comparison]:
     yield first
-    yield from zip(a, b, strict=True)
+    yield from rest
 
 
-def _played(pair: tuple[sim.Balance, sim.Balance]) -> int:
-    return pair[0].n + pair[1].n
+def _played(c: sim.Comparison) -> int:
+    return c.a.n + c.b.n
 
 
 def _defaults(system: str) -> dict[str, Json]:
@@ -116,12 +123,14 @@ class Atelier:
             layout=widgets.Layout(width="100%", height="12em"))
         self.fixed = widgets.HTML()
         self.roster = widgets.Dropdown(options=[], description="Combat :", style=WIDE)
-        self.fights = number_box(FIGHTS, ATELIER_FIGHTS, "Combats :", width="12em")
+        self.fights = number_box(FIGHTS, ATELIER_FIGHTS, "Combats (au plus) :", width="14em")
+        self.precision = widgets.Dropdown(options=list(PRECISION_CHOICES), value=2.0,
+                                          description="Précision :", style=WIDE)
         self.stepper = Stepper("Simuler les combats")
         self.stepper.run_button.on_click(lambda _b: self.launch())
         self.fights_output = widgets.HTML(value=h.paragraph(
             "Appuyez sur « Simuler les combats » : le combat choisi est joué sans puis "
-            "avec vos changements, sur les mêmes dés."))
+            "avec vos changements, sur les mêmes dés, jusqu’à la précision choisie."))
         self.system.observe(lambda _c: self._build(), names="value")
         self.reset_button.on_click(lambda _b: self._build())
         self.widget = widgets.VBox([
@@ -131,9 +140,12 @@ class Atelier:
             self.banner.widget, self.output, self.snippet,
             widgets.HTML(h.paragraph(
                 f"Des combats entiers : un fichier d’effectifs du système, joué sans puis "
-                f"avec vos changements, par paquets de {number(STEP)} ; la barre avance et "
-                "« Arrêter » garde le bilan des combats déjà joués.")),
-            self.roster, self.fights, self.stepper.widget, self.fights_output,
+                f"avec vos changements sur les mêmes dés, par paquets de {number(STEP)} ; "
+                "l’écart est mesuré combat par combat (apparié) et la série s’arrête dès "
+                "qu’il est connu à la précision choisie ; la barre avance et « Arrêter » "
+                "garde le bilan des combats déjà joués.")),
+            self.roster, self.precision, self.fights, self.stepper.widget,
+            self.fights_output,
         ])
         self._build()
 
@@ -214,10 +226,11 @@ class Atelier:
 
     # -- whole fights, without and with the changes ---------------------------------------
 
-    def _fight_steps(self) -> Iterator[tuple[sim.Balance, sim.Balance]]:
-        """The run set in the controls: after each step, the balance of the chosen
-        roster without and with the changed options (the same dice: one stream per
-        fight). Checked now: a French error before anything is played."""
+    def _fight_steps(self) -> Iterator[sim.Comparison]:
+        """The run set in the controls: after each step, the paired comparison of the
+        chosen roster without and with the changed options (the same dice: one stream
+        per fight), until the precision chosen is reached. Checked now: a French error
+        before anything is played."""
         n = self.fights.integer
         name = str(self.system.value)
         roster = _rosters(name).get(str(self.roster.value))
@@ -227,34 +240,39 @@ class Atelier:
         changed = {self.specs[k].key: v for k, v in self.options().items()
                    if v != self.defaults[k]}
         after = roster.with_options(**changed) if changed else roster
-        a = sim.simulate_steps(roster, n, seed=1, step=STEP)
-        b = sim.simulate_steps(after, n, seed=1, step=STEP)
-        return _pairs((next(a), next(b)), a, b)
+        steps = sim.compare_steps(roster, after, n, seed=1, step=STEP,
+                                  precision=self.precision.value,
+                                  labels=("sans vos changements", "avec vos changements"))
+        return _chain(next(steps), steps)
 
-    def _fights_html(self, pair: tuple[sim.Balance, sim.Balance], asked: int) -> str:
-        before, after = pair
+    def _fights_html(self, c: sim.Comparison, asked: int) -> str:
+        before, after = c.a, c.b
         rows = []
         shown0, shown1 = before.shown_rates(), after.shown_rates()
         for side in before.sides:
-            (r0, lo0, hi0), (r1, lo1, hi1) = before.win_rate(side), after.win_rate(side)
-            diff = 100 * (r1 - r0)
+            (_, lo0, hi0), (_, lo1, hi1) = before.win_rate(side), after.win_rate(side)
+            diff, low, high = c.interval(side)
             rows.append((side, f"{shown0[side]} [{percent(lo0)} ; {percent(hi0)}]",
                          f"{shown1[side]} [{percent(lo1)} ; {percent(hi1)}]",
                          f"{'+' if diff > 0 else '−' if diff < 0 else ''}"
-                         f"{number(abs(round(diff, 1)), 1)}"))
-        stopped = (h.notice(f"Arrêté après {plural(before.n, 'combat')} par jeu de règles sur "
-                            f"{number(asked)} : le bilan est celui des combats joués.")
-                   if before.n < asked else "")
+                         f"{fixed(abs(round(diff * 100, 1)), 1)} [{fixed(round(low * 100, 1), 1)}"
+                         f" ; {fixed(round(high * 100, 1), 1)}]"))
+        done = c.reached and (c.precision is not None or before.n >= asked)
+        stopped = ("" if done or before.n >= asked else
+                   h.notice(f"Arrêté après {plural(before.n, 'combat')} par jeu de règles sur "
+                            f"{number(asked)} : le bilan est celui des combats joués."))
         return h.join(
             stopped,
+            h.paragraph(f"<b>{h.esc(c.headline('vos changements'))}</b>", raw=True),
             h.paragraph(f"{before.title} : {plural(before.n, 'combat')} par jeu de règles, "
                         "graine 1, les mêmes dés des deux côtés ; victoires de chaque camp "
-                        "avec, entre crochets, leur intervalle de confiance à 95 %."),
+                        "avec, entre crochets, leur intervalle de confiance à 95 % ; écart "
+                        "en points, mesuré combat par combat, avec le sien."),
             # the variant automated play adds to the text (the Rulebook's declared
             # damage), said wherever simulated fights show (issue 25)
             h.notice(before.note) if before.note else "",
-            h.table(("Camp", "Sans vos changements", "Avec vos changements", "Écart (points)"),
-                    rows),
+            h.table(("Camp", "Sans vos changements", "Avec vos changements",
+                     "Écart (points, IC 95 %)"), rows),
             h.paragraph(after.precision()))
 
     def play_fights(self) -> bool:
@@ -284,8 +302,8 @@ class Atelier:
             return False
         asked = self.fights.integer
 
-        def done(pair: tuple[sim.Balance, sim.Balance]) -> None:
-            self.fights_output.value = self._fights_html(pair, asked)
+        def done(last: sim.Comparison) -> None:
+            self.fights_output.value = self._fights_html(last, asked)
 
         self.stepper.start(loop, steps, _played, 2 * asked, done,
                            lambda err: self.banner.show(err.refusal(self.banner.labels)))

@@ -11,13 +11,19 @@ receive a click, so « Arrêter » stops the run; the balance of the fights alre
 is then shown (each fight has its own stream, so it is exactly the balance of those
 first fights). Outside a running event loop (a script, a test, the book's build), the
 same steps run at once.
+
+When the options set in the controls differ from the roster's own rules, the same fights
+are also played under the roster's rules, on the same dice, and the balance leads with
+the paired difference, in the one sentence every face uses
+(:meth:`escarmouche.simulation.Comparison.headline`: « Avec vos changements, « héros »
+gagne 4,1 points de plus (± 1,2) … », and how many fights changed winner).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 import ipywidgets as widgets
 
@@ -46,6 +52,8 @@ __all__ = ["MAX_BROWSER_FIGHTS", "STEP", "BalanceDemo", "option_controls"]
 MAX_BROWSER_FIGHTS = 100_000
 #: the fights box: 1 to :data:`MAX_BROWSER_FIGHTS` (CORE-ERR)
 FIGHTS = NumberField("combats", 1, MAX_BROWSER_FIGHTS, "CORE-ERR")
+#: one step of a run: a balance, or (options changed) a paired comparison
+Step: TypeAlias = sim.Balance | sim.Comparison
 
 
 def option_controls(system: str, rules: Any = None) -> dict[str, widgets.Widget]:
@@ -133,26 +141,42 @@ class BalanceDemo(Demo):
         fixed = sim.as_roster(enc)
         return dataclasses.replace(fixed, start_options=self.start) if self.start else fixed
 
-    def _steps(self) -> Iterator[sim.Balance]:
+    def _base_roster(self) -> Any:
+        """The roster under its own rules (what « vos changements » are compared with)."""
+        if hasattr(self.roster, "with_rules"):
+            return self.roster.with_rules(self.base_rules)
+        fixed = sim.as_roster(Encounter(self.system, self.roster, rules=self.base_rules))
+        return dataclasses.replace(fixed, start_options=self.start) if self.start else fixed
+
+    def _steps(self) -> Iterator[Step]:
         """The balances of the run set in the controls, one per :data:`STEP` fights
-        (checked now: a French error before anything is played)."""
+        (checked now: a French error before anything is played); with options changed,
+        the paired comparisons with the roster's own rules."""
         n = self.fights.integer
-        steps = sim.simulate_steps(self._roster(), n, seed=self.seed.integer, step=STEP)
+        roster = self._roster()
+        changed = self.rules() != self.base_rules
+        base = self._base_roster() if changed else None
+        steps = _steps_of(base, roster, n, self.seed.integer)
         first = next(steps)  # the roster, the seed … checked by the engine
         return _chain(first, steps)
 
     def balance(self) -> sim.Balance:
         """The balance of the N fights set in the controls, all played now."""
         *_, last = self._steps()
-        return last
+        return last.b if isinstance(last, sim.Comparison) else last
 
-    def _html(self, bal: sim.Balance, asked: int) -> str:
+    def _html(self, step: Step, asked: int) -> str:
+        head = ""
+        bal = step.b if isinstance(step, sim.Comparison) else step
+        if isinstance(step, sim.Comparison):
+            head = h.paragraph(f"<b>{h.esc(step.headline('vos changements'))}</b>", raw=True)
         if self.title:
             bal = dataclasses.replace(bal, title=self.title)
         stopped = (h.notice(f"Arrêté après {plural(bal.n, 'combat')} sur {number(asked)} : "
                             "le bilan est celui des combats joués.")
                    if bal.n < asked else "")
-        return h.join(stopped, bal.table()._repr_html_(), bal.outcome_svg(), bal.rounds_svg())
+        return h.join(stopped, head, bal.table()._repr_html_(), bal.outcome_svg(),
+                      bal.rounds_svg())
 
     def roll(self) -> bool:
         """Play the N fights now and show the balance (or the French error, keeping the
@@ -187,10 +211,19 @@ class BalanceDemo(Demo):
         self.stepper.stop()
 
 
-def _fights(bal: sim.Balance) -> int:
-    return bal.n
+def _steps_of(base: Any, roster: Any, n: int, seed: int) -> Iterator[Step]:
+    """The paired comparisons with ``base`` (when given), else the plain balances."""
+    if base is not None:
+        yield from sim.compare_steps(base, roster, n, seed=seed, step=STEP,
+                                     labels=("sans vos changements", "avec vos changements"))
+    else:
+        yield from sim.simulate_steps(roster, n, seed=seed, step=STEP)
 
 
-def _chain(first: sim.Balance, rest: Iterator[sim.Balance]) -> Iterator[sim.Balance]:
+def _fights(step: Step) -> int:
+    return step.a.n if isinstance(step, sim.Comparison) else step.n
+
+
+def _chain(first: Step, rest: Iterator[Step]) -> Iterator[Step]:
     yield first
     yield from rest

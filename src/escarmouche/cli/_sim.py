@@ -1,4 +1,5 @@
-"""What ``simule`` and ``compare`` share: the run options (fights, seed, workers, Dask),
+"""What ``simule`` and ``compare`` share: the run options (fights or precision, seed,
+workers, Dask),
 option changes typed as ``CHAMP=VALEUR``, and the progress bar.
 
 The progress bar is tqdm's (``pip install escarmouche[cli]``): well kept, pure Python,
@@ -24,41 +25,62 @@ from escarmouche.systems import get
 from escarmouche.text.fmt import join, quote
 
 __all__ = ["Once", "add_edition_arguments", "add_run_arguments", "edition_rules",
-           "option_changes", "pinned", "pinned_note", "progress_bar", "published_rules",
-           "run_options", "value", "with_changes"]
+           "option_changes", "pinned", "pinned_note", "points", "progress_bar",
+           "published_rules", "run_options", "value", "with_changes"]
 
 #: bounds of the command line (the engine has its own, CORE-ERR)
 MAX_PROCESSES = 256
 
 BAR_FORMAT = ("{desc} : {percentage:3.0f} % |{bar}| {n_fmt}/{total_fmt} "
               "[{elapsed} écoulées, encore {remaining}]")
+#: a run that stops at a precision: the fights played so far, no percentage
+OPEN_FORMAT = "{desc} : {n_fmt} combats [{elapsed} écoulées]"
 
 
-def add_run_arguments(p: argparse.ArgumentParser, *, fights: int) -> None:
-    """The options of a batch of fights: how many, which seed, on what."""
-    p.add_argument("-n", "--combats", type=integer, default=fights, metavar="N",
-                   help=f"nombre de combats (défaut : {fights})")
+def points(text_value: str) -> float:
+    """A precision in points, « 2 », « 2,5 » or « ± 2 » (checked by the engine)."""
+    return float(text_value.strip().lstrip("±").strip().replace(",", "."))
+
+
+points.__name__ = "nombre de points attendu"
+
+
+def add_run_arguments(p: argparse.ArgumentParser, *, fights: int | None,
+                      precision: bool = False) -> None:
+    """The options of a batch of fights: how many (or, with ``precision``, how precise),
+    which seed, on what."""
+    if precision:
+        p.add_argument("-n", "--combats", type=integer, default=None, metavar="N",
+                       help="nombre de combats par jeu de règles ; seul, exactement N "
+                            "combats ; avec --precision, N au plus")
+        p.add_argument("--precision", type=points, default=None, metavar="POINTS",
+                       help="s’arrête dès que l’écart est connu à ± POINTS (défaut : 2 "
+                            "points si --combats n’est pas donné ; 1 ou 5 par exemple)")
+    else:
+        p.add_argument("-n", "--combats", type=integer, default=fights, metavar="N",
+                       help=f"nombre de combats (défaut : {fights})")
     p.add_argument("--graine", type=integer, default=0, metavar="N",
-                   help="la graine de la série (défaut : 0) ; même graine, mêmes résultats, "
+                   help="la graine de la série (défaut : 0) ; même graine, mêmes résultats, "
                         "quel que soit le nombre de processus")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--processus", type=integer, default=1, metavar="N",
-                       help="joue les combats dans N processus locaux (défaut : 1)")
+    where.add_argument("--processus", type=integer, default=None, metavar="N",
+                       help="joue les combats dans N processus locaux (défaut : tous les "
+                            "cœurs dès que la série est assez longue ; 1 pour un seul)")
     where.add_argument("--dask", metavar="ADRESSE",
                        help="joue les combats sur une grappe Dask (ordonnanceur "
-                            "tcp://hôte:8786 ; pip install escarmouche[cluster])")
+                            "tcp://hôte:8786 ; pip install escarmouche[cluster])")
     p.add_argument("--politique", metavar="NOM",
                    help="la politique de tous les camps (sinon celle de chaque camp)")
     p.add_argument("--tours-max", type=integer, default=50, metavar="N",
-                   help="un combat s’arrête après N tours (défaut : 50)")
+                   help="un combat s’arrête après N tours (défaut : 50)")
     p.add_argument("--json", action="store_true", help="résultat en JSON (pour les scripts)")
     p.add_argument("--sortie", metavar="F.svg", help="écrit les graphiques dans ce fichier SVG")
 
 
 def run_options(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of :func:`escarmouche.simulation.simulate` and its kin."""
-    if not 1 <= args.processus <= MAX_PROCESSES:
-        args._parser.error(f"--processus : entre 1 et {MAX_PROCESSES}")
+    if args.processus is not None and not 1 <= args.processus <= MAX_PROCESSES:
+        args._parser.error(f"--processus : entre 1 et {MAX_PROCESSES}")
     # the output file is checked before the work starts, not after it
     check_writable(args.sortie)
     return {"seed": args.graine, "processes": args.processus, "dask": args.dask,
@@ -92,9 +114,10 @@ def with_changes(roster: Roster, items: list[str]) -> Roster:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, label: str, *, quiet: bool) -> Iterator[Any]:
+def progress_bar(total: int | None, label: str, *, quiet: bool) -> Iterator[Any]:
     """A ``progress(done, total)`` callback drawing a tqdm bar on stderr (none when
-    ``quiet``, when stderr is not a terminal, or without tqdm)."""
+    ``quiet``, when stderr is not a terminal, or without tqdm). ``total`` ``None``: a run
+    that stops at a precision, whose length is not known (a count, no percentage)."""
     try:
         from tqdm import tqdm
     except ImportError:
@@ -102,7 +125,8 @@ def progress_bar(total: int, label: str, *, quiet: bool) -> Iterator[Any]:
     if quiet or tqdm is None:
         yield None
         return
-    bar = tqdm(total=total, desc=label, unit=" combat", bar_format=BAR_FORMAT,
+    bar = tqdm(total=total, desc=label, unit=" combat",
+               bar_format=BAR_FORMAT if total is not None else OPEN_FORMAT,
                disable=None, leave=False)
     try:
         def advance(done: int, _total: int) -> None:

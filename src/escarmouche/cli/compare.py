@@ -4,6 +4,7 @@ dice (common random numbers), with the paired difference of win rates.
 >>> from escarmouche.cli import main
 >>> main(["compare", "rulebook-duel", "--avec", "reussite_critique_max=20", "-n", "30"]
 ...      )  # doctest: +ELLIPSIS
+Avec reussite_critique_max = 20, « héros » gagne ...
 Duel sur le pont de cordes : A contre B, 30 combats sur les mêmes dés (graine 0) ; ...
 ...
 A : les règles du fichier ; B : reussite_critique_max = 20.
@@ -36,10 +37,20 @@ __all__ = ["add_parser", "run"]
 
 HELP = "compare deux jeux d’options, deux fichiers ou deux éditions sur les mêmes dés"
 DESCRIPTION = """\
-Joue N combats sous deux jeux de règles, A et B, sur les mêmes dés : le combat i
-tire ses dés du même flux des deux côtés, et un jet de plus d’un côté ne décale
-pas l’autre. Donne, par camp, les victoires sous A et sous B et l’écart B − A en
-points avec son intervalle de confiance à 95 % (apparié).
+Joue les mêmes combats sous deux jeux de règles, A et B, sur les mêmes dés : le
+combat i tire ses dés du même flux des deux côtés, et un jet de plus d’un côté ne
+décale pas l’autre. Dit d’abord, en une phrase, combien de points de victoires B
+fait gagner ou perdre à chaque camp, à ± combien près (intervalle de confiance à
+95 % apparié), et combien de combats ont changé de vainqueur ; puis le tableau.
+
+Par défaut la série s’arrête dès que l’écart est connu à ± 2 points (--precision
+POINTS pour une autre précision ; l’arrêt se décide sur la dispersion des
+combats, jamais sur l’écart lui-même, et l’intervalle reste honnête) ;
+--combats N joue exactement N
+combats. Tous les cœurs de la machine travaillent dès que la série est assez longue
+(--processus 1 pour un seul), avec les mêmes résultats. Deux fichiers qui
+n’alignent pas le même nombre de combattants ne s’apparient pas : l’écart est
+alors mesuré sans appariement, et la phrase le dit.
 
 B est au choix :
   un second fichier d’effectifs (mêmes camps) ;
@@ -50,6 +61,8 @@ B est au choix :
   --edition A --contre B     A et B = les règles publiées des éditions A et B.
 
 Exemples :
+  escarmouche compare rulebook-duel --avec reussite_critique_max=10
+  escarmouche compare rulebook-duel --avec reussite_critique_max=10 --precision 1
   escarmouche compare rulebook-duel --avec reussite_critique_max=10 -n 20000
   escarmouche compare d100-duel d100-duel-v2.toml --processus 4
   escarmouche compare d12-escarmouche --edition 1 --json
@@ -66,7 +79,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--avec", action="append", default=[], metavar="CHAMP=VALEUR",
                    help="B = A avec cette option changée (répétable)")
     add_edition_arguments(p, against=True)
-    add_run_arguments(p, fights=1000)
+    add_run_arguments(p, fights=None, precision=True)
     p.set_defaults(_parser=p)
     return p
 
@@ -83,11 +96,13 @@ def run(args: argparse.Namespace) -> int:
     if args.fichier_b:
         b = load(args.fichier_b)
         labels = ("A", "B")
+        variant = "B plutôt qu’avec A"
         legend = f"A : {a.source} ; B : {b.source}."
     elif args.avec:
         b = with_changes(a, args.avec)
         labels = ("A", "B")
         changed = join(f"{k} = {v}" for k, v in option_changes(args.avec).items())
+        variant = changed
         legend = f"A : les règles du fichier ; B : {changed}."
     else:
         root = Path(args.depot)
@@ -98,24 +113,32 @@ def run(args: argparse.Namespace) -> int:
         if args.contre is None:
             b = base
             labels = (f"éd. {args.edition}", "auj.")
+            variant = f"les règles d’aujourd’hui plutôt qu’avec l’édition {args.edition}"
             legend = f"{first} ; auj. : celles du moteur aujourd’hui."
             other = system.rules_to_json(system.default_rules())
         else:
             b = base.with_rules(edition_rules(base, root, args.contre))
             labels = (f"éd. {args.edition}", f"éd. {args.contre}")
+            variant = (f"l’édition {args.contre} plutôt qu’avec l’édition "
+                       f"{args.edition}")
             legend = f"{first} ; éd. {args.contre} : celles de l’édition {args.contre}."
             other = published_rules(base.system, root, args.contre)
         note = pinned_note(base, published_rules(base.system, root, args.edition), other)
         legend = f"{legend} {note}".strip()
     from escarmouche.simulation import compare
+    from escarmouche.simulation.comparison import run_plan
 
-    with progress_bar(args.combats, "Paires de combats", quiet=args.json) as progress:
-        result = compare(a, b, args.combats, progress=progress, labels=labels, **options)
+    cap, _rate = run_plan(args.combats, args.precision)
+    with progress_bar(cap if _rate is None else None, "Paires de combats",
+                      quiet=args.json) as progress:
+        result = compare(a, b, args.combats, progress=progress, labels=labels,
+                         precision=args.precision, **options)
     if args.sortie:
         write_text(args.sortie, result.svg())
     if args.json:
         print_json(result.to_json())
         return 0
+    print(result.headline(variant))
     print(result.table())
     print(legend)
     if args.sortie:

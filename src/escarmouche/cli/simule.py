@@ -29,7 +29,10 @@ from escarmouche.cli.combat import load
 from escarmouche.errors import invalid
 from escarmouche.text.fmt import plural
 
-__all__ = ["add_parser", "run"]
+__all__ = ["SINGLE_FIGHTS", "add_parser", "run"]
+
+#: fights of a balance without a grid when --combats is not given
+SINGLE_FIGHTS = 1000
 
 HELP = "bilan d’un combat sur de nombreux combats (victoires, durée, santé)"
 DESCRIPTION = """\
@@ -43,7 +46,14 @@ que de la graine, jamais du nombre de processus ni de la grappe.
 
 --option CHAMP=VALEUR change une option des règles (clés françaises des fichiers
 d’effectifs). --grille CHAMP=V1,V2,… balaie une grille d’options (répétable : le
-produit des grilles), N combats par point, sur les mêmes flux de dés.
+produit des grilles) sur les mêmes flux de dés : chaque point est comparé au premier
+combat par combat (écart apparié, en points, et combats qui ont changé de
+vainqueur), et la série s’arrête dès que chaque écart est connu à ± 2 points
+(--precision POINTS pour une autre précision ; --combats N pour N combats par point
+exactement). Sans grille, N combats (défaut : 1 000).
+
+Tous les cœurs de la machine travaillent dès que la série est assez longue
+(--processus 1 pour un seul), avec les mêmes résultats.
 
 Exemples :
   escarmouche simule d100-duel -n 10000
@@ -58,7 +68,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "simule", help=HELP, description=DESCRIPTION)
     p.add_argument("fichier", metavar="FICHIER",
                    help="le fichier d’effectifs (.toml) ou le nom d’un exemple fourni")
-    add_run_arguments(p, fights=1000)
+    add_run_arguments(p, fights=None, precision=True)
     p.add_argument("--option", action="append", default=[], metavar="CHAMP=VALEUR",
                    help="change une option des règles (répétable)")
     p.add_argument("--grille", action="append", default=[], metavar="CHAMP=V1,V2,…",
@@ -94,28 +104,39 @@ def run(args: argparse.Namespace) -> int:
     if args.edition is not None:
         roster = roster.with_rules(edition_rules(roster, Path(args.depot), args.edition))
     roster = with_changes(roster, args.option)
+    if args.precision is not None and not args.grille:
+        args._parser.error("--precision : avec --grille (ou escarmouche compare), pour "
+                           "connaître un écart à ± POINTS près")
     options = run_options(args)
     from escarmouche.simulation import simulate, sweep
 
     if args.grille:
         grid = _grid(roster, args.grille)
+        from escarmouche.simulation.comparison import run_plan
+
+        cap, _rate = run_plan(args.combats, args.precision)
         points = 1
         for values in grid.values():
             points *= len(values)
-        with progress_bar(points * args.combats, "Balayage", quiet=args.json) as progress:
-            result: Any = sweep(roster, grid, args.combats, progress=progress, **options)
+        with progress_bar(cap * points if _rate is None else None, "Balayage",
+                          quiet=args.json) as progress:
+            result: Any = sweep(roster, grid, args.combats, progress=progress,
+                                precision=args.precision, **options)
     else:
-        with progress_bar(args.combats, "Combats", quiet=args.json) as progress:
-            result = simulate(roster, args.combats, progress=progress, **options)
+        fights = args.combats if args.combats is not None else SINGLE_FIGHTS
+        with progress_bar(fights, "Combats", quiet=args.json) as progress:
+            result = simulate(roster, fights, progress=progress, **options)
     if args.sortie:
         write_text(args.sortie, result.svg())
     if args.json:
         print_json(result.to_json())
         return 0
+    if args.grille and result.headline():
+        print(result.headline())
     print(result.table())
     if args.sortie:
         print(f"Graphiques écrits dans {args.sortie}.")
     elif not args.grille:
-        print(f"({plural(args.combats, 'combat')} ; --sortie F.svg dessine les issues et "
+        print(f"({plural(fights, 'combat')} ; --sortie F.svg dessine les issues et "
               "la durée.)")
     return 0

@@ -22,6 +22,7 @@ from typing import Any
 
 from escarmouche import _check
 from escarmouche.model import Combatant, Json
+from escarmouche.simulation.precision import difference_sentence
 from escarmouche.systems.base import SituationDuel, System
 from escarmouche.text.fmt import fixed, number, percent
 
@@ -149,6 +150,8 @@ class Paired:
     diff: float
     half: float
     needed: int | None
+    #: the side whose wins are counted (named in the headline sentence)
+    side: str = "vétérans"
 
     @property
     def established(self) -> bool:
@@ -165,14 +168,14 @@ class Paired:
                     "ci-dessus en mesurent l’effet.")
         acted = (f"Le changement a joué dans {number(self.acted)} des {number(self.n)} "
                  f"{duels} (sur les mêmes dés, leur déroulement a changé)")
-        # one colon at most in the verdict (« sans changer le taux de victoire : … »)
-        gap = (f"écart de victoire {who} de {_signed_points(self.diff)} (IC 95\u202f% "
-               f"apparié ± {_signed_points(self.half).lstrip('+')})")
+        # the headline every face shows (escarmouche.simulation.precision, issue 40)
+        gap = difference_sentence([(self.side, self.diff, self.half)], "la nouvelle règle")
         if self.established:
-            return f"{acted} ; **écart établi**, {gap}."
+            return f"{acted} ; **écart établi**. {gap}"
         if self.needed is None:
-            return f"{acted}, sans changer le taux de victoire : {gap}."
-        return (f"{acted} ; {gap}, intervalle trop large pour conclure\u202f; il faudrait "
+            return f"{acted}, sans changer le taux de victoire. {gap}"
+        return (f"{acted}. {gap} L’écart reste dans un intervalle trop large pour "
+                f"conclure ; il faudrait "
                 f"environ {number(self.needed)} duels pour trancher un écart de cette "
                 "taille.")
 
@@ -181,12 +184,6 @@ def plural_word(x: float, word: str) -> str:
     """``word`` agreeing with the decimal ``x`` as shown to one decimal (French: the
     plural from 2 on): « 1,5 tour », « 3,5 rounds »."""
     return f"{word}s" if round(x, 1) >= 2 else word
-
-
-def _signed_points(x: float) -> str:
-    points = abs(x) * 100
-    return (f"{'+' if x > 0 else '−' if x < 0 else ''}{number(points, 1)} "
-            f"{plural_word(points, 'point')}")
 
 
 def paired_duels(system: str | System[Any], before: Any, after: Any, n: int,
@@ -271,4 +268,4 @@ def _paired(old: Any, new: Any, side: str, n: int, seed: int) -> Paired:
     needed = None
     if acted and mean and abs(mean) <= half:
         needed = math.ceil(_Z * _Z * var / (mean * mean))
-    return Paired(n, acted, mean, half, needed)
+    return Paired(n, acted, mean, half, needed, side)

@@ -25,7 +25,13 @@ The package holds one module per concern; every name is importable from
 * :mod:`escarmouche.simulation.runner`: fights in batches, here, in local processes or
   on Dask (:func:`simulate`);
 * :mod:`escarmouche.simulation.comparison`: two rule sets on the same dice
-  (:func:`compare`, :class:`Comparison`);
+  (:func:`compare`, :func:`compare_steps`, :class:`Comparison`), paired, stopping at
+  the precision asked;
+* :mod:`escarmouche.simulation.precision`: the intervals (paired, independent), the
+  rule that stops a run at a precision and stays honest, and the one French headline
+  of a comparison;
+* :mod:`escarmouche.simulation.sequential`: fights in batches, paired, on every core,
+  stopping at the same fight whatever the number of processes;
 * :mod:`escarmouche.simulation.sweeps`: one balance per point of an option grid
   (:func:`sweep`, :class:`Sweep`);
 
@@ -53,11 +59,12 @@ from __future__ import annotations
 from escarmouche.simulation.balance import Z95 as Z95
 from escarmouche.simulation.balance import Balance, wilson
 from escarmouche.simulation.balance import _Tally as _Tally
-from escarmouche.simulation.comparison import Comparison, compare
+from escarmouche.simulation.comparison import Comparison, compare, compare_steps
 from escarmouche.simulation.fight import FightResult, Prepared, play_fight, prepare
 from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
 from escarmouche.simulation.fight import result_of as result_of
+from escarmouche.simulation.precision import BATCH, PRECISIONS, difference_sentence
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
 from escarmouche.simulation.runner import MAX_FIGHTS, simulate, simulate_steps
 from escarmouche.simulation.runner import Progress as Progress
@@ -71,8 +78,10 @@ from escarmouche.simulation.sweeps import _option_label as _option_label
 from escarmouche.simulation.sweeps import _value_label as _value_label
 
 __all__ = [
+    "BATCH",
     "DICE",
     "MAX_FIGHTS",
+    "PRECISIONS",
     "TACTICS",
     "Balance",
     "Comparison",
@@ -80,6 +89,8 @@ __all__ = [
     "Prepared",
     "Sweep",
     "compare",
+    "compare_steps",
+    "difference_sentence",
     "play_fight",
     "prepare",
     "simulate",

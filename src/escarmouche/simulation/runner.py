@@ -99,11 +99,15 @@ def _execute(jobs: Sequence[_Job], processes: int, dask: Any,
     return results
 
 
-def _results(jobs: Sequence[_Job], processes: int, dask: Any,
-             progress: Progress | None) -> Iterator[tuple[int, Any]]:
+def _results(jobs: Sequence[Any], processes: int, dask: Any,
+             progress: Progress | None, play: Callable[[Any], Any] | None = None
+             ) -> Iterator[tuple[int, Any]]:
     """Run ``jobs`` here, in local processes or on Dask, and yield ``(k, result of job
     k)`` as each finishes (in job order, except on Dask): a caller merging exact counts
-    as they come holds one job's tallies at a time, whatever the number of fights."""
+    as they come holds one job's tallies at a time, whatever the number of fights.
+    ``play`` plays one job (default :func:`_play_job`; any picklable job with ``start``
+    and ``stop``)."""
+    play_one = _play_job if play is None else play
     total = sum(j.stop - j.start for j in jobs)
     done = 0
 
@@ -126,7 +130,7 @@ def _results(jobs: Sequence[_Job], processes: int, dask: Any,
                               f"ordonnanceur Dask injoignable ({type(err).__name__})"
                               ) from None
         try:
-            futures = client.map(_play_job, list(jobs), pure=False)
+            futures = client.map(play_one, list(jobs), pure=False)
             index = {f.key: k for k, f in enumerate(futures)}
             for fut in as_completed(futures):  # type: ignore[no-untyped-call]
                 k = index[fut.key]
@@ -142,12 +146,12 @@ def _results(jobs: Sequence[_Job], processes: int, dask: Any,
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=processes) as pool:
-            for k, r in enumerate(pool.map(_play_job, jobs)):
+            for k, r in enumerate(pool.map(play_one, jobs)):
                 tick(k)
                 yield k, r
         return
     for k, job in enumerate(jobs):
-        r = _play_job(job)
+        r = play_one(job)
         tick(k)
         yield k, r
 
@@ -193,16 +197,22 @@ def _workers(processes: int, dask: Any) -> int:
 
 
 def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
-             processes: int = 1, dask: Any = None, progress: Progress | None = None,
-             max_turns: int = 50) -> Balance:
+             processes: int | None = None, dask: Any = None,
+             progress: Progress | None = None, max_turns: int = 50) -> Balance:
     """Play ``n`` fights of ``roster`` (a roster, or an unstarted encounter) in simulation
     mode and return their :class:`Balance`.
 
-    ``processes`` > 1 plays them in local processes; ``dask`` (a scheduler address
+    ``processes`` > 1 plays them in local processes (default: every core once the run
+    is long enough to pay for them, :func:`~escarmouche.simulation.sequential.
+    default_processes`; ``1`` opts out); ``dask`` (a scheduler address
     « tcp://… » or a ``distributed.Client``) on a Dask cluster; ``progress(done,
     total)`` is called as chunks finish. The result depends only on the roster, ``n``,
-    ``seed``, ``policy`` and ``max_turns``.
+    ``seed``, ``policy`` and ``max_turns``, never on the number of processes.
     """
+    if processes is None:
+        from escarmouche.simulation.sequential import default_processes
+
+        processes = 1 if dask is not None or not _check.is_int(n) else default_processes(n)
     _check_run(n, seed, processes, max_turns)
     _check_dask(dask)
     r = as_roster(roster)

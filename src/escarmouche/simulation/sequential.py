@@ -1,0 +1,152 @@
+"""Runs of paired fights in batches, on every core, that may stop at a precision.
+
+Several rosters (two rule sets, or every point of an option grid) play fight ``i`` on the
+same streams; each batch of :data:`~escarmouche.simulation.precision.BATCH` consecutive
+fights returns exact tallies per roster and, for each roster after the first, the
+paired counts against the first (``"a:<side>"``: the first roster's side won and this
+one's did not; ``"b:<side>"``: the reverse; ``"changed"``: the winner differs).
+
+Batches are merged in fight order, and a stopping rule is looked at after *each*
+batch, in order: the stopping point depends only on the fights, never on how many
+processes played them (with several processes a wave of batches is played at once, and
+the batches past the stopping point are dropped). Same seed, same stopping point, same
+result, with 1 or N processes.
+
+:func:`default_processes` is how many local processes a run uses when the caller does
+not say: every core this process may run on (``os.sched_getaffinity``, else
+``os.cpu_count``), once the run is long enough to pay for starting them
+(:data:`AUTO_MIN_FIGHTS`); one in the browser (Pyodide has no processes).
+
+>>> default_processes(100), default_processes(100_000) == available_cores() >= 1
+(1, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from escarmouche.simulation.balance import _Tally
+from escarmouche.simulation.fight import prepare
+
+__all__ = ["AUTO_MIN_FIGHTS", "available_cores", "default_processes", "run_batches"]
+
+#: fights (summed over the rosters played) from which a run uses every core by default:
+#: starting a process costs about 0,1 s, the time of 100 to 300 fights
+AUTO_MIN_FIGHTS = 4_000
+
+Stop = Callable[[Sequence[_Tally], Sequence[Counter[str]]], bool]
+Progress = Callable[[int, int], None]
+
+
+def available_cores() -> int:
+    """The cores this process may run on (1 in the browser)."""
+    if sys.platform == "emscripten":
+        return 1
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def default_processes(fights: int) -> int:
+    """Local processes for a run of ``fights`` fights (over all its rosters) when the
+    caller does not say: every core once the run pays for them, else one."""
+    return available_cores() if fights >= AUTO_MIN_FIGHTS else 1
+
+
+@dataclasses.dataclass(frozen=True)
+class _Batch:
+    """Fights ``start`` to ``stop`` (excluded) of every roster (picklable)."""
+
+    rosters: tuple[Any, ...]
+    seed: int
+    start: int
+    stop: int
+    policy: Any
+    max_turns: int
+
+
+def _play_batch(batch: _Batch) -> tuple[list[_Tally], list[Counter[str]]]:
+    """One tally per roster and, per roster after the first, its paired counts against
+    the first."""
+    plays = [prepare(r, r.encounter(), policy=batch.policy, max_turns=batch.max_turns).play
+             for r in batch.rosters]
+    tallies = [_Tally() for _ in batch.rosters]
+    pairs: list[Counter[str]] = [Counter() for _ in batch.rosters[1:]]
+    for i in range(batch.start, batch.stop):
+        results = [play(i, batch.seed) for play in plays]
+        for t, r in zip(tallies, results, strict=True):
+            t.add(r)
+        first = results[0].winner
+        for counts, r in zip(pairs, results[1:], strict=True):
+            if r.winner != first:
+                counts["changed"] += 1
+                if first is not None:
+                    counts[f"a:{first}"] += 1
+                if r.winner is not None:
+                    counts[f"b:{r.winner}"] += 1
+    return tallies, pairs
+
+
+def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, *,
+                fights: int, batch: int, processes: int,
+                stop: Stop | None = None, progress: Progress | None = None,
+                dask: Any = None, weight: int = 1
+                ) -> tuple[list[_Tally], list[Counter[str]]]:
+    """Play up to ``fights`` fights of every roster in batches of ``batch``; after each
+    batch (in fight order) ``stop(tallies, pairs)`` may end the run. The merged tallies
+    and paired counts of the fights kept. On ``dask`` (no ``stop``), every batch is sent
+    to the cluster at once and merged as it comes (exact counts: the same totals).
+    ``progress(done, total)`` counts fights times ``weight`` (a sweep counts the fights of
+    every point)."""
+    tallies = [_Tally() for _ in rosters]
+    pairs: list[Counter[str]] = [Counter() for _ in rosters[1:]]
+    ranges = [(a, min(fights, a + batch)) for a in range(0, fights, batch)]
+    batches = [_Batch(tuple(rosters), seed, a, b, policy, max_turns) for a, b in ranges]
+    if dask is not None:
+        from escarmouche.simulation.runner import _results
+
+        def weighted(done: int, total: int) -> None:
+            if progress is not None:
+                progress(done * weight, total * weight)
+
+        for _, (ts, ps) in _results(batches, processes, dask, weighted, play=_play_batch):
+            for t, other in zip(tallies, ts, strict=True):
+                t.merge(other)
+            for p, other_p in zip(pairs, ps, strict=True):
+                p.update(other_p)
+        return tallies, pairs
+
+    def merge(result: tuple[list[_Tally], list[Counter[str]]]) -> bool:
+        """Merge one batch; whether the run is over."""
+        for t, other in zip(tallies, result[0], strict=True):
+            t.merge(other)
+        for p, other_p in zip(pairs, result[1], strict=True):
+            p.update(other_p)
+        if progress is not None:
+            progress(tallies[0].n * weight, fights * weight)
+        return stop is not None and stop(tallies, pairs)
+
+    if processes <= 1 or len(batches) <= 1:
+        for b in batches:
+            if merge(_play_batch(b)):
+                break
+        return tallies, pairs
+    # imported here: the browser (Pyodide) has no processes and never gets here
+    from concurrent.futures import ProcessPoolExecutor
+
+    # without a stopping rule every batch is needed: all are sent at once; with one, a
+    # wave of two batches per process at a time (at most one wave is played in vain)
+    wave = len(batches) if stop is None else 2 * processes
+    with ProcessPoolExecutor(max_workers=processes) as pool:
+        for w in range(0, len(batches), wave):
+            for result in pool.map(_play_batch, batches[w:w + wave]):
+                if merge(result):
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    return tallies, pairs
+    return tallies, pairs
