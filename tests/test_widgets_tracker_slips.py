@@ -94,3 +94,11 @@ def test_parameters_are_named_and_read_in_french() -> None:
     assert engine_keys("cible engagée=oui, distance=30", ("cible_engagee", "distance")) \
         == "cible_engagee=oui, distance=30"
     assert engine_keys("environnement=oui", ()) == "environnement=oui"
+
+
+def test_the_player_view_says_whose_turn_with_elision() -> None:
+    t = CombatTracker("d100", seed=3)
+    t.start_button.click()
+    t.next_button.click()  # Aldric's turn
+    view = json.loads(t.player_json)
+    assert view["phrase"] == "Round 1\u00a0: au tour d’Aldric."
