@@ -137,8 +137,8 @@ def test_d100_parry_by_taps_and_presets_per_system() -> None:
     tracker.act_button.click()
     assert tracker.error_text == "", tracker.error_text
     assert "D100-ATK-1" in tracker.result_text
-    # the same fighter goes on: her second half action, a parry prepared
-    tracker.action.value = "preparer_parade"
+    # the same fighter goes on: her second half action, a parry prepared, preselected
+    assert tracker.action.value == "preparer_parade"
     tracker.act_button.click()
     assert tracker.error_text == "", tracker.error_text
     tracker.next_button.click()

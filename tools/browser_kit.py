@@ -173,11 +173,12 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         version, body = self.server.players.newer_than(known, PLAYERS_WAIT)
         state = body.decode("utf-8") if body is not None else "null"
         payload = f'{{"version": {version}, "etat": {state}}}'.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the page left
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]

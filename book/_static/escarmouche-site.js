@@ -85,12 +85,14 @@
     if (box.top >= header && box.bottom <= height) return;
     let top = box.top;
     const order = root.querySelector(".esc-tracker-turn");
-    if (order && !order.contains(target)) {
+    if (order && !order.contains(target) &&
+        order.getBoundingClientRect().top < box.top) {
       const o = order.getBoundingClientRect();
       if (box.bottom - o.top <= height - header) top = o.top;
       else if (box.height < height - header) top = box.bottom - (height - header) + 8;
     }
     window.scrollBy({ top: top - header, behavior: "instant" });
+    document.documentElement.dataset.escFollowed = String(Math.round(top - header));
   }
   function followResults() {
     let pending = null;
@@ -106,16 +108,20 @@
       const button = event.target.closest && event.target.closest(".jupyter-widgets button");
       const root = button && (button.closest(".escarmouche-live-widget") ||
                               button.closest(".cell_output"));
-      // a tap while a step runs is refused by live.js: the answer awaited stays the same
-      if (root && root.querySelector("button[aria-busy=true]")) return;
-      pending = root ? { root: root, until: Date.now() + 15000, changed: [] } : null;
-      const mine = pending;
-      // a live page says when Python has answered the tap and the page shows it all
-      const live = window.escarmoucheLive;
-      if (mine && live && live.settled) {
-        setTimeout(() => live.settled().then(() => finish(mine)), 0);
-        mine.live = true;
-      }
+      if (!root) return;
+      // once the tap is dispatched: a tap live.js refused while a step runs (a double
+      // tap) leaves the answer awaited as it was
+      setTimeout(() => {
+        if (event.escarmoucheRefused) return;
+        const mine = { root: root, until: Date.now() + 15000, changed: [] };
+        pending = mine;
+        // a live page says when Python has answered the tap and the page shows it all
+        const live = window.escarmoucheLive;
+        if (live && live.settled) {
+          mine.live = true;
+          live.settled().then(() => finish(mine));
+        }
+      }, 0);
     }, true);
     new MutationObserver((records) => {
       if (!pending) return;

@@ -35,15 +35,14 @@ __all__ = ["HideSteps", "choice_values", "engine_keys", "preferred_action", "pre
 def preferred_action(enc: Encounter, actor: str, kept: str | None, *,
                      same_actor: bool) -> str | None:
     """The action preselected for ``actor``: the one kept while the same fighter goes on
-    acting and may still take it, else the system's standard action
-    (:attr:`System.standard_action`) when offered, else the first offered (``None``:
-    nothing is offered)."""
+    acting and may still take it, else the first of the system's preferred actions
+    (:attr:`System.preferred_actions`, its standard attack first) that is offered, else
+    the first offered (``None``: nothing is offered)."""
     offered = [spec.id for spec in enc.actions(actor)]
     if same_actor and kept in offered:
         return kept
-    if enc.system.standard_action in offered:
-        return enc.system.standard_action
-    return offered[0] if offered else None
+    preferred = next((a for a in enc.system.preferred_actions if a in offered), None)
+    return preferred or (offered[0] if offered else None)
 
 
 def preferred_target(enc: Encounter, actor: str, kept: str | None) -> str | None:

@@ -271,14 +271,16 @@ class CombatTracker(TrackerEffects, Demo):
         self.output.add_class("esc-tracker-result")
         self.setup = widgets.Accordion(children=[setup], titles=("Préparation du combat",),
                                        selected_index=0)
+        steps = widgets.HBox([self.act_button, self.next_button, self.undo_button,
+                              self.redo_button])
+        steps.add_class("esc-tracker-steps")
         turn = widgets.VBox([
             self.turn_line,
             self.order_box,
             widgets.HBox([self.actor, self.action]),
             widgets.HBox([self.target, self.choice_box]),
             self.params,
-            widgets.HBox([self.act_button, self.next_button, self.undo_button,
-                          self.redo_button]),
+            steps,
         ])
         folded = [
             (self.chart, "Chances d’agir en premier"),

@@ -852,6 +852,7 @@
       if (step) {
         event.preventDefault();
         event.stopImmediatePropagation();
+        event.escarmoucheRefused = true; // escarmouche-site.js keeps awaiting the first tap's answer
         step.refused += 1;
         bar.setAttribute("data-refused-taps", String(Number(bar.getAttribute("data-refused-taps") || 0) + 1));
         // the same button again at once is a double tap: ignored without a word

@@ -274,9 +274,10 @@ class System(Generic[R]):
     #: of the parameter: ``{param: (label, values)}`` (the tracker offers them as one-tap
     #: buttons, the first value chosen: the d100 defence); none by default
     param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {}
-    #: the action the tracker preselects for the fighter whose turn it is, when it is
-    #: offered (the system's standard attack: « attaquer » in every built-in system)
-    standard_action: ClassVar[str] = "attaquer"
+    #: the actions the tracker preselects for the fighter whose turn it is, the first
+    #: one offered (the system's standard attack first: « attaquer » in every built-in
+    #: system; then what usually follows it in the same turn)
+    preferred_actions: ClassVar[tuple[str, ...]] = ("attaquer",)
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
     #: the word for one fighter's moment to act (« tour », or « activation » where

@@ -119,6 +119,9 @@ class D100System(System[Rules]):
     #: the defence the target opposes to an attack (D100-PARRY-1, D100-DODGE-1)
     param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {
         "defense": ("Défense", DEFENCES)}
+    #: an « attaque standard », then a parry prepared with the other half action
+    #: (D100-ACT-1, D100-PARRY-2)
+    preferred_actions: ClassVar[tuple[str, ...]] = ("attaquer", "preparer_parade")
     turn_word: ClassVar[str] = "round"
     situation_duels: ClassVar[tuple[SituationDuel, ...]] = (
         SituationDuel(
