@@ -281,3 +281,47 @@ def test_the_critical_demo_reads_in_the_dark_at_390px(page: Any, site_url: str,
     page.screenshot(path=artifacts / "gm-hurry-critiques-sombre-390.png", full_page=True)
     assert title["inside"] and "défense" in title["text"], title
     assert page.errors == []
+
+
+SLOW = """import time
+import ipywidgets as widgets
+fois = []
+lent = widgets.Button(description="Lent")
+lent.on_click(lambda _b: (fois.append(1), time.sleep(2.5)))
+compte = widgets.Button(description="Compter")
+compte.on_click(lambda _b: setattr(compte, "description", f"Lent : {len(fois)}"))
+widgets.HBox([lent, compte])"""
+
+
+def test_a_tap_while_python_computes_is_said_not_queued(page: Any, site_url: str) -> None:
+    """While a step runs, another tap shows « Python calcule… » with « Interrompre »
+    and is not played later; a double tap plays once."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site_url}book/demos/suivi-combat.html")
+    activate(page)
+    cell = page.locator("div.cell").nth(1)
+    cell.locator("summary").first.click()
+    code = cell.locator("textarea.escarmouche-live-code")
+    code.fill(SLOW)
+    cell.get_by_role("button", name="▶ Exécuter").click()
+    slow = cell.locator(".escarmouche-live-widget").get_by_role("button", name="Lent")
+    slow.wait_for(timeout=30_000)
+    count = cell.locator(".escarmouche-live-widget").get_by_role("button", name="Compter")
+    slow.dblclick()  # the second tap of a double tap: ignored
+    page.wait_for_timeout(200)
+    count.click()  # another button while Python computes: said, not queued
+    busy = cell.locator(".escarmouche-live-busy")
+    busy.wait_for(timeout=5_000)
+    assert busy.inner_text().startswith("Python calcule…")
+    assert busy.get_by_role("button", name="■ Interrompre").is_visible()
+    settle(page)
+    page.wait_for_timeout(200)
+    assert busy.count() == 0  # gone with the step
+    assert cell.locator(".escarmouche-live-widget").get_by_role(
+        "button", name="Compter").count() == 1  # its tap was not played later
+    count.click()
+    settle(page)
+    shown = cell.locator(".escarmouche-live-widget button").nth(1).inner_text()
+    assert shown.replace("\u00a0", " ") == "Lent : 1", shown  # one run for two taps
+    assert int(page.get_attribute("#escarmouche-live", "data-refused-taps") or 0) == 2
+    assert page.errors == []
