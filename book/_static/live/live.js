@@ -955,6 +955,8 @@
     button.setAttribute("aria-pressed", "true");
     document.documentElement.classList.add("escarmouche-live-on");
     var rt = startRuntime();
+    // the book's precache waits until Python is up (escarmouche-offline.js)
+    if (shared.holdPrecache) shared.holdPrecache(rt.ready);
     var started = performance.now();
     var total = 0;
     var moduleBytes = {};
@@ -1070,6 +1072,7 @@
       if (!ok[0] || !ok[1] || runtime) return;
       var rt = startRuntime(true);
       rt.prestarted = true;
+      if (shared.holdPrecache) shared.holdPrecache(rt.ready);
       if (bar) bar.setAttribute("data-prestart", "1");
       // Python started from the cache: the widget library runs once it is up, beside the
       // imports, so that « Activer » finds both ready.
@@ -1101,6 +1104,14 @@
     bar.setAttribute("data-state", "off");
     tracker.offer();
     stepTaps();
+    // The GM's page offers to keep the book and Python on this device, with the size
+    // (issue 45), in the bar at the top of the tracker's page.
+    if (config.tracker && shared.control) {
+      var keep = el("div", { className: "esc-offline-control escarmouche-live-keep",
+                             "data-label": "Garder le livre et Python sur cet appareil" });
+      bar.appendChild(keep);
+      shared.control(keep, config.packages);
+    }
     if (runtime) bar.setAttribute("data-prestart", "1");
     // Light demo pages: « Activer pour jouer » on each drawn widget; the widget library
     // is fetched (and Python started, when already cached) once a demo scrolls into view
