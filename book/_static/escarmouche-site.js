@@ -231,6 +231,36 @@
       } else if (data && data.type === "bonjour" && last !== null) channel.postMessage(last);
     };
   }
+  /** Links that need the network or the book's server (JupyterLite is not kept on the
+   * device; the feed is for a reader online) say so, and are dimmed while offline
+   * (issue 45). */
+  function networkLinks() {
+    const links = Array.from(document.querySelectorAll(
+      'a.escarmouche-lite-button, a[href$="editions.atom"]'));
+    if (!links.length) return;
+    links.forEach((link) => {
+      const said = "demande le réseau ou le serveur du livre";
+      link.title = link.title ? `${link.title} (${said})` : said;
+    });
+    const follow = () => {
+      links.forEach((link) => {
+        const off = navigator.onLine === false;
+        link.classList.toggle("esc-needs-network", off);
+        if (off) link.setAttribute("aria-disabled", "true");
+        else link.removeAttribute("aria-disabled");
+        let note = link.querySelector(".esc-offline-note");
+        if (off && !note) {
+          note = document.createElement("span");
+          note.className = "esc-offline-note";
+          note.textContent = " (hors ligne\u00a0: indisponible)";
+          link.appendChild(note);
+        } else if (!off && note) note.remove();
+      });
+    };
+    follow();
+    window.addEventListener("online", follow);
+    window.addEventListener("offline", follow);
+  }
   /** The scripts the build moved out of the page's start (7), in order, when idle. */
   function loadWhenIdle() {
     if (!IDLE.length) return;
@@ -258,6 +288,7 @@
     followResults();
     ruleContents();
     playerView();
+    networkLinks();
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

@@ -289,6 +289,18 @@ def test_the_critical_demo_reads_in_the_dark_at_390px(page: Any, site_url: str,
     }""")
     page.screenshot(path=artifacts / "gm-hurry-critiques-sombre-390.png", full_page=True)
     assert title["inside"] and "défense" in title["text"], title
+    # a link that needs the network says so, and is dimmed while offline
+    lite = page.locator("a.escarmouche-lite-button").first
+    assert "demande le réseau" in (lite.get_attribute("title") or "")
+    page.context.set_offline(True)
+    try:
+        page.wait_for_function("() => document.querySelector('a.escarmouche-lite-button')"
+                               ".classList.contains('esc-needs-network')", timeout=5_000)
+        assert "hors ligne" in lite.inner_text()
+    finally:
+        page.context.set_offline(False)
+    page.wait_for_function("() => !document.querySelector('a.escarmouche-lite-button')"
+                           ".classList.contains('esc-needs-network')", timeout=5_000)
     assert page.errors == []
 
 
