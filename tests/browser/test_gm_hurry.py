@@ -103,12 +103,12 @@ def test_the_gm_in_a_hurry_on_a_phone(page: Any, site_url: str, artifacts: Path,
     gap = page.evaluate("""() => document.querySelector('.esc-static-widget')
       .getBoundingClientRect().top - document.querySelector('h1').getBoundingClientRect().top""")
     assert gap < PHONE["height"], gap
+    live = activate(page)
     # offline offered where the GM is: in the tracker's bar, with its size
     keep = page.locator("#escarmouche-live .escarmouche-live-keep")
     keep.get_by_role("button", name="Garder le livre et Python sur cet appareil").wait_for()
     page.wait_for_function("() => /Mo/.test(document.querySelector("
                            "'#escarmouche-live .escarmouche-live-keep').textContent)")
-    live = activate(page)
     # nothing floats over a control: no « Haut de page » once the page is live
     page.evaluate("window.scrollTo(0, 1200)")
     page.wait_for_timeout(300)

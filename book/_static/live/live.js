@@ -781,6 +781,15 @@
 
     afterActivation: function () {
       if (!config.tracker) return;
+      // The GM's page offers to keep the book and Python on this device, with the size
+      // (issue 45), in the bar at the top of the tracker's page.
+      if (config.tracker && shared.control) {
+        var keep = el("div", { className: "esc-offline-control escarmouche-live-keep",
+                               "data-label": "Garder le livre et Python sur cet appareil" });
+        bar.appendChild(keep);
+        shared.control(keep, config.packages);
+      }
+
       if (this.wanted) this.applyWanted();
       else runtime.post({ type: "autosave_start" });
     },
@@ -1104,14 +1113,6 @@
     bar.setAttribute("data-state", "off");
     tracker.offer();
     stepTaps();
-    // The GM's page offers to keep the book and Python on this device, with the size
-    // (issue 45), in the bar at the top of the tracker's page.
-    if (config.tracker && shared.control) {
-      var keep = el("div", { className: "esc-offline-control escarmouche-live-keep",
-                             "data-label": "Garder le livre et Python sur cet appareil" });
-      bar.appendChild(keep);
-      shared.control(keep, config.packages);
-    }
     if (runtime) bar.setAttribute("data-prestart", "1");
     // Light demo pages: « Activer pour jouer » on each drawn widget; the widget library
     // is fetched (and Python started, when already cached) once a demo scrolls into view
