@@ -19,6 +19,8 @@ help:
 	@echo "make test           tout : lint, types, unit, nbval, livre en -W, navigateur,"
 	@echo "                    révision de bout en bout (la CI)"
 	@echo "make serve          construit le livre et le site hors ligne, les sert sur 127.0.0.1:$(PORT)"
+	@echo "                    (make serve RESEAU=1 : aussi sur le réseau local, pour la vue"
+	@echo "                    des joueurs sur une tablette)"
 	@echo "make refresh        régénère chaque carnet book/X.ipynb depuis son jumeau book_src/X.md,"
 	@echo "                    l’exécute et enregistre ses sorties (relisez le diff)"
 	@echo "make lint           ruff, et aucun fichier Python de plus de 800 lignes"
@@ -75,7 +77,7 @@ site: book
 
 # Serves _build/html on 127.0.0.1 with the MIME types Pyodide needs (tools/serve_site.py).
 serve: book
-	$(PY) tools/serve_site.py --port $(PORT)
+	$(PY) tools/serve_site.py --port $(PORT) $(if $(RESEAU),--reseau,)
 
 # Playwright drives Debian's Chromium (installed with apt-get when missing); screenshots
 # land in artifacts/screenshots/.

@@ -117,23 +117,43 @@ def test_no_fight_no_player_view() -> None:
 
 
 def test_d100_parry_by_taps_and_presets_per_system() -> None:
+    """Issue 45: the standard attack and the first standing enemy preselected, the
+    defence back to « aucune » after each step and offering only what the target may
+    do (D100-PARRY-1, D100-PARRY-2, D100-DODGE-1)."""
     tracker = CombatTracker("d100", seed=3)
     tracker.start_button.click()
     assert tracker.error_text == ""
     actor = tracker.actor.value
-    assert tracker.action.value == "attaquer"
+    assert (actor, tracker.action.value, tracker.target.value) == ("Brune", "attaquer",
+                                                                   "Grolk")
     assert actor not in list(tracker.target.options)
     defence = tracker.choices["defense"]  # D100-PARRY-1: the defence in one tap
-    assert list(defence.options) == ["aucune", "parade", "esquive"]
-    defence.value = "parade"
-    before = tracker.encounter.to_json() if tracker.encounter else ""
-    tracker.act_button.click()  # the target prepared no parry: refused, nothing changes
-    assert "D100-PARRY-2" in tracker.error_text
-    assert tracker.encounter is not None and tracker.encounter.to_json() == before
-    defence.value = "aucune"
+    assert list(defence.options) == ["aucune"]  # D100-PARRY-2: Grolk prepared no parry
+    tracker.target.value = "Aldric"  # the GM may pick anyone: Aldric may dodge
+    assert list(defence.options) == ["aucune", "esquive"]  # D100-DODGE-1
+    defence.value = "esquive"
+    tracker.target.value = "Grolk"
+    assert defence.value == "aucune"
     tracker.act_button.click()
     assert tracker.error_text == "", tracker.error_text
     assert "D100-ATK-1" in tracker.result_text
+    # the same fighter goes on: her second half action, a parry prepared, preselected
+    assert tracker.action.value == "preparer_parade"
+    tracker.act_button.click()
+    assert tracker.error_text == "", tracker.error_text
+    tracker.next_button.click()
+    assert (tracker.actor.value, tracker.action.value) == ("Aldric", "attaquer")
+    tracker.next_button.click()
+    assert (tracker.actor.value, tracker.target.value) == ("Grolk", "Aldric")
+    tracker.target.value = "Brune"
+    assert list(defence.options) == ["aucune", "parade"]  # D100-PARRY-2: prepared
+    defence.value = "parade"
+    tracker.dice.manual.value = True
+    tracker.dice.dice.value = "10 5"  # a hit, parried
+    tracker.act_button.click()
+    assert tracker.error_text == "", tracker.error_text
+    assert "D100-PARRY-1" in tracker.result_text
+    assert defence.value == "aucune"  # back to the default after the step
     # the system's presets (CORE-TIME-2), put on a fighter in one tap
     assert [o[1] for o in tracker.effect_preset.options] == ["Saignement", "Poison"]
     tracker.effect_preset.value = "Saignement"

@@ -15,6 +15,7 @@ import contextlib
 import email.utils
 import functools
 import http.server
+import json
 import os
 import re
 import sys
@@ -74,8 +75,39 @@ def built_site(description: str, argv: Sequence[str] | None = None) -> Path | No
     return folder
 
 
+#: Where the GM's page posts the player view and where the players' page reads it
+#: (issue 45): the local server relays it between devices, without any outside service.
+PLAYERS_PATH = "/__joueurs__/etat"
+#: The largest player view accepted (a few hundred fighters' names and looks).
+MAX_PLAYER_VIEW = 64 * 1024
+#: How long a players' page waits for a newer view before asking again (seconds).
+PLAYERS_WAIT = 10.0
+
+
+class _Players:
+    """The last player view the GM's page posted, and its version; a reader waits for a
+    newer one (a long poll: one request per change, not one a second)."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.version = 0
+        self.body: bytes | None = None
+
+    def put(self, body: bytes) -> None:
+        with self.changed:
+            self.version += 1
+            self.body = body
+            self.changed.notify_all()
+
+    def newer_than(self, version: int, wait: float) -> tuple[int, bytes | None]:
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != version, timeout=wait)
+            return self.version, self.body
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
+    players: _Players
     #: A page asks for its 15–40 files at once: the standard library's backlog of 5
     #: dropped connections, which the browser retried a second later.
     request_queue_size = 128
@@ -105,8 +137,54 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     #: Extra files served from memory, by URL path (``/__bench__/bare.html``).
     extra: ClassVar[dict[str, bytes]] = {}
 
+    def do_POST(self) -> None:
+        """The GM's page posts the player view (JSON of type « etat »)."""
+        if self.path.split("?", 1)[0] != PLAYERS_PATH:
+            self.send_error(404)
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 < length <= MAX_PLAYER_VIEW:
+            self.send_error(413 if length > 0 else 411)
+            return
+        body = self.rfile.read(length)
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or data.get("type") != "etat":
+            self.send_error(400)
+            return
+        self.server.players.put(body)
+        self.send_response(204)
+        self.end_headers()
+
+    def _players(self) -> None:
+        """``GET /__joueurs__/etat?depuis=N``: the player view once newer than version N
+        (or after :data:`PLAYERS_WAIT` seconds), as ``{"version": …, "etat": …}``."""
+        query = self.path.partition("?")[2]
+        known = 0
+        for part in query.split("&"):
+            key, _, value = part.partition("=")
+            if key == "depuis" and value.isdigit():
+                known = int(value)
+        version, body = self.server.players.newer_than(known, PLAYERS_WAIT)
+        state = body.decode("utf-8") if body is not None else "null"
+        payload = f'{{"version": {version}, "etat": {state}}}'.encode()
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the page left
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
+        if path == PLAYERS_PATH:
+            self._players()
+            return
         body = self.extra.get(path)
         if body is None:
             super().do_GET()
@@ -195,18 +273,21 @@ class _EMPTY:
 
 
 class SiteServer:
-    """Serve ``directory`` on ``http://127.0.0.1:<port>/`` from a background thread."""
+    """Serve ``directory`` on ``http://127.0.0.1:<port>/`` from a background thread
+    (on every interface of this machine with ``host="0.0.0.0"``: ``serve_site.py
+    --reseau``), with the players' view relayed at :data:`PLAYERS_PATH`."""
 
     def __init__(self, directory: Path = SITE, port: int = 0, cache_seconds: int = 0,
                  quiet: bool = True, extra: dict[str, bytes] | None = None,
-                 isolated: bool = False) -> None:
+                 isolated: bool = False, host: str = "127.0.0.1") -> None:
         self.extra: dict[str, bytes] = dict(extra or {})
         attrs = {"cache_seconds": cache_seconds, "extra": self.extra, "isolated": isolated}
         handler = functools.partial(type("Handler", (_Handler,), attrs),
                                     directory=str(directory))
         if not quiet:
             os.environ.setdefault("ESCARMOUCHE_HTTP_LOG", "1")
-        self.httpd = _Server(("127.0.0.1", port), handler)
+        self.httpd = _Server((host, port), handler)
+        self.httpd.players = _Players()
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True,

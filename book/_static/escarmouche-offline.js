@@ -300,14 +300,37 @@
 
   // --- « Disponible hors ligne » ------------------------------------------------------------------
 
+  /** Ask the browser to keep this site's storage (the book and Python) when space runs
+   * short; the answer, as a sentence (issue 45). */
+  function persist() {
+    if (!navigator.storage || !navigator.storage.persist) return Promise.resolve("");
+    return navigator.storage.persist().then(function (granted) {
+      return granted ? " Le navigateur le gardera même à court de place."
+        : " Le navigateur pourra l’effacer s’il manque de place.";
+    }, function () { return ""; });
+  }
+
+  /** « Le livre est enregistré sur cet appareil » once the service worker has saved it. */
+  function bookSaved(slot) {
+    if (!("serviceWorker" in navigator)) return;
+    var said = el("span", { className: "escarmouche-offline-book", role: "status" });
+    slot.appendChild(said);
+    navigator.serviceWorker.ready.then(function () {
+      said.textContent = " Le livre est enregistré sur cet appareil" + NBSP + ": ses pages " +
+        "s’ouvrent sans réseau.";
+    });
+  }
+
   function control(slot, packages) {
     if (!("caches" in window) || !("serviceWorker" in navigator) || slot.dataset.offline) return;
     slot.dataset.offline = "1";
-    var button = el("button", { type: "button", className: "escarmouche-offline-download" }, ["Disponible hors ligne"]);
+    var label = slot.dataset.label || "Disponible hors ligne";
+    var button = el("button", { type: "button", className: "escarmouche-offline-download" }, [label]);
     var text = el("span", { className: "escarmouche-offline-text", role: "status", "aria-live": "polite" });
     var bar = el("progress", { className: "escarmouche-offline-progress", max: "1", value: "0", hidden: "" });
     var box = el("span", { className: "escarmouche-offline" }, [button, " ", text, " ", bar]);
     slot.appendChild(box);
+    bookSaved(slot);
     function cachedText(p) {
       return "Python est enregistré sur cet appareil (" + size(p.bytes) + ")" + NBSP +
         ": " + "«" + NBSP + "Activer" + NBSP + "» fonctionne sans réseau.";
@@ -326,7 +349,9 @@
     }, function () {
       box.hidden = true;
     });
+    var kept = "";
     button.addEventListener("click", function () {
+      persist().then(function (answer) { kept = answer; });
       button.disabled = true;
       bar.hidden = false;
       box.setAttribute("data-state", "busy");
@@ -339,7 +364,7 @@
       }).then(function (p) {
         bar.hidden = true;
         button.hidden = true;
-        text.textContent = cachedText(p);
+        text.textContent = cachedText(p) + kept;
         box.setAttribute("data-state", "cached");
       }, function (error) {
         bar.hidden = true;
@@ -423,8 +448,26 @@
     progressText: progressText,
     runtimeManifest: runtimeManifest,
   };
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register);
+  // The book's precache (about 16 MB, the PDF included) must not compete with Python's
+  // start on a first visit (issue 45): it waits for a quiet moment after the page has
+  // loaded, and for Python to be up when a page has started it (holdPrecache).
+  var holds = [];
+  function holdPrecache(promise) {
+    holds.push(Promise.resolve(promise).catch(function () {}));
+  }
+  function registerWhenQuiet() {
+    setTimeout(function () {
+      var idle = function () {
+        var cap = new Promise(function (resolve) { setTimeout(resolve, 60000); });
+        Promise.race([Promise.all(holds), cap]).then(register);
+      };
+      if ("requestIdleCallback" in window) window.requestIdleCallback(idle, { timeout: 5000 });
+      else idle();
+    }, 3000);
+  }
+  window.escarmoucheOffline.holdPrecache = holdPrecache;
+  if (document.readyState === "complete") registerWhenQuiet();
+  else window.addEventListener("load", registerWhenQuiet);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

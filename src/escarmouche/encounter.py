@@ -274,6 +274,15 @@ class Encounter:
         ctx = Ctx(self.state.draft(), self._system, self._rules, None)
         return list(self._system.actions(ctx, name))
 
+    def choice_values(self, actor: str, param: str, **params: Any) -> tuple[str, ...]:
+        """The values of the one-tap parameter ``param`` of ``actor``'s action that fit
+        now, given the other ``params`` (its target): :meth:`System.choice_values`, the
+        default first (the d100 defence: « aucune », then what the target may do)."""
+        if actor not in self.state.fighters:
+            return tuple(self._system.param_choices.get(param, ("", ()))[1])
+        ctx = Ctx(self.state.draft(), self._system, self._rules, None)
+        return self._system.choice_values(ctx, actor, param, params)
+
     def narration(self, since: int = 0) -> str:
         """The log as French text, one line per event, with turn headers."""
         lines: list[str] = []

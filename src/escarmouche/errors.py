@@ -64,7 +64,7 @@ FIELD_LABELS: dict[str, str] = {
     "competences": "compétences", "systeme": "système", "depart": "départ",
     "action_points": "points d’action", "unaware": "non avertis",
     "environment": "environnement", "stat": "caractéristique", "surprise_by": "surprise par",
-    "embuscade_par": "embuscade par",
+    "embuscade_par": "embuscade par", "visee": "visée",
 }
 
 

@@ -309,9 +309,16 @@ def test_with_cross_origin_isolation_interrupt_stops_python_in_place(page: Any) 
         stop.wait_for()
         page.wait_for_timeout(300)
         stop.click()
-        error = cell.locator(".escarmouche-live-error")
-        error.wait_for(timeout=30_000)
-        assert error.locator("p").inner_text().startswith("Erreur\u00a0: KeyboardInterrupt")
+        # issue 45: said as « interrompu », neither a failure nor Python's KeyboardInterrupt
+        stopped = cell.locator(".escarmouche-live-interrupted")
+        stopped.wait_for(timeout=30_000)
+        assert stopped.inner_text().startswith("Interrompu\u00a0: ")
+        page.wait_for_function("() => !document.querySelector('div.cell')"
+                               ".getAttribute('data-live').startsWith('running')")
+        note = cell.locator(".escarmouche-live-cell-status").inner_text()
+        assert note == "interrompu.", note
+        assert "KeyboardInterrupt" not in cell.inner_text()
+        assert cell.locator(".escarmouche-live-error").count() == 0
         assert bar.locator(".escarmouche-live-restarted").count() == 0
         code.fill("print('encore là :', n > 0)")
         code.press("Shift+Enter")

@@ -392,6 +392,8 @@ class Demo:
     def __init__(self) -> None:
         self.banner = ErrorBanner()
         self.output = widgets.HTML(value="")
+        # the answer to a tap: what the page script brings into view (issue 45)
+        self.output.add_class("esc-result")
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "widget" and isinstance(value, widgets.Widget):

@@ -18,7 +18,7 @@ from escarmouche.history import History
 from escarmouche.model import Json
 from escarmouche.savefile import parse_json
 from escarmouche.state import ENVIRONMENT, FighterState
-from escarmouche.text.fmt import join
+from escarmouche.text.fmt import de, join
 
 __all__ = ["PLAYER_CHANNEL", "TRACKER_SAVE", "health_word", "load_tracker_save",
            "player_view", "tracker_save"]
@@ -82,9 +82,11 @@ def player_view(enc: Encounter | None, hidden: Iterable[str] = ()) -> dict[str, 
         current = None
     if current == ENVIRONMENT:
         current = "l’environnement"
-    return {"titre": enc.system.title or st.system,
-            "tour": f"{enc.system.turn_word.capitalize()} {st.turn}",
-            "actuel": current, "ordre": rows, "fin": st.outcome if st.finished else None}
+    turn = f"{enc.system.turn_word.capitalize()} {st.turn}"
+    # the sentence the players read, elided (« au tour d’Aldric »)
+    moment = f"{turn}\u00a0: au tour {de(current)}." if current else turn
+    return {"titre": enc.system.title or st.system, "tour": turn, "actuel": current,
+            "phrase": moment, "ordre": rows, "fin": st.outcome if st.finished else None}
 
 
 def tracker_save(enc: Encounter, history: History, hidden: Iterable[str]) -> str:

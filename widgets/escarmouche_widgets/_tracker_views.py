@@ -156,8 +156,11 @@ def log_html(enc: Encounter | None) -> str:
     text = enc.narration()
     return (
         "<details open><summary><b>Journal du combat</b></summary>"
-        '<pre style="max-height: 18em; overflow: auto; white-space: pre-wrap; '
-        f'font-size: 13px">{h.esc(text)}</pre></details>'
+        # a box that scrolls from its end: the newest line shows first (issue 45)
+        '<div class="esc-tracker-log" style="max-height: 18em; overflow: auto; '
+        'display: flex; flex-direction: column-reverse">'
+        '<pre style="white-space: pre-wrap; font-size: 13px; margin: 0">'
+        f"{h.esc(text)}</pre></div></details>"
     )
 
 
@@ -187,7 +190,7 @@ class FighterRow:
         )
         typeset_labels(self.widget)
 
-    def show(self, enc: Encounter, current: bool) -> None:
+    def show(self, enc: Encounter, current: bool, hidden: bool | None = None) -> None:
         f = enc.state.fighters[self.name]
         known = list(enc.system.tracks)
         keys = sorted(f.tracks, key=lambda k: (known.index(k) if k in known else len(known),
@@ -199,6 +202,8 @@ class FighterRow:
         extra = f"<br><small>{h.esc(effects)}</small>" if effects else ""
         self.label.value = f"{name} <span>{h.esc(points)}{state}</span>{extra}"
         self.minus.disabled = self.plus.disabled = not keys or enc.state.finished
+        if hidden is not None and self.hide.value != hidden:
+            self.hide.value = hidden  # « Annuler » took a toggle back
 
     def close(self) -> None:
         self.widget.close()

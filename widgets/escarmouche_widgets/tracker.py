@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
-from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
+from escarmouche import Combatant, EscarmoucheError, Event, Timing
 from escarmouche import systems as _systems
 from escarmouche.encounter import Encounter
+from escarmouche.errors import FIELD_LABELS
 from escarmouche.history import History
 from escarmouche.model import timing_label
 from escarmouche.systems.base import ENVIRONMENT
@@ -45,11 +46,8 @@ from escarmouche_widgets._controls import (
     typeset_labels,
 )
 from escarmouche_widgets._parse import (
-    NumberField,
     RosterRow,
-    parse_idents,
     parse_params,
-    parse_stats,
     roster_rows,
 )
 from escarmouche_widgets._table import (
@@ -57,6 +55,20 @@ from escarmouche_widgets._table import (
     load_tracker_save,
     player_view,
     tracker_save,
+)
+from escarmouche_widgets._tracker_effects import (
+    AMOUNT,
+    DURATION,
+    NO_ONE,
+    TrackerEffects,
+    set_options,
+)
+from escarmouche_widgets._tracker_model import (
+    HideSteps,
+    choice_values,
+    engine_keys,
+    preferred_action,
+    preferred_target,
 )
 from escarmouche_widgets._tracker_views import (
     FighterRow,
@@ -70,21 +82,18 @@ from escarmouche_widgets._tracker_views import (
     status_html,
 )
 
-__all__ = ["CombatTracker", "load_encounter"]
+__all__ = ["AMOUNT", "DURATION", "CombatTracker", "engine_keys", "load_encounter"]
 
 #: the parameter that names an action's target (« cible », in every system)
 TARGET_PARAMS = ("cible",)
-#: the damage or healing box: what ``Encounter.adjust`` accepts (CORE-ERR), never clamped
-AMOUNT = NumberField("valeur des dégâts ou des soins", 0, 100_000, "CORE-ERR")
-#: the duration box: 0 (no end) or what an effect accepts, 1–10 000 (CORE-ERR)
-DURATION = NumberField("durée de l’effet", 0, 10_000, "CORE-ERR")
+
+
 def _timings(system: str) -> list[tuple[str, str]]:
     """The effect moments in ``system``'s words (« au début du tour du porteur », « au
     début de l’activation du porteur » in the Rulebook)."""
     chosen = _systems.get(system)
     return [(timing_label(t, turn_word=chosen.turn_word,
                           activation_word=chosen.activation_word), t.value) for t in Timing]
-_NO_ONE = "(aucun)"
 
 
 def load_encounter(text: str) -> Encounter:
@@ -104,7 +113,7 @@ PLAYER_LINK = (
 )
 
 
-class CombatTracker(Demo):
+class CombatTracker(TrackerEffects, Demo):
     """The GM's tracker. Controls are attributes (``system``, ``roster``, ``dice``,
     ``start_button``, ``next_button``, ``act_button``, ``undo_button`` …) so a test can
     drive it."""
@@ -116,6 +125,16 @@ class CombatTracker(Demo):
         self.history = History()
         #: fighters kept from the player view
         self.hidden: set[str] = set()
+        #: the « caché » toggles as undoable steps, beside ``history``
+        self.hide_steps = HideSteps()
+        #: the fight a new one replaced, with its history and hidden fighters: « Annuler »
+        #: brings it back (issue 45)
+        self.previous: tuple[Encounter, History, set[str]] | None = None
+        #: the fighter the action list was last drawn for (a new one gets the standard
+        #: action again)
+        self._choices_for: str | None = None
+        self._system_shown = system
+        self._asking: str | None = None
         self._target_param: str | None = None
         self._channel: Any = None
         offered = _systems.available() if systems is None else tuple(systems)
@@ -134,6 +153,16 @@ class CombatTracker(Demo):
         )
         self.start_button = button("Commencer le combat",
                                    button_style="primary", icon="play")
+        #: « a fight is under way: replace it? », asked before a new fight or a new
+        #: system replaces it (issue 45)
+        self.confirm_text = widgets.HTML("")
+        self.confirm_yes = button("Remplacer le combat", icon="check", button_style="danger")
+        self.confirm_no = button("Garder le combat en cours", icon="times")
+        self.confirm = widgets.VBox(
+            [self.confirm_text, widgets.HBox([self.confirm_yes, self.confirm_no],
+                                             layout=widgets.Layout(flex_flow="row wrap"))],
+            layout=widgets.Layout(display="none"))
+        self.confirm.add_class("esc-tracker-confirm")
         self.load_roster_button = button("Groupe d’exemple",
                                          tooltip="le groupe d’exemple du système")
         # the turn order, then the current fighter's actions
@@ -204,6 +233,8 @@ class CombatTracker(Demo):
         self.log = widgets.HTML("")
         self.player_link = widgets.HTML(PLAYER_LINK)
 
+        self.confirm_yes.on_click(lambda _b: self._confirmed(True))
+        self.confirm_no.on_click(lambda _b: self._confirmed(False))
         self.system.observe(self._on_system, names="value")
         self.load_roster_button.on_click(lambda _b: self.load_example())
         self.start_button.on_click(lambda _b: self.start())
@@ -220,11 +251,13 @@ class CombatTracker(Demo):
         self.import_button.on_click(lambda _b: self.import_json())
         self.upload.observe(self._on_upload, names="value")
         self.actor.observe(self._on_actor, names="value")
+        self.target.observe(self._on_target, names="value")
         self.action.observe(self._on_action, names="value")
         self.damage_who.observe(self._on_damage_who, names="value")
 
         setup = widgets.VBox([
             self.system,
+            self.confirm,
             self.roster.widget,
             self.load_roster_button,
             labelled("Dés", self.dice.widget),
@@ -235,16 +268,19 @@ class CombatTracker(Demo):
                          "</small>"),
             widgets.HBox([self.start_options, self.start_button]),
         ])
+        self.output.add_class("esc-tracker-result")
         self.setup = widgets.Accordion(children=[setup], titles=("Préparation du combat",),
                                        selected_index=0)
+        steps = widgets.HBox([self.act_button, self.next_button, self.undo_button,
+                              self.redo_button])
+        steps.add_class("esc-tracker-steps")
         turn = widgets.VBox([
             self.turn_line,
             self.order_box,
             widgets.HBox([self.actor, self.action]),
             widgets.HBox([self.target, self.choice_box]),
             self.params,
-            widgets.HBox([self.act_button, self.next_button, self.undo_button,
-                          self.redo_button]),
+            steps,
         ])
         folded = [
             (self.chart, "Chances d’agir en premier"),
@@ -274,6 +310,7 @@ class CombatTracker(Demo):
         self.tabs = widgets.Accordion(children=[w for w, _ in folded],
                                       titles=tuple(title for _, title in folded),
                                       selected_index=None)
+        turn.add_class("esc-tracker-turn")
         self.widget = widgets.VBox([
             self.setup,
             self.banner.widget,
@@ -323,7 +360,10 @@ class CombatTracker(Demo):
               rng: object = None) -> str:
         """Run one atomic operation of the fight as an undoable step; its events shown."""
         enc = self._running()
+        done = len(self.history.done)
         events = self.history.run(enc, label, lambda: operation(enc))
+        if len(self.history.done) != done:
+            self.hide_steps.fight_step_taken()
         return self._after(events, label, rng)
 
     def _after(self, events: Sequence[Event], heading: str, rng: object = None) -> str:
@@ -350,24 +390,26 @@ class CombatTracker(Demo):
         self._refresh_rows()
         names = list(enc.state.fighters) if enc is not None else []
         current = enc.current if enc is not None else None
-        _set_options(self.actor, names, current if current in names else None)
-        _set_options(self.damage_who, names, None)
-        _set_options(self.effect_preset_who, names, current if current in names else None)
-        _set_options(self.effect_bearer, [_NO_ONE, *names, ENVIRONMENT], None)
-        _set_options(self.effect_until, [_NO_ONE, *names], None)
+        set_options(self.actor, names, current if current in names else None)
+        set_options(self.damage_who, names, None)
+        set_options(self.effect_preset_who, names, current if current in names else None)
+        set_options(self.effect_bearer, [NO_ONE, *names, ENVIRONMENT], None)
+        set_options(self.effect_until, [NO_ONE, *names], None)
         effects = [(f"{e.id} · {e.name}" + (f" ({e.bearer})" if e.bearer else ""), e.id)
                    for e in (enc.state.effects if enc is not None else [])]
-        _set_options(self.effect_remove, effects, None)
+        set_options(self.effect_remove, effects, None)
         presets = _systems.get(str(self.system.value)).effect_presets
         if enc is not None:
             presets = enc.system.effect_presets
-        _set_options(self.effect_preset, [(p.label, p.name) for p in presets], None)
-        self.undo_button.disabled = self.history.undo_label is None
-        self.redo_button.disabled = self.history.redo_label is None
-        self.undo_button.tooltip = (f"annule : {self.history.undo_label}"
-                                    if self.history.undo_label else "rien à annuler")
-        self.redo_button.tooltip = (f"rétablit : {self.history.redo_label}"
-                                    if self.history.redo_label else "rien à rétablir")
+        set_options(self.effect_preset, [(p.label, p.name) for p in presets], None)
+        undo = self.hide_steps.undo_label(self.history)
+        redo = self.hide_steps.redo_label(self.history)
+        if undo is None and self.previous is not None:
+            undo = "le nouveau combat"
+        self.undo_button.disabled = undo is None
+        self.redo_button.disabled = redo is None
+        self.undo_button.tooltip = f"annule : {undo}" if undo else "rien à annuler"
+        self.redo_button.tooltip = f"rétablit : {redo}" if redo else "rien à rétablir"
         self._on_actor()
         self._on_damage_who()
         self._broadcast()
@@ -389,7 +431,8 @@ class CombatTracker(Demo):
             return
         st = enc.state
         for name in names:
-            self.rows[name].show(enc, name == st.current and not st.finished)
+            self.rows[name].show(enc, name == st.current and not st.finished,
+                                 name in self.hidden)
         if not st.started:
             line = "Combat pas encore commencé."
         elif st.finished:
@@ -425,10 +468,18 @@ class CombatTracker(Demo):
         return tracker_save(self._running(), self.history, self.hidden)
 
     def _on_actor(self, change: Any = None) -> None:
+        """The actor's actions, its system's standard action preselected for a fighter
+        whose turn begins (issue 45); the action kept while the same one goes on."""
         enc = self.encounter
-        specs = enc.actions(self.actor.value) if enc is not None and self.actor.value else []
+        actor = str(self.actor.value) if self.actor.value else None
+        specs = enc.actions(actor) if enc is not None and actor else []
         options = [(action_label(s.label, s.cost), s.id) for s in specs]
-        _set_options(self.action, options, None)
+        prefer = None
+        if enc is not None and actor:
+            prefer = preferred_action(enc, actor, self.action.value,
+                                      same_actor=actor == self._choices_for)
+        self._choices_for = actor
+        set_options(self.action, options, prefer)
         self._set_targets()
         self._on_action()
 
@@ -437,15 +488,33 @@ class CombatTracker(Demo):
         stands, else the first standing opponent."""
         enc = self.encounter
         if enc is None or self.actor.value not in enc.state.fighters:
-            _set_options(self.target, [], None)
+            set_options(self.target, [], None)
             return
-        fighters = enc.state.fighters
-        actor = fighters[str(self.actor.value)]
-        others = [n for n in fighters if n != actor.name]
-        standing = [n for n in others if not fighters[n].out and not fighters[n].fled]
-        kept = self.target.value if self.target.value in standing else None
-        foe = next((n for n in standing if fighters[n].side != actor.side), None)
-        _set_options(self.target, others, kept or foe)
+        actor = str(self.actor.value)
+        others = [n for n in enc.state.fighters if n != actor]
+        kept = str(self.target.value) if self.target.value else None
+        set_options(self.target, others, preferred_target(enc, actor, kept))
+
+    def _on_target(self, change: Any = None) -> None:
+        self._reset_choices()
+
+    def _reset_choices(self) -> None:
+        """Each one-tap choice back to its default, offering only what fits now: the
+        d100 defence is « aucune », then what the target may do (issue 45)."""
+        enc = self.encounter
+        if enc is None or not self.actor.value:
+            return
+        for hidden in self.choices.values():  # offered again later: from the default
+            if hidden not in self.choice_box.children and hidden.options:
+                hidden.value = hidden.options[0]
+        target = self.target.value if self._target_param else None
+        params = {self._target_param: target} if self._target_param and target else {}
+        for choice in self.choice_box.children:
+            param = next(k for k, w in self.choices.items() if w is choice)
+            values = choice_values(enc, str(self.actor.value), param, params)
+            if tuple(choice.options) != values:
+                choice.options = list(values)
+            choice.value = values[0]
 
     def _on_action(self, change: Any = None) -> None:
         enc = self.encounter
@@ -470,17 +539,53 @@ class CombatTracker(Demo):
             shown.append(self.choices[param])
         if tuple(shown) != self.choice_box.children:
             self.choice_box.children = tuple(shown)
+        self._reset_choices()
         others = [p for p in params if p != self._target_param and p not in choices]
-        self.params.placeholder = ", ".join(f"{p}=…" for p in others) or "clé=valeur, …"
+        # the French names (« cible engagée »), which the box also reads (issue 45)
+        self.params.placeholder = (", ".join(f"{FIELD_LABELS.get(p, p)}=…" for p in others)
+                                   or "clé=valeur, …")
 
-    def _on_damage_who(self, change: Any = None) -> None:
+    def _under_way(self) -> bool:
         enc = self.encounter
-        tracks: list[str] = []
-        if enc is not None and self.damage_who.value in enc.state.fighters:
-            tracks = list(enc.state.fighters[self.damage_who.value].tracks)
-        _set_options(self.damage_track, tracks, None)
+        return enc is not None and enc.state.started and not enc.state.finished
+
+    def _ask(self, what: str, question: str, yes: str) -> None:
+        """Ask before a fight under way is replaced: « Remplacer » or « Garder »."""
+        self._asking = what
+        self.confirm_text.value = h.paragraph(question)
+        self.confirm_yes.description = yes
+        self.confirm.layout.display = ""
+        self.setup.selected_index = 0
+
+    def _confirmed(self, yes: bool) -> None:
+        what, self._asking = self._asking, None
+        self.confirm.layout.display = "none"
+        self.confirm_text.value = ""
+        if what == "start":
+            if yes:
+                self.start(replace=True)
+            else:
+                self.setup.selected_index = None
+        elif what == "system":
+            if yes:
+                self._system_changed()
+            else:  # the dropdown back on the fight's system
+                self._asking = "revert"
+                self.system.value = self._system_shown
+                self._asking = None
 
     def _on_system(self, change: Any = None) -> None:
+        if self._asking == "revert" or self.system.value == self._system_shown:
+            return
+        if self._under_way():
+            self._ask("system", "Un combat est en cours : changer de système remplace le "
+                      "groupe par celui du nouveau système. Le combat en cours reste jouable "
+                      "jusqu’à « Commencer le combat ».", "Changer de système")
+            return
+        self._system_changed()
+
+    def _system_changed(self) -> None:
+        self._system_shown = str(self.system.value)
         chosen = _systems.get(self.system.value)
         self.start_options.placeholder = chosen.start_hint
         self.roster.stats_hint = stats_hint(str(self.system.value))
@@ -517,18 +622,30 @@ class CombatTracker(Demo):
         """Replace the roster by the example roster of the chosen system."""
         self.roster.set_rows(example_rows(str(self.system.value)))
 
-    def start(self) -> bool:
-        """Build the roster, roll (or read) initiative and start the first activation."""
+    def start(self, replace: bool = False) -> bool:
+        """Build the roster, roll (or read) initiative and start the first activation.
+        A fight under way is replaced only once the GM said so (``replace``, or
+        « Remplacer le combat »); « Annuler » then brings it back (issue 45)."""
 
         def compute() -> str:
             combatants: list[Combatant] = self.roster.combatants(self.system.value)
             options = parse_params(self.start_options.value)
             enc = Encounter(self.system.value, combatants)
+            if self._under_way() and not replace:
+                # the roster and the options are sound: now ask
+                self._ask("start", "Un combat est en cours : en commencer un nouveau ? "
+                          "« Annuler » pourra ramener le combat en cours.",
+                          "Remplacer le combat")
+                return h.paragraph("Un combat est en cours : confirmez ou gardez-le "
+                                   "(en haut du suivi).")
             rng = self._rng(None)
             history = History()
             events = history.run(enc, "Début du combat", lambda: enc.start(rng, **options))
             chart = odds_chart(enc)
+            if self.encounter is not None and self.encounter.state.started:
+                self.previous = (self.encounter, self.history, self.hidden)
             self.encounter, self.history, self.hidden = enc, history, set()
+            self.hide_steps = HideSteps()
             self.chart.value = chart
             self.json.value = ""
             self.download.value = ""
@@ -557,7 +674,10 @@ class CombatTracker(Demo):
                     f"Aucune action possible : « {self.actor.value} » ne peut rien faire "
                     "maintenant (CORE-ERR).", field="action", value=None, rule="CORE-ERR",
                 )
-            params = parse_params(self.params.value)
+            spec = next((s for s in enc.actions(str(self.actor.value))
+                         if s.id == self.action.value), None)
+            params = parse_params(engine_keys(self.params.value,
+                                              spec.params if spec is not None else ()))
             if self._target_param and self.target.value:
                 params.setdefault(self._target_param, self.target.value)
             for choice in self.choice_box.children:
@@ -574,7 +694,21 @@ class CombatTracker(Demo):
         """Undo the last step (a finished fight is reopened)."""
 
         def compute() -> str:
-            label = self.history.undo(self._running())
+            enc = self._running()
+            hidden = self.hide_steps.undo(self.history, self.hidden)
+            if hidden is not None:
+                self._refresh()
+                return h.paragraph(f"Annulé : {hidden}. « Rétablir » le refait.")
+            if self.previous is not None and len(self.history.done) <= 1:
+                # the new fight's start undone: the fight it replaced comes back whole
+                self.encounter, self.history, self.hidden = self.previous
+                self.previous = None
+                self.hide_steps = HideSteps()
+                self.chart.value = odds_chart(self.encounter)
+                self._refresh()
+                return h.paragraph("Annulé : le nouveau combat. Le combat qu’il remplaçait "
+                                   "est revenu tel qu’il était.")
+            label = self.history.undo(enc)
             self._refresh()
             return h.paragraph(f"Annulé : {label}. « Rétablir » la refait.")
 
@@ -584,7 +718,10 @@ class CombatTracker(Demo):
         """Redo the last step undone."""
 
         def compute() -> str:
-            label = self.history.redo(self._running())
+            enc = self._running()
+            label = self.hide_steps.redo(self.history, self.hidden)
+            if label is None:
+                label = self.history.redo(enc)
             self._refresh()
             return h.paragraph(f"Rétabli : {label}.")
 
@@ -608,92 +745,15 @@ class CombatTracker(Demo):
         return self._show(compute)
 
     def set_hidden(self, who: str, hidden: bool) -> None:
-        """Keep a fighter from the player view (or show it again)."""
+        """Keep a fighter from the player view (or show it again): an undoable step."""
+        if (who in self.hidden) == hidden:
+            return
         if hidden:
             self.hidden.add(who)
         else:
             self.hidden.discard(who)
-        self._broadcast()
-
-    def apply_damage(self) -> bool:
-        """Damage (or heal) a track by the value typed (a GM adjustment)."""
-
-        def compute() -> str:
-            who, track = self.damage_who.value, self.damage_track.value
-            if not who or not track:
-                self._running()
-                raise EscarmoucheError(
-                    "Aucune piste choisie : choisissez un combattant et une piste (CORE-ERR).",
-                    field="piste", value=None, rule="CORE-ERR",
-                )
-            amount = self.damage_amount.integer
-            delta = -amount if self.damage_kind.value == "dégâts" else amount
-            kind = str(self.damage_kind.value)
-            return self._step(f"{kind.capitalize()} : {who}",
-                              lambda enc: enc.adjust(str(who), str(track), delta, reason=kind))
-
-        return self._show(compute)
-
-    def add_preset(self) -> bool:
-        """Put the chosen preset (the system's conditions and effects) on a fighter."""
-
-        def compute() -> str:
-            enc = self._running()
-            preset = next((p for p in enc.system.effect_presets
-                           if p.name == self.effect_preset.value), None)
-            if preset is None or not self.effect_preset_who.value:
-                raise EscarmoucheError(
-                    "effet = aucun : choisissez un effet prêt et son porteur (CORE-ERR)",
-                    field="effet", value=None, rule="CORE-ERR")
-            who = str(self.effect_preset_who.value)
-            effect = preset.effect(who)
-            return self._step(f"Effet ajouté : {preset.name} ({who})",
-                              lambda e: e.add_effect(effect))
-
-        return self._show(compute)
-
-    def add_effect(self) -> bool:
-        """Add the effect described by the « Effets » controls."""
-
-        def compute() -> str:
-            self._running()
-            name = self.effect_name.value.strip()
-            if not name:
-                raise EscarmoucheError(
-                    "Effet sans nom : donnez un nom à l’effet, par exemple « poison » "
-                    "(CORE-ERR).", field="effet", value="", rule="CORE-ERR",
-                )
-            bearer = None if self.effect_bearer.value == _NO_ONE else self.effect_bearer.value
-            until = None if self.effect_until.value == _NO_ONE else self.effect_until.value
-            duration = self.effect_duration.integer
-            effect = Effect(
-                id="",
-                name=name,
-                timing=Timing(self.effect_timing.value),
-                bearer=bearer,
-                remaining=duration or None,
-                until_turn_of=until,
-                per_tick=parse_stats(self.effect_per_tick.value, name),
-                save_ends=bool(self.effect_save.value),
-                keywords=parse_idents(self.effect_keywords.value),
-                kind=_effect_kind(parse_stats(self.effect_per_tick.value, name)),
-            )
-            return self._step(f"Effet ajouté : {name}", lambda enc: enc.add_effect(effect))
-
-        return self._show(compute)
-
-    def remove_effect(self) -> bool:
-        def compute() -> str:
-            self._running()
-            if not self.effect_remove.value:
-                raise EscarmoucheError(
-                    "Aucun effet à retirer : aucun effet n’est en cours (CORE-ERR).",
-                    field="effet", value=None, rule="CORE-ERR",
-                )
-            which = str(self.effect_remove.value)
-            return self._step("Effet retiré", lambda enc: enc.remove_effect(which))
-
-        return self._show(compute)
+        self.hide_steps.record(self.history, who, hidden)
+        self._refresh()
 
     def export(self) -> bool:
         """Write the fight as JSON in the text box and offer it as a file."""
@@ -720,6 +780,7 @@ class CombatTracker(Demo):
         if enc.state.system in [v for _, v in self.system.options]:
             self.system.value = enc.state.system
         self.encounter, self.history, self.hidden = enc, history, hidden
+        self.hide_steps, self.previous = HideSteps(), None
         for row in self.rows.values():
             row.close()
         self.rows.clear()
@@ -729,30 +790,3 @@ class CombatTracker(Demo):
         return h.join(h.paragraph(
             f"Combat restauré : {len(enc.state.fighters)} combattants, "
             f"{len(enc.state.log)} événements, {enc.system.turn_word} {enc.turn}."))
-
-
-def _effect_kind(per_tick: Mapping[str, int]) -> str:
-    """« dégâts continus » or « régénération » when the effect only hurts or only heals."""
-    values = list(per_tick.values())
-    if values and all(v < 0 for v in values):
-        return "degats_continus"
-    if values and all(v > 0 for v in values):
-        return "regeneration"
-    return "generique"
-
-
-def _set_options(dropdown: widgets.Dropdown, options: Sequence[str | tuple[str, str]],
-                 prefer: str | None) -> None:
-    """Replace a dropdown's options (values or ``(label, value)`` pairs), keeping its
-    value when still offered, else ``prefer``, else the first option."""
-    old = dropdown.value
-    options = list(options)
-    values = [o[1] if isinstance(o, tuple) else o for o in options]
-    if list(dropdown.options) != options:
-        dropdown.options = options
-    if prefer is not None and prefer in values:
-        dropdown.value = prefer
-    elif old in values:
-        dropdown.value = old
-    elif values:
-        dropdown.value = values[0]

@@ -304,6 +304,8 @@ def comm_msg(comm_id: str, msg_id: str, data: str | dict[str, Any],
                 "content": {"comm_id": comm_id, "data": data},
                 "buffers": [_bytes(b) for b in buffers],
             })
+    except KeyboardInterrupt:  # « Interrompre » under a long step: stopped, not failed
+        pass
     finally:
         _parent = None
         send({"type": "idle", "msg_id": msg_id})

@@ -584,6 +584,13 @@
   };
   CellRun.prototype.error = function (message) {
     this.lastStream = null;
+    if (message.ename === "KeyboardInterrupt") {
+      // « Interrompre »: said as such, not as a failure with Python's name for it
+      this.area.appendChild(el("div", { className: "output escarmouche-live-interrupted", role: "status" }, [
+        el("p", { text: "Interrompu" + NBSP + ": l’exemple a été arrêté à votre demande." }),
+      ]));
+      return;
+    }
     var title = "Erreur" + NBSP + ": " + message.ename + (message.evalue ? NBSP + ": " + message.evalue : "");
     var box = el("div", { className: "output error escarmouche-live-error", role: "alert" }, [
       el("p", { text: title }),
@@ -665,6 +672,7 @@
       note.textContent = "en cours…";
       cell.source = area.value;
       runCell(cell, area.value).then(function (ok) {
+        // interrupted: the note already says « interrompu » (interrupt())
         if (!cell.interrupted) note.textContent = ok ? "" : "l’exemple a échoué (voir ci-dessous)";
         cell.interrupted = false;
         stop.hidden = true;
@@ -745,7 +753,17 @@
       var no = el("button", { type: "button", className: "escarmouche-live-resume-no" }, ["Ignorer"]);
       box.appendChild(el("p", { text: this.describe(record) }));
       box.appendChild(el("p", {}, [yes, " ", no]));
-      bar.appendChild(box);
+      // Offered where the fight is: just above the tracker, scrolled into view (issue 45),
+      // not in the bar at the top of the page, off-screen above the frozen snapshot.
+      var snapshot = document.querySelector(".esc-static-widget");
+      var cellNode = snapshot && snapshot.closest("div.cell");
+      var output = cellNode && cellNode.querySelector(".cell_output");
+      if (output) output.parentNode.insertBefore(box, output);
+      else bar.appendChild(box);
+      if (!location.hash) {
+        if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+        box.scrollIntoView({ block: "start" });
+      }
       var self = this;
       yes.addEventListener("click", function () {
         yes.disabled = no.disabled = true;
@@ -763,6 +781,15 @@
 
     afterActivation: function () {
       if (!config.tracker) return;
+      // The GM's page offers to keep the book and Python on this device, with the size
+      // (issue 45), in the bar at the top of the tracker's page.
+      if (config.tracker && shared.control) {
+        var keep = el("div", { className: "esc-offline-control escarmouche-live-keep",
+                               "data-label": "Garder le livre et Python sur cet appareil" });
+        bar.appendChild(keep);
+        shared.control(keep, config.packages);
+      }
+
       if (this.wanted) this.applyWanted();
       else runtime.post({ type: "autosave_start" });
     },
@@ -792,6 +819,7 @@
     if (!rt) return "";
     if (rt.interruptBuffer) {
       rt.interruptBuffer[0] = 2; // SIGINT: KeyboardInterrupt in the running cell
+      cell.interrupted = true; // its end says « interrompu », not a failure
       return "interrompu.";
     }
     // No cross-origin isolation (most static hosts): Python cannot be interrupted from the
@@ -814,6 +842,69 @@
       }));
     });
     return "interrompu" + NBSP + ": Python redémarre (voir en haut de la page).";
+  }
+
+  // --- one tap, one step (issue 45) -----------------------------------------------------------
+
+  // A step button of a live widget (« Agir », « Au suivant », « Lancer »…, not a one-tap
+  // choice) sends one message to Python. Until Python has answered it and the page shows
+  // the answer, a tap on any step button is not queued behind it: a double tap plays
+  // once, and another tap (or a step that lasts) shows « Python calcule… » with
+  // « Interrompre » under the button that runs.
+  var STEP_BUTTON = ".escarmouche-live-widget button.jupyter-button:not(.widget-toggle-button)";
+  var step = null;
+
+  function stepTaps() {
+    document.addEventListener("click", function (event) {
+      var tapped = event.target.closest && event.target.closest(STEP_BUTTON);
+      if (!tapped || !runtime || bar.getAttribute("data-live") !== "ready") return;
+      if (step) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        event.escarmoucheRefused = true; // escarmouche-site.js keeps awaiting the first tap's answer
+        step.refused += 1;
+        bar.setAttribute("data-refused-taps", String(Number(bar.getAttribute("data-refused-taps") || 0) + 1));
+        // the same button again at once is a double tap: ignored without a word
+        if (tapped !== step.button || Date.now() - step.since > 600) showBusy();
+        return;
+      }
+      var mine = { button: tapped, since: Date.now(), note: null, refused: 0 };
+      step = mine;
+      tapped.setAttribute("aria-busy", "true");
+      mine.timer = setTimeout(showBusy, 800); // a long step says so by itself
+      setTimeout(function () {
+        settled().then(function () { endStep(mine); });
+      }, 0);
+    }, true);
+  }
+
+  function showBusy() {
+    if (!step || step.note) return;
+    var mine = step;
+    var stop = el("button", { type: "button", className: "escarmouche-live-interrupt" }, ["■ Interrompre"]);
+    var text = el("span", { text: "Python calcule… " });
+    var note = el("div", { className: "escarmouche-live-busy", role: "status" }, [text, stop]);
+    stop.addEventListener("click", function () {
+      stop.disabled = true;
+      var said = interrupt({ source: "", original: "" });
+      text.textContent = said.charAt(0).toUpperCase() + said.slice(1) + " ";
+      mine.keep = true;
+    });
+    var box = mine.button.closest(".widget-hbox") || mine.button;
+    box.parentNode.insertBefore(note, box.nextSibling);
+    mine.note = note;
+  }
+
+  function endStep(mine) {
+    if (step !== mine) return;
+    clearTimeout(mine.timer);
+    mine.button.removeAttribute("aria-busy");
+    if (runtime && runtime.interruptBuffer) runtime.interruptBuffer[0] = 0;
+    step = null;
+    var note = mine.note;
+    if (!note) return;
+    if (mine.keep) setTimeout(function () { note.remove(); }, 4000);
+    else note.remove();
   }
 
   // --- activation -----------------------------------------------------------------------------
@@ -873,6 +964,8 @@
     button.setAttribute("aria-pressed", "true");
     document.documentElement.classList.add("escarmouche-live-on");
     var rt = startRuntime();
+    // the book's precache waits until Python is up (escarmouche-offline.js)
+    if (shared.holdPrecache) shared.holdPrecache(rt.ready);
     var started = performance.now();
     var total = 0;
     var moduleBytes = {};
@@ -988,6 +1081,7 @@
       if (!ok[0] || !ok[1] || runtime) return;
       var rt = startRuntime(true);
       rt.prestarted = true;
+      if (shared.holdPrecache) shared.holdPrecache(rt.ready);
       if (bar) bar.setAttribute("data-prestart", "1");
       // Python started from the cache: the widget library runs once it is up, beside the
       // imports, so that « Activer » finds both ready.
@@ -1018,6 +1112,7 @@
     // and the sizes are already there, so nothing moves when this script runs.
     bar.setAttribute("data-state", "off");
     tracker.offer();
+    stepTaps();
     if (runtime) bar.setAttribute("data-prestart", "1");
     // Light demo pages: « Activer pour jouer » on each drawn widget; the widget library
     // is fetched (and Python started, when already cached) once a demo scrolls into view

@@ -399,7 +399,9 @@ def outcome_bars_svg(
     k = legible_scale(width, smallest=12.0)  # every text at least MIN_TEXT_PX on a phone
     size = 12.0 * k
     row_h, bar_h = 28.0 * k, 18.0 * k
-    top = 40.0 * k
+    # a title wider than the chart wraps between words (never cut at both ends)
+    title_lines = _wrap(title, 15 * k, width - 24)
+    top = 40.0 * k + 20 * k * (len(title_lines) - 1)
     longest = max((_text_width(label, size) for label, _ in items), default=0.0)
     label_w = min(longest + 12, width * 0.45)
     value_w = 70.0 * k
@@ -407,7 +409,9 @@ def outcome_bars_svg(
     track_w = max(width - track_x - value_w - 12, 20.0)
     height = top + row_h * max(len(items), 1) + 12
     out = _svg_open(width, height, title)
-    out.append(_text(width / 2, 22 * k, title, size=15 * k, anchor="middle", weight="bold"))
+    for i, line in enumerate(title_lines):
+        out.append(_text(width / 2, (22 + 20 * i) * k, line, size=15 * k, anchor="middle",
+                         weight="bold"))
     if not items:
         out.append(_text(width / 2, top + row_h / 2, "Aucun résultat", anchor="middle",
                          size=size, fill=MUTED))  # fmt: skip

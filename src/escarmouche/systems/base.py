@@ -274,6 +274,10 @@ class System(Generic[R]):
     #: of the parameter: ``{param: (label, values)}`` (the tracker offers them as one-tap
     #: buttons, the first value chosen: the d100 defence); none by default
     param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {}
+    #: the actions the tracker preselects for the fighter whose turn it is, the first
+    #: one offered (the system's standard attack first: « attaquer » in every built-in
+    #: system; then what usually follows it in the same turn)
+    preferred_actions: ClassVar[tuple[str, ...]] = ("attaquer",)
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
     #: the word for one fighter's moment to act (« tour », or « activation » where
@@ -508,6 +512,13 @@ class System(Generic[R]):
             raise invalid("action", action, "CORE-ERR",
                           f"le système {self.name} ne sait pas résoudre cette action")
         resolver(ctx, actor, spec, params)
+
+    def choice_values(self, ctx: Ctx[R], actor: str, param: str,
+                      params: Mapping[str, Any]) -> tuple[str, ...]:
+        """The values of the one-tap parameter ``param`` (:attr:`param_choices`) that
+        ``actor``'s action may take now, given the other ``params`` chosen (its target):
+        the first one is the tracker's default. Default: every value, in order."""
+        return tuple(self.param_choices[param][1]) if param in self.param_choices else ()
 
     def auto_action(self, ctx: Ctx[R], actor: str) -> tuple[str, dict[str, Any]] | None:
         """A simple default choice for automated fights (``Encounter.run``); ``None`` to pass."""

@@ -119,6 +119,9 @@ class D100System(System[Rules]):
     #: the defence the target opposes to an attack (D100-PARRY-1, D100-DODGE-1)
     param_choices: ClassVar[Mapping[str, tuple[str, tuple[str, ...]]]] = {
         "defense": ("Défense", DEFENCES)}
+    #: an « attaque standard », then a parry prepared with the other half action
+    #: (D100-ACT-1, D100-PARRY-2)
+    preferred_actions: ClassVar[tuple[str, ...]] = ("attaquer", "preparer_parade")
     turn_word: ClassVar[str] = "round"
     situation_duels: ClassVar[tuple[SituationDuel, ...]] = (
         SituationDuel(
@@ -481,6 +484,22 @@ class D100System(System[Rules]):
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
         """The actions ``actor`` may still add to this turn's plan (D100-ACT-1..4)."""
         return [spec for spec in ACTIONS.values() if self._allowed(ctx, actor, spec)]
+
+    def choice_values(self, ctx: Ctx[Rules], actor: str, param: str,
+                      params: Mapping[str, Any]) -> tuple[str, ...]:
+        """The defences the target may oppose now, « aucune » first (the tracker's
+        default): a parry once prepared, a dodge with the skill, neither against a shot
+        (D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1)."""
+        target = params.get("cible")
+        if param != "defense" or not isinstance(target, str) \
+                or target not in ctx.state.fighters or actor not in ctx.state.fighters:
+            return super().choice_values(ctx, actor, param, params)
+        hand = params.get("main", "directrice")
+        hand = hand if hand in ("directrice", "non_directrice") else "directrice"
+        weapon = held(ctx, ctx.fighter(actor), hand) or get_weapon("mains_nues")
+        options = allowed_defences(ctx.fighter(target).combatant, guard(ctx, target),
+                                   weapon.ranged, ctx.rules)
+        return ("aucune", *options)
 
     def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
                 ) -> AbstractSet[str]:
