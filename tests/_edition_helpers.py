@@ -4,9 +4,11 @@ a published change of default leaves them meaningful)."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
-__all__ = ["other_value"]
+__all__ = ["other_value", "write_words"]
 
 
 def other_value(option: Any, value: object) -> object:
@@ -24,3 +26,18 @@ def other_value(option: Any, value: object) -> object:
                 continue
             return v
     return next((c for c in option.choices or () if c != value), None)
+
+
+def write_words(path: Path, summary: str = "Une édition relue par son concepteur.") -> None:
+    """The designer's words in the draft ``path``: a summary, and a text of their own
+    for each change whose text the drafting tool wrote (publishing refuses placeholders)."""
+    from escarmouche.editions.check import generated_text
+    from escarmouche.editions.data import SUMMARY_PLACEHOLDER, edition_to_toml, load_edition
+
+    edition = load_edition(path)
+    changes = tuple(dataclasses.replace(c, text=f"{c.text} Relu par le concepteur.")
+                    if generated_text(c) else c for c in edition.changes)
+    written = summary if edition.summary == SUMMARY_PLACEHOLDER else edition.summary
+    path.write_text(edition_to_toml(dataclasses.replace(edition, summary=written,
+                                                        changes=changes)),
+                    encoding="utf-8")

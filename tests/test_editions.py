@@ -45,6 +45,7 @@ from escarmouche.editions.odds import compare, option_label, value_label
 from escarmouche.editions.page import render_page, system_name, word_diff
 from escarmouche.editions.repo import build_pages, last_published
 from escarmouche.errors import ParameterError, SaveError
+from tests._edition_helpers import write_words
 from tests.test_book_coverage import RULING_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -412,6 +413,7 @@ def test_publishing_freezes_the_edition(copy: Path) -> None:
     """--publier writes editions/2/; the page then compares the two snapshots, and a new
     draft has nothing to publish."""
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    write_words(copy / "editions" / "2.toml")
     assert TOOL.publish(copy) == 2
     assert last_published(copy) == 2
     assert Snapshot.read(copy / "editions" / "2").rules["d20"]["save_target"] == 12

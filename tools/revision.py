@@ -75,30 +75,54 @@ def step(title: str, argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Non
     print(f"  fait en {took:.0f} s.", flush=True)
 
 
-def write_words(clone: Path) -> None:
-    """The designer's words in the draft: a summary, a text per change, no flag left."""
+def write_words(clone: Path, summary: str) -> None:
+    """The designer's words in the draft: a summary, a text per change (publishing
+    refuses the tool's placeholders), no flag left."""
     draft = max((p for p in (clone / "editions").glob("*.toml") if p.stem.isdigit()),
                 key=lambda p: int(p.stem))
+    done = subprocess.run(
+        [sys.executable, "-c", _WRITE_WORDS, str(draft), summary], cwd=clone,
+        env=_env(clone), check=False)
+    if done.returncode != 0:
+        raise SystemExit("révision : le brouillon n’a pas pu être rédigé.")
     text = draft.read_text(encoding="utf-8")
-    text = re.sub(r'(?m)^summary = ".*"$',
-                  'summary = "Deux parades par round, critiques explosifs au d12, réussites '
-                  'critiques jusqu’à 8 au Rulebook."', text)
     text = re.sub(r"(?m)^flag = .*\n", "", text)
     text = re.sub(r"(?m)^# À relire.*\n", "", text)
     draft.write_text(text, encoding="utf-8")
 
 
-def run(clone: Path) -> None:
+#: run in the clone's interpreter: each generated text replaced by the designer's
+_WRITE_WORDS = """
+import dataclasses, sys
+from pathlib import Path
+from escarmouche.editions.check import generated_text
+from escarmouche.editions.data import edition_to_toml, load_edition
+path = Path(sys.argv[1])
+edition = load_edition(path)
+changes = tuple(dataclasses.replace(c, text=c.text + " Relu et voulu par le concepteur.")
+                if generated_text(c) else c for c in edition.changes)
+path.write_text(edition_to_toml(dataclasses.replace(edition, summary=sys.argv[2],
+                                                    changes=changes)), encoding="utf-8")
+"""
+
+
+def _env(clone: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(clone / "src"), str(clone / "widgets"),
                                          env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+def run(clone: Path) -> None:
+    env = _env(clone)
     python = sys.executable
     for file, key, value in CHANGES:
         set_default(clone / file, key, value)
         print(f"— {key} = {value} ({file})")
     step("make edition : carnets réexécutés, brouillon écrit",
          [python, "tools/edition.py", "--duels", "50"], clone, env)
-    write_words(clone)
+    write_words(clone, "Deux parades par round, critiques explosifs au d12, réussites "
+                "critiques jusqu’à 8 au Rulebook.")
     step("publication de l’édition", [python, "tools/edition.py", "--publier"], clone, env)
     step("pages « Ce qui a changé » de l’édition publiée",
          [python, "tools/edition.py", "--pages", "--duels", "50"], clone, env)

@@ -34,7 +34,8 @@ de chaque changement, puis publiez-le avec --publier.
 Exemples :
   escarmouche edition --depot ~/escarmouche
   escarmouche edition --sans-carnets
-  escarmouche edition --publier"""
+  escarmouche edition --publier
+  escarmouche edition --depublier 2"""
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -48,6 +49,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="fige l’édition la plus récente (editions/<n>/)")
     p.add_argument("--refaire", action="store_true",
                    help="avec --publier : réécrit l’instantané d’une édition déjà publiée")
+    p.add_argument("--depublier", type=integer, metavar="N",
+                   help="retire la publication de l’édition N, la dernière publiée : "
+                        "son instantané est effacé, sa fiche redevient un brouillon et "
+                        "ses pages sont refaites")
     p.add_argument("--pages", action="store_true",
                    help="reconstruit seulement les pages « Ce qui a changé »")
     p.add_argument("--sans-carnets", action="store_true",
@@ -67,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         draft,
         publish,
         refresh_notebooks,
+        withdraw,
     )
 
     root = Path(args.depot)
@@ -75,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.duels <= 100_000:
         args._parser.error("--duels : entre 1 et 100 000")
     try:
-        if args.publier:
+        if args.depublier is not None:
+            last = withdraw(root, args.depublier)
+            print(f"Édition {args.depublier} retirée : son instantané "
+                  f"editions/{args.depublier}/ est effacé, editions/{args.depublier}.toml "
+                  f"redevient un brouillon ; la dernière édition publiée est la {last}.")
+        elif args.publier:
             number = publish(root, again=args.refaire)
             print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
         elif not args.pages:

@@ -37,6 +37,7 @@ __all__ = [
     "FORMAT",
     "KINDS",
     "NONE_WORD",
+    "SUMMARY_PLACEHOLDER",
     "Change",
     "Edition",
     "Snapshot",
@@ -191,6 +192,9 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
 
 #: how an edition file writes ``None`` (TOML has no null): « aucune » valeur
 NONE_WORD = "aucune"
+
+#: the summary the drafting tool writes; an edition is not published with it
+SUMMARY_PLACEHOLDER = "À rédiger : le résumé de cette édition."
 
 
 def _check_option_change(where: str, change: Mapping[str, Any]) -> None:

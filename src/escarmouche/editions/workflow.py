@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from escarmouche.editions.data import (
-    NONE_WORD,
+    SUMMARY_PLACEHOLDER,
     Change,
     Edition,
     Snapshot,
@@ -57,7 +57,7 @@ from escarmouche.editions.prose import Contradiction, contradictions, example_le
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
 __all__ = ["all_or_nothing", "archive_pdf", "book_contradictions", "draft", "merge_written",
-           "pdf_name", "printed_boxes", "publish", "refresh_notebooks"]
+           "pdf_name", "printed_boxes", "publish", "refresh_notebooks", "withdraw"]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -83,7 +83,7 @@ def draft(root: Path, *, today: dt.date | None = None,
     changes = options + [c for c in rule_text_changes(before.texts, now.texts)
                          if not set(c.rules) <= quoted]
     path = root / "editions" / f"{last + 1}.toml"
-    summary = "À rédiger : le résumé de cette édition."
+    summary = SUMMARY_PLACEHOLDER
     if path.exists():
         old = load_edition(path)
         summary = old.summary
@@ -153,19 +153,9 @@ def merge_written(fresh: list[Change], written: tuple[Change, ...]) -> list[Chan
 def _generated(change: Change) -> bool:
     """Whether a change's text is the one the drafting tool writes for it (nothing the
     designer wrote would be lost by regenerating it)."""
-    if change.kind != "option-default" or not (change.system and change.option):
-        return change.text in (f"Nouvelle règle {r}." for r in change.rules[:1]) or \
-            change.text in (f"Texte de {r} révisé." for r in change.rules[:1]) or \
-            change.text in (f"La règle {r} est retirée." for r in change.rules[:1])
-    from escarmouche.editions.check import _engine_name
+    from escarmouche.editions.check import generated_text
 
-    name = _engine_name(change.system, change.option)
-    if name is None:
-        return False
-    values = [None if v == NONE_WORD else v for v in (change.before, change.after)]
-    before = {} if change.before is None else {change.system: {name: values[0]}}
-    again = option_changes(before, {change.system: {name: values[1]}})
-    return bool(again) and again[0].text == change.text
+    return generated_text(change)
 
 
 def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
@@ -215,6 +205,39 @@ def publish(root: Path, *, again: bool = False) -> int:
     archive_pdf(root, newest - 1)
     take_snapshot(root).write(root / "editions" / str(newest))
     return newest
+
+
+def withdraw(root: Path, number: int) -> int:
+    """Withdraw the publication of edition ``number`` (``escarmouche edition
+    --depublier N``): its snapshot ``editions/<n>/`` is removed, its file
+    ``editions/<n>.toml`` is a draft again, and the pages that compared it as published
+    (« entre … et n ») are removed; :func:`~escarmouche.editions.repo.build_pages` then
+    rewrites its page, its errata sheet and the journal as they were before publishing.
+    Only the last publication may be withdrawn, while no later draft exists, and never
+    the first edition. Returns the edition then last published."""
+    import shutil
+
+    from escarmouche.editions.page import span_name
+
+    last = last_published(root)
+    if number != last:
+        raise SystemExit(
+            f"L’édition {number} n’est pas la dernière publiée" + (
+                f" (la dernière est la {last})" if last else " (aucune ne l’est)")
+            + " : seule la dernière publication se retire. Rien n’a été retiré.")
+    if number <= 1:
+        raise SystemExit("L’édition 1 ne se retire pas : le livre n’aurait plus "
+                         "d’édition publiée. Rien n’a été retiré.")
+    later = [n for n in edition_files(root) if n > number]
+    if later:
+        raise SystemExit(
+            f"Le brouillon editions/{min(later)}.toml suit l’édition {number} : "
+            "supprimez-le d’abord (il a été rédigé contre elle). Rien n’a été retiré.")
+    shutil.rmtree(root / "editions" / str(number))
+    for first in range(1, number):
+        (root / "book" / "editions" / f"{span_name(first, number)}.md").unlink(
+            missing_ok=True)
+    return last_published(root)
 
 
 def pdf_name(number: int) -> str:

@@ -1,0 +1,100 @@
+"""Publishing only what a designer wrote, and withdrawing a publication (issue 42):
+``--publier`` refuses a summary or a change text the drafting tool wrote, naming the
+file and the line; ``--depublier N`` withdraws the last publication and restores the
+pages as they were before it. Rule ID: CORE-ERR (the refusals)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+
+from escarmouche.editions.data import SUMMARY_PLACEHOLDER, load_edition
+from escarmouche.editions.repo import last_published
+from tests._edition_helpers import write_words
+from tests.test_editions import TOOL, copy
+
+__all__ = ["copy"]
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("\u202f", " ").replace("\u00a0", " ").split())
+
+
+def _line(path: Path, needle: str) -> int:
+    text = path.read_text(encoding="utf-8")
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def test_a_placeholder_summary_is_not_published_core_err(copy: Path) -> None:
+    """CORE-ERR: the summary the tool wrote (« À rédiger… ») is refused, with the file and
+    its line; nothing is frozen."""
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    path = copy / "editions" / "2.toml"
+    assert load_edition(path).summary == SUMMARY_PLACEHOLDER
+    with pytest.raises(ValueError) as err:
+        TOOL.publish(copy)
+    text = _plain(str(err.value))
+    assert text.startswith(f"2.toml, ligne {_line(path, 'summary =')} — "), text
+    assert "« summary »" in text and "rédigez le résumé" in text, text
+    assert not (copy / "editions" / "2").exists()
+    assert TOOL.main(["--publier"], root=copy) == 1
+
+
+def test_a_generated_change_text_is_not_published_core_err(copy: Path) -> None:
+    """CORE-ERR: a change whose text is still the generated sentence (an option's « … : la
+    valeur par défaut passe de … », a rule's « Texte de X révisé. ») is refused, naming
+    its field and line; once every text is written, the edition publishes."""
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    path = copy / "editions" / "2.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r'(?m)^summary = ".*"$', 'summary = "Des critiques plus larges."',
+                           text), encoding="utf-8")
+    with pytest.raises(ValueError) as err:
+        TOOL.publish(copy)
+    message = _plain(str(err.value))
+    first = load_edition(path).changes[0]
+    assert "« changes[0].text »" in message, message
+    assert message.startswith("2.toml, ligne "), message
+    assert first.text.strip()[:30] in message
+    write_words(path)
+    assert TOOL.publish(copy) == 2
+
+
+def test_withdrawing_the_last_publication_restores_the_pages_core_err(
+        copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CORE-ERR: ``--depublier 2`` removes edition 2's snapshot, its file is a draft again
+    and its pages are as they were before publishing; only the last publication can be
+    withdrawn, never edition 1, and not while a later draft exists."""
+    assert TOOL.main(["--sans-carnets", "--duels", "3"], root=copy) == 0
+    pages = copy / "book" / "editions"
+    before = {p.name: p.read_bytes() for p in pages.glob("*.md")}
+    write_words(copy / "editions" / "2.toml")
+    assert TOOL.main(["--publier", "--duels", "3"], root=copy) == 0
+    assert last_published(copy) == 2
+    draft_text = (copy / "editions" / "2.toml").read_text(encoding="utf-8")
+    # not the last one, the first one
+    assert TOOL.main(["--depublier", "1", "--duels", "3"], root=copy) == 1
+    assert "n’est pas la dernière publiée (la dernière est la 2)" in _plain(
+        capsys.readouterr().err)
+    (copy / "editions" / "3.toml").write_text(draft_text.replace("number = 2", "number = 3"),
+                                              encoding="utf-8")
+    assert TOOL.main(["--depublier", "2", "--duels", "3"], root=copy) == 1
+    assert "editions/3.toml suit l’édition 2" in _plain(capsys.readouterr().err)
+    (copy / "editions" / "3.toml").unlink()
+    capsys.readouterr()
+    assert TOOL.main(["--depublier", "2", "--duels", "3"], root=copy) == 0
+    out = _plain(capsys.readouterr().out)
+    assert "Édition 2 retirée" in out and "la dernière édition publiée est la 1" in out
+    assert last_published(copy) == 1
+    assert not (copy / "editions" / "2").exists()
+    assert (copy / "editions" / "2.toml").read_text(encoding="utf-8") == draft_text
+    # the journal and the page of edition 2 are those of the draft again (the summary
+    # aside, which the designer wrote in between)
+    after = {p.name: p.read_bytes() for p in pages.glob("*.md")}
+    assert set(after) == set(before)
+    assert "brouillon" in after["journal.md"].decode().lower()
+    with pytest.raises(SystemExit, match="L’édition 1 ne se retire pas"):
+        TOOL.withdraw(copy, 1)
