@@ -222,21 +222,30 @@ def test_d20_roll_off_cap_odds_match_the_engine_d20_init_1(cap: int) -> None:
 
 
 @pytest.mark.parametrize("cap", [1, 2, 5])
-def test_d12_cap_odds_match_the_engine_d12_init_3_d12_init_4(cap: int) -> None:
-    """D12-INIT-3: the engine refuses the (cap + 1)-th perfect tie in a row; D12-INIT-4:
-    it stops a roll-off after ``cap`` tied rounds. The « Initiative bloquée » cells are
-    those powers of the chance of one tie (1/12)."""
+def test_d12_cap_odds_match_the_engine_d12_init_6(cap: int) -> None:
+    """D12-INIT-6: past ``cap`` rerolls of a perfect tie (D12-INIT-3), or ``cap`` tied
+    roll-off rounds (D12-INIT-4), the engine draws lots (one die with 2 faces for two
+    tied names) and the fight goes on. The « Borne atteinte » cells are those powers of
+    the chance of one tie: 1/12 for two camps or two fighters; for six camps, the chance
+    that two of six d12 are equal."""
     rules = d12.Rules(max_initiative_rerolls=cap, max_roll_off_rounds=cap)
     groups = [Combatant("A", "x"), Combatant("B", "y")]
-    ties = _tied_rounds_before_error(lambda rng: d12.initiative(groups, rng, rules=rules),
-                                     2, 0)
-    assert ties == cap + 1
+    rng = ScriptedRolls([1] * 1000)
+    init = d12.initiative(groups, rng, rules=rules)
+    ties = (rng.used - 1) // 2
+    assert ties == cap + 1 and [lot.dice for lot in init.lots] == [(1,)]
     team = [Combatant("A", "x"), Combatant("B", "x")]
-    rounds = _tied_rounds_before_error(lambda rng: d12.initiative(team, rng, rules=rules),
-                                       2, 2)
-    assert rounds == cap
-    assert cap_odds(rules) == {"relances": Fraction(1, 12) ** ties,
-                               "departage": Fraction(1, 12) ** rounds}
+    rng = ScriptedRolls([1] * 1000)
+    init = d12.initiative(team, rng, rules=rules)
+    rounds = (rng.used - 1 - 2) // 2
+    assert rounds == cap and len(init.roll_offs[0].lots) == 1
+    odds = cap_odds(rules)
+    assert odds["relances_duel"] == Fraction(1, 12) ** ties
+    assert odds["departage"] == Fraction(1, 12) ** rounds
+    six = 1 - Fraction(12 * 11 * 10 * 9 * 8 * 7, 12 ** 6)
+    assert odds["relances"] == six ** ties
+    cells = {t.key: t for t in standard_odds("d12", rules)}["d12.caps"].rows
+    assert "6 camps" in cells[0][0] and cells[0][1][0] == odds["relances"]
 
 
 def test_rare_odds_read_as_one_in_n() -> None:
