@@ -38,7 +38,8 @@ RULE_IDS: tuple[str, ...] = (
     "D12-INIT-6",
     "D12-SURPRISE-1", "D12-SURPRISE-2", "D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1",
     "D12-EXPLODE-1", "D12-ACT-1",
-    "D20-TIME-1", "D20-INIT-1", "D20-START-1", "D20-ACT-1", "D20-ACT-2", "D20-ACT-3",
+    "D20-TIME-1", "D20-INIT-1", "D20-INIT-2", "D20-START-1", "D20-ACT-1", "D20-ACT-2",
+    "D20-ACT-3",
     "D20-END-1", "D20-END-2", "D20-OPP-1", "D20-OPP-2", "D20-IMM-1", "D20-IMM-2",
 )
 
@@ -50,7 +51,7 @@ RULING_IDS: tuple[str, ...] = (
     "D100-RANGED-5", "D100-JUMP-1", "D100-JUMP-2",
     "D12-INIT-3", "D12-INIT-4", "D12-INIT-6", "D12-SURPRISE-2", "D12-CRIT-1", "D12-ADV-1",
     "D12-EXPLODE-1",
-    "D20-INIT-1", "D20-ACT-3", "D20-IMM-1",
+    "D20-INIT-1", "D20-INIT-2", "D20-ACT-3", "D20-IMM-1",
 )
 
 #: the rulings that state facts of the original edition: their admonition says so

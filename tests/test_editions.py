@@ -9,6 +9,7 @@ D20-END-1)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import html
 import importlib.util
 import json
@@ -41,6 +42,7 @@ from escarmouche.editions import (
     standard_odds,
     wilson,
 )
+from escarmouche.editions.data import _book_facts, book_rule_texts
 from escarmouche.editions.odds import compare, option_label, value_label
 from escarmouche.editions.page import render_page, system_name, word_diff
 from escarmouche.editions.repo import build_pages, last_published
@@ -326,6 +328,15 @@ def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                                                     encoding="utf-8")
     (tmp_path / "book" / "autre.ipynb").write_text(json.dumps(_notebook("inchangé")),
                                                   encoding="utf-8")
+    # the baseline is one edition, snapshot and book sources alike: the rule texts of
+    # the copied sources as they read under edition 1's rules (a rule the book added
+    # since, such as a later ruling, is then not a change of this scripted edition)
+    for name in systems.NAMES:
+        monkeypatch.setattr(systems.get(name), "default_rules",
+                            functools.partial(_rules, name, {}))
+    (tmp_path / "editions" / "1" / "rules-text.json").write_text(json.dumps(
+        book_rule_texts(tmp_path, _book_facts(tmp_path)), ensure_ascii=False, indent=1)
+        + "\n", encoding="utf-8")
     # the engine of this repository: edition 1's rules with one change per system (not
     # the engine's defaults now, which a later edition may have changed)
     for name in systems.NAMES:

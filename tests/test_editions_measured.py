@@ -18,7 +18,7 @@ from escarmouche import Combatant, systems
 from escarmouche.dice import ScriptedRolls
 from escarmouche.editions.odds import compare, standard_odds
 from escarmouche.editions.page import comparison_html
-from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.errors import EscarmoucheError
 from escarmouche.odds import OddsTable, one_in
 from escarmouche.systems import d12, d20
 from escarmouche.systems.d12.odds import cap_odds
@@ -199,24 +199,16 @@ def test_immediate_action_comes_back_d20_imm_1() -> None:
     assert immediate_chances(4, 4, d20.Rules(immediate_reset="debut_du_round")) == 3
 
 
-def _tied_rounds_before_error(run: Any, dice_per_round: int, first: int) -> int:
-    """How many tied rounds the engine plays before its bound error, with dice that
-    always tie: the dice used, less the first draw, per round."""
-    rng = ScriptedRolls([7] * 1000)
-    with pytest.raises(RuleBoundError):
-        run(rng)
-    return (rng.used - first) // dice_per_round
-
-
-@pytest.mark.parametrize("cap", [1, 2, 5])
-def test_d20_roll_off_cap_odds_match_the_engine_d20_init_1(cap: int) -> None:
-    """D20-INIT-1: the engine stops after ``cap`` tied roll-off rounds, so the chance to
-    reach the bound is (1/20)^cap, the « Initiative bloquée » cell."""
+@pytest.mark.parametrize("cap", [2, 5])
+def test_d20_roll_off_cap_odds_match_the_engine_d20_init_2(cap: int) -> None:
+    """D20-INIT-2: past ``cap`` tied roll-off rounds the engine draws lots, so the chance
+    to reach the bound is (1/20)^cap, the « Borne atteinte » cell."""
     pair = [Combatant("A", "x"), Combatant("B", "y")]
     rules = d20.Rules(max_roll_off_rounds=cap)
-    rounds = _tied_rounds_before_error(
-        lambda rng: d20.roll_initiative(pair, rng, rules=rules), 2, 2)
-    assert rounds == cap
+    rng = ScriptedRolls([1] * 1000)
+    ini = d20.roll_initiative(pair, rng, rules=rules)
+    rounds = (rng.used - 2 - 1) // 2
+    assert rounds == cap and sorted(r.lot for r in ini.rolls) == [1, 2]
     cell = {t.key: t for t in standard_odds("d20", rules)}["d20.caps"].rows[0][1][0]
     assert cell == Fraction(1, 20) ** rounds
 

@@ -123,6 +123,8 @@ FACTS: Mapping[str, Callable[[], str]] = {
     "d20_round_seconds": lambda: fmt.number(_d20().ROUND_SECONDS),
     "d20_default_weapon": lambda: str(_defaults("d20").default_weapon),
     "d20_save_target": lambda: fmt.number(_defaults("d20").save_target),
+    "d20_max_roll_offs": lambda: fmt.plural(_defaults("d20").max_roll_off_rounds,
+                                            "jet de départage", "jets de départage"),
     "d20_dwarf_poison": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["nain"]["poison"]),
     "d20_halfling_fear": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["halfelin"]["terreur"]),
     "d20_immediate_reset": lambda: _label("d20", "immediate_reset"),

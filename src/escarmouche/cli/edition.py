@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             last = withdraw(root, args.depublier)
             print(f"Édition {args.depublier} retirée : son instantané "
                   f"editions/{args.depublier}/ est effacé, editions/{args.depublier}.toml "
-                  f"redevient un brouillon ; la dernière édition publiée est la {last}.")
+                  f"redevient un brouillon ; la dernière édition publiée est la {last}.")
         elif args.publier:
             number = publish(root, again=args.refaire)
             print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")

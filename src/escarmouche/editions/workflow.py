@@ -224,14 +224,14 @@ def withdraw(root: Path, number: int) -> int:
         raise SystemExit(
             f"L’édition {number} n’est pas la dernière publiée" + (
                 f" (la dernière est la {last})" if last else " (aucune ne l’est)")
-            + " : seule la dernière publication se retire. Rien n’a été retiré.")
+            + " : seule la dernière publication se retire. Rien n’a été retiré.")
     if number <= 1:
-        raise SystemExit("L’édition 1 ne se retire pas : le livre n’aurait plus "
+        raise SystemExit("L’édition 1 ne se retire pas : le livre n’aurait plus "
                          "d’édition publiée. Rien n’a été retiré.")
     later = [n for n in edition_files(root) if n > number]
     if later:
         raise SystemExit(
-            f"Le brouillon editions/{min(later)}.toml suit l’édition {number} : "
+            f"Le brouillon editions/{min(later)}.toml suit l’édition {number} : "
             "supprimez-le d’abord (il a été rédigé contre elle). Rien n’a été retiré.")
     shutil.rmtree(root / "editions" / str(number))
     for first in range(1, number):
