@@ -8,7 +8,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-__all__ = ["other_value", "write_words"]
+__all__ = ["other_value", "review_all", "write_words"]
 
 
 def other_value(option: Any, value: object) -> object:
@@ -41,3 +41,17 @@ def write_words(path: Path, summary: str = "Une édition relue par son concepteu
     path.write_text(edition_to_toml(dataclasses.replace(edition, summary=written,
                                                         changes=changes)),
                     encoding="utf-8")
+
+
+def review_all(root: Path, number: int = 2) -> list[str]:
+    """Mark every example « à relire » of edition ``number`` as read in its file (the
+    designer's answer when the example's text stays right); the cells marked."""
+    from escarmouche.editions.data import edition_to_toml, load_edition
+    from escarmouche.editions.workflow import book_reviews
+
+    path = root / "editions" / f"{number}.toml"
+    edition = load_edition(path)
+    cells = [r.cell for r in book_reviews(root, edition)]
+    path.write_text(edition_to_toml(dataclasses.replace(
+        edition, reviewed=edition.reviewed + tuple(cells))), encoding="utf-8")
+    return cells

@@ -47,7 +47,7 @@ from escarmouche.editions.odds import compare, option_label, value_label
 from escarmouche.editions.page import render_page, system_name, word_diff
 from escarmouche.editions.repo import build_pages, last_published
 from escarmouche.errors import ParameterError, SaveError
-from tests._edition_helpers import write_words
+from tests._edition_helpers import review_all, write_words
 from tests.test_book_coverage import RULING_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,7 +112,7 @@ def test_the_last_published_snapshot_is_the_engine_now() -> None:
 
 @pytest.mark.parametrize(("over", "field"), [
     ({"number": 0}, "number"),
-    ({"format": 2}, "format"),
+    ({"format": 3}, "format"),
     ({"date": "30/11/2026"}, "date"),
     ({"date": "2026-02-30"}, "date"),
     ({"changes": [{"kind": "typo", "rules": ["RB-D100-1"], "text": "x"}]}, "changes[0].kind"),
@@ -428,6 +428,7 @@ def test_publishing_freezes_the_edition(copy: Path) -> None:
     draft has nothing to publish."""
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     write_words(copy / "editions" / "2.toml")
+    assert review_all(copy) == ["exemple#1"]
     assert TOOL.publish(copy) == 2
     assert last_published(copy) == 2
     assert Snapshot.read(copy / "editions" / "2").rules["d20"]["save_target"] == 12

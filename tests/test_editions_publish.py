@@ -13,7 +13,7 @@ import pytest
 
 from escarmouche.editions.data import SUMMARY_PLACEHOLDER, load_edition
 from escarmouche.editions.repo import last_published
-from tests._edition_helpers import write_words
+from tests._edition_helpers import review_all, write_words
 from tests.test_editions import TOOL, copy
 
 __all__ = ["copy"]
@@ -60,6 +60,7 @@ def test_a_generated_change_text_is_not_published_core_err(copy: Path) -> None:
     assert message.startswith("2.toml, ligne "), message
     assert first.text.strip()[:30] in message
     write_words(path)
+    review_all(copy)
     assert TOOL.publish(copy) == 2
 
 
@@ -72,6 +73,7 @@ def test_withdrawing_the_last_publication_restores_the_pages_core_err(
     pages = copy / "book" / "editions"
     before = {p.name: p.read_bytes() for p in pages.glob("*.md")}
     write_words(copy / "editions" / "2.toml")
+    review_all(copy)
     assert TOOL.main(["--publier", "--duels", "3"], root=copy) == 0
     assert last_published(copy) == 2
     draft_text = (copy / "editions" / "2.toml").read_text(encoding="utf-8")
@@ -98,3 +100,65 @@ def test_withdrawing_the_last_publication_restores_the_pages_core_err(
     assert "brouillon" in after["journal.md"].decode().lower()
     with pytest.raises(SystemExit, match="L’édition 1 ne se retire pas"):
         TOOL.withdraw(copy, 1)
+
+
+def test_examples_whose_output_changed_are_reread_before_publishing_core_err(
+        copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CORE-ERR: an example whose output changed on a page whose text the edition did not
+    touch is listed « à relire » by make edition, with its old and new lines; publishing
+    refuses until the designer answers, by marking it read in the edition file
+    (``reviewed``, format 2) — the file written then still loads, and a format-1 file
+    still loads too."""
+    assert TOOL.main(["--sans-carnets", "--duels", "3"], root=copy) == 0
+    out = _plain(capsys.readouterr().out)
+    assert ("À relire avant de publier : exemple#1 : la sortie a changé, le texte de la "
+            "page non ; avant « Réussite critique : 5,0 % » ; après « Réussite critique : "
+            "10,0 % »") in out, out
+    path = copy / "editions" / "2.toml"
+    write_words(path)
+    with pytest.raises(SystemExit, match=r"1 exemple à relire") as err:
+        TOOL.publish(copy)
+    assert "« reviewed » dans editions/2.toml" in _plain(str(err.value.code))
+    assert not (copy / "editions" / "2").exists()
+    assert review_all(copy) == ["exemple#1"]
+    edition = load_edition(path)
+    assert edition.reviewed == ("exemple#1",) and "format = 2" in path.read_text("utf-8")
+    assert load_edition(copy / "editions" / "1.toml").reviewed == ()
+    assert TOOL.publish(copy) == 2
+
+
+def test_stale_prose_is_found_in_every_form_it_is_written_core_err() -> None:
+    """CORE-ERR, D20-IMM-1, RB-SURPRISE-2: a changed option is looked for by its label
+    (even one ending in « ) », which ``\\b`` never matched), the label's short forms and
+    the words its rule's box uses: a hand-written statement that still describes the old
+    default is a contradiction, one that reads the new value is not."""
+    from escarmouche.editions.data import Change, Snapshot
+    from escarmouche.editions.prose import contradictions
+    from escarmouche.editions.workflow import printed_boxes
+    from tests.test_editions import ROOT
+
+    boxes = printed_boxes(ROOT)
+    immediate = Change("option-default", ("D20-IMM-1",), "x", "d20",
+                       "retour_action_immediate", "debut_de_son_tour", "debut_du_round")
+    stale = Snapshot({}, {"D20-IMM-1": "Le droit revient au début de son propre tour "
+                                       "(édition originale)."}, {})
+    found = contradictions(stale, stale, [immediate])
+    assert [c.rule for c in found] == ["D20-IMM-1"]
+    assert "« au début de son propre tour (édition originale) »" in _plain(found[0].reason)
+    fresh = Snapshot({}, {"D20-IMM-1": "Le droit revient au début de chaque round."}, {})
+    assert contradictions(fresh, fresh, [immediate]) == []
+
+    surprise = Change("option-default", ("RB-SURPRISE-2",), "x", "rulebook",
+                      "valeur_groupe_surprise", "weakest", "mean")
+    by_hand = Snapshot({}, {"RB-SURPRISE-2": "Par défaut, les attaquants testent la plus "
+                                             "faible DIS de leur groupe."}, {})
+    box = {"RB-SURPRISE-2": boxes["RB-SURPRISE-2"]}  # the book's, read under « weakest »
+    reasons = [c.reason for c in contradictions(by_hand, by_hand, [surprise], boxes=box)]
+    assert ["l’énoncé" in r for r in reasons] == [True, False]
+    assert "la plus faible DIS" in reasons[0]
+    # a box whose « par défaut » still names the old value is stale too
+    old_box = {"RB-SURPRISE-2": '- par défaut, **défavorable aux attaquants** : la plus '
+                                'faible DIS (`"weakest"`) ;\n- ou **la moyenne** (`"mean"`).'}
+    empty = Snapshot({}, {}, {})
+    assert [c.rule for c in contradictions(empty, empty, [surprise], boxes=old_box)] == [
+        "RB-SURPRISE-2"]

@@ -97,12 +97,17 @@ import dataclasses, sys
 from pathlib import Path
 from escarmouche.editions.check import generated_text
 from escarmouche.editions.data import edition_to_toml, load_edition
+from escarmouche.editions.workflow import book_reviews
 path = Path(sys.argv[1])
 edition = load_edition(path)
 changes = tuple(dataclasses.replace(c, text=c.text + " Relu et voulu par le concepteur.")
                 if generated_text(c) else c for c in edition.changes)
-path.write_text(edition_to_toml(dataclasses.replace(edition, summary=sys.argv[2],
-                                                    changes=changes)), encoding="utf-8")
+# every example « à relire » read: its text stays right under the new rules
+read = tuple(r.cell for r in book_reviews(path.parent.parent, edition))
+print(f"  {len(read)} exemples à relire, marqués relus.")
+path.write_text(edition_to_toml(dataclasses.replace(
+    edition, summary=sys.argv[2], changes=changes, reviewed=edition.reviewed + read)),
+    encoding="utf-8")
 """
 
 

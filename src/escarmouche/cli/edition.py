@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from escarmouche.editions.workflow import (
         all_or_nothing,
         book_contradictions,
+        book_reviews,
         draft,
         publish,
         refresh_notebooks,
@@ -110,6 +111,13 @@ def run(args: argparse.Namespace) -> int:
                       "chaque texte, puis lancez « escarmouche edition --publier ».")
                 for found in book_contradictions(root, edition):
                     print(f"À corriger avant de publier\u00a0: {found}")
+                unread = book_reviews(root, edition)
+                for review in unread:
+                    print(f"À relire avant de publier\u00a0: {review}")
+                if unread:
+                    print(f"Pour chaque exemple à relire\u202f: corrigez son texte dans "
+                          f"book_src/, ou, s’il reste juste, ajoutez-le à « reviewed » dans "
+                          f"editions/{edition.number}.toml (reviewed = [\"page#n\", …]).")
             _say_pages(pages)
             return 0
         pages = build_pages(root, duels=args.duels)

@@ -33,6 +33,7 @@ from escarmouche.model import Json
 from escarmouche.text.fmt import de, join, quote
 
 __all__ = [
+    "CLARIFICATIONS",
     "FLAGS",
     "FORMAT",
     "KINDS",
@@ -54,8 +55,10 @@ __all__ = [
     "schema",
 ]
 
-#: the edition format this engine reads and writes (the schema's version)
-FORMAT = 1
+#: the newest edition format this engine reads and writes (the schema's version): 2 adds
+#: the « clarification » kind and the ``reviewed`` examples; a format-1 file still loads,
+#: and a file is written in format 1 when it needs nothing of format 2
+FORMAT = 2
 
 #: the kinds of change, with their French labels
 KINDS: Mapping[str, str] = {
@@ -65,7 +68,12 @@ KINDS: Mapping[str, str] = {
     "new-ruling": "interprétation nouvelle",
     "changed-ruling": "interprétation changée",
     "option-default": "valeur par défaut d’une option",
+    "clarification": "clarification",
 }
+
+#: the kinds printed on the errata sheet under « Clarifications », apart from errata,
+#: and that mark no rule « Modifié dans l’édition n » (a rewording, not a change of rule)
+CLARIFICATIONS = frozenset({"clarification"})
 
 #: the marks the drafting tool leaves on a change for the designer to re-read (the
 #: ``flag`` of a change), with their French labels; an edition is not published with one
@@ -129,15 +137,27 @@ class Edition:
     date: _dt.date
     summary: str
     changes: tuple[Change, ...] = ()
+    #: the examples (``page#n``) whose changed output the designer re-read (format 2)
+    reviewed: tuple[str, ...] = ()
+
+    @property
+    def format(self) -> int:
+        """1 unless the edition needs format 2 (a clarification, reviewed examples)."""
+        needs = self.reviewed or any(c.kind in CLARIFICATIONS for c in self.changes)
+        return 2 if needs else 1
 
     def to_json(self) -> dict[str, Json]:
-        return {"format": FORMAT, "number": self.number, "date": self.date.isoformat(),
-                "summary": self.summary, "changes": [c.to_json() for c in self.changes]}
+        out: dict[str, Json] = {"format": self.format, "number": self.number,
+                                "date": self.date.isoformat(), "summary": self.summary,
+                                "changes": [c.to_json() for c in self.changes]}
+        if self.reviewed:
+            out["reviewed"] = list(self.reviewed)
+        return out
 
 
-def schema() -> dict[str, Any]:
-    """The published JSON Schema of an edition file (format 1)."""
-    return _schema.load("edition-1")
+def schema(version: int = 1) -> dict[str, Any]:
+    """The published JSON Schema of an edition file (format 1, or 2)."""
+    return _schema.load(f"edition-{version}")
 
 
 def _fail(field: str, value: object, why: str) -> SaveError:
@@ -164,7 +184,8 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
     plain: dict[str, Any] = dict(data)
     if isinstance(plain.get("date"), _dt.date):
         plain["date"] = plain["date"].isoformat()
-    problem = _schema.validate("edition-1", plain)
+    name = "edition-2" if plain.get("format") == 2 else "edition-1"
+    problem = _schema.validate(name, plain)
     if problem is not None:
         raise SaveError(problem.message("CORE-ERR", root="édition"),
                         field=problem.path or "édition", value=problem.value,
@@ -187,7 +208,8 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         changes.append(Change(c["kind"], tuple(c["rules"]), c["text"], c.get("system"),
                               c.get("option"), c.get("before"), c.get("after"),
                               c.get("flag")))
-    return Edition(plain["number"], date, plain["summary"], tuple(changes))
+    return Edition(plain["number"], date, plain["summary"], tuple(changes),
+                   tuple(plain.get("reviewed", ())))
 
 
 #: how an edition file writes ``None`` (TOML has no null): « aucune » valeur
@@ -309,13 +331,17 @@ def edition_to_toml(edition: Edition) -> str:
     """The edition file, as ``tools/edition.py`` writes it (TOML, French comments)."""
     head = [
         "# Une fiche par édition du livre ; le plus grand numéro est l’édition en cours.",
-        "# Format : escarmouche/schemas/edition-1.schema.json ; la page « Ce qui a changé »",
+        f"# Format : escarmouche/schemas/edition-{edition.format}.schema.json ;"
+        " la page « Ce qui a changé »",
         "# est produite depuis cette fiche (tools/edition.py, make edition).",
-        f"format = {FORMAT}",
+        f"format = {edition.format}",
         f"number = {edition.number}",
         f"date = {edition.date.isoformat()}",
         f"summary = {_toml_value(edition.summary)}",
     ]
+    if edition.reviewed:
+        head.append("# Exemples relus : leur sortie a changé, leur texte reste juste.")
+        head.append(f"reviewed = {_toml_value(list(edition.reviewed))}")
     if not edition.changes:
         head.append("changes = []")
     blocks = [change_to_toml(c) for c in edition.changes]

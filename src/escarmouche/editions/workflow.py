@@ -53,11 +53,29 @@ from escarmouche.editions.data import (
     rule_text_changes,
     take_snapshot,
 )
-from escarmouche.editions.prose import Contradiction, contradictions, example_lead_ins
+from escarmouche.editions.prose import (
+    Contradiction,
+    ToReview,
+    contradictions,
+    example_lead_ins,
+    examples_to_review,
+)
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
-__all__ = ["all_or_nothing", "archive_pdf", "book_contradictions", "draft", "merge_written",
-           "pdf_name", "printed_boxes", "publish", "refresh_notebooks", "withdraw"]
+__all__ = [
+    "all_or_nothing",
+    "archive_pdf",
+    "book_contradictions",
+    "book_reviews",
+    "draft",
+    "merge_written",
+    "pdf_name",
+    "printed_boxes",
+    "publish",
+    "refresh_notebooks",
+    "touched_pages",
+    "withdraw",
+]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -172,6 +190,39 @@ def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
                           example_lead_ins(root / "book"), printed_boxes(root))
 
 
+def book_reviews(root: Path, edition: Edition) -> list[ToReview]:
+    """The examples to re-read before publishing ``edition``
+    (:func:`~escarmouche.editions.prose.examples_to_review`): their output changed since
+    the last published edition, the text of their page did not (:func:`touched_pages`),
+    and the edition file does not list them in ``reviewed``."""
+    last = last_published(root)
+    if edition.number <= last:
+        last = edition.number - 1
+    before = snapshot(root, last) if last > 0 else None
+    if before is None:
+        return []
+    return examples_to_review(before, take_snapshot(root), touched=touched_pages(root, last),
+                              reviewed=edition.reviewed)
+
+
+def touched_pages(root: Path, number: int) -> set[str]:
+    """The pages (``d12/initiative``) whose source ``book_src/<page>.md`` changed since
+    edition ``number`` was published (the commit that wrote its snapshot, through git;
+    uncommitted edits count). Empty without git or without that commit."""
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                              check=False)
+        return done.stdout if done.returncode == 0 else ""
+
+    commit = git("log", "-1", "--format=%H", "--", f"editions/{number}/outputs.json").strip()
+    if not commit:
+        return set()
+    names = git("diff", "--name-only", commit, "--", "book_src").split()
+    names += git("ls-files", "--others", "--exclude-standard", "--", "book_src").split()
+    return {n.removeprefix("book_src/").removesuffix(".md") for n in names
+            if n.endswith(".md")}
+
+
 def printed_boxes(root: Path) -> dict[str, str]:
     """The « Interprétation retenue » box of each rule as the book prints it now: the
     engine's values filled in (``{{ … }}``)."""
@@ -199,6 +250,14 @@ def publish(root: Path, *, again: bool = False) -> int:
         raise SystemExit("Le livre contredit l’édition " + str(newest) + "\u00a0:\n"
                          + "\n".join(f"- {c}" for c in found)
                          + "\nRien n’a été publié.")
+    unread = [] if again else book_reviews(root, editions[newest])
+    if unread:
+        raise SystemExit(
+            f"{_count_examples(len(unread))} à relire avant de publier l’édition {newest} "
+            "(leur sortie a changé, le texte de leur page non)\u00a0:\n"
+            + "\n".join(f"- {r}" for r in unread)
+            + f"\nRelisez chacun\u202f: corrigez son texte dans book_src/, ou ajoutez-le à "
+            f"« reviewed » dans editions/{newest}.toml s’il reste juste. Rien n’a été publié.")
     if last_published(root) >= newest and not again:
         raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
                          "instantané).")
@@ -238,6 +297,10 @@ def withdraw(root: Path, number: int) -> int:
         (root / "book" / "editions" / f"{span_name(first, number)}.md").unlink(
             missing_ok=True)
     return last_published(root)
+
+
+def _count_examples(n: int) -> str:
+    return f"{n} exemple{'s' if n > 1 else ''}"
 
 
 def pdf_name(number: int) -> str:
