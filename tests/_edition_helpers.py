@@ -12,20 +12,11 @@ __all__ = ["other_value", "review_all", "write_words"]
 
 
 def other_value(option: Any, value: object) -> object:
-    """A value other than ``value`` that ``option`` (:class:`escarmouche.options.Option`)
-    accepts: the other boolean, the next or previous whole number within bounds (3 or 1
-    for an optional number left unset), another declared choice; ``None`` when there is
-    no scalar one (a set of traits, a weapon, the action catalogue)."""
-    if isinstance(value, bool):
-        return not value
-    if value is None or isinstance(value, int):
-        for v in ((3, 1) if value is None else (value + 1, value - 1)):
-            try:
-                option.check_value(v)
-            except ValueError:
-                continue
-            return v
-    return next((c for c in option.choices or () if c != value), None)
+    """A value other than ``value`` that ``option`` accepts
+    (:func:`escarmouche.options.another_value`)."""
+    from escarmouche.options import another_value
+
+    return another_value(option, value)
 
 
 def write_words(path: Path, summary: str = "Une édition relue par son concepteur.") -> None:

@@ -91,6 +91,7 @@ def test_edition_one_lists_every_ruling_of_the_spec() -> None:
     assert {c.kind for c in edition.changes} == {"new-ruling"}
 
 
+@pytest.mark.published
 def test_the_last_published_snapshot_is_the_engine_now() -> None:
     """The snapshot of the last published edition holds today's defaults and rule texts
     (a designer who changes a default without drafting an edition fails here)."""

@@ -135,6 +135,24 @@ def run(clone: Path) -> None:
          [python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *TESTS], clone, env)
 
 
+def clone_checkout(clone: Path) -> None:
+    """A clone of this checkout in ``clone``, with its uncommitted changes, and the
+    shared folder next to it when there is one."""
+    subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)],
+                   check=True)
+    # the working tree as it is, uncommitted changes included
+    for rel in subprocess.run(["git", "ls-files", "-m", "-o", "--exclude-standard"],
+                              cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.splitlines():
+        src = ROOT / rel
+        if src.is_file():
+            (clone / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, clone / rel)
+    shared = ROOT.parent / "shared"
+    if shared.exists() and not (clone.parent / "shared").exists():
+        (clone.parent / "shared").symlink_to(shared)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = FrenchParser(description="Joue de bout en bout, sur un clone jetable, la "
                           "révision d’un concepteur.")
@@ -143,19 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(parser, argv)
     with tempfile.TemporaryDirectory(prefix="escarmouche-revision-") as tmp:
         clone = Path(args.garder) if args.garder else Path(tmp) / "depot"
-        subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)],
-                       check=True)
-        # the working tree as it is, uncommitted changes included
-        for rel in subprocess.run(["git", "ls-files", "-m", "-o", "--exclude-standard"],
-                                  cwd=ROOT, capture_output=True, text=True,
-                                  check=True).stdout.splitlines():
-            src = ROOT / rel
-            if src.is_file():
-                (clone / rel).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(src, clone / rel)
-        shared = ROOT.parent / "shared"
-        if shared.exists() and not (clone.parent / "shared").exists():
-            (clone.parent / "shared").symlink_to(shared)
+        clone_checkout(clone)
         start = time.monotonic()
         run(clone)
         print(f"Révision jouée de bout en bout en {time.monotonic() - start:.0f} s : rien ne "

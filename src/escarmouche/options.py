@@ -61,6 +61,7 @@ from escarmouche.text.fmt import join, number, quote
 __all__ = [
     "META_KEY",
     "Option",
+    "another_value",
     "check_options",
     "find",
     "option",
@@ -225,6 +226,29 @@ class Option:
         if isinstance(value, tuple):
             return [v.to_json() if hasattr(v, "to_json") else v for v in value]
         return value
+
+
+def another_value(option: Option, value: object) -> object:
+    """A value other than ``value`` that ``option`` accepts: the other boolean, the next
+    or previous whole number within bounds (3 or 1 for an optional number left unset),
+    another declared choice; ``None`` when there is no scalar one (a set of traits, a
+    weapon, the action catalogue). What the moved-defaults run and the edition tests
+    change a default to.
+
+    >>> from escarmouche.systems import d12
+    >>> another_value(d12.SYSTEM.option("max_initiative_rerolls"), 20)
+    21
+    """
+    if isinstance(value, bool):
+        return not value
+    if value is None or isinstance(value, int):
+        for v in ((3, 1) if value is None else (value + 1, value - 1)):
+            try:
+                option.check_value(v)
+            except ValueError:
+                continue
+            return v
+    return next((c for c in option.choices or () if c != value), None)
 
 
 def option(default: Any, *, label: str, key: str, rules: Iterable[str] = (),

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
                 for review in unread:
                     print(f"À relire avant de publier\u00a0: {review}")
                 if unread:
-                    print(f"Pour chaque exemple à relire\u202f: corrigez son texte dans "
+                    print(f"Pour chaque exemple à relire\u00a0: corrigez son texte dans "
                           f"book_src/, ou, s’il reste juste, ajoutez-le à « reviewed » dans "
                           f"editions/{edition.number}.toml (reviewed = [\"page#n\", …]).")
             _say_pages(pages)
