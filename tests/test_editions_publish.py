@@ -162,3 +162,43 @@ def test_stale_prose_is_found_in_every_form_it_is_written_core_err() -> None:
     empty = Snapshot({}, {}, {})
     assert [c.rule for c in contradictions(empty, empty, [surprise], boxes=old_box)] == [
         "RB-SURPRISE-2"]
+
+
+def test_a_rewording_is_a_clarification_apart_from_errata_core_err() -> None:
+    """CORE-ERR: a change of kind « clarification » (format 2) is printed under
+    « Reformulations » apart from the errata, counted apart, marks no rule « Modifié »;
+    a revised statement's new wording is printed on the errata sheet; a draft whose
+    rewording the designer re-kinded as a clarification keeps it once."""
+    import datetime as dt
+    import importlib.util
+    import sys
+
+    from escarmouche.editions.data import Change, Edition, edition_to_toml, parse_edition
+    from escarmouche.editions.sheets import counts, errata_page
+    from escarmouche.editions.workflow import merge_written
+    from tests.test_editions import ROOT
+
+    worded = Change("clarification", ("D12-INIT-5",), "Le texte dit mieux la même règle.")
+    revised = Change("revised-rule", ("D12-INIT-3",), "Les listes se comparent autrement.")
+    edition = Edition(2, dt.date(2027, 1, 15), "Relecture.", (revised, worded))
+    texts = {"D12-INIT-3": "Nouvel ordre des listes.", "D12-INIT-5": "L’environnement joue "
+             "en dernier à 12."}
+    sheet = _plain(errata_page(edition, texts=texts))
+    assert sheet.index("**Errata") < sheet.index("**Reformulations : le texte change, pas "
+                                                 "la règle**")
+    assert "Nouvel énoncé de D12-INIT-3 : « Nouvel ordre des listes. »" in sheet
+    assert counts(edition) == "1 erratum et 1 reformulation"
+    again = parse_edition(__import__("tomllib").loads(edition_to_toml(edition)))
+    assert again == edition
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "escarmouche_editions_h42", ROOT / "book" / "_ext" / "escarmouche_editions.py")
+        assert spec and spec.loader
+        ext = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(ext)
+    finally:
+        sys.path.remove(str(ROOT / "book" / "_ext"))
+    assert set(ext.marks({2: edition})) == {"D12-INIT-3"}
+    fresh = [Change("revised-rule", ("D12-INIT-5",), "Texte de D12-INIT-5 révisé.")]
+    assert merge_written(fresh, (worded,)) == [worded]

@@ -157,6 +157,11 @@ def merge_written(fresh: list[Change], written: tuple[Change, ...]) -> list[Chan
     out = []
     for change in fresh:
         prev = by_key.pop(change.key, None)
+        if prev is None and change.kind in ("revised-rule", "changed-ruling"):
+            # the designer re-kinded a rewording as a clarification: the same change
+            prev = by_key.pop(("clarification", ",".join(change.rules)), None)
+            if prev is not None:
+                change = dataclasses.replace(change, kind=prev.kind)
         if prev is None or _generated(prev):
             out.append(change)
             continue
