@@ -202,3 +202,26 @@ def test_a_rewording_is_a_clarification_apart_from_errata_core_err() -> None:
     assert set(ext.marks({2: edition})) == {"D12-INIT-3"}
     fresh = [Change("revised-rule", ("D12-INIT-5",), "Texte de D12-INIT-5 révisé.")]
     assert merge_written(fresh, (worded,)) == [worded]
+
+
+def test_a_safety_bound_is_listed_apart_from_the_rules_d12_init_6() -> None:
+    """D12-INIT-6: a change of a safety bound (``option(bound=…)``) is not an erratum of
+    the rules: the errata sheet and the counts list it apart; an example that shows a
+    chart is told « [graphique] », never by its repr."""
+    import datetime as dt
+
+    from escarmouche.editions.data import Change, Edition, _cell_text
+    from escarmouche.editions.sheets import counts, errata_page, sorted_changes
+
+    cap = Change("option-default", ("D12-INIT-3", "D12-INIT-6"), "Cinq relances.", "d12",
+                 "relances_initiative_max", 20, 5)
+    parry = Change("option-default", ("D100-PARRY-3",), "Deux parades.", "d100",
+                   "parades_par_round", 1, 2)
+    edition = Edition(2, dt.date(2027, 1, 15), "Bornes.", (cap, parry))
+    assert [k for k, _ in sorted_changes(edition)] == ["errata", "bornes"]
+    assert counts(edition) == "1 erratum et 1 borne de sûreté"
+    sheet = _plain(errata_page(edition))
+    assert sheet.index("Cinq relances") > sheet.index("**Bornes de sûreté : le moteur")
+    svg = [{"output_type": "display_data", "data": {
+        "image/svg+xml": "<svg/>", "text/plain": "<IPython.core.display.SVG object>"}}]
+    assert _cell_text(svg) == "[graphique]"

@@ -44,6 +44,7 @@ __all__ = [
     "Snapshot",
     "book_rule_texts",
     "edition_to_toml",
+    "is_bound",
     "load_edition",
     "option_changes",
     "option_rules",
@@ -434,6 +435,20 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
     return out
 
 
+def is_bound(change: Change) -> bool:
+    """Whether ``change`` sets an option that is a safety bound of the engine
+    (``option(bound=…)``), not a rule: listed apart from the rules' changes."""
+    if change.kind != "option-default" or not (change.system and change.option):
+        return False
+    from escarmouche.errors import EscarmoucheError
+    from escarmouche.systems import get
+
+    try:
+        return bool(get(change.system).option(change.option).bound)
+    except EscarmoucheError:
+        return False
+
+
 def _known(system: str, option: str) -> bool:
     from escarmouche.errors import EscarmoucheError
     from escarmouche.systems import get
@@ -572,6 +587,8 @@ def _cell_text(outputs: Sequence[Mapping[str, Any]]) -> str:
             data = o.get("data", {})
             if "text/html" in data:
                 parts.append(_html_text(_joined(data["text/html"])))
+            elif "image/svg+xml" in data or "image/png" in data:
+                parts.append("[graphique]")  # not its repr (« <…SVG object> »)
             elif "text/plain" in data:
                 parts.append(_joined(data["text/plain"]))
     return "\n".join(p.strip("\n") for p in parts if p.strip())

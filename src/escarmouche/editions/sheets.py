@@ -54,12 +54,15 @@ def sorted_changes(edition: Edition) -> list[tuple[str, list[Change]]]:
     """The changes of ``edition``, errata first, then the rulings (« clarifications »
     where the text is silent), then the rewordings (``clarification``: the text says
     the same rule in other words), the groups that have at least one change."""
-    errata = [c for c in edition.changes if c.kind in ERRATA_KINDS]
+    from escarmouche.editions.data import is_bound
+
+    errata = [c for c in edition.changes if c.kind in ERRATA_KINDS and not is_bound(c)]
     rulings = [c for c in edition.changes
                if c.kind not in ERRATA_KINDS and c.kind not in CLARIFICATIONS]
     worded = [c for c in edition.changes if c.kind in CLARIFICATIONS]
+    bounds = [c for c in edition.changes if is_bound(c)]
     return [(k, v) for k, v in (("errata", errata), ("clarifications", rulings),
-                                ("reformulations", worded)) if v]
+                                ("reformulations", worded), ("bornes", bounds)) if v]
 
 
 def _rules(change: Change) -> str:
@@ -116,7 +119,8 @@ def errata_page(edition: Edition, *, published: bool = True,
                   "(« la règle ci-dessus »).", ""]
     titles = {"errata": "Errata\u00a0: ce qui change dans les règles",
               "clarifications": "Clarifications\u00a0: les interprétations retenues",
-              "reformulations": "Reformulations\u00a0: le texte change, pas la règle"}
+              "reformulations": "Reformulations\u00a0: le texte change, pas la règle",
+              "bornes": "Bornes de sûreté\u00a0: le moteur, pas les règles"}
     for kind, changes in groups:
         lines += [f"**{titles[kind]}**", ""]  # no section inside a container
         for change in changes:
@@ -184,7 +188,8 @@ def counts(edition: Edition) -> str:
     '1 clarification'
     """
     words = {"errata": ("erratum", "errata"), "clarifications": ("clarification", None),
-             "reformulations": ("reformulation", None)}
+             "reformulations": ("reformulation", None),
+             "bornes": ("borne de sûreté", "bornes de sûreté")}
     return join([plural(len(c), *words[k]) for k, c in sorted_changes(edition)],
                 empty="aucun changement")
 
