@@ -225,3 +225,32 @@ def test_a_safety_bound_is_listed_apart_from_the_rules_d12_init_6() -> None:
     svg = [{"output_type": "display_data", "data": {
         "image/svg+xml": "<svg/>", "text/plain": "<IPython.core.display.SVG object>"}}]
     assert _cell_text(svg) == "[graphique]"
+
+
+def test_an_out_of_range_declaration_is_one_french_line_core_err() -> None:
+    """CORE-ERR: a default that its own declaration refuses (a designer's typo in
+    rules.py) stops with one French line naming the file and the line of the
+    declaration, not a traceback through every import; a caller's bad value is still
+    the usual refusal."""
+    import dataclasses
+    import inspect
+
+    from escarmouche.errors import ParameterError
+    from escarmouche.options import check_options, option
+    from escarmouche.systems import d12
+
+    @dataclasses.dataclass(frozen=True)
+    class Faulty:
+        cap: int = option(5000, label="relances au plus", key="relances", lo=1, hi=1000)
+
+        def __post_init__(self) -> None:
+            check_options(self)
+
+    with pytest.raises(SystemExit) as err:
+        Faulty()
+    text = _plain(str(err.value.code))
+    line = inspect.getsourcelines(Faulty)[1] + 2  # the decorator, then the class
+    assert text.startswith(f"escarmouche : {__file__}, ligne {line} — "), text
+    assert "relances" in text and "\n" not in text
+    with pytest.raises(ParameterError, match="relances au plus"):
+        d12.Rules(max_initiative_rerolls=0)

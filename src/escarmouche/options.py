@@ -313,9 +313,36 @@ def check_options(rules: object) -> None:
     ``Rules.__post_init__``."""
     for spec in options_of(rules):
         value = getattr(rules, spec.name)
-        checked = spec.check_value(value)
+        try:
+            checked = spec.check_value(value)
+        except EscarmoucheError as err:
+            _declared_fault(rules, spec, value, err)
+            raise
         if checked is not value:
             object.__setattr__(rules, spec.name, checked)
+
+
+def _declared_fault(rules: object, spec: Option, value: object,
+                    err: EscarmoucheError) -> None:
+    """When the refused value is the option's own declared default, the declaration is
+    at fault, not the caller: stop with one French line that names its file and line
+    (``SystemExit``, no traceback), since every command imports the declarations."""
+    import inspect
+
+    fields = dataclasses.fields(type(rules))  # type: ignore[arg-type]
+    field = next((f for f in fields if f.name == spec.name), None)
+    if field is None or field.default is dataclasses.MISSING or field.default != value:
+        return
+    try:
+        source = inspect.getsourcefile(type(rules)) or ""
+        lines, start = inspect.getsourcelines(type(rules))
+    except (OSError, TypeError):
+        return
+    line = next((start + i for i, text in enumerate(lines)
+                 if text.lstrip().startswith(f"{spec.name}:")), start)
+    raise SystemExit(f"escarmouche\u00a0: {source}, ligne {line} — la valeur par défaut "
+                     f"déclarée pour l’option {spec.key} est refusée par sa propre "
+                     f"déclaration\u00a0: {err}")
 
 
 def _build(rules_type: type, kwargs: Mapping[str, Any], system: str, first: str) -> Any:
