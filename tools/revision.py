@@ -48,6 +48,17 @@ CHANGES: tuple[tuple[str, str, str], ...] = (
     ("src/escarmouche/systems/rulebook/rules.py", "reussite_critique_max", "8"),
 )
 
+#: the second revision, on top of the first: three other options (a safety bound among
+#: them) and a rewording of D12-INIT-5, published as a clarification (issue 42)
+SECOND: tuple[tuple[str, str, str], ...] = (
+    ("src/escarmouche/systems/d12/rules.py", "relances_initiative_max", "5"),
+    ("src/escarmouche/systems/d20/rules.py", "retour_action_immediate", '"debut_du_round"'),
+    ("src/escarmouche/systems/rulebook/rules.py", "valeur_groupe_surprise", '"mean"'),
+)
+#: the rewording: (page, old words, new words) of a rule's statement
+REWORDING = ("book_src/d12/initiative.md", "ils sont automatiquement placés à l’initiative",
+             "ils prennent d’office l’initiative")
+
 #: what the tests run after publishing (the browser and book builds are make test's)
 TESTS = ("-n", "2", "-m", "not browser and not book")
 
@@ -100,8 +111,11 @@ from escarmouche.editions.data import edition_to_toml, load_edition
 from escarmouche.editions.workflow import book_reviews
 path = Path(sys.argv[1])
 edition = load_edition(path)
-changes = tuple(dataclasses.replace(c, text=c.text + " Relu et voulu par le concepteur.")
-                if generated_text(c) else c for c in edition.changes)
+# a revised statement that only rewords its rule is recorded as a clarification
+changes = tuple(dataclasses.replace(
+    c, text=c.text + " Relu et voulu par le concepteur.",
+    kind="clarification" if c.kind == "revised-rule" else c.kind)
+    if generated_text(c) else c for c in edition.changes)
 # every example « à relire » read: its text stays right under the new rules
 read = tuple(r.cell for r in book_reviews(path.parent.parent, edition))
 print(f"  {len(read)} exemples à relire, marqués relus.")
@@ -131,8 +145,27 @@ def run(clone: Path) -> None:
     step("publication de l’édition", [python, "tools/edition.py", "--publier"], clone, env)
     step("pages « Ce qui a changé » de l’édition publiée",
          [python, "tools/edition.py", "--pages", "--duels", "50"], clone, env)
-    step("tests unitaires, de propriétés et doctests sous les nouvelles règles",
-         [python, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *TESTS], clone, env)
+    # the second revision: other options, a bound, and a rewording
+    for file, key, value in SECOND:
+        set_default(clone / file, key, value)
+        print(f"— {key} = {value} ({file})")
+    page, old, new = REWORDING
+    text = (clone / page).read_text(encoding="utf-8")
+    if old not in text:
+        raise SystemExit(f"révision : « {old} » est introuvable dans {page}")
+    (clone / page).write_text(text.replace(old, new, 1), encoding="utf-8")
+    print(f"— reformulation dans {page}")
+    step("seconde révision : make edition",
+         [python, "tools/edition.py", "--duels", "50"], clone, env)
+    write_words(clone, "Cinq relances au plus au d12, l’action immédiate revient à chaque "
+                "round au d20, la moyenne des groupes pour la surprise au Rulebook, et une "
+                "reformulation de D12-INIT-5.")
+    step("publication de la seconde édition", [python, "tools/edition.py", "--publier"],
+         clone, env)
+    step("pages des éditions publiées",
+         [python, "tools/edition.py", "--pages", "--duels", "50"], clone, env)
+    step("tests unitaires, de propriétés et doctests sous les règles des deux éditions",
+         [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS], clone, env)
 
 
 def clone_checkout(clone: Path) -> None:

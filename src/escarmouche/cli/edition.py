@@ -90,6 +90,15 @@ def run(args: argparse.Namespace) -> int:
         elif args.publier:
             number = publish(root, again=args.refaire)
             print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
+            from escarmouche.editions.workflow import pdf_name
+
+            kept = root / "editions" / str(number - 1) / pdf_name(number - 1)
+            if number > 1 and not args.refaire and not kept.is_file():
+                print(f"Attention\u00a0: le PDF de l’édition {number - 1} n’a pas été "
+                      f"archivé (_build/html/{pdf_name(number - 1)} manque). Construisez le "
+                      "livre (make book) avant de publier\u202f; pour le rattraper, "
+                      f"retirez l’édition (--depublier {number}), lancez make book, puis "
+                      "publiez de nouveau.", file=sys.stderr)
         elif not args.pages:
             # at the door: the edition files first, then every example in a scratch
             # copy; the repository is written only when both pass, all or nothing

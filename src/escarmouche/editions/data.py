@@ -30,7 +30,7 @@ from typing import Any
 from escarmouche import _schema
 from escarmouche.errors import SaveError, invalid, os_reason
 from escarmouche.model import Json
-from escarmouche.text.fmt import de, join, quote
+from escarmouche.text.fmt import join, quote
 
 __all__ = [
     "CLARIFICATIONS",
@@ -422,9 +422,12 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
                 text = (f"Nouvelle option : {option_label(system, option)}, par défaut "
                         f"{value_label(system, option, a)}.")
             else:
-                text = (f"{_capital(option_label(system, option))} : la valeur par défaut "
-                        f"passe {de(value_label(system, option, b))} à "
-                        f"{value_label(system, option, a)}.")
+                # one colon at most per clause: the labels are quoted, whatever they hold
+                shown = [value_label(system, option, v) for v in (b, a)]
+                if isinstance(a, str) or isinstance(b, str):
+                    shown = [quote(v) for v in shown]
+                text = (f"La valeur par défaut de l’option {quote(option_label(system, option))} "
+                        f"passe de {shown[0]} à {shown[1]}.")
             out.append(Change("option-default", option_rules(system, option), text,
                               system, key, b, a))
         for option in before:
