@@ -157,7 +157,8 @@ def test_surprised_defender_odds_d100_surprise_1() -> None:
     """D100-SURPRISE-1: surprised in round 1, the defender cannot parry (only a miss
     saves them) unless the ruling lets them defend."""
     o = attack_odds(45, defence="parade", defence_target=40)
-    assert unharmed_odds(1, "parade", surprised=True) == o.miss
+    unready = D100Rules(surprised_can_defend=False)  # pinned: the case of the text
+    assert unharmed_odds(1, "parade", unready, surprised=True) == o.miss
     assert unharmed_odds(1, "parade", D100Rules(surprised_can_defend=True),
                          surprised=True) == o.miss + o.defended
 
@@ -165,17 +166,22 @@ def test_surprised_defender_odds_d100_surprise_1() -> None:
 def test_shot_odds_by_range_band_d100_ranged_5() -> None:
     """D100-RANGED-5: a bow (24/48 m), CT 45: −20 beyond 24 m, the desperate shot's
     extra modifier beyond 48 m, nothing beyond twice the long range (96 m)."""
-    assert shot_odds(45, 20) == Fraction(45, 100)
-    assert shot_odds(45, 40) == Fraction(25, 100)
-    assert shot_odds(45, 72, D100Rules(desperate_shot_modifier=-5)) == Fraction(20, 100)
-    assert shot_odds(45, 120) == 0
-    assert shot_odds(45, 120, D100Rules(max_range_factor=3)) == Fraction(25, 100)
+    # pinned: the text's −20 beyond short range, twice the long range at most
+    text = D100Rules(beyond_short_range_modifier=-20, desperate_shot_modifier=0,
+                     max_range_factor=2)
+    assert shot_odds(45, 20, text) == Fraction(45, 100)
+    assert shot_odds(45, 40, text) == Fraction(25, 100)
+    assert shot_odds(45, 72, dataclasses.replace(text, desperate_shot_modifier=-5)) == \
+        Fraction(20, 100)
+    assert shot_odds(45, 120, text) == 0
+    assert shot_odds(45, 120, dataclasses.replace(text, max_range_factor=3)) == \
+        Fraction(25, 100)
 
 
 def test_hyperactive_second_slot_rb_speed_3() -> None:
     """RB-SPEED-3: the second activation comes right after the first, or at the end of
     the turn, as apply_speed lays it out."""
-    assert hyperactive_slots(1, 4) == (1, 2)
+    assert hyperactive_slots(1, 4, RulebookRules(hyperactive_slot="consecutive")) == (1, 2)
     assert hyperactive_slots(1, 4, RulebookRules(hyperactive_slot="end_of_turn")) == (1, 5)
 
 
