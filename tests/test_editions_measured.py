@@ -201,7 +201,7 @@ def test_d20_turn_budget_and_refund_d20_act_3_d20_opp_1() -> None:
 def test_immediate_action_comes_back_d20_imm_1() -> None:
     """D20-IMM-1: back at the start of one's own turn, no turn of the others before it
     finds the immediate action again; back at each round's start, all of them do."""
-    assert immediate_chances(4, 4) == 0
+    assert immediate_chances(4, 4, d20.Rules(immediate_reset="debut_de_son_tour")) == 0
     assert immediate_chances(4, 4, d20.Rules(immediate_reset="debut_du_round")) == 3
 
 

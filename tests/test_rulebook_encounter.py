@@ -100,7 +100,7 @@ def test_encounter_start_options_checked_rb_surprise_1() -> None:
 def test_encounter_surprise_then_turn_0_rb_surprise_3() -> None:
     """RB-SURPRISE-1..3 in an encounter: the surprise dice first (attackers', then
     defenders'), then the initiative; turn 0 holds the attackers only."""
-    enc = Encounter("rulebook", party())
+    enc = Encounter("rulebook", party(), rules=rb.Rules(surprise_aggregate="weakest"))
     # weakest: Grolk's DIS 40 rolls 10 (margin 30) vs Aldric's PMR 70 rolls 60 (10)
     enc.start(ScriptedRolls([10, 60, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
     (s,) = events(enc, "surprise")
