@@ -122,8 +122,11 @@ bench: venv
 # A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
 # in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).
 FUZZ_EXEMPLES ?= 2800
-# A designer's revision (one default per system) played end to end on a scratch clone:
-# make edition, publish, then the unit tests and nbval under the new rules (tools/revision.py).
+# Two designers' revisions played end to end on a scratch clone (tools/revision.py): one
+# default per system, then three other options (a safety bound among them) and a
+# rewording published as a clarification; each is drafted (make edition), written,
+# its « à relire » examples answered, and published; then the unit tests under the
+# rules of both editions.
 .PHONY: revision
 revision: venv
 	$(PY) tools/revision.py

@@ -9,7 +9,11 @@ concepteurs » says, and fails at the first step that breaks:
 1. ``escarmouche edition`` (``make edition``): every example re-run, the draft written;
 2. the designer's words: a summary and a text for each change, flags removed;
 3. ``escarmouche edition --publier``: no contradiction between the book and the change;
-4. the test suite (unit and property tests, doctests): green under the new rules.
+4. a second revision on top (:data:`SECOND`: the d12 cap on rerolls, the d20 immediate
+   action, the Rulebook group value, and a rewording of D12-INIT-5 published as a
+   clarification), drafted, written and published the same way, each example listed
+   « à relire » marked as read;
+5. the test suite (unit and property tests, doctests): green under the rules of both.
 
 Step 1 has run every example of the book under the new rules, all or nothing, and stored
 what they print; nbval would only run them again and compare them with themselves (the
