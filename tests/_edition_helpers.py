@@ -4,23 +4,45 @@ a published change of default leaves them meaningful)."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
-__all__ = ["other_value"]
+__all__ = ["other_value", "review_all", "write_words"]
 
 
 def other_value(option: Any, value: object) -> object:
-    """A value other than ``value`` that ``option`` (:class:`escarmouche.options.Option`)
-    accepts: the other boolean, the next or previous whole number within bounds (3 or 1
-    for an optional number left unset), another declared choice; ``None`` when there is
-    no scalar one (a set of traits, a weapon, the action catalogue)."""
-    if isinstance(value, bool):
-        return not value
-    if value is None or isinstance(value, int):
-        for v in ((3, 1) if value is None else (value + 1, value - 1)):
-            try:
-                option.check_value(v)
-            except ValueError:
-                continue
-            return v
-    return next((c for c in option.choices or () if c != value), None)
+    """A value other than ``value`` that ``option`` accepts
+    (:func:`escarmouche.options.another_value`)."""
+    from escarmouche.options import another_value
+
+    return another_value(option, value)
+
+
+def write_words(path: Path, summary: str = "Une édition relue par son concepteur.") -> None:
+    """The designer's words in the draft ``path``: a summary, and a text of their own
+    for each change whose text the drafting tool wrote (publishing refuses placeholders)."""
+    from escarmouche.editions.check import generated_text
+    from escarmouche.editions.data import SUMMARY_PLACEHOLDER, edition_to_toml, load_edition
+
+    edition = load_edition(path)
+    changes = tuple(dataclasses.replace(c, text=f"{c.text} Relu par le concepteur.")
+                    if generated_text(c) else c for c in edition.changes)
+    written = summary if edition.summary == SUMMARY_PLACEHOLDER else edition.summary
+    path.write_text(edition_to_toml(dataclasses.replace(edition, summary=written,
+                                                        changes=changes)),
+                    encoding="utf-8")
+
+
+def review_all(root: Path, number: int = 2) -> list[str]:
+    """Mark every example « à relire » of edition ``number`` as read in its file (the
+    designer's answer when the example's text stays right); the cells marked."""
+    from escarmouche.editions.data import edition_to_toml, load_edition
+    from escarmouche.editions.workflow import book_reviews
+
+    path = root / "editions" / f"{number}.toml"
+    edition = load_edition(path)
+    cells = [r.cell for r in book_reviews(root, edition)]
+    path.write_text(edition_to_toml(dataclasses.replace(
+        edition, reviewed=edition.reviewed + tuple(cells))), encoding="utf-8")
+    return cells

@@ -35,9 +35,11 @@ RULE_IDS: tuple[str, ...] = (
     "D100-TWO-1", "D100-TWO-2", "D100-RANGED-1", "D100-RANGED-2", "D100-RANGED-3",
     "D100-RANGED-4", "D100-RANGED-5", "D100-RANGED-6", "D100-JUMP-1", "D100-JUMP-2",
     "D12-TIME-1", "D12-INIT-1", "D12-INIT-2", "D12-INIT-3", "D12-INIT-4", "D12-INIT-5",
+    "D12-INIT-6",
     "D12-SURPRISE-1", "D12-SURPRISE-2", "D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1",
     "D12-EXPLODE-1", "D12-ACT-1",
-    "D20-TIME-1", "D20-INIT-1", "D20-START-1", "D20-ACT-1", "D20-ACT-2", "D20-ACT-3",
+    "D20-TIME-1", "D20-INIT-1", "D20-INIT-2", "D20-START-1", "D20-ACT-1", "D20-ACT-2",
+    "D20-ACT-3",
     "D20-END-1", "D20-END-2", "D20-OPP-1", "D20-OPP-2", "D20-IMM-1", "D20-IMM-2",
 )
 
@@ -47,8 +49,9 @@ RULING_IDS: tuple[str, ...] = (
     "RB-D100-1", "RB-INIT-2", "RB-SURPRISE-2", "RB-TIME-1", "RB-SPEED-3", "RB-END-2",
     "D100-INIT-2", "D100-SURPRISE-1", "D100-ACT-3", "D100-ATK-3", "D100-PARRY-3",
     "D100-RANGED-5", "D100-JUMP-1", "D100-JUMP-2",
-    "D12-INIT-3", "D12-INIT-4", "D12-SURPRISE-2", "D12-CRIT-1", "D12-ADV-1", "D12-EXPLODE-1",
-    "D20-INIT-1", "D20-ACT-3", "D20-IMM-1",
+    "D12-INIT-3", "D12-INIT-4", "D12-INIT-6", "D12-SURPRISE-2", "D12-CRIT-1", "D12-ADV-1",
+    "D12-EXPLODE-1",
+    "D20-INIT-1", "D20-INIT-2", "D20-ACT-3", "D20-IMM-1",
 )
 
 #: the rulings that state facts of the original edition: their admonition says so

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tools import player_index
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,11 +18,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "book" / "index-joueur.md"
 
 
+@pytest.mark.published
 def test_index_is_up_to_date() -> None:
     assert PAGE.read_text(encoding="utf-8") == player_index.render(), (
         "lancez .venv/bin/python tools/player_index.py")
 
 
+@pytest.mark.published
 def test_every_rule_is_listed_with_its_page() -> None:
     text = PAGE.read_text(encoding="utf-8")
     places = player_index.rule_places()

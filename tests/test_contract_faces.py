@@ -115,7 +115,8 @@ def test_an_edition_diff_names_a_toy_option_by_key_and_label() -> None:
     assert (change.system, change.option, change.before, change.after) == (
         "jouet", "faces_degats", 6, 8)
     assert change.rules == ("JOUET-ATK-1",)
-    assert change.text.startswith("Faces du dé de dégâts (JOUET-ATK-1)")
+    assert change.text == ("La valeur par défaut de l’option « faces du dé de dégâts "
+                           "(JOUET-ATK-1) » passe de 6 à 8.")
     assert option_label("jouet", "faces_degats") == "faces du dé de dégâts (JOUET-ATK-1)"
     assert value_label("jouet", "faces_degats", 8) == "8"
 

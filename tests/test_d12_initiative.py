@@ -92,15 +92,65 @@ def test_perfect_tie_everyone_rerolls_d12_init_3() -> None:
     assert any("Égalité parfaite" in line for line in init.narration())
 
 
-def test_perfect_tie_reroll_is_bounded_d12_init_3() -> None:
-    """D12-INIT-3: with ``max_initiative_rerolls=2`` the third perfect tie in a row
-    raises the named bound error (after 3 × 2 dice)."""
+def test_perfect_tie_past_the_bound_is_settled_by_lot_d12_init_6() -> None:
+    """D12-INIT-6: with ``max_initiative_rerolls=2`` the third perfect tie in a row is
+    settled by lot, not by an error: after 3 × 2 dice, one die with 2 faces (here 1)
+    names the first group in the given order; the lot is told and replays from JSON."""
     roster = [fighter("A", "héros"), fighter("C", "monstres")]
-    rng = ScriptedRolls([5] * 6)
-    with pytest.raises(RuleBoundError, match="D12-INIT-3") as err:
-        d12.initiative(roster, rng, rules=d12.Rules(max_initiative_rerolls=2))
-    assert err.value.field == "max_initiative_rerolls"
-    assert rng.used == 6
+    rng = ScriptedRolls([5] * 6 + [1])
+    init = d12.initiative(roster, rng, rules=d12.Rules(max_initiative_rerolls=2))
+    assert rng.remaining == 0
+    assert [side for side, _ in init.groups] == ["héros", "monstres"]
+    (lot,) = init.lots
+    assert (lot.tied, lot.dice, lot.order, lot.after) == (
+        ("héros", "monstres"), (1,), ("héros", "monstres"), 2)
+    assert len(init.perfect_ties) == 2 and "D12-INIT-6" in init.rules
+    assert any("tirage au sort" in line and "D12-INIT-6" in line for line in init.narration())
+    assert d12.D12Initiative.from_json(init.to_json()) == init
+    # a 2 names the second one
+    other = d12.initiative(roster, ScriptedRolls([5] * 6 + [2]),
+                           rules=d12.Rules(max_initiative_rerolls=2))
+    assert [side for side, _ in other.groups] == ["monstres", "héros"]
+
+
+def test_six_camps_tied_by_lot_in_runs_d12_init_6() -> None:
+    """D12-INIT-6: past the bound, each run of perfectly tied groups is drawn apart, the
+    highest run first (here x/y at 9, then z/w at 4), one die per place but the last;
+    the groups that are not tied keep their place (v at 12, u at 1)."""
+    sides = ["x", "y", "z", "w", "v", "u"]
+    roster = [fighter(s.upper(), s) for s in sides]
+    dice = [9, 9, 4, 4, 12, 1]
+    rng = ScriptedRolls(dice + dice + [2, 1])
+    init = d12.initiative(roster, rng, rules=d12.Rules(max_initiative_rerolls=1))
+    assert [side for side, _ in init.groups] == ["v", "y", "x", "z", "w", "u"]
+    assert [(lot.tied, lot.dice) for lot in init.lots] == [(("x", "y"), (2,)),
+                                                           (("z", "w"), (1,))]
+    assert rng.remaining == 0
+
+
+def test_a_fight_never_stops_on_a_tie_d12_init_6() -> None:
+    """D12-INIT-6: six one-member camps with the bound at 1 (the lowest accepted): over
+    200 seeded fights, some ties are drawn by lot, none stops the fight, and a fight
+    whose initiative was drawn by lot saves and loads (its dice replay)."""
+    import random
+
+    from escarmouche.encounter import Encounter
+
+    roster = [Combatant(f"C{i}", f"camp {i}", {"PV": 6, "defense": 10}) for i in range(6)]
+    rules = d12.Rules(max_initiative_rerolls=1, max_roll_off_rounds=1)
+    drawn = 0
+    for seed in range(200):
+        enc = Encounter(d12.SYSTEM, roster, rules=rules)
+        enc.start(random.Random(seed))
+        init = d12.D12Initiative.from_json(enc.state.system_state["initiative"])
+        if init.lots:
+            drawn += 1
+            again = Encounter.from_json(enc.to_json())
+            assert again.state.system_state["initiative"] == enc.state.system_state[
+                "initiative"]
+    assert drawn > 0
+    with pytest.raises(ParameterError, match="relances au plus"):
+        d12.Rules(max_initiative_rerolls=0)
 
 
 def test_members_tied_by_bonus_d12_init_4() -> None:
@@ -149,12 +199,17 @@ def test_roll_off_draw_order_d12_init_4() -> None:
     assert [ro.scope for ro in init.roll_offs] == ["monstres", "héros"]
 
 
-def test_roll_off_is_bounded_d12_init_4() -> None:
-    """D12-INIT-4: a tie that stays tied for ``max_roll_off_rounds`` rounds raises."""
+def test_roll_off_past_the_bound_is_settled_by_lot_d12_init_6() -> None:
+    """D12-INIT-6: a tie still there after ``max_roll_off_rounds`` rounds is settled by
+    lot (a die with 2 faces: 2, so B first), not by an error."""
     roster = [fighter("A", "x"), fighter("B", "x")]
-    with pytest.raises(RuleBoundError, match="D12-INIT-4"):
-        d12.initiative(roster, ScriptedRolls([6] * 8),
-                       rules=d12.Rules(max_roll_off_rounds=3))
+    rng = ScriptedRolls([6] * 8 + [2])
+    init = d12.initiative(roster, rng, rules=d12.Rules(max_roll_off_rounds=3))
+    assert init.groups == [("x", ["B", "A"])] and rng.remaining == 0
+    (ro,) = init.roll_offs
+    assert len(ro.rounds) == 3 and [lot.dice for lot in ro.lots] == [(2,)]
+    assert "D12-INIT-6" in init.rules
+    assert d12.D12Initiative.from_json(init.to_json()) == init
 
 
 @pytest.mark.parametrize(
@@ -365,3 +420,23 @@ def test_initiative_invariants(spec: list[tuple[str, int, bool]], seed: int, env
     keys = [totals[n] for n in init.bonus_turn]
     assert keys == sorted(keys, reverse=True)
     assert d12.D12Initiative.from_json(json.loads(json.dumps(init.to_json()))) == init
+
+
+def test_simulations_count_the_fights_settled_by_lot_d12_init_6() -> None:
+    """D12-INIT-6: a simulation of six one-member camps with one reroll at most counts
+    the fights whose initiative a lot settled, says so in its title and its JSON, and
+    never stops on such a tie."""
+    from escarmouche.encounter import Encounter
+    from escarmouche.simulation import simulate
+
+    roster = [Combatant(f"C{i}", f"camp {i}", {"PV": 4, "defense": 8}) for i in range(6)]
+    enc = Encounter(d12.SYSTEM, roster, rules=d12.Rules(max_initiative_rerolls=1))
+    bilan = simulate(enc, 60, seed=3)
+    assert bilan.n == 60 and 0 < bilan.by_lot < 60
+    assert bilan.to_json()["egalites_au_sort"] == bilan.by_lot
+    title = bilan.table().title or ""
+    assert f"{bilan.by_lot} combats dont une égalité s’est réglée au sort" in title
+    assert "D12-INIT-6" in title
+    # with the default bound, no fight of a duel is settled by lot, and nothing is said
+    duel = Encounter(d12.SYSTEM, roster[:2])
+    assert "au sort" not in (simulate(duel, 20, seed=3).table().title or "")

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
-from escarmouche.errors import ParameterError, RuleBoundError
+from escarmouche.errors import ParameterError
 from escarmouche.systems import d20
 from tests._d20_helpers import INIT_ROLLS, roster, started
 
@@ -85,15 +85,33 @@ def test_initiative_tie_by_modifier_then_roll_off_d20_init_1() -> None:
     assert [r.roll_offs for r in ini.rolls] == [(5, 3), (5, 9), (2,)]
 
 
-def test_initiative_roll_off_is_bounded_d20_init_1() -> None:
-    """D20-INIT-1: roll-offs stop after Rules.max_roll_off_rounds rounds."""
+def test_a_tie_past_the_bound_is_settled_by_lot_d20_init_2() -> None:
+    """D20-INIT-2: after Rules.max_roll_off_rounds tied rounds, the tie is settled by lot
+    (a die with 2 faces: 2 names the second creature given), not by an error; the lot is
+    told, kept in JSON and the fight starts; a fight started so saves and loads."""
+    import random
+
+    from escarmouche.encounter import Encounter
+
     a = Combatant("A", "x", {"PV": 5})
     b = Combatant("B", "y", {"PV": 5})
     rules = d20.Rules(max_roll_off_rounds=2)
-    with pytest.raises(RuleBoundError, match="D20-INIT-1"):
-        d20.roll_initiative([a, b], ScriptedRolls([10, 10, 5, 5, 6, 6]), rules=rules)
+    rng = ScriptedRolls([10, 10, 5, 5, 6, 6, 2])
+    ini = d20.roll_initiative([a, b], rng, rules=rules)
+    assert ini.order == ("B", "A") and rng.remaining == 0
+    assert [r.lot for r in ini.rolls] == [1, 2]
+    assert d20.D20Initiative.from_json(ini.to_json()) == ini
+    assert any("au sort" in line and "D20-INIT-2" in line for line in ini.explain())
     ini = d20.roll_initiative([a, b], ScriptedRolls([10, 10, 5, 5, 1, 6]), rules=rules)
-    assert ini.order == ("B", "A")
+    assert ini.order == ("B", "A") and not any(r.lot for r in ini.rolls)
+    with pytest.raises(ParameterError):
+        d20.Rules(max_roll_off_rounds=1)
+    enc = Encounter(d20.SYSTEM, [a, b], rules=rules)
+    enc.start(ScriptedRolls([10, 10, 5, 5, 6, 6, 2]))
+    assert enc.system.ties_drawn_by_lot(enc.state) == 1
+    again = Encounter.from_json(enc.to_json())
+    assert again.state.system_state == enc.state.system_state
+    enc.run(random.Random(1), max_turns=5)
 
 
 @settings(max_examples=60, deadline=None)

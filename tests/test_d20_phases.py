@@ -75,17 +75,18 @@ def test_ongoing_damage_knocks_out_before_acting_d20_start_1() -> None:
 
 
 def test_saving_throw_ten_or_more_d20_end_1() -> None:
-    """D20-END-1: 1d20 + bonus, success on 10 or more."""
-    assert d20.saving_throw(10) is True
-    assert d20.saving_throw(9) is False
-    assert d20.saving_throw(5, 5) is True
-    assert d20.saving_throw(20, -11) is False
-    res = d20.resolve_save(7, 2)
+    """D20-END-1: 1d20 + bonus, success on 10 or more (the text's threshold, pinned)."""
+    ten = d20.Rules(save_target=10)
+    assert d20.saving_throw(10, rules=ten) is True
+    assert d20.saving_throw(9, rules=ten) is False
+    assert d20.saving_throw(5, 5, rules=ten) is True
+    assert d20.saving_throw(20, -11, rules=ten) is False
+    res = d20.resolve_save(7, 2, rules=ten)
     assert (res.total, res.target, res.success, res.rules) == (9, 10, False, ("D20-END-1",))
     for bad in (0, 21, True):
         with pytest.raises(EscarmoucheError, match="D20-END-1"):
-            d20.saving_throw(bad)
-    assert d20.roll_save(ScriptedRolls([12]), -3).success is False  # 12 − 3 = 9
+            d20.saving_throw(bad, rules=ten)
+    assert d20.roll_save(ScriptedRolls([12]), -3, rules=ten).success is False  # 12 − 3 = 9
 
 
 def test_racial_save_bonuses_d20_end_1() -> None:
@@ -117,7 +118,7 @@ def test_end_of_turn_saves_in_encounter_d20_end_1() -> None:
                keywords=frozenset({"poison"})),
         Effect("", "Hébété", Timing.ACTIVATION_START, bearer="Thorin", save_ends=True),
     ]
-    enc = started(effects=effects)
+    enc = started(d20.Rules(save_target=10), effects=effects)
     rng = ScriptedRolls([5, 9])
     enc.end_activation(rng)
     assert rng.remaining == 0
@@ -134,7 +135,7 @@ def test_halfling_save_against_peur_d20_end_1() -> None:
     """D20-END-1: Pip (halfling) against « peur »: 5 + 5 = 10 → success."""
     fear = Effect("", "Effroi", Timing.ACTIVATION_START, bearer="Pip", save_ends=True,
                   keywords=frozenset({"peur"}))
-    enc = started(effects=[fear])
+    enc = started(d20.Rules(save_target=10), effects=[fear])
     enc.end_activation(ScriptedRolls([]))  # Thorin
     enc.end_activation(ScriptedRolls([]))  # Gob
     assert enc.current == "Pip"
@@ -182,12 +183,13 @@ def test_no_action_in_end_phase_d20_end_2() -> None:
 
 def test_save_odds_by_hand_d20_end_1() -> None:
     """D20-END-1: P(1d20 + b ≥ 10) = (number of faces from 10 − b to 20) / 20."""
-    assert d20.save_odds(0).success == Fraction(11, 20)  # faces 10..20
-    assert d20.save_odds(5).success == Fraction(16, 20)  # faces 5..20
-    assert d20.save_odds(9).success == 1  # faces 1..20
-    assert d20.save_odds(-10).success == Fraction(1, 20)  # face 20 only
-    assert d20.save_odds(-11).success == 0
-    odds = d20.save_odds(2)
+    ten = d20.Rules(save_target=10)
+    assert d20.save_odds(0, rules=ten).success == Fraction(11, 20)  # faces 10..20
+    assert d20.save_odds(5, rules=ten).success == Fraction(16, 20)  # faces 5..20
+    assert d20.save_odds(9, rules=ten).success == 1  # faces 1..20
+    assert d20.save_odds(-10, rules=ten).success == Fraction(1, 20)  # face 20 only
+    assert d20.save_odds(-11, rules=ten).success == 0
+    odds = d20.save_odds(2, rules=ten)
     assert odds.success + odds.failure == 1
     assert [label for label, _ in odds.bars()] == ["sauvegarde réussie", "sauvegarde ratée"]
 
@@ -202,18 +204,19 @@ def test_save_odds_match_enumeration_d20_end_1(bonus: int) -> None:
 def test_duration_by_hand_d20_end_1() -> None:
     """D20-END-1: an effect lasts exactly n turns with probability (9/20)^(n−1) · 11/20
     with no bonus (fail n − 1 saves, then succeed)."""
-    assert d20.lasts_exactly(1) == Fraction(11, 20)
-    assert d20.lasts_exactly(3) == Fraction(9, 20) ** 2 * Fraction(11, 20)
-    odds = d20.duration_odds(0, max_turns=4)
+    ten = d20.Rules(save_target=10)
+    assert d20.lasts_exactly(1, rules=ten) == Fraction(11, 20)
+    assert d20.lasts_exactly(3, rules=ten) == Fraction(9, 20) ** 2 * Fraction(11, 20)
+    odds = d20.duration_odds(0, max_turns=4, rules=ten)
     assert odds.exactly[2] == Fraction(9 * 11, 400)
     assert odds.beyond == Fraction(9, 20) ** 4
     assert odds.mean == Fraction(20, 11)
     assert sum(odds.exactly.values()) + odds.beyond == 1
     labels = [label for label, _ in odds.bars()]
     assert labels == ["1 tour", "2 tours", "3 tours", "4 tours", "plus de 4 tours"]
-    never = d20.duration_odds(-11, max_turns=3)
+    never = d20.duration_odds(-11, max_turns=3, rules=ten)
     assert never.beyond == 1 and never.mean is None
-    assert d20.duration_odds(9).exactly[1] == 1
+    assert d20.duration_odds(9, rules=ten).exactly[1] == 1
 
 
 @settings(max_examples=25, deadline=None)

@@ -232,8 +232,8 @@ def test_immediate_never_on_own_turn_d20_imm_1() -> None:
 
 def test_one_immediate_per_round_reset_on_own_turn_d20_imm_1() -> None:
     """D20-IMM-1: one immediate action per round; it comes back at the start of one's own
-    turn (the original edition's ruling)."""
-    enc = to_gob(started())
+    turn (the original edition's ruling, pinned)."""
+    enc = to_gob(started(d20.Rules(immediate_reset="debut_de_son_tour")))
     enc.act("Pip", "interruption", declencheur="Gob bande son arc", nom="Deuxième chance")
     assert last(enc, "interruption").rules == ("D20-IMM-1", "D20-IMM-2")
     assert_rejected(enc, "D20-IMM-1", "Pip", "reaction", declencheur="encore")

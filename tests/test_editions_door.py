@@ -24,7 +24,7 @@ from escarmouche.editions.data import (
 )
 from escarmouche.editions.prose import contradictions
 from escarmouche.editions.workflow import printed_boxes
-from tests._edition_helpers import other_value
+from tests._edition_helpers import other_value, write_words
 from tests.test_editions import ROOT, TOOL, _rules, copy
 
 __all__ = ["copy"]
@@ -214,6 +214,7 @@ def test_the_book_may_not_contradict_its_edition_d100_parry_3(
     edition = TOOL.draft(copy, today=dt.date(2027, 1, 15))
     assert edition is not None
     assert book_contradictions(copy, edition) == []
+    write_words(copy / "editions" / "2.toml")
 
     page = copy / "book_src" / "d100" / "parade-esquive.md"
     _edit(page, "{{ d100_parries_only }}", "qu’une parade")

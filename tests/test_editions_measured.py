@@ -18,7 +18,7 @@ from escarmouche import Combatant, systems
 from escarmouche.dice import ScriptedRolls
 from escarmouche.editions.odds import compare, standard_odds
 from escarmouche.editions.page import comparison_html
-from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.errors import EscarmoucheError
 from escarmouche.odds import OddsTable, one_in
 from escarmouche.systems import d12, d20
 from escarmouche.systems.d12.odds import cap_odds
@@ -157,7 +157,8 @@ def test_surprised_defender_odds_d100_surprise_1() -> None:
     """D100-SURPRISE-1: surprised in round 1, the defender cannot parry (only a miss
     saves them) unless the ruling lets them defend."""
     o = attack_odds(45, defence="parade", defence_target=40)
-    assert unharmed_odds(1, "parade", surprised=True) == o.miss
+    unready = D100Rules(surprised_can_defend=False)  # pinned: the case of the text
+    assert unharmed_odds(1, "parade", unready, surprised=True) == o.miss
     assert unharmed_odds(1, "parade", D100Rules(surprised_can_defend=True),
                          surprised=True) == o.miss + o.defended
 
@@ -165,17 +166,22 @@ def test_surprised_defender_odds_d100_surprise_1() -> None:
 def test_shot_odds_by_range_band_d100_ranged_5() -> None:
     """D100-RANGED-5: a bow (24/48 m), CT 45: −20 beyond 24 m, the desperate shot's
     extra modifier beyond 48 m, nothing beyond twice the long range (96 m)."""
-    assert shot_odds(45, 20) == Fraction(45, 100)
-    assert shot_odds(45, 40) == Fraction(25, 100)
-    assert shot_odds(45, 72, D100Rules(desperate_shot_modifier=-5)) == Fraction(20, 100)
-    assert shot_odds(45, 120) == 0
-    assert shot_odds(45, 120, D100Rules(max_range_factor=3)) == Fraction(25, 100)
+    # pinned: the text's −20 beyond short range, twice the long range at most
+    text = D100Rules(beyond_short_range_modifier=-20, desperate_shot_modifier=0,
+                     max_range_factor=2)
+    assert shot_odds(45, 20, text) == Fraction(45, 100)
+    assert shot_odds(45, 40, text) == Fraction(25, 100)
+    assert shot_odds(45, 72, dataclasses.replace(text, desperate_shot_modifier=-5)) == \
+        Fraction(20, 100)
+    assert shot_odds(45, 120, text) == 0
+    assert shot_odds(45, 120, dataclasses.replace(text, max_range_factor=3)) == \
+        Fraction(25, 100)
 
 
 def test_hyperactive_second_slot_rb_speed_3() -> None:
     """RB-SPEED-3: the second activation comes right after the first, or at the end of
     the turn, as apply_speed lays it out."""
-    assert hyperactive_slots(1, 4) == (1, 2)
+    assert hyperactive_slots(1, 4, RulebookRules(hyperactive_slot="consecutive")) == (1, 2)
     assert hyperactive_slots(1, 4, RulebookRules(hyperactive_slot="end_of_turn")) == (1, 5)
 
 
@@ -195,48 +201,49 @@ def test_d20_turn_budget_and_refund_d20_act_3_d20_opp_1() -> None:
 def test_immediate_action_comes_back_d20_imm_1() -> None:
     """D20-IMM-1: back at the start of one's own turn, no turn of the others before it
     finds the immediate action again; back at each round's start, all of them do."""
-    assert immediate_chances(4, 4) == 0
+    assert immediate_chances(4, 4, d20.Rules(immediate_reset="debut_de_son_tour")) == 0
     assert immediate_chances(4, 4, d20.Rules(immediate_reset="debut_du_round")) == 3
 
 
-def _tied_rounds_before_error(run: Any, dice_per_round: int, first: int) -> int:
-    """How many tied rounds the engine plays before its bound error, with dice that
-    always tie: the dice used, less the first draw, per round."""
-    rng = ScriptedRolls([7] * 1000)
-    with pytest.raises(RuleBoundError):
-        run(rng)
-    return (rng.used - first) // dice_per_round
-
-
-@pytest.mark.parametrize("cap", [1, 2, 5])
-def test_d20_roll_off_cap_odds_match_the_engine_d20_init_1(cap: int) -> None:
-    """D20-INIT-1: the engine stops after ``cap`` tied roll-off rounds, so the chance to
-    reach the bound is (1/20)^cap, the « Initiative bloquée » cell."""
+@pytest.mark.parametrize("cap", [2, 5])
+def test_d20_roll_off_cap_odds_match_the_engine_d20_init_2(cap: int) -> None:
+    """D20-INIT-2: past ``cap`` tied roll-off rounds the engine draws lots, so the chance
+    to reach the bound is (1/20)^cap, the « Borne atteinte » cell."""
     pair = [Combatant("A", "x"), Combatant("B", "y")]
     rules = d20.Rules(max_roll_off_rounds=cap)
-    rounds = _tied_rounds_before_error(
-        lambda rng: d20.roll_initiative(pair, rng, rules=rules), 2, 2)
-    assert rounds == cap
+    rng = ScriptedRolls([1] * 1000)
+    ini = d20.roll_initiative(pair, rng, rules=rules)
+    rounds = (rng.used - 2 - 1) // 2
+    assert rounds == cap and sorted(r.lot for r in ini.rolls) == [1, 2]
     cell = {t.key: t for t in standard_odds("d20", rules)}["d20.caps"].rows[0][1][0]
     assert cell == Fraction(1, 20) ** rounds
 
 
 @pytest.mark.parametrize("cap", [1, 2, 5])
-def test_d12_cap_odds_match_the_engine_d12_init_3_d12_init_4(cap: int) -> None:
-    """D12-INIT-3: the engine refuses the (cap + 1)-th perfect tie in a row; D12-INIT-4:
-    it stops a roll-off after ``cap`` tied rounds. The « Initiative bloquée » cells are
-    those powers of the chance of one tie (1/12)."""
+def test_d12_cap_odds_match_the_engine_d12_init_6(cap: int) -> None:
+    """D12-INIT-6: past ``cap`` rerolls of a perfect tie (D12-INIT-3), or ``cap`` tied
+    roll-off rounds (D12-INIT-4), the engine draws lots (one die with 2 faces for two
+    tied names) and the fight goes on. The « Borne atteinte » cells are those powers of
+    the chance of one tie: 1/12 for two camps or two fighters; for six camps, the chance
+    that two of six d12 are equal."""
     rules = d12.Rules(max_initiative_rerolls=cap, max_roll_off_rounds=cap)
     groups = [Combatant("A", "x"), Combatant("B", "y")]
-    ties = _tied_rounds_before_error(lambda rng: d12.initiative(groups, rng, rules=rules),
-                                     2, 0)
-    assert ties == cap + 1
+    rng = ScriptedRolls([1] * 1000)
+    init = d12.initiative(groups, rng, rules=rules)
+    ties = (rng.used - 1) // 2
+    assert ties == cap + 1 and [lot.dice for lot in init.lots] == [(1,)]
     team = [Combatant("A", "x"), Combatant("B", "x")]
-    rounds = _tied_rounds_before_error(lambda rng: d12.initiative(team, rng, rules=rules),
-                                       2, 2)
-    assert rounds == cap
-    assert cap_odds(rules) == {"relances": Fraction(1, 12) ** ties,
-                               "departage": Fraction(1, 12) ** rounds}
+    rng = ScriptedRolls([1] * 1000)
+    init = d12.initiative(team, rng, rules=rules)
+    rounds = (rng.used - 1 - 2) // 2
+    assert rounds == cap and len(init.roll_offs[0].lots) == 1
+    odds = cap_odds(rules)
+    assert odds["relances_duel"] == Fraction(1, 12) ** ties
+    assert odds["departage"] == Fraction(1, 12) ** rounds
+    six = 1 - Fraction(12 * 11 * 10 * 9 * 8 * 7, 12 ** 6)
+    assert odds["relances"] == six ** ties
+    cells = {t.key: t for t in standard_odds("d12", rules)}["d12.caps"].rows
+    assert "6 camps" in cells[0][0] and cells[0][1][0] == odds["relances"]
 
 
 def test_rare_odds_read_as_one_in_n() -> None:

@@ -78,15 +78,20 @@ def test_the_list_of_options_no_duel_reaches_is_not_stale(system: str, option: s
     assert _acts(system, option, 40) == []
 
 
-def test_the_bounds_are_the_three_caps_on_repeated_ties_d12_init_3() -> None:
-    """D12-INIT-3, D12-INIT-4, D20-INIT-1: the text repeats a reroll or a roll-off while
-    the tie lasts; the engine's caps on those repeats are its only safety bounds among
-    the options, each with a French reason (a rule must not hide among them)."""
+def test_the_bounds_are_the_three_caps_on_repeated_ties_d12_init_6() -> None:
+    """D12-INIT-6, D20-INIT-2: the text repeats a reroll or a roll-off while the tie
+    lasts; the engine's caps on those repeats are its only safety bounds among the
+    options, each with a French reason naming the ruling that settles the tie by lot
+    (a rule must not hide among them)."""
     bounds = {(name, o.name): o.bound for name in systems.NAMES
               for o in systems.get(name).options() if o.bound}
     assert set(bounds) == {("d12", "max_initiative_rerolls"), ("d12", "max_roll_off_rounds"),
                            ("d20", "max_roll_off_rounds")}
-    assert all(problems(why) == [] and "borner son travail" in why for why in bounds.values())
+    assert all(problems(why) == [] and "au sort" in why and "-INIT-" in why
+               for why in bounds.values())
+    rulings = {o.rules[-1] for name in systems.NAMES for o in systems.get(name).options()
+               if o.bound}
+    assert rulings == {"D12-INIT-6", "D20-INIT-2"}
 
 
 @pytest.mark.parametrize(("system", "option"),

@@ -229,6 +229,7 @@ def test_b142_the_errata_sheet_counts_as_the_journal_and_the_feed() -> None:
         assert f"{said[:1].upper()}{said[1:]} : voir" in journal
 
 
+@pytest.mark.published
 @pytest.mark.skipif(last_published(ROOT) != 1, reason="a later edition may revise a box")
 def test_b143_edition_one_quotes_the_boxes_the_book_prints() -> None:
     """B143: while edition 1 is the book's edition, its page and errata give each ruling

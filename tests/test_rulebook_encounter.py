@@ -100,7 +100,7 @@ def test_encounter_start_options_checked_rb_surprise_1() -> None:
 def test_encounter_surprise_then_turn_0_rb_surprise_3() -> None:
     """RB-SURPRISE-1..3 in an encounter: the surprise dice first (attackers', then
     defenders'), then the initiative; turn 0 holds the attackers only."""
-    enc = Encounter("rulebook", party())
+    enc = Encounter("rulebook", party(), rules=rb.Rules(surprise_aggregate="weakest"))
     # weakest: Grolk's DIS 40 rolls 10 (margin 30) vs Aldric's PMR 70 rolls 60 (10)
     enc.start(ScriptedRolls([10, 60, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
     (s,) = events(enc, "surprise")
@@ -213,7 +213,8 @@ def test_environment_at_turn_end_rb_time_3() -> None:
 
 def test_hyperactive_effects_tick_once_per_turn_rb_speed_3() -> None:
     """RB-SPEED-3: per-character effects tick only at the first activation of a turn."""
-    enc = begin(party(Brune={"hyperactivite"}))
+    enc = begin(party(Brune={"hyperactivite"}),
+                rules=rb.Rules(hyperactive_slot="consecutive"))
     assert enc.state.order == ["Aldric", "Vif", "Brune", "Brune", "Grolk"]
     enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Brune",
                           remaining=5, per_tick={"PV": -1}))
@@ -248,7 +249,8 @@ def test_one_action_one_posture_free_actions_rb_act_1() -> None:
 def test_each_activation_its_own_action_rb_act_1() -> None:
     """RB-ACT-1 / RB-SPEED-3: under Hyperactivité each activation has its own action and
     posture change; the movement stays one per global turn (RB-MOVE-1)."""
-    enc = begin(party(Brune={"hyperactivite"}))
+    enc = begin(party(Brune={"hyperactivite"}),
+                rules=rb.Rules(hyperactive_slot="consecutive"))
     end(enc, 2)
     assert enc.current == "Brune"
     enc.act("Brune", "deplacement")

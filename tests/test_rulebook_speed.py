@@ -145,19 +145,21 @@ def test_first_last_before_depassement_rb_speed_3() -> None:
 def test_hyperactive_slot_option_rb_speed_3() -> None:
     """RB-SPEED-3: Hyperactivité adds a second activation, right after the first
     (default) or at the end of the turn (option ``hyperactive_slot``)."""
-    assert order("ABC", {"A": {"hyperactivite"}}) == "AABC"
+    right_after = {"hyperactive_slot": "consecutive"}  # pinned: the text's case
+    assert order("ABC", {"A": {"hyperactivite"}}, **right_after) == "AABC"
     assert order("ABC", {"A": {"hyperactivite"}}, hyperactive_slot="end_of_turn") == "ABCA"
     assert order("ABCD", {"A": {"hyperactivite"}, "C": {"hyperactivite"},
                           "B": {"toujours_dernier"}},
                  hyperactive_slot="end_of_turn") == "ACDBAC"
     # the second activation comes after the speed moves
-    assert order("ABC", {"C": {"hyperactivite", "depassement"}}) == "ACCB"
+    assert order("ABC", {"C": {"hyperactivite", "depassement"}}, **right_after) == "ACCB"
 
 
 def test_speed_from_traits_in_initiative_rb_speed_3() -> None:
     roster = [fighter("A", "x", 50), fighter("B", "x", 50, traits={"toujours_dernier"}),
               fighter("C", "y", 50, traits={"hyperactivite"})]
-    init = rb.initiative(roster, ScriptedRolls([10, 20, 30]))
+    init = rb.initiative(roster, ScriptedRolls([10, 20, 30]),
+                         rules=rb.Rules(hyperactive_slot="consecutive"))
     assert init.order == ("A", "B", "C")
     assert init.turn(1) == ["A", "C", "C", "B"]
     assert any("Toujours dernier" in line for line in init.explain())

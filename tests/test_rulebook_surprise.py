@@ -54,7 +54,8 @@ def test_surprise_aggregate_options_rb_surprise_2() -> None:
     """RB-SURPRISE-2: the group value is the option ``surprise_aggregate``."""
     att = [fighter("G1", "m", 50, dis=70), fighter("G2", "m", 50, dis=31)]
     dfd = [fighter("A1", "h", 50, pmr=20), fighter("A2", "h", 50, pmr=60)]
-    weakest = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True)
+    weakest = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
+                               rules=rb.Rules(surprise_aggregate="weakest"))
     assert (weakest.attack_stat, weakest.attack_from) == (31, ("G2",))
     assert (weakest.defence_stat, weakest.defence_from) == (60, ("A2",))
     assert not weakest.success  # 31−40 = −9 against 60−40 = 20
@@ -103,7 +104,9 @@ def test_surprise_chance_of_groups_rb_surprise_2() -> None:
     att = [fighter("G1", "m", 50, dis=70), fighter("G2", "m", 50, dis=31)]
     dfd = [fighter("A1", "h", 50, pmr=20), fighter("A2", "h", 50, pmr=60)]
     assert rb.surprise_chance(att, dfd, unaware=False) == 0
-    assert rb.surprise_chance(att, dfd, unaware=True) == rb.surprise_odds(31, 60)
+    weakest = rb.Rules(surprise_aggregate="weakest")
+    assert rb.surprise_chance(att, dfd, unaware=True, rules=weakest) == rb.surprise_odds(31,
+                                                                                         60)
     leader = rb.Rules(surprise_aggregate="leader")
     assert rb.surprise_chance(att, dfd, unaware=True, rules=leader) == rb.surprise_odds(70, 20)
 
@@ -150,7 +153,8 @@ def test_surprise_turn_0_follows_speed_order_once_rb_surprise_3() -> None:
     (no second Hyperactivité activation in turn 0)."""
     roster = [fighter("A", "m", 50, traits={"hyperactivite"}), fighter("B", "m", 50),
               fighter("D", "h", 50, traits={"anti_surprise", "toujours_premier"})]
-    init = rb.initiative(roster, ScriptedRolls([10, 20, 30]), surprise_by="m")
+    init = rb.initiative(roster, ScriptedRolls([10, 20, 30]), surprise_by="m",
+                         rules=rb.Rules(hyperactive_slot="consecutive"))
     # margins A 40, B 30, D 20; D Toujours premier → D, A, B
     assert init.turn(0) == ["D", "A", "B"]
     assert init.turn(1) == ["D", "A", "A", "B"]

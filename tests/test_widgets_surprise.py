@@ -28,6 +28,8 @@ def test_the_four_systems_side_by_side() -> None:
 def test_rulebook_surprise_turn_0_and_why() -> None:
     demo = SurpriseDemo()
     only(demo, "rulebook")
+    # pinned: the group value this case states, whatever the default
+    demo.options["rulebook"]["valeur_groupe_surprise"].value = "weakest"
     demo.dice.manual.value = True
     # DIS 30 (Grolk, the weakest) rolls 10: margin 20; PMR 55 (Aldric) rolls 90: −35.
     # Initiative: Aldric 20, Brune 30, Grolk 97 (critical failure), Vex 40.

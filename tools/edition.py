@@ -7,6 +7,7 @@ Usage (from the repository root, with the project's virtualenv)::
     python tools/edition.py --sans-carnets # the same without refreshing the notebooks
     python tools/edition.py --publier      # freeze the draft: write editions/<n>/
     python tools/edition.py --publier --refaire  # rewrite the newest snapshot
+    python tools/edition.py --depublier 2  # withdraw edition 2, the last published
     python tools/edition.py --pages        # only rebuild the « Ce qui a changé » pages
     python tools/edition.py --duels 50     # fewer simulated duels per rule set
 
@@ -22,11 +23,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from escarmouche.cli import main as cli_main
-from escarmouche.editions.workflow import draft, publish, refresh_notebooks
+from escarmouche.editions.workflow import draft, publish, refresh_notebooks, withdraw
 
 ROOT = Path(__file__).resolve().parents[1]
 
-__all__ = ["ROOT", "draft", "main", "publish", "refresh_notebooks"]
+__all__ = ["ROOT", "draft", "main", "publish", "refresh_notebooks", "withdraw"]
 
 
 def main(argv: Sequence[str] | None = None, root: Path = ROOT) -> int:

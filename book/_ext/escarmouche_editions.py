@@ -32,7 +32,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
-from escarmouche.editions.data import Change, Edition
+from escarmouche.editions.data import CLARIFICATIONS, Change, Edition
 from escarmouche.editions.page import DUELS, page_name, plain_text
 from escarmouche.editions.repo import build_pages, load_all
 from escarmouche.text.fmt import plural
@@ -70,12 +70,15 @@ def history(editions: dict[int, Edition], first: frozenset[str] = frozenset()
 
 
 def marks(editions: dict[int, Edition]) -> dict[str, list[tuple[int, Change]]]:
-    """The changes of every edition after the first, by rule ID, oldest first."""
+    """The changes of every edition after the first, by rule ID, oldest first; a
+    clarification (a rewording, ``CLARIFICATIONS``) marks no rule."""
     out: dict[str, list[tuple[int, Change]]] = {}
     for number, edition in sorted(editions.items()):
         if number < 2:
             continue
         for change in edition.changes:
+            if change.kind in CLARIFICATIONS:
+                continue  # a rewording changes no rule: no « Modifié » mark
             for rule in change.rules:
                 out.setdefault(rule, []).append((number, change))
     return out

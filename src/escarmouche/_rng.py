@@ -15,7 +15,7 @@ from escarmouche.errors import HIDDEN, ParameterError, invalid
 from escarmouche.model import DieRecord
 from escarmouche.text.fmt import number, plural
 
-__all__ = ["RecordingRng", "Rng", "ScriptedRolls", "rng_state", "set_rng_state"]
+__all__ = ["RecordingRng", "Rng", "ScriptedRolls", "draw_lots", "rng_state", "set_rng_state"]
 
 #: the most results a ScriptedRolls holds, and the largest magnitude of one (a value off
 #: the die's faces is refused when drawn, with the die named)
@@ -134,3 +134,23 @@ def set_rng_state(rng: Rng, state: Any) -> None:
     setstate = getattr(rng, "setstate", None)
     if callable(setstate):
         setstate(state)
+
+
+def draw_lots(names: Iterable[str], rng: Rng) -> tuple[list[str], tuple[int, ...]]:
+    """Order ``names`` by lot, with dice from ``rng``: a die with as many faces as names
+    left picks the next one (counted in the given order), until one is left. It always
+    ends, in ``len(names) - 1`` dice: what the engine does when a capped tie-break
+    reaches its cap (D12-INIT-6, D20-INIT-2), instead of stopping the fight. Returns the
+    order and the dice drawn.
+
+    >>> draw_lots(["A", "B", "C"], ScriptedRolls([3, 1]))
+    (['C', 'A', 'B'], (3, 1))
+    """
+    left = list(names)
+    order: list[str] = []
+    dice: list[int] = []
+    while len(left) > 1:
+        die = rng.randint(1, len(left))
+        dice.append(die)
+        order.append(left.pop(die - 1))
+    return order + left, tuple(dice)

@@ -61,6 +61,7 @@ from escarmouche.text.fmt import join, number, quote
 __all__ = [
     "META_KEY",
     "Option",
+    "another_value",
     "check_options",
     "find",
     "option",
@@ -227,6 +228,29 @@ class Option:
         return value
 
 
+def another_value(option: Option, value: object) -> object:
+    """A value other than ``value`` that ``option`` accepts: the other boolean, the next
+    or previous whole number within bounds (3 or 1 for an optional number left unset),
+    another declared choice; ``None`` when there is no scalar one (a set of traits, a
+    weapon, the action catalogue). What the moved-defaults run and the edition tests
+    change a default to.
+
+    >>> from escarmouche.systems import d12
+    >>> another_value(d12.SYSTEM.option("max_initiative_rerolls"), 20)
+    21
+    """
+    if isinstance(value, bool):
+        return not value
+    if value is None or isinstance(value, int):
+        for v in ((3, 1) if value is None else (value + 1, value - 1)):
+            try:
+                option.check_value(v)
+            except ValueError:
+                continue
+            return v
+    return next((c for c in option.choices or () if c != value), None)
+
+
 def option(default: Any, *, label: str, key: str, rules: Iterable[str] = (),
            lo: int | None = None, hi: int | None = None,
            choices: Mapping[Any, str] | None = None, labels: Mapping[Any, str] | None = None,
@@ -289,9 +313,36 @@ def check_options(rules: object) -> None:
     ``Rules.__post_init__``."""
     for spec in options_of(rules):
         value = getattr(rules, spec.name)
-        checked = spec.check_value(value)
+        try:
+            checked = spec.check_value(value)
+        except EscarmoucheError as err:
+            _declared_fault(rules, spec, value, err)
+            raise
         if checked is not value:
             object.__setattr__(rules, spec.name, checked)
+
+
+def _declared_fault(rules: object, spec: Option, value: object,
+                    err: EscarmoucheError) -> None:
+    """When the refused value is the option's own declared default, the declaration is
+    at fault, not the caller: stop with one French line that names its file and line
+    (``SystemExit``, no traceback), since every command imports the declarations."""
+    import inspect
+
+    fields = dataclasses.fields(type(rules))  # type: ignore[arg-type]
+    field = next((f for f in fields if f.name == spec.name), None)
+    if field is None or field.default is dataclasses.MISSING or field.default != value:
+        return
+    try:
+        source = inspect.getsourcefile(type(rules)) or ""
+        lines, start = inspect.getsourcelines(type(rules))
+    except (OSError, TypeError):
+        return
+    line = next((start + i for i, text in enumerate(lines)
+                 if text.lstrip().startswith(f"{spec.name}:")), start)
+    raise SystemExit(f"escarmouche\u00a0: {source}, ligne {line} — la valeur par défaut "
+                     f"déclarée pour l’option {spec.key} est refusée par sa propre "
+                     f"déclaration\u00a0: {err}")
 
 
 def _build(rules_type: type, kwargs: Mapping[str, Any], system: str, first: str) -> Any:

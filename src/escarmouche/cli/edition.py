@@ -34,7 +34,8 @@ de chaque changement, puis publiez-le avec --publier.
 Exemples :
   escarmouche edition --depot ~/escarmouche
   escarmouche edition --sans-carnets
-  escarmouche edition --publier"""
+  escarmouche edition --publier
+  escarmouche edition --depublier 2"""
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -48,6 +49,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="fige l’édition la plus récente (editions/<n>/)")
     p.add_argument("--refaire", action="store_true",
                    help="avec --publier : réécrit l’instantané d’une édition déjà publiée")
+    p.add_argument("--depublier", type=integer, metavar="N",
+                   help="retire la publication de l’édition N, la dernière publiée : "
+                        "son instantané est effacé, sa fiche redevient un brouillon et "
+                        "ses pages sont refaites")
     p.add_argument("--pages", action="store_true",
                    help="reconstruit seulement les pages « Ce qui a changé »")
     p.add_argument("--sans-carnets", action="store_true",
@@ -64,9 +69,11 @@ def run(args: argparse.Namespace) -> int:
     from escarmouche.editions.workflow import (
         all_or_nothing,
         book_contradictions,
+        book_reviews,
         draft,
         publish,
         refresh_notebooks,
+        withdraw,
     )
 
     root = Path(args.depot)
@@ -75,9 +82,23 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.duels <= 100_000:
         args._parser.error("--duels : entre 1 et 100 000")
     try:
-        if args.publier:
+        if args.depublier is not None:
+            last = withdraw(root, args.depublier)
+            print(f"Édition {args.depublier} retirée : son instantané "
+                  f"editions/{args.depublier}/ est effacé, editions/{args.depublier}.toml "
+                  f"redevient un brouillon ; la dernière édition publiée est la {last}.")
+        elif args.publier:
             number = publish(root, again=args.refaire)
             print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
+            from escarmouche.editions.workflow import pdf_name
+
+            kept = root / "editions" / str(number - 1) / pdf_name(number - 1)
+            if number > 1 and not args.refaire and not kept.is_file():
+                print(f"Attention\u00a0: le PDF de l’édition {number - 1} n’a pas été "
+                      f"archivé (_build/html/{pdf_name(number - 1)} manque). Construisez le "
+                      "livre (make book) avant de publier\u202f; pour le rattraper, "
+                      f"retirez l’édition (--depublier {number}), lancez make book, puis "
+                      "publiez de nouveau.", file=sys.stderr)
         elif not args.pages:
             # at the door: the edition files first, then every example in a scratch
             # copy; the repository is written only when both pass, all or nothing
@@ -99,6 +120,13 @@ def run(args: argparse.Namespace) -> int:
                       "chaque texte, puis lancez « escarmouche edition --publier ».")
                 for found in book_contradictions(root, edition):
                     print(f"À corriger avant de publier\u00a0: {found}")
+                unread = book_reviews(root, edition)
+                for review in unread:
+                    print(f"À relire avant de publier\u00a0: {review}")
+                if unread:
+                    print(f"Pour chaque exemple à relire\u00a0: corrigez son texte dans "
+                          f"book_src/, ou, s’il reste juste, ajoutez-le à « reviewed » dans "
+                          f"editions/{edition.number}.toml (reviewed = [\"page#n\", …]).")
             _say_pages(pages)
             return 0
         pages = build_pages(root, duels=args.duels)

@@ -9,7 +9,10 @@ the repository knows is checked here, before anything is written:
 - an option change's ``before`` is the previous edition's default, and its ``after`` is
   the default of the edition it belongs to (its snapshot once published, the engine
   before that): a page never says « 5 → 150 » while the frozen rules say 8;
-- a change the drafting tool flagged (``flag``) has been re-read before publishing.
+- a change the drafting tool flagged (``flag``) has been re-read before publishing;
+- the summary and every change's text are the designer's before publishing, not the
+  placeholders the drafting tool writes (« À rédiger… », « Texte de D12-INIT-5
+  révisé. »).
 
 Each fault is a French :class:`~escarmouche.errors.SaveError` that names the file, the
 line and the field (CORE-ERR).
@@ -36,10 +39,12 @@ from escarmouche import _schema
 from escarmouche.editions.data import (
     FLAGS,
     NONE_WORD,
+    SUMMARY_PLACEHOLDER,
     Change,
     Edition,
     Snapshot,
     load_edition,
+    option_changes,
     parse_edition,
     parse_rules_text,
 )
@@ -47,7 +52,8 @@ from escarmouche.errors import SaveError, invalid
 from escarmouche.model import Json
 from escarmouche.text.fmt import quote
 
-__all__ = ["check_edition", "check_repository", "known_rules", "parse_edition"]
+__all__ = ["check_edition", "check_repository", "generated_text", "known_rules",
+           "parse_edition"]
 
 
 def known_rules(root: Path) -> set[str] | None:
@@ -113,6 +119,44 @@ def check_edition(edition: Edition, *, known_rules: Collection[str] | None = Non
             raise _fault(source, lines, f"{where}.flag", change.flag,
                          f"{FLAGS[change.flag]} ; relisez ce changement, puis retirez "
                          "sa ligne « flag » (ou le changement entier) avant de publier")
+    if publishing:
+        _check_written(edition, source, lines)
+
+
+def _check_written(edition: Edition, source: str, lines: Mapping[str, int]) -> None:
+    """The summary and each change's text are the designer's, not a placeholder."""
+    why = "c’est le texte que l’outil a écrit à votre place ; "
+    if edition.summary.strip() == SUMMARY_PLACEHOLDER:
+        raise _fault(source, lines, "summary", edition.summary,
+                     why + "rédigez le résumé de l’édition avant de publier")
+    for i, change in enumerate(edition.changes):
+        if generated_text(change):
+            raise _fault(source, lines, f"changes[{i}].text", change.text.strip(),
+                         why + "dites au lecteur ce qui change, et pourquoi, avant de "
+                         "publier")
+
+
+def generated_text(change: Change) -> bool:
+    """Whether ``change``'s text is the placeholder the drafting tool writes for it
+    (« Nouvelle règle X. », « Texte de X révisé. », « La règle X est retirée. », or the
+    generated sentence of an option change): nothing the designer wrote.
+
+    >>> generated_text(Change("revised-rule", ("D12-INIT-5",), "Texte de D12-INIT-5 révisé."))
+    True
+    >>> generated_text(Change("revised-rule", ("D12-INIT-5",), "L’environnement joue."))
+    False
+    """
+    text = change.text.strip()
+    if change.kind != "option-default" or not (change.system and change.option):
+        return any(text in (f"Nouvelle règle {r}.", f"Texte de {r} révisé.",
+                            f"La règle {r} est retirée.") for r in change.rules[:1])
+    name = _engine_name(change.system, change.option)
+    if name is None:
+        return False
+    values = [None if v == NONE_WORD else v for v in (change.before, change.after)]
+    before = {} if change.before is None else {change.system: {name: values[0]}}
+    again = option_changes(before, {change.system: {name: values[1]}})
+    return bool(again) and again[0].text == text
 
 
 def _check_values(change: Change, where: str, before: Snapshot | None,

@@ -30,18 +30,21 @@ from typing import Any
 from escarmouche import _schema
 from escarmouche.errors import SaveError, invalid, os_reason
 from escarmouche.model import Json
-from escarmouche.text.fmt import de, join, quote
+from escarmouche.text.fmt import join, quote
 
 __all__ = [
+    "CLARIFICATIONS",
     "FLAGS",
     "FORMAT",
     "KINDS",
     "NONE_WORD",
+    "SUMMARY_PLACEHOLDER",
     "Change",
     "Edition",
     "Snapshot",
     "book_rule_texts",
     "edition_to_toml",
+    "is_bound",
     "load_edition",
     "option_changes",
     "option_rules",
@@ -53,8 +56,10 @@ __all__ = [
     "schema",
 ]
 
-#: the edition format this engine reads and writes (the schema's version)
-FORMAT = 1
+#: the newest edition format this engine reads and writes (the schema's version): 2 adds
+#: the « clarification » kind and the ``reviewed`` examples; a format-1 file still loads,
+#: and a file is written in format 1 when it needs nothing of format 2
+FORMAT = 2
 
 #: the kinds of change, with their French labels
 KINDS: Mapping[str, str] = {
@@ -64,7 +69,12 @@ KINDS: Mapping[str, str] = {
     "new-ruling": "interprétation nouvelle",
     "changed-ruling": "interprétation changée",
     "option-default": "valeur par défaut d’une option",
+    "clarification": "clarification",
 }
+
+#: the kinds printed on the errata sheet under « Clarifications », apart from errata,
+#: and that mark no rule « Modifié dans l’édition n » (a rewording, not a change of rule)
+CLARIFICATIONS = frozenset({"clarification"})
 
 #: the marks the drafting tool leaves on a change for the designer to re-read (the
 #: ``flag`` of a change), with their French labels; an edition is not published with one
@@ -128,15 +138,27 @@ class Edition:
     date: _dt.date
     summary: str
     changes: tuple[Change, ...] = ()
+    #: the examples (``page#n``) whose changed output the designer re-read (format 2)
+    reviewed: tuple[str, ...] = ()
+
+    @property
+    def format(self) -> int:
+        """1 unless the edition needs format 2 (a clarification, reviewed examples)."""
+        needs = self.reviewed or any(c.kind in CLARIFICATIONS for c in self.changes)
+        return 2 if needs else 1
 
     def to_json(self) -> dict[str, Json]:
-        return {"format": FORMAT, "number": self.number, "date": self.date.isoformat(),
-                "summary": self.summary, "changes": [c.to_json() for c in self.changes]}
+        out: dict[str, Json] = {"format": self.format, "number": self.number,
+                                "date": self.date.isoformat(), "summary": self.summary,
+                                "changes": [c.to_json() for c in self.changes]}
+        if self.reviewed:
+            out["reviewed"] = list(self.reviewed)
+        return out
 
 
-def schema() -> dict[str, Any]:
-    """The published JSON Schema of an edition file (format 1)."""
-    return _schema.load("edition-1")
+def schema(version: int = 1) -> dict[str, Any]:
+    """The published JSON Schema of an edition file (format 1, or 2)."""
+    return _schema.load(f"edition-{version}")
 
 
 def _fail(field: str, value: object, why: str) -> SaveError:
@@ -163,7 +185,8 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
     plain: dict[str, Any] = dict(data)
     if isinstance(plain.get("date"), _dt.date):
         plain["date"] = plain["date"].isoformat()
-    problem = _schema.validate("edition-1", plain)
+    name = "edition-2" if plain.get("format") == 2 else "edition-1"
+    problem = _schema.validate(name, plain)
     if problem is not None:
         raise SaveError(problem.message("CORE-ERR", root="édition"),
                         field=problem.path or "édition", value=problem.value,
@@ -186,11 +209,15 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         changes.append(Change(c["kind"], tuple(c["rules"]), c["text"], c.get("system"),
                               c.get("option"), c.get("before"), c.get("after"),
                               c.get("flag")))
-    return Edition(plain["number"], date, plain["summary"], tuple(changes))
+    return Edition(plain["number"], date, plain["summary"], tuple(changes),
+                   tuple(plain.get("reviewed", ())))
 
 
 #: how an edition file writes ``None`` (TOML has no null): « aucune » valeur
 NONE_WORD = "aucune"
+
+#: the summary the drafting tool writes; an edition is not published with it
+SUMMARY_PLACEHOLDER = "À rédiger : le résumé de cette édition."
 
 
 def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
@@ -305,13 +332,17 @@ def edition_to_toml(edition: Edition) -> str:
     """The edition file, as ``tools/edition.py`` writes it (TOML, French comments)."""
     head = [
         "# Une fiche par édition du livre ; le plus grand numéro est l’édition en cours.",
-        "# Format : escarmouche/schemas/edition-1.schema.json ; la page « Ce qui a changé »",
+        f"# Format : escarmouche/schemas/edition-{edition.format}.schema.json ;"
+        " la page « Ce qui a changé »",
         "# est produite depuis cette fiche (tools/edition.py, make edition).",
-        f"format = {FORMAT}",
+        f"format = {edition.format}",
         f"number = {edition.number}",
         f"date = {edition.date.isoformat()}",
         f"summary = {_toml_value(edition.summary)}",
     ]
+    if edition.reviewed:
+        head.append("# Exemples relus : leur sortie a changé, leur texte reste juste.")
+        head.append(f"reviewed = {_toml_value(list(edition.reviewed))}")
     if not edition.changes:
         head.append("changes = []")
     blocks = [change_to_toml(c) for c in edition.changes]
@@ -391,9 +422,12 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
                 text = (f"Nouvelle option : {option_label(system, option)}, par défaut "
                         f"{value_label(system, option, a)}.")
             else:
-                text = (f"{_capital(option_label(system, option))} : la valeur par défaut "
-                        f"passe {de(value_label(system, option, b))} à "
-                        f"{value_label(system, option, a)}.")
+                # one colon at most per clause: the labels are quoted, whatever they hold
+                shown = [value_label(system, option, v) for v in (b, a)]
+                if isinstance(a, str) or isinstance(b, str):
+                    shown = [quote(v) for v in shown]
+                text = (f"La valeur par défaut de l’option {quote(option_label(system, option))} "
+                        f"passe de {shown[0]} à {shown[1]}.")
             out.append(Change("option-default", option_rules(system, option), text,
                               system, key, b, a))
         for option in before:
@@ -402,6 +436,20 @@ def option_changes(old: Mapping[str, Mapping[str, Json]],
                 out.append(Change("option-default", option_rules(system, option), text,
                                   system, option, before[option], None))
     return out
+
+
+def is_bound(change: Change) -> bool:
+    """Whether ``change`` sets an option that is a safety bound of the engine
+    (``option(bound=…)``), not a rule: listed apart from the rules' changes."""
+    if change.kind != "option-default" or not (change.system and change.option):
+        return False
+    from escarmouche.errors import EscarmoucheError
+    from escarmouche.systems import get
+
+    try:
+        return bool(get(change.system).option(change.option).bound)
+    except EscarmoucheError:
+        return False
 
 
 def _known(system: str, option: str) -> bool:
@@ -542,6 +590,8 @@ def _cell_text(outputs: Sequence[Mapping[str, Any]]) -> str:
             data = o.get("data", {})
             if "text/html" in data:
                 parts.append(_html_text(_joined(data["text/html"])))
+            elif "image/svg+xml" in data or "image/png" in data:
+                parts.append("[graphique]")  # not its repr (« <…SVG object> »)
             elif "text/plain" in data:
                 parts.append(_joined(data["text/plain"]))
     return "\n".join(p.strip("\n") for p in parts if p.strip())

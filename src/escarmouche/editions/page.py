@@ -248,8 +248,9 @@ def _bounds(before: Any, after: Any) -> list[str]:
         if o.bound and getattr(before, o.name) != getattr(after, o.name):
             out += [f"{quote(_cap(o.label))} ({', '.join(o.rules)}) est une borne de sûreté "
                     f"du moteur, non une règle{NBSP}: {o.bound}. Elle ne change un combat "
-                    "qu’une fois atteinte, ce qu’aucun duel ne rencontre ; les chances "
-                    "exactes ci-dessus donnent la probabilité de l’atteindre.", ""]
+                    "qu’une fois atteinte, ce qu’un duel rencontre rarement ; les chances "
+                    "exactes ci-dessus, dans une mêlée de plusieurs camps, donnent la "
+                    "probabilité de l’atteindre.", ""]
     return out
 
 
@@ -476,10 +477,21 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
             lines += _change_block(change, None, after)
         systems_shown = list(TITLES)
     else:
+        from escarmouche.editions.data import is_bound
+
+        ruled = [c for c in changes if not is_bound(c)]
+        bounds = [c for c in changes if is_bound(c)]
         lines += ["## Les changements", ""]
-        if not changes:
+        if not ruled:
             lines += ["Cette édition ne change aucune règle.", ""]
-        for change in changes:
+        for change in ruled:
+            lines += _change_block(change, before, after)
+        if bounds:
+            lines += ["## Bornes de sûreté du moteur", "",
+                      "Ces options ne sont pas des règles\u00a0: elles bornent le travail "
+                      "du moteur là où le texte répète un jet tant que l’égalité dure ; "
+                      "la borne atteinte, l’égalité se règle au sort.", ""]
+        for change in bounds:
             lines += _change_block(change, before, after)
         systems_shown = _systems_touched(changes)
     lines += ["## Conséquences mécaniques", ""]

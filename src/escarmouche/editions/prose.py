@@ -29,15 +29,16 @@ snapshot with the book now (:class:`~escarmouche.editions.data.Snapshot`):
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from escarmouche.editions.data import Change, Snapshot
 from escarmouche.text.fmt import WORDS, de, quote
 
-__all__ = ["Contradiction", "announces_refusal", "contradictions", "example_lead_ins",
-           "old_value_forms"]
+__all__ = ["Contradiction", "ToReview", "announces_refusal", "box_forms", "contradictions",
+           "example_lead_ins", "examples_to_review", "label_forms", "old_value_forms"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -52,17 +53,78 @@ class Contradiction:
         return f"{self.rule}\u00a0: {self.reason}"
 
 
-def old_value_forms(value: object, label: str = "") -> list[re.Pattern[str]]:
+def _phrase(words: str) -> re.Pattern[str]:
+    """``words`` as a whole phrase: no letter or digit just before or after it (``\\b``
+    would never match after a label ending in « ) »)."""
+    return re.compile(rf"(?<![\w]){re.escape(words)}(?![\w])", re.I)
+
+
+def label_forms(label: str) -> list[str]:
+    """The ways a sentence writes a value label: whole, without its letter « (a) », its
+    head before « : » and without a closing parenthesis (« au début de son propre tour
+    (édition originale) » → « au début de son propre tour »); forms shorter than six
+    letters are left out (too common to tell).
+
+    >>> label_forms("au début de son propre tour (édition originale)")
+    ['au début de son propre tour (édition originale)', 'au début de son propre tour']
+    >>> label_forms("(a) dégâts maximum")
+    ['dégâts maximum']
+    >>> label_forms("le meneur : le premier nommé de chaque groupe")[1:]
+    ['le meneur', 'le premier nommé de chaque groupe']
+    """
+    whole = re.sub(r"^\([a-z]\)\s*", "", label).strip()
+    forms = [whole]
+    if " : " in whole:
+        forms += [part.strip() for part in whole.split(" : ", 1)]
+    forms += [re.sub(r"\s*\([^()]*\)$", "", f).strip() for f in list(forms)]
+    out: list[str] = []
+    for f in forms:
+        if len(f) >= 6 and f not in out:
+            out.append(f)
+    return out
+
+
+def box_forms(value: object, box: str) -> list[str]:
+    """The words an « Interprétation retenue » box uses for a text value: in the item or
+    sentence of the box that names the value's key (« (`"weakest"`) »), its bold words
+    and its runs of four words (« la plus faible DIS »).
+
+    >>> box = '- par défaut, **défavorable** : la plus faible DIS (`"weakest"`) ;\\n- ou x.'
+    >>> box_forms("weakest", box)[:2]
+    ['défavorable', 'par défaut, défavorable :']
+    """
+    if not isinstance(value, str) or len(value) < 3:
+        return []
+    out: list[str] = []
+    for part in re.split(r"\n\s*-\s+|(?<=[.;])\s+", box):
+        part = re.sub(r"^\s*-\s+", "", part)
+        if not re.search(rf"[`\"]{re.escape(value)}[`\"]", part):
+            continue
+        out += re.findall(r"\*\*([^*]{6,})\*\*", part)
+        plain = re.sub(r"\([^()]*\)|[*`]", "", part)
+        words = plain.split()
+        out += [" ".join(words[i:i + 4]) for i in range(len(words) - 3)
+                if sum(len(w) for w in words[i:i + 4]) >= 14]
+    return list(dict.fromkeys(out))
+
+
+def old_value_forms(value: object, label: str = "", box: str = ""
+                    ) -> list[re.Pattern[str]]:
     """How the prose may write ``value`` by hand: a whole number in figures, in words
     from two on (« deux »), and one as « qu’une », « un seul » or « une seule » (plain
-    « un » is an article too often to tell); a text value by its French ``label`` (the
-    declaration's, without a leading « (a) »: « dégâts maximum »), not by its key, a
-    common word (« maximum »). Booleans and compound values have no form.
+    « un » is an article too often to tell); a text value by its key in quotes
+    (`` `"mean"` ``), by its French ``label`` and the label's short forms
+    (:func:`label_forms`), and by the words the rule's ``box`` uses for it
+    (:func:`box_forms`). Booleans have no form.
 
     >>> [p.pattern for p in old_value_forms(2)]
     ['(?<![\\\\w,])2(?![\\\\w,])', '\\\\bdeux\\\\b']
     >>> old_value_forms(True)
     []
+    >>> bool(old_value_forms("debut_de_son_tour",
+    ...      "au début de son propre tour (édition originale)")[1].search(
+    ...      "revient au début de son propre tour (édition originale)."))
+    True
     """
     if isinstance(value, bool) or value is None:
         return []
@@ -73,10 +135,19 @@ def old_value_forms(value: object, label: str = "") -> list[re.Pattern[str]]:
         elif 2 <= value < len(WORDS):
             forms.append(re.compile(rf"\b{WORDS[value]}\b", re.I))
         return forms
-    words = re.sub(r"^\([a-z]\)\s*", "", label).strip()
-    if isinstance(value, str) and len(words) >= 6:
-        return [re.compile(rf"\b{re.escape(words)}\b", re.I)]
-    return []
+    if not isinstance(value, str):
+        return []
+    out = [re.compile(rf"[`\"]{re.escape(value)}[`\"]")]
+    out += [_phrase(f) for f in label_forms(label) + box_forms(value, box)]
+    return out
+
+
+def _default_clauses(text: str) -> str:
+    """The items and sentences of ``text`` that say what is done « par défaut », or the
+    whole text when none does: where a box or a statement names the default."""
+    parts = [p for p in re.split(r"\n\s*-\s+|(?<=[.;])\s+", text)
+             if re.search(r"\bpar défaut\b", p, re.I)]
+    return " ".join(parts) if parts else text
 
 
 #: a text that announces a refusal: « est refusé », « refusée », « un refus »
@@ -111,23 +182,25 @@ def contradictions(before: Snapshot, after: Snapshot, changes: Sequence[Change],
         if change.before == change.after or change.flag == "no-longer-applies":
             continue
         for rule in change.rules:
-            for where, new in (("l’énoncé", after.texts.get(rule)),
-                               ("l’encadré", (boxes or {}).get(rule))):
-                if new is None:
+            box = (boxes or {}).get(rule, "")
+            old_forms = old_value_forms(change.before, value_label(
+                change.system, change.option, change.before), box)
+            new_forms = old_value_forms(change.after, value_label(
+                change.system, change.option, change.after), box)
+            for where, new in (("l’énoncé", after.texts.get(rule)), ("l’encadré", box)):
+                if not new:
                     continue
-                old_forms = old_value_forms(change.before, value_label(
-                    change.system, change.option, change.before))
-                new_forms = old_value_forms(change.after, value_label(
-                    change.system, change.option, change.after))
-                stale = any(p.search(new) for p in old_forms)
-                if stale and not any(p.search(new) for p in new_forms):
+                said = _default_clauses(new)
+                stale = next((m.group(0) for p in old_forms if (m := p.search(said))), None)
+                if stale and not any(p.search(said) for p in new_forms):
                     label = f"{change.system}.{change.option}"
                     out.append(Contradiction(rule, (
                         f"l’option {quote(label)} passe {_from_to(change, value_label)}, "
                         f"mais {where} de la règle dans le livre semble écrire l’ancienne "
-                        f"valeur à la main et jamais la nouvelle ({quote(new[:90])}) ; "
-                        "faites-le lire la valeur du moteur (une substitution {{ … }} de "
-                        "book/_ext/escarmouche_facts.py) ou récrivez-le")))
+                        f"valeur à la main ({quote(stale)}) et jamais la nouvelle "
+                        f"({quote(_around(said, stale))})\u202f; faites-le lire la valeur du "
+                        "moteur (une substitution {{ … }} de book/_ext/escarmouche_facts.py) "
+                        "ou récrivez-le")))
     for cell, text in after.outputs.items():
         old_text = before.outputs.get(cell)
         if old_text is None or not _REFUSAL_SHOWN.search(old_text):
@@ -143,10 +216,71 @@ def contradictions(before: Snapshot, after: Snapshot, changes: Sequence[Change],
     return out
 
 
+def _around(text: str, found: str, width: int = 90) -> str:
+    """About ``width`` characters of ``text`` around ``found``."""
+    at = text.find(found)
+    start = max(0, at - (width - len(found)) // 2) if at >= 0 else 0
+    return text[start:start + width].strip()
+
+
 def _from_to(change: Change, label: object) -> str:
+    """« de 1 à 2 », « de « juste après la première » à « à la fin du tour » »."""
     assert callable(label) and change.system and change.option
-    return (f"{de(label(change.system, change.option, change.before))} à "
-            f"{label(change.system, change.option, change.after)}")
+    before, after = (label(change.system, change.option, v)
+                     for v in (change.before, change.after))
+    if isinstance(change.after, str):
+        return f"de {quote(before)} à {quote(after)}"
+    return f"{de(before)} à {after}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToReview:
+    """An example (``page#n``) whose output changed on a page whose text the edition did
+    not touch: its old and new output lines, for the designer to re-read (« à relire »)."""
+
+    cell: str
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+
+    def __str__(self) -> str:
+        def lines(side: tuple[str, ...]) -> str:
+            shown = [quote(line[:120]) for line in side[:3]]
+            more = len(side) - len(shown)
+            return (" / ".join(shown) or "rien") + (f" (et {more} de plus)" if more > 0
+                                                    else "")
+
+        return (f"{self.cell}\u00a0: la sortie a changé, le texte de la page non ; avant "
+                f"{lines(self.old)}\u202f; après {lines(self.new)}")
+
+
+def examples_to_review(before: Snapshot, after: Snapshot, *,
+                       touched: Collection[str] = (), reviewed: Collection[str] = ()
+                       ) -> list[ToReview]:
+    """Every example whose stored output differs between ``before`` (the last published
+    snapshot) and ``after`` (the book now), on a page not in ``touched`` (the pages whose
+    source the designer edited since), and not ``reviewed`` (marked read in the edition
+    file): the changed lines only, old and new (charts left out).
+
+    >>> old = Snapshot({}, {}, {"p#1": "DIS 40\\nmarge 20\\nsurprise", "q#1": "x"})
+    >>> new = Snapshot({}, {}, {"p#1": "DIS 50\\nmarge 30\\nsurprise", "q#1": "y"})
+    >>> [(r.cell, r.old, r.new) for r in examples_to_review(old, new, touched={"q"})]
+    [('p#1', ('DIS 40', 'marge 20'), ('DIS 50', 'marge 30'))]
+    >>> examples_to_review(old, new, reviewed={"p#1", "q#1"})
+    []
+    """
+    out = []
+    for cell, text in sorted(after.outputs.items()):
+        old = before.outputs.get(cell)
+        if old is None or old == text or cell in reviewed or cell.split("#")[0] in touched:
+            continue
+        diff = list(difflib.ndiff(old.splitlines(), text.splitlines()))
+        gone = tuple(line[2:] for line in diff if line.startswith("- ")
+                     and line[2:].strip() != "[graphique]")
+        came = tuple(line[2:] for line in diff if line.startswith("+ ")
+                     and line[2:].strip() != "[graphique]")
+        if gone or came:
+            out.append(ToReview(cell, gone, came))
+    return out
 
 
 def example_lead_ins(book: Path) -> dict[str, str]:

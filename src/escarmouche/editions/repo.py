@@ -90,7 +90,8 @@ def build_pages(root: Path, *, duels: int = DUELS, current: Snapshot | None = No
         before = snapshot(root, number - 1) if number > 1 else None
         after = snapshot(root, number) or current or take_snapshot(root)
         text = render_page(edition, before, after, duels=duels)
-        sheet = errata_page(edition, published=snapshot(root, number) is not None)
+        sheet = errata_page(edition, published=snapshot(root, number) is not None,
+                            texts=after.texts)
         for name, content in ((page_name(number), text), (errata_name(number), sheet)):
             target = out_dir / f"{name}.md"
             if not target.exists() or target.read_text(encoding="utf-8") != content:

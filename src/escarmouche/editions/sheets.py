@@ -10,7 +10,7 @@
   first, its summary and a link to its « Ce qui a changé » page and its errata sheet.
 
 >>> import datetime as dt
->>> from escarmouche.editions.data import Change, Edition
+>>> from escarmouche.editions.data import CLARIFICATIONS, Change, Edition
 >>> e = Edition(2, dt.date(2027, 1, 15), "Deux parades.", (
 ...     Change("option-default", ("D100-PARRY-3",), "Deux parades par round.", "d100",
 ...            "parades_par_round", 1, 2),
@@ -27,7 +27,7 @@ import datetime as _dt
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 
-from escarmouche.editions.data import Change, Edition
+from escarmouche.editions.data import CLARIFICATIONS, Change, Edition
 from escarmouche.editions.page import NBSP, french_spaces, page_name
 from escarmouche.text.fmt import join, plural
 
@@ -51,18 +51,25 @@ def errata_name(number: int) -> str:
 
 
 def sorted_changes(edition: Edition) -> list[tuple[str, list[Change]]]:
-    """The changes of ``edition``, errata first then clarifications (the groups that
-    have at least one change)."""
-    errata = [c for c in edition.changes if c.kind in ERRATA_KINDS]
-    rulings = [c for c in edition.changes if c.kind not in ERRATA_KINDS]
-    return [(k, v) for k, v in (("errata", errata), ("clarifications", rulings)) if v]
+    """The changes of ``edition``, errata first, then the rulings (« clarifications »
+    where the text is silent), then the rewordings (``clarification``: the text says
+    the same rule in other words), the groups that have at least one change."""
+    from escarmouche.editions.data import is_bound
+
+    errata = [c for c in edition.changes if c.kind in ERRATA_KINDS and not is_bound(c)]
+    rulings = [c for c in edition.changes
+               if c.kind not in ERRATA_KINDS and c.kind not in CLARIFICATIONS]
+    worded = [c for c in edition.changes if c.kind in CLARIFICATIONS]
+    bounds = [c for c in edition.changes if is_bound(c)]
+    return [(k, v) for k, v in (("errata", errata), ("clarifications", rulings),
+                                ("reformulations", worded), ("bornes", bounds)) if v]
 
 
 def _rules(change: Change) -> str:
     return join([f"{{ref}}`{r} <{r.lower()}>`" for r in change.rules])
 
 
-def _entry(change: Change) -> list[str]:
+def _entry(change: Change, texts: Mapping[str, str] | None = None) -> list[str]:
     from escarmouche.editions.odds import option_label, value_label
 
     # the designer's Markdown kept: its later lines indented under the list item
@@ -78,12 +85,19 @@ def _entry(change: Change) -> list[str]:
 
         # the drafting tool's own text says what the values just said: said once
         return [f"{head} {values}." if _generated(change) else f"{head} {values}. {text}"]
-    return [f"{head} {text}"]
+    # a revised, new or reworded statement: its new wording, for a printed copy
+    worded = [f"  Nouvel énoncé de {r}{NBSP}: « {texts[r]} »" for r in change.rules
+              if change.kind != "removed-rule" and texts and texts.get(r)
+              and change.kind not in ("new-ruling", "changed-ruling")]
+    return [f"{head} {text}", *(["", *worded] if worded else [])]
 
 
-def errata_page(edition: Edition, *, published: bool = True) -> str:
+def errata_page(edition: Edition, *, published: bool = True,
+                texts: Mapping[str, str] | None = None) -> str:
     """The printable errata sheet of ``edition`` (MyST Markdown, see the module
-    docstring); an edition not yet published is marked as a draft."""
+    docstring); an edition not yet published is marked as a draft. ``texts``, the rule
+    statements of the edition (its snapshot), give each revised statement's new wording
+    so that a paper copy can be patched."""
     n = edition.number
     lines = [f"(errata-{n})=", f"# Errata de l’édition{NBSP}{n}", "",
              f"% Produced by `escarmouche edition` from editions/{n}.toml: do not edit by "
@@ -104,11 +118,13 @@ def errata_page(edition: Edition, *, published: bool = True) -> str:
                   "« Interprétation retenue » du livre la donne, sous l’énoncé de sa règle "
                   "(« la règle ci-dessus »).", ""]
     titles = {"errata": "Errata\u00a0: ce qui change dans les règles",
-              "clarifications": "Clarifications\u00a0: les interprétations retenues"}
+              "clarifications": "Clarifications\u00a0: les interprétations retenues",
+              "reformulations": "Reformulations\u00a0: le texte change, pas la règle",
+              "bornes": "Bornes de sûreté\u00a0: le moteur, pas les règles"}
     for kind, changes in groups:
         lines += [f"**{titles[kind]}**", ""]  # no section inside a container
         for change in changes:
-            lines += _entry(change)
+            lines += _entry(change, texts)
         lines.append("")
     if not groups:
         lines += ["Cette édition ne change aucune règle.", ""]
@@ -166,13 +182,15 @@ def counts(edition: Edition) -> str:
     """« 2 errata et 1 clarification »: the changes of ``edition`` counted by what a
     player does with them, the same words on the errata sheet, the journal and the feed.
 
-    >>> from escarmouche.editions.data import Change, Edition
+    >>> from escarmouche.editions.data import CLARIFICATIONS, Change, Edition
     >>> counts(Edition(1, _dt.date(2026, 11, 30), "", (Change("new-ruling", ("D12-INIT-3",),
     ...                                                   "x"),)))
     '1 clarification'
     """
-    return join([plural(len(c), "erratum", "errata") if k == "errata"
-                 else plural(len(c), "clarification") for k, c in sorted_changes(edition)],
+    words = {"errata": ("erratum", "errata"), "clarifications": ("clarification", None),
+             "reformulations": ("reformulation", None),
+             "bornes": ("borne de sûreté", "bornes de sûreté")}
+    return join([plural(len(c), *words[k]) for k, c in sorted_changes(edition)],
                 empty="aucun changement")
 
 

@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from escarmouche.editions.data import (
-    NONE_WORD,
+    SUMMARY_PLACEHOLDER,
     Change,
     Edition,
     Snapshot,
@@ -53,11 +53,29 @@ from escarmouche.editions.data import (
     rule_text_changes,
     take_snapshot,
 )
-from escarmouche.editions.prose import Contradiction, contradictions, example_lead_ins
+from escarmouche.editions.prose import (
+    Contradiction,
+    ToReview,
+    contradictions,
+    example_lead_ins,
+    examples_to_review,
+)
 from escarmouche.editions.repo import edition_files, last_published, snapshot
 
-__all__ = ["all_or_nothing", "archive_pdf", "book_contradictions", "draft", "merge_written",
-           "pdf_name", "printed_boxes", "publish", "refresh_notebooks"]
+__all__ = [
+    "all_or_nothing",
+    "archive_pdf",
+    "book_contradictions",
+    "book_reviews",
+    "draft",
+    "merge_written",
+    "pdf_name",
+    "printed_boxes",
+    "publish",
+    "refresh_notebooks",
+    "touched_pages",
+    "withdraw",
+]
 
 
 def draft(root: Path, *, today: dt.date | None = None,
@@ -83,7 +101,7 @@ def draft(root: Path, *, today: dt.date | None = None,
     changes = options + [c for c in rule_text_changes(before.texts, now.texts)
                          if not set(c.rules) <= quoted]
     path = root / "editions" / f"{last + 1}.toml"
-    summary = "À rédiger : le résumé de cette édition."
+    summary = SUMMARY_PLACEHOLDER
     if path.exists():
         old = load_edition(path)
         summary = old.summary
@@ -139,6 +157,11 @@ def merge_written(fresh: list[Change], written: tuple[Change, ...]) -> list[Chan
     out = []
     for change in fresh:
         prev = by_key.pop(change.key, None)
+        if prev is None and change.kind in ("revised-rule", "changed-ruling"):
+            # the designer re-kinded a rewording as a clarification: the same change
+            prev = by_key.pop(("clarification", ",".join(change.rules)), None)
+            if prev is not None:
+                change = dataclasses.replace(change, kind=prev.kind)
         if prev is None or _generated(prev):
             out.append(change)
             continue
@@ -153,19 +176,9 @@ def merge_written(fresh: list[Change], written: tuple[Change, ...]) -> list[Chan
 def _generated(change: Change) -> bool:
     """Whether a change's text is the one the drafting tool writes for it (nothing the
     designer wrote would be lost by regenerating it)."""
-    if change.kind != "option-default" or not (change.system and change.option):
-        return change.text in (f"Nouvelle règle {r}." for r in change.rules[:1]) or \
-            change.text in (f"Texte de {r} révisé." for r in change.rules[:1]) or \
-            change.text in (f"La règle {r} est retirée." for r in change.rules[:1])
-    from escarmouche.editions.check import _engine_name
+    from escarmouche.editions.check import generated_text
 
-    name = _engine_name(change.system, change.option)
-    if name is None:
-        return False
-    values = [None if v == NONE_WORD else v for v in (change.before, change.after)]
-    before = {} if change.before is None else {change.system: {name: values[0]}}
-    again = option_changes(before, {change.system: {name: values[1]}})
-    return bool(again) and again[0].text == change.text
+    return generated_text(change)
 
 
 def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
@@ -180,6 +193,39 @@ def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
         return []
     return contradictions(before, take_snapshot(root), edition.changes,
                           example_lead_ins(root / "book"), printed_boxes(root))
+
+
+def book_reviews(root: Path, edition: Edition) -> list[ToReview]:
+    """The examples to re-read before publishing ``edition``
+    (:func:`~escarmouche.editions.prose.examples_to_review`): their output changed since
+    the last published edition, the text of their page did not (:func:`touched_pages`),
+    and the edition file does not list them in ``reviewed``."""
+    last = last_published(root)
+    if edition.number <= last:
+        last = edition.number - 1
+    before = snapshot(root, last) if last > 0 else None
+    if before is None:
+        return []
+    return examples_to_review(before, take_snapshot(root), touched=touched_pages(root, last),
+                              reviewed=edition.reviewed)
+
+
+def touched_pages(root: Path, number: int) -> set[str]:
+    """The pages (``d12/initiative``) whose source ``book_src/<page>.md`` changed since
+    edition ``number`` was published (the commit that wrote its snapshot, through git;
+    uncommitted edits count). Empty without git or without that commit."""
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                              check=False)
+        return done.stdout if done.returncode == 0 else ""
+
+    commit = git("log", "-1", "--format=%H", "--", f"editions/{number}/outputs.json").strip()
+    if not commit:
+        return set()
+    names = git("diff", "--name-only", commit, "--", "book_src").split()
+    names += git("ls-files", "--others", "--exclude-standard", "--", "book_src").split()
+    return {n.removeprefix("book_src/").removesuffix(".md") for n in names
+            if n.endswith(".md")}
 
 
 def printed_boxes(root: Path) -> dict[str, str]:
@@ -209,12 +255,57 @@ def publish(root: Path, *, again: bool = False) -> int:
         raise SystemExit("Le livre contredit l’édition " + str(newest) + "\u00a0:\n"
                          + "\n".join(f"- {c}" for c in found)
                          + "\nRien n’a été publié.")
+    unread = [] if again else book_reviews(root, editions[newest])
+    if unread:
+        raise SystemExit(
+            f"{_count_examples(len(unread))} à relire avant de publier l’édition {newest} "
+            "(leur sortie a changé, le texte de leur page non)\u00a0:\n"
+            + "\n".join(f"- {r}" for r in unread)
+            + f"\nRelisez chacun\u00a0: corrigez son texte dans book_src/, ou ajoutez-le à "
+            f"« reviewed » dans editions/{newest}.toml s’il reste juste. Rien n’a été publié.")
     if last_published(root) >= newest and not again:
         raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
                          "instantané).")
     archive_pdf(root, newest - 1)
     take_snapshot(root).write(root / "editions" / str(newest))
     return newest
+
+
+def withdraw(root: Path, number: int) -> int:
+    """Withdraw the publication of edition ``number`` (``escarmouche edition
+    --depublier N``): its snapshot ``editions/<n>/`` is removed, its file
+    ``editions/<n>.toml`` is a draft again, and the pages that compared it as published
+    (« entre … et n ») are removed; :func:`~escarmouche.editions.repo.build_pages` then
+    rewrites its page, its errata sheet and the journal as they were before publishing.
+    Only the last publication may be withdrawn, while no later draft exists, and never
+    the first edition. Returns the edition then last published."""
+    import shutil
+
+    from escarmouche.editions.page import span_name
+
+    last = last_published(root)
+    if number != last:
+        raise SystemExit(
+            f"L’édition {number} n’est pas la dernière publiée" + (
+                f" (la dernière est la {last})" if last else " (aucune ne l’est)")
+            + " : seule la dernière publication se retire. Rien n’a été retiré.")
+    if number <= 1:
+        raise SystemExit("L’édition 1 ne se retire pas : le livre n’aurait plus "
+                         "d’édition publiée. Rien n’a été retiré.")
+    later = [n for n in edition_files(root) if n > number]
+    if later:
+        raise SystemExit(
+            f"Le brouillon editions/{min(later)}.toml suit l’édition {number} : "
+            "supprimez-le d’abord (il a été rédigé contre elle). Rien n’a été retiré.")
+    shutil.rmtree(root / "editions" / str(number))
+    for first in range(1, number):
+        (root / "book" / "editions" / f"{span_name(first, number)}.md").unlink(
+            missing_ok=True)
+    return last_published(root)
+
+
+def _count_examples(n: int) -> str:
+    return f"{n} exemple{'s' if n > 1 else ''}"
 
 
 def pdf_name(number: int) -> str:

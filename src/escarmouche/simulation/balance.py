@@ -37,6 +37,7 @@ class _Tally:
     wins: Counter[str] = dataclasses.field(default_factory=Counter)
     draws: int = 0
     timeouts: int = 0
+    by_lot: int = 0
     rounds: Counter[int] = dataclasses.field(default_factory=Counter)
     survivors: dict[str, Counter[int]] = dataclasses.field(default_factory=dict)
     health: dict[str, Counter[int]] = dataclasses.field(default_factory=dict)
@@ -51,6 +52,8 @@ class _Tally:
             self.timeouts += 1
         else:
             self.draws += 1
+        if r.lots:
+            self.by_lot += 1
         self.rounds[r.rounds] += 1
         top = dict(r.health_max)
         for side, count in r.survivors:
@@ -65,6 +68,7 @@ class _Tally:
         self.wins.update(other.wins)
         self.draws += other.draws
         self.timeouts += other.timeouts
+        self.by_lot += other.by_lot
         self.rounds.update(other.rounds)
         for side, c in other.survivors.items():
             self.survivors.setdefault(side, Counter()).update(c)
@@ -184,6 +188,8 @@ class Balance(ShownAsTable):
     #: what automated play adds to the text (``System.automation_note``), shown under
     #: the title; ``""`` when nothing
     note: str = ""
+    #: fights in which a safety bound settled a tie by lot (D12-INIT-6)
+    by_lot: int = 0
 
     def win_rate(self, side: str) -> tuple[float, float, float]:
         """(rate, low, high): the win rate of ``side`` and its Wilson 95 % interval."""
@@ -260,10 +266,19 @@ class Balance(ShownAsTable):
                  f"{_quantile(self.rounds, 0.9)} au plus) ; "
                  f"{_count(self.draws, 'match nul', 'matchs nuls')}, "
                  f"{_count(self.timeouts, 'combat', 'combats')} à la limite de "
-                 f"{self.turn_word}s" + (f". {self.note}" if self.note else ""))
+                 f"{self.turn_word}s" + self._by_lot_text()
+                 + (f". {self.note}" if self.note else ""))
         return Table(("Camp", "Victoires (IC 95 % de Wilson)", "Survivants en moyenne",
                       "Santé restante", f"Dégâts infligés par {self.turn_word}"), rows, title=title)
 
+
+    def _by_lot_text(self) -> str:
+        """« ; 3 combats dont une égalité s’est réglée au sort (borne de sûreté,
+        D12-INIT-6) », only when there are some."""
+        if not self.by_lot:
+            return ""
+        return (f" ; {_count(self.by_lot, 'combat', 'combats')} dont une égalité s’est "
+                "réglée au sort (borne de sûreté atteinte, D12-INIT-6)")
 
     def to_json(self) -> dict[str, Any]:
         """Everything, JSON-ready (``--json``), with the rates and intervals computed."""
@@ -285,7 +300,8 @@ class Balance(ShownAsTable):
                 "graine": self.seed, "nuls": self.draws, "limite_de_tours": self.timeouts,
                 "tours": {str(k): v for k, v in sorted(self.rounds.items())},
                 "camps": sides, "intervalle": "Wilson 95 %",
-                **({"variante": self.note} if self.note else {})}
+                **({"variante": self.note} if self.note else {}),
+                **({"egalites_au_sort": self.by_lot} if self.by_lot else {})}
 
     def svg(self) -> str:
         """One SVG document: the outcomes (bars) over the distribution of the number of
@@ -316,7 +332,7 @@ def _balance(roster: Any, tally: _Tally, seed: int, sides: Sequence[str]) -> Bal
         health={s: dict(sorted(c.items())) for s, c in tally.health.items()},
         health_max=dict(tally.health_max), damage_taken=dict(tally.damage_taken),
         turn_word=_turn_word(str(getattr(roster, "system", ""))),
-        note=automation_note(roster),
+        note=automation_note(roster), by_lot=tally.by_lot,
     )
 
 

@@ -102,6 +102,8 @@ class FightResult:
     survivors: tuple[tuple[str, int], ...]
     health: tuple[tuple[str, int], ...]
     health_max: tuple[tuple[str, int], ...]
+    #: ties a safety bound of the engine settled by lot in this fight (D12-INIT-6)
+    lots: int = 0
 
 
 def _sides(enc: Encounter) -> list[str]:
@@ -190,4 +192,4 @@ def _tally(index: int, sides: Sequence[str], rows: Iterable[tuple[str, bool, int
     turns = turn if max_turns is None else min(turn, max_turns)
     return FightResult(index, winner, len(alive) > 1, turns,
                        tuple(standing.items()), tuple(health.items()),
-                       tuple(health_max.items()))
+                       tuple(health_max.items()), enc.system.ties_drawn_by_lot(enc.state))

@@ -448,6 +448,11 @@ class System(Generic[R]):
 
     def on_activation_end(self, ctx: Ctx[R], actor: str) -> None: ...
 
+    def ties_drawn_by_lot(self, state: EncounterState) -> int:
+        """How many ties of this fight a safety bound settled by lot (D12-INIT-6): what a
+        simulation counts. None by default."""
+        return 0
+
     def automation_note(self, roster: Sequence[Combatant], rules: R) -> str:
         """A French sentence naming what automated play adds to the text (a variant that
         is not a rule), shown wherever simulated fights are (``simule``, the book's

@@ -10,10 +10,10 @@ Rulings (RULES.md):
 * D12-INIT-3 — groups are compared as descending lists of results (Python tuple
   order: when one list runs out, the group with a result left wins); a perfect tie
   (two groups with identical lists) makes everyone reroll, at most
-  :attr:`Rules.max_initiative_rerolls` times (then :class:`RuleBoundError`).
+  :attr:`Rules.max_initiative_rerolls` times (then by lot, D12-INIT-6).
 * D12-INIT-4 — inside a group, ties of individual initiative go to the higher bonus,
   then to a roll-off (one d12 each, higher first; still-tied fighters roll again, at
-  most :attr:`Rules.max_roll_off_rounds` rounds per tie).
+  most :attr:`Rules.max_roll_off_rounds` rounds per tie, then by lot, D12-INIT-6).
 * Group initiative is rolled **once for the fight**: the text has it rolled when the
   fight starts, or when the ambush's bonus turn ends, and never mentions rolling it
   again each turn.
@@ -34,15 +34,16 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from escarmouche import _check
 from escarmouche._rng import Rng, ScriptedRolls
-from escarmouche.errors import RuleBoundError, invalid
+from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12 import narration
+from escarmouche.systems.d12.lots import Lot, by_lot, draw
 from escarmouche.systems.d12.narration import BONUS_SCOPE
 from escarmouche.systems.d12.rules import (
     ALERT_TRAIT,
@@ -208,18 +209,24 @@ class RollOff:
     bonus: int
     rounds: tuple[tuple[tuple[str, int], ...], ...]
     order: tuple[str, ...]
+    #: the sub-ties settled by lot once the bound of rounds was reached (D12-INIT-6)
+    lots: tuple[Lot, ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Json]:
-        return {"scope": self.scope, "total": self.total, "bonus": self.bonus,
-                "rounds": [[list(d) for d in r] for r in self.rounds],
-                "order": list(self.order)}
+        out: dict[str, Json] = {"scope": self.scope, "total": self.total,
+                                "bonus": self.bonus,
+                                "rounds": [[list(d) for d in r] for r in self.rounds],
+                                "order": list(self.order)}
+        if self.lots:
+            out["lots"] = [lot.to_json() for lot in self.lots]
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> RollOff:
         return cls(
             str(data["scope"]), int(data["total"]), int(data["bonus"]),
             tuple(tuple((str(n), int(v)) for n, v in r) for r in data["rounds"]),
-            tuple(data["order"]),
+            tuple(data["order"]), tuple(Lot.from_json(x) for x in data.get("lots", [])),
         )
 
 
@@ -266,6 +273,8 @@ class D12Initiative:
     ambush_by: str | None = None
     rules: tuple[str, ...] = ()
     out: tuple[str, ...] = ()
+    #: perfect ties still there after the bound of rerolls, settled by lot (D12-INIT-6)
+    lots: tuple[Lot, ...] = field(default=(), repr=False)
 
     @property
     def pending(self) -> bool:
@@ -330,6 +339,7 @@ class D12Initiative:
             "ambush_by": self.ambush_by,
             "rules": list(self.rules),
             "out": list(self.out),
+            **({"lots": [lot.to_json() for lot in self.lots]} if self.lots else {}),
         }
 
     @classmethod
@@ -351,6 +361,7 @@ class D12Initiative:
             ambush_by=data["ambush_by"],
             rules=tuple(data["rules"]),
             out=tuple(str(n) for n in data.get("out", [])),
+            lots=tuple(Lot.from_json(x) for x in data.get("lots", [])),
         )
 
 
@@ -471,14 +482,15 @@ def _roll_off(
     block: list[InitiativeRoll], scope: str, rng: Rng, cap: int
 ) -> tuple[list[str], RollOff]:
     """Break a tie by rolling off: one d12 each in the given order, higher first; a
-    sub-tie rolls again at once (the higher sub-tie first). At most ``cap`` rounds."""
+    sub-tie rolls again at once (the higher sub-tie first). After ``cap`` rounds, a tie
+    still there is settled by lot (D12-INIT-6)."""
     rounds: list[tuple[tuple[str, int], ...]] = []
+    lots: list[Lot] = []
 
     def settle(names: list[str]) -> list[str]:
         if len(rounds) >= cap:
-            raise invalid("max_roll_off_rounds", cap, "D12-INIT-4",
-                          f"{join(names)} restent à égalité après {cap} jets de départage ; "
-                          "la borne est atteinte", kind=RuleBoundError)
+            lots.append(draw(names, rng, scope=scope, after=cap))
+            return list(lots[-1].order)
         draws = tuple((n, rng.randint(1, ATTACK_DIE)) for n in names)
         rounds.append(draws)
         out: list[str] = []
@@ -488,7 +500,8 @@ def _roll_off(
         return out
 
     order = settle([r.name for r in block])
-    return order, RollOff(scope, block[0].total, block[0].bonus, tuple(rounds), tuple(order))
+    return order, RollOff(scope, block[0].total, block[0].bonus, tuple(rounds), tuple(order),
+                          tuple(lots))
 
 
 def _order_with_roll_offs(
@@ -589,20 +602,20 @@ def _roll_groups(
     applied = ["D12-INIT-1", "D12-INIT-2", "D12-INIT-4"]
     attempts: list[tuple[InitiativeRoll, ...]] = []
     perfect_ties: list[PerfectTie] = []
+    lots: list[Lot] = []
     while True:
         rolls = tuple(_roll(c, rng) for c in roster)
         attempts.append(rolls)
         results, ties, perfect = rank_groups(rolls, environment=environment)
         if not perfect:
             break
+        if len(perfect_ties) >= rules.max_initiative_rerolls:
+            # the bound is reached: the groups still tied are ordered by lot
+            results, lots = by_lot(results, rng, len(perfect_ties))
+            break
         tied = next(g.results for g in results if g.side == perfect[0])
         perfect_ties.append(PerfectTie(len(attempts), perfect, tied))
-        if len(perfect_ties) > rules.max_initiative_rerolls:
-            raise invalid("max_initiative_rerolls", rules.max_initiative_rerolls,
-                          "D12-INIT-3",
-                          f"égalité parfaite entre {join(perfect)} à chaque relance ; la "
-                          "borne est atteinte", kind=RuleBoundError)
-    if perfect_ties or any(t.rule == "D12-INIT-3" for t in ties):
+    if perfect_ties or lots or any(t.rule == "D12-INIT-3" for t in ties):
         applied.append("D12-INIT-3")
     if environment:
         applied.append("D12-INIT-5")
@@ -620,6 +633,8 @@ def _roll_groups(
         groups.append((g.side, members))
         bonus_ties += bt
         roll_offs += ro
+    if lots or any(r.lots for r in roll_offs):
+        applied.append("D12-INIT-6")
     return D12Initiative(
         groups=groups,
         bonus_turn=[],
@@ -633,6 +648,7 @@ def _roll_groups(
         roll_offs=tuple(roll_offs),
         environment=environment,
         rules=tuple(applied),
+        lots=tuple(lots),
     )
 
 
@@ -649,23 +665,23 @@ def initiative(
 
     Each combatant rolls 1d12 + ``init`` (0 when absent); a group's initiative is its
     highest result; groups are compared as descending lists; a perfect tie makes
-    everyone reroll (at most ``rules.max_initiative_rerolls`` times, then
-    :class:`RuleBoundError`). Inside a group, fighters act in individual order (ties:
-    higher bonus, then roll-off). With ``environment=True`` a memberless group
-    ``"environnement"`` sits at 12 and loses ties. With ``ambush_by`` (a side of the
-    roster) the attackers and the defenders with the trait ``alerte`` get a bonus turn
-    (turn 0), ordered by their own individual roll; group initiative is rolled after
-    it, once for the whole fight, by everyone but ``out`` (the fighters knocked out in
-    the bonus turn, D12-SURPRISE-1). This function rolls both parts at once; a fight
-    rolls the second one when the bonus turn ends (:func:`roll_bonus_turn`,
-    :func:`roll_groups_after_bonus`).
+    everyone reroll (at most ``rules.max_initiative_rerolls`` times, then the groups
+    still tied are ordered by lot, D12-INIT-6). Inside a group, fighters act in
+    individual order (ties: higher bonus, then roll-off). With ``environment=True`` a
+    memberless group ``"environnement"`` sits at 12 and loses ties. With ``ambush_by``
+    (a side of the roster) the attackers and the defenders with the trait ``alerte`` get
+    a bonus turn (turn 0), ordered by their own individual roll; group initiative is
+    rolled after it, once for the whole fight, by everyone but ``out`` (the fighters
+    knocked out in the bonus turn, D12-SURPRISE-1). This function rolls both parts at
+    once; a fight rolls the second one when the bonus turn ends
+    (:func:`roll_bonus_turn`, :func:`roll_groups_after_bonus`).
 
     Draw order (API.md): with ``ambush_by``, one d12 per bonus-turn participant (given
     order), then the bonus turn's roll-offs; then one d12 per combatant (given order);
-    after a perfect tie, one d12 per combatant again (given order); then each group's
-    roll-offs in acting order. A roll-off takes the tie at the higher result first, one
-    d12 per tied fighter in the given order, a sub-tie rolled again at once (higher
-    first).
+    after a perfect tie, one d12 per combatant again (given order); past the bound of
+    rerolls, the lot's dice (D12-INIT-6); then each group's roll-offs in acting order. A
+    roll-off takes the tie at the higher result first, one d12 per tied fighter in the
+    given order, a sub-tie rolled again at once (higher first).
     """
     if ambush_by is not None:
         bonus = roll_bonus_turn(combatants, rng, ambush_by=ambush_by,

@@ -105,10 +105,13 @@ def roll_off_sentence(ro: RollOff) -> str:
     """A roll-off (D12-INIT-4), one colon: « Groupe « Gobelins » : égalité à 10 (bonus
     +1), départagée au d12 (Gobelin 1 fait 4, Gobelin 2 fait 11), d’où l’ordre Gobelin 2,
     Gobelin 1 (D12-INIT-4). »"""
+    from escarmouche.systems.d12.lots import lot_sentence
+
     rounds = " ; puis ".join(", ".join(f"{n} fait {v}" for n, v in r) for r in ro.rounds)
+    lots = "".join(" " + lot_sentence(lot) for lot in ro.lots)
     return (f"{_scope_label(ro.scope)} : égalité à {ro.total} (bonus {signed(ro.bonus)}), "
             f"départagée au d12 ({rounds}), d’où l’ordre {', '.join(ro.order)} "
-            "(D12-INIT-4).")
+            f"(D12-INIT-4).{lots}")
 
 
 def order_sentence(groups: Iterable[tuple[str, list[str]]]) -> str:
@@ -140,7 +143,10 @@ def initiative_lines(init: D12Initiative) -> list[str]:
         lines.append("Initiative de groupe : elle se lancera à la fin du tour bonus "
                      "(D12-SURPRISE-1).")
         return lines
+    from escarmouche.systems.d12.lots import lot_sentence
+
     lines += [perfect_tie_sentence(pt) for pt in init.perfect_ties]
+    lines += [lot_sentence(lot) for lot in init.lots]
     for g in init.group_results:
         if g.environment:
             lines.append(f"Environnement : initiative {ENVIRONMENT_INITIATIVE} (D12-INIT-5).")

@@ -626,21 +626,33 @@ critical_chance = critical_odds
 # -- the standard situations (edition pages, the Atelier, ``escarmouche cotes``) ----
 
 
+#: the camps of the situation in which the bound of rerolls is measured: six one-member
+#: camps tie far more often than a duel (any two equal d12 make a perfect tie)
+CAP_CAMPS = 6
+
+
 def cap_odds(rules: Rules = DEFAULT_RULES) -> dict[str, Fraction]:
     """The exact chance that each capped loop of the initiative reaches its cap, so that
-    the fight stops on :class:`~escarmouche.errors.RuleBoundError`:
+    the tie is settled by lot (D12-INIT-6):
 
-    * ``"relances"``: two one-member groups with the same bonus tie perfectly at the
-      first roll and at each of ``max_initiative_rerolls`` rerolls (D12-INIT-3; the
-      engine refuses the tie after that many rerolls, ``_roll_groups``);
+    * ``"relances"``: :data:`CAP_CAMPS` one-member camps with the same bonus tie
+      perfectly (two equal d12) at the first roll and at each of
+      ``max_initiative_rerolls`` rerolls (D12-INIT-3, ``_roll_groups``);
+    * ``"relances_duel"``: the same for two one-member camps;
     * ``"departage"``: two fighters tied in their group roll ``max_roll_off_rounds``
       equal d12 in a row (D12-INIT-4, ``_roll_off``).
 
     >>> cap_odds()["departage"] == Fraction(1, 12) ** 20
     True
+    >>> f"{float(cap_odds(Rules(max_initiative_rerolls=5))['relances']):.3f}"
+    '0.220'
     """
+    distinct = Fraction(1)
+    for k in range(CAP_CAMPS):
+        distinct *= Fraction(ATTACK_DIE - k, ATTACK_DIE)
     tie = group_odds([Combatant("A", "x"), Combatant("B", "y")]).reroll
-    return {"relances": tie ** (rules.max_initiative_rerolls + 1),
+    return {"relances": (1 - distinct) ** (rules.max_initiative_rerolls + 1),
+            "relances_duel": tie ** (rules.max_initiative_rerolls + 1),
             "departage": all_equal(uniform(ATTACK_DIE), 2) ** rules.max_roll_off_rounds}
 
 
@@ -676,10 +688,13 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
                   "bonus d’attaque (dégâts moyens)", ("D12-CRIT-2",),
                   ("Défense", "Maximum", "Dé explosif", "Avantage",
                    "Dégâts moyens de l’attaque, option par défaut"), tuple(values), "number"),
-        OddsTable("d12.caps", "Initiative bloquée : chance d’atteindre la borne d’un jet "
-                  "répété", ("D12-INIT-3", "D12-INIT-4"), ("Jet répété", "Chance"), (
+        OddsTable("d12.caps", "Borne atteinte\u00a0: chance qu’une égalité répétée se règle "
+                  "au sort", ("D12-INIT-3", "D12-INIT-4", "D12-INIT-6"),
+                  ("Jet répété", "Chance"), (
+                      (f"Égalité parfaite à chaque relance ({CAP_CAMPS} camps d’un "
+                       "combattant, même bonus)", (caps["relances"],)),
                       ("Égalité parfaite à chaque relance (un contre un, même bonus)",
-                       (caps["relances"],)),
+                       (caps["relances_duel"],)),
                       ("Départage de deux combattants à égalité", (caps["departage"],))),
                   "rare"),
     ]

@@ -73,7 +73,9 @@ HP_RANGE = (1, 1000)
 TRACK = "PV"
 #: the trait of a defender who acts in the ambush's bonus turn (D12-SURPRISE-2)
 ALERT_TRAIT = "alerte"
-#: bounds on the caps a designer may set (every loop is bounded)
+#: bounds on the caps a designer may set (every loop is bounded); past a cap the tie is
+#: settled by lot (D12-INIT-6). 1 is the lowest the book runs: its scripted perfect tie
+#: rerolls once and its roll-offs take one round (a lot would draw other dice)
 CAP_RANGE = (1, 1000)
 #: the kind of the encounter effect created by option (c)
 ADVANTAGE_EFFECT_KIND = "avantage_contre"
@@ -267,10 +269,10 @@ class Rules(OptionsTable):
         the damage expression of a fighter whose weapon was not given (``1d6``).
     ``max_initiative_rerolls``
         how many times a perfect tie of group initiative may make everyone reroll
-        (D12-INIT-3); one more perfect tie raises :class:`RuleBoundError`.
+        (D12-INIT-3); one more perfect tie is settled by lot (D12-INIT-6).
     ``max_roll_off_rounds``
         how many roll-off rounds one tie of individual initiative may take (D12-INIT-4,
-        D12-SURPRISE-2); beyond, :class:`RuleBoundError`.
+        D12-SURPRISE-2); beyond, the tie is settled by lot (D12-INIT-6).
     ``actions``
         the action list (D12-ACT-1), editable data; it must keep ``attaquer``,
         ``se_deplacer`` and ``communiquer``. An action added without ``kind`` is a
@@ -288,15 +290,17 @@ class Rules(OptionsTable):
         rules=("D12-CRIT-1",), check=lambda w: check_weapon(w, "arme par défaut"))
     max_initiative_rerolls: int = option(
         20, label="relances au plus après une égalité parfaite",
-        key="relances_initiative_max", rules=("D12-INIT-3",), lo=CAP_RANGE[0],
+        key="relances_initiative_max", rules=("D12-INIT-3", "D12-INIT-6"), lo=CAP_RANGE[0],
         hi=CAP_RANGE[1], bound="le texte fait relancer tout le monde tant que l’égalité "
-        "parfaite demeure\u202f; le moteur s’arrête au-delà de ce nombre, pour borner son "
-        "travail")
+        "parfaite demeure\u202f; au-delà de ce nombre de relances, les groupes encore à "
+        "égalité sont départagés au sort, avec les mêmes dés (D12-INIT-6), et le combat "
+        "continue")
     max_roll_off_rounds: int = option(
         20, label="jets de départage au plus pour une égalité", key="departages_max",
-        rules=("D12-INIT-4",), lo=CAP_RANGE[0], hi=CAP_RANGE[1],
-        bound="les jets de départage se répètent tant que l’égalité demeure\u202f; le moteur "
-        "s’arrête au-delà de ce nombre, pour borner son travail")
+        rules=("D12-INIT-4", "D12-INIT-6"), lo=CAP_RANGE[0], hi=CAP_RANGE[1],
+        bound="les jets de départage se répètent tant que l’égalité demeure\u202f; au-delà "
+        "de ce nombre, les ex æquo sont départagés au sort, avec les mêmes dés "
+        "(D12-INIT-6), et le combat continue")
     actions: tuple[ActionSpec, ...] = option(
         DEFAULT_ACTIONS, label="liste des actions", key="actions", rules=("D12-ACT-1",),
         parse=_actions_from_json)

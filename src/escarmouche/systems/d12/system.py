@@ -26,6 +26,7 @@ from escarmouche.systems.d12.initiative import (
     roll_bonus_turn,
     roll_groups_after_bonus,
 )
+from escarmouche.systems.d12.lots import lot_sentence
 from escarmouche.systems.d12.narration import BONUS_SCOPE
 from escarmouche.systems.d12.odds import (
     SITUATIONS,
@@ -238,7 +239,9 @@ class D12System(System[Rules]):
             ctx.emit(
                 "departage", narration.roll_off_sentence(ro), rules=("D12-INIT-4",),
                 dice=[DieRecord(ATTACK_DIE, v, f"départage {de(n)}")
-                      for r in ro.rounds for n, v in r],
+                      for r in ro.rounds for n, v in r]
+                + [DieRecord(f, d, "tirage au sort")
+                   for lot in ro.lots for f, d in zip(lot.faces(), lot.dice, strict=True)],
                 data=ro.to_json(),
             )
 
@@ -256,9 +259,23 @@ class D12System(System[Rules]):
                 if pt.attempt == i:
                     ctx.emit("egalite_parfaite", narration.perfect_tie_sentence(pt),
                              rules=("D12-INIT-3",), dice=(), data=pt.to_json())
+        for lot in init.lots:
+            ctx.emit("tirage_au_sort", lot_sentence(lot), rules=("D12-INIT-3", "D12-INIT-6"),
+                     dice=[DieRecord(f, d, "tirage au sort")
+                           for f, d in zip(lot.faces(), lot.dice, strict=True)],
+                     data=lot.to_json())
         self._emit_roll_offs(ctx, [ro for ro in init.roll_offs if ro.scope != BONUS_SCOPE])
         ctx.emit("ordre_initiative", lambda: narration.group_order_sentence(init),
                  rules=init.rules, dice=(), data=init.to_json)
+
+    def ties_drawn_by_lot(self, state: EncounterState) -> int:
+        """The lots of this fight's initiative (D12-INIT-6): perfect ties past the bound
+        of rerolls and roll-offs past theirs."""
+        init = state.system_state.get("initiative")
+        if not isinstance(init, dict):
+            return 0
+        return len(init.get("lots", ())) + sum(len(ro.get("lots", ()))
+                                               for ro in init.get("roll_offs", ()))
 
     def validate_state(self, state: EncounterState, rules: Rules) -> None:
         """A loaded save (CORE-LOG): the initiative is recomputed from its d12s, in their
@@ -289,6 +306,7 @@ class D12System(System[Rules]):
         for i, attempt in enumerate(_check.sequence(f"{where}.attempts", stored.get("attempts"),
                                                     "D12-INIT-3")):
             group_dice += dies(f"attempts[{i}]", attempt)
+        group_dice += _lot_dice(f"{where}.lots", stored.get("lots", []))
         for i, raw in enumerate(_check.sequence(f"{where}.roll_offs", stored.get("roll_offs"),
                                                 "D12-INIT-4")):
             ro = _check.mapping(f"{where}.roll_offs[{i}]", raw, "D12-INIT-4")
@@ -301,6 +319,7 @@ class D12System(System[Rules]):
                                           "D12-INIT-4", min_len=2, max_len=2)
                     target.append(_check.die(f"{where}.roll_offs[{i}]", two[1], ATTACK_DIE,
                                              "D12-INIT-4"))
+            target += _lot_dice(f"{where}.roll_offs[{i}].lots", ro.get("lots", []))
         environment = _check.flag(f"{where}.environment", stored.get("environment"),
                                   "D12-INIT-5")
         ambush_by = stored.get("ambush_by")
@@ -524,3 +543,17 @@ class D12System(System[Rules]):
 
 
 SYSTEM = D12System()
+
+
+def _lot_dice(where: str, lots: object) -> list[int]:
+    """The dice of the lots of a stored initiative (D12-INIT-6), in draw order: each has
+    as many faces as tied names were left."""
+    out: list[int] = []
+    for i, raw in enumerate(_check.sequence(where, lots, "D12-INIT-6")):
+        lot = _check.mapping(f"{where}[{i}]", raw, "D12-INIT-6")
+        tied = _check.sequence(f"{where}[{i}].tied", lot.get("tied"), "D12-INIT-6")
+        dice = _check.sequence(f"{where}[{i}].dice", lot.get("dice"), "D12-INIT-6",
+                               max_len=max(len(tied) - 1, 0))
+        out += [_check.die(f"{where}[{i}].dice", d, len(tied) - k, "D12-INIT-6")
+                for k, d in enumerate(dice)]
+    return out

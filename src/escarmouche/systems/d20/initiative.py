@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from escarmouche import _check
-from escarmouche._rng import Rng
-from escarmouche.errors import RuleBoundError, invalid
+from escarmouche._rng import Rng, draw_lots
+from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table
 from escarmouche.systems.d20.narration import d20_text, plus_text
@@ -52,31 +52,38 @@ def elapsed_seconds(rounds: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class InitiativeRoll:
-    """One combatant's initiative: the d20, the ``init`` modifier, the roll-off d20s."""
+    """One combatant's initiative: the d20, the ``init`` modifier, the roll-off d20s;
+    ``lot``, its rank in a tie still there past the bound of roll-offs (D20-INIT-2:
+    the higher first), 0 when none."""
 
     name: str
     die: int
     modifier: int
     roll_offs: tuple[int, ...] = ()
+    lot: int = field(default=0, repr=False)
 
     @property
     def total(self) -> int:
         return self.die + self.modifier
 
     def key(self) -> tuple[int, ...]:
-        """Sort key, descending: total, then modifier, then each roll-off (D20-INIT-1)."""
-        return (self.total, self.modifier, *self.roll_offs)
+        """Sort key, descending: total, then modifier, then each roll-off (D20-INIT-1),
+        then the lot (D20-INIT-2)."""
+        return (self.total, self.modifier, *self.roll_offs, self.lot)
 
     def to_json(self) -> dict[str, Json]:
-        return {"name": self.name, "die": self.die, "modifier": self.modifier,
-                "roll_offs": list(self.roll_offs)}
+        out: dict[str, Json] = {"name": self.name, "die": self.die,
+                                "modifier": self.modifier, "roll_offs": list(self.roll_offs)}
+        if self.lot:
+            out["lot"] = self.lot
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> InitiativeRoll:
         offs = data.get("roll_offs", ())
         assert isinstance(offs, list | tuple)
         return cls(str(data["name"]), int(str(data["die"])), int(str(data["modifier"])),
-                   tuple(int(str(v)) for v in offs))
+                   tuple(int(str(v)) for v in offs), int(str(data.get("lot", 0))))
 
 
 def initiative_order(rolls: Sequence[InitiativeRoll]) -> tuple[str, ...]:
@@ -103,6 +110,8 @@ def initiative_sentence(rolls: Sequence[InitiativeRoll], order: Sequence[str]) -
         text = f"{r.name} {number(r.total)} ({plus_text(r.die, r.modifier)})"
         if r.roll_offs:
             text += " ; départage : " + ", ".join(str(v) for v in r.roll_offs)
+        if r.lot:
+            text += f" ; tirage au sort : rang {r.lot} (D20-INIT-2)"
         parts.append(text)
     return ("Initiative (1d20 + modificateur d’initiative ; règle de l’édition originale, "
             f"absente du texte) : {' ; '.join(parts)}. Ordre : {', '.join(order)}.")
@@ -153,9 +162,11 @@ class D20Initiative:
                                    for r in same)
                 names = {r.name for r in same}
                 order = [n for n in self.order if n in names]
+                lot = (", puis au sort, la borne des départages atteinte (D20-INIT-2)"
+                       if any(r.lot for r in same) else "")
                 lines.append(f"Égalité à {number(total)} (modificateur {signed(mod)}), "
-                             f"départagée au d20, le plus haut d’abord ({rolls}), d’où "
-                             f"l’ordre {', '.join(order)} (D20-INIT-1).")
+                             f"départagée au d20, le plus haut d’abord ({rolls}){lot}, "
+                             f"d’où l’ordre {', '.join(order)} (D20-INIT-1).")
         lines.append(f"Ordre : {', '.join(self.order)}, le même à chaque round (D20-TIME-1).")
         return lines
 
@@ -198,8 +209,9 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules |
     Draw order: one d20 per combatant in the given order; then, while some combatants
     share both total and modifier, one roll-off round: for each tied group from the
     highest, one d20 per member in the given order (higher first; still-tied members
-    roll again). More than :attr:`Rules.max_roll_off_rounds` rounds raise
-    :class:`~escarmouche.errors.RuleBoundError`.
+    roll again). Past :attr:`Rules.max_roll_off_rounds` rounds, each group still tied
+    is ordered by lot (D20-INIT-2, :func:`~escarmouche._rng.draw_lots`: a die with as
+    many faces as names left picks the next one), groups from the highest.
     """
     r = check_rules(rules)
     roster = check_roster(combatants, rule="D20-INIT-1")
@@ -216,9 +228,11 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules |
     while groups:
         rounds += 1
         if rounds > r.max_roll_off_rounds:
-            raise invalid("départages", r.max_roll_off_rounds, "D20-INIT-1",
-                          f"égalité d’initiative toujours pas rompue entre {join(groups[0])}",
-                          kind=RuleBoundError)
+            for group in groups:
+                order, _ = draw_lots(group, rng)
+                for rank, n in enumerate(order):
+                    rolls[n] = dataclasses.replace(rolls[n], lot=len(order) - rank)
+            break
         for group in groups:
             for n in group:
                 old = rolls[n]

@@ -306,8 +306,8 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
         OddsTable("d20.immediate", "Action immédiate prise après son tour au round 1 : "
                   "tours des autres où elle est de nouveau possible au round 2, avant le sien",
                   ("D20-IMM-1",), ("Rang d’initiative", "Tours"), immediate, "number"),
-        OddsTable("d20.caps", "Initiative bloquée : chance d’atteindre la borne des "
-                  "départages", ("D20-INIT-1",), ("Jet répété", "Chance"),
+        OddsTable("d20.caps", "Borne atteinte\u00a0: chance qu’une égalité répétée se règle "
+                  "au sort", ("D20-INIT-1", "D20-INIT-2"), ("Jet répété", "Chance"),
                   (("Départage de deux créatures à égalité", (roll_off,)),), "rare"),
     ]
 

@@ -86,7 +86,9 @@ DEFENCE_RANGE: Final = (0, 100)
 SPEED_RANGE: Final = (0, 100)
 HP_RANGE: Final = (1, 1000)
 SAVE_TARGET_RANGE: Final = (1, 40)
-ROLL_OFF_RANGE: Final = (1, 1000)
+#: the bound of roll-off rounds a designer may set; past it, a lot (D20-INIT-2). 2 is
+#: the lowest the book runs: its scripted example rolls off twice (7 and 7, then 15, 3)
+ROLL_OFF_RANGE: Final = (2, 1000)
 
 SIMPLE: Final = "simple"
 MOVE: Final = "mouvement"
@@ -266,8 +268,8 @@ class Rules(OptionsTable):
         the value used when a combatant lacks the stat ``VD``, ``defense``, a weapon, or
         ``PA`` (engine conveniences: 6 squares, 10, ``1d6``, 0).
     ``max_roll_off_rounds``
-        the bound on initiative roll-off rounds (D20-INIT-1); beyond,
-        :class:`~escarmouche.errors.RuleBoundError`.
+        the bound on initiative roll-off rounds (D20-INIT-1); beyond, the tie is
+        settled by lot (D20-INIT-2).
 
     In a notebook, the options show as a French table (:meth:`table`).
     """
@@ -304,9 +306,10 @@ class Rules(OptionsTable):
         rules=("D20-ACT-3",), lo=0, hi=MAX_ACTION_POINTS)
     max_roll_off_rounds: int = option(
         100, label="jets de départage d’initiative au plus", key="departages_max",
-        rules=("D20-INIT-1",), lo=ROLL_OFF_RANGE[0], hi=ROLL_OFF_RANGE[1],
-        bound="les jets de départage se répètent tant que l’égalité demeure\u202f; le moteur "
-        "s’arrête au-delà de ce nombre, pour borner son travail")
+        rules=("D20-INIT-1", "D20-INIT-2"), lo=ROLL_OFF_RANGE[0], hi=ROLL_OFF_RANGE[1],
+        bound="les jets de départage se répètent tant que l’égalité demeure\u202f; au-delà "
+        "de ce nombre, les ex æquo sont départagés au sort, avec les mêmes dés "
+        "(D20-INIT-2), et le combat continue")
 
     def __post_init__(self) -> None:
         check_options(self)

@@ -191,6 +191,13 @@ class D20System(System[Rules]):
 
     # -- the fight -------------------------------------------------------------------
 
+    def ties_drawn_by_lot(self, state: EncounterState) -> int:
+        """The ties of this fight's initiative settled by lot (D20-INIT-2)."""
+        init = state.system_state.get("initiative")
+        rolls = init.get("rolls", ()) if isinstance(init, dict) else ()
+        return len({(r.get("die", 0) + r.get("modifier", 0), r.get("modifier"),
+                     tuple(r.get("roll_offs", ()))) for r in rolls if r.get("lot")})
+
     def validate_state(self, state: EncounterState, rules: Rules) -> None:
         """A loaded save (CORE-LOG): the initiative's dice are d20s, its modifiers the
         combatants' ``init``, no tie is left and the order is the one its dice give
@@ -218,7 +225,9 @@ class D20System(System[Rules]):
                 c.name, _check.die(f"{where}.die", entry.get("die"), INITIATIVE_DIE,
                                    "D20-INIT-1"), c.stat("init", 0),
                 tuple(_check.die(f"{where}.roll_offs", v, INITIATIVE_DIE, "D20-INIT-1")
-                      for v in offs)))
+                      for v in offs),
+                _check.integer(f"{where}.lot", entry.get("lot", 0), lo=0, hi=len(roster),
+                               rule="D20-INIT-2")))
         if (stored.get("order") != list(initiative_order(rolls))
                 or tie_groups({r.name: r for r in rolls}, names)):
             raise invalid("system_state.initiative.order", "…", "D20-INIT-1",
@@ -300,6 +309,8 @@ class D20System(System[Rules]):
         for k in range(max((len(r.roll_offs) for r in ini.rolls), default=0)):
             labels += [f"départage : {r.name}" for r in ini.rolls if len(r.roll_offs) > k]
         drawn = ctx.rng.take()
+        # past the bound of roll-offs, the lot's dice (D20-INIT-2)
+        labels += ["tirage au sort"] * (len(drawn) - len(labels))
         dice = [DieRecord(d.faces, d.value, labels[i] if len(labels) == len(drawn)
                           else "initiative") for i, d in enumerate(drawn)]
         ctx.emit("initiative", lambda: initiative_sentence(ini.rolls, ini.order),
