@@ -325,6 +325,9 @@ def test_r5_every_ruling_box_ends_at_the_table() -> None:
 
 #: rulings the issue found stated as rule text: the words that now sit in a box
 BOXED = [
+    # issue 43: the d100 surprised's defence, stated by the demo and the comparison
+    ("demos/surprise.md", "ne puissent pas non plus parer ni esquiver"),
+    ("comparaison.md", "ne puissent pas non plus parer ni esquiver"),
     ("d100/attaque.md", "reste 100"),
     ("d100/attaque.md", "N × 10"),
     ("rulebook/vitesse.md", "première activation du tour"),
