@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from escarmouche_widgets.d20_turn import D20TurnDemo, parse_actions
 
@@ -105,3 +107,19 @@ def test_parse_actions_folds_accents() -> None:
         "deplacement", "degainer", "attaquer")
     with pytest.raises(EscarmoucheError):
         parse_actions("danser")
+
+
+def test_a_turn_without_room_names_the_action_point_it_could_spend_d20_act_3() -> None:
+    """D20-ACT-3 (issue 43): seed 003 gives an extra action for an action point, so the
+    refusal of a second attack in a turn names that way out (with no point spent) and
+    the rule, and the page shows the two attacks passing once Brune spends hers."""
+    demo = D20TurnDemo()
+    demo.actions.value = "attaquer, attaquer"
+    play(demo)
+    text = demo.error_text
+    assert ("une action simple de plus par point d’action dépensé, aucun ici (D20-ACT-3)"
+            in text), text
+    page = (Path(__file__).parents[1] / "book_src" / "demos" / "tour-d20.md").read_text(
+        encoding="utf-8")
+    assert "ne tiennent pas dans le budget" not in page
+    assert 'calcul.points_spent.value = "1"' in page
