@@ -70,6 +70,33 @@ def test_b101_the_probability_condition_refusal_reads_as_a_sentence_core_dice(
     assert text.count("«") == text.count("»") <= 3, text
 
 
+# -- Rulebook initiative (RB-INIT-2): `rulebook/initiative`, the initiative demo -----------
+
+
+def test_the_rulebook_roll_off_says_who_rolled_what_rb_init_2() -> None:
+    """RB-INIT-2 (issue 43): the Rulebook roll-off ran names into dice and chained
+    colons (« … entre A, B et C : HAB A 50, B 50, C 60 ; départage au d100 (le plus haut
+    d’abord), manche 1 : A 30, B 70 → C, B, A »), the shape B24–B26 and B102 fixed in
+    the other three systems; it now reads as theirs, in the log and the explanation."""
+    from escarmouche.systems import rulebook
+    from tests.test_relecture import clauses
+
+    def perso(name: str, hab: int) -> Combatant:
+        return Combatant(name, "x", {"HAB": hab, "DIS": 50, "PMR": 50, "PV": 10,
+                                     "Esprit": 10})
+
+    init = rulebook.resolve_initiative([perso("A", 50), perso("B", 50), perso("C", 60)],
+                                       [40, 40, 50], [50, 50, 30, 70])
+    lines = init.explain()
+    assert ("Égalité à la marge 10 entre A, B et C, départagée par la HAB, la plus haute "
+            "d’abord (A a 50, B a 50, C a 60), puis au d100, le plus haut d’abord (manche "
+            "1 : A fait 50, B fait 50 ; manche 2 : A fait 30, B fait 70), d’où l’ordre C, "
+            "B, A (RB-INIT-2).") in lines, lines
+    for line in lines:
+        assert not re.search(r"\b(?!HAB\b|RB\b)[A-Z]\w* \d", line), line
+        assert all(top_level_colons(c) <= 1 for c in clauses(line)), line
+
+
 # -- d100 initiative (D100-INIT-1/2): `d100/rounds`, the initiative demo --------------------
 
 

@@ -156,11 +156,17 @@ def play_fight(roster: Any, index: int, seed: int, *, policy: Any = None,
 
 def result_of(enc: Encounter, index: int = 0, *, max_turns: int | None = None
               ) -> FightResult:
-    """The :class:`FightResult` of a finished fight (any mode). A fight stopped by the
-    limit of ``max_turns`` lasted ``max_turns`` turns (the engine's counter has already
-    moved to the next one when it stops)."""
+    """The :class:`FightResult` of a finished fight (any mode). Its duration counts
+    every global turn played, a turn 0 included (RB-INIT-3, RB-SURPRISE-3; the d12
+    bonus turn, D12-SURPRISE-2): a fight that began with a turn 0 and ended in turn 3
+    lasted 4 turns. A fight stopped by the limit of ``max_turns`` ended in turn
+    ``max_turns`` (the engine's counter has already moved to the next one when it
+    stops). Health is summed over the tracks automated play can take from
+    (``System.played_tracks``): the Rulebook's simulation variant never touches
+    Esprit, so counting it would show health that no fight can lose."""
     sides = _sides(enc)
-    tracks = enc.system.tracks
+    system = enc.system
+    tracks = system.tracks if system.played_tracks is None else system.played_tracks
     standing = {s: 0 for s in sides}
     health = {s: 0 for s in sides}
     health_max = {s: 0 for s in sides}
@@ -173,7 +179,17 @@ def result_of(enc: Encounter, index: int = 0, *, max_turns: int | None = None
                 health_max[f.side] += f.maxima.get(t, f.tracks[t])
     alive = [s for s in sides if standing[s]]
     winner = alive[0] if len(alive) == 1 else None
-    turns = enc.state.turn if max_turns is None else min(enc.state.turn, max_turns)
+    last = enc.state.turn if max_turns is None else min(enc.state.turn, max_turns)
+    turns = last - _first_turn(enc) + 1
     return FightResult(index, winner, len(alive) > 1, turns,
                        tuple(standing.items()), tuple(health.items()),
                        tuple(health_max.items()))
+
+
+def _first_turn(enc: Encounter) -> int:
+    """The number of the fight's first global turn: 0 when a turn 0 was played, from
+    its « Début du tour » event (emitted in every mode), else 1."""
+    for event in enc.state.log:
+        if event.kind == "debut_tour":
+            return event.turn
+    return 1
