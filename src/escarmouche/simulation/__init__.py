@@ -58,6 +58,7 @@ from escarmouche.simulation.fight import FightResult, Prepared, play_fight, prep
 from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
 from escarmouche.simulation.fight import result_of as result_of
+from escarmouche.simulation.inert import OptionEffects, inert_sentence, option_effects
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
 from escarmouche.simulation.runner import MAX_FIGHTS, simulate, simulate_steps
 from escarmouche.simulation.runner import Progress as Progress
@@ -77,9 +78,12 @@ __all__ = [
     "Balance",
     "Comparison",
     "FightResult",
+    "OptionEffects",
     "Prepared",
     "Sweep",
     "compare",
+    "inert_sentence",
+    "option_effects",
     "play_fight",
     "prepare",
     "simulate",
