@@ -413,3 +413,16 @@ def test_b178_an_attack_line_says_how_a_modified_threshold_is_made_d100_two_2() 
                          f"{50 - malus}."), text
     plain = logged_attack_sentence(resolve_attack(attack_setup(corbin, aubert), 55))
     assert "Seuil" not in plain, plain
+
+
+def test_no_option_value_label_holds_a_colon_rb_surprise_2() -> None:
+    """RB-SURPRISE-2 (seventh pass): the label « défavorable aux attaquants : leur DIS la
+    plus basse … » sat after its option's label, « valeur de groupe du test d’attaque
+    surprise : défavorable aux attaquants : leur DIS … », two colons in one clause (the
+    surprise demo's summary, the Atelier's menu). No value label of any option holds a
+    colon."""
+    bad = [f"{name}.{option.key}: {text}" for name in systems.available()
+           for option in systems.get(name).options()
+           for text in {**option.labels, **(option.choices or {})}.values()
+           if ":" in str(text)]
+    assert bad == []
