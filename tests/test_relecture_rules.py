@@ -442,3 +442,36 @@ def test_b135_a_turn_without_room_names_the_action_refused_d20_act_2() -> None:
     assert text.startswith("Action «\u00a0Attaquer\u00a0» refusée\u00a0: pour Orque, la 2e "
                            "action (action simple) ne trouve plus de place"), text
     assert enc.to_json() == before
+
+
+# -- seventh pass (issue 43): the refusals a GM meets in the tracker ----------------------
+
+
+@pytest.mark.parametrize("system", ["rulebook", "d100", "d12", "d20"])
+def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
+        system: str) -> None:
+    """CORE-ERR, seventh pass: the refusals a GM meets first in the tracker (a fighter
+    tapped out of turn, an attack with no target). The d12 out-of-turn refusal ended
+    « (c’est celui de Brune) (D12-INIT-4) (D12-ACT-1) », the d20 one « (hors de son
+    tour, …) (D20-ACT-1) », two parentheses in a row; the Rulebook one chained two
+    colons (« refusée : Brune n’est pas en train d’agir : hors de son activation… »);
+    the d20 missing target said « indiquez cible="nom" », straight quotes in code."""
+    import random
+
+    from escarmouche.systems import get
+    from tests.test_relecture import clauses, top_level_colons
+
+    enc = Encounter(system, list(get(system).sample_roster))
+    enc.start(random.Random(1))
+    current = str(enc.current)
+    other = next(f for f in enc.state.fighters if f != current)
+    texts = []
+    for call in (lambda: enc.act(other, "attaquer", random.Random(1), cible=current),
+                 lambda: enc.act(current, "attaquer", random.Random(1))):
+        with pytest.raises(EscarmoucheError) as caught:
+            call()
+        texts.append(str(caught.value))
+    for text in texts:
+        assert not re.search(r"\) \([A-Z]+-", text), text
+        assert '"' not in text, text
+        assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
