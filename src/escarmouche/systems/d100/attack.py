@@ -223,6 +223,8 @@ class TargetNumber:
             clamp = " : aucun jet ne peut réussir"
         elif self.total >= 100:
             clamp = " : tout jet réussit"
+        if not mods and not clamp:  # « CC 45 = 45 » said nothing the value does not
+            return f"{label} : {self.stat} {self.base}."
         return f"{label} : {self.stat} {self.base}{mods} = {number(self.total)}{clamp}."
 
     def _repr_html_(self) -> str:
