@@ -736,3 +736,17 @@ def test_no_rule_of_edition_1_ends_on_a_colon_core_err() -> None:
                         .read_text(encoding="utf-8"))
     assert [r for r, t in stored.items() if t.rstrip().endswith(":")] == []
     assert "3. **Hyperactivité**" in stored["RB-SPEED-3"]
+
+
+def test_a_rule_with_several_boxes_declares_them_all_d12_crit_2_rb_speed_3() -> None:
+    """D12-CRIT-2, RB-SPEED-3 (issue 43): edition 1 kept only the first box after a
+    rule, so D12-CRIT-2's boxes on the added die's zero damage and on « son prochain
+    tour », and RB-SPEED-3's Hypoactivité d4, were in no edition nor errata sheet. Each
+    entry now holds every box of its rule, each after its subject."""
+    edition = load_edition(ROOT / "editions" / "1.toml")
+    texts = {c.rules[0]: c.text for c in edition.changes}
+    assert texts["D12-CRIT-2"].count("*À la table.*") == 3
+    assert "**Quel dé ajouter.**" in texts["D12-CRIT-2"]
+    assert "**Un d4 à chaque activation.**" in texts["RB-SPEED-3"]
+    for rule in ("RB-INIT-4", "RB-END-3", "D12-INIT-2"):  # turn 0, éclat, group init
+        assert rule in texts
