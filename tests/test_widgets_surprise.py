@@ -125,5 +125,5 @@ def test_d100_option_surprised_can_defend() -> None:
     assert "un surpris peut parer ou esquiver" in box.description
     box.value = True
     assert demo.error_text == ""
-    assert ("avec l’option «\u00a0un surpris peut parer ou esquiver\u00a0», les surpris peuvent tout "
-            "de même parer ou esquiver") in demo.result_text
+    assert ("avec l’option «\u00a0un surpris peut parer ou esquiver\u00a0», les surpris "
+            "peuvent tout de même parer ou esquiver") in demo.result_text

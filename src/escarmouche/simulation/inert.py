@@ -110,7 +110,11 @@ def inert_sentence(effects: OptionEffects) -> str:
     >>> from escarmouche.systems import d100
     >>> a, b = (d100.SYSTEM.option(k) for k in ("surprised_can_defend", "parries_per_round"))
     >>> print(inert_sentence(OptionEffects(200, 1, (a,), (b,))).replace("\u00a0", " "))
-    Sur ce duel, 1 des 2 options proposées ne change aucun des 200 combats joués avec les mêmes dés, quelle que soit sa valeur : « un surpris peut parer ou esquiver » (surpris_peut_se_defendre). Seule « parades par round » (parades_par_round) en change.
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Sur ce duel, 1 des 2 options proposées ne change aucun des 200 combats joués avec
+    les mêmes dés, quelle que soit sa valeur : « un surpris peut parer ou esquiver »
+    (surpris_peut_se_defendre). Seule « parades par round » (parades_par_round) en
+    change.
     """
     total = effects.probed
     fights = plural(effects.n, "combat")
