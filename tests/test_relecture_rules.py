@@ -466,10 +466,9 @@ def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
     current = str(enc.current)
     other = next(f for f in enc.state.fighters if f != current)
     texts = []
-    for call in (lambda: enc.act(other, "attaquer", random.Random(1), cible=current),
-                 lambda: enc.act(current, "attaquer", random.Random(1))):
+    for actor, params in ((other, {"cible": current}), (current, {})):
         with pytest.raises(EscarmoucheError) as caught:
-            call()
+            enc.act(actor, "attaquer", random.Random(1), **params)
         texts.append(str(caught.value))
     for text in texts:
         assert not re.search(r"\) \([A-Z]+-", text), text
