@@ -123,3 +123,19 @@ def test_a_turn_without_room_names_the_action_point_it_could_spend_d20_act_3() -
         encoding="utf-8")
     assert "ne tiennent pas dans le budget" not in page
     assert 'calcul.points_spent.value = "1"' in page
+
+
+def test_a_cancelled_attack_is_said_before_the_reaction_it_spares_d20_imm_2() -> None:
+    """D20-IMM-2, D20-OPP-1 (seventh pass): when Vex's interruption cancels Brune's
+    attack, the log said « L’attaque d’opportunité de Grolk n’a pas lieu : l’attaque de
+    Brune est annulée. » before « L’attaque de Brune est annulée par l’interruption
+    immédiate de Vex. »: the consequence before its cause, the cancellation twice."""
+    demo = D20TurnDemo(seed=4)  # Grolk is adjacent when Brune first shoots
+    demo.actions.value = "attaquer, attaquer"
+    demo.points_spent.value = 1
+    demo.roll_button.click()
+    text = demo.result_text
+    cause = text.index("L’attaque de Brune est annulée par l’interruption immédiate de Vex")
+    spared = text.index("L’attaque d’opportunité de Grolk n’a pas lieu")
+    assert cause < spared, text
+    assert "l’attaque de Brune vient d’être annulée" in text

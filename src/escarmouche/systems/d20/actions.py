@@ -373,9 +373,6 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
             cancelled = f"{r.type.label} {de(r.by)} (plus aucune cible)"
         if cancelled:
             break
-    for i, r in enumerate(reactions):
-        if r.type.before and i not in done:
-            emit_moot(ctx, r, f"{trigger.text} est annulée")
     if cancelled:
         rule = "D20-OPP-1" if cancelled.startswith("attaque") else "D20-IMM-2"
         ctx.emit(
@@ -387,6 +384,10 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
             data={"cancelled": True, "spent": rules.cancelled_action_spent},
         )
         _refund(ctx, f, SIMPLE)
+        # the reactions it would have triggered come after the cancellation, their cause
+        for i, r in enumerate(reactions):
+            if r.type.before and i not in done:
+                emit_moot(ctx, r, f"{trigger.text} vient d’être annulée")
     else:
         for i, t in enumerate(targets):
             if ctx.fighter(t).standing:
