@@ -123,6 +123,9 @@ def test_a_turn_without_room_names_the_action_point_it_could_spend_d20_act_3() -
         encoding="utf-8")
     assert "ne tiennent pas dans le budget" not in page
     assert 'calcul.points_spent.value = "1"' in page
+    stored = (Path(__file__).parents[1] / "book" / "demos" / "tour-d20.ipynb").read_text(
+        encoding="utf-8")
+    assert "action simple (point d’action)" in stored  # the two attacks, played
 
 
 def test_a_cancelled_attack_is_said_before_the_reaction_it_spares_d20_imm_2() -> None:
