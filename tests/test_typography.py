@@ -643,6 +643,18 @@ def test_the_light_renderings_of_the_stored_widgets_are_typeset() -> None:
     assert assert_typeset([text for _, text in drawn], "light renderings") >= 10
 
 
+def _drawn_widgets(source: str) -> Iterator[str]:
+    """Each drawn widget of a built page: its ``esc-static-widget`` div, to the ``</div>``
+    that closes it (the code shown after it is not the widget's)."""
+    for start in re.finditer(r'<div class="[^"]*\besc-static-widget\b', source):
+        depth, at = 0, start.start()
+        for tag in re.finditer(r"<div\b|</div>", source[at:]):
+            depth += 1 if tag.group(0) != "</div>" else -1
+            if depth == 0:
+                yield source[at:at + tag.end()]
+                break
+
+
 @pytest.mark.book
 @pytest.mark.skipif(not _book_pages(), reason="the book is not built (make book)")
 def test_the_built_light_renderings_are_typeset() -> None:
@@ -652,8 +664,7 @@ def test_the_built_light_renderings_are_typeset() -> None:
     seen = 0
     for page in _book_pages():
         source = page.read_text("utf-8")
-        for block in re.findall(r'<div class="esc-static-widget.*?(?=<div class="esc-static-'
-                                r'widget|</main>|$)', source, flags=re.S):
+        for block in _drawn_widgets(source):
             seen += 1
             for line in _drawn_text(block).splitlines():
                 for p in problems(html.unescape(line)):
