@@ -47,15 +47,18 @@ RULE_IDS: tuple[str, ...] = (
 #: each needs an « Interprétation retenue » admonition in its paragraph
 RULING_IDS: tuple[str, ...] = (
     "RB-D100-1", "RB-INIT-2", "RB-SURPRISE-2", "RB-TIME-1", "RB-SPEED-3", "RB-END-2",
+    "RB-INIT-4", "RB-SURPRISE-3", "RB-MOVE-1", "RB-SPEED-1", "RB-SPEED-2", "RB-END-3",
     "D100-INIT-2", "D100-SURPRISE-1", "D100-ACT-3", "D100-ATK-3", "D100-PARRY-3",
-    "D100-RANGED-5", "D100-JUMP-1", "D100-JUMP-2",
+    "D100-RANGED-5", "D100-JUMP-1", "D100-JUMP-2", "D100-ATK-2", "D100-ATK-5", "D100-PARRY-1",
     "D12-INIT-3", "D12-INIT-4", "D12-INIT-6", "D12-SURPRISE-2", "D12-CRIT-1", "D12-ADV-1",
-    "D12-EXPLODE-1",
-    "D20-INIT-1", "D20-INIT-2", "D20-ACT-3", "D20-IMM-1",
+    "D12-EXPLODE-1", "D12-INIT-2", "D12-CRIT-2", "D12-ACT-1",
+    "D20-INIT-1", "D20-INIT-2", "D20-ACT-3", "D20-IMM-1", "D20-START-1", "D20-END-1",
+    "D20-OPP-1", "D20-OPP-2",
 )
 
 #: the rulings that state facts of the original edition: their admonition says so
-ORIGINAL_EDITION_IDS: tuple[str, ...] = ("D100-ACT-3", "D20-INIT-1", "D20-IMM-1")
+ORIGINAL_EDITION_IDS: tuple[str, ...] = ("D100-ACT-3", "D20-INIT-1", "D20-OPP-2",
+                                         "D20-IMM-1")
 
 SYSTEMS = ("rulebook", "d100", "d12", "d20")
 
@@ -192,7 +195,9 @@ def test_every_rules_option_is_named_in_the_book(name: str) -> None:
     if rules is None or not dataclasses.is_dataclass(rules):
         pytest.skip(f"escarmouche.systems.{name}.Rules n’existe pas encore")
     text = "\n".join(t for page, t in book_pages().items() if page.startswith(f"book/{name}/"))
-    missing = [f.name for f in dataclasses.fields(rules) if f"Rules.{f.name}" not in text]
+    # named by its French key (issue 43: a reader never meets « Rules.x »)
+    keys = {o.name: o.key for o in module.SYSTEM.options()}
+    missing = [f.name for f in dataclasses.fields(rules) if f"`{keys[f.name]}`" not in text]
     assert not missing, f"options de {name}.Rules absentes de sa partie : " + ", ".join(missing)
 
 

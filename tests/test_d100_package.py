@@ -136,7 +136,7 @@ def test_results_display_themselves_in_french() -> None:
     result = resolve_attack(setup, 63, damage_roll=4)
     html = result._repr_html_()
     assert ("Aldric touche Grolk au bras "
-            "gauche") in html and "Seuil d’attaque\u00a0: CC 65 = 65." in html
+            "gauche") in html and "Seuil d’attaque\u00a0: CC 65." in html
     assert "2. Localisation : 63 inversé → 36, bras gauche (D100-ATK-2)." in result.steps()
     assert "AttackResult(" not in html
     odds = attack_odds(65, defence="parade", defence_target=45)

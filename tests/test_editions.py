@@ -708,3 +708,63 @@ def test_a_draft_is_not_the_current_edition_unless_previewed(copy: Path) -> None
     (copy / "editions" / "1" / "rules.json").unlink()
     with pytest.raises(ValueError, match="aucune édition publiée"):
         site.current_edition(copy / "editions", preview=False)
+
+
+def _rule_page_copy(tmp_path: Path, page: str) -> Path:
+    target = tmp_path / "book_src" / page
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "book_src" / page, target)
+    return target
+
+
+@pytest.mark.parametrize(("page", "rule", "item", "edit"), [
+    ("rulebook/vitesse.md", "RB-SPEED-3", "3. **Hyperactivité** : la seconde activation "
+     "suit immédiatement la première.", "3. **Hyperactivité** : la seconde activation "
+     "vient à la fin du tour."),
+    ("d12/critique.md", "D12-CRIT-2", "1. **Dégâts maximum**", "1. **Dégâts doublés**"),
+    ("d100/actions.md", "D100-ACT-3", "| action complète | charge,",
+     "| demi-action | charge,"),
+    ("d100/attaque.md", "D100-ATK-2", "| 01–15 | tête |", "| 01–20 | tête |"),
+])
+def test_a_changed_list_item_or_table_row_is_a_changed_rule_rb_speed_3_d12_crit_2(
+        tmp_path: Path, page: str, rule: str, item: str, edit: str) -> None:
+    """RB-SPEED-3, D12-CRIT-2, D100-ACT-3, D100-ATK-2: a rule's statement is its whole
+    text, the list or table after its first paragraph included (issue 43). A later
+    edition that changes one item of the list (the order of speed effects, one of the
+    three critical options) or one row of the table records the rule as changed; the
+    snapshot's text holds the item, and stops before the box and the page's prose."""
+    from escarmouche.editions.data import book_rule_texts, rule_text_changes
+
+    target = _rule_page_copy(tmp_path, page)
+    before = book_rule_texts(tmp_path)
+    assert item.split("**")[-1].strip(" |").split(",")[0] in before[rule]
+    assert "Interprétation retenue" not in before[rule]
+    source = target.read_text(encoding="utf-8")
+    assert source.count(item) == 1
+    target.write_text(source.replace(item, edit), encoding="utf-8")
+    after = book_rule_texts(tmp_path)
+    assert [(c.kind, c.rules) for c in rule_text_changes(before, after)] == \
+        [("revised-rule", (rule,))]
+
+
+def test_no_rule_of_edition_1_ends_on_a_colon_core_err() -> None:
+    """CORE-ERR: edition 1's snapshot keeps each rule whole: no statement ends on the
+    colon that announces its list or table (12 did, issue 43)."""
+    stored = json.loads((ROOT / "editions" / "1" / "rules-text.json")
+                        .read_text(encoding="utf-8"))
+    assert [r for r, t in stored.items() if t.rstrip().endswith(":")] == []
+    assert "3. **Hyperactivité**" in stored["RB-SPEED-3"]
+
+
+def test_a_rule_with_several_boxes_declares_them_all_d12_crit_2_rb_speed_3() -> None:
+    """D12-CRIT-2, RB-SPEED-3 (issue 43): edition 1 kept only the first box after a
+    rule, so D12-CRIT-2's boxes on the added die's zero damage and on « son prochain
+    tour », and RB-SPEED-3's Hypoactivité d4, were in no edition nor errata sheet. Each
+    entry now holds every box of its rule, each after its subject."""
+    edition = load_edition(ROOT / "editions" / "1.toml")
+    texts = {c.rules[0]: c.text for c in edition.changes}
+    assert texts["D12-CRIT-2"].count("*À la table.*") == 3
+    assert "**Quel dé ajouter.**" in texts["D12-CRIT-2"]
+    assert "**Un d4 à chaque activation.**" in texts["RB-SPEED-3"]
+    for rule in ("RB-INIT-4", "RB-END-3", "D12-INIT-2"):  # turn 0, éclat, group init
+        assert rule in texts

@@ -325,6 +325,11 @@ def test_r5_every_ruling_box_ends_at_the_table() -> None:
 
 #: rulings the issue found stated as rule text: the words that now sit in a box
 BOXED = [
+    # issue 43: the d100 surprised's defence, stated by the demo and the comparison
+    ("demos/surprise.md", "ne puissent pas non plus parer ni esquiver"),
+    ("comparaison.md", "ne puissent pas non plus parer ni esquiver"),
+    # issue 43: the action an action point buys, stated by the d20 turn demo
+    ("demos/tour-d20.md", "une action simple de plus"),
     ("d100/attaque.md", "reste 100"),
     ("d100/attaque.md", "N × 10"),
     ("rulebook/vitesse.md", "première activation du tour"),

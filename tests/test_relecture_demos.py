@@ -523,3 +523,44 @@ def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
     other.fights.value = 4
     assert other.play_fights()
     assert "Variante hors texte" not in other.fights_text
+
+
+@pytest.mark.parametrize(("page", "roster", "inert"), [
+    ("rulebook/simulation.md", "rulebook-bretteur",
+     {"valeur_groupe_surprise", "place_hyperactivite"}),
+    ("d100/simulation.md", "d100-esquive", {"surpris_peut_se_defendre", "parades_par_round"}),
+])
+def test_the_simulation_page_measures_which_options_play_no_part_rb_surprise_2_d100_surprise_1(
+        page: str, roster: str, inert: set[str]) -> None:
+    """RB-SURPRISE-2, RB-SPEED-3, D100-SURPRISE-1, D100-PARRY-3 (issue 43): the Rulebook
+    and d100 simulation pages offer options their duel never meets (surprise,
+    Hyperactivité; 10 of the d100 page's 12), as the d12 and d20 pages say of theirs.
+    They now print it, measured by the engine on the same dice (not written by hand),
+    and the measure is right: each option it calls inert changes no fight of a longer
+    run either, and each one it calls active changes one."""
+    from escarmouche.simulation import option_effects
+
+    source = (BOOK_SRC / page).read_text(encoding="utf-8")
+    assert "simulation.inert_sentence(simulation.option_effects(effectifs, 200, seed=1))" \
+        in source
+    effects = option_effects(load_roster(example_rosters()[roster]), 200, seed=1)
+    assert inert <= {o.key for o in effects.inert}
+    loaded = load_roster(example_rosters()[roster])
+    base = sim.simulate(loaded, 400, seed=2)
+    for option in effects.inert:
+        value = getattr(loaded.rules, option.name)
+        other = loaded.with_options(**{option.key: option.to_json(
+            next(iter(_alternatives(option, value))))})
+        again = sim.simulate(other, 400, seed=2)
+        assert (base.wins, base.rounds, base.health) == \
+            (again.wins, again.rounds, again.health), option.key
+    assert effects.active
+    notebook = (ROOT / "book" / page.replace(".md", ".ipynb")).read_text(encoding="utf-8")
+    assert "ne changent aucun des 200\u202fcombats" in notebook or \
+        "ne changent aucun des 200 combats" in notebook
+
+
+def _alternatives(option: object, value: object) -> list[object]:
+    from escarmouche.simulation.inert import alternatives
+
+    return list(alternatives(option, value))  # type: ignore[arg-type]

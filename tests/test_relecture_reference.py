@@ -31,6 +31,7 @@ from tests.test_relecture import stored_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
+BOOK_SRC = ROOT / "book_src"
 EDITIONS = BOOK / "editions"
 
 
@@ -414,3 +415,71 @@ def test_b178_an_attack_line_says_how_a_modified_threshold_is_made_d100_two_2() 
                          f"{50 - malus}."), text
     plain = logged_attack_sentence(resolve_attack(attack_setup(corbin, aubert), 55))
     assert "Seuil" not in plain, plain
+
+
+def test_no_option_value_label_holds_a_colon_rb_surprise_2() -> None:
+    """RB-SURPRISE-2 (seventh pass): the label « défavorable aux attaquants : leur DIS la
+    plus basse … » sat after its option's label, « valeur de groupe du test d’attaque
+    surprise : défavorable aux attaquants : leur DIS … », two colons in one clause (the
+    surprise demo's summary, the Atelier's menu). No value label of any option holds a
+    colon."""
+    bad = [f"{name}.{option.key}: {text}" for name in systems.available()
+           for option in systems.get(name).options()
+           for text in {**option.labels, **(option.choices or {})}.values()
+           if ":" in str(text)]
+    assert bad == []
+
+
+# -- issue 43: options named by their French label and key in reader text ---------------
+
+#: the pages where an option's engine name may appear, beside its French key: the
+#: designers' page, the API page, and the save format (a save stores engine names)
+ENGINE_NAME_PAGES = {"concepteurs.md", "api.md", "format-sauvegarde.md"}
+
+
+def _engine_spellings() -> dict[str, str]:
+    """Each engine spelling of an option a reader must not meet, mapped to the French
+    key that names it: ``Rules.x``, the option's engine name where it differs from its
+    key, ``x=True``, and the identifiers of its values where they are not French words
+    a reader types (``"consecutive"``, ``"debut_du_round"``)."""
+    out: dict[str, str] = {}
+    for name in systems.available():
+        for option in systems.get(name).options():
+            if option.name != option.key:
+                out[option.name] = option.key
+            for value in {**option.labels, **(option.choices or {})}:
+                if isinstance(value, str) and re.fullmatch(r"[a-z][a-z_]*", value) and \
+                        value != option.value_label(value):
+                    out[f'"{value}"'] = option.key
+    return out
+
+
+def test_r4_reader_pages_name_options_by_label_and_key_not_engine_names() -> None:
+    """R4 (issue 43): `Rules.surprised_can_defend`, `surprised_can_defend=True`,
+    `"consecutive"`… appeared 85 times on 15 pages, ruling boxes included (and so on
+    edition 1's page and its errata sheet). Outside code cells, no page names an option
+    by its engine name: a reader meets its French label and the key a designer types
+    (`surpris_peut_se_defendre`). The designers' page, the API page and the save format
+    may give the engine name, always beside the key."""
+    spellings = _engine_spellings()
+    pages = sorted({*BOOK_SRC.rglob("*.md"), *BOOK.glob("*.md"), *BOOK.glob("*/*.md")})
+    assert len(pages) > 40
+    bad: list[str] = []
+    for page in pages:
+        text = re.sub(r"```\{code-cell\}.*?```", lambda m: "\n" * m.group(0).count("\n"),
+                      page.read_text(encoding="utf-8"), flags=re.S)
+        lines = text.splitlines()
+        for number, line in enumerate(lines, 1):
+            near = " ".join(lines[max(0, number - 2):number + 1])
+            for code in re.findall(r"`([^`\n]+)`", line):
+                if re.search(r"\bRules\.\w|\b\w+=(True|False|None)\b", code):
+                    key = None
+                elif code in spellings:
+                    key = spellings[code]
+                else:
+                    continue
+                beside = key is not None and f"`{key}`" in near
+                if page.name in ENGINE_NAME_PAGES and beside:
+                    continue
+                bad.append(f"{page.relative_to(ROOT)}:{number}: `{code}`")
+    assert not bad, "\n".join(bad)

@@ -70,6 +70,33 @@ def test_b101_the_probability_condition_refusal_reads_as_a_sentence_core_dice(
     assert text.count("«") == text.count("»") <= 3, text
 
 
+# -- Rulebook initiative (RB-INIT-2): `rulebook/initiative`, the initiative demo -----------
+
+
+def test_the_rulebook_roll_off_says_who_rolled_what_rb_init_2() -> None:
+    """RB-INIT-2 (issue 43): the Rulebook roll-off ran names into dice and chained
+    colons (« … entre A, B et C : HAB A 50, B 50, C 60 ; départage au d100 (le plus haut
+    d’abord), manche 1 : A 30, B 70 → C, B, A »), the shape B24–B26 and B102 fixed in
+    the other three systems; it now reads as theirs, in the log and the explanation."""
+    from escarmouche.systems import rulebook
+    from tests.test_relecture import clauses
+
+    def perso(name: str, hab: int) -> Combatant:
+        return Combatant(name, "x", {"HAB": hab, "DIS": 50, "PMR": 50, "PV": 10,
+                                     "Esprit": 10})
+
+    init = rulebook.resolve_initiative([perso("A", 50), perso("B", 50), perso("C", 60)],
+                                       [40, 40, 50], [50, 50, 30, 70])
+    lines = init.explain()
+    assert ("Égalité à la marge 10 entre A, B et C, départagée par la HAB, la plus haute "
+            "d’abord (A a 50, B a 50, C a 60), puis au d100, le plus haut d’abord (manche "
+            "1 : A fait 50, B fait 50 ; manche 2 : A fait 30, B fait 70), d’où l’ordre C, "
+            "B, A (RB-INIT-2).") in lines, lines
+    for line in lines:
+        assert not re.search(r"\b(?!HAB\b|RB\b)[A-Z]\w* \d", line), line
+        assert all(top_level_colons(c) <= 1 for c in clauses(line)), line
+
+
 # -- d100 initiative (D100-INIT-1/2): `d100/rounds`, the initiative demo --------------------
 
 
@@ -415,3 +442,35 @@ def test_b135_a_turn_without_room_names_the_action_refused_d20_act_2() -> None:
     assert text.startswith("Action «\u00a0Attaquer\u00a0» refusée\u00a0: pour Orque, la 2e "
                            "action (action simple) ne trouve plus de place"), text
     assert enc.to_json() == before
+
+
+# -- seventh pass (issue 43): the refusals a GM meets in the tracker ----------------------
+
+
+@pytest.mark.parametrize("system", ["rulebook", "d100", "d12", "d20"])
+def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
+        system: str) -> None:
+    """CORE-ERR, seventh pass: the refusals a GM meets first in the tracker (a fighter
+    tapped out of turn, an attack with no target). The d12 out-of-turn refusal ended
+    « (c’est celui de Brune) (D12-INIT-4) (D12-ACT-1) », the d20 one « (hors de son
+    tour, …) (D20-ACT-1) », two parentheses in a row; the Rulebook one chained two
+    colons (« refusée : Brune n’est pas en train d’agir : hors de son activation… »);
+    the d20 missing target said « indiquez cible="nom" », straight quotes in code."""
+    import random
+
+    from escarmouche.systems import get
+    from tests.test_relecture import clauses, top_level_colons
+
+    enc = Encounter(system, list(get(system).sample_roster))
+    enc.start(random.Random(1))
+    current = str(enc.current)
+    other = next(f for f in enc.state.fighters if f != current)
+    texts = []
+    for actor, params in ((other, {"cible": current}), (current, {})):
+        with pytest.raises(EscarmoucheError) as caught:
+            enc.act(actor, "attaquer", random.Random(1), **params)
+        texts.append(str(caught.value))
+    for text in texts:
+        assert not re.search(r"\) \([A-Z]+-", text), text
+        assert '"' not in text, text
+        assert all(top_level_colons(c) <= 1 for c in clauses(text)), text

@@ -67,3 +67,40 @@ def test_simulation_outputs_name_the_variant_rb_end_2() -> None:
     assert "RB-END-2" in duel_note("rulebook", rb.Rules())
     d12_balance = simulate(load_roster(example_rosters()["d12-duel"]), 5, seed=1)
     assert d12_balance.note == "" and "variante" not in d12_balance.to_json()
+
+
+def test_simulated_health_counts_only_the_pv_the_variant_takes_rb_end_2() -> None:
+    """RB-END-2, simulation variant (issue 43): automated play hits PV only, so a
+    balance's « Santé restante » measures PV: Esprit, which no simulated fight removes,
+    would show health left on a side that lost every fight."""
+    from escarmouche.simulation import result_of
+
+    roster = [fighter("Brune", "héros", 60, pv=10, esprit=90, variante_degats=6),
+              fighter("Grolk", "orques", 40, pv=10, esprit=1, variante_degats=6)]
+    enc = Encounter("rulebook", roster)
+    enc.run(random.Random(4), max_turns=30)
+    result = result_of(enc)
+    assert dict(result.health_max) == {"héros": 10, "orques": 10}
+    pv = {f.side: f.tracks["PV"] for f in enc.state.fighters.values()}
+    assert dict(result.health) == pv
+    assert rb.SYSTEM.played_tracks == ("PV",)
+
+
+def test_a_fight_with_a_turn_0_counts_it_in_its_duration_rb_init_3() -> None:
+    """RB-INIT-3 (issue 43): turn 0 is a turn (seed 000, the book's box), so a fight
+    that began with one and ended in turn N lasted N + 1 turns in a balance, and its
+    damage per turn divides by those N + 1; without a turn 0, N turns."""
+    from escarmouche.simulation import result_of
+
+    roster = [fighter("Brune", "héros", 60, variante_degats=6),
+              fighter("Grolk", "orques", 40, variante_degats=6)]
+    seen = set()
+    for seed in range(200):
+        enc = Encounter("rulebook", roster)
+        enc.run(random.Random(seed), max_turns=30)
+        zero = any(e.kind == "debut_tour" and e.turn == 0 for e in enc.log)
+        assert result_of(enc).rounds == enc.state.turn + (1 if zero else 0)
+        seen.add(zero)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}

@@ -551,3 +551,123 @@ def test_the_built_book_keeps_its_rule_ids_whole() -> None:
     assert ext.keep_rule_ids_whole(body) == body  # nothing left to wrap
     css = "".join(p.read_text("utf-8") for p in (BUILT / "_static").glob("escarmouche-*.css"))
     assert re.search(r"\.esc-rule-id\s*\{\s*white-space:\s*nowrap", css)
+
+
+# -- issue 43: the widgets' labels, descriptions and banners, and their light renderings --
+
+
+def _every_widget_text(root: Any) -> Iterator[str]:
+    """Labels (:func:`_labels`) and what every ``HTML`` widget inside ``root`` shows:
+    headings, help paragraphs, banners, results."""
+    yield from _labels(root)
+    todo = [root]
+    while todo:
+        w = todo.pop()
+        value = getattr(w, "value", None)
+        if type(w).__name__ in ("HTML", "HTMLMath", "Label") and isinstance(value, str):
+            yield text_of(value)
+        todo.extend(getattr(w, "children", ()))
+
+
+def test_every_widget_label_description_and_banner_is_typeset() -> None:
+    """Issue 43: the Atelier (not a demo, so its labels were never typeset: « Système : »,
+    « Atelier du concepteur : », « (RB-D100-1) : », 17 plain spaces before « : ») and
+    the balance demo, with every other demo: each label, description, menu choice,
+    heading, help text and banner a reader sees, after each system is chosen."""
+    import escarmouche_widgets as w
+
+    from escarmouche.roster import example_rosters, load_roster
+
+    texts: list[str] = []
+    atelier = w.Atelier()
+    for name in NAMES:
+        atelier.system.value = name
+        texts += list(_every_widget_text(atelier.widget))
+    balance = w.BalanceDemo("d100", load_roster(example_rosters()["d100-esquive"]),
+                            fights=10, seed=1)
+    texts += list(_every_widget_text(balance.widget))
+    for demo in _demos():
+        texts += list(_every_widget_text(demo.widget))
+    assert assert_typeset(texts, "widgets") > 200
+
+
+def _light_module() -> Any:
+    import importlib.util
+    import sys
+
+    ext = ROOT / "book" / "_ext"
+    sys.path.insert(0, str(ext))
+    try:
+        spec = importlib.util.spec_from_file_location("esc_light_typo",
+                                                      ext / "escarmouche_light.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ext))
+    return module
+
+
+def _light_renderings() -> Iterator[tuple[str, str]]:
+    """(notebook, text) of each stored widget as the light page draws it before
+    « Activer » (:class:`escarmouche_light.Drawer` on the notebook's widget state)."""
+    import json
+
+    light = _light_module()
+    for nb in sorted((ROOT / "book").rglob("*.ipynb")):
+        data = json.loads(nb.read_text(encoding="utf-8"))
+        state = (data.get("metadata", {}).get("widgets", {})
+                 .get("application/vnd.jupyter.widget-state+json", {}).get("state", {}))
+        if not state:
+            continue
+        drawer = light.Drawer(state)
+        for cell in data["cells"]:
+            for out in cell.get("outputs", []):
+                view = out.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+                if view:
+                    yield nb.name, _drawn_text(drawer.draw(view["model_id"]))
+
+
+def _drawn_text(drawn: str) -> str:
+    """The text of drawn widgets, one line per label and per menu choice (a row of
+    controls is not one sentence: « Combats : [ ] Graine : [ ] »)."""
+    return text_of(re.sub(r"</(label|option)>|(?=<select)", r"\g<0><br>", drawn))
+
+
+def test_the_light_renderings_of_the_stored_widgets_are_typeset() -> None:
+    """Issue 43: the Atelier's stored widget, drawn as light HTML before « Activer »,
+    printed « Atelier du concepteur : », « Système : », « (RB-D100-1) : » with plain
+    spaces. Every stored widget of every page, as the light page draws it, is typeset."""
+    drawn = list(_light_renderings())
+    assert {name for name, _ in drawn} >= {"atelier.ipynb", "surprise.ipynb"}
+    assert assert_typeset([text for _, text in drawn], "light renderings") >= 10
+
+
+def _drawn_widgets(source: str) -> Iterator[str]:
+    """Each drawn widget of a built page: its ``esc-static-widget`` div, to the ``</div>``
+    that closes it (the code shown after it is not the widget's)."""
+    for start in re.finditer(r'<div class="[^"]*\besc-static-widget\b', source):
+        depth, at = 0, start.start()
+        for tag in re.finditer(r"<div\b|</div>", source[at:]):
+            depth += 1 if tag.group(0) != "</div>" else -1
+            if depth == 0:
+                yield source[at:at + tag.end()]
+                break
+
+
+@pytest.mark.book
+@pytest.mark.skipif(not _book_pages(), reason="the book is not built (make book)")
+def test_the_built_light_renderings_are_typeset() -> None:
+    """Issue 43, after ``make book``: the drawn widgets (``esc-static-widget``) of the
+    built pages, which the page check leaves out with the other outputs."""
+    bad: dict[str, str] = {}
+    seen = 0
+    for page in _book_pages():
+        source = page.read_text("utf-8")
+        for block in _drawn_widgets(source):
+            seen += 1
+            for line in _drawn_text(block).splitlines():
+                for p in problems(html.unescape(line)):
+                    bad.setdefault(f"{page.relative_to(BUILT)}: {p}", line.strip()[:160])
+    assert seen, "no drawn widget in the built book"
+    assert not bad, "\n".join(f"{k}: {v!r}" for k, v in sorted(bad.items()))

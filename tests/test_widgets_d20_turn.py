@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from escarmouche_widgets.d20_turn import D20TurnDemo, parse_actions
 
@@ -105,3 +107,38 @@ def test_parse_actions_folds_accents() -> None:
         "deplacement", "degainer", "attaquer")
     with pytest.raises(EscarmoucheError):
         parse_actions("danser")
+
+
+def test_a_turn_without_room_names_the_action_point_it_could_spend_d20_act_3() -> None:
+    """D20-ACT-3 (issue 43): seed 003 gives an extra action for an action point, so the
+    refusal of a second attack in a turn names that way out (with no point spent) and
+    the rule, and the page shows the two attacks passing once Brune spends hers."""
+    demo = D20TurnDemo()
+    demo.actions.value = "attaquer, attaquer"
+    play(demo)
+    text = demo.error_text
+    assert ("une action simple de plus par point d’action dépensé, aucun ici (D20-ACT-3)"
+            in text), text
+    page = (Path(__file__).parents[1] / "book_src" / "demos" / "tour-d20.md").read_text(
+        encoding="utf-8")
+    assert "ne tiennent pas dans le budget" not in page
+    assert 'calcul.points_spent.value = "1"' in page
+    stored = (Path(__file__).parents[1] / "book" / "demos" / "tour-d20.ipynb").read_text(
+        encoding="utf-8")
+    assert "action simple (point d’action)" in stored  # the two attacks, played
+
+
+def test_a_cancelled_attack_is_said_before_the_reaction_it_spares_d20_imm_2() -> None:
+    """D20-IMM-2, D20-OPP-1 (seventh pass): when Vex's interruption cancels Brune's
+    attack, the log said « L’attaque d’opportunité de Grolk n’a pas lieu : l’attaque de
+    Brune est annulée. » before « L’attaque de Brune est annulée par l’interruption
+    immédiate de Vex. »: the consequence before its cause, the cancellation twice."""
+    demo = D20TurnDemo(seed=4)  # Grolk is adjacent when Brune first shoots
+    demo.actions.value = "attaquer, attaquer"
+    demo.points_spent.value = 1
+    demo.roll_button.click()
+    text = demo.result_text
+    cause = text.index("L’attaque de Brune est annulée par l’interruption immédiate de Vex")
+    spared = text.index("L’attaque d’opportunité de Grolk n’a pas lieu")
+    assert cause < spared, text
+    assert "l’attaque de Brune vient d’être annulée" in text

@@ -97,7 +97,9 @@ def test_rulebook_ties_are_explained() -> None:
     text = demo.result_text
     assert demo.error_text == ""
     assert "Ordre d’initiative\u00a0: C, B, A (RB-INIT-2)." in text
-    assert "départage au d100" in text
+    assert ("Égalité à la marge 10 entre A, B et C, départagée par la HAB, la plus haute "
+            "d’abord (A a 50, B a 50, C a 60), puis au d100, le plus haut d’abord (manche "
+            "1\u00a0: A fait 30, B fait 70), d’où l’ordre C, B, A (RB-INIT-2).") in text
     assert "d100 = 30 (départage)\u202f; d100 = 70 (départage)" in text
 
 

@@ -19,8 +19,8 @@ def test_parried_step_by_step() -> None:
     demo = ParryDodgeDemo()
     text = manual(demo, "30, 20")
     assert demo.error_text == ""
-    assert "Seuil d’attaque\u00a0: CC 45 = 45." in text
-    assert "Seuil de parade (parade préparée)\u00a0: CC 38 = 38." in text
+    assert "Seuil d’attaque\u00a0: CC 45." in text
+    assert "Seuil de parade (parade préparée)\u00a0: CC 38." in text
     assert "1. Jet d’attaque\u00a0: 30 → touche (D100-ATK-1)." in text
     assert "Jet de parade\u00a0: 20 → la parade réussit (D100-PARRY-2)." in text
     assert "mais Défenseur pare (jet 20 ≤ 38)\u00a0: aucun dégât." in text
@@ -75,7 +75,7 @@ def test_ranged_attack_cannot_be_defended_and_has_range_bands() -> None:
     assert demo.error_text == ""
     assert demo.ranged_box.layout.display == ""
     text = manual(demo, "10, 5")
-    assert "Seuil d’attaque\u00a0: CT 35 = 35." in text
+    assert "Seuil d’attaque\u00a0: CT 35." in text
     demo.distance.value = 30
     text = manual(demo, "10, 5")
     assert "CT 35 − 20 (au-delà de la courte portée) = 15." in text
@@ -88,7 +88,7 @@ def test_exact_outcome_distribution() -> None:
     out = d100.attack_distribution(setup_of(demo.fighters()))
     text = demo.odds_text
     assert f"manquée {percent(out.miss)}\u202f; parée {percent(out.parried)}" in text
-    assert f"touche\u00a0: tête {percent(out.location_odds['tête'])}" in text
+    assert f"touchée (tête) {percent(out.location_odds['tête'])}" in text
     assert "Zone touchée | Chance | Blessures | Moyenne si touchée" in text
     assert demo.odds.value.count("<svg") == 2
     assert out.miss + out.parried + out.landed == 1

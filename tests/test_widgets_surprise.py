@@ -72,7 +72,8 @@ def test_d100_round_1_without_the_surprised() -> None:
     text = demo.result_text
     assert "Round 1 (les surpris n’agissent pas)\u00a0: Vex, Grolk." in text
     assert "ordre\u00a0: Brune, Vex, Aldric, Grolk" in text
-    assert "ne peuvent ni parer ni esquiver (D100-SURPRISE-1)" in text
+    assert "agissent (D100-SURPRISE-1)\u202f; selon l’interprétation retenue, que le texte ne " \
+        "tranche pas, les surpris ne peuvent pas non plus parer ni esquiver" in text
     demo.unaware.value = False
     assert "Round 1 (sans surprise)\u00a0: Brune, Vex, Aldric, Grolk." in demo.result_text
 
@@ -126,4 +127,5 @@ def test_d100_option_surprised_can_defend() -> None:
     assert "un surpris peut parer ou esquiver" in box.description
     box.value = True
     assert demo.error_text == ""
-    assert "les surpris peuvent tout de même parer ou esquiver (option)" in demo.result_text
+    assert ("avec l’option «\u00a0un surpris peut parer ou esquiver\u00a0», les surpris "
+            "peuvent tout de même parer ou esquiver") in demo.result_text

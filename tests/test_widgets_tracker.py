@@ -148,7 +148,7 @@ def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
     assert "CORE-TIME-2" in tracker.result_text
     assert tracker.effect_remove.value == "e1"
     tracker.effect_remove_button.click()
-    assert "Effet «\u00a0poison\u00a0» sur Aldric\u00a0: retiré." in tracker.result_text
+    assert "L’effet «\u00a0poison\u00a0» sur Aldric est retiré." in tracker.result_text
     tracker.effect_remove_button.click()
     assert "aucun effet n’est en cours" in tracker.error_text
 

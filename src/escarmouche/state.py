@@ -37,7 +37,7 @@ system reduced to the two hooks :class:`Ctx` needs:
 3 « poison » : encore 1 décompte avant la fin.
 4 Grolk est hors de combat (PV à 0).
 5 « poison » : Grolk −3 PV (reste 0).
-6 Effet « poison » sur Grolk : expire.
+6 L’effet « poison » sur Grolk prend fin.
 >>> grolk.standing, [f.name for f in ctx.enemies("Brune")]
 (False, [])
 >>> EncounterState.from_json(state.to_json()).to_json() == state.to_json()
@@ -687,10 +687,12 @@ class Ctx(Generic[R]):
         )
         return effect
 
-    def remove_effect(self, effect_id: str, *, why: str = "retiré", rules: Iterable[str] = (),
+    def remove_effect(self, effect_id: str, *, why: str = "est retiré", rules: Iterable[str] = (),
                       announce: bool = True) -> Effect:
-        """Remove an effect and log it; ``announce=False`` when the caller's own event
-        already says that the effect ends (one event, one sentence)."""
+        """Remove an effect and log it, « L’effet « poison » sur Grolk prend fin. »
+        (``why`` is the predicate: « prend fin », « est retiré »); ``announce=False``
+        when the caller's own event already says that the effect ends (one event, one
+        sentence)."""
         for i, e in enumerate(self.state.effects):
             if e.id == effect_id:
                 del self.state.effects[i]
@@ -698,7 +700,7 @@ class Ctx(Generic[R]):
                 if not announce:
                     return e
                 self.emit(
-                    "effet_fin", f"Effet « {e.name} »{where} : {why}.",
+                    "effet_fin", f"L’effet « {e.name} »{where} {why}.",
                     actor=e.bearer, rules=tuple(rules), data={"effect": e.id},
                 )
                 return e
@@ -729,7 +731,7 @@ class Ctx(Generic[R]):
         left = effect.remaining - 1
         idx = next(i for i, e in enumerate(self.state.effects) if e.id == effect.id)
         if left <= 0:
-            self.remove_effect(effect.id, why="expire", rules=rules)
+            self.remove_effect(effect.id, why="prend fin", rules=rules)
         else:
             self.state.effects[idx] = dataclasses.replace(effect, remaining=left)
             self.emit(

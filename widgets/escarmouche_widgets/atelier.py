@@ -40,6 +40,7 @@ from escarmouche_widgets._controls import (
     option_control,
     option_labels,
     option_value,
+    typeset_labels,
 )
 from escarmouche_widgets._parse import NumberField
 from escarmouche_widgets._stepper import STEP, Stepper, running_loop
@@ -147,6 +148,7 @@ class Atelier:
             self.roster, self.precision, self.fights, self.stepper.widget,
             self.fights_output,
         ])
+        typeset_labels(self.widget)  # not a Demo: its labels are typeset here
         self._build()
 
     # -- the option controls -------------------------------------------------------------
@@ -168,6 +170,7 @@ class Atelier:
             self.controls[spec.name] = control
             self.specs[spec.name] = spec
         self.options_box.children = list(self.controls.values())
+        typeset_labels(self.options_box)  # the controls of the system just chosen
         kept = self.roster.value
         rosters = _rosters(name)
         self.roster.options = [(f"{r.title} ({n})", n) for n, r in rosters.items()]

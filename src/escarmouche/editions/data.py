@@ -614,9 +614,11 @@ def _html_text(html_text: str) -> str:
     return "\n".join(line.rstrip(" |") for line in lines if line.strip(" |"))
 
 
-#: a rule stated in the book: ``**RB-D100-1** — Pour un test D100, …`` up to a blank line
-_BOOK_RULE = re.compile(r"^\*\*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\*\* — (.+?)(?:\n\s*\n|\Z)",
-                        re.M | re.S)
+#: a rule stated in the book: ``**RB-D100-1** — Pour un test D100, …``, its first
+#: paragraph; the lists and tables right after it belong to it (:func:`_rule_blocks`)
+_BOOK_RULE = re.compile(r"^\*\*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\*\* — ", re.M)
+#: a block that goes on a rule's statement: a list (``1.``, ``-``, ``*``) or a table
+_RULE_BLOCK = re.compile(r"(?:\d+\.|[-*]|\|)(?:\s|$)")
 #: MyST roles inside a rule: {term}`PV`, {term}`texte <terme>`, {ref}`RB-X-1 <rb-x-1>`
 _ROLE = re.compile(r"\{[a-z]+\}`([^`<]+?)\s*(?:<[^`>]*>)?`")
 
@@ -633,8 +635,10 @@ def role_text(text: str) -> str:
 def book_rule_texts(root: Path | str,
                     substitute: Callable[[str], str] | None = None) -> dict[str, str]:
     """The French statement of every rule the book states (``**ID** — …`` in
-    ``book_src/`` and the Markdown pages of ``book/``), as one line of plain text, in
-    the order of the pages. MyST roles keep their text; ``substitute`` fills the
+    ``book_src/`` and the Markdown pages of ``book/``), whole, as one line of plain
+    text, in the order of the pages: its paragraph and the lists and tables that follow
+    it (:func:`_rule_blocks`), up to the first block of another kind (a box, a code
+    cell, the page's prose). MyST roles keep their text; ``substitute`` fills the
     engine's values (``{{ name }}``, :mod:`escarmouche_facts` of the book) so that a
     changed default shows in the rule's text.
 
@@ -643,9 +647,10 @@ def book_rule_texts(root: Path | str,
     >>> (root / "book_src").mkdir()
     >>> _ = (root / "book_src" / "p.md").write_text(
     ...     "(x-a-1)=\\n**X-A-1** — Le {term}`test <test D100>` réussit\\n"
-    ...     "sous {{ seuil }}.\\n\\nSuite.", encoding="utf-8")
+    ...     "sous {{ seuil }} :\\n\\n1. au d100 ;\\n2. au d20.\\n\\nSuite.",
+    ...     encoding="utf-8")
     >>> book_rule_texts(root, lambda t: t.replace("{{ seuil }}", "5"))
-    {'X-A-1': 'Le test réussit sous 5.'}
+    {'X-A-1': 'Le test réussit sous 5 : 1. au d100 ; 2. au d20.'}
     """
     root = Path(root)
     pages = sorted((root / "book_src").rglob("*.md"))
@@ -653,10 +658,41 @@ def book_rule_texts(root: Path | str,
                     if "editions" not in p.relative_to(root / "book").parts[:1])
     texts: dict[str, str] = {}
     for page in pages:
-        for m in _BOOK_RULE.finditer(page.read_text(encoding="utf-8")):
-            text = role_text(" ".join(m.group(2).split()))
+        source = page.read_text(encoding="utf-8")
+        for m in _BOOK_RULE.finditer(source):
+            text = role_text(_rule_blocks(source[m.end():]))
             texts.setdefault(m.group(1), substitute(text) if substitute else text)
     return texts
+
+
+def _rule_blocks(source: str) -> str:
+    """A rule's statement from the text after its ``**ID** — ``: the first paragraph,
+    then each list or table right after it, on one line. A list item keeps its number
+    (``1.``) or takes a dash (``–``); a table keeps its header and its rows, cells
+    between ``|``, rows between `` ; `` (the alignment row dropped).
+
+    >>> _rule_blocks("Deux cas :\\n\\n- l’un ;\\n  suite\\n- l’autre.\\n\\nProse.")
+    'Deux cas : – l’un ; suite – l’autre.'
+    >>> _rule_blocks("La table.\\n\\n| Jet | Zone |\\n|:---|:---|\\n| 1–5 | tête |\\n\\n```")
+    'La table. Jet | Zone ; 1–5 | tête'
+    """
+    blocks = re.split(r"\n[ \t]*\n", source)
+    kept = [" ".join(blocks[0].split())]
+    for block in blocks[1:]:
+        block = block.strip("\n")
+        if not block.strip():
+            continue
+        if not _RULE_BLOCK.match(block):
+            break
+        if block.startswith("|"):
+            rows = [[" ".join(c.split()) for c in line.strip().strip("|").split("|")]
+                    for line in block.splitlines() if line.strip()]
+            kept.append(" ; ".join(" | ".join(r) for r in rows
+                                   if not all(re.fullmatch(r":?-+:?", c) for c in r)))
+        else:
+            items = re.split(r"\n(?=(?:\d+\.|[-*])\s)", block)
+            kept += [re.sub(r"^[-*]\s", "– ", " ".join(item.split())) for item in items]
+    return " ".join(kept)
 
 
 def _book_facts(root: Path) -> Callable[[str], str] | None:

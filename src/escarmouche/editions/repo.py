@@ -24,7 +24,7 @@ __all__ = ["build_pages", "edition_files", "last_published", "load_all", "ruling
 
 _ANCHOR = re.compile(r"^\(([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\)=\s*$", flags=re.M)
 _ADMONITION = re.compile(
-    r"^(`{3,}|:{3,})\{admonition\} Interprétation retenue[^\n]*\n(.*?)^\1\s*$",
+    r"^(`{3,}|:{3,})\{admonition\} Interprétation retenue([^\n]*)\n(.*?)^\1\s*$",
     flags=re.M | re.S)
 
 
@@ -111,12 +111,21 @@ def ruling_texts(root: Path) -> dict[str, str]:
         anchors = list(_ANCHOR.finditer(text))
         for i, m in enumerate(anchors):
             end = anchors[i + 1].start() if i + 1 < len(anchors) else len(text)
-            box = _ADMONITION.search(text, m.end(), end)
-            if box is None:
+            # every box of the rule, in order (D12-CRIT-2 has three): an edition
+            # declares every ruling the book boxes, not only the first (issue 43)
+            boxes = list(_ADMONITION.finditer(text, m.end(), end))
+            if not boxes:
                 continue
-            body = "\n".join(line for line in box.group(2).splitlines()
-                              if not line.startswith(":")).strip()
-            out.setdefault(m.group(1).upper(), _absolute_docs(body, _docname(root, path)))
+            bodies = []
+            for box in boxes:
+                body = "\n".join(line for line in box.group(3).splitlines()
+                                  if not line.startswith(":")).strip()
+                subject = box.group(2).strip(" —-")
+                if len(boxes) > 1 and subject:
+                    body = f"**{subject[:1].upper()}{subject[1:]}.** {body}"
+                bodies.append(body)
+            out.setdefault(m.group(1).upper(),
+                           _absolute_docs("\n\n".join(bodies), _docname(root, path)))
     return out
 
 

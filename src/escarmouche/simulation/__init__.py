@@ -64,6 +64,7 @@ from escarmouche.simulation.fight import FightResult, Prepared, play_fight, prep
 from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
 from escarmouche.simulation.fight import result_of as result_of
+from escarmouche.simulation.inert import OptionEffects, inert_sentence, option_effects
 from escarmouche.simulation.precision import BATCH, PRECISIONS, difference_sentence
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
 from escarmouche.simulation.runner import MAX_FIGHTS, simulate, simulate_steps
@@ -86,11 +87,14 @@ __all__ = [
     "Balance",
     "Comparison",
     "FightResult",
+    "OptionEffects",
     "Prepared",
     "Sweep",
     "compare",
     "compare_steps",
     "difference_sentence",
+    "inert_sentence",
+    "option_effects",
     "play_fight",
     "prepare",
     "simulate",

@@ -130,7 +130,8 @@ class Prepared:
         dice = stream(seed, index, DICE)
         if self.kernel is not None:
             rows, turn = self.kernel.play(dice, self.max_turns)
-            return _tally(index, self.kernel.side_names, rows, turn, self.max_turns)
+            # the kernel's fights begin in turn 1 (no d100 turn 0) and settle no tie by lot
+            return _tally(index, self.kernel.side_names, rows, min(turn, self.max_turns))
         enc = self.template.simulated()
         if self.start_options:
             enc.start(dice, **self.start_options)
@@ -165,20 +166,38 @@ def play_fight(roster: Any, index: int, seed: int, *, policy: Any = None,
 
 def result_of(enc: Encounter, index: int = 0, *, max_turns: int | None = None
               ) -> FightResult:
-    """The :class:`FightResult` of a finished fight (any mode). A fight stopped by the
-    limit of ``max_turns`` lasted ``max_turns`` turns (the engine's counter has already
-    moved to the next one when it stops)."""
-    tracks = enc.system.tracks
+    """The :class:`FightResult` of a finished fight (any mode). Its duration counts
+    every global turn played, a turn 0 included (RB-INIT-3, RB-SURPRISE-3; the d12
+    bonus turn, D12-SURPRISE-2): a fight that began with a turn 0 and ended in turn 3
+    lasted 4 turns. A fight stopped by the limit of ``max_turns`` ended in turn
+    ``max_turns`` (the engine's counter has already moved to the next one when it
+    stops). Health is summed over the tracks automated play can take from
+    (``System.played_tracks``): the Rulebook's simulation variant never touches
+    Esprit, so counting it would show health that no fight can lose."""
+    system = enc.system
+    tracks = system.tracks if system.played_tracks is None else system.played_tracks
     rows = [(f.side, f.standing, sum(f.tracks[t] for t in tracks if t in f.tracks),
              sum(f.maxima.get(t, f.tracks[t]) for t in tracks if t in f.tracks))
             for f in enc.state.fighters.values()]
-    return _tally(index, _sides(enc), rows, enc.state.turn, max_turns)
+    last = enc.state.turn if max_turns is None else min(enc.state.turn, max_turns)
+    return _tally(index, _sides(enc), rows, last - _first_turn(enc) + 1,
+                  system.ties_drawn_by_lot(enc.state))
+
+
+def _first_turn(enc: Encounter) -> int:
+    """The number of the fight's first global turn: 0 when a turn 0 was played, from
+    its « Début du tour » event (emitted in every mode), else 1."""
+    for event in enc.state.log:
+        if event.kind == "debut_tour":
+            return event.turn
+    return 1
 
 
 def _tally(index: int, sides: Sequence[str], rows: Iterable[tuple[str, bool, int, int]],
-           turn: int, max_turns: int | None) -> FightResult:
+           turns: int, lots: int = 0) -> FightResult:
     """The :class:`FightResult` of fighters ``rows`` (side, standing, health, most
-    health), however the fight was played (the engine, a rules kernel)."""
+    health) after ``turns`` global turns, ``lots`` ties of them settled by lot, however
+    the fight was played (the engine, a rules kernel)."""
     standing = {s: 0 for s in sides}
     health = {s: 0 for s in sides}
     health_max = {s: 0 for s in sides}
@@ -189,7 +208,6 @@ def _tally(index: int, sides: Sequence[str], rows: Iterable[tuple[str, bool, int
         health_max[side] += top
     alive = [s for s in sides if standing[s]]
     winner = alive[0] if len(alive) == 1 else None
-    turns = turn if max_turns is None else min(turn, max_turns)
     return FightResult(index, winner, len(alive) > 1, turns,
                        tuple(standing.items()), tuple(health.items()),
-                       tuple(health_max.items()), enc.system.ties_drawn_by_lot(enc.state))
+                       tuple(health_max.items()), lots)

@@ -267,6 +267,9 @@ class System(Generic[R]):
     rules_type: type[R]
     #: the damage tracks (``"PV"``, ``"B"`` …) a fighter has in this system
     tracks: ClassVar[tuple[str, ...]] = ()
+    #: the tracks automated play can take from (``auto_action``), which a simulation's
+    #: « Santé restante » measures; ``None``: every track of :attr:`tracks`
+    played_tracks: ClassVar[tuple[str, ...] | None] = None
     #: the conditions and effects a GM puts on a fighter in one tap, with their
     #: durations (the tracker's presets); none by default
     effect_presets: ClassVar[tuple[EffectPreset, ...]] = ()

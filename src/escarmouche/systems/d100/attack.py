@@ -218,6 +218,8 @@ class TargetNumber:
             clamp = " : aucun jet ne peut réussir"
         elif self.total >= 100:
             clamp = " : tout jet réussit"
+        if not mods and not clamp:  # « CC 45 = 45 » said nothing the value does not
+            return f"{label} : {self.stat} {self.base}."
         return f"{label} : {self.stat} {self.base}{mods} = {number(self.total)}{clamp}."
 
     def _repr_html_(self) -> str:
@@ -373,7 +375,7 @@ def check_defence(defender: Combatant, defence: str, guard: Guard, ranged: bool,
     if guard.surprised and not rules.surprised_can_defend:
         raise invalid("defense", defence, "D100-SURPRISE-1",
                       f"{who} ne peut ni parer ni esquiver pendant le premier round, son camp "
-                      "étant surpris", kind=illegal)
+                      "étant surpris, selon l’interprétation retenue de la règle", kind=illegal)
     if defence == "parade":
         if guard.parries_used >= rules.parries_per_round:
             raise invalid("defense", defence, "D100-PARRY-3",

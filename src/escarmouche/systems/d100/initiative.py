@@ -247,10 +247,12 @@ def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: b
            "(D100-INIT-1, D100-INIT-2)."]
     if unaware:
         names = ", ".join(f"« {s} »" for s in sorted(surprised))
-        defend = ("les surpris peuvent tout de même parer ou esquiver (option)" if can_defend
-                  else "les surpris ne peuvent ni parer ni esquiver")
+        defend = ("avec l’option « un surpris peut parer ou esquiver », les surpris peuvent "
+                  "tout de même parer ou esquiver" if can_defend else
+                  "selon l’interprétation retenue, que le texte ne tranche pas, les surpris ne "
+                  "peuvent pas non plus parer ni esquiver")
         why.append(f"Le MJ décide que le camp {names} est surpris : au round 1, seuls ses "
-                   f"adversaires agissent, et {defend} (D100-SURPRISE-1). Aucun dé pour la "
+                   f"adversaires agissent (D100-SURPRISE-1) ; {defend}. Aucun dé pour la "
                    "surprise elle-même.")
         when = "Round 1 (les surpris n’agissent pas)"
     else:

@@ -62,7 +62,8 @@ def initiative_sentence(init: Initiative) -> str:
 def surprise_sentence(side: str, can_defend: bool) -> str:
     """D100-SURPRISE-1: who is surprised and what it costs them."""
     return (f"Le camp {quote(side)} est surpris : au round 1, seuls ses adversaires agissent"
-            + ("." if can_defend else ", et les surpris ne peuvent ni parer ni esquiver."))
+            + ("." if can_defend else " ; selon l’interprétation retenue, les surpris ne "
+               "peuvent pas non plus parer ni esquiver."))
 
 
 def surprise_over_sentence(side: str) -> str:

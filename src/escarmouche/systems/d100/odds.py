@@ -192,13 +192,14 @@ class AttackOutcomes:
 
     def items(self) -> list[tuple[str, Fraction]]:
         """Each outcome with its French label: « manquée », « parée » or « esquivée »
-        (with that defence), then « touche : zone » for each zone that can be hit."""
+        (with that defence), then « touchée (zone) » for each zone that can be hit (one
+        colon in « Issues : … », the sentence that lists them)."""
         out: list[tuple[str, Fraction]] = [("manquée", self.miss)]
         if self.setup.defence == "parade":
             out.append(("parée", self.parried))
         elif self.setup.defence == "esquive":
             out.append(("esquivée", self.dodged))
-        out += [(f"touche : {z}", p) for z, p in self.location_odds.items()]
+        out += [(f"touchée ({z})", p) for z, p in self.location_odds.items()]
         return out
 
     @property

@@ -87,7 +87,8 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     marks = [e for e in ctx.state.effects
              if e.kind == ADVANTAGE_EFFECT_KIND and e.bearer == target_name]
     for e in marks:
-        ctx.remove_effect(e.id, why=f"consommé par l’attaque {de(actor)}", rules=("D12-CRIT-2",))
+        ctx.remove_effect(e.id, why=f"est consommé par l’attaque {de(actor)}",
+                          rules=("D12-CRIT-2",))
     if marks:
         advantages += 1
     mode = net_mode(advantages, disadvantages)

@@ -465,10 +465,10 @@ class D12System(System[Rules]):
                               "que son groupe agit, pas maintenant (D12-INIT-4)",
                               kind=IllegalActionError)
             return
-        raise invalid("acteur", actor, "D12-ACT-1",
-                      "ce n’est pas son tour (c’est celui "
-                      f"{_whose(ctx.state.current)})"
-                      " (D12-INIT-4)", kind=IllegalActionError)
+        # one parenthesis: the turn's owner said in the clause, the rule once (B118)
+        raise invalid("acteur", actor, "D12-INIT-4",
+                      "ce n’est pas son tour, c’est celui "
+                      f"{_whose(ctx.state.current)}", kind=IllegalActionError)
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
         """Attack a standing enemy: preferably one that an advantage effect targets,

@@ -253,8 +253,9 @@ def check_legal(ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
     if current != actor:
         raise invalid("acteur", actor, "D20-ACT-1",
                       f"c’est le tour {de(str(current))} ; {quote(spec.label)} ne se "
-                      "fait que pendant son propre tour (hors de son tour, seulement les actions "
-                      "libres, d’opportunité et immédiates)", kind=IllegalActionError)
+                      "fait que pendant son propre tour, et hors de son tour seules les actions "
+                      "libres, d’opportunité et immédiates sont possibles",
+                      kind=IllegalActionError)
     if timing == "point_action":
         left = int(f.flags.get("pa", 0))
         if left <= 0:
@@ -317,7 +318,8 @@ def _attack_targets(ctx: Ctx[Rules], f: FighterState, portee: str,
     elif "cible" in params:
         names = [params["cible"]]
     else:
-        raise invalid("cible", None, "CORE-ERR", "indiquez cible=\"nom\"")
+        raise invalid("cible", None, "CORE-ERR", "indiquez la cible de l’attaque, "
+                      "« cible=Grolk » par exemple")
     seen: set[str] = set()
     out: list[str] = []
     for n in names:
@@ -371,9 +373,6 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
             cancelled = f"{r.type.label} {de(r.by)} (plus aucune cible)"
         if cancelled:
             break
-    for i, r in enumerate(reactions):
-        if r.type.before and i not in done:
-            emit_moot(ctx, r, f"{trigger.text} est annulée")
     if cancelled:
         rule = "D20-OPP-1" if cancelled.startswith("attaque") else "D20-IMM-2"
         ctx.emit(
@@ -385,6 +384,10 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
             data={"cancelled": True, "spent": rules.cancelled_action_spent},
         )
         _refund(ctx, f, SIMPLE)
+        # the reactions it would have triggered come after the cancellation, their cause
+        for i, r in enumerate(reactions):
+            if r.type.before and i not in done:
+                emit_moot(ctx, r, f"{trigger.text} vient d’être annulée")
     else:
         for i, t in enumerate(targets):
             if ctx.fighter(t).standing:

@@ -289,8 +289,8 @@ class Rules(OptionsTable):
     cancelled_action_spent: bool = option(
         True, label="une action annulée reste dépensée", key="action_annulee_depensee",
         rules=("D20-OPP-1", "D20-IMM-2"), labels={
-            True: "oui : l’action annulée est perdue",
-            False: "non : l’action annulée est rendue",
+            True: "oui (l’action annulée est perdue)",
+            False: "non (l’action annulée est rendue)",
         })
     default_speed: int = option(
         6, label="vitesse par défaut, en cases, faute de VD",

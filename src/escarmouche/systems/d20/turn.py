@@ -383,16 +383,18 @@ def plan_turn(actions: Sequence[str], *, action_points: int = 0, rules: Rules | 
     categories, slots, assign, failed = _fit(actions, action_points, rules, who)
     if failed >= 0:
         cat = categories[failed]
-        extra = (f" (+ {plural(action_points, 'action simple', 'actions simples')} par "
-                 "point d’action)" if action_points else "")
+        # the extra action an action point buys is said whether or not one is spent:
+        # the reader who meets this refusal is the one who may want to spend it
+        spent = "aucun ici" if not action_points else (
+            f"{action_points} ici" if action_points > 1 else "un ici")
         of = f"pour {who}, " if who else ""
-        cited = "D20-ACT-1 et D20-ACT-3" if action_points else "D20-ACT-1"
         raise invalid(
             "actions", list(categories), "D20-ACT-2",
             f"{of}la {ordinal(failed + 1, feminine=True)} action ({CATEGORY_LABELS[cat]}) "
             f"ne trouve plus de place ; un tour offre une action simple, une de mouvement et "
-            f"une mineure{extra} ({cited}), une action de mouvement pouvant remplacer l’action "
-            "simple et une action mineure l’une ou l’autre", kind=IllegalActionError,
+            f"une mineure (D20-ACT-1), et une action simple de plus par point d’action "
+            f"dépensé, {spent} (D20-ACT-3), une action de mouvement pouvant remplacer "
+            "l’action simple et une action mineure l’une ou l’autre", kind=IllegalActionError,
             display=", ".join(_named(a) for a in actions))
     plan_rules = ["D20-ACT-1"]
     if any(a is not None and slots[a] != categories[i] for i, a in enumerate(assign)):

@@ -149,7 +149,7 @@ def refusal(ctx: Ctx[Rules], actor: str, spec: ActionSpec, *, late: tuple[str, .
             return (f"{actor} ne participe pas au tour {st.turn}",
                     "RB-SURPRISE-3" if surprise else "RB-INIT-3")
         if spec.id not in OUT_OF_TURN:
-            return (f"{actor} n’est pas en train d’agir : hors de son activation, seul un "
+            return (f"{actor} n’est pas en train d’agir ; hors de son activation, seul un "
                     "déplacement non dépensé est possible", "RB-MOVE-1")
     if cost == "action" and _used(f, FLAG_ACTION, False):
         return f"{actor} a déjà utilisé son action de cette activation", "RB-ACT-1"

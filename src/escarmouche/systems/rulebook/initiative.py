@@ -277,16 +277,19 @@ def _rank(
         resolved = tuple(sorted(members, key=pos.__getitem__))
         crit = g[0].test.critical == "success"
         what = " (réussites critiques)" if crit else ""
+        # the shape of the other systems' roll-offs (B24–B26, B102): a name never runs
+        # into its number (« Dague a 50 », « Dague fait 12 »), one colon at most, in
+        # the parentheses of the rounds
         text = (f"Égalité à la marge {fmt.number(g[0].test.margin)}{what} entre "
-                f"{fmt.join(members)} : HAB "
-                + ", ".join(f"{n} {fmt.number(h)}" for n, h in habs))
+                f"{fmt.join(members)}, départagée par la HAB, la plus haute d’abord ("
+                + ", ".join(f"{n} a {fmt.number(h)}" for n, h in habs) + ")")
         if g_rounds:
             parts = [
-                f"manche {i + 1} : " + ", ".join(f"{n} {fmt.number(v)}" for n, v in r)
+                f"manche {i + 1} : " + ", ".join(f"{n} fait {fmt.number(v)}" for n, v in r)
                 for i, r in enumerate(g_rounds)
             ]
-            text += " ; départage au d100 (le plus haut d’abord), " + " ; ".join(parts)
-        text += f" → {', '.join(resolved)}"
+            text += ", puis au d100, le plus haut d’abord (" + " ; ".join(parts) + ")"
+        text += f", d’où l’ordre {', '.join(resolved)}"
         ties.append(TieBreak(tuple(members), crit, g[0].test.margin, habs, g_rounds,
                              resolved, text))
     return order, ties, rolloffs

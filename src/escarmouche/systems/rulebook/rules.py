@@ -191,9 +191,10 @@ class Rules(OptionsTable):
     surprise_aggregate: str = option(
         "weakest", label="valeur de groupe du test d’attaque surprise",
         key="valeur_groupe_surprise", rules=("RB-SURPRISE-2",), choices={
-            "weakest": ("défavorable aux attaquants : leur DIS la plus basse "
-                        "contre la PMR la plus haute des défenseurs"),
-            "leader": "le meneur : le premier nommé de chaque groupe",
+            # no colon inside a value's label: « option : valeur » would chain two
+            "weakest": ("défavorable aux attaquants (leur DIS la plus basse "
+                        "contre la PMR la plus haute des défenseurs)"),
+            "leader": "le meneur (le premier nommé de chaque groupe)",
             "mean": "la moyenne de chaque groupe",
         })
     hyperactive_slot: str = option(

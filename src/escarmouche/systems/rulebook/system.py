@@ -135,6 +135,9 @@ class RulebookSystem(System[Rules]):
     traits: ClassVar[Mapping[str, str]] = KNOWN_TRAITS
     rules_type = Rules
     tracks: ClassVar[tuple[str, ...]] = TRACKS
+    #: the simulation variant hits PV only (``auto_action``): Esprit never moves, so a
+    #: simulation's remaining health does not count it
+    played_tracks: ClassVar[tuple[str, ...] | None] = ("PV",)
     #: effects tied to one character (poison, regeneration), ticking at its first
     #: activation of each turn (RB-TIME-2)
     effect_presets: ClassVar[tuple[EffectPreset, ...]] = (
