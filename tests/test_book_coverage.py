@@ -46,14 +46,14 @@ RULE_IDS: tuple[str, ...] = (
 #: the rules RULES.md marks as a ruling, an option or a fact of the original edition:
 #: each needs an « Interprétation retenue » admonition in its paragraph
 RULING_IDS: tuple[str, ...] = (
-    "RB-D100-1", "RB-INIT-2", "RB-SURPRISE-2", "RB-TIME-1", "RB-SPEED-3", "RB-END-2",
-    "RB-INIT-4", "RB-SURPRISE-3", "RB-MOVE-1", "RB-SPEED-1", "RB-SPEED-2", "RB-END-3",
-    "D100-INIT-2", "D100-SURPRISE-1", "D100-ACT-3", "D100-ATK-3", "D100-PARRY-3",
-    "D100-RANGED-5", "D100-JUMP-1", "D100-JUMP-2", "D100-ATK-2", "D100-ATK-5", "D100-PARRY-1",
-    "D12-INIT-3", "D12-INIT-4", "D12-INIT-6", "D12-SURPRISE-2", "D12-CRIT-1", "D12-ADV-1",
-    "D12-EXPLODE-1", "D12-INIT-2", "D12-CRIT-2", "D12-ACT-1",
-    "D20-INIT-1", "D20-INIT-2", "D20-ACT-3", "D20-IMM-1", "D20-START-1", "D20-END-1",
-    "D20-OPP-1", "D20-OPP-2",
+    "RB-D100-1", "RB-INIT-2", "RB-INIT-4", "RB-SURPRISE-2", "RB-SURPRISE-3", "RB-TIME-1",
+    "RB-MOVE-1", "RB-SPEED-1", "RB-SPEED-2", "RB-SPEED-3", "RB-END-2", "RB-END-3",
+    "D100-INIT-2", "D100-SURPRISE-1", "D100-ACT-3", "D100-ATK-2", "D100-ATK-3", "D100-ATK-5",
+    "D100-PARRY-1", "D100-PARRY-3", "D100-RANGED-5", "D100-JUMP-1", "D100-JUMP-2",
+    "D12-INIT-2", "D12-INIT-3", "D12-INIT-4", "D12-INIT-6", "D12-SURPRISE-2", "D12-CRIT-1",
+    "D12-CRIT-2", "D12-ADV-1", "D12-EXPLODE-1", "D12-ACT-1",
+    "D20-INIT-1", "D20-INIT-2", "D20-START-1", "D20-ACT-3", "D20-END-1", "D20-OPP-1",
+    "D20-OPP-2", "D20-IMM-1",
 )
 
 #: the rulings that state facts of the original edition: their admonition says so

@@ -719,7 +719,7 @@ def _rule_page_copy(tmp_path: Path, page: str) -> Path:
 
 @pytest.mark.parametrize(("page", "rule", "item", "edit"), [
     ("rulebook/vitesse.md", "RB-SPEED-3", "3. **Hyperactivité** : la seconde activation "
-     "suit immédiatement la première.", "3. **Hyperactivité** : la seconde activation "
+     "a lieu {{ rb_hyperactive_slot }}.", "3. **Hyperactivité** : la seconde activation "
      "vient à la fin du tour."),
     ("d12/critique.md", "D12-CRIT-2", "1. **Dégâts maximum**", "1. **Dégâts doublés**"),
     ("d100/actions.md", "D100-ACT-3", "| action complète | charge,",

@@ -352,8 +352,10 @@ def test_b173_a_duel_verdict_and_summary_hold_one_colon_per_clause() -> None:
     for text in sentences:
         assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
     assert "entre 2,8 et 3,0" in sentences[0]
-    assert "0 point " in sentences[2]
-    assert "de +5 points (IC 95\u202f% apparié ± 2 points)" in sentences[3]
+    # the paired headline (simulation.precision.difference_sentence): « autant » for no
+    # change, the difference in points with its paired half-width
+    assert "gagne autant (± 2,0)" in sentences[2]
+    assert "5,0 points de plus (± 2,0)" in sentences[3]
 
 
 def test_b174_the_default_surprise_group_value_is_not_called_the_weakest_rb_surprise_2() -> None:

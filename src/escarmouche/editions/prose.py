@@ -84,21 +84,27 @@ def label_forms(label: str) -> list[str]:
     return out
 
 
-def box_forms(value: object, box: str) -> list[str]:
+def box_forms(value: object, box: str, label: str = "") -> list[str]:
     """The words an « Interprétation retenue » box uses for a text value: in the item or
-    sentence of the box that names the value's key (« (`"weakest"`) »), its bold words
-    and its runs of four words (« la plus faible DIS »).
+    sentence of the box that names the value's key (« (`"weakest"`) ») or sets one of
+    its ``label``'s forms in bold (« **défavorable aux attaquants** », since reader text
+    names no engine value), its bold words and its runs of four words (« la plus faible
+    DIS »).
 
     >>> box = '- par défaut, **défavorable** : la plus faible DIS (`"weakest"`) ;\\n- ou x.'
     >>> box_forms("weakest", box)[:2]
     ['défavorable', 'par défaut, défavorable :']
+    >>> box_forms("weakest", "- **défavorable** : la plus faible DIS ;", "défavorable (x)")[1]
+    'défavorable : la plus'
     """
     if not isinstance(value, str) or len(value) < 3:
         return []
+    heads = [f"**{form}**" for form in label_forms(label)] if label else []
     out: list[str] = []
     for part in re.split(r"\n\s*-\s+|(?<=[.;])\s+", box):
         part = re.sub(r"^\s*-\s+", "", part)
-        if not re.search(rf"[`\"]{re.escape(value)}[`\"]", part):
+        if not (re.search(rf"[`\"]{re.escape(value)}[`\"]", part)
+                or any(head in part for head in heads)):
             continue
         out += re.findall(r"\*\*([^*]{6,})\*\*", part)
         plain = re.sub(r"\([^()]*\)|[*`]", "", part)
@@ -138,7 +144,7 @@ def old_value_forms(value: object, label: str = "", box: str = ""
     if not isinstance(value, str):
         return []
     out = [re.compile(rf"[`\"]{re.escape(value)}[`\"]")]
-    out += [_phrase(f) for f in label_forms(label) + box_forms(value, box)]
+    out += [_phrase(f) for f in label_forms(label) + box_forms(value, box, label)]
     return out
 
 
