@@ -4,6 +4,7 @@ as plain HTML at build, and the page no longer holds the widget state."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from book._ext import escarmouche_light as light
 
@@ -75,9 +76,9 @@ def test_a_page_without_widgets_is_left_alone_and_unknown_widgets_are_named() ->
     assert light.lighten(page)[1] == {"ColorPickerModel"}
 
 
-def test_a_progress_bar_is_drawn_as_html() -> None:
-    """The balance demo's and the Atelier's progress bars (IntProgress) are drawn as an
-    HTML ``progress`` element with their value, named for screen readers."""
+def load_light(name: str) -> Any:
+    """A fresh copy of ``book/_ext/escarmouche_light.py`` under module ``name``, its
+    folder on the path while it loads (its sibling imports)."""
     import importlib.util
     import sys
     from pathlib import Path
@@ -85,13 +86,19 @@ def test_a_progress_bar_is_drawn_as_html() -> None:
     ext = Path(__file__).resolve().parent.parent / "book" / "_ext"
     sys.path.insert(0, str(ext))
     try:
-        spec = importlib.util.spec_from_file_location("esc_light_progress",
-                                                      ext / "escarmouche_light.py")
+        spec = importlib.util.spec_from_file_location(name, ext / "escarmouche_light.py")
         assert spec and spec.loader
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(ext))
+    return module
+
+
+def test_a_progress_bar_is_drawn_as_html() -> None:
+    """The balance demo's and the Atelier's progress bars (IntProgress) are drawn as an
+    HTML ``progress`` element with their value, named for screen readers."""
+    module = load_light("esc_light_progress")
     state = {"p": {"model_name": "IntProgressModel", "state": {
         "_model_name": "IntProgressModel", "value": 30, "max": 120, "description": ""}}}
     drawer = module.Drawer(state) if hasattr(module, "Drawer") else None

@@ -215,7 +215,7 @@ def test_run_batches_stopping_point_does_not_depend_on_processes(duel: object) -
     assert runs[0][0][0].n == runs[1][0][0].n == 150
     assert runs[0] == runs[1]
     # and the paired counts are those of the fights, one by one
-    batch = sim.sequential._Batch((duel, variant), 0, 0, 150, None, 50)
+    batch = sim.runner._Job((duel, variant), 0, 0, 150, None, 50)
     assert _play_batch(batch)[1][0] == runs[0][1][0]
 
 

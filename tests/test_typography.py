@@ -592,20 +592,9 @@ def test_every_widget_label_description_and_banner_is_typeset() -> None:
 
 
 def _light_module() -> Any:
-    import importlib.util
-    import sys
+    from tests.test_light_pages import load_light
 
-    ext = ROOT / "book" / "_ext"
-    sys.path.insert(0, str(ext))
-    try:
-        spec = importlib.util.spec_from_file_location("esc_light_typo",
-                                                      ext / "escarmouche_light.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ext))
-    return module
+    return load_light("esc_light_typo")
 
 
 def _light_renderings() -> Iterator[tuple[str, str]]:

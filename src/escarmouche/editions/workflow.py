@@ -181,14 +181,20 @@ def _generated(change: Change) -> bool:
     return generated_text(change)
 
 
+def _baseline(root: Path, edition: Edition) -> tuple[int, Snapshot | None]:
+    """The edition ``edition`` is measured against (the last published one before it)
+    and its snapshot, ``None`` when there is none."""
+    last = last_published(root)
+    if edition.number <= last:
+        last = edition.number - 1
+    return last, snapshot(root, last) if last > 0 else None
+
+
 def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
     """What the book now says against ``edition``'s changes
     (:func:`~escarmouche.editions.prose.contradictions`), compared with the last
     published edition."""
-    last = last_published(root)
-    if edition.number <= last:
-        last = edition.number - 1
-    before = snapshot(root, last) if last > 0 else None
+    _, before = _baseline(root, edition)
     if before is None:
         return []
     return contradictions(before, take_snapshot(root), edition.changes,
@@ -200,10 +206,7 @@ def book_reviews(root: Path, edition: Edition) -> list[ToReview]:
     (:func:`~escarmouche.editions.prose.examples_to_review`): their output changed since
     the last published edition, the text of their page did not (:func:`touched_pages`),
     and the edition file does not list them in ``reviewed``."""
-    last = last_published(root)
-    if edition.number <= last:
-        last = edition.number - 1
-    before = snapshot(root, last) if last > 0 else None
+    last, before = _baseline(root, edition)
     if before is None:
         return []
     return examples_to_review(before, take_snapshot(root), touched=touched_pages(root, last),

@@ -51,9 +51,10 @@ from escarmouche.simulation.runner import (
     _check_dask,
     _check_run,
     _first_fight,
+    _Job,
     _workers,
 )
-from escarmouche.simulation.sequential import _Batch, _play_batch, default_processes, run_batches
+from escarmouche.simulation.sequential import _play_batch, default_processes, run_batches
 from escarmouche.text.fmt import number, plural
 from escarmouche.text.typo import typographie
 
@@ -339,7 +340,7 @@ def compare_steps(roster_a: object, roster_b: object, n: int | None = None, *,
     stop = stop_at(rate, sides, [paired]) if rate is not None else None
     ta, tb, counts = _Tally(), _Tally(), Counter[str]()
     for start in range(0, cap, step):
-        (a, b), (p,) = _play_batch(_Batch((ra, rb), seed, start, min(cap, start + step),
+        (a, b), (p,) = _play_batch(_Job((ra, rb), seed, start, min(cap, start + step),
                                           policy, max_turns))
         ta.merge(a)
         tb.merge(b)

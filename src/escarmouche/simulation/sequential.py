@@ -23,7 +23,6 @@ not say: every core this process may run on (``os.sched_getaffinity``, else
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 from collections import Counter
@@ -32,6 +31,7 @@ from typing import Any
 
 from escarmouche.simulation.balance import _Tally
 from escarmouche.simulation.fight import prepare
+from escarmouche.simulation.runner import _Job, _results
 
 __all__ = ["AUTO_MIN_FIGHTS", "available_cores", "default_processes", "run_batches"]
 
@@ -59,19 +59,7 @@ def default_processes(fights: int) -> int:
     return available_cores() if fights >= AUTO_MIN_FIGHTS else 1
 
 
-@dataclasses.dataclass(frozen=True)
-class _Batch:
-    """Fights ``start`` to ``stop`` (excluded) of every roster (picklable)."""
-
-    rosters: tuple[Any, ...]
-    seed: int
-    start: int
-    stop: int
-    policy: Any
-    max_turns: int
-
-
-def _play_batch(batch: _Batch) -> tuple[list[_Tally], list[Counter[str]]]:
+def _play_batch(batch: _Job) -> tuple[list[_Tally], list[Counter[str]]]:
     """One tally per roster and, per roster after the first, its paired counts against
     the first."""
     plays = [prepare(r, r.encounter(), policy=batch.policy, max_turns=batch.max_turns).play
@@ -107,10 +95,8 @@ def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, 
     tallies = [_Tally() for _ in rosters]
     pairs: list[Counter[str]] = [Counter() for _ in rosters[1:]]
     ranges = [(a, min(fights, a + batch)) for a in range(0, fights, batch)]
-    batches = [_Batch(tuple(rosters), seed, a, b, policy, max_turns) for a, b in ranges]
+    batches = [_Job(tuple(rosters), seed, a, b, policy, max_turns) for a, b in ranges]
     if dask is not None:
-        from escarmouche.simulation.runner import _results
-
         def weighted(done: int, total: int) -> None:
             if progress is not None:
                 progress(done * weight, total * weight)
