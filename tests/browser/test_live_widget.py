@@ -52,6 +52,6 @@ def test_slider_updates_the_label_live(page: Any, site_url: str, artifacts: Path
         timeout=30_000,
     )
     assert "55" in page.locator(".widget-readout").first.inner_text()
-    assert "soit 55\u00a0% de chances" in label.inner_text()
+    assert "soit 55\u202f% de chances" in label.inner_text()
     page.screenshot(path=artifacts / "live-essai-navigateur-curseur.png")
     assert page.errors == []

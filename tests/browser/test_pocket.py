@@ -99,7 +99,7 @@ def _activate(page: Any) -> str:
     handle.press("ArrowRight")  # 50 → 51: Python answers
     page.evaluate("window.escarmoucheLive.settled()")
     answer = widget.locator(".widget-html-content").first.inner_text()
-    assert "51\u00a0% de chances" in answer, answer
+    assert "51\u202f% de chances" in answer, answer
     started: str = page.evaluate("window.escarmoucheLive.timings.snapshot")
     return started
 
