@@ -163,6 +163,10 @@ def add_bar(app: Sphinx, doctree: nodes.document) -> None:
     insert_under_title(doctree, raw)
 
 
+#: the parts of live.js (book/_static/live/), loaded just before it: each registers a
+#: factory that live.js calls with the page's context
+LIVE_PARTS = ("live-widgets.js", "live-cells.js", "live-tracker.js", "live-steps.js")
+
 #: The page's spare worker, made as soon as the parser reaches the page's scripts (an
 #: inline script, once the stylesheet is in): it starts its thread and imports Pyodide's
 #: small loader while the page parses, lays out and paints, so that « Activer » starts
@@ -198,6 +202,10 @@ def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str,
     app.add_css_file("live/live.css")
     # fetched before the theme's scripts (all deferred, low priority, six at a time over
     # HTTP/1.1): it handles « Activer », and a tap waits for it (bench/README-browser.md)
+    # live.js's parts, each a factory it calls (in the order live.js runs them: deferred
+    # scripts run in document order, so they are registered before live.js runs)
+    for rank, part in enumerate(LIVE_PARTS):
+        app.add_js_file(f"live/{part}", priority=96 + rank, fetchpriority="high")
     app.add_js_file("live/live.js", priority=100, fetchpriority="high", **{
         "data-live-pyodide": config["pyodide"],
         "data-live-packages": ",".join(config["packages"]),
