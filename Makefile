@@ -23,7 +23,7 @@ help:
 	@echo "                    des joueurs sur une tablette)"
 	@echo "make refresh        régénère chaque carnet book/X.ipynb depuis son jumeau book_src/X.md,"
 	@echo "                    l’exécute et enregistre ses sorties (relisez le diff)"
-	@echo "make lint           ruff, et aucun fichier Python de plus de 800 lignes"
+	@echo "make lint           ruff, et aucun fichier Python ou JavaScript de plus de 800 lignes"
 	@echo "make types          mypy --strict"
 	@echo "make unit           tests unitaires et de propriétés, doctests de chaque module,"
 	@echo "                    exemple du README, carnets conformes à leurs jumeaux"

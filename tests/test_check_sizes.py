@@ -1,4 +1,5 @@
-"""``tools/check_sizes.py`` (run by ``make lint``): no Python file over 800 lines."""
+"""``tools/check_sizes.py`` (run by ``make lint``): no Python or JavaScript file over 800
+lines."""
 
 from __future__ import annotations
 
@@ -56,3 +57,17 @@ def test_a_pending_file_may_not_grow_and_leaves_the_list_once_short(tmp_path: Pa
     assert "retirez-le de PENDING" in TOOL.problems(
         TOOL.python_files(tmp_path), tmp_path, {"tests/big.py": 900})[0]
     assert "introuvable" in TOOL.problems([], tmp_path, {"tests/gone.py": 900})[0]
+
+
+def test_a_javascript_file_over_the_limit_is_named_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The project's own scripts count (book/_static, book/_ext, tools), not the bundled
+    library nor npm's packages."""
+    _write(tmp_path, "book/_static/live/long.js", 801)
+    _write(tmp_path, "book/_static/live/ok.mjs", 800)
+    _write(tmp_path, "book/_static/vendor/bundle.js", 5000)
+    _write(tmp_path, "tools/node_modules/pkg/index.js", 5000)
+    assert TOOL.main(tmp_path, pending={}) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "book/_static/live/long.js : 801 lignes, au-delà de la limite de 800 lignes par "
+        "fichier JavaScript ; découpez-le"]

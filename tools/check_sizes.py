@@ -1,7 +1,9 @@
-"""No Python file over 800 lines (issue 22): ``make lint`` runs this after ruff.
+"""No Python or JavaScript file over 800 lines: ``make lint`` runs this after ruff.
 
 Every ``.py`` file under ``src``, ``widgets``, ``tools``, ``bench`` and ``tests`` is
-counted (hidden folders and ``__pycache__`` aside). A file over :data:`LIMIT` lines
+counted (hidden folders and ``__pycache__`` aside), and every ``.js`` and ``.mjs`` file
+of the project's own under ``book/_static``, ``book/_ext`` and ``tools`` (the bundled
+``vendor`` files and ``node_modules`` aside). A file over :data:`LIMIT` lines
 fails the check, with a French message naming it, its line count and the limit; the
 exit code is then 1.
 
@@ -23,6 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 800
 #: the folders whose Python files are checked
 FOLDERS = ("src", "widgets", "tools", "bench", "tests")
+#: the folders whose JavaScript files are checked
+JS_FOLDERS = ("book/_static", "book/_ext", "tools")
+#: folders of JavaScript that is not the project's own (bundles, npm packages)
+JS_SKIPPED = ("vendor", "node_modules")
 #: files over the limit that wait to be split → their length when recorded, which they
 #: may not exceed (empty: every file is within the limit)
 PENDING: dict[str, int] = {}
@@ -38,6 +44,23 @@ def python_files(root: Path = ROOT) -> list[Path]:
         for path in base.rglob("*.py"):
             parts = path.relative_to(root).parts
             if any(p.startswith(".") or p == "__pycache__" for p in parts[:-1]):
+                continue
+            files.append(path)
+    return sorted(files)
+
+
+def javascript_files(root: Path = ROOT) -> list[Path]:
+    """The project's own ``.js`` and ``.mjs`` files of :data:`JS_FOLDERS` under ``root``,
+    sorted."""
+    files: list[Path] = []
+    for folder in JS_FOLDERS:
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for path in base.rglob("*"):
+            parts = path.relative_to(root).parts
+            if path.suffix not in (".js", ".mjs") or any(
+                    p.startswith(".") or p in JS_SKIPPED for p in parts[:-1]):
                 continue
             files.append(path)
     return sorted(files)
@@ -67,8 +90,9 @@ def problems(files: Iterable[Path], root: Path = ROOT,
         cap = pending.get(name)
         if cap is None:
             if count > LIMIT:
+                kind = "Python" if path.suffix == ".py" else "JavaScript"
                 found.append(f"{name} : {_n(count)} lignes, au-delà de la limite de "
-                             f"{_n(LIMIT)} lignes par fichier Python ; découpez-le")
+                             f"{_n(LIMIT)} lignes par fichier {kind} ; découpez-le")
         elif count > cap:
             found.append(f"{name} : {_n(count)} lignes ; en attente de découpage, il ne doit "
                          f"pas dépasser ses {_n(cap)} lignes (limite : {_n(LIMIT)} lignes)")
@@ -83,7 +107,7 @@ def problems(files: Iterable[Path], root: Path = ROOT,
 
 def main(root: Path = ROOT, pending: dict[str, int] | None = None) -> int:
     """Print the problems on stderr; 1 if there is any, else 0."""
-    found = problems(python_files(root), root, pending)
+    found = problems(python_files(root) + javascript_files(root), root, pending)
     for message in found:
         print(message, file=sys.stderr)
     return 1 if found else 0
