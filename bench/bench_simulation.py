@@ -38,9 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import floor_d100  # noqa: E402
-from escarmouche import Combatant  # noqa: E402
 from escarmouche import simulation as sim  # noqa: E402
-from escarmouche.encounter import Encounter  # noqa: E402
+from tests._d100_helpers import readme_duel  # noqa: E402
 
 #: main before issue 24's work (the baseline: « main today » when the work started)
 BASE_COMMIT = "466d7a6e9695659bf2dd78acd3bf78328523a1da"
@@ -52,15 +51,6 @@ FLOOR_SEEDS = 300 if QUICK else 3000
 FLOOR_FIGHTS = 500 if QUICK else 4000
 MEMORY_FIGHTS = (1_000, 10_000) if QUICK else (5_000, 50_000)
 MEMORY_ROSTER = "rulebook-bretteur"
-
-
-def readme_duel() -> Encounter:
-    return Encounter("d100", [
-        Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
-                                       "M": 4, "B": 12}),
-        Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
-                                      "M": 4, "B": 11}),
-    ])
 
 
 def extract_base(folder: Path) -> Path | None:

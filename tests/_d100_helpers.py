@@ -43,5 +43,16 @@ def started(roster: Sequence[Combatant], dice: Sequence[int], *, rules: Any = No
     return enc
 
 
+def readme_duel() -> Encounter:
+    """The README's d100 duel (Aldric against Grolk), unstarted: the kernel's tests and
+    ``bench/bench_simulation.py`` (its floor) play it."""
+    return Encounter("d100", [
+        Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
+                                       "M": 4, "B": 12}),
+        Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
+                                      "M": 4, "B": 11}),
+    ])
+
+
 def two_weapon_grolk() -> dict[str, Any]:
     return {"Grolk": {"directrice": "arme_a_une_main", "non_directrice": "dague"}}

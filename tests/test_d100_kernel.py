@@ -28,17 +28,9 @@ from escarmouche.systems.d100 import core
 from escarmouche.systems.d100 import kernel as K
 from escarmouche.systems.d100.attack import attack_setup, damage, resolve_attack
 from tests import golden_runner
+from tests._d100_helpers import readme_duel
 
 SEEDS = 40
-
-
-def readme_duel() -> Encounter:
-    return Encounter("d100", [
-        Combatant("Aldric", "héros", {"CC": 45, "CT": 30, "F": 35, "E": 30, "Ag": 40,
-                                       "M": 4, "B": 12}),
-        Combatant("Grolk", "orques", {"CC": 40, "CT": 20, "F": 40, "E": 40, "Ag": 25,
-                                      "M": 4, "B": 11}),
-    ])
 
 
 def cases() -> list[tuple[str, Any, dict[str, Any]]]:

@@ -74,5 +74,5 @@ def test_reseau_is_opt_in_said_and_listens_beyond_loopback(
     shared = capsys.readouterr().out
     assert bound == ["127.0.0.1", "0.0.0.0"]
     assert "Réseau local" not in alone
-    assert "Réseau local : le site est servi à tout appareil de ce réseau" in shared
+    assert "Réseau local\u00a0: le site est servi à tout appareil de ce réseau" in shared
     assert "/_static/escarmouche-joueurs.html" in shared

@@ -65,9 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=SITE, metavar="DOSSIER",
                         help="le site construit (par défaut : _build/html)")
     parser.add_argument("--reseau", action="store_true",
-                        help="écoute aussi sur le réseau local (pas seulement 127.0.0.1) : "
+                        help="écoute aussi sur le réseau local (pas seulement 127.0.0.1)\u00a0: "
                         "une tablette de la table ouvre la vue des joueurs à l’adresse "
-                        "affichée ; tout appareil de ce réseau peut alors lire le site")
+                        "affichée\u202f; tout appareil de ce réseau peut alors lire le site")
     parser.add_argument("--sans-isolation", action="store_true",
                         help="sans les en-têtes COOP et COEP (« Interrompre » "
                         "redémarre alors Python)")
@@ -83,8 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             address = lan_address()
             where = (f"http://{address}:{server.port}/{PLAYERS_PAGE}" if address else
                      f"http://<adresse de cet ordinateur>:{server.port}/{PLAYERS_PAGE}")
-            print("Réseau local : le site est servi à tout appareil de ce réseau "
-                  "(--reseau).\nVue des joueurs, sur la tablette de la table : "
+            print("Réseau local\u00a0: le site est servi à tout appareil de ce réseau "
+                  "(--reseau).\nVue des joueurs, sur la tablette de la table\u00a0: "
                   f"{where}", flush=True)
         try:
             while True:
