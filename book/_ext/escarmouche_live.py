@@ -165,7 +165,7 @@ def add_bar(app: Sphinx, doctree: nodes.document) -> None:
 
 #: the parts of live.js (book/_static/live/), loaded just before it: each registers a
 #: factory that live.js calls with the page's context
-LIVE_PARTS = ("live-widgets.js", "live-cells.js", "live-tracker.js", "live-steps.js")
+LIVE_PARTS = ("live-bridge.js", "live-cells.js", "live-tracker.js", "live-steps.js")
 
 #: The page's spare worker, made as soon as the parser reaches the page's scripts (an
 #: inline script, once the stylesheet is in): it starts its thread and imports Pyodide's

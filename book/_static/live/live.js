@@ -345,7 +345,7 @@
     return runtime;
   }
 
-  // --- the parts (live-widgets.js, live-cells.js, live-tracker.js, live-steps.js) -----------
+  // --- the parts (live-bridge.js, live-cells.js, live-tracker.js, live-steps.js) ------------
 
   // Each part registered a factory before this script ran; the page's context gives them
   // the shared helpers, and getters for what this script changes (the runtime, the bar).
