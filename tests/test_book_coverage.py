@@ -78,13 +78,29 @@ ENGINE_ENTRY = re.compile(r"^- CORE-[A-Z]+-\d+:.*\n(?:  .*\n)*", flags=re.M)
 #: (continuation lines ``*(ruling, automated play: …)*``): the steering copy leaves
 #: automated play to the project
 AUTOMATED_RULING = re.compile(r"^  \*\(ruling, automated play: .*?\)\*\n", flags=re.M | re.S)
+#: the rulings the book boxes under a rule (issue 43): the entry's ID marked
+#: ``*(ruling)*`` and a continuation line ``Ruling (the book's box): …`` quoting the box
+BOX_RULING_LINE = re.compile(r"^  Ruling \(the book's box\): .*\n", flags=re.M)
+#: the project's own ruling entries (the engine's safety bounds on repeated ties,
+#: D12-INIT-6 and D20-INIT-2): ``- ID *(ruling: …)*:`` and continuation lines
+RULING_ENTRY = re.compile(r"^- [A-Z0-9]+(?:-[A-Z0-9]+)+ \*\(ruling: .*\n(?:  .*\n)*", flags=re.M)
+RULING_MARK = re.compile(r"^(- [A-Z0-9]+(?:-[A-Z0-9]+)+) \*\(ruling\)\*:", flags=re.M)
+
+
+def without_project_additions(text: str) -> str:
+    """RULES.md without what the project adds to the steering text: engine entries,
+    automated-play rulings, its own ruling entries, the book's ruling boxes and the
+    ruling marks on IDs."""
+    text = AUTOMATED_RULING.sub("", ENGINE_ENTRY.sub("", RULING_ENTRY.sub("", text)))
+    return RULING_MARK.sub(r"\1:", BOX_RULING_LINE.sub("", text))
 
 
 def test_project_spec_matches_the_steering_copy() -> None:
     """spec/RULES.md is the steering spec, copied, plus the engine's own numbered rules
     (CORE-TURN-1, CORE-END-1, CORE-TIME-1..3) until the steering copy has them, and the
-    project's rulings for automated play under the rules they extend: without those,
-    the two are the same text."""
+    project's rulings for automated play under the rules they extend, and the rulings
+    the book boxes (marked on the ID, quoted under it): without those, the two are the
+    same text, up to the steering copy's own ruling marks."""
     shared = ROOT.parent / "shared" / "spec" / "RULES.md"
     if not shared.is_file():
         pytest.skip("no steering copy next to the repository")
@@ -93,7 +109,11 @@ def test_project_spec_matches_the_steering_copy() -> None:
     if ours == steering:  # the steering copy has them too
         return
     assert len(ENGINE_ENTRY.findall(ours)) == 5 and not ENGINE_ENTRY.findall(steering)
-    assert AUTOMATED_RULING.sub("", ENGINE_ENTRY.sub("", ours)) == steering
+    assert len(RULING_ENTRY.findall(ours)) == 2 and not RULING_ENTRY.findall(steering)
+    assert without_project_additions(ours) == RULING_MARK.sub(r"\1:", steering)
+    # the marks are the project's only change to an entry's first line
+    assert len(BOX_RULING_LINE.findall(ours)) == len(RULING_MARK.findall(ours)) - len(
+        RULING_MARK.findall(steering))
 
 
 def spec_entries(text: str) -> dict[str, str]:
