@@ -442,8 +442,10 @@ def test_publishing_freezes_the_edition(copy: Path) -> None:
     assert Snapshot.read(copy / "editions" / "2").outputs["autre#1"] == "prose récrite"
     build_pages(copy, duels=5)
     page = (copy / "book" / "editions" / "edition-2.md").read_text(encoding="utf-8")
-    # the statement of D20-END-1 reads the engine: its threshold changes with the option
-    assert "seuil de <del>10</del> <ins>12</ins> est l’option" in page
+    # the statement of D20-END-1 reads the engine: its threshold changes with the option;
+    # the engine's own sentence on the option is no part of the rule (issue 43)
+    assert "supérieur ou égal à <del>10,</del> <ins>12,</ins> le jet est réussi" in page
+    assert "est l’option" not in page.split("D20-END-1", 1)[1].split("</p>", 1)[0]
     assert "| d20 | seuil du jet de sauvegarde" in page
 
 

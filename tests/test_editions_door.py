@@ -263,3 +263,32 @@ def test_no_rule_statement_writes_an_option_value_by_hand(
     snap = Snapshot({}, texts, {})
     boxes = printed_boxes(ROOT)
     assert [str(c) for c in contradictions(snap, snap, [change], boxes=boxes)] == []
+
+
+def test_no_rule_statement_names_an_engine_identifier_d20_end_1() -> None:
+    """D20-END-1 (B194, issue 43): a rule's statement, as the book prints it and as
+    edition 1 keeps it, is reader text: it may quote a key a reader types (a trait such
+    as `init`, an option's key) but no engine name (« `d20.RACIAL_SAVE_BONUSES` »,
+    « (`keywords`) » were in D20-END-1's statement). The engine's sentence on the option
+    is its own paragraph after the rule."""
+    import importlib
+    import json
+
+    from escarmouche import Combatant, Effect
+
+    engine: set[str] = set()
+    for name in systems.NAMES:
+        engine |= {n for n in dir(importlib.import_module(f"escarmouche.systems.{name}"))
+                   if not n.startswith("__")}
+        engine |= {f.name for f in dataclasses.fields(systems.get(name).default_rules())}
+    for cls in (Combatant, Effect):
+        engine |= {f.name for f in dataclasses.fields(cls)}
+    stored = json.loads((ROOT / "editions" / "1" / "rules-text.json")
+                        .read_text(encoding="utf-8"))
+    for where, texts in (("book", book_rule_texts(ROOT, _book_facts(ROOT))),
+                         ("edition 1", stored)):
+        bad = {rule: span for rule, text in texts.items()
+               for span in re.findall(r"`([^`]+)`", text)
+               if "." in span or span in engine}
+        assert bad == {}, where
+    assert "seuil du jet de sauvegarde" not in stored["D20-END-1"]
