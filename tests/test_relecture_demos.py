@@ -455,15 +455,15 @@ def test_b89_each_d20_initiative_die_names_its_fighter() -> None:
     """B89: « Dés lancés : d20 = 1 (initiative) ; d20 = 18 (initiative) ; … » (the tracker,
     the d20 turn demo) where the other systems, and the d20 initiative demo, name whose
     die it is; the roll-offs are named too, in the order they are drawn."""
-    enc = Encounter("d20", [Combatant("A", "x", {"PV": 5}), Combatant("B", "y", {"PV": 5}),
-                            Combatant("C", "y", {"PV": 5})])
+    enc = Encounter("d20", [Combatant("Aldric", "x", {"PV": 5}),
+                            Combatant("Brune", "y", {"PV": 5}), Combatant("Cid", "y", {"PV": 5})])
     enc.start(ScriptedRolls([7, 7, 7, 3, 3, 9, 5, 2]))
     event = next(e for e in enc.log if e.kind == "initiative")
     assert [(d.value, d.purpose) for d in event.dice] == [
-        (7, "initiative : A"), (7, "initiative : B"), (7, "initiative : C"),
-        (3, "départage : A"), (3, "départage : B"), (9, "départage : C"),
-        (5, "départage : A"), (2, "départage : B")]
-    assert "(initiative : Brune)" in _plain(_outputs("demos/tour-d20.ipynb"))
+        (7, "initiative d’Aldric"), (7, "initiative de Brune"), (7, "initiative de Cid"),
+        (3, "départage d’Aldric"), (3, "départage de Brune"), (9, "départage de Cid"),
+        (5, "départage d’Aldric"), (2, "départage de Brune")]
+    assert "(initiative de Brune)" in _plain(_outputs("demos/tour-d20.ipynb"))
 
 
 def test_b90_the_tracker_lists_an_action_cost_once() -> None:

@@ -498,6 +498,35 @@ def test_names_are_elided_in_the_log() -> None:
     assert purposes == ["initiative d’Aldric", "initiative d’Ysolde", "initiative de Brune"]
 
 
+def test_a_dies_owner_is_written_one_way_in_every_system_core_turn_1() -> None:
+    """CORE-TURN-1: every system names whose die it is the same way, « initiative
+    d’Aldric », « départage de Brune » (``fmt.die_of``): the d12 and d100 logs said so,
+    the Rulebook and d20 logs and the initiative and surprise demos said « initiative :
+    Brune ». Read on the golden fights' dice and the initiative demo's steps, with every
+    fighter of the golden rosters."""
+    from escarmouche.text.fmt import die_of
+
+    owned: dict[str, set[str]] = {}
+    for name, fight in _golden_fights():
+        enc, _ = golden_runner.play(get(name), fight)
+        roster = [Combatant.from_json(c) for c in fight["roster"]]
+        system = get(name)
+        report = system.explain_initiative(roster, random.Random(3), system.default_rules(), {})
+        labels = [d.purpose for e in enc.log for d in e.dice]
+        labels += [label for _, label in report.steps]
+        for label in labels:
+            for who in (c.name for c in roster):
+                assert f" : {who}" not in label, (name, label)
+                head = label.partition(", manche")[0]
+                for what in ("initiative", "initiative (tour bonus)", "départage", "relance",
+                             "Hypoactivité"):
+                    if head == die_of(what, who):
+                        owned.setdefault(name, set()).add(head)
+    assert sorted(owned) == sorted(NAMES)
+    assert "initiative d’Aldric" in owned["d20"] | owned["rulebook"]
+    assert any(label.startswith("initiative de ") for label in owned["d20"])
+
+
 def test_the_page_check_reads_prose_and_skips_code() -> None:
     """The built-book check fails on an untypeset paragraph or title, not on code."""
     page = _PageText()

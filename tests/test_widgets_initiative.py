@@ -80,7 +80,7 @@ def test_rulebook_timeline_turns_0_1_2_with_manual_dice() -> None:
     assert "- Tour 1\u00a0: Vex, Aldric, Aldric, Brune" in text  # Grolk: RB-INIT-4
     assert "- Tour 2\u00a0: Vex, Aldric, Aldric, Brune, Grolk" in text
     assert "Aldric\u00a0: initiative 3 contre 62, réussite critique" in text
-    assert "d100 = 98 (initiative\u00a0: Grolk)" in text
+    assert "d100 = 98 (initiative de Grolk)" in text
     assert "RB-INIT-3" in text and "RB-INIT-4" in text and "RB-SPEED-3" in text
     assert demo.output.value.count("<svg") == 1
 
@@ -141,7 +141,7 @@ def test_d12_perfect_tie_rerolls_and_labels_dice() -> None:
     demo.roll_button.click()
     text = demo.result_text
     assert "Égalité parfaite" in text
-    assert "d12 = 7 (relance\u00a0: A)\u202f; d12 = 3 (relance\u00a0: B)" in text
+    assert "d12 = 7 (relance d’A)\u202f; d12 = 3 (relance de B)" in text
     assert "- x (7)\u00a0: A" in text
 
 

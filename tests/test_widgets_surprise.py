@@ -41,7 +41,7 @@ def test_rulebook_surprise_turn_0_and_why() -> None:
     assert "attaque surprise réussie" in text
     assert "Grolk ne joue pas au tour 0 malgré l’attaque surprise (échec critique, " in text
     assert ("d100 = 10 (surprise\u00a0: DIS des attaquants)\u202f; d100 = 90 (surprise\u00a0: "
-            "PMR des défenseurs)\u202f; d100 = 20 (initiative\u00a0: Aldric)") in text
+            "PMR des défenseurs)\u202f; d100 = 20 (initiative d’Aldric)") in text
     assert "RB-SURPRISE-3" in text and "RB-INIT-4" in text
     p = rulebook.surprise_odds(30, 55)
     assert f"attaque surprise réussie {percent(p)}" in text
@@ -87,7 +87,7 @@ def test_d12_bonus_turn_with_the_alert_defender() -> None:
     text = demo.result_text
     assert "Tour bonus (tour 0)\u00a0: Grolk, Brune, Vex." in text
     assert "Brune\u00a0: défenseur «\u00a0alerte\u00a0», joue au tour bonus" in text
-    assert "d12 = 5 (tour bonus\u00a0: Brune)" in text
+    assert "d12 = 5 (initiative (tour bonus) de Brune)" in text
     # group initiative is rolled when the bonus turn ends (D12-SURPRISE-1), not here
     assert "initiative de groupe\u00a0: Aldric" not in text
     assert "à la fin du tour bonus" in text

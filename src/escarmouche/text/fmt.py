@@ -31,6 +31,7 @@ __all__ = [
     "NNBSP",
     "cite",
     "de",
+    "die_of",
     "fixed",
     "fraction",
     "join",
@@ -169,6 +170,17 @@ def de(name: str) -> str:
     ``de("Aldric")`` → « d’Aldric » (an initial h is left alone: it may be aspirated).
     """
     return f"d’{name}" if name[:1] in _VOWELS else f"de {name}"
+
+
+def die_of(what: str, name: str) -> str:
+    """What a die is rolled for and whose it is, the one form of every system's log and
+    demos: ``die_of("initiative", "Aldric")`` → « initiative d’Aldric »,
+    ``die_of("départage", "Brune")`` → « départage de Brune ».
+
+    >>> die_of("initiative", "Aldric"), die_of("tour bonus", "Brune")
+    ('initiative d’Aldric', 'tour bonus de Brune')
+    """
+    return f"{what} {de(name)}"
 
 
 def signed(n: int) -> str:

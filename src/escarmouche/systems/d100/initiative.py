@@ -13,7 +13,7 @@ from escarmouche.model import Combatant, DieRecord, Json, check_roster
 from escarmouche.render.table import Table
 from escarmouche.systems.d100.rules import stat
 from escarmouche.systems.describe import InitiativeReport, SurpriseReport
-from escarmouche.text.fmt import de, join
+from escarmouche.text.fmt import die_of, join
 
 __all__ = [
     "INITIATIVE_DIE",
@@ -66,9 +66,9 @@ class Initiative:
 
     @property
     def dice(self) -> tuple[DieRecord, ...]:
-        first = [DieRecord(INITIATIVE_DIE, e.d10, f"initiative {de(e.name)}")
+        first = [DieRecord(INITIATIVE_DIE, e.d10, die_of("initiative", e.name))
                  for e in self.entries]
-        more = [DieRecord(INITIATIVE_DIE, r, f"départage {de(n)}")
+        more = [DieRecord(INITIATIVE_DIE, r, die_of("départage", n))
                 for rnd in self.rolloffs for n, r in rnd]
         return (*first, *more)
 
@@ -198,7 +198,7 @@ def resolve_initiative(combatants: Iterable[Combatant], dice: Sequence[int]) -> 
 
     def draw(name: str, rolloff: bool) -> int:
         rule = "D100-INIT-2" if rolloff else "D100-INIT-1"
-        what = f"départage {de(name)}" if rolloff else f"initiative {de(name)}"
+        what = die_of("départage" if rolloff else "initiative", name)
         value = next(it, None)
         if value is None:
             raise invalid(what, None, rule, "un d10 de plus est nécessaire")

@@ -54,7 +54,7 @@ from escarmouche.systems.d12.rules import (
     check_bonus,
 )
 from escarmouche.systems.describe import InitiativeReport, SurpriseReport
-from escarmouche.text.fmt import join, plural
+from escarmouche.text.fmt import die_of, join, plural
 
 __all__ = [
     "BONUS_SCOPE",
@@ -748,9 +748,9 @@ def explain_initiative(combatants: Sequence[Combatant], rng: Rng, *,
          tuple(members if members or side != ENVIRONMENT else [PASSIVE_EVENTS]))
         for side, members in init.groups)
     names = [c.name for c in combatants]
-    steps = [(i, f"initiative : {n}") for i, n in enumerate(names)]
+    steps = [(i, die_of("initiative", n)) for i, n in enumerate(names)]
     for k in range(1, len(init.attempts)):
-        steps += [(k * len(names) + i, f"relance : {n}") for i, n in enumerate(names)]
+        steps += [(k * len(names) + i, die_of("relance", n)) for i, n in enumerate(names)]
     steps.append((len(init.attempts) * len(names), "départage"))
     return InitiativeReport(turns, tuple(init.narration()), tuple(init.rules), tuple(steps),
                             "Ordre des groupes (chaque tour)", {PASSIVE_EVENTS: ENVIRONMENT})
@@ -769,11 +769,11 @@ def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: b
         # the bonus turn only: group initiative is rolled when it ends, by those still
         # standing (D12-SURPRISE-1)
         init = roll_bonus_turn(roster, rng, ambush_by=attackers, rules=rules)
-        steps = [(i, f"tour bonus : {c.name}") for i, c in enumerate(participants)]
+        steps = [(i, die_of("initiative (tour bonus)", c.name)) for i, c in enumerate(participants)]
         steps.append((len(participants), "départage du tour bonus"))
     else:
         init = initiative(roster, rng, rules=rules)
-        steps = [(i, f"initiative de groupe : {c.name}") for i, c in enumerate(roster)]
+        steps = [(i, die_of("initiative", c.name)) for i, c in enumerate(roster)]
         steps.append((len(roster), "relance ou départage"))
     why = list(init.narration())
     if not unaware:

@@ -53,7 +53,7 @@ from escarmouche.systems.d12.rules import (
     elapsed_seconds,
 )
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
-from escarmouche.text.fmt import de, join, quote
+from escarmouche.text.fmt import de, die_of, join, quote
 
 __all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
 
@@ -225,7 +225,7 @@ class D12System(System[Rules]):
             ctx.emit(
                 "surprise", narration.ambush_sentence(init),
                 rules=("D12-SURPRISE-1", "D12-SURPRISE-2", "D12-INIT-1"),
-                dice=[DieRecord(ATTACK_DIE, r.die, f"initiative (tour bonus) {de(r.name)}")
+                dice=[DieRecord(ATTACK_DIE, r.die, die_of("initiative (tour bonus)", r.name))
                       for r in init.bonus_rolls],
                 data={"ambush_by": init.ambush_by,
                       "rolls": [r.to_json() for r in init.bonus_rolls]},
@@ -238,7 +238,7 @@ class D12System(System[Rules]):
         for ro in roll_offs:
             ctx.emit(
                 "departage", narration.roll_off_sentence(ro), rules=("D12-INIT-4",),
-                dice=[DieRecord(ATTACK_DIE, v, f"départage {de(n)}")
+                dice=[DieRecord(ATTACK_DIE, v, die_of("départage", n))
                       for r in ro.rounds for n, v in r]
                 + [DieRecord(f, d, "tirage au sort")
                    for lot in ro.lots for f, d in zip(lot.faces(), lot.dice, strict=True)],
@@ -252,7 +252,7 @@ class D12System(System[Rules]):
                 "initiative",
                 functools.partial(narration.initiative_rolls_sentence, attempt, i > 1),
                 rules=("D12-INIT-1",),
-                dice=[DieRecord(ATTACK_DIE, r.die, f"initiative {de(r.name)}") for r in attempt],
+                dice=[DieRecord(ATTACK_DIE, r.die, die_of("initiative", r.name)) for r in attempt],
                 data={"attempt": i, "rolls": [r.to_json() for r in attempt]},
             )
             for pt in init.perfect_ties:

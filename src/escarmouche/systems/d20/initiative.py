@@ -25,7 +25,7 @@ from escarmouche.systems.d20.rules import (
     check_rules,
 )
 from escarmouche.systems.describe import InitiativeReport, SurpriseReport
-from escarmouche.text.fmt import join, number, signed
+from escarmouche.text.fmt import die_of, join, number, signed
 
 __all__ = [
     "D20Initiative",
@@ -250,7 +250,7 @@ initiative = roll_initiative
 
 def _steps(combatants: Sequence[Combatant]) -> tuple[tuple[int, str], ...]:
     """The dice of :func:`roll_initiative`: one d20 per combatant, then the roll-offs."""
-    return (*((i, f"initiative : {c.name}") for i, c in enumerate(combatants)),
+    return (*((i, die_of("initiative", c.name)) for i, c in enumerate(combatants)),
             (len(combatants), "départage"))
 
 

@@ -56,7 +56,7 @@ from escarmouche.systems.d20.rules import (
 )
 from escarmouche.systems.d20.saves import end_of_turn_saves
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
-from escarmouche.text.fmt import de, join, signed
+from escarmouche.text.fmt import de, die_of, join, signed
 
 __all__ = ["SYSTEM", "D20System"]
 
@@ -305,9 +305,9 @@ class D20System(System[Rules]):
             f.flags["immediate"] = False
         # each die named: one d20 per fighter in the given order, then the roll-offs,
         # round after round, the still-tied fighters in the given order (D20-INIT-1)
-        labels = [f"initiative : {r.name}" for r in ini.rolls]
+        labels = [die_of("initiative", r.name) for r in ini.rolls]
         for k in range(max((len(r.roll_offs) for r in ini.rolls), default=0)):
-            labels += [f"départage : {r.name}" for r in ini.rolls if len(r.roll_offs) > k]
+            labels += [die_of("départage", r.name) for r in ini.rolls if len(r.roll_offs) > k]
         drawn = ctx.rng.take()
         # past the bound of roll-offs, the lot's dice (D20-INIT-2)
         labels += ["tirage au sort"] * (len(drawn) - len(labels))

@@ -399,7 +399,7 @@ def explain_initiative(combatants: Sequence[Combatant], rng: Rng, *,
     (one d100 per combatant, then the roll-offs)."""
     init = initiative(combatants, rng, rules=rules)
     names = [c.name for c in combatants]
-    steps = [(i, f"initiative : {n}") for i, n in enumerate(names)]
+    steps = [(i, fmt.die_of("initiative", n)) for i, n in enumerate(names)]
     steps.append((len(names), "départage"))
     return InitiativeReport(
         tuple((f"Tour {n}", tuple(init.turn(n))) for n in (0, 1, 2)),

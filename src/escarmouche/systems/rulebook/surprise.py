@@ -215,7 +215,7 @@ def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: b
     init = initiative(roster, rng, surprise_by=attackers if res.success else None,
                       rules=rules)
     steps = [(0, "surprise : DIS des attaquants"), (1, "surprise : PMR des défenseurs")]
-    steps += [(after_test + i, f"initiative : {c.name}") for i, c in enumerate(roster)]
+    steps += [(after_test + i, fmt.die_of("initiative", c.name)) for i, c in enumerate(roster)]
     steps.append((after_test + len(roster), "départage"))
     why = [res.text + "."]
     why += [f"{fmt.cite(z.text, ', '.join(z.rules))}." for z in init.turn_zero_reasons]

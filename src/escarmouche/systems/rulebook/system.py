@@ -301,9 +301,9 @@ class RulebookSystem(System[Rules]):
             ctx.emit("initiative", functools.partial(initiative_roll_sentence, r.name, r.test),
                      actor=r.name,
                      rules=rules, data=r.to_json(),
-                     dice=(DieRecord(100, r.test.roll, f"initiative : {r.name}"),))
+                     dice=(DieRecord(100, r.test.roll, fmt.die_of("initiative", r.name)),))
         for t in init.ties:
-            dice = tuple(DieRecord(100, v, f"départage, manche {i + 1} : {n}")
+            dice = tuple(DieRecord(100, v, f"{fmt.die_of('départage', n)}, manche {i + 1}")
                          for i, rnd in enumerate(t.rounds) for n, v in rnd)
             ctx.emit("departage", t.text + ".", rules=t.rules, data=t.to_json(), dice=dice)
         ctx.emit("ordre_initiative", lambda: order_sentence(init.order), rules=("RB-INIT-2",),
@@ -471,7 +471,7 @@ class RulebookSystem(System[Rules]):
             ctx.emit("hypoactivite", hypoactivity_sentence(actor, check.roll, check.can_act),
                      actor=actor, rules=check.rules,
                      data={"roll": check.roll, "can_act": check.can_act},
-                     purpose=f"Hypoactivité : {actor}")
+                     purpose=fmt.die_of("Hypoactivité", actor))
             return check.can_act
         return True
 
