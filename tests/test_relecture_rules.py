@@ -474,3 +474,30 @@ def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
         assert not re.search(r"\) \([A-Z]+-", text), text
         assert '"' not in text, text
         assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
+
+
+@pytest.mark.parametrize("name", ["rulebook", "d100", "d12", "d20"])
+def test_every_system_refuses_a_self_attack_in_one_sentence_rb_act_1(name: str) -> None:
+    """RB-ACT-1 (and D100-ATK-1, D12-CRIT-1, CORE-ERR in d20): a fighter who attacks
+    himself is refused by every system with one sentence (``errors.self_attack``),
+    naming the field « cible », the value and the rule; the Rulebook accepted it
+    (issue 43). The fight and the dice are left as they were."""
+    from escarmouche.dice import ScriptedRolls
+    from tests import golden_runner
+
+    fight = golden_runner.load(name)["fights"][0]
+    enc = Encounter(name, [Combatant.from_json(c) for c in fight["roster"]])
+    enc.start(random.Random(1))
+    actor = enc.current
+    assert actor is not None
+    before = enc.to_json()
+    rng = ScriptedRolls([3, 3, 3])
+    extra = {"des": "1d6"} if name == "rulebook" else {}
+    rule = {"rulebook": "RB-ACT-1", "d100": "D100-ATK-1", "d12": "D12-CRIT-1",
+            "d20": "CORE-ERR"}[name]
+    with pytest.raises(EscarmoucheError) as refusal:
+        enc.act(actor, "attaquer", rng, cible=actor, **extra)
+    assert str(refusal.value) == (f"Cible «\u00a0{actor}\u00a0» refusée\u00a0: un combattant "
+                                  f"ne s’attaque pas lui-même ({rule}).")
+    assert (refusal.value.field, refusal.value.value) == ("cible", actor)
+    assert enc.to_json() == before and rng.remaining == 3

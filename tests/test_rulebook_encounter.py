@@ -585,3 +585,27 @@ def test_encounter_turn_orders_rb_speed_3(seed: int, slot: str) -> None:
             assert expected == init.turn(e.turn)
         acts = activations(enc).get(e.turn, [])
         assert is_subsequence(acts, expected)
+
+
+def test_a_fighter_cannot_attack_himself_rb_act_1() -> None:
+    """RB-ACT-1: the text's attack is on « un ennemi » (seed 000); the Rulebook accepted
+    « Aldric attaque Aldric » where the three other systems refuse it. The refusal is the
+    others' sentence, names the field, the value and the rule, and leaves the fight and
+    the dice as they were; a spell or an ability on oneself stays allowed (RB-ACT-2)."""
+    enc = begin()
+    assert enc.current == "Aldric"
+    before = enc.to_json()
+    rng = ScriptedRolls([4, 5])
+    with pytest.raises(IllegalActionError) as refusal:
+        enc.act("Aldric", "attaquer", rng, cible="Aldric", des="1d6")
+    assert str(refusal.value) == ("Cible «\u00a0Aldric\u00a0» refusée\u00a0: un combattant "
+                                  "ne s’attaque pas lui-même (RB-ACT-1).")
+    assert (refusal.value.field, refusal.value.value, refusal.value.rule) == (
+        "cible", "Aldric", "RB-ACT-1")
+    assert enc.to_json() == before
+    assert rng.remaining == 2
+    enc.act("Aldric", "attaquer", rng, cible="Grolk", des="1d6")
+    assert enc.fighter("Grolk").tracks["PV"] == 6
+    end(enc)
+    enc.act("Vif", "capacite", rng, cible="Vif", vitesse="hyperactivite")
+    assert rng.remaining == 1

@@ -44,6 +44,7 @@ __all__ = [
     "field_label",
     "invalid",
     "refused",
+    "self_attack",
     "sentence",
     "shown",
 ]
@@ -364,3 +365,14 @@ def os_reason(err: OSError) -> str:
     if err.errno in _OS_REASONS:
         return _OS_REASONS[err.errno]
     return f"erreur du système (code {err.errno})" if err.errno else "erreur du système"
+
+
+def self_attack(name: str, rule: str) -> EscarmoucheError:
+    """The one refusal of a fighter who attacks himself, the same in every system (the
+    texts speak of attacking an enemy), to ``raise``.
+
+    >>> print(self_attack("Aube", "RB-ACT-1"))
+    Cible « Aube » refusée : un combattant ne s’attaque pas lui-même (RB-ACT-1).
+    """
+    return invalid("cible", name, rule, "un combattant ne s’attaque pas lui-même",
+                   kind=IllegalActionError)

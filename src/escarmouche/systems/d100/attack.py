@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from escarmouche import _check
 from escarmouche._rng import Rng
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Combatant, DieRecord, Json
 from escarmouche.render.table import Text
 from escarmouche.systems.d100 import core
@@ -510,9 +510,7 @@ def attack_setup(
     (D100-ATK-6). ``wounds``: the defender's current B (default: its stat B).
     """
     if attacker.name == defender.name:
-        raise invalid("cible", defender.name, "D100-ATK-1",
-                      "un combattant ne peut pas s’attaquer lui-même",
-                      kind=IllegalActionError)
+        raise self_attack(defender.name, "D100-ATK-1")
     rule_ids = ["D100-ATK-1"]
     rider: str | None = None
     _check.choice("visee", aim, AIMS, "D100-ATK-7")
@@ -522,9 +520,7 @@ def attack_setup(
         if aim == "monture":
             rider, struck = defender.name, mount
             if mount.name == attacker.name:
-                raise invalid("cible", mount.name, "D100-ATK-7",
-                              "un combattant ne peut pas s’attaquer lui-même",
-                              kind=IllegalActionError)
+                raise self_attack(mount.name, "D100-ATK-7")
     elif aim == "monture":
         raise invalid("visee", aim, "D100-ATK-7", f"{defender.name} n’est pas monté",
                       kind=IllegalActionError)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from escarmouche import _check
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Effect, Json, Timing
 from escarmouche.state import Ctx
 from escarmouche.systems.base import ActionSpec, Resolver
@@ -67,8 +67,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
                                   "D12-CRIT-1")
     target = ctx.fighter(target_name)
     if target_name == actor:
-        raise invalid("cible", target_name, "D12-CRIT-1", "un combattant ne s’attaque pas "
-                      "lui-même", kind=IllegalActionError)
+        raise self_attack(target_name, "D12-CRIT-1")
     if not target.standing:
         raise invalid("cible", target_name, "D12-CRIT-1", "déjà hors de combat",
                       kind=IllegalActionError)

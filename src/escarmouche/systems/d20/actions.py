@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from escarmouche import _check, dice
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import DieRecord, Json
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
@@ -324,9 +324,10 @@ def _attack_targets(ctx: Ctx[Rules], f: FighterState, portee: str,
     out: list[str] = []
     for n in names:
         name = _check.name_in("cible", n, ctx.state.fighters, "CORE-ERR")
-        if name == f.name or name in seen:
-            why = "on ne s’attaque pas soi-même" if name == f.name else "cible en double"
-            raise invalid("cible", name, "CORE-ERR", why)
+        if name == f.name:
+            raise self_attack(name, "CORE-ERR")
+        if name in seen:
+            raise invalid("cible", name, "CORE-ERR", "cible en double")
         seen.add(name)
         t = ctx.fighter(name)
         if not t.standing:

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from escarmouche import _check
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Json
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.d20.grid import Square, is_adjacent, need_position
@@ -234,7 +234,7 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
         target = raw_target
         require_standing(ctx, target, rule)
         if target == by:
-            raise invalid("cible", target, rule, "on ne s’attaque pas soi-même")
+            raise self_attack(target, rule)
     bonus = entry.get("bonus")
     if bonus is not None:
         bonus = check_bonus(bonus, rule)

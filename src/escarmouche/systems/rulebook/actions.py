@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from escarmouche import _check, dice
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Json
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
@@ -260,6 +260,10 @@ def _offensive(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
     rules = list(spec.rules)
     label = _text(params, "nom", spec.rules[0])
     target = _target(ctx, params, spec.rules[-1])
+    if spec.id == "attaquer" and target is not None and target.name == actor:
+        # the text attacks « un ennemi » (seed 000); a spell or an ability may still
+        # aim at its user (RB-ACT-2)
+        raise self_attack(actor, "RB-ACT-1")
     speed = _speed(params, target)
     _use_action(ctx, actor, params, rules)
     damage = _damage(ctx, spec, params, target)
