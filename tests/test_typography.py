@@ -518,7 +518,7 @@ def test_a_dies_owner_is_written_one_way_in_every_system_core_turn_1() -> None:
             for who in (c.name for c in roster):
                 assert f" : {who}" not in label, (name, label)
                 head = label.partition(", manche")[0]
-                for what in ("initiative", "initiative (tour bonus)", "départage", "relance",
+                for what in ("initiative", "tour bonus", "départage", "relance",
                              "Hypoactivité"):
                     if head == die_of(what, who):
                         owned.setdefault(name, set()).add(head)

@@ -87,7 +87,7 @@ def test_d12_bonus_turn_with_the_alert_defender() -> None:
     text = demo.result_text
     assert "Tour bonus (tour 0)\u00a0: Grolk, Brune, Vex." in text
     assert "Brune\u00a0: défenseur «\u00a0alerte\u00a0», joue au tour bonus" in text
-    assert "d12 = 5 (initiative (tour bonus) de Brune)" in text
+    assert "d12 = 5 (tour bonus de Brune)" in text
     # group initiative is rolled when the bonus turn ends (D12-SURPRISE-1), not here
     assert "initiative de groupe\u00a0: Aldric" not in text
     assert "à la fin du tour bonus" in text

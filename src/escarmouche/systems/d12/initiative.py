@@ -769,7 +769,8 @@ def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: b
         # the bonus turn only: group initiative is rolled when it ends, by those still
         # standing (D12-SURPRISE-1)
         init = roll_bonus_turn(roster, rng, ambush_by=attackers, rules=rules)
-        steps = [(i, die_of("initiative (tour bonus)", c.name)) for i, c in enumerate(participants)]
+        steps = [(i, die_of("tour bonus", c.name))
+                 for i, c in enumerate(participants)]
         steps.append((len(participants), "départage du tour bonus"))
     else:
         init = initiative(roster, rng, rules=rules)

@@ -225,7 +225,7 @@ class D12System(System[Rules]):
             ctx.emit(
                 "surprise", narration.ambush_sentence(init),
                 rules=("D12-SURPRISE-1", "D12-SURPRISE-2", "D12-INIT-1"),
-                dice=[DieRecord(ATTACK_DIE, r.die, die_of("initiative (tour bonus)", r.name))
+                dice=[DieRecord(ATTACK_DIE, r.die, die_of("tour bonus", r.name))
                       for r in init.bonus_rolls],
                 data={"ambush_by": init.ambush_by,
                       "rolls": [r.to_json() for r in init.bonus_rolls]},
