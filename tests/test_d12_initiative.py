@@ -440,3 +440,20 @@ def test_simulations_count_the_fights_settled_by_lot_d12_init_6() -> None:
     # with the default bound, no fight of a duel is settled by lot, and nothing is said
     duel = Encounter(d12.SYSTEM, roster[:2])
     assert "au sort" not in (simulate(duel, 20, seed=3).table().title or "")
+
+
+def test_a_tie_settled_by_bonus_reads_like_a_roll_off_d12_init_4() -> None:
+    """D12-INIT-4 (eighth pass, B197): in one group order, « Groupe « Compagnie »
+    (D12-INIT-4) : égalité à 7, départagée au bonus, Aldric (bonus +2) et Corentin
+    (bonus +1). » sat beside « Groupe « Gobelins » : égalité à 7 (bonus +1), départagée
+    au d12 (…), d’où l’ordre … (D12-INIT-4). »: the rule cited two ways. Both now say
+    the order and end on the rule."""
+    duel = [fighter("Aldric", "Compagnie", init=2), fighter("Corentin", "Compagnie", init=1),
+            fighter("Gobelin 1", "Gobelins", init=1), fighter("Gobelin 2", "Gobelins", init=1)]
+    lines = d12.initiative(duel, ScriptedRolls([5, 6, 5, 5, 8, 3])).narration()
+    assert ("Groupe « Compagnie » : égalité à 7, départagée au bonus (Aldric +2, "
+            "Corentin +1), d’où l’ordre Aldric, Corentin (D12-INIT-4).") in [
+        line.replace("\u00a0", " ") for line in lines]
+    ties = [line for line in lines if "égalité à" in line]
+    assert len(ties) == 2 and all(line.endswith("(D12-INIT-4).") for line in ties)
+    assert all("(D12-INIT-4) :" not in line for line in lines)

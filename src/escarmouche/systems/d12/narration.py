@@ -96,9 +96,12 @@ def perfect_tie_sentence(pt: PerfectTie) -> str:
 
 
 def bonus_tie_sentence(b: BonusTie) -> str:
-    names = join([f"{n} (bonus {signed(s)})" for n, s in b.order])
-    return (f"{_scope_label(b.scope)} (D12-INIT-4) : égalité à {b.total}, départagée au "
-            f"bonus, {names}.")
+    """A tie settled by the bonuses (D12-INIT-4), in the roll-off's shape
+    (:func:`roll_off_sentence`): « Groupe « Compagnie » : égalité à 7, départagée au bonus
+    (Aldric +2, Corentin +1), d’où l’ordre Aldric, Corentin (D12-INIT-4). »"""
+    bonuses = ", ".join(f"{n} {signed(s)}" for n, s in b.order)
+    return (f"{_scope_label(b.scope)} : égalité à {b.total}, départagée au bonus "
+            f"({bonuses}), d’où l’ordre {', '.join(n for n, _ in b.order)} (D12-INIT-4).")
 
 
 def roll_off_sentence(ro: RollOff) -> str:
