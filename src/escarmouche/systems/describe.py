@@ -24,8 +24,8 @@ class InitiativeReport:
     ``turns`` are the rows of the timeline (a French label, the names that act, in
     order); ``lines`` the French sentences that explain the order and its ties, each
     citing its rule; ``steps`` label the dice drawn (index of the first draw of a step,
-    counted from the first die of the roll, and its French label: « initiative :
-    Aldric »); ``sides`` the side of any pseudo-fighter of the timeline (d12's
+    counted from the first die of the roll, and its French label: « initiative
+    d’Aldric », ``fmt.die_of``); ``sides`` the side of any pseudo-fighter of the timeline (d12's
     environment).
     """
 
