@@ -82,13 +82,20 @@ __all__ = [
     "read_state",
     "refusal",
     "run",
+    "view",
     "write_back",
 ]
 
 #: the moves' actions: an « attaque standard », a prepared parry, a reload, the ways
 #: across the ground of the start option ``terrain`` (a drop, a long jump, a run round)
 ATTACK, PREPARE, RELOAD, DROP, LEAP, RUN = 0, 1, 2, 3, 4, 5
-ACTIONS = ("attaquer", "preparer_parade", "recharger", "saut", "saut_en_longueur", "course")
+#: then every other action of the catalogue, so that any turn plan the engine wrote (a
+#: GM's « dégainer », an « incantation » under way…) reads as codes (:func:`view`)
+ACTIONS = ("attaquer", "preparer_parade", "recharger", "saut", "saut_en_longueur", "course",
+           *(a for a in ACTION_DEFS if a not in ("attaquer", "preparer_parade", "recharger",
+                                                "saut", "saut_en_longueur", "course")))
+#: each action's code
+ACTION_CODES: Mapping[str, int] = {a: i for i, a in enumerate(ACTIONS)}
 #: the half actions each takes (D100-ACT-3): a fighter who fell takes none of them
 _HALVES = tuple(ACTION_DEFS[a].halves for a in ACTIONS)
 #: the moves' tags, which the policies rank (:class:`~escarmouche.systems.base.Move`)
@@ -150,7 +157,8 @@ class Sheet:
         self.surprised = -1 if surprised is None else self.side_names.index(surprised)
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
-        self.policies = tuple(policies[f.side] for f in fighters)
+        # (a view's sheet has no policies: its defences are asked of the engine's)
+        self.policies = tuple(policies.get(f.side) for f in fighters)
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
                              for f in fighters)
         self.two_weapons = tuple(all(f.flags["hands"][h] is not None for h in HANDS)
@@ -333,9 +341,12 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     ground = st.ground[actor]
     if ground is not None and ground[3]:
         return  # fell this turn: no half action until the next (D100-JUMP-1/2, ruling)
-    if st.extended[actor] is not None:
-        if sheet.plan_allows(plan, RELOAD, ext):
-            yield "suite", RELOAD, st.ext_hand[actor], -1  # type: ignore[misc]
+    under_way = st.extended[actor]
+    if under_way is not None:  # carried on, and nothing else (D100-ACT-4)
+        action = ACTION_CODES[under_way.action]
+        if sheet.plan_allows(plan, action, ext):
+            hand = st.ext_hand[actor]
+            yield "suite", action, 0 if hand is None else hand, -1
         return
     if ground is not None and (ground[0] or ground[1]):
         across = DROP if ground[0] else (
@@ -400,7 +411,7 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
     elif action == PREPARE:
         st.prepared[actor] = True  # D100-PARRY-2
         st.log.append((PREPARE, st.turn, actor))
-    elif action >= DROP:
+    elif DROP <= action <= RUN:
         _cross(sheet, st, actor, action, randint)
     elif plan.extended is None or ACTIONS[RELOAD] in plan.completed:
         st.loaded[actor][hand] = True  # D100-ACT-4: reloaded
@@ -600,6 +611,38 @@ def compile_sheet(template: Any, start_options: Mapping[str, Any],
     return Sheet(probe, policies)
 
 
+#: the sheets of live engine fights (:func:`view`), by shape; each holds what its key's
+#: ids name (the rules, the system, the combatants), so no id is reused while it is kept
+_VIEWS: dict[tuple[Any, ...], Sheet] = {}
+_MAX_VIEWS = 64
+
+
+def view(ctx: Ctx[Any]) -> tuple[Sheet, State]:
+    """The kernel's sheet and state of a live engine fight, for the engine's doors
+    (``D100System.moves``): the sheet is compiled once per shape of the fight (its
+    fighters and the weapons in their hands, the catalogue, the start options it reads,
+    the rules) and kept; the state is read from the engine's (:func:`read_state`), a
+    fighter who fled counting as out."""
+    state = ctx.state
+    ss = state.system_state
+    fighters = state.fighters.values()
+    key = (id(ctx.rules), repr(ss.get("weapons")), repr(ss.get("shots")),
+           ss.get("surprised"), bool(ss.get("terrain")),
+           tuple((f.name, f.side, id(f.combatant), *f.flags["hands"].values())
+                 for f in fighters))
+    sheet = _VIEWS.get(key)
+    if sheet is None:
+        if len(_VIEWS) >= _MAX_VIEWS:
+            _VIEWS.clear()
+        sheet = _VIEWS[key] = Sheet(Ctx(state, ctx.system, ctx.rules, None), {})
+        sheet.probe = None  # (a view's sheet plays nothing: it keeps no fight alive)
+    st = read_state(sheet, state)
+    for i, f in enumerate(fighters):
+        if f.fled:
+            st.out[i] = True
+    return sheet, st
+
+
 def _ext_json(ext: Extended | None) -> Any:
     return None if ext is None else ext.to_json()
 
@@ -663,7 +706,7 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
         st.ext_start[i] = extended_of(flags["extended_at_start"])
         hand = flags["extended_hand"]
         st.ext_hand[i] = None if hand is None else HANDS.index(str(hand))
-        st.plans[i] = tuple((ACTIONS.index(str(a)), int(k)) for a, k in flags["plan"])
+        st.plans[i] = tuple((ACTION_CODES[str(a)], int(k)) for a, k in flags["plan"])
         entry = ground.get(f.name)
         st.ground[i] = None if entry is None else [
             entry[k] for k in ("hauteur", "fosse", "elan", "chute")]

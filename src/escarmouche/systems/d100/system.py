@@ -559,70 +559,49 @@ class D100System(System[Rules]):
 
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
-        """The whole turn plan for the policies (D100-ACT-1..4): carry on an extended
-        action (« suite »); cross the ground of the start option ``terrain``, and nothing
-        else until across (« deplacement », D100-JUMP-1/2, :mod:`.terrain`); reload an
-        empty ranged weapon, in either hand (« recharge », D100-ACT-4: a pistol's 4 half
-        actions take two turns); an « attaque standard » with each hand that holds a
-        usable weapon (the hand whose blow costs the first target more wounds on average
-        first, the main hand on a tie: :func:`_hand_order`, D100-ATK-5, D100-TWO-2), on
-        the first standing enemy then on the most wounded one (in melee, among those
-        with no ground left to cross), the
-        defender's policy choosing among the defences it may use now (parry, dodge or
-        none: D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1); prepare a parry
-        (« defense », D100-PARRY-2). The engine keeps the moves the turn plan allows."""
-        f = ctx.fighter(actor)
-        if not f.standing:
-            return []
-        ext = extended_of(f.flags["extended"])
-        if ext is not None:
-            params: dict[str, Any] = ({"main": f.flags["extended_hand"]}
-                                      if ext.action == "recharger" else {})
-            return [Move(ext.action, params, frozenset({"suite"}))]
-        crossing = terrain.crossing_move(ctx, actor)
-        if crossing is not None:
-            return [crossing]
-        enemies = ctx.enemies(actor)
-        if not enemies:
-            return []
-        out: list[Move] = []
-        guards: dict[str, Guard] = {}  # each target's guard, read once for both hands
-        near = [e for e in enemies if terrain.in_contact(ctx, e.name)]
-        for hand in _hand_order(ctx, f, near[0]) if near else HANDS:
-            weapon = held(ctx, f, hand)
-            if weapon is None:
-                if hand != "directrice":
-                    continue
-                weapon = get_weapon("mains_nues")
-            if weapon.ranged and weapon.reload and not f.flags["loaded"][hand]:
-                out.append(Move("recharger", {"main": hand}, frozenset({"recharge"})))
-                continue
-            shot = _shot_params(ctx, actor, weapon)
-            if shot is None:
-                continue  # out of reach (D100-RANGED-5): no shot with this hand
-            for target in _targets(enemies if weapon.ranged else near):
-                g = guards.get(target.name)
-                if g is None:
-                    g = guards[target.name] = guard(ctx, target.name)
-                options = allowed_defences(target.combatant, g, weapon.ranged, ctx.rules)
-                params = {"cible": target.name,
-                          "defense": react(target.name, "defense", [*options, "aucune"]),
-                          **shot}
-                if hand != "directrice":
-                    params["main"] = hand
-                out.append(Move("attaquer", params, frozenset({"attaque"})))
-        if not f.flags["parry_prepared"] and not guard(ctx, actor).two_weapons:
-            # with a weapon in each hand the off hand parries already (D100-PARRY-2)
-            out.append(Move("preparer_parade", {}, frozenset({"defense"})))
-        return out
+        """The whole turn plan for the policies (D100-ACT-1..4): the rules kernel's legal
+        moves (:func:`escarmouche.systems.d100.kernel.candidates`, the only list of them:
+        carry on an extended action, cross the ground of the start option ``terrain``,
+        reload an empty ranged weapon, an « attaque standard » with each hand that
+        strikes on the first standing enemy then on the most wounded one, prepare a
+        parry), as the engine's moves: French parameters, and for each attack the
+        defence the target's policy chooses among those it may use now (parry, dodge or
+        none: D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1), asked only of the attacks
+        that can happen."""
+        from escarmouche.systems.d100 import kernel
+
+        sheet, st = kernel.view(ctx)
+        me = sheet.names.index(actor)
+        return [_move(ctx, sheet, st, me, m, react)
+                for m in kernel.candidates(sheet, st, me)]
 
 
-def _targets(enemies: Sequence[FighterState]) -> list[FighterState]:
-    """The targets automated play tries: the first enemy, then the most wounded one."""
-    if not enemies:
-        return []
-    weakest = min(enemies, key=lambda e: (e.tracks.get(TRACK, 0), e.name))
-    return [enemies[0]] if weakest is enemies[0] else [enemies[0], weakest]
+def _move(ctx: Ctx[Rules], sheet: Any, st: Any, me: int, move: tuple[str, int, int, int],
+          react: Reactor) -> Move:
+    """One of the kernel's moves (:data:`.kernel.Move`) as the engine's :class:`Move`."""
+    from escarmouche.systems.d100 import kernel
+
+    tag, action, hand, j = move
+    tags = frozenset({tag})
+    name = kernel.ACTIONS[action]
+    params: dict[str, Any] = {}
+    if action == kernel.ATTACK:
+        f, target = ctx.fighter(sheet.names[me]), ctx.fighter(sheet.names[j])
+        weapon = held(ctx, f, HANDS[hand]) or get_weapon("mains_nues")
+        options = allowed_defences(target.combatant, guard(ctx, target.name), weapon.ranged,
+                                   ctx.rules)
+        params = {"cible": target.name,
+                  "defense": react(target.name, "defense", [*options, "aucune"]),
+                  **(_shot_params(ctx, f.name, weapon) or {})}
+        if hand:
+            params["main"] = HANDS[hand]
+    elif action == kernel.RELOAD:
+        params = {"main": HANDS[hand]}
+    elif action == kernel.DROP:
+        params = {"hauteur": st.ground[me][0]}
+    elif action == kernel.LEAP:
+        params = {"elan": st.ground[me][2]}
+    return Move(name, params, tags)
 
 
 def _hand_order(ctx: Ctx[Rules], f: FighterState, target: FighterState) -> tuple[str, ...]:
