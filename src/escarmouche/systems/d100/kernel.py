@@ -104,10 +104,11 @@ TAGS = ("attaque", "defense", "recharge", "suite", "deplacement")
 DEFENCES = ("aucune", "parade", "esquive")
 
 #: refusal codes (0: legal) and the rule each one cites
-NOT_ITS_TURN, OUT, PLAN, NO_TARGET, PREPARED, LOADED = 1, 2, 3, 4, 5, 6
+NOT_ITS_TURN, OUT, PLAN, NO_TARGET, PREPARED, LOADED, FALLEN = 1, 2, 3, 4, 5, 6, 7
 REFUSALS: Mapping[int, str] = {
     NOT_ITS_TURN: "D100-ROUND-1",
     OUT: "CORE-END-1",
+    FALLEN: "D100-JUMP-1",
     PLAN: "D100-ACT-1",
     NO_TARGET: "D100-ATK-1",
     PREPARED: "D100-PARRY-3",
@@ -158,7 +159,7 @@ class Sheet:
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         # (a view's sheet has no policies: its defences are asked of the engine's)
-        self.policies = tuple(policies.get(f.side) for f in fighters)
+        self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
                              for f in fighters)
         self.two_weapons = tuple(all(f.flags["hands"][h] is not None for h in HANDS)
@@ -312,19 +313,27 @@ class State:
 
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
-    """0 when ``actor`` may play ``move`` now, else a code of :data:`REFUSALS`."""
-    if st.finished or st.turn_order[st.cursor] != actor:
+    """0 when ``actor`` may play ``move`` now, else a code of :data:`REFUSALS`: its own
+    turn (D100-ROUND-1), standing, not fallen this turn when the action takes half
+    actions (D100-JUMP-1/2, ruling), within this turn's plan (D100-ACT-1..4), then what
+    the move names (a hand or a target of -1: not named yet, not asked)."""
+    if st.finished or not 0 <= st.cursor < len(st.turn_order) \
+            or st.turn_order[st.cursor] != actor:
         return NOT_ITS_TURN
     if st.out[actor]:
         return OUT
     _, action, hand, target = move
+    ground = st.ground[actor]
+    if ground is not None and ground[3] and _HALVES[action]:
+        return FALLEN
     if not sheet.plan_allows(st.plan, action, st.ext_start[actor]):
         return PLAN
-    if action == ATTACK and (target == actor or st.out[target]):
+    if action == ATTACK and target >= 0 and (target == actor or st.out[target]):
         return NO_TARGET
     if action == PREPARE and st.prepared[actor]:
         return PREPARED
-    if action == RELOAD and st.extended[actor] is None and st.loaded[actor][hand]:
+    if (action == RELOAD and hand >= 0 and st.extended[actor] is None
+            and st.loaded[actor][hand]):
         return LOADED
     return 0
 

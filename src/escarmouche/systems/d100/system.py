@@ -24,9 +24,8 @@ from escarmouche.systems.d100.actions import (
     fight_weapons,
     guard,
     held,
-    plan_with,
 )
-from escarmouche.systems.d100.attack import Guard, check_two_weapons, target_number
+from escarmouche.systems.d100.attack import check_two_weapons, target_number
 from escarmouche.systems.d100.initiative import (
     explain_initiative,
     explain_surprise,
@@ -464,26 +463,38 @@ class D100System(System[Rules]):
     # -- actions ---------------------------------------------------------------------
 
     def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
-        """Only on the actor's own turn (D100-ROUND-1); a reaction only with the attack it
-        answers; the action must fit this turn's plan (D100-ACT-1..4)."""
+        """The rules kernel's :func:`~escarmouche.systems.d100.kernel.refusal` in
+        French: only on the actor's own turn (D100-ROUND-1), not after a fall this turn
+        (D100-JUMP-1/2), within this turn's plan (D100-ACT-1..4); a reaction only with
+        the attack it answers."""
+        from escarmouche.systems.d100 import kernel
+
         d = ACTION_DEFS[spec.id]
         if d.reaction:
             raise invalid("action", spec.id, d.rules[-1],
                           f"{quote(d.label)} est une réaction : elle se déclare avec "
                           "l’attaque qu’elle contre (paramètre « defense » de l’attaque)",
                           kind=IllegalActionError, display=d.label)
-        current = ctx.state.current
-        if current != actor:
+        sheet, st = kernel.view(ctx)
+        code = _refusal(sheet, st, actor, spec.id)
+        if code == kernel.NOT_ITS_TURN:
+            current = ctx.state.current
             raise invalid("acteur", actor, "D100-ROUND-1",
                           "ce n’est pas son tour ; au tour "
                           f"{de(current) if current else 'de personne'}",
                           kind=IllegalActionError)
-        terrain.check_not_fallen(ctx, actor, d)
-        plan_with(ctx.fighter(actor), d, 1)
+        if code == kernel.FALLEN:
+            raise terrain.fallen_error(actor, d)
+        if code == kernel.PLAN:  # check_turn's own words, kept with its answer
+            me = sheet.names.index(actor)
+            refused = sheet.turn(st.plan, kernel.ACTION_CODES[d.id], 1, st.ext_start[me])
+            assert isinstance(refused, EscarmoucheError)
+            raise refused.again()
 
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
         """The actions ``actor`` may still add to this turn's plan (D100-ACT-1..4)."""
-        return [spec for spec in ACTIONS.values() if self._allowed(ctx, actor, spec)]
+        allowed = self.offered(ctx, actor, set(ACTIONS))
+        return [spec for spec in ACTIONS.values() if spec.id in allowed]
 
     def choice_values(self, ctx: Ctx[Rules], actor: str, param: str,
                       params: Mapping[str, Any]) -> tuple[str, ...]:
@@ -504,14 +515,11 @@ class D100System(System[Rules]):
     def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
                 ) -> AbstractSet[str]:
         """:meth:`actions`' test, on the action ids ``ids`` only."""
-        return {i for i in ids if i in ACTIONS and self._allowed(ctx, actor, ACTIONS[i])}
+        from escarmouche.systems.d100 import kernel
 
-    def _allowed(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> bool:
-        try:
-            self.check_legal(ctx, actor, spec)
-        except EscarmoucheError:
-            return False
-        return True
+        sheet, st = kernel.view(ctx)
+        return {i for i in ids if i in ACTIONS and not ACTION_DEFS[i].reaction
+                and not _refusal(sheet, st, actor, i)}
 
     # -- automation ------------------------------------------------------------------
 
@@ -574,6 +582,17 @@ class D100System(System[Rules]):
         me = sheet.names.index(actor)
         return [_move(ctx, sheet, st, me, m, react)
                 for m in kernel.candidates(sheet, st, me)]
+
+
+def _refusal(sheet: Any, st: Any, actor: str, action: str) -> int:
+    """The kernel's refusal code of ``action`` by ``actor`` now, its hand and target not
+    named yet (:func:`escarmouche.systems.d100.kernel.refusal`)."""
+    from escarmouche.systems.d100 import kernel
+
+    if actor not in sheet.names:
+        return kernel.NOT_ITS_TURN
+    return int(kernel.refusal(sheet, st, sheet.names.index(actor),
+                              ("", kernel.ACTION_CODES[action], -1, -1)))
 
 
 def _move(ctx: Ctx[Rules], sheet: Any, st: Any, me: int, move: tuple[str, int, int, int],

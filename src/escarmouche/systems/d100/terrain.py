@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from escarmouche import _check
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Json
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import Move
@@ -39,8 +39,8 @@ __all__ = [
     "after_long_jump",
     "after_run",
     "check_contact",
-    "check_not_fallen",
     "crossing_move",
+    "fallen_error",
     "in_contact",
     "new_turn",
     "start_terrain",
@@ -135,14 +135,13 @@ def _what(entry: Mapping[str, Any]) -> str:
     return "il lui reste " + join(parts)
 
 
-def check_not_fallen(ctx: Ctx[Rules], actor: str, d: ActionDef) -> None:
-    """A fighter who fell in its turn (a failed drop, a long jump short of the ditch)
-    takes no other action but free ones until its next turn *(ruling, D100-JUMP-1/2)*."""
-    entry = _ground(ctx).get(actor)
-    if entry is not None and entry["chute"] and d.halves:
-        raise invalid("action", d.id, "D100-JUMP-1",
-                      f"{actor} a chuté dans ce tour : le reste en est perdu",
-                      kind=IllegalActionError, display=d.label)
+def fallen_error(actor: str, d: ActionDef) -> EscarmoucheError:
+    """The words of the kernel's refusal ``FALLEN``: a fighter who fell in its turn (a
+    failed drop, a long jump short of the ditch) takes no other action but free ones
+    until its next turn *(ruling, D100-JUMP-1/2)*."""
+    return invalid("action", d.id, "D100-JUMP-1",
+                   f"{actor} a chuté dans ce tour : le reste en est perdu",
+                   kind=IllegalActionError, display=d.label)
 
 
 def new_turn(ctx: Ctx[Rules], actor: str) -> None:
