@@ -361,7 +361,7 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
         across = DROP if ground[0] else (
             LEAP if ground[2] >= sheet.rules.long_jump_run_up else RUN)
         if sheet.plan_allows(plan, across, ext):
-            yield "deplacement", across, 0, -1  # nothing else until across (terrain.crossing_move)
+            yield "deplacement", across, 0, -1  # and nothing else until across
         return
     out, grounds = st.out, st.ground
     enemies = [j for j in sheet.enemies[actor] if not out[j]]

@@ -19,8 +19,6 @@ from escarmouche.systems.d100.actions import (
     MAX_EXTENDED_STEPS,
     RESOLVERS,
     allowed_defences,
-    best_defence,
-    extended_of,
     fight_weapons,
     guard,
     held,
@@ -524,38 +522,14 @@ class D100System(System[Rules]):
     # -- automation ------------------------------------------------------------------
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
-        """Automated fights: carry on an extended action, cross the ground of the start
-        option ``terrain`` (:func:`terrain.crossing_move`), reload an empty ranged weapon,
-        else an « attaque standard » on the first standing enemy (in melee: the first one
-        with no ground left to cross; ranged: at the distance of the start option
-        ``tirs``, else at short range), the defender parrying when it may, else dodging
-        when it may."""
-        f = ctx.fighter(actor)
-        ext = extended_of(f.flags["extended"])
-        if ext is not None:
-            if ext.action == "recharger":
-                return "recharger", {"main": f.flags["extended_hand"]}
-            return ext.action, {}
-        crossing = terrain.crossing_move(ctx, actor)
-        if crossing is not None:
-            return crossing.action, dict(crossing.params)
-        enemies = ctx.enemies(actor)
-        if not enemies:
-            return None
-        weapon = held(ctx, f, "directrice") or get_weapon("mains_nues")
-        if weapon.ranged and weapon.reload and not f.flags["loaded"]["directrice"]:
-            return "recharger", {"main": "directrice"}
-        if not weapon.ranged:
-            enemies = [e for e in enemies if terrain.in_contact(ctx, e.name)]
-            if not enemies:
-                return None
-        target = enemies[0].name
-        params: dict[str, Any] = {"cible": target,
-                                  "defense": best_defence(ctx, target, weapon.ranged)}
-        shot = _shot_params(ctx, actor, weapon)
-        if shot is None:
-            return None
-        return "attaquer", {**params, **shot}
+        """Automated play's one choice (every system's hook): the default policy's pick
+        among the rules kernel's moves (:meth:`moves`), each defender opposing the first
+        defence it may use now (a parry, else a dodge, else none)."""
+        from escarmouche.policies import POLICIES, default_policy
+
+        moves = self.moves(ctx, actor, (), lambda _name, _kind, options: options[0])
+        move = POLICIES[default_policy(self.name)].choose(moves, None) if moves else None
+        return None if move is None else (move.action, dict(move.params))
 
     def kernel(self, template: Any, start_options: Mapping[str, Any],
                policies: Mapping[str, Any]) -> Any:
