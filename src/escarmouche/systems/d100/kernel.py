@@ -33,6 +33,7 @@ to the full engine: the same state, the same dice consumed.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -140,6 +141,7 @@ class Sheet:
         self.probe = probe  # the fight started once, on throwaway dice: the views' base
         self.rules = rules
         self.names = tuple(f.name for f in fighters)
+        self.index = {name: i for i, name in enumerate(self.names)}
         self.combatants: tuple[Combatant, ...] = tuple(f.combatant for f in fighters)
         self.side_names = tuple(dict.fromkeys(f.side for f in fighters))
         self.side = tuple(self.side_names.index(f.side) for f in fighters)
@@ -620,36 +622,65 @@ def compile_sheet(template: Any, start_options: Mapping[str, Any],
     return Sheet(probe, policies)
 
 
-#: the sheets of live engine fights (:func:`view`), by shape; each holds what its key's
-#: ids name (the rules, the system, the combatants), so no id is reused while it is kept
-_VIEWS: dict[tuple[Any, ...], Sheet] = {}
+#: the sheets of live engine fights (:func:`view`), by rules and combatants (their ids:
+#: each entry holds them, so no id is reused while it is kept), each with what else it
+#: was compiled from (the weapons in hand, the catalogue, the start options it reads)
+_VIEWS: dict[tuple[int, ...], tuple[Sheet, list[Any], tuple[Any, ...]]] = {}
 _MAX_VIEWS = 64
 
 
-def view(ctx: Ctx[Any]) -> tuple[Sheet, State]:
-    """The kernel's sheet and state of a live engine fight, for the engine's doors
-    (``D100System.moves``): the sheet is compiled once per shape of the fight (its
-    fighters and the weapons in their hands, the catalogue, the start options it reads,
-    the rules) and kept; the state is read from the engine's (:func:`read_state`), a
-    fighter who fled counting as out."""
+def view(ctx: Ctx[Any], actor: str) -> tuple[Sheet, State, int]:
+    """The kernel's sheet and state of a live engine fight as ``actor`` sees it now, and
+    its index (-1: no such fighter), for the engine's doors (``D100System.moves``,
+    ``check_legal``): the sheet is compiled once per shape of the fight (its fighters and
+    the weapons in their hands, the catalogue, the start options it reads, the rules)
+    and kept; the state holds what :func:`candidates` and :func:`refusal` read of
+    ``actor`` (its turn plan, extended action, loaded weapons, prepared parry) and of
+    everyone (out or fled, wounds, ground to cross), read from the engine's
+    (today's save format, as :func:`read_state`)."""
     state = ctx.state
     ss = state.system_state
-    fighters = state.fighters.values()
-    key = (id(ctx.rules), repr(ss.get("weapons")), repr(ss.get("shots")),
-           ss.get("surprised"), bool(ss.get("terrain")),
-           tuple((f.name, f.side, id(f.combatant), *f.flags["hands"].values())
-                 for f in fighters))
-    sheet = _VIEWS.get(key)
-    if sheet is None:
+    fighters = list(state.fighters.values())
+    key = (id(ctx.rules), *[id(f.combatant) for f in fighters])
+    hands = [f.flags["hands"] for f in fighters]
+    options = (ss.get("weapons"), ss.get("shots"), ss.get("surprised"),
+               bool(ss.get("terrain")))  # (names and sides are the combatants')
+    known = _VIEWS.get(key)
+    if known is not None and known[1] == hands and known[2] == options:
+        sheet = known[0]
+    else:
         if len(_VIEWS) >= _MAX_VIEWS:
             _VIEWS.clear()
-        sheet = _VIEWS[key] = Sheet(Ctx(state, ctx.system, ctx.rules, None), {})
+        sheet = Sheet(Ctx(state, ctx.system, ctx.rules, None), {})
         sheet.probe = None  # (a view's sheet plays nothing: it keeps no fight alive)
-    st = read_state(sheet, state)
-    for i, f in enumerate(fighters):
-        if f.fled:
-            st.out[i] = True
-    return sheet, st
+        _VIEWS[key] = (sheet, copy.deepcopy(hands), copy.deepcopy(options))
+    index = sheet.index
+    n = len(fighters)
+    st = State.__new__(State)
+    st.finished, st.turn = state.finished, state.turn
+    st.turn_order = tuple(index.get(name, -1) for name in state.order)
+    st.cursor = state.cursor
+    st.out = [not f.standing for f in fighters]
+    st.wounds = [f.tracks[TRACK] for f in fighters]
+    ground = ss.get("terrain")
+    st.ground = [None] * n if not ground else [
+        None if (e := ground.get(f.name)) is None else
+        [e[k] for k in ("hauteur", "fosse", "elan", "chute")] for f in fighters]
+    me = index.get(actor, -1)
+    st.prepared, st.loaded = [False] * n, [[False, False]] * n
+    st.extended, st.ext_start, st.ext_hand = [None] * n, [None] * n, [None] * n
+    st.plan = ()
+    if me >= 0:
+        flags = fighters[me].flags
+        st.prepared[me] = bool(flags["parry_prepared"])
+        loaded = flags["loaded"]
+        st.loaded[me] = [bool(loaded[h]) for h in HANDS]
+        st.extended[me] = extended_of(flags["extended"])
+        st.ext_start[me] = extended_of(flags["extended_at_start"])
+        hand = flags["extended_hand"]
+        st.ext_hand[me] = None if hand is None else HANDS.index(str(hand))
+        st.plan = tuple((ACTION_CODES[str(a)], int(k)) for a, k in flags["plan"])
+    return sheet, st, me
 
 
 def _ext_json(ext: Extended | None) -> Any:

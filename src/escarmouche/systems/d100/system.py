@@ -13,7 +13,7 @@ from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
-from escarmouche.systems.d100 import terrain
+from escarmouche.systems.d100 import kernel, terrain
 from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
@@ -191,6 +191,8 @@ class D100System(System[Rules]):
     # (System.tick_rules, CORE-TIME-1..3)
     action_specs = ACTIONS
     resolvers = RESOLVERS
+    #: the moves are the rules kernel's candidates, legal by construction
+    legal_moves: ClassVar[bool] = True
 
     # -- roster ----------------------------------------------------------------------
 
@@ -465,16 +467,14 @@ class D100System(System[Rules]):
         French: only on the actor's own turn (D100-ROUND-1), not after a fall this turn
         (D100-JUMP-1/2), within this turn's plan (D100-ACT-1..4); a reaction only with
         the attack it answers."""
-        from escarmouche.systems.d100 import kernel
-
         d = ACTION_DEFS[spec.id]
         if d.reaction:
             raise invalid("action", spec.id, d.rules[-1],
                           f"{quote(d.label)} est une réaction : elle se déclare avec "
                           "l’attaque qu’elle contre (paramètre « defense » de l’attaque)",
                           kind=IllegalActionError, display=d.label)
-        sheet, st = kernel.view(ctx)
-        code = _refusal(sheet, st, actor, spec.id)
+        sheet, st, me = kernel.view(ctx, actor)
+        code = _refusal(sheet, st, me, spec.id)
         if code == kernel.NOT_ITS_TURN:
             current = ctx.state.current
             raise invalid("acteur", actor, "D100-ROUND-1",
@@ -484,7 +484,6 @@ class D100System(System[Rules]):
         if code == kernel.FALLEN:
             raise terrain.fallen_error(actor, d)
         if code == kernel.PLAN:  # check_turn's own words, kept with its answer
-            me = sheet.names.index(actor)
             refused = sheet.turn(st.plan, kernel.ACTION_CODES[d.id], 1, st.ext_start[me])
             assert isinstance(refused, EscarmoucheError)
             raise refused.again()
@@ -513,11 +512,9 @@ class D100System(System[Rules]):
     def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
                 ) -> AbstractSet[str]:
         """:meth:`actions`' test, on the action ids ``ids`` only."""
-        from escarmouche.systems.d100 import kernel
-
-        sheet, st = kernel.view(ctx)
+        sheet, st, me = kernel.view(ctx, actor)
         return {i for i in ids if i in ACTIONS and not ACTION_DEFS[i].reaction
-                and not _refusal(sheet, st, actor, i)}
+                and not _refusal(sheet, st, me, i)}
 
     # -- automation ------------------------------------------------------------------
 
@@ -550,30 +547,23 @@ class D100System(System[Rules]):
         defence the target's policy chooses among those it may use now (parry, dodge or
         none: D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1), asked only of the attacks
         that can happen."""
-        from escarmouche.systems.d100 import kernel
-
-        sheet, st = kernel.view(ctx)
-        me = sheet.names.index(actor)
+        sheet, st, me = kernel.view(ctx, actor)
         return [_move(ctx, sheet, st, me, m, react)
                 for m in kernel.candidates(sheet, st, me)]
 
 
-def _refusal(sheet: Any, st: Any, actor: str, action: str) -> int:
-    """The kernel's refusal code of ``action`` by ``actor`` now, its hand and target not
-    named yet (:func:`escarmouche.systems.d100.kernel.refusal`)."""
-    from escarmouche.systems.d100 import kernel
-
-    if actor not in sheet.names:
+def _refusal(sheet: Any, st: Any, me: int, action: str) -> int:
+    """The kernel's refusal code of ``action`` by fighter ``me`` now (-1: no such
+    fighter), its hand and target not named yet
+    (:func:`escarmouche.systems.d100.kernel.refusal`)."""
+    if me < 0:
         return kernel.NOT_ITS_TURN
-    return int(kernel.refusal(sheet, st, sheet.names.index(actor),
-                              ("", kernel.ACTION_CODES[action], -1, -1)))
+    return int(kernel.refusal(sheet, st, me, ("", kernel.ACTION_CODES[action], -1, -1)))
 
 
 def _move(ctx: Ctx[Rules], sheet: Any, st: Any, me: int, move: tuple[str, int, int, int],
           react: Reactor) -> Move:
     """One of the kernel's moves (:data:`.kernel.Move`) as the engine's :class:`Move`."""
-    from escarmouche.systems.d100 import kernel
-
     tag, action, hand, j = move
     tags = frozenset({tag})
     name = kernel.ACTIONS[action]
