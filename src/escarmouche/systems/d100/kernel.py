@@ -29,6 +29,17 @@ action, D100-ACT-4), preparing parries and crossing the ground of the start opti
 ``equipement``, ``tirs`` and ``terrain``, any end conditions; no effect, mount or extra
 weapon. The equivalence tests (``tests/test_d100_kernel.py``) hold every covered fight
 to the full engine: the same state, the same dice consumed.
+
+The engine's doors read the rules here too, on every d100 fight (mounts, extra weapons,
+effects and the random policy included): :func:`view` reads a live ``Encounter`` as a
+sheet (kept per shape of the fight) and the state one fighter's turn needs;
+``D100System.moves`` is :func:`candidates` in French parameters (legal by
+construction: ``System.legal_moves``), ``D100System.check_legal``, ``actions`` and
+``offered`` are :func:`refusal`, worded. What still runs twice is the resolution of an
+action: :func:`play` here, the engine's resolvers (:mod:`.actions`: ``attaquer``,
+``preparer_parade``, ``recharger``, ``saut``, ``saut_en_longueur``, ``course`` and
+:mod:`.terrain`'s ``after_*``) for ``Encounter.act``, both over the shared arithmetic
+of :mod:`.core`, :mod:`.attack` and :mod:`.jumps`, held equal by the equivalence tests.
 """
 
 from __future__ import annotations
@@ -629,7 +640,7 @@ _VIEWS: dict[tuple[int, ...], tuple[Sheet, list[Any], tuple[Any, ...]]] = {}
 _MAX_VIEWS = 64
 
 
-def view(ctx: Ctx[Any], actor: str) -> tuple[Sheet, State, int]:
+def view(ctx: Ctx[Any], actor: str, everyone: bool = True) -> tuple[Sheet, State, int]:
     """The kernel's sheet and state of a live engine fight as ``actor`` sees it now, and
     its index (-1: no such fighter), for the engine's doors (``D100System.moves``,
     ``check_legal``): the sheet is compiled once per shape of the fight (its fighters and
@@ -637,7 +648,8 @@ def view(ctx: Ctx[Any], actor: str) -> tuple[Sheet, State, int]:
     and kept; the state holds what :func:`candidates` and :func:`refusal` read of
     ``actor`` (its turn plan, extended action, loaded weapons, prepared parry) and of
     everyone (out or fled, wounds, ground to cross), read from the engine's
-    (today's save format, as :func:`read_state`)."""
+    (today's save format, as :func:`read_state`); with ``everyone`` false, of ``actor``
+    only (what :func:`refusal` reads when no target is named)."""
     state = ctx.state
     ss = state.system_state
     fighters = list(state.fighters.values())
@@ -660,13 +672,21 @@ def view(ctx: Ctx[Any], actor: str) -> tuple[Sheet, State, int]:
     st.finished, st.turn = state.finished, state.turn
     st.turn_order = tuple(index.get(name, -1) for name in state.order)
     st.cursor = state.cursor
-    st.out = [not f.standing for f in fighters]
-    st.wounds = [f.tracks[TRACK] for f in fighters]
-    ground = ss.get("terrain")
-    st.ground = [None] * n if not ground else [
-        None if (e := ground.get(f.name)) is None else
-        [e[k] for k in ("hauteur", "fosse", "elan", "chute")] for f in fighters]
     me = index.get(actor, -1)
+    ground = ss.get("terrain")
+    if everyone:
+        st.out = [not f.standing for f in fighters]
+        st.wounds = [f.tracks[TRACK] for f in fighters]
+        st.ground = [None] * n if not ground else [
+            None if (e := ground.get(f.name)) is None else
+            [e[k] for k in ("hauteur", "fosse", "elan", "chute")] for f in fighters]
+    else:
+        st.out, st.wounds, st.ground = [False] * n, [0] * n, [None] * n
+        if me >= 0:
+            st.out[me] = not fighters[me].standing
+            e = ground.get(actor) if ground else None
+            if e is not None:
+                st.ground[me] = [e[k] for k in ("hauteur", "fosse", "elan", "chute")]
     st.prepared, st.loaded = [False] * n, [[False, False]] * n
     st.extended, st.ext_start, st.ext_hand = [None] * n, [None] * n, [None] * n
     st.plan = ()

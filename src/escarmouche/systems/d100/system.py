@@ -473,7 +473,7 @@ class D100System(System[Rules]):
                           f"{quote(d.label)} est une réaction : elle se déclare avec "
                           "l’attaque qu’elle contre (paramètre « defense » de l’attaque)",
                           kind=IllegalActionError, display=d.label)
-        sheet, st, me = kernel.view(ctx, actor)
+        sheet, st, me = kernel.view(ctx, actor, everyone=False)
         code = _refusal(sheet, st, me, spec.id)
         if code == kernel.NOT_ITS_TURN:
             current = ctx.state.current
@@ -512,7 +512,7 @@ class D100System(System[Rules]):
     def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
                 ) -> AbstractSet[str]:
         """:meth:`actions`' test, on the action ids ``ids`` only."""
-        sheet, st, me = kernel.view(ctx, actor)
+        sheet, st, me = kernel.view(ctx, actor, everyone=False)
         return {i for i in ids if i in ACTIONS and not ACTION_DEFS[i].reaction
                 and not _refusal(sheet, st, me, i)}
 
