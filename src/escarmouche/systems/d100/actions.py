@@ -610,18 +610,36 @@ def lacher(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, 
              actor=f.name, rules=d.rules, data={"hand": hand, "weapon": w.id})
 
 
-@_planned
-def preparer_parade(ctx: Ctx[Rules], f: FighterState, d: ActionDef,
-                    params: Mapping[str, Any], plan: TurnPlan) -> None:
+def preparer_parade(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
+                    params: Mapping[str, Any]) -> None:
     """D100-PARRY-2: a prepared parry (half action), until used or the start of the
-    fighter's next turn (D100-PARRY-3)."""
-    if f.flags["parry_prepared"]:
+    fighter's next turn (D100-PARRY-3). The rules kernel decides and plays it
+    (:func:`.kernel.refusal`, :func:`.kernel.play`); this door words its refusals,
+    writes the fighter back (:func:`.kernel.commit`) and narrates its log tuple."""
+    from escarmouche.systems.d100 import kernel
+
+    d = ACTION_DEFS[spec.id]
+    sheet, st, me = kernel.view(ctx, actor)
+    move = ("defense", kernel.PREPARE, -1, -1)
+    code = kernel.refusal(sheet, st, me, move)
+    if code == kernel.PLAN:  # check_turn's own words, kept with its answer
+        refused = sheet.turn(st.plan, kernel.PREPARE, 1, st.ext_start[me])
+        assert isinstance(refused, EscarmoucheError)
+        raise refused.again()
+    if code == kernel.PREPARED:
         raise invalid("action", d.id, "D100-PARRY-3",
-                      f"{f.name} a déjà une parade préparée",
+                      f"{actor} a déjà une parade préparée",
                       kind=IllegalActionError, display=d.label)
-    f.flags["parry_prepared"] = True
-    ctx.emit("parade_preparee", lambda: prepared_parry_sentence(f.name), actor=f.name,
+    kernel.play(sheet, st, me, move, _no_dice)
+    kernel.commit(st, me, ctx.fighter(actor))
+    _, _, who = st.log[-1]
+    name = sheet.names[who]
+    ctx.emit("parade_preparee", lambda: prepared_parry_sentence(name), actor=name,
              rules=(*d.rules, "D100-PARRY-3"))
+
+
+def _no_dice(low: int, high: int) -> int:
+    raise AssertionError("no die is drawn here")  # pragma: no cover
 
 
 @_planned

@@ -89,6 +89,7 @@ __all__ = [
     "Sheet",
     "State",
     "candidates",
+    "commit",
     "compile_sheet",
     "play",
     "read_state",
@@ -689,7 +690,7 @@ def view(ctx: Ctx[Any], actor: str, everyone: bool = True) -> tuple[Sheet, State
                 st.ground[me] = [e[k] for k in ("hauteur", "fosse", "elan", "chute")]
     st.prepared, st.loaded = [False] * n, [[False, False]] * n
     st.extended, st.ext_start, st.ext_hand = [None] * n, [None] * n, [None] * n
-    st.plan = ()
+    st.plan, st.plans, st.log = (), [()] * n, []
     if me >= 0:
         flags = fighters[me].flags
         st.prepared[me] = bool(flags["parry_prepared"])
@@ -699,8 +700,21 @@ def view(ctx: Ctx[Any], actor: str, everyone: bool = True) -> tuple[Sheet, State
         st.ext_start[me] = extended_of(flags["extended_at_start"])
         hand = flags["extended_hand"]
         st.ext_hand[me] = None if hand is None else HANDS.index(str(hand))
-        st.plan = tuple((ACTION_CODES[str(a)], int(k)) for a, k in flags["plan"])
+        st.plan = st.plans[me] = tuple((ACTION_CODES[str(a)], int(k))
+                                       for a, k in flags["plan"])
     return sheet, st, me
+
+
+def commit(st: State, me: int, f: FighterState) -> None:
+    """Write what :func:`play` changed of fighter ``me`` on a :func:`view` into the
+    engine's fighter ``f`` (today's save format): its prepared parry, turn plan and
+    extended action under way."""
+    hand = st.ext_hand[me]
+    f.flags.update({
+        "parry_prepared": st.prepared[me],
+        "plan": [[ACTIONS[a], k] for a, k in st.plan],
+        "extended": _ext_json(st.extended[me]),
+        "extended_hand": None if hand is None else HANDS[hand]})
 
 
 def _ext_json(ext: Extended | None) -> Any:
