@@ -421,7 +421,8 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
     the state, append one log tuple."""
     _, action, hand, j = move
     n = 1
-    if action == RELOAD and st.extended[actor] is None:
+    under_way = st.extended[actor]
+    if action == RELOAD and (under_way is None or under_way.action != ACTIONS[RELOAD]):
         n = sheet.arms[actor][hand][3]  # type: ignore[index]
     plan = sheet.turn(st.plan, action, n, st.ext_start[actor])
     if isinstance(plan, EscarmoucheError):
@@ -707,10 +708,11 @@ def view(ctx: Ctx[Any], actor: str, everyone: bool = True) -> tuple[Sheet, State
 
 def commit(st: State, me: int, f: FighterState) -> None:
     """Write what :func:`play` changed of fighter ``me`` on a :func:`view` into the
-    engine's fighter ``f`` (today's save format): its prepared parry, turn plan and
-    extended action under way."""
+    engine's fighter ``f`` (today's save format): its loaded weapons, prepared parry,
+    turn plan and extended action under way."""
     hand = st.ext_hand[me]
     f.flags.update({
+        "loaded": {**f.flags["loaded"], **dict(zip(HANDS, st.loaded[me], strict=True))},
         "parry_prepared": st.prepared[me],
         "plan": [[ACTIONS[a], k] for a, k in st.plan],
         "extended": _ext_json(st.extended[me]),
