@@ -35,9 +35,11 @@ effects and the random policy included): :func:`view` reads a live ``Encounter``
 sheet (kept per shape of the fight) and the state one fighter's turn needs;
 ``D100System.moves`` is :func:`candidates` in French parameters (legal by
 construction: ``System.legal_moves``), ``D100System.check_legal``, ``actions`` and
-``offered`` are :func:`refusal`, worded. What still runs twice is the resolution of an
-action: :func:`play` here, the engine's resolvers (:mod:`.actions`: ``attaquer``,
-``preparer_parade``, ``recharger``, ``saut``, ``saut_en_longueur``, ``course`` and
+``offered`` are :func:`refusal`, worded; « préparer une parade » and « recharger »
+are played by :func:`play` through ``Encounter.act`` (:func:`commit` writes the fighter
+back, the door narrates the log tuple). What still runs twice is the resolution of an
+attack, a jump and the run round a ditch: :func:`play` here, the engine's resolvers
+(:mod:`.actions`: ``attaquer``, ``saut``, ``saut_en_longueur``, ``course`` and
 :mod:`.terrain`'s ``after_*``) for ``Encounter.act``, both over the shared arithmetic
 of :mod:`.core`, :mod:`.attack` and :mod:`.jumps`, held equal by the equivalence tests.
 """
