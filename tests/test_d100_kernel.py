@@ -303,3 +303,13 @@ def test_prepare_parry_door_is_the_kernels_d100_parry_3() -> None:
         enc.act(actor, "preparer_parade", ScriptedRolls([]))
     assert err.value.rule == "D100-PARRY-3" == K.REFUSALS[K.PREPARED]
     assert enc.state.to_json() == before
+
+
+def test_doors_before_the_start_offer_nothing_d100_round_1() -> None:
+    """Before ``start`` there is no turn (D100-ROUND-1): the doors offer no action and
+    no move, without a kernel view (the fighters have no hands yet)."""
+    enc = readme_duel()
+    assert enc.actions("Aldric") == []
+    ctx = Ctx(enc.state, d100.SYSTEM, enc.rules, None)
+    assert d100.SYSTEM.moves(ctx, "Aldric", (), lambda _n, _k, options: options[0]) == []
+    assert d100.SYSTEM.offered(ctx, "Aldric", {"attaquer"}) == set()

@@ -473,8 +473,11 @@ class D100System(System[Rules]):
                           f"{quote(d.label)} est une réaction : elle se déclare avec "
                           "l’attaque qu’elle contre (paramètre « defense » de l’attaque)",
                           kind=IllegalActionError, display=d.label)
-        sheet, st, me = kernel.view(ctx, actor, everyone=False)
-        code = _refusal(sheet, st, me, spec.id)
+        if not ctx.state.started:  # (no turn yet: nobody's)
+            code = kernel.NOT_ITS_TURN
+        else:
+            sheet, st, me = kernel.view(ctx, actor, everyone=False)
+            code = _refusal(sheet, st, me, spec.id)
         if code == kernel.NOT_ITS_TURN:
             current = ctx.state.current
             raise invalid("acteur", actor, "D100-ROUND-1",
@@ -512,6 +515,8 @@ class D100System(System[Rules]):
     def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
                 ) -> AbstractSet[str]:
         """:meth:`actions`' test, on the action ids ``ids`` only."""
+        if not ctx.state.started:
+            return set()  # no turn yet (D100-ROUND-1)
         sheet, st, me = kernel.view(ctx, actor, everyone=False)
         return {i for i in ids if i in ACTIONS and not ACTION_DEFS[i].reaction
                 and not _refusal(sheet, st, me, i)}
@@ -547,6 +552,8 @@ class D100System(System[Rules]):
         defence the target's policy chooses among those it may use now (parry, dodge or
         none: D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1), asked only of the attacks
         that can happen."""
+        if not ctx.state.started:
+            return []
         sheet, st, me = kernel.view(ctx, actor)
         return [_move(ctx, sheet, st, me, m, react)
                 for m in kernel.candidates(sheet, st, me)]
