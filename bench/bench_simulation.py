@@ -53,9 +53,9 @@ MEMORY_FIGHTS = (1_000, 10_000) if QUICK else (5_000, 50_000)
 MEMORY_ROSTER = "rulebook-bretteur"
 
 
-def extract_base(folder: Path) -> Path | None:
-    """Main's ``src/`` at :data:`BASE_COMMIT`, or ``None`` without git history."""
-    done = subprocess.run(["git", "archive", "--format=tar", BASE_COMMIT, "src"], cwd=ROOT,
+def extract_base(folder: Path, commit: str = BASE_COMMIT) -> Path | None:
+    """Main's ``src/`` at ``commit``, or ``None`` without git history."""
+    done = subprocess.run(["git", "archive", "--format=tar", commit, "src"], cwd=ROOT,
                           capture_output=True, check=False)
     if done.returncode:
         return None

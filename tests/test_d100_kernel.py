@@ -17,12 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import Combatant
+from escarmouche import Combatant, EscarmoucheError
 from escarmouche import simulation as sim
+from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.policies import resolve_policies
 from escarmouche.roster import example_rosters, load_roster
-from escarmouche.state import EndCondition
+from escarmouche.state import Ctx, EndCondition
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import core
 from escarmouche.systems.d100 import kernel as K
@@ -221,10 +222,12 @@ def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -
     "seule-contre-trois", "dague-et-epee-contre-armure")], ids=lambda c: c[0])
 def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[str, Any]],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """At every choice of the full engine's fights, the kernel's candidates, on the
-    engine's state read back (:func:`kernel.read_state`), are the moves the engine
-    offers (``D100System.moves`` then ``offered``), in the same order; and a state read
-    back writes back as it was (today's save format, the log aside)."""
+    """At every choice of the full engine's fights, the kernel's candidates on the
+    compiled sheet and the engine's state read back (:func:`kernel.read_state`) are the
+    moves the engine offers (``D100System.moves``, the candidates on the view of the live
+    fight, :func:`kernel.view`; then ``offered``, the refusal, which keeps them all), in
+    the same order; and a state read back writes back as it was (today's save format,
+    the log aside)."""
     label, roster, start = case
     prepared = sim.prepare(roster, policy="prudent")
     sheet = d100.SYSTEM.kernel(prepared.template, start, prepared.policies)
@@ -253,3 +256,60 @@ def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[st
         back = K.write_back(sheet, K.read_state(sheet, enc.state)).state.to_json()
         assert back == {**enc.state.to_json(), "log": []}, label
     assert sum(seen) > 50
+
+
+def test_doors_word_the_kernels_refusals_d100_jump_1() -> None:
+    """The engine's legality is the kernel's :func:`~kernel.refusal`, worded: a fighter
+    who fell this turn (D100-JUMP-1/2, ruling) is refused every half action
+    (``FALLEN``, citing D100-JUMP-1) and offered no move, free actions staying open;
+    ``Encounter.act`` refuses it in French and nothing changes; out of turn, D100-ROUND-1."""
+    duel = next(s for s in d100.SYSTEM.situation_duels if s.key == "du-haut-du-mur")
+    enc = Encounter(d100.SYSTEM, list(duel.combatants))
+    enc.start(ScriptedRolls([9, 7, 3, 1]), **duel.start_options)  # Rask first (Ag + d10)
+    assert enc.state.current == "Rask"
+    enc.state.system_state["terrain"]["Rask"]["chute"] = True  # a drop just failed
+    sheet, kst, me = K.view(Ctx(enc.state, d100.SYSTEM, enc.rules, None), "Rask")
+    attack = ("attaque", K.ATTACK, 0, sheet.names.index("Barthe"))
+    assert K.refusal(sheet, kst, me, attack) == K.FALLEN
+    assert K.REFUSALS[K.FALLEN] == "D100-JUMP-1"
+    assert list(K.candidates(sheet, kst, me)) == []
+    assert [s.id for s in enc.actions("Rask") if s.id in ("attaquer", "preparer_parade")] == []
+    before = enc.state.to_json()
+    with pytest.raises(EscarmoucheError, match="a chuté dans ce tour") as err:
+        enc.act("Rask", "attaquer", ScriptedRolls([]), cible="Barthe")
+    assert err.value.rule == "D100-JUMP-1"
+    assert enc.state.to_json() == before
+    with pytest.raises(EscarmoucheError, match="pas son tour") as err:
+        enc.act("Barthe", "attaquer", ScriptedRolls([]), cible="Rask")
+    assert err.value.rule == K.REFUSALS[K.NOT_ITS_TURN]
+
+
+def test_prepare_parry_door_is_the_kernels_d100_parry_3() -> None:
+    """« préparer une parade » is played by the kernel through ``Encounter.act``: the
+    fighter's flags are the kernel's (:func:`kernel.commit`), the journal line is its log
+    tuple narrated; a second one is refused (``PREPARED``, D100-PARRY-3) in French and
+    nothing changes."""
+    enc = readme_duel()
+    enc.start(ScriptedRolls([9, 1]))
+    actor = enc.state.current
+    assert actor is not None
+    events = enc.act(actor, "preparer_parade", ScriptedRolls([]))
+    assert [e.kind for e in events] == ["parade_preparee"]
+    assert "prépare une parade" in events[0].text
+    flags = enc.state.fighters[actor].flags
+    assert flags["parry_prepared"] is True and flags["plan"] == [["preparer_parade", 1]]
+    before = enc.state.to_json()
+    with pytest.raises(EscarmoucheError, match="déjà une parade préparée") as err:
+        enc.act(actor, "preparer_parade", ScriptedRolls([]))
+    assert err.value.rule == "D100-PARRY-3" == K.REFUSALS[K.PREPARED]
+    assert enc.state.to_json() == before
+
+
+def test_doors_before_the_start_offer_nothing_d100_round_1() -> None:
+    """Before ``start`` there is no turn (D100-ROUND-1): the doors offer no action and
+    no move, without a kernel view (the fighters have no hands yet)."""
+    enc = readme_duel()
+    assert enc.actions("Aldric") == []
+    ctx = Ctx(enc.state, d100.SYSTEM, enc.rules, None)
+    assert d100.SYSTEM.moves(ctx, "Aldric", (), lambda _n, _k, options: options[0]) == []
+    assert d100.SYSTEM.offered(ctx, "Aldric", {"attaquer"}) == set()

@@ -540,7 +540,7 @@ class Encounter:
                     ctx = Ctx(self.state, self._system, self._rules, None)
                     fighters = ctx.state.fighters
                     moves = self._system.moves(ctx, actor, tuple(done), react)
-                    if moves:
+                    if moves and not self._system.legal_moves:
                         # only what the system offers now (its turn plan, its budget),
                         # asked of the rules for the moves' own actions
                         offered = self._system.offered(

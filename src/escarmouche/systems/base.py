@@ -236,6 +236,9 @@ class System(Generic[R]):
     #: the tactics policy a side follows when its roster names none
     #: (:mod:`escarmouche.policies`)
     default_policy: ClassVar[str] = "agressif"
+    #: :meth:`moves` lists only what the rules offer now (a rules kernel's candidates,
+    #: filtered by its refusal): automated play then asks no :meth:`offered` of them
+    legal_moves: ClassVar[bool] = False
     #: the per-combatant keys of a roster file that become start options, with what
     #: each holds, in French (folded in by :meth:`start_entry`)
     combatant_keys: ClassVar[Mapping[str, str]] = {}

@@ -610,45 +610,81 @@ def lacher(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, 
              actor=f.name, rules=d.rules, data={"hand": hand, "weapon": w.id})
 
 
-@_planned
-def preparer_parade(ctx: Ctx[Rules], f: FighterState, d: ActionDef,
-                    params: Mapping[str, Any], plan: TurnPlan) -> None:
+def preparer_parade(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
+                    params: Mapping[str, Any]) -> None:
     """D100-PARRY-2: a prepared parry (half action), until used or the start of the
-    fighter's next turn (D100-PARRY-3)."""
-    if f.flags["parry_prepared"]:
+    fighter's next turn (D100-PARRY-3). The rules kernel decides and plays it
+    (:func:`.kernel.refusal`, :func:`.kernel.play`); this door words its refusals,
+    writes the fighter back (:func:`.kernel.commit`) and narrates its log tuple."""
+    from escarmouche.systems.d100 import kernel
+
+    d = ACTION_DEFS[spec.id]
+    sheet, st, me = kernel.view(ctx, actor)
+    move = ("defense", kernel.PREPARE, -1, -1)
+    code = kernel.refusal(sheet, st, me, move)
+    if code == kernel.PLAN:  # check_turn's own words, kept with its answer
+        refused = sheet.turn(st.plan, kernel.PREPARE, 1, st.ext_start[me])
+        assert isinstance(refused, EscarmoucheError)
+        raise refused.again()
+    if code == kernel.PREPARED:
         raise invalid("action", d.id, "D100-PARRY-3",
-                      f"{f.name} a déjà une parade préparée",
+                      f"{actor} a déjà une parade préparée",
                       kind=IllegalActionError, display=d.label)
-    f.flags["parry_prepared"] = True
-    ctx.emit("parade_preparee", lambda: prepared_parry_sentence(f.name), actor=f.name,
+    kernel.play(sheet, st, me, move, _no_dice)
+    kernel.commit(st, me, ctx.fighter(actor))
+    _, _, who = st.log[-1]
+    name = sheet.names[who]
+    ctx.emit("parade_preparee", lambda: prepared_parry_sentence(name), actor=name,
              rules=(*d.rules, "D100-PARRY-3"))
 
 
-@_planned
-def recharger(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, Any],
-              plan: TurnPlan) -> None:
+def _no_dice(low: int, high: int) -> int:
+    raise AssertionError("no die is drawn here")  # pragma: no cover
+
+
+def recharger(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
+              ) -> None:
     """D100-ACT-3/4: one half action of reloading; a weapon needing more is an
-    extended action that must not be interrupted."""
+    extended action that must not be interrupted. The rules kernel plays it
+    (:func:`.kernel.play`: the half actions, the extended action, the weapon loaded);
+    this door checks the hand named, writes the fighter back (:func:`.kernel.commit`)
+    and narrates the kernel's log tuple."""
+    from escarmouche.systems.d100 import kernel
+
+    d = ACTION_DEFS[spec.id]
+    f = ctx.fighter(actor)
     hand = _hand_param(params)
-    ext_hand = f.flags["extended_hand"]
-    if ext_hand is not None and ext_hand != hand:
-        raise invalid("main", hand, "D100-ACT-4",
-                      f"le rechargement en cours est celui de la {HAND_LABELS[str(ext_hand)]}",
-                      kind=IllegalActionError)
     w = held(ctx, f, hand)
+    ext = extended_of(f.flags["extended"])
+    if ext is None or ext.action != d.id:
+        if w is None or not w.ranged or w.reload == 0:
+            raise invalid("main", hand, "D100-ACT-4", f"{HAND_LABELS[hand]} : rien à recharger",
+                          kind=IllegalActionError)
+        if f.flags["loaded"][hand]:
+            raise invalid("main", hand, "D100-ACT-4",
+                          f"{HAND_LABELS[hand]} : {quote(w.label)} est déjà chargé",
+                          kind=IllegalActionError)
+    sheet, st, me = kernel.view(ctx, actor)
+    step = st.ext_hand[me]
+    if ext is not None and ext.action == d.id and step is not None \
+            and HANDS[step] != hand:
+        raise invalid("main", hand, "D100-ACT-4",
+                      f"le rechargement en cours est celui de la {HAND_LABELS[HANDS[step]]}",
+                      kind=IllegalActionError)
     assert w is not None
-    done = d.id in plan.completed or plan.extended is None
+    kernel.play(sheet, st, me, ("recharge", kernel.RELOAD, HANDS.index(hand), -1), _no_dice)
+    kernel.commit(st, me, f)
+    _, _, who, h, done = st.log[-1]
+    name = sheet.names[who]
     if done:
-        f.flags["loaded"] = {**f.flags["loaded"], hand: True}
-        text = f"{f.name} recharge son arme ({w.label}) : elle est chargée."
+        text = f"{name} recharge son arme ({w.label}) : elle est chargée."
     else:
-        f.flags["extended_hand"] = hand
-        ext = plan.extended
-        assert ext is not None
-        text = (f"{f.name} recharge son arme ({w.label}) : "
-                f"{steps_sentence(ext.total - ext.remaining, ext.total)}.")
-    ctx.emit("recharger", text, actor=f.name, rules=d.rules,
-             data={"hand": hand, "weapon": w.id, "loaded": done})
+        under_way = st.extended[me]
+        assert under_way is not None
+        text = (f"{name} recharge son arme ({w.label}) : "
+                f"{steps_sentence(under_way.total - under_way.remaining, under_way.total)}.")
+    ctx.emit("recharger", text, actor=name, rules=d.rules,
+             data={"hand": HANDS[h], "weapon": w.id, "loaded": done})
 
 
 @_planned

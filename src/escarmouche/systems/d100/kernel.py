@@ -29,10 +29,24 @@ action, D100-ACT-4), preparing parries and crossing the ground of the start opti
 ``equipement``, ``tirs`` and ``terrain``, any end conditions; no effect, mount or extra
 weapon. The equivalence tests (``tests/test_d100_kernel.py``) hold every covered fight
 to the full engine: the same state, the same dice consumed.
+
+The engine's doors read the rules here too, on every d100 fight (mounts, extra weapons,
+effects and the random policy included): :func:`view` reads a live ``Encounter`` as a
+sheet (kept per shape of the fight) and the state one fighter's turn needs;
+``D100System.moves`` is :func:`candidates` in French parameters (legal by
+construction: ``System.legal_moves``), ``D100System.check_legal``, ``actions`` and
+``offered`` are :func:`refusal`, worded; « préparer une parade » and « recharger »
+are played by :func:`play` through ``Encounter.act`` (:func:`commit` writes the fighter
+back, the door narrates the log tuple). What still runs twice is the resolution of an
+attack, a jump and the run round a ditch: :func:`play` here, the engine's resolvers
+(:mod:`.actions`: ``attaquer``, ``saut``, ``saut_en_longueur``, ``course`` and
+:mod:`.terrain`'s ``after_*``) for ``Encounter.act``, both over the shared arithmetic
+of :mod:`.core`, :mod:`.attack` and :mod:`.jumps`, held equal by the equivalence tests.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -77,18 +91,26 @@ __all__ = [
     "Sheet",
     "State",
     "candidates",
+    "commit",
     "compile_sheet",
     "play",
     "read_state",
     "refusal",
     "run",
+    "view",
     "write_back",
 ]
 
 #: the moves' actions: an « attaque standard », a prepared parry, a reload, the ways
 #: across the ground of the start option ``terrain`` (a drop, a long jump, a run round)
 ATTACK, PREPARE, RELOAD, DROP, LEAP, RUN = 0, 1, 2, 3, 4, 5
-ACTIONS = ("attaquer", "preparer_parade", "recharger", "saut", "saut_en_longueur", "course")
+#: then every other action of the catalogue, so that any turn plan the engine wrote (a
+#: GM's « dégainer », an « incantation » under way…) reads as codes (:func:`view`)
+ACTIONS = ("attaquer", "preparer_parade", "recharger", "saut", "saut_en_longueur", "course",
+           *(a for a in ACTION_DEFS if a not in ("attaquer", "preparer_parade", "recharger",
+                                                "saut", "saut_en_longueur", "course")))
+#: each action's code
+ACTION_CODES: Mapping[str, int] = {a: i for i, a in enumerate(ACTIONS)}
 #: the half actions each takes (D100-ACT-3): a fighter who fell takes none of them
 _HALVES = tuple(ACTION_DEFS[a].halves for a in ACTIONS)
 #: the moves' tags, which the policies rank (:class:`~escarmouche.systems.base.Move`)
@@ -97,10 +119,11 @@ TAGS = ("attaque", "defense", "recharge", "suite", "deplacement")
 DEFENCES = ("aucune", "parade", "esquive")
 
 #: refusal codes (0: legal) and the rule each one cites
-NOT_ITS_TURN, OUT, PLAN, NO_TARGET, PREPARED, LOADED = 1, 2, 3, 4, 5, 6
+NOT_ITS_TURN, OUT, PLAN, NO_TARGET, PREPARED, LOADED, FALLEN = 1, 2, 3, 4, 5, 6, 7
 REFUSALS: Mapping[int, str] = {
     NOT_ITS_TURN: "D100-ROUND-1",
     OUT: "CORE-END-1",
+    FALLEN: "D100-JUMP-1",
     PLAN: "D100-ACT-1",
     NO_TARGET: "D100-ATK-1",
     PREPARED: "D100-PARRY-3",
@@ -132,6 +155,7 @@ class Sheet:
         self.probe = probe  # the fight started once, on throwaway dice: the views' base
         self.rules = rules
         self.names = tuple(f.name for f in fighters)
+        self.index = {name: i for i, name in enumerate(self.names)}
         self.combatants: tuple[Combatant, ...] = tuple(f.combatant for f in fighters)
         self.side_names = tuple(dict.fromkeys(f.side for f in fighters))
         self.side = tuple(self.side_names.index(f.side) for f in fighters)
@@ -150,7 +174,8 @@ class Sheet:
         self.surprised = -1 if surprised is None else self.side_names.index(surprised)
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
-        self.policies = tuple(policies[f.side] for f in fighters)
+        # (a view's sheet has no policies: its defences are asked of the engine's)
+        self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
                              for f in fighters)
         self.two_weapons = tuple(all(f.flags["hands"][h] is not None for h in HANDS)
@@ -304,19 +329,27 @@ class State:
 
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
-    """0 when ``actor`` may play ``move`` now, else a code of :data:`REFUSALS`."""
-    if st.finished or st.turn_order[st.cursor] != actor:
+    """0 when ``actor`` may play ``move`` now, else a code of :data:`REFUSALS`: its own
+    turn (D100-ROUND-1), standing, not fallen this turn when the action takes half
+    actions (D100-JUMP-1/2, ruling), within this turn's plan (D100-ACT-1..4), then what
+    the move names (a hand or a target of -1: not named yet, not asked)."""
+    if st.finished or not 0 <= st.cursor < len(st.turn_order) \
+            or st.turn_order[st.cursor] != actor:
         return NOT_ITS_TURN
     if st.out[actor]:
         return OUT
     _, action, hand, target = move
+    ground = st.ground[actor]
+    if ground is not None and ground[3] and _HALVES[action]:
+        return FALLEN
     if not sheet.plan_allows(st.plan, action, st.ext_start[actor]):
         return PLAN
-    if action == ATTACK and (target == actor or st.out[target]):
+    if action == ATTACK and target >= 0 and (target == actor or st.out[target]):
         return NO_TARGET
     if action == PREPARE and st.prepared[actor]:
         return PREPARED
-    if action == RELOAD and st.extended[actor] is None and st.loaded[actor][hand]:
+    if (action == RELOAD and hand >= 0 and st.extended[actor] is None
+            and st.loaded[actor][hand]):
         return LOADED
     return 0
 
@@ -333,15 +366,18 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     ground = st.ground[actor]
     if ground is not None and ground[3]:
         return  # fell this turn: no half action until the next (D100-JUMP-1/2, ruling)
-    if st.extended[actor] is not None:
-        if sheet.plan_allows(plan, RELOAD, ext):
-            yield "suite", RELOAD, st.ext_hand[actor], -1  # type: ignore[misc]
+    under_way = st.extended[actor]
+    if under_way is not None:  # carried on, and nothing else (D100-ACT-4)
+        action = ACTION_CODES[under_way.action]
+        if sheet.plan_allows(plan, action, ext):
+            hand = st.ext_hand[actor]
+            yield "suite", action, 0 if hand is None else hand, -1
         return
     if ground is not None and (ground[0] or ground[1]):
         across = DROP if ground[0] else (
             LEAP if ground[2] >= sheet.rules.long_jump_run_up else RUN)
         if sheet.plan_allows(plan, across, ext):
-            yield "deplacement", across, 0, -1  # nothing else until across (terrain.crossing_move)
+            yield "deplacement", across, 0, -1  # and nothing else until across
         return
     out, grounds = st.out, st.ground
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
@@ -387,7 +423,8 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
     the state, append one log tuple."""
     _, action, hand, j = move
     n = 1
-    if action == RELOAD and st.extended[actor] is None:
+    under_way = st.extended[actor]
+    if action == RELOAD and (under_way is None or under_way.action != ACTIONS[RELOAD]):
         n = sheet.arms[actor][hand][3]  # type: ignore[index]
     plan = sheet.turn(st.plan, action, n, st.ext_start[actor])
     if isinstance(plan, EscarmoucheError):
@@ -400,7 +437,7 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
     elif action == PREPARE:
         st.prepared[actor] = True  # D100-PARRY-2
         st.log.append((PREPARE, st.turn, actor))
-    elif action >= DROP:
+    elif DROP <= action <= RUN:
         _cross(sheet, st, actor, action, randint)
     elif plan.extended is None or ACTIONS[RELOAD] in plan.completed:
         st.loaded[actor][hand] = True  # D100-ACT-4: reloaded
@@ -600,6 +637,90 @@ def compile_sheet(template: Any, start_options: Mapping[str, Any],
     return Sheet(probe, policies)
 
 
+#: the sheets of live engine fights (:func:`view`), by rules and combatants (their ids:
+#: each entry holds them, so no id is reused while it is kept), each with what else it
+#: was compiled from (the weapons in hand, the catalogue, the start options it reads)
+_VIEWS: dict[tuple[int, ...], tuple[Sheet, list[Any], tuple[Any, ...]]] = {}
+_MAX_VIEWS = 64
+
+
+def view(ctx: Ctx[Any], actor: str, everyone: bool = True) -> tuple[Sheet, State, int]:
+    """The kernel's sheet and state of a live engine fight as ``actor`` sees it now, and
+    its index (-1: no such fighter), for the engine's doors (``D100System.moves``,
+    ``check_legal``): the sheet is compiled once per shape of the fight (its fighters and
+    the weapons in their hands, the catalogue, the start options it reads, the rules)
+    and kept; the state holds what :func:`candidates` and :func:`refusal` read of
+    ``actor`` (its turn plan, extended action, loaded weapons, prepared parry) and of
+    everyone (out or fled, wounds, ground to cross), read from the engine's
+    (today's save format, as :func:`read_state`); with ``everyone`` false, of ``actor``
+    only (what :func:`refusal` reads when no target is named)."""
+    state = ctx.state
+    ss = state.system_state
+    fighters = list(state.fighters.values())
+    key = (id(ctx.rules), *[id(f.combatant) for f in fighters])
+    hands = [f.flags["hands"] for f in fighters]
+    options = (ss.get("weapons"), ss.get("shots"), ss.get("surprised"),
+               bool(ss.get("terrain")))  # (names and sides are the combatants')
+    known = _VIEWS.get(key)
+    if known is not None and known[1] == hands and known[2] == options:
+        sheet = known[0]
+    else:
+        if len(_VIEWS) >= _MAX_VIEWS:
+            _VIEWS.clear()
+        sheet = Sheet(Ctx(state, ctx.system, ctx.rules, None), {})
+        sheet.probe = None  # (a view's sheet plays nothing: it keeps no fight alive)
+        _VIEWS[key] = (sheet, copy.deepcopy(hands), copy.deepcopy(options))
+    index = sheet.index
+    n = len(fighters)
+    st = State.__new__(State)
+    st.finished, st.turn = state.finished, state.turn
+    st.turn_order = tuple(index.get(name, -1) for name in state.order)
+    st.cursor = state.cursor
+    me = index.get(actor, -1)
+    ground = ss.get("terrain")
+    if everyone:
+        st.out = [not f.standing for f in fighters]
+        st.wounds = [f.tracks[TRACK] for f in fighters]
+        st.ground = [None] * n if not ground else [
+            None if (e := ground.get(f.name)) is None else
+            [e[k] for k in ("hauteur", "fosse", "elan", "chute")] for f in fighters]
+    else:
+        st.out, st.wounds, st.ground = [False] * n, [0] * n, [None] * n
+        if me >= 0:
+            st.out[me] = not fighters[me].standing
+            e = ground.get(actor) if ground else None
+            if e is not None:
+                st.ground[me] = [e[k] for k in ("hauteur", "fosse", "elan", "chute")]
+    st.prepared, st.loaded = [False] * n, [[False, False]] * n
+    st.extended, st.ext_start, st.ext_hand = [None] * n, [None] * n, [None] * n
+    st.plan, st.plans, st.log = (), [()] * n, []
+    if me >= 0:
+        flags = fighters[me].flags
+        st.prepared[me] = bool(flags["parry_prepared"])
+        loaded = flags["loaded"]
+        st.loaded[me] = [bool(loaded[h]) for h in HANDS]
+        st.extended[me] = extended_of(flags["extended"])
+        st.ext_start[me] = extended_of(flags["extended_at_start"])
+        hand = flags["extended_hand"]
+        st.ext_hand[me] = None if hand is None else HANDS.index(str(hand))
+        st.plan = st.plans[me] = tuple((ACTION_CODES[str(a)], int(k))
+                                       for a, k in flags["plan"])
+    return sheet, st, me
+
+
+def commit(st: State, me: int, f: FighterState) -> None:
+    """Write what :func:`play` changed of fighter ``me`` on a :func:`view` into the
+    engine's fighter ``f`` (today's save format): its loaded weapons, prepared parry,
+    turn plan and extended action under way."""
+    hand = st.ext_hand[me]
+    f.flags.update({
+        "loaded": {**f.flags["loaded"], **dict(zip(HANDS, st.loaded[me], strict=True))},
+        "parry_prepared": st.prepared[me],
+        "plan": [[ACTIONS[a], k] for a, k in st.plan],
+        "extended": _ext_json(st.extended[me]),
+        "extended_hand": None if hand is None else HANDS[hand]})
+
+
 def _ext_json(ext: Extended | None) -> Any:
     return None if ext is None else ext.to_json()
 
@@ -663,7 +784,7 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
         st.ext_start[i] = extended_of(flags["extended_at_start"])
         hand = flags["extended_hand"]
         st.ext_hand[i] = None if hand is None else HANDS.index(str(hand))
-        st.plans[i] = tuple((ACTIONS.index(str(a)), int(k)) for a, k in flags["plan"])
+        st.plans[i] = tuple((ACTION_CODES[str(a)], int(k)) for a, k in flags["plan"])
         entry = ground.get(f.name)
         st.ground[i] = None if entry is None else [
             entry[k] for k in ("hauteur", "fosse", "elan", "chute")]

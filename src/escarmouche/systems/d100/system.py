@@ -13,20 +13,17 @@ from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
-from escarmouche.systems.d100 import terrain
+from escarmouche.systems.d100 import kernel, terrain
 from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
     RESOLVERS,
     allowed_defences,
-    best_defence,
-    extended_of,
     fight_weapons,
     guard,
     held,
-    plan_with,
 )
-from escarmouche.systems.d100.attack import Guard, check_two_weapons, target_number
+from escarmouche.systems.d100.attack import check_two_weapons, target_number
 from escarmouche.systems.d100.initiative import (
     explain_initiative,
     explain_surprise,
@@ -194,6 +191,8 @@ class D100System(System[Rules]):
     # (System.tick_rules, CORE-TIME-1..3)
     action_specs = ACTIONS
     resolvers = RESOLVERS
+    #: the moves are the rules kernel's candidates, legal by construction
+    legal_moves: ClassVar[bool] = True
 
     # -- roster ----------------------------------------------------------------------
 
@@ -464,26 +463,38 @@ class D100System(System[Rules]):
     # -- actions ---------------------------------------------------------------------
 
     def check_legal(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
-        """Only on the actor's own turn (D100-ROUND-1); a reaction only with the attack it
-        answers; the action must fit this turn's plan (D100-ACT-1..4)."""
+        """The rules kernel's :func:`~escarmouche.systems.d100.kernel.refusal` in
+        French: only on the actor's own turn (D100-ROUND-1), not after a fall this turn
+        (D100-JUMP-1/2), within this turn's plan (D100-ACT-1..4); a reaction only with
+        the attack it answers."""
         d = ACTION_DEFS[spec.id]
         if d.reaction:
             raise invalid("action", spec.id, d.rules[-1],
                           f"{quote(d.label)} est une réaction : elle se déclare avec "
                           "l’attaque qu’elle contre (paramètre « defense » de l’attaque)",
                           kind=IllegalActionError, display=d.label)
-        current = ctx.state.current
-        if current != actor:
+        if not ctx.state.started:  # (no turn yet: nobody's)
+            code = kernel.NOT_ITS_TURN
+        else:
+            sheet, st, me = kernel.view(ctx, actor, everyone=False)
+            code = _refusal(sheet, st, me, spec.id)
+        if code == kernel.NOT_ITS_TURN:
+            current = ctx.state.current
             raise invalid("acteur", actor, "D100-ROUND-1",
                           "ce n’est pas son tour ; au tour "
                           f"{de(current) if current else 'de personne'}",
                           kind=IllegalActionError)
-        terrain.check_not_fallen(ctx, actor, d)
-        plan_with(ctx.fighter(actor), d, 1)
+        if code == kernel.FALLEN:
+            raise terrain.fallen_error(actor, d)
+        if code == kernel.PLAN:  # check_turn's own words, kept with its answer
+            refused = sheet.turn(st.plan, kernel.ACTION_CODES[d.id], 1, st.ext_start[me])
+            assert isinstance(refused, EscarmoucheError)
+            raise refused.again()
 
     def actions(self, ctx: Ctx[Rules], actor: str) -> Sequence[ActionSpec]:
         """The actions ``actor`` may still add to this turn's plan (D100-ACT-1..4)."""
-        return [spec for spec in ACTIONS.values() if self._allowed(ctx, actor, spec)]
+        allowed = self.offered(ctx, actor, set(ACTIONS))
+        return [spec for spec in ACTIONS.values() if spec.id in allowed]
 
     def choice_values(self, ctx: Ctx[Rules], actor: str, param: str,
                       params: Mapping[str, Any]) -> tuple[str, ...]:
@@ -504,50 +515,23 @@ class D100System(System[Rules]):
     def offered(self, ctx: Ctx[Rules], actor: str, ids: AbstractSet[str]
                 ) -> AbstractSet[str]:
         """:meth:`actions`' test, on the action ids ``ids`` only."""
-        return {i for i in ids if i in ACTIONS and self._allowed(ctx, actor, ACTIONS[i])}
-
-    def _allowed(self, ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> bool:
-        try:
-            self.check_legal(ctx, actor, spec)
-        except EscarmoucheError:
-            return False
-        return True
+        if not ctx.state.started:
+            return set()  # no turn yet (D100-ROUND-1)
+        sheet, st, me = kernel.view(ctx, actor, everyone=False)
+        return {i for i in ids if i in ACTIONS and not ACTION_DEFS[i].reaction
+                and not _refusal(sheet, st, me, i)}
 
     # -- automation ------------------------------------------------------------------
 
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
-        """Automated fights: carry on an extended action, cross the ground of the start
-        option ``terrain`` (:func:`terrain.crossing_move`), reload an empty ranged weapon,
-        else an « attaque standard » on the first standing enemy (in melee: the first one
-        with no ground left to cross; ranged: at the distance of the start option
-        ``tirs``, else at short range), the defender parrying when it may, else dodging
-        when it may."""
-        f = ctx.fighter(actor)
-        ext = extended_of(f.flags["extended"])
-        if ext is not None:
-            if ext.action == "recharger":
-                return "recharger", {"main": f.flags["extended_hand"]}
-            return ext.action, {}
-        crossing = terrain.crossing_move(ctx, actor)
-        if crossing is not None:
-            return crossing.action, dict(crossing.params)
-        enemies = ctx.enemies(actor)
-        if not enemies:
-            return None
-        weapon = held(ctx, f, "directrice") or get_weapon("mains_nues")
-        if weapon.ranged and weapon.reload and not f.flags["loaded"]["directrice"]:
-            return "recharger", {"main": "directrice"}
-        if not weapon.ranged:
-            enemies = [e for e in enemies if terrain.in_contact(ctx, e.name)]
-            if not enemies:
-                return None
-        target = enemies[0].name
-        params: dict[str, Any] = {"cible": target,
-                                  "defense": best_defence(ctx, target, weapon.ranged)}
-        shot = _shot_params(ctx, actor, weapon)
-        if shot is None:
-            return None
-        return "attaquer", {**params, **shot}
+        """Automated play's one choice (every system's hook): the default policy's pick
+        among the rules kernel's moves (:meth:`moves`), each defender opposing the first
+        defence it may use now (a parry, else a dodge, else none)."""
+        from escarmouche.policies import POLICIES, default_policy
+
+        moves = self.moves(ctx, actor, (), lambda _name, _kind, options: options[0])
+        move = POLICIES[default_policy(self.name)].choose(moves, None) if moves else None
+        return None if move is None else (move.action, dict(move.params))
 
     def kernel(self, template: Any, start_options: Mapping[str, Any],
                policies: Mapping[str, Any]) -> Any:
@@ -559,70 +543,55 @@ class D100System(System[Rules]):
 
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
-        """The whole turn plan for the policies (D100-ACT-1..4): carry on an extended
-        action (« suite »); cross the ground of the start option ``terrain``, and nothing
-        else until across (« deplacement », D100-JUMP-1/2, :mod:`.terrain`); reload an
-        empty ranged weapon, in either hand (« recharge », D100-ACT-4: a pistol's 4 half
-        actions take two turns); an « attaque standard » with each hand that holds a
-        usable weapon (the hand whose blow costs the first target more wounds on average
-        first, the main hand on a tie: :func:`_hand_order`, D100-ATK-5, D100-TWO-2), on
-        the first standing enemy then on the most wounded one (in melee, among those
-        with no ground left to cross), the
-        defender's policy choosing among the defences it may use now (parry, dodge or
-        none: D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1); prepare a parry
-        (« defense », D100-PARRY-2). The engine keeps the moves the turn plan allows."""
-        f = ctx.fighter(actor)
-        if not f.standing:
+        """The whole turn plan for the policies (D100-ACT-1..4): the rules kernel's legal
+        moves (:func:`escarmouche.systems.d100.kernel.candidates`, the only list of them:
+        carry on an extended action, cross the ground of the start option ``terrain``,
+        reload an empty ranged weapon, an « attaque standard » with each hand that
+        strikes on the first standing enemy then on the most wounded one, prepare a
+        parry), as the engine's moves: French parameters, and for each attack the
+        defence the target's policy chooses among those it may use now (parry, dodge or
+        none: D100-PARRY-2/3, D100-DODGE-1/2, D100-RANGED-1), asked only of the attacks
+        that can happen."""
+        if not ctx.state.started:
             return []
-        ext = extended_of(f.flags["extended"])
-        if ext is not None:
-            params: dict[str, Any] = ({"main": f.flags["extended_hand"]}
-                                      if ext.action == "recharger" else {})
-            return [Move(ext.action, params, frozenset({"suite"}))]
-        crossing = terrain.crossing_move(ctx, actor)
-        if crossing is not None:
-            return [crossing]
-        enemies = ctx.enemies(actor)
-        if not enemies:
-            return []
-        out: list[Move] = []
-        guards: dict[str, Guard] = {}  # each target's guard, read once for both hands
-        near = [e for e in enemies if terrain.in_contact(ctx, e.name)]
-        for hand in _hand_order(ctx, f, near[0]) if near else HANDS:
-            weapon = held(ctx, f, hand)
-            if weapon is None:
-                if hand != "directrice":
-                    continue
-                weapon = get_weapon("mains_nues")
-            if weapon.ranged and weapon.reload and not f.flags["loaded"][hand]:
-                out.append(Move("recharger", {"main": hand}, frozenset({"recharge"})))
-                continue
-            shot = _shot_params(ctx, actor, weapon)
-            if shot is None:
-                continue  # out of reach (D100-RANGED-5): no shot with this hand
-            for target in _targets(enemies if weapon.ranged else near):
-                g = guards.get(target.name)
-                if g is None:
-                    g = guards[target.name] = guard(ctx, target.name)
-                options = allowed_defences(target.combatant, g, weapon.ranged, ctx.rules)
-                params = {"cible": target.name,
-                          "defense": react(target.name, "defense", [*options, "aucune"]),
-                          **shot}
-                if hand != "directrice":
-                    params["main"] = hand
-                out.append(Move("attaquer", params, frozenset({"attaque"})))
-        if not f.flags["parry_prepared"] and not guard(ctx, actor).two_weapons:
-            # with a weapon in each hand the off hand parries already (D100-PARRY-2)
-            out.append(Move("preparer_parade", {}, frozenset({"defense"})))
-        return out
+        sheet, st, me = kernel.view(ctx, actor)
+        return [_move(ctx, sheet, st, me, m, react)
+                for m in kernel.candidates(sheet, st, me)]
 
 
-def _targets(enemies: Sequence[FighterState]) -> list[FighterState]:
-    """The targets automated play tries: the first enemy, then the most wounded one."""
-    if not enemies:
-        return []
-    weakest = min(enemies, key=lambda e: (e.tracks.get(TRACK, 0), e.name))
-    return [enemies[0]] if weakest is enemies[0] else [enemies[0], weakest]
+def _refusal(sheet: Any, st: Any, me: int, action: str) -> int:
+    """The kernel's refusal code of ``action`` by fighter ``me`` now (-1: no such
+    fighter), its hand and target not named yet
+    (:func:`escarmouche.systems.d100.kernel.refusal`)."""
+    if me < 0:
+        return kernel.NOT_ITS_TURN
+    return int(kernel.refusal(sheet, st, me, ("", kernel.ACTION_CODES[action], -1, -1)))
+
+
+def _move(ctx: Ctx[Rules], sheet: Any, st: Any, me: int, move: tuple[str, int, int, int],
+          react: Reactor) -> Move:
+    """One of the kernel's moves (:data:`.kernel.Move`) as the engine's :class:`Move`."""
+    tag, action, hand, j = move
+    tags = frozenset({tag})
+    name = kernel.ACTIONS[action]
+    params: dict[str, Any] = {}
+    if action == kernel.ATTACK:
+        f, target = ctx.fighter(sheet.names[me]), ctx.fighter(sheet.names[j])
+        weapon = held(ctx, f, HANDS[hand]) or get_weapon("mains_nues")
+        options = allowed_defences(target.combatant, guard(ctx, target.name), weapon.ranged,
+                                   ctx.rules)
+        params = {"cible": target.name,
+                  "defense": react(target.name, "defense", [*options, "aucune"]),
+                  **(_shot_params(ctx, f.name, weapon) or {})}
+        if hand:
+            params["main"] = HANDS[hand]
+    elif action == kernel.RELOAD:
+        params = {"main": HANDS[hand]}
+    elif action == kernel.DROP:
+        params = {"hauteur": st.ground[me][0]}
+    elif action == kernel.LEAP:
+        params = {"elan": st.ground[me][2]}
+    return Move(name, params, tags)
 
 
 def _hand_order(ctx: Ctx[Rules], f: FighterState, target: FighterState) -> tuple[str, ...]:

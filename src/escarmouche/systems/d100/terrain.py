@@ -25,10 +25,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from escarmouche import _check
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Json
 from escarmouche.state import Ctx, EncounterState, FighterState
-from escarmouche.systems.base import Move
 from escarmouche.systems.d100.jumps import MAX_HEIGHT, DropJump, LongJump
 from escarmouche.systems.d100.rules import ActionDef, Rules
 from escarmouche.text.fmt import de, join, number, quote
@@ -39,9 +38,7 @@ __all__ = [
     "after_long_jump",
     "after_run",
     "check_contact",
-    "check_not_fallen",
-    "crossing_move",
-    "in_contact",
+    "fallen_error",
     "new_turn",
     "start_terrain",
     "validate_terrain",
@@ -109,11 +106,6 @@ def _ahead(ctx: Ctx[Rules], name: str) -> dict[str, Any] | None:
     return entry  # type: ignore[no-any-return]
 
 
-def in_contact(ctx: Ctx[Rules], name: str) -> bool:
-    """Whether ``name`` has no ground left to cross (it may fight in melee)."""
-    return _ahead(ctx, name) is None
-
-
 def check_contact(ctx: Ctx[Rules], attacker: str, target: str) -> None:
     """A melee attack needs both fighters in melee: ground still to cross (a drop, a
     ditch) keeps a fighter out of it *(ruling, D100-JUMP-1/2)*."""
@@ -135,14 +127,13 @@ def _what(entry: Mapping[str, Any]) -> str:
     return "il lui reste " + join(parts)
 
 
-def check_not_fallen(ctx: Ctx[Rules], actor: str, d: ActionDef) -> None:
-    """A fighter who fell in its turn (a failed drop, a long jump short of the ditch)
-    takes no other action but free ones until its next turn *(ruling, D100-JUMP-1/2)*."""
-    entry = _ground(ctx).get(actor)
-    if entry is not None and entry["chute"] and d.halves:
-        raise invalid("action", d.id, "D100-JUMP-1",
-                      f"{actor} a chuté dans ce tour : le reste en est perdu",
-                      kind=IllegalActionError, display=d.label)
+def fallen_error(actor: str, d: ActionDef) -> EscarmoucheError:
+    """The words of the kernel's refusal ``FALLEN``: a fighter who fell in its turn (a
+    failed drop, a long jump short of the ditch) takes no other action but free ones
+    until its next turn *(ruling, D100-JUMP-1/2)*."""
+    return invalid("action", d.id, "D100-JUMP-1",
+                   f"{actor} a chuté dans ce tour : le reste en est perdu",
+                   kind=IllegalActionError, display=d.label)
 
 
 def new_turn(ctx: Ctx[Rules], actor: str) -> None:
@@ -150,21 +141,6 @@ def new_turn(ctx: Ctx[Rules], actor: str) -> None:
     entry = _ground(ctx).get(actor)
     if entry is not None and entry["chute"]:
         entry["chute"] = False
-
-
-def crossing_move(ctx: Ctx[Rules], actor: str) -> Move | None:
-    """The move that takes ``actor`` towards the melee, or ``None`` when it is in melee:
-    the drop first (D100-JUMP-1), then the ditch, leapt with all the room as run-up if
-    that is at least the rules' minimum, else gone round at a run (D100-JUMP-2)."""
-    entry = _ahead(ctx, actor)
-    if entry is None:
-        return None
-    tags = frozenset({"deplacement"})
-    if entry["hauteur"]:
-        return Move("saut", {"hauteur": entry["hauteur"]}, tags)
-    if entry["elan"] >= ctx.rules.long_jump_run_up:
-        return Move("saut_en_longueur", {"elan": entry["elan"]}, tags)
-    return Move("course", {}, tags)
 
 
 def after_drop(ctx: Ctx[Rules], f: FighterState, jump: DropJump) -> None:
