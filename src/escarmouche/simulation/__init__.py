@@ -59,7 +59,7 @@ from __future__ import annotations
 from escarmouche.simulation.balance import Z95 as Z95
 from escarmouche.simulation.balance import Balance, wilson
 from escarmouche.simulation.balance import _Tally as _Tally
-from escarmouche.simulation.comparison import Comparison, compare, compare_steps
+from escarmouche.simulation.comparison import CompareRun, Comparison, compare, compare_steps
 from escarmouche.simulation.fight import FightResult, Prepared, play_fight, prepare
 from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
@@ -85,6 +85,7 @@ __all__ = [
     "PRECISIONS",
     "TACTICS",
     "Balance",
+    "CompareRun",
     "Comparison",
     "FightResult",
     "OptionEffects",

@@ -23,6 +23,7 @@ not say: every core this process may run on (``os.sched_getaffinity``, else
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections import Counter
@@ -33,7 +34,8 @@ from escarmouche.simulation.balance import _Tally
 from escarmouche.simulation.fight import prepare
 from escarmouche.simulation.runner import _Job, _results
 
-__all__ = ["AUTO_MIN_FIGHTS", "available_cores", "default_processes", "run_batches"]
+__all__ = ["AUTO_MIN_FIGHTS", "available_cores", "batch_from_json", "default_processes",
+           "play_batch_json", "run_batches"]
 
 #: fights (summed over the rosters played) from which a run uses every core by default:
 #: starting a process costs about 0,1 s, the time of 100 to 300 fights
@@ -136,3 +138,70 @@ def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, 
                     pool.shutdown(wait=True, cancel_futures=True)
                     return tallies, pairs
     return tallies, pairs
+
+
+# -- batches across Web Workers (the browser's pool) ------------------------------------------
+#
+# A worker of the browser's pool plays one batch from a small JSON job (example roster
+# files by name, the options changed, the seed and the fights' range) and sends back its
+# tallies as JSON; the page's worker merges them in fight order. Counters become lists of
+# pairs: JSON object keys are strings, and the rounds' keys are integers.
+
+def _counter_json(c: Counter[Any]) -> list[list[Any]]:
+    return [[k, v] for k, v in c.items()]
+
+
+def _tally_json(t: _Tally) -> dict[str, Any]:
+    return {"n": t.n, "wins": _counter_json(t.wins), "draws": t.draws,
+            "timeouts": t.timeouts, "by_lot": t.by_lot, "rounds": _counter_json(t.rounds),
+            "survivors": {k: _counter_json(v) for k, v in t.survivors.items()},
+            "health": {k: _counter_json(v) for k, v in t.health.items()},
+            "health_max": _counter_json(t.health_max),
+            "damage_taken": _counter_json(t.damage_taken)}
+
+
+def _tally_of(d: dict[str, Any]) -> _Tally:
+    def c(pairs: list[list[Any]]) -> Counter[Any]:
+        return Counter({k: v for k, v in pairs})
+
+    return _Tally(d["n"], c(d["wins"]), d["draws"], d["timeouts"], d["by_lot"],
+                  c(d["rounds"]), {k: c(v) for k, v in d["survivors"].items()},
+                  {k: c(v) for k, v in d["health"].items()}, c(d["health_max"]),
+                  c(d["damage_taken"]))
+
+
+def job_rosters(specs: Sequence[dict[str, Any]]) -> tuple[Any, ...]:
+    """The rosters of a pool job: ``{"example": file stem, "options": {French key:
+    value}}`` each (the example roster files shipped with the package)."""
+    from escarmouche.roster import example_rosters, load_roster
+
+    files = example_rosters()
+    out = []
+    for spec in specs:
+        roster = load_roster(files[spec["example"]])
+        out.append(roster.with_options(**spec["options"]) if spec["options"] else roster)
+    return tuple(out)
+
+
+def play_batch_json(text: str) -> str:
+    """One batch of a pool job (JSON: ``rosters``, ``seed``, ``start``, ``stop``,
+    ``max_turns``): its tallies and paired counts, as JSON (:func:`batch_from_json`).
+
+    >>> job = {"rosters": [{"example": "d20-duel", "options": {}}] * 2, "seed": 1,
+    ...        "start": 0, "stop": 20, "max_turns": 50}
+    >>> (a, b), (p,) = batch_from_json(play_batch_json(json.dumps(job)))
+    >>> a == b and a.n == 20 and p.get("changed", 0) == 0
+    True
+    """
+    job = json.loads(text)
+    tallies, pairs = _play_batch(_Job(job_rosters(job["rosters"]), job["seed"],
+                                      job["start"], job["stop"], None, job["max_turns"]))
+    return json.dumps({"tallies": [_tally_json(t) for t in tallies],
+                       "pairs": [_counter_json(p) for p in pairs]})
+
+
+def batch_from_json(text: str) -> tuple[list[_Tally], list[Counter[str]]]:
+    """The tallies and paired counts :func:`play_batch_json` sent."""
+    data = json.loads(text)
+    return ([_tally_of(t) for t in data["tallies"]],
+            [Counter({k: v for k, v in p}) for p in data["pairs"]])
