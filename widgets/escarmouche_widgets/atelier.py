@@ -255,7 +255,7 @@ class Atelier:
         return run, [{"example": example, "options": {}},
                      {"example": example, "options": changed}]
 
-    def _fights_html(self, c: sim.Comparison, asked: int) -> str:
+    def _fights_html(self, c: sim.Comparison, asked: int, workers: int = 1) -> str:
         before, after = c.a, c.b
         rows = []
         shown0, shown1 = before.shown_rates(), after.shown_rates()
@@ -278,6 +278,9 @@ class Atelier:
                         "graine 1, les mêmes dés des deux côtés ; victoires de chaque camp "
                         "avec, entre crochets, leur intervalle de confiance à 95 % ; écart "
                         "en points, mesuré combat par combat, avec le sien."),
+            h.paragraph(f"Combats répartis entre {workers} processus du navigateur, mis en "
+                        "commun dans l’ordre des combats : les mêmes nombres qu’avec un "
+                        "seul.") if workers > 1 else "",
             # the variant automated play adds to the text (the Rulebook's declared
             # damage), said wherever simulated fights show (issue 25)
             h.notice(before.note) if before.note else "",
@@ -315,13 +318,13 @@ class Atelier:
         run, specs = made
         steps: Iterator[sim.Comparison] | AsyncIterator[sim.Comparison]
         if pool is None:
-            steps = _steps(run)
+            steps, workers = _steps(run), 1
         else:  # several workers: the page's pool plays the batches, merged here in order
-            steps = pooled_steps(run, specs, pool,
-                                 lambda done: self.stepper.show(2 * done, 2 * asked))
+            steps, workers = pooled_steps(run, specs, pool, lambda done: self.stepper.show(
+                2 * done, 2 * asked)), int(pool.size())
 
         def done(last: sim.Comparison) -> None:
-            self.fights_output.value = self._fights_html(last, asked)
+            self.fights_output.value = self._fights_html(last, asked, workers)
 
         self.stepper.start(loop, steps, _played, 2 * asked, done,
                            lambda err: self.banner.show(err.refusal(self.banner.labels)))
