@@ -50,7 +50,7 @@ TIME_RUN = """() => new Promise((resolve) => {
 def _answer(text: str) -> str:
     start = text.index("Avec vos changements, ")
     return "\n".join(line for line in text[start:].splitlines()
-                     if "processus du navigateur" not in line)
+                     if line.strip() and "processus du navigateur" not in line)
 
 
 def atelier_runs(context: Any, base: str, workers: int, runs: int = 2) -> dict[str, Any]:

@@ -12,6 +12,7 @@ hardwareConcurrency − 1 = 1 helper, and the page's worker plays alone).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ def _results(live: Any) -> str:
     text = live.inner_text()
     start = text.index("Avec vos changements, ")
     lines = [line for line in text[start:].splitlines()
-             if "processus du navigateur" not in line]
+             if line.strip() and "processus du navigateur" not in line]
     return "\n".join(lines)
 
 
@@ -65,13 +66,16 @@ def test_the_pool_plays_the_atelier_fights_and_stops(page: Any, site_url: str,
     live.get_by_role("button", name="Arrêter").click()
     page.wait_for_function(f"() => {WIDGET}.includes('Arrêté après')", timeout=60_000)
     text = live.inner_text()
-    assert "Combats répartis entre 2\u00a0processus du navigateur" in text or \
-        "Combats répartis entre 2 processus du navigateur" in text
-    assert "combats par jeu de règles sur 100\u202f000" in text
-    # the paired headline: the variant's difference in points, and the winners changed
-    assert "Avec vos changements, « héros » gagne" in text
-    assert "changé de vainqueur" in text
-    assert "Écart (points, IC 95\u202f%)" in text
+    plain = text.replace("\u00a0", " ").replace("\u202f", " ")
+    assert "Combats répartis entre 2 processus du navigateur" in plain
+    assert "combats par jeu de règles sur 100 000" in plain
+    # the paired headline: the variant's difference in points (± its half-width), and
+    # the fights that changed winner
+    assert re.search(r"Avec vos changements, « héros » gagne [0-9,]+ points? de (plus|moins) "
+                     r"\(± [0-9,]+\)", plain), plain
+    assert re.search(r"[0-9 ]+ combats? sur [0-9 ]+ \([0-9,]+ %\) ont changé de vainqueur",
+                     plain), plain
+    assert "Écart (points, IC 95 %)" in plain
     # stopped: the run button is back, « Arrêter » is off, and the bar no longer moves
     assert live.get_by_role("button", name="Arrêter").is_disabled()
     shown = live.inner_text()
@@ -86,7 +90,7 @@ def test_the_pool_and_one_worker_give_the_same_numbers(page: Any, site_url: str)
     for workers in (1, 2):
         live = _live_atelier(page, f"{site_url}book/atelier.html?travailleurs={workers}")
         live.locator(".widget-dropdown", has_text="Précision").locator(
-            "select").select_option(label="± 5 points")
+            "select").select_option(label="± 2 points")
         live.get_by_role("button", name="Simuler les combats").click()
         page.wait_for_function(f"() => {WIDGET}.includes('ont suffi pour la précision')",
                                timeout=180_000)
