@@ -590,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
                              "cold and cached (the default); steps: the JupyterLite and "
                              "live steps of the earlier runs; pool: the Atelier's answer on "
                              "1 worker and on the pool (bench/bench_browser_pool.py)")
+    parser.add_argument("--combats", type=int, default=None,
+                        help="--plan pool: exactly this many fights per rule set (default: "
+                             "the Atelier's ± 2 points)")
     parser.add_argument("--only", nargs="*", default=[], help="kinds to run (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "artifacts" / "bench-browser.json")
     parser.add_argument("--click", choices=("paint", "visible", "load"), default="paint",
@@ -613,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.plan == "pool":
         from bench.bench_browser_pool import timed_main
 
-        pool = timed_main(args.repeat)
+        pool = timed_main(args.repeat, args.combats)
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"Charge de la machine à la fin (uptime) : {load}")
         out = args.out.with_name("bench-browser-pool.json")

@@ -26,7 +26,7 @@ from typing import Any
 
 from tools.browser_kit import PHONE_DEVICE, SITE, SiteServer, launch_chromium
 
-ANSWER = "ont suffi pour la précision"
+ANSWER = "combats par jeu de règles, graine 1"
 WIDGET = "document.querySelector('.escarmouche-live-widget')"
 #: a click on « Simuler les combats », timed in the page until the answer shows
 TIME_RUN = """() => new Promise((resolve) => {
@@ -53,8 +53,10 @@ def _answer(text: str) -> str:
                      if line.strip() and "processus du navigateur" not in line)
 
 
-def atelier_runs(context: Any, base: str, workers: int, runs: int = 2) -> dict[str, Any]:
-    """One Atelier page on ``workers`` workers: ``runs`` answers to the same question."""
+def atelier_runs(context: Any, base: str, workers: int, fights: int | None,
+                 runs: int = 2) -> dict[str, Any]:
+    """One Atelier page on ``workers`` workers: ``runs`` answers to the same question
+    (± 2 points, or exactly ``fights`` fights per rule set)."""
     page = context.new_page()
     page.goto(f"{base}book/atelier.html?travailleurs={workers}")
     page.locator("#escarmouche-live .escarmouche-live-activate").click()
@@ -67,19 +69,25 @@ def atelier_runs(context: Any, base: str, workers: int, runs: int = 2) -> dict[s
     page.wait_for_function(
         f"() => {WIDGET}.querySelector('textarea').value.includes('after = 10')",
         timeout=60_000)
+    if fights is not None:
+        live.locator(".widget-dropdown", has_text="Précision").locator(
+            "select").select_option(label="le nombre de combats indiqué")
+        box = live.locator(".widget-text", has_text="Combats")
+        box.locator("input").fill(str(fights))
+        box.locator("input").press("Enter")
     times, texts = [], []
     for _ in range(runs):
         got = page.evaluate(TIME_RUN)
         times.append(got["ms"] / 1000)
         texts.append(_answer(got["text"]))
         page.wait_for_timeout(500)
-    fights = texts[-1].split(" combats par jeu de règles ont suffi")[0].rsplit(" ", 1)[-1]
+    played = texts[-1].split(" combats par jeu de règles, graine 1")[0].rsplit(" ", 1)[-1]
     page.close()
     return {"first_s": times[0], "again_s": times[-1], "answer": texts[-1],
-            "fights": fights}
+            "fights": played}
 
 
-def measure_pool(repeat: int, workers: int = 2) -> dict[str, Any]:
+def measure_pool(repeat: int, fights: int | None, workers: int = 2) -> dict[str, Any]:
     """Desktop and phone, ``repeat`` alternating rounds of 1 worker and the pool."""
     from playwright.sync_api import sync_playwright
 
@@ -95,7 +103,7 @@ def measure_pool(repeat: int, workers: int = 2) -> dict[str, Any]:
                 for round_ in range(repeat):
                     order = (1, workers) if round_ % 2 == 0 else (workers, 1)
                     for n in order:
-                        got = atelier_runs(context, server.url, n)
+                        got = atelier_runs(context, server.url, n, fights)
                         key = f"{device_name}-{n}"
                         results.setdefault(key, []).append(got)
                         print(f"  {key:<12} 1re réponse {got['first_s']:6.2f} s ; "
@@ -130,9 +138,9 @@ def summarise_pool(results: dict[str, Any], workers: int = 2) -> dict[str, Any]:
     return summary
 
 
-def report(summary: dict[str, Any], workers: int = 2) -> None:
-    print(f"\nL’Atelier à ± 2 points : 1 travailleur contre {workers} (médianes, s ; "
-          "« encore » : la même question une deuxième fois dans la page)")
+def report(summary: dict[str, Any], question: str, workers: int = 2) -> None:
+    print(f"\nL’Atelier, {question} par jeu de règles : 1 travailleur contre {workers} "
+          "(médianes, s ; « encore » : la même question une deuxième fois dans la page)")
     for device, row in summary.items():
         verdict = "atteint" if row["speedup_again_s"] >= 1.6 else "MANQUÉ"
         print(f"  {device:<8} Pyodide nu {row['bare_s']:5.2f} ; 1 travailleur "
@@ -143,9 +151,9 @@ def report(summary: dict[str, Any], workers: int = 2) -> None:
               f"{'oui' if row['same_answer'] else 'NON'} ; {row['fights']} combats")
 
 
-def timed_main(repeat: int) -> dict[str, Any]:
+def timed_main(repeat: int, fights: int | None) -> dict[str, Any]:
     start = time.perf_counter()
-    summary = summarise_pool(measure_pool(repeat))
-    report(summary)
+    summary = summarise_pool(measure_pool(repeat, fights))
+    report(summary, question="± 2 points" if fights is None else f"{fights} combats")
     summary["wall_s"] = round(time.perf_counter() - start, 1)
     return summary

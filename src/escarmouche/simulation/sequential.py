@@ -170,9 +170,21 @@ def _tally_of(d: dict[str, Any]) -> _Tally:
                   c(d["damage_taken"]))
 
 
+_JOB_ROSTERS: dict[str, tuple[Any, ...]] = {}
+
+
 def job_rosters(specs: Sequence[dict[str, Any]]) -> tuple[Any, ...]:
     """The rosters of a pool job: ``{"example": file stem, "options": {French key:
-    value}}`` each (the example roster files shipped with the package)."""
+    value}}`` each (the example roster files shipped with the package); read once per
+    run (a worker plays many batches of the same rosters)."""
+    key = json.dumps(specs, sort_keys=True)
+    if key not in _JOB_ROSTERS:
+        _JOB_ROSTERS.clear()  # one run at a time: only the last one's rosters kept
+        _JOB_ROSTERS[key] = _read_rosters(specs)
+    return _JOB_ROSTERS[key]
+
+
+def _read_rosters(specs: Sequence[dict[str, Any]]) -> tuple[Any, ...]:
     from escarmouche.roster import example_rosters, load_roster
 
     files = example_rosters()
