@@ -233,12 +233,11 @@ class Atelier:
 
     # -- whole fights, without and with the changes ---------------------------------------
 
-    def _fight_run(self) -> tuple[sim.CompareRun, list[dict[str, Any]]]:
+    def _fight_run(self) -> sim.CompareRun:
         """The run set in the controls: the paired comparison of the chosen roster
         without and with the changed options (the same dice: one stream per fight),
-        until the precision chosen is reached; and its rosters as a pool job names them
-        (example file, options changed). Checked now: a French error before anything
-        is played."""
+        until the precision chosen is reached. Checked now: a French error before
+        anything is played."""
         n = self.fights.integer
         name = str(self.system.value)
         roster = _rosters(name).get(str(self.roster.value))
@@ -248,12 +247,9 @@ class Atelier:
         changed = {self.specs[k].key: v for k, v in self.options().items()
                    if v != self.defaults[k]}
         after = roster.with_options(**changed) if changed else roster
-        run = sim.CompareRun(roster, after, n, seed=1, step=STEP,
-                             precision=self.precision.value,
-                             labels=("sans vos changements", "avec vos changements"))
-        example = str(self.roster.value)
-        return run, [{"example": example, "options": {}},
-                     {"example": example, "options": changed}]
+        return sim.CompareRun(roster, after, n, seed=1, step=STEP,
+                              precision=self.precision.value,
+                              labels=("sans vos changements", "avec vos changements"))
 
     def _fights_html(self, c: sim.Comparison, asked: int, workers: int = 1) -> str:
         before, after = c.a, c.b
@@ -294,7 +290,7 @@ class Atelier:
         def compute() -> str:
             asked = self.fights.integer
             return self._fights_html(
-                self.stepper.run_now(_steps(self._fight_run()[0]), _played, 2 * asked), asked)
+                self.stepper.run_now(_steps(self._fight_run()), _played, 2 * asked), asked)
 
         shown = self.banner.guard(compute)
         if shown is None:
@@ -310,17 +306,16 @@ class Atelier:
             return False
         if loop is None:
             return self.play_fights()
-        made = self.banner.guard(self._fight_run)
-        if made is None:
+        run = self.banner.guard(self._fight_run)
+        if run is None:
             return False
         asked = self.fights.integer
         pool = page_pool()
-        run, specs = made
         steps: Iterator[sim.Comparison] | AsyncIterator[sim.Comparison]
         if pool is None:
             steps, workers = _steps(run), 1
         else:  # several workers: the page's pool plays the batches, merged here in order
-            steps, workers = pooled_steps(run, specs, pool, lambda done: self.stepper.show(
+            steps, workers = pooled_steps(run, pool, lambda done: self.stepper.show(
                 2 * done, 2 * asked)), int(pool.size())
 
         def done(last: sim.Comparison) -> None:

@@ -67,7 +67,7 @@ from escarmouche.simulation.fight import result_of as result_of
 from escarmouche.simulation.inert import OptionEffects, inert_sentence, option_effects
 from escarmouche.simulation.precision import BATCH, PRECISIONS, difference_sentence
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
-from escarmouche.simulation.runner import MAX_FIGHTS, simulate, simulate_steps
+from escarmouche.simulation.runner import MAX_FIGHTS, SimulateRun, simulate, simulate_steps
 from escarmouche.simulation.runner import Progress as Progress
 from escarmouche.simulation.runner import _chunks as _chunks
 from escarmouche.simulation.runner import _execute as _execute
@@ -90,6 +90,7 @@ __all__ = [
     "FightResult",
     "OptionEffects",
     "Prepared",
+    "SimulateRun",
     "Sweep",
     "compare",
     "compare_steps",

@@ -23,8 +23,10 @@ not say: every core this process may run on (``os.sched_getaffinity``, else
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import pickle
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -35,7 +37,7 @@ from escarmouche.simulation.fight import prepare
 from escarmouche.simulation.runner import _Job, _results
 
 __all__ = ["AUTO_MIN_FIGHTS", "available_cores", "batch_from_json", "default_processes",
-           "play_batch_json", "run_batches"]
+           "job_json", "play_batch_json", "run_batches"]
 
 #: fights (summed over the rosters played) from which a run uses every core by default:
 #: starting a process costs about 0,1 s, the time of 100 to 300 fights
@@ -142,10 +144,10 @@ def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, 
 
 # -- batches across Web Workers (the browser's pool) ------------------------------------------
 #
-# A worker of the browser's pool plays one batch from a small JSON job (example roster
-# files by name, the options changed, the seed and the fights' range) and sends back its
-# tallies as JSON; the page's worker merges them in fight order. Counters become lists of
-# pairs: JSON object keys are strings, and the rounds' keys are integers.
+# A worker of the browser's pool plays one batch from a JSON job (the batch's ``_Job``
+# pickled: the same wheel runs on both sides, and only the page's own worker sends jobs)
+# and sends back its tallies as JSON; the page's worker merges them in fight order.
+# Counters become lists of pairs: JSON object keys are strings, the rounds' are integers.
 
 def _counter_json(c: Counter[Any]) -> list[list[Any]]:
     return [[k, v] for k, v in c.items()]
@@ -170,44 +172,23 @@ def _tally_of(d: dict[str, Any]) -> _Tally:
                   c(d["damage_taken"]))
 
 
-_JOB_ROSTERS: dict[str, tuple[Any, ...]] = {}
-
-
-def job_rosters(specs: Sequence[dict[str, Any]]) -> tuple[Any, ...]:
-    """The rosters of a pool job: ``{"example": file stem, "options": {French key:
-    value}}`` each (the example roster files shipped with the package); read once per
-    run (a worker plays many batches of the same rosters)."""
-    key = json.dumps(specs, sort_keys=True)
-    if key not in _JOB_ROSTERS:
-        _JOB_ROSTERS.clear()  # one run at a time: only the last one's rosters kept
-        _JOB_ROSTERS[key] = _read_rosters(specs)
-    return _JOB_ROSTERS[key]
-
-
-def _read_rosters(specs: Sequence[dict[str, Any]]) -> tuple[Any, ...]:
-    from escarmouche.roster import example_rosters, load_roster
-
-    files = example_rosters()
-    out = []
-    for spec in specs:
-        roster = load_roster(files[spec["example"]])
-        out.append(roster.with_options(**spec["options"]) if spec["options"] else roster)
-    return tuple(out)
+def job_json(job: _Job) -> str:
+    """A batch as the pool's workers receive it (:func:`play_batch_json`)."""
+    return json.dumps({"job": base64.b64encode(pickle.dumps(job)).decode("ascii")})
 
 
 def play_batch_json(text: str) -> str:
-    """One batch of a pool job (JSON: ``rosters``, ``seed``, ``start``, ``stop``,
-    ``max_turns``): its tallies and paired counts, as JSON (:func:`batch_from_json`).
+    """One batch sent by :func:`job_json`: its tallies and paired counts, as JSON
+    (:func:`batch_from_json`).
 
-    >>> job = {"rosters": [{"example": "d20-duel", "options": {}}] * 2, "seed": 1,
-    ...        "start": 0, "stop": 20, "max_turns": 50}
-    >>> (a, b), (p,) = batch_from_json(play_batch_json(json.dumps(job)))
-    >>> a == b and a.n == 20 and p.get("changed", 0) == 0
+    >>> from escarmouche.roster import example_rosters, load_roster
+    >>> duel = load_roster(example_rosters()["d20-duel"])
+    >>> job = _Job((duel, duel), 1, 0, 20, None, 50)
+    >>> batch_from_json(play_batch_json(job_json(job))) == _play_batch(job)
     True
     """
-    job = json.loads(text)
-    tallies, pairs = _play_batch(_Job(job_rosters(job["rosters"]), job["seed"],
-                                      job["start"], job["stop"], None, job["max_turns"]))
+    job = pickle.loads(base64.b64decode(json.loads(text)["job"]))  # the page's own job
+    tallies, pairs = _play_batch(job)
     return json.dumps({"tallies": [_tally_json(t) for t in tallies],
                        "pairs": [_counter_json(p) for p in pairs]})
 
