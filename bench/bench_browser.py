@@ -585,10 +585,14 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--repeat", type=int, default=3, help="samples per kind (median)")
-    parser.add_argument("--plan", choices=("pocket", "steps"), default="pocket",
+    parser.add_argument("--plan", choices=("pocket", "steps", "pool"), default="pocket",
                         help="pocket: « Activer » against a bare boot, phone and desktop, "
                              "cold and cached (the default); steps: the JupyterLite and "
-                             "live steps of the earlier runs")
+                             "live steps of the earlier runs; pool: the Atelier's answer on "
+                             "1 worker and on the pool (bench/bench_browser_pool.py)")
+    parser.add_argument("--combats", type=int, default=None,
+                        help="--plan pool: exactly this many fights per rule set (default: "
+                             "the Atelier's ± 2 points)")
     parser.add_argument("--only", nargs="*", default=[], help="kinds to run (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "artifacts" / "bench-browser.json")
     parser.add_argument("--click", choices=("paint", "visible", "load"), default="paint",
@@ -609,6 +613,17 @@ def main(argv: list[str] | None = None) -> int:
           f"{sizes['lite']['files']} fichiers, {sizes['lite']['gz_mib']} Mio gzip)")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"Charge de la machine au départ (uptime) : {load}")
+    if args.plan == "pool":
+        from bench.bench_browser_pool import timed_main
+
+        pool = timed_main(args.repeat, args.combats)
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"Charge de la machine à la fin (uptime) : {load}")
+        out = args.out.with_name("bench-browser-pool.json")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"summary": pool}, indent=2) + "\n", encoding="utf-8")
+        print(f"\n→ {out}")
+        return 0
     if args.plan == "pocket":
         summary = summarise(measure_pocket(args.repeat, args.only))
         for row in summary.values():  # each kind has its own reference (POCKET_RATIOS)

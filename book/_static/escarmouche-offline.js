@@ -210,6 +210,21 @@
     return !(navigator.deviceMemory && navigator.deviceMemory < 4);
   }
 
+  /** The helper workers a long run (the Atelier's fights) may play on, besides the page's
+   * own worker (live-worker.mjs `makePool`): navigator.hardwareConcurrency − 1, at most 4,
+   * and at most 2 on a phone or with under 4 GB of memory. `?travailleurs=N` in the page's
+   * address sets it (1 to 8: the browser bench and tests compare 1 worker and the pool on
+   * any machine). */
+  function poolSize() {
+    var asked = Number(new URLSearchParams(location.search).get("travailleurs"));
+    if (asked >= 1 && asked <= 8) return Math.floor(asked);
+    var n = Math.min(4, Math.max(1, (navigator.hardwareConcurrency || 2) - 1));
+    var phone = (navigator.userAgentData && navigator.userAgentData.mobile) ||
+      /Mobi|Android|iPhone|iPad/.test(navigator.userAgent);
+    if (phone || (navigator.deviceMemory && navigator.deviceMemory < 4)) n = Math.min(n, 2);
+    return n;
+  }
+
   /** A Web Worker of the live pages (book/_static/live/live-worker.mjs). */
   function liveWorker() {
     return new Worker(new URL("_static/live/live-worker.mjs", ROOT).href, { type: "module" });
@@ -237,6 +252,7 @@
       makeSnapshot: Boolean(o.makeSnapshot),
       snapshotOnly: Boolean(o.snapshotOnly),
       interrupt: o.interrupt || null,
+      workers: poolSize(),
     };
   }
 
@@ -439,6 +455,7 @@
     runtimeCacheName: runtimeCacheName,
     liveWorker: liveWorker,
     workerInit: workerInit,
+    poolSize: poolSize,
     affordsPython: affordsPython,
     plan: plan,
     download: download,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, TypeVar
 
 import ipywidgets as widgets
@@ -86,22 +86,28 @@ class Stepper:
             raise ValueError("une série de combats sans aucune étape")
         return last
 
-    def start(self, loop: asyncio.AbstractEventLoop, steps: Iterator[T],
+    def start(self, loop: asyncio.AbstractEventLoop, steps: Iterator[T] | AsyncIterator[T],
               fights: Callable[[T], int], total: int, done: Callable[[T], object],
               refused: Callable[[EscarmoucheError], object]) -> None:
         """Play ``steps`` as a task of ``loop``; ``done(last step)`` when it ends or is
-        stopped, ``refused(error)`` if the engine refuses something on the way."""
+        stopped, ``refused(error)`` if the engine refuses something on the way. Steps
+        played elsewhere (the browser's pool of workers) come as an async iterator,
+        closed on « Arrêter »."""
         self._stopping = False
         self.run_button.disabled, self.stop_button.disabled = True, False
         self.task = loop.create_task(self._play(steps, fights, total, done, refused))
 
-    async def _play(self, steps: Iterator[T], fights: Callable[[T], int], total: int,
+    async def _play(self, steps: Iterator[T] | AsyncIterator[T],
+                    fights: Callable[[T], int], total: int,
                     done: Callable[[T], object],
                     refused: Callable[[EscarmoucheError], object]) -> None:
         last = None
         try:
             while not self._stopping:  # « Arrêter »: no further step is played
-                played = next(steps, None)
+                if isinstance(steps, Iterator):
+                    played = next(steps, None)
+                else:
+                    played = await anext(steps, None)
                 if played is None:
                     break
                 last = played
@@ -112,5 +118,7 @@ class Stepper:
         except EscarmoucheError as err:  # refused on the way: shown, never a traceback
             refused(err)
         finally:
+            if not isinstance(steps, Iterator):
+                await steps.aclose()  # type: ignore[attr-defined]  # the workers' queue dropped
             self.task = None
             self.run_button.disabled, self.stop_button.disabled = False, True

@@ -17,7 +17,7 @@ which stays as it was.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import ipywidgets as widgets
@@ -30,6 +30,7 @@ from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.model import Json
 from escarmouche.options import Option
 from escarmouche.roster import example_rosters, load_roster
+from escarmouche.simulation.sequential import _play_batch
 from escarmouche.text.fmt import de, fixed, number, percent, plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
@@ -43,6 +44,7 @@ from escarmouche_widgets._controls import (
     typeset_labels,
 )
 from escarmouche_widgets._parse import NumberField
+from escarmouche_widgets._pool import page_pool, pooled_steps
 from escarmouche_widgets._stepper import STEP, Stepper, running_loop
 
 __all__ = ["ATELIER_FIGHTS", "MAX_ATELIER_FIGHTS", "PRECISION_CHOICES", "Atelier"]
@@ -71,10 +73,12 @@ def _rosters(system: str) -> dict[str, Any]:
     return {n: r for n, r in _ROSTERS.items() if r.system == system}
 
 
-def _chain(first: sim.Comparison, rest: Iterator[sim.Comparison]
-           ) -> Iterator[sim.Comparison]:
-    yield first
-    yield from rest
+def _steps(run: sim.CompareRun) -> Iterator[sim.Comparison]:
+    """The run's steps, each batch played here (one worker), in fight order."""
+    for job in run.jobs:
+        yield run.add(_play_batch(job))
+        if run.over:
+            return
 
 
 def _played(c: sim.Comparison) -> int:
@@ -229,11 +233,11 @@ class Atelier:
 
     # -- whole fights, without and with the changes ---------------------------------------
 
-    def _fight_steps(self) -> Iterator[sim.Comparison]:
-        """The run set in the controls: after each step, the paired comparison of the
-        chosen roster without and with the changed options (the same dice: one stream
-        per fight), until the precision chosen is reached. Checked now: a French error
-        before anything is played."""
+    def _fight_run(self) -> sim.CompareRun:
+        """The run set in the controls: the paired comparison of the chosen roster
+        without and with the changed options (the same dice: one stream per fight),
+        until the precision chosen is reached. Checked now: a French error before
+        anything is played."""
         n = self.fights.integer
         name = str(self.system.value)
         roster = _rosters(name).get(str(self.roster.value))
@@ -243,12 +247,11 @@ class Atelier:
         changed = {self.specs[k].key: v for k, v in self.options().items()
                    if v != self.defaults[k]}
         after = roster.with_options(**changed) if changed else roster
-        steps = sim.compare_steps(roster, after, n, seed=1, step=STEP,
-                                  precision=self.precision.value,
-                                  labels=("sans vos changements", "avec vos changements"))
-        return _chain(next(steps), steps)
+        return sim.CompareRun(roster, after, n, seed=1, step=STEP,
+                              precision=self.precision.value,
+                              labels=("sans vos changements", "avec vos changements"))
 
-    def _fights_html(self, c: sim.Comparison, asked: int) -> str:
+    def _fights_html(self, c: sim.Comparison, asked: int, workers: int = 1) -> str:
         before, after = c.a, c.b
         rows = []
         shown0, shown1 = before.shown_rates(), after.shown_rates()
@@ -271,6 +274,9 @@ class Atelier:
                         "graine 1, les mêmes dés des deux côtés ; victoires de chaque camp "
                         "avec, entre crochets, leur intervalle de confiance à 95 % ; écart "
                         "en points, mesuré combat par combat, avec le sien."),
+            h.paragraph(f"Combats répartis entre {workers} processus du navigateur, mis en "
+                        "commun dans l’ordre des combats : les mêmes nombres qu’avec un "
+                        "seul.") if workers > 1 else "",
             # the variant automated play adds to the text (the Rulebook's declared
             # damage), said wherever simulated fights show (issue 25)
             h.notice(before.note) if before.note else "",
@@ -284,7 +290,7 @@ class Atelier:
         def compute() -> str:
             asked = self.fights.integer
             return self._fights_html(
-                self.stepper.run_now(self._fight_steps(), _played, 2 * asked), asked)
+                self.stepper.run_now(_steps(self._fight_run()), _played, 2 * asked), asked)
 
         shown = self.banner.guard(compute)
         if shown is None:
@@ -300,13 +306,20 @@ class Atelier:
             return False
         if loop is None:
             return self.play_fights()
-        steps = self.banner.guard(self._fight_steps)
-        if steps is None:
+        run = self.banner.guard(self._fight_run)
+        if run is None:
             return False
         asked = self.fights.integer
+        pool = page_pool()
+        steps: Iterator[sim.Comparison] | AsyncIterator[sim.Comparison]
+        if pool is None:
+            steps, workers = _steps(run), 1
+        else:  # several workers: the page's pool plays the batches, merged here in order
+            steps, workers = pooled_steps(run, pool, lambda done: self.stepper.show(
+                2 * done, 2 * asked)), int(pool.size())
 
         def done(last: sim.Comparison) -> None:
-            self.fights_output.value = self._fights_html(last, asked)
+            self.fights_output.value = self._fights_html(last, asked, workers)
 
         self.stepper.start(loop, steps, _played, 2 * asked, done,
                            lambda err: self.banner.show(err.refusal(self.banner.labels)))

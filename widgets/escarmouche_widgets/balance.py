@@ -22,7 +22,7 @@ gagne 4,1 points de plus (± 1,2) … », and how many fights changed winner).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from typing import Any, TypeAlias
 
 import ipywidgets as widgets
@@ -44,6 +44,7 @@ from escarmouche_widgets._controls import (
     option_value,
 )
 from escarmouche_widgets._parse import NumberField
+from escarmouche_widgets._pool import page_pool, pooled_steps
 from escarmouche_widgets._stepper import STEP, Stepper, running_loop
 
 __all__ = ["MAX_BROWSER_FIGHTS", "STEP", "BalanceDemo", "option_controls"]
@@ -160,6 +161,16 @@ class BalanceDemo(Demo):
         first = next(steps)  # the roster, the seed … checked by the engine
         return _chain(first, steps)
 
+    def _run(self) -> sim.CompareRun | sim.SimulateRun:
+        """The run of :meth:`_steps`, for the page's pool of workers (same batches, same
+        numbers)."""
+        n, seed = self.fights.integer, self.seed.integer
+        roster = self._roster()
+        if self.rules() != self.base_rules:
+            return sim.CompareRun(self._base_roster(), roster, n, seed=seed, step=STEP,
+                                  labels=("sans vos changements", "avec vos changements"))
+        return sim.SimulateRun(roster, n, seed=seed, step=STEP)
+
     def balance(self) -> sim.Balance:
         """The balance of the N fights set in the controls, all played now."""
         *_, last = self._steps()
@@ -197,7 +208,13 @@ class BalanceDemo(Demo):
             return False
         if loop is None:
             return self.roll()
-        steps = self.banner.guard(self._steps)
+        pool = page_pool()
+        if pool is None:
+            steps: Iterator[Step] | AsyncIterator[Step] | None = self.banner.guard(self._steps)
+        else:  # several workers: the page's pool plays the batches, merged here in order
+            run = self.banner.guard(self._run)
+            steps = None if run is None else pooled_steps(
+                run, pool, lambda done: self.stepper.show(done, self.fights.integer))
         if steps is None:
             return False
         asked = self.fights.integer

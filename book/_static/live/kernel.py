@@ -504,3 +504,11 @@ def setup(post: Post, widgets: bool) -> None:
         install_comm()
         import ipywidgets  # noqa: F401  (the import is the point: it takes the time now)
     import escarmouche  # noqa: F401
+
+
+def play_batch(job: str) -> str:
+    """A helper worker of the page's pool (live-worker.mjs ``makePool``): one batch of a
+    long run, from its JSON job to its tallies as JSON."""
+    from escarmouche.simulation.sequential import play_batch_json
+
+    return play_batch_json(job)

@@ -313,6 +313,7 @@ async function boot(init) {
         pyodide.FS.writeFile(`${WHEELS_DIR}/${wheel.file}`, new Uint8Array(wheel.bytes));
       }
     }
+    if (!init.helper) pyodide.registerJsModule("escarmouche_pool", makePool(init));
     pyodide.FS.writeFile("/home/pyodide/escarmouche_live_kernel.py", await source);
     pyodide.runPython("import sys\nif '/home/pyodide' not in sys.path: sys.path.insert(0, '/home/pyodide')");
     kernel = pyodide.pyimport("escarmouche_live_kernel");
@@ -357,11 +358,93 @@ async function boot(init) {
   }
 }
 
+// --- the pool of helper workers (issue 40) ------------------------------------------------
+//
+// A long run (the Atelier's fights) is played in batches on helper workers: this very
+// module, started by this worker with the page's `init` (no widgets, no snapshot made, no
+// interrupt buffer), each booting Python from the runtime this device already keeps (the
+// same cache, the snapshot when there is one). Python sees them as the module
+// `escarmouche_pool` (widgets/escarmouche_widgets/_pool.py): `size()`, the helpers it may
+// start (`init.workers`, from the page: navigator.hardwareConcurrency − 1, at most 4, 2 on
+// a phone or under 4 GB); `play(job)`, a promise of one batch's tallies as JSON; `cancel()`,
+// the batches not started are dropped (« Arrêter », or the precision reached: a helper
+// finishes the batch it plays, a few tenths of a second, and waits for the next run).
+// The helpers start at the first `play`, never before, and stay for the next run.
+
+function makePool(init) {
+  const size = Math.max(1, Math.min(8, Number(init.workers) || 1));
+  const helpers = [];
+  const waiting = [];
+  let seq = 0;
+
+  function start() {
+    const worker = new Worker(self.location.href, { type: "module" });
+    const helper = { worker, ready: false, job: null };
+    worker.onmessage = (event) => {
+      const message = JSON.parse(event.data.json);
+      if (message.type === "status" && message.step === "ready") {
+        helper.ready = true;
+      } else if (message.type === "batch_done" && helper.job && helper.job.id === message.id) {
+        const job = helper.job;
+        helper.job = null;
+        job.resolve(message.result);
+      } else if (message.type === "boot_error" || message.type === "worker_error") {
+        const job = helper.job;
+        helper.job = null;
+        helper.failed = true;
+        if (job) job.reject(new Error(`travailleur : ${message.message}`));
+      }
+      pump();
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      helper.failed = true;
+      if (helper.job) helper.job.reject(new Error("un travailleur s’est arrêté"));
+      helper.job = null;
+      pump();
+    };
+    const helperInit = { ...init, widgets: false, makeSnapshot: false, snapshotOnly: false,
+      interrupt: null, helper: true, workers: 1 };
+    worker.postMessage({ json: JSON.stringify(helperInit), buffers: [] });
+    helpers.push(helper);
+  }
+
+  function pump() {
+    for (const helper of helpers) {
+      if (!waiting.length) return;
+      if (!helper.ready || helper.job || helper.failed) continue;
+      helper.job = waiting.shift();
+      helper.worker.postMessage({ json: JSON.stringify({ type: "batch", id: helper.job.id, job: helper.job.json }) });
+    }
+    if (waiting.length && helpers.length && helpers.every((h) => h.failed)) {
+      while (waiting.length) waiting.shift().reject(new Error("aucun travailleur n’a démarré"));
+    }
+  }
+
+  return {
+    size: () => size,
+    play(json) {
+      while (helpers.length < size) start();
+      return new Promise((resolve, reject) => {
+        waiting.push({ id: ++seq, json, resolve, reject });
+        pump();
+      });
+    },
+    cancel() {
+      waiting.length = 0;
+    },
+    started: () => helpers.filter((h) => h.ready).length,
+  };
+}
+
 function handle({ message, buffers }) {
   try {
     switch (message.type) {
       case "run":
         kernel.run_cell(message.cell, message.code);
+        break;
+      case "batch": // a helper of the pool: one batch of fights
+        post({ type: "batch_done", id: message.id, result: kernel.play_batch(message.job) });
         break;
       case "comm_msg": {
         const bufs = (buffers || []).map((b) => new Uint8Array(b));

@@ -59,7 +59,7 @@ from __future__ import annotations
 from escarmouche.simulation.balance import Z95 as Z95
 from escarmouche.simulation.balance import Balance, wilson
 from escarmouche.simulation.balance import _Tally as _Tally
-from escarmouche.simulation.comparison import Comparison, compare, compare_steps
+from escarmouche.simulation.comparison import CompareRun, Comparison, compare, compare_steps
 from escarmouche.simulation.fight import FightResult, Prepared, play_fight, prepare
 from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
@@ -67,7 +67,7 @@ from escarmouche.simulation.fight import result_of as result_of
 from escarmouche.simulation.inert import OptionEffects, inert_sentence, option_effects
 from escarmouche.simulation.precision import BATCH, PRECISIONS, difference_sentence
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
-from escarmouche.simulation.runner import MAX_FIGHTS, simulate, simulate_steps
+from escarmouche.simulation.runner import MAX_FIGHTS, SimulateRun, simulate, simulate_steps
 from escarmouche.simulation.runner import Progress as Progress
 from escarmouche.simulation.runner import _chunks as _chunks
 from escarmouche.simulation.runner import _execute as _execute
@@ -85,10 +85,12 @@ __all__ = [
     "PRECISIONS",
     "TACTICS",
     "Balance",
+    "CompareRun",
     "Comparison",
     "FightResult",
     "OptionEffects",
     "Prepared",
+    "SimulateRun",
     "Sweep",
     "compare",
     "compare_steps",

@@ -58,7 +58,8 @@ from escarmouche.simulation.sequential import _play_batch, default_processes, ru
 from escarmouche.text.fmt import number, plural
 from escarmouche.text.typo import typographie
 
-__all__ = ["Comparison", "compare", "compare_steps", "fighters", "run_plan", "stop_at"]
+__all__ = ["CompareRun", "Comparison", "compare", "compare_steps", "fighters", "run_plan",
+           "stop_at"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -326,28 +327,59 @@ def compare_steps(roster_a: object, roster_b: object, n: int | None = None, *,
     >>> [c.a.n for c in steps], steps[-1] == compare(duel, duel, 50, seed=2)
     ([20, 40, 50], True)
     """
-    cap, rate = run_plan(n, precision)
-    _check_run(cap, seed, 1, max_turns)
-    _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
-    ra, rb = as_roster(roster_a), as_roster(roster_b)
-    sides = _first_fight(ra, seed, policy, max_turns)
-    if _first_fight(rb, seed, policy, max_turns) != sides:
-        raise invalid("camps", ", ".join(_first_fight(rb, seed, policy, max_turns)),
-                      "CORE-ERR", "les deux combats comparés doivent opposer les mêmes camps")
-    for i, label in enumerate(labels):
-        _check.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
-    paired = fighters(ra) == fighters(rb)
-    stop = stop_at(rate, sides, [paired]) if rate is not None else None
-    ta, tb, counts = _Tally(), _Tally(), Counter[str]()
-    for start in range(0, cap, step):
-        (a, b), (p,) = _play_batch(_Job((ra, rb), seed, start, min(cap, start + step),
-                                          policy, max_turns))
+    run = CompareRun(roster_a, roster_b, n, seed=seed, policy=policy, max_turns=max_turns,
+                     labels=labels, precision=precision, step=step)
+    for job in run.jobs:
+        yield run.add(_play_batch(job))
+        if run.over:
+            return
+
+
+class CompareRun:
+    """The state of :func:`compare_steps`, for a caller that plays its batches itself
+    (the browser's pool of workers): ``jobs`` (the batches, in fight order), ``add``
+    (merge the next batch's tallies, in that order: the comparison so far) and ``over``
+    (the precision reached, or every batch merged). Checked when made: a French error
+    before anything is played."""
+
+    def __init__(self, roster_a: object, roster_b: object, n: int | None = None, *,
+                 seed: int = 0, policy: Any = None, max_turns: int = 50,
+                 labels: tuple[str, str] = ("A", "B"), precision: float | None = None,
+                 step: int = BATCH) -> None:
+        cap, self.rate = run_plan(n, precision)
+        _check_run(cap, seed, 1, max_turns)
+        _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+        ra, rb = as_roster(roster_a), as_roster(roster_b)
+        self.sides = _first_fight(ra, seed, policy, max_turns)
+        if _first_fight(rb, seed, policy, max_turns) != self.sides:
+            raise invalid("camps", ", ".join(_first_fight(rb, seed, policy, max_turns)),
+                          "CORE-ERR", "les deux combats comparés doivent opposer les mêmes "
+                          "camps")
+        for i, label in enumerate(labels):
+            _check.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
+        self.rosters, self.seed, self.labels = (ra, rb), seed, labels
+        self.paired = fighters(ra) == fighters(rb)
+        self.stop = stop_at(self.rate, self.sides, [self.paired]) if self.rate is not None \
+            else None
+        self.jobs = [_Job((ra, rb), seed, start, min(cap, start + step), policy, max_turns)
+                     for start in range(0, cap, step)]
+        self.tallies, self.counts = (_Tally(), _Tally()), Counter[str]()
+        self.merged = 0
+        self.over = not self.jobs
+
+    def add(self, result: tuple[Sequence[_Tally], Sequence[Counter[str]]]) -> Comparison:
+        """Merge the next batch (``jobs[merged]``'s tallies and paired counts)."""
+        (a, b), (p,) = result
+        ta, tb = self.tallies
         ta.merge(a)
         tb.merge(b)
-        counts.update(p)
-        yield Comparison(_balance(ra, ta, seed, sides), _balance(rb, tb, seed, sides),
-                         {k[2:]: v for k, v in counts.items() if k.startswith("a:")},
-                         {k[2:]: v for k, v in counts.items() if k.startswith("b:")},
-                         labels, counts.get("changed", 0), paired, rate)
-        if stop is not None and stop((ta, tb), (counts,)):
-            return
+        self.counts.update(p)
+        self.merged += 1
+        counts = self.counts
+        self.over = self.merged >= len(self.jobs) or (
+            self.stop is not None and self.stop(self.tallies, (counts,)))
+        (ra, rb), seed, sides = self.rosters, self.seed, self.sides
+        return Comparison(_balance(ra, ta, seed, sides), _balance(rb, tb, seed, sides),
+                          {k[2:]: v for k, v in counts.items() if k.startswith("a:")},
+                          {k[2:]: v for k, v in counts.items() if k.startswith("b:")},
+                          self.labels, counts.get("changed", 0), self.paired, self.rate)

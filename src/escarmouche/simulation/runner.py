@@ -31,7 +31,7 @@ from escarmouche.errors import invalid
 from escarmouche.simulation.balance import Balance, _balance, _Tally
 from escarmouche.simulation.fight import FightResult, _sides, as_roster, prepare
 
-__all__ = ["DASK_TIMEOUT", "MAX_FIGHTS", "Progress", "simulate", "simulate_steps"]
+__all__ = ["DASK_TIMEOUT", "MAX_FIGHTS", "Progress", "SimulateRun", "simulate", "simulate_steps"]
 
 #: the most fights one call plays
 MAX_FIGHTS = 10_000_000
@@ -254,3 +254,30 @@ def simulate_steps(roster: object, n: int, *, seed: int = 0, policy: Any = None,
         tally = _play_job(_Job((r,), seed, a, b, policy, max_turns))[0]
         total.merge(tally)
         yield _balance(r, total, seed, sides)
+
+
+class SimulateRun:
+    """:func:`simulate_steps` for a caller that plays its batches itself (the browser's
+    pool of workers), as :class:`~escarmouche.simulation.CompareRun`: ``jobs`` (the
+    batches, in fight order), ``add`` (merge the next batch's tallies, as
+    :func:`~escarmouche.simulation.sequential.play_batch_json` returns them: the balance
+    so far), ``over``. Checked when made."""
+
+    def __init__(self, roster: object, n: int, *, seed: int = 0, policy: Any = None,
+                 max_turns: int = 50, step: int = 500) -> None:
+        _check_run(n, seed, 1, max_turns)
+        _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+        self.roster, self.seed = as_roster(roster), seed
+        self.sides = _first_fight(self.roster, seed, policy, max_turns)
+        self.jobs = [_Job((self.roster,), seed, a, min(n, a + step), policy, max_turns)
+                     for a in range(0, n, step)]
+        self.total = _Tally()
+        self.merged = 0
+        self.over = not self.jobs
+
+    def add(self, result: tuple[Sequence[_Tally], Sequence[Any]]) -> Balance:
+        """Merge the next batch (``jobs[merged]``'s tallies)."""
+        self.total.merge(result[0][0])
+        self.merged += 1
+        self.over = self.merged >= len(self.jobs)
+        return _balance(self.roster, self.total, self.seed, self.sides)

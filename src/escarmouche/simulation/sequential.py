@@ -23,7 +23,10 @@ not say: every core this process may run on (``os.sched_getaffinity``, else
 
 from __future__ import annotations
 
+import base64
+import json
 import os
+import pickle
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -33,7 +36,8 @@ from escarmouche.simulation.balance import _Tally
 from escarmouche.simulation.fight import prepare
 from escarmouche.simulation.runner import _Job, _results
 
-__all__ = ["AUTO_MIN_FIGHTS", "available_cores", "default_processes", "run_batches"]
+__all__ = ["AUTO_MIN_FIGHTS", "available_cores", "batch_from_json", "default_processes",
+           "job_json", "play_batch_json", "run_batches"]
 
 #: fights (summed over the rosters played) from which a run uses every core by default:
 #: starting a process costs about 0,1 s, the time of 100 to 300 fights
@@ -136,3 +140,61 @@ def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, 
                     pool.shutdown(wait=True, cancel_futures=True)
                     return tallies, pairs
     return tallies, pairs
+
+
+# -- batches across Web Workers (the browser's pool) ------------------------------------------
+#
+# A worker of the browser's pool plays one batch from a JSON job (the batch's ``_Job``
+# pickled: the same wheel runs on both sides, and only the page's own worker sends jobs)
+# and sends back its tallies as JSON; the page's worker merges them in fight order.
+# Counters become lists of pairs: JSON object keys are strings, the rounds' are integers.
+
+def _counter_json(c: Counter[Any]) -> list[list[Any]]:
+    return [[k, v] for k, v in c.items()]
+
+
+def _tally_json(t: _Tally) -> dict[str, Any]:
+    return {"n": t.n, "wins": _counter_json(t.wins), "draws": t.draws,
+            "timeouts": t.timeouts, "by_lot": t.by_lot, "rounds": _counter_json(t.rounds),
+            "survivors": {k: _counter_json(v) for k, v in t.survivors.items()},
+            "health": {k: _counter_json(v) for k, v in t.health.items()},
+            "health_max": _counter_json(t.health_max),
+            "damage_taken": _counter_json(t.damage_taken)}
+
+
+def _tally_of(d: dict[str, Any]) -> _Tally:
+    def c(pairs: list[list[Any]]) -> Counter[Any]:
+        return Counter({k: v for k, v in pairs})
+
+    return _Tally(d["n"], c(d["wins"]), d["draws"], d["timeouts"], d["by_lot"],
+                  c(d["rounds"]), {k: c(v) for k, v in d["survivors"].items()},
+                  {k: c(v) for k, v in d["health"].items()}, c(d["health_max"]),
+                  c(d["damage_taken"]))
+
+
+def job_json(job: _Job) -> str:
+    """A batch as the pool's workers receive it (:func:`play_batch_json`)."""
+    return json.dumps({"job": base64.b64encode(pickle.dumps(job)).decode("ascii")})
+
+
+def play_batch_json(text: str) -> str:
+    """One batch sent by :func:`job_json`: its tallies and paired counts, as JSON
+    (:func:`batch_from_json`).
+
+    >>> from escarmouche.roster import example_rosters, load_roster
+    >>> duel = load_roster(example_rosters()["d20-duel"])
+    >>> job = _Job((duel, duel), 1, 0, 20, None, 50)
+    >>> batch_from_json(play_batch_json(job_json(job))) == _play_batch(job)
+    True
+    """
+    job = pickle.loads(base64.b64decode(json.loads(text)["job"]))  # the page's own job
+    tallies, pairs = _play_batch(job)
+    return json.dumps({"tallies": [_tally_json(t) for t in tallies],
+                       "pairs": [_counter_json(p) for p in pairs]})
+
+
+def batch_from_json(text: str) -> tuple[list[_Tally], list[Counter[str]]]:
+    """The tallies and paired counts :func:`play_batch_json` sent."""
+    data = json.loads(text)
+    return ([_tally_of(t) for t in data["tallies"]],
+            [Counter({k: v for k, v in p}) for p in data["pairs"]])
