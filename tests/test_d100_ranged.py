@@ -5,6 +5,7 @@ Expected values are derived by hand from the rules in the comments next to them.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -49,10 +50,8 @@ def test_target_engaged_minus_20_d100_ranged_4() -> None:
 def test_ranges_d100_ranged_5() -> None:
     """D100-RANGED-5: bow 24/48: −20 beyond 24 m, allowed up to 96 m, impossible beyond
     (the text's values, pinned whatever the edition's defaults)."""
-    pins = {"beyond_short_range_modifier": -20, "desperate_shot_modifier": 0,
-            "max_range_factor": 2, "off_hand_modifier": -20,
-            "shooting_into_melee_modifier": -20}
-    text = Rules(**pins)
+    text = Rules(beyond_short_range_modifier=-20, desperate_shot_modifier=0,
+                 max_range_factor=2, off_hand_modifier=-20, shooting_into_melee_modifier=-20)
     assert WEAPONS["arc"].short_range == 24 and WEAPONS["arc"].long_range == 48
     short = target_number(BRUNE, "arc", distance=24, rules=text)
     assert (short.total, short.range_band) == (50, "courte")
@@ -65,7 +64,7 @@ def test_ranges_d100_ranged_5() -> None:
     for bad in (-1, None):
         with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
             target_number(BRUNE, "arc", distance=bad)
-    harsh = Rules(**{**pins, "desperate_shot_modifier": -10})
+    harsh = dataclasses.replace(text, desperate_shot_modifier=-10)
     assert target_number(BRUNE, "arc", distance=60, rules=harsh).total == 20
     # all modifiers together: off hand, engaged target, long range, GM: 50-20-20-20+5
     every = target_number(BRUNE, "arbalete_de_poing", hand="non_directrice", distance=10,

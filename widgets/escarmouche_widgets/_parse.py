@@ -18,7 +18,7 @@ from escarmouche import Combatant, _check
 from escarmouche.errors import HIDDEN, invalid
 from escarmouche.options import Option
 from escarmouche.savefile import parse_json
-from escarmouche.text.fmt import de, grouped, number
+from escarmouche.text.fmt import de, grouped
 
 __all__ = [
     "NumberField",
