@@ -98,7 +98,7 @@ def test_a_hand_edit_is_refused_naming_the_twin(tmp_path: Path,
     (problem,) = tool.check()
     assert problem.startswith("book/a.ipynb a été modifié à la main depuis sa génération")
     assert "son jumeau book_src/a.md. Reportez-y la modification" in problem
-    with pytest.raises(tool.HandEdited, match="book_src/a.md"):
+    with pytest.raises(tool.HandEdited, match=r"book_src/a\.md"):
         tool.build(src / "a.md")
     assert out.read_text(encoding="utf-8") == before
     # the twin changed, the notebook did not: rebuilt as before (no refusal)
