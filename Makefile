@@ -16,8 +16,8 @@ all: test
 
 # `make help`: the targets, in French like everything a reader sees.
 help:
-	@echo "make test           tout : lint, types, unit, nbval, livre en -W, navigateur,"
-	@echo "                    révision de bout en bout (la CI)"
+	@echo "make test           tout : lint, types, unit, nbval, défauts déplacés, livre en -W,"
+	@echo "                    navigateur, révision de bout en bout (la CI)"
 	@echo "make serve          construit le livre et le site hors ligne, les sert sur 127.0.0.1:$(PORT)"
 	@echo "                    (make serve RESEAU=1 : aussi sur le réseau local, pour la vue"
 	@echo "                    des joueurs sur une tablette)"
@@ -136,8 +136,8 @@ revision: venv
 
 # The unit suite with every declared default moved to another accepted value at once, in
 # a scratch clone's own interpreter (tools/moved_defaults.py): tests must follow any
-# edition. About 7 min on a busy 2-core machine (5 December 2026); not yet a step of
-# make test: 78 tests still assume a default (the list: make defauts-deplaces).
+# edition. A step of make test: unit tests only (no notebook, no browser: the book shows
+# its edition), on both cores; about 100 s on a shared 2-core machine (5 December 2026).
 .PHONY: defauts-deplaces
 defauts-deplaces: venv
 	$(PY) tools/moved_defaults.py
@@ -176,7 +176,7 @@ unit-nbval: venv
 # Each step prints its time (the budget: 15 minutes on 2 cores, with the set-up).
 test: venv
 	@t0=$$(date +%s); \
-	for step in "lint types" unit-nbval book typo-tests browser-tests revision; do \
+	for step in "lint types" unit-nbval defauts-deplaces book typo-tests browser-tests revision; do \
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$step || exit 1; \
 	  echo "make test : $$step en $$(( $$(date +%s) - s )) s"; \
 	done; \

@@ -8,7 +8,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-__all__ = ["other_value", "review_all", "write_words"]
+__all__ = ["other_value", "published_rules", "review_all", "write_words"]
 
 
 def other_value(option: Any, value: object) -> object:
@@ -46,3 +46,16 @@ def review_all(root: Path, number: int = 2) -> list[str]:
     path.write_text(edition_to_toml(dataclasses.replace(
         edition, reviewed=edition.reviewed + tuple(cells))), encoding="utf-8")
     return cells
+
+
+def published_rules(system: str, root: Path | None = None) -> Any:
+    """The ``Rules`` of ``system`` in the last published edition (``editions/<n>/``): a
+    baseline pinned to the book, whatever the engine's defaults are today (equal to them
+    until a designer drafts the next edition)."""
+    from escarmouche.editions.page import rules_from_snapshot
+    from escarmouche.editions.repo import last_published, snapshot
+
+    where = root or Path(__file__).resolve().parents[1]
+    snap = snapshot(where, last_published(where))
+    assert snap is not None, "aucune édition publiée"
+    return rules_from_snapshot(system, snap.rules.get(system, {}))

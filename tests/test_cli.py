@@ -301,3 +301,24 @@ def test_edition_outside_a_book_checkout(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "editions/" in done.stderr
     assert_french(done.stderr)
+
+
+def test_compare_says_how_many_fights_the_changed_rules_touched() -> None:
+    """A comparison says in how many paired fights the changed rules played (the fight
+    ends otherwise: winner, length or wounds); none: it says so, not a bare 0,0."""
+    root = Path(__file__).resolve().parents[1]
+    same = cli("compare", "d12-escarmouche", "--edition", "1", "--contre", "1", "-n", "30",
+               cwd=root)
+    assert same.returncode == 0, same.stderr
+    line = same.stdout.splitlines()[0].replace("\u00a0", " ").replace("\u202f", " ")
+    assert line.startswith("Aucun des 30 combats ne finit autrement"), line
+    assert "les règles changées n’y ont jamais joué, d’où un écart nul" in line
+    data = json.loads(cli("compare", "d12-escarmouche", "--edition", "1", "--contre", "1",
+                          "-n", "30", "--json", cwd=root).stdout)
+    assert data["combats_touches"] == 0
+    moved = cli("compare", "rulebook-duel", "--avec", "reussite_critique_max=20", "-n", "120")
+    head = moved.stdout.splitlines()[0].replace("\u00a0", " ").replace("\u202f", " ")
+    touched = json.loads(cli("compare", "rulebook-duel", "--avec", "reussite_critique_max=20",
+                             "-n", "120", "--json").stdout)["combats_touches"]
+    assert 0 < touched <= 120
+    assert f"Les règles changées ont joué dans {touched} combats sur 120" in head

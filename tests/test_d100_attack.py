@@ -47,7 +47,9 @@ def test_attack_roll_at_most_cc_or_ct_d100_atk_1() -> None:
     assert resolve_attack(shot, 50, damage_roll=1).hit
     assert not resolve_attack(shot, 51).hit
     # after modifiers, a total <= 0 never hits, one >= 100 always does (CORE-ERR)
-    hopeless = attack_setup(fighter("X", "x", CC=10), GROLK, hand="non_directrice")
+    # pinned: the text's −20 for the off hand (D100-ATK-5), whatever the default
+    hopeless = attack_setup(fighter("X", "x", CC=10), GROLK, hand="non_directrice",
+                            rules=Rules(off_hand_modifier=-20))
     assert hopeless.target.total == -10 and not resolve_attack(hopeless, 1).hit
     sure = attack_setup(ALDRIC, GROLK, gm_modifier=40)
     assert sure.target.total == 105 and resolve_attack(sure, 100, damage_roll=1).hit
@@ -103,7 +105,9 @@ def test_damage_with_be_and_armour_d100_atk_3() -> None:
 
 
 def test_gm_sentence_d100_atk_4() -> None:
-    """D100-ATK-4: the GM's sentence, for a hit, a miss, a parry, a dodge, 0 damage."""
+    """D100-ATK-4: the GM's sentence, for a hit, a miss, a parry, a dodge, 0 damage
+    (an unarmed blow is a one-handed weapon's, pinned: the text's default weapon)."""
+    text = Rules(default_weapon="arme_a_une_main")
     setup = attack_setup(ALDRIC, GROLK, "arme_a_une_main")
     # 63 <= 65; 63 -> 36: left arm (armour 1); 4 + 3 = 7; 7 - 3 - 1 = 3; 11 - 3 = 8
     hit = resolve_attack(setup, 63, damage_roll=4)
@@ -114,7 +118,7 @@ def test_gm_sentence_d100_atk_4() -> None:
     parry = attack_setup(ALDRIC, GROLK, defence="parade", guard=Guard(parry_prepared=True))
     assert resolve_attack(parry, 30, 45).sentence == (
         "Aldric touche Grolk (jet 30 ≤ 65), mais Grolk pare (jet 45 ≤ 45) : aucun dégât.")
-    dodge = attack_setup(GROLK, ALDRIC, defence="esquive")
+    dodge = attack_setup(GROLK, ALDRIC, defence="esquive", rules=text)
     assert resolve_attack(dodge, 30, 12).sentence == (
         "Grolk touche Aldric (jet 30 ≤ 45), mais Aldric esquive (jet 12 ≤ 40) : l’attaque "
         "est manquée, pas de jet de dégâts.")
@@ -126,18 +130,20 @@ def test_gm_sentence_d100_atk_4() -> None:
     assert failed.sentence == (
         "Grolk touche Aldric à la tête (jet 30 → 03) malgré son esquive (jet 41 > 40) : "
         "8 dégâts − BE 4 − armure 1 = 3 blessures ; il lui en reste 9.")
-    last = resolve_attack(attack_setup(ALDRIC, GROLK, wounds=2), 63, damage_roll=4)
+    last = resolve_attack(attack_setup(ALDRIC, GROLK, wounds=2, rules=text), 63,
+                          damage_roll=4)
     assert last.sentence.endswith("= 3 blessures ; il ne lui en reste aucune.")
 
 
 def test_off_hand_minus_20_d100_atk_5() -> None:
-    """D100-ATK-5: the off hand has −20, in melee and at range."""
-    melee = target_number(ALDRIC, "dague", hand="non_directrice")
+    """D100-ATK-5: the off hand has −20, in melee and at range (the text's value, pinned)."""
+    text = Rules(off_hand_modifier=-20)
+    melee = target_number(ALDRIC, "dague", hand="non_directrice", rules=text)
     assert melee.total == 45 and [m.value for m in melee.modifiers] == [-20]
     assert "D100-ATK-5" in melee.modifiers[0].rules
-    shot = target_number(BRUNE, "pistolet", hand="non_directrice", distance=4)
+    shot = target_number(BRUNE, "pistolet", hand="non_directrice", distance=4, rules=text)
     assert shot.total == 30 and shot.modifiers[0].rules == ("D100-ATK-5",)
-    setup = attack_setup(ALDRIC, GROLK, "dague", hand="non_directrice")
+    setup = attack_setup(ALDRIC, GROLK, "dague", hand="non_directrice", rules=text)
     assert resolve_attack(setup, 45, damage_roll=1).hit and not resolve_attack(setup, 46).hit
     assert target_number(ALDRIC, "dague", hand="non_directrice",
                          rules=Rules(off_hand_modifier=-10)).total == 55
@@ -147,7 +153,9 @@ def test_unreachable_zone_substituted_d100_atk_6() -> None:
     """D100-ATK-6: a halfling cannot reach a troll's head: the blow hits its body."""
     halfling = fighter("Pip", "héros", CC=60)
     troll = fighter("Troll", "monstres", E=50, B=30, PA_corps=2)
-    setup = attack_setup(halfling, troll, unreachable=["tête"])
+    # pinned: bare hands strike as the text's default one-handed weapon (+3)
+    setup = attack_setup(halfling, troll, unreachable=["tête"],
+                         rules=Rules(default_weapon="arme_a_une_main"))
     # 51 -> 15: head, unreachable -> body (armour 2); 6 + 3 - BE 5 - 2 = 2
     result = resolve_attack(setup, 51, damage_roll=6)
     assert (result.rolled_location, result.location) == ("tête", "corps")
@@ -176,7 +184,9 @@ def test_rider_or_mount_d100_atk_7() -> None:
     horse = fighter("Destrier", "héros", E=50, B=20, Ag=10)
     at_rider = attack_setup(GROLK, rider, mount=horse)
     assert at_rider.defender.name == "Hugues" and "D100-ATK-7" in at_rider.rules
-    at_horse = attack_setup(GROLK, rider, mount=horse, aim="monture")
+    # pinned: the text's default one-handed weapon (+3)
+    at_horse = attack_setup(GROLK, rider, mount=horse, aim="monture",
+                            rules=Rules(default_weapon="arme_a_une_main"))
     assert at_horse.defender.name == "Destrier" and at_horse.rider == "Hugues"
     # 37 -> 73: body; 5 + 3 - BE 5 = 3; 20 - 3 = 17
     result = resolve_attack(at_horse, 37, damage_roll=5)
@@ -193,7 +203,8 @@ def test_rider_or_mount_in_encounter_d100_atk_7() -> None:
     rider = fighter("Hugues", "héros", E=30, B=10, Ag=20)
     horse = fighter("Destrier", "héros", E=50, B=20, Ag=10)
     # Grolk 30 + 10 = 40 first; Hugues 20 + 1 = 21, Destrier 10 + 1 = 11
-    enc = started([GROLK, rider, horse], [10, 1, 1], montures={"Hugues": "Destrier"})
+    enc = started([GROLK, rider, horse], [10, 1, 1], montures={"Hugues": "Destrier"},
+                  rules=Rules(default_weapon="arme_a_une_main"))  # pinned: +3
     enc.act("Grolk", "attaquer", ScriptedRolls([37, 5]), cible="Hugues",
             visee="monture")
     assert enc.fighter("Destrier").tracks["B"] == 17
@@ -227,7 +238,8 @@ def test_parry_needs_preparation_or_two_weapons_d100_parry_2() -> None:
     """D100-PARRY-2: a prepared parry or a weapon in each hand; d100 <= CC: no damage."""
     with pytest.raises(EscarmoucheError, match="D100-PARRY-2"):
         attack_setup(ALDRIC, GROLK, defence="parade")
-    prepared = attack_setup(ALDRIC, GROLK, defence="parade", guard=Guard(parry_prepared=True))
+    prepared = attack_setup(ALDRIC, GROLK, defence="parade", guard=Guard(parry_prepared=True),
+                            rules=Rules(default_weapon="arme_a_une_main"))  # pinned: +3
     assert prepared.parry_source == "preparee"
     off_hand = attack_setup(ALDRIC, GROLK, defence="parade", guard=Guard(two_weapons=True))
     assert off_hand.parry_source == "main_non_directrice"
@@ -298,15 +310,17 @@ def test_dodge_needs_the_skill_d100_dodge_1() -> None:
 
 
 def test_one_dodge_per_round_d100_dodge_2() -> None:
-    """D100-DODGE-2: one dodge per round; a projectile cannot be dodged."""
+    """D100-DODGE-2: one dodge per round (the text's count, pinned); a projectile cannot
+    be dodged."""
+    text = Rules(dodges_per_round=1)
     with pytest.raises(EscarmoucheError, match="D100-DODGE-2"):
-        attack_setup(GROLK, ALDRIC, defence="esquive", guard=Guard(dodges_used=1))
+        attack_setup(GROLK, ALDRIC, defence="esquive", guard=Guard(dodges_used=1), rules=text)
     with pytest.raises(EscarmoucheError, match="D100-DODGE-2"):
         attack_setup(BRUNE, ALDRIC, "arc", distance=5, defence="esquive")
     # Grolk 40 + 10 = 50, Troll 40 + 9 = 49, Aldric 40 + 1 = 41
     grolk = fighter("Grolk", "monstres", CC=45, E=35)
     troll = fighter("Troll", "monstres", CC=45, E=35)
-    enc = started([grolk, troll, ALDRIC], [10, 9, 1])
+    enc = started([grolk, troll, ALDRIC], [10, 9, 1], rules=text)
     enc.act("Grolk", "attaquer", ScriptedRolls([30, 12]), cible="Aldric",
             defense="esquive")
     enc.end_activation()
@@ -344,9 +358,10 @@ def test_two_weapon_lists_d100_two_1() -> None:
 
 
 def test_either_hand_no_extra_attack_d100_two_2() -> None:
-    """D100-TWO-2: either hand may attack, the off hand at −20 CC, no extra attack."""
+    """D100-TWO-2: either hand may attack, the off hand at −20 CC (pinned), no extra attack."""
     enc = started([ALDRIC, GROLK], [4, 10], equipement={
-        "Aldric": {"directrice": "arme_a_une_main", "non_directrice": "dague"}})
+        "Aldric": {"directrice": "arme_a_une_main", "non_directrice": "dague"}},
+        rules=Rules(off_hand_modifier=-20))
     # off hand: 65 - 20 = 45; 45 hits; 45 -> 54 left arm (Grolk armour 1); 4 + 1 - 3 - 1 = 1
     enc.act("Aldric", "attaquer", ScriptedRolls([45, 4]), cible="Grolk",
             main="non_directrice")

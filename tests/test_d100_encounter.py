@@ -27,8 +27,9 @@ from tests._d100_helpers import ALDRIC, BRUNE, GROLK, events, fighter, started
 
 
 def test_scripted_fight() -> None:
-    """A whole fight with fixed dice, from initiative to the last blow."""
-    enc = started([ALDRIC, GROLK], [4, 10])
+    """A whole fight with fixed dice, from initiative to the last blow (unarmed fighters
+    strike as the text's default one-handed weapon, +3: pinned)."""
+    enc = started([ALDRIC, GROLK], [4, 10], rules=d100.Rules(default_weapon="arme_a_une_main"))
     init = events(enc, "initiative")[0]
     assert [d.value for d in init.dice] == [4, 10] and enc.current == "Aldric"
     enc.act("Aldric", "attaquer", ScriptedRolls([63, 4]), cible="Grolk")

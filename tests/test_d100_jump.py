@@ -16,41 +16,44 @@ from tests._d100_helpers import ALDRIC, GROLK, events, started
 
 
 def test_controlled_drop_d100_jump_1() -> None:
-    """D100-JUMP-1: one Ag test per started 3 m; at the first failure the fall is from
-    the height still to go."""
+    """D100-JUMP-1: one Ag test per started 3 m (the text's step, pinned); at the first
+    failure the fall is from the height still to go."""
+    text = d100.Rules(drop_step=3)
     # 7 m: ceil(7/3) = 3 tests; Ag 40: 20, 35 pass, 90 fails at test 3: 7 - 6 = 1 m
-    jump = d100.drop_jump(7, 40, [20, 35, 90])
+    jump = d100.drop_jump(7, 40, [20, 35, 90], rules=text)
     assert (jump.tests, jump.failed_test, jump.fall_height) == (3, 3, 1)
-    first = d100.drop_jump(7, 40, [41, 1, 1])
+    first = d100.drop_jump(7, 40, [41, 1, 1], rules=text)
     assert (first.failed_test, first.fall_height, first.rolls) == (1, 7, (41,))
-    ok = d100.drop_jump(6, 40, [40, 1])
+    ok = d100.drop_jump(6, 40, [40, 1], rules=text)
     assert ok.success and ok.tests == 2 and ok.fall_height == 0
     rng = ScriptedRolls([90, 1, 1])
-    assert d100.roll_drop_jump(ALDRIC, 9, rng).failed_test == 1
+    assert d100.roll_drop_jump(ALDRIC, 9, rng, rules=text).failed_test == 1
     assert rng.used == 1  # no die after the failure
     with pytest.raises(EscarmoucheError, match="D100-JUMP-1"):
-        d100.drop_jump(7, 40, [20])
+        d100.drop_jump(7, 40, [20], rules=text)
     with pytest.raises(EscarmoucheError, match="D100-JUMP-1"):
         d100.drop_jump(-2, 40, [])
 
 
 def test_long_jump_d100_jump_2() -> None:
-    """D100-JUMP-2: run-up >= 4 m; max M + BF; F test; −1 m per degree of failure."""
+    """D100-JUMP-2: run-up >= 4 m; max M + BF; F test; −1 m per degree of failure (10
+    points a degree): the text's values, pinned."""
+    text = d100.Rules(long_jump_run_up=4, failure_degree=10, drop_step=3)
     # M 4, F 45: BF 4, max 8
-    assert d100.long_jump(4, 45, 5, 45).distance == 8
+    assert d100.long_jump(4, 45, 5, 45, rules=text).distance == 8
     # 60 > 45: ceil(15/10) = 2 degrees: 6 m
-    failed = d100.long_jump(4, 45, 5, 60)
+    failed = d100.long_jump(4, 45, 5, 60, rules=text)
     assert (failed.degrees, failed.distance) == (2, 6)
     # 46 > 45: 1 degree
-    assert d100.long_jump(4, 45, 4, 46).degrees == 1
+    assert d100.long_jump(4, 45, 4, 46, rules=text).degrees == 1
     # F 5, roll 100: ceil(95/10) = 10 degrees, max 4 + 0: never below 0
-    assert d100.long_jump(4, 5, 4, 100).distance == 0
+    assert d100.long_jump(4, 5, 4, 100, rules=text).distance == 0
     rng = ScriptedRolls([1])
     with pytest.raises(EscarmoucheError, match="D100-JUMP-2"):
-        d100.roll_long_jump(GROLK, 3, rng)
+        d100.roll_long_jump(GROLK, 3, rng, rules=text)
     assert rng.used == 0
-    assert d100.roll_long_jump(GROLK, 4, rng).distance == 8
-    enc = started([ALDRIC, GROLK], [4, 10])
+    assert d100.roll_long_jump(GROLK, 4, rng, rules=text).distance == 8
+    enc = started([ALDRIC, GROLK], [4, 10], rules=text)
     enc.act("Aldric", "saut_en_longueur", ScriptedRolls([50]), elan=6)
     # Aldric M 4, F 40 (BF 4): 50 > 40, 1 degree: 7 m
     assert events(enc, "saut_en_longueur")[0].data["distance"] == 7

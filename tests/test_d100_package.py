@@ -174,12 +174,14 @@ def test_drop_jump_distribution_d100_jump_1(height: int, ag: int) -> None:
 
 
 def test_long_jump_distribution_d100_jump_2() -> None:
-    """D100-JUMP-2: M 4, F 40 (BF 4): 8 m on 1–40, 7 m on 41–50, 6 m on 51–60 …"""
-    law = d100.long_jump_distribution(4, 40, 5)
+    """D100-JUMP-2: M 4, F 40 (BF 4): 8 m on 1–40, 7 m on 41–50, 6 m on 51–60 … (10
+    points a degree of failure, a run-up of 4 m: the text's, pinned)"""
+    text = d100.Rules(failure_degree=10, long_jump_run_up=4)
+    law = d100.long_jump_distribution(4, 40, 5, text)
     assert law[8] == Fraction(40, 100) and law[7] == Fraction(10, 100)
     assert law[2] == Fraction(10, 100) and sum(law.values()) == 1
     with pytest.raises(IllegalActionError, match="D100-JUMP-2"):
-        d100.long_jump_distribution(4, 40, 3)
+        d100.long_jump_distribution(4, 40, 3, text)
 
 
 def test_weapon_descriptions_are_french_d100_atk_3() -> None:

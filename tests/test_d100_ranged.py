@@ -5,6 +5,7 @@ Expected values are derived by hand from the rules in the comments next to them.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -40,30 +41,34 @@ def test_line_of_sight_required_d100_ranged_3() -> None:
 
 
 def test_target_engaged_minus_20_d100_ranged_4() -> None:
-    """D100-RANGED-4: shooting at a target engaged in melee: −20 CT."""
-    t = target_number(BRUNE, "arc", distance=5, target_engaged=True)
+    """D100-RANGED-4: shooting at a target engaged in melee: −20 CT (the text's, pinned)."""
+    t = target_number(BRUNE, "arc", distance=5, target_engaged=True,
+                      rules=Rules(shooting_into_melee_modifier=-20))
     assert t.total == 30 and t.modifiers[0].rules == ("D100-RANGED-4",)
 
 
 def test_ranges_d100_ranged_5() -> None:
-    """D100-RANGED-5: bow 24/48: −20 beyond 24 m, allowed up to 96 m, impossible beyond."""
+    """D100-RANGED-5: bow 24/48: −20 beyond 24 m, allowed up to 96 m, impossible beyond
+    (the text's values, pinned whatever the edition's defaults)."""
+    text = Rules(beyond_short_range_modifier=-20, desperate_shot_modifier=0,
+                 max_range_factor=2, off_hand_modifier=-20, shooting_into_melee_modifier=-20)
     assert WEAPONS["arc"].short_range == 24 and WEAPONS["arc"].long_range == 48
-    short = target_number(BRUNE, "arc", distance=24)
+    short = target_number(BRUNE, "arc", distance=24, rules=text)
     assert (short.total, short.range_band) == (50, "courte")
-    long_ = target_number(BRUNE, "arc", distance=25)
+    long_ = target_number(BRUNE, "arc", distance=25, rules=text)
     assert (long_.total, long_.range_band) == (30, "longue")
-    desperate = target_number(BRUNE, "arc", distance=96)
+    desperate = target_number(BRUNE, "arc", distance=96, rules=text)
     assert (desperate.total, desperate.range_band) == (30, "désespérée")
     with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
-        target_number(BRUNE, "arc", distance=96.5)
+        target_number(BRUNE, "arc", distance=96.5, rules=text)
     for bad in (-1, None):
         with pytest.raises(EscarmoucheError, match="D100-RANGED-5"):
             target_number(BRUNE, "arc", distance=bad)
-    harsh = Rules(desperate_shot_modifier=-10)
+    harsh = dataclasses.replace(text, desperate_shot_modifier=-10)
     assert target_number(BRUNE, "arc", distance=60, rules=harsh).total == 20
     # all modifiers together: off hand, engaged target, long range, GM: 50-20-20-20+5
     every = target_number(BRUNE, "arbalete_de_poing", hand="non_directrice", distance=10,
-                          target_engaged=True, gm_modifier=5)
+                          target_engaged=True, gm_modifier=5, rules=text)
     assert every.total == -5
     assert [m.rules for m in every.modifiers] == [
         ("D100-ATK-5",), ("D100-RANGED-4",), ("D100-RANGED-5",), ("D100-RANGED-6",)]

@@ -124,10 +124,10 @@ def test_initiative_order_is_a_sorted_permutation_d100_init_2(ags: list[int], se
 
 def test_surprise_round_d100_surprise_1() -> None:
     """D100-SURPRISE-1: in round 1 only the non-surprised act, and the surprised can
-    neither parry nor dodge; from round 2 everyone acts."""
+    neither parry nor dodge (the ruling, pinned); from round 2 everyone acts."""
     grolk = fighter("Grolk", "monstres", ["esquive"], CC=45, E=35, Ag=30, B=11)
     enc = started([ALDRIC, grolk], [4, 10], surpris="monstres",
-                  equipement=two_weapon_grolk())
+                  equipement=two_weapon_grolk(), rules=Rules(surprised_can_defend=False))
     assert enc.state.order == ["Aldric"]
     assert "D100-SURPRISE-1" in events(enc, "surprise")[0].rules
     before = enc.to_json()
@@ -152,7 +152,8 @@ def test_surprised_can_defend_option_d100_surprise_1() -> None:
     assert setup.defence == "parade"
     with pytest.raises(EscarmoucheError, match="D100-SURPRISE-1"):
         attack_setup(ALDRIC, GROLK, defence="parade",
-                     guard=Guard(two_weapons=True, surprised=True))
+                     guard=Guard(two_weapons=True, surprised=True),
+                     rules=Rules(surprised_can_defend=False))
     with pytest.raises(EscarmoucheError, match="D100-SURPRISE-1"):
         started([ALDRIC, GROLK], [4, 10], surpris="dragons")
 

@@ -205,8 +205,9 @@ def test_actions_hook_lists_what_fits_d20_act_1() -> None:
 
 def test_out_of_turn_and_unknown_actions_d20_act_1() -> None:
     """D20-ACT-1: turn actions only on one's own turn; unknown actions and parameters
-    are rejected in French; free actions are allowed during another's turn."""
-    enc = started()
+    are rejected in French; free actions are allowed during another's turn. (Seven
+    squares is one more than the text's default speed 6, pinned.)"""
+    enc = started(d20.Rules(default_speed=6))
     assert_rejected(enc, "D20-ACT-1", "Gob", "attaquer", cible="Thorin")
     assert_rejected(enc, "CORE-ERR", "Thorin", "voler")  # the shared catalogue lookup
     assert_rejected(enc, "CORE-ERR", "Thorin", "attaque")  # the old id, no alias

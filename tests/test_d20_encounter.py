@@ -136,14 +136,16 @@ def test_golden_round_outcomes_by_hand() -> None:
 
 
 def test_results_and_odds_display_in_french() -> None:
-    """The book shows results and odds directly: French tables and sentences, no repr."""
+    """The book shows results and odds directly: French tables and sentences, no repr
+    (the save against the text's 10, pinned)."""
+    text = d20.Rules(save_target=10)
     shown = {
         "plan": d20.plan_turn(["simple", "simple"], action_points=1)._repr_html_(),
-        "save": d20.resolve_save(6, 5)._repr_html_(),
-        "save_odds": d20.save_odds(5)._repr_html_(),
-        "duration": d20.duration_odds(5, max_turns=3)._repr_html_(),
+        "save": d20.resolve_save(6, 5, rules=text)._repr_html_(),
+        "save_odds": d20.save_odds(5, rules=text)._repr_html_(),
+        "duration": d20.duration_odds(5, max_turns=3, rules=text)._repr_html_(),
         "initiative": d20.roll_initiative(roster(), ScriptedRolls(INIT_ROLLS))._repr_html_(),
-        "rules": d20.Rules()._repr_html_(),
+        "rules": d20.Rules(max_action_points_per_turn=None)._repr_html_(),  # pinned: no cap
     }
     for name, html in shown.items():
         assert not any(w in html for w in ("TurnPlan(", "SaveOdds(", "Fraction(", "Rules(")), name
@@ -178,8 +180,9 @@ def test_catalogue_every_action_documented_and_resolved() -> None:
 
 def test_error_kinds() -> None:
     """CORE-ERR: a bad value is a ParameterError, a forbidden move an IllegalActionError,
-    whatever the system; both leave the fight unchanged."""
-    enc = started()
+    whatever the system; both leave the fight unchanged (no action point to start with,
+    the text's default, pinned)."""
+    enc = started(d20.Rules(default_action_points=0))
     bad: list[tuple[type[EscarmoucheError], str, str, dict[str, Any]]] = [
         (ParameterError, "Thorin", "attaquer", {"cible": "Personne"}),
         (ParameterError, "Thorin", "attaquer", {"cible": "Gob", "portee": "loin"}),

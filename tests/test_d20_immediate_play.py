@@ -29,7 +29,10 @@ RAIDER_B = dataclasses.replace(RAIDER, name="Pillard B")
 
 def fight(roster: Sequence[Combatant], positions: dict[str, list[int]], dice: list[int],
           rounds: int, *, policy: object = None, **options: object) -> Encounter:
-    enc = Encounter("d20", list(roster), rules=d20.Rules(**options))  # type: ignore[arg-type]
+    # pinned: no action point to start with (the text's default), so that the raider's
+    # one standard action is all it has; a test names any other option it assumes
+    pinned: dict[str, object] = {"default_action_points": 0, **options}
+    enc = Encounter("d20", list(roster), rules=d20.Rules(**pinned))  # type: ignore[arg-type]
     rng = ScriptedRolls(dice)
     enc.start(rng, positions=positions)
     enc.run(rng, max_turns=rounds, policy=policy)
@@ -56,9 +59,9 @@ def test_an_attacked_halfling_takes_second_chance_which_cancels_the_attack_d20_i
     """D20-IMM-2: the raider attacks the halfling; her policy takes « Deuxième chance »,
     an interruption resolved before the attack, which it invalidates: the attack is
     cancelled, no die is rolled for it, and the raider's standard action stays spent
-    (the default: the raider makes no other attack this round)."""
+    (the original edition's ruling, pinned: the raider makes no other attack this round)."""
     roster, positions, dice = DUEL
-    enc = fight(roster, positions, dice, 1)
+    enc = fight(roster, positions, dice, 1, cancelled_action_spent=True)
     power = IMMEDIATE_POWERS["deuxieme_chance"]
     taken = [e for e in enc.log if e.kind == "interruption"]
     assert [(e.actor, e.data["name"], e.data["effect"]) for e in taken] == [

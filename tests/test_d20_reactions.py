@@ -94,8 +94,8 @@ def test_opportunity_attack_kills_mover_move_cancelled_d20_opp_1() -> None:
 def test_interrupt_kills_mover_move_cancelled_d20_imm_2() -> None:
     """D20-IMM-2: Pip's immediate interruption resolves before Gob's move: 10 + 4 = 14 ≥
     12, 2d6 = 3 + 4 = 7 ≥ 5 PV. The move is cancelled: Gob stays at (1, 1), dead; the
-    move action stays spent (Rules.cancelled_action_spent)."""
-    enc = to_gob(started())
+    move action stays spent (Rules.cancelled_action_spent, pinned)."""
+    enc = to_gob(started(d20.Rules(cancelled_action_spent=True)))
     rng = ScriptedRolls([10, 3, 4])
     enc.act("Gob", "deplacement", rng, chemin=[[2, 2]],
             reactions=[{"par": "Pip", "type": "interruption", "arme": "2d6",
@@ -302,7 +302,7 @@ def test_interruption_that_stops_a_move_d20_imm_2() -> None:
     stays on its square, alive. The move action stays spent by default, and is given
     back with Rules(cancelled_action_spent=False)."""
     decl = [{"par": "Pip", "type": "interruption", "effet": "arret", "nom": "Entrave"}]
-    enc = to_gob(started())
+    enc = to_gob(started(d20.Rules(cancelled_action_spent=True)))
     enc.act("Gob", "deplacement", chemin=[[2, 2]], reactions=decl)
     assert pos(enc, "Gob") == [1, 1] and not enc.fighter("Gob").out
     assert enc.fighter("Gob").flags["budget"]["actions"] == ["mouvement"]

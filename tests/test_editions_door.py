@@ -247,9 +247,12 @@ def test_no_rule_statement_writes_an_option_value_by_hand(
     write the old value without the new one (they read the engine through ``{{ … }}``),
     so no edition can publish a rule page that contradicts its own change. Options
     without a scalar alternative (a set of traits, a weapon, the action catalogue) have
-    nothing to state."""
+    nothing to state. The baseline is the last published edition's rules (pinned): the
+    book's prose was written for them, whatever the engine's defaults are today."""
+    from tests._edition_helpers import published_rules
+
     target = systems.get(system)
-    base = target.default_rules()
+    base = published_rules(system)
     spec = target.option(option)
     value = getattr(base, spec.name)
     other = other_value(spec, value)

@@ -28,6 +28,7 @@ from escarmouche.systems.d100.rules import Rules as D100Rules
 from escarmouche.systems.d100.rules import get_weapon
 from escarmouche.systems.rulebook.odds import hyperactive_slots
 from escarmouche.systems.rulebook.rules import Rules as RulebookRules
+from tests._edition_helpers import published_rules
 from tests.test_typography import problems
 
 #: options with no value to try, and why no standard situation can show them
@@ -73,8 +74,7 @@ def _alternatives(system: str, option: Any, value: object) -> list[object]:
 _CASES = [(name, o.name, alt)
           for name in systems.NAMES
           for o in systems.get(name).options()
-          for alt in _alternatives(name, o, getattr(systems.get(name).default_rules(),
-                                                    o.name))]
+          for alt in _alternatives(name, o, getattr(published_rules(name), o.name))]
 
 
 @pytest.mark.parametrize(("system", "option", "value"), _CASES,
@@ -82,9 +82,9 @@ _CASES = [(name, o.name, alt)
 def test_every_option_change_moves_a_standard_odds_cell(system: str, option: str,
                                                         value: object) -> None:
     """CORE-ERR, every option's rules: a change of the default leaves at least one
-    standard odds cell different, computed by the rules the engine plays."""
-    target = systems.get(system)
-    before = target.default_rules()
+    standard odds cell different, computed by the rules the engine plays (from the last
+    published edition's rules, pinned: the baseline a designer changes)."""
+    before = published_rules(system)
     after = dataclasses.replace(before, **{option: value})
     diffs = compare(standard_odds(system, before), standard_odds(system, after))
     assert len(diffs) == len(standard_odds(system, before))  # same tables, same rows
@@ -187,11 +187,13 @@ def test_hyperactive_second_slot_rb_speed_3() -> None:
 
 def test_d20_turn_budget_and_refund_d20_act_3_d20_opp_1() -> None:
     """D20-ACT-3: a cap on action points per turn caps the simple actions; D20-OPP-1: a
-    cancelled move is given back only when the ruling says so."""
-    assert most_actions("simple", action_points=3) == 4
+    cancelled move is given back only when the ruling says so (no cap and a spent
+    cancelled action, the original edition's, pinned)."""
+    text = d20.Rules(max_action_points_per_turn=None, cancelled_action_spent=True)
+    assert most_actions("simple", action_points=3, rules=text) == 4
     assert most_actions("simple", action_points=3,
                         rules=d20.Rules(max_action_points_per_turn=2)) == 0
-    table = {t.key: t for t in standard_odds("d20", d20.Rules())}["d20.cancelled"]
+    table = {t.key: t for t in standard_odds("d20", text)}["d20.cancelled"]
     given_back = {t.key: t for t in standard_odds(
         "d20", d20.Rules(cancelled_action_spent=False))}["d20.cancelled"]
     assert table.rows[0][1] == (Fraction(1), Fraction(1))

@@ -257,3 +257,27 @@ def test_an_out_of_range_declaration_is_one_french_line_core_err() -> None:
     assert "relances" in text and "\n" not in text
     with pytest.raises(ParameterError, match="relances au plus"):
         d12.Rules(max_initiative_rerolls=0)
+
+
+def test_the_previous_pdf_is_built_when_missing_then_archived(copy: Path) -> None:
+    """Publishing archives the previous edition's PDF; when it is neither archived nor
+    built, the builder given (the CLI's: the steps of make book) is asked for it once
+    every check passed, then it is archived; never when it is there."""
+    from escarmouche.editions.workflow import pdf_missing, pdf_name
+
+    TOOL.draft(copy, today=dt.date(2027, 1, 15))
+    write_words(copy / "editions" / "2.toml")
+    review_all(copy)
+    built = copy / "_build" / "html" / pdf_name(1)
+    asked: list[int] = []
+
+    def build(number: int) -> None:
+        asked.append(number)
+        built.parent.mkdir(parents=True, exist_ok=True)
+        built.write_bytes(b"%PDF-1.7 edition 1")
+
+    assert pdf_missing(copy, 1)
+    assert TOOL.publish(copy, build_pdf=build) == 2
+    assert asked == [1]
+    assert (copy / "editions" / "1" / pdf_name(1)).read_bytes() == b"%PDF-1.7 edition 1"
+    assert not pdf_missing(copy, 1)

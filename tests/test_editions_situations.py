@@ -25,6 +25,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.policies import get_policy
 from escarmouche.systems.base import Move
 from escarmouche.systems.d12.rules import CRITICAL_OPTIONS
+from tests._edition_helpers import published_rules
 from tests.test_editions_measured import NOT_MEASURED, _alternatives
 from tests.test_typography import problems
 
@@ -47,9 +48,10 @@ def _acts(system: str, option: str, n: int) -> list[str]:
     """The first duel (« standard », else a situation key) in which some other value of
     ``option`` changes at least one of ``n`` fights, on the same dice; ``[]`` when none
     does. The duels are played one at a time and the search stops at the first that
-    acts: the question is whether one exists."""
+    acts: the question is whether one exists. The baseline is the last published
+    edition's rules (pinned), the one a designer changes."""
     target = systems.get(system)
-    before = target.default_rules()
+    before = published_rules(system)
     for value in _alternatives(system, target.option(option), getattr(before, option)):
         after = dataclasses.replace(before, **{option: value})
         if paired_duels(target, before, after, n).acted:
@@ -192,7 +194,7 @@ def test_the_page_reports_the_halfling_duel_for_the_immediate_options_d20_imm_1(
     they do when a halfling between two raiders takes « Deuxième chance », and the page
     gives that duel's paired verdict, citing the rule."""
     d20: Any = systems.get("d20")
-    before = d20.default_rules()
+    before = published_rules("d20")  # pinned: the book's rules, the baseline changed
     other = next(v for v in (d20.option(option).choices or (True, False))
                  if v != getattr(before, option))
     after = dataclasses.replace(before, **{option: other})

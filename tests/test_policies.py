@@ -119,9 +119,12 @@ def test_d20_agressif_spends_an_action_point_prudent_keeps_it() -> None:
 
 def test_d20_move_then_attack_in_one_turn() -> None:
     """D20-ACT-1/2: a fighter out of reach moves (move action) then attacks (standard
-    action) in the same turn."""
+    action) in the same turn (no action point for a third, the text's default, pinned)."""
+    from escarmouche.systems import d20
+
     enc = Encounter("d20", [Combatant("Brune", "héros", {"PV": 30}),
-                            Combatant("Grolk", "orques", {"PV": 30})])
+                            Combatant("Grolk", "orques", {"PV": 30})],
+                    rules=d20.Rules(default_action_points=0))
     rng = ScriptedRolls([20, 1] + [15, 3] * 6)
     enc.start(rng, positions={"Brune": [0, 0], "Grolk": [4, 0]})
     enc.run(rng, max_turns=1)

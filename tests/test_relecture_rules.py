@@ -175,7 +175,7 @@ def test_b106_a_defence_refusal_counts_attempts_and_needs_no_gender() -> None:
     assert not any("paré " in t or "esquivé " in t for t in texts), texts
     enc = Encounter("d100", [perso("Grolk"), Combatant("Bertille", "y", {
         "CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": 40, "M": 4, "B": 10},
-        skills={"esquive"})])
+        skills={"esquive"})], rules=d100.Rules(surprised_can_defend=False))  # the ruling, pinned
     from escarmouche.dice import ScriptedRolls
 
     enc.start(ScriptedRolls([9, 1]), surpris="y")

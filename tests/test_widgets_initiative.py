@@ -70,6 +70,7 @@ def test_first_odds_rulebook_against_the_engine() -> None:
 
 def test_rulebook_timeline_turns_0_1_2_with_manual_dice() -> None:
     demo = InitiativeDemo("rulebook")
+    demo.options["place_hyperactivite"].value = "consecutive"  # pinned: the original ruling
     demo.dice.manual.value = True
     # Aldric 3 (critical success), Brune 40, Grolk 98 (critical failure), Vex 20
     demo.dice.dice.value = "3, 40, 98, 20"
@@ -105,6 +106,7 @@ def test_rulebook_ties_are_explained() -> None:
 
 def test_rulebook_hyperactive_slot_option() -> None:
     demo = InitiativeDemo("rulebook")
+    demo.options["place_hyperactivite"].value = "consecutive"  # pinned: the original ruling
     demo.dice.manual.value = True
     demo.dice.dice.value = "30, 40, 50, 20"
     demo.roll_button.click()

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from escarmouche import EscarmoucheError, systems
 from escarmouche.systems import d100
-from escarmouche.text.fmt import number
+from escarmouche.text.fmt import grouped, number
 from tests.test_widgets_tracker import ROWS
 from tests.toy_system import TOY
 
@@ -78,11 +78,11 @@ def test_a_decimal_where_a_whole_number_is_expected_is_refused_saying_so(typed: 
     value once, the bounds and the rule (D100-ATK-3)."""
     text = refusal(typed, WOUNDS)
     assert text == (f"Valeur « {typed.strip()} » refusée pour « blessures (B) » : un nombre "
-                    "entier entre 0 et 1000 est attendu, pas un nombre à virgule "
+                    "entier entre 0 et 1 000 est attendu, pas un nombre à virgule "
                     "(D100-ATK-3).")
 
 
-@pytest.mark.parametrize(("typed", "shown"), [("-3", "−3"), ("1001", "1001"),
+@pytest.mark.parametrize(("typed", "shown"), [("-3", "−3"), ("1001", "1 001"),
                                               ("99999999999", "99 999 999 999"),
                                               ("−999", "−999")])
 def test_out_of_bounds_is_refused_never_clamped(typed: str, shown: str) -> None:
@@ -90,14 +90,14 @@ def test_out_of_bounds_is_refused_never_clamped(typed: str, shown: str) -> None:
     field's one pair of bounds and its rule, whatever the size (D100-ATK-3)."""
     text = refusal(typed, WOUNDS)
     assert text == (f"Valeur {shown} refusée pour « blessures (B) » : un nombre entier "
-                    "entre 0 et 1000 est attendu (D100-ATK-3).")
+                    "entre 0 et 1 000 est attendu (D100-ATK-3).")
 
 
 @given(st.integers(-10**40, 10**40).filter(lambda n: not 0 <= n <= 1000))
 def test_any_value_out_of_bounds_names_the_same_bounds(n: int) -> None:
     text = refusal(str(n), WOUNDS)
-    assert "entre 0 et 1000 est attendu (D100-ATK-3)." in text
-    assert text.count(number(n).replace("\u202f", " ").replace("\u00a0", " ")) == 1
+    assert "entre 0 et 1 000 est attendu (D100-ATK-3)." in text
+    assert text.count(grouped(n).replace("\u202f", " ").replace("\u00a0", " ")) == 1
 
 
 @given(st.text(max_size=40))
@@ -118,7 +118,7 @@ def test_any_text_reads_in_bounds_or_is_refused_in_french_core_err(typed: str) -
 def test_text_that_is_not_a_number_is_refused(typed: str) -> None:
     text = refusal(typed, WOUNDS)
     assert text.startswith(f"Valeur « {typed} » refusée")
-    assert "un nombre entier entre 0 et 1000 est attendu" in text
+    assert "un nombre entier entre 0 et 1 000 est attendu" in text
 
 
 def test_an_empty_box_is_refused_unless_the_field_may_be_empty() -> None:
@@ -190,7 +190,7 @@ def test_the_wounds_box_refuses_inline_and_keeps_the_result(typed: str, why: str
     demo.def_b.value = typed
     assert why in demo.error_text.replace("\u202f", " ").replace("\u00a0", " ")
     assert "«\u00a0B du défenseur\u00a0»" in demo.error_text
-    assert "entre 0 et 1000 est attendu" in demo.error_text
+    assert "entre 0 et 1\u202f000 est attendu" in demo.error_text
     assert "(D100-ATK-3)" in demo.error_text
     assert (demo.output.value, demo.odds.value) == (shown, odds)
     demo.def_b.value = "12"

@@ -66,6 +66,7 @@ def test_rulebook_aggregate_option_and_aware_defenders() -> None:
 def test_d100_round_1_without_the_surprised() -> None:
     demo = SurpriseDemo()
     only(demo, "d100")
+    demo.options["d100"]["surpris_peut_se_defendre"].value = False  # pinned: the ruling
     demo.dice.manual.value = True
     demo.dice.dice.value = "5 5 5 5"  # Aldric 43, Brune 50, Grolk 30, Vex 45
     demo.roll_button.click()

@@ -23,6 +23,13 @@ wait on their kernels); ``pytest --nbval book`` later re-executes it and compare
 reader sees is what the engine produces now. Code cells tagged ``nbval-ignore-output``
 (the demos' widgets) are executed by nbval, their output not compared.
 
+Each notebook carries, in its metadata (``escarmouche``: an editor's mark, never shown on
+the reader's page), the twin it comes from and a digest of the cells made from it. A
+notebook whose cells no longer match that digest was edited by hand: building it again
+would lose the edit, so the tool refuses, naming the twin to edit instead (``--check``
+says so too). A notebook without the mark (built before it existed) gets it at its next
+build.
+
 The notebook is written deterministically, so that re-running on an unchanged engine
 changes no byte: fixed cell ids (``c000``, ``c001``…), no timings, no jupytext
 metadata, consecutive prints of a cell merged into one output, the widget state stored
@@ -32,6 +39,7 @@ model ids (random in the kernel) renamed in order of creation.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -103,13 +111,15 @@ def twin_of(notebook: Path) -> Path:
 
 
 def convert(twin: Path) -> Any:
-    """Read a twin as a clean notebook: fixed cell ids, only the kernelspec kept."""
+    """Read a twin as a clean notebook: fixed cell ids, only the kernelspec and the
+    editor's mark kept."""
     nb = jupytext.read(twin, fmt="md:myst")
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"c{i:03d}"
         tags = cell.get("metadata", {}).get("tags")
         cell["metadata"] = {"tags": list(tags)} if tags else {}
+    mark(nb, twin)
     return nb
 
 
@@ -117,6 +127,45 @@ def shape(nb: Any) -> list[tuple[str, str, list[str]]]:
     """What a twin decides of a notebook: each cell's type, source and tags."""
     return [(c.cell_type, c.source, list(c.get("metadata", {}).get("tags", [])))
             for c in nb.cells]
+
+
+#: the notebook metadata key of the editor's mark
+MARK = "escarmouche"
+
+
+def digest(nb: Any) -> str:
+    """A digest of the cells a twin decides (:func:`shape`)."""
+    text = json.dumps(shape(nb), ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def mark(nb: Any, twin: Path) -> None:
+    """Write the editor's mark in the notebook's metadata: the twin it is generated from
+    and the digest of its cells (never shown on the reader's page)."""
+    name = twin.relative_to(ROOT).as_posix() if twin.is_relative_to(ROOT) else str(twin)
+    nb.metadata[MARK] = {
+        "genere_depuis": name,
+        "cellules": digest(nb),
+        "note": f"Carnet généré depuis {name} par tools/book_notebooks.py : modifiez ce "
+                "jumeau, pas ce carnet.",
+    }
+
+
+def hand_edited(nb: Any) -> bool:
+    """The notebook's cells changed since it was generated (its mark's digest differs);
+    ``False`` for a notebook without the mark."""
+    stored = nb.metadata.get(MARK, {}).get("cellules")
+    return bool(stored) and stored != digest(nb)
+
+
+def hand_edit_refusal(out: Path, twin: Path) -> str:
+    """The French refusal of a notebook edited by hand, naming its twin."""
+    where = out.relative_to(ROOT).as_posix() if out.is_relative_to(ROOT) else str(out)
+    name = twin.relative_to(ROOT).as_posix() if twin.is_relative_to(ROOT) else str(twin)
+    page = name.removeprefix("book_src/").removesuffix(".md")
+    return (f"{where} a été modifié à la main depuis sa génération : ses cellules viennent "
+            f"de son jumeau {name}. Reportez-y la modification (ou annulez-la : git checkout "
+            f"{where}), puis relancez tools/book_notebooks.py {page}.")
 
 
 def check(paths: list[Path] | None = None) -> list[str]:
@@ -129,7 +178,10 @@ def check(paths: list[Path] | None = None) -> list[str]:
             problems.append(f"{out.relative_to(ROOT)} manque (jumeau {twin.relative_to(ROOT)}) :"
                             " lancez make refresh")
             continue
-        if shape(convert(twin)) != shape(nb_read(out, as_version=4)):
+        current = nb_read(out, as_version=4)
+        if shape(convert(twin)) != shape(current) and hand_edited(current):
+            problems.append(hand_edit_refusal(out, twin))
+        elif shape(convert(twin)) != shape(current):
             problems.append(
                 f"{out.relative_to(ROOT)} ne correspond plus à {twin.relative_to(ROOT)} : "
                 "lancez make refresh"
@@ -260,6 +312,11 @@ class ExampleFailed(Exception):
     reason and the twin to edit."""
 
 
+class HandEdited(ExampleFailed):
+    """A book notebook was edited by hand since it was generated: building it again would
+    lose the edit; the French message names the twin to edit instead."""
+
+
 def failure(path: Path, nb: Any, err: CellExecutionError) -> str:
     """The French account of a failed example: the notebook, the rank of its failing code
     cell and that cell's first line, the reason (the engine's French message, or the
@@ -321,9 +378,17 @@ def build(twin: Path) -> bool:
     out = target(twin)
     nb = convert(twin)
     changed = False
-    if not out.is_file() or shape(nb_read(out, as_version=4)) != shape(nb):
+    current = nb_read(out, as_version=4) if out.is_file() else None
+    if current is not None and shape(current) != shape(nb) and hand_edited(current):
+        raise HandEdited(hand_edit_refusal(out, twin))
+    if current is None or shape(current) != shape(nb):
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(nb_writes(nb) + "\n", encoding="utf-8")
+        changed = True
+    elif current.metadata.get(MARK) != nb.metadata[MARK]:
+        # a notebook built before the mark existed (or moved): marked now, cells kept
+        current.metadata[MARK] = nb.metadata[MARK]
+        out.write_text(nb_writes(current) + "\n", encoding="utf-8")
         changed = True
     return execute(out) or changed
 

@@ -146,7 +146,8 @@ def run(clone: Path) -> None:
          [python, "tools/edition.py", "--duels", "50"], clone, env)
     write_words(clone, "Deux parades par round, critiques explosifs au d12, réussites "
                 "critiques jusqu’à 8 au Rulebook.")
-    step("publication de l’édition", [python, "tools/edition.py", "--publier"], clone, env)
+    step("publication de l’édition", [python, "tools/edition.py", "--publier", "--sans-pdf"],
+         clone, env)
     step("pages « Ce qui a changé » de l’édition publiée",
          [python, "tools/edition.py", "--pages", "--duels", "50"], clone, env)
     # the second revision: other options, a bound, and a rewording
@@ -164,7 +165,8 @@ def run(clone: Path) -> None:
     write_words(clone, "Cinq relances au plus au d12, l’action immédiate revient à chaque "
                 "round au d20, la moyenne des groupes pour la surprise au Rulebook, et une "
                 "reformulation de D12-INIT-5.")
-    step("publication de la seconde édition", [python, "tools/edition.py", "--publier"],
+    step("publication de la seconde édition",
+         [python, "tools/edition.py", "--publier", "--sans-pdf"],
          clone, env)
     step("pages des éditions publiées",
          [python, "tools/edition.py", "--pages", "--duels", "50"], clone, env)

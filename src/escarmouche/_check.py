@@ -24,7 +24,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TypeVar
 
 from escarmouche.errors import HIDDEN, EscarmoucheError, ParameterError, invalid
-from escarmouche.text.fmt import join, number, quote
+from escarmouche.text.fmt import grouped, join, quote
 
 __all__ = [
     "MAX_ITEMS",
@@ -67,7 +67,7 @@ def integer(field: str, value: object, *, lo: int, hi: int, rule: str, who: str 
     """An integer in ``lo``–``hi`` (a ``bool`` is refused)."""
     if not is_int(value) or not lo <= value <= hi:  # type: ignore[operator]
         raise invalid(field, value, rule,
-                      f"un nombre entier entre {number(lo)} et {number(hi)} est attendu"
+                      f"un nombre entier entre {grouped(lo)} et {grouped(hi)} est attendu"
                       f"{_for(who)}", kind=kind, label=label)
     assert isinstance(value, int)
     return value
@@ -78,7 +78,7 @@ def real(field: str, value: object, *, lo: float, hi: float, rule: str, who: str
     ok = (is_int(value) or isinstance(value, float)) and math.isfinite(value)  # type: ignore[arg-type]
     if not ok or not lo <= value <= hi:  # type: ignore[operator]
         raise invalid(field, value, rule,
-                      f"un nombre entre {number(lo)} et {number(hi)} est attendu{_for(who)}")
+                      f"un nombre entre {grouped(lo)} et {grouped(hi)} est attendu{_for(who)}")
     assert isinstance(value, int | float)
     return value
 
@@ -106,7 +106,7 @@ def text(field: str, value: object, rule: str, *, max_len: int = 200) -> str:
     if (not isinstance(value, str) or not value.strip() or len(value) > max_len
             or not _printable(value)):
         raise invalid(field, value if isinstance(value, str) and _printable(value) else "…",
-                      rule, f"un texte non vide d’au plus {number(max_len)} caractères "
+                      rule, f"un texte non vide d’au plus {grouped(max_len)} caractères "
                       "lisibles est attendu")
     return value
 
@@ -129,7 +129,7 @@ def identifiers(field: str, value: object, rule: str, *, max_len: int = 100,
     if isinstance(value, str | bytes) or not isinstance(value, Collection):
         raise invalid(field, value, rule, f"un ensemble d’identifiants est attendu{_for(who)}")
     if len(value) > max_len:
-        raise invalid(field, len(value), rule, f"au plus {number(max_len)} éléments")
+        raise invalid(field, len(value), rule, f"au plus {grouped(max_len)} éléments")
     for item in value:
         if not isinstance(item, str) or not _IDENT.fullmatch(item):
             raise invalid(field, item, rule, "identifiant en minuscules ASCII attendu, par "
@@ -163,7 +163,7 @@ def sequence(field: str, value: object, rule: str, *, max_len: int = MAX_ITEMS,
         raise invalid(field, value, rule, "une liste est attendue")
     if not min_len <= len(value) <= max_len:
         raise invalid(field, len(value), rule,
-                      f"entre {number(min_len)} et {number(max_len)} éléments sont attendus")
+                      f"entre {grouped(min_len)} et {grouped(max_len)} éléments sont attendus")
     return value
 
 
@@ -173,7 +173,7 @@ def mapping(field: str, value: object, rule: str, *, max_len: int = MAX_ITEMS
     if not isinstance(value, Mapping):
         raise invalid(field, value, rule, "un dictionnaire (nom → valeur) est attendu")
     if len(value) > max_len:
-        raise invalid(field, len(value), rule, f"au plus {number(max_len)} entrées")
+        raise invalid(field, len(value), rule, f"au plus {grouped(max_len)} entrées")
     return value
 
 
@@ -193,7 +193,7 @@ def plain_value(field: str, value: object, rule: str, *, max_depth: int = 8,
         seen += 1
         if seen > max_items or depth > max_depth:
             raise invalid(field, HIDDEN, rule, f"valeur trop grande ou trop imbriquée (au plus "
-                          f"{number(max_items)} éléments sur {max_depth} niveaux)")
+                          f"{grouped(max_items)} éléments sur {max_depth} niveaux)")
         if node is None or isinstance(node, bool):
             continue
         if isinstance(node, int):
@@ -205,7 +205,7 @@ def plain_value(field: str, value: object, rule: str, *, max_depth: int = 8,
         elif isinstance(node, str):
             if len(node) > max_text or not _printable(node):
                 raise invalid(field, HIDDEN, rule, f"un texte lisible d’au plus "
-                              f"{number(max_text)} caractères est attendu")
+                              f"{grouped(max_text)} caractères est attendu")
         elif isinstance(node, list | tuple):
             stack.extend((item, depth + 1) for item in node)
         elif isinstance(node, dict):

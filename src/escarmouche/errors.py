@@ -244,13 +244,13 @@ def shown(value: object, _depth: int = 0) -> str:
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, int | float | Fraction):
-        from escarmouche.text.fmt import number
+        from escarmouche.text.fmt import grouped
 
         if isinstance(value, float) and not math.isfinite(value):
             return "NaN" if math.isnan(value) else ("moins " if value < 0 else "") + "l’infini"
         if abs(value) >= 10**SHOWN_MAX:
             return "un nombre de plus de 60 chiffres"
-        return number(value, digits=6)
+        return grouped(value, digits=6)
     if isinstance(value, str):
         value = value.translate(_ONE_LINE)  # a message is one line
         text = value if len(value) <= SHOWN_MAX else value[: SHOWN_MAX - 1] + "…"

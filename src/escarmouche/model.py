@@ -115,7 +115,7 @@ class Combatant:
     Traceback (most recent call last):
       ...
     escarmouche.errors.ParameterError: Valeur « 40 » refusée pour « CC » : un nombre entier
-    entre −1000 et 1000 est attendu pour « Grolk » (CORE-ERR).
+    entre −1 000 et 1 000 est attendu pour « Grolk » (CORE-ERR).
     >>> Combatant("Grolk", "orques", skills={"Esquive"})  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...

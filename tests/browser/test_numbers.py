@@ -24,13 +24,13 @@ PAGE = "book/demos/parade-esquive.html"
 #: what is typed → what the banner says (spaces normalised), one refusal each
 TYPED = [
     ("12,5", "Valeur « 12,5 » refusée pour « B du défenseur » : un nombre entier entre 0 "
-             "et 1000 est attendu, pas un nombre à virgule (D100-ATK-3)."),
+             "et 1 000 est attendu, pas un nombre à virgule (D100-ATK-3)."),
     ("12.5", "Valeur « 12.5 » refusée pour « B du défenseur » : un nombre entier entre 0 "
-             "et 1000 est attendu, pas un nombre à virgule (D100-ATK-3)."),
-    ("-3", "Valeur −3 refusée pour « B du défenseur » : un nombre entier entre 0 et 1000 "
+             "et 1 000 est attendu, pas un nombre à virgule (D100-ATK-3)."),
+    ("-3", "Valeur −3 refusée pour « B du défenseur » : un nombre entier entre 0 et 1 000 "
            "est attendu (D100-ATK-3)."),
     ("99999999999", "Valeur 99 999 999 999 refusée pour « B du défenseur » : un nombre "
-                    "entier entre 0 et 1000 est attendu (D100-ATK-3)."),
+                    "entier entre 0 et 1 000 est attendu (D100-ATK-3)."),
 ]
 
 BANNER_TEXT = """(live) => {

@@ -18,7 +18,7 @@ from escarmouche import Combatant, _check
 from escarmouche.errors import HIDDEN, invalid
 from escarmouche.options import Option
 from escarmouche.savefile import parse_json
-from escarmouche.text.fmt import de, number
+from escarmouche.text.fmt import de, grouped
 
 __all__ = [
     "NumberField",
@@ -61,8 +61,8 @@ def bounded(text: object, field: str, rule: str = "CORE-ERR", max_len: int = MAX
     if not isinstance(text, str):
         raise invalid(field, text, rule, "un texte est attendu")
     if len(text) > max_len:
-        raise invalid(field, HIDDEN, rule, f"un texte d’au plus {number(max_len)} caractères "
-                      f"est attendu, il en a {number(len(text))}")
+        raise invalid(field, HIDDEN, rule, f"un texte d’au plus {grouped(max_len)} caractères "
+                      f"est attendu, il en a {grouped(len(text))}")
     return text
 
 
@@ -101,7 +101,7 @@ class NumberField:
     def wanted(self) -> str:
         """« un nombre entier entre 0 et 100 est attendu » (« un nombre » for a decimal)."""
         kind = "un nombre" if self.decimal else "un nombre entier"
-        return f"{kind} entre {number(self.lo)} et {number(self.hi)} est attendu"
+        return f"{kind} entre {grouped(self.lo)} et {grouped(self.hi)} est attendu"
 
 
 def parse_number(text: object, field: NumberField) -> int | float | None:
@@ -120,7 +120,7 @@ def parse_number(text: object, field: NumberField) -> int | float | None:
     ...     parse_number("12,5", blessures)
     ... except ValueError as err:
     ...     print(err.refusal())  # doctest: +NORMALIZE_WHITESPACE
-    Valeur « 12,5 » refusée pour « blessures (B) » : un nombre entier entre 0 et 1000 est
+    Valeur « 12,5 » refusée pour « blessures (B) » : un nombre entier entre 0 et 1 000 est
     attendu, pas un nombre à virgule (D100-ATK-3).
     """
     typed = bounded(text, field.label, field.rule, max_len=MAX_NUMBER_TEXT)
@@ -166,8 +166,8 @@ def parse_dice_list(text: str) -> list[int]:
                       "des dés séparés par des virgules ou des espaces, par exemple "
                       "« 37, 4, 12 »", label="dés manuels")
     if len(tokens) > MAX_MANUAL_DICE:
-        raise invalid("dés", HIDDEN, "CORE-RNG", f"au plus {number(MAX_MANUAL_DICE)} "
-                      f"résultats, il y en a {number(len(tokens))}", label="dés manuels")
+        raise invalid("dés", HIDDEN, "CORE-RNG", f"au plus {grouped(MAX_MANUAL_DICE)} "
+                      f"résultats, il y en a {grouped(len(tokens))}", label="dés manuels")
     values: list[int] = []
     for i, token in enumerate(tokens, start=1):
         if not _DIGITS.match(token):

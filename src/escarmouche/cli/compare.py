@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_json())
         return 0
-    print(result.headline(variant))
+    print(result.headline(variant, touched=True, rules=not args.fichier_b))
     print(result.table())
     print(legend)
     if args.sortie:

@@ -53,6 +53,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="retire la publication de l’édition N, la dernière publiée : "
                         "son instantané est effacé, sa fiche redevient un brouillon et "
                         "ses pages sont refaites")
+    p.add_argument("--sans-pdf", action="store_true",
+                   help="avec --publier : ne construit pas le PDF de l’édition précédente "
+                        "quand il manque (il n’est alors pas archivé)")
     p.add_argument("--pages", action="store_true",
                    help="reconstruit seulement les pages « Ce qui a changé »")
     p.add_argument("--sans-carnets", action="store_true",
@@ -61,6 +64,35 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help=f"duels simulés par jeu de règles (défaut : {DUELS})")
     p.set_defaults(_parser=p)
     return p
+
+
+#: the steps of ``make book`` that give the whole-book PDF (tools/ of a book checkout)
+PDF_STEPS = ("ensure_chromium.py", "build_site.py", "build_pdf.py")
+
+
+def _pdf_builder(root: Path) -> Any:
+    """Build the book and its PDF on demand at publish time, for the archive of the
+    previous edition (``None`` outside a book checkout with its tools)."""
+    import subprocess
+
+    tools = root / "tools"
+    if not all((tools / step).is_file() for step in PDF_STEPS):
+        return None
+
+    def build(number: int) -> None:
+        print(f"Le PDF de l’édition {number} n’est ni archivé ni construit : construction "
+              "du livre et de son PDF avant de publier (les étapes de make book, quelques "
+              "minutes)…", flush=True)
+        for step in PDF_STEPS:
+            done = subprocess.run([sys.executable, str(tools / step)], cwd=root, check=False)
+            if done.returncode != 0:
+                raise SystemExit(
+                    f"La construction du PDF de l’édition {number} a échoué "
+                    f"(tools/{step}) : rien n’a été publié. Construisez le livre (make "
+                    "book) puis publiez de nouveau, ou publiez sans archiver ce PDF "
+                    "(--sans-pdf).")
+
+    return build
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,15 +120,17 @@ def run(args: argparse.Namespace) -> int:
                   f"editions/{args.depublier}/ est effacé, editions/{args.depublier}.toml "
                   f"redevient un brouillon ; la dernière édition publiée est la {last}.")
         elif args.publier:
-            number = publish(root, again=args.refaire)
+            number = publish(root, again=args.refaire,
+                             build_pdf=None if args.sans_pdf else _pdf_builder(root))
             print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
             from escarmouche.editions.workflow import pdf_name
 
             kept = root / "editions" / str(number - 1) / pdf_name(number - 1)
             if number > 1 and not args.refaire and not kept.is_file():
                 print(f"Attention\u00a0: le PDF de l’édition {number - 1} n’a pas été "
-                      f"archivé (_build/html/{pdf_name(number - 1)} manque). Construisez le "
-                      "livre (make book) avant de publier\u202f; pour le rattraper, "
+                      f"archivé (_build/html/{pdf_name(number - 1)} manque, et --sans-pdf "
+                      "ou l’absence des outils du livre l’a laissé non construit)\u202f; "
+                      "pour le rattraper, "
                       f"retirez l’édition (--depublier {number}), lancez make book, puis "
                       "publiez de nouveau.", file=sys.stderr)
         elif not args.pages:

@@ -39,7 +39,7 @@ import dataclasses
 import datetime as dt
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from escarmouche.editions.data import (
@@ -69,6 +69,7 @@ __all__ = [
     "book_reviews",
     "draft",
     "merge_written",
+    "pdf_missing",
     "pdf_name",
     "printed_boxes",
     "publish",
@@ -241,8 +242,12 @@ def printed_boxes(root: Path) -> dict[str, str]:
     return {rule: fill(text) if fill else text for rule, text in ruling_texts(root).items()}
 
 
-def publish(root: Path, *, again: bool = False) -> int:
+def publish(root: Path, *, again: bool = False,
+            build_pdf: Callable[[int], None] | None = None) -> int:
     """Freeze the newest edition: write its snapshot ``editions/<n>/``; its number.
+    ``build_pdf(n)``, when given, builds the book's PDF of edition ``n`` (the previous
+    one) when it is neither archived nor built, once every check passed, so that it is
+    archived (:func:`archive_pdf`) before the new edition replaces it.
     ``again``: rewrite the snapshot of an edition already published (after a change of
     the book's examples that is not a change of rules, so that the next edition's page
     lists only what the rules changed)."""
@@ -269,6 +274,8 @@ def publish(root: Path, *, again: bool = False) -> int:
     if last_published(root) >= newest and not again:
         raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
                          "instantané).")
+    if build_pdf is not None and not again and pdf_missing(root, newest - 1):
+        build_pdf(newest - 1)
     archive_pdf(root, newest - 1)
     take_snapshot(root).write(root / "editions" / str(newest))
     return newest
@@ -314,6 +321,14 @@ def _count_examples(n: int) -> str:
 def pdf_name(number: int) -> str:
     """The whole-book PDF of edition ``number`` (``tools/build_pdf.py`` writes it)."""
     return f"escarmouche-edition-{number}.pdf"
+
+
+def pdf_missing(root: Path, number: int) -> bool:
+    """Edition ``number`` is published but its PDF is neither archived nor built."""
+    folder = root / "editions" / str(number)
+    return (number >= 1 and (folder / "rules.json").exists()
+            and not (folder / pdf_name(number)).exists()
+            and not (root / "_build" / "html" / pdf_name(number)).is_file())
 
 
 def archive_pdf(root: Path, number: int) -> Path | None:

@@ -55,7 +55,7 @@ from escarmouche.simulation.runner import (
     _workers,
 )
 from escarmouche.simulation.sequential import _play_batch, default_processes, run_batches
-from escarmouche.text.fmt import number, plural
+from escarmouche.text.fmt import number, percent, plural
 from escarmouche.text.typo import typographie
 
 __all__ = ["CompareRun", "Comparison", "compare", "compare_steps", "fighters", "run_plan",
@@ -69,6 +69,8 @@ class Comparison(ShownAsTable):
 
     ``a_only``/``b_only``: per side, the fights A won and B did not, and the reverse;
     ``changed``: the fights whose winner differs (``None`` when not counted);
+    ``touched``: the paired fights that end otherwise in any way (winner, length,
+    survivors, wounds), ``None`` when not counted: 0 says that what differs never played;
     ``paired``: ``False`` when the rosters' fights do not pair (different numbers of
     fighters); ``precision``: the half-width asked (a rate, 0.02 for ± 2 points) when
     the run stopped at a precision, ``None`` for a fixed number of fights."""
@@ -81,6 +83,7 @@ class Comparison(ShownAsTable):
     changed: int | None = None
     paired: bool = True
     precision: float | None = None
+    touched: int | None = None
 
     def difference(self, side: str) -> tuple[float, float, float]:
         """(B − A, low, high) for the win rate of ``side``: the paired Wald 95 %
@@ -135,7 +138,8 @@ class Comparison(ShownAsTable):
             f"Précision demandée ({asked}) non atteinte après {n} par jeu de règles : "
             f"l’intervalle de confiance à 95 % {kind} est celui des combats joués.")
 
-    def headline(self, variant: str | None = None) -> str:
+    def headline(self, variant: str | None = None, *, touched: bool = False,
+                 rules: bool = False) -> str:
         """What a designer reads first, in French: per side, how many points of wins
         the variant B gains or loses with its 95 % interval, how many fights changed
         winner, how many fights it took. ``variant`` names B in the sentence (default:
@@ -143,7 +147,24 @@ class Comparison(ShownAsTable):
         la, lb = self.labels
         who = variant if variant is not None else f"{lb} plutôt qu’avec {la}"
         diffs = [(side, self.interval(side)[0], self.half(side)) for side in self.a.sides]
+        # ``touched``: also say in how many fights what differs played (``escarmouche
+        # compare``); ``rules``: what differs is rules (« les règles changées »)
+        if touched and self.paired and self.touched == 0:
+            what = ("les règles changées n’y ont jamais joué" if rules
+                    else f"ce qui diffère entre {la} et {lb} n’y a jamais joué")
+            return typographie(
+                f"Aucun des {number(self.a.n)} combats ne finit autrement (même vainqueur, "
+                f"même durée, mêmes blessures, sur les mêmes dés) : {what}, d’où un écart "
+                f"nul. {self.how_many()}")
         parts = [difference_sentence(diffs, who)]
+        if touched and self.paired and self.touched is not None:
+            fights = (f"{number(self.touched)} {'combat' if self.touched < 2 else 'combats'} "
+                      f"sur {number(self.a.n)} ({percent(self.touched / self.a.n)})")
+            parts.append(typographie(
+                f"Les règles changées ont joué dans {fights} : vainqueur, durée ou blessures "
+                "y diffèrent." if rules else
+                f"{la} et {lb} finissent autrement dans {fights} : vainqueur, durée ou "
+                "blessures."))
         if not self.paired:
             parts.append(typographie(
                 "Les deux combats n’alignent pas le même nombre de combattants : leurs dés "
@@ -201,6 +222,7 @@ class Comparison(ShownAsTable):
         return {"a": self.a.to_json(), "b": self.b.to_json(), "libelles": list(self.labels),
                 "ecarts": diffs, "intervalle": kind, "apparie": self.paired,
                 "combats": self.a.n, "vainqueur_change": self.changed,
+                "combats_touches": self.touched,
                 "precision_demandee": self.precision, "precision_atteinte": self.reached,
                 "phrase": self.headline()}
 
@@ -304,7 +326,8 @@ def compare(roster_a: object, roster_b: object, n: int | None = None, *, seed: i
     a_only = {k[2:]: v for k, v in counts.items() if k.startswith("a:")}
     b_only = {k[2:]: v for k, v in counts.items() if k.startswith("b:")}
     return Comparison(_balance(ra, ta, seed, sides_a), _balance(rb, tb, seed, sides_b),
-                      a_only, b_only, labels, changed, paired, rate)
+                      a_only, b_only, labels, changed, paired, rate,
+                      counts.get("touched", 0) if paired else None)
 
 
 
@@ -382,4 +405,5 @@ class CompareRun:
         return Comparison(_balance(ra, ta, seed, sides), _balance(rb, tb, seed, sides),
                           {k[2:]: v for k, v in counts.items() if k.startswith("a:")},
                           {k[2:]: v for k, v in counts.items() if k.startswith("b:")},
-                          self.labels, counts.get("changed", 0), self.paired, self.rate)
+                          self.labels, counts.get("changed", 0), self.paired, self.rate,
+                          counts.get("touched", 0) if self.paired else None)

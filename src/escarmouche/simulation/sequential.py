@@ -76,6 +76,8 @@ def _play_batch(batch: _Job) -> tuple[list[_Tally], list[Counter[str]]]:
             t.add(r)
         first = results[0].winner
         for counts, r in zip(pairs, results[1:], strict=True):
+            if r != results[0]:  # winner, length, survivors or wounds: the fight differs
+                counts["touched"] += 1
             if r.winner != first:
                 counts["changed"] += 1
                 if first is not None:

@@ -34,6 +34,7 @@ __all__ = [
     "die_of",
     "fixed",
     "fraction",
+    "grouped",
     "join",
     "number",
     "ordinal",
@@ -115,6 +116,23 @@ def number(x: Number, digits: int = 2) -> str:
         return (MINUS if x < 0 else "") + _group(str(abs(x)))
     value = _exact(x)
     return _fixed(_round_half_away(value * 10**digits), digits, strip=True)
+
+
+def grouped(x: Number, digits: int = 2) -> str:
+    """:func:`number`, with a four-digit whole part grouped too: how a refusal writes a
+    value or a bound (« entre 1 et 1 000 », « Valeur 5 000 refusée »), so that
+    every number of one sentence reads alike.
+
+    >>> grouped(5000), grouped(-1000), grouped(999), grouped(12345), grouped(Fraction(5001, 2))
+    ('5 000', '−1 000', '999', '12 345', '2 500,5')
+    """
+    text = number(x, digits)
+    sign = MINUS if text.startswith(MINUS) else ""
+    body = text.removeprefix(MINUS)
+    whole, comma, rest = body.partition(",")
+    if len(whole) == 4 and whole.isdigit():
+        whole = f"{whole[0]}{NNBSP}{whole[1:]}"
+    return f"{sign}{whole}{comma}{rest}"
 
 
 def fixed(x: Number, digits: int = 2) -> str:

@@ -302,7 +302,7 @@ def drop_jump_distribution(height: float, ag: int, rules: Rules = DEFAULT_RULES
     """D100-JUMP-1: the height fallen, exactly (0: a perfect jump), for a drop of
     ``height`` metres with Ag ``ag``; from :func:`resolve_drop_jump` at every roll.
 
-    >>> drop_jump_distribution(4, 35)[0]
+    >>> drop_jump_distribution(4, 35, Rules(drop_step=3))[0]
     Fraction(49, 400)
     """
     first = resolve_drop_jump(height, ag, [1] * 10_000, rules=rules)
@@ -390,7 +390,7 @@ def shot_odds(ct: int, distance: float, rules: Rules = DEFAULT_RULES, *,
     target_number` (D100-RANGED-4/5); 0 when the shot is impossible (beyond
     ``max_range_factor`` times the long range).
 
-    >>> shot_odds(45, 40)
+    >>> shot_odds(45, 40, Rules(beyond_short_range_modifier=-20))
     Fraction(1, 4)
     """
     shooter = Combatant("Tireur", "a", {"CT": ct})

@@ -642,7 +642,7 @@ def cap_odds(rules: Rules = DEFAULT_RULES) -> dict[str, Fraction]:
     * ``"departage"``: two fighters tied in their group roll ``max_roll_off_rounds``
       equal d12 in a row (D12-INIT-4, ``_roll_off``).
 
-    >>> cap_odds()["departage"] == Fraction(1, 12) ** 20
+    >>> cap_odds(Rules(max_roll_off_rounds=20))["departage"] == Fraction(1, 12) ** 20
     True
     >>> f"{float(cap_odds(Rules(max_initiative_rerolls=5))['relances']):.3f}"
     '0.220'

@@ -82,7 +82,7 @@ def save_odds(bonus: int = 0, *, rules: Rules | None = None) -> SaveOdds:
     """The exact probability that a saving throw with ``bonus`` succeeds (D20-END-1),
     from the exact law of 1d20 (:func:`escarmouche.dice.distribution`).
 
-    >>> save_odds(5).success
+    >>> save_odds(5, rules=Rules(save_target=10)).success
     Fraction(4, 5)
     """
     r = check_rules(rules)
@@ -226,7 +226,7 @@ def opportunity_odds(bonus: int, rules: Rules | None = None, *, damage_at_least:
     defence_of`, D20-OPP-2) and deals at least ``damage_at_least`` damage (never below
     0), from :func:`~escarmouche.systems.d20.actions.resolve_attack` at every d20 face.
 
-    >>> opportunity_odds(2)
+    >>> opportunity_odds(2, Rules(default_defence=10))
     Fraction(13, 20)
     """
     r = check_rules(rules)
