@@ -1,7 +1,8 @@
 """The tracker's own save (issue 27: files users keep have a versioned JSON Schema): the
-fight, its undo history and the fighters hidden from the players, checked against the
-published ``suivi-2.schema.json`` on import (format 1 still read); a damaged one is refused in French and the
-fight on screen is kept. Rule IDs: CORE-LOG (saves), D100-ATK-1 (the fight played)."""
+fight, its undo history, the fighters hidden from the players and the « caché » steps,
+checked against the published ``suivi-2.schema.json`` on import (format 1 still read); a
+damaged one is refused in French and the fight on screen is kept. Rule IDs: CORE-LOG
+(saves), D100-ATK-1 (the fight played)."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ def test_the_save_keeps_the_cache_steps_so_annuler_works_after_a_reload_core_log
     steps.record(history, "Grolk", True)
     text = tracker_save(enc, history, hidden, steps)
     assert _schema.validate("suivi-2", json.loads(text)) is None
-    back, back_history, back_hidden, back_steps = load_tracker_save_steps(text)
+    _, back_history, back_hidden, back_steps = load_tracker_save_steps(text)
     assert back_hidden == {"Grolk"}
     assert back_steps.undo_label(back_history) == "Caché aux joueurs\u00a0: Grolk"
     assert back_steps.undo(back_history, back_hidden) is not None

@@ -349,9 +349,12 @@
     }, function () {
       box.hidden = true;
     });
-    var kept = "";
     button.addEventListener("click", function () {
-      persist().then(function (answer) { kept = answer; });
+      // asked at the tap (a user gesture), and said once Python is saved: the answer
+      // may come after the download, so it is waited for, not read when it happens to be set
+      var kept = persist();
+      // the reader asked for the book too: its precache need not wait for a quiet moment
+      register();
       button.disabled = true;
       bar.hidden = false;
       box.setAttribute("data-state", "busy");
@@ -362,10 +365,12 @@
         bar.removeAttribute("value"); // indeterminate: Python starts once, ~1 to 5 s
         text.textContent = "Préparation du démarrage rapide de Python…";
       }).then(function (p) {
-        bar.hidden = true;
-        button.hidden = true;
-        text.textContent = cachedText(p) + kept;
-        box.setAttribute("data-state", "cached");
+        return kept.then(function (answer) {
+          bar.hidden = true;
+          button.hidden = true;
+          text.textContent = cachedText(p) + answer;
+          box.setAttribute("data-state", "cached");
+        });
       }, function (error) {
         bar.hidden = true;
         button.disabled = false;
@@ -413,8 +418,11 @@
     });
   }
 
+  var registered = false;
+
   function register() {
-    if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+    if (registered || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+    registered = true;
     navigator.serviceWorker.addEventListener("controllerchange", function () {
       // The first install takes control without a reload; a new edition, on request only.
       if (reloading) location.reload();
