@@ -420,6 +420,20 @@
 
   var registered = false;
 
+  /** A first install that fails (a precached file that did not come) never makes the
+   * worker ready: the page says so instead of staying silent (issue 45). */
+  function saysIfNotSaved(registration) {
+    var worker = registration && registration.installing;
+    if (!worker || registration.active) return;
+    worker.addEventListener("statechange", function () {
+      if (worker.state !== "redundant" || registration.active) return;
+      Array.prototype.forEach.call(document.querySelectorAll(".escarmouche-offline-book"), function (said) {
+        said.textContent = " Le livre n’a pas pu être enregistré sur cet appareil" + NNBSP +
+          "; il le sera à la prochaine visite avec le réseau.";
+      });
+    });
+  }
+
   function register() {
     if (registered || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
     registered = true;
@@ -428,7 +442,10 @@
       if (reloading) location.reload();
     });
     navigator.serviceWorker.register(new URL("sw.js", ROOT).href, { scope: ROOT.href })
-      .then(watch, function (error) {
+      .then(function (registration) {
+        watch(registration);
+        saysIfNotSaved(registration);
+      }, function (error) {
         console.warn("[escarmouche] service worker", error);
       });
   }
