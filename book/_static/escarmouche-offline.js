@@ -475,7 +475,8 @@
   };
   // The book's precache (about 16 MB, the PDF included) must not compete with Python's
   // start on a first visit (issue 45): it waits for a quiet moment after the page has
-  // loaded, and for Python to be up when a page has started it (holdPrecache).
+  // loaded, and for « Prêt » when a page has started Python (holdPrecache), then for the
+  // page to be idle again.
   var holds = [];
   function holdPrecache(promise) {
     holds.push(Promise.resolve(promise).catch(function () {}));
@@ -484,7 +485,10 @@
     setTimeout(function () {
       var idle = function () {
         var cap = new Promise(function (resolve) { setTimeout(resolve, 60000); });
-        Promise.race([Promise.all(holds), cap]).then(register);
+        Promise.race([Promise.all(holds), cap]).then(function () {
+          if ("requestIdleCallback" in window) window.requestIdleCallback(register, { timeout: 3000 });
+          else register();
+        });
       };
       if ("requestIdleCallback" in window) window.requestIdleCallback(idle, { timeout: 5000 });
       else idle();
