@@ -297,6 +297,53 @@ TAP_AT_PAINT = """
 """
 
 
+#: « Prêt » as the GM sees it (issue 45): the page the GM opens at the table, the tap at
+#: first paint, and the clock stopped when the bar says « Prêt » (its ``data-state`` is
+#: ``ready`` and its status line begins with the word), not at the first widget result.
+READY_PAGE = "/book/demos/initiative.html"
+READY_AT_PAINT = """
+(() => {
+  (function tap() {
+    const b = document.querySelector("#escarmouche-live .escarmouche-live-activate");
+    if (!b || !b.getClientRects().length) return void requestAnimationFrame(tap);
+    requestAnimationFrame(() => { window.__tapped = performance.now(); b.click(); });
+  })();
+  const ready = () => {
+    const bar = document.querySelector("#escarmouche-live");
+    const status = bar && bar.querySelector(".escarmouche-live-status");
+    return bar && bar.getAttribute("data-state") === "ready" && status &&
+      /^Prêt/.test(status.textContent.trim());
+  };
+  new MutationObserver((_, observer) => {
+    if (window.__result === undefined && ready()) {
+      window.__result = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true,
+                         attributes: true, attributeFilter: ["data-state"] });
+})();
+"""
+
+
+def time_ready(page: Any, base: str) -> dict[str, Any]:
+    """« Activer » tapped at first paint on READY_PAGE: navigation → « Prêt » in the bar,
+    by the page's own clock (as the bare page is timed); the service worker's state at
+    « Prêt » says whether the book's precache was still waiting (deferred) then."""
+    page.add_init_script(READY_AT_PAINT)
+    page.goto(f"{base}{READY_PAGE.lstrip('/')}", wait_until="commit")
+    page.wait_for_function("() => window.__result !== undefined", timeout=TIMEOUT_MS,
+                           polling=50)
+    got = page.evaluate("[window.__tapped, window.__result]")
+    sw = page.evaluate("""async () => {
+      if (!navigator.serviceWorker) return 'none';
+      const r = await navigator.serviceWorker.getRegistration();
+      return r ? (r.active ? 'active' : r.installing ? 'installing' : 'waiting') : 'none';
+    }""")
+    return {"ui": got[0] / 1000, "widget": got[1] / 1000,
+            "after_click": (got[1] - got[0]) / 1000,
+            "steps": page.evaluate("window.escarmoucheLive.timings"), "sw": sw}
+
+
 def time_live(page: Any, base: str, click_after: float = 0.0) -> dict[str, float]:
     """« Activer » on the book page: navigation → the live widget shows its result."""
     if CLICK["at"] == "paint" and not click_after:
@@ -405,6 +452,17 @@ def sample(playwright: Any, server: SiteServer, kind: str, warm: bool = False
 #: downloaded it with « Disponible hors ligne »), against a bare boot with an empty cache.
 POCKET = ("bare", "live", "bare-phone", "live-phone", "live-cached", "live-cached-phone",
           "live-used", "live-used-phone")
+#: ``--plan ready`` (issue 45): navigation → « Prêt » on READY_PAGE as the GM sees it, on a
+#: cold first visit with the service worker allowed (the book's precache deferred until
+#: Python is up), desktop and phone; ``-cached``: after a first visit kept the book and
+#: the runtime (« Garder le livre et Python sur cet appareil »); ``ready-nosw``: the
+#: service worker blocked, to see what the precache still costs.
+READY = ("bare", "ready", "bare-phone", "ready-phone", "ready-cached", "ready-cached-phone")
+READY_RATIOS = (
+    ("ready", "bare", 1.3), ("ready-phone", "bare-phone", 1.3),
+    ("ready-nosw", "bare", 1.3),
+    ("ready-cached", "bare", 1.0), ("ready-cached-phone", "bare-phone", 1.0),
+)
 #: (kind, reference, target): the ratios the issue asks for.
 POCKET_RATIOS = (
     ("live", "bare", 1.3), ("live-phone", "bare-phone", 1.3),
@@ -466,8 +524,11 @@ def pocket_sample(playwright: Any, server: SiteServer, kind: str) -> dict[str, A
     base = server.url
     used = "used" in kind
     cached = "cached" in kind or used
+    ready = kind.startswith("ready")
     device = PHONE_DEVICE if kind.endswith("-phone") else None
-    with launch_chromium(playwright, service_workers="allow" if cached else "block",
+    # « Prêt » is timed as a GM meets it on a first visit: the service worker allowed
+    allow = cached or (ready and "nosw" not in kind)
+    with launch_chromium(playwright, service_workers="allow" if allow else "block",
                          device=device) as context:
         log = RequestLog()
         log.attach(context, block=False)
@@ -483,9 +544,11 @@ def pocket_sample(playwright: Any, server: SiteServer, kind: str) -> dict[str, A
             result: dict[str, Any] = {"total": time_bare(page, base,
                                                          own_clock=CLICK["at"] == "paint")}
         else:
-            times = time_live(page, base)
+            times = time_ready(page, base) if ready else time_live(page, base)
             result = {"total": times["widget"], "ui": times["ui"],
                       "after_click": times["after_click"], "steps": times["steps"]}
+            if ready:
+                result["sw"] = times["sw"]
         result["requests"] = len(log.requests)
         result["served"] = server.httpd.hits - hits
         result["mb"] = round((server.httpd.bytes_sent - sent) / 1e6, 2)
@@ -497,12 +560,13 @@ def pocket_sample(playwright: Any, server: SiteServer, kind: str) -> dict[str, A
         return result
 
 
-def measure_pocket(repeat: int, only: list[str]) -> dict[str, Any]:
-    """POCKET, ``repeat`` rounds, the order reversed every other round (alternating runs:
-    a drift of the machine's load hits every kind alike)."""
+def measure_pocket(repeat: int, only: list[str], plan: tuple[str, ...] = POCKET
+                   ) -> dict[str, Any]:
+    """POCKET (or READY), ``repeat`` rounds, the order reversed every other round
+    (alternating runs: a drift of the machine's load hits every kind alike)."""
     from playwright.sync_api import sync_playwright
 
-    kinds = [k for k in POCKET if not only or k in only]
+    kinds = [k for k in (*plan, "ready-nosw") if (not only and k in plan) or k in only]
     results: dict[str, Any] = {}
     with sync_playwright() as playwright, \
             SiteServer(SITE, extra={"/__bench__/bare.html": BARE_PAGE}) as server:
@@ -514,7 +578,9 @@ def measure_pocket(repeat: int, only: list[str]) -> dict[str, Any]:
                       f"{got['mb']} Mo)" + (f" ; après le clic {got['after_click']:.2f} s"
                                             if "after_click" in got else "")
                       + (f" ; Python {got['steps']['snapshot']}"
-                         if got.get("steps", {}).get("snapshot") else ""), flush=True)
+                         if got.get("steps", {}).get("snapshot") else "")
+                      + (f" ; service worker à « Prêt » : {got['sw']}" if "sw" in got else ""),
+                      flush=True)
     return results
 
 
@@ -573,6 +639,8 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
                 statistics.median(s["after_click"] for s in samples), 2)
             summary[name]["steps_ms"] = samples[-1]["steps"]
             summary[name]["steps_ms_all"] = [s["steps"] for s in samples]
+        if "sw" in samples[-1]:
+            summary[name]["service_worker_at_ready"] = [s["sw"] for s in samples]
         if "waterfall" in samples[-1]:
             summary[name]["waterfall"] = samples[-1]["waterfall"]
     bare = summary.get("bare", {}).get("median_s")
@@ -585,11 +653,13 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--repeat", type=int, default=3, help="samples per kind (median)")
-    parser.add_argument("--plan", choices=("pocket", "steps", "pool"), default="pocket",
+    parser.add_argument("--plan", choices=("pocket", "ready", "steps", "pool"), default="pocket",
                         help="pocket: « Activer » against a bare boot, phone and desktop, "
-                             "cold and cached (the default); steps: the JupyterLite and "
-                             "live steps of the earlier runs; pool: the Atelier's answer on "
-                             "1 worker and on the pool (bench/bench_browser_pool.py)")
+                             "cold and cached (the default); ready: navigation → « Prêt » "
+                             "on the initiative demo, service worker allowed; steps: the "
+                             "JupyterLite and live steps of the earlier runs; pool: the "
+                             "Atelier's answer on 1 worker and on the pool "
+                             "(bench/bench_browser_pool.py)")
     parser.add_argument("--combats", type=int, default=None,
                         help="--plan pool: exactly this many fights per rule set (default: "
                              "the Atelier's ± 2 points)")
@@ -624,8 +694,9 @@ def main(argv: list[str] | None = None) -> int:
         out.write_text(json.dumps({"summary": pool}, indent=2) + "\n", encoding="utf-8")
         print(f"\n→ {out}")
         return 0
-    if args.plan == "pocket":
-        summary = summarise(measure_pocket(args.repeat, args.only))
+    if args.plan in ("pocket", "ready"):
+        summary = summarise(measure_pocket(args.repeat, args.only,
+                                           POCKET if args.plan == "pocket" else READY))
         for row in summary.values():  # each kind has its own reference (POCKET_RATIOS)
             row.pop("ratio_to_bare", None)
     else:
@@ -637,10 +708,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<26}{row['median_s']:>9.2f}{row['min_s']:>8.2f}{row['max_s']:>8.2f}"
               f"{ratio!s:>8}{row['requests']:>10}{row['served']:>9}{row['transfer_mb']:>8}"
               f"{row['transfer_gz_mib']:>8}")
-    if args.plan == "pocket":
-        print("\nPremier résultat vivant après « Activer », rapporté à un Pyodide nu "
-              "(médianes) :")
-        for kind, reference, target in POCKET_RATIOS:
+    if args.plan in ("pocket", "ready"):
+        print("\n" + ("Premier résultat vivant" if args.plan == "pocket" else "« Prêt »")
+              + " après « Activer », rapporté à un Pyodide nu (médianes) :")
+        for kind, reference, target in (POCKET_RATIOS if args.plan == "pocket"
+                                        else READY_RATIOS):
             if kind in summary and reference in summary:
                 ratio = summary[kind]["median_s"] / summary[reference]["median_s"]
                 summary[kind]["ratio"] = {"to": reference, "value": round(ratio, 2),

@@ -1,7 +1,8 @@
 """The tracker's own save (issue 27: files users keep have a versioned JSON Schema): the
-fight, its undo history and the fighters hidden from the players, checked against the
-published ``suivi-1.schema.json`` on import; a damaged one is refused in French and the
-fight on screen is kept. Rule IDs: CORE-LOG (saves), D100-ATK-1 (the fight played)."""
+fight, its undo history, the fighters hidden from the players and the « caché » steps,
+checked against the published ``suivi-2.schema.json`` on import (format 1 still read); a
+damaged one is refused in French and the fight on screen is kept. Rule IDs: CORE-LOG
+(saves), D100-ATK-1 (the fight played)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import json
 import random
 
 import pytest
-from escarmouche_widgets._table import load_tracker_save, tracker_save
+from escarmouche_widgets._table import load_tracker_save, load_tracker_save_steps, tracker_save
+from escarmouche_widgets._tracker_model import HideSteps
 
 from escarmouche import Combatant, _schema
 from escarmouche.encounter import Encounter
@@ -31,12 +33,13 @@ def _fight() -> tuple[Encounter, History]:
 
 
 def test_the_tracker_save_follows_its_published_schema_core_log() -> None:
-    """CORE-LOG: what the autosave and the export write is valid under suivi-1, and
+    """CORE-LOG: what the autosave and the export write is valid under suivi-2, and
     reads back as the same fight, history and hidden fighters."""
     enc, history = _fight()
     text = tracker_save(enc, history, {"Grolk"})
     data = json.loads(text)
-    assert _schema.validate("suivi-1", data) is None
+    assert data["suivi"] == 2
+    assert _schema.validate("suivi-2", data) is None
     back, steps, hidden = load_tracker_save(text)
     assert back.state.to_json() == enc.state.to_json()
     assert steps.to_json() == history.to_json() and hidden == {"Grolk"}
@@ -48,6 +51,8 @@ def test_the_tracker_save_follows_its_published_schema_core_log() -> None:
     ({"historique": {"format": 1, "done": [{"label": "x", "at": -1, "before": {}}],
                      "undone": []}}, "historique.done[0].at"),
     ({"couleur": "rouge"}, "couleur"),
+    ({"masquages": {"done": [{"at": 0, "nom": "Grolk", "cache": "oui"}], "undone": []}},
+     "masquages.done[0].cache"),
 ])
 def test_a_damaged_tracker_save_is_refused_in_french_core_log(change: dict[str, object],
                                                               field: str) -> None:
@@ -61,3 +66,44 @@ def test_a_damaged_tracker_save_is_refused_in_french_core_log(change: dict[str, 
     assert field in (err.value.field, *str(err.value).replace("\u00a0", " ").split("« ")) \
         or f"« {field} »" in str(err.value).replace("\u00a0", " "), str(err.value)
     assert "(CORE-LOG)" in str(err.value)
+
+
+def test_the_save_keeps_the_cache_steps_so_annuler_works_after_a_reload_core_log() -> None:
+    """CORE-LOG (issue 45): the « caché » steps travel in the save (``masquages``): read
+    back, « Annuler » takes the last toggle back first, then the fight's own step, in
+    the order they were made."""
+    enc, history = _fight()
+    steps, hidden = HideSteps(), {"Grolk"}
+    steps.record(history, "Grolk", True)
+    text = tracker_save(enc, history, hidden, steps)
+    assert _schema.validate("suivi-2", json.loads(text)) is None
+    _, back_history, back_hidden, back_steps = load_tracker_save_steps(text)
+    assert back_hidden == {"Grolk"}
+    assert back_steps.undo_label(back_history) == "Caché aux joueurs\u00a0: Grolk"
+    assert back_steps.undo(back_history, back_hidden) is not None
+    assert back_hidden == set()
+    assert back_steps.undo_label(back_history) == history.undo_label
+    # redone after the reload too
+    assert back_steps.redo(back_history, back_hidden) is not None and back_hidden == {"Grolk"}
+
+
+def test_a_save_of_format_1_is_still_read_core_log() -> None:
+    """CORE-LOG: a tracker save written before the « caché » steps were kept (format 1,
+    suivi-1.schema.json) still reads back, with no « caché » step to undo."""
+    enc, history = _fight()
+    data = json.loads(tracker_save(enc, history, {"Grolk"}))
+    data["suivi"] = 1
+    del data["masquages"]
+    assert _schema.validate("suivi-1", data) is None
+    back, back_history, hidden, steps = load_tracker_save_steps(json.dumps(data))
+    assert back.state.to_json() == enc.state.to_json() and hidden == {"Grolk"}
+    assert steps.done == [] and back_history.to_json() == history.to_json()
+
+
+def test_a_cache_step_about_an_unknown_fighter_is_dropped_core_log() -> None:
+    """CORE-LOG: a « caché » step naming no fighter of the fight (a hand-edited save) is
+    dropped on reading, never undone onto a stranger."""
+    enc, history = _fight()
+    data = json.loads(tracker_save(enc, history, set()))
+    data["masquages"] = {"done": [{"at": 0, "nom": "Inconnu", "cache": True}], "undone": []}
+    assert load_tracker_save_steps(json.dumps(data))[3].done == []

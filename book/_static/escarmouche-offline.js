@@ -365,9 +365,12 @@
     }, function () {
       box.hidden = true;
     });
-    var kept = "";
     button.addEventListener("click", function () {
-      persist().then(function (answer) { kept = answer; });
+      // asked at the tap (a user gesture), and said once Python is saved: the answer
+      // may come after the download, so it is waited for, not read when it happens to be set
+      var kept = persist();
+      // the reader asked for the book too: its precache need not wait for a quiet moment
+      register();
       button.disabled = true;
       bar.hidden = false;
       box.setAttribute("data-state", "busy");
@@ -378,10 +381,12 @@
         bar.removeAttribute("value"); // indeterminate: Python starts once, ~1 to 5 s
         text.textContent = "Préparation du démarrage rapide de Python…";
       }).then(function (p) {
-        bar.hidden = true;
-        button.hidden = true;
-        text.textContent = cachedText(p) + kept;
-        box.setAttribute("data-state", "cached");
+        return kept.then(function (answer) {
+          bar.hidden = true;
+          button.hidden = true;
+          text.textContent = cachedText(p) + answer;
+          box.setAttribute("data-state", "cached");
+        });
       }, function (error) {
         bar.hidden = true;
         button.disabled = false;
@@ -429,14 +434,34 @@
     });
   }
 
+  var registered = false;
+
+  /** A first install that fails (a precached file that did not come) never makes the
+   * worker ready: the page says so instead of staying silent (issue 45). */
+  function saysIfNotSaved(registration) {
+    var worker = registration && registration.installing;
+    if (!worker || registration.active) return;
+    worker.addEventListener("statechange", function () {
+      if (worker.state !== "redundant" || registration.active) return;
+      Array.prototype.forEach.call(document.querySelectorAll(".escarmouche-offline-book"), function (said) {
+        said.textContent = " Le livre n’a pas pu être enregistré sur cet appareil" + NNBSP +
+          "; il le sera à la prochaine visite avec le réseau.";
+      });
+    });
+  }
+
   function register() {
-    if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+    if (registered || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+    registered = true;
     navigator.serviceWorker.addEventListener("controllerchange", function () {
       // The first install takes control without a reload; a new edition, on request only.
       if (reloading) location.reload();
     });
     navigator.serviceWorker.register(new URL("sw.js", ROOT).href, { scope: ROOT.href })
-      .then(watch, function (error) {
+      .then(function (registration) {
+        watch(registration);
+        saysIfNotSaved(registration);
+      }, function (error) {
         console.warn("[escarmouche] service worker", error);
       });
   }
@@ -467,7 +492,8 @@
   };
   // The book's precache (about 16 MB, the PDF included) must not compete with Python's
   // start on a first visit (issue 45): it waits for a quiet moment after the page has
-  // loaded, and for Python to be up when a page has started it (holdPrecache).
+  // loaded, and for « Prêt » when a page has started Python (holdPrecache), then for the
+  // page to be idle again.
   var holds = [];
   function holdPrecache(promise) {
     holds.push(Promise.resolve(promise).catch(function () {}));
@@ -476,7 +502,10 @@
     setTimeout(function () {
       var idle = function () {
         var cap = new Promise(function (resolve) { setTimeout(resolve, 60000); });
-        Promise.race([Promise.all(holds), cap]).then(register);
+        Promise.race([Promise.all(holds), cap]).then(function () {
+          if ("requestIdleCallback" in window) window.requestIdleCallback(register, { timeout: 3000 });
+          else register();
+        });
       };
       if ("requestIdleCallback" in window) window.requestIdleCallback(idle, { timeout: 5000 });
       else idle();

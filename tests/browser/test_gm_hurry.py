@@ -8,7 +8,8 @@
 - « caché » pressed reads at 3:1 or more against unpressed, with a check mark; axe finds
   no serious violation with it pressed; « Annuler » takes it back.
 - A new fight asks first, and « Annuler » brings the old one back.
-- A reload opens on the live tracker with « Reprendre le combat » in view.
+- A reload opens on the live tracker with « Reprendre le combat » in view, and
+  « Annuler » then takes back the « caché » step made before it (the save keeps it).
 - The players' view on a second browser (another profile: no channel between them)
   follows the fight through the local server, in the site's theme, with elision.
 - The critical demo in the dark theme: chips and note legible, pressed toggles at 3:1,
@@ -84,6 +85,12 @@ def order(live: Any) -> list[str]:
 
 def attacks(page: Any, actor: str) -> int:
     return len(re.findall(rf"\b{re.escape(actor)} (?:touche|manque|rate)", journal(page)))
+
+
+def pressed_hide(page: Any) -> list[dict[str, Any]]:
+    """The « caché » toggles pressed in the turn order."""
+    return [t for t in page.evaluate(TOGGLES, ".esc-tracker-turn")
+            if t["text"].endswith("caché") and t["pressed"]]
 
 
 def selected(live: Any, label: str) -> str:
@@ -201,6 +208,14 @@ def test_the_gm_in_a_hurry_on_a_phone(page: Any, site_url: str, artifacts: Path,
     if theme == "light":
         players_seen = _players_follow(playwright, site_url, live, page)
 
+    # a « caché » step, saved: after the reload « Annuler » still takes it back
+    saved = page.get_attribute("#escarmouche-live", "data-saved")
+    live.locator(".esc-tracker-turn button.widget-toggle-button", has_text="caché").last.click()
+    settle(page)
+    assert len(pressed_hide(page)) == 1
+    page.wait_for_function("(before) => document.querySelector('#escarmouche-live')"
+                           ".getAttribute('data-saved') !== before", arg=saved)
+
     # a reload opens on the live tracker, « Reprendre le combat » in view
     page.wait_for_selector("#escarmouche-live[data-saved]")
     page.wait_for_timeout(300)
@@ -215,6 +230,14 @@ def test_the_gm_in_a_hurry_on_a_phone(page: Any, site_url: str, artifacts: Path,
     assert "Round 1" in live.inner_text()
     assert page.evaluate(IN_VIEW, live.element_handle())["top"] < PHONE["height"]
     page.screenshot(path=artifacts / f"gm-hurry-resumed-{theme}.png")
+    # the « caché » step came back with the fight, and « Annuler » takes it back first
+    settle(page)
+    assert len(pressed_hide(page)) == 1
+    played = journal(page)
+    live.get_by_role("button", name="Annuler").click()
+    settle(page)
+    assert pressed_hide(page) == []
+    assert journal(page) == played  # the toggle undone, not a fight step
     assert page.errors == [], page.errors
     print(f"\nvue des joueurs : {players_seen!r}")
 

@@ -20,7 +20,10 @@ from escarmouche.savefile import parse_json
 from escarmouche.state import ENVIRONMENT, FighterState
 from escarmouche.text.fmt import de, join
 
+from ._tracker_model import HideSteps
+
 __all__ = ["PLAYER_CHANNEL", "TRACKER_SAVE", "health_word", "load_tracker_save",
+           "load_tracker_save_steps",
            "player_view", "tracker_save"]
 
 #: the ``BroadcastChannel`` the player view listens on (same device, no server)
@@ -28,7 +31,9 @@ PLAYER_CHANNEL = "escarmouche-joueurs"
 #: the key (and version) of the tracker's own save: the fight, its undo history, the
 #: fighters hidden from the players
 TRACKER_SAVE = "suivi"
-TRACKER_SAVE_VERSION = 1
+#: the tracker's save format (suivi-2.schema.json); format 1 (no « caché » steps) is read too
+TRACKER_SAVE_VERSION = 2
+TRACKER_SAVE_VERSIONS = (1, 2)
 
 #: what each part of a fight save holds, for a GM (import errors name these, not keys)
 SAVE_PARTS: Mapping[str, str] = {
@@ -89,17 +94,27 @@ def player_view(enc: Encounter | None, hidden: Iterable[str] = ()) -> dict[str, 
             "phrase": moment, "ordre": rows, "fin": st.outcome if st.finished else None}
 
 
-def tracker_save(enc: Encounter, history: History, hidden: Iterable[str]) -> str:
-    """The tracker's own save: the fight (the published save format), its undo history
-    and the fighters hidden from the players (what the autosave keeps)."""
+def tracker_save(enc: Encounter, history: History, hidden: Iterable[str],
+                 hide_steps: HideSteps | None = None) -> str:
+    """The tracker's own save: the fight (the published save format), its undo history,
+    the fighters hidden from the players and the « caché » steps « Annuler » can take
+    back (what the autosave keeps)."""
     return json.dumps({TRACKER_SAVE: TRACKER_SAVE_VERSION, "combat": enc.state.to_json(),
-                       "historique": history.to_json(), "caches": sorted(hidden)},
+                       "historique": history.to_json(), "caches": sorted(hidden),
+                       "masquages": (hide_steps or HideSteps()).to_json()},
                       ensure_ascii=False, sort_keys=True)
 
 
 def load_tracker_save(text: str) -> tuple[Encounter, History, set[str]]:
     """A fight from an export (:meth:`Encounter.to_json`) or from the tracker's own save
     (:func:`tracker_save`); a fault raises a French error a GM can act on."""
+    enc, history, hidden, _ = load_tracker_save_steps(text)
+    return enc, history, hidden
+
+
+def load_tracker_save_steps(text: str) -> tuple[Encounter, History, set[str], HideSteps]:
+    """:func:`load_tracker_save`, with the « caché » steps of the save (none for an
+    export or a save of format 1)."""
     if not text.strip():
         raise EscarmoucheError(
             "Sauvegarde vide : collez le JSON exporté, ou choisissez un fichier (CORE-LOG).",
@@ -108,13 +123,14 @@ def load_tracker_save(text: str) -> tuple[Encounter, History, set[str]]:
     try:
         data = parse_json(text)
         if isinstance(data, Mapping) and TRACKER_SAVE in data:
-            if data.get(TRACKER_SAVE) != TRACKER_SAVE_VERSION or not isinstance(
+            version = data.get(TRACKER_SAVE)
+            if version not in TRACKER_SAVE_VERSIONS or not isinstance(
                     data.get("combat"), Mapping):
                 raise SaveError(
                     "Sauvegarde d’un suivi d’une version inconnue : exportez de nouveau le "
                     "combat (CORE-LOG).", field="sauvegarde", value=None, rule="CORE-LOG")
-            # the published schema of the tracker's save (suivi-1.schema.json)
-            problem = _schema.validate("suivi-1", data)
+            # the published schema of the tracker's save (suivi-<version>.schema.json)
+            problem = _schema.validate(f"suivi-{version}", data)
             if problem is not None:
                 raise SaveError(problem.message("CORE-LOG", root="sauvegarde"),
                                 field=problem.path or "sauvegarde", value=problem.value,
@@ -122,8 +138,10 @@ def load_tracker_save(text: str) -> tuple[Encounter, History, set[str]]:
             enc = Encounter.from_json(data["combat"])
             history = History.from_json(data.get("historique"), len(enc.state.log))
             hidden = {str(n) for n in data.get("caches", ()) if n in enc.state.fighters}
-            return enc, history, hidden
-        return Encounter.from_json(text), History(), set()
+            steps = HideSteps.from_json(data.get("masquages"), history,
+                                        list(enc.state.fighters))
+            return enc, history, hidden, steps
+        return Encounter.from_json(text), History(), set(), HideSteps()
     except SaveError as err:
         raise for_the_gm(err) from None
 

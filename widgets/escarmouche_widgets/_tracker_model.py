@@ -81,11 +81,35 @@ class _Hide:
 class HideSteps:
     """« caché » as undoable steps beside a fight's :class:`History`: each toggle
     remembers how many fight steps came before it, so that « Annuler » and « Rétablir »
-    take the toggles and the fight's steps back in the order they were made. Kept in
-    memory only: a reload keeps who is hidden, not these steps."""
+    take the toggles and the fight's steps back in the order they were made. The
+    tracker's save keeps them (``masquages``, suivi-2.schema.json): after a reload
+    « Annuler » still takes a « caché » step back."""
 
     done: list[_Hide] = field(default_factory=list)
     undone: list[_Hide] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The steps as the tracker's save keeps them (``masquages``)."""
+        def rows(steps: list[_Hide]) -> list[dict[str, Any]]:
+            return [{"at": s.at, "nom": s.name, "cache": s.hidden} for s in steps]
+        return {"done": rows(self.done), "undone": rows(self.undone)}
+
+    @classmethod
+    def from_json(cls, data: Any, history: History, fighters: Sequence[str]) -> HideSteps:
+        """The steps of a save checked by its schema (:meth:`to_json`); a step about a
+        fighter the fight does not have, or made after the fight's last step, is
+        dropped (nothing could take it back)."""
+        if not isinstance(data, Mapping):
+            return cls()
+        known = set(fighters)
+
+        def steps(key: str, bound: int) -> list[_Hide]:
+            return [_Hide(int(row["at"]), str(row["nom"]), bool(row["cache"]))
+                    for row in data.get(key, ())
+                    if isinstance(row, Mapping) and row.get("nom") in known
+                    and 0 <= int(row.get("at", -1)) <= bound]
+        done = len(history.done)
+        return cls(steps("done", done), steps("undone", done + len(history.undone)))
 
     def record(self, history: History, name: str, hidden: bool) -> None:
         """A toggle made now: a new branch, so nothing can be redone any more."""

@@ -53,6 +53,7 @@ from escarmouche_widgets._parse import (
 from escarmouche_widgets._table import (
     PLAYER_CHANNEL,
     load_tracker_save,
+    load_tracker_save_steps,
     player_view,
     tracker_save,
 )
@@ -465,7 +466,7 @@ class CombatTracker(TrackerEffects, Demo):
     def save_text(self) -> str:
         """The tracker's own save (the autosave): the fight, its undo history and the
         fighters hidden from the players; « Importer » reads it back."""
-        return tracker_save(self._running(), self.history, self.hidden)
+        return tracker_save(self._running(), self.history, self.hidden, self.hide_steps)
 
     def _on_actor(self, change: Any = None) -> None:
         """The actor's actions, its system's standard action preselected for a fighter
@@ -775,12 +776,12 @@ class CombatTracker(TrackerEffects, Demo):
         return self._show(lambda: self._import(self.json.value))
 
     def _import(self, text: str) -> str:
-        enc, history, hidden = load_tracker_save(text)
+        enc, history, hidden, hide_steps = load_tracker_save_steps(text)
         self.chart.value = odds_chart(enc)
         if enc.state.system in [v for _, v in self.system.options]:
             self.system.value = enc.state.system
         self.encounter, self.history, self.hidden = enc, history, hidden
-        self.hide_steps, self.previous = HideSteps(), None
+        self.hide_steps, self.previous = hide_steps, None
         for row in self.rows.values():
             row.close()
         self.rows.clear()

@@ -459,8 +459,6 @@
     button.setAttribute("aria-pressed", "true");
     document.documentElement.classList.add("escarmouche-live-on");
     var rt = startRuntime();
-    // the book's precache waits until Python is up (escarmouche-offline.js)
-    if (shared.holdPrecache) shared.holdPrecache(rt.ready);
     var started = performance.now();
     var total = 0;
     var moduleBytes = {};
@@ -518,6 +516,10 @@
     }, function (error) {
       showError(error);
     });
+    // The book's precache (16 MB, escarmouche-offline.js) waits for « Prêt », not only
+    // for Python: started when the engine was imported, it competed with the page's
+    // cells and first widgets, still before « Prêt » (bench_browser.py --plan ready).
+    if (shared.holdPrecache) shared.holdPrecache(activation);
     return activation;
   }
 
