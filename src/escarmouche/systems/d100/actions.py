@@ -474,22 +474,27 @@ def plan_with(f: FighterState, d: ActionDef, n: int) -> TurnPlan:
     return answer
 
 
+def _reloadable(ctx: Ctx[Rules], f: FighterState, hand: str) -> Weapon:
+    """The ranged weapon in ``hand`` that a reload can load (D100-ACT-4), else the
+    French refusal: nothing to reload, or already loaded."""
+    w = held(ctx, f, hand)
+    if w is None or not w.ranged or w.reload == 0:
+        raise invalid("main", hand, "D100-ACT-4", f"{HAND_LABELS[hand]} : rien à recharger",
+                      kind=IllegalActionError)
+    if f.flags["loaded"][hand]:
+        raise invalid("main", hand, "D100-ACT-4",
+                      f"{HAND_LABELS[hand]} : {quote(w.label)} est déjà chargé",
+                      kind=IllegalActionError)
+    return w
+
+
 def _steps(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, Any]) -> int:
     """How many half actions ``d`` needs when it starts (D100-ACT-4)."""
     ext = extended_of(f.flags["extended"])
     if ext is not None and ext.action == d.id:
         return 1  # a continuation step
     if d.kind == "recharger":
-        hand = _hand_param(params)
-        w = held(ctx, f, hand)
-        if w is None or not w.ranged or w.reload == 0:
-            raise invalid("main", hand, "D100-ACT-4", f"{HAND_LABELS[hand]} : rien à recharger",
-                          kind=IllegalActionError)
-        if f.flags["loaded"][hand]:
-            raise invalid("main", hand, "D100-ACT-4",
-                          f"{HAND_LABELS[hand]} : {quote(w.label)} est déjà chargé",
-                          kind=IllegalActionError)
-        return w.reload
+        return _reloadable(ctx, f, _hand_param(params)).reload
     if d.kind == "incantation":
         return _check.integer("etapes", params.get("etapes", 1), lo=1, hi=MAX_EXTENDED_STEPS,
                               rule="D100-ACT-4")
@@ -657,13 +662,7 @@ def recharger(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str
     w = held(ctx, f, hand)
     ext = extended_of(f.flags["extended"])
     if ext is None or ext.action != d.id:
-        if w is None or not w.ranged or w.reload == 0:
-            raise invalid("main", hand, "D100-ACT-4", f"{HAND_LABELS[hand]} : rien à recharger",
-                          kind=IllegalActionError)
-        if f.flags["loaded"][hand]:
-            raise invalid("main", hand, "D100-ACT-4",
-                          f"{HAND_LABELS[hand]} : {quote(w.label)} est déjà chargé",
-                          kind=IllegalActionError)
+        _reloadable(ctx, f, hand)
     sheet, st, me = kernel.view(ctx, actor)
     step = st.ext_hand[me]
     if ext is not None and ext.action == d.id and step is not None \
