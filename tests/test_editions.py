@@ -699,8 +699,9 @@ def test_an_option_change_is_checked_against_the_declaration(
 
 def test_a_draft_is_not_the_current_edition_unless_previewed(copy: Path) -> None:
     """CORE-ERR: the book shows the last published edition (one with its snapshot); a
-    draft ``editions/2.toml`` reaches the footer and the PDF only in a preview
-    (``ESCARMOUCHE_APERCU=1``), marked « brouillon »."""
+    draft ``editions/2.toml`` reaches the footer only in a preview
+    (``ESCARMOUCHE_APERCU=1``), marked « brouillon »; while it exists, the PDF is named
+    the draft's, whatever is shown."""
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     assert (copy / "editions" / "2.toml").is_file()
     site = _load_tool("escarmouche_site_test", ROOT / "book" / "_ext" / "escarmouche_site.py")
@@ -710,6 +711,11 @@ def test_a_draft_is_not_the_current_edition_unless_previewed(copy: Path) -> None
     draft = site.current_edition(copy / "editions", preview=True)
     assert (draft["number"], draft["draft"]) == ("2", True)
     assert draft["label"].startswith("brouillon de l’édition 2 du ")
+    # the notebooks already show the draft's examples: the PDF is never edition 1's
+    assert shown["pdf"] == draft["pdf"] == "escarmouche-brouillon-2.pdf"
+    (copy / "editions" / "2.toml").rename(copy / "2.toml")
+    assert site.current_edition(copy / "editions")["pdf"] == "escarmouche-edition-1.pdf"
+    (copy / "2.toml").rename(copy / "editions" / "2.toml")
     (copy / "editions" / "1" / "rules.json").unlink()
     with pytest.raises(ValueError, match="aucune édition publiée"):
         site.current_edition(copy / "editions", preview=False)

@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 from tools.browser_kit import SITE, SiteServer, launch_chromium  # noqa: E402
 
 
-def current_edition() -> dict[str, Any]:
-    """The edition, as the book's Sphinx extension reads it (book/_ext/escarmouche_site.py)."""
+def _site_extension() -> Any:
+    """The book's Sphinx extension that knows the edition (book/_ext/escarmouche_site.py)."""
     import importlib.util
 
     path = ROOT / "book" / "_ext" / "escarmouche_site.py"
@@ -41,8 +41,23 @@ def current_edition() -> dict[str, Any]:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    edition: dict[str, Any] = module.current_edition()
+    return module
+
+
+def current_edition() -> dict[str, Any]:
+    """The edition, as the book's Sphinx extension reads it."""
+    edition: dict[str, Any] = _site_extension().current_edition()
     return edition
+
+
+def pdf_name_published() -> str | None:
+    """The PDF name of the last published edition (``None`` before the first)."""
+    try:
+        number = _site_extension().current_edition(preview=False)["number"]
+    except ValueError:
+        return None
+    return f"escarmouche-edition-{number}.pdf"
+
 
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 
@@ -160,8 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     for old in site.parent.glob(".pdf-*"):
         old.unlink()
-    for old in site.glob("escarmouche-edition-*.pdf"):
-        old.unlink()
+    published = pdf_name_published()
+    for old in site.glob("escarmouche-*.pdf"):
+        if old.name != published:  # built before a draft: the publication archives it
+            old.unlink()
     sheets = build(site, out, docnames)
     if sheets <= 1:
         return 1

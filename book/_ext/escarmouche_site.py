@@ -93,7 +93,9 @@ def current_edition(folder: Path = EDITIONS, *, preview: bool | None = None
     ``ESCARMOUCHE_APERCU=1``) the newest draft is shown instead, marked « brouillon ».
 
     Returns ``number``, ``date`` (a date), ``summary``, ``draft`` (bool), ``label``
-    (« édition 1 du 30 novembre 2026 ») and ``pdf`` (file name)."""
+    (« édition 1 du 30 novembre 2026 ») and ``pdf`` (file name:
+    ``escarmouche-edition-<n>.pdf``, or ``escarmouche-brouillon-<n+1>.pdf`` while a
+    draft exists, since the notebooks then show the draft's examples)."""
     if preview is None:
         preview = os.environ.get(PREVIEW_VARIABLE, "") == "1"
     editions = []
@@ -110,12 +112,19 @@ def current_edition(folder: Path = EDITIONS, *, preview: bool | None = None
     edition = max(shown, key=lambda e: int(str(e["number"])))
     number = str(edition["number"])
     label = f"édition {number} du {french_date(edition['date'])}"
+    # Once a draft exists, make edition has run the notebooks under its rules: a PDF
+    # printed now shows the draft's examples, so it is never named as the published
+    # edition's (the publication archives that one, built from its own commit:
+    # tools/edition_pdf.py).
+    drafts = [int(str(e["number"])) for e in editions if e["draft"]]
+    pdf = (f"escarmouche-brouillon-{max(drafts)}.pdf"
+           if drafts and max(drafts) >= int(number) else f"escarmouche-edition-{number}.pdf")
     return {
         **edition,
         "number": number,
         "date_text": french_date(edition["date"]),
         "label": f"brouillon de l’{label}, non publiée" if edition["draft"] else label,
-        "pdf": f"escarmouche-edition-{number}.pdf",
+        "pdf": pdf,
     }
 
 

@@ -66,31 +66,32 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-#: the steps of ``make book`` that give the whole-book PDF (tools/ of a book checkout)
-PDF_STEPS = ("ensure_chromium.py", "build_site.py", "build_pdf.py")
+#: the tool that builds a published edition's PDF from its own commit (tools/ of a book
+#: checkout): the working tree may already show the next draft's examples
+PDF_TOOL = "edition_pdf.py"
 
 
 def _pdf_builder(root: Path) -> Any:
-    """Build the book and its PDF on demand at publish time, for the archive of the
-    previous edition (``None`` outside a book checkout with its tools)."""
+    """Build the previous edition's PDF on demand at publish time, from the book of its
+    publication (``tools/edition_pdf.py``), straight into its snapshot folder; ``None``
+    outside a book checkout with its tools."""
     import subprocess
 
-    tools = root / "tools"
-    if not all((tools / step).is_file() for step in PDF_STEPS):
+    tool = root / "tools" / PDF_TOOL
+    if not tool.is_file():
         return None
 
     def build(number: int) -> None:
-        print(f"Le PDF de l’édition {number} n’est ni archivé ni construit : construction "
-              "du livre et de son PDF avant de publier (les étapes de make book, quelques "
-              "minutes)…", flush=True)
-        for step in PDF_STEPS:
-            done = subprocess.run([sys.executable, str(tools / step)], cwd=root, check=False)
-            if done.returncode != 0:
-                raise SystemExit(
-                    f"La construction du PDF de l’édition {number} a échoué "
-                    f"(tools/{step}) : rien n’a été publié. Construisez le livre (make "
-                    "book) puis publiez de nouveau, ou publiez sans archiver ce PDF "
-                    "(--sans-pdf).")
+        print(f"Le PDF de l’édition {number} n’est ni archivé ni construit\u00a0: construction "
+              f"du livre de l’édition {number}, depuis le commit de sa publication, avant "
+              "de publier (quelques minutes)…", flush=True)
+        done = subprocess.run([sys.executable, str(tool), str(number), "--depot", str(root)],
+                              cwd=root, check=False)
+        if done.returncode != 0:
+            raise SystemExit(
+                f"Le PDF de l’édition {number} n’a pas été construit (ci-dessus, "
+                "pourquoi)\u00a0: rien n’a été publié. Corrigez, ou publiez sans archiver ce "
+                "PDF (--sans-pdf).")
 
     return build
 
@@ -110,9 +111,9 @@ def run(args: argparse.Namespace) -> int:
 
     root = Path(args.depot)
     if not (root / "editions").is_dir():
-        args._parser.error(f"--depot : {root} ne contient pas de dossier editions/")
+        args._parser.error(f"--depot\u00a0: {root} ne contient pas de dossier editions/")
     if not 1 <= args.duels <= 100_000:
-        args._parser.error("--duels : entre 1 et 100 000")
+        args._parser.error("--duels\u00a0: entre 1 et 100 000")
     try:
         if args.depublier is not None:
             last = withdraw(root, args.depublier)
@@ -122,17 +123,16 @@ def run(args: argparse.Namespace) -> int:
         elif args.publier:
             number = publish(root, again=args.refaire,
                              build_pdf=None if args.sans_pdf else _pdf_builder(root))
-            print(f"Édition {number} publiée : instantané editions/{number}/ écrit.")
+            print(f"Édition {number} publiée\u00a0: instantané editions/{number}/ écrit.")
             from escarmouche.editions.workflow import pdf_name
 
             kept = root / "editions" / str(number - 1) / pdf_name(number - 1)
             if number > 1 and not args.refaire and not kept.is_file():
                 print(f"Attention\u00a0: le PDF de l’édition {number - 1} n’a pas été "
-                      f"archivé (_build/html/{pdf_name(number - 1)} manque, et --sans-pdf "
-                      "ou l’absence des outils du livre l’a laissé non construit)\u202f; "
-                      "pour le rattraper, "
-                      f"retirez l’édition (--depublier {number}), lancez make book, puis "
-                      "publiez de nouveau.", file=sys.stderr)
+                      f"archivé (--sans-pdf, ou ce dépôt n’a pas tools/{PDF_TOOL})\u202f; "
+                      "pour le rattraper\u00a0: python tools/edition_pdf.py "
+                      f"{number - 1} (il construit le livre de sa publication et "
+                      f"l’archive dans editions/{number - 1}/).", file=sys.stderr)
         elif not args.pages:
             # at the door: the edition files first, then every example in a scratch
             # copy; the repository is written only when both pass, all or nothing
@@ -146,10 +146,10 @@ def run(args: argparse.Namespace) -> int:
                 edition = draft(root)
                 pages = build_pages(root, duels=args.duels)
             if edition is None:
-                print("Rien à publier : les règles du moteur sont celles de l’édition "
+                print("Rien à publier\u00a0: les règles du moteur sont celles de l’édition "
                       f"{last_published(root)}.")
             else:
-                print(f"Brouillon editions/{edition.number}.toml : "
+                print(f"Brouillon editions/{edition.number}.toml\u00a0: "
                       f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
                       "chaque texte, puis lancez « escarmouche edition --publier ».")
                 for found in book_contradictions(root, edition):
