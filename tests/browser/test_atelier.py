@@ -26,7 +26,7 @@ def test_the_atelier_comes_alive_and_compares_the_rules(page: Any, site_url: str
     bar = page.locator("#escarmouche-live")
     assert page.locator(".cell_output .widget-html-content").count() > 0  # stored state
     bar.locator(".escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
     live.wait_for()
     assert live.get_attribute("data-live") == "rendered"
@@ -60,7 +60,7 @@ def test_the_atelier_plays_fights_by_steps_and_stops(page: Any, site_url: str,
     balance of the fights played (CORE-RNG: one stream per fight)."""
     page.goto(f"{site_url}book/atelier.html")
     page.locator("#escarmouche-live .escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
     live.wait_for()
     # exactly the fights asked (no precision to stop at): only « Arrêter » stops it

@@ -27,7 +27,7 @@ WIDGET = "document.querySelector('.escarmouche-live-widget').innerText"
 def _live_atelier(page: Any, url: str) -> Any:
     page.goto(url)
     page.locator("#escarmouche-live .escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
     live.wait_for()
     # an option changed (RB-D100-1: critical success up to 10): the rule sets differ

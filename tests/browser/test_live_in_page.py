@@ -54,10 +54,10 @@ NOT_USED = "localStorage.removeItem('escarmouche-live:utilise');"
 
 
 def activate(page: Any) -> Any:
-    """Click « Activer », wait for « Prêt »; the bar."""
+    """Click « Activer », wait until every example of the page ran; the bar."""
     bar = page.locator("#escarmouche-live")
     bar.locator(".escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     return bar
 
 
@@ -80,10 +80,14 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
     seen = page.evaluate("window.__liveStatus")
     assert any(s.startswith(("Chargement de Python…", "Chargement du moteur…",
                              "Exécution des exemples…")) for s in seen), seen
+    # « Prêt » as soon as the first demonstration answered, before the examples below it
+    early = "Prêt\u00a0: la première démonstration répond\u202f; les exemples suivants"
+    assert [s for s in seen if s.startswith("Prêt")][0].startswith(early), seen
     # The widget library ran once Python was up (not beside its start), and the icon
     # font its stylesheet names is served next to it.
     timings = page.evaluate("window.escarmoucheLive.timings")
     assert timings["widget-library"] >= timings["worker-python"], timings
+    assert timings["runtime-ready"] < timings["first-ready"] < timings["cells-done"], timings
     # Nothing animated while Python started; the ring turned, a quarter at a time.
     busy = page.evaluate("window.__busy")
     assert busy["animations"] == 0, busy
@@ -202,7 +206,7 @@ def test_a_rule_page_recovers_from_a_failed_start_and_its_cells_run_again(
         "Échec du chargement de Python\u00a0: ")
     server_back = True
     bar.get_by_role("button", name="Réessayer").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
 
     cell = page.locator("div.cell").first
     # Example code is folded under « Voir le code » (hide-input); open it to edit.

@@ -92,7 +92,7 @@ SPOIL_SNAPSHOT = """async () => {
 def _activate(page: Any) -> str:
     """« Activer », then the first widget's answer to a new value; how Python started."""
     page.locator("#escarmouche-live .escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     widget = page.locator(".escarmouche-live-widget").first
     handle = widget.locator(".noUi-handle").first
     handle.wait_for(timeout=30_000)
@@ -184,7 +184,7 @@ def test_after_one_visit_the_book_works_with_the_network_off(
             ".textContent === '▶ Activer'", timeout=10_000)
         assert bar.locator(".escarmouche-live-first").count() == 0
         bar.locator(".escarmouche-live-activate").click()
-        page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+        page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
         assert page.evaluate("window.escarmoucheLive.timings.snapshot") == "restored"
         live = page.locator(".escarmouche-live-widget").first
         # the tracker opens with no fight under way (issue 27): start one, then a step
@@ -258,7 +258,7 @@ def test_interrupt_stops_an_endless_example_and_the_fight_survives(
     page.evaluate("localStorage.removeItem('escarmouche-live:suivi:book/demos/suivi-combat')")
     bar = page.locator("#escarmouche-live")
     bar.locator(".escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
     # the tracker opens with no fight under way (issue 27): start one, then play a step;
     # each operation is saved (``data-saved`` holds the time): wait for the step's save
@@ -300,7 +300,7 @@ def test_with_cross_origin_isolation_interrupt_stops_python_in_place(page: Any) 
         assert page.evaluate("crossOriginIsolated") is True
         bar = page.locator("#escarmouche-live")
         bar.locator(".escarmouche-live-activate").click()
-        page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+        page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
         cell = page.locator("div.cell").first
         code = cell.locator("textarea.escarmouche-live-code")
         code.fill("n = 0\nwhile True:\n    n += 1")

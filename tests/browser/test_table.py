@@ -63,7 +63,7 @@ STATS_ALL = """([s, n]) => { const boxes = Array.from(document.querySelectorAll(
 
 def activate(page: Any) -> Any:
     page.locator("#escarmouche-live .escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-state=ready]", timeout=READY_MS)
+    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
     live.wait_for()
     return live

@@ -498,9 +498,21 @@
     activation = Promise.all(waits).then(function () {
       mark("runtime-ready");
       var chain = Promise.resolve();
-      cells.forEach(function (cell) {
+      cells.forEach(function (cell, i) {
         chain = chain.then(function () {
           return runCell(cell, cell.source);
+        }).then(function (ok) {
+          // « Prêt » as soon as the first example answers: the page's first result is
+          // live, and the examples below it follow (each editable once it has run). The
+          // tracker's page waits for all of them: its saved fight resumes after them.
+          if (!rt.error) makeEditable(cell);
+          if (ok && !config.tracker && i < cells.length - 1 && cell.node &&
+              !bar.hasAttribute("data-first")) {
+            bar.setAttribute("data-first", "ready");
+            mark("first-ready");
+            setStatus("Prêt" + NBSP + ": la première démonstration répond" + NNBSP +
+                      "; les exemples suivants se relancent…", "ready");
+          }
         });
       });
       return chain;
@@ -508,7 +520,6 @@
       if (rt.error) throw rt.error;
       mark("cells-done");
       rt.post({ type: "keep_snapshot" }); // the worker may now save Python's start
-      cells.forEach(makeEditable);
       button.hidden = true;
       setStatus(readyText(), "ready");
       bar.setAttribute("data-live", "ready");
