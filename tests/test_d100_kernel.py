@@ -27,6 +27,7 @@ from escarmouche.state import Ctx, EndCondition
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import core
 from escarmouche.systems.d100 import kernel as K
+from escarmouche.systems.d100 import kernel_doors as doors
 from escarmouche.systems.d100.attack import attack_setup, damage, resolve_attack
 from tests import golden_runner
 from tests._d100_helpers import readme_duel
@@ -71,7 +72,7 @@ def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int
     sheet = prepared.kernel
     dice = sim.stream(seed, 0, sim.DICE)
     st = K.run(sheet, dice.randint, max_turns)
-    state = K.write_back(sheet, st).state.to_json()
+    state = doors.write_back(sheet, st).state.to_json()
     del state["log"]
     return (json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()), st
 
@@ -223,9 +224,9 @@ def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -
 def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[str, Any]],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """At every choice of the full engine's fights, the kernel's candidates on the
-    compiled sheet and the engine's state read back (:func:`kernel.read_state`) are the
+    compiled sheet and the engine's state read back (:func:`kernel_doors.read_state`) are the
     moves the engine offers (``D100System.moves``, the candidates on the view of the live
-    fight, :func:`kernel.view`; then ``offered``, the refusal, which keeps them all), in
+    fight, :func:`kernel_doors.view`; then ``offered``, the refusal, which keeps them all), in
     the same order; and a state read back writes back as it was (today's save format,
     the log aside)."""
     label, roster, start = case
@@ -242,7 +243,7 @@ def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[st
                    d100.HANDS.index(m.params.get("main", "directrice")),
                    sheet.names.index(m.params["cible"]) if "cible" in m.params else -1)
                   for m in moves if m.action in offered]
-        st = K.read_state(sheet, ctx.state)
+        st = doors.read_state(sheet, ctx.state)
         assert list(K.candidates(sheet, st, sheet.names.index(actor))) == engine
         seen.append(len(engine))
         return moves
@@ -253,7 +254,7 @@ def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[st
         dice = sim.stream(seed, 0, sim.DICE)
         enc.start(dice, **start)
         enc.run(dice, max_turns=30, policy=prepared.policies)
-        back = K.write_back(sheet, K.read_state(sheet, enc.state)).state.to_json()
+        back = doors.write_back(sheet, doors.read_state(sheet, enc.state)).state.to_json()
         assert back == {**enc.state.to_json(), "log": []}, label
     assert sum(seen) > 50
 
@@ -268,7 +269,7 @@ def test_doors_word_the_kernels_refusals_d100_jump_1() -> None:
     enc.start(ScriptedRolls([9, 7, 3, 1]), **duel.start_options)  # Rask first (Ag + d10)
     assert enc.state.current == "Rask"
     enc.state.system_state["terrain"]["Rask"]["chute"] = True  # a drop just failed
-    sheet, kst, me = K.view(Ctx(enc.state, d100.SYSTEM, enc.rules, None), "Rask")
+    sheet, kst, me = doors.view(Ctx(enc.state, d100.SYSTEM, enc.rules, None), "Rask")
     attack = ("attaque", K.ATTACK, 0, sheet.names.index("Barthe"))
     assert K.refusal(sheet, kst, me, attack) == K.FALLEN
     assert K.REFUSALS[K.FALLEN] == "D100-JUMP-1"
@@ -286,7 +287,7 @@ def test_doors_word_the_kernels_refusals_d100_jump_1() -> None:
 
 def test_prepare_parry_door_is_the_kernels_d100_parry_3() -> None:
     """« préparer une parade » is played by the kernel through ``Encounter.act``: the
-    fighter's flags are the kernel's (:func:`kernel.commit`), the journal line is its log
+    fighter's flags are the kernel's (:func:`kernel_doors.commit`), the journal line is its log
     tuple narrated; a second one is refused (``PREPARED``, D100-PARRY-3) in French and
     nothing changes."""
     enc = readme_duel()

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import ask_fixed_fights
+
 pytestmark = pytest.mark.browser
 
 READY_MS = 120_000
@@ -63,13 +65,7 @@ def test_the_atelier_plays_fights_by_steps_and_stops(page: Any, site_url: str,
     page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
     live.wait_for()
-    # exactly the fights asked (no precision to stop at): only « Arrêter » stops it
-    live.locator(".widget-dropdown", has_text="Précision").locator("select").select_option(
-        label="le nombre de combats indiqué")
-    fights = live.locator(".widget-text", has_text="Combats")
-    fights.locator("input").fill("100000")
-    fights.locator("input").press("Enter")
-    live.get_by_role("button", name="Simuler les combats").click()
+    ask_fixed_fights(live, "100000")
     page.wait_for_function(
         "() => document.querySelector('.escarmouche-live-widget').innerText"
         ".includes('combats sur 200\u202f000')", timeout=60_000)

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import ask_fixed_fights
+
 pytestmark = pytest.mark.browser
 
 READY_MS = 120_000
@@ -52,12 +54,7 @@ def _results(live: Any) -> str:
 def test_the_pool_plays_the_atelier_fights_and_stops(page: Any, site_url: str,
                                                      artifacts: Path) -> None:
     live = _live_atelier(page, f"{site_url}book/atelier.html?travailleurs=2")
-    live.locator(".widget-dropdown", has_text="Précision").locator("select").select_option(
-        label="le nombre de combats indiqué")
-    fights = live.locator(".widget-text", has_text="Combats")
-    fights.locator("input").fill("100000")
-    fights.locator("input").press("Enter")
-    live.get_by_role("button", name="Simuler les combats").click()
+    ask_fixed_fights(live, "100000")
     # the progress counts fights of both helpers: past a few batches
     page.wait_for_function(
         f"() => /([0-9][0-9\u202f]*) combats sur 200\u202f000/.test({WIDGET}) && "

@@ -82,7 +82,7 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
                              "Exécution des exemples…")) for s in seen), seen
     # « Prêt » as soon as the first demonstration answered, before the examples below it
     early = "Prêt\u00a0: la première démonstration répond\u202f; les exemples suivants"
-    assert [s for s in seen if s.startswith("Prêt")][0].startswith(early), seen
+    assert next(s for s in seen if s.startswith("Prêt")).startswith(early), seen
     # The widget library ran once Python was up (not beside its start), and the icon
     # font its stylesheet names is served next to it.
     timings = page.evaluate("window.escarmoucheLive.timings")

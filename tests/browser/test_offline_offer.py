@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import configure
-from tools.browser_kit import launch_chromium
+from tests.browser.conftest import worker_page
 
 pytestmark = pytest.mark.browser
 
@@ -67,11 +66,7 @@ IN_PRECACHE = """async (url) => {
 
 def test_the_offer_says_when_the_book_is_saved_and_asks_to_persist(
         playwright: Any, site_url: str) -> None:
-    with launch_chromium(playwright, service_workers="allow") as context:
-        configure(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    with worker_page(playwright) as (_context, page, errors):
         page.add_init_script(RECORD)
         page.goto(site_url + "index.html")
         slot = page.locator(".esc-offline-control", has=page.locator(".escarmouche-offline"))

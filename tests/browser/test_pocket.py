@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import NEXT_BUTTON, configure
+from tests.browser.conftest import NEXT_BUTTON, configure, worker_page
 from tools.browser_kit import PHONE_DEVICE, SITE, SiteServer, launch_chromium
 
 pytestmark = pytest.mark.browser
@@ -106,11 +106,7 @@ def _activate(page: Any) -> str:
 
 def test_after_one_visit_the_book_works_with_the_network_off(
         playwright: Any, artifacts: Path) -> None:
-    with launch_chromium(playwright, service_workers="allow") as context:
-        configure(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    with worker_page(playwright) as (context, page, errors):
         page.add_init_script(RECORD_TEXT)
         with SiteServer(SITE) as server:
             url = server.url

@@ -620,11 +620,11 @@ def preparer_parade(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
     """D100-PARRY-2: a prepared parry (half action), until used or the start of the
     fighter's next turn (D100-PARRY-3). The rules kernel decides and plays it
     (:func:`.kernel.refusal`, :func:`.kernel.play`); this door words its refusals,
-    writes the fighter back (:func:`.kernel.commit`) and narrates its log tuple."""
-    from escarmouche.systems.d100 import kernel
+    writes the fighter back (:func:`.kernel_doors.commit`) and narrates its log tuple."""
+    from escarmouche.systems.d100 import kernel, kernel_doors
 
     d = ACTION_DEFS[spec.id]
-    sheet, st, me = kernel.view(ctx, actor)
+    sheet, st, me = kernel_doors.view(ctx, actor)
     move = ("defense", kernel.PREPARE, -1, -1)
     code = kernel.refusal(sheet, st, me, move)
     if code == kernel.PLAN:  # check_turn's own words, kept with its answer
@@ -636,7 +636,7 @@ def preparer_parade(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
                       f"{actor} a déjà une parade préparée",
                       kind=IllegalActionError, display=d.label)
     kernel.play(sheet, st, me, move, _no_dice)
-    kernel.commit(st, me, ctx.fighter(actor))
+    kernel_doors.commit(st, me, ctx.fighter(actor))
     _, _, who = st.log[-1]
     name = sheet.names[who]
     ctx.emit("parade_preparee", lambda: prepared_parry_sentence(name), actor=name,
@@ -652,9 +652,9 @@ def recharger(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str
     """D100-ACT-3/4: one half action of reloading; a weapon needing more is an
     extended action that must not be interrupted. The rules kernel plays it
     (:func:`.kernel.play`: the half actions, the extended action, the weapon loaded);
-    this door checks the hand named, writes the fighter back (:func:`.kernel.commit`)
+    this door checks the hand named, writes the fighter back (:func:`.kernel_doors.commit`)
     and narrates the kernel's log tuple."""
-    from escarmouche.systems.d100 import kernel
+    from escarmouche.systems.d100 import kernel, kernel_doors
 
     d = ACTION_DEFS[spec.id]
     f = ctx.fighter(actor)
@@ -663,7 +663,7 @@ def recharger(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str
     ext = extended_of(f.flags["extended"])
     if ext is None or ext.action != d.id:
         _reloadable(ctx, f, hand)
-    sheet, st, me = kernel.view(ctx, actor)
+    sheet, st, me = kernel_doors.view(ctx, actor)
     step = st.ext_hand[me]
     if ext is not None and ext.action == d.id and step is not None \
             and HANDS[step] != hand:
@@ -672,7 +672,7 @@ def recharger(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str
                       kind=IllegalActionError)
     assert w is not None
     kernel.play(sheet, st, me, ("recharge", kernel.RELOAD, HANDS.index(hand), -1), _no_dice)
-    kernel.commit(st, me, f)
+    kernel_doors.commit(st, me, f)
     _, _, who, h, done = st.log[-1]
     name = sheet.names[who]
     if done:

@@ -13,7 +13,7 @@ from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
-from escarmouche.systems.d100 import kernel, terrain
+from escarmouche.systems.d100 import kernel, kernel_doors, terrain
 from escarmouche.systems.d100.actions import (
     ACTIONS,
     MAX_EXTENDED_STEPS,
@@ -476,7 +476,7 @@ class D100System(System[Rules]):
         if not ctx.state.started:  # (no turn yet: nobody's)
             code = kernel.NOT_ITS_TURN
         else:
-            sheet, st, me = kernel.view(ctx, actor, everyone=False)
+            sheet, st, me = kernel_doors.view(ctx, actor, everyone=False)
             code = _refusal(sheet, st, me, spec.id)
         if code == kernel.NOT_ITS_TURN:
             current = ctx.state.current
@@ -517,7 +517,7 @@ class D100System(System[Rules]):
         """:meth:`actions`' test, on the action ids ``ids`` only."""
         if not ctx.state.started:
             return set()  # no turn yet (D100-ROUND-1)
-        sheet, st, me = kernel.view(ctx, actor, everyone=False)
+        sheet, st, me = kernel_doors.view(ctx, actor, everyone=False)
         return {i for i in ids if i in ACTIONS and not ACTION_DEFS[i].reaction
                 and not _refusal(sheet, st, me, i)}
 
@@ -554,7 +554,7 @@ class D100System(System[Rules]):
         that can happen."""
         if not ctx.state.started:
             return []
-        sheet, st, me = kernel.view(ctx, actor)
+        sheet, st, me = kernel_doors.view(ctx, actor)
         return [_move(ctx, sheet, st, me, m, react)
                 for m in kernel.candidates(sheet, st, me)]
 
