@@ -1,7 +1,8 @@
 """The book's build, top to bottom: every extension and every pass over the built pages,
 in the order they run.
 
-``make book`` runs ``python -m tools.build_site``, which does, once each and in order:
+``make book`` makes sure Debian's Chromium is there (``tools/ensure_chromium.py``), then
+runs ``python -m tools.build_site``, which does, once each and in order:
 
 1. **Before Sphinx** (``tools/build_site.py``): ``npm ci``, the live pages' widget
    bundle, this repository's wheel, the Pyodide kernel's wheels, the JupyterLite source
@@ -15,7 +16,8 @@ in the order they run.
    ``escarmouche_editions`` (the Atom feed), where jupyterlite-sphinx runs ``jupyter lite
    build`` on the notebooks copied just before.
 3. **After Sphinx**, on ``_build/html``: the passes of :data:`AFTER_SPHINX`, each a
-   function of ``tools/`` (the PDF, the offline book, the compressed copies).
+   function of ``tools/`` (the live runtime's sizes, the PDF, the offline book, the
+   compressed copies).
 
 Sphinx runs the handlers of an event by priority, then in the order they were
 connected. The priorities that place the book's handlers before or after the other
