@@ -10,16 +10,23 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt pyproject.toml | sha1sum | cut -c1-12)
 PORT ?= 8000
 
-.PHONY: all help venv lint types unit nbval book site serve browser bench bench-browser bench-pages bench-lighthouse refresh fuzz typo-book test clean
+# Every target but the venv's stamp file is a command, declared here once (`make help`
+# lists them all; tests/test_makefile.py checks both).
+.PHONY: all help venv lint types unit nbval unit-nbval defauts-deplaces book site serve \
+	browser browser-tests browser-complet typo-book typo-tests bench bench-browser \
+	bench-pages bench-lighthouse fuzz refresh edition revision test clean
 
 all: test
 
-# `make help`: the targets, in French like everything a reader sees.
+# `make help`: every target, in French like everything a reader sees.
 help:
-	@echo "make test           tout : lint, types, unit, nbval, défauts déplacés, livre en -W,"
+	@echo "make test           tout : lint, types, unit, nbval, défauts déplacés, livre en -W,"
 	@echo "                    navigateur, révision de bout en bout (la CI)"
+	@echo "make all            comme make test"
+	@echo "make venv           crée .venv et y installe les outils épinglés (une fois par"
+	@echo "                    changement de requirements-*.txt ou de pyproject.toml)"
 	@echo "make serve          construit le livre et le site hors ligne, les sert sur 127.0.0.1:$(PORT)"
-	@echo "                    (make serve RESEAU=1 : aussi sur le réseau local, pour la vue"
+	@echo "                    (make serve RESEAU=1 : aussi sur le réseau local, pour la vue"
 	@echo "                    des joueurs sur une tablette)"
 	@echo "make refresh        régénère chaque carnet book/X.ipynb depuis son jumeau book_src/X.md,"
 	@echo "                    l’exécute et enregistre ses sorties (relisez le diff)"
@@ -28,18 +35,28 @@ help:
 	@echo "make unit           tests unitaires et de propriétés, doctests de chaque module,"
 	@echo "                    exemple du README, carnets conformes à leurs jumeaux"
 	@echo "make nbval          réexécute les carnets du livre et compare leurs sorties"
-	@echo "make book           le livre statique (avertissements = erreurs) et le site JupyterLite"
+	@echo "make unit-nbval     unit et nbval en un seul pytest, sur les deux cœurs"
+	@echo "make book           le livre statique (avertissements = erreurs), le site JupyterLite,"
+	@echo "                    le PDF, le livre hors ligne et ses copies compressées : l’ordre"
+	@echo "                    de chaque passe est dans book/_ext/escarmouche_pipeline.py"
+	@echo "make site           comme make book"
 	@echo "make typo-book      typographie française de chaque page du livre construit"
+	@echo "make typo-tests     la même vérification, sans reconstruire le livre"
 	@echo "make browser        tests dans Chromium (site hors ligne, carnets en direct)"
+	@echo "make browser-tests  les mêmes tests, sans reconstruire le livre"
 	@echo "make browser-complet chaque carnet du livre exécuté en direct dans JupyterLite"
-	@echo "make bench          performances du moteur ; make bench-browser : dans le navigateur"
+	@echo "make bench          performances du moteur"
+	@echo "make bench-browser  temps des pages en direct dans le navigateur"
+	@echo "make bench-pages    octets envoyés par type de page, compressés"
+	@echo "make bench-lighthouse  Lighthouse mobile par type de page (quelques minutes)"
 	@echo "make fuzz           long essai à données aléatoires de chaque point d’entrée public"
-	@echo "make edition        prépare l’édition suivante : brouillon editions/<n>.toml, carnets,"
-	@echo "                    pages « Ce qui a changé » (voir book/concepteurs.md)"
+	@echo "make edition        prépare l’édition suivante : brouillon editions/<n>.toml, carnets,"
+	@echo "                    pages « Ce qui a changé » (voir book/concepteurs.md)"
 	@echo "make defauts-deplaces  tests unitaires avec toutes les valeurs par défaut déplacées"
-	@echo "make revision       joue une révision de bout en bout sur un clone : make edition,"
+	@echo "make revision       joue une révision de bout en bout sur un clone : make edition,"
 	@echo "                    publication, puis les tests sous les nouvelles règles"
 	@echo "make clean          efface les constructions"
+	@echo "make help           cette liste"
 
 $(STAMP): requirements-dev.txt requirements-lock.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,7 +70,7 @@ venv: $(STAMP)
 
 lint: venv
 	$(VENV)/bin/ruff check src widgets tests bench tools book/_ext
-	$(PY) tools/check_sizes.py
+	$(PY) -m tools.check_sizes
 
 types: venv
 	$(VENV)/bin/mypy
@@ -64,21 +81,20 @@ unit: venv
 nbval: venv
 	$(PY) -m pytest -q --nbval --color=no -p no:cacheprovider book
 
-# The static book (and, through jupyterlite-sphinx, the offline JupyterLite site), then
-# the whole-book PDF (Debian's Chromium), the service worker again with the PDF in the
-# book's cache (tools/build_offline.py) and the gzip/Brotli copies `make serve` sends.
+# The static book (and, through jupyterlite-sphinx, the offline JupyterLite site), the
+# whole-book PDF (Debian's Chromium), the offline book with the PDF in its cache and the
+# gzip/Brotli copies `make serve` sends: one script, each pass once, in the order
+# book/_ext/escarmouche_pipeline.py lists. Tools run as modules (`python -m tools.x`):
+# the repository's root is on the path (the editable install, pyproject.toml).
 book: venv
-	$(PY) tools/ensure_chromium.py
-	$(PY) tools/build_site.py
-	$(PY) tools/build_pdf.py
-	$(PY) tools/build_offline.py
-	$(PY) tools/precompress.py
+	$(PY) -m tools.ensure_chromium
+	$(PY) -m tools.build_site
 
 site: book
 
 # Serves _build/html on 127.0.0.1 with the MIME types Pyodide needs (tools/serve_site.py).
 serve: book
-	$(PY) tools/serve_site.py --port $(PORT) $(if $(RESEAU),--reseau,)
+	$(PY) -m tools.serve_site --port $(PORT) $(if $(RESEAU),--reseau,)
 
 # Playwright drives Debian's Chromium (installed with apt-get when missing); screenshots
 # land in artifacts/screenshots/.
@@ -89,31 +105,29 @@ browser: book
 # Two workers, each with its own server and Chromium (pytest-xdist); « worksteal » moves
 # tests to the idle worker, since one test (a whole d100 fight by taps) takes a minute.
 # 354 s in one process, 245 s so on a quiet 2-core machine (3 December 2026).
-.PHONY: browser-tests typo-tests
 browser-tests: venv
-	$(PY) tools/ensure_chromium.py
+	$(PY) -m tools.ensure_chromium
 	$(PY) -m pytest -q -n 2 --dist worksteal -m browser --color=no -p no:cacheprovider tests/browser
 
 # Every notebook of the book run live in JupyterLite, not only make test's set (about
 # 10 s each; tests/browser/test_live_notebooks.py).
-.PHONY: browser-complet
 browser-complet: book
-	$(PY) tools/ensure_chromium.py
+	$(PY) -m tools.ensure_chromium
 	ESCARMOUCHE_BROWSER_NOTEBOOKS=tous $(PY) -m pytest -q -m browser --color=no -p no:cacheprovider tests/browser/test_live_notebooks.py
 
 # Live widget time against a bare Pyodide boot, step by step (bench/README-browser.md).
 bench-browser: book
-	$(PY) tools/ensure_chromium.py
+	$(PY) -m tools.ensure_chromium
 	$(PY) bench/bench_browser.py
 
 # Bytes sent per page type, compressed as `make serve` sends them (bench/bench_pages.py).
 bench-pages: book
-	$(PY) tools/ensure_chromium.py
+	$(PY) -m tools.ensure_chromium
 	$(PY) bench/bench_pages.py
 
 # Lighthouse 12.2.3 (npm, bench/lighthouse/), mobile, per page type; minutes, not in test.
 bench-lighthouse: book
-	$(PY) tools/ensure_chromium.py
+	$(PY) -m tools.ensure_chromium
 	$(PY) bench/bench_pages.py --lighthouse
 
 # The engine's benchmarks (the browser one needs the site and Chromium: make bench-browser).
@@ -130,35 +144,32 @@ FUZZ_EXEMPLES ?= 2800
 # rewording published as a clarification; each is drafted (make edition), written,
 # its « à relire » examples answered, and published; then the unit tests under the
 # rules of both editions.
-.PHONY: revision
 revision: venv
-	$(PY) tools/revision.py
+	$(PY) -m tools.revision
 
 # The unit suite with every declared default moved to another accepted value at once, in
 # a scratch clone's own interpreter (tools/moved_defaults.py): tests must follow any
 # edition. A step of make test: unit tests only (no notebook, no browser: the book shows
 # its edition), on both cores; about 100 s on a shared 2-core machine (5 December 2026).
-.PHONY: defauts-deplaces
 defauts-deplaces: venv
-	$(PY) tools/moved_defaults.py
+	$(PY) -m tools.moved_defaults
 
 # Drafts the next edition from the engine's defaults, refreshes the notebooks and rebuilds
 # the « Ce qui a changé » pages (tools/edition.py; the workflow: book/concepteurs.md).
-.PHONY: edition
 edition: venv
-	$(PY) tools/edition.py $(ARGS)
+	$(PY) -m tools.edition $(ARGS)
 
 fuzz: venv
-	$(PY) tools/fuzz.py --exemples $(FUZZ_EXEMPLES)
+	$(PY) -m tools.fuzz --exemples $(FUZZ_EXEMPLES)
 	# the simulation mode against the full engine, 1500 seeds per golden fight and example roster
 	ESCARMOUCHE_EQUIV_SEEDS=1500 $(PY) -m pytest -q -p no:cacheprovider tests/test_simulation.py -k equals
 
 # Every notebook of the book comes from its MyST twin (book_src/X.md → book/X.ipynb, the
 # demo pages and essai-navigateur included), through one tool that executes it and stores
 # its outputs, rewriting only what changed. Review the diff, then commit. One page:
-# `$(PY) tools/book_notebooks.py d100/attaque`; `make unit` checks that no notebook drifted.
+# `$(PY) -m tools.book_notebooks d100/attaque`; `make unit` checks that no notebook drifted.
 refresh: venv
-	$(PY) tools/book_notebooks.py
+	$(PY) -m tools.book_notebooks
 
 # French typography of the built book's pages (tests/test_typography.py, marker « book »).
 typo-book: book
@@ -169,7 +180,6 @@ typo-tests: venv
 
 # unit and nbval only read the tree: one pytest spreads them over both cores (pytest-xdist;
 # --dist loadfile keeps each notebook's cells on one worker, hence one kernel).
-.PHONY: unit-nbval
 unit-nbval: venv
 	$(PY) -m pytest -q -n 2 --dist loadfile --nbval --color=no -m "not browser and not book" -p no:cacheprovider tests book
 

@@ -67,10 +67,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tools.browser_kit import (  # noqa: E402  (after the sys.path line above)
+from tools.browser_kit import (
     PHONE_DEVICE,
     SITE,
     RequestLog,
@@ -79,6 +76,8 @@ from tools.browser_kit import (  # noqa: E402  (after the sys.path line above)
     lite_notebook_url,
     run_all_cells,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DEMO = "book/essai-navigateur"
 FIRST_RESULT = "Test de compétence à 50"

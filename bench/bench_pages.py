@@ -32,10 +32,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tools.browser_kit import CHROMIUM, SITE, SiteServer, launch_chromium
 
-from tools.browser_kit import CHROMIUM, SITE, SiteServer, launch_chromium  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 #: One page per type: (type, path).
 PAGE_TYPES = (

@@ -16,14 +16,10 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench.bench_browser import (  # noqa: E402  (after the sys.path line above)
+from bench.bench_browser import (
     BARE_PAGE,
     FIRST_RESULT,
     LIVE_PAGE,
@@ -31,7 +27,9 @@ from bench.bench_browser import (  # noqa: E402  (after the sys.path line above)
     TAP_AT_PAINT,
     TIMEOUT_MS,
 )
-from tools.browser_kit import PHONE_DEVICE, SiteServer, launch_chromium  # noqa: E402
+from tools.browser_kit import PHONE_DEVICE, SiteServer, launch_chromium
+
+ROOT = Path(__file__).resolve().parent.parent
 
 CATEGORIES = "devtools.timeline,v8,v8.wasm,toplevel"
 SLICE_MS = 500

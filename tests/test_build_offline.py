@@ -47,6 +47,23 @@ def test_sizes_are_written_into_the_pages(tmp_path: Path) -> None:
         build_offline.fill_sizes(tmp_path, {})
 
 
+def test_the_runtime_sizes_are_written_before_the_pdf_and_the_books_after(
+        tmp_path: Path) -> None:
+    """Before the PDF, only the runtime's sizes are written: the book's and the PDF's
+    own spans keep their text until the PDF exists (each pass runs once)."""
+    page = tmp_path / "page.html"
+    page.write_text('<span data-esc-taille="runtime">?</span> '
+                    '<span data-esc-taille="livre">?</span>', encoding="utf-8")
+    sizes = {"runtime": "16\u00a0Mo", "livre": "18\u00a0Mo"}
+    assert build_offline.fill_sizes(tmp_path, sizes, only=build_offline.RUNTIME_SIZES) == 1
+    assert page.read_text(encoding="utf-8") == (
+        '<span data-esc-taille="runtime">16\u00a0Mo</span> '
+        '<span data-esc-taille="livre">?</span>')
+    assert build_offline.fill_sizes(tmp_path, sizes, only=("livre", "pdf")) == 1
+    assert page.read_text(encoding="utf-8").endswith(
+        '<span data-esc-taille="livre">18\u00a0Mo</span>')
+
+
 def test_the_runtime_is_what_the_worker_loads_and_is_named_by_its_lock(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / build_offline.PYODIDE_DIR

@@ -15,9 +15,9 @@ from typing import Any
 from book._ext import escarmouche_css as css
 from tools import build_offline
 
-# Imported by name: they import docutils and their sibling escarmouche_lite, which mypy
-# does not follow from here.
-live: Any = importlib.import_module("book._ext.escarmouche_live")
+# Imported by name: they import docutils and their sibling escarmouche_jupyterlite, which
+# mypy does not follow from here.
+live: Any = importlib.import_module("book._ext.escarmouche_live_pages")
 site: Any = importlib.import_module("book._ext.escarmouche_site")
 
 PAGE = """<html><head>

@@ -1,12 +1,12 @@
-"""Light demo pages (issue 26, book/_ext/escarmouche_light.py): a stored widget is drawn
-as plain HTML at build, and the page no longer holds the widget state."""
+"""Light demo pages (book/_ext/escarmouche_static_widgets.py): a stored widget is drawn as
+plain HTML at build, and the page no longer holds the widget state."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from book._ext import escarmouche_light as light
+from book._ext import escarmouche_static_widgets as light
 
 PAGE = """<html><head>
 </head><body>
@@ -77,21 +77,15 @@ def test_a_page_without_widgets_is_left_alone_and_unknown_widgets_are_named() ->
 
 
 def load_light(name: str) -> Any:
-    """A fresh copy of ``book/_ext/escarmouche_light.py`` under module ``name``, its
-    folder on the path while it loads (its sibling imports)."""
+    """A fresh copy of ``book/_ext/escarmouche_static_widgets.py`` under module ``name``."""
     import importlib.util
-    import sys
-    from pathlib import Path
 
-    ext = Path(__file__).resolve().parent.parent / "book" / "_ext"
-    sys.path.insert(0, str(ext))
-    try:
-        spec = importlib.util.spec_from_file_location(name, ext / "escarmouche_light.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ext))
+    spec = importlib.util.find_spec("book._ext.escarmouche_static_widgets")
+    assert spec and spec.origin
+    fresh = importlib.util.spec_from_file_location(name, spec.origin)
+    assert fresh and fresh.loader
+    module = importlib.util.module_from_spec(fresh)
+    fresh.loader.exec_module(module)
     return module
 
 
@@ -102,7 +96,7 @@ def test_a_progress_bar_is_drawn_as_html() -> None:
     state = {"p": {"model_name": "IntProgressModel", "state": {
         "_model_name": "IntProgressModel", "value": 30, "max": 120, "description": ""}}}
     drawer = module.Drawer(state) if hasattr(module, "Drawer") else None
-    assert drawer is not None, "escarmouche_light has no Drawer"
+    assert drawer is not None, "escarmouche_static_widgets has no Drawer"
     out = drawer.draw("p")
     assert '<progress max="120" value="30" aria-label="progression"></progress>' in out
     assert not drawer.unknown

@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_plain_markdown() -> Callable[[str], str]:
-    path = ROOT / "book" / "_ext" / "escarmouche_lite.py"
-    spec = importlib.util.spec_from_file_location("escarmouche_lite_for_tests", path)
+    path = ROOT / "book" / "_ext" / "escarmouche_jupyterlite.py"
+    spec = importlib.util.spec_from_file_location("escarmouche_jupyterlite_for_tests", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

@@ -134,7 +134,8 @@ def test_b155_no_page_says_jupyterlite_needs_neither_server_nor_network() -> Non
     """B155: the full notebook (JupyterLite) is not kept on the device, so no page or
     button says it runs « sans serveur ni réseau » (the browser check said so, then, at
     its foot, that it needs the network)."""
-    sources = [BOOK / "_ext" / "escarmouche_lite.py", ROOT / "book_src" / "essai-navigateur.md"]
+    sources = [BOOK / "_ext" / "escarmouche_jupyterlite.py",
+               ROOT / "book_src" / "essai-navigateur.md"]
     for path in sources:
         text = " ".join(path.read_text(encoding="utf-8").split())
         assert "sans serveur ni réseau" not in text, path.name

@@ -628,7 +628,7 @@ def _light_module() -> Any:
 
 def _light_renderings() -> Iterator[tuple[str, str]]:
     """(notebook, text) of each stored widget as the light page draws it before
-    « Activer » (:class:`escarmouche_light.Drawer` on the notebook's widget state)."""
+    « Activer » (:class:`escarmouche_static_widgets.Drawer` on the notebook's widget state)."""
     import json
 
     light = _light_module()

@@ -1,7 +1,9 @@
-"""The installable, offline book (issue 26): the last step of a site build.
+"""The installable, offline book: two passes over the built site, each run once.
 
-Run by ``tools/build_site.py`` at the end of its build, and again by ``make book`` once
-the PDF exists (``tools/build_pdf.py``), so that the PDF is in the book's cache.
+:func:`describe_runtime` runs before the PDF is printed (so that the printed pages give
+the live runtime's sizes), :func:`build` once the PDF exists (so that the PDF is in the
+book's cache and its size in the pages); the order of the whole build:
+``book/_ext/escarmouche_pipeline.py``.
 
 1. **Icons and manifest** — ``manifest.webmanifest`` (French name, theme colour) at the
    site's root, with PNG icons (192 and 512 px) drawn from ``_static/favicon.svg`` by
@@ -34,18 +36,16 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from escarmouche.text.fmt import number
+from tools.browser_kit import built_site
 
-from escarmouche.text.fmt import number  # noqa: E402
-from tools.browser_kit import built_site  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SITE = ROOT / "_build" / "html"
 ICON_CACHE = ROOT / "_build" / "offline-icons"
@@ -148,7 +148,8 @@ def manifest(icons: list[Path], site: Path) -> dict[str, Any]:
 
 
 def engine_packages() -> list[str]:
-    """The engine and its runtime dependencies (as book/_ext/escarmouche_live.py reads them)."""
+    """The engine and its runtime dependencies (as book/_ext/escarmouche_live_pages.py
+    reads them)."""
     import importlib.metadata
 
     requires = importlib.metadata.requires("escarmouche") or []
@@ -304,21 +305,29 @@ d’une édition plus récente que celle enregistrée.</li>
 _SIZE_SPAN = re.compile(r'(<span[^>]*\bdata-esc-taille="([a-z-]+)"[^>]*>)(.*?)(</span>)', re.S)
 
 
-def fill_sizes(site: Path, sizes: dict[str, str]) -> int:
-    """Write the computed sizes into the pages' ``data-esc-taille`` spans."""
+def fill_sizes(site: Path, sizes: dict[str, str],
+               only: tuple[str, ...] | None = None) -> int:
+    """Write the computed sizes into the pages' ``data-esc-taille`` spans (those named in
+    ``only``, when given; the others are left as they are)."""
     changed = 0
+    known = set(RUNTIME_SIZES) | {"livre", "pdf"} | set(sizes)
+    keys = set(sizes) if only is None else set(only) & set(sizes)
+
+    def size(m: re.Match[str]) -> str:
+        if m.group(2) not in keys:
+            return m.group(0)
+        return m.group(1) + html.escape(sizes[m.group(2)]) + m.group(4)
+
     for page in site.rglob("*.html"):
         if page.is_relative_to(site / "lite"):
             continue
         text = page.read_text(encoding="utf-8")
         if "data-esc-taille" not in text:
             continue
-
-        unknown = sorted({m.group(2) for m in _SIZE_SPAN.finditer(text)} - set(sizes))
+        unknown = sorted({m.group(2) for m in _SIZE_SPAN.finditer(text)} - known)
         if unknown:
             raise SystemExit(f"{page}: taille inconnue « {', '.join(unknown)} »")
-        new = _SIZE_SPAN.sub(
-            lambda m: m.group(1) + html.escape(sizes[m.group(2)]) + m.group(4), text)
+        new = _SIZE_SPAN.sub(size, text)
         if new != text:
             page.write_text(new, encoding="utf-8")
             changed += 1
@@ -411,16 +420,46 @@ def generate_sw(site: Path, runtime: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+#: The sizes :func:`describe_runtime` writes, before the PDF; :func:`build` writes the
+#: book's own (``livre``, ``pdf``) once the PDF exists.
+RUNTIME_SIZES = ("runtime", "runtime-gz", "demarrage", "runtime-moteur", "runtime-moteur-gz",
+                 "runtime-widgets", "runtime-widgets-gz")
+RUNTIME_JSON = "_static/escarmouche-runtime.json"
+
+
+def describe_runtime(site: Path = SITE) -> dict[str, Any]:
+    """The live runtime's description (``_static/escarmouche-runtime.json``) and its
+    sizes in the pages; the spans of the book's own sizes are left as they are."""
+    runtime = runtime_manifest(site)
+    (site / RUNTIME_JSON).write_text(
+        json.dumps(runtime, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    sizes = {
+        "runtime": taille(runtime["bytes"]),
+        "runtime-gz": taille(runtime["gz"]),
+        "demarrage": taille(snapshot_size(site)["gz"]),
+    }
+    # The « Activer » bar of a page (book/_ext/escarmouche_live_pages.py, bar_html): the
+    # engine alone, or with the widgets.
+    for key, names in (("runtime-moteur", runtime["engine"]),
+                       ("runtime-widgets", [*runtime["engine"], *runtime["widgets"]])):
+        need = page_runtime(runtime, names)
+        sizes[key], sizes[key + "-gz"] = taille(need["bytes"]), taille(need["gz"])
+    filled = fill_sizes(site, sizes, only=RUNTIME_SIZES)
+    log(f"runtime {taille(runtime['bytes'])} ({taille(runtime['gz'])} gzip) in "
+        f"{runtime['cache']}; its sizes in {filled} page(s)")
+    return {"runtime": runtime, "sizes": sizes}
+
+
 def build(site: Path = SITE) -> dict[str, Any]:
+    """Icons and manifest, the book's and the PDF's sizes in the pages, the offline
+    page and the service worker; after :func:`describe_runtime` and the PDF."""
     start = time.monotonic()
     static = site / "_static"
     icons = draw_icons(static / "favicon.svg", static / "icons")
     (site / "manifest.webmanifest").write_text(
         json.dumps(manifest(icons, site), ensure_ascii=False, indent=1) + "\n",
         encoding="utf-8")
-    runtime = runtime_manifest(site)
-    (static / "escarmouche-runtime.json").write_text(
-        json.dumps(runtime, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    runtime: dict[str, Any] = json.loads((site / RUNTIME_JSON).read_text(encoding="utf-8"))
     pdfs = sorted(site.glob("escarmouche-edition-*.pdf"),
                   key=lambda p: int(p.stem.rsplit("-", 1)[1]))
     pdf = pdfs[-1] if pdfs else None
@@ -432,14 +471,7 @@ def build(site: Path = SITE) -> dict[str, Any]:
         "pdf": taille(pdf.stat().st_size) if pdf else "non construit",
         "runtime": taille(runtime["bytes"]),
         "runtime-gz": taille(runtime["gz"]),
-        "demarrage": taille(snapshot_size(site)["gz"]),
     }
-    # The « Activer » bar of a page (book/_ext/escarmouche_live.py, bar_html): the engine
-    # alone, or with the widgets.
-    for key, names in (("runtime-moteur", runtime["engine"]),
-                       ("runtime-widgets", [*runtime["engine"], *runtime["widgets"]])):
-        need = page_runtime(runtime, names)
-        sizes[key], sizes[key + "-gz"] = taille(need["bytes"]), taille(need["gz"])
     from tools.build_pdf import current_edition
 
     edition = current_edition()
@@ -448,7 +480,7 @@ def build(site: Path = SITE) -> dict[str, Any]:
         colour=THEME_COLOUR, nbsp=NBSP, nnbsp=NNBSP, pdf=pdf.name if pdf else "index.html",
         pdf_size=sizes["pdf"], book_size=sizes["livre"], runtime_size=sizes["runtime"],
         runtime_gz=sizes["runtime-gz"], prefix=RUNTIME_PREFIX), encoding="utf-8")
-    filled = fill_sizes(site, sizes)
+    filled = fill_sizes(site, sizes, only=("livre", "pdf"))
     build_id = hashlib.sha256(b"".join(
         hashlib.sha256(p.read_bytes()).digest() for p in sorted(precache_files(site))
     )).hexdigest()[:16]
@@ -457,7 +489,7 @@ def build(site: Path = SITE) -> dict[str, Any]:
     result = generate_sw(site, runtime)
     log(f"sw.js: {result['count']} files precached ({taille(result['size'])}), "
         f"runtime {taille(runtime['bytes'])} ({taille(runtime['gz'])} gzip) in "
-        f"{runtime['cache']}; sizes in {filled} page(s); "
+        f"{runtime['cache']}; the book's sizes in {filled} page(s); "
         f"{time.monotonic() - start:.1f} s")
     return {"precache": result, "runtime": runtime, "sizes": sizes, "build": build_id}
 
@@ -466,6 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     site = built_site(__doc__.split("\n", 1)[0], argv)
     if site is None:
         return 2
+    describe_runtime(site)
     build(site)
     return 0
 

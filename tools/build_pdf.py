@@ -1,4 +1,5 @@
-"""The whole book as one PDF, offline (``make book``, after the HTML).
+"""The whole book as one PDF, offline (``make book``, after the HTML and the live
+runtime's sizes, before the offline book: ``book/_ext/escarmouche_pipeline.py``).
 
 Every page of ``_toc.yml``, in order, is printed by Debian's Chromium through
 Playwright's ``page.pdf`` (A4, the print stylesheet ``escarmouche-print.css``: no
@@ -25,23 +26,16 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]
 
 from escarmouche.cli._french import FrenchParser, parse_args
+from tools.browser_kit import SITE, SiteServer, launch_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tools.browser_kit import SITE, SiteServer, launch_chromium  # noqa: E402
 
 
 def _site_extension() -> Any:
     """The book's Sphinx extension that knows the edition (book/_ext/escarmouche_site.py)."""
-    import importlib.util
+    import importlib
 
-    path = ROOT / "book" / "_ext" / "escarmouche_site.py"
-    spec = importlib.util.spec_from_file_location("escarmouche_site", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("book._ext.escarmouche_site")
 
 
 def current_edition() -> dict[str, Any]:
@@ -160,7 +154,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=SITE, metavar="DOSSIER",
                         help="le site construit (par défaut : _build/html)")
     args = parse_args(parser, argv)
-    site: Path = args.dir
+    return make_pdf(args.dir)
+
+
+def print_book(site: Path) -> None:
+    """:func:`make_pdf` as a step of ``make book``: a failure stops the build."""
+    status = make_pdf(site)
+    if status:
+        raise SystemExit(status)
+
+
+def make_pdf(site: Path) -> int:
+    """The PDF of the book built in ``site``, unless it is up to date (0), or the exit
+    status of a failure (2: pages missing, 1: an aide-mémoire over one sheet)."""
     docnames = toc_docnames()
     missing = [n for n in docnames if not (site / f"{n}.html").is_file()]
     if missing:

@@ -106,9 +106,10 @@ def build(root: Path, number: int, *, steps: Sequence[str] = STEPS) -> Path:
         book = Path(scratch)
         export(root, commit, book)
         env = dict(os.environ)
-        # that commit's engine and widgets before the one installed from the working tree
+        # that commit's engine, widgets and tooling (tools, book/_ext) before the ones
+        # installed from the working tree
         env["PYTHONPATH"] = os.pathsep.join(
-            [str(book / "src"), str(book / "widgets"), *filter(None, [
+            [str(book), str(book / "src"), str(book / "widgets"), *filter(None, [
                 os.environ.get("PYTHONPATH")])])
         env.pop("ESCARMOUCHE_APERCU", None)
         for step in steps:

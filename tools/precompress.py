@@ -16,18 +16,15 @@ maps are left alone.
 from __future__ import annotations
 
 import gzip
-import sys
 import time
 from pathlib import Path
 
 import brotli  # type: ignore[import-untyped]
 
 from escarmouche.text.fmt import plural
+from tools.browser_kit import built_site
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tools.browser_kit import built_site  # noqa: E402
 
 SITE = ROOT / "_build" / "html"
 SUFFIXES = frozenset({
@@ -82,13 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     site = built_site(__doc__.split("\n", 1)[0], argv)
     if site is None:
         return 2
+    report(site)
+    return 0
+
+
+def report(site: Path) -> None:
+    """:func:`precompress`, and what it did, in French (a step of ``make book``)."""
     start = time.monotonic()
     made, removed, considered = precompress(site)
     print(f"[precompress] {plural(made, 'copie compressée', 'copies compressées')} "
           f"({plural(removed, 'copie retirée', 'copies retirées')}) pour "
           f"{plural(considered, 'fichier texte', 'fichiers texte')}, en "
           f"{time.monotonic() - start:.1f} s", flush=True)
-    return 0
 
 
 if __name__ == "__main__":

@@ -131,7 +131,7 @@ path.write_text(edition_to_toml(dataclasses.replace(
 
 def _env(clone: Path) -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(clone / "src"), str(clone / "widgets"),
+    env["PYTHONPATH"] = os.pathsep.join([str(clone), str(clone / "src"), str(clone / "widgets"),
                                          env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return env
 

@@ -28,11 +28,7 @@ import time
 from pathlib import Path
 
 from escarmouche.cli._french import FrenchParser, parse_args
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tools.browser_kit import SITE, SiteServer  # noqa: E402  (after the sys.path line)
+from tools.browser_kit import SITE, SiteServer
 
 PLAYERS_PAGE = "_static/escarmouche-joueurs.html"
 

@@ -196,7 +196,4 @@ def merge_site(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    # Last of the build-finished handlers: the theme writes pygments.css in its own
-    # (priority 500), and escarmouche_site slims the theme's stylesheet (300).
-    app.connect("build-finished", merge_site, priority=900)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

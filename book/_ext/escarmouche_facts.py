@@ -5,7 +5,7 @@ a modifier) is written ``{{ rb_crit_success_max }}`` in the page, never as a lit
 ``config-inited`` this extension reads every fact of :data:`FACTS` from the engine and
 puts it, formatted in French, into ``myst_substitutions`` (and enables MyST's
 ``substitution`` extension). The JupyterLite copies of the notebooks get the same
-values through :func:`substitute` (``book/_ext/escarmouche_lite.py``).
+values through :func:`substitute` (``book/_ext/escarmouche_jupyterlite.py``).
 
 ``tests/test_book_facts.py`` is the drift test: every ``{{ name }}`` in the book is a
 fact, every fact follows the engine (it changes when the engine's default changes), and
@@ -187,6 +187,5 @@ AIDE_MEMOIRE_CSS = "escarmouche-aide-memoire.css"
 
 
 def setup(app: Any) -> dict[str, Any]:
-    app.connect("config-inited", fill, priority=400)
     app.add_css_file(AIDE_MEMOIRE_CSS)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

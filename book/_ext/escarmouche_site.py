@@ -29,7 +29,6 @@ import json
 import os
 import re
 import shutil
-import sys
 import tomllib
 import unicodedata
 from pathlib import Path
@@ -41,13 +40,9 @@ from sphinx.config import Config
 from sphinx.search.fr import SearchFrench
 from sphinx.util import logging
 
+from book._ext.escarmouche_jupyterlite import insert_under_title
 from escarmouche.text.fmt import plural
 from escarmouche.text.typo import typographie_html
-
-# The book's extensions are loaded one by one from book/_ext: the sibling that holds the
-# shared page helper is imported from there.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from escarmouche_lite import insert_under_title
 
 LOGGER = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
@@ -541,7 +536,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", configure)
     app.connect("doctree-read", add_pdf_link)
     app.connect("html-page-context", page_context)
-    app.connect("build-finished", rewrite_site, priority=300)
     app.add_css_file(CSS)
     app.add_css_file(PRINT_CSS, media="print")
     app.add_js_file(JS, loading_method="defer")

@@ -232,9 +232,4 @@ def keep_rule_ids_whole_in_pages(app: Sphinx, exception: Exception | None) -> No
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(FrenchTypography)
     app.add_post_transform(FrenchTypographyResolved)
-    # before escarmouche_site rewrites the pages (priority 300)
-    app.connect("build-finished", typeset_page_titles, priority=250)
-    # last of all (after escarmouche_light draws the stored widgets, 400, and the
-    # stylesheets are merged, 900)
-    app.connect("build-finished", keep_rule_ids_whole_in_pages, priority=950)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,4 +1,4 @@
-"""« Activer »: the book's pages made live in place (book/_static/live/, escarmouche_live).
+"""« Activer »: the book's pages made live in place (book/_static/live/, escarmouche_live_pages).
 
 - A demo page: activated, an input changed, the new result read from the live widget.
 - A rule page whose first start fails: a French message inline, « Réessayer » works;
@@ -161,7 +161,7 @@ def test_activer_says_its_size_then_counts_up_to_that_size(page: Any, site_url: 
 def test_a_tap_before_the_script_runs_still_activates(page: Any, site_url: str) -> None:
     """The bar paints with the page (drawn at build): a tap that comes before live.js has
     run is kept and acted on, never lost. The page's worker was made before live.js ran
-    (escarmouche_live.EARLY_WORKER): it has imported Pyodide's loader, and live.js uses it."""
+    (escarmouche_live_pages.EARLY_WORKER): it has imported Pyodide's loader, and live.js uses it."""
     held: list[Any] = []
     page.route("**/_static/live/live.js*", lambda route: held.append(route))
     loader: list[str] = []

@@ -36,7 +36,7 @@ PAGE_TYPES = {
     "api": "book/api.html",
     "recherche": "search.html?q=initiative",
 }
-#: A stored widget, drawn as HTML at build (book/_ext/escarmouche_light.py).
+#: A stored widget, drawn as HTML at build (book/_ext/escarmouche_static_widgets.py).
 WIDGET_VIEW = ".esc-static-widget"
 RULE_PAGE_BUDGET = 300 * 1024
 

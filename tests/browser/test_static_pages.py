@@ -26,7 +26,7 @@ def test_static_page(page: Any, site_url: str, artifacts: Path, docname: str) ->
     page.goto(f"{site_url}{docname}.html", wait_until="load")
     is_notebook = (ROOT / f"{docname}.ipynb").is_file()
     assert page.locator("a.escarmouche-lite-button").count() == (1 if is_notebook else 0)
-    # a stored widget is drawn as HTML at build (escarmouche_light): no view is left for
+    # a stored widget is drawn as HTML at build (escarmouche_static_widgets): no view is left for
     # a widget library to render, and none is loaded before « Activer »
     assert page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count() == 0
     shot = artifacts / f"{docname.replace('/', '__')}.png"

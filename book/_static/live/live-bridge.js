@@ -1,7 +1,7 @@
 /* Escarmouche — the widget bridge: the page end of ipywidgets' comms, and the
  * widget library the page loads on « Activer ».
  * A part of the live pages (book/_static/live/live.js): loaded just before live.js
- * (deferred, in order; book/_ext/escarmouche_live.py), it only registers its factory,
+ * (deferred, in order; book/_ext/escarmouche_live_pages.py), it only registers its factory,
  * which live.js calls with the page's context (`page`: the helpers it shares, and
  * getters for what changes, the runtime and the bar).
  */
@@ -111,7 +111,7 @@
 
     /** The widget library: @jupyter-widgets/controls under a manager of its own
      * (tools/widgets/live-manager.mjs, bundled by tools/build_site.py), its stylesheet and
-     * Font Awesome's. A light demo page (book/_ext/escarmouche_light.py) loads it only
+     * Font Awesome's. A light demo page (book/_ext/escarmouche_static_widgets.py) loads it only
      * when the reader activates the page. */
     var LIBRARY = {
       script: new URL("../vendor/live-widgets.js", page.STATIC).href,

@@ -1,7 +1,7 @@
 /* Escarmouche — the page's cells made live: each run's outputs drawn in place, and
  * each example made editable (« Exécuter », « Rétablir », « Interrompre »).
  * A part of the live pages (book/_static/live/live.js): loaded just before live.js
- * (deferred, in order; book/_ext/escarmouche_live.py), it only registers its factory,
+ * (deferred, in order; book/_ext/escarmouche_live_pages.py), it only registers its factory,
  * which live.js calls with the page's context (`page`: the helpers it shares, and
  * getters for what changes, the runtime and the bar).
  */

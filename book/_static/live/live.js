@@ -1,4 +1,4 @@
-/* Escarmouche — the book's live pages (book/_ext/escarmouche_live.py adds this script to
+/* Escarmouche — the book's live pages (book/_ext/escarmouche_live_pages.py adds this script to
  * every page with example cells).
  *
  * « Activer » makes the page itself live: Python (Pyodide) runs in a Web Worker
@@ -320,7 +320,7 @@
                          buffers: [] });
   }
 
-  /** The worker the page made while it was parsed (escarmouche_live.EARLY_WORKER), with
+  /** The worker the page made while it was parsed (escarmouche_live_pages.EARLY_WORKER), with
    * Pyodide's small loader imported (33 KB with the worker's own module, nothing of
    * Python): « Activer » then starts Python at once instead of after the worker's start
    * and two requests in a row (0.3–0.45 s on the bench's machine while the page loads).
@@ -616,7 +616,7 @@
     // The bar is painted before this script runs: a tap it did not see yet counts.
     var early = button.getAttribute("data-early") === "1";
     button.removeAttribute("data-early");
-    // The bar is drawn whole at build (escarmouche_live.bar_html): its first sentence
+    // The bar is drawn whole at build (escarmouche_live_pages.bar_html): its first sentence
     // and the sizes are already there, so nothing moves when this script runs.
     bar.setAttribute("data-state", "off");
     tracker.offer();

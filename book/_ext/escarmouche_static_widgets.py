@@ -1,4 +1,4 @@
-"""Local Sphinx extension: light demo pages (issue 26).
+"""Local Sphinx extension: stored widgets drawn as static HTML (light demo pages).
 
 A stored widget is drawn at build time as plain HTML (its HTML and SVG outputs as they
 are, its controls as disabled HTML controls with their stored values), readable and
@@ -8,7 +8,8 @@ a widget library (``_config.yml`` sets myst-nb's ``nb_ipywidgets_js`` to none):
 reader activates the page. Each drawn widget carries an « Activer pour jouer » button,
 where a tap on its controls would otherwise do nothing.
 
-Runs at ``build-finished`` after ``escarmouche_site`` (which adds the snapshot notes).
+Runs at ``build-finished`` after ``escarmouche_site``, which adds the snapshot notes
+(the order: ``escarmouche_pipeline.PAGE_PASSES``).
 """
 
 from __future__ import annotations
@@ -231,22 +232,21 @@ def rewrite_pages(app: Sphinx, exception: Exception | None) -> None:
             page.write_text(new, encoding="utf-8")
             count += 1
     if unknown:
-        LOGGER.warning("[escarmouche_light] widgets sans dessin statique : %s",
+        LOGGER.warning("[escarmouche_static_widgets] widgets sans dessin statique : %s",
                        ", ".join(sorted(unknown)))
-    LOGGER.info("[escarmouche_light] %d page(s) de démonstration allégée(s)", count)
+    LOGGER.info("[escarmouche_static_widgets] %d page(s) de démonstration allégée(s)", count)
 
 
 def outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
              removed: set[str]) -> list[str]:
     """``env-get-outdated``: every page again when this file changed (a drawn page has
     lost its widget state: only a fresh write can draw it anew)."""
-    if getattr(env, "escarmouche_light_version", None) == VERSION:
+    if getattr(env, "escarmouche_static_widgets_version", None) == VERSION:
         return []
-    env.escarmouche_light_version = VERSION
+    env.escarmouche_static_widgets_version = VERSION
     return sorted(env.found_docs)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", outdated)
-    app.connect("build-finished", rewrite_pages, priority=400)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

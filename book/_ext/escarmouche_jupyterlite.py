@@ -60,8 +60,8 @@ def add_button(app: Sphinx, doctree: nodes.document) -> None:
     docname = app.env.docname
     if not _is_notebook(app, docname):
         return
-    text = html.escape(app.config.escarmouche_lite_button_text)
-    title = html.escape(app.config.escarmouche_lite_button_title)
+    text = html.escape(app.config.escarmouche_jupyterlite_button_text)
+    title = html.escape(app.config.escarmouche_jupyterlite_button_title)
     raw = nodes.raw(
         "",
         f'<p class="escarmouche-lite"><a class="escarmouche-lite-button" '
@@ -123,7 +123,8 @@ def _substitute(app: Sphinx, source: str) -> str:
 
 
 def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
-    """``build-finished`` (before jupyterlite-sphinx's): fill its contents folder."""
+    """``build-finished`` (before jupyterlite-sphinx's, escarmouche_pipeline): fill its
+    contents folder."""
     if exception is not None or app.builder.format != "html":
         return
     contents = Path(app.srcdir) / app.config.jupyterlite_content_dir
@@ -147,7 +148,7 @@ def copy_notebooks(app: Sphinx, exception: Exception | None) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)
         count += 1
-    LOGGER.info("[escarmouche_lite] %d %s ready for JupyterLite", count,
+    LOGGER.info("[escarmouche_jupyterlite] %d %s ready for JupyterLite", count,
                 "notebook" if count == 1 else "notebooks")
 
 
@@ -186,7 +187,7 @@ def tidy_assets(
             if "://" in filename:
                 if not filename.startswith(KNOWN_EXTERNAL) and filename not in _WARNED:
                     _WARNED.add(filename)
-                    LOGGER.warning("[escarmouche_lite] %s vient d’un autre hôte : retiré "
+                    LOGGER.warning("[escarmouche_jupyterlite] %s vient d’un autre hôte : retiré "
                                    "(le site doit marcher hors ligne ; copiez-le dans "
                                    "book/_static)", filename)
                 continue
@@ -198,15 +199,14 @@ def tidy_assets(
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_config_value("escarmouche_lite_button_text", "Ouvrir le carnet complet", "html")
+    app.add_config_value("escarmouche_jupyterlite_button_text", "Ouvrir le carnet complet",
+                         "html")
     app.add_config_value(
-        "escarmouche_lite_button_title",
+        "escarmouche_jupyterlite_button_title",
         "Ouvre ce carnet dans JupyterLite\u00a0: Python tourne dans votre navigateur, aucun "
         "serveur ne calcule à votre place.",
         "html",
     )
     app.connect("doctree-read", add_button)
-    app.connect("build-finished", copy_notebooks, priority=400)
-    app.connect("html-page-context", tidy_assets, priority=900)
     app.add_css_file(CSS)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -32,7 +32,6 @@ import hashlib
 import importlib.metadata
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +40,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-# The book's extensions are loaded one by one from book/_ext: the sibling that holds the
-# shared page helper is imported from there.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from escarmouche_lite import insert_under_title
+from book._ext.escarmouche_jupyterlite import insert_under_title
 
 LOGGER = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]
@@ -222,9 +218,9 @@ def outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
              removed: set[str]) -> list[str]:
     """``env-get-outdated``: every notebook page again when this extension or its assets
     changed (Sphinx would otherwise keep the pages' old script tags)."""
-    if getattr(env, "escarmouche_live_version", None) == VERSION:
+    if getattr(env, "escarmouche_live_pages_version", None) == VERSION:
         return []
-    env.escarmouche_live_version = VERSION
+    env.escarmouche_live_pages_version = VERSION
     return [d for d in env.found_docs if Path(env.doc2path(d)).suffix == ".ipynb"]
 
 
@@ -245,9 +241,9 @@ def check_widget_pair(app: Sphinx) -> None:
     javascript = json.loads(package.read_text(encoding="utf-8"))["version"]
     if (python, javascript) not in TESTED_WIDGET_PAIRS:
         LOGGER.warning(
-            "[escarmouche_live] ipywidgets %s (Python) avec @jupyter-widgets/controls %s "
+            "[escarmouche_live_pages] ipywidgets %s (Python) avec @jupyter-widgets/controls %s "
             "(JavaScript) : paire non essayée ; lancez les tests navigateur puis ajoutez-la à "
-            "TESTED_WIDGET_PAIRS (book/_ext/escarmouche_live.py)", python, javascript)
+            "TESTED_WIDGET_PAIRS (book/_ext/escarmouche_live_pages.py)", python, javascript)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
