@@ -33,7 +33,7 @@ each global turn ``n``
     ``on_end`` (e.g. « éclat » regenerates, RB-END-3).
 
 Naming rule, in every system: a pure function of dice already rolled is
-``resolve_<thing>(…, <die>_roll=…)`` (or the API.md name); the function that draws the
+``resolve_<thing>(…, <die>_roll=…)`` (or the spec/API.md name); the function that draws the
 dice is ``roll_<thing>(…, rng)`` and documents its draw order; exact odds are
 ``<thing>_odds(…)`` (probabilities as :class:`~fractions.Fraction`) or
 ``<thing>_distribution(…)`` (a mapping value → probability).
