@@ -1,7 +1,7 @@
 """The fifth proofreading pass, part A (issue 25): the simulation pages, the demos, the
 Atelier and the comparison, read as a French rules editor would.
 
-Each test names the entry of ``spec/RELECTURE.md`` it holds (B65 …). They read what a
+Each test names the entry of ``spec/relecture-journal.md`` it holds (B65 …). They read what a
 reader sees: the book's sources, the outputs stored in its notebooks, the widgets' texts
 and the engine's sentences.
 """

@@ -1,6 +1,6 @@
 """The fifth proofreading pass, part C: the reference pages and the editions.
 
-Each test names the entries of ``spec/RELECTURE.md`` it holds (B140–B179, section
+Each test names the entries of ``spec/relecture-journal.md`` it holds (B140–B179, section
 « Cinquième passe, part C »). They read what a reader meets: the pages « Le format des
 fichiers d’effectifs », « Le format des sauvegardes », « Essai dans le navigateur », and
 the edition pages the generator writes (« Ce qui a changé », errata, journal, the page

@@ -1,7 +1,7 @@
 """The fifth proofreading pass, part B (issue 25): the d100, d20 and d12 rule pages and
 the engine sentences they print, read as a French rules editor would, seeds open.
 
-Each test names the entry of ``spec/RELECTURE.md`` it holds (B100–B139). The helpers
+Each test names the entry of ``spec/relecture-journal.md`` it holds (B100–B139). The helpers
 come from ``tests/test_relecture.py`` (the refusal shape, the clauses of a line) and
 ``tests/test_typography.py`` (the typography checker).
 """

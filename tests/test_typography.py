@@ -1,4 +1,4 @@
-"""French typography where a reader looks (issue 14; spec/STYLE.md; README « Narration style »).
+"""French typography where a reader looks (issue 14; spec/STYLE.md; CONTRIBUTING.md « Narration style »).
 
 Two parts:
 
