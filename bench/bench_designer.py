@@ -1,4 +1,5 @@
-"""The designer's question (issue 40): « is my variant better, and by how much? », to
+"""The designer's question (bench/README.md, « bench_designer.py »): « is my variant better, and by
+how much? », to
 ± 2 points, for every example roster and one change.
 
 For each example roster and one change (an option when one acts in that fight, else a

@@ -477,7 +477,7 @@ def system_targets() -> list[Target]:
     ]
 
 
-# -- the files designers and GMs keep: rosters and editions (issues 17 and 18) ----------
+# -- the files designers and GMs keep: rosters and editions (book/concepteurs.md; docs/cli.md) -----
 
 _TEXT_OPS = ("supprime", "double", "remplace", "insere")
 _TOML_JUNK = st.one_of(st.sampled_from(

@@ -1,4 +1,4 @@
-"""Light demo pages (issue 26, book/_ext/escarmouche_light.py): a stored widget is drawn
+"""Light demo pages (docs/hebergement.md, book/_ext/escarmouche_light.py): a stored widget is drawn
 as plain HTML at build, and the page no longer holds the widget state."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fifth proofreading pass, part A (issue 25): the simulation pages, the demos, the
+"""The fifth proofreading pass, part A (spec/RELECTURE.md): the simulation pages, the demos, the
 Atelier and the comparison, read as a French rules editor would.
 
 Each test names the entry of ``spec/relecture-journal.md`` it holds (B65 …). They read what a
@@ -512,7 +512,7 @@ def test_b92_the_players_view_agrees_with_any_fighter() -> None:
 
 def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
     """B93: the Atelier played Rulebook rosters under the simulation variant (automatic
-    hits of the declared die) without saying so, where issue 25 asks it be labelled
+    hits of the declared die) without saying so, where spec/RELECTURE.md (R7) asks it be labelled
     wherever simulated fights show."""
     atelier = Atelier("rulebook")
     atelier.fights.value = 4
@@ -532,7 +532,8 @@ def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
 ])
 def test_the_simulation_page_measures_which_options_play_no_part_rb_surprise_2_d100_surprise_1(
         page: str, roster: str, inert: set[str]) -> None:
-    """RB-SURPRISE-2, RB-SPEED-3, D100-SURPRISE-1, D100-PARRY-3 (issue 43): the Rulebook
+    """RB-SURPRISE-2, RB-SPEED-3, D100-SURPRISE-1, D100-PARRY-3 (spec/relecture-journal.md): the
+    Rulebook
     and d100 simulation pages offer options their duel never meets (surprise,
     Hyperactivité; 10 of the d100 page's 12), as the d12 and d20 pages say of theirs.
     They now print it, measured by the engine on the same dice (not written by hand),

@@ -244,7 +244,7 @@ class System(Generic[R]):
     combatant_keys: ClassVar[Mapping[str, str]] = {}
     #: the stats this system reads, with their bounds and rule (``name → (lo, hi,
     #: rule)``): the roster editors check a typed stat against these, so a value out of
-    #: bounds meets one pair of bounds with its rule, whatever its size (issue 27)
+    #: bounds meets one pair of bounds with its rule, whatever its size (spec/RELECTURE.md, R8)
     stat_bounds: ClassVar[Mapping[str, tuple[int, int, str]]] = {}
     #: the yes/no start options that change the initiative (:meth:`explain_initiative`,
     #: :meth:`first_to_act`), with their French labels (the initiative demo's boxes)
