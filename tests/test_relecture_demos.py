@@ -532,13 +532,12 @@ def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
 ])
 def test_the_simulation_page_measures_which_options_play_no_part_rb_surprise_2_d100_surprise_1(
         page: str, roster: str, inert: set[str]) -> None:
-    """RB-SURPRISE-2, RB-SPEED-3, D100-SURPRISE-1, D100-PARRY-3 (spec/relecture-journal.md): the
-    Rulebook
-    and d100 simulation pages offer options their duel never meets (surprise,
-    Hyperactivité; 10 of the d100 page's 12), as the d12 and d20 pages say of theirs.
-    They now print it, measured by the engine on the same dice (not written by hand),
-    and the measure is right: each option it calls inert changes no fight of a longer
-    run either, and each one it calls active changes one."""
+    """RB-SURPRISE-2, RB-SPEED-3, D100-SURPRISE-1, D100-PARRY-3 (spec/relecture-journal.md):
+    the Rulebook and d100 simulation pages offer options their duel never meets (surprise,
+    Hyperactivité; 10 of the d100 page's 12), as the d12 and d20 pages say of theirs. They
+    now print it, measured by the engine on the same dice (not written by hand), and the
+    measure is right: each option it calls inert changes no fight of a longer run either,
+    and each one it calls active changes one."""
     from escarmouche.simulation import option_effects
 
     source = (BOOK_SRC / page).read_text(encoding="utf-8")

@@ -87,10 +87,9 @@ def test_simulated_health_counts_only_the_pv_the_variant_takes_rb_end_2() -> Non
 
 
 def test_a_fight_with_a_turn_0_counts_it_in_its_duration_rb_init_3() -> None:
-    """RB-INIT-3 (spec/relecture-journal.md): turn 0 is a turn (seed 000, the book's box), so a
-    fight
-    that began with one and ended in turn N lasted N + 1 turns in a balance, and its
-    damage per turn divides by those N + 1; without a turn 0, N turns."""
+    """RB-INIT-3 (spec/relecture-journal.md): turn 0 is a turn (seed 000, the book's box),
+    so a fight that began with one and ended in turn N lasted N + 1 turns in a balance, and
+    its damage per turn divides by those N + 1; without a turn 0, N turns."""
     from escarmouche.simulation import result_of
 
     roster = [fighter("Brune", "héros", 60, variante_degats=6),

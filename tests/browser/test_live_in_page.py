@@ -248,11 +248,10 @@ def test_the_tracker_fits_360px_autosaves_and_resumes(page: Any, site_url: str,
         assert box["right"] <= 360 and box["scroll"] <= box["client"] + 1, overflow
     page.screenshot(path=artifacts / "live-in-page-suivi-360px.png", full_page=True)
 
-    # the tracker opens with no fight under way (book_src/demos/suivi-combat.md): start one, then
-    # play a step.
-    # Each operation is saved when the worker answers: wait for the start's save, then
-    # for the step's own save and its narration, so that the log read is the one saved
-    # (reading after the start's save alone raced the step under load).
+    # the tracker opens with no fight under way (book_src/demos/suivi-combat.md): start one,
+    # then play a step. Each operation is saved when the worker answers: wait for the
+    # start's save, then for the step's own save and its narration, so that the log read is
+    # the one saved (reading after the start's save alone raced the step under load).
     live.get_by_role("button", name="Commencer le combat").click()
     page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
     saved = page.get_attribute("#escarmouche-live", "data-saved")

@@ -1,5 +1,5 @@
-"""The GM at the table (book_src/demos/suivi-combat.md), in Chromium, at 390 px and on a desktop,
-light and dark.
+"""The GM at the table (book_src/demos/suivi-combat.md), in Chromium, at 390 px and on a
+desktop, light and dark.
 
 - Live widgets: every checkbox label visible, axe-core (no serious or critical
   violation) on the live widget, chart text at least 12 px on a phone, after « Lancer »
@@ -230,8 +230,8 @@ def test_a_d100_fight_on_the_phone_tracker_by_taps(page: Any, site_url: str,
         assert found, text[:300]
         round_no = int(found.group(1))
         # book_src/demos/suivi-combat.md: the standard attack on the first standing enemy is
-        # preselected, and
-        # the defence offers only what the target may do (a parry once prepared)
+        # preselected, and the defence offers only what the target may do (a parry once
+        # prepared)
         taps = 0
         if live.get_by_role("button", name="parade").count():
             tap("parade")

@@ -168,8 +168,8 @@ class Paired:
                     "ci-dessus en mesurent l’effet.")
         acted = (f"Le changement a joué dans {number(self.acted)} des {number(self.n)} "
                  f"{duels} (sur les mêmes dés, leur déroulement a changé)")
-        # the headline every face shows (escarmouche.simulation.precision, bench/README.md, «
-        # bench_designer.py »)
+        # the headline every face shows (escarmouche.simulation.precision, bench/README.md,
+        # « bench_designer.py »)
         gap = difference_sentence([(self.side, self.diff, self.half)], "la nouvelle règle")
         if self.established:
             return f"{acted} ; **écart établi**. {gap}"
