@@ -1,14 +1,13 @@
 """How long a reader waits for a live widget, against a bare Pyodide boot (``make bench-browser``).
 
-The default plan (``--plan pocket``, issue 26): the first live result after « Activer »
-on ``book/essai-navigateur`` (navigation → click as soon as the button shows → the live
-widget's first result) against a bare Pyodide boot in the same run, each in a fresh
+The default plan (``--plan pocket``, bench/README-browser.md): the first live result after
+« Activer » on ``book/essai-navigateur`` (navigation → click as soon as the button shows →
+the live widget's first result) against a bare Pyodide boot in the same run, each in a fresh
 profile, on desktop and in a 390 px phone context (``tools.browser_kit.PHONE_DEVICE``);
-then, once a first visit has put the runtime in the service worker's cache, the same
-against the bare boot with an empty cache. Rounds alternate the order of the kinds; the
-ratios are of medians. Each live sample keeps the page's timeline
-(``window.escarmoucheLive.timings``) and the request waterfall of the page and its worker
-in ``artifacts/bench-browser.json``.
+then, once a first visit has put the runtime in the service worker's cache, the same against
+the bare boot with an empty cache. Rounds alternate the order of the kinds; the ratios are
+of medians. Each live sample keeps the page's timeline (``window.escarmoucheLive.timings``)
+and the request waterfall of the page and its worker in ``artifacts/bench-browser.json``.
 
 ``--plan steps``, the earlier plan, measured in the same run, on the built site
 (``make book``), served on 127.0.0.1, each sample in a fresh (cold) Chromium profile
@@ -296,9 +295,10 @@ TAP_AT_PAINT = """
 """
 
 
-#: « Prêt » as the GM sees it (issue 45): the page the GM opens at the table, the tap at
-#: first paint, and the clock stopped when the bar says « Prêt » (its ``data-state`` is
-#: ``ready`` and its status line begins with the word), not at the first widget result.
+#: « Prêt » as the GM sees it (book_src/demos/suivi-combat.md): the page the GM opens at the
+#: table, the tap at first paint, and the clock stopped when the bar says « Prêt » (its
+#: ``data-state`` is ``ready`` and its status line begins with the word), not at the first
+#: widget result.
 READY_PAGE = "/book/demos/initiative.html"
 READY_AT_PAINT = """
 (() => {
@@ -445,17 +445,18 @@ def sample(playwright: Any, server: SiteServer, kind: str, warm: bool = False
 
 # --- the pocket plan: « Activer » against a bare boot, phone and desktop ------------------
 
-#: ``make bench-browser``'s default plan (issue 26, « live at once »): each kind in its own
-#: fresh profile; ``-phone`` kinds in a 390 px phone context (PHONE_DEVICE); the
-#: ``live-cached`` kinds once the runtime is in the service worker's cache (a first visit
-#: downloaded it with « Disponible hors ligne »), against a bare boot with an empty cache.
+#: ``make bench-browser``'s default plan (bench/README-browser.md, « live at once »): each
+#: kind in its own fresh profile; ``-phone`` kinds in a 390 px phone context (PHONE_DEVICE);
+#: the ``live-cached`` kinds once the runtime is in the service worker's cache (a first
+#: visit downloaded it with « Disponible hors ligne »), against a bare boot with an empty
+#: cache.
 POCKET = ("bare", "live", "bare-phone", "live-phone", "live-cached", "live-cached-phone",
           "live-used", "live-used-phone")
-#: ``--plan ready`` (issue 45): navigation → « Prêt » on READY_PAGE as the GM sees it, on a
-#: cold first visit with the service worker allowed (the book's precache deferred until
-#: Python is up), desktop and phone; ``-cached``: after a first visit kept the book and
-#: the runtime (« Garder le livre et Python sur cet appareil »); ``ready-nosw``: the
-#: service worker blocked, to see what the precache still costs.
+#: ``--plan ready`` (book_src/demos/suivi-combat.md): navigation → « Prêt » on READY_PAGE as
+#: the GM sees it, on a cold first visit with the service worker allowed (the book's
+#: precache deferred until Python is up), desktop and phone; ``-cached``: after a first
+#: visit kept the book and the runtime (« Garder le livre et Python sur cet appareil »);
+#: ``ready-nosw``: the service worker blocked, to see what the precache still costs.
 READY = ("bare", "ready", "bare-phone", "ready-phone", "ready-cached", "ready-cached-phone")
 READY_RATIOS = (
     ("ready", "bare", 1.3), ("ready-phone", "bare-phone", 1.3),

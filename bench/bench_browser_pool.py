@@ -1,5 +1,5 @@
 """The Atelier's answer on one worker and on the pool of workers (``make bench-browser``,
-``--plan pool``; issue 40).
+``--plan pool``; bench/README.md, « bench_designer.py »).
 
 In one fresh Chromium profile per device (desktop, then the 390 px phone context
 ``PHONE_DEVICE``), the runtime is first put in the service worker's cache as « Disponible

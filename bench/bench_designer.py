@@ -1,5 +1,5 @@
-"""The designer's question (issue 40): « is my variant better, and by how much? », to
-± 2 points, for every example roster and one change.
+"""The designer's question (bench/README.md, « bench_designer.py »): « is my variant better,
+and by how much? », to ± 2 points, for every example roster and one change.
 
 For each example roster and one change (an option when one acts in that fight, else a
 one-step change of one fighter's sheet, as a designer would try), in this one run:

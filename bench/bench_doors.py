@@ -1,4 +1,4 @@
-"""The d100 engine's doors on the rules kernel (issue 39): the full engine
+"""The d100 engine's doors on the rules kernel (spec/KERNEL.md): the full engine
 (``Roster.play``, narrated) and a GM's « Agir » (one ``Encounter.act``), per d100
 example roster, this tree against main before the doors moved onto the kernel
 (:data:`BASE_COMMIT`, extracted from git into a temporary folder).
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_simulation import extract_base  # noqa: E402
 
-#: main when the doors moved onto the d100 kernel (issue 39, branch ``h39``)
+#: main when the doors moved onto the d100 kernel (spec/KERNEL.md, branch ``h39``)
 BASE_COMMIT = "ce7ae8d"
 QUICK = "--quick" in sys.argv
 REPEATS = 3 if QUICK else 7

@@ -1,4 +1,4 @@
-"""Weight of the static book per page type, and Lighthouse's mobile scores (issue 15).
+"""Weight of the static book per page type, and Lighthouse's mobile scores (bench/README-pages.md).
 
 ``make bench-pages`` — for each page type, a cold Chromium profile loads the page from
 the precompressed site (tools/precompress.py, served as ``make serve`` serves it) until
@@ -12,7 +12,7 @@ contentful paint. Not part of ``make test`` (about a minute per page on 2 cores)
 Then the book's installability, from Chromium itself (``Page.getInstallabilityErrors``
 with the service worker active; Lighthouse 12 has no PWA audits any more).
 
-Targets (issue 15): a rule page under 300 KB transferred, performance ≥ 95,
+Targets (bench/README-pages.md): a rule page under 300 KB transferred, performance ≥ 95,
 accessibility 100.
 """
 
@@ -202,7 +202,7 @@ def lighthouse(site: Path = SITE, repeat: int = 1, only: Sequence[str] = (),
     return rows, slowdown, index
 
 
-#: Lighthouse targets (issue 26): every run of the page type at or above the score.
+#: Lighthouse targets (bench/README-pages.md): every run of the page type at or above the score.
 TARGETS = (("page de règles", 95), ("démonstration", 90))
 
 

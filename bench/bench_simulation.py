@@ -1,6 +1,6 @@
-"""Simulation benchmark: the targets of issue 24, each a ratio measured in this one run.
+"""Simulation benchmark: the targets of bench/README.md, each a ratio measured in this one run.
 
-1. **Every example roster against main before issue 24** (commit :data:`BASE_COMMIT`,
+1. **Every example roster against main before the speed work** (commit :data:`BASE_COMMIT`,
    extracted from git into a temporary folder): fights per CPU-second of
    ``simulation.simulate`` (what ``escarmouche simule`` does; target ≥ 25×) and of the
    full engine, ``Roster.play`` with narration and dice records (target ≥ 5×). Each
@@ -41,7 +41,7 @@ from bench import floor_d100  # noqa: E402
 from escarmouche import simulation as sim  # noqa: E402
 from tests._d100_helpers import readme_duel  # noqa: E402
 
-#: main before issue 24's work (the baseline: « main today » when the work started)
+#: main before the speed work (bench/README.md; the baseline: « main today » when the work started)
 BASE_COMMIT = "466d7a6e9695659bf2dd78acd3bf78328523a1da"
 QUICK = "--quick" in sys.argv
 REPEATS = 1 if QUICK else 3

@@ -415,7 +415,7 @@ def run_all(examples: int, *, seed: int = 0, only: str = "") -> tuple[Report, di
 __all__ = ["HANG_SECONDS", "Report", "Target", "all_targets", "fuzz", "run_all"]
 
 
-# -- the systems' public functions (API.md and their pure / rolling / odds functions) ----
+# -- the systems' public functions (spec/API.md and their pure / rolling / odds functions) ----
 
 _junk = st.one_of(json_leaf, st.integers(-200, 200), st.integers(-10**40, 10**40),
                   st.lists(json_leaf, max_size=3), st.sampled_from(
@@ -477,7 +477,7 @@ def system_targets() -> list[Target]:
     ]
 
 
-# -- the files designers and GMs keep: rosters and editions (issues 17 and 18) ----------
+# -- the files designers and GMs keep: rosters and editions (book/concepteurs.md; docs/cli.md) -----
 
 _TEXT_OPS = ("supprime", "double", "remplace", "insere")
 _TOML_JUNK = st.one_of(st.sampled_from(

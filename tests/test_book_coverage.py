@@ -78,7 +78,7 @@ ENGINE_ENTRY = re.compile(r"^- CORE-[A-Z]+-\d+:.*\n(?:  .*\n)*", flags=re.M)
 #: (continuation lines ``*(ruling, automated play: …)*``): the steering copy leaves
 #: automated play to the project
 AUTOMATED_RULING = re.compile(r"^  \*\(ruling, automated play: .*?\)\*\n", flags=re.M | re.S)
-#: the rulings the book boxes under a rule (issue 43): the entry's ID marked
+#: the rulings the book boxes under a rule (spec/relecture-journal.md): the entry's ID marked
 #: ``*(ruling)*`` and a continuation line ``Ruling (the book's box): …`` quoting the box
 BOX_RULING_LINE = re.compile(r"^  Ruling \(the book's box\): .*\n", flags=re.M)
 #: the project's own ruling entries (the engine's safety bounds on repeated ties,
@@ -215,7 +215,7 @@ def test_every_rules_option_is_named_in_the_book(name: str) -> None:
     if rules is None or not dataclasses.is_dataclass(rules):
         pytest.skip(f"escarmouche.systems.{name}.Rules n’existe pas encore")
     text = "\n".join(t for page, t in book_pages().items() if page.startswith(f"book/{name}/"))
-    # named by its French key (issue 43: a reader never meets « Rules.x »)
+    # named by its French key (spec/relecture-journal.md: a reader never meets « Rules.x »)
     keys = {o.name: o.key for o in module.SYSTEM.options()}
     missing = [f.name for f in dataclasses.fields(rules) if f"`{keys[f.name]}`" not in text]
     assert not missing, f"options de {name}.Rules absentes de sa partie : " + ", ".join(missing)

@@ -1,4 +1,5 @@
-"""Prose cannot go stale (issue 17): the book's numbers from the engine are substitutions.
+"""Prose cannot go stale (book/concepteurs.md): the book's numbers from the engine are
+substitutions.
 
 ``book/_ext/escarmouche_facts.py`` fills ``{{ name }}`` from the engine at build time.
 These tests fail when a page uses an unknown name, when a fact does not follow the

@@ -1,4 +1,4 @@
-"""The book reads as a rulebook (issue 14): checks on the reader's pages.
+"""The book reads as a rulebook (spec/RELECTURE.md): checks on the reader's pages.
 
 - every « Interprétation retenue » box says what it changes at the table;
 - every system has a one-page aide-mémoire (class ``aide-memoire``, which

@@ -1,5 +1,5 @@
 """tools/build_offline.py: sizes in French, the manifest, the sizes written into pages and
-the runtime's files (issue 26). The service worker itself is tried in Chromium
+the runtime's files (docs/hebergement.md). The service worker itself is tried in Chromium
 (tests/browser/test_pocket.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``escarmouche`` command line, through the real console script (issue 18): French
+"""The ``escarmouche`` command line, through the real console script (docs/cli.md): French
 help and errors, exit codes (0 ok, 1 refused input, 2 usage), ``--json``, ``--sortie``."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def test_refused_input_exits_1_in_french(args: list[str], expected: str) -> None
 
 
 def test_a_bad_roster_file_names_its_line(tmp_path: Path) -> None:
-    """Issue 18: a bad roster file gets a French error naming the line and the field,
+    """CORE-ERR (docs/cli.md): a bad roster file gets a French error naming the line and the field,
     and nothing runs (no narration on stdout)."""
     text = example_rosters()["d100-duel"].read_text(encoding="utf-8")
     bad = tmp_path / "duel.toml"

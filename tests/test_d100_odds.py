@@ -29,7 +29,7 @@ from tests._d100_helpers import ALDRIC, GROLK, fighter
 
 
 def test_attack_odds_api() -> None:
-    """API.md attack_odds: exact fractions, totals clamped to 0–100 (D100-ATK-1)."""
+    """spec/API.md attack_odds: exact fractions, totals clamped to 0–100 (D100-ATK-1)."""
     odds = attack_odds(65, defence="parade", defence_target=45)
     assert odds.hit == Fraction(13, 20)
     assert odds.defended == Fraction(13, 20) * Fraction(9, 20)

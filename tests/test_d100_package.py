@@ -102,7 +102,7 @@ def test_new_names_and_compatibility_names() -> None:
     assert d100.drop_jump is d100.resolve_drop_jump
     assert d100.long_jump is d100.resolve_long_jump
     assert d100.attack_outcomes is d100.attack_distribution
-    assert callable(d100.initiative)  # API.md: the function, not the module
+    assert callable(d100.initiative)  # spec/API.md: the function, not the module
 
 
 def brute_first(roster: Sequence[Combatant]) -> dict[str, Fraction]:

@@ -144,7 +144,7 @@ def test_explosion_depth_cap_d12_explode_1() -> None:
 @pytest.mark.parametrize("weapon", ["1d4+1", "1d3", "1d2-1", "2d2"])
 @pytest.mark.parametrize("option", list(d12.CRITICAL_OPTIONS))
 def test_critical_damage_distribution_brute_force(weapon: str, option: str) -> None:
-    """API.md critical_damage_distribution equals the enumeration of every damage die
+    """spec/API.md critical_damage_distribution equals the enumeration of every damage die
     sequence (explosions up to the cap) that roll_damage can draw."""
     law = enumerate_outcomes(lambda rng: d12.roll_damage(weapon, rng, option=option).damage)
     dist = d12.critical_damage_distribution(weapon, option)

@@ -189,7 +189,7 @@ def test_nested_roll_off_higher_sub_tie_first_d12_init_4() -> None:
 
 
 def test_roll_off_draw_order_d12_init_4() -> None:
-    """API.md draw order: roll-offs after every group die, groups in acting order, the
+    """spec/API.md draw order: roll-offs after every group die, groups in acting order, the
     tie at the higher result first. monstres (C, D at 8) act before héros (A, B at 3):
     so the monstres' roll-off (dice 2, 6) is drawn before the héros' one (dice 4, 1)."""
     roster = [fighter("A", "héros"), fighter("B", "héros"),

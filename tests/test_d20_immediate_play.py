@@ -1,4 +1,4 @@
-"""Immediate actions in automated d20 play (issue 23): a halfling attacked by an enemy
+"""Immediate actions in automated d20 play (book/concepteurs.md): a halfling attacked by an enemy
 takes its racial interruption « Deuxième chance » (the text's example, D20-IMM-2) when its
 immediate action is unused (D20-IMM-1), and its policy says yes; the attack is cancelled,
 and the attacker's standard action stays spent or comes back per

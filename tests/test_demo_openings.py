@@ -1,4 +1,4 @@
-"""Every demo opens in the state its page describes (issue 27).
+"""Every demo opens in the state its page describes (book_src/demos/suivi-combat.md).
 
 A demo page shows its widget in one cell, then drives a copy of it in the cells of
 « Le même calcul, sans cliquer ». Live mode (« Activer ») runs every cell of the page

@@ -1,4 +1,4 @@
-"""Editions as data (issue 17): the edition file and its schema, edition 1 and its
+"""Editions as data (book/concepteurs.md): the edition file and its schema, edition 1 and its
 rulings, the standard odds, the simulated duels, the word diff, nbval's French failures,
 and a scripted second edition built end to end on a temporary copy (``tools/edition.py``),
 whose « Ce qui a changé » page must list exactly its changes with the engine's odds under
@@ -129,7 +129,7 @@ def test_a_bad_edition_is_refused_naming_the_field_core_err(over: dict[str, Any]
     """CORE-ERR: a malformed edition file raises one French error naming the field."""
     with pytest.raises(SaveError) as err:
         parse_edition(_edition(**over))
-    # one sentence naming the field (issue 25: no « champ = valeur : »)
+    # one sentence naming the field (spec/RELECTURE.md: no « champ = valeur : »)
     assert err.value.field == field or f"«\u00a0{field}\u00a0»" in str(err.value)
     assert " = " not in str(err.value)
     assert str(err.value).endswith("(CORE-ERR).")
@@ -443,7 +443,7 @@ def test_publishing_freezes_the_edition(copy: Path) -> None:
     build_pages(copy, duels=5)
     page = (copy / "book" / "editions" / "edition-2.md").read_text(encoding="utf-8")
     # the statement of D20-END-1 reads the engine: its threshold changes with the option;
-    # the engine's own sentence on the option is no part of the rule (issue 43)
+    # the engine's own sentence on the option is no part of the rule (spec/relecture-journal.md)
     assert "supérieur ou égal à <del>10,</del> <ins>12,</ins> le jet est réussi" in page
     assert "est l’option" not in page.split("D20-END-1", 1)[1].split("</p>", 1)[0]
     assert "| d20 | seuil du jet de sauvegarde" in page
@@ -629,7 +629,7 @@ def test_atelier_refuses_a_bad_value_in_french_and_keeps_the_result() -> None:
     atelier.controls["crit_success_max"].value = int(default) + 1
     shown, snippet = atelier.result_text, atelier.snippet_text
     atelier.controls["crit_success_max"].value = 300
-    # the refusal names the option by its French label, not its engine name (issue 25)
+    # the refusal names the option by its French label, not its engine name (spec/RELECTURE.md)
     assert atelier.error_text.startswith(
         "Valeur 300 refusée pour «\u00a0plus haut jet de réussite critique du test D100\u00a0»"
         "\u00a0:")
@@ -740,7 +740,7 @@ def _rule_page_copy(tmp_path: Path, page: str) -> Path:
 def test_a_changed_list_item_or_table_row_is_a_changed_rule_rb_speed_3_d12_crit_2(
         tmp_path: Path, page: str, rule: str, item: str, edit: str) -> None:
     """RB-SPEED-3, D12-CRIT-2, D100-ACT-3, D100-ATK-2: a rule's statement is its whole
-    text, the list or table after its first paragraph included (issue 43). A later
+    text, the list or table after its first paragraph included (spec/relecture-journal.md). A later
     edition that changes one item of the list (the order of speed effects, one of the
     three critical options) or one row of the table records the rule as changed; the
     snapshot's text holds the item, and stops before the box and the page's prose."""
@@ -760,7 +760,7 @@ def test_a_changed_list_item_or_table_row_is_a_changed_rule_rb_speed_3_d12_crit_
 
 def test_no_rule_of_edition_1_ends_on_a_colon_core_err() -> None:
     """CORE-ERR: edition 1's snapshot keeps each rule whole: no statement ends on the
-    colon that announces its list or table (12 did, issue 43)."""
+    colon that announces its list or table (12 did, spec/relecture-journal.md)."""
     stored = json.loads((ROOT / "editions" / "1" / "rules-text.json")
                         .read_text(encoding="utf-8"))
     assert [r for r, t in stored.items() if t.rstrip().endswith(":")] == []
@@ -768,7 +768,7 @@ def test_no_rule_of_edition_1_ends_on_a_colon_core_err() -> None:
 
 
 def test_a_rule_with_several_boxes_declares_them_all_d12_crit_2_rb_speed_3() -> None:
-    """D12-CRIT-2, RB-SPEED-3 (issue 43): edition 1 kept only the first box after a
+    """D12-CRIT-2, RB-SPEED-3 (spec/relecture-journal.md): edition 1 kept only the first box after a
     rule, so D12-CRIT-2's boxes on the added die's zero damage and on « son prochain
     tour », and RB-SPEED-3's Hypoactivité d4, were in no edition nor errata sheet. Each
     entry now holds every box of its rule, each after its subject."""

@@ -1,4 +1,4 @@
-"""Edition files checked at the door (issue 23): every fault of a designer's edition file
+"""Edition files checked at the door (book/concepteurs.md): every fault of a designer's edition file
 is refused in French with the file, the line and the field, before anything is written,
 and a designer's text is never dropped. Rule IDs: CORE-ERR (the refusals) and those of
 the options the scripted edition changes (D20-END-1, D100-PARRY-3)."""
@@ -269,7 +269,7 @@ def test_no_rule_statement_writes_an_option_value_by_hand(
 
 
 def test_no_rule_statement_names_an_engine_identifier_d20_end_1() -> None:
-    """D20-END-1 (B194, issue 43): a rule's statement, as the book prints it and as
+    """D20-END-1 (B194, spec/relecture-journal.md): a rule's statement, as the book prints it and as
     edition 1 keeps it, is reader text: it may quote a key a reader types (a trait such
     as `init`, an option's key) but no engine name (« `d20.RACIAL_SAVE_BONUSES` »,
     « (`keywords`) » were in D20-END-1's statement). The engine's sentence on the option

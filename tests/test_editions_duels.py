@@ -1,4 +1,4 @@
-"""The duels of an edition page measure the change, not the noise (issue 23): the same
+"""The duels of an edition page measure the change, not the noise (book/concepteurs.md): the same
 duels are played under both rule sets on the same dice, and the page says in how many
 the change acted, the paired difference with its interval, and, when it cannot
 conclude, about how many duels would. Rule IDs: RB-D100-1, D100-PARRY-3, CORE-RNG."""

@@ -1,4 +1,4 @@
-"""Every declared option is measured by its system's standard odds (issue 23, « Every
+"""Every declared option is measured by its system's standard odds (book/concepteurs.md, « Every
 option is measured »): changing any option's default to any other value it accepts
 changes at least one cell of ``System.standard_odds``, so an edition page never says
 « Aucune valeur ne change » for a real change. The new situations are checked against

@@ -1,4 +1,4 @@
-"""Publishing only what a designer wrote, and withdrawing a publication (issue 42):
+"""Publishing only what a designer wrote, and withdrawing a publication (book/concepteurs.md):
 ``--publier`` refuses a summary or a change text the drafting tool wrote, naming the
 file and the line; ``--depublier N`` withdraws the last publication and restores the
 pages as they were before it. Rule ID: CORE-ERR (the refusals)."""

@@ -1,4 +1,4 @@
-"""What players get from an edition (issue 23): the printable errata sheet, errata apart
+"""What players get from an edition (book/concepteurs.md): the printable errata sheet, errata apart
 from clarifications; the Atom feed of the published editions; the generated journal,
 the book's one changelog. Rule IDs: those of the changes shown (D100-PARRY-3,
 D100-PARRY-2, RB-D100-1) and CORE-ERR."""

@@ -1,4 +1,4 @@
-"""Every option is measured by a duel in which it acts (issue 23): beside the standard
+"""Every option is measured by a duel in which it acts (book/concepteurs.md): beside the standard
 duel, each system declares situation duels (``System.situation_duels``: two against one,
 an ambush, a duel at a distance) where rules the standard duel never meets act, and an
 edition page plays them on the same dice before and after a change. An option that no

@@ -1,4 +1,4 @@
-"""What a page paints first is what it keeps (issue 26, Lighthouse mobile): one merged
+"""What a page paints first is what it keeps (bench/README-pages.md, Lighthouse mobile): one merged
 stylesheet instead of fourteen (book/_ext/escarmouche_css.py), and the parts scripts used
 to add after the first paint drawn at build instead (a rule page's contents, the
 « Activer » bar with its sizes), so that nothing pushes the page down."""
@@ -199,7 +199,7 @@ def test_the_copy_buttons_script_waits_for_the_idle_page() -> None:
 
 
 def test_the_head_waits_for_no_script_download() -> None:
-    """The parser stops at a synchronous script until it has downloaded (issue 26: the
+    """The parser stops at a synchronous script until it has downloaded (bench/README-pages.md: the
     tap on « Activer » waits for the page's first paint). Sphinx's page options are
     written into the page, before the inline scripts that complete them; every other
     script of the head is deferred, in order."""

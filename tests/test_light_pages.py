@@ -1,5 +1,6 @@
-"""Light demo pages (book/_ext/escarmouche_static_widgets.py): a stored widget is drawn as
-plain HTML at build, and the page no longer holds the widget state."""
+"""Light demo pages (docs/hebergement.md, book/_ext/escarmouche_static_widgets.py): a
+stored widget is drawn as plain HTML at build, and the page no longer holds the widget
+state."""
 
 from __future__ import annotations
 

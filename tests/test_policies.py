@@ -1,4 +1,4 @@
-"""Tactics policies and full-budget automated play (issue 18): each policy per system,
+"""Tactics policies and full-budget automated play (docs/cli.md): each policy per system,
 with fixed dice (ScriptedRolls) where a rule is checked, and invariants over seeds."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The browser's pool of workers (issue 40): batches played out of order by several
-workers, merged in fight order, give exactly the numbers of one worker; « Arrêter »
-drops the batches not started."""
+"""The browser's pool of workers (bench/README.md, « bench_designer.py »): batches played
+out of order by several workers, merged in fight order, give exactly the numbers of one
+worker; « Arrêter » drops the batches not started."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Paired comparisons, stopping at a precision, every core (issue 40).
+"""Paired comparisons, stopping at a precision, every core (bench/README.md, « bench_designer.py »).
 
 * the paired interval against a case computed by hand, and against its definition
   (the mean and variance of the per-fight differences);

@@ -1,9 +1,10 @@
-"""The README's Python example runs, and narrates the fight it sets up.
+"""The Python examples of the guides run, and narrate what they set up.
 
-Every fenced ``python`` block of ``README.md`` is run in order, in one namespace, as a
-reader would paste them; each must print something, and the names of the combatants it
-creates must appear in what it prints. A README that no longer matches the engine fails
-here.
+Every fenced ``python`` block of ``README.md`` and of each guide of ``docs/`` is run in
+order, in one namespace per file, as a reader would paste them; each must print
+something, and the names of the combatants it creates must appear in what it prints. A
+guide that no longer matches the engine fails here. Blocks fenced ``py`` (a cluster, a
+server) are shown, not run.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+GUIDES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```$", flags=re.M | re.S)
 
 
@@ -29,24 +32,39 @@ def test_blocks_are_found() -> None:
     assert python_blocks(text) == ["print(1)\n", "x = 2\n"]
 
 
-BLOCKS = python_blocks(README.read_text(encoding="utf-8"))
+def test_a_py_block_is_not_run() -> None:
+    assert python_blocks("```py\nClient('tcp://ordonnanceur:8786')\n```\n") == []
+
+
+BLOCKS = [(path, index, blocks)
+          for path in GUIDES
+          for blocks in [python_blocks(path.read_text(encoding="utf-8"))]
+          for index in range(len(blocks))]
 
 
 def test_the_readme_has_an_example() -> None:
-    assert BLOCKS, "README.md n’a plus d’exemple Python"
+    assert python_blocks(README.read_text(encoding="utf-8")), \
+        "README.md n’a plus d’exemple Python"
 
 
-@pytest.mark.parametrize("index", range(len(BLOCKS)))
-def test_the_readme_example_runs_and_narrates(index: int) -> None:
+def test_the_guides_exist() -> None:
+    names = {path.name for path in GUIDES}
+    assert {"cli.md", "grappe.md", "hebergement.md"} <= names
+
+
+@pytest.mark.parametrize(("path", "index", "blocks"), BLOCKS,
+                         ids=[f"{p.relative_to(ROOT)}-{i + 1}" for p, i, _ in BLOCKS])
+def test_the_example_runs_and_narrates(path: Path, index: int, blocks: list[str]) -> None:
+    name = path.relative_to(ROOT)
     namespace: dict[str, object] = {"__name__": "__readme__"}
-    for block in BLOCKS[:index]:
+    for block in blocks[:index]:
         with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(block, f"README.md, bloc {index}", "exec"), namespace)
+            exec(compile(block, f"{name}, bloc {index}", "exec"), namespace)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(BLOCKS[index], f"README.md, bloc {index + 1}", "exec"), namespace)
+        exec(compile(blocks[index], f"{name}, bloc {index + 1}", "exec"), namespace)
     printed = out.getvalue()
-    assert printed.strip(), f"le bloc {index + 1} du README n’affiche rien"
-    names = re.findall(r'Combatant\(\s*"([^"]+)"', BLOCKS[index])
+    assert printed.strip(), f"le bloc {index + 1} de {name} n’affiche rien"
+    names = re.findall(r'Combatant\(\s*"([^"]+)"', blocks[index])
     missing = [n for n in names if n not in printed]
-    assert not missing, f"le récit du README ne nomme pas : {', '.join(missing)}\n{printed}"
+    assert not missing, f"le récit de {name} ne nomme pas : {', '.join(missing)}\n{printed}"

@@ -1,4 +1,4 @@
-"""``make refresh`` stores each widget as the cell that shows it left it (issue 15).
+"""``make refresh`` stores each widget as the cell that shows it left it (bench/README-pages.md).
 
 A demo shown in one cell and driven by later cells must appear, in the static book, as
 it was at the end of its own cell; models that no cell shows are not stored.

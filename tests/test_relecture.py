@@ -1,4 +1,4 @@
-"""The proofreading pass (issue 25): what a French rules editor checks, held by tests.
+"""The proofreading pass (spec/RELECTURE.md): what a French rules editor checks, held by tests.
 
 Each test names the entry of ``spec/RELECTURE.md`` it holds (R1, R2 …). The checks read
 what a reader sees: the engine's sentences (golden fights and seeded fights), its
@@ -171,7 +171,7 @@ def test_r2_refusals_read_as_sentences_with_french_labels() -> None:
             noun = FIELD_NOUNS.get(err.field, ("",))[0]
             assert f"«\u00a0{field_label(err.field)}\u00a0»" in text or (
                 noun and text.lower().startswith(noun)), text
-        assert str(err) == text  # the message is the sentence itself (issue 25)
+        assert str(err) == text  # the message is the sentence itself (spec/RELECTURE.md)
         assert not problems(text), (text, problems(text))
 
 
@@ -325,10 +325,10 @@ def test_r5_every_ruling_box_ends_at_the_table() -> None:
 
 #: rulings the issue found stated as rule text: the words that now sit in a box
 BOXED = [
-    # issue 43: the d100 surprised's defence, stated by the demo and the comparison
+    # spec/relecture-journal.md: the d100 surprised's defence, stated by the demo and the comparison
     ("demos/surprise.md", "ne puissent pas non plus parer ni esquiver"),
     ("comparaison.md", "ne puissent pas non plus parer ni esquiver"),
-    # issue 43: the action an action point buys, stated by the d20 turn demo
+    # spec/relecture-journal.md: the action an action point buys, stated by the d20 turn demo
     ("demos/tour-d20.md", "une action simple de plus"),
     ("d100/attaque.md", "reste 100"),
     ("d100/attaque.md", "N × 10"),

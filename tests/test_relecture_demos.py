@@ -1,7 +1,7 @@
-"""The fifth proofreading pass, part A (issue 25): the simulation pages, the demos, the
+"""The fifth proofreading pass, part A (spec/RELECTURE.md): the simulation pages, the demos, the
 Atelier and the comparison, read as a French rules editor would.
 
-Each test names the entry of ``spec/RELECTURE.md`` it holds (B65 …). They read what a
+Each test names the entry of ``spec/relecture-journal.md`` it holds (B65 …). They read what a
 reader sees: the book's sources, the outputs stored in its notebooks, the widgets' texts
 and the engine's sentences.
 """
@@ -512,7 +512,7 @@ def test_b92_the_players_view_agrees_with_any_fighter() -> None:
 
 def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
     """B93: the Atelier played Rulebook rosters under the simulation variant (automatic
-    hits of the declared die) without saying so, where issue 25 asks it be labelled
+    hits of the declared die) without saying so, where spec/RELECTURE.md (R7) asks it be labelled
     wherever simulated fights show."""
     atelier = Atelier("rulebook")
     atelier.fights.value = 4
@@ -532,12 +532,12 @@ def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
 ])
 def test_the_simulation_page_measures_which_options_play_no_part_rb_surprise_2_d100_surprise_1(
         page: str, roster: str, inert: set[str]) -> None:
-    """RB-SURPRISE-2, RB-SPEED-3, D100-SURPRISE-1, D100-PARRY-3 (issue 43): the Rulebook
-    and d100 simulation pages offer options their duel never meets (surprise,
-    Hyperactivité; 10 of the d100 page's 12), as the d12 and d20 pages say of theirs.
-    They now print it, measured by the engine on the same dice (not written by hand),
-    and the measure is right: each option it calls inert changes no fight of a longer
-    run either, and each one it calls active changes one."""
+    """RB-SURPRISE-2, RB-SPEED-3, D100-SURPRISE-1, D100-PARRY-3 (spec/relecture-journal.md):
+    the Rulebook and d100 simulation pages offer options their duel never meets (surprise,
+    Hyperactivité; 10 of the d100 page's 12), as the d12 and d20 pages say of theirs. They
+    now print it, measured by the engine on the same dice (not written by hand), and the
+    measure is right: each option it calls inert changes no fight of a longer run either,
+    and each one it calls active changes one."""
     from escarmouche.simulation import option_effects
 
     source = (BOOK_SRC / page).read_text(encoding="utf-8")

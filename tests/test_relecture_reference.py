@@ -1,6 +1,6 @@
 """The fifth proofreading pass, part C: the reference pages and the editions.
 
-Each test names the entries of ``spec/RELECTURE.md`` it holds (B140–B179, section
+Each test names the entries of ``spec/relecture-journal.md`` it holds (B140–B179, section
 « Cinquième passe, part C »). They read what a reader meets: the pages « Le format des
 fichiers d’effectifs », « Le format des sauvegardes », « Essai dans le navigateur », and
 the edition pages the generator writes (« Ce qui a changé », errata, journal, the page
@@ -235,7 +235,8 @@ def test_b142_the_errata_sheet_counts_as_the_journal_and_the_feed() -> None:
 @pytest.mark.skipif(last_published(ROOT) != 1, reason="a later edition may revise a box")
 def test_b143_edition_one_quotes_the_boxes_the_book_prints() -> None:
     """B143: while edition 1 is the book's edition, its page and errata give each ruling
-    as the book's box gives it (they gave the boxes of before issue 25: « début du tour
+    as the book's box gives it (they gave the boxes of before the fifth pass of
+    spec/relecture-journal.md: « début du tour
     du personnage » in the Rulebook, no reason for the d20 immediate action's default,
     « course » and « lâcher un objet » missing)."""
     from escarmouche.editions.workflow import printed_boxes
@@ -433,7 +434,7 @@ def test_no_option_value_label_holds_a_colon_rb_surprise_2() -> None:
     assert bad == []
 
 
-# -- issue 43: options named by their French label and key in reader text ---------------
+# -- R4: options named by their French label and key in reader text ---------------------
 
 #: the pages where an option's engine name may appear, beside its French key: the
 #: designers' page, the API page, and the save format (a save stores engine names)
@@ -458,7 +459,7 @@ def _engine_spellings() -> dict[str, str]:
 
 
 def test_r4_reader_pages_name_options_by_label_and_key_not_engine_names() -> None:
-    """R4 (issue 43): `Rules.surprised_can_defend`, `surprised_can_defend=True`,
+    """R4 (spec/relecture-journal.md): `Rules.surprised_can_defend`, `surprised_can_defend=True`,
     `"consecutive"`… appeared 85 times on 15 pages, ruling boxes included (and so on
     edition 1's page and its errata sheet). Outside code cells, no page names an option
     by its engine name: a reader meets its French label and the key a designer types

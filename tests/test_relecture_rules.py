@@ -1,7 +1,7 @@
-"""The fifth proofreading pass, part B (issue 25): the d100, d20 and d12 rule pages and
+"""The fifth proofreading pass, part B (spec/RELECTURE.md): the d100, d20 and d12 rule pages and
 the engine sentences they print, read as a French rules editor would, seeds open.
 
-Each test names the entry of ``spec/RELECTURE.md`` it holds (B100–B139). The helpers
+Each test names the entry of ``spec/relecture-journal.md`` it holds (B100–B139). The helpers
 come from ``tests/test_relecture.py`` (the refusal shape, the clauses of a line) and
 ``tests/test_typography.py`` (the typography checker).
 """
@@ -74,7 +74,7 @@ def test_b101_the_probability_condition_refusal_reads_as_a_sentence_core_dice(
 
 
 def test_the_rulebook_roll_off_says_who_rolled_what_rb_init_2() -> None:
-    """RB-INIT-2 (issue 43): the Rulebook roll-off ran names into dice and chained
+    """RB-INIT-2 (spec/relecture-journal.md): the Rulebook roll-off ran names into dice and chained
     colons (« … entre A, B et C : HAB A 50, B 50, C 60 ; départage au d100 (le plus haut
     d’abord), manche 1 : A 30, B 70 → C, B, A »), the shape B24–B26 and B102 fixed in
     the other three systems; it now reads as theirs, in the log and the explanation."""
@@ -279,7 +279,8 @@ def test_b121_the_journal_cites_each_rule_once_core_log() -> None:
 
 def test_b123_an_extended_action_in_progress_counts_what_is_left_d100_act_4() -> None:
     """B123: the refusal of an action during an extended one said « (encore 3
-    demi-actions sur 4) », the « done, or left? » counter issue 25 fixed in the budget
+    demi-actions sur 4) », the « done, or left? » counter fixed in the budget
+    (spec/relecture-journal.md, 19)
     line (« 1 demi-action faite sur 4, il en reste 3 »)."""
     from escarmouche.systems import d100
 
@@ -444,7 +445,7 @@ def test_b135_a_turn_without_room_names_the_action_refused_d20_act_2() -> None:
     assert enc.to_json() == before
 
 
-# -- seventh pass (issue 43): the refusals a GM meets in the tracker ----------------------
+# -- seventh pass (spec/relecture-journal.md): the refusals a GM meets in the tracker --------------
 
 
 @pytest.mark.parametrize("system", ["rulebook", "d100", "d12", "d20"])
@@ -481,7 +482,7 @@ def test_every_system_refuses_a_self_attack_in_one_sentence_rb_act_1(name: str) 
     """RB-ACT-1 (and D100-ATK-1, D12-CRIT-1, CORE-ERR in d20): a fighter who attacks
     himself is refused by every system with one sentence (``errors.self_attack``),
     naming the field « cible », the value and the rule; the Rulebook accepted it
-    (issue 43). The fight and the dice are left as they were."""
+    (spec/relecture-journal.md). The fight and the dice are left as they were."""
     from escarmouche.dice import ScriptedRolls
     from tests import golden_runner
 

@@ -314,9 +314,9 @@ def test_renderers_bound_their_size_core_err() -> None:
 
 @pytest.mark.parametrize("width", [320, 400, 560, 640, 1200])
 def test_chart_text_is_at_least_12px_once_scaled_to_a_phone_column(width: int) -> None:
-    """Issue 27: the book scales a chart down to its column (``max-width: 100%``); on a
-    390 px phone that column is ``PHONE_COLUMN`` px wide, and no text may render under
-    ``MIN_TEXT_PX`` there."""
+    """Reading on a phone (bench/README-pages.md): the book scales a chart down to its
+    column (``max-width: 100%``); on a 390 px phone that column is ``PHONE_COLUMN`` px wide,
+    and no text may render under ``MIN_TEXT_PX`` there."""
     from escarmouche.render import svg as svgmod
 
     charts = [
@@ -334,8 +334,9 @@ def test_chart_text_is_at_least_12px_once_scaled_to_a_phone_column(width: int) -
 
 
 def test_a_long_timeline_wraps_instead_of_shrinking_on_a_phone() -> None:
-    """Issue 27: a turn with many activations wraps onto more lines, so the timeline is
-    no wider than a phone column and its text is never scaled under 12 px."""
+    """Reading on a phone (bench/README-pages.md): a turn with many activations wraps onto
+    more lines, so the timeline is no wider than a phone column and its text is never scaled
+    under 12 px."""
     from escarmouche.render import svg as svgmod
 
     names = [f"Combattant{i}" for i in range(9)]

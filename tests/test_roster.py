@@ -1,4 +1,4 @@
-"""Roster files (issue 18): TOML with French keys, a versioned JSON Schema, French errors
+"""Roster files (docs/cli.md): TOML with French keys, a versioned JSON Schema, French errors
 that name the line and the field, and nothing runs when a file is refused (CORE-ERR)."""
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ def test_simulation_outputs_name_the_variant_rb_end_2() -> None:
 
 
 def test_simulated_health_counts_only_the_pv_the_variant_takes_rb_end_2() -> None:
-    """RB-END-2, simulation variant (issue 43): automated play hits PV only, so a
+    """RB-END-2, simulation variant (spec/relecture-journal.md): automated play hits PV only, so a
     balance's « Santé restante » measures PV: Esprit, which no simulated fight removes,
     would show health left on a side that lost every fight."""
     from escarmouche.simulation import result_of
@@ -87,9 +87,9 @@ def test_simulated_health_counts_only_the_pv_the_variant_takes_rb_end_2() -> Non
 
 
 def test_a_fight_with_a_turn_0_counts_it_in_its_duration_rb_init_3() -> None:
-    """RB-INIT-3 (issue 43): turn 0 is a turn (seed 000, the book's box), so a fight
-    that began with one and ended in turn N lasted N + 1 turns in a balance, and its
-    damage per turn divides by those N + 1; without a turn 0, N turns."""
+    """RB-INIT-3 (spec/relecture-journal.md): turn 0 is a turn (seed 000, the book's box),
+    so a fight that began with one and ended in turn N lasted N + 1 turns in a balance, and
+    its damage per turn divides by those N + 1; without a turn 0, N turns."""
     from escarmouche.simulation import result_of
 
     roster = [fighter("Brune", "héros", 60, variante_degats=6),

@@ -1,7 +1,7 @@
-"""The local server relays the players' view between devices (issue 45):
-``tools/serve_site.py`` (``SiteServer``) keeps the last view the GM's page posts at
-``/__joueurs__/etat`` and hands it to a players' page that asks for a newer one; a bad
-post changes nothing; ``--reseau`` is opt-in and says the address to open."""
+"""The local server relays the players' view between devices (docs/hebergement.md, « La vue
+des joueurs »): ``tools/serve_site.py`` (``SiteServer``) keeps the last view the GM's page
+posts at ``/__joueurs__/etat`` and hands it to a players' page that asks for a newer one; a
+bad post changes nothing; ``--reseau`` is opt-in and says the address to open."""
 
 from __future__ import annotations
 

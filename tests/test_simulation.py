@@ -1,4 +1,4 @@
-"""Simulation mode and balance statistics (issue 18).
+"""Simulation mode and balance statistics (docs/grappe.md).
 
 The simulation mode (``Encounter.simulated``) is held to the full engine: for the same
 dice, the same fight (CORE-RNG, CORE-LOG): outcome, rounds, every track, every flag and

@@ -1,4 +1,4 @@
-"""Balance simulation on Dask (issue 18): a sweep on a small ``LocalCluster`` equals the
+"""Balance simulation on Dask (docs/grappe.md): a sweep on a small ``LocalCluster`` equals the
 local single-process result exactly (fights are independent streams, counts exact)."""
 
 from __future__ import annotations

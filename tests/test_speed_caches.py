@@ -1,4 +1,4 @@
-"""What the engine saves to speed up simulations (issue 24) changes no answer: each cache
+"""What the engine saves to speed up simulations (bench/README.md) changes no answer: each cache
 of a pure function against the function computed afresh, and the simulation log against
 the full engine's."""
 

@@ -1,4 +1,5 @@
-"""French typography where a reader looks (issue 14; STYLE.md; README « Narration style »).
+"""French typography where a reader looks (spec/RELECTURE.md; spec/STYLE.md; CONTRIBUTING.md
+« Narration style »).
 
 Two parts:
 
@@ -582,7 +583,7 @@ def test_the_built_book_keeps_its_rule_ids_whole() -> None:
     assert re.search(r"\.esc-rule-id\s*\{\s*white-space:\s*nowrap", css)
 
 
-# -- issue 43: the widgets' labels, descriptions and banners, and their light renderings --
+# -- the widgets' labels, descriptions and banners, and their light renderings (R2, R4) --
 
 
 def _every_widget_text(root: Any) -> Iterator[str]:
@@ -599,10 +600,10 @@ def _every_widget_text(root: Any) -> Iterator[str]:
 
 
 def test_every_widget_label_description_and_banner_is_typeset() -> None:
-    """Issue 43: the Atelier (not a demo, so its labels were never typeset: « Système : »,
-    « Atelier du concepteur : », « (RB-D100-1) : », 17 plain spaces before « : ») and
-    the balance demo, with every other demo: each label, description, menu choice,
-    heading, help text and banner a reader sees, after each system is chosen."""
+    """spec/relecture-journal.md: the Atelier (not a demo, so its labels were never typeset:
+    « Système : », « Atelier du concepteur : », « (RB-D100-1) : », 17 plain spaces before
+    « : ») and the balance demo, with every other demo: each label, description, menu
+    choice, heading, help text and banner a reader sees, after each system is chosen."""
     import escarmouche_widgets as w
 
     from escarmouche.roster import example_rosters, load_roster
@@ -653,9 +654,9 @@ def _drawn_text(drawn: str) -> str:
 
 
 def test_the_light_renderings_of_the_stored_widgets_are_typeset() -> None:
-    """Issue 43: the Atelier's stored widget, drawn as light HTML before « Activer »,
-    printed « Atelier du concepteur : », « Système : », « (RB-D100-1) : » with plain
-    spaces. Every stored widget of every page, as the light page draws it, is typeset."""
+    """spec/relecture-journal.md: the Atelier's stored widget, drawn as light HTML before
+    « Activer », printed « Atelier du concepteur : », « Système : », « (RB-D100-1) : » with
+    plain spaces. Every stored widget of every page, as the light page draws it, is typeset."""
     drawn = list(_light_renderings())
     assert {name for name, _ in drawn} >= {"atelier.ipynb", "surprise.ipynb"}
     assert assert_typeset([text for _, text in drawn], "light renderings") >= 10
@@ -676,8 +677,9 @@ def _drawn_widgets(source: str) -> Iterator[str]:
 @pytest.mark.book
 @pytest.mark.skipif(not _book_pages(), reason="the book is not built (make book)")
 def test_the_built_light_renderings_are_typeset() -> None:
-    """Issue 43, after ``make book``: the drawn widgets (``esc-static-widget``) of the
-    built pages, which the page check leaves out with the other outputs."""
+    """spec/relecture-journal.md, after ``make book``: the drawn widgets
+    (``esc-static-widget``) of the built pages, which the page check leaves out with the
+    other outputs."""
     bad: dict[str, str] = {}
     seen = 0
     for page in _book_pages():

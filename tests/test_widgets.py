@@ -127,7 +127,7 @@ def test_error_banner_guard_keeps_previous_state() -> None:
         raise invalid("CC", 140, "CORE-ERR", "hors des bornes")
 
     assert banner.guard(bad) is None
-    # a refusal reads as a sentence naming the field by its label (issue 25)
+    # a refusal reads as a sentence naming the field by its label (spec/RELECTURE.md)
     banner.labels = {"CC": "capacité de combat"}
     assert banner.guard(bad) is None
     assert banner.message.startswith("Valeur 140 refusée pour «\u00a0capacité de combat\u00a0»"

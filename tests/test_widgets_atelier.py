@@ -68,9 +68,9 @@ def test_bad_fight_counts_are_french_refusals_core_err() -> None:
 
 
 def test_the_run_stops_at_the_precision_asked_and_says_the_paired_difference() -> None:
-    """Issue 40: ± 5 points asked; the run stops at the first step where the paired
-    interval is that narrow, and leads with the paired headline: it is compare() of the
-    same fights (one process), said in the one sentence of every face."""
+    """bench/README.md, « bench_designer.py »: ± 5 points asked; the run stops at the first
+    step where the paired interval is that narrow, and leads with the paired headline: it is
+    compare() of the same fights (one process), said in the one sentence of every face."""
     atelier = Atelier("rulebook")
     atelier.roster.value = "rulebook-duel"
     atelier.controls["crit_success_max"].value = 20

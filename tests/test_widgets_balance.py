@@ -127,9 +127,10 @@ def test_a_live_run_refused_at_the_door_shows_a_french_error_core_err() -> None:
 
 
 def test_changed_options_lead_with_the_paired_difference() -> None:
-    """Issue 40: options changed in the controls are compared with the roster's own rules
-    on the same dice; the balance leads with the paired headline, the one sentence of
-    compare() (fixed number of fights: the paired Wald interval)."""
+    """bench/README.md, « bench_designer.py »: options changed in the controls are compared
+    with the roster's own rules on the same dice; the balance leads with the paired
+    headline, the one sentence of compare() (fixed number of fights: the paired Wald
+    interval)."""
     from escarmouche import simulation as sim
     from escarmouche.roster import example_rosters, load_roster
 

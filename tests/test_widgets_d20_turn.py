@@ -110,9 +110,9 @@ def test_parse_actions_folds_accents() -> None:
 
 
 def test_a_turn_without_room_names_the_action_point_it_could_spend_d20_act_3() -> None:
-    """D20-ACT-3 (issue 43): seed 003 gives an extra action for an action point, so the
-    refusal of a second attack in a turn names that way out (with no point spent) and
-    the rule, and the page shows the two attacks passing once Brune spends hers."""
+    """D20-ACT-3 (spec/relecture-journal.md): seed 003 gives an extra action for an action
+    point, so the refusal of a second attack in a turn names that way out (with no point
+    spent) and the rule, and the page shows the two attacks passing once Brune spends hers."""
     demo = D20TurnDemo()
     demo.actions.value = "attaquer, attaquer"
     play(demo)

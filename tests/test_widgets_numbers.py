@@ -1,4 +1,4 @@
-"""The one French-aware number parser of the widgets (issue 27) and its boxes.
+"""The one French-aware number parser of the widgets (spec/RELECTURE.md, R8) and its boxes.
 
 Every number box of a demo is a :class:`~escarmouche_widgets._controls.NumberBox` read
 by :func:`~escarmouche_widgets._parse.parse_number` against a
@@ -184,7 +184,7 @@ def test_the_parry_demo_boxes_take_the_d100_stat_bounds() -> None:
     ("-3", "Valeur −3 refusée"), ("99999999999", "Valeur 99 999 999 999 refusée")])
 def test_the_wounds_box_refuses_inline_and_keeps_the_result(typed: str, why: str) -> None:
     """Wounds B of the defender: the banner says why, in French, with D100-ATK-3; the
-    attack shown stays the last valid one (issue 27: « 12.5 » ran as 125)."""
+    attack shown stays the last valid one (spec/RELECTURE.md, R8: « 12.5 » ran as 125)."""
     demo = ParryDodgeDemo()
     shown, odds = demo.output.value, demo.odds.value
     demo.def_b.value = typed
@@ -300,7 +300,7 @@ def test_a_stat_meets_one_pair_of_bounds_whatever_its_size(system: str, stat: st
     """D100-ATK-1, RB-INIT-1, D12-CRIT-1, D20-ACT-3: a stat typed in a roster editor is
     checked against the bounds its system declares (``System.stat_bounds``), so −999 and
     99 999 999 999 meet the same pair of bounds and the same rule, never the engine's
-    generic ±1000 first (issue 27)."""
+    generic ±1000 first (spec/RELECTURE.md, R8)."""
     from escarmouche_widgets._parse import RosterRow
 
     from escarmouche.text import fmt

@@ -4,7 +4,7 @@ Every book page that holds code has one source, its twin under ``book_src/``:
 ``book_src/d100/attaque.md`` becomes ``book/d100/attaque.ipynb``, and so do the demo
 pages (``book_src/demos/*.md``) and the browser check page
 (``book_src/essai-navigateur.md``). The twins live in another folder on purpose: a twin
-next to its notebook would make Sphinx find two files for one page (BROWSER.md).
+next to its notebook would make Sphinx find two files for one page (spec/BROWSER.md).
 This is the one tool of ``make refresh``.
 
 Usage (from the repository root, with the project's virtualenv)::

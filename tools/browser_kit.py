@@ -76,7 +76,8 @@ def built_site(description: str, argv: Sequence[str] | None = None) -> Path | No
 
 
 #: Where the GM's page posts the player view and where the players' page reads it
-#: (issue 45): the local server relays it between devices, without any outside service.
+#: (docs/hebergement.md, « La vue des joueurs »): the local server relays it between
+#: devices, without any outside service.
 PLAYERS_PATH = "/__joueurs__/etat"
 #: The largest player view accepted (a few hundred fighters' names and looks).
 MAX_PLAYER_VIEW = 64 * 1024

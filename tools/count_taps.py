@@ -1,4 +1,5 @@
-"""Count the GM's taps for two rounds of a 4-fighter d100 fight in the tracker (issue 45).
+"""Count the GM's taps for two rounds of a 4-fighter d100 fight in the tracker
+(book_src/demos/suivi-combat.md).
 
 The GM of the issue's trial: each fighter, on its turn, makes a standard attack on the
 first standing enemy, the defender opposing its best defence (a prepared parry, else a

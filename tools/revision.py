@@ -1,6 +1,6 @@
 """A designer's revision played end to end on a scratch clone (``make revision``).
 
-The revision of issue 23: the d100 parries per round 1 → 2, the d12 default critical
+The revision of book/concepteurs.md: the d100 parries per round 1 → 2, the d12 default critical
 option « maximum » → « explosif », the Rulebook critical success 5 → 8, one default per
 system as a designer changes it: in the option's declaration (``src/…/rules.py``). On a
 clone of this checkout, in a temporary folder, the script then does what « Pour les
@@ -53,7 +53,7 @@ CHANGES: tuple[tuple[str, str, str], ...] = (
 )
 
 #: the second revision, on top of the first: three other options (a safety bound among
-#: them) and a rewording of D12-INIT-5, published as a clarification (issue 42)
+#: them) and a rewording of D12-INIT-5, published as a clarification (book/concepteurs.md)
 SECOND: tuple[tuple[str, str, str], ...] = (
     ("src/escarmouche/systems/d12/rules.py", "relances_initiative_max", "5"),
     ("src/escarmouche/systems/d20/rules.py", "retour_action_immediate", '"debut_du_round"'),

@@ -1,5 +1,5 @@
 """The engine's one bounded memo: answers of pure functions, asked again and again by
-automated play (issue 24).
+automated play (bench/README.md).
 
 Where ``functools.lru_cache`` fits (hashable arguments compared by value, a function of
 nothing else) the engine uses it. :class:`Memo` is for the caches it does not fit, and

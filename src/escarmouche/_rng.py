@@ -31,7 +31,7 @@ class Rng(Protocol):
 
 
 class ScriptedRolls:
-    """A stand-in for ``random.Random`` returning scripted values (API.md « Dice »).
+    """A stand-in for ``random.Random`` returning scripted values (spec/API.md « Dice »).
 
     >>> rng = ScriptedRolls([37, 4])
     >>> rng.randint(1, 100), rng.randint(1, 10)

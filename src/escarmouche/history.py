@@ -1,4 +1,4 @@
-"""Undo and redo of a fight's steps, along its event log (issue 27; CORE-LOG).
+"""Undo and redo of a fight's steps, along its event log (book_src/demos/suivi-combat.md; CORE-LOG).
 
 Every operation of an :class:`~escarmouche.encounter.Encounter` is atomic and appends
 its events to the ordered log. A :class:`History` records, for each step a GM takes, the

@@ -93,7 +93,7 @@ class FrozenMap(Mapping[str, int]):
 
 @dataclass(frozen=True, slots=True)
 class Combatant:
-    """A fighter, as an immutable value (API.md « Common »).
+    """A fighter, as an immutable value (spec/API.md « Common »).
 
     ``stats`` are keyed by the rules' abbreviations (``"HAB"``, ``"CC"``, ``"Ag"``,
     ``"init"`` …); ``skills`` and ``traits`` are sets of lowercase ASCII identifiers

@@ -1,4 +1,4 @@
-"""Roster files: an encounter described in TOML, with French keys (issue 18).
+"""Roster files: an encounter described in TOML, with French keys (docs/cli.md).
 
 A roster file gives the system and its options, the start options, the sides (camps)
 with their tactics policy and their combatants, and optional end conditions. It is read

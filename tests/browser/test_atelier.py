@@ -1,4 +1,4 @@
-"""The designer's pages in Chromium (issue 17).
+"""The designer's pages in Chromium (book/concepteurs.md).
 
 - The Atelier, made live in place: an option changed in the live widget gives the odds
   before and after (RB-D100-1: critical success 5 % → 10 %) and the TOML export; a value

@@ -1,4 +1,5 @@
-"""The Atelier's fights on the browser's pool of workers (issue 40), in Chromium.
+"""The Atelier's fights on the browser's pool of workers (bench/README.md,
+« bench_designer.py »), in Chromium.
 
 - The pool starts when the fights are asked, plays them on two helper workers, counts
   the fights of both in the progress bar; « Arrêter » stops them all and the paired

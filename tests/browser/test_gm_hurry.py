@@ -1,4 +1,4 @@
-"""The GM in a hurry (issue 45), in Chromium at 390 px, light and dark.
+"""The GM in a hurry (book_src/demos/suivi-combat.md), in Chromium at 390 px, light and dark.
 
 - The tracker page opens on the tracker (within one screen of its title).
 - Two taps a turn: the standard attack and the first standing enemy preselected, the

@@ -98,7 +98,8 @@ def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,
     live = page.locator(".escarmouche-live-widget").first
     live.wait_for()
     assert live.get_attribute("data-live") == "rendered"
-    # the page's later cells drove a copy: the demo opens as the page says (issue 27)
+    # the page's later cells drove a copy: the demo opens as the page says
+    # (book_src/demos/suivi-combat.md)
     assert "9, 9, 12, 2" not in live.inner_text()
     live.locator(".widget-checkbox", has_text="dés manuels").locator("input").check()
     live.locator(".widget-text", has_text="Résultats").locator("input").fill("5, 6, 7, 8")
@@ -119,7 +120,7 @@ def _megabytes(number: str, unit: str) -> float:
 
 
 def test_activer_says_its_size_then_counts_up_to_that_size(page: Any, site_url: str) -> None:
-    """Issue 26: « Activer » says the size of what it will fetch, and the progress line
+    """docs/hebergement.md: « Activer » says the size of what it will fetch, and the progress line
     counts up to that same size (the core's two imported modules included), never past
     it and never backwards. The link is slowed (DevTools' network conditions, which the
     page's worker shares) so that the line shows while Python downloads."""
@@ -251,10 +252,10 @@ def test_the_tracker_fits_360px_autosaves_and_resumes(page: Any, site_url: str,
         assert box["right"] <= 360 and box["scroll"] <= box["client"] + 1, overflow
     page.screenshot(path=artifacts / "live-in-page-suivi-360px.png", full_page=True)
 
-    # the tracker opens with no fight under way (issue 27): start one, then play a step.
-    # Each operation is saved when the worker answers: wait for the start's save, then
-    # for the step's own save and its narration, so that the log read is the one saved
-    # (reading after the start's save alone raced the step under load).
+    # the tracker opens with no fight under way (book_src/demos/suivi-combat.md): start one,
+    # then play a step. Each operation is saved when the worker answers: wait for the
+    # start's save, then for the step's own save and its narration, so that the log read is
+    # the one saved (reading after the start's save alone raced the step under load).
     live.get_by_role("button", name="Commencer le combat").click()
     page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
     saved = page.get_attribute("#escarmouche-live", "data-saved")

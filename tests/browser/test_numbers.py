@@ -1,4 +1,4 @@
-"""(Issue 27) Numbers typed into a live widget on a 390 px phone: the one French-aware
+"""(spec/RELECTURE.md, R8) Numbers typed into a live widget on a 390 px phone: the one French-aware
 parser answers inline, in French, and never runs a silently changed value.
 
 The parry and dodge demo is activated in place; the defender's wounds box (B, a whole

@@ -1,4 +1,4 @@
-"""The offline offer on the home page says when the book has finished saving (issue 45).
+"""The offline offer on the home page says when the book has finished saving (docs/hebergement.md).
 
 A fresh profile with the service worker allowed (the other browser tests block it):
 the home page's « Garder le livre et Python sur cet appareil » is tapped; the page then

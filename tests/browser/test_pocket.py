@@ -1,4 +1,5 @@
-"""The book in a pocket (issue 26): installable, offline after one visit, updated on request.
+"""The book in a pocket (docs/hebergement.md): installable, offline after one visit, updated
+on request.
 
 Each test has its own Chromium profile with the service worker allowed (the other
 browser tests block it: tools/browser_kit.launch_chromium) and its own server:
@@ -183,7 +184,8 @@ def test_after_one_visit_the_book_works_with_the_network_off(
         page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
         assert page.evaluate("window.escarmoucheLive.timings.snapshot") == "restored"
         live = page.locator(".escarmouche-live-widget").first
-        # the tracker opens with no fight under way (issue 27): start one, then a step
+        # the tracker opens with no fight under way (book_src/demos/suivi-combat.md): start
+        # one, then a step
         live.get_by_role("button", name="Commencer le combat").click()
         live.get_by_role("button", name=NEXT_BUTTON).click()
         page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
@@ -256,8 +258,9 @@ def test_interrupt_stops_an_endless_example_and_the_fight_survives(
     bar.locator(".escarmouche-live-activate").click()
     page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
     live = page.locator(".escarmouche-live-widget").first
-    # the tracker opens with no fight under way (issue 27): start one, then play a step;
-    # each operation is saved (``data-saved`` holds the time): wait for the step's save
+    # the tracker opens with no fight under way (book_src/demos/suivi-combat.md): start one,
+    # then play a step; each operation is saved (``data-saved`` holds the time): wait for
+    # the step's save
     live.get_by_role("button", name="Commencer le combat").click()
     page.wait_for_selector("#escarmouche-live[data-saved]", timeout=30_000)
     first = bar.get_attribute("data-saved")
@@ -305,7 +308,8 @@ def test_with_cross_origin_isolation_interrupt_stops_python_in_place(page: Any) 
         stop.wait_for()
         page.wait_for_timeout(300)
         stop.click()
-        # issue 45: said as « interrompu », neither a failure nor Python's KeyboardInterrupt
+        # book_src/demos/suivi-combat.md: said as « interrompu », neither a failure nor
+        # Python's KeyboardInterrupt
         stopped = cell.locator(".escarmouche-live-interrupted")
         stopped.wait_for(timeout=30_000)
         assert stopped.inner_text().startswith("Interrompu\u00a0: ")

@@ -1,4 +1,4 @@
-"""(5) Reading on a phone (issue 15): navigation, weight, widgets at 360 px, snapshots,
+"""(5) Reading on a phone (bench/README-pages.md): navigation, weight, widgets at 360 px, snapshots,
 search, accessibility (axe-core from npm), print, edition.
 
 Every page type is checked with axe-core in light and dark themes: no serious or
@@ -179,7 +179,8 @@ def test_rule_page_is_light(playwright: Any) -> None:
 
 
 def test_no_page_loads_the_widget_library_and_demos_are_drawn() -> None:
-    """Light demo pages (issue 26): stored widgets are HTML; live.js loads the library."""
+    """Light demo pages (docs/hebergement.md): stored widgets are HTML; live.js loads the
+    library."""
     drawn = 0
     for html in SITE.joinpath("book").rglob("*.html"):
         text = html.read_text(encoding="utf-8")

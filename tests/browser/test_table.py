@@ -1,4 +1,5 @@
-"""The GM at the table (issue 27), in Chromium, at 390 px and on a desktop, light and dark.
+"""The GM at the table (book_src/demos/suivi-combat.md), in Chromium, at 390 px and on a
+desktop, light and dark.
 
 - Live widgets: every checkbox label visible, axe-core (no serious or critical
   violation) on the live widget, chart text at least 12 px on a phone, after « Lancer »
@@ -228,8 +229,9 @@ def test_a_d100_fight_on_the_phone_tracker_by_taps(page: Any, site_url: str,
         found = re.search(r"Round (\d+)", text)
         assert found, text[:300]
         round_no = int(found.group(1))
-        # issue 45: the standard attack on the first standing enemy is preselected, and
-        # the defence offers only what the target may do (a parry once prepared)
+        # book_src/demos/suivi-combat.md: the standard attack on the first standing enemy is
+        # preselected, and the defence offers only what the target may do (a parry once
+        # prepared)
         taps = 0
         if live.get_by_role("button", name="parade").count():
             tap("parade")
@@ -259,7 +261,7 @@ def test_a_d100_fight_on_the_phone_tracker_by_taps(page: Any, site_url: str,
         timeout=30_000)
     full = [n for r, n in taps_per_round.items() if r < max(taps_per_round)]
     print(f"\ntaps par round (4 combattants, d100) : {taps_per_round}")
-    assert full and max(full) <= 4 * 4  # at most 4 taps a fighter (issue 45)
+    assert full and max(full) <= 4 * 4  # at most 4 taps a fighter (book_src/demos/suivi-combat.md)
 
     # undo reopens the finished fight; it survives a reload with its history
     tap("Annuler")

@@ -255,7 +255,7 @@ _OPERATORS: Final[dict[str, Callable[[int, int], bool]]] = {
 }
 
 
-#: how a refusal of ``probability`` names its ``condition`` (issue 25: no Python in it)
+#: how a refusal of ``probability`` names its ``condition`` (spec/RELECTURE.md: no Python in it)
 CONDITION_LABEL: Final = "condition sur le total"
 #: what a refusal of ``probability`` asks for instead
 CONDITION_WANTED: Final = ("une comparaison suivie d’un nombre entier est attendue, par "

@@ -1,4 +1,4 @@
-"""Transformations of a dice expression (STYLE.md lesson 6): pure, returning new values.
+"""Transformations of a dice expression (spec/STYLE.md lesson 6): pure, returning new values.
 
 Advantage and disadvantage (D12-ADV-1) and the two critical options of D12-CRIT-2
 (:func:`max_dice_total`, :func:`add_exploding_die`).

@@ -95,7 +95,7 @@ class Duels:
 
     def summary(self) -> str:
         """One colon per clause; an interval's bounds with the decimals of its
-        estimate (« entre 2,8 et 3,0 », issue 25).
+        estimate (« entre 2,8 et 3,0 », spec/RELECTURE.md).
 
         >>> text = Duels(200, 0, 0.54, 0.471, 0.608, 2.9, 2.8, 3.0, "round").summary()
         >>> text.split("\u202f; ")[1]
@@ -168,7 +168,8 @@ class Paired:
                     "ci-dessus en mesurent l’effet.")
         acted = (f"Le changement a joué dans {number(self.acted)} des {number(self.n)} "
                  f"{duels} (sur les mêmes dés, leur déroulement a changé)")
-        # the headline every face shows (escarmouche.simulation.precision, issue 40)
+        # the headline every face shows (escarmouche.simulation.precision, bench/README.md,
+        # « bench_designer.py »)
         gap = difference_sentence([(self.side, self.diff, self.half)], "la nouvelle règle")
         if self.established:
             return f"{acted} ; **écart établi**. {gap}"

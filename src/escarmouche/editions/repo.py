@@ -112,7 +112,7 @@ def ruling_texts(root: Path) -> dict[str, str]:
         for i, m in enumerate(anchors):
             end = anchors[i + 1].start() if i + 1 < len(anchors) else len(text)
             # every box of the rule, in order (D12-CRIT-2 has three): an edition
-            # declares every ruling the book boxes, not only the first (issue 43)
+            # declares every ruling the book boxes, not only the first (spec/relecture-journal.md)
             boxes = list(_ADMONITION.finditer(text, m.end(), end))
             if not boxes:
                 continue

@@ -33,7 +33,7 @@ each global turn ``n``
     ``on_end`` (e.g. « éclat » regenerates, RB-END-3).
 
 Naming rule, in every system: a pure function of dice already rolled is
-``resolve_<thing>(…, <die>_roll=…)`` (or the API.md name); the function that draws the
+``resolve_<thing>(…, <die>_roll=…)`` (or the spec/API.md name); the function that draws the
 dice is ``roll_<thing>(…, rng)`` and documents its draw order; exact odds are
 ``<thing>_odds(…)`` (probabilities as :class:`~fractions.Fraction`) or
 ``<thing>_distribution(…)`` (a mapping value → probability).
@@ -244,7 +244,7 @@ class System(Generic[R]):
     combatant_keys: ClassVar[Mapping[str, str]] = {}
     #: the stats this system reads, with their bounds and rule (``name → (lo, hi,
     #: rule)``): the roster editors check a typed stat against these, so a value out of
-    #: bounds meets one pair of bounds with its rule, whatever its size (issue 27)
+    #: bounds meets one pair of bounds with its rule, whatever its size (spec/RELECTURE.md, R8)
     stat_bounds: ClassVar[Mapping[str, tuple[int, int, str]]] = {}
     #: the yes/no start options that change the initiative (:meth:`explain_initiative`,
     #: :meth:`first_to_act`), with their French labels (the initiative demo's boxes)

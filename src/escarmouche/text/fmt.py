@@ -137,7 +137,7 @@ def grouped(x: Number, digits: int = 2) -> str:
 
 def fixed(x: Number, digits: int = 2) -> str:
     """``x`` in French with exactly ``digits`` decimals, trailing zeros kept: the figures
-    of one table column read alike (« 1,00 » under « 1,67 », issue 25, B112).
+    of one table column read alike (« 1,00 » under « 1,67 », spec/relecture-journal.md B112).
 
     >>> fixed(1), fixed(Fraction(21, 10)), fixed(Fraction(-3), 1)
     ('1,00', '2,10', '−3,0')
@@ -271,7 +271,7 @@ def join(items: Iterable[str], *, empty: str = "personne", last: str = "et") -> 
 
 def cite(text: str, rules: str) -> str:
     """``text`` citing ``rules`` in one parenthesis: folded into the parenthesis that
-    ends ``text`` (a reason), never two in a row (issue 25, house style).
+    ends ``text`` (a reason), never two in a row (spec/RELECTURE.md, house style).
 
     >>> cite("Brune joue au tour 0 (réussite critique)", "RB-INIT-3")
     'Brune joue au tour 0 (réussite critique, RB-INIT-3)'

@@ -88,7 +88,7 @@ def location_of(value: int) -> str:
 
 
 def hit_location(roll: int) -> str:
-    """API.md: the zone hit by an attack roll of ``roll`` (reversed digits, D100-ATK-2).
+    """spec/API.md: the zone hit by an attack roll of ``roll`` (reversed digits, D100-ATK-2).
 
     >>> hit_location(37)
     'corps'
@@ -119,7 +119,7 @@ def substitute_location(location: str, unreachable: Iterable[str] = ()) -> str:
 
 
 def damage(d10: int, weapon: int, be: int, armour: int) -> int:
-    """API.md, D100-ATK-3: 1d10 + weapon damage − BE − armour points, never below 0
+    """spec/API.md, D100-ATK-3: 1d10 + weapon damage − BE − armour points, never below 0
     *(ruling)*: the wounds (B) the target loses.
 
     >>> damage(4, 3, 3, 1)

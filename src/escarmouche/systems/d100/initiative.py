@@ -219,7 +219,7 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng) -> Initiative:
 
 
 def initiative(combatants: Iterable[Combatant], rng: Rng) -> list[str]:
-    """API.md: the names in acting order (D100-INIT-1/2); see :func:`roll_initiative`."""
+    """spec/API.md: the names in acting order (D100-INIT-1/2); see :func:`roll_initiative`."""
     return list(roll_initiative(combatants, rng).order)
 
 

@@ -1,5 +1,5 @@
 """Exact odds of the d100 system: who acts first (D100-INIT-1/2), one attack's odds
-(API.md ``attack_odds``) and its whole outcome distribution.
+(spec/API.md ``attack_odds``) and its whole outcome distribution.
 
 Nothing is sampled: every d100 and d10 face is enumerated and counted with integers, and
 the counts become :class:`fractions.Fraction` at the end. The dice are single d100/d10,
@@ -87,7 +87,7 @@ def first_to_act_chances(combatants: Iterable[Combatant]) -> tuple[Chances, ...]
 
 @dataclass(frozen=True, slots=True)
 class Odds:
-    """API.md: ``hit`` (the attack roll succeeds), ``defended`` (it hits and the parry or
+    """spec/API.md: ``hit`` (the attack roll succeeds), ``defended`` (it hits and the parry or
     dodge succeeds), ``lands`` (it hits and is not defended); ``miss`` = 1 − hit."""
 
     hit: Fraction
@@ -118,7 +118,7 @@ def _chance(value: object, field: str) -> Fraction:
 def attack_odds(
     target: int, *, defence: str = "aucune", defence_target: int = 0, ranged: bool = False
 ) -> Odds:
-    """API.md: exact odds of one attack with final target numbers (after modifiers;
+    """spec/API.md: exact odds of one attack with final target numbers (after modifiers;
     ≤ 0 never succeeds, ≥ 100 always does). D100-ATK-1, D100-PARRY-1/2, D100-DODGE-1;
     a ranged attack cannot be defended (D100-RANGED-1: a defence other than « aucune »
     raises).

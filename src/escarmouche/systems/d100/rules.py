@@ -148,7 +148,7 @@ HAND_LABELS: Mapping[str, str] = MappingProxyType({
     "non_directrice": "main non directrice",
 })
 
-#: the defence choices after a successful attack (D100-PARRY-1, API.md ``attack_odds``)
+#: the defence choices after a successful attack (D100-PARRY-1, spec/API.md ``attack_odds``)
 DEFENCES: tuple[str, ...] = ("aucune", "parade", "esquive")
 
 #: D100-ATK-7: who the attacker aims at when the target is mounted

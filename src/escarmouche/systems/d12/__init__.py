@@ -2,7 +2,7 @@
 critical options (RULES.md « System d12 », rules ``D12-*``).
 
 Dice in, decisions out: every rule is a pure function of dice already rolled
-(``resolve_<thing>``), with rolling functions (``roll_<thing>``, and the API.md name
+(``resolve_<thing>``), with rolling functions (``roll_<thing>``, and the spec/API.md name
 :func:`initiative`) that draw every die with ``rng.randint(1, faces)`` in a documented
 order; exact odds (``<thing>_odds``, ``<thing>_distribution``) use
 :class:`fractions.Fraction`.
@@ -16,7 +16,7 @@ The package has the files of every system, plus one topic module:
 ``initiative.py`` group initiative, the environment, the ambush's bonus turn
                   (D12-INIT-1..5, D12-SURPRISE-1/2): pure :func:`rank_groups`,
                   :func:`member_order`, :func:`resolve_initiative`; rolling
-                  :func:`initiative` (API.md)
+                  :func:`initiative` (spec/API.md)
 ``critical.py``   the attack and its critical options (D12-CRIT-1/2, D12-ADV-1,
                   D12-EXPLODE-1): pure :func:`resolve_attack_roll`,
                   :func:`resolve_damage`; rolling :func:`roll_attack`,

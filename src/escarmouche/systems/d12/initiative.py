@@ -2,7 +2,7 @@
 
 Pure rules of dice already rolled (:func:`compare_groups`, :func:`rank_groups`,
 :func:`member_order`, :func:`resolve_initiative`) and the rolling function
-:func:`initiative` (API.md; also named :func:`roll_initiative`), which documents its draw
+:func:`initiative` (spec/API.md; also named :func:`roll_initiative`), which documents its draw
 order.
 
 Rulings (RULES.md):
@@ -236,7 +236,7 @@ class D12Initiative:
 
     ``groups``
         ``(side, member names in execution order)`` in acting order; the environment
-        is ``("environnement", [])`` (API.md).
+        is ``("environnement", [])`` (spec/API.md).
     ``bonus_turn``
         the ambush's bonus turn (turn 0) participants in order, else ``[]``.
     ``rolls``
@@ -661,7 +661,7 @@ def initiative(
     out: Iterable[str] = (),
     rules: Rules = DEFAULT_RULES,
 ) -> D12Initiative:
-    """Roll the initiative of a d12 fight (API.md; D12-INIT-1..5, D12-SURPRISE-1/2).
+    """Roll the initiative of a d12 fight (spec/API.md; D12-INIT-1..5, D12-SURPRISE-1/2).
 
     Each combatant rolls 1d12 + ``init`` (0 when absent); a group's initiative is its
     highest result; groups are compared as descending lists; a perfect tie makes
@@ -676,7 +676,7 @@ def initiative(
     once; a fight rolls the second one when the bonus turn ends
     (:func:`roll_bonus_turn`, :func:`roll_groups_after_bonus`).
 
-    Draw order (API.md): with ``ambush_by``, one d12 per bonus-turn participant (given
+    Draw order (spec/API.md): with ``ambush_by``, one d12 per bonus-turn participant (given
     order), then the bonus turn's roll-offs; then one d12 per combatant (given order);
     after a perfect tie, one d12 per combatant again (given order); past the bound of
     rerolls, the lot's dice (D12-INIT-6); then each group's roll-offs in acting order. A
@@ -698,7 +698,7 @@ def initiative(
 
 
 #: the rolling function's name under the naming rule (``roll_<thing>``); ``initiative``
-#: is the API.md name
+#: is the spec/API.md name
 roll_initiative = initiative
 
 

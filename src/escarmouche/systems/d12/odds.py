@@ -2,7 +2,7 @@
 
 * the attack (D12-CRIT-1, -2, D12-ADV-1, D12-EXPLODE-1): :func:`hit_odds`,
   :func:`critical_odds`, :func:`damage_distribution`,
-  :func:`critical_damage_distribution` (API.md), :func:`attack_damage_distribution`, and
+  :func:`critical_damage_distribution` (spec/API.md), :func:`attack_damage_distribution`, and
   the value of each critical option (:func:`critical_option_values`, cached: the
   automated fights ask for it at every activation);
 * the group initiative (D12-INIT-2, -3, -5): :func:`group_order_odds` (every acting
@@ -155,7 +155,7 @@ def damage_distribution(weapon: str, option: str | None = None) -> Mapping[int, 
 
 
 def critical_damage_distribution(weapon: str, option: str) -> Mapping[int, Fraction]:
-    """The exact damage distribution of a critical hit (API.md; D12-CRIT-2).
+    """The exact damage distribution of a critical hit (spec/API.md; D12-CRIT-2).
 
     ``"maximum"``: the weapon's dice at their maximum (one value); ``"explosif"``: one
     more die, every die exploding (``1d8+2`` → ``2d8!+2``; explosion capped at

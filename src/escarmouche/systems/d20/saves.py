@@ -3,7 +3,7 @@ effect; racial bonuses are data (:data:`RACIAL_SAVE_BONUSES`, :data:`KEYWORD_SYN
 « peur » reads « terreur »); a trait's bonus counts once per effect, whatever the number
 of matching keywords.
 
-Pure: :func:`resolve_save` / :func:`saving_throw` (API.md), :func:`save_bonus` (API.md);
+Pure: :func:`resolve_save` / :func:`saving_throw` (spec/API.md), :func:`save_bonus` (spec/API.md);
 rolling: :func:`roll_save`; in a fight: :func:`end_of_turn_saves`.
 """
 

@@ -467,6 +467,6 @@ def encounter_initiative(enc: Encounter) -> Initiative:
 
 
 
-#: the rolling function under the naming rule (``initiative`` is the API.md name)
+#: the rolling function under the naming rule (``initiative`` is the spec/API.md name)
 roll_initiative = initiative
 

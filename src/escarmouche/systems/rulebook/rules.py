@@ -113,7 +113,7 @@ SPEED_PAIRS: tuple[tuple[str, str], ...] = (
 #: during the fight (RB-SPEED-1)
 SPEED_KIND = "vitesse"
 
-#: the traits this system knows (API.md); ``Rules.extra_traits`` adds a designer's own
+#: the traits this system knows (spec/API.md); ``Rules.extra_traits`` adds a designer's own
 KNOWN_TRAITS: dict[str, str] = {
     **{k: v.label for k, v in SPEED_EFFECTS.items()},
     "anti_surprise": "capacité contre les attaques surprises",
