@@ -1,4 +1,4 @@
-"""One stylesheet per page instead of fourteen (issue 26: Lighthouse mobile).
+"""One stylesheet per page instead of fourteen (bench/README-pages.md: Lighthouse mobile).
 
 Sphinx and its theme put about fourteen stylesheets in each page's ``<head>`` (the
 theme's ``theme.css`` itself ``@import``\\ s ``basic.css``: a second round trip), all

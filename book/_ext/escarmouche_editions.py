@@ -1,4 +1,4 @@
-"""The editions in the book (issue 17).
+"""The editions in the book (book/concepteurs.md).
 
 - **« Ce qui a changé » pages** — at ``builder-inited`` the page of every edition,
   ``book/editions/edition-<n>.md``, is rebuilt from ``editions/<n>.toml`` by running the

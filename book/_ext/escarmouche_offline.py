@@ -1,4 +1,4 @@
-"""Local Sphinx extension: the installable, offline book (issue 26).
+"""Local Sphinx extension: the installable, offline book (docs/hebergement.md).
 
 Every page gets the web manifest (``manifest.webmanifest``), the theme colour, an icon
 for home screens and ``escarmouche-offline.js`` (deferred), which registers the service

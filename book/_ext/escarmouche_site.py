@@ -1,4 +1,5 @@
-"""Local Sphinx extension: the reading side of the Escarmouche site (issue 15).
+"""Local Sphinx extension: the reading side of the Escarmouche site (CONTRIBUTING.md,
+« Reading side of the site »).
 
 - **Edition** — the current edition (the highest ``editions/<n>.toml``) is the one
   source of the number and date printed on every page (footer, print footer, PDF).
@@ -178,7 +179,7 @@ def configure(app: Sphinx, config: Config) -> None:
     config.html_search_scorer = str(SCORER)
     options = dict(config.html_theme_options or {})
     footer = (
-        # the edition links to its generated « Ce qui a changé » page (issue 17)
+        # the edition links to its generated « Ce qui a changé » page (book/concepteurs.md)
         f'<p class="esc-edition">Escarmouche, <a href="{{root}}book/editions/'
         f'edition-{html.escape(edition["number"])}.html">'
         f"{html.escape(edition['label'])}</a></p>"
@@ -341,7 +342,7 @@ _SEARCH_TOOLS = re.compile(
 def drop_search_tools(text: str) -> str:
     """A page other than the search page loses the theme's three search scripts (the
     index alone is 164 KB of script to parse): three requests fewer before the page's
-    ``load``, and less main-thread work on a phone (issue 26: « Activer » and
+    ``load``, and less main-thread work on a phone (bench/README-browser.md: « Activer » and
     Lighthouse). The search box still opens ``search.html``, which loads them."""
     return _SEARCH_TOOLS.sub("", text)
 

@@ -11,11 +11,11 @@
  * 4. After a widget's button (« Lancer »…), the answer to the tap (a question, a refusal,
  *    the widget's result; never merely the first change, such as the tracker's journal)
  *    is scrolled into view when it lands out of sight, with the tracker's turn order above
- *    it when both fit (issues 27, 45).
+ *    it when both fit (book_src/demos/suivi-combat.md).
  * 5. A rule page with several rules gets its contents (« Sur cette page »), one entry per
- *    rule, and each rule ID becomes a link to its own anchor, to share (issue 27): rule
+ *    rule, and each rule ID becomes a link to its own anchor, to share (book_src/demos/suivi-combat.md): rule
  *    pages have no sections, so the theme shows no contents button there.
- * 6. The GM tracker's player view (issues 27, 45): « Ouvrir la vue des joueurs » opens
+ * 6. The GM tracker's player view (book_src/demos/suivi-combat.md): « Ouvrir la vue des joueurs » opens
  *    _static/escarmouche-joueurs.html in a second window; the tracker (in the page's
  *    Python worker) posts what players may see on a BroadcastChannel, and this page
  *    answers a view that opens late with the last state it saw, and relays each state
@@ -63,7 +63,7 @@
         : `Recherche terminée\u00a0: ${n} pages trouvées.`;
     }).observe(results, { childList: true, subtree: true, characterData: true });
   }
-  /** The answer to a tap in a live widget (issue 45): a question asked (the tracker's
+  /** The answer to a tap in a live widget (book_src/demos/suivi-combat.md): a question asked (the tracker's
    * « Remplacer le combat ? »), else a refusal, else the widget's result (``esc-result``),
    * else the first change that is not a journal; never merely the first change. */
   function answerOf(root, changed) {
@@ -185,7 +185,7 @@
     const title = article.querySelector("h1");
     if (title) title.insertAdjacentElement("afterend", box);
   }
-  /** The player view through the local server (issue 45): the last state is posted to
+  /** The player view through the local server (book_src/demos/suivi-combat.md): the last state is posted to
    * ``/__joueurs__/etat`` (tools/serve_site.py relays it to a tablet of the same
    * network); one post at a time, the newest kept; a host without it (a 404, a 405)
    * ends the tries. Nothing goes to any other address. */
@@ -233,7 +233,7 @@
   }
   /** Links that need the network or the book's server (JupyterLite is not kept on the
    * device; the feed is for a reader online) say so, and are dimmed while offline
-   * (issue 45). */
+   * (book_src/demos/suivi-combat.md). */
   function networkLinks() {
     const links = Array.from(document.querySelectorAll(
       'a.escarmouche-lite-button, a[href$="editions.atom"]'));

@@ -416,7 +416,8 @@ class Demo:
     def __init__(self) -> None:
         self.banner = ErrorBanner()
         self.output = widgets.HTML(value="")
-        # the answer to a tap: what the page script brings into view (issue 45)
+        # the answer to a tap: what the page script brings into view
+        # (book_src/demos/suivi-combat.md)
         self.output.add_class("esc-result")
 
     def __setattr__(self, name: str, value: Any) -> None:

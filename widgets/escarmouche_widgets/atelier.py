@@ -1,4 +1,4 @@
-"""The designer's workshop « Atelier » (issue 17): pick a system, change any of its
+"""The designer's workshop « Atelier » (book/concepteurs.md): pick a system, change any of its
 options (French labels), see the standard odds before (the edition's defaults) and after
 (your options) side by side, with charts, and export the option set as the
 ``[[changes]]`` blocks of an edition file.
@@ -278,7 +278,7 @@ class Atelier:
                         "commun dans l’ordre des combats : les mêmes nombres qu’avec un "
                         "seul.") if workers > 1 else "",
             # the variant automated play adds to the text (the Rulebook's declared
-            # damage), said wherever simulated fights show (issue 25)
+            # damage), said wherever simulated fights show (book/concepteurs.md)
             h.notice(before.note) if before.note else "",
             h.table(("Camp", "Sans vos changements", "Avec vos changements",
                      "Écart (points, IC 95 %)"), rows),

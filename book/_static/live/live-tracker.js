@@ -67,7 +67,7 @@
         var no = el("button", { type: "button", className: "escarmouche-live-resume-no" }, ["Ignorer"]);
         box.appendChild(el("p", { text: this.describe(record) }));
         box.appendChild(el("p", {}, [yes, " ", no]));
-        // Offered where the fight is: just above the tracker, scrolled into view (issue 45),
+        // Offered where the fight is: just above the tracker, scrolled into view (book_src/demos/suivi-combat.md),
         // not in the bar at the top of the page, off-screen above the frozen snapshot.
         var snapshot = document.querySelector(".esc-static-widget");
         var cellNode = snapshot && snapshot.closest("div.cell");
@@ -96,7 +96,7 @@
       afterActivation: function () {
         if (!config.tracker) return;
         // The GM's page offers to keep the book and Python on this device, with the size
-        // (issue 45), in the bar at the top of the tracker's page.
+        // (book_src/demos/suivi-combat.md), in the bar at the top of the tracker's page.
         if (config.tracker && shared.control) {
           var keep = el("div", { className: "esc-offline-control escarmouche-live-keep",
                                  "data-label": "Garder le livre et Python sur cet appareil" });

@@ -358,7 +358,7 @@ async function boot(init) {
   }
 }
 
-// --- the pool of helper workers (issue 40) ------------------------------------------------
+// --- the pool of helper workers (bench/README-browser.md) ------------------------------------------------
 //
 // A long run (the Atelier's fights) is played in batches on helper workers: this very
 // module, started by this worker with the page's `init` (no widgets, no snapshot made, no
