@@ -6,7 +6,8 @@ It is deliberately tiny, but it has every file a built-in system has, in the sam
 ``rules.py``   the frozen ``Rules`` dataclass (the options, each declared once with
                ``escarmouche.options.option``: French label and key, rule IDs, bounds)
                and the constants and tables of the rules (rules as data)
-``initiative.py`` the initiative: a pure function of the dice (``resolve_initiative``) and
+``initiative.py`` the initiative: pure functions of the dice (``resolve_initiative``, which
+               checks them, and its arithmetic ``order_by_initiative``) and
                the rolling wrapper (``roll_initiative``) that documents its draw order
 ``actions.py`` the action catalogue (:class:`~escarmouche.systems.base.ActionSpec`, one per
                action, each documented) and one resolver per action
@@ -14,6 +15,9 @@ It is deliberately tiny, but it has every file a built-in system has, in the sam
 ``narration.py`` the French sentences the log shows
 ``system.py``  the hooks that plug the rules into the encounter engine, what the system
                says of itself (title, sample roster …), and ``SYSTEM``
+``kernel.py``  the rules kernel that simulation mode plays (sheet, state, ``refusal``,
+               ``candidates``, ``play``, ``run``): its docstring is the recipe
+``kernel_doors.py`` the kernel seen from the engine: ``write_back``, ``narrate``
 ============== ===========================================================================
 
 Its rules, numbered as in RULES.md (code, tests and book cite these IDs):

@@ -6,12 +6,22 @@ import dataclasses
 
 from escarmouche.options import check_options, option
 
-__all__ = ["DEFAULT_RULES", "INITIATIVE_DIE", "TRACK", "Rules"]
+__all__ = ["DEFAULT_RULES", "INITIATIVE_DIE", "TRACK", "Rules", "knocked_out"]
 
 #: JOUET-INIT-1: the initiative die
 INITIATIVE_DIE = 6
 #: JOUET-END-1: the one damage track
 TRACK = "PV"
+
+
+def knocked_out(pv: int) -> bool:
+    """JOUET-END-1: a combatant at 0 PV is out of the fight (``ToySystem.is_out`` and the
+    rules kernel both ask it).
+
+    >>> knocked_out(0), knocked_out(3)
+    (True, False)
+    """
+    return pv <= 0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

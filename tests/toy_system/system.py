@@ -9,14 +9,15 @@ from escarmouche import _check
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant
 from escarmouche.odds import OddsTable
-from escarmouche.state import Ctx, EncounterState
+from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import System
 from escarmouche.systems.describe import Situation
 from tests.toy_system.actions import ACTIONS, RESOLVERS
 from tests.toy_system.initiative import roll_initiative
+from tests.toy_system.kernel import Sheet, compile_sheet
 from tests.toy_system.narration import initiative_sentence
 from tests.toy_system.odds import SITUATIONS, standard_odds
-from tests.toy_system.rules import TRACK, Rules
+from tests.toy_system.rules import TRACK, Rules, knocked_out
 
 __all__ = ["SYSTEM", "ToySystem"]
 
@@ -44,6 +45,16 @@ class ToySystem(System[Rules]):
 
     def situations(self) -> tuple[Situation, ...]:
         return SITUATIONS
+
+    def is_out(self, fighter: FighterState, rules: Rules) -> bool:
+        """JOUET-END-1 (:func:`.rules.knocked_out`, which the rules kernel asks too)."""
+        return TRACK in fighter.tracks and knocked_out(fighter.tracks[TRACK])
+
+    def kernel(self, template: Any, start_options: Mapping[str, Any],
+               policies: Mapping[str, Any]) -> Sheet | None:
+        """The rules kernel's sheet for these fights, or ``None`` when it does not cover
+        them (:func:`.kernel.compile_sheet`): simulation mode plays it."""
+        return compile_sheet(template, start_options, policies)
 
     def start(self, ctx: Ctx[Rules], options: Mapping[str, Any]) -> None:
         roster = [f.combatant for f in ctx.state.fighters.values()]
