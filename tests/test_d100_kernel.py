@@ -67,12 +67,15 @@ def engine_fight(prepared: sim.Prepared, seed: int, max_turns: int) -> tuple[str
     return json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()
 
 
-def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int
-                 ) -> tuple[tuple[str, Any], K.State]:
+def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int, *,
+                 kernel: Any = K, kernel_doors: Any = doors) -> tuple[tuple[str, Any], Any]:
+    """A kernel's fight (``kernel.run``) on the same stream as ``engine_fight``, written
+    back as the engine's state (``kernel_doors.write_back``, the log aside), and its
+    dice after; the d100 kernel unless another system's is given."""
     sheet = prepared.kernel
     dice = sim.stream(seed, 0, sim.DICE)
-    st = K.run(sheet, dice.randint, max_turns)
-    state = doors.write_back(sheet, st).state.to_json()
+    st = kernel.run(sheet, dice.randint, max_turns)
+    state = kernel_doors.write_back(sheet, st).state.to_json()
     del state["log"]
     return (json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()), st
 

@@ -13,7 +13,6 @@ accepts; and what the kernel does not cover is left to the engine.
 from __future__ import annotations
 
 import doctest
-import json
 import random
 from typing import Any
 
@@ -29,6 +28,7 @@ from escarmouche.model import Timing
 from escarmouche.policies import resolve_policies
 from escarmouche.state import EndCondition
 from tests.test_d100_kernel import engine_fight
+from tests.test_d100_kernel import kernel_fight as d100_kernel_fight
 from tests.toy_system import SYSTEM as TOY
 from tests.toy_system import Rules, initiative, resolve_initiative, resolve_strike, rules
 from tests.toy_system import kernel as K
@@ -47,14 +47,10 @@ def sample(faces: int = 6, end_conditions: tuple[EndCondition, ...] = ()) -> Enc
 
 def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int
                  ) -> tuple[tuple[str, Any], K.State]:
-    """The kernel's fight on the same stream as ``engine_fight``, written back as the
-    engine's state (the log aside), and its dice after."""
-    sheet = prepared.kernel
-    dice = sim.stream(seed, 0, sim.DICE)
-    kst = K.run(sheet, dice.randint, max_turns)
-    state = doors.write_back(sheet, kst).state.to_json()
-    del state["log"]
-    return (json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()), kst
+    """The toy kernel's fight, through the d100 test's helper."""
+    got, st = d100_kernel_fight(prepared, seed, max_turns, kernel=K, kernel_doors=doors)
+    assert isinstance(st, K.State)
+    return got, st
 
 
 def check_equal(enc: Encounter, policy: Any, seeds: range | list[int], max_turns: int

@@ -50,7 +50,9 @@ def pdf_name_published() -> str | None:
         number = _site_extension().current_edition(preview=False)["number"]
     except ValueError:
         return None
-    return f"escarmouche-edition-{number}.pdf"
+    from escarmouche.editions.workflow import pdf_name
+
+    return pdf_name(int(number))
 
 
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from escarmouche.cli._french import FrenchParser, integer, parse_args
+from escarmouche.editions.workflow import pdf_name
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,10 +40,6 @@ CACHES = ("lite-wheels", "lite-wheels-pyc", "lite-langpack", "project-wheel")
 
 class EditionPdfError(SystemExit):
     """The PDF cannot be built; the message says why, in French, and what to do."""
-
-
-def pdf_name(number: int) -> str:
-    return f"escarmouche-edition-{number}.pdf"
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
