@@ -1,8 +1,12 @@
-"""The ``escarmouche`` command line, through the real console script (docs/cli.md): French
-help and errors, exit codes (0 ok, 1 refused input, 2 usage), ``--json``, ``--sortie``."""
+"""The ``escarmouche`` command line (docs/cli.md): French help and errors, exit codes (0 ok,
+1 refused input, 2 usage), ``--json``, ``--sortie``. Its entry point runs in this process
+(:func:`cli`); the installed console script and ``python -m escarmouche`` are run as
+processes by the first two tests."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -14,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from escarmouche import dice
-from escarmouche.cli import SUBCOMMANDS
+from escarmouche.cli import SUBCOMMANDS, main
 from escarmouche.cli._french import FRENCH
 from escarmouche.roster import example_rosters
 from escarmouche.systems.d100.odds import attack_odds
@@ -24,11 +28,23 @@ SCRIPT = Path(sys.executable).with_name("escarmouche")
 
 def cli(*args: str, script: bool = False, cwd: Path | None = None
         ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m escarmouche`` (or the installed entry point) with ``args``."""
-    command = [str(SCRIPT)] if script else [sys.executable, "-m", "escarmouche"]
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8"}
-    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=120,
-                          env=env, cwd=cwd, check=False)
+    """Run the command line with ``args``: :func:`escarmouche.cli.main` in this process,
+    its output captured (a second each saved: the interpreter's start and the engine's
+    import), or the installed entry point in its own process (``script=True``)."""
+    if script:
+        env = {**os.environ, "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8"}
+        return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True,
+                              timeout=120, env=env, cwd=cwd, check=False)
+    out, err = io.StringIO(), io.StringIO()
+    here = Path.cwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 #: argparse's English texts, cut into the words a leak would show
@@ -52,6 +68,16 @@ def test_the_installed_entry_point_runs() -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["distribution"]["6"]["fraction"] == "1/6"
     assert cli(script=True).returncode == 2
+
+
+def test_python_dash_m_runs_the_same_command_line() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8"}
+    done = subprocess.run([sys.executable, "-m", "escarmouche", "cotes", "2d6+3"],
+                          capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == cli("cotes", "2d6+3").stdout
+    assert subprocess.run([sys.executable, "-m", "escarmouche", "simule"], env=env,
+                          capture_output=True, timeout=120, check=False).returncode == 2
 
 
 @pytest.mark.parametrize("args", [[], *[[name] for name in SUBCOMMANDS]])
