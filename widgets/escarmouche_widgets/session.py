@@ -53,6 +53,7 @@ from escarmouche.history import History
 from escarmouche.model import timing_label
 from escarmouche.systems.base import ActionSpec
 from escarmouche.text.fmt import de, join
+from escarmouche.text.typo import typographie, typographie_html
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._parse import RosterRow, roster_rows
 from escarmouche_widgets._table import (
@@ -82,6 +83,9 @@ class Question:
     yes: str
     system: str | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", typographie(self.text))
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -105,6 +109,10 @@ class Outcome:
     def result_text(self) -> str:
         """The result as plain text (``""`` for a refusal)."""
         return h.text_of(self.html)
+
+    def __post_init__(self) -> None:
+        # French typography once, here: every face shows the result as it is
+        object.__setattr__(self, "html", typographie_html(self.html))
 
     @classmethod
     def refused(cls, error: EscarmoucheError) -> Outcome:
@@ -168,10 +176,13 @@ class TableSession:
     @property
     def undo_label(self) -> str | None:
         """What « Annuler » takes back now (``None``: nothing)."""
-        label = self.hide_steps.undo_label(self.history)
-        if label is None and self.previous is not None:
+        if self.hide_steps.next_undo(self.history) is None and self._brings_back():
             return "le nouveau combat"
-        return label
+        return self.hide_steps.undo_label(self.history)
+
+    def _brings_back(self) -> bool:
+        """« Annuler » now takes back the start of a fight that replaced another."""
+        return self.previous is not None and len(self.history.done) <= 1
 
     @property
     def redo_label(self) -> str | None:
@@ -195,9 +206,9 @@ class TableSession:
         if not st.started:
             return "Combat pas encore commencé."
         if st.finished:
-            return f"Combat terminé : {st.outcome}. « Annuler » le rouvre."
-        return (f"{enc.system.turn_word.capitalize()} {st.turn} : au tour "
-                f"{de(st.current) if st.current else 'de —'}.")
+            return typographie(f"Combat terminé : {st.outcome}. « Annuler » le rouvre.")
+        return typographie(f"{enc.system.turn_word.capitalize()} {st.turn} : au tour "
+                           f"{de(st.current) if st.current else 'de —'}.")
 
     def action_spec(self, actor: str, action: str | None) -> ActionSpec | None:
         """``action`` as ``actor`` is offered it now, else as the rules define it (the
@@ -410,7 +421,7 @@ class TableSession:
         hidden = self.hide_steps.undo(self.history, self.hidden)
         if hidden is not None:
             return Outcome(True, h.paragraph(f"Annulé : {hidden}. « Rétablir » le refait."))
-        if self.previous is not None and len(self.history.done) <= 1:
+        if self.previous is not None and self._brings_back():
             self.encounter, self.history, self.hidden = self.previous
             self.previous, self.hide_steps = None, HideSteps()
             self.chart = odds_chart(self.encounter)
