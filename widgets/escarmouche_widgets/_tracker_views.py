@@ -154,7 +154,7 @@ def log_html(enc: Encounter | None) -> str:
     text = enc.narration()
     return (
         "<details open><summary><b>Journal du combat</b></summary>"
-        # a box that scrolls from its end: the newest line shows first (issue 45)
+        # a box that scrolls from its end: the newest line shows first
         '<div class="esc-tracker-log" style="max-height: 18em; overflow: auto; '
         'display: flex; flex-direction: column-reverse">'
         '<pre style="white-space: pre-wrap; font-size: 13px; margin: 0">'
