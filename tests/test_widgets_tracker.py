@@ -131,7 +131,8 @@ def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
     tracker.start_button.click()
     tracker.effect_name.value = ""
     tracker.effect_button.click()
-    assert "donnez un nom à l’effet" in tracker.error_text
+    # the engine's refusal of a nameless effect (CORE-ERR), not a copy of it
+    assert "refusée pour «\u00a0effet\u00a0»\u00a0: un texte non vide" in tracker.error_text
     tracker.effect_name.value = "poison"
     tracker.effect_bearer.value = "Aldric"
     tracker.effect_per_tick.value = "PV=-2"
@@ -150,7 +151,8 @@ def test_effects_tick_with_their_timing(tracker: CombatTracker) -> None:
     tracker.effect_remove_button.click()
     assert "L’effet «\u00a0poison\u00a0» sur Aldric est retiré." in tracker.result_text
     tracker.effect_remove_button.click()
-    assert "aucun effet n’est en cours" in tracker.error_text
+    assert "Aucune valeur pour «\u00a0effet\u00a0»\u00a0: aucun effet de ce nom en cours" \
+        in tracker.error_text
 
 
 def test_export_import_round_trip(tracker: CombatTracker) -> None:

@@ -9,7 +9,9 @@ are attributes (set them, press the buttons with ``button.click()``) and
 * :class:`ParryDodgeDemo` — one d100 attack, parry or dodge, step by step;
 * :class:`CriticalDemo` — the three d12 critical options side by side;
 * :class:`D20TurnDemo` — one d20 turn, phase by phase;
-* :class:`CombatTracker` — a GM's tracker for any system, saved as JSON;
+* :class:`CombatTracker` — a GM's tracker for any system, saved as JSON: the view of a
+  :class:`TableSession`, the fight and its history with one method per GM step and no
+  widget (:mod:`escarmouche_widgets.session`);
 * :class:`Atelier` — the designer's workshop: options changed, odds before and after;
 * :class:`BalanceDemo` — a small balance simulation of a roster (N fights).
 
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from escarmouche_widgets.d20_turn import D20TurnDemo
     from escarmouche_widgets.initiative import InitiativeDemo
     from escarmouche_widgets.parry import ParryDodgeDemo
+    from escarmouche_widgets.session import TableSession
     from escarmouche_widgets.surprise import SurpriseDemo
     from escarmouche_widgets.tracker import CombatTracker
 
@@ -45,6 +48,7 @@ __all__ = [
     "InitiativeDemo",
     "ParryDodgeDemo",
     "SurpriseDemo",
+    "TableSession",
 ]
 
 _MODULES = {
@@ -56,6 +60,7 @@ _MODULES = {
     "InitiativeDemo": "initiative",
     "ParryDodgeDemo": "parry",
     "SurpriseDemo": "surprise",
+    "TableSession": "session",
 }
 
 

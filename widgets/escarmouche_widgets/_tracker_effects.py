@@ -1,20 +1,25 @@
-"""The tracker's damage, healing and effects (:class:`TrackerEffects`, a part of
-:class:`~escarmouche_widgets.tracker.CombatTracker`), and the dropdown helper both use.
+"""The tracker's « Dégâts et soins » and « Effets » (:class:`TrackerEffects`, a part of
+:class:`~escarmouche_widgets.tracker.CombatTracker`), and the dropdown helper.
 
-Every button calls one atomic operation of the encounter as an undoable step; a
-rejected operation shows the engine's French message and changes nothing.
+Each button reads its controls into one call of the table session
+(:class:`~escarmouche_widgets.session.TableSession`), which plays it as an undoable
+step or refuses it in French, changing nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from escarmouche import Effect, EscarmoucheError, Event, Timing
+from escarmouche import Timing
+from escarmouche import systems as _systems
 from escarmouche.encounter import Encounter
+from escarmouche.systems.base import ENVIRONMENT
+from escarmouche_widgets._controls import WIDE, button, number_box
 from escarmouche_widgets._parse import NumberField, parse_idents, parse_stats
+from escarmouche_widgets.session import Outcome, TableSession, timings
 
 __all__ = ["AMOUNT", "DURATION", "NO_ONE", "TrackerEffects", "set_options"]
 
@@ -29,31 +34,66 @@ NO_ONE = "(aucun)"
 class TrackerEffects:
     """« Dégâts et soins » and « Effets »: the tracker's controls of those names."""
 
-    encounter: Encounter | None
-    damage_who: widgets.Dropdown
-    damage_track: widgets.Dropdown
-    damage_amount: Any
-    damage_kind: widgets.ToggleButtons
-    effect_preset: widgets.Dropdown
-    effect_preset_who: widgets.Dropdown
-    effect_name: widgets.Text
-    effect_bearer: widgets.Dropdown
-    effect_timing: widgets.Dropdown
-    effect_until: widgets.Dropdown
-    effect_duration: Any
-    effect_per_tick: widgets.Text
-    effect_save: widgets.Checkbox
-    effect_keywords: widgets.Text
-    effect_remove: widgets.Dropdown
+    session: TableSession
 
     if TYPE_CHECKING:
-        def _show(self, compute: Callable[[], str]) -> bool: ...
-        def _running(self) -> Encounter: ...
-        def _step(self, label: str, operation: Callable[[Encounter], Sequence[Event]],
-                  rng: object = None) -> str: ...
+        def _call(self, step: Callable[[Any], Outcome], *, dice: bool = False) -> bool: ...
+
+    def _build_effects(self, system: str) -> tuple[widgets.Widget, widgets.Widget]:
+        """The controls of « Dégâts et soins » and « Effets » (the system's presets,
+        then a free effect), and their two boxes."""
+        # damage and healing
+        self.damage_who = widgets.Dropdown(description="Qui :", style=WIDE, options=[])
+        self.damage_track = widgets.Dropdown(description="Piste :", style=WIDE, options=[])
+        self.damage_amount = number_box(AMOUNT, 1, "Valeur :", width="10em")
+        self.damage_kind = widgets.ToggleButtons(style={"button_width": "auto"},
+                                                 options=["dégâts", "soins"], value="dégâts")
+        self.damage_button = button("Appliquer", icon="heartbeat")
+        # effects: the system's presets, then a free effect
+        self.effect_preset = widgets.Dropdown(description="Effet prêt :", style=WIDE,
+                                              options=[])
+        self.effect_preset_who = widgets.Dropdown(description="Sur :", style=WIDE,
+                                                  options=[])
+        self.effect_preset_button = button("Poser l’effet", icon="plus")
+        self.effect_name = widgets.Text(description="Effet :", style=WIDE,
+                                        placeholder="poison")
+        self.effect_bearer = widgets.Dropdown(description="Porteur :", style=WIDE,
+                                              options=[])
+        self.effect_timing = widgets.Dropdown(description="Moment :", style=WIDE,
+                                              options=timings(system),
+                                              value=Timing.ACTIVATION_START.value)
+        self.effect_until = widgets.Dropdown(description="Jusqu’au tour de :", style=WIDE,
+                                             options=[])
+        self.effect_duration = number_box(DURATION, 3, "Durée (0 = sans fin) :", width="14em")
+        self.effect_per_tick = widgets.Text(description="À chaque fois :", style=WIDE,
+                                            placeholder="PV=-2")
+        self.effect_save = widgets.Checkbox(description="prend fin sur un jet de sauvegarde",
+                                            indent=False)
+        self.effect_keywords = widgets.Text(description="Mots-clés :", style=WIDE,
+                                            placeholder="poison, terreur")
+        self.effect_button = button("Ajouter l’effet", icon="plus")
+        self.effect_remove = widgets.Dropdown(description="Effet en cours :", style=WIDE,
+                                              options=[])
+        self.effect_remove_button = button("Retirer l’effet", icon="minus")
+        damage = widgets.VBox([
+            widgets.HBox([self.damage_who, self.damage_track]),
+            widgets.HBox([self.damage_amount, self.damage_kind, self.damage_button]),
+        ])
+        effects = widgets.VBox([
+            widgets.HBox([self.effect_preset, self.effect_preset_who,
+                          self.effect_preset_button]),
+            widgets.HTML("<small>Ou un effet libre :</small>"),
+            widgets.HBox([self.effect_name, self.effect_bearer]),
+            widgets.HBox([self.effect_timing, self.effect_until]),
+            widgets.HBox([self.effect_duration, self.effect_per_tick]),
+            widgets.HBox([self.effect_keywords, self.effect_save]),
+            self.effect_button,
+            widgets.HBox([self.effect_remove, self.effect_remove_button]),
+        ])
+        return damage, effects
 
     def _on_damage_who(self, change: Any = None) -> None:
-        enc = self.encounter
+        enc = self.session.encounter
         tracks: list[str] = []
         if enc is not None and self.damage_who.value in enc.state.fighters:
             tracks = list(enc.state.fighters[self.damage_who.value].tracks)
@@ -61,93 +101,50 @@ class TrackerEffects:
 
     def apply_damage(self) -> bool:
         """Damage (or heal) a track by the value typed (a GM adjustment)."""
-
-        def compute() -> str:
-            who, track = self.damage_who.value, self.damage_track.value
-            if not who or not track:
-                self._running()
-                raise EscarmoucheError(
-                    "Aucune piste choisie : choisissez un combattant et une piste (CORE-ERR).",
-                    field="piste", value=None, rule="CORE-ERR",
-                )
-            amount = self.damage_amount.integer
-            delta = -amount if self.damage_kind.value == "dégâts" else amount
-            kind = str(self.damage_kind.value)
-            return self._step(f"{kind.capitalize()} : {who}",
-                              lambda enc: enc.adjust(str(who), str(track), delta, reason=kind))
-
-        return self._show(compute)
+        return self._call(lambda _rng: self.session.adjust(
+            self.damage_who.value, self.damage_track.value, self.damage_amount.integer,
+            heal=self.damage_kind.value == "soins"))
 
     def add_preset(self) -> bool:
         """Put the chosen preset (the system's conditions and effects) on a fighter."""
-
-        def compute() -> str:
-            enc = self._running()
-            preset = next((p for p in enc.system.effect_presets
-                           if p.name == self.effect_preset.value), None)
-            if preset is None or not self.effect_preset_who.value:
-                raise EscarmoucheError(
-                    "effet = aucun : choisissez un effet prêt et son porteur (CORE-ERR)",
-                    field="effet", value=None, rule="CORE-ERR")
-            who = str(self.effect_preset_who.value)
-            effect = preset.effect(who)
-            return self._step(f"Effet ajouté : {preset.name} ({who})",
-                              lambda e: e.add_effect(effect))
-
-        return self._show(compute)
+        return self._call(lambda _rng: self.session.add_preset(
+            self.effect_preset.value, self.effect_preset_who.value))
 
     def add_effect(self) -> bool:
         """Add the effect described by the « Effets » controls."""
 
-        def compute() -> str:
-            self._running()
+        def chosen(value: Any) -> str | None:
+            return None if value in (NO_ONE, None) else str(value)
+
+        def call(_rng: Any) -> Outcome:
             name = self.effect_name.value.strip()
-            if not name:
-                raise EscarmoucheError(
-                    "Effet sans nom : donnez un nom à l’effet, par exemple « poison » "
-                    "(CORE-ERR).", field="effet", value="", rule="CORE-ERR",
-                )
-            bearer = None if self.effect_bearer.value == NO_ONE else self.effect_bearer.value
-            until = None if self.effect_until.value == NO_ONE else self.effect_until.value
-            duration = self.effect_duration.integer
-            effect = Effect(
-                id="",
-                name=name,
-                timing=Timing(self.effect_timing.value),
-                bearer=bearer,
-                remaining=duration or None,
-                until_turn_of=until,
+            return self.session.add_effect(
+                name, timing=self.effect_timing.value, bearer=chosen(self.effect_bearer.value),
+                duration=self.effect_duration.integer,
+                until_turn_of=chosen(self.effect_until.value),
                 per_tick=parse_stats(self.effect_per_tick.value, name),
                 save_ends=bool(self.effect_save.value),
-                keywords=parse_idents(self.effect_keywords.value),
-                kind=_effect_kind(parse_stats(self.effect_per_tick.value, name)),
-            )
-            return self._step(f"Effet ajouté : {name}", lambda enc: enc.add_effect(effect))
+                keywords=parse_idents(self.effect_keywords.value))
 
-        return self._show(compute)
+        return self._call(call)
 
     def remove_effect(self) -> bool:
-        def compute() -> str:
-            self._running()
-            if not self.effect_remove.value:
-                raise EscarmoucheError(
-                    "Aucun effet à retirer : aucun effet n’est en cours (CORE-ERR).",
-                    field="effet", value=None, rule="CORE-ERR",
-                )
-            which = str(self.effect_remove.value)
-            return self._step("Effet retiré", lambda enc: enc.remove_effect(which))
+        return self._call(lambda _rng: self.session.remove_effect(self.effect_remove.value))
 
-        return self._show(compute)
-
-
-def _effect_kind(per_tick: Mapping[str, int]) -> str:
-    """« dégâts continus » or « régénération » when the effect only hurts or only heals."""
-    values = list(per_tick.values())
-    if values and all(v < 0 for v in values):
-        return "degats_continus"
-    if values and all(v > 0 for v in values):
-        return "regeneration"
-    return "generique"
+    def _refresh_effects(self, enc: Encounter | None, names: list[str],
+                         current: str | None) -> None:
+        """The lists of « Dégâts et soins » and « Effets », in line with the fight."""
+        set_options(self.damage_who, names, None)
+        set_options(self.effect_preset_who, names, current)
+        set_options(self.effect_bearer, [NO_ONE, *names, ENVIRONMENT], None)
+        set_options(self.effect_until, [NO_ONE, *names], None)
+        effects = [(f"{e.id} · {e.name}" + (f" ({e.bearer})" if e.bearer else ""), e.id)
+                   for e in (enc.state.effects if enc is not None else [])]
+        set_options(self.effect_remove, effects, None)
+        system = enc.system if enc is not None else _systems.get(self.session.system)
+        presets = system.effect_presets
+        set_options(self.effect_preset, [(p.label, p.name) for p in presets], None)
+        self._on_damage_who()
 
 
 def set_options(dropdown: widgets.Dropdown, options: Sequence[str | tuple[str, str]],

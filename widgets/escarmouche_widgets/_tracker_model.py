@@ -1,4 +1,4 @@
-"""The tracker's choices and its « caché » steps, without any widget (issue 45).
+"""The tracker's choices and its « caché » steps, without any widget.
 
 Plain functions of the encounter that the tracker's view (:mod:`.tracker`) calls: which
 action and which target a tap on « Agir » plays when the GM changes nothing, which

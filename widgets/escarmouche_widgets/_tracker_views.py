@@ -1,13 +1,12 @@
 """The tracker's views (:mod:`escarmouche_widgets.tracker`): the fight at a glance, one
-operation's events, the log, the initiative odds, a fighter's row in the turn order, the
-save as a file. Pure functions of the encounter, and one small row widget."""
+operation's events, the log, the initiative odds, the save as a file. Pure functions of
+the encounter, with no widget: the table session (:mod:`escarmouche_widgets.session`)
+draws its results with them."""
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Sequence
-
-import ipywidgets as widgets
+from collections.abc import Sequence
 
 from escarmouche import Event, Timing
 from escarmouche import systems as _systems
@@ -16,11 +15,10 @@ from escarmouche.model import timing_label
 from escarmouche.systems.base import ENVIRONMENT
 from escarmouche.text.fmt import de, signed
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import typeset_labels
 from escarmouche_widgets._initiative_views import initiative_odds
 from escarmouche_widgets._parse import RosterRow, roster_rows
 
-__all__ = ["SAVE_NAME", "FighterRow", "action_label", "download_link", "events_html",
+__all__ = ["SAVE_NAME", "action_label", "download_link", "events_html",
            "example_rows", "log_html", "odds_chart", "stats_hint", "status_html"]
 
 SAVE_NAME = "combat-escarmouche.json"
@@ -156,56 +154,9 @@ def log_html(enc: Encounter | None) -> str:
     text = enc.narration()
     return (
         "<details open><summary><b>Journal du combat</b></summary>"
-        # a box that scrolls from its end: the newest line shows first (issue 45)
+        # a box that scrolls from its end: the newest line shows first
         '<div class="esc-tracker-log" style="max-height: 18em; overflow: auto; '
         'display: flex; flex-direction: column-reverse">'
         '<pre style="white-space: pre-wrap; font-size: 13px; margin: 0">'
         f"{h.esc(text)}</pre></div></details>"
     )
-
-
-class FighterRow:
-    """One fighter in the turn order: its points, − / + on its first track, and
-    « caché » (kept from the player view); the buttons call ``adjust(name, delta)``
-    and ``hide(name, hidden)``."""
-
-    def __init__(self, name: str, hidden: bool, adjust: Callable[[str, int], object],
-                 hide: Callable[[str, bool], object]) -> None:
-        self.name = name
-        self.label = widgets.HTML("", layout=widgets.Layout(flex="1 1 9em", min_width="0"))
-        self.minus = widgets.Button(description="−1", tooltip=f"{name} : −1 (dégâts)",
-                                    layout=widgets.Layout(width="48px"))
-        self.plus = widgets.Button(description="+1", tooltip=f"{name} : +1 (soins)",
-                                   layout=widgets.Layout(width="48px"))
-        self.hide = widgets.ToggleButton(value=hidden, description="caché",
-                                         tooltip=f"{name} : caché aux joueurs",
-                                         layout=widgets.Layout(width="auto"))
-        self.minus.on_click(lambda _b: adjust(name, -1))
-        self.plus.on_click(lambda _b: adjust(name, +1))
-        self.hide.observe(lambda change: hide(name, bool(change["new"])), names="value")
-        self.widget = widgets.HBox(
-            [self.label, self.minus, self.plus, self.hide],
-            layout=widgets.Layout(align_items="center", flex_flow="row nowrap",
-                                  border_bottom="1px solid #8b949e"),
-        )
-        typeset_labels(self.widget)
-
-    def show(self, enc: Encounter, current: bool, hidden: bool | None = None) -> None:
-        f = enc.state.fighters[self.name]
-        known = list(enc.system.tracks)
-        keys = sorted(f.tracks, key=lambda k: (known.index(k) if k in known else len(known),
-                                               k))
-        points = " · ".join(f"{k} {f.tracks[k]}/{f.maxima.get(k, f.tracks[k])}" for k in keys)
-        effects = ", ".join(e.name for e in enc.state.effects if e.bearer == self.name)
-        state = " · hors de combat" if f.out else " · en fuite" if f.fled else ""
-        name = f"<b>▶ {h.esc(self.name)}</b>" if current else h.esc(self.name)
-        extra = f"<br><small>{h.esc(effects)}</small>" if effects else ""
-        self.label.value = f"{name} <span>{h.esc(points)}{state}</span>{extra}"
-        self.minus.disabled = self.plus.disabled = not keys or enc.state.finished
-        if hidden is not None and self.hide.value != hidden:
-            self.hide.value = hidden  # « Annuler » took a toggle back
-
-    def close(self) -> None:
-        self.widget.close()
-        for w in (self.label, self.minus, self.plus, self.hide):
-            w.close()

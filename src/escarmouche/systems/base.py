@@ -63,7 +63,7 @@ from escarmouche.systems.describe import Chances, InitiativeReport, Situation, S
 from escarmouche.text.fmt import de, join, quote, signed
 
 __all__ = ["ENVIRONMENT", "ActionSpec", "EffectPreset", "Move", "Reactor", "Resolver",
-           "SituationDuel", "System"]
+           "SituationDuel", "System", "effect_kind"]
 
 R = TypeVar("R")
 
@@ -118,6 +118,23 @@ class ActionSpec:
                               f"l’action {quote(self.label)} a besoin de ce paramètre")
 
 
+def effect_kind(per_tick: Mapping[str, int]) -> str:
+    """The kind of an effect from what it does at each tick (CORE-TIME-2): « dégâts
+    continus » when it only hurts, « régénération » when it only heals, else generic;
+    the kinds the d20 start of turn orders (D20-START-1). What a preset or the tracker's
+    free effect gets when it declares no kind (:meth:`System.effect_kind`).
+
+    >>> effect_kind({"PV": -2}), effect_kind({"PV": 3}), effect_kind({"PV": -1, "E": 1})
+    ('degats_continus', 'regeneration', 'generique')
+    """
+    values = list(per_tick.values())
+    if values and all(v < 0 for v in values):
+        return "degats_continus"
+    if values and all(v > 0 for v in values):
+        return "regeneration"
+    return "generique"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class EffectPreset:
     """A condition or effect the GM puts on a fighter in one tap (the tracker's
@@ -153,10 +170,7 @@ class EffectPreset:
 
     def effect(self, bearer: str | None) -> Effect:
         """The :class:`~escarmouche.model.Effect` this preset puts on ``bearer``."""
-        values = list(self.per_tick.values())
-        kind = self.kind or ("degats_continus" if values and all(v < 0 for v in values)
-                             else "regeneration" if values and all(v > 0 for v in values)
-                             else "generique")
+        kind = self.kind or effect_kind(self.per_tick)
         return Effect("", self.name, self.timing, bearer=bearer, remaining=self.remaining,
                       kind=kind, per_tick=dict(self.per_tick), save_ends=self.save_ends,
                       keywords=self.keywords)
@@ -284,6 +298,10 @@ class System(Generic[R]):
     #: one offered (the system's standard attack first: « attaquer » in every built-in
     #: system; then what usually follows it in the same turn)
     preferred_actions: ClassVar[tuple[str, ...]] = ("attaquer",)
+    #: the action parameters that name the one fighter an action aims at, the first
+    #: one an action takes being its target: the tracker offers it as a list of the
+    #: fighters (« cible », in the four built-in systems, which keep this default)
+    target_params: ClassVar[tuple[str, ...]] = ("cible",)
     #: the word for one global turn, in French (« tour », « round »)
     turn_word: ClassVar[str] = "tour"
     #: the word for one fighter's moment to act (« tour », or « activation » where
@@ -530,6 +548,12 @@ class System(Generic[R]):
         ``actor``'s action may take now, given the other ``params`` chosen (its target):
         the first one is the tracker's default. Default: every value, in order."""
         return tuple(self.param_choices[param][1]) if param in self.param_choices else ()
+
+    def effect_kind(self, per_tick: Mapping[str, int]) -> str:
+        """The kind of an effect the GM describes by what it does at each tick (the
+        tracker's free effect): :func:`effect_kind` by default; a system whose rules
+        know other kinds overrides it."""
+        return effect_kind(per_tick)
 
     def auto_action(self, ctx: Ctx[R], actor: str) -> tuple[str, dict[str, Any]] | None:
         """A simple default choice for automated fights (``Encounter.run``); ``None`` to pass."""
