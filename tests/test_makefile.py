@@ -65,3 +65,24 @@ def test_make_help_lists_every_target_in_french() -> None:
     assert not re.search(r"\b(the|builds|runs|every)\b", shown)
     # French typography: a no-break space before « : » and inside « »
     assert not re.search(r" [:»]|« ", shown)
+
+
+#: what a test reads when it reads the tree a revision publishes
+TREE_WORDS = re.compile(r"""["'](?:editions|book|book_src|_build)["']|book_src/|editions/|"""
+                        r"""\.ipynb|mark\.published""")
+
+
+def test_the_revisions_engine_only_tests_read_no_book_nor_edition() -> None:
+    """make revision leaves out the engine's own tests (tools/revision.py ENGINE_ONLY):
+    each must read only the rules in force, never the book or an edition it published
+    (one page of the book that no revision rewrites, the roster format, is allowed)."""
+    from tools.revision import ENGINE_ONLY, TESTS
+
+    files = sorted({p for glob in ENGINE_ONLY for p in ROOT.glob(glob)})
+    assert len(files) >= 30, files  # the globs still find the engine's tests
+    for path in files:
+        text = path.read_text(encoding="utf-8").replace('"book" / "format-effectifs.md"', "")
+        found = TREE_WORDS.search(text)
+        assert found is None, f"{path.name} lit l’arbre publié ({found.group(0)!r}) : " \
+            "retirez-le de ENGINE_ONLY"
+    assert all(f"--ignore-glob={glob}" in TESTS for glob in ENGINE_ONLY)
