@@ -161,9 +161,10 @@ def test_the_gm_in_a_hurry_on_a_phone(page: Any, site_url: str, artifacts: Path,
     live.get_by_role("button", name=systems.get("d100").next_label).dblclick()
     settle(page)
     assert current(live) == first[1], (current(live), first)
-    # the step guard refused at least one second tap; the other may land on a control the
-    # answer redrew, which takes no tap at all: either way each double tap played once
-    assert int(page.get_attribute("#escarmouche-live", "data-refused-taps") or 0) >= 1
+    # Each double tap played once. Its second tap was either refused by the step guard or
+    # landed on a control the answer had already redrawn (which takes no tap): which one
+    # depends on the machine's speed, so the guard's refusal is counted where it is sure,
+    # with a step that lasts 2,5 s (test_a_tap_while_python_computes_is_said_not_queued).
 
     # « caché »: pressed is visible (3:1, a check mark, a bold border), axe agrees, undone
     hide = live.locator(".esc-tracker-turn button.widget-toggle-button",
