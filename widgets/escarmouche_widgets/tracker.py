@@ -31,24 +31,14 @@ from escarmouche.dice import Rng
 from escarmouche.encounter import Encounter
 from escarmouche.history import History
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._controls import (
-    Demo,
-    button,
-)
+from escarmouche_widgets._controls import Demo, button
 from escarmouche_widgets._parse import RosterRow, parse_params
 from escarmouche_widgets._table import PLAYER_CHANNEL
 from escarmouche_widgets._tracker_effects import AMOUNT, DURATION, TrackerEffects, set_options
-from escarmouche_widgets._tracker_model import (
-    HideSteps,
-    engine_keys,
-)
+from escarmouche_widgets._tracker_model import HideSteps, engine_keys
 from escarmouche_widgets._tracker_setup import TrackerSetup
 from escarmouche_widgets._tracker_turn import TrackerTurn
-from escarmouche_widgets._tracker_views import (
-    download_link,
-    log_html,
-    status_html,
-)
+from escarmouche_widgets._tracker_views import download_link, log_html, status_html
 from escarmouche_widgets.session import Outcome, TableSession, load_encounter
 
 __all__ = ["AMOUNT", "DURATION", "CombatTracker", "engine_keys", "load_encounter"]
@@ -278,7 +268,6 @@ class CombatTracker(TrackerSetup, TrackerTurn, TrackerEffects, Demo):
             self._channel.postMessage(self.player_json)
         except Exception:  # a browser without the channel: no player view
             self._channel = None
-
 
     def _on_upload(self, change: Any = None) -> None:
         files = self.upload.value
