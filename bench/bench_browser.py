@@ -81,17 +81,40 @@ ROOT = Path(__file__).resolve().parent.parent
 DEMO = "book/essai-navigateur"
 FIRST_RESULT = "Test de compétence à 50"
 TIMEOUT_MS = 180_000
-BARE_PAGE = b"""<!doctype html>
+#: Pyodide's own ``python_stdlib.zip`` (sources), as Pyodide ships it: the bare page's, so
+#: that the floor stays a stock Pyodide boot; the site serves the same zip with the
+#: modules a live page imports compiled (tools/lite/precompile_stdlib.mjs).
+STOCK_STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
+
+
+def _bare_page(stdlib: str) -> bytes:
+    """``loadPyodide`` from the site's core files with the standard library at
+    ``stdlib``, then ``1+1``: navigation → result, by the page's own clock."""
+    return ("""<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><title>Pyodide nu</title></head>
 <body><p id="out">...</p>
 <script type="module">
 const { loadPyodide } = await import("/lite/static/pyodide/pyodide.mjs");
-const pyodide = await loadPyodide({ indexURL: "/lite/static/pyodide/" });
+const pyodide = await loadPyodide({ indexURL: "/lite/static/pyodide/", stdLibURL: "STDLIB" });
 const value = pyodide.runPython("1+1");
 document.getElementById("out").textContent = String(value);
 window.__bare = { value, ms: performance.now() };
 </script></body></html>
-"""
+""".replace("STDLIB", stdlib)).encode()
+
+
+#: ``bare``: a stock Pyodide boot (Pyodide's own standard library, sources)
+BARE_PAGE = _bare_page("/__bench__/python_stdlib.zip")
+#: ``bare-site``: the same boot with the site's standard library (compiled where a live
+#: page imports it), to tell what the compiled modules buy from what the page adds
+BARE_SITE_PAGE = _bare_page("/lite/static/pyodide/python_stdlib.zip")
+
+
+def bench_files() -> dict[str, bytes]:
+    """What the bench serves from memory beside the site: the two bare pages and the
+    stock standard library."""
+    return {"/__bench__/bare.html": BARE_PAGE, "/__bench__/bare-site.html": BARE_SITE_PAGE,
+            "/__bench__/python_stdlib.zip": STOCK_STDLIB.read_bytes()}
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 
 
@@ -219,7 +242,7 @@ _VARIANTS: dict[str, Files] = {}
 
 def variant_files(kind: str) -> Files:
     if kind not in _VARIANTS:
-        files: Files = {"/__bench__/bare.html": BARE_PAGE}
+        files: Files = bench_files()
         for undo in STEPS.get(kind, LIVE_STEPS.get(kind, [])):
             undo(files)
         _VARIANTS[kind] = files
@@ -229,12 +252,13 @@ def variant_files(kind: str) -> Files:
 # --- one sample -------------------------------------------------------------------------
 
 
-def time_bare(page: Any, base: str, own_clock: bool = False) -> float:
+def time_bare(page: Any, base: str, own_clock: bool = False, name: str = "bare") -> float:
     """Navigation → Python's answer: by the page's own clock (``own_clock``: as the pocket
     plan times the live page with ``--click paint``), else by the wall clock around
-    ``page.goto`` (as the JupyterLite steps are timed)."""
+    ``page.goto`` (as the JupyterLite steps are timed). ``name``: ``bare`` (stock
+    Pyodide) or ``bare-site`` (the site's standard library)."""
     start = time.perf_counter()
-    page.goto(f"{base}__bench__/bare.html")
+    page.goto(f"{base}__bench__/{name}.html")
     page.wait_for_function("() => window.__bare && window.__bare.value === 2",
                            timeout=TIMEOUT_MS, polling=20)
     if own_clock:
@@ -457,9 +481,14 @@ POCKET = ("bare", "live", "bare-phone", "live-phone", "live-cached", "live-cache
 #: precache deferred until Python is up), desktop and phone; ``-cached``: after a first
 #: visit kept the book and the runtime (« Garder le livre et Python sur cet appareil »);
 #: ``ready-nosw``: the service worker blocked, to see what the precache still costs.
-READY = ("bare", "ready", "bare-phone", "ready-phone", "ready-cached", "ready-cached-phone")
+#: ``bare-site``: the bare boot with the site's standard library (its imported modules
+#: compiled), against which the ratio says what the page adds to Python itself.
+READY = ("bare", "ready", "bare-phone", "ready-phone", "ready-cached", "ready-cached-phone",
+         "bare-site", "bare-site-phone")
 READY_RATIOS = (
     ("ready", "bare", 1.3), ("ready-phone", "bare-phone", 1.3),
+    ("ready", "bare-site", 1.3), ("ready-phone", "bare-site-phone", 1.3),
+    ("bare-site", "bare", 1.0), ("bare-site-phone", "bare-phone", 1.0),
     ("ready-nosw", "bare", 1.3),
     ("ready-cached", "bare", 1.0), ("ready-cached-phone", "bare-phone", 1.0),
 )
@@ -541,7 +570,8 @@ def pocket_sample(playwright: Any, server: SiteServer, kind: str) -> dict[str, A
         page = context.new_page()
         rows = waterfall(page, time.time() * 1000)
         if kind.startswith("bare"):
-            result: dict[str, Any] = {"total": time_bare(page, base,
+            name = "bare-site" if kind.startswith("bare-site") else "bare"
+            result: dict[str, Any] = {"total": time_bare(page, base, name=name,
                                                          own_clock=CLICK["at"] == "paint")}
         else:
             times = time_ready(page, base) if ready else time_live(page, base)
@@ -569,7 +599,7 @@ def measure_pocket(repeat: int, only: list[str], plan: tuple[str, ...] = POCKET
     kinds = [k for k in (*plan, "ready-nosw") if (not only and k in plan) or k in only]
     results: dict[str, Any] = {}
     with sync_playwright() as playwright, \
-            SiteServer(SITE, extra={"/__bench__/bare.html": BARE_PAGE}) as server:
+            SiteServer(SITE, extra=bench_files()) as server:
         for round_ in range(repeat):
             for kind in (kinds if round_ % 2 == 0 else kinds[::-1]):
                 got = pocket_sample(playwright, server, kind)
@@ -715,8 +745,8 @@ def main(argv: list[str] | None = None) -> int:
                                         else READY_RATIOS):
             if kind in summary and reference in summary:
                 ratio = summary[kind]["median_s"] / summary[reference]["median_s"]
-                summary[kind]["ratio"] = {"to": reference, "value": round(ratio, 2),
-                                          "target": target}
+                summary[kind].setdefault("ratios", {})[reference] = {
+                    "value": round(ratio, 2), "target": target}
                 verdict = "atteint" if ratio <= target else "MANQUÉ"
                 print(f"  {kind:<20} / {reference:<11} {ratio:5.2f}×  (objectif ≤ "
                       f"{target:.1f}× : {verdict})")

@@ -91,11 +91,11 @@ def measure_pool(repeat: int, fights: int | None, workers: int = 2) -> dict[str,
     """Desktop and phone, ``repeat`` alternating rounds of 1 worker and the pool."""
     from playwright.sync_api import sync_playwright
 
-    from bench.bench_browser import BARE_PAGE, prime_runtime, time_bare
+    from bench.bench_browser import bench_files, prime_runtime, time_bare
 
     results: dict[str, Any] = {}
     with sync_playwright() as playwright, \
-            SiteServer(SITE, extra={"/__bench__/bare.html": BARE_PAGE}) as server:
+            SiteServer(SITE, extra=bench_files()) as server:
         for device_name, device in (("desktop", None), ("phone", PHONE_DEVICE)):
             with launch_chromium(playwright, service_workers="allow",
                                  device=device) as context:

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.bench_browser import (
-    BARE_PAGE,
     FIRST_RESULT,
     LIVE_PAGE,
     LIVE_RESULT,
     TAP_AT_PAINT,
     TIMEOUT_MS,
+    bench_files,
 )
 from tools.browser_kit import PHONE_DEVICE, SiteServer, launch_chromium
 
@@ -43,7 +43,7 @@ def trace(kind: str, phone: bool) -> tuple[list[dict[str, Any]], Any]:
     events: list[dict[str, Any]] = []
     done: list[bool] = []
     with sync_playwright() as playwright, \
-            SiteServer(extra={"/__bench__/bare.html": BARE_PAGE}) as server, \
+            SiteServer(extra=bench_files()) as server, \
             launch_chromium(playwright, device=PHONE_DEVICE if phone else None) as context:
         page = context.new_page()
         cdp = context.new_cdp_session(page)
