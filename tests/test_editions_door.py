@@ -290,3 +290,17 @@ def test_no_rule_statement_names_an_engine_identifier_d20_end_1() -> None:
                if "." in span or span in engine}
         assert bad == {}, where
     assert "seuil du jet de sauvegarde" not in stored["D20-END-1"]
+
+
+def test_an_earlier_edition_s_rules_reach_the_book_by_argument_d100_parry_3() -> None:
+    """D100-PARRY-3: the edition tool reads the book under an earlier edition's rules
+    (``tools.editions.workflow.quoting``) by giving them to the book's facts: the
+    statement reads the value given, and the registry's system is left as it was."""
+    d100 = systems.get("d100")
+    now = d100.default_rules()
+    then = dataclasses.replace(now, parries_per_round=now.parries_per_round + 1)
+    given = book_rule_texts(ROOT, book_facts(ROOT, {"d100": then}))["D100-PARRY-3"]
+    today = book_rule_texts(ROOT, book_facts(ROOT))["D100-PARRY-3"]
+    assert given != today
+    assert "default_rules" not in vars(d100)
+    assert d100.default_rules() == now
