@@ -22,8 +22,8 @@ def other_value(option: Any, value: object) -> object:
 def write_words(path: Path, summary: str = "Une édition relue par son concepteur.") -> None:
     """The designer's words in the draft ``path``: a summary, and a text of their own
     for each change whose text the drafting tool wrote (publishing refuses placeholders)."""
-    from escarmouche.editions.check import generated_text
     from escarmouche.editions.data import SUMMARY_PLACEHOLDER, edition_to_toml, load_edition
+    from tools.editions.check import generated_text
 
     edition = load_edition(path)
     changes = tuple(dataclasses.replace(c, text=f"{c.text} Relu par le concepteur.")
@@ -38,7 +38,7 @@ def review_all(root: Path, number: int = 2) -> list[str]:
     """Mark every example « à relire » of edition ``number`` as read in its file (the
     designer's answer when the example's text stays right); the cells marked."""
     from escarmouche.editions.data import edition_to_toml, load_edition
-    from escarmouche.editions.workflow import book_reviews
+    from tools.editions.workflow import book_reviews
 
     path = root / "editions" / f"{number}.toml"
     edition = load_edition(path)

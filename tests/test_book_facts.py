@@ -69,15 +69,19 @@ def test_facts_follow_the_engine_default(monkeypatch: pytest.MonkeyPatch, system
                                          option: str, fact: str) -> None:
     """RB-D100-1, D100-ATK-5, D100-JUMP-1, D100-PARRY-3, D100-DODGE-2, D20-END-1,
     D20-IMM-1: a changed default reaches the prose (the fact is read from the engine's
-    default rules, not copied), whatever the default of the current edition."""
-    before = facts_ext.FACTS[fact]()
+    default rules, not copied), whatever the default of the current edition; rules given
+    by argument (a previous edition's) are read the same way, the registry left alone."""
+    before = facts_ext.facts()[fact]
     target = systems.get(system)
     spec = target.option(option)
     changed = other_value(spec, getattr(target.default_rules(), option))
     rules = dataclasses.replace(target.default_rules(), **{option: changed})
+    given = facts_ext.facts({system: rules})[fact]
+    assert given != before
+    assert facts_ext.facts()[fact] == before  # the engine's defaults untouched
     monkeypatch.setattr(target, "default_rules", lambda: rules)
-    after = facts_ext.FACTS[fact]()
-    assert after != before
+    after = facts_ext.facts()[fact]
+    assert after == given
 
 
 def test_a_count_reads_as_prose_d100_parry_3() -> None:

@@ -329,6 +329,44 @@ def test_edition_outside_a_book_checkout(tmp_path: Path) -> None:
     assert_french(done.stderr)
 
 
+def test_edition_from_the_package_alone_says_it_needs_a_checkout(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work of ``escarmouche edition`` is the repository's tooling
+    (``tools/editions/``), not in the wheel: without it (an installed wheel, a folder
+    that is not a checkout), the command says so in French, naming itself, and writes
+    nothing (exit code 1)."""
+    (tmp_path / "editions").mkdir()
+    monkeypatch.setitem(sys.modules, "tools.editions.command", None)  # not importable
+    done = cli("edition", "--depot", str(tmp_path), "--pages")
+    assert done.returncode == 1
+    assert done.stderr.startswith("escarmouche edition\u00a0: ")
+    assert "tools/editions/" in done.stderr and "make edition" in done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["editions"]
+    assert_french(done.stderr)
+
+
+def test_edition_from_the_package_uses_the_checkout_it_is_given(tmp_path: Path) -> None:
+    """An installed wheel run on a checkout (``--depot``) takes that checkout's tooling:
+    here a stand-in ``tools/editions/command.py``, in an interpreter whose path holds
+    the package but not this repository's root."""
+    (tmp_path / "editions").mkdir()
+    tools = tmp_path / "tools" / "editions"
+    tools.mkdir(parents=True)
+    (tmp_path / "tools" / "__init__.py").write_text("", encoding="utf-8")
+    (tools / "__init__.py").write_text("", encoding="utf-8")
+    (tools / "command.py").write_text(
+        "def run(args):\n    print('outil du dépôt', args.pages)\n    return 0\n",
+        encoding="utf-8")
+    root = str(Path(__file__).resolve().parents[1])
+    code = ("import sys\n"
+            f"sys.path[:] = [p for p in sys.path if p not in ('', {root!r})]\n"
+            "from escarmouche.cli import main\n"
+            f"sys.exit(main(['edition', '--depot', {str(tmp_path)!r}, '--pages']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path.parent, check=False)
+    assert (done.returncode, done.stdout) == (0, "outil du dépôt True\n"), done.stderr
+
+
 def test_compare_says_how_many_fights_the_changed_rules_touched() -> None:
     """A comparison says in how many paired fights the changed rules played (the fight
     ends otherwise: winner, length or wounds); none: it says so, not a bare 0,0."""

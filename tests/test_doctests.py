@@ -1,8 +1,9 @@
 """The docstring examples of every module run, as doctests.
 
 The modules are found by walking the packages (``escarmouche`` and
-``escarmouche_widgets``), so a new module or package is checked without touching
-this file. Each public module of the engine also shows a reader at least one example.
+``escarmouche_widgets``, and the edition tooling ``tools.editions``, which left the
+package), so a new module or package is checked without touching this file. Each
+public module of the engine also shows a reader at least one example.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from types import ModuleType
 import pytest
 
 #: the packages whose every module is checked
-PACKAGES = ("escarmouche", "escarmouche_widgets")
+PACKAGES = ("escarmouche", "escarmouche_widgets", "tools.editions")
 
 #: public engine modules that need not show an example (yet): the systems are being
 #: reshaped elsewhere; their doctests run all the same

@@ -42,13 +42,14 @@ from escarmouche.editions import (
     standard_odds,
     wilson,
 )
-from escarmouche.editions.data import _book_facts, book_rule_texts
 from escarmouche.editions.odds import compare, option_label, value_label
 from escarmouche.editions.page import render_page, system_name, word_diff
-from escarmouche.editions.repo import build_pages, last_published
+from escarmouche.editions.repo import last_published
 from escarmouche.errors import ParameterError, SaveError
 from tests._edition_helpers import review_all, write_words
 from tests.test_book_coverage import RULING_IDS
+from tools.editions.book import book_facts, book_rule_texts
+from tools.editions.pages import build_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,7 +103,7 @@ def test_the_last_published_snapshot_is_the_engine_now() -> None:
         "les règles par défaut du moteur ne sont plus celles de l’édition publiée : "
         "« make edition » prépare l’édition suivante (ou, si ces règles font partie de "
         "l’édition en cours, « python tools/edition.py --publier --refaire »)")
-    from escarmouche.editions import take_snapshot
+    from tools.editions.book import take_snapshot
 
     assert snap.texts == take_snapshot(ROOT).texts, (
         "le texte d’une règle du livre a changé depuis l’édition publiée : « make "
@@ -336,7 +337,7 @@ def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.setattr(systems.get(name), "default_rules",
                             functools.partial(_rules, name, {}))
     (tmp_path / "editions" / "1" / "rules-text.json").write_text(json.dumps(
-        book_rule_texts(tmp_path, _book_facts(tmp_path)), ensure_ascii=False, indent=1)
+        book_rule_texts(tmp_path, book_facts(tmp_path)), ensure_ascii=False, indent=1)
         + "\n", encoding="utf-8")
     # the engine of this repository: edition 1's rules with one change per system (not
     # the engine's defaults now, which a later edition may have changed)
@@ -533,7 +534,7 @@ def test_edition_one_page_lists_its_rulings_and_standard_odds() -> None:
 def test_ruling_texts_come_from_the_book_boxes(tmp_path: Path) -> None:
     """Edition 1 quotes the book's « Interprétation retenue » box of each ruling; a
     relative {doc} link in it is made absolute, so it still works on the edition page."""
-    from escarmouche.editions.repo import ruling_texts
+    from tools.editions.book import ruling_texts
 
     page = tmp_path / "book_src" / "d100" / "actions.md"
     page.parent.mkdir(parents=True)
@@ -744,7 +745,7 @@ def test_a_changed_list_item_or_table_row_is_a_changed_rule_rb_speed_3_d12_crit_
     edition that changes one item of the list (the order of speed effects, one of the
     three critical options) or one row of the table records the rule as changed; the
     snapshot's text holds the item, and stops before the box and the page's prose."""
-    from escarmouche.editions.data import book_rule_texts, rule_text_changes
+    from escarmouche.editions.data import rule_text_changes
 
     target = _rule_page_copy(tmp_path, page)
     before = book_rule_texts(tmp_path)

@@ -14,18 +14,13 @@ from pathlib import Path
 import pytest
 
 from escarmouche import systems
-from escarmouche.editions.check import check_repository
-from escarmouche.editions.data import (
-    Change,
-    Snapshot,
-    _book_facts,
-    book_rule_texts,
-    load_edition,
-)
-from escarmouche.editions.prose import contradictions
-from escarmouche.editions.workflow import printed_boxes
+from escarmouche.editions.data import Change, Snapshot, load_edition
 from tests._edition_helpers import other_value, write_words
 from tests.test_editions import ROOT, TOOL, _rules, copy
+from tools.editions.book import book_facts, book_rule_texts
+from tools.editions.check import check_repository
+from tools.editions.prose import contradictions
+from tools.editions.workflow import printed_boxes
 
 __all__ = ["copy"]
 
@@ -206,7 +201,7 @@ def test_the_book_may_not_contradict_its_edition_d100_parry_3(
     import json
 
     from escarmouche import systems
-    from escarmouche.editions.workflow import book_contradictions
+    from tools.editions.workflow import book_contradictions
 
     d100 = systems.get("d100")
     two = _rules("d100", {"parries_per_round": 2})
@@ -260,7 +255,7 @@ def test_no_rule_statement_writes_an_option_value_by_hand(
         pytest.skip(f"{system}.{option}: pas de valeur scalaire de remplacement")
     changed = dataclasses.replace(base, **{spec.name: other})
     monkeypatch.setattr(target, "default_rules", lambda: changed)
-    texts = book_rule_texts(ROOT, _book_facts(ROOT))
+    texts = book_rule_texts(ROOT, book_facts(ROOT))
     change = Change("option-default", spec.rules, "x", system, spec.key,
                     spec.to_json(value), spec.to_json(other))
     snap = Snapshot({}, texts, {})
@@ -288,10 +283,24 @@ def test_no_rule_statement_names_an_engine_identifier_d20_end_1() -> None:
         engine |= {f.name for f in dataclasses.fields(cls)}
     stored = json.loads((ROOT / "editions" / "1" / "rules-text.json")
                         .read_text(encoding="utf-8"))
-    for where, texts in (("book", book_rule_texts(ROOT, _book_facts(ROOT))),
+    for where, texts in (("book", book_rule_texts(ROOT, book_facts(ROOT))),
                          ("edition 1", stored)):
         bad = {rule: span for rule, text in texts.items()
                for span in re.findall(r"`([^`]+)`", text)
                if "." in span or span in engine}
         assert bad == {}, where
     assert "seuil du jet de sauvegarde" not in stored["D20-END-1"]
+
+
+def test_an_earlier_edition_s_rules_reach_the_book_by_argument_d100_parry_3() -> None:
+    """D100-PARRY-3: the edition tool reads the book under an earlier edition's rules
+    (``tools.editions.workflow.quoting``) by giving them to the book's facts: the
+    statement reads the value given, and the registry's system is left as it was."""
+    d100 = systems.get("d100")
+    now = d100.default_rules()
+    then = dataclasses.replace(now, parries_per_round=now.parries_per_round + 1)
+    given = book_rule_texts(ROOT, book_facts(ROOT, {"d100": then}))["D100-PARRY-3"]
+    today = book_rule_texts(ROOT, book_facts(ROOT))["D100-PARRY-3"]
+    assert given != today
+    assert "default_rules" not in vars(d100)
+    assert d100.default_rules() == now

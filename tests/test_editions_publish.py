@@ -133,9 +133,9 @@ def test_stale_prose_is_found_in_every_form_it_is_written_core_err() -> None:
     the words its rule's box uses: a hand-written statement that still describes the old
     default is a contradiction, one that reads the new value is not."""
     from escarmouche.editions.data import Change, Snapshot
-    from escarmouche.editions.prose import contradictions
-    from escarmouche.editions.workflow import printed_boxes
     from tests.test_editions import ROOT
+    from tools.editions.prose import contradictions
+    from tools.editions.workflow import printed_boxes
 
     boxes = printed_boxes(ROOT)
     immediate = Change("option-default", ("D20-IMM-1",), "x", "d20",
@@ -177,9 +177,9 @@ def test_a_rewording_is_a_clarification_apart_from_errata_core_err() -> None:
     import sys
 
     from escarmouche.editions.data import Change, Edition, edition_to_toml, parse_edition
-    from escarmouche.editions.sheets import counts, errata_page
-    from escarmouche.editions.workflow import merge_written
     from tests.test_editions import ROOT
+    from tools.editions.sheets import counts, errata_page
+    from tools.editions.workflow import merge_written
 
     worded = Change("clarification", ("D12-INIT-5",), "Le texte dit mieux la même règle.")
     revised = Change("revised-rule", ("D12-INIT-3",), "Les listes se comparent autrement.")
@@ -213,8 +213,9 @@ def test_a_safety_bound_is_listed_apart_from_the_rules_d12_init_6() -> None:
     chart is told « [graphique] », never by its repr."""
     import datetime as dt
 
-    from escarmouche.editions.data import Change, Edition, _cell_text
-    from escarmouche.editions.sheets import counts, errata_page, sorted_changes
+    from escarmouche.editions.data import Change, Edition
+    from tools.editions.book import _cell_text
+    from tools.editions.sheets import counts, errata_page, sorted_changes
 
     cap = Change("option-default", ("D12-INIT-3", "D12-INIT-6"), "Cinq relances.", "d12",
                  "relances_initiative_max", 20, 5)
@@ -263,7 +264,7 @@ def test_the_previous_pdf_is_built_when_missing_then_archived(copy: Path) -> Non
     """Publishing archives the previous edition's PDF; when it is neither archived nor
     built, the builder given (the CLI's: the steps of make book) is asked for it once
     every check passed, then it is archived; never when it is there."""
-    from escarmouche.editions.workflow import pdf_missing, pdf_name
+    from tools.editions.workflow import pdf_missing, pdf_name
 
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     write_words(copy / "editions" / "2.toml")

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from escarmouche.editions.data import Change, Edition, load_edition
-from escarmouche.editions.sheets import (
+from tools.editions.sheets import (
     ATOM,
     atom_feed,
     errata_page,
@@ -91,7 +91,7 @@ def test_any_two_published_editions_have_their_page(tmp_path: Path) -> None:
     import shutil
 
     from escarmouche.editions.data import edition_to_toml
-    from escarmouche.editions.repo import build_pages
+    from tools.editions.pages import build_pages
 
     (tmp_path / "editions").mkdir()
     shutil.copy(ROOT / "editions" / "1.toml", tmp_path / "editions" / "1.toml")
@@ -130,7 +130,7 @@ def test_publishing_archives_the_former_edition_pdf(tmp_path: Path) -> None:
     """CORE-ERR: publishing edition n+1 keeps the PDF the last build made of edition n in
     its snapshot folder, once; the journal then links it; nothing is archived when no
     book was built."""
-    from escarmouche.editions.workflow import archive_pdf
+    from tools.editions.workflow import archive_pdf
 
     folder = tmp_path / "editions" / "1"
     folder.mkdir(parents=True)

@@ -37,7 +37,7 @@ def test_the_editions_load_no_command_line() -> None:
             "for m in pkgutil.walk_packages(e.__path__, 'escarmouche.editions.'):\n"
             "    importlib.import_module(m.name)")
     names = loaded_after(code)
-    assert "escarmouche.editions.workflow" in names
+    assert "escarmouche.editions.duels" in names
     assert not [n for n in names if n == "escarmouche.cli" or n.startswith("escarmouche.cli.")]
 
 

@@ -26,8 +26,8 @@ from escarmouche.editions.data import Change, Edition, Snapshot
 from escarmouche.editions.odds import standard_odds
 from escarmouche.editions.page import plain_text, render_span, system_name
 from escarmouche.editions.repo import last_published, load_all, snapshot
-from escarmouche.editions.sheets import counts, errata_page, journal_page
 from tests.test_relecture import stored_outputs
+from tools.editions.sheets import counts, errata_page, journal_page
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -239,7 +239,7 @@ def test_b143_edition_one_quotes_the_boxes_the_book_prints() -> None:
     spec/relecture-journal.md: « début du tour
     du personnage » in the Rulebook, no reason for the d20 immediate action's default,
     « course » and « lâcher un objet » missing)."""
-    from escarmouche.editions.workflow import printed_boxes
+    from tools.editions.workflow import printed_boxes
 
     boxes = printed_boxes(ROOT)
     edition = load_all(ROOT)[1]
@@ -264,10 +264,10 @@ def test_b145_b146_an_option_change_is_said_once_and_names_its_system() -> None:
     """B145: on the errata sheet, an option change whose text is the drafting tool's
     said its values twice (« … : 1 → 2. … : la valeur par défaut passe de 1 à 2. »);
     B146: the change's table named the system by its registry name (« rulebook »)."""
-    from escarmouche.editions.check import _engine_name
     from escarmouche.editions.data import option_changes
+    from tools.editions.check import engine_name
 
-    name = _engine_name("d100", "parades_par_round")
+    name = engine_name("d100", "parades_par_round")
     assert name is not None
     generated = option_changes({"d100": {name: 1}}, {"d100": {name: 2}})[0]
     sheet = _flat(errata_page(Edition(2, dt.date(2027, 1, 15), "Deux parades.",

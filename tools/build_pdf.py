@@ -50,7 +50,7 @@ def pdf_name_published() -> str | None:
         number = _site_extension().current_edition(preview=False)["number"]
     except ValueError:
         return None
-    from escarmouche.editions.workflow import pdf_name
+    from tools.editions.workflow import pdf_name
 
     return pdf_name(int(number))
 

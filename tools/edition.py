@@ -11,7 +11,7 @@ Usage (from the repository root, with the project's virtualenv)::
     python tools/edition.py --pages        # only rebuild the « Ce qui a changé » pages
     python tools/edition.py --duels 50     # fewer simulated duels per rule set
 
-The work is done by :mod:`escarmouche.editions.workflow`; the command line
+The work is done by :mod:`tools.editions.workflow`; the command line
 ``escarmouche edition`` (:mod:`escarmouche.cli.edition`) drives it and prints what it
 did, and this file runs that command on this checkout.
 """
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from escarmouche.cli import main as cli_main
-from escarmouche.editions.workflow import draft, publish, refresh_notebooks, withdraw
+from tools.editions.workflow import draft, publish, refresh_notebooks, withdraw
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from escarmouche.cli._french import FrenchParser, integer, parse_args
-from escarmouche.editions.workflow import pdf_name
+from tools.editions.workflow import pdf_name
 
 ROOT = Path(__file__).resolve().parent.parent
 

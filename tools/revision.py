@@ -125,9 +125,9 @@ def write_words(clone: Path, summary: str) -> None:
 _WRITE_WORDS = """
 import dataclasses, sys
 from pathlib import Path
-from escarmouche.editions.check import generated_text
 from escarmouche.editions.data import edition_to_toml, load_edition
-from escarmouche.editions.workflow import book_reviews
+from tools.editions.check import generated_text
+from tools.editions.workflow import book_reviews
 path = Path(sys.argv[1])
 edition = load_edition(path)
 # a revised statement that only rewords its rule is recorded as a clarification

@@ -2,7 +2,7 @@
 
 - **« Ce qui a changé » pages** — at ``builder-inited`` the page of every edition,
   ``book/editions/edition-<n>.md``, is rebuilt from ``editions/<n>.toml`` by running the
-  engine under the rules before and after (:func:`escarmouche.editions.repo.build_pages`);
+  engine under the rules before and after (:func:`tools.editions.pages.build_pages`);
   a file is rewritten only when its text changed, so an unchanged edition rebuilds nothing.
 - **Marks on the rules** — every rule that an edition after the first one touches gets,
   right after the paragraph that states it (a paragraph that opens with the rule ID in
@@ -34,8 +34,9 @@ from sphinx.util.osutil import relative_uri
 
 from escarmouche.editions.data import CLARIFICATIONS, Change, Edition
 from escarmouche.editions.page import DUELS, page_name, plain_text
-from escarmouche.editions.repo import build_pages, load_all
+from escarmouche.editions.repo import load_all
 from escarmouche.text.fmt import plural
+from tools.editions.pages import build_pages
 
 LOGGER = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
@@ -169,12 +170,12 @@ def _history(app: Sphinx, docname: str, rule: str, numbers: list[int]) -> nodes.
 
 def write_feed(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: ``editions.atom`` at the site's root, the published editions
-    newest first (:func:`escarmouche.editions.sheets.atom_feed`); links are absolute
+    newest first (:func:`tools.editions.sheets.atom_feed`); links are absolute
     when ``html_baseurl`` is set, relative to the site's root otherwise."""
     if exception is not None or app.builder.format != "html":
         return
     from escarmouche.editions.repo import snapshot
-    from escarmouche.editions.sheets import atom_feed
+    from tools.editions.sheets import atom_feed
 
     root = Path(app.config.escarmouche_editions_root)
     editions = load_all(root)

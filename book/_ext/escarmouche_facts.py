@@ -12,7 +12,8 @@ fact, every fact follows the engine (it changes when the engine's default change
 no page states a fact's value as a literal in the phrasings listed in :data:`PHRASINGS`.
 
 Each getter reads the engine at call time (``System.default_rules()`` and the rules
-modules' constants), so a changed default reaches the prose at the next build.
+modules' constants), so a changed default reaches the prose at the next build;
+:func:`facts` can be given other default rules (an earlier edition's) instead.
 """
 
 from __future__ import annotations
@@ -62,6 +63,11 @@ def _defaults(system: str) -> Any:
     return systems.get(system).default_rules()
 
 
+#: the default rules a fact reads, by system name: the engine's (:func:`_defaults`), or
+#: those :func:`facts` is given (a previous edition's)
+Defaults = Callable[[str], Any]
+
+
 def _modifier(value: int) -> str:
     """A modifier as the prose writes it: « −20 », « +5 »."""
     return fmt.signed(value)
@@ -76,58 +82,59 @@ def _only(n: int, noun: str) -> str:
     return ("qu’" if words[0] in "aeiouyéh" else "que ") + words
 
 
-def _label(system: str, option: str) -> str:
-    """The French label of an option's default value, as its ``Rules`` field declares it
-    (:meth:`escarmouche.options.Option.value_label`)."""
+def _label(defaults: Defaults, system: str, option: str) -> str:
+    """The French label of an option's default value (in ``defaults``), as its ``Rules``
+    field declares it (:meth:`escarmouche.options.Option.value_label`)."""
     from escarmouche.options import find
 
-    rules = _defaults(system)
+    rules = defaults(system)
     return find(rules, option).value_label(getattr(rules, option))
 
 
-#: name → a function of nothing that reads the value from the engine, in French
-FACTS: Mapping[str, Callable[[], str]] = {
+#: name → a function that reads the value, in French, from the default rules it is given
+#: (:data:`Defaults`) or from the engine's constants
+FACTS: Mapping[str, Callable[[Defaults], str]] = {
     # Rulebook (RB-D100-1, RB-SURPRISE-2, RB-SPEED-3)
-    "rb_crit_success_max": lambda: fmt.number(_defaults("rulebook").crit_success_max),
-    "rb_crit_failure_min": lambda: fmt.number(_defaults("rulebook").crit_failure_min),
-    "rb_surprise_aggregate": lambda: _label("rulebook", "surprise_aggregate"),
-    "rb_hyperactive_slot": lambda: _label("rulebook", "hyperactive_slot"),
+    "rb_crit_success_max": lambda d: fmt.number(d("rulebook").crit_success_max),
+    "rb_crit_failure_min": lambda d: fmt.number(d("rulebook").crit_failure_min),
+    "rb_surprise_aggregate": lambda d: _label(d, "rulebook", "surprise_aggregate"),
+    "rb_hyperactive_slot": lambda d: _label(d, "rulebook", "hyperactive_slot"),
     # d100 (D100-TIME-1, D100-ATK-5, D100-RANGED-4/5, D100-PARRY-3, D100-DODGE-2, jumps)
-    "d100_round_seconds": lambda: fmt.number(_d100_narration().ROUND_SECONDS),
-    "d100_rounds_per_minute": lambda: fmt.number(_d100_narration().ROUNDS_PER_MINUTE),
-    "d100_off_hand": lambda: _modifier(_defaults("d100").off_hand_modifier),
-    "d100_into_melee": lambda: _modifier(_defaults("d100").shooting_into_melee_modifier),
-    "d100_beyond_short": lambda: _modifier(_defaults("d100").beyond_short_range_modifier),
-    "d100_desperate_shot": lambda: fmt.number(_defaults("d100").desperate_shot_modifier),
-    "d100_max_range_factor": lambda: fmt.number(_defaults("d100").max_range_factor),
-    "d100_parries_per_round": lambda: fmt.number(_defaults("d100").parries_per_round),
-    "d100_dodges_per_round": lambda: fmt.number(_defaults("d100").dodges_per_round),
-    "d100_parries_only": lambda: _only(_defaults("d100").parries_per_round, "parade"),
-    "d100_dodges_only": lambda: _only(_defaults("d100").dodges_per_round, "esquive"),
-    "d100_drop_step": lambda: fmt.number(_defaults("d100").drop_step),
-    "d100_run_up": lambda: fmt.number(_defaults("d100").long_jump_run_up),
-    "d100_failure_degree": lambda: fmt.number(_defaults("d100").failure_degree),
+    "d100_round_seconds": lambda d: fmt.number(_d100_narration().ROUND_SECONDS),
+    "d100_rounds_per_minute": lambda d: fmt.number(_d100_narration().ROUNDS_PER_MINUTE),
+    "d100_off_hand": lambda d: _modifier(d("d100").off_hand_modifier),
+    "d100_into_melee": lambda d: _modifier(d("d100").shooting_into_melee_modifier),
+    "d100_beyond_short": lambda d: _modifier(d("d100").beyond_short_range_modifier),
+    "d100_desperate_shot": lambda d: fmt.number(d("d100").desperate_shot_modifier),
+    "d100_max_range_factor": lambda d: fmt.number(d("d100").max_range_factor),
+    "d100_parries_per_round": lambda d: fmt.number(d("d100").parries_per_round),
+    "d100_dodges_per_round": lambda d: fmt.number(d("d100").dodges_per_round),
+    "d100_parries_only": lambda d: _only(d("d100").parries_per_round, "parade"),
+    "d100_dodges_only": lambda d: _only(d("d100").dodges_per_round, "esquive"),
+    "d100_drop_step": lambda d: fmt.number(d("d100").drop_step),
+    "d100_run_up": lambda d: fmt.number(d("d100").long_jump_run_up),
+    "d100_failure_degree": lambda d: fmt.number(d("d100").failure_degree),
     # d12 (D12-TIME-1, D12-INIT-5, D12-CRIT-1/2)
-    "d12_die": lambda: fmt.number(_d12().ATTACK_DIE),
-    "d12_environment_initiative": lambda: fmt.number(_d12().ENVIRONMENT_INITIATIVE),
-    "d12_turns_per_minute": lambda: fmt.number(_d12().TURNS_PER_MINUTE),
-    "d12_turn_seconds": lambda: " à ".join(fmt.number(s) for s in _d12().TURN_SECONDS),
-    "d12_default_weapon": lambda: str(_defaults("d12").default_weapon),
-    "d12_max_rerolls": lambda: fmt.plural(_defaults("d12").max_initiative_rerolls, "relance"),
-    "d12_max_roll_offs": lambda: fmt.plural(_defaults("d12").max_roll_off_rounds,
-                                            "jet de départage", "jets de départage"),
-    "d12_crit_odds": lambda: fmt.percent(_d12_odds().critical_odds("normal")),
-    "d12_crit_odds_advantage": lambda: fmt.percent(_d12_odds().critical_odds("avantage")),
-    "d12_crit_odds_disadvantage": lambda: fmt.percent(_d12_odds().critical_odds("desavantage")),
+    "d12_die": lambda d: fmt.number(_d12().ATTACK_DIE),
+    "d12_environment_initiative": lambda d: fmt.number(_d12().ENVIRONMENT_INITIATIVE),
+    "d12_turns_per_minute": lambda d: fmt.number(_d12().TURNS_PER_MINUTE),
+    "d12_turn_seconds": lambda d: " à ".join(fmt.number(s) for s in _d12().TURN_SECONDS),
+    "d12_default_weapon": lambda d: str(d("d12").default_weapon),
+    "d12_max_rerolls": lambda d: fmt.plural(d("d12").max_initiative_rerolls, "relance"),
+    "d12_max_roll_offs": lambda d: fmt.plural(d("d12").max_roll_off_rounds,
+                                              "jet de départage", "jets de départage"),
+    "d12_crit_odds": lambda d: fmt.percent(_d12_odds().critical_odds("normal")),
+    "d12_crit_odds_advantage": lambda d: fmt.percent(_d12_odds().critical_odds("avantage")),
+    "d12_crit_odds_disadvantage": lambda d: fmt.percent(_d12_odds().critical_odds("desavantage")),
     # d20 (D20-TIME-1, D20-END-1, D20-IMM-1)
-    "d20_round_seconds": lambda: fmt.number(_d20().ROUND_SECONDS),
-    "d20_default_weapon": lambda: str(_defaults("d20").default_weapon),
-    "d20_save_target": lambda: fmt.number(_defaults("d20").save_target),
-    "d20_max_roll_offs": lambda: fmt.plural(_defaults("d20").max_roll_off_rounds,
-                                            "jet de départage", "jets de départage"),
-    "d20_dwarf_poison": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["nain"]["poison"]),
-    "d20_halfling_fear": lambda: _modifier(_d20().RACIAL_SAVE_BONUSES["halfelin"]["terreur"]),
-    "d20_immediate_reset": lambda: _label("d20", "immediate_reset"),
+    "d20_round_seconds": lambda d: fmt.number(_d20().ROUND_SECONDS),
+    "d20_default_weapon": lambda d: str(d("d20").default_weapon),
+    "d20_save_target": lambda d: fmt.number(d("d20").save_target),
+    "d20_max_roll_offs": lambda d: fmt.plural(d("d20").max_roll_off_rounds,
+                                              "jet de départage", "jets de départage"),
+    "d20_dwarf_poison": lambda d: _modifier(_d20().RACIAL_SAVE_BONUSES["nain"]["poison"]),
+    "d20_halfling_fear": lambda d: _modifier(_d20().RACIAL_SAVE_BONUSES["halfelin"]["terreur"]),
+    "d20_immediate_reset": lambda d: _label(d, "d20", "immediate_reset"),
 }
 
 #: phrasings in which a fact would be written as a literal: the drift test fails when a
@@ -149,9 +156,17 @@ _MODIFIER = r"(?<!\w)[−+-]\d+"
 _SUBSTITUTION = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
-def facts() -> dict[str, str]:
-    """Every fact, read from the engine now, formatted in French."""
-    return {name: get() for name, get in FACTS.items()}
+def facts(rules: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Every fact, read from the engine now, formatted in French. ``rules``, by system
+    name, are read instead of that system's default rules (the previous edition's rules,
+    when the edition tool finds which rule statements quote a changed default): passed
+    by argument, the registry's systems are left alone."""
+    given = dict(rules or {})
+
+    def defaults(system: str) -> Any:
+        return given[system] if system in given else _defaults(system)
+
+    return {name: get(defaults) for name, get in FACTS.items()}
 
 
 def phrasing_patterns() -> dict[str, list[re.Pattern[str]]]:

@@ -1,7 +1,9 @@
 """``escarmouche edition``: draft, publish and document an edition of the book (what
 ``make edition`` runs; the designer's workflow is in the book's « Pour les
-concepteurs »). It works on a checkout of the book (``--depot``, default: here); a
-folder without ``editions/`` is a usage error (exit code 2):
+concepteurs »). It works on a checkout of the book (``--depot``, default: here), with
+the checkout's tooling (:mod:`tools.editions.command`, not in the installable package:
+from an installed wheel, outside a checkout, the command says so in French, exit code
+1); a folder without ``editions/`` is a usage error (exit code 2):
 
 >>> import tempfile
 >>> from escarmouche.cli import main
@@ -18,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from escarmouche.cli._french import integer
-from escarmouche.errors import EscarmoucheError
-from escarmouche.text.fmt import plural
+from escarmouche.text.fmt import quote
 
 __all__ = ["add_parser", "run"]
 
@@ -66,117 +67,47 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-#: the tool that builds a published edition's PDF from its own commit (tools/ of a book
-#: checkout): the working tree may already show the next draft's examples
-PDF_TOOL = "edition_pdf.py"
-
-
-def _pdf_builder(root: Path) -> Any:
-    """Build the previous edition's PDF on demand at publish time, from the book of its
-    publication (``tools/edition_pdf.py``), straight into its snapshot folder; ``None``
-    outside a book checkout with its tools."""
-    import subprocess
-
-    tool = root / "tools" / PDF_TOOL
-    if not tool.is_file():
-        return None
-
-    def build(number: int) -> None:
-        print(f"Le PDF de l’édition {number} n’est ni archivé ni construit\u00a0: construction "
-              f"du livre de l’édition {number}, depuis le commit de sa publication, avant "
-              "de publier (quelques minutes)…", flush=True)
-        done = subprocess.run([sys.executable, str(tool), str(number), "--depot", str(root)],
-                              cwd=root, check=False)
-        if done.returncode != 0:
-            raise SystemExit(
-                f"Le PDF de l’édition {number} n’a pas été construit (ci-dessus, "
-                "pourquoi)\u00a0: rien n’a été publié. Corrigez, ou publiez sans archiver ce "
-                "PDF (--sans-pdf).")
-
-    return build
+#: the module of a book checkout that does the command's work (``tools/editions/``):
+#: repository tooling, not carried by the installable package
+TOOLING = "tools.editions.command"
+_PARTS = ("tools", "tools.editions", TOOLING)
 
 
 def run(args: argparse.Namespace) -> int:
-    from escarmouche.editions.check import check_repository
-    from escarmouche.editions.repo import build_pages, last_published
-    from escarmouche.editions.workflow import (
-        all_or_nothing,
-        book_contradictions,
-        book_reviews,
-        draft,
-        publish,
-        refresh_notebooks,
-        withdraw,
-    )
-
     root = Path(args.depot)
     if not (root / "editions").is_dir():
         args._parser.error(f"--depot\u00a0: {root} ne contient pas de dossier editions/")
     if not 1 <= args.duels <= 100_000:
         args._parser.error("--duels\u00a0: entre 1 et 100 000")
-    try:
-        if args.depublier is not None:
-            last = withdraw(root, args.depublier)
-            print(f"Édition {args.depublier} retirée : son instantané "
-                  f"editions/{args.depublier}/ est effacé, editions/{args.depublier}.toml "
-                  f"redevient un brouillon ; la dernière édition publiée est la {last}.")
-        elif args.publier:
-            number = publish(root, again=args.refaire,
-                             build_pdf=None if args.sans_pdf else _pdf_builder(root))
-            print(f"Édition {number} publiée\u00a0: instantané editions/{number}/ écrit.")
-            from escarmouche.editions.workflow import pdf_name
-
-            kept = root / "editions" / str(number - 1) / pdf_name(number - 1)
-            if number > 1 and not args.refaire and not kept.is_file():
-                print(f"Attention\u00a0: le PDF de l’édition {number - 1} n’a pas été "
-                      f"archivé (--sans-pdf, ou ce dépôt n’a pas tools/{PDF_TOOL})\u202f; "
-                      "pour le rattraper\u00a0: python tools/edition_pdf.py "
-                      f"{number - 1} (il construit le livre de sa publication et "
-                      f"l’archive dans editions/{number - 1}/).", file=sys.stderr)
-        elif not args.pages:
-            # at the door: the edition files first, then every example in a scratch
-            # copy; the repository is written only when both pass, all or nothing
-            check_repository(root, draft_after=False)
-            with all_or_nothing(root):
-                if not args.sans_carnets:
-                    print("Réexécution des carnets du livre dans une copie de travail "
-                          "(tools/book_notebooks.py)…", flush=True)
-                    changed = refresh_notebooks(root)
-                    print(f"Carnets\u00a0: tous exécutés, {len(changed)} mis à jour.")
-                edition = draft(root)
-                pages = build_pages(root, duels=args.duels)
-            if edition is None:
-                print("Rien à publier\u00a0: les règles du moteur sont celles de l’édition "
-                      f"{last_published(root)}.")
-            else:
-                print(f"Brouillon editions/{edition.number}.toml\u00a0: "
-                      f"{plural(len(edition.changes), 'changement')} ; relisez et rédigez "
-                      "chaque texte, puis lancez « escarmouche edition --publier ».")
-                for found in book_contradictions(root, edition):
-                    print(f"À corriger avant de publier\u00a0: {found}")
-                unread = book_reviews(root, edition)
-                for review in unread:
-                    print(f"À relire avant de publier\u00a0: {review}")
-                if unread:
-                    print(f"Pour chaque exemple à relire\u00a0: corrigez son texte dans "
-                          f"book_src/, ou, s’il reste juste, ajoutez-le à « reviewed » dans "
-                          f"editions/{edition.number}.toml (reviewed = [\"page#n\", …]).")
-            _say_pages(pages)
-            return 0
-        pages = build_pages(root, duels=args.duels)
-    except SystemExit as stop:
-        if isinstance(stop.code, str):
-            print(f"escarmouche\u00a0: {stop.code}", file=sys.stderr)
-            return 1
-        raise
-    except EscarmoucheError as err:
-        print(f"escarmouche\u00a0: {err}\nRien n’a été écrit.", file=sys.stderr)
+    command = _tooling(root)
+    if command is None:
+        print("escarmouche edition\u00a0: cette commande travaille sur une copie du dépôt du "
+              "livre, avec ses outils (tools/editions/)\u202f; le paquet installé ne les "
+              f"contient pas, et {quote(str(root))} n’en est pas une copie. Lancez-la depuis "
+              "une copie du dépôt (make edition), ou désignez-en une avec --depot DOSSIER. "
+              "Rien n’a été écrit.", file=sys.stderr)
         return 1
-    _say_pages(pages)
-    return 0
+    code: int = command.run(args)
+    return code
 
 
-def _say_pages(pages: list[Path]) -> None:
-    # the count holds the errata sheets and the journal too, not only « Ce qui a changé »
-    print(f"Pages des éditions («\u00a0Ce qui a changé\u00a0», errata, journal)\u00a0: "
-          f"{plural(len(pages), 'page')} {'réécrite' if len(pages) < 2 else 'réécrites'}.")
+def _tooling(root: Path) -> Any:
+    """The command's work (:data:`TOOLING`): from the path (a checkout's virtualenv, whose
+    editable install puts the checkout's root on it), else from the checkout ``root``
+    itself (an installed wheel run on ``--depot``); ``None`` when neither has it."""
+    import importlib
+
+    try:
+        return importlib.import_module(TOOLING)
+    except ModuleNotFoundError as err:
+        if err.name not in _PARTS:
+            raise  # the tooling is there, one of its imports is not: say so
+    if not (root / "tools" / "editions" / "command.py").is_file():
+        return None
+    sys.path.insert(0, str(root.resolve()))
+    try:
+        return importlib.import_module(TOOLING)
+    except ModuleNotFoundError as err:
+        if err.name not in _PARTS:
+            raise
+        return None  # another « tools » package came first

@@ -2,7 +2,9 @@
 odds: the edition file and its schema (:mod:`~escarmouche.editions.data`), the standard
 situations of each system (:mod:`~escarmouche.editions.odds`), simulated duels
 (:mod:`~escarmouche.editions.duels`) and the French « Ce qui a changé » page
-(:mod:`~escarmouche.editions.page`).
+(:mod:`~escarmouche.editions.page`). Reading the book of a checkout (a snapshot, its
+rule statements, its notebooks) and rewriting the repository (drafts, publication, the
+generated pages) is the repository's tooling, ``tools/editions/``: not in this package.
 
 >>> from escarmouche.systems import d20
 >>> KINDS["new-ruling"], option_label(d20.SYSTEM, "seuil_sauvegarde")
@@ -19,14 +21,12 @@ from escarmouche.editions.data import (
     current_rules,
     edition_to_toml,
     load_edition,
-    notebook_outputs,
     option_changes,
     parse_edition,
     parse_rules_text,
     rule_text_changes,
     rulings,
     schema,
-    take_snapshot,
 )
 from escarmouche.editions.duels import Duels, duel_outcomes, wilson
 from escarmouche.editions.odds import OddsTable, compare, option_label, standard_odds, value_label
@@ -45,7 +45,6 @@ __all__ = [
     "duel_outcomes",
     "edition_to_toml",
     "load_edition",
-    "notebook_outputs",
     "option_changes",
     "option_label",
     "parse_edition",
@@ -54,7 +53,6 @@ __all__ = [
     "rulings",
     "schema",
     "standard_odds",
-    "take_snapshot",
     "value_label",
     "wilson",
 ]

@@ -12,7 +12,9 @@ that name the field.
 
 A snapshot (:class:`Snapshot`) is what the next edition is diffed against: every
 system's default rules (``System.rules_to_json``), the text of every rule ID and the
-stored outputs of the book's examples.
+stored outputs of the book's examples. Taking one reads the book of a repository
+checkout: that is the repository's tooling (``tools/editions/book.py``), not this
+package, which only reads and writes the snapshot's files.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import difflib
 import json
 import re
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +44,6 @@ __all__ = [
     "Change",
     "Edition",
     "Snapshot",
-    "book_rule_texts",
     "edition_to_toml",
     "is_bound",
     "load_edition",
@@ -551,74 +552,6 @@ def _jsonable(value: object) -> Json:
     return str(value)
 
 
-def book_notebooks(book: Path | str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every notebook of ``book`` (build and checkpoint folders aside), parsed, with its
-    page name (``d100/attaque``), in the order of the paths."""
-    book = Path(book)
-    for path in sorted(book.rglob("*.ipynb")):
-        if "_build" in path.parts or ".ipynb_checkpoints" in path.parts:
-            continue
-        page = path.relative_to(book).with_suffix("").as_posix()
-        yield page, json.loads(path.read_text(encoding="utf-8"))
-
-
-def notebook_outputs(book: Path | str) -> dict[str, str]:
-    """The stored text output of every code cell of the book's notebooks, by
-    ``"page#n"`` (``n``: the code cell's rank); cells tagged ``nbval-ignore-output``
-    (widgets) are left out. HTML outputs are reduced to their text."""
-    out: dict[str, str] = {}
-    for page, nb in book_notebooks(book):
-        rank = 0
-        for cell in nb.get("cells", []):
-            if cell.get("cell_type") != "code":
-                continue
-            rank += 1
-            if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
-                continue
-            text = _cell_text(cell.get("outputs", []))
-            if text:
-                out[f"{page}#{rank}"] = text
-    return out
-
-
-def _cell_text(outputs: Sequence[Mapping[str, Any]]) -> str:
-    parts = []
-    for o in outputs:
-        if o.get("output_type") == "stream":
-            parts.append(_joined(o.get("text", "")))
-        elif o.get("output_type") in ("execute_result", "display_data"):
-            data = o.get("data", {})
-            if "text/html" in data:
-                parts.append(_html_text(_joined(data["text/html"])))
-            elif "image/svg+xml" in data or "image/png" in data:
-                parts.append("[graphique]")  # not its repr (« <…SVG object> »)
-            elif "text/plain" in data:
-                parts.append(_joined(data["text/plain"]))
-    return "\n".join(p.strip("\n") for p in parts if p.strip())
-
-
-def _joined(value: str | Sequence[str]) -> str:
-    return value if isinstance(value, str) else "".join(value)
-
-
-def _html_text(html_text: str) -> str:
-    """The readable text of an HTML output: SVG charts dropped, cells separated."""
-    import html as _html
-
-    text = re.sub(r"(?s)<svg.*?</svg>", " [graphique] ", html_text)
-    text = re.sub(r"(?s)<(script|style).*?</\1>", "", text)
-    text = re.sub(r"</(td|th)>", " | ", text)
-    text = re.sub(r"</(tr|p|div|caption|li|h\d)>|<br\s*/?>", "\n", text)
-    text = re.sub(r"<[^>]+>", "", text)
-    lines = [" ".join(_html.unescape(line).split()) for line in text.splitlines()]
-    return "\n".join(line.rstrip(" |") for line in lines if line.strip(" |"))
-
-
-#: a rule stated in the book: ``**RB-D100-1** — Pour un test D100, …``, its first
-#: paragraph; the lists and tables right after it belong to it (:func:`_rule_blocks`)
-_BOOK_RULE = re.compile(r"^\*\*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\*\* — ", re.M)
-#: a block that goes on a rule's statement: a list (``1.``, ``-``, ``*``) or a table
-_RULE_BLOCK = re.compile(r"(?:\d+\.|[-*]|\|)(?:\s|$)")
 #: MyST roles inside a rule: {term}`PV`, {term}`texte <terme>`, {ref}`RB-X-1 <rb-x-1>`
 _ROLE = re.compile(r"\{[a-z]+\}`([^`<]+?)\s*(?:<[^`>]*>)?`")
 
@@ -630,90 +563,3 @@ def role_text(text: str) -> str:
     'le test et RB-X-1'
     """
     return _ROLE.sub(r"\1", text)
-
-
-def book_rule_texts(root: Path | str,
-                    substitute: Callable[[str], str] | None = None) -> dict[str, str]:
-    """The French statement of every rule the book states (``**ID** — …`` in
-    ``book_src/`` and the Markdown pages of ``book/``), whole, as one line of plain
-    text, in the order of the pages: its paragraph and the lists and tables that follow
-    it (:func:`_rule_blocks`), up to the first block of another kind (a box, a code
-    cell, the page's prose). MyST roles keep their text; ``substitute`` fills the
-    engine's values (``{{ name }}``, :mod:`escarmouche_facts` of the book) so that a
-    changed default shows in the rule's text.
-
-    >>> import tempfile
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "book_src").mkdir()
-    >>> _ = (root / "book_src" / "p.md").write_text(
-    ...     "(x-a-1)=\\n**X-A-1** — Le {term}`test <test D100>` réussit\\n"
-    ...     "sous {{ seuil }} :\\n\\n1. au d100 ;\\n2. au d20.\\n\\nSuite.",
-    ...     encoding="utf-8")
-    >>> book_rule_texts(root, lambda t: t.replace("{{ seuil }}", "5"))
-    {'X-A-1': 'Le test réussit sous 5 : 1. au d100 ; 2. au d20.'}
-    """
-    root = Path(root)
-    pages = sorted((root / "book_src").rglob("*.md"))
-    pages += sorted(p for p in (root / "book").rglob("*.md")
-                    if "editions" not in p.relative_to(root / "book").parts[:1])
-    texts: dict[str, str] = {}
-    for page in pages:
-        source = page.read_text(encoding="utf-8")
-        for m in _BOOK_RULE.finditer(source):
-            text = role_text(_rule_blocks(source[m.end():]))
-            texts.setdefault(m.group(1), substitute(text) if substitute else text)
-    return texts
-
-
-def _rule_blocks(source: str) -> str:
-    """A rule's statement from the text after its ``**ID** — ``: the first paragraph,
-    then each list or table right after it, on one line. A list item keeps its number
-    (``1.``) or takes a dash (``–``); a table keeps its header and its rows, cells
-    between ``|``, rows between `` ; `` (the alignment row dropped).
-
-    >>> _rule_blocks("Deux cas :\\n\\n- l’un ;\\n  suite\\n- l’autre.\\n\\nProse.")
-    'Deux cas : – l’un ; suite – l’autre.'
-    >>> _rule_blocks("La table.\\n\\n| Jet | Zone |\\n|:---|:---|\\n| 1–5 | tête |\\n\\n```")
-    'La table. Jet | Zone ; 1–5 | tête'
-    """
-    blocks = re.split(r"\n[ \t]*\n", source)
-    kept = [" ".join(blocks[0].split())]
-    for block in blocks[1:]:
-        block = block.strip("\n")
-        if not block.strip():
-            continue
-        if not _RULE_BLOCK.match(block):
-            break
-        if block.startswith("|"):
-            rows = [[" ".join(c.split()) for c in line.strip().strip("|").split("|")]
-                    for line in block.splitlines() if line.strip()]
-            kept.append(" ; ".join(" | ".join(r) for r in rows
-                                   if not all(re.fullmatch(r":?-+:?", c) for c in r)))
-        else:
-            items = re.split(r"\n(?=(?:\d+\.|[-*])\s)", block)
-            kept += [re.sub(r"^[-*]\s", "– ", " ".join(item.split())) for item in items]
-    return " ".join(kept)
-
-
-def _book_facts(root: Path) -> Callable[[str], str] | None:
-    """The book's ``substitute`` (``book/_ext/escarmouche_facts.py``), if present."""
-    import importlib.util
-
-    path = root / "book" / "_ext" / "escarmouche_facts.py"
-    spec = importlib.util.spec_from_file_location("_escarmouche_facts_for_editions", path)
-    if spec is None or spec.loader is None or not path.exists():
-        return None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    values = module.facts()
-    return lambda text: str(module.substitute(text, values))
-
-
-def take_snapshot(root: Path | str) -> Snapshot:
-    """The snapshot of the repository at ``root`` now: engine defaults, the French text
-    of every rule as the book states it (:func:`book_rule_texts`, the engine's values
-    filled in) and the stored outputs of ``book/``."""
-    root = Path(root)
-    texts = book_rule_texts(root, _book_facts(root))
-    return Snapshot(current_rules(), texts, notebook_outputs(root / "book"))
-

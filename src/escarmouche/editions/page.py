@@ -525,7 +525,7 @@ def first_edition_changes(texts: Mapping[str, str],
                           explanations: Mapping[str, str] | None = None) -> list[Change]:
     """Edition 1's changes: every ruling of the specification as a « new ruling », with
     the French text of the book's « Interprétation retenue » box when ``explanations``
-    has it (:func:`escarmouche.editions.repo.ruling_texts`)."""
+    has it (:func:`tools.editions.book.ruling_texts`)."""
     out = []
     for rule in rulings(texts):
         if explanations and explanations.get(rule):

@@ -51,16 +51,16 @@ from escarmouche.editions.data import (
     load_edition,
     option_changes,
     rule_text_changes,
-    take_snapshot,
 )
-from escarmouche.editions.prose import (
+from escarmouche.editions.repo import edition_files, last_published, snapshot
+from tools.editions.book import book_facts, book_rule_texts, ruling_texts, take_snapshot
+from tools.editions.prose import (
     Contradiction,
     ToReview,
     contradictions,
     example_lead_ins,
     examples_to_review,
 )
-from escarmouche.editions.repo import edition_files, last_published, snapshot
 
 __all__ = [
     "all_or_nothing",
@@ -84,7 +84,7 @@ def draft(root: Path, *, today: dt.date | None = None,
     """Write ``editions/<n+1>.toml`` from the difference between the last published
     snapshot and ``current`` (default: the engine and ``spec/RULES.md`` now); ``None``
     when nothing differs (the file is then left alone)."""
-    from escarmouche.editions.check import check_repository
+    from tools.editions.check import check_repository
 
     check_repository(root, draft_after=False)  # at the door: nothing written on a fault
     last = last_published(root)
@@ -122,27 +122,20 @@ def quoting(root: Path, change: Change, before: Snapshot, now: Snapshot) -> Chan
     an option it does not declare (D100-TWO-2 quotes the off-hand modifier of
     D100-ATK-5) is then shown under that option's change, not as a separate revision."""
     from escarmouche import systems
-    from escarmouche.editions.check import _engine_name
-    from escarmouche.editions.data import _book_facts, book_rule_texts
+    from tools.editions.check import engine_name
 
     if not (change.system and change.option) or change.before is None:
         return change
-    name = _engine_name(change.system, change.option)
+    name = engine_name(change.system, change.option)
     if name is None:
         return change
     system = systems.get(change.system)
     then = dataclasses.replace(system.default_rules(),
                                **{name: system.option(name).from_json(
                                    before.rules[change.system][name], field=name)})
-    saved = system.__dict__.get("default_rules")
-    system.default_rules = lambda: then  # type: ignore[method-assign]
-    try:
-        texts = book_rule_texts(root, _book_facts(root))
-    finally:
-        if saved is None:
-            del system.default_rules
-        else:
-            system.default_rules = saved  # type: ignore[method-assign]
+    # the book's facts read ``then`` for this system, given by argument: the registry's
+    # system is left alone
+    texts = book_rule_texts(root, book_facts(root, {change.system: then}))
     extra = [r for r, text in now.texts.items() if r not in change.rules
              and texts.get(r) != text and texts.get(r) == before.texts.get(r)]
     return dataclasses.replace(change, rules=change.rules + tuple(extra))
@@ -177,7 +170,7 @@ def merge_written(fresh: list[Change], written: tuple[Change, ...]) -> list[Chan
 def _generated(change: Change) -> bool:
     """Whether a change's text is the one the drafting tool writes for it (nothing the
     designer wrote would be lost by regenerating it)."""
-    from escarmouche.editions.check import generated_text
+    from tools.editions.check import generated_text
 
     return generated_text(change)
 
@@ -193,7 +186,7 @@ def _baseline(root: Path, edition: Edition) -> tuple[int, Snapshot | None]:
 
 def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
     """What the book now says against ``edition``'s changes
-    (:func:`~escarmouche.editions.prose.contradictions`), compared with the last
+    (:func:`~tools.editions.prose.contradictions`), compared with the last
     published edition."""
     _, before = _baseline(root, edition)
     if before is None:
@@ -204,7 +197,7 @@ def book_contradictions(root: Path, edition: Edition) -> list[Contradiction]:
 
 def book_reviews(root: Path, edition: Edition) -> list[ToReview]:
     """The examples to re-read before publishing ``edition``
-    (:func:`~escarmouche.editions.prose.examples_to_review`): their output changed since
+    (:func:`~tools.editions.prose.examples_to_review`): their output changed since
     the last published edition, the text of their page did not (:func:`touched_pages`),
     and the edition file does not list them in ``reviewed``."""
     last, before = _baseline(root, edition)
@@ -235,10 +228,7 @@ def touched_pages(root: Path, number: int) -> set[str]:
 def printed_boxes(root: Path) -> dict[str, str]:
     """The « Interprétation retenue » box of each rule as the book prints it now: the
     engine's values filled in (``{{ … }}``)."""
-    from escarmouche.editions.data import _book_facts
-    from escarmouche.editions.repo import ruling_texts
-
-    fill = _book_facts(root)
+    fill = book_facts(root)
     return {rule: fill(text) if fill else text for rule, text in ruling_texts(root).items()}
 
 
@@ -255,7 +245,7 @@ def publish(root: Path, *, again: bool = False,
     if not numbers:
         raise SystemExit("Aucune fiche d’édition dans editions/.")
     newest = max(numbers)
-    from escarmouche.editions.check import check_repository
+    from tools.editions.check import check_repository
 
     editions = check_repository(root, publishing=True)
     found = book_contradictions(root, editions[newest])
@@ -285,7 +275,7 @@ def withdraw(root: Path, number: int) -> int:
     """Withdraw the publication of edition ``number`` (``escarmouche edition
     --depublier N``): its snapshot ``editions/<n>/`` is removed, its file
     ``editions/<n>.toml`` is a draft again, and the pages that compared it as published
-    (« entre … et n ») are removed; :func:`~escarmouche.editions.repo.build_pages` then
+    (« entre … et n ») are removed; :func:`~tools.editions.pages.build_pages` then
     rewrites its page, its errata sheet and the journal as they were before publishing.
     Only the last publication may be withdrawn, while no later draft exists, and never
     the first edition. Returns the edition then last published."""

@@ -52,8 +52,8 @@ from escarmouche.errors import SaveError, invalid
 from escarmouche.model import Json
 from escarmouche.text.fmt import quote
 
-__all__ = ["check_edition", "check_repository", "generated_text", "known_rules",
-           "parse_edition"]
+__all__ = ["check_edition", "check_repository", "engine_name", "generated_text",
+           "known_rules", "parse_edition"]
 
 
 def known_rules(root: Path) -> set[str] | None:
@@ -81,7 +81,9 @@ def _plain(value: Json) -> Json:
     return loaded
 
 
-def _engine_name(system: str, key: str) -> str | None:
+def engine_name(system: str, key: str) -> str | None:
+    """The engine name of ``system``'s option ``key`` (its French key or its engine
+    name), ``None`` when this engine does not know it."""
     from escarmouche.errors import EscarmoucheError
     from escarmouche.systems import get
 
@@ -150,7 +152,7 @@ def generated_text(change: Change) -> bool:
     if change.kind != "option-default" or not (change.system and change.option):
         return any(text in (f"Nouvelle règle {r}.", f"Texte de {r} révisé.",
                             f"La règle {r} est retirée.") for r in change.rules[:1])
-    name = _engine_name(change.system, change.option)
+    name = engine_name(change.system, change.option)
     if name is None:
         return False
     values = [None if v == NONE_WORD else v for v in (change.before, change.after)]
@@ -163,7 +165,7 @@ def _check_values(change: Change, where: str, before: Snapshot | None,
                   after: Mapping[str, Mapping[str, Json]] | None, source: str,
                   lines: Mapping[str, int]) -> None:
     assert change.system and change.option
-    name = _engine_name(change.system, change.option)
+    name = engine_name(change.system, change.option)
     if name is None or change.flag == "no-longer-applies":
         return
     if before is not None:

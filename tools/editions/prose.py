@@ -291,9 +291,9 @@ def examples_to_review(before: Snapshot, after: Snapshot, *,
 
 def example_lead_ins(book: Path) -> dict[str, str]:
     """The paragraph the book prints just before each example (``page#n``, as
-    :func:`~escarmouche.editions.data.notebook_outputs` names them): the last paragraph
+    :func:`~tools.editions.book.notebook_outputs` names them): the last paragraph
     of the Markdown cell above the code cell, when there is one."""
-    from escarmouche.editions.data import book_notebooks
+    from tools.editions.book import book_notebooks
 
     out: dict[str, str] = {}
     for page, nb in book_notebooks(book):

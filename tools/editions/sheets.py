@@ -81,10 +81,11 @@ def _entry(change: Change, texts: Mapping[str, str] | None = None) -> list[str]:
         values = (f"{_cap(option_label(change.system, change.option))}{NBSP}: "
                   f"{value_label(change.system, change.option, change.before)} → "
                   f"{value_label(change.system, change.option, change.after)}")
-        from escarmouche.editions.workflow import _generated
+        from tools.editions.check import generated_text
 
         # the drafting tool's own text says what the values just said: said once
-        return [f"{head} {values}." if _generated(change) else f"{head} {values}. {text}"]
+        return [f"{head} {values}." if generated_text(change)
+                else f"{head} {values}. {text}"]
     # a revised, new or reworded statement: its new wording, for a printed copy
     worded = [f"  Nouvel énoncé de {r}{NBSP}: « {texts[r]} »" for r in change.rules
               if change.kind != "removed-rule" and texts and texts.get(r)
