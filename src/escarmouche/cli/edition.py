@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from escarmouche.cli._french import integer
+from escarmouche.cli.french import integer
 from escarmouche.errors import EscarmoucheError
 from escarmouche.text.fmt import plural
 

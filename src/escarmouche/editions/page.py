@@ -113,11 +113,11 @@ def rules_from_snapshot(system: str, data: Mapping[str, Json]) -> Any:
     import json
 
     from escarmouche import systems
-    from escarmouche.editions.data import _jsonable
+    from escarmouche.model import jsonable
 
     sys_obj = systems.get(system)
     base = json.loads(json.dumps(sys_obj.rules_to_json(sys_obj.rules_type()),
-                                 default=_jsonable))
+                                 default=jsonable))
     # an option the engine no longer has cannot be replayed: it is left out
     changed = {k: v for k, v in data.items() if k in base and base[k] != v}
     return sys_obj.rules_from_json(changed)
