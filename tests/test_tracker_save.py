@@ -1,4 +1,4 @@
-"""The tracker's own save (issue 27: files users keep have a versioned JSON Schema): the
+"""The tracker's own save (files users keep have a versioned JSON Schema, CORE-LOG): the
 fight, its undo history, the fighters hidden from the players and the « caché » steps,
 checked against the published ``suivi-2.schema.json`` on import (format 1 still read); a
 damaged one is refused in French and the fight on screen is kept. Rule IDs: CORE-LOG
@@ -69,7 +69,7 @@ def test_a_damaged_tracker_save_is_refused_in_french_core_log(change: dict[str, 
 
 
 def test_the_save_keeps_the_cache_steps_so_annuler_works_after_a_reload_core_log() -> None:
-    """CORE-LOG (issue 45): the « caché » steps travel in the save (``masquages``): read
+    """CORE-LOG: the « caché » steps travel in the save (``masquages``): read
     back, « Annuler » takes the last toggle back first, then the fight's own step, in
     the order they were made."""
     enc, history = _fight()

@@ -1,4 +1,4 @@
-"""The tracker at the table (issue 27): what the players may see, the tracker's own save
+"""The tracker at the table: what the players may see, the tracker's own save
 (the fight with its undo history and the fighters hidden from players), and import
 errors a GM can act on.
 
