@@ -492,7 +492,7 @@ READY_RATIOS = (
     ("ready-nosw", "bare", 1.3),
     ("ready-cached", "bare", 1.0), ("ready-cached-phone", "bare-phone", 1.0),
 )
-#: (kind, reference, target): the ratios the issue asks for.
+#: (kind, reference, target): the target ratios of bench/README.md.
 POCKET_RATIOS = (
     ("live", "bare", 1.3), ("live-phone", "bare-phone", 1.3),
     ("live-cached", "bare", 1.0), ("live-cached-phone", "bare-phone", 1.0),

@@ -13,7 +13,7 @@ same page: the first run pays for the helpers' start, the second finds them runn
 answers must be the same text (the numbers of one worker). A bare Pyodide boot
 (``bare.html``: ``loadPyodide`` + ``1+1``, in the same profile) is the reference.
 
-The ratio reported is one worker / pool (medians); the issue's target is ≥ 1.6× with two
+The ratio reported is one worker / pool (medians); the target (bench/README.md) is ≥ 1.6× with two
 workers. On a machine of 2 shared cores, the two helpers and the page's own thread
 compete with whatever else runs: the load average is printed before and after.
 """

@@ -19,7 +19,7 @@ import pytest
 
 from escarmouche import dice
 from escarmouche.cli import SUBCOMMANDS, main
-from escarmouche.cli._french import FRENCH
+from escarmouche.cli.french import FRENCH
 from escarmouche.roster import example_rosters
 from escarmouche.systems.d100.odds import attack_odds
 

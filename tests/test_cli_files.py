@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from escarmouche import Combatant, _schema, simulation
+from escarmouche import Combatant, filecheck, simulation
 from escarmouche.cli import main
 from escarmouche.encounter import Encounter
 from escarmouche.errors import EscarmoucheError, RosterError
@@ -102,13 +102,13 @@ def test_the_json_report_says_what_it_counts(capsys: pytest.CaptureFixture[str])
     what one side deals is what the others take."""
     assert main(["simule", "d12-duel", "-n", "20", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert _schema.validate("bilan-1", report) is None
+    assert filecheck.validate("bilan-1", report) is None
     sides = report["camps"]
     for name, side in sides.items():
         others = sum(s["degats_subis"] for n, s in sides.items() if n != name)
         assert side["degats_infliges"] == others
     broken = {**report, "camps": {"x": {"victoires": "beaucoup"}}}
-    assert _schema.validate("bilan-1", broken) is not None
+    assert filecheck.validate("bilan-1", broken) is not None
 
 
 @pytest.fixture

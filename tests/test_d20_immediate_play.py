@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from escarmouche import Combatant
-from escarmouche._rng import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.policies import POLICIES, TagPolicy
+from escarmouche.rng import ScriptedRolls
 from escarmouche.systems import d20
 from escarmouche.systems.d20.rules import IMMEDIATE_POWERS
 

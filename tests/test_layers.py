@@ -1,5 +1,6 @@
 """The package's layers depend one way: the command line on the editions, never the
 reverse; the lowest layers (errors, model) on text formatting, never on the SVG charts.
+A private name stays inside its package (CONTRIBUTING.md, « Public and private names »).
 
 Each import runs in a fresh interpreter (a subprocess), so that no module imported by
 another test hides a dependency.
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import escarmouche
+from tools import private_imports
 
 PACKAGE = Path(escarmouche.__file__).resolve().parent
 
@@ -58,3 +60,46 @@ def test_the_lowest_layers_load_no_svg(module: str) -> None:
     names = loaded_after(f"import {module}")
     assert module in names
     assert "escarmouche.render.svg" not in names
+
+
+#: the most private names the tests may import across packages (they test some
+#: packages' private helpers); lower it when a test stops, never raise it
+TESTS_MAX_PRIVATE_IMPORTS = 55
+
+
+def test_no_private_name_is_imported_across_packages() -> None:
+    """A name with a leading underscore is private to its package: the code (engine,
+    widgets, tools, bench, book extensions) imports none across packages, except the
+    allowed ones, each with its reason; what another package needs has a public name
+    (``escarmouche.checks``, ``escarmouche.rng``, ``escarmouche.cli.french`` …)."""
+    found = private_imports.crossings(private_imports.CODE)
+    assert [f for f in found if f not in private_imports.ALLOWED] == []
+    assert sorted(private_imports.ALLOWED) == sorted(set(found) & set(private_imports.ALLOWED))
+
+
+def test_the_tests_import_no_more_private_names() -> None:
+    """The tests may reach a package's private helpers, but no more often than today."""
+    found = private_imports.crossings(private_imports.TESTS)
+    assert len(found) <= TESTS_MAX_PRIVATE_IMPORTS, "\n".join(found)
+
+
+def test_the_private_import_rule_sees_each_form(tmp_path: Path) -> None:
+    """The check counts the three forms (a private module, a private name, a relative
+    import of either), and leaves alone what stays in its package."""
+    pkg = tmp_path / "src" / "escarmouche"
+    (pkg / "sub").mkdir(parents=True)
+    for name in ("__init__.py", "_inner.py", "user.py", "sub/__init__.py"):
+        (pkg / name).write_text("", encoding="utf-8")
+    (pkg / "sub" / "mod.py").write_text(
+        "from escarmouche import _inner\n"            # private module, parent package
+        "import escarmouche._inner\n"                 # the same, plain import
+        "from escarmouche.user import _helper\n"      # private name, parent package
+        "from .. import _inner as again\n"            # relative, still the parent
+        "from escarmouche.sub.other import _fine\n",  # same package: allowed
+        encoding="utf-8")
+    (pkg / "user.py").write_text("from escarmouche._inner import x\n", encoding="utf-8")
+    found = private_imports.crossings(["src"], tmp_path)
+    assert found == ["escarmouche.sub.mod → escarmouche._inner",
+                     "escarmouche.sub.mod → escarmouche._inner",
+                     "escarmouche.sub.mod → escarmouche.user._helper",
+                     "escarmouche.sub.mod → escarmouche._inner"]

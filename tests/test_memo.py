@@ -1,4 +1,4 @@
-"""The engine's one bounded memo (``escarmouche._memo.Memo``): an answer is read back only
+"""The engine's one bounded memo (``escarmouche.memo.Memo``): an answer is read back only
 for its own key and its own owner (by identity), never after its source table was
 replaced, never beyond the bound, and ``None`` is never kept."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche._memo import Memo
+from escarmouche.memo import Memo
 from escarmouche.systems.d20.rules import Rules
 
 

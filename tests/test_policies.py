@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from escarmouche import Combatant
-from escarmouche._rng import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.errors import EscarmoucheError, ParameterError
 from escarmouche.policies import (
@@ -25,6 +24,7 @@ from escarmouche.policies import (
     register_policy,
     resolve_policies,
 )
+from escarmouche.rng import ScriptedRolls
 from escarmouche.systems.base import Move
 from escarmouche.systems.d12.odds import best_critical_option
 from escarmouche.systems.d12.rules import CRITICAL_OPTIONS

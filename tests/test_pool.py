@@ -18,9 +18,9 @@ from escarmouche_widgets._pool import Run, pooled_steps
 from escarmouche import simulation as sim
 from escarmouche.roster import example_rosters, load_roster
 from escarmouche.simulation.sequential import (
-    _play_batch,
     batch_from_json,
     job_json,
+    play_batch,
     play_batch_json,
 )
 
@@ -60,7 +60,7 @@ def _run(precision: float | None, n: int) -> sim.CompareRun:
 def _one_worker(run: sim.CompareRun) -> list[sim.Comparison]:
     out = []
     for job in run.jobs:
-        out.append(run.add(_play_batch(job)))
+        out.append(run.add(play_batch(job)))
         if run.over:
             break
     return out
@@ -106,7 +106,7 @@ def test_closing_the_steps_drops_the_batches_not_started() -> None:
 def test_a_batch_survives_its_trip_through_json() -> None:
     rosters = tuple(load_roster(example_rosters()["d20-escarmouche"]) for _ in range(2))
     job = sim._Job(rosters, 9, 40, 90, None, 50)
-    assert batch_from_json(play_batch_json(job_json(job))) == _play_batch(job)
+    assert batch_from_json(play_batch_json(job_json(job))) == play_batch(job)
 
 
 def test_a_balance_on_the_pool_is_the_balance_of_one_worker() -> None:

@@ -37,7 +37,7 @@ from escarmouche.simulation.precision import (
     precise_enough,
     wald_half,
 )
-from escarmouche.simulation.sequential import _play_batch, default_processes, run_batches
+from escarmouche.simulation.sequential import default_processes, play_batch, run_batches
 
 
 def _plain(text: str) -> str:
@@ -216,7 +216,7 @@ def test_run_batches_stopping_point_does_not_depend_on_processes(duel: object) -
     assert runs[0] == runs[1]
     # and the paired counts are those of the fights, one by one
     batch = sim.runner._Job((duel, variant), 0, 0, 150, None, 50)
-    assert _play_batch(batch)[1][0] == runs[0][1][0]
+    assert play_batch(batch)[1][0] == runs[0][1][0]
 
 
 def test_default_processes() -> None:

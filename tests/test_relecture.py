@@ -323,7 +323,7 @@ def test_r5_every_ruling_box_ends_at_the_table() -> None:
     assert not bad, "\n".join(bad)
 
 
-#: rulings the issue found stated as rule text: the words that now sit in a box
+#: rulings found stated as rule text (spec/RELECTURE.md): the words that now sit in a box
 BOXED = [
     # spec/relecture-journal.md: the d100 surprised's defence, stated by the demo and the comparison
     ("demos/surprise.md", "ne puissent pas non plus parer ni esquiver"),

@@ -12,7 +12,7 @@ from typing import Any
 import fastjsonschema
 import pytest
 
-from escarmouche import _schema, roster, savefile
+from escarmouche import filecheck, roster, savefile
 from escarmouche.editions import data as editions_data
 from escarmouche.editions import load_edition, parse_edition
 from escarmouche.errors import RosterError, SaveError
@@ -25,23 +25,23 @@ EDITION = {"format": 1, "number": 2, "date": "2027-01-15", "summary": "Résumé.
 
 def test_schemas_load_and_compile_once() -> None:
     """The public names of the three readers are the one cached schema each."""
-    assert savefile.schema() is _schema.load("save-1")
-    assert roster.roster_schema() is _schema.load("roster-1")
-    assert editions_data.schema() is _schema.load("edition-1")
-    assert _schema.validator("roster-1") is _schema.validator("roster-1")
-    assert roster.line_map is _schema.line_map and roster.toml_problem is _schema.toml_problem
+    assert savefile.schema() is filecheck.load("save-1")
+    assert roster.roster_schema() is filecheck.load("roster-1")
+    assert editions_data.schema() is filecheck.load("edition-1")
+    assert filecheck.validator("roster-1") is filecheck.validator("roster-1")
+    assert roster.line_map is filecheck.line_map and roster.toml_problem is filecheck.toml_problem
 
 
 def test_a_valid_document_has_no_problem() -> None:
-    assert _schema.validate("roster-1", tomllib.loads(DUEL)) is None
-    assert _schema.validate("edition-1", EDITION) is None
+    assert filecheck.validate("roster-1", tomllib.loads(DUEL)) is None
+    assert filecheck.validate("edition-1", EDITION) is None
 
 
 def _reason(schema: dict[str, Any], value: object) -> str:
     try:
         fastjsonschema.compile(schema)(value)
     except fastjsonschema.JsonSchemaValueException as err:
-        return _schema.reason(err)
+        return filecheck.reason(err)
     raise AssertionError("valid")
 
 
@@ -74,16 +74,16 @@ def test_a_fault_names_its_path_and_line() -> None:
     """An unknown key is the place of the fault (its own line); a missing one points to
     its table's line."""
     text = DUEL.replace('titre = "', 'couleur = "rouge"\ntitre = "', 1)
-    lines = _schema.line_map(text)
-    problem = _schema.validate("roster-1", tomllib.loads(text), lines=lines)
+    lines = filecheck.line_map(text)
+    problem = filecheck.validate("roster-1", tomllib.loads(text), lines=lines)
     assert problem is not None
     assert (problem.path, problem.reason, problem.line) == (
         "couleur", "champ inconnu", lines["couleur"])
     data = tomllib.loads(DUEL)
     del data["camps"][1]["nom"]
-    problem = _schema.validate("roster-1", data, lines=_schema.line_map(DUEL))
+    problem = filecheck.validate("roster-1", data, lines=filecheck.line_map(DUEL))
     assert problem is not None and problem.path == "camps[1]"
-    assert problem.line == _schema.line_map(DUEL)["camps[1]"]
+    assert problem.line == filecheck.line_map(DUEL)["camps[1]"]
     assert problem.message("CORE-ERR", source="duel.toml") == (
         f"duel.toml, ligne {problem.line}, champ « camps[1] » : il manque le champ « nom » "
         "(CORE-ERR).")

@@ -228,7 +228,7 @@ def test_turn_plan_from_the_memo_is_the_plan_made_afresh_d20_act_1(
         turns: list[tuple[list[str], int, int]]) -> None:
     """D20-ACT-1..3: questions asked one after another (the memos fill up, with several
     equal rule sets) are answered as the same questions asked with empty memos."""
-    from escarmouche._memo import Memo
+    from escarmouche.memo import Memo
 
     for actions, points, r in turns:
         rules = _D20_RULES[r]

@@ -1,4 +1,4 @@
-"""The tracker's own save (issue 27: files users keep have a versioned JSON Schema): the
+"""The tracker's own save (files users keep have a versioned JSON Schema, CORE-LOG): the
 fight, its undo history, the fighters hidden from the players and the « caché » steps,
 checked against the published ``suivi-2.schema.json`` on import (format 1 still read); a
 damaged one is refused in French and the fight on screen is kept. Rule IDs: CORE-LOG
@@ -13,7 +13,7 @@ import pytest
 from escarmouche_widgets._table import load_tracker_save, load_tracker_save_steps, tracker_save
 from escarmouche_widgets._tracker_model import HideSteps
 
-from escarmouche import Combatant, _schema
+from escarmouche import Combatant, filecheck
 from escarmouche.encounter import Encounter
 from escarmouche.errors import SaveError
 from escarmouche.history import History
@@ -39,7 +39,7 @@ def test_the_tracker_save_follows_its_published_schema_core_log() -> None:
     text = tracker_save(enc, history, {"Grolk"})
     data = json.loads(text)
     assert data["suivi"] == 2
-    assert _schema.validate("suivi-2", data) is None
+    assert filecheck.validate("suivi-2", data) is None
     back, steps, hidden = load_tracker_save(text)
     assert back.state.to_json() == enc.state.to_json()
     assert steps.to_json() == history.to_json() and hidden == {"Grolk"}
@@ -69,14 +69,14 @@ def test_a_damaged_tracker_save_is_refused_in_french_core_log(change: dict[str, 
 
 
 def test_the_save_keeps_the_cache_steps_so_annuler_works_after_a_reload_core_log() -> None:
-    """CORE-LOG (issue 45): the « caché » steps travel in the save (``masquages``): read
+    """CORE-LOG: the « caché » steps travel in the save (``masquages``): read
     back, « Annuler » takes the last toggle back first, then the fight's own step, in
     the order they were made."""
     enc, history = _fight()
     steps, hidden = HideSteps(), {"Grolk"}
     steps.record(history, "Grolk", True)
     text = tracker_save(enc, history, hidden, steps)
-    assert _schema.validate("suivi-2", json.loads(text)) is None
+    assert filecheck.validate("suivi-2", json.loads(text)) is None
     _, back_history, back_hidden, back_steps = load_tracker_save_steps(text)
     assert back_hidden == {"Grolk"}
     assert back_steps.undo_label(back_history) == "Caché aux joueurs\u00a0: Grolk"
@@ -94,7 +94,7 @@ def test_a_save_of_format_1_is_still_read_core_log() -> None:
     data = json.loads(tracker_save(enc, history, {"Grolk"}))
     data["suivi"] = 1
     del data["masquages"]
-    assert _schema.validate("suivi-1", data) is None
+    assert filecheck.validate("suivi-1", data) is None
     back, back_history, hidden, steps = load_tracker_save_steps(json.dumps(data))
     assert back.state.to_json() == enc.state.to_json() and hidden == {"Grolk"}
     assert steps.done == [] and back_history.to_json() == history.to_json()

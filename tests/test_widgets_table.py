@@ -1,4 +1,4 @@
-"""The tracker at the table (issue 27): rows with − / +, the target list without the
+"""The tracker at the table: rows with − / +, the target list without the
 actor, one-tap defence (D100-PARRY-1), the systems' effect presets, undo and redo of
 any step (a finished fight reopened, across a save and a reload), the player view."""
 
@@ -117,7 +117,7 @@ def test_no_fight_no_player_view() -> None:
 
 
 def test_d100_parry_by_taps_and_presets_per_system() -> None:
-    """Issue 45: the standard attack and the first standing enemy preselected, the
+    """The standard attack and the first standing enemy preselected, the
     defence back to « aucune » after each step and offering only what the target may
     do (D100-PARRY-1, D100-PARRY-2, D100-DODGE-1)."""
     tracker = CombatTracker("d100", seed=3)

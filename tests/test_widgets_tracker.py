@@ -68,7 +68,7 @@ def test_too_few_manual_dice_keeps_the_previous_fight(tracker: CombatTracker) ->
     shown = tracker.status.value
     tracker.dice.manual.value = True
     tracker.dice.dice.value = "3"
-    tracker.start_button.click()  # a fight under way: asked first (issue 45)
+    tracker.start_button.click()  # a fight under way: asked first
     assert tracker.encounter is before and tracker.confirm.layout.display == ""
     tracker.confirm_yes.click()
     assert "plus aucun résultat prévu pour le jet n° 2" in tracker.error_text

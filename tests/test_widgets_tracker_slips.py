@@ -1,4 +1,4 @@
-"""The GM in a hurry (issue 45), through the tracker's Python API: two taps a turn,
+"""The GM in a hurry, through the tracker's Python API: two taps a turn,
 nothing lost by a slip.
 
 - the standard attack and the first standing enemy preselected: at most 3 taps an

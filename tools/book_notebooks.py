@@ -55,7 +55,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from escarmouche.cli._french import FrenchParser, parse_args
+from escarmouche.cli.french import FrenchParser, parse_args
 from escarmouche.text.fmt import plural
 
 ROOT = Path(__file__).resolve().parent.parent

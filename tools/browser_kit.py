@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
-from escarmouche.cli._french import FrenchParser, parse_args
+from escarmouche.cli.french import FrenchParser, parse_args
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"

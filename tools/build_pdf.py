@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
-from escarmouche.cli._french import FrenchParser, parse_args
+from escarmouche.cli.french import FrenchParser, parse_args
 from tools.browser_kit import SITE, SiteServer, launch_chromium
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from escarmouche.cli._french import FrenchParser, parse_args
+from escarmouche.cli.french import FrenchParser, parse_args
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"

@@ -1,9 +1,10 @@
 """Count the GM's taps for two rounds of a 4-fighter d100 fight in the tracker
 (book_src/demos/suivi-combat.md).
 
-The GM of the issue's trial: each fighter, on its turn, makes a standard attack on the
-first standing enemy, the defender opposing its best defence (a prepared parry, else a
-dodge, else none: the engine's own choice, ``best_defence``), then « Au suivant ». The
+The GM of the trial (``tests/test_widgets_tracker_slips.py`` holds its result): each
+fighter, on its turn, makes a standard attack on the first standing enemy, the defender
+opposing its best defence (a prepared parry, else a dodge, else none: the engine's own
+choice, ``best_defence``), then « Au suivant ». The
 tracker is driven through its Python API, and each control the GM has to change costs
 what it costs on a phone: a list 2 taps (open, choose), a one-tap button 1, « Agir » and
 « Au suivant » 1 each. Run against any version of the tracker (same control names):
@@ -25,13 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))
 
-#: the issue's fight: the d100 example group and a fourth fighter
+#: the trial's fight: the d100 example group and a fourth fighter
 FOURTH = ("Vex", "monstres", "CC=35, CT=30, F=30, E=35, Ag=40, M=4, B=10")
 
 
 def count(rounds: int = 2, seed: int = 3) -> dict[str, Any]:
-    from escarmouche_widgets._parse import RosterRow
-    from escarmouche_widgets._tracker_views import example_rows
+    from escarmouche_widgets.session import RosterRow, example_rows
     from escarmouche_widgets.tracker import CombatTracker
 
     from escarmouche.state import Ctx

@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from escarmouche.cli._french import FrenchParser, integer, parse_args
+from escarmouche.cli.french import FrenchParser, integer, parse_args
 from tools.editions.workflow import pdf_name
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "widgets")]
 
-from escarmouche.cli._french import FrenchParser, parse_args  # noqa: E402
+from escarmouche.cli.french import FrenchParser, parse_args  # noqa: E402
 from tests.fuzz_targets import HANG_SECONDS, all_targets, run_all  # noqa: E402
 
 

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from escarmouche import systems
-from escarmouche.cli._french import FrenchParser, parse_args
+from escarmouche.cli.french import FrenchParser, parse_args
 from escarmouche.options import another_value
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,7 +17,7 @@ import unicodedata
 from pathlib import Path
 
 from escarmouche import systems as registry
-from escarmouche.cli._french import FrenchParser, parse_args
+from escarmouche.cli.french import FrenchParser, parse_args
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "book" / "index-joueur.md"

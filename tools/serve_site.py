@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from escarmouche.cli._french import FrenchParser, parse_args
+from escarmouche.cli.french import FrenchParser, parse_args
 from tools.browser_kit import SITE, SiteServer
 
 PLAYERS_PAGE = "_static/escarmouche-joueurs.html"

@@ -160,8 +160,10 @@ def add_bar(app: Sphinx, doctree: nodes.document) -> None:
 
 
 #: the parts of live.js (book/_static/live/), loaded just before it: each registers a
-#: factory that live.js calls with the page's context
-LIVE_PARTS = ("live-bridge.js", "live-cells.js", "live-tracker.js", "live-steps.js")
+#: factory that live.js calls with the page's context (the bar's status, the comm
+#: bridge, the cells, the tracker's autosave, one tap one step)
+LIVE_PARTS = ("live-status.js", "live-bridge.js", "live-cells.js", "live-tracker.js",
+              "live-steps.js")
 
 #: The page's spare worker, made as soon as the parser reaches the page's scripts (an
 #: inline script, once the stylesheet is in): it starts its thread and imports Pyodide's
@@ -201,7 +203,8 @@ def add_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str,
     # live.js's parts, each a factory it calls (in the order live.js runs them: deferred
     # scripts run in document order, so they are registered before live.js runs)
     for rank, part in enumerate(LIVE_PARTS):
-        app.add_js_file(f"live/{part}", priority=96 + rank, fetchpriority="high")
+        app.add_js_file(f"live/{part}", priority=100 - len(LIVE_PARTS) + rank,
+                        fetchpriority="high")
     app.add_js_file("live/live.js", priority=100, fetchpriority="high", **{
         "data-live-pyodide": config["pyodide"],
         "data-live-packages": ",".join(config["packages"]),

@@ -19,8 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-from escarmouche import _check
-from escarmouche._rng import RecordingRng, Rng, rng_state, set_rng_state
+from escarmouche import checks
 from escarmouche.errors import (
     EscarmoucheError,
     IllegalActionError,
@@ -38,6 +37,7 @@ from escarmouche.model import (
     check_roster,
 )
 from escarmouche.render.table import Text
+from escarmouche.rng import RecordingRng, Rng, rng_state, set_rng_state
 from escarmouche.savefile import parse_json, validate_save
 from escarmouche.state import (
     CONDITIONS,
@@ -362,7 +362,7 @@ class Encounter:
                     field="combat", value="commencé", rule="CORE-ERR",
                 )
             for key, value in options.items():
-                _check.plain_value(key, value, "CORE-ERR")
+                checks.plain_value(key, value, "CORE-ERR")
             unknown = sorted(set(options) - set(self._system.start_options))
             if unknown:
                 offered = self._system.start_options
@@ -422,8 +422,8 @@ class Encounter:
         """A GM adjustment of a track (damage or healing typed by hand)."""
 
         def op(ctx: Ctx[Any]) -> None:
-            _check.integer("variation", delta, lo=-100_000, hi=100_000, rule="CORE-ERR")
-            _check.text("raison", reason, "CORE-ERR")
+            checks.integer("variation", delta, lo=-100_000, hi=100_000, rule="CORE-ERR")
+            checks.text("raison", reason, "CORE-ERR")
             value = ctx.change_track(name, track, delta)
             ctx.emit(
                 "ajustement", f"{name} : {signed(delta)} {track} ({reason}) ; reste {value}.",
@@ -478,7 +478,7 @@ class Encounter:
         """
         from escarmouche.policies import resolve_policies, tactics_rng_for
 
-        _check.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
+        checks.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
         sides = list(dict.fromkeys(f.side for f in self.state.fighters.values()))
         policies = resolve_policies(self._system.name, sides, policy)
         if self.state.fast and tactics_rng is not None:

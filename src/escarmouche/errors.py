@@ -16,7 +16,7 @@ subclass per *kind* of refusal, the same in every system:
 :class:`RosterError`          a roster file that cannot be played (line and field named)
 ============================  ===============================================================
 
-Raise them through :func:`invalid` (or the validators of :mod:`escarmouche._check`), so
+Raise them through :func:`invalid` (or the validators of :mod:`escarmouche.checks`), so
 that every message is the same French sentence, one colon, the field named by its French
 label and the value said once: « Valeur −3 refusée pour « blessures » : un nombre entier
 entre 0 et 1 000 est attendu (D100-ATK-3). »

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.text.typo import typographie
 
@@ -33,9 +33,20 @@ __all__ = [
     "Json",
     "Timing",
     "check_roster",
+    "jsonable",
 ]
 
 Json = Any  # a JSON-compatible value (dict/list/str/int/float/bool/None)
+
+
+def jsonable(value: object) -> Json:
+    """``json.dumps``'s ``default=`` for the engine's values: an object's ``to_json()``
+    when it has one, else its text (rules tables of objects, dates)."""
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        result: Json = to_json()
+        return result
+    return str(value)
 
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
 STAT_MIN = -1000
@@ -130,8 +141,8 @@ class Combatant:
     traits: AbstractSet[str] = frozenset()
 
     def __post_init__(self) -> None:
-        _check.text("nom", self.name, "CORE-ERR", max_len=NAME_MAX)
-        _check.text("camp", self.side, "CORE-ERR", max_len=NAME_MAX)
+        checks.text("nom", self.name, "CORE-ERR", max_len=NAME_MAX)
+        checks.text("camp", self.side, "CORE-ERR", max_len=NAME_MAX)
         who = f"« {self.name} »"
         if isinstance(self.stats, str) or not isinstance(self.stats, Mapping):
             raise invalid("caractéristiques", self.stats, "CORE-ERR",
@@ -139,13 +150,13 @@ class Combatant:
         if len(self.stats) > 100:
             raise invalid("caractéristiques", len(self.stats), "CORE-ERR", "au plus 100")
         for key, value in self.stats.items():
-            _check.text("caractéristique", key, "CORE-ERR", max_len=40)
-            _check.integer(key, value, lo=STAT_MIN, hi=STAT_MAX, rule="CORE-ERR", who=who)
+            checks.text("caractéristique", key, "CORE-ERR", max_len=40)
+            checks.integer(key, value, lo=STAT_MIN, hi=STAT_MAX, rule="CORE-ERR", who=who)
         object.__setattr__(self, "stats", FrozenMap(self.stats))
         object.__setattr__(self, "skills",
-                           _check.identifiers("compétences", self.skills, "CORE-ERR", who=who))
+                           checks.identifiers("compétences", self.skills, "CORE-ERR", who=who))
         object.__setattr__(self, "traits",
-                           _check.identifiers("traits", self.traits, "CORE-ERR", who=who))
+                           checks.identifiers("traits", self.traits, "CORE-ERR", who=who))
 
     def stat(self, key: str, default: int | None = None) -> int:
         """The stat ``key``, or ``default``; raises a French error when it is missing."""
@@ -273,38 +284,38 @@ class Effect:
     data: Mapping[str, int] = field(default_factory=FrozenMap)
 
     def __post_init__(self) -> None:
-        _check.text("effet", self.name, "CORE-ERR", max_len=200)
+        checks.text("effet", self.name, "CORE-ERR", max_len=200)
         who = f"l’effet « {self.name} »"
         if not isinstance(self.id, str) or len(self.id) > 40:
             raise invalid("id", self.id, "CORE-ERR", f"un texte court est attendu pour {who}")
-        timing = _check.choice("moment", self.timing, [t.value for t in Timing], "CORE-ERR",
+        timing = checks.choice("moment", self.timing, [t.value for t in Timing], "CORE-ERR",
                                labels={t.value: TIMING_LABELS[t] for t in Timing})
         object.__setattr__(self, "timing", Timing(timing))
         for label, named in (("porteur", self.bearer), ("jusqu’au tour de", self.until_turn_of)):
             if named is not None:
-                _check.text(label, named, "CORE-ERR", max_len=NAME_MAX)
+                checks.text(label, named, "CORE-ERR", max_len=NAME_MAX)
         if self.remaining is not None:
-            _check.integer("durée", self.remaining, lo=1, hi=10_000, rule="CORE-ERR", who=who)
+            checks.integer("durée", self.remaining, lo=1, hi=10_000, rule="CORE-ERR", who=who)
         if self.timing is Timing.UNTIL_NEXT_TURN_OF and not self.until_turn_of:
             raise invalid("jusqu’au tour de", self.until_turn_of, "CORE-ERR",
                           f"{who} dure « jusqu’au prochain tour de » quelqu’un : nommez ce "
                           "combattant")
-        _check.identifiers("type", [self.kind], "CORE-ERR", who=who)
-        _check.flag("fin sur sauvegarde", self.save_ends, "CORE-ERR")
+        checks.identifiers("type", [self.kind], "CORE-ERR", who=who)
+        checks.flag("fin sur sauvegarde", self.save_ends, "CORE-ERR")
         for label, table in (("par tour", self.per_tick), ("données", self.data)):
-            _check.mapping(label, table, "CORE-ERR", max_len=100)
+            checks.mapping(label, table, "CORE-ERR", max_len=100)
             for key, value in table.items():
-                _check.text(label, key, "CORE-ERR", max_len=40)
-                _check.integer(f"{label} {key}", value, lo=-100_000, hi=100_000,
+                checks.text(label, key, "CORE-ERR", max_len=40)
+                checks.integer(f"{label} {key}", value, lo=-100_000, hi=100_000,
                                rule="CORE-ERR", who=who)
         if isinstance(self.keywords, str) or not isinstance(self.keywords, AbstractSet | list
                                                              | tuple):
             raise invalid("mots-clés", self.keywords, "CORE-ERR",
                           f"un ensemble de mots est attendu pour {who}")
         for word in self.keywords:
-            _check.text("mot-clé", word, "CORE-ERR", max_len=60)
+            checks.text("mot-clé", word, "CORE-ERR", max_len=60)
         if self.source is not None:
-            _check.text("source", self.source, "CORE-ERR", max_len=NAME_MAX)
+            checks.text("source", self.source, "CORE-ERR", max_len=NAME_MAX)
         object.__setattr__(self, "per_tick", FrozenMap(self.per_tick))
         object.__setattr__(self, "data", FrozenMap(self.data))
         object.__setattr__(self, "keywords", frozenset(self.keywords))

@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import HIDDEN, EscarmoucheError, ParameterError, invalid
 from escarmouche.text.fmt import join, number, quote
 
@@ -131,7 +131,7 @@ class Option:
         default = self.default
         if isinstance(default, bool):
             return "bool"
-        if _check.is_int(default) or (default is None and self.lo is not None):
+        if checks.is_int(default) or (default is None and self.lo is not None):
             return "int"
         if isinstance(default, str):
             return "text"
@@ -168,9 +168,9 @@ class Option:
                 raise invalid(self.name, value, self.rule,
                               f"à choisir parmi {join(shown, last='ou')}", label=self.label)
         elif isinstance(self.default, bool):
-            _check.flag(self.name, value, self.rule, label=self.label)
+            checks.flag(self.name, value, self.rule, label=self.label)
         elif self.lo is not None and self.hi is not None:
-            _check.integer(self.name, value, lo=self.lo, hi=self.hi, rule=self.rule,
+            checks.integer(self.name, value, lo=self.lo, hi=self.hi, rule=self.rule,
                            label=self.label)
         if self.check is not None:
             try:
@@ -195,8 +195,8 @@ class Option:
             return None
         if isinstance(default, bool):
             ok, what = isinstance(value, bool), "oui ou non (true ou false) est attendu"
-        elif _check.is_int(default) or (default is None and self.lo is not None):
-            ok, what = _check.is_int(value), "un nombre entier est attendu"
+        elif checks.is_int(default) or (default is None and self.lo is not None):
+            ok, what = checks.is_int(value), "un nombre entier est attendu"
         elif isinstance(default, str):
             ok, what = isinstance(value, str), "un texte est attendu"
         elif isinstance(default, tuple | frozenset):

@@ -8,7 +8,7 @@ in four steps, and nothing runs unless all pass (CORE-ERR):
    library's ``tomllib`` (a syntax error names its line and column, in French);
 2. **the shape**: the published, versioned JSON Schema
    (``escarmouche/schemas/roster-1.schema.json``, :func:`roster_schema`), checked with
-   fastjsonschema like the saves and the edition files (:mod:`escarmouche._schema`);
+   fastjsonschema like the saves and the edition files (:mod:`escarmouche.filecheck`);
 3. **the meaning**: the system exists, the French option keys are those its ``Rules``
    fields declare (:mod:`escarmouche.options`), the policies are registered, each
    combatant is a valid
@@ -63,11 +63,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from escarmouche import _schema
-from escarmouche._schema import line_map as line_map
-from escarmouche._schema import toml_problem as toml_problem
+from escarmouche import filecheck
 from escarmouche.encounter import Encounter, EndCondition
 from escarmouche.errors import EscarmoucheError, RosterError, os_reason, sentence, shown
+from escarmouche.filecheck import line_map as line_map
+from escarmouche.filecheck import toml_problem as toml_problem
 from escarmouche.model import Combatant
 from escarmouche.policies import POLICIES
 from escarmouche.systems import available
@@ -96,7 +96,7 @@ _COMBATANT_START_KEYS = ("arme", "arme_secondaire", "position")
 
 def roster_schema() -> dict[str, Any]:
     """The published JSON Schema of the roster format (draft-07)."""
-    return _schema.load("roster-1")
+    return filecheck.load("roster-1")
 
 
 @dataclass(frozen=True)
@@ -171,14 +171,14 @@ class Roster:
         return self.with_rules(rules)
 
 
-# -- errors that name the line (line_map, the line of each key: escarmouche._schema) -----
+# -- errors that name the line (line_map, the line of each key: escarmouche.filecheck) -----
 
 
 def _error(source: str, lines: Mapping[str, int], path: str, message: str,
            rule: str = "CORE-ERR", value: object = None) -> RosterError:
-    line = _schema.line_of(lines, path)
+    line = filecheck.line_of(lines, path)
     # « fichier, ligne N, champ « x », valeur V : pourquoi (RÈGLE). »: one colon
-    return RosterError(_schema.located(source, line, path, message, rule), field=path or None,
+    return RosterError(filecheck.located(source, line, path, message, rule), field=path or None,
                        value=value, rule=rule, line=line)
 
 
@@ -187,7 +187,7 @@ def _wrapped(source: str, lines: Mapping[str, int], path: str, err: EscarmoucheE
     """An engine refusal (a sentence) met while reading ``path``: the file, the line and
     the path come first, as a sentence of their own; the refusal names the field by its
     label (an option's, ``key`` being its French key in the file)."""
-    line = _schema.line_of(lines, path)
+    line = filecheck.line_of(lines, path)
     where = f"{source}, ligne {line}" if line is not None else source
     return RosterError(f"{where}, champ « {path} ». {sentence(str(err))}", field=path,
                        value=err.value, rule=err.rule or "CORE-ERR", line=line)
@@ -209,7 +209,7 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         line, _, _ = toml_problem(err)
-        raise RosterError(_schema.toml_message(source, err, "CORE-ERR"), field="toml",
+        raise RosterError(filecheck.toml_message(source, err, "CORE-ERR"), field="toml",
                           rule="CORE-ERR", line=line) from None
     except RecursionError:
         raise RosterError(f"{source} : texte TOML imbriqué trop profondément (CORE-ERR).",
@@ -219,7 +219,7 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
         raise _error(source, lines, "version",
                      f"{shown(data['version'])} : version de fichier inconnue (ce moteur lit la "
                      f"version {FORMAT})")
-    problem = _schema.validate("roster-1", data, lines=lines)
+    problem = filecheck.validate("roster-1", data, lines=lines)
     if problem is not None:
         raise _error(source, lines, problem.path, problem.reason, value=problem.value)
     roster = _build(data, source, lines)

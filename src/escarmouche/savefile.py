@@ -10,7 +10,7 @@ A save is checked in three steps before anything is loaded (CORE-LOG, CORE-ERR):
    no dependency, already in the book's toolchain (nbformat uses it) and loadable in
    Pyodide offline, where ``jsonschema`` ≥ 4.18 needs the compiled ``rpds-py``; the
    loading, the checking and the French messages are shared with the roster and
-   edition files (:mod:`escarmouche._schema`);
+   edition files (:mod:`escarmouche.filecheck`);
 3. **the consistency** (:func:`check_consistency`): names, activation order, cursor and
    effects refer to fighters that exist; then the system checks its options.
 
@@ -33,7 +33,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from escarmouche import _schema
+from escarmouche import filecheck
 from escarmouche.errors import SaveError, field_label
 from escarmouche.model import Json
 from escarmouche.text.fmt import number, quote
@@ -65,7 +65,7 @@ def _fail(path: str, why: str, rule: str = "CORE-LOG") -> SaveError:
     where = path or "sauvegarde"
     if not path:
         return _json_error("sauvegarde", why, rule)
-    return SaveError(_schema.said("Sauvegarde", where, why, rule), field=where, value=None,
+    return SaveError(filecheck.said("Sauvegarde", where, why, rule), field=where, value=None,
                      rule=rule)
 
 
@@ -164,15 +164,15 @@ def _check_text(text: str, what: str) -> None:
 
 def schema() -> dict[str, Any]:
     """The published JSON Schema of the save format (draft-07)."""
-    return _schema.load("save-1")
+    return filecheck.load("save-1")
 
 
 def validate_save(data: Json) -> dict[str, Json]:
     """Check a parsed save against the schema, then its consistency; return it."""
     if isinstance(data, dict) and "format" in data and data["format"] != FORMAT:
-        raise _fail("format", f"{_schema.shown(data['format'])} : format de sauvegarde "
+        raise _fail("format", f"{filecheck.shown(data['format'])} : format de sauvegarde "
                               f"inconnu (ce moteur lit le format {FORMAT})")
-    problem = _schema.validate("save-1", data)
+    problem = filecheck.validate("save-1", data)
     if problem is not None:
         raise SaveError(problem.message("CORE-LOG", root="sauvegarde"),
                         field=problem.path or "sauvegarde", value=problem.value,

@@ -52,10 +52,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from escarmouche import _check
-from escarmouche._memo import Memo
-from escarmouche._rng import RecordingRng, Rng
+from escarmouche import checks
 from escarmouche.errors import SaveError, invalid
+from escarmouche.memo import Memo
 from escarmouche.model import (
     Combatant,
     DieRecord,
@@ -65,6 +64,7 @@ from escarmouche.model import (
     Timing,
     timing_label,
 )
+from escarmouche.rng import RecordingRng, Rng
 from escarmouche.text.fmt import de, join, plural
 from escarmouche.text.typo import typographie
 
@@ -194,13 +194,13 @@ class EndCondition:
     label: str = ""
 
     def __post_init__(self) -> None:
-        _check.choice("condition", self.kind, sorted(CONDITIONS), "CORE-END-1")
-        _check.text("issue", self.outcome, "CORE-END-1", max_len=200)
+        checks.choice("condition", self.kind, sorted(CONDITIONS), "CORE-END-1")
+        checks.text("issue", self.outcome, "CORE-END-1", max_len=200)
         for label, value in (("camp", self.side), ("nom", self.name)):
             if value is not None:
-                _check.text(label, value, "CORE-END-1", max_len=100)
+                checks.text(label, value, "CORE-END-1", max_len=100)
         if self.turns is not None:
-            _check.integer("tours", self.turns, lo=1, hi=100_000, rule="CORE-END-1")
+            checks.integer("tours", self.turns, lo=1, hi=100_000, rule="CORE-END-1")
         if not isinstance(self.label, str) or len(self.label) > 200:
             raise invalid("libellé", self.label, "CORE-END-1", "un texte court est attendu")
         needed = {"camp_hors_combat": ("camp", self.side), "camp_en_fuite": ("camp", self.side),
@@ -334,7 +334,7 @@ def parsed(value: object, parse: Callable[[Any], T]) -> T:
     or activation (an initiative; a copy of the state, a draft, shares such a value rather
     than copying it, so it stays parsed), or a frozen object asked the same questions
     again and again (a combatant's stats, a rule set's action list). The engine's memo
-    by identity (:class:`~escarmouche._memo.Memo`, bounded); one ``parse`` per value:
+    by identity (:class:`~escarmouche.memo.Memo`, bounded); one ``parse`` per value:
     the answer is kept by the value alone.
 
     >>> calls = []

@@ -1,6 +1,6 @@
 """The actions of « Jouet »: the catalogue (one :class:`ActionSpec` each, documented) and
 one resolver per action. Resolvers check their parameters with the shared validators
-(:mod:`escarmouche._check`), draw their dice through ``ctx.rng`` (recorded in the log)
+(:mod:`escarmouche.checks`), draw their dice through ``ctx.rng`` (recorded in the log)
 and call the pure functions of the rules."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.state import Ctx
 from escarmouche.systems.base import ActionSpec, Resolver
@@ -34,7 +34,7 @@ def resolve_strike(damage_roll: int, rules: Rules = DEFAULT_RULES) -> Strike:
     >>> resolve_strike(4).damage
     4
     """
-    roll = _check.die("dé de dégâts", damage_roll, rules.faces, "JOUET-ATK-1")
+    roll = checks.die("dé de dégâts", damage_roll, rules.faces, "JOUET-ATK-1")
     return Strike(roll, roll)
 
 
@@ -50,7 +50,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
 def frapper(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]) -> None:
     """JOUET-ATK-1: one blow per activation, on a standing enemy."""
     enemies = [f.name for f in ctx.enemies(actor)]
-    target = _check.name_in("cible", params["cible"], enemies, "JOUET-ATK-1",
+    target = checks.name_in("cible", params["cible"], enemies, "JOUET-ATK-1",
                             what="ennemi debout")
     if ctx.state.system_state.get("a_frappe") == actor:
         raise invalid("action", "frapper", "JOUET-ATK-1",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from escarmouche import _check
-from escarmouche._rng import Rng
+from escarmouche import checks
 from escarmouche.model import Combatant, check_roster
+from escarmouche.rng import Rng
 from tests.toy_system.rules import INITIATIVE_DIE
 
 __all__ = ["Initiative", "order_by_initiative", "resolve_initiative", "roll_initiative"]
@@ -45,8 +45,8 @@ def resolve_initiative(combatants: Sequence[Combatant], rolls: Sequence[int]) ->
     ('B', 'A')
     """
     roster = check_roster(combatants, rule="JOUET-INIT-1", non_empty=True)
-    _check.sequence("dés", rolls, "JOUET-INIT-1", min_len=len(roster), max_len=len(roster))
-    dice = [_check.die("dé", r, INITIATIVE_DIE, "JOUET-INIT-1", who=c.name)
+    checks.sequence("dés", rolls, "JOUET-INIT-1", min_len=len(roster), max_len=len(roster))
+    dice = [checks.die("dé", r, INITIATIVE_DIE, "JOUET-INIT-1", who=c.name)
             for c, r in zip(roster, rolls, strict=True)]
     scores, order = order_by_initiative([c.stat("init", 0) for c in roster], dice)
     names = [c.name for c in roster]

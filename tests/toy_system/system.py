@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant
 from escarmouche.odds import OddsTable
@@ -68,14 +68,14 @@ class ToySystem(System[Rules]):
         if not state.started:
             return
         names = list(state.fighters)
-        order = _check.sequence("system_state.ordre", state.system_state.get("ordre"),
+        order = checks.sequence("system_state.ordre", state.system_state.get("ordre"),
                                 "JOUET-INIT-1", min_len=len(names), max_len=len(names))
         if sorted(map(str, order)) != sorted(names):
             raise invalid("system_state.ordre", "…", "JOUET-INIT-1",
                           "l’ordre doit nommer chaque combattant une fois")
         struck = state.system_state.get("a_frappe")
         if struck is not None:
-            _check.name_in("system_state.a_frappe", struck, names, "JOUET-ATK-1")
+            checks.name_in("system_state.a_frappe", struck, names, "JOUET-ATK-1")
 
     def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
         order = ctx.state.system_state["ordre"]

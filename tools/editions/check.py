@@ -35,7 +35,7 @@ import json
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
-from escarmouche import _schema
+from escarmouche import filecheck
 from escarmouche.editions.data import (
     FLAGS,
     NONE_WORD,
@@ -67,7 +67,7 @@ def known_rules(root: Path) -> set[str] | None:
 def _fault(source: str, lines: Mapping[str, int], field: str, value: object,
            why: str) -> SaveError:
     plain = invalid(field, value, "CORE-ERR", why, kind=SaveError)
-    line = _schema.line_of(lines, field)
+    line = filecheck.line_of(lines, field)
     where = f"{source}, ligne {line}" if line is not None else source
     return SaveError(f"{where} — {plain}", field=field, value=value, rule="CORE-ERR")
 
@@ -186,7 +186,7 @@ def _check_values(change: Change, where: str, before: Snapshot | None,
 
 
 def _shown(value: Json) -> str:
-    return NONE_WORD if value is None else _schema.shown(value)
+    return NONE_WORD if value is None else filecheck.shown(value)
 
 
 def check_repository(root: Path, *, publishing: bool = False, draft_after: bool = True
@@ -211,7 +211,7 @@ def check_repository(root: Path, *, publishing: bool = False, draft_after: bool 
         check_edition(edition, known_rules=rules,
                       before=snapshot(root, number - 1) if number > 1 else None,
                       after=mine.rules if mine is not None else engine,
-                      source=path.name, lines=_schema.line_map(text),
+                      source=path.name, lines=filecheck.line_map(text),
                       publishing=publishing and number == max(files))
         out[number] = edition
     return out

@@ -142,7 +142,7 @@ def journal_page(editions: Mapping[int, Edition], published: Sequence[int],
     « Ce qui a changé » page and errata sheet, its PDF when the archive keeps it
     (``archived``: the editions whose PDF is in ``editions/<n>/``), the pages that
     compare two published editions further apart, and the Atom feed to follow them."""
-    from escarmouche.editions.page import _french_date, span_name
+    from escarmouche.editions.page import french_date, span_name
 
     lines = ["(journal-des-editions)=", "# Journal des éditions", "",
              "% Produced by `escarmouche edition` from editions/*.toml: do not edit by hand.",
@@ -161,7 +161,7 @@ def journal_page(editions: Mapping[int, Edition], published: Sequence[int],
                f'<a href="../../escarmouche-edition-{number}.pdf" download>le PDF de '
                f"l’édition {number}</a>." if number in archived else "")
         lines += [f"## {title}", "",
-                  f"**{_french_date(edition)}.** {' '.join(edition.summary.split())} "
+                  f"**{french_date(edition)}.** {' '.join(edition.summary.split())} "
                   f"{_cap(counts(edition))}{NBSP}: voir "
                   f"{{doc}}`ce qui a changé <{page_name(number)}>` "
                   f"et {{doc}}`la feuille d’errata <{errata_name(number)}>`.{pdf}", ""]

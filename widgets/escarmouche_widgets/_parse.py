@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from escarmouche import Combatant, _check
+from escarmouche import Combatant, checks
 from escarmouche.errors import HIDDEN, invalid
 from escarmouche.options import Option
 from escarmouche.savefile import parse_json
@@ -48,7 +48,7 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 _NUMBER = re.compile(r"([+-]?)([0-9]{1,3}(?: [0-9]{3})+|[0-9]+)(?:[.,]([0-9]+))?")
 #: the longest number text read (far beyond any bound, short of Python's digit limit)
 MAX_NUMBER_TEXT = 100
-#: the most digits of an action parameter (the engine's plain values: ``_check.plain_value``)
+#: the most digits of an action parameter (the engine's plain values: ``checks.plain_value``)
 MAX_PARAM_DIGITS = 30
 _STAT_ITEM = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*[=:]?\s*([-+−]?\s*[0-9]+)\s*$")
 _INT = re.compile(r"^[-+]?[0-9]+$")
@@ -272,7 +272,7 @@ class RosterRow:
             for key, value in stats.items():
                 if key in bounds:
                     lo, hi, rule = bounds[key]
-                    _check.integer(key, value, lo=lo, hi=hi, rule=rule, who=name)
+                    checks.integer(key, value, lo=lo, hi=hi, rule=rule, who=name)
         return Combatant(
             name,
             self.side.strip(),

@@ -1,4 +1,4 @@
-"""The tracker at the table (issue 27): what the players may see, the tracker's own save
+"""The tracker at the table: what the players may see, the tracker's own save
 (the fight with its undo history and the fighters hidden from players), and import
 errors a GM can act on.
 
@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 
-from escarmouche import EscarmoucheError, _schema
+from escarmouche import EscarmoucheError, filecheck
 from escarmouche.encounter import Encounter
 from escarmouche.errors import SaveError
 from escarmouche.history import History
@@ -130,7 +130,7 @@ def load_tracker_save_steps(text: str) -> tuple[Encounter, History, set[str], Hi
                     "Sauvegarde d’un suivi d’une version inconnue : exportez de nouveau le "
                     "combat (CORE-LOG).", field="sauvegarde", value=None, rule="CORE-LOG")
             # the published schema of the tracker's save (suivi-<version>.schema.json)
-            problem = _schema.validate(f"suivi-{version}", data)
+            problem = filecheck.validate(f"suivi-{version}", data)
             if problem is not None:
                 raise SaveError(problem.message("CORE-LOG", root="sauvegarde"),
                                 field=problem.path or "sauvegarde", value=problem.value,

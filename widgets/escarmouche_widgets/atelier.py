@@ -24,13 +24,13 @@ import ipywidgets as widgets
 
 from escarmouche import simulation as sim
 from escarmouche import systems
-from escarmouche.editions.data import Change, _jsonable, change_to_toml
+from escarmouche.editions.data import Change, change_to_toml
 from escarmouche.editions.page import comparison_html
 from escarmouche.errors import EscarmoucheError, invalid
-from escarmouche.model import Json
+from escarmouche.model import Json, jsonable
 from escarmouche.options import Option
 from escarmouche.roster import example_rosters, load_roster
-from escarmouche.simulation.sequential import _play_batch
+from escarmouche.simulation.sequential import play_batch
 from escarmouche.text.fmt import de, fixed, number, percent, plural
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
@@ -76,7 +76,7 @@ def _rosters(system: str) -> dict[str, Any]:
 def _steps(run: sim.CompareRun) -> Iterator[sim.Comparison]:
     """The run's steps, each batch played here (one worker), in fight order."""
     for job in run.jobs:
-        yield run.add(_play_batch(job))
+        yield run.add(play_batch(job))
         if run.over:
             return
 
@@ -88,7 +88,7 @@ def _played(c: sim.Comparison) -> int:
 def _defaults(system: str) -> dict[str, Json]:
     sys_obj = systems.get(system)
     data: dict[str, Json] = json.loads(json.dumps(
-        sys_obj.rules_to_json(sys_obj.default_rules()), default=_jsonable))
+        sys_obj.rules_to_json(sys_obj.default_rules()), default=jsonable))
     return data
 
 

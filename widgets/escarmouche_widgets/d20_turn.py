@@ -18,7 +18,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from escarmouche import Combatant, Effect, Event, Timing, _check
+from escarmouche import Combatant, Effect, Event, Timing, checks
 from escarmouche.encounter import Encounter
 from escarmouche.errors import invalid
 from escarmouche.systems import d20
@@ -140,9 +140,9 @@ def _effects(scene: Scene) -> list[Effect]:
 
 def play_turn(scene: Scene, rng: Any) -> TurnResult:
     """Set the scene, roll initiative, play the others' turns until Brune's, then hers."""
-    _check.integer("dégâts continus", scene.ongoing, lo=0, hi=d20_rules.HP_RANGE[1],
+    checks.integer("dégâts continus", scene.ongoing, lo=0, hi=d20_rules.HP_RANGE[1],
                    rule="D20-START-1")
-    _check.integer("régénération", scene.regeneration, lo=0, hi=d20_rules.HP_RANGE[1],
+    checks.integer("régénération", scene.regeneration, lo=0, hi=d20_rules.HP_RANGE[1],
                    rule="D20-START-1")
     plan = d20.plan_turn(scene.actions, action_points=scene.points_spent, who=ACTOR)
     enc = Encounter(d20.SYSTEM, _roster(scene))

@@ -69,7 +69,10 @@ from escarmouche_widgets._tracker_views import (
     odds_chart,
 )
 
-__all__ = ["Outcome", "Question", "TableSession", "load_encounter", "timings"]
+#: ``RosterRow`` (a roster line as typed) and ``example_rows`` are the rows of
+#: :attr:`Outcome.rows`, public here for the tools that drive a session
+__all__ = ["Outcome", "Question", "RosterRow", "TableSession", "example_rows", "load_encounter",
+           "timings"]
 
 
 @dataclass(frozen=True, slots=True)

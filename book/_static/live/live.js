@@ -27,7 +27,6 @@
   // Shared with escarmouche-offline.js, which runs just before this script (both
   // deferred, in order): the DOM helper, the French spaces, the runtime's cache check.
   var shared = window.escarmoucheOffline;
-  var NNBSP = shared.NNBSP; // before ; ! ?
   var NBSP = shared.NBSP; // before :, inside « »
   var el = shared.el;
   var USED_KEY = "escarmouche-live:utilise";
@@ -36,10 +35,6 @@
 
   function mark(name) {
     if (!(name in timings)) timings[name] = Math.round(performance.now());
-  }
-
-  function q(text) {
-    return "«" + NBSP + text + NBSP + "»";
   }
 
   function storage() {
@@ -66,39 +61,8 @@
   };
   var bar = null;
   var button = null;
-  var statusLine = null;
-  var extra = null;
   /** The page's code cells, in order, each with its source (from the notebook). */
   var cells = [];
-
-  function setStatus(text, state) {
-    statusLine.textContent = text;
-    bar.setAttribute("data-state", state);
-    tick(state === "busy");
-  }
-
-  // The busy ring turns by a quarter twice a second, moved from here rather than by
-  // a CSS animation: a running animation makes the compositor draw 60 frames a second,
-  // about a quarter of a core in a phone's or a laptop's software compositing, taken
-  // from Python's start while it runs (bench/README-browser.md, « A still page while
-  // Python starts »). Not at all where the reader asks for less motion.
-  var ticker = null;
-  var turns = 0;
-  function tick(on) {
-    if (on && !ticker && !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches)) {
-      ticker = setInterval(function () {
-        turns = (turns + 1) % 4;
-        statusLine.style.setProperty("--escarmouche-live-turn", String(turns));
-      }, 500);
-    } else if (!on && ticker) {
-      clearInterval(ticker);
-      ticker = null;
-    }
-  }
-
-  function clearExtra() {
-    extra.textContent = "";
-  }
 
   /** Once the DOM is there: the bar, the page's cells; false when there is nothing to do. */
   function readPage() {
@@ -110,8 +74,7 @@
       config[key] = page[key];
     });
     button = bar.querySelector(".escarmouche-live-activate");
-    statusLine = bar.querySelector(".escarmouche-live-status");
-    extra = bar.querySelector(".escarmouche-live-extra");
+    status.attach(bar);
     bar.hidden = false;
     var domCells = Array.prototype.slice.call(document.querySelectorAll("div.cell"));
     var shown = 0;
@@ -120,40 +83,10 @@
       cells.push({ index: index, source: cell.source, original: cell.source, node: node });
     });
     if (location.protocol === "file:") {
-      fromFolder();
+      status.fromFolder(); // from a folder: the command that serves the book
       return false;
     }
     return true;
-  }
-
-  // --- file:// ---------------------------------------------------------------------------
-
-  function fromFolder() {
-    button.disabled = true;
-    // Nothing to download from a folder: the button loses its first-time size.
-    var size = button.querySelector(".escarmouche-live-size");
-    if (size) button.removeChild(size);
-    setStatus(
-      "Le mode interactif a besoin d’un petit serveur web" + NBSP + ": ouvert depuis un " +
-      "dossier (file://), le navigateur refuse de lancer Python. La lecture, elle, " +
-      "fonctionne. Dans le dossier du livre, lancez" + NBSP + ":",
-      "file"
-    );
-    extra.appendChild(el("code", { className: "escarmouche-live-command", text: config.serve_command }));
-    extra.appendChild(el("span", { text: " puis ouvrez " }));
-    extra.appendChild(el("code", { text: "http://127.0.0.1:8000/" }));
-    extra.appendChild(el("span", { text: " (depuis le dépôt" + NBSP + ": " }));
-    extra.appendChild(el("code", { text: "make serve" }));
-    extra.appendChild(el("span", { text: ")." }));
-    // JupyterLite needs the same server: its link would open a blank page.
-    Array.prototype.forEach.call(document.querySelectorAll("a.escarmouche-lite-button"), function (link) {
-      link.addEventListener("click", function (event) {
-        event.preventDefault();
-        bar.scrollIntoView({ block: "center" });
-        bar.classList.add("escarmouche-live-flash");
-      });
-      link.title = "Le carnet complet a lui aussi besoin du serveur (voir le message ci-dessus).";
-    });
   }
 
   // --- the runtime (the worker) --------------------------------------------------------------
@@ -345,18 +278,21 @@
     return runtime;
   }
 
-  // --- the parts (live-bridge.js, live-cells.js, live-tracker.js, live-steps.js) ------------
+  // --- the parts (live-status.js, live-bridge.js, live-cells.js, live-tracker.js,
+  // live-steps.js) -------------------------------------------------------------------------
 
   // Each part registered a factory before this script ran; the page's context gives them
   // the shared helpers, and getters for what this script changes (the runtime, the bar).
   var parts = window.escarmoucheLiveParts;
   var page = {
     shared: shared, el: el, NBSP: NBSP, STATIC: STATIC, config: config, mark: mark,
-    storage: storage, setStatus: setStatus, activate: activate, interrupt: interrupt,
+    storage: storage, activate: activate, interrupt: interrupt,
     settled: settled,
     runtime: function () { return runtime; },
     bar: function () { return bar; },
   };
+  var status = parts.status(page);
+  page.setStatus = status.set;
   var widgets = parts.widgets(page);
   var bridge = widgets.bridge;
   var preloadWidgetLibrary = widgets.preload;
@@ -390,13 +326,7 @@
     activation = null;
     if (config.tracker) tracker.wanted = tracker.read();
     activate().then(function () {
-      clearExtra();
-      extra.appendChild(el("span", {
-        className: "escarmouche-live-restarted",
-        text: "Python a été redémarré" + NBSP + ": l’exemple tournait sans fin, et ce site " +
-          "ne permet pas de l’interrompre autrement. Les exemples de la page ont été relancés" +
-          (config.tracker ? " et le combat enregistré reprend." : "."),
-      }));
+      status.restarted();
     });
     return "interrompu" + NBSP + ": Python redémarre (voir en haut de la page).";
   }
@@ -404,50 +334,21 @@
 
   // --- activation -----------------------------------------------------------------------------
 
-  var STEPS = {
-    python: "Chargement de Python…",
-    engine: "Chargement du moteur…",
-    ready: "Exécution des exemples…",
-  };
   var activation = null;
-
-  function readyText() {
-    var text = "Prêt" + NBSP + ": la page est vivante.";
-    if (config.widgets) text += " Les démonstrations répondent.";
-    text += " Modifiez un exemple puis " + q("Exécuter") + " (Maj+Entrée).";
-    if (config.tracker) text += " Le combat est enregistré dans ce navigateur après chaque opération.";
-    return text;
-  }
 
   function showError(error) {
     if (error && error.step === "edition") {
-      setStatus("Nouvelle édition disponible" + NBSP + ": cette page date d’une autre " +
-        "édition que le Python de ce site. Rechargez la page pour lire la nouvelle " +
-        "édition" + NNBSP + "; ses exemples tourneront alors.", "error");
-      clearExtra();
-      var reload = el("button", { type: "button", className: "escarmouche-live-reload" }, ["Recharger"]);
-      reload.addEventListener("click", function () {
-        location.reload();
-      });
-      extra.appendChild(reload);
-      button.disabled = true;
+      status.newEdition();
       if (runtime) runtime.worker.terminate();
       return;
     }
-    var where = error && error.step === "engine" ? "du moteur" : "de Python";
-    setStatus("Échec du chargement " + where + NBSP + ": " + ((error && error.message) || error) + ".", "error");
-    clearExtra();
-    var retry = el("button", { type: "button", className: "escarmouche-live-retry" }, ["Réessayer"]);
-    retry.addEventListener("click", function () {
-      clearExtra();
+    status.failed(error, function retry() {
       activation = null;
       if (runtime) runtime.worker.terminate();
       runtime = null;
       bridge.manager = null;
       activate();
     });
-    extra.appendChild(retry);
-    button.disabled = false;
   }
 
   function activate() {
@@ -480,11 +381,9 @@
     var show = function (step) {
       if (step === "error") return;
       if (step === "bytes") step = rt.step;
-      var text = STEPS[step];
-      if (step === "python" && total && done()) {
-        text += " " + shared.progressText(Math.min(done(), total), total, started) + ".";
-      }
-      setStatus(text, "busy");
+      var progress = step === "python" && total && done()
+        ? shared.progressText(Math.min(done(), total), total, started) : "";
+      status.loading(step, progress);
     };
     show(rt.step);
     rt.listeners.push(show);
@@ -510,8 +409,7 @@
               !bar.hasAttribute("data-first")) {
             bar.setAttribute("data-first", "ready");
             mark("first-ready");
-            setStatus("Prêt" + NBSP + ": la première démonstration répond" + NNBSP +
-                      "; les exemples suivants se relancent…", "ready");
+            status.firstReady();
           }
         });
       });
@@ -521,7 +419,7 @@
       mark("cells-done");
       rt.post({ type: "keep_snapshot" }); // the worker may now save Python's start
       button.hidden = true;
-      setStatus(readyText(), "ready");
+      status.ready();
       bar.setAttribute("data-live", "ready");
       tracker.afterActivation();
     }, function (error) {
@@ -641,40 +539,8 @@
       });
       seen.observe(firstDemo);
     }
-    offerOffline();
+    status.offerOffline(); // the first « Activer »'s size
     if (early) activate();
-  }
-
-  /** The size of the first « Activer » (escarmouche-offline.js knows what is cached), or
-   * none where the runtime cannot be kept. */
-  function offerOffline() {
-    var firstTime = bar.querySelector(".escarmouche-live-first");
-    var buttonSize = bar.querySelector(".escarmouche-live-size");
-    var dropFirstTime = function () {
-      [firstTime, buttonSize].forEach(function (node) {
-        if (node && node.parentNode) node.parentNode.removeChild(node);
-      });
-    };
-    var offline = shared;
-    if (location.protocol === "file:") {
-      dropFirstTime();
-      return;
-    }
-    offline.plan(config.packages).then(function (p) {
-      if (bar.getAttribute("data-state") !== "off") return;
-      if (p.cached) {
-        dropFirstTime();
-        return;
-      }
-      // What is left to fetch (part of it may be cached already).
-      if (buttonSize) buttonSize.textContent = " (" + offline.size(p.todoBytes) + ")";
-      button.setAttribute("aria-label", "Activer" + NBSP + ": télécharge " + offline.size(p.todoBytes) +
-        " (" + offline.size(p.todoGz) + " compressés) la première fois");
-      if (firstTime) {
-        firstTime.textContent = " La première fois, Python est téléchargé" + NBSP + ": " +
-          offline.size(p.todoBytes) + " (" + offline.size(p.todoGz) + " compressés), puis gardé sur cet appareil.";
-      }
-    }, dropFirstTime);
   }
 
   mark("script");

@@ -32,7 +32,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from escarmouche.cli._french import NBSP, FrenchParser, french_argparse
+from escarmouche.cli.french import NBSP, FrenchParser, french_argparse
 from escarmouche.errors import EscarmoucheError, os_reason
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]

@@ -17,8 +17,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from escarmouche.cli._french import integer
 from escarmouche.cli._output import check_writable
+from escarmouche.cli.french import integer
 from escarmouche.errors import invalid
 from escarmouche.roster import Roster
 from escarmouche.systems import get

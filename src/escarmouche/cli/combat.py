@@ -22,13 +22,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from escarmouche._rng import ScriptedRolls
-from escarmouche.cli._french import NBSP, integer
 from escarmouche.cli._output import print_json
+from escarmouche.cli.french import NBSP, integer
 from escarmouche.encounter import MAX_RUN_TURNS
 from escarmouche.errors import invalid
 from escarmouche.policies import POLICIES
 from escarmouche.render.table import Table
+from escarmouche.rng import ScriptedRolls
 from escarmouche.roster import Roster, example_rosters, load_roster
 from escarmouche.systems import display_name
 from escarmouche.text.fmt import join, quote

@@ -19,8 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 from escarmouche import dice, systems
-from escarmouche.cli._french import integer
 from escarmouche.cli._output import print_json, write_text
+from escarmouche.cli.french import integer
 from escarmouche.odds import exact_json
 from escarmouche.render.svg import distribution_svg, outcome_bars_svg
 from escarmouche.render.table import Table

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from escarmouche.cli._french import integer
+from escarmouche.cli.french import integer
 from escarmouche.text.fmt import quote
 
 __all__ = ["add_parser", "run"]

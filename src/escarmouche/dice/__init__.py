@@ -82,7 +82,6 @@ The package holds one module per concern; every name is importable from
 
 from __future__ import annotations
 
-from escarmouche._rng import Rng, ScriptedRolls
 from escarmouche.dice.exact import (
     MAX_EXACT_COST,
     MAX_POOL_OUTCOMES,
@@ -117,6 +116,7 @@ from escarmouche.dice.transform import (
     with_disadvantage,
 )
 from escarmouche.errors import DiceError
+from escarmouche.rng import Rng, ScriptedRolls
 
 __all__ = [
     "MAX_CONSTANT",

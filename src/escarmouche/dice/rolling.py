@@ -14,12 +14,12 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from escarmouche._memo import Memo
-from escarmouche._rng import Rng, ScriptedRolls
 from escarmouche.dice.expression import MAX_EXPLODE_DEPTH, Constant, Expression, Term
 from escarmouche.dice.notation import parse
 from escarmouche.errors import DiceError, invalid
+from escarmouche.memo import Memo
 from escarmouche.model import DieRecord
+from escarmouche.rng import Rng, ScriptedRolls
 
 __all__ = ["DieRoll", "Rng", "Roll", "ScriptedRolls", "TermRoll", "roll"]
 

@@ -7,7 +7,7 @@ each change gives its ``kind`` (:data:`KINDS`), the rule IDs it touches
 (``spec/RULES.md``), a French ``text`` and, for an option default, ``system``,
 ``option``, ``before`` and ``after``. It is checked against
 ``escarmouche/schemas/edition-1.schema.json`` (fastjsonschema, through
-:mod:`escarmouche._schema` like the saves and the roster files), with French errors
+:mod:`escarmouche.filecheck` like the saves and the roster files), with French errors
 that name the field.
 
 A snapshot (:class:`Snapshot`) is what the next edition is diffed against: every
@@ -29,9 +29,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from escarmouche import _schema
+from escarmouche import filecheck
 from escarmouche.errors import SaveError, invalid, os_reason
-from escarmouche.model import Json
+from escarmouche.model import Json, jsonable
 from escarmouche.text.fmt import join, quote
 
 __all__ = [
@@ -159,7 +159,7 @@ class Edition:
 
 def schema(version: int = 1) -> dict[str, Any]:
     """The published JSON Schema of an edition file (format 1, or 2)."""
-    return _schema.load(f"edition-{version}")
+    return filecheck.load(f"edition-{version}")
 
 
 def _fail(field: str, value: object, why: str) -> SaveError:
@@ -187,7 +187,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
     if isinstance(plain.get("date"), _dt.date):
         plain["date"] = plain["date"].isoformat()
     name = "edition-2" if plain.get("format") == 2 else "edition-1"
-    problem = _schema.validate(name, plain)
+    problem = filecheck.validate(name, plain)
     if problem is not None:
         raise SaveError(problem.message("CORE-ERR", root="édition"),
                         field=problem.path or "édition", value=problem.value,
@@ -265,7 +265,7 @@ def load_edition(path: Path | str) -> Edition:
     except OSError as err:
         raise _fail(path.name, str(path), f"fichier illisible ({os_reason(err)})") from None
     except tomllib.TOMLDecodeError as err:
-        raise SaveError(_schema.toml_message(path.name, err, "CORE-ERR"), field=path.name,
+        raise SaveError(filecheck.toml_message(path.name, err, "CORE-ERR"), field=path.name,
                         value=None, rule="CORE-ERR") from None
     try:
         edition = parse_edition(data)
@@ -279,7 +279,7 @@ def load_edition(path: Path | str) -> Edition:
 
 def _located(err: SaveError, source: str, text: str) -> SaveError:
     """``err`` with the file and the line of its field first (« 2.toml, ligne 9 — … »)."""
-    line = _schema.line_of(_schema.line_map(text), err.field or "")
+    line = filecheck.line_of(filecheck.line_map(text), err.field or "")
     where = f"{source}, ligne {line}" if line is not None else source
     return SaveError(f"{where} — {err}", field=err.field, value=err.value, rule=err.rule)
 
@@ -540,16 +540,8 @@ def current_rules(systems: Sequence[str] | None = None) -> dict[str, dict[str, J
     for name in systems or registry.NAMES:
         system = registry.get(name)
         out[name] = json.loads(json.dumps(system.rules_to_json(system.default_rules()),
-                                          default=_jsonable))
+                                          default=jsonable))
     return out
-
-
-def _jsonable(value: object) -> Json:
-    to_json = getattr(value, "to_json", None)
-    if callable(to_json):
-        result: Json = to_json()
-        return result
-    return str(value)
 
 
 #: MyST roles inside a rule: {term}`PV`, {term}`texte <terme>`, {ref}`RB-X-1 <rb-x-1>`

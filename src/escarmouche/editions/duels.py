@@ -20,7 +20,7 @@ import dataclasses
 import math
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.model import Combatant, Json
 from escarmouche.simulation.precision import difference_sentence
 from escarmouche.systems.base import SituationDuel, System
@@ -120,8 +120,8 @@ def duel_outcomes(system: str | System[Any], rules: Any, n: int, seed: int = 0) 
     from escarmouche.encounter import Encounter
     from escarmouche.simulation import simulate
 
-    n = _check.integer("duels", n, lo=1, hi=MAX_DUELS, rule="CORE-RNG")
-    seed = _check.integer("graine", seed, lo=0, hi=2**62, rule="CORE-RNG")
+    n = checks.integer("duels", n, lo=1, hi=MAX_DUELS, rule="CORE-RNG")
+    seed = checks.integer("graine", seed, lo=0, hi=2**62, rule="CORE-RNG")
     balance = simulate(Encounter(system, duel_roster(), rules=rules), n, seed=seed,
                        max_turns=MAX_TURNS)
     wins = balance.wins.get("vétérans", 0)
@@ -253,8 +253,8 @@ def situation_paired(system: str | System[Any], duel: SituationDuel, before: Any
 def _paired(old: Any, new: Any, side: str, n: int, seed: int) -> Paired:
     from escarmouche.simulation.fight import prepare
 
-    n = _check.integer("duels", n, lo=1, hi=MAX_DUELS, rule="CORE-RNG")
-    seed = _check.integer("graine", seed, lo=0, hi=2**62, rule="CORE-RNG")
+    n = checks.integer("duels", n, lo=1, hi=MAX_DUELS, rule="CORE-RNG")
+    seed = checks.integer("graine", seed, lo=0, hi=2**62, rule="CORE-RNG")
     play_old = prepare(old, max_turns=MAX_TURNS).play
     play_new = prepare(new, max_turns=MAX_TURNS).play
     acted, diffs = 0, []

@@ -113,17 +113,17 @@ def rules_from_snapshot(system: str, data: Mapping[str, Json]) -> Any:
     import json
 
     from escarmouche import systems
-    from escarmouche.editions.data import _jsonable
+    from escarmouche.model import jsonable
 
     sys_obj = systems.get(system)
     base = json.loads(json.dumps(sys_obj.rules_to_json(sys_obj.rules_type()),
-                                 default=_jsonable))
+                                 default=jsonable))
     # an option the engine no longer has cannot be replayed: it is left out
     changed = {k: v for k, v in data.items() if k in base and base[k] != v}
     return sys_obj.rules_from_json(changed)
 
 
-def _french_date(edition: Edition) -> str:
+def french_date(edition: Edition) -> str:
     d = edition.date
     day = "1er" if d.day == 1 else str(d.day)
     return f"{day}{NBSP}{_MONTHS[d.month - 1]} {d.year}"
@@ -436,7 +436,7 @@ def render_span(first: int, editions: Sequence[Edition], before: Snapshot,
         [f"Tous les changements de l’édition{NBSP}{first} à l’édition{NBSP}{last.number} "
          f"réunis, et leurs conséquences{NBSP}: les règles de l’édition{NBSP}{first} "
          f"comparées à celles de l’édition{NBSP}{last.number}.", ""]
-        + [f"- **Édition {e.number}** du {_french_date(e)}. {' '.join(e.summary.split())}"
+        + [f"- **Édition {e.number}** du {french_date(e)}. {' '.join(e.summary.split())}"
            for e in editions])
     span = Edition(last.number, last.date, intro, changes)
     heading = (f"({span_name(first, last.number)})=",
@@ -456,7 +456,7 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
 
     n = edition.number
     anchor, title = heading or (f"(edition-{n})=", f"# Ce qui a changé dans l’édition{NBSP}{n}")
-    intro = (f"**Édition {n}** du {_french_date(edition)}. "
+    intro = (f"**Édition {n}** du {french_date(edition)}. "
              f"{' '.join(edition.summary.split())}" if heading is None
              else edition.summary)
     lines = [anchor, title, "",

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.render.svg import outcome_bars_svg
 from escarmouche.render.table import ShownAsTable, Table
@@ -54,7 +54,7 @@ from escarmouche.simulation.runner import (
     _Job,
     _workers,
 )
-from escarmouche.simulation.sequential import _play_batch, default_processes, run_batches
+from escarmouche.simulation.sequential import default_processes, play_batch, run_batches
 from escarmouche.text.fmt import number, percent, plural
 from escarmouche.text.typo import typographie
 
@@ -315,7 +315,7 @@ def compare(roster_a: object, roster_b: object, n: int | None = None, *, seed: i
         raise invalid("camps", ", ".join(sides_b), "CORE-ERR",
                       "les deux combats comparés doivent opposer les mêmes camps")
     for i, label in enumerate(labels):
-        _check.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
+        checks.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
     paired = fighters(ra) == fighters(rb)
     stop = stop_at(rate, sides_a, [paired]) if rate is not None else None
     batch = BATCH if rate is not None else fixed_batch(cap, _workers(processes, dask))
@@ -353,7 +353,7 @@ def compare_steps(roster_a: object, roster_b: object, n: int | None = None, *,
     run = CompareRun(roster_a, roster_b, n, seed=seed, policy=policy, max_turns=max_turns,
                      labels=labels, precision=precision, step=step)
     for job in run.jobs:
-        yield run.add(_play_batch(job))
+        yield run.add(play_batch(job))
         if run.over:
             return
 
@@ -371,7 +371,7 @@ class CompareRun:
                  step: int = BATCH) -> None:
         cap, self.rate = run_plan(n, precision)
         _check_run(cap, seed, 1, max_turns)
-        _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+        checks.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
         ra, rb = as_roster(roster_a), as_roster(roster_b)
         self.sides = _first_fight(ra, seed, policy, max_turns)
         if _first_fight(rb, seed, policy, max_turns) != self.sides:
@@ -379,7 +379,7 @@ class CompareRun:
                           "CORE-ERR", "les deux combats comparés doivent opposer les mêmes "
                           "camps")
         for i, label in enumerate(labels):
-            _check.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
+            checks.text(f"libellé {i + 1}", label, "CORE-ERR", max_len=60)
         self.rosters, self.seed, self.labels = (ra, rb), seed, labels
         self.paired = fighters(ra) == fighters(rb)
         self.stop = stop_at(self.rate, self.sides, [self.paired]) if self.rate is not None \

@@ -59,7 +59,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.simulation.balance import Z95
 from escarmouche.text.fmt import fixed, number, percent
 from escarmouche.text.typo import typographie
@@ -87,7 +87,7 @@ _Z_UPPER = 1.6448536269514722
 def check_precision(value: object) -> float:
     """A precision in points (``2`` for « ± 2 points ») as a rate (``0.02``), checked:
     between 0,1 and 25 points (CORE-ERR)."""
-    given = _check.real("précision", value, lo=0.1, hi=25, rule="CORE-ERR")
+    given = checks.real("précision", value, lo=0.1, hi=25, rule="CORE-ERR")
     return float(given) / 100
 
 

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.encounter import MAX_RUN_TURNS, Encounter
 from escarmouche.errors import invalid
 from escarmouche.simulation.balance import Balance, _balance, _Tally
@@ -171,10 +171,10 @@ def _check_dask(dask: Any) -> None:
 
 
 def _check_run(n: int, seed: int, processes: int, max_turns: int) -> None:
-    _check.integer("combats", n, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
-    _check.integer("graine", seed, lo=0, hi=2**63 - 1, rule="CORE-RNG")
-    _check.integer("processus", processes, lo=1, hi=1_024, rule="CORE-ERR")
-    _check.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
+    checks.integer("combats", n, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+    checks.integer("graine", seed, lo=0, hi=2**63 - 1, rule="CORE-RNG")
+    checks.integer("processus", processes, lo=1, hi=1_024, rule="CORE-ERR")
+    checks.integer("max_turns", max_turns, lo=1, hi=MAX_RUN_TURNS, rule="CORE-ERR")
 
 
 def _first_fight(roster: Any, seed: int, policy: Any, max_turns: int) -> list[str]:
@@ -212,7 +212,7 @@ def simulate(roster: object, n: int, *, seed: int = 0, policy: Any = None,
     if processes is None:
         from escarmouche.simulation.sequential import default_processes
 
-        processes = 1 if dask is not None or not _check.is_int(n) else default_processes(n)
+        processes = 1 if dask is not None or not checks.is_int(n) else default_processes(n)
     _check_run(n, seed, processes, max_turns)
     _check_dask(dask)
     r = as_roster(roster)
@@ -246,7 +246,7 @@ def simulate_steps(roster: object, n: int, *, seed: int = 0, policy: Any = None,
     True
     """
     _check_run(n, seed, 1, max_turns)
-    _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+    checks.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
     r = as_roster(roster)
     sides = _first_fight(r, seed, policy, max_turns)
     total = _Tally()
@@ -266,7 +266,7 @@ class SimulateRun:
     def __init__(self, roster: object, n: int, *, seed: int = 0, policy: Any = None,
                  max_turns: int = 50, step: int = 500) -> None:
         _check_run(n, seed, 1, max_turns)
-        _check.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
+        checks.integer("pas", step, lo=1, hi=MAX_FIGHTS, rule="CORE-ERR")
         self.roster, self.seed = as_roster(roster), seed
         self.sides = _first_fight(self.roster, seed, policy, max_turns)
         self.jobs = [_Job((self.roster,), seed, a, min(n, a + step), policy, max_turns)

@@ -37,7 +37,7 @@ from escarmouche.simulation.fight import prepare
 from escarmouche.simulation.runner import _Job, _results
 
 __all__ = ["AUTO_MIN_FIGHTS", "available_cores", "batch_from_json", "default_processes",
-           "job_json", "play_batch_json", "run_batches"]
+           "job_json", "play_batch", "play_batch_json", "run_batches"]
 
 #: fights (summed over the rosters played) from which a run uses every core by default:
 #: starting a process costs about 0,1 s, the time of 100 to 300 fights
@@ -63,7 +63,7 @@ def default_processes(fights: int) -> int:
     return available_cores() if fights >= AUTO_MIN_FIGHTS else 1
 
 
-def _play_batch(batch: _Job) -> tuple[list[_Tally], list[Counter[str]]]:
+def play_batch(batch: _Job) -> tuple[list[_Tally], list[Counter[str]]]:
     """One tally per roster and, per roster after the first, its paired counts against
     the first."""
     plays = [prepare(r, r.encounter(), policy=batch.policy, max_turns=batch.max_turns).play
@@ -107,7 +107,7 @@ def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, 
             if progress is not None:
                 progress(done * weight, total * weight)
 
-        for _, (ts, ps) in _results(batches, processes, dask, weighted, play=_play_batch):
+        for _, (ts, ps) in _results(batches, processes, dask, weighted, play=play_batch):
             for t, other in zip(tallies, ts, strict=True):
                 t.merge(other)
             for p, other_p in zip(pairs, ps, strict=True):
@@ -126,7 +126,7 @@ def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, 
 
     if processes <= 1 or len(batches) <= 1:
         for b in batches:
-            if merge(_play_batch(b)):
+            if merge(play_batch(b)):
                 break
         return tallies, pairs
     # imported here: the browser (Pyodide) has no processes and never gets here
@@ -137,7 +137,7 @@ def run_batches(rosters: Sequence[Any], seed: int, policy: Any, max_turns: int, 
     wave = len(batches) if stop is None else 2 * processes
     with ProcessPoolExecutor(max_workers=processes) as pool:
         for w in range(0, len(batches), wave):
-            for result in pool.map(_play_batch, batches[w:w + wave]):
+            for result in pool.map(play_batch, batches[w:w + wave]):
                 if merge(result):
                     pool.shutdown(wait=True, cancel_futures=True)
                     return tallies, pairs
@@ -186,11 +186,11 @@ def play_batch_json(text: str) -> str:
     >>> from escarmouche.roster import example_rosters, load_roster
     >>> duel = load_roster(example_rosters()["d20-duel"])
     >>> job = _Job((duel, duel), 1, 0, 20, None, 50)
-    >>> batch_from_json(play_batch_json(job_json(job))) == _play_batch(job)
+    >>> batch_from_json(play_batch_json(job_json(job))) == play_batch(job)
     True
     """
     job = pickle.loads(base64.b64decode(json.loads(text)["job"]))  # the page's own job
-    tallies, pairs = _play_batch(job)
+    tallies, pairs = play_batch(job)
     return json.dumps({"tallies": [_tally_json(t) for t in tallies],
                        "pairs": [_counter_json(p) for p in pairs]})
 

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import EscarmoucheError, invalid
 from escarmouche.options import Option, find
 from escarmouche.render.simsvg import stack_svg
@@ -193,10 +193,10 @@ class Sweep(ShownAsTable):
 
 
 def _grid(grid: Mapping[str, Sequence[Any]], rules: Any) -> Iterator[tuple[Any, ...]]:
-    _check.mapping("grille", grid, "CORE-ERR", max_len=20)
+    checks.mapping("grille", grid, "CORE-ERR", max_len=20)
     for key, values in grid.items():
         find(rules, key, field="grille")
-        _check.sequence(f"grille.{key}", values, "CORE-ERR", max_len=MAX_GRID_POINTS)
+        checks.sequence(f"grille.{key}", values, "CORE-ERR", max_len=MAX_GRID_POINTS)
     size = math.prod(len(v) for v in grid.values())
     if size < 1 or size > MAX_GRID_POINTS:
         raise invalid("grille", size, "CORE-ERR",

@@ -46,7 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar, Generic, TypeVar
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, ParameterError, invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.odds import OddsTable
@@ -104,7 +104,7 @@ class ActionSpec:
         """Refuse a parameter the action does not take, or a missing required one."""
         rule = self.rules[0] if self.rules else "CORE-ERR"
         for key, value in params.items():
-            _check.plain_value(key, value, rule)
+            checks.plain_value(key, value, rule)
             if key not in self.params:
                 raise invalid(
                     "paramètre", key, rule,

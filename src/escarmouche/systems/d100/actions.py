@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from escarmouche import _check
-from escarmouche._memo import Memo
+from escarmouche import checks
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant, Json
 from escarmouche.render.table import Table, Text
 from escarmouche.state import Ctx, FighterState, parsed
@@ -165,7 +165,7 @@ def _step(step: object, catalogue: Mapping[str, ActionDef]) -> tuple[ActionDef, 
     if not isinstance(name, str) or name not in catalogue:
         raise invalid("action", name, "D100-ACT-3",
                       f"action inconnue, à choisir parmi {join(catalogue)}")
-    _check.integer("demi-actions", n, lo=1, hi=MAX_EXTENDED_STEPS, rule="D100-ACT-4")
+    checks.integer("demi-actions", n, lo=1, hi=MAX_EXTENDED_STEPS, rule="D100-ACT-4")
     if n > 1 and not catalogue[name].extended:
         raise invalid("demi-actions", n, "D100-ACT-4",
                       f"{quote(catalogue[name].label)} n’est pas une action étendue",
@@ -191,7 +191,7 @@ def check_turn(
     """
     if isinstance(actions, str):
         actions = [actions]
-    _check.sequence("actions", actions, "D100-ACT-1")
+    checks.sequence("actions", actions, "D100-ACT-1")
     ext = in_progress
     halves = attacks = castings = 0
     full = False
@@ -439,7 +439,7 @@ def _mount(ctx: Ctx[Rules], rider: str) -> FighterState | None:
 
 
 def _hand_param(params: Mapping[str, Any]) -> str:
-    return _check.choice("main", params.get("main", "directrice"), HANDS, "D100-ATK-5",
+    return checks.choice("main", params.get("main", "directrice"), HANDS, "D100-ATK-5",
                          labels=HAND_LABELS)
 
 
@@ -496,7 +496,7 @@ def _steps(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, 
     if d.kind == "recharger":
         return _reloadable(ctx, f, _hand_param(params)).reload
     if d.kind == "incantation":
-        return _check.integer("etapes", params.get("etapes", 1), lo=1, hi=MAX_EXTENDED_STEPS,
+        return checks.integer("etapes", params.get("etapes", 1), lo=1, hi=MAX_EXTENDED_STEPS,
                               rule="D100-ACT-4")
     return 1
 
@@ -540,7 +540,7 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
         raise invalid("arme", weapon.label, "D100-ACT-4",
                       "l’arme n’est pas chargée : rechargez-la d’abord",
                       kind=IllegalActionError)
-    name = _check.name_in("cible", params["cible"], list(ctx.state.fighters), "D100-ATK-1")
+    name = checks.name_in("cible", params["cible"], list(ctx.state.fighters), "D100-ATK-1")
     target = ctx.fighter(name)
     if not target.standing:
         raise invalid("cible", name, "D100-ATK-1", f"{name} est hors de combat ou a fui",
@@ -690,7 +690,7 @@ def recharger(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str
 def incantation(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str, Any],
                 plan: TurnPlan) -> None:
     """D100-ACT-2/4: one casting action per turn; a long one is extended."""
-    spell = _check.text("sort", params.get("sort", "sort"), "D100-ACT-2")
+    spell = checks.text("sort", params.get("sort", "sort"), "D100-ACT-2")
     if plan.extended is None:
         text = f"{f.name} incante {quote(spell)} : l’incantation est achevée."
     else:
@@ -743,7 +743,7 @@ def generique(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[st
     it only takes its place in the turn plan (D100-ACT-3)."""
     details = params.get("details")
     if details is not None:
-        details = _check.text("details", details, "D100-ACT-3")
+        details = checks.text("details", details, "D100-ACT-3")
     suffix = f", {quote(details)}" if details else ""  # one colon per clause
     ctx.emit("action", f"{f.name} : {d.label} ({COST_LABELS[d.cost]}){suffix}.",
              actor=f.name, rules=d.rules, data={"action": d.id, "details": details})

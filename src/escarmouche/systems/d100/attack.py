@@ -13,11 +13,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from escarmouche import _check
-from escarmouche._rng import Rng
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Combatant, DieRecord, Json
 from escarmouche.render.table import Text
+from escarmouche.rng import Rng
 from escarmouche.systems.d100 import core
 from escarmouche.systems.d100.narration import attack_sentence
 from escarmouche.systems.d100.rules import (
@@ -79,12 +79,12 @@ def reverse_digits(roll: int) -> int:
     >>> reverse_digits(37), reverse_digits(5), reverse_digits(100)
     (73, 50, 100)
     """
-    return core.reversed_roll(_check.die("jet d’attaque", roll, _ATTACK_DIE, "D100-ATK-2"))
+    return core.reversed_roll(checks.die("jet d’attaque", roll, _ATTACK_DIE, "D100-ATK-2"))
 
 
 def location_of(value: int) -> str:
     """The zone of a (reversed) value 1–100 in the location table (D100-ATK-2)."""
-    return core.zone_of(_check.die("localisation", value, 100, "D100-ATK-2"))
+    return core.zone_of(checks.die("localisation", value, 100, "D100-ATK-2"))
 
 
 def hit_location(roll: int) -> str:
@@ -125,10 +125,10 @@ def damage(d10: int, weapon: int, be: int, armour: int) -> int:
     >>> damage(4, 3, 3, 1)
     3
     """
-    _check.die("d10 de dégâts", d10, _DAMAGE_DIE, "D100-ATK-3")
-    _check.integer("dégâts de l’arme", weapon, lo=-20, hi=1000, rule="D100-ATK-3")
-    _check.integer("BE", be, lo=0, hi=1000, rule="D100-ATK-3")
-    _check.integer("armure", armour, lo=0, hi=1000, rule="D100-ATK-3")
+    checks.die("d10 de dégâts", d10, _DAMAGE_DIE, "D100-ATK-3")
+    checks.integer("dégâts de l’arme", weapon, lo=-20, hi=1000, rule="D100-ATK-3")
+    checks.integer("BE", be, lo=0, hi=1000, rule="D100-ATK-3")
+    checks.integer("armure", armour, lo=0, hi=1000, rule="D100-ATK-3")
     return core.wounds(d10, weapon, be, armour)
 
 
@@ -259,12 +259,12 @@ def target_number(
     given for a melee weapon (the attacker must be adjacent, D100-ATK-1).
     """
     w = get_weapon(rules.default_weapon if weapon is None else weapon, weapons)
-    hand = _check.choice("main", hand, HANDS, "D100-ATK-5", labels=HAND_LABELS)
-    _check.flag("cible_engagee", target_engaged, "D100-RANGED-4")
-    _check.flag("tireur_engage", shooter_engaged, "D100-RANGED-2")
-    _check.flag("ligne_de_vue", line_of_sight, "D100-RANGED-3")
+    hand = checks.choice("main", hand, HANDS, "D100-ATK-5", labels=HAND_LABELS)
+    checks.flag("cible_engagee", target_engaged, "D100-RANGED-4")
+    checks.flag("tireur_engage", shooter_engaged, "D100-RANGED-2")
+    checks.flag("ligne_de_vue", line_of_sight, "D100-RANGED-3")
     gm_rule = "D100-RANGED-6" if w.ranged else "D100-ATK-1"
-    _check.integer("modificateur", gm_modifier, lo=-100, hi=100, rule=gm_rule)
+    checks.integer("modificateur", gm_modifier, lo=-100, hi=100, rule=gm_rule)
     mods: list[Modifier] = []
     band: str | None = None
     if w.ranged:
@@ -282,7 +282,7 @@ def target_number(
             raise invalid("distance", None, "D100-RANGED-5",
                           f"un tir à {quote(w.label)} demande la distance de la cible en "
                           f"mètres (portée {w.short_range}/{w.long_range})")
-        dist = _check.real("distance", distance, lo=0, hi=1_000_000, rule="D100-RANGED-5")
+        dist = checks.real("distance", distance, lo=0, hi=1_000_000, rule="D100-RANGED-5")
         reach = rules.max_range_factor * w.long_range
         if dist > reach:
             raise invalid("distance", distance, "D100-RANGED-5",
@@ -349,7 +349,7 @@ class Guard:
 def defence_target(defender: Combatant, defence: str) -> TargetNumber | None:
     """The defence roll's target: CC for a parry (D100-PARRY-2), Ag for a dodge
     (D100-DODGE-1), ``None`` for « aucune »."""
-    _check.choice("defense", defence, DEFENCES, "D100-PARRY-1")
+    checks.choice("defense", defence, DEFENCES, "D100-PARRY-1")
     if defence == "parade":
         return TargetNumber("CC", stat(defender, "CC"), rules=("D100-PARRY-2",))
     if defence == "esquive":
@@ -513,7 +513,7 @@ def attack_setup(
         raise self_attack(defender.name, "D100-ATK-1")
     rule_ids = ["D100-ATK-1"]
     rider: str | None = None
-    _check.choice("visee", aim, AIMS, "D100-ATK-7")
+    checks.choice("visee", aim, AIMS, "D100-ATK-7")
     struck = defender
     if mount is not None:
         rule_ids.append("D100-ATK-7")
@@ -542,7 +542,7 @@ def attack_setup(
     be = bonus(stat(struck, "E"))
     if wounds is None:
         wounds = stat(struck, "B")
-    wounds = _check.integer("B", wounds, lo=0, hi=STATS["B"][1], rule="D100-ATK-3",
+    wounds = checks.integer("B", wounds, lo=0, hi=STATS["B"][1], rule="D100-ATK-3",
                             who=struck.name)
     return AttackSetup(
         attacker=attacker, defender=struck, weapon=w, hand=hand, target=target,
@@ -681,7 +681,7 @@ def resolve_attack(
     resolution needs and that is missing raises; dice it does not need are ignored.
     ``narrate=False`` (simulation mode) leaves ``sentence`` empty (:func:`narrated`).
     """
-    roll = _check.die("jet d’attaque", attack_roll, _ATTACK_DIE, "D100-ATK-1")
+    roll = checks.die("jet d’attaque", attack_roll, _ATTACK_DIE, "D100-ATK-1")
     rule_ids = list(setup.rules)
     hit = setup.target.succeeds(roll)
     used_defence: int | None = None
@@ -697,7 +697,7 @@ def resolve_attack(
                           f"l’attaque touche ({roll} pour {number(setup.target.total)}) et "
                           f"{setup.defender.name} tente une {setup.defence}, un d100 est "
                           "nécessaire")
-        used_defence = _check.die(field, defence_roll, 100, rule)
+        used_defence = checks.die(field, defence_roll, 100, rule)
         rule_ids += ["D100-PARRY-1", rule]
         rule_ids.append("D100-PARRY-3" if setup.defence == "parade" else "D100-DODGE-2")
         defended = setup.defence_target.succeeds(used_defence)
@@ -717,7 +717,7 @@ def resolve_attack(
             raise invalid("d10 de dégâts", None, "D100-ATK-3",
                           f"l’attaque touche {setup.defender.name} ({where}), un d10 est "
                           "nécessaire")
-        used_damage = _check.die("d10 de dégâts", damage_roll, _DAMAGE_DIE, "D100-ATK-3")
+        used_damage = checks.die("d10 de dégâts", damage_roll, _DAMAGE_DIE, "D100-ATK-3")
         armour = setup.armour(where)
         raw = used_damage + setup.weapon.damage
         lost = damage(used_damage, setup.weapon.damage, setup.be, armour)

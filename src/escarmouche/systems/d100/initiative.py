@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from escarmouche import _check
-from escarmouche._rng import Rng
+from escarmouche import checks
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, DieRecord, Json, check_roster
 from escarmouche.render.table import Table
+from escarmouche.rng import Rng
 from escarmouche.systems.d100.rules import stat
 from escarmouche.systems.describe import InitiativeReport, SurpriseReport
 from escarmouche.text.fmt import die_of, join
@@ -193,7 +193,7 @@ def resolve_initiative(combatants: Iterable[Combatant], dice: Sequence[int]) -> 
     Order: score descending, then higher Ag, then the roll-offs, higher roll first.
     Dice beyond those needed are ignored.
     """
-    _check.sequence("dés", dice, "D100-INIT-1")
+    checks.sequence("dés", dice, "D100-INIT-1")
     it: Iterator[int] = iter(dice)
 
     def draw(name: str, rolloff: bool) -> int:
@@ -202,7 +202,7 @@ def resolve_initiative(combatants: Iterable[Combatant], dice: Sequence[int]) -> 
         value = next(it, None)
         if value is None:
             raise invalid(what, None, rule, "un d10 de plus est nécessaire")
-        return _check.die(what, value, INITIATIVE_DIE, rule)
+        return checks.die(what, value, INITIATIVE_DIE, rule)
 
     return _initiative(combatants, draw)
 

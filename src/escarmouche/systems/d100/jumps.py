@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from escarmouche import _check
-from escarmouche._rng import Rng
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Json
 from escarmouche.render.table import Text
+from escarmouche.rng import Rng
 from escarmouche.systems.d100.rules import DEFAULT_RULES, Rules, bonus, stat
 from escarmouche.text.fmt import join, number, plural
 
@@ -80,9 +80,9 @@ def resolve_drop_jump(height: float, ag: int, rolls: Sequence[int], *,
     (d100 ≤ Ag), taken in turn; at the first failure the character falls from the height
     still to go (``height − 3·(k − 1)`` at the k-th test). Rolls after a failure, or
     beyond the tests needed, are ignored; too few raise."""
-    height = _check.real("hauteur", height, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-1")
-    ag = _check.integer("Ag", ag, lo=0, hi=100, rule="D100-JUMP-1")
-    _check.sequence("dés", rolls, "D100-JUMP-1")
+    height = checks.real("hauteur", height, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-1")
+    ag = checks.integer("Ag", ag, lo=0, hi=100, rule="D100-JUMP-1")
+    checks.sequence("dés", rolls, "D100-JUMP-1")
     step = rules.drop_step
     tests = math.ceil(Fraction(height) / step)
     used: list[int] = []
@@ -91,7 +91,7 @@ def resolve_drop_jump(height: float, ag: int, rolls: Sequence[int], *,
             raise invalid(f"test d’Ag n° {k}", None, "D100-JUMP-1",
                           f"une descente de {number(height)} m demande "
                           f"{plural(tests, 'test')} d’Ag")
-        roll = _check.die(f"test d’Ag n° {k}", rolls[k - 1], 100, "D100-JUMP-1")
+        roll = checks.die(f"test d’Ag n° {k}", rolls[k - 1], 100, "D100-JUMP-1")
         used.append(roll)
         if roll > ag:
             return DropJump(height, ag, tests, tuple(used), k, height - step * (k - 1),
@@ -103,7 +103,7 @@ def roll_drop_jump(combatant: Combatant, height: float, rng: Rng, *,
                    rules: Rules = DEFAULT_RULES) -> DropJump:
     """Roll a controlled drop. Draw order: one d100 per Ag test, in order, until the first
     failure."""
-    height = _check.real("hauteur", height, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-1")
+    height = checks.real("hauteur", height, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-1")
     ag = stat(combatant, "Ag")
     tests = math.ceil(Fraction(height) / rules.drop_step)
     rolls: list[int] = []
@@ -168,14 +168,14 @@ def resolve_long_jump(
     """D100-JUMP-2: needs a run-up of at least 4 m (else :class:`IllegalActionError`);
     maximum M + BF (BF = F // 10); a F test (d100 ≤ F) keeps it, a failure loses 1 m per
     degree of failure, ceil((roll − F) / 10) *(ruling)*, never below 0 m."""
-    run_up = _check.real("elan", run_up, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-2")
-    m = _check.integer("M", m, lo=0, hi=100, rule="D100-JUMP-2")
-    f = _check.integer("F", f, lo=0, hi=100, rule="D100-JUMP-2")
+    run_up = checks.real("elan", run_up, lo=0, hi=MAX_HEIGHT, rule="D100-JUMP-2")
+    m = checks.integer("M", m, lo=0, hi=100, rule="D100-JUMP-2")
+    f = checks.integer("F", f, lo=0, hi=100, rule="D100-JUMP-2")
     if run_up < rules.long_jump_run_up:
         raise invalid("elan", run_up, "D100-JUMP-2",
                       f"un saut en longueur demande une course d’au moins "
                       f"{number(rules.long_jump_run_up)} m", kind=IllegalActionError)
-    roll = _check.die("test de F", roll, 100, "D100-JUMP-2")
+    roll = checks.die("test de F", roll, 100, "D100-JUMP-2")
     maximum = m + bonus(f)
     degrees = 0 if roll <= f else -((f - roll) // rules.failure_degree)
     return LongJump(run_up, m, bonus(f), f, roll, degrees, max(0, maximum - degrees),

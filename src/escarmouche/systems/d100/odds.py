@@ -16,7 +16,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.odds import OddsTable, exact_json, first_odds, uniform
@@ -111,7 +111,7 @@ class Odds:
 
 
 def _chance(value: object, field: str) -> Fraction:
-    v = _check.integer(field, value, lo=-10**6, hi=10**6, rule="D100-ATK-1")
+    v = checks.integer(field, value, lo=-10**6, hi=10**6, rule="D100-ATK-1")
     return Fraction(min(100, max(0, v)), 100)
 
 
@@ -127,8 +127,8 @@ def attack_odds(
     Fraction(143, 400)
     """
     hit = _chance(target, "seuil d’attaque")
-    _check.choice("defense", defence, DEFENCES, "D100-PARRY-1")
-    _check.flag("tir", ranged, "D100-RANGED-1")
+    checks.choice("defense", defence, DEFENCES, "D100-PARRY-1")
+    checks.flag("tir", ranged, "D100-RANGED-1")
     if ranged and defence != "aucune":
         raise invalid("defense", defence, "D100-RANGED-1",
                       "on ne peut ni parer ni esquiver un projectile", kind=IllegalActionError)
@@ -354,8 +354,8 @@ def unharmed_odds(attacks: int, defence: str, rules: Rules = DEFAULT_RULES, *,
     >>> unharmed_odds(2, "parade", Rules(parries_per_round=1))
     Fraction(1001, 2000)
     """
-    kind = _check.choice("defense", defence, ("parade", "esquive"), "D100-PARRY-1")
-    attacks = _check.integer("attaques", attacks, lo=0, hi=20, rule="D100-PARRY-3")
+    kind = checks.choice("defense", defence, ("parade", "esquive"), "D100-PARRY-1")
+    attacks = checks.integer("attaques", attacks, lo=0, hi=20, rule="D100-PARRY-3")
     target = _ATTACKER.stat("CC")
     used: dict[int, Fraction] = {0: Fraction(1)}  # defences spent → P(no blow so far)
     for _ in range(attacks):

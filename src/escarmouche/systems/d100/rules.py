@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from escarmouche import _check
-from escarmouche._memo import Memo
+from escarmouche import checks
 from escarmouche.errors import invalid
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant, Json
 from escarmouche.options import check_options, option
 from escarmouche.render.table import OptionsTable
@@ -157,7 +157,7 @@ AIMS: tuple[str, ...] = ("cavalier", "monture")
 
 def hand_label(hand: str) -> str:
     """« main directrice » or « main non directrice » (D100-ATK-5)."""
-    return HAND_LABELS[_check.choice("main", hand, HANDS, "D100-ATK-5", labels=HAND_LABELS)]
+    return HAND_LABELS[checks.choice("main", hand, HANDS, "D100-ATK-5", labels=HAND_LABELS)]
 
 
 # -- weapons (D100-ATK-3, D100-RANGED-2/5, D100-TWO-1, D100-ACT-4) --------------------------
@@ -189,11 +189,11 @@ class Weapon:
                           "un identifiant ASCII en minuscules est attendu, par exemple "
                           "« arme_a_une_main »")
         who = f"l’arme {quote(self.label)}"
-        _check.integer("dégâts", self.damage, lo=-20, hi=50, rule="D100-ATK-3", who=who)
+        checks.integer("dégâts", self.damage, lo=-20, hi=50, rule="D100-ATK-3", who=who)
         for key, what in (("short_range", "courte portée"), ("long_range", "longue portée")):
-            _check.integer(what, getattr(self, key), lo=0, hi=10_000, rule="D100-RANGED-5",
+            checks.integer(what, getattr(self, key), lo=0, hi=10_000, rule="D100-RANGED-5",
                            who=who)
-        _check.integer("rechargement", self.reload, lo=0, hi=20, rule="D100-ACT-4", who=who)
+        checks.integer("rechargement", self.reload, lo=0, hi=20, rule="D100-ACT-4", who=who)
         if self.ranged and not 0 < self.short_range <= self.long_range:
             raise invalid("portée", f"{self.short_range}/{self.long_range}", "D100-RANGED-5",
                           f"une courte portée positive, au plus égale à la longue, est "
@@ -214,18 +214,18 @@ class Weapon:
         """A weapon from its French description: ``id`` and ``degats`` are required;
         ``nom``, ``tir``, ``courte_portee``, ``longue_portee``, ``tir_en_melee`` and
         ``rechargement`` are optional (:data:`WEAPON_KEYS`)."""
-        _check.mapping("arme", data, "D100-ATK-3")
+        checks.mapping("arme", data, "D100-ATK-3")
         for key in data:
-            _check.choice("champ d’arme", key, tuple(WEAPON_KEYS), "D100-ATK-3")
+            checks.choice("champ d’arme", key, tuple(WEAPON_KEYS), "D100-ATK-3")
         if "id" not in data or "degats" not in data:
             raise invalid("arme", data.get("id"), "D100-ATK-3",
                           "description incomplète : « id » et « degats » sont requis")
         return cls(
             id=data["id"], label=str(data.get("nom", data["id"])),
-            damage=data["degats"], ranged=_check.flag("tir", data.get("tir", False),
+            damage=data["degats"], ranged=checks.flag("tir", data.get("tir", False),
                                                       "D100-RANGED-5"),
             short_range=data.get("courte_portee", 0), long_range=data.get("longue_portee", 0),
-            engaged_ok=_check.flag("tir_en_melee", data.get("tir_en_melee", False),
+            engaged_ok=checks.flag("tir_en_melee", data.get("tir_en_melee", False),
                                    "D100-RANGED-2"),
             reload=data.get("rechargement", 0),
         )
@@ -330,7 +330,7 @@ class ActionDef:
     rules: tuple[str, ...] = ("D100-ACT-3",)
 
     def __post_init__(self) -> None:
-        _check.choice("coût", self.cost, COSTS, "D100-ACT-1", labels=COST_LABELS)
+        checks.choice("coût", self.cost, COSTS, "D100-ACT-1", labels=COST_LABELS)
 
     @property
     def is_attack(self) -> bool:
@@ -492,7 +492,7 @@ def _stat(combatant: Combatant, key: str) -> int:
         raise invalid(key, None, rule,
                       f"caractéristique manquante pour {combatant.name} ; le système d100 "
                       "la demande")
-    return _check.integer(key, combatant.stats[key], lo=lo, hi=hi, rule=rule,
+    return checks.integer(key, combatant.stats[key], lo=lo, hi=hi, rule=rule,
                           who=combatant.name)
 
 
@@ -525,7 +525,7 @@ def _armour_at(combatant: Combatant, location: str) -> int:
     key = LOCATION_ARMOUR_KEYS[zone(location)]
     for k in (key, "PA"):
         if k in combatant.stats:
-            return _check.integer(k, combatant.stats[k], lo=0, hi=ARMOUR_MAX,
+            return checks.integer(k, combatant.stats[k], lo=0, hi=ARMOUR_MAX,
                                   rule="D100-ATK-3", who=combatant.name)
     return 0
 
@@ -534,11 +534,11 @@ def validate_combatant(combatant: Combatant) -> None:
     """Every stat the encounter needs, in its bounds, and well-named armour keys."""
     for key in STATS:
         stat(combatant, key)
-    _check.integer("B", combatant.stats["B"], lo=1, hi=STATS["B"][1], rule="D100-ATK-3",
+    checks.integer("B", combatant.stats["B"], lo=1, hi=STATS["B"][1], rule="D100-ATK-3",
                    who=combatant.name)
     armour_keys = ("PA", *LOCATION_ARMOUR_KEYS.values())
     for key in combatant.stats:
         if key.startswith("PA"):
-            _check.choice("clé d’armure", key, armour_keys, "D100-ATK-3")
+            checks.choice("clé d’armure", key, armour_keys, "D100-ATK-3")
     for z in LOCATIONS:
         armour_at(combatant, z)

@@ -7,7 +7,7 @@ from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Combatant, Json, Timing
 from escarmouche.odds import OddsTable
@@ -244,10 +244,10 @@ class D100System(System[Rules]):
         :mod:`~escarmouche.systems.d100.terrain`).
         Draw order: one d10 per fighter in roster order, then the roll-offs (D100-INIT-*)."""
         st = ctx.state
-        extra = _check.mapping("armes", options.get("armes") or {}, "D100-ATK-3")
+        extra = checks.mapping("armes", options.get("armes") or {}, "D100-ATK-3")
         weapons: dict[str, Json] = {}
         for k, v in extra.items():
-            entry = {str(f): x for f, x in _check.mapping("armes", v, "D100-ATK-3").items()}
+            entry = {str(f): x for f, x in checks.mapping("armes", v, "D100-ATK-3").items()}
             weapons[str(k)] = Weapon.from_json({**entry, "id": k}).to_json()
         st.system_state["weapons"] = weapons
         self._start_equipment(ctx, options.get("equipement") or {}, fight_weapons(ctx))
@@ -277,16 +277,16 @@ class D100System(System[Rules]):
 
     def _start_equipment(self, ctx: Ctx[Rules], equipment: object,
                          catalogue: Mapping[str, Weapon]) -> None:
-        given_all = _check.mapping("equipement", equipment, "D100-TWO-1")
+        given_all = checks.mapping("equipement", equipment, "D100-TWO-1")
         for name in given_all:
-            _check.name_in("equipement", name, list(ctx.state.fighters), "D100-TWO-1")
+            checks.name_in("equipement", name, list(ctx.state.fighters), "D100-TWO-1")
         for name, f in ctx.state.fighters.items():
             given = given_all.get(name)
             hands: dict[str, Json] = {"directrice": ctx.rules.default_weapon,
                                       "non_directrice": None}
             if given is not None:
-                for h in _check.mapping("equipement", given, "D100-TWO-1"):
-                    _check.choice("main", h, HANDS, "D100-TWO-1")
+                for h in checks.mapping("equipement", given, "D100-TWO-1"):
+                    checks.choice("main", h, HANDS, "D100-TWO-1")
                 assert isinstance(given, Mapping)
                 hands = {h: None for h in HANDS}
                 for h, w in given.items():
@@ -300,28 +300,28 @@ class D100System(System[Rules]):
     def _start_shots(self, ctx: Ctx[Rules], shots: object) -> dict[str, Json]:
         """``tirs``, checked: each shooter's distance (metres) and whether its target is
         engaged in melee, for the shots automated play takes (:meth:`moves`)."""
-        given = _check.mapping("tirs", shots, "D100-RANGED-5")
+        given = checks.mapping("tirs", shots, "D100-RANGED-5")
         out: dict[str, Json] = {}
         for name, entry in given.items():
-            _check.name_in("tirs", name, list(ctx.state.fighters), "D100-RANGED-5",
+            checks.name_in("tirs", name, list(ctx.state.fighters), "D100-RANGED-5",
                            what="combattant")
-            fields = _check.mapping("tirs", entry, "D100-RANGED-5")
+            fields = checks.mapping("tirs", entry, "D100-RANGED-5")
             for key in fields:
-                _check.choice("tirs", key, SHOT_KEYS, "D100-RANGED-5")
-            distance = _check.real("distance", fields.get("distance", 0), lo=0,
+                checks.choice("tirs", key, SHOT_KEYS, "D100-RANGED-5")
+            distance = checks.real("distance", fields.get("distance", 0), lo=0,
                                    hi=1_000_000, rule="D100-RANGED-5", who=str(name))
-            engaged = _check.flag("cible_engagee", fields.get("cible_engagee", False),
+            engaged = checks.flag("cible_engagee", fields.get("cible_engagee", False),
                                   "D100-RANGED-4")
             out[str(name)] = {"distance": distance or None, "cible_engagee": engaged}
         return out
 
     def _start_mounts(self, ctx: Ctx[Rules], mounts: object) -> None:
-        given = _check.mapping("montures", mounts, "D100-ATK-7")
+        given = checks.mapping("montures", mounts, "D100-ATK-7")
         names = list(ctx.state.fighters)
         seen: set[object] = set()
         for rider, mount in given.items():
-            _check.name_in("montures", rider, names, "D100-ATK-7")
-            _check.name_in("montures", mount, names, "D100-ATK-7")
+            checks.name_in("montures", rider, names, "D100-ATK-7")
+            checks.name_in("montures", mount, names, "D100-ATK-7")
             if rider == mount or mount in seen or mount in given:
                 raise invalid("montures", mount, "D100-ATK-7",
                               f"une monture porte un seul cavalier ({rider}), distinct "
@@ -338,35 +338,35 @@ class D100System(System[Rules]):
             return
         roster = [f.combatant for f in state.fighters.values()]
         names = [c.name for c in roster]
-        extra = _check.mapping("system_state.weapons", ss.get("weapons", {}), "D100-ATK-3")
+        extra = checks.mapping("system_state.weapons", ss.get("weapons", {}), "D100-ATK-3")
         catalogue = dict(WEAPONS)
         for k, v in extra.items():
             desc = {str(f): x for f, x in
-                    _check.mapping(f"system_state.weapons.{k}", v, "D100-ATK-3").items()}
+                    checks.mapping(f"system_state.weapons.{k}", v, "D100-ATK-3").items()}
             weapon = Weapon.from_json({**desc, "id": k})
             if weapon.to_json() != desc:
                 raise invalid(f"system_state.weapons.{k}", "…", "D100-ATK-3",
                               "description d’arme incohérente")
             catalogue[str(k)] = weapon
-        mounts = _check.mapping("system_state.mounts", ss.get("mounts", {}), "D100-ATK-7")
+        mounts = checks.mapping("system_state.mounts", ss.get("mounts", {}), "D100-ATK-7")
         for rider, mount in mounts.items():
-            _check.name_in("system_state.mounts", rider, names, "D100-ATK-7")
-            _check.name_in(f"system_state.mounts.{rider}", mount, names, "D100-ATK-7")
+            checks.name_in("system_state.mounts", rider, names, "D100-ATK-7")
+            checks.name_in(f"system_state.mounts.{rider}", mount, names, "D100-ATK-7")
         surprised = ss.get("surprised")
         if surprised is not None:
-            _check.name_in("system_state.surprised", surprised, {c.side for c in roster},
+            checks.name_in("system_state.surprised", surprised, {c.side for c in roster},
                            "D100-SURPRISE-1", what="camp")
-        stored = _check.mapping("system_state.initiative", ss.get("initiative"), "D100-INIT-1")
-        d10s = _check.mapping("system_state.initiative.d10", stored.get("d10"), "D100-INIT-1")
-        dice = [_check.die(f"system_state.initiative.d10.{n}", d10s.get(n), 10, "D100-INIT-1")
+        stored = checks.mapping("system_state.initiative", ss.get("initiative"), "D100-INIT-1")
+        d10s = checks.mapping("system_state.initiative.d10", stored.get("d10"), "D100-INIT-1")
+        dice = [checks.die(f"system_state.initiative.d10.{n}", d10s.get(n), 10, "D100-INIT-1")
                 for n in names]
-        for i, rnd in enumerate(_check.sequence("system_state.initiative.rolloffs",
+        for i, rnd in enumerate(checks.sequence("system_state.initiative.rolloffs",
                                                 stored.get("rolloffs"), "D100-INIT-2")):
-            for pair in _check.sequence(f"system_state.initiative.rolloffs[{i}]", rnd,
+            for pair in checks.sequence(f"system_state.initiative.rolloffs[{i}]", rnd,
                                         "D100-INIT-2"):
-                two = _check.sequence(f"system_state.initiative.rolloffs[{i}]", pair,
+                two = checks.sequence(f"system_state.initiative.rolloffs[{i}]", pair,
                                       "D100-INIT-2", min_len=2, max_len=2)
-                dice.append(_check.die(f"system_state.initiative.rolloffs[{i}]", two[1], 10,
+                dice.append(checks.die(f"system_state.initiative.rolloffs[{i}]", two[1], 10,
                                        "D100-INIT-2"))
         again = resolve_initiative(roster, dice)
         if again.to_json() != dict(stored) or ss.get("order") != list(again.order):
@@ -384,43 +384,43 @@ class D100System(System[Rules]):
         missing = sorted(FLAG_KEYS - set(flags))
         if missing:
             raise invalid(f"{where}.{missing[0]}", None, "D100-ACT-1", "champ manquant")
-        hands = _check.mapping(f"{where}.hands", flags.get("hands"), "D100-TWO-1")
-        loaded = _check.mapping(f"{where}.loaded", flags.get("loaded"), "D100-ACT-4")
+        hands = checks.mapping(f"{where}.hands", flags.get("hands"), "D100-TWO-1")
+        loaded = checks.mapping(f"{where}.loaded", flags.get("loaded"), "D100-ACT-4")
         for h in HANDS:
             w = hands.get(h)
             if w is not None:
-                _check.choice(f"{where}.hands.{h}", w, catalogue, "D100-TWO-1")
-            _check.flag(f"{where}.loaded.{h}", loaded.get(h), "D100-ACT-4")
+                checks.choice(f"{where}.hands.{h}", w, catalogue, "D100-TWO-1")
+            checks.flag(f"{where}.loaded.{h}", loaded.get(h), "D100-ACT-4")
         if set(hands) != set(HANDS) or set(loaded) != set(HANDS):
             raise invalid(f"{where}.hands", "…", "D100-TWO-1",
                           f"les mains attendues sont {join(quote(h) for h in HANDS)}")
-        _check.flag(f"{where}.parry_prepared", flags.get("parry_prepared"), "D100-PARRY-2")
+        checks.flag(f"{where}.parry_prepared", flags.get("parry_prepared"), "D100-PARRY-2")
         for key in ("parries", "dodges"):
-            _check.integer(f"{where}.{key}", flags.get(key), lo=0, hi=100, rule="D100-PARRY-2")
-        for i, step in enumerate(_check.sequence(f"{where}.plan", flags.get("plan"),
+            checks.integer(f"{where}.{key}", flags.get(key), lo=0, hi=100, rule="D100-PARRY-2")
+        for i, step in enumerate(checks.sequence(f"{where}.plan", flags.get("plan"),
                                                  "D100-ACT-1", max_len=20)):
-            pair = _check.sequence(f"{where}.plan[{i}]", step, "D100-ACT-1", min_len=2,
+            pair = checks.sequence(f"{where}.plan[{i}]", step, "D100-ACT-1", min_len=2,
                                    max_len=2)
-            _check.choice(f"{where}.plan[{i}]", pair[0], ACTION_DEFS, "D100-ACT-1")
+            checks.choice(f"{where}.plan[{i}]", pair[0], ACTION_DEFS, "D100-ACT-1")
             # an extended action that starts this turn records all its half actions
             # (a pistol's reload: 4, D100-ACT-4)
-            _check.integer(f"{where}.plan[{i}]", pair[1], lo=0, hi=MAX_EXTENDED_STEPS,
+            checks.integer(f"{where}.plan[{i}]", pair[1], lo=0, hi=MAX_EXTENDED_STEPS,
                            rule="D100-ACT-1")
         for key in ("extended", "extended_at_start"):
             ext = flags.get(key)
             if ext is not None:
-                entry = _check.mapping(f"{where}.{key}", ext, "D100-ACT-4")
-                _check.choice(f"{where}.{key}.action", entry.get("action"), ACTION_DEFS,
+                entry = checks.mapping(f"{where}.{key}", ext, "D100-ACT-4")
+                checks.choice(f"{where}.{key}.action", entry.get("action"), ACTION_DEFS,
                               "D100-ACT-4")
-                total = _check.integer(f"{where}.{key}.total", entry.get("total"), lo=1,
+                total = checks.integer(f"{where}.{key}.total", entry.get("total"), lo=1,
                                        hi=1000, rule="D100-ACT-4")
-                _check.integer(f"{where}.{key}.remaining", entry.get("remaining"), lo=0,
+                checks.integer(f"{where}.{key}.remaining", entry.get("remaining"), lo=0,
                                hi=total, rule="D100-ACT-4")
                 if set(entry) != {"action", "remaining", "total"}:
                     raise invalid(f"{where}.{key}", "…", "D100-ACT-4", "champs inattendus")
         ext_hand = flags.get("extended_hand")
         if ext_hand is not None:
-            _check.choice(f"{where}.extended_hand", ext_hand, HANDS, "D100-ACT-4")
+            checks.choice(f"{where}.extended_hand", ext_hand, HANDS, "D100-ACT-4")
 
     def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
         """D100-ROUND-1: every fighter once, by initiative; D100-SURPRISE-1: in round 1

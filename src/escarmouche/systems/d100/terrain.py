@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.model import Json
 from escarmouche.state import Ctx, EncounterState, FighterState
@@ -59,14 +59,14 @@ def start_terrain(ctx: Ctx[Rules], given: object) -> dict[str, Json]:
     """``terrain``, checked at the door: a fighter of the fight, known keys, heights and
     widths in metres; a ditch needs its run-up room (``elan``) and the room needs a
     ditch. Entries with nothing to cross are dropped."""
-    entries = _check.mapping("terrain", given, "D100-JUMP-1")
+    entries = checks.mapping("terrain", given, "D100-JUMP-1")
     out: dict[str, Json] = {}
     for name, entry in entries.items():
-        _check.name_in("terrain", name, list(ctx.state.fighters), "D100-JUMP-1")
-        fields = _check.mapping("terrain", entry, "D100-JUMP-1")
+        checks.name_in("terrain", name, list(ctx.state.fighters), "D100-JUMP-1")
+        fields = checks.mapping("terrain", entry, "D100-JUMP-1")
         for key in fields:
-            _check.choice("terrain", key, tuple(TERRAIN_KEYS), "D100-JUMP-1")
-        values = {key: _check.real(key, fields.get(key, 0), lo=0, hi=MAX_HEIGHT,
+            checks.choice("terrain", key, tuple(TERRAIN_KEYS), "D100-JUMP-1")
+        values = {key: checks.real(key, fields.get(key, 0), lo=0, hi=MAX_HEIGHT,
                                    rule=rule, who=str(name))
                   for key, rule in TERRAIN_KEYS.items()}
         if values["fosse"] and "elan" not in fields:
@@ -83,19 +83,19 @@ def start_terrain(ctx: Ctx[Rules], given: object) -> dict[str, Json]:
 
 def validate_terrain(state: EncounterState) -> None:
     """A loaded save: the ground still to cross names fighters, with the same keys."""
-    ground = _check.mapping("system_state.terrain", state.system_state.get("terrain", {}),
+    ground = checks.mapping("system_state.terrain", state.system_state.get("terrain", {}),
                             "D100-JUMP-1")
     for name, entry in ground.items():
-        _check.name_in("system_state.terrain", name, list(state.fighters), "D100-JUMP-1")
-        fields = _check.mapping(f"system_state.terrain.{name}", entry, "D100-JUMP-1")
+        checks.name_in("system_state.terrain", name, list(state.fighters), "D100-JUMP-1")
+        fields = checks.mapping(f"system_state.terrain.{name}", entry, "D100-JUMP-1")
         if set(fields) != {*TERRAIN_KEYS, "chute"}:
             raise invalid(f"system_state.terrain.{name}", "…", "D100-JUMP-1",
                           f"les champs attendus sont "
                           f"{join(quote(k) for k in (*TERRAIN_KEYS, 'chute'))}")
         for key, rule in TERRAIN_KEYS.items():
-            _check.real(f"system_state.terrain.{name}.{key}", fields[key], lo=0,
+            checks.real(f"system_state.terrain.{name}.{key}", fields[key], lo=0,
                         hi=MAX_HEIGHT, rule=rule)
-        _check.flag(f"system_state.terrain.{name}.chute", fields["chute"], "D100-JUMP-1")
+        checks.flag(f"system_state.terrain.{name}.chute", fields["chute"], "D100-JUMP-1")
 
 
 def _ahead(ctx: Ctx[Rules], name: str) -> dict[str, Any] | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Effect, Json, Timing
 from escarmouche.state import Ctx
@@ -51,7 +51,7 @@ def _message(params: Mapping[str, Any], key: str) -> str:
     value = params.get(key, "")
     if value == "":
         return ""
-    return _check.text(key, value, "D12-ACT-1", max_len=MAX_MESSAGE).strip()
+    return checks.text(key, value, "D12-ACT-1", max_len=MAX_MESSAGE).strip()
 
 
 def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
@@ -63,7 +63,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     of option (c) on the target are consumed by this attack, whatever its result
     (D12-CRIT-2 (c)).
     """
-    target_name = _check.name_in("cible", params.get("cible"), ctx.state.fighters,
+    target_name = checks.name_in("cible", params.get("cible"), ctx.state.fighters,
                                   "D12-CRIT-1")
     target = ctx.fighter(target_name)
     if target_name == actor:
@@ -76,8 +76,8 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     weapon = check_weapon(params.get("arme") or weapons.get(actor, ctx.rules.default_weapon),
                           actor)
     option = check_option(params.get("option", ctx.rules.critical_option))
-    advantages = int(_check.flag("avantage", params.get("avantage", False), "D12-ADV-1"))
-    disadvantages = int(_check.flag("desavantage", params.get("desavantage", False),
+    advantages = int(checks.flag("avantage", params.get("avantage", False), "D12-ADV-1"))
+    disadvantages = int(checks.flag("desavantage", params.get("desavantage", False),
                                     "D12-ADV-1"))
     attacker = ctx.fighter(actor).combatant
     bonus = attacker.stat("attaque", 0)
@@ -164,7 +164,7 @@ def declaree(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     shown: dict[str, Json] = {}
     for key, value in params.items():
         if isinstance(value, str):
-            shown[key] = _check.text(key, value, spec.rules[0] if spec.rules else "D12-ACT-1",
+            shown[key] = checks.text(key, value, spec.rules[0] if spec.rules else "D12-ACT-1",
                                      max_len=MAX_MESSAGE)
         elif isinstance(value, int | float | bool):
             shown[key] = value

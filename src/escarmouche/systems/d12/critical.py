@@ -24,11 +24,11 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from escarmouche import _check, dice
-from escarmouche._rng import Rng, ScriptedRolls
+from escarmouche import checks, dice
 from escarmouche.errors import invalid
 from escarmouche.model import Json
 from escarmouche.render.table import Text
+from escarmouche.rng import Rng, ScriptedRolls
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.rules import (
     ATTACK_DIE,
@@ -68,7 +68,7 @@ def net_mode(advantages: int = 0, disadvantages: int = 0) -> Mode:
     (<Mode.NORMAL: 'normal'>, <Mode.AVANTAGE: 'avantage'>, <Mode.DESAVANTAGE: 'desavantage'>)
     """
     for name, n in (("avantages", advantages), ("désavantages", disadvantages)):
-        _check.integer(name, n, lo=0, hi=100, rule="D12-ADV-1")
+        checks.integer(name, n, lo=0, hi=100, rule="D12-ADV-1")
     if advantages > disadvantages:
         return Mode.AVANTAGE
     if disadvantages > advantages:
@@ -145,7 +145,7 @@ def resolve_attack_roll(
     check_defence(defence)
     shown = tuple(dice_shown)
     need = 1 if m is Mode.NORMAL else 2
-    if len(shown) != need or not all(_check.is_int(v) and 1 <= v <= ATTACK_DIE
+    if len(shown) != need or not all(checks.is_int(v) and 1 <= v <= ATTACK_DIE
                                      for v in shown):
         raise invalid("dés d’attaque", list(shown), "D12-ADV-1",
                       f"{plural(need, 'd12')} (1 à 12) attendu{'s' if need > 1 else ''} "

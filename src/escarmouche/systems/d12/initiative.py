@@ -36,11 +36,11 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from escarmouche import _check
-from escarmouche._rng import Rng, ScriptedRolls
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
+from escarmouche.rng import Rng, ScriptedRolls
 from escarmouche.state import ENVIRONMENT
 from escarmouche.systems.d12 import narration
 from escarmouche.systems.d12.lots import Lot, by_lot, draw
@@ -542,9 +542,9 @@ def roll_bonus_turn(
     (the tie at the higher result first, one d12 per tied fighter in the given order).
     """
     roster = check_initiative_roster(combatants)
-    _check.flag("environment", environment, "D12-INIT-5")
+    checks.flag("environment", environment, "D12-INIT-5")
     sides = list(dict.fromkeys(c.side for c in roster))
-    _check.name_in("ambush_by", ambush_by, sides, "D12-SURPRISE-1", what="camp")
+    checks.name_in("ambush_by", ambush_by, sides, "D12-SURPRISE-1", what="camp")
     _check_rules(rules)
     bonus_rolls = tuple(_roll(c, rng) for c in bonus_turn_participants(roster, ambush_by))
     bonus_turn, bonus_ties, roll_offs = _order_with_roll_offs(
@@ -581,7 +581,7 @@ def roll_groups_after_bonus(
     roster = check_initiative_roster(combatants)
     _check_rules(rules)
     names = [c.name for c in roster]
-    gone = tuple(_check.name_in("hors de combat", n, names, "D12-SURPRISE-1")
+    gone = tuple(checks.name_in("hors de combat", n, names, "D12-SURPRISE-1")
                  for n in dict.fromkeys(out))
     present = [c for c in roster if c.name not in gone]
     part = _roll_groups(present, rng, environment=init.environment, rules=rules)
@@ -688,7 +688,7 @@ def initiative(
                                 environment=environment, rules=rules)
         return roll_groups_after_bonus(bonus, combatants, rng, out=out, rules=rules)
     roster = check_initiative_roster(combatants)
-    _check.flag("environment", environment, "D12-INIT-5")
+    checks.flag("environment", environment, "D12-INIT-5")
     _check_rules(rules)
     if tuple(out):
         raise invalid("hors de combat", list(out), "D12-SURPRISE-1",
@@ -718,9 +718,9 @@ def resolve_initiative(
     >>> resolve_initiative([Combatant("A", "x"), Combatant("B", "y")], [3, 9]).groups
     [('y', ['B']), ('x', ['A'])]
     """
-    shown = _check.sequence("dés", dice, "D12-INIT-1", min_len=1)
+    shown = checks.sequence("dés", dice, "D12-INIT-1", min_len=1)
     for v in shown:
-        _check.die("dé", v, ATTACK_DIE, "D12-INIT-1")
+        checks.die("dé", v, ATTACK_DIE, "D12-INIT-1")
     scripted = ScriptedRolls([v for v in shown if isinstance(v, int)])
     init = initiative(combatants, scripted, environment=environment, ambush_by=ambush_by,
                       out=out, rules=rules)

@@ -5,10 +5,10 @@ perfect tie of group initiative (D12-INIT-3), and tied fighters roll off again
 (D12-INIT-4). The engine bounds both (``Rules.max_initiative_rerolls``,
 ``Rules.max_roll_off_rounds``); when a bound is reached the fight does not stop: the
 fighters or groups still tied are ordered **by lot**, with dice from the same rng
-(:func:`~escarmouche._rng.draw_lots`: a die with as many faces as tied names left picks
+(:func:`~escarmouche.rng.draw_lots`: a die with as many faces as tied names left picks
 the next one, in the given order). A :class:`Lot` records it.
 
->>> from escarmouche._rng import ScriptedRolls
+>>> from escarmouche.rng import ScriptedRolls
 >>> lot = draw(("x", "y", "z"), ScriptedRolls([2, 2]), scope="groupes", after=20)
 >>> lot.order, lot.dice
 (('y', 'z', 'x'), (2, 2))
@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from escarmouche._rng import Rng, draw_lots
 from escarmouche.model import Json
+from escarmouche.rng import Rng, draw_lots
 from escarmouche.text.fmt import join, plural, quote
 
 __all__ = ["GROUPS_SCOPE", "Lot", "by_lot", "draw", "lot_sentence"]
@@ -66,7 +66,7 @@ class Lot:
 
 
 def draw(tied: Sequence[str], rng: Rng, *, scope: str, after: int) -> Lot:
-    """Order ``tied`` by lot (:func:`~escarmouche._rng.draw_lots`) and record it."""
+    """Order ``tied`` by lot (:func:`~escarmouche.rng.draw_lots`) and record it."""
     order, dice = draw_lots(tied, rng)
     return Lot(scope, tuple(tied), dice, tuple(order), after)
 

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from escarmouche import _check, dice
-from escarmouche._memo import Memo
+from escarmouche import checks, dice
 from escarmouche.errors import RuleBoundError, invalid
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant
 from escarmouche.odds import OddsTable, all_equal, exact_json, first_odds, uniform
 from escarmouche.render.table import Table, Text
@@ -577,7 +577,7 @@ def bonus_turn_odds(combatants: Iterable[Combatant], ambush_by: str) -> BonusTur
     {'A': Fraction(1, 1)}
     """
     roster = check_initiative_roster(combatants)
-    _check.name_in("ambush_by", ambush_by, {c.side for c in roster}, "D12-SURPRISE-1",
+    checks.name_in("ambush_by", ambush_by, {c.side for c in roster}, "D12-SURPRISE-1",
                    what="camp")
     participants = bonus_turn_participants(roster, ambush_by)
     return BonusTurnOdds(first_odds([(c.name, c.stat("init", 0),

@@ -16,7 +16,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from escarmouche import _check, dice
+from escarmouche import checks, dice
 from escarmouche.errors import HIDDEN, invalid
 from escarmouche.options import check_options, option
 from escarmouche.render.table import OptionsTable
@@ -166,14 +166,14 @@ _DECLARED_DOC = ("Action ajoutée par le concepteur : elle est notée avec ses p
 
 def check_defence(value: object, who: str = "") -> int:
     """A defence, 0–40 (D12-CRIT-1)."""
-    return _check.integer("defense", value, lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1],
+    return checks.integer("defense", value, lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1],
                           rule="D12-CRIT-1", who=who)
 
 
 def check_bonus(value: object, who: str = "", *, stat: str = "attaque",
                 rule: str = "D12-CRIT-1") -> int:
     """A bonus (``attaque`` or ``init``), −40–40."""
-    return _check.integer(stat, value, lo=BONUS_RANGE[0], hi=BONUS_RANGE[1], rule=rule,
+    return checks.integer(stat, value, lo=BONUS_RANGE[0], hi=BONUS_RANGE[1], rule=rule,
                           who=who)
 
 
@@ -220,7 +220,7 @@ def _check_action(action: object) -> ActionSpec:
         raise invalid("actions", action, "D12-ACT-1", "une ActionSpec est attendue")
     if not action.kind and action.id not in RESOLVER_KINDS:
         action = dataclasses.replace(action, kind=DECLARED)
-    _check.choice("kind", action.resolver_key, RESOLVER_KINDS, "D12-ACT-1")
+    checks.choice("kind", action.resolver_key, RESOLVER_KINDS, "D12-ACT-1")
     if not action.doc:
         action = dataclasses.replace(action, doc=_DECLARED_DOC)
     return action
@@ -229,15 +229,15 @@ def _check_action(action: object) -> ActionSpec:
 def action_from_json(data: object) -> ActionSpec:
     """One action of the list read from JSON (a save, a roster file) (D12-ACT-1)."""
     rule = "D12-ACT-1"
-    item = _check.mapping("actions", data, rule, max_len=20)
+    item = checks.mapping("actions", data, rule, max_len=20)
     known = {f.name for f in dataclasses.fields(ActionSpec)}
     for key in item:
-        _check.choice("actions", key, sorted(known), rule)
+        checks.choice("actions", key, sorted(known), rule)
     for key in ("id", "label"):
         if key not in item:
             raise invalid("actions", HIDDEN, rule,
                           f"chaque action donne son « {key} » (champ manquant)")
-    texts = {k: _check.text(k, item[k], rule, max_len=500) for k in ("id", "label")}
+    texts = {k: checks.text(k, item[k], rule, max_len=500) for k in ("id", "label")}
     extra: dict[str, Any] = {}
     for key in ("cost", "kind", "doc"):
         value = item.get(key, "")
@@ -245,8 +245,8 @@ def action_from_json(data: object) -> ActionSpec:
             raise invalid(key, value, rule, "un texte est attendu")
         extra[key] = value
     for key in ("rules", "params", "required"):
-        values = _check.sequence(key, item.get(key, []), rule, max_len=50)
-        extra[key] = tuple(_check.text(key, v, rule) for v in values)
+        values = checks.sequence(key, item.get(key, []), rule, max_len=50)
+        extra[key] = tuple(checks.text(key, v, rule) for v in values)
     return ActionSpec(texts["id"], texts["label"], **extra)
 
 
@@ -254,7 +254,7 @@ def action_from_json(data: object) -> ActionSpec:
 def _actions_from_json(data: object) -> tuple[ActionSpec, ...]:
     if isinstance(data, tuple) and all(isinstance(a, ActionSpec) for a in data):
         return data
-    actions = _check.sequence("actions", data, "D12-ACT-1", max_len=100)
+    actions = checks.sequence("actions", data, "D12-ACT-1", max_len=100)
     return tuple(action_from_json(a) for a in actions)
 
 
@@ -307,7 +307,7 @@ class Rules(OptionsTable):
 
     def __post_init__(self) -> None:
         check_options(self)
-        _check.sequence("actions", self.actions, "D12-ACT-1", max_len=100)
+        checks.sequence("actions", self.actions, "D12-ACT-1", max_len=100)
         actions = tuple(_check_action(a) for a in self.actions)
         object.__setattr__(self, "actions", actions)
         ids = [a.id for a in actions]
@@ -338,7 +338,7 @@ def elapsed_minutes(turns: int) -> Fraction:
     >>> elapsed_minutes(4)
     Fraction(2, 5)
     """
-    _check.integer("tours", turns, lo=0, hi=1_000_000, rule="D12-TIME-1")
+    checks.integer("tours", turns, lo=0, hi=1_000_000, rule="D12-TIME-1")
     return Fraction(turns, TURNS_PER_MINUTE)
 
 
@@ -348,5 +348,5 @@ def elapsed_seconds(turns: int) -> tuple[int, int]:
     >>> elapsed_seconds(10)
     (50, 100)
     """
-    _check.integer("tours", turns, lo=0, hi=1_000_000, rule="D12-TIME-1")
+    checks.integer("tours", turns, lo=0, hi=1_000_000, rule="D12-TIME-1")
     return turns * TURN_SECONDS[0], turns * TURN_SECONDS[1]

@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from escarmouche import _check
-from escarmouche._rng import ScriptedRolls
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Timing
 from escarmouche.odds import OddsTable
+from escarmouche.rng import ScriptedRolls
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, parsed
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
 from escarmouche.systems.d12 import narration
@@ -149,7 +149,7 @@ class D12System(System[Rules]):
 
     def validate(self, combatant: Combatant, rules: Rules) -> None:
         c = combatant
-        _check.integer("PV", c.stat("PV"), lo=HP_RANGE[0], hi=HP_RANGE[1], rule="CORE-ERR",
+        checks.integer("PV", c.stat("PV"), lo=HP_RANGE[0], hi=HP_RANGE[1], rule="CORE-ERR",
                        who=c.name)
         check_defence(c.stat("defense"), c.name)
         check_bonus(c.stat("attaque", 0), c.name)
@@ -167,13 +167,13 @@ class D12System(System[Rules]):
 
     def explain_initiative(self, combatants: Sequence[Combatant], rng: Any, rules: Rules,
                            options: Mapping[str, Any]) -> InitiativeReport:
-        environment = _check.flag("environnement", options.get("environnement", False),
+        environment = checks.flag("environnement", options.get("environnement", False),
                                   "D12-INIT-5")
         return explain_initiative(combatants, rng, environment=environment, rules=rules)
 
     def first_to_act(self, combatants: Sequence[Combatant], rules: Rules,
                      options: Mapping[str, Any]) -> tuple[Chances, ...]:
-        environment = _check.flag("environnement", options.get("environnement", False),
+        environment = checks.flag("environnement", options.get("environnement", False),
                                   "D12-INIT-5")
         return first_to_act_chances(combatants, environment=environment)
 
@@ -201,12 +201,12 @@ class D12System(System[Rules]):
         initiative is rolled when the bonus turn ends (:meth:`turn_order`,
         D12-SURPRISE-1)."""
         weapons = options.get("armes") or {}
-        _check.mapping("armes", weapons, "D12-CRIT-2")
+        checks.mapping("armes", weapons, "D12-CRIT-2")
         for name, expr in weapons.items():
-            _check.name_in("armes", name, ctx.state.fighters, "D12-CRIT-2")
+            checks.name_in("armes", name, ctx.state.fighters, "D12-CRIT-2")
             check_weapon(expr, str(name))
         roster = [f.combatant for f in ctx.state.fighters.values()]
-        environment = _check.flag("environnement", options.get("environnement", False),
+        environment = checks.flag("environnement", options.get("environnement", False),
                                   "D12-INIT-5")
         ambush_by = options.get("embuscade_par")
         if ambush_by is None:
@@ -286,45 +286,45 @@ class D12System(System[Rules]):
             return
         roster = [f.combatant for f in state.fighters.values()]
         names = [c.name for c in roster]
-        weapons = _check.mapping("system_state.weapons", ss.get("weapons", {}), "D12-CRIT-2")
+        weapons = checks.mapping("system_state.weapons", ss.get("weapons", {}), "D12-CRIT-2")
         for name, expr in weapons.items():
-            _check.name_in("system_state.weapons", name, names, "D12-CRIT-2")
+            checks.name_in("system_state.weapons", name, names, "D12-CRIT-2")
             check_weapon(expr, str(name))
-        stored = _check.mapping("system_state.initiative", ss.get("initiative"), "D12-INIT-1")
+        stored = checks.mapping("system_state.initiative", ss.get("initiative"), "D12-INIT-1")
         where = "system_state.initiative"
 
         def dies(field: str, entries: object) -> list[int]:
             out = []
-            for i, raw in enumerate(_check.sequence(f"{where}.{field}", entries, "D12-INIT-1")):
-                entry = _check.mapping(f"{where}.{field}[{i}]", raw, "D12-INIT-1")
-                out.append(_check.die(f"{where}.{field}[{i}].die", entry.get("die"),
+            for i, raw in enumerate(checks.sequence(f"{where}.{field}", entries, "D12-INIT-1")):
+                entry = checks.mapping(f"{where}.{field}[{i}]", raw, "D12-INIT-1")
+                out.append(checks.die(f"{where}.{field}[{i}].die", entry.get("die"),
                                       ATTACK_DIE, "D12-INIT-1"))
             return out
 
         bonus_dice = dies("bonus_rolls", stored.get("bonus_rolls"))
         group_dice: list[int] = []
-        for i, attempt in enumerate(_check.sequence(f"{where}.attempts", stored.get("attempts"),
+        for i, attempt in enumerate(checks.sequence(f"{where}.attempts", stored.get("attempts"),
                                                     "D12-INIT-3")):
             group_dice += dies(f"attempts[{i}]", attempt)
         group_dice += _lot_dice(f"{where}.lots", stored.get("lots", []))
-        for i, raw in enumerate(_check.sequence(f"{where}.roll_offs", stored.get("roll_offs"),
+        for i, raw in enumerate(checks.sequence(f"{where}.roll_offs", stored.get("roll_offs"),
                                                 "D12-INIT-4")):
-            ro = _check.mapping(f"{where}.roll_offs[{i}]", raw, "D12-INIT-4")
+            ro = checks.mapping(f"{where}.roll_offs[{i}]", raw, "D12-INIT-4")
             target = bonus_dice if ro.get("scope") == BONUS_SCOPE else group_dice
-            for rnd in _check.sequence(f"{where}.roll_offs[{i}].rounds", ro.get("rounds"),
+            for rnd in checks.sequence(f"{where}.roll_offs[{i}].rounds", ro.get("rounds"),
                                        "D12-INIT-4"):
-                for pair in _check.sequence(f"{where}.roll_offs[{i}].rounds", rnd,
+                for pair in checks.sequence(f"{where}.roll_offs[{i}].rounds", rnd,
                                             "D12-INIT-4"):
-                    two = _check.sequence(f"{where}.roll_offs[{i}].rounds", pair,
+                    two = checks.sequence(f"{where}.roll_offs[{i}].rounds", pair,
                                           "D12-INIT-4", min_len=2, max_len=2)
-                    target.append(_check.die(f"{where}.roll_offs[{i}]", two[1], ATTACK_DIE,
+                    target.append(checks.die(f"{where}.roll_offs[{i}]", two[1], ATTACK_DIE,
                                              "D12-INIT-4"))
             target += _lot_dice(f"{where}.roll_offs[{i}].lots", ro.get("lots", []))
-        environment = _check.flag(f"{where}.environment", stored.get("environment"),
+        environment = checks.flag(f"{where}.environment", stored.get("environment"),
                                   "D12-INIT-5")
         ambush_by = stored.get("ambush_by")
-        out = [_check.name_in(f"{where}.out", n, names, "D12-SURPRISE-1")
-               for n in _check.sequence(f"{where}.out", stored.get("out", []), "D12-SURPRISE-1")]
+        out = [checks.name_in(f"{where}.out", n, names, "D12-SURPRISE-1")
+               for n in checks.sequence(f"{where}.out", stored.get("out", []), "D12-SURPRISE-1")]
         bonus_rng, group_rng = ScriptedRolls(bonus_dice), ScriptedRolls(group_dice)
         if ambush_by is None:
             if out or bonus_dice:
@@ -332,7 +332,7 @@ class D12System(System[Rules]):
                               "sans embuscade, pas de tour bonus ni de combattant absent")
             init = initiative(roster, group_rng, environment=environment, rules=rules)
         else:
-            ambush_by = _check.name_in(f"{where}.ambush_by", ambush_by,
+            ambush_by = checks.name_in(f"{where}.ambush_by", ambush_by,
                                        {c.side for c in roster}, "D12-SURPRISE-1", what="camp")
             init = roll_bonus_turn(roster, bonus_rng, ambush_by=ambush_by,
                                    environment=environment, rules=rules)
@@ -347,7 +347,7 @@ class D12System(System[Rules]):
                           "l’initiative enregistrée ne correspond pas à ses dés")
         acting = ss.get("acting_group")
         if acting is not None and acting != ENVIRONMENT:
-            _check.name_in("system_state.acting_group", acting, set(group_of.values()),
+            checks.name_in("system_state.acting_group", acting, set(group_of.values()),
                            "D12-INIT-2", what="groupe")
 
     def first_turn(self, ctx: Ctx[Rules]) -> int:
@@ -549,11 +549,11 @@ def _lot_dice(where: str, lots: object) -> list[int]:
     """The dice of the lots of a stored initiative (D12-INIT-6), in draw order: each has
     as many faces as tied names were left."""
     out: list[int] = []
-    for i, raw in enumerate(_check.sequence(where, lots, "D12-INIT-6")):
-        lot = _check.mapping(f"{where}[{i}]", raw, "D12-INIT-6")
-        tied = _check.sequence(f"{where}[{i}].tied", lot.get("tied"), "D12-INIT-6")
-        dice = _check.sequence(f"{where}[{i}].dice", lot.get("dice"), "D12-INIT-6",
+    for i, raw in enumerate(checks.sequence(where, lots, "D12-INIT-6")):
+        lot = checks.mapping(f"{where}[{i}]", raw, "D12-INIT-6")
+        tied = checks.sequence(f"{where}[{i}].tied", lot.get("tied"), "D12-INIT-6")
+        dice = checks.sequence(f"{where}[{i}].dice", lot.get("dice"), "D12-INIT-6",
                                max_len=max(len(tied) - 1, 0))
-        out += [_check.die(f"{where}[{i}].dice", d, len(tied) - k, "D12-INIT-6")
+        out += [checks.die(f"{where}[{i}].dice", d, len(tied) - k, "D12-INIT-6")
                 for k, d in enumerate(dice)]
     return out

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from escarmouche import _check, dice
+from escarmouche import checks, dice
 from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import DieRecord, Json
 from escarmouche.state import Ctx, FighterState
@@ -107,9 +107,9 @@ def resolve_attack(roll: int, bonus: int, defence: int) -> AttackRoll:
     >>> resolve_attack(14, 5, 12).hit
     True
     """
-    _check.die("jet d’attaque", roll, ATTACK_DIE, "CORE-ERR")
+    checks.die("jet d’attaque", roll, ATTACK_DIE, "CORE-ERR")
     check_bonus(bonus, "CORE-ERR", "attaque")
-    _check.integer("defense", defence, lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1],
+    checks.integer("defense", defence, lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1],
                    rule="CORE-ERR")
     total = roll + bonus
     return AttackRoll(roll, bonus, defence, total, total >= defence)
@@ -217,7 +217,7 @@ def _description(params: Mapping[str, Any]) -> str:
     d = params.get("description", "")
     if isinstance(d, str) and not d.strip():
         return ""
-    return _check.text("description", d, "CORE-ERR").strip()
+    return checks.text("description", d, "CORE-ERR").strip()
 
 
 # -- legality (the ``check_legal`` and ``actions`` hooks) ---------------------------------
@@ -237,7 +237,7 @@ def check_legal(ctx: Ctx[Rules], actor: str, spec: ActionSpec) -> None:
                       f"d’opportunité » faite par {actor}", kind=IllegalActionError,
                       display=spec.label)
     if timing == "mj":
-        _check.name_in("combattant", actor, ctx.state.fighters, "D20-OPP-2")
+        checks.name_in("combattant", actor, ctx.state.fighters, "D20-OPP-2")
         return
     if timing == "immediate":
         require_standing(ctx, actor, "D20-IMM-1")
@@ -314,7 +314,7 @@ def _attack_targets(ctx: Ctx[Rules], f: FighterState, portee: str,
         if portee != "zone":
             raise invalid("cibles", params["cibles"], "CORE-ERR",
                           "seule une attaque de zone vise plusieurs cibles ; utilisez cible=…")
-        names = list(_check.sequence("cibles", params["cibles"], "CORE-ERR", min_len=1))
+        names = list(checks.sequence("cibles", params["cibles"], "CORE-ERR", min_len=1))
     elif "cible" in params:
         names = [params["cible"]]
     else:
@@ -323,7 +323,7 @@ def _attack_targets(ctx: Ctx[Rules], f: FighterState, portee: str,
     seen: set[str] = set()
     out: list[str] = []
     for n in names:
-        name = _check.name_in("cible", n, ctx.state.fighters, "CORE-ERR")
+        name = checks.name_in("cible", n, ctx.state.fighters, "CORE-ERR")
         if name == f.name:
             raise self_attack(name, "CORE-ERR")
         if name in seen:
@@ -348,7 +348,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     """An attack (standard action), with its declared reactions."""
     f = ctx.fighter(actor)
     rules = ctx.rules
-    portee = _check.choice("portee", params.get("portee", "corps_a_corps"), ATTACK_RANGES,
+    portee = checks.choice("portee", params.get("portee", "corps_a_corps"), ATTACK_RANGES,
                            "D20-OPP-2")
     targets = _attack_targets(ctx, f, portee, params)
     bonus = check_bonus(params.get("bonus", f.combatant.stat("attaque", 0)), "CORE-ERR")
@@ -511,7 +511,7 @@ def action_immediate(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
                      params: Mapping[str, Any]) -> None:
     """A standalone immediate action, against a trigger the engine does not model
     (D20-IMM-1: never during one's own turn, once per round)."""
-    trig = _check.text("declencheur", params["declencheur"], "D20-IMM-1").strip()
+    trig = checks.text("declencheur", params["declencheur"], "D20-IMM-1").strip()
     item: dict[str, Any] = {"par": actor, "type": spec.id}
     for key in ("effet", "cible", "bonus", "arme", "nom"):
         if key in params:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.d20.narration import square_text
@@ -46,7 +46,7 @@ def check_square(value: object, field: str, rule: str, who: str = "") -> Square:
     """A square ``[x, y]``: two integers within ±:data:`GRID_LIMIT`."""
     of = f" pour {who}" if who else ""
     if not (isinstance(value, list | tuple) and len(value) == 2
-            and all(_check.is_int(v) for v in value)):
+            and all(checks.is_int(v) for v in value)):
         raise invalid(field, value, rule, f"une case [x, y] (deux entiers) est attendue{of}")
     x, y = int(value[0]), int(value[1])
     if not (-GRID_LIMIT <= x <= GRID_LIMIT and -GRID_LIMIT <= y <= GRID_LIMIT):
@@ -114,10 +114,10 @@ def initial_positions(ctx: Ctx[Rules], raw: object) -> dict[str, Square]:
             out[f.name] = (sides.index(f.side), counts.get(f.side, 0))
             counts[f.side] = counts.get(f.side, 0) + 1
         return out
-    squares: Mapping[object, object] = _check.mapping("positions", raw, "D20-OPP-2")
+    squares: Mapping[object, object] = checks.mapping("positions", raw, "D20-OPP-2")
     taken: dict[Square, str] = {}
     for name, square in squares.items():
-        who = _check.name_in("positions", name, ctx.state.fighters, "D20-OPP-2")
+        who = checks.name_in("positions", name, ctx.state.fighters, "D20-OPP-2")
         sq = check_square(square, "positions", "D20-OPP-2", who)
         if sq in taken:
             raise invalid("positions", list(sq), "D20-OPP-2",
@@ -132,7 +132,7 @@ def check_path(ctx: Ctx[Rules], mover: FighterState, raw: object) -> tuple[Squar
     """The squares of a move, start included (D20-ACT-1; grid: D20-OPP-2)."""
     start = need_position(mover, "D20-ACT-1")
     steps = speed(mover, ctx.rules)
-    path = _check.sequence("chemin", raw, "D20-ACT-1", min_len=1)
+    path = checks.sequence("chemin", raw, "D20-ACT-1", min_len=1)
     if len(path) > steps:
         raise invalid("chemin", len(path), "D20-ACT-1",
                       f"une action de mouvement déplace {mover.name} d’au plus sa vitesse, "

@@ -11,11 +11,11 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from escarmouche import _check
-from escarmouche._rng import Rng, draw_lots
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table
+from escarmouche.rng import Rng, draw_lots
 from escarmouche.systems.d20.narration import d20_text, plus_text
 from escarmouche.systems.d20.rules import (
     BONUS_RANGE,
@@ -46,7 +46,7 @@ def elapsed_seconds(rounds: int) -> int:
     >>> elapsed_seconds(10)
     60
     """
-    return _check.integer("rounds", rounds, lo=0, hi=1_000_000, rule="D20-TIME-1") * (
+    return checks.integer("rounds", rounds, lo=0, hi=1_000_000, rule="D20-TIME-1") * (
         ROUND_SECONDS)
 
 
@@ -131,7 +131,7 @@ class D20Initiative:
 
     def turn(self, n: int) -> list[str]:
         """The names in acting order for round ``n`` (the same every round)."""
-        _check.integer("round", n, lo=1, hi=1_000_000, rule="D20-TIME-1")
+        checks.integer("round", n, lo=1, hi=1_000_000, rule="D20-TIME-1")
         return list(self.order)
 
     def roll_of(self, name: str) -> InitiativeRoll:
@@ -210,14 +210,14 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules |
     share both total and modifier, one roll-off round: for each tied group from the
     highest, one d20 per member in the given order (higher first; still-tied members
     roll again). Past :attr:`Rules.max_roll_off_rounds` rounds, each group still tied
-    is ordered by lot (D20-INIT-2, :func:`~escarmouche._rng.draw_lots`: a die with as
+    is ordered by lot (D20-INIT-2, :func:`~escarmouche.rng.draw_lots`: a die with as
     many faces as names left picks the next one), groups from the highest.
     """
     r = check_rules(rules)
     roster = check_roster(combatants, rule="D20-INIT-1")
     names = [c.name for c in roster]
     rolls: dict[str, InitiativeRoll] = {}
-    modifiers = {c.name: _check.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0],
+    modifiers = {c.name: checks.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0],
                                         hi=BONUS_RANGE[1], rule="D20-INIT-1", who=c.name)
                  for c in roster}
     for c in roster:

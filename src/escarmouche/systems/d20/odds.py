@@ -10,7 +10,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from escarmouche import _check, dice
+from escarmouche import checks, dice
 from escarmouche.errors import EscarmoucheError
 from escarmouche.model import Combatant, check_roster
 from escarmouche.odds import OddsTable, all_equal, exact_json, first_odds, uniform
@@ -96,7 +96,7 @@ def save_odds(bonus: int = 0, *, rules: Rules | None = None) -> SaveOdds:
 def lasts_exactly(turns: int, bonus: int = 0, *, rules: Rules | None = None) -> Fraction:
     """The exact probability that a save-ends effect lasts exactly ``turns`` of its
     bearer's turns: ``turns − 1`` failed saves, then a success (D20-END-1)."""
-    _check.integer("tours", turns, lo=1, hi=MAX_DURATION_TURNS, rule="D20-END-1")
+    checks.integer("tours", turns, lo=1, hi=MAX_DURATION_TURNS, rule="D20-END-1")
     p = save_odds(bonus, rules=rules).success
     return (1 - p) ** (turns - 1) * p
 
@@ -148,7 +148,7 @@ def duration_odds(bonus: int = 0, *, max_turns: int = 10, rules: Rules | None = 
                   ) -> DurationOdds:
     """The exact law of the duration of a save-ends effect with ``bonus`` (geometric:
     each end of turn, one save, success probability :func:`save_odds`; D20-END-1)."""
-    _check.integer("max_turns", max_turns, lo=1, hi=MAX_DURATION_TURNS, rule="D20-END-1")
+    checks.integer("max_turns", max_turns, lo=1, hi=MAX_DURATION_TURNS, rule="D20-END-1")
     p = save_odds(bonus, rules=rules).success
     q = 1 - p
     exactly = {n: q ** (n - 1) * p for n in range(1, max_turns + 1)}
@@ -170,7 +170,7 @@ def first_to_act_odds(combatants: Iterable[Combatant], *, rules: Rules | None = 
     roster = check_roster(combatants, rule="D20-INIT-1", non_empty=True)
     entries = []
     for c in roster:
-        mod = _check.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0], hi=BONUS_RANGE[1],
+        mod = checks.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0], hi=BONUS_RANGE[1],
                              rule="D20-INIT-1", who=c.name)
         entries.append((c.name, mod, uniform(INITIATIVE_DIE, mod)))
     return first_odds(entries)
@@ -250,8 +250,8 @@ def immediate_chances(rank: int, size: int, rules: Rules | None = None) -> int:
     2
     """
     r = check_rules(rules)
-    size = _check.integer("effectif", size, lo=1, hi=100, rule="D20-IMM-1")
-    rank = _check.integer("rang", rank, lo=1, hi=size, rule="D20-IMM-1")
+    size = checks.integer("effectif", size, lo=1, hi=100, rule="D20-IMM-1")
+    rank = checks.integer("rang", rank, lo=1, hi=size, rule="D20-IMM-1")
     # used in round 1: it comes back before round 2's first turn only at the round's
     # start; at its own turn's start (the other reset) it is too late for these turns
     return rank - 1 if immediate_resets(r, "debut_du_round") else 0

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Json
 from escarmouche.state import Ctx, EncounterState, FighterState
@@ -78,7 +78,7 @@ def opportunity_attack_allowed(trigger: str, adjacent: bool) -> bool:
     >>> opportunity_attack_allowed("boire_potion", True)
     False
     """
-    _check.flag("adjacent", adjacent, "D20-OPP-2")
+    checks.flag("adjacent", adjacent, "D20-OPP-2")
     return isinstance(trigger, str) and trigger in OPPORTUNITY_TRIGGERS and adjacent
 
 
@@ -103,7 +103,7 @@ def can_react(state: EncounterState, name: str, reaction: str) -> bool:
     (D20-OPP-1: one opportunity action per other combatant's turn; D20-IMM-1: one
     immediate action per round). Whether the trigger allows it is another matter
     (:func:`opportunity_attack_allowed`)."""
-    rtype = REACTION_TYPES[_check.choice("type", reaction, REACTION_TYPES, "D20-IMM-2")]
+    rtype = REACTION_TYPES[checks.choice("type", reaction, REACTION_TYPES, "D20-IMM-2")]
     f = state.fighters.get(name)
     return (f is not None and f.standing and state.current not in (None, name)
             and not _allowance_used(state, f, rtype))
@@ -111,7 +111,7 @@ def can_react(state: EncounterState, name: str, reaction: str) -> bool:
 
 def require_standing(ctx: Ctx[Rules], name: str, rule: str) -> FighterState:
     """The fighter ``name``, who must still be standing (else IllegalActionError)."""
-    f = ctx.fighter(_check.name_in("combattant", name, ctx.state.fighters, rule), rule=rule)
+    f = ctx.fighter(checks.name_in("combattant", name, ctx.state.fighters, rule), rule=rule)
     if not f.standing:
         raise invalid("combattant", name, rule,
                       "ce combattant est hors de combat et ne peut plus agir",
@@ -158,7 +158,7 @@ def parse_reactions(ctx: Ctx[Rules], trigger: Trigger, raw: object) -> list[Reac
     """Check every reaction declared with an action, before any die is rolled."""
     if isinstance(raw, Mapping):
         raw = [raw]
-    items = _check.sequence("reactions", raw, "D20-OPP-1")
+    items = checks.sequence("reactions", raw, "D20-OPP-1")
     used: set[tuple[str, str]] = set()
     return [parse_reaction(ctx, trigger, item, used) for item in items]
 
@@ -167,13 +167,13 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
                    used: set[tuple[str, str]]) -> Reaction:
     """Check one declared reaction (D20-OPP-*, D20-IMM-*); ``used`` collects the
     allowances already claimed in the same declaration."""
-    entry = _check.mapping("reaction", item, "D20-OPP-1")
+    entry = checks.mapping("reaction", item, "D20-OPP-1")
     extra = sorted(str(k) for k in set(entry) - set(REACTION_KEYS))
     if extra:
         raise invalid("clé de réaction", extra[0], "D20-OPP-1",
                       "clé inconnue, à choisir parmi "
                       f"{join([quote(k) for k in REACTION_KEYS], last='ou')}")
-    kind = _check.choice("type", entry.get("type"), REACTION_TYPES, "D20-IMM-2")
+    kind = checks.choice("type", entry.get("type"), REACTION_TYPES, "D20-IMM-2")
     rtype = REACTION_TYPES[kind]
     rule = rtype.rules[0]
     by = entry.get("par")
@@ -203,7 +203,7 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
                       f"{by} a déjà pris son action immédiate"
                       + _IMMEDIATE_BACK[ctx.rules.immediate_reset], kind=IllegalActionError)
     used.add((by, rtype.allowance))
-    effect = _check.choice("effet", entry.get("effet", "attaque"), IMMEDIATE_EFFECTS, rule,
+    effect = checks.choice("effet", entry.get("effet", "attaque"), IMMEDIATE_EFFECTS, rule,
                            labels=IMMEDIATE_EFFECTS)
     step: int | None = None
     if rtype.id == "attaque_opportunite":
@@ -241,7 +241,7 @@ def parse_reaction(ctx: Ctx[Rules], trigger: Trigger, item: object,
     weapon = entry.get("arme")
     if weapon is not None:
         weapon = check_weapon(weapon, by)
-    name = _check.text("nom", entry.get("nom", rtype.label), rule)
+    name = checks.text("nom", entry.get("nom", rtype.label), rule)
     return Reaction(by, rtype, effect, target, bonus, weapon, name, step)
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from escarmouche import _check
-from escarmouche._rng import Rng
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant
 from escarmouche.render.table import Text
+from escarmouche.rng import Rng
 from escarmouche.state import Ctx
 from escarmouche.systems.d20.narration import d20_text, save_sentence
 from escarmouche.systems.d20.rules import (
@@ -43,7 +43,7 @@ __all__ = [
 
 def check_bonus(bonus: object, rule: str, field: str = "bonus") -> int:
     """A bonus or modifier: an integer within :data:`BONUS_RANGE`."""
-    return _check.integer(field, bonus, lo=BONUS_RANGE[0], hi=BONUS_RANGE[1], rule=rule)
+    return checks.integer(field, bonus, lo=BONUS_RANGE[0], hi=BONUS_RANGE[1], rule=rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ def resolve_save(roll: int, bonus: int = 0, *, rules: Rules | None = None) -> Sa
     True
     """
     r = check_rules(rules)
-    _check.die("jet de sauvegarde", roll, SAVE_DIE, "D20-END-1")
+    checks.die("jet de sauvegarde", roll, SAVE_DIE, "D20-END-1")
     check_bonus(bonus, "D20-END-1")
     total = roll + bonus
     return SaveResult(roll, bonus, total, r.save_target, total >= r.save_target)
@@ -99,7 +99,7 @@ def keywords(effect_keywords: Iterable[str]) -> frozenset[str]:
                       "un ensemble de mots-clés est attendu, par exemple « poison »")
     out: set[str] = set()
     for kw in effect_keywords:
-        k = _check.text("mot-clé", kw, "D20-END-1").strip().lower()
+        k = checks.text("mot-clé", kw, "D20-END-1").strip().lower()
         out.add(KEYWORD_SYNONYMS.get(k, k))
     return frozenset(out)
 

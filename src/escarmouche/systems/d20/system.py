@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
@@ -180,11 +180,11 @@ class D20System(System[Rules]):
         if TRACK not in combatant.stats:
             raise invalid(TRACK, None, "CORE-ERR",
                           f"les points de vie sont requis pour {who}")
-        _check.integer(TRACK, combatant.stats[TRACK], lo=HP_RANGE[0], hi=HP_RANGE[1],
+        checks.integer(TRACK, combatant.stats[TRACK], lo=HP_RANGE[0], hi=HP_RANGE[1],
                        rule="CORE-ERR", who=who)
         for stat, (lo, hi), rule in _STATS:
             if stat in combatant.stats:
-                _check.integer(stat, combatant.stats[stat], lo=lo, hi=hi, rule=rule, who=who)
+                checks.integer(stat, combatant.stats[stat], lo=lo, hi=hi, rule=rule, who=who)
 
     def initial_tracks(self, combatant: Combatant, rules: Rules) -> dict[str, int]:
         return {TRACK: combatant.stat(TRACK)}
@@ -207,26 +207,26 @@ class D20System(System[Rules]):
             return
         roster = [f.combatant for f in state.fighters.values()]
         names = [c.name for c in roster]
-        stored = _check.mapping("system_state.initiative", state.system_state.get("initiative"),
+        stored = checks.mapping("system_state.initiative", state.system_state.get("initiative"),
                                 "D20-INIT-1")
-        entries = _check.sequence("system_state.initiative.rolls", stored.get("rolls"),
+        entries = checks.sequence("system_state.initiative.rolls", stored.get("rolls"),
                                   "D20-INIT-1", min_len=len(roster), max_len=len(roster))
         rolls = []
         for i, (c, raw) in enumerate(zip(roster, entries, strict=True)):
             where = f"system_state.initiative.rolls[{i}]"
-            entry = _check.mapping(where, raw, "D20-INIT-1")
+            entry = checks.mapping(where, raw, "D20-INIT-1")
             if entry.get("name") != c.name or entry.get("modifier") != c.stat("init", 0):
                 raise invalid(where, entry.get("name"), "D20-INIT-1",
                               f"le jet {de(c.name)} avec son modificateur d’initiative est "
                               "attendu")
-            offs = _check.sequence(f"{where}.roll_offs", entry.get("roll_offs"), "D20-INIT-1",
+            offs = checks.sequence(f"{where}.roll_offs", entry.get("roll_offs"), "D20-INIT-1",
                                    max_len=rules.max_roll_off_rounds)
             rolls.append(InitiativeRoll(
-                c.name, _check.die(f"{where}.die", entry.get("die"), INITIATIVE_DIE,
+                c.name, checks.die(f"{where}.die", entry.get("die"), INITIATIVE_DIE,
                                    "D20-INIT-1"), c.stat("init", 0),
-                tuple(_check.die(f"{where}.roll_offs", v, INITIATIVE_DIE, "D20-INIT-1")
+                tuple(checks.die(f"{where}.roll_offs", v, INITIATIVE_DIE, "D20-INIT-1")
                       for v in offs),
-                _check.integer(f"{where}.lot", entry.get("lot", 0), lo=0, hi=len(roster),
+                checks.integer(f"{where}.lot", entry.get("lot", 0), lo=0, hi=len(roster),
                                rule="D20-INIT-2")))
         if (stored.get("order") != list(initiative_order(rolls))
                 or tie_groups({r.name: r for r in rolls}, names)):
@@ -245,24 +245,24 @@ class D20System(System[Rules]):
         pos = flags["pos"]
         if pos is not None:
             grid.check_square(pos, f"{where}.pos", "D20-OPP-2")
-        _check.integer(f"{where}.pa", flags["pa"], lo=0, hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
-        budget = _check.mapping(f"{where}.budget", flags["budget"], "D20-ACT-1")
-        for i, category in enumerate(_check.sequence(f"{where}.budget.actions",
+        checks.integer(f"{where}.pa", flags["pa"], lo=0, hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
+        budget = checks.mapping(f"{where}.budget", flags["budget"], "D20-ACT-1")
+        for i, category in enumerate(checks.sequence(f"{where}.budget.actions",
                                                      budget.get("actions"), "D20-ACT-1",
                                                      max_len=MAX_PLANNED_ACTIONS)):
-            _check.choice(f"{where}.budget.actions[{i}]", category, CATEGORIES, "D20-ACT-1")
-        _check.integer(f"{where}.budget.points", budget.get("points"), lo=0,
+            checks.choice(f"{where}.budget.actions[{i}]", category, CATEGORIES, "D20-ACT-1")
+        checks.integer(f"{where}.budget.points", budget.get("points"), lo=0,
                        hi=MAX_ACTION_POINTS, rule="D20-ACT-3")
         if set(budget) != {"actions", "points"}:
             raise invalid(f"{where}.budget", "…", "D20-ACT-1", "champs inattendus")
         opportunity = flags["opportunite"]
         if opportunity is not None:
-            pair = _check.sequence(f"{where}.opportunite", opportunity, "D20-OPP-1",
+            pair = checks.sequence(f"{where}.opportunite", opportunity, "D20-OPP-1",
                                    min_len=2, max_len=2)
             for v in pair:
-                _check.integer(f"{where}.opportunite", v, lo=-1, hi=1_000_000,
+                checks.integer(f"{where}.opportunite", v, lo=-1, hi=1_000_000,
                                rule="D20-OPP-1")
-        _check.flag(f"{where}.immediate", flags["immediate"], "D20-IMM-1")
+        checks.flag(f"{where}.immediate", flags["immediate"], "D20-IMM-1")
 
     # -- what the system says of itself -------------------------------------------------
 

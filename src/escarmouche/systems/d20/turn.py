@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from escarmouche import _check
-from escarmouche._memo import Memo
+from escarmouche import checks
 from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
+from escarmouche.memo import Memo
 from escarmouche.render.table import Table
 from escarmouche.systems.base import ActionSpec
 from escarmouche.systems.d20 import rules as tables
@@ -344,10 +344,10 @@ def _fit_checked(actions: Sequence[str], action_points: int, rules: Rules | None
                  ) -> _Fit:
     """:func:`_fit` computed: every input checked."""
     r = check_rules(rules)
-    listed = _check.sequence("actions", actions, "D20-ACT-1", max_len=MAX_PLANNED_ACTIONS)
+    listed = checks.sequence("actions", actions, "D20-ACT-1", max_len=MAX_PLANNED_ACTIONS)
     cap = MAX_ACTION_POINTS if r.max_action_points_per_turn is None else (
         r.max_action_points_per_turn)
-    _check.integer("action_points", action_points, lo=0, hi=cap, rule="D20-ACT-3", who=who)
+    checks.integer("action_points", action_points, lo=0, hi=cap, rule="D20-ACT-3", who=who)
     categories = tuple(_category(a, i) for i, a in enumerate(listed))
     slots = (*BASE_SLOTS, *([ACTION_POINT_SLOT] * action_points))
     assign, failed = _matched(categories, slots)

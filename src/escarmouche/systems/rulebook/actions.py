@@ -3,7 +3,7 @@
 RB-END-2/3), what each one uses of the activation, why one is forbidden now
 (:func:`refusal`, used by ``RulebookSystem.check_legal``) and one resolver per action.
 
-Resolvers check their parameters with the shared validators (:mod:`escarmouche._check`:
+Resolvers check their parameters with the shared validators (:mod:`escarmouche.checks`:
 a bad value raises :class:`~escarmouche.errors.ParameterError`), refuse what the rules
 forbid now with :class:`~escarmouche.errors.IllegalActionError`, draw their dice through
 ``ctx.rng`` (recorded in the log) and call the pure functions of the rules.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from escarmouche import _check, dice
+from escarmouche import checks, dice
 from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Json
 from escarmouche.state import Ctx, FighterState
@@ -168,13 +168,13 @@ def _text(params: Mapping[str, Any], key: str, rule: str) -> str:
     value = params.get(key)
     if value is None or value == "":
         return ""
-    return _check.text(key, value, rule).strip()
+    return checks.text(key, value, rule).strip()
 
 
 def _target(ctx: Ctx[Rules], params: Mapping[str, Any], rule: str) -> FighterState | None:
     if params.get("cible") is None:
         return None
-    name = _check.name_in("cible", params["cible"], ctx.state.fighters, rule)
+    name = checks.name_in("cible", params["cible"], ctx.state.fighters, rule)
     target = ctx.fighter(name)
     if not target.standing:
         raise invalid("cible", name, "RB-END-2", "déjà hors de combat",
@@ -189,7 +189,7 @@ def _damage(ctx: Ctx[Rules], spec: ActionSpec, params: Mapping[str, Any],
     (amount, track, the roll shown: « 1d6 → 4 », or « » for a given amount)."""
     has_amount = "degats" in params
     has_dice = "des" in params
-    track = _check.choice("piste", params.get("piste", "PV"), TRACKS, "RB-END-2")
+    track = checks.choice("piste", params.get("piste", "PV"), TRACKS, "RB-END-2")
     if has_amount and has_dice:
         raise invalid("degats", params["degats"], "RB-END-2",
                       "donnez soit le montant (degats), soit les dés (des), pas les deux")
@@ -207,9 +207,9 @@ def _damage(ctx: Ctx[Rules], spec: ActionSpec, params: Mapping[str, Any],
         raise invalid("cible", None, "RB-END-2",
                       "des dégâts s’appliquent à une cible, donnez « cible=… »")
     if has_amount:
-        amount = _check.integer("degats", params["degats"], lo=0, hi=10_000, rule="RB-END-2")
+        amount = checks.integer("degats", params["degats"], lo=0, hi=10_000, rule="RB-END-2")
         return amount, track, ""
-    expr = _check.text("des", params["des"], "RB-END-2")
+    expr = checks.text("des", params["des"], "RB-END-2")
     total = dice.roll(expr, ctx.rng).total
     shown = f"{expr} → {fmt.number(total)}"
     if total < 0:
@@ -229,9 +229,9 @@ def _speed(params: Mapping[str, Any], target: FighterState | None) -> tuple[str,
     if target is None:
         raise invalid("cible", None, "RB-SPEED-1",
                       "un effet de vitesse s’applique à une cible, donnez « cible=… »")
-    effect = _check.choice("vitesse", speed, SPEED_EFFECTS, "RB-SPEED-1",
+    effect = checks.choice("vitesse", speed, SPEED_EFFECTS, "RB-SPEED-1",
                            labels={k: v.label for k, v in SPEED_EFFECTS.items()})
-    duration = _check.integer("duree", params.get("duree", 1), lo=1, hi=1000,
+    duration = checks.integer("duree", params.get("duree", 1), lo=1, hi=1000,
                               rule="RB-SPEED-1")
     return effect, duration
 
@@ -241,7 +241,7 @@ def _use_action(ctx: Ctx[Rules], actor: str, params: Mapping[str, Any],
     """Mark the action of the activation used; with ``avec_deplacement``, the movement
     too (RB-ACT-2)."""
     f = ctx.fighter(actor)
-    with_move = _check.flag("avec_deplacement", params.get("avec_deplacement", False),
+    with_move = checks.flag("avec_deplacement", params.get("avec_deplacement", False),
                             "RB-ACT-2")
     if with_move:
         if not _used(f, FLAG_MOVE, False):
@@ -339,7 +339,7 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
 def posture(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]
             ) -> None:
     """RB-ACT-1: one change of posture per activation."""
-    chosen = _check.text("posture", params["posture"], "RB-ACT-1").strip()
+    chosen = checks.text("posture", params["posture"], "RB-ACT-1").strip()
     f = ctx.fighter(actor)
     f.flags[FLAG_POSTURE_USED] = True
     f.flags[FLAG_POSTURE] = chosen
@@ -358,7 +358,7 @@ def action_libre(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[
 def depenser_eclat(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
                    params: Mapping[str, Any]) -> None:
     """RB-END-3: spend éclat (also out of turn); it regenerates only at the end."""
-    amount = _check.integer("montant", params.get("montant", 1), lo=1, hi=10_000,
+    amount = checks.integer("montant", params.get("montant", 1), lo=1, hi=10_000,
                             rule="RB-END-3")
     f = ctx.fighter(actor)
     left = f.tracks[ECLAT]

@@ -17,11 +17,11 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from escarmouche import _check
-from escarmouche._rng import Rng
+from escarmouche import checks
 from escarmouche.errors import RuleBoundError, invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
+from escarmouche.rng import Rng
 from escarmouche.systems.describe import InitiativeReport
 from escarmouche.systems.rulebook.rules import (
     DEFAULT_RULES,
@@ -160,7 +160,7 @@ class Initiative:
         0 and 1 after a critical failure (RB-INIT-4). A character under Hypoactivité has
         its slot: its 1d4 is rolled when the slot comes (RB-SPEED-1).
         """
-        n = _check.integer("tour", n, lo=0, hi=1_000_000, rule="RB-TURN-1")
+        n = checks.integer("tour", n, lo=0, hi=1_000_000, rule="RB-TURN-1")
         include, exclude = turn_filter(n, self.turn_zero, self.late)
         return self.speed.slots(include, exclude=exclude, twice=n > 0)
 
@@ -347,13 +347,13 @@ def resolve_initiative(
     is an error.
     """
     roster = check_roster(combatants, rule="RB-INIT-1")
-    _check.sequence("jets", rolls, "RB-INIT-1")
+    checks.sequence("jets", rolls, "RB-INIT-1")
     values = list(rolls)
     if len(values) != len(roster):
         raise invalid("jets", len(values), "RB-INIT-1",
                       "un d100 par combattant est attendu, soit "
                       f"{fmt.plural(len(roster), 'valeur')}")
-    queue = list(_check.sequence("départage", rolloffs, "RB-INIT-2"))
+    queue = list(checks.sequence("départage", rolloffs, "RB-INIT-2"))
     used = 0
 
     def draw(name: str, rnd: int) -> int:
@@ -361,7 +361,7 @@ def resolve_initiative(
         if used >= len(queue):
             raise invalid("départage", len(queue), "RB-INIT-2",
                           f"il manque un d100 (manche {rnd}, pour {name})")
-        value = _check.die("départage", queue[used], 100, "RB-INIT-2", who=name)
+        value = checks.die("départage", queue[used], 100, "RB-INIT-2", who=name)
         used += 1
         return value
 
@@ -417,7 +417,7 @@ def _validate_for_initiative(
         check_traits(c, rules)
     if surprise_by is not None:
         sides = list(dict.fromkeys(c.side for c in roster))
-        _check.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-3", what="camp")
+        checks.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-3", what="camp")
 
 
 def resolve_initiative_with(

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.model import Combatant, check_roster
 from escarmouche.odds import OddsTable, exact_json, first_odds
 from escarmouche.render.table import Table
@@ -70,7 +70,7 @@ def d100_odds(stat: int, rules: Rules = DEFAULT_RULES) -> D100Odds:
     >>> d100_odds(55).success
     Fraction(11, 20)
     """
-    stat = _check.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
+    stat = checks.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
     cs = min(rules.crit_success_max, 100)
     cf = max(0, 101 - rules.crit_failure_min)
     # plain successes: rolls in (crit_success_max, crit_failure_min) with roll ≤ stat
@@ -119,8 +119,8 @@ def surprise_odds(attack_stat: int, defence_stat: int) -> Fraction:
     >>> surprise_odds(50, 50)
     Fraction(99, 200)
     """
-    a = _check.integer("DIS", attack_stat, lo=-10_000, hi=10_000, rule="RB-SURPRISE-2")
-    d = _check.integer("PMR", defence_stat, lo=-10_000, hi=10_000, rule="RB-SURPRISE-2")
+    a = checks.integer("DIS", attack_stat, lo=-10_000, hi=10_000, rule="RB-SURPRISE-2")
+    d = checks.integer("PMR", defence_stat, lo=-10_000, hi=10_000, rule="RB-SURPRISE-2")
     k = d - a  # attackers win when d_roll − a_roll > k
     wins = sum(100 - abs(j) for j in range(max(k + 1, -99), 100))
     return Fraction(wins, 10_000)
@@ -153,7 +153,7 @@ def turn_zero_odds(
     critically; anyone with a critical success is in it anyway."""
     roster = check_roster(combatants, rule="RB-SURPRISE-1", non_empty=True)
     sides = list(dict.fromkeys(c.side for c in roster))
-    _check.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-1", what="camp")
+    checks.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-1", what="camp")
     attackers = [c for c in roster if c.side == surprise_by]
     defenders = [c for c in roster if c.side != surprise_by]
     success = surprise_chance(attackers, defenders, unaware=unaware, rules=rules)
@@ -215,8 +215,8 @@ def hyperactive_slots(rank: int, size: int, rules: Rules = DEFAULT_RULES
     >>> hyperactive_slots(2, 4, Rules(hyperactive_slot="consecutive"))
     (2, 3)
     """
-    size = _check.integer("effectif", size, lo=1, hi=100, rule="RB-SPEED-3")
-    rank = _check.integer("rang", rank, lo=1, hi=size, rule="RB-SPEED-3")
+    size = checks.integer("effectif", size, lo=1, hi=100, rule="RB-SPEED-3")
+    rank = checks.integer("rang", rank, lo=1, hi=size, rule="RB-SPEED-3")
     names = [f"P{i}" for i in range(1, size + 1)]
     hyper = names[rank - 1]
     slots = apply_speed(names, {hyper: {"hyperactivite"}}, rules).slots()

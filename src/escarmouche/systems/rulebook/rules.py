@@ -8,12 +8,12 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import ClassVar, Literal
 
-from escarmouche import _check
-from escarmouche._rng import Rng
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json
 from escarmouche.options import check_options, find, option
 from escarmouche.render.table import OptionsTable, Table
+from escarmouche.rng import Rng
 from escarmouche.text import fmt
 
 __all__ = [
@@ -152,7 +152,7 @@ def check_stat(c: Combatant, key: str, rule: str, *, low: int = 0, high: int = 1
     label = REQUIRED_STATS.get(key, (key, rule))[0]
     if key not in c.stats:
         raise invalid(key, None, rule, f"caractéristique requise pour {c.name} ({label})")
-    return _check.integer(key, c.stats[key], lo=low, hi=high, rule=rule, who=c.name)
+    return checks.integer(key, c.stats[key], lo=low, hi=high, rule=rule, who=c.name)
 
 
 def _trait_set(extra: object) -> frozenset[str]:
@@ -289,8 +289,8 @@ def d100_test(stat: int, roll: int, rules: Rules = DEFAULT_RULES) -> TestResult:
     >>> d100_test(0, 3).success, d100_test(100, 98).success
     (True, False)
     """
-    stat = _check.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
-    roll = _check.die("jet", roll, 100, "RB-D100-1")
+    stat = checks.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
+    roll = checks.die("jet", roll, 100, "RB-D100-1")
     critical: Critical | None = None
     if roll <= rules.crit_success_max:
         critical = "success"
@@ -302,5 +302,5 @@ def d100_test(stat: int, roll: int, rules: Rules = DEFAULT_RULES) -> TestResult:
 
 def roll_d100_test(stat: int, rng: Rng, rules: Rules = DEFAULT_RULES) -> TestResult:
     """Roll one d100 (``rng.randint(1, 100)``) and resolve the test (RB-D100-1)."""
-    stat = _check.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
+    stat = checks.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
     return d100_test(stat, rng.randint(1, 100), rules)

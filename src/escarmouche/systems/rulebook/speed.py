@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from escarmouche import _check
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.render.table import Table
@@ -344,7 +344,7 @@ def resolve_hypoactivity(d4_roll: int) -> HypoactivityCheck:
     >>> resolve_hypoactivity(4).can_act
     False
     """
-    d4 = _check.die("d4", d4_roll, 4, "RB-SPEED-1")
+    d4 = checks.die("d4", d4_roll, 4, "RB-SPEED-1")
     return HypoactivityCheck(d4, d4 != 4)
 
 
@@ -371,7 +371,7 @@ def speed_effect(
     data: dict[str, int] = {}
     for key, value in (("debut", first_turn), ("fin", last_turn)):
         if value is not None:
-            data[key] = _check.integer(key, value, lo=0, hi=1_000_000, rule="RB-SPEED-1")
+            data[key] = checks.integer(key, value, lo=0, hi=1_000_000, rule="RB-SPEED-1")
     if "debut" in data and "fin" in data and data["fin"] < data["debut"]:
         raise invalid("last_turn", data["fin"], "RB-SPEED-1",
                       f"le dernier tour ne peut précéder le premier ({fmt.number(data['debut'])})",

@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
-from escarmouche import _check
-from escarmouche._rng import Rng
+from escarmouche import checks
 from escarmouche.errors import invalid
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
+from escarmouche.rng import Rng
 from escarmouche.systems.describe import SurpriseReport
 from escarmouche.systems.rulebook.initiative import initiative
 from escarmouche.systems.rulebook.rules import (
@@ -101,7 +101,7 @@ def _check_groups(attackers: Sequence[Combatant], defenders: Sequence[Combatant]
             raise invalid(label, [], "RB-SURPRISE-1",
                           "chaque groupe doit compter au moins un combattant")
     check_roster([*attackers, *defenders], rule="RB-SURPRISE-1")
-    _check.flag("unaware", unaware, "RB-SURPRISE-1")
+    checks.flag("unaware", unaware, "RB-SURPRISE-1")
 
 
 def group_values(
@@ -151,9 +151,9 @@ def resolve_surprise(
                 "(condition (a) non remplie)")
         return SurpriseResult(False, False, rules.surprise_aggregate, a_stat, a_from,
                               d_stat, d_from, None, None, text, ("RB-SURPRISE-1",))
-    a_test = d100_test(a_stat, _check.die("jet des attaquants", attack_roll, 100,
+    a_test = d100_test(a_stat, checks.die("jet des attaquants", attack_roll, 100,
                                           "RB-SURPRISE-2"), rules)
-    d_test = d100_test(d_stat, _check.die("jet des défenseurs", defence_roll, 100,
+    d_test = d100_test(d_stat, checks.die("jet des défenseurs", defence_roll, 100,
                                           "RB-SURPRISE-2"), rules)
     success = a_test.margin > d_test.margin
     verdict = "attaque surprise réussie" if success else (
@@ -178,7 +178,7 @@ def roll_surprise(
     defenders' d100; no dice when ``unaware`` is false."""
     att = check_roster(attackers, rule="RB-SURPRISE-1")
     dfd = check_roster(defenders, rule="RB-SURPRISE-1")
-    unaware = _check.flag("unaware", unaware, "RB-SURPRISE-1")
+    unaware = checks.flag("unaware", unaware, "RB-SURPRISE-1")
     group_values(att, dfd, unaware=unaware, rules=rules)
     if not unaware:
         return resolve_surprise(att, dfd, None, None, unaware=False, rules=rules)

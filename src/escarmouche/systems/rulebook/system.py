@@ -16,7 +16,7 @@ from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from escarmouche import _check, systems
+from escarmouche import checks, systems
 from escarmouche.errors import IllegalActionError, invalid
 from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
@@ -266,7 +266,7 @@ class RulebookSystem(System[Rules]):
                               "tente l’attaque surprise")
         else:
             sides = list(dict.fromkeys(c.side for c in roster))
-            _check.name_in("surprise_par", surprise_by, sides, "RB-SURPRISE-1", what="camp")
+            checks.name_in("surprise_par", surprise_by, sides, "RB-SURPRISE-1", what="camp")
             if "non_avertis" not in options:
                 raise invalid("non_avertis", None, "RB-SURPRISE-1",
                               "précisez si les défenseurs ignorent la présence des "
@@ -276,7 +276,7 @@ class RulebookSystem(System[Rules]):
             if not defenders:
                 raise invalid("surprise_par", surprise_by, "RB-SURPRISE-1",
                               "aucun défenseur à surprendre")
-            unaware = _check.flag("non_avertis", options["non_avertis"], "RB-SURPRISE-1")
+            unaware = checks.flag("non_avertis", options["non_avertis"], "RB-SURPRISE-1")
             res = roll_surprise(attackers, defenders, ctx.rng, unaware=unaware, rules=rules)
             ctx.emit("surprise", res.text + ".", rules=res.rules,
                      data={"surprise_by": surprise_by, **res.to_json()},
@@ -325,37 +325,37 @@ class RulebookSystem(System[Rules]):
         for f in state.fighters.values():
             for key in (FLAG_ACTION, FLAG_POSTURE_USED, FLAG_MOVE):
                 if key in f.flags:
-                    _check.flag(f"flags.{key}", f.flags[key], "RB-ACT-1")
+                    checks.flag(f"flags.{key}", f.flags[key], "RB-ACT-1")
             posture = f.flags.get(FLAG_POSTURE)
             if posture is not None:
-                _check.text(f"flags.{FLAG_POSTURE}", posture, "RB-ACT-1", max_len=100)
+                checks.text(f"flags.{FLAG_POSTURE}", posture, "RB-ACT-1", max_len=100)
         if "pending_order" in state.system_state:
             raise invalid("system_state.pending_order", "…", "RB-TURN-1",
                           "ordre en attente : ce champ n’existe qu’au milieu d’une opération")
         data = state.system_state.get("initiative")
         if not state.started and data is None:
             return
-        stored = _check.mapping("system_state.initiative", data, "RB-INIT-1")
+        stored = checks.mapping("system_state.initiative", data, "RB-INIT-1")
         roster = [f.combatant for f in state.fighters.values()]
-        rolls = _check.sequence("system_state.initiative.rolls", stored.get("rolls"),
+        rolls = checks.sequence("system_state.initiative.rolls", stored.get("rolls"),
                                 "RB-INIT-1", min_len=len(roster), max_len=len(roster))
         values: list[int] = []
         rolloffs: dict[str, list[int]] = {}
         for i, (c, r) in enumerate(zip(roster, rolls, strict=True)):
             where = f"system_state.initiative.rolls[{i}]"
-            entry = _check.mapping(where, r, "RB-INIT-1")
+            entry = checks.mapping(where, r, "RB-INIT-1")
             if entry.get("name") != c.name:
                 raise invalid(f"{where}.name", entry.get("name"), "RB-INIT-1",
                               f"{c.name} est attendu (ordre du groupe)")
-            test = _check.mapping(f"{where}.test", entry.get("test"), "RB-INIT-1")
-            values.append(_check.die(f"{where}.test.roll", test.get("roll"), 100, "RB-INIT-1"))
-            offs = _check.sequence(f"{where}.rolloffs", entry.get("rolloffs"), "RB-INIT-2",
+            test = checks.mapping(f"{where}.test", entry.get("test"), "RB-INIT-1")
+            values.append(checks.die(f"{where}.test.roll", test.get("roll"), 100, "RB-INIT-1"))
+            offs = checks.sequence(f"{where}.rolloffs", entry.get("rolloffs"), "RB-INIT-2",
                                    max_len=MAX_ROLLOFF_ROUNDS)
-            rolloffs[c.name] = [_check.die(f"{where}.rolloffs", v, 100, "RB-INIT-2")
+            rolloffs[c.name] = [checks.die(f"{where}.rolloffs", v, 100, "RB-INIT-2")
                                 for v in offs]
         surprise_by = stored.get("surprise_by")
         if surprise_by is not None:
-            surprise_by = _check.name_in("system_state.initiative.surprise_by", surprise_by,
+            surprise_by = checks.name_in("system_state.initiative.surprise_by", surprise_by,
                            {c.side for c in roster}, "RB-SURPRISE-3", what="camp")
 
         def draw(name: str, rnd: int) -> int:
