@@ -139,6 +139,13 @@ def test_the_gm_in_a_hurry_on_a_phone(page: Any, site_url: str, artifacts: Path,
     assert [t["text"] for t in defence if t["pressed"]] == ["✓\u00a0aucune"] or \
         [t["text"] for t in defence if t["pressed"]] == ["aucune"], defence
 
+    # every label of the turn whole at 390 px (« Paramètres : » was cut to « Paramèt… »)
+    cut = page.evaluate("""() => Array.from(document.querySelectorAll(
+        '.esc-tracker-turn .widget-inline-hbox > .widget-label'))
+        .filter((l) => l.offsetParent && l.scrollWidth > l.clientWidth + 1)
+        .map((l) => l.textContent)""")
+    assert cut == [], cut
+
     # « Agir » twice at once: one attack; the result and the order stay in view (the
     # GM taps what is on screen: the page as « Commencer » left it)
     before = attacks(page, actor)
