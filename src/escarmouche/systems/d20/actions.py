@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from escarmouche import _check, dice
+from escarmouche.dice.rolling import Roll
 from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import DieRecord, Json
 from escarmouche.state import Ctx, FighterState
@@ -79,11 +80,14 @@ __all__ = [
     "RESOLVERS",
     "AttackRoll",
     "TurnPlan",
+    "attack_hits",
     "available_actions",
     "check_legal",
     "check_turn",
     "plan_turn",
     "resolve_attack",
+    "slot_cost",
+    "weapon_damage",
 ]
 
 # -- the attack (engine convenience: the text has none) -----------------------------------
@@ -111,8 +115,45 @@ def resolve_attack(roll: int, bonus: int, defence: int) -> AttackRoll:
     check_bonus(bonus, "CORE-ERR", "attaque")
     _check.integer("defense", defence, lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1],
                    rule="CORE-ERR")
-    total = roll + bonus
-    return AttackRoll(roll, bonus, defence, total, total >= defence)
+    return AttackRoll(roll, bonus, defence, roll + bonus, attack_hits(roll, bonus, defence))
+
+
+def attack_hits(roll: int, bonus: int, defence: int) -> bool:
+    """Whether an attack hits: ``roll + bonus ≥ defence`` (engine convenience), on values
+    already checked; :func:`resolve_attack` checks them, the rules kernel
+    (:mod:`.kernel`) compiled them once.
+
+    >>> attack_hits(7, 5, 12), attack_hits(6, 5, 12)
+    (True, False)
+    """
+    return roll + bonus >= defence
+
+
+def weapon_damage(roll: Roll) -> int:
+    """The damage of a hit: the weapon's roll, never below 0 (engine convenience)."""
+    return max(0, roll.total)
+
+
+def slot_cost(plan: TurnPlan, index: int) -> tuple[str, tuple[str, ...]]:
+    """What action ``index`` of a turn ``plan`` costs, in French (« action de mouvement,
+    à la place d’une action simple », « action simple, grâce au point d’action »), and
+    the rules it applies: D20-ACT-1, D20-ACT-2 when it takes another category's slot,
+    D20-ACT-3 when its slot was bought with an action point.
+
+    >>> slot_cost(plan_turn(["mouvement", "mouvement"]), 1)
+    ('action de mouvement, à la place d’une action simple', ('D20-ACT-1', 'D20-ACT-2'))
+    """
+    category = plan.actions[index]
+    slot = plan.slot_of(index)
+    rules = ["D20-ACT-1"]
+    cost = CATEGORY_LABELS[category]
+    if slot is not None and slot != category:
+        rules.append("D20-ACT-2")
+        cost += f", à la place d’une {CATEGORY_LABELS[slot]}"
+    if plan.by_action_point(index):
+        rules.append("D20-ACT-3")
+        cost += ", grâce au point d’action"
+    return cost, tuple(rules)
 
 
 def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str,
@@ -136,7 +177,7 @@ def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str
         return False
     dmg_roll = dice.roll(weapon, ctx.rng)
     records += dmg_roll.records("dégâts")
-    damage = max(0, dmg_roll.total)
+    damage = weapon_damage(dmg_roll)
     left = max(0, t.tracks[TRACK] - damage)
     data.update({"weapon": weapon, "damage": damage, "hp": left})
     ctx.emit("attaque", lambda: attack_sentence(label, attacker, target, d, bonus, defence,
@@ -191,21 +232,14 @@ def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str, *,
                       kind=IllegalActionError, display=spec.label) from None
     b["actions"] = used
     slot = plan.slot_of(len(used) - 1)
-    rules = ["D20-ACT-1"]
-    cost = CATEGORY_LABELS[category]
-    if slot is not None and slot != category:
-        rules.append("D20-ACT-2")
-        cost += f", à la place d’une {CATEGORY_LABELS[slot]}"
-    if plan.by_action_point(len(used) - 1):
-        rules.append("D20-ACT-3")
-        cost += ", grâce au point d’action"
+    cost, rules = slot_cost(plan, len(used) - 1)
     info: dict[str, Json] = {"action": spec.id, "category": category, "slot": slot,
                              "used": list(used)}
     if announce:
         text = (f"{f.name} déclare {quote(spec.label)} ({cost})"
                 + (f" : {detail}" if detail else "") + ".")
         ctx.emit("action", text, actor=f.name, rules=rules, data=info)
-    return cost, tuple(rules), info
+    return cost, rules, info
 
 
 def _refund(ctx: Ctx[Rules], f: FighterState, category: str) -> None:
