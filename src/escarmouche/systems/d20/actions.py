@@ -35,7 +35,12 @@ from escarmouche.model import DieRecord, Json
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d20 import grid
-from escarmouche.systems.d20.narration import attack_sentence, square_text
+from escarmouche.systems.d20.narration import (
+    attack_sentence,
+    move_sentence,
+    point_sentence,
+    square_text,
+)
 from escarmouche.systems.d20.reactions import (
     Outcome,
     Reaction,
@@ -472,12 +477,8 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
         if r.type.before and i not in done:
             emit_moot(ctx, r, f"{trigger.text} est annulé")
     if stop_at is None:
-        via = (f" par {' → '.join(square_text(s) for s in squares[1:-1])}"
-               if len(squares) > 2 and not announce else "")
         ctx.emit(
-            "deplacement",
-            f"{f.name} se déplace de {square_text(squares[0])} à {square_text(squares[-1])}"
-            f"{via}" + ("" if announce else f" ({cost})") + ".",
+            "deplacement", move_sentence(f.name, squares, announce, cost),
             actor=f.name, rules=("D20-ACT-1",) if announce else cost_rules,
             data={"from": list(squares[0]), "to": list(squares[-1]),
                   "path": [list(s) for s in squares], "cancelled": False,
@@ -533,9 +534,7 @@ def point_action(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[
     b["points"] = int(b["points"]) + 1
     f.flags["pa"] = left
     ctx.emit(
-        "point_action",
-        f"{actor} dépense un point d’action : une action simple de plus ce tour "
-        f"(reste {plural(left, 'point')}).",
+        "point_action", point_sentence(actor, left),
         actor=actor, rules=("D20-ACT-3",),
         data={"left": left, "spent_this_turn": b["points"]},
     )

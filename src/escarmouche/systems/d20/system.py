@@ -409,6 +409,15 @@ class D20System(System[Rules]):
             params["reactions"] = reactions
         return "deplacement", params
 
+    def kernel(self, template: Any, start_options: Mapping[str, Any],
+               policies: Mapping[str, Any]) -> Any:
+        """The d20 rules kernel's sheet for these fights, when it covers them
+        (:func:`escarmouche.systems.d20.kernel.compile_sheet`); ``None``: the engine
+        plays them."""
+        from escarmouche.systems.d20.kernel import compile_sheet
+
+        return compile_sheet(template, start_options, policies)
+
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
         """The turn's action economy for the policies (D20-ACT-1..3): next to an enemy,

@@ -1,0 +1,85 @@
+"""The d20 rules kernel seen from the engine (as ``escarmouche.systems.d100.kernel_doors``
+for d100): a kernel's fight written back as the engine's ``Encounter`` in today's save
+format (:func:`write_back`), and a log tuple told as the engine's sentences
+(:func:`narrate`). Neither is on the simulation path: the equivalence tests
+(``tests/test_d20_kernel.py``) and a reader of the log call them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from escarmouche.systems.d20.actions import slot_cost
+from escarmouche.systems.d20.kernel import ATTACK, MOVE, OPPORTUNITY, POINT, Sheet, State
+from escarmouche.systems.d20.narration import (
+    attack_sentence,
+    move_sentence,
+    point_sentence,
+)
+from escarmouche.systems.d20.rules import ATTACK_RANGES, TRACK
+from escarmouche.systems.d20.turn import plan_turn
+from escarmouche.text.typo import typographie
+
+__all__ = ["NARRATED", "narrate", "write_back"]
+
+#: the kinds of the engine's events that :func:`narrate` tells, in their order
+NARRATED = frozenset({"attaque", "deplacement", "point_action"})
+
+
+def write_back(sheet: Sheet, st: State) -> Any:
+    """The fight ``st`` as the engine's ``Encounter`` (simulation mode): every track,
+    flag and counter as the engine writes them (today's save format: ``pos``, ``pa``,
+    ``budget``, ``opportunite``, ``immediate``, the initiative); the log is not narrated
+    (an empty log)."""
+    enc = sheet.probe.simulated()
+    state = enc.state
+    state.log = []
+    state.turn, state.cursor = st.turn, st.cursor
+    state.finished, state.outcome = st.finished, st.outcome
+    state.order = [sheet.names[i] for i in st.order]
+    state.activations = {sheet.names[i]: n for i, n in st.activations.items()}
+    state.system_state["initiative"] = st.initiative.to_json()
+    for i, f in enumerate(state.fighters.values()):
+        f.tracks[TRACK] = st.hp[i]
+        f.out = st.out[i]
+        square = st.pos[i]
+        key = st.opportunity[i]
+        f.flags.update({
+            "pos": None if square is None else list(square), "pa": st.pa[i],
+            "budget": {"actions": list(st.budget[i]), "points": st.points[i]},
+            "opportunite": None if key is None else list(key),
+            "immediate": st.immediate[i]})
+    return enc
+
+
+def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
+    """The French sentences of one tuple of the kernel's log, as the engine's log holds
+    them (typeset as ``Ctx.emit`` does), for the kinds of :data:`NARRATED`: an attack
+    (its cost said when nothing announced it, D20-ACT-1..3) or an opportunity attack
+    (D20-OPP-1/2); a move (D20-ACT-1) that nothing stopped; an
+    action point spent (D20-ACT-3)."""
+    kind = entry[0]
+    names = sheet.names
+    if kind == POINT:
+        _, _, actor, left, _ = entry
+        return [typographie(point_sentence(names[actor], left))]
+    if kind == MOVE:
+        _, _, actor, squares, stop, used, points, announced = entry
+        if stop >= 0:
+            return []
+        cost = "" if announced else _cost(used, points, sheet)
+        return [typographie(move_sentence(names[actor], squares, announced, cost))]
+    if kind not in (ATTACK, OPPORTUNITY):
+        return []
+    _, _, actor, target, roll, damage, left, used, points = entry
+    label = f"Attaque {ATTACK_RANGES['corps_a_corps'][1]}" if kind == ATTACK else "Attaque"
+    cost = _cost(used, points, sheet) if kind == ATTACK else ""
+    return [typographie(attack_sentence(
+        label, names[actor], names[target], roll, sheet.bonus[actor], sheet.defence[target],
+        None if damage < 0 else damage, sheet.weapon, left, cost=cost))]
+
+
+def _cost(used: tuple[str, ...], points: int, sheet: Sheet) -> str:
+    """The cost of the last action of a turn that used ``used`` (D20-ACT-1..3)."""
+    plan = plan_turn(used, action_points=points, rules=sheet.rules)
+    return slot_cost(plan, len(used) - 1)[0]
