@@ -150,7 +150,7 @@ def against_floor() -> bool:
 
     def simulate_run() -> float:
         start = time.process_time()
-        sim.simulate(duel, FLOOR_FIGHTS, seed=0)
+        sim.simulate(duel, FLOOR_FIGHTS, seed=0, processes=1)  # CPU time of this process
         return time.process_time() - start
 
     floor_t, sim_t = [], []
@@ -208,7 +208,7 @@ def against_floor_d20() -> bool:
     for _ in range(5):
         runs["plancher"].append(timed(floor_run, FLOOR_FIGHTS))
         runs["noyau (simulate)"].append(
-            timed(lambda n: sim.simulate(duel, n, seed=0), FLOOR_FIGHTS))
+            timed(lambda n: sim.simulate(duel, n, seed=0, processes=1), FLOOR_FIGHTS))
         runs["moteur, mode simulation"].append(timed(engine_run, FLOOR_FIGHTS // 4))
         runs["moteur complet"].append(timed(full_run, full_fights))
     floor_t = statistics.median(runs["plancher"])
