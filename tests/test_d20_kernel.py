@@ -511,3 +511,48 @@ def test_the_rules_are_written_once_d20_init_1() -> None:
     helpers.assert_rejected(enc, "D20-ACT-1", "Thorin", "deplacement", chemin=[[1, 0], [1, 1]])
     for module in (K, doors, grid, initiative, d20.actions, d20.narration):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def _as_kernel(sheet: K.Sheet, move: Any) -> K.Move:
+    """One of the engine's moves (``D20System.moves``) as the kernel's tuple."""
+    tag = next(iter(move.tags))
+    if move.action == "attaquer":
+        return tag, K.ATTACK, sheet.index[move.params["cible"]], ()
+    if move.action == "point_action":
+        return tag, K.POINT, -1, ()
+    return tag, K.MOVE, -1, tuple((x, y) for x, y in move.params["chemin"])
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c[0])
+def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[str, Any]],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every choice of the full engine's fights, the kernel's candidates on the
+    engine's state read back (``kernel_doors.read_state``) are the moves the engine
+    offers (``D20System.moves``, then ``offered``), in the same order (D20-ACT-1..3,
+    D20-OPP-2); and a state read back writes back as it was (today's save format, the
+    log aside)."""
+    label, roster, start = case
+    prepared = covered(roster, start, "prudent")
+    sheet = prepared.kernel
+    original = type(d20.SYSTEM).moves
+    seen = []
+
+    def watched(self: Any, ctx: Any, actor: str, done: Any, react: Any) -> Any:
+        moves = original(self, ctx, actor, done, react)
+        offered = self.offered(ctx, actor, {m.action for m in moves}) if moves else set()
+        engine = [_as_kernel(sheet, m) for m in moves if m.action in offered]
+        kst = doors.read_state(sheet, ctx.state)
+        assert list(K.candidates(sheet, kst, sheet.index[actor])) == engine, label
+        seen.append(len(engine))
+        return moves
+
+    monkeypatch.setattr(type(d20.SYSTEM), "moves", watched)
+    for seed in range(6):
+        enc = prepared.template.copy()
+        dice = sim.stream(seed, 0, sim.DICE)
+        if prepared.start_options:
+            enc.start(dice, **prepared.start_options)
+        enc.run(dice, max_turns=30, policy=prepared.policies)
+        back = doors.write_back(sheet, doors.read_state(sheet, enc.state)).state.to_json()
+        assert back == {**enc.state.to_json(), "log": []}, label
+    assert sum(seen) > 30

@@ -1,6 +1,6 @@
 """The d20 rules kernel seen from the engine (as ``escarmouche.systems.d100.kernel_doors``
 for d100): a kernel's fight written back as the engine's ``Encounter`` in today's save
-format (:func:`write_back`), and a log tuple told as the engine's sentences
+format (:func:`write_back`) and read from it (:func:`read_state`), and a log tuple told as the engine's sentences
 (:func:`narrate`). Neither is on the simulation path: the equivalence tests
 (``tests/test_d20_kernel.py``) and a reader of the log call them.
 """
@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from escarmouche.state import EncounterState
 from escarmouche.systems.d20.actions import slot_cost
+from escarmouche.systems.d20.initiative import D20Initiative
 from escarmouche.systems.d20.kernel import ATTACK, MOVE, OPPORTUNITY, POINT, Sheet, State
 from escarmouche.systems.d20.narration import (
     attack_sentence,
@@ -20,7 +22,7 @@ from escarmouche.systems.d20.rules import ATTACK_RANGES, TRACK
 from escarmouche.systems.d20.turn import plan_turn
 from escarmouche.text.typo import typographie
 
-__all__ = ["NARRATED", "narrate", "write_back"]
+__all__ = ["NARRATED", "narrate", "read_state", "write_back"]
 
 #: the kinds of the engine's events that :func:`narrate` tells, in their order
 NARRATED = frozenset({"attaque", "deplacement", "point_action"})
@@ -50,6 +52,33 @@ def write_back(sheet: Sheet, st: State) -> Any:
             "opportunite": None if key is None else list(key),
             "immediate": st.immediate[i]})
     return enc
+
+
+def read_state(sheet: Sheet, state: EncounterState) -> State:
+    """The kernel's state of a started fight of ``sheet``'s roster, read from the
+    engine's state (today's save format): the inverse of :func:`write_back` (the log
+    aside)."""
+    init = state.system_state["initiative"]
+    assert isinstance(init, dict)
+    st = State(sheet, D20Initiative.from_json(init))
+    index = sheet.index
+    st.turn, st.cursor = state.turn, state.cursor
+    st.finished, st.outcome = state.finished, state.outcome
+    st.activations = {index[name]: n for name, n in state.activations.items()}
+    for i, f in enumerate(state.fighters.values()):
+        flags = f.flags
+        st.hp[i], st.out[i] = int(f.tracks[TRACK]), f.out
+        square, key, budget = flags["pos"], flags["opportunite"], flags["budget"]
+        assert isinstance(budget, dict)
+        st.pos[i] = None if not isinstance(square, list) else (int(str(square[0])),
+                                                               int(str(square[1])))
+        st.opportunity[i] = None if not isinstance(key, list) else (int(str(key[0])),
+                                                                   int(str(key[1])))
+        st.pa[i] = int(str(flags["pa"]))
+        st.budget[i] = tuple(str(a) for a in budget["actions"])
+        st.points[i] = int(str(budget["points"]))
+        st.immediate[i] = bool(flags["immediate"])
+    return st
 
 
 def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
