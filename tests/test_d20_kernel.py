@@ -528,9 +528,10 @@ def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[st
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """At every choice of the full engine's fights, the kernel's candidates on the
     engine's state read back (``kernel_doors.read_state``) are the moves the engine
-    offers (``D20System.moves``, then ``offered``), in the same order (D20-ACT-1..3,
-    D20-OPP-2); and a state read back writes back as it was (today's save format, the
-    log aside)."""
+    offers (``D20System.moves``: the candidates on the view of the live fight,
+    ``kernel_doors.view``; then ``offered``, the rules' own test, which keeps them all),
+    in the same order (D20-ACT-1..3, D20-OPP-2); and a state read back writes back as it
+    was (today's save format, the log aside)."""
     label, roster, start = case
     prepared = covered(roster, start, "prudent")
     sheet = prepared.kernel
@@ -541,6 +542,7 @@ def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[st
         moves = original(self, ctx, actor, done, react)
         offered = self.offered(ctx, actor, {m.action for m in moves}) if moves else set()
         engine = [_as_kernel(sheet, m) for m in moves if m.action in offered]
+        assert len(engine) == len(moves)  # legal by construction
         kst = doors.read_state(sheet, ctx.state)
         assert list(K.candidates(sheet, kst, sheet.index[actor])) == engine, label
         seen.append(len(engine))
@@ -556,3 +558,39 @@ def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[st
         back = doors.write_back(sheet, doors.read_state(sheet, enc.state)).state.to_json()
         assert back == {**enc.state.to_json(), "log": []}, label
     assert sum(seen) > 30
+
+
+def test_the_engines_door_reads_the_kernel_d20_opp_1() -> None:
+    """``D20System.moves`` is the kernel's candidates on the live fight
+    (``kernel_doors.view``): an enemy fled is no target (CORE-END-1); the halfling
+    attacked is asked for its « Deuxième chance » while its allowance is unused, and
+    declares it with the attack (D20-IMM-1/2); before the start, no move."""
+    enc = Encounter(d20.SYSTEM, helpers.roster())
+    ctx = Ctx(enc.state, d20.SYSTEM, enc.rules, None)
+    assert d20.SYSTEM.moves(ctx, "Thorin", (), lambda _n, _k, options: options[0]) == []
+    enc.start(ScriptedRolls(helpers.INIT_ROLLS), positions=helpers.POSITIONS)
+    enc.flee("Gob")
+    ctx = Ctx(enc.state, d20.SYSTEM, enc.rules, None)
+    asked: list[tuple[str, str]] = []
+
+    def react(name: str, kind: str, options: Any) -> str:
+        asked.append((name, kind))
+        return str(options[0])
+
+    moves = d20.SYSTEM.moves(ctx, "Thorin", (), react)
+    assert [(m.action, m.params) for m in moves] == [("attaquer", {"cible": "Grik"})]
+    assert asked == []  # Grik has no immediate power
+    enc.end_activation(ScriptedRolls([]))  # Gob fled: Pip's turn, next to no enemy
+    ctx = Ctx(enc.state, d20.SYSTEM, enc.rules, None)
+    moves = d20.SYSTEM.moves(ctx, "Pip", (), react)
+    assert [m.action for m in moves] == ["deplacement"] and asked == []
+    assert moves[0].params == {"chemin": [[-2, 2], [-1, 1]]}
+    positions = {**helpers.POSITIONS, "Pip": [-1, 0], "Gob": [-1, 1]}  # Gob by Pip
+    enc = Encounter(d20.SYSTEM, helpers.roster())
+    enc.start(ScriptedRolls(helpers.INIT_ROLLS), positions=positions)
+    enc.end_activation(ScriptedRolls([]))  # Gob's turn, next to Pip and Thorin
+    moves = d20.SYSTEM.moves(Ctx(enc.state, d20.SYSTEM, enc.rules, None), "Gob", (), react)
+    assert [m.params["cible"] for m in moves] == ["Pip", "Thorin"]  # the weakest first
+    assert asked == [("Pip", "action_immediate")]
+    assert moves[0].params["reactions"] == [{"par": "Pip", "type": "interruption",
+                                             "effet": "arret", "nom": "Deuxième chance"}]

@@ -44,6 +44,17 @@ spent to attack again (D20-ACT-3), the halfling's « Deuxième chance » interru
 attack (D20-IMM-1/2); no effect (D20-START-1, D20-END-1/2 need none then). The
 equivalence tests (``tests/test_d20_kernel.py``) hold every covered fight to the full
 engine: the same state, the same dice consumed, the same sentences.
+
+The engine's door ``D20System.moves`` (automated play in the full engine, any policy,
+effects included) is :func:`candidates` on :func:`.kernel_doors.view` of the live fight,
+with the reactions asked of the policies: one list of automated play's moves. What
+still runs twice, held equal by the tests: the legality of an action (:func:`refusal`
+here, the engine's ``check_legal``, ``_attack_targets``, ``check_path`` and the budget's
+``_spend`` for ``Encounter.act``, which word it in French, on the same
+:func:`.grid.path_fault` and :func:`.turn.plan_turn`), and the resolution of an attack
+and a move (:func:`play` here, the resolvers ``attaquer`` and ``deplacement`` there,
+over the same :func:`.actions.attack_hits`, :func:`.actions.weapon_damage` and
+:func:`.rules.refunded`).
 """
 
 from __future__ import annotations

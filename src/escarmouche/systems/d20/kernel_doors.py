@@ -1,15 +1,18 @@
 """The d20 rules kernel seen from the engine (as ``escarmouche.systems.d100.kernel_doors``
 for d100): a kernel's fight written back as the engine's ``Encounter`` in today's save
-format (:func:`write_back`) and read from it (:func:`read_state`), and a log tuple told as the engine's sentences
-(:func:`narrate`). Neither is on the simulation path: the equivalence tests
-(``tests/test_d20_kernel.py``) and a reader of the log call them.
+format (:func:`write_back`) and read from it (:func:`read_state`), and a log tuple told
+as the engine's sentences (:func:`narrate`). None of them is on the simulation path:
+the equivalence tests (``tests/test_d20_kernel.py``) and a reader of the log call them.
+:func:`view` reads a live engine fight as the kernel's sheet and state, for the
+engine's door ``D20System.moves``: automated play's moves are the kernel's
+:func:`.kernel.candidates`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from escarmouche.state import EncounterState
+from escarmouche.state import Ctx, EncounterState
 from escarmouche.systems.d20.actions import slot_cost
 from escarmouche.systems.d20.initiative import D20Initiative
 from escarmouche.systems.d20.kernel import ATTACK, MOVE, OPPORTUNITY, POINT, Sheet, State
@@ -22,7 +25,7 @@ from escarmouche.systems.d20.rules import ATTACK_RANGES, TRACK
 from escarmouche.systems.d20.turn import plan_turn
 from escarmouche.text.typo import typographie
 
-__all__ = ["NARRATED", "narrate", "read_state", "write_back"]
+__all__ = ["NARRATED", "narrate", "read_state", "view", "write_back"]
 
 #: the kinds of the engine's events that :func:`narrate` tells, in their order
 NARRATED = frozenset({"attaque", "deplacement", "point_action"})
@@ -52,6 +55,53 @@ def write_back(sheet: Sheet, st: State) -> Any:
             "opportunite": None if key is None else list(key),
             "immediate": st.immediate[i]})
     return enc
+
+
+#: the sheets of live engine fights (:func:`view`), by rules and combatants (their ids:
+#: each sheet holds them, so no id is reused while it is kept)
+_VIEWS: dict[tuple[int, ...], Sheet] = {}
+_MAX_VIEWS = 64
+
+
+def view(ctx: Ctx[Any], actor: str) -> tuple[Sheet, State, int]:
+    """The kernel's sheet and state of a live engine fight as ``actor`` sees it now, and
+    its index (-1: no such fighter, or the fight not started), for the engine's door
+    ``D20System.moves``: the sheet is compiled once per roster and rules (what it reads
+    of them does not change during a fight) and kept; the state holds what
+    :func:`.kernel.candidates` reads: everyone's square, PV and whether it stands (a
+    fighter fled stands no more), the order and cursor, ``actor``'s turn budget and
+    action points (today's save format)."""
+    state = ctx.state
+    fighters = list(state.fighters.values())
+    key = (id(ctx.rules), *[id(f.combatant) for f in fighters])
+    sheet = _VIEWS.get(key)
+    if sheet is None:
+        if not state.started:
+            return Sheet.__new__(Sheet), State.__new__(State), -1
+        if len(_VIEWS) >= _MAX_VIEWS:
+            _VIEWS.clear()
+        sheet = _VIEWS[key] = Sheet(ctx, {})
+        sheet.probe = None  # (a view's sheet plays nothing: it keeps no fight alive)
+    me = sheet.index.get(actor, -1)
+    n = len(fighters)
+    st = State.__new__(State)
+    st.finished, st.turn, st.cursor = state.finished, state.turn, state.cursor
+    st.order = tuple(sheet.index.get(name, -1) for name in state.order)
+    st.out = [not f.standing for f in fighters]
+    st.hp = [int(f.tracks[TRACK]) for f in fighters]
+    st.pos = [None if not isinstance(p := f.flags.get("pos"), list)
+              else (int(str(p[0])), int(str(p[1]))) for f in fighters]
+    st.budget, st.points, st.pa = [()] * n, [0] * n, [0] * n
+    if me >= 0 and state.started:
+        flags = fighters[me].flags
+        budget = flags["budget"]
+        assert isinstance(budget, dict)
+        st.budget[me] = tuple(str(a) for a in budget["actions"])
+        st.points[me] = int(str(budget["points"]))
+        st.pa[me] = int(str(flags["pa"]))
+    elif not state.started:
+        me = -1
+    return sheet, st, me
 
 
 def read_state(sheet: Sheet, state: EncounterState) -> State:
