@@ -594,3 +594,16 @@ def test_the_engines_door_reads_the_kernel_d20_opp_1() -> None:
     assert asked == [("Pip", "action_immediate")]
     assert moves[0].params["reactions"] == [{"par": "Pip", "type": "interruption",
                                              "effet": "arret", "nom": "Deuxième chance"}]
+
+
+@pytest.mark.parametrize("positions", [{"A": [0, 0], "B": [3, 0]}, {"A": [0, 0], "C": [1, 1]},
+                                       {"B": [0, 0]}])
+def test_fighters_off_the_grid_d20_opp_2(positions: dict[str, list[int]]) -> None:
+    """D20-OPP-2: fighters the start option ``positions`` leaves off the grid neither
+    act nor are attacked, in the kernel's fights as in the engine's (to the turn
+    limit)."""
+    roster = [Combatant("A", "x", {"PV": 8, "attaque": 3}), Combatant("B", "y", {"PV": 8}),
+              Combatant("C", "y", {"PV": 5, "PA": 1}, traits={"halfelin"})]
+    prepared = covered(sim.as_roster(Encounter(d20.SYSTEM, roster)),
+                       {"positions": positions}, "agressif", max_turns=5)
+    assert check_equal(prepared, range(SEEDS)) == SEEDS
