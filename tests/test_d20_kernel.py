@@ -607,3 +607,22 @@ def test_fighters_off_the_grid_d20_opp_2(positions: dict[str, list[int]]) -> Non
     prepared = covered(sim.as_roster(Encounter(d20.SYSTEM, roster)),
                        {"positions": positions}, "agressif", max_turns=5)
     assert check_equal(prepared, range(SEEDS)) == SEEDS
+
+
+def test_initiative_roll_offs_and_lots_d20_init_2() -> None:
+    """D20-INIT-1/2: three fighters of the same ``init`` tie often; their roll-offs,
+    and past two rounds of them the lot, are drawn as the engine draws them, and the
+    ties settled by lot are counted alike (``FightResult.lots``)."""
+    roster = [Combatant(name, side, {"PV": 6, "init": 1}) for name, side in
+              (("A", "x"), ("B", "y"), ("C", "y"))]
+    enc = Encounter(d20.SYSTEM, roster, rules=d20.Rules(max_roll_off_rounds=2))
+    prepared = covered(sim.as_roster(enc), {}, "agressif", rules=enc.rules)
+    assert check_equal(prepared, range(100)) == 100
+    engine = sim.Prepared(prepared.template, {}, prepared.policies, prepared.max_turns)
+    results = [prepared.play(i, 0) for i in range(400)]
+    assert results == [engine.play(i, 0) for i in range(400)]
+    lots = sum(r.lots for r in results)  # fight 333 of seed 0 draws one
+    offs = sum(any(r.roll_offs for r in K.run(prepared.kernel, sim.stream(0, i, sim.DICE)
+                                              .randint, 30).initiative.rolls)
+               for i in range(400))
+    assert lots > 0 and offs > 40
