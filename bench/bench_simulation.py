@@ -10,12 +10,19 @@
    by a plain Python loop, the same dice and arithmetic, no engine), first checked to
    give the engine's result on :data:`FLOOR_SEEDS` seeds; then ``simulate`` of that
    duel and the floor, alternating, per fight (target ≤ 10×).
+2b. **The d20 duel against its floor** (``bench/floor_d20.py``: the example roster
+   ``d20-duel`` played by a plain Python loop), checked the same way on
+   :data:`FLOOR_SEEDS` seeds against the d20 rules kernel and the engine; then, per
+   fight and alternating, the floor, ``simulate`` (on the kernel), the engine in
+   simulation mode without the kernel, and the full engine (``Roster.play``, narrated;
+   :data:`FULL_SHARE` of the fights): the ratios of the medians.
 3. **Memory**: the peak resident memory of ``simulate`` for a small and a ten times
    larger number of fights, each in a fresh interpreter (``bench/_memory.py``): the
    tallies are streamed, so it stays flat.
 
 Only ratios are meant to be compared (the machine is shared); CPU time
-(``time.process_time``) rather than wall time. ``--quick`` runs fewer fights. The run
+(``time.process_time``) rather than wall time. ``--quick`` runs fewer fights;
+``--floors`` runs only the floors (2 and 2b). The run
 fails only when a check of correctness fails (the floor against the engine); a target
 missed is printed as such.
 """
@@ -33,22 +40,27 @@ import tempfile
 import time
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import floor_d100  # noqa: E402
+from bench import floor_d20, floor_d100  # noqa: E402
 from escarmouche import simulation as sim  # noqa: E402
+from escarmouche.roster import example_rosters, load_roster  # noqa: E402
 from tests._d100_helpers import readme_duel  # noqa: E402
 
 #: main before the speed work (bench/README.md; the baseline: « main today » when the work started)
 BASE_COMMIT = "466d7a6e9695659bf2dd78acd3bf78328523a1da"
 QUICK = "--quick" in sys.argv
+FLOORS = "--floors" in sys.argv
 REPEATS = 1 if QUICK else 3
 #: fights per roster and measurement: simulation mode, full engine
 SIM_FIGHTS, FULL_FIGHTS = (10, 5) if QUICK else (60, 24)
 FLOOR_SEEDS = 300 if QUICK else 3000
 FLOOR_FIGHTS = 500 if QUICK else 4000
+#: the share of the floor's fights the full engine plays (it is about 200 times slower)
+FULL_SHARE = 20
 MEMORY_FIGHTS = (1_000, 10_000) if QUICK else (5_000, 50_000)
 MEMORY_ROSTER = "rulebook-bretteur"
 
@@ -138,7 +150,7 @@ def against_floor() -> bool:
 
     def simulate_run() -> float:
         start = time.process_time()
-        sim.simulate(duel, FLOOR_FIGHTS, seed=0)
+        sim.simulate(duel, FLOOR_FIGHTS, seed=0, processes=1)  # CPU time of this process
         return time.process_time() - start
 
     floor_t, sim_t = [], []
@@ -150,6 +162,63 @@ def against_floor() -> bool:
     print(f"plancher : {FLOOR_FIGHTS / f:.0f} combats/s ({1e6 * f / FLOOR_FIGHTS:.0f} µs) ; "
           f"simulate : {FLOOR_FIGHTS / s:.0f} combats/s ({1e6 * s / FLOOR_FIGHTS:.0f} µs) ; "
           f"rapport {ratio:.1f} (objectif ≤ 10 : {met(ratio <= 10)})")
+    return True
+
+
+def against_floor_d20() -> bool:
+    print(f"\n== 2b. Le duel d20 (d20-duel) contre son plancher (bench/floor_d20.py ; "
+          f"{FLOOR_FIGHTS} combats par mesure, {FLOOR_FIGHTS // FULL_SHARE} au moteur "
+          "complet, médianes de 5 passes alternées ; µs de CPU par combat)")
+    duel = load_roster(example_rosters()["d20-duel"])
+    prepared = sim.prepare(duel)
+    if prepared.kernel is None:
+        print("pas de noyau de règles d20 pour ce duel")
+        return False
+    # the engine in simulation mode, without the kernel
+    engine = dataclasses.replace(prepared, kernel=None)
+    bad = 0
+    for i in range(FLOOR_SEEDS):
+        floor = floor_d20.fight(sim.stream(0, i, sim.DICE))
+        for r in (prepared.play(i, 0), engine.play(i, 0)):
+            bad += (r.winner, r.rounds, tuple(h for _, h in r.health)) != floor
+    print(f"plancher contre moteur et noyau : {FLOOR_SEEDS} graines, {bad} écart(s)")
+    if bad:
+        return False
+    full_fights = max(FLOOR_FIGHTS // FULL_SHARE, 10)
+
+    def timed(play: Any, n: int) -> float:
+        start = time.process_time()
+        play(n)
+        return (time.process_time() - start) / n
+
+    def floor_run(n: int) -> None:
+        for i in range(n):
+            floor_d20.fight(sim.stream(0, i, sim.DICE))
+
+    def engine_run(n: int) -> None:
+        for i in range(n):
+            engine.play(i, 0)
+
+    def full_run(n: int) -> None:
+        for i in range(n):
+            duel.play(sim.stream(0, i, sim.DICE), tactics_rng=sim.stream(0, i, sim.TACTICS))
+
+    runs: dict[str, list[float]] = {"plancher": [], "noyau (simulate)": [],
+                                    "moteur, mode simulation": [], "moteur complet": []}
+    for _ in range(5):
+        runs["plancher"].append(timed(floor_run, FLOOR_FIGHTS))
+        runs["noyau (simulate)"].append(
+            timed(lambda n: sim.simulate(duel, n, seed=0, processes=1), FLOOR_FIGHTS))
+        runs["moteur, mode simulation"].append(timed(engine_run, FLOOR_FIGHTS // 4))
+        runs["moteur complet"].append(timed(full_run, full_fights))
+    floor_t = statistics.median(runs["plancher"])
+    kernel_t = statistics.median(runs["noyau (simulate)"])
+    for label, times in runs.items():
+        t = statistics.median(times)
+        print(f"{label:<24} {1e6 * t:>9.1f} µs  {1 / t:>9.0f} combats/s  "
+              f"{t / floor_t:>7.1f} × le plancher  {t / kernel_t:>6.1f} × le noyau")
+    ratio = kernel_t / floor_t
+    print(f"noyau d20 / plancher : {ratio:.1f} (objectif ≤ 10 : {met(ratio <= 10)})")
     return True
 
 
@@ -170,8 +239,12 @@ def memory() -> bool:
 
 
 def main() -> int:
+    if FLOORS:
+        ok = against_floor()
+        return 0 if against_floor_d20() and ok else 1
     ok = against_main()
     ok = against_floor() and ok
+    ok = against_floor_d20() and ok
     ok = memory() and ok
     return 0 if ok else 1
 

@@ -129,9 +129,12 @@ class Prepared:
         ``stream(seed, index, TACTICS)``."""
         dice = stream(seed, index, DICE)
         if self.kernel is not None:
-            rows, turn = self.kernel.play(dice, self.max_turns)
-            # the kernel's fights begin in turn 1 (no d100 turn 0) and settle no tie by lot
-            return _tally(index, self.kernel.side_names, rows, min(turn, self.max_turns))
+            played = self.kernel.play(dice, self.max_turns)
+            # the kernel's fights begin in turn 1 (no d100 turn 0); a kernel that may
+            # settle ties by lot (d20, D20-INIT-2) counts them third
+            lots = played[2] if len(played) > 2 else 0
+            return _tally(index, self.kernel.side_names, played[0],
+                          min(played[1], self.max_turns), lots)
         enc = self.template.simulated()
         if self.start_options:
             enc.start(dice, **self.start_options)

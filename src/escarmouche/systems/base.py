@@ -582,7 +582,8 @@ class System(Generic[R]):
         ``None`` when the system has none or it does not cover these fights (then the
         engine plays them). A kernel has ``side_names`` (the sides in roster order) and
         ``play(dice, max_turns)``, which plays one fight on the rng ``dice`` and returns
-        each fighter's ``(side, standing, health, most health)`` and the last turn; the
-        equivalence tests hold it to the engine.
+        each fighter's ``(side, standing, health, most health)`` and the last turn (and,
+        third, the ties settled by lot, when it may draw lots); the equivalence tests
+        hold it to the engine.
         Default: none (see ``escarmouche.systems.d100.kernel``, the model)."""
         return None

@@ -19,6 +19,10 @@ The package has the files of every system, plus four topic modules:
 ``odds.py``       exact odds: :func:`save_odds`, :func:`duration_odds`,
                   :func:`lasts_exactly`, :func:`first_to_act_odds`
 ``narration.py``  the French sentences of the log
+``kernel.py``     the rules kernel: simulation mode's fast path (``D20System.kernel``),
+                  a sheet compiled once, a compact state, refusal codes, the moves of
+                  automated play, calling the functions above; ``kernel_doors.py``
+                  writes its fight back as the engine's and narrates its log
 ``system.py``     the hooks of :class:`D20System`, and ``SYSTEM``
 ================= ========================================================================
 

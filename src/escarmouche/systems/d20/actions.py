@@ -29,12 +29,18 @@ from types import MappingProxyType
 from typing import Any
 
 from escarmouche import checks, dice
+from escarmouche.dice.rolling import Roll
 from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import DieRecord, Json
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d20 import grid
-from escarmouche.systems.d20.narration import attack_sentence, square_text
+from escarmouche.systems.d20.narration import (
+    attack_sentence,
+    move_sentence,
+    point_sentence,
+    square_text,
+)
 from escarmouche.systems.d20.reactions import (
     Outcome,
     Reaction,
@@ -79,11 +85,14 @@ __all__ = [
     "RESOLVERS",
     "AttackRoll",
     "TurnPlan",
+    "attack_hits",
     "available_actions",
     "check_legal",
     "check_turn",
     "plan_turn",
     "resolve_attack",
+    "slot_cost",
+    "weapon_damage",
 ]
 
 # -- the attack (engine convenience: the text has none) -----------------------------------
@@ -111,8 +120,45 @@ def resolve_attack(roll: int, bonus: int, defence: int) -> AttackRoll:
     check_bonus(bonus, "CORE-ERR", "attaque")
     checks.integer("defense", defence, lo=DEFENCE_RANGE[0], hi=DEFENCE_RANGE[1],
                    rule="CORE-ERR")
-    total = roll + bonus
-    return AttackRoll(roll, bonus, defence, total, total >= defence)
+    return AttackRoll(roll, bonus, defence, roll + bonus, attack_hits(roll, bonus, defence))
+
+
+def attack_hits(roll: int, bonus: int, defence: int) -> bool:
+    """Whether an attack hits: ``roll + bonus ≥ defence`` (engine convenience), on values
+    already checked; :func:`resolve_attack` checks them, the rules kernel
+    (:mod:`.kernel`) compiled them once.
+
+    >>> attack_hits(7, 5, 12), attack_hits(6, 5, 12)
+    (True, False)
+    """
+    return roll + bonus >= defence
+
+
+def weapon_damage(roll: Roll) -> int:
+    """The damage of a hit: the weapon's roll, never below 0 (engine convenience)."""
+    return max(0, roll.total)
+
+
+def slot_cost(plan: TurnPlan, index: int) -> tuple[str, tuple[str, ...]]:
+    """What action ``index`` of a turn ``plan`` costs, in French (« action de mouvement,
+    à la place d’une action simple », « action simple, grâce au point d’action »), and
+    the rules it applies: D20-ACT-1, D20-ACT-2 when it takes another category's slot,
+    D20-ACT-3 when its slot was bought with an action point.
+
+    >>> slot_cost(plan_turn(["mouvement", "mouvement"]), 1)
+    ('action de mouvement, à la place d’une action simple', ('D20-ACT-1', 'D20-ACT-2'))
+    """
+    category = plan.actions[index]
+    slot = plan.slot_of(index)
+    rules = ["D20-ACT-1"]
+    cost = CATEGORY_LABELS[category]
+    if slot is not None and slot != category:
+        rules.append("D20-ACT-2")
+        cost += f", à la place d’une {CATEGORY_LABELS[slot]}"
+    if plan.by_action_point(index):
+        rules.append("D20-ACT-3")
+        cost += ", grâce au point d’action"
+    return cost, tuple(rules)
 
 
 def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str,
@@ -136,7 +182,7 @@ def _strike(ctx: Ctx[Rules], attacker: str, target: str, bonus: int, weapon: str
         return False
     dmg_roll = dice.roll(weapon, ctx.rng)
     records += dmg_roll.records("dégâts")
-    damage = max(0, dmg_roll.total)
+    damage = weapon_damage(dmg_roll)
     left = max(0, t.tracks[TRACK] - damage)
     data.update({"weapon": weapon, "damage": damage, "hp": left})
     ctx.emit("attaque", lambda: attack_sentence(label, attacker, target, d, bonus, defence,
@@ -191,21 +237,14 @@ def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str, *,
                       kind=IllegalActionError, display=spec.label) from None
     b["actions"] = used
     slot = plan.slot_of(len(used) - 1)
-    rules = ["D20-ACT-1"]
-    cost = CATEGORY_LABELS[category]
-    if slot is not None and slot != category:
-        rules.append("D20-ACT-2")
-        cost += f", à la place d’une {CATEGORY_LABELS[slot]}"
-    if plan.by_action_point(len(used) - 1):
-        rules.append("D20-ACT-3")
-        cost += ", grâce au point d’action"
+    cost, rules = slot_cost(plan, len(used) - 1)
     info: dict[str, Json] = {"action": spec.id, "category": category, "slot": slot,
                              "used": list(used)}
     if announce:
         text = (f"{f.name} déclare {quote(spec.label)} ({cost})"
                 + (f" : {detail}" if detail else "") + ".")
         ctx.emit("action", text, actor=f.name, rules=rules, data=info)
-    return cost, tuple(rules), info
+    return cost, rules, info
 
 
 def _refund(ctx: Ctx[Rules], f: FighterState, category: str) -> None:
@@ -438,12 +477,8 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
         if r.type.before and i not in done:
             emit_moot(ctx, r, f"{trigger.text} est annulé")
     if stop_at is None:
-        via = (f" par {' → '.join(square_text(s) for s in squares[1:-1])}"
-               if len(squares) > 2 and not announce else "")
         ctx.emit(
-            "deplacement",
-            f"{f.name} se déplace de {square_text(squares[0])} à {square_text(squares[-1])}"
-            f"{via}" + ("" if announce else f" ({cost})") + ".",
+            "deplacement", move_sentence(f.name, squares, announce, cost),
             actor=f.name, rules=("D20-ACT-1",) if announce else cost_rules,
             data={"from": list(squares[0]), "to": list(squares[-1]),
                   "path": [list(s) for s in squares], "cancelled": False,
@@ -499,9 +534,7 @@ def point_action(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[
     b["points"] = int(b["points"]) + 1
     f.flags["pa"] = left
     ctx.emit(
-        "point_action",
-        f"{actor} dépense un point d’action : une action simple de plus ce tour "
-        f"(reste {plural(left, 'point')}).",
+        "point_action", point_sentence(actor, left),
         actor=actor, rules=("D20-ACT-3",),
         data={"left": left, "spent_this_turn": b["points"]},
     )

@@ -11,10 +11,10 @@ be crossed but not ended on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from escarmouche import checks
-from escarmouche.errors import IllegalActionError, invalid
+from escarmouche.errors import EscarmoucheError, IllegalActionError, invalid
 from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.d20.narration import square_text
 from escarmouche.systems.d20.rules import GRID_LIMIT, Rules, speed_of
@@ -26,10 +26,12 @@ __all__ = [
     "check_path",
     "check_square",
     "distance",
+    "greedy_path",
     "initial_positions",
     "is_adjacent",
     "need_position",
     "occupant",
+    "path_fault",
     "path_towards",
     "position",
     "speed",
@@ -128,8 +130,42 @@ def initial_positions(ctx: Ctx[Rules], raw: object) -> dict[str, Square]:
     return out
 
 
+def path_fault(start: Square, path: Sequence[Square], steps: int,
+               side_at: Callable[[Square], bool | None], *, ends: bool = True
+               ) -> tuple[int, str] | None:
+    """The first fault of a move along ``path`` (the squares entered, in order) from
+    ``start`` by a fighter of speed ``steps``, or ``None`` when the move is legal
+    (D20-ACT-1; the grid, D20-OPP-2): ``(-1, "longueur")`` when it has more squares
+    than ``steps``, else ``(i, why)`` for the square ``i`` of ``path``: ``"voisine"``
+    (not one of the 8 neighbours of the square before it), ``"ennemi"`` (an enemy
+    stands on it), ``"allie"`` (an ally stands on it and the move ends there).
+    ``side_at(square)`` says who stands on a square: ``None`` nobody, ``True`` an
+    enemy, ``False`` an ally. ``ends``: the move ends on the last square of ``path``
+    (false for the part of a move read so far). The engine's door (:func:`check_path`)
+    words the fault; the rules kernel (:mod:`.kernel`) answers its refusal code from it.
+
+    >>> path_fault((0, 0), [(1, 1), (2, 1)], 6, lambda s: None) is None
+    True
+    >>> path_fault((0, 0), [(2, 0)], 6, lambda s: None)
+    (0, 'voisine')
+    """
+    if len(path) > steps:
+        return -1, "longueur"
+    before = start
+    last = len(path) - 1 if ends else -1
+    for i, sq in enumerate(path):
+        if distance(before, sq) != 1:
+            return i, "voisine"
+        enemy = side_at(sq)
+        if enemy is not None and (enemy or i == last):
+            return i, "ennemi" if enemy else "allie"
+        before = sq
+    return None
+
+
 def check_path(ctx: Ctx[Rules], mover: FighterState, raw: object) -> tuple[Square, ...]:
-    """The squares of a move, start included (D20-ACT-1; grid: D20-OPP-2)."""
+    """The squares of a move, start included (D20-ACT-1; grid: D20-OPP-2), checked by
+    :func:`path_fault` and its fault worded in French."""
     start = need_position(mover, "D20-ACT-1")
     steps = speed(mover, ctx.rules)
     path = checks.sequence("chemin", raw, "D20-ACT-1", min_len=1)
@@ -137,46 +173,77 @@ def check_path(ctx: Ctx[Rules], mover: FighterState, raw: object) -> tuple[Squar
         raise invalid("chemin", len(path), "D20-ACT-1",
                       f"une action de mouvement déplace {mover.name} d’au plus sa vitesse, "
                       f"{plural(steps, 'case')}", kind=IllegalActionError)
-    squares = [start]
-    for i, item in enumerate(path):
+
+    def side_at(sq: Square) -> bool | None:
+        other = occupant(ctx, sq, mover.name)
+        return None if other is None else other.side != mover.side
+
+    def refuse(squares: list[Square], ends: bool) -> None:
+        fault = path_fault(start, squares, steps, side_at, ends=ends)
+        if fault is None:
+            return
+        i, why = fault
+        sq = squares[i]
         step = f"chemin, pas {i + 1}"  # a reader's words, not « chemin[0] » (B127)
-        sq = check_square(item, step, "D20-ACT-1", mover.name)
-        if distance(squares[-1], sq) != 1:
+        if why == "voisine":
+            before = squares[i - 1] if i else start
             raise invalid(step, list(sq), "D20-OPP-2",
-                          f"cette case n’est pas voisine de {square_text(squares[-1])} ; "
+                          f"cette case n’est pas voisine de {square_text(before)} ; "
                           "chaque pas mène à l’une des 8 cases voisines",
                           kind=IllegalActionError, display=square_text(sq))
         other = occupant(ctx, sq, mover.name)
-        if other is not None and (other.side != mover.side or i == len(path) - 1):
-            why = (f"la case est occupée par un ennemi, {other.name}"
-                   if other.side != mover.side
-                   else f"la case est celle de {other.name}, un allié, et l’on ne finit pas "
-                        "son déplacement sur un allié")
-            raise invalid(step, list(sq), "D20-ACT-1", why, kind=IllegalActionError,
-                          display=square_text(sq))
-        squares.append(sq)
-    return tuple(squares)
+        assert other is not None
+        text = (f"la case est occupée par un ennemi, {other.name}" if why == "ennemi"
+                else f"la case est celle de {other.name}, un allié, et l’on ne finit pas "
+                     "son déplacement sur un allié")
+        raise invalid(step, list(sq), "D20-ACT-1", text, kind=IllegalActionError,
+                      display=square_text(sq))
+
+    squares: list[Square] = []
+    for i, item in enumerate(path):
+        try:
+            squares.append(check_square(item, f"chemin, pas {i + 1}", "D20-ACT-1",
+                                        mover.name))
+        except EscarmoucheError:
+            refuse(squares, False)  # a fault before this square is told first
+            raise
+    refuse(squares, True)
+    return (start, *squares)
 
 
 def path_towards(ctx: Ctx[Rules], mover: FighterState, goal: Square) -> list[Square]:
     """A greedy path of at most ``VD`` steps towards ``goal`` (stopping next to it),
-    through free squares only (an automated fighter's move)."""
+    through free squares only (an automated fighter's move, :func:`greedy_path`)."""
     here = position(mover)
     if here is None:
         return []
+    return greedy_path(here, goal, speed(mover, ctx.rules),
+                       lambda s: occupant(ctx, s, mover.name) is None)
+
+
+def greedy_path(here: Square, goal: Square, steps: int, free: Callable[[Square], bool]
+                ) -> list[Square]:
+    """The automated move (an engine convenience): at most ``steps`` steps from ``here``
+    towards ``goal``, stopping next to it; each step to the free neighbour (``free``)
+    nearer the goal, the nearest first, then by the sum of the coordinate gaps, then in
+    the order of :data:`NEIGHBOURS`; it stops where no free neighbour is nearer. The
+    engine (:func:`path_towards`) and the rules kernel (:mod:`.kernel`) both call it.
+
+    >>> greedy_path((0, 0), (3, 0), 6, lambda s: True)
+    [(1, 0), (2, 0)]
+    """
     path: list[Square] = []
     cur = here
-    for _ in range(speed(mover, ctx.rules)):
-        if distance(cur, goal) <= 1:
+    for _ in range(steps):
+        gap = distance(cur, goal)
+        if gap <= 1:
             break
-        options = [(cur[0] + dx, cur[1] + dy) for dx, dy in NEIGHBOURS]
-        free = [s for s in options
-                if occupant(ctx, s, mover.name) is None
-                and distance(s, goal) < distance(cur, goal)
-                and all(abs(v) <= GRID_LIMIT for v in s)]
-        if not free:
+        free_ = [s for dx, dy in NEIGHBOURS
+                 if distance(s := (cur[0] + dx, cur[1] + dy), goal) < gap
+                 and abs(s[0]) <= GRID_LIMIT and abs(s[1]) <= GRID_LIMIT and free(s)]
+        if not free_:
             break
-        cur = min(free, key=lambda s: (distance(s, goal),
-                                       abs(s[0] - goal[0]) + abs(s[1] - goal[1])))
+        cur = min(free_, key=lambda s: (distance(s, goal),
+                                        abs(s[0] - goal[0]) + abs(s[1] - goal[1])))
         path.append(cur)
     return path

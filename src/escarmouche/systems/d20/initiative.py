@@ -30,6 +30,7 @@ from escarmouche.text.fmt import die_of, join, number, signed
 __all__ = [
     "D20Initiative",
     "InitiativeRoll",
+    "draw_initiative",
     "elapsed_seconds",
     "explain_initiative",
     "explain_surprise",
@@ -215,19 +216,31 @@ def roll_initiative(combatants: Iterable[Combatant], rng: Rng, *, rules: Rules |
     """
     r = check_rules(rules)
     roster = check_roster(combatants, rule="D20-INIT-1")
-    names = [c.name for c in roster]
+    modifiers = [checks.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0],
+                                hi=BONUS_RANGE[1], rule="D20-INIT-1", who=c.name)
+                 for c in roster]
+    return draw_initiative([c.name for c in roster], modifiers, rng, r.max_roll_off_rounds)
+
+
+def draw_initiative(names: Sequence[str], modifiers: Sequence[int], rng: Rng,
+                    max_roll_off_rounds: int) -> D20Initiative:
+    """:func:`roll_initiative` on a roster already checked: ``names`` and their
+    ``init`` ``modifiers``, in the given order, the bound of roll-off rounds
+    (:attr:`Rules.max_roll_off_rounds`); the same draws in the same order. The rules
+    kernel (:mod:`.kernel`) calls it with the values its sheet checked once.
+
+    >>> from escarmouche.dice import ScriptedRolls
+    >>> draw_initiative(["A", "B"], [1, 2], ScriptedRolls([10, 9]), 100).order
+    ('B', 'A')
+    """
     rolls: dict[str, InitiativeRoll] = {}
-    modifiers = {c.name: checks.integer("init", c.stat("init", 0), lo=BONUS_RANGE[0],
-                                        hi=BONUS_RANGE[1], rule="D20-INIT-1", who=c.name)
-                 for c in roster}
-    for c in roster:
-        rolls[c.name] = InitiativeRoll(c.name, rng.randint(1, INITIATIVE_DIE),
-                                       modifiers[c.name])
+    for name, modifier in zip(names, modifiers, strict=True):
+        rolls[name] = InitiativeRoll(name, rng.randint(1, INITIATIVE_DIE), modifier)
     groups = tie_groups(rolls, names)
     rounds = 0
     while groups:
         rounds += 1
-        if rounds > r.max_roll_off_rounds:
+        if rounds > max_roll_off_rounds:
             for group in groups:
                 order, _ = draw_lots(group, rng)
                 for rank, n in enumerate(order):

@@ -15,7 +15,9 @@ __all__ = [
     "attack_sentence",
     "d20_text",
     "end_of_turn_sentence",
+    "move_sentence",
     "plus_text",
+    "point_sentence",
     "round_sentence",
     "save_sentence",
     "square_text",
@@ -116,6 +118,30 @@ def attack_sentence(label: str, attacker: str, target: str, roll: int, bonus: in
         return head + "raté."
     return (head + f"touché, {plural(damage, 'dégât')} ({weapon}), il reste "
             f"{plural(left, 'PV', 'PV')} à {target}.")
+
+
+def move_sentence(mover: str, squares: Sequence[Sequence[int]], announced: bool,
+                  cost: str) -> str:
+    """A move that nothing stopped (D20-ACT-1), from its first square to its last; the
+    squares between and its ``cost`` are said when no earlier line announced it.
+
+    >>> move_sentence("Pip", [(0, 0), (1, 0), (2, 1)], False, "action de mouvement")
+    'Pip se déplace de (0 ; 0) à (2 ; 1) par (1 ; 0) (action de mouvement).'
+    """
+    via = (f" par {' → '.join(square_text(s) for s in squares[1:-1])}"
+           if len(squares) > 2 and not announced else "")
+    return (f"{mover} se déplace de {square_text(squares[0])} à {square_text(squares[-1])}"
+            f"{via}" + ("" if announced else f" ({cost})") + ".")
+
+
+def point_sentence(actor: str, left: int) -> str:
+    """An action point spent (D20-ACT-3), ``left`` points left.
+
+    >>> point_sentence("Thorin", 0)
+    'Thorin dépense un point d’action : une action simple de plus ce tour (reste 0 point).'
+    """
+    return (f"{actor} dépense un point d’action : une action simple de plus ce tour "
+            f"(reste {plural(left, 'point')}).")
 
 
 def _find_effect(ctx: Ctx[Rules], effect_id: str) -> Effect | None:

@@ -16,7 +16,7 @@ from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
-from escarmouche.systems.d20 import actions, grid
+from escarmouche.systems.d20 import actions, grid, kernel, kernel_doors
 from escarmouche.systems.d20.initiative import (
     InitiativeRoll,
     explain_initiative,
@@ -95,6 +95,8 @@ class D20System(System[Rules]):
     name: ClassVar[str] = "d20"
     title: ClassVar[str] = "Système d20 (séquence de tour)"
     rule_prefix: ClassVar[str] = "D20"
+    #: the moves are the rules kernel's candidates, legal by construction
+    legal_moves: ClassVar[bool] = True
     stat_bounds: ClassVar[Mapping[str, tuple[int, int, str]]] = {
         name: (lo, hi, rule) for name, (lo, hi), rule in _STATS}
     combatant_keys: ClassVar[Mapping[str, str]] = {
@@ -409,54 +411,71 @@ class D20System(System[Rules]):
             params["reactions"] = reactions
         return "deplacement", params
 
+    def kernel(self, template: Any, start_options: Mapping[str, Any],
+               policies: Mapping[str, Any]) -> Any:
+        """The d20 rules kernel's sheet for these fights, when it covers them
+        (:func:`escarmouche.systems.d20.kernel.compile_sheet`); ``None``: the engine
+        plays them."""
+        from escarmouche.systems.d20.kernel import compile_sheet
+
+        return compile_sheet(template, start_options, policies)
+
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
-        """The turn's action economy for the policies (D20-ACT-1..3): next to an enemy,
-        attack (the weakest first); when the turn's actions allow no more attack, spend
-        an action point for one more (« effort », D20-ACT-3); else move towards the
-        nearest enemy (a move action, or the standard action used as a move, D20-ACT-2),
-        each enemy's policy saying whether it takes its opportunity attack (D20-OPP-1/2).
-        An attacked enemy with an immediate power of :data:`IMMEDIATE_POWERS` (a halfling's
-        « Deuxième chance ») and its immediate action still unused is asked whether it
-        takes it (kind ``"action_immediate"``, D20-IMM-1/2); an attack it cancels gives
-        its standard action back when the rules say so (``cancelled_action_spent``), and
-        the next call offers the attack again. The engine keeps what the turn's budget
-        allows."""
-        f = ctx.fighter(actor)
-        here = grid.position(f)
-        if here is None or not f.standing:
+        """The turn's action economy for the policies (D20-ACT-1..3): the rules kernel's
+        legal moves (:func:`escarmouche.systems.d20.kernel.candidates`, the only list of
+        them, on :func:`~escarmouche.systems.d20.kernel_doors.view` of the fight): next
+        to an enemy, attack (the weakest first); when the turn's actions allow no more
+        attack, spend an action point for one more (« effort », D20-ACT-3); else move
+        towards the nearest enemy (a move action, or the standard action used as a
+        move, D20-ACT-2), each enemy's policy saying whether it takes its opportunity
+        attack (D20-OPP-1/2). An attacked enemy with an immediate power of
+        :data:`IMMEDIATE_POWERS` (a halfling's « Deuxième chance ») and its immediate
+        action still unused is asked whether it takes it (kind ``"action_immediate"``,
+        D20-IMM-1/2); an attack it cancels gives its standard action back when the rules
+        say so (``cancelled_action_spent``), and the next call offers the attack again.
+        Legal by construction (:attr:`legal_moves`)."""
+        sheet, st, me = kernel_doors.view(ctx, actor)
+        if me < 0:
             return []
-        enemies = [(e, p) for e in ctx.enemies(actor) if (p := grid.position(e)) is not None]
-        if not enemies:
-            return []
-        adjacent = sorted((e for e, p in enemies if grid.distance(here, p) == 1),
-                          key=lambda e: (e.tracks[TRACK], e.name))
-        if adjacent:
-            if "attaquer" not in self.offered(ctx, actor, {"attaquer"}):
-                return [*(Move("attaquer", {"cible": e.name}, frozenset({"attaque"}))
-                          for e in adjacent),
-                        Move("point_action", {}, frozenset({"effort"}))]
-            return [Move("attaquer", _with_reactions({"cible": e.name},
-                                                     _immediate_against(ctx, e, react)),
-                         frozenset({"attaque"})) for e in adjacent]
-        goal = min(enemies, key=lambda ep: (grid.distance(here, ep[1]), ep[0].name))[1]
-        path = grid.path_towards(ctx, f, goal)
-        if not path:
-            return []
-        squares = [here, *path]
-        key = turn_key(ctx)
-        reactions = []
-        for e, p in enemies:
-            if e.flags.get("opportunite") == key:
-                continue
-            if not any(grid.distance(sq, p) == 1 for sq in squares[:-1]):
-                continue
-            options = ["attaque_opportunite", "aucune"]
-            if react(e.name, "attaque_opportunite", options) == "attaque_opportunite":
-                reactions.append({"par": e.name, "type": "attaque_opportunite"})
-        params: dict[str, Any] = {"chemin": [list(sq) for sq in path]}
-        return [Move("deplacement", _with_reactions(params, reactions),
-                     frozenset({"deplacement"}))]
+        out: list[Move] = []
+        for _, action, target, path in kernel.candidates(sheet, st, me):
+            if action == kernel.ATTACK:
+                e = ctx.fighter(sheet.names[target])
+                out.append(Move("attaquer", _with_reactions(
+                    {"cible": e.name}, _immediate_against(ctx, e, react)),
+                    frozenset({"attaque"})))
+            elif action == kernel.POINT:
+                out.append(Move("point_action", {}, frozenset({"effort"})))
+            else:
+                out.append(Move("deplacement", _with_reactions(
+                    {"chemin": [list(sq) for sq in path]},
+                    _opportunities(ctx, actor, path, react)), frozenset({"deplacement"})))
+        return out
+
+
+def _opportunities(ctx: Ctx[Rules], actor: str, path: Sequence[grid.Square], react: Reactor
+                   ) -> list[dict[str, Any]]:
+    """The opportunity attacks declared with ``actor``'s move along ``path`` (D20-OPP-1/2):
+    each standing enemy on the grid, in roster order, with its allowance of this turn
+    unused and next to a square the move leaves, if its policy takes it (kind
+    ``"attaque_opportunite"``)."""
+    f = ctx.fighter(actor)
+    here = grid.position(f)
+    assert here is not None  # (a move of the kernel starts from a square)
+    squares = [here, *path]
+    key = turn_key(ctx)
+    reactions = []
+    for e in ctx.enemies(actor):
+        p = grid.position(e)
+        if p is None or e.flags.get("opportunite") == key:
+            continue
+        if not any(grid.distance(sq, p) == 1 for sq in squares[:-1]):
+            continue
+        options = ["attaque_opportunite", "aucune"]
+        if react(e.name, "attaque_opportunite", options) == "attaque_opportunite":
+            reactions.append({"par": e.name, "type": "attaque_opportunite"})
+    return reactions
 
 
 def _with_reactions(params: dict[str, Any], reactions: list[dict[str, Any]]
