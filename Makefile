@@ -136,7 +136,7 @@ bench: venv
 	$(PY) bench/run.py simulation
 	$(PY) bench/run.py designer
 
-# A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
+# A long fuzz run of every public entry point (tests/helpers/fuzz_targets.py); the short form runs
 # in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).
 FUZZ_EXEMPLES ?= 2800
 # Two designers' revisions played end to end on a scratch clone (tools/revision.py): one

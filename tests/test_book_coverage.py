@@ -17,31 +17,17 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from escarmouche import systems
+from tests.helpers import ROOT, SYSTEM_PREFIX, SYSTEM_PREFIXES
+
 BOOK = ROOT / "book"
 TOC = ROOT / "_toc.yml"
-ID = r"(?:RB|D100|D12|D20)-[A-Z0-9]+-\d+"
+ID = rf"{SYSTEM_PREFIX}-[A-Z0-9]+-\d+"
 
-#: every RB-, D100-, D12- and D20- rule of RULES.md, in its order
-RULE_IDS: tuple[str, ...] = (
-    "RB-D100-1", "RB-INIT-1", "RB-INIT-2", "RB-INIT-3", "RB-INIT-4", "RB-SURPRISE-1",
-    "RB-SURPRISE-2", "RB-SURPRISE-3", "RB-TURN-1", "RB-TIME-1", "RB-TIME-2", "RB-TIME-3",
-    "RB-ACT-1", "RB-ACT-2", "RB-MOVE-1", "RB-SPEED-1", "RB-SPEED-2", "RB-SPEED-3",
-    "RB-END-1", "RB-END-2", "RB-END-3",
-    "D100-TIME-1", "D100-INIT-1", "D100-INIT-2", "D100-SURPRISE-1", "D100-ROUND-1",
-    "D100-ACT-1", "D100-ACT-2", "D100-ACT-3", "D100-ACT-4", "D100-ATK-1", "D100-ATK-2",
-    "D100-ATK-3", "D100-ATK-4", "D100-ATK-5", "D100-ATK-6", "D100-ATK-7", "D100-PARRY-1",
-    "D100-PARRY-2", "D100-PARRY-3", "D100-PARRY-4", "D100-DODGE-1", "D100-DODGE-2",
-    "D100-TWO-1", "D100-TWO-2", "D100-RANGED-1", "D100-RANGED-2", "D100-RANGED-3",
-    "D100-RANGED-4", "D100-RANGED-5", "D100-RANGED-6", "D100-JUMP-1", "D100-JUMP-2",
-    "D12-TIME-1", "D12-INIT-1", "D12-INIT-2", "D12-INIT-3", "D12-INIT-4", "D12-INIT-5",
-    "D12-INIT-6",
-    "D12-SURPRISE-1", "D12-SURPRISE-2", "D12-CRIT-1", "D12-CRIT-2", "D12-ADV-1",
-    "D12-EXPLODE-1", "D12-ACT-1",
-    "D20-TIME-1", "D20-INIT-1", "D20-INIT-2", "D20-START-1", "D20-ACT-1", "D20-ACT-2",
-    "D20-ACT-3",
-    "D20-END-1", "D20-END-2", "D20-OPP-1", "D20-OPP-2", "D20-IMM-1", "D20-IMM-2",
-)
+#: every rule of a built-in system in spec/RULES.md, in its order, read from it (a fifth
+#: system's rules are found by its prefix, ``System.rule_prefix``)
+RULE_IDS: tuple[str, ...] = tuple(re.findall(
+    rf"^- ({ID})\b", (ROOT / "spec" / "RULES.md").read_text(encoding="utf-8"), flags=re.M))
 
 #: the rules RULES.md marks as a ruling, an option or a fact of the original edition:
 #: each needs an « Interprétation retenue » admonition in its paragraph
@@ -60,7 +46,7 @@ RULING_IDS: tuple[str, ...] = (
 ORIGINAL_EDITION_IDS: tuple[str, ...] = ("D100-ACT-3", "D20-INIT-1", "D20-OPP-2",
                                          "D20-IMM-1")
 
-SYSTEMS = ("rulebook", "d100", "d12", "d20")
+SYSTEMS = systems.NAMES
 
 
 def rules_md() -> Path | None:
@@ -167,6 +153,8 @@ def test_snapshot_matches_rules_md() -> None:
         pytest.skip("RULES.md absent (spec/RULES.md, $ESCARMOUCHE_RULES)")
     entries = spec_entries(path.read_text(encoding="utf-8"))
     assert tuple(entries) == RULE_IDS, "mettre à jour RULE_IDS d’après RULES.md"
+    # every built-in system has its rules there, each under its own prefix
+    assert {rid.split("-", 1)[0] for rid in RULE_IDS} == set(SYSTEM_PREFIXES)
     flagged = tuple(
         rid for rid, body in entries.items()
         if re.search(r"\*\((?:ruling|option|facts?)\b|\((?:ruling|option)\b", body)

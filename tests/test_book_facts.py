@@ -17,7 +17,7 @@ import pytest
 
 from book._ext import escarmouche_facts as facts_ext
 from escarmouche import systems
-from tests._edition_helpers import other_value
+from tests.helpers.editions import other_value
 
 ROOT = Path(__file__).resolve().parent.parent
 

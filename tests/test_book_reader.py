@@ -16,13 +16,15 @@ from pathlib import Path
 import pytest
 import yaml  # type: ignore[import-untyped]
 
-ROOT = Path(__file__).resolve().parent.parent
-SYSTEMS = ("rulebook", "d100", "d12", "d20")
+from escarmouche import systems
+from tests.helpers import ROOT, SYSTEM_PREFIX
+
+SYSTEMS = systems.NAMES
 WORKED = {"rulebook": "tour-complet", "d100": "round-complet", "d12": "tour-complet",
           "d20": "round-complet"}
 _BOX = re.compile(r"^```\{admonition\} Interprétation retenue[^\n]*\n(.*?)^```", re.S | re.M)
 _CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
-_RULE = re.compile(r"^\*\*(?:RB|D100|D12|D20)-[A-Z0-9-]+\*\* —", re.M)
+_RULE = re.compile(rf"^\*\*{SYSTEM_PREFIX}-[A-Z0-9-]+\*\* —", re.M)
 
 
 def _pages() -> list[Path]:

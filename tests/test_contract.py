@@ -13,7 +13,6 @@ import importlib
 import random
 import re
 import typing
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +22,10 @@ from escarmouche import systems
 from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
 from escarmouche.systems.base import System
-from tests import golden_runner
+from tests.helpers import ROOT, RULE_PREFIX, golden_runner
 from tests.toy_system import SYSTEM as TOY
 
-ROOT = Path(__file__).resolve().parent.parent
-SPEC_IDS = frozenset(re.findall(r"\b(?:CORE|RB|D100|D12|D20)-[A-Z0-9]+(?:-\d+)?\b",
+SPEC_IDS = frozenset(re.findall(rf"\b{RULE_PREFIX}-[A-Z0-9]+(?:-\d+)?\b",
                                 (ROOT / "spec" / "RULES.md").read_text("utf-8")))
 TOY_IDS = frozenset(re.findall(r"\bJOUET-[A-Z]+-\d+\b",
                                importlib.import_module("tests.toy_system").__doc__ or ""))
@@ -37,11 +35,8 @@ PACKAGE_FILES = ("__init__.py", "rules.py", "initiative.py", "actions.py", "odds
 NAMES = (*systems.NAMES, TOY.name)
 
 
-@pytest.fixture(autouse=True)
-def _toy_registered() -> Iterator[None]:
-    systems.register(TOY)
-    yield
-    systems.unregister(TOY.name)
+#: the toy system registered for every test here (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("toy")
 
 
 def system_of(name: str) -> System[Any]:
@@ -207,10 +202,10 @@ def test_every_spec_rule_is_named_by_a_test() -> None:
     """Every rule ID of spec/RULES.md is named by at least one test (its name, docstring
     or assertions), outside the snapshot list of tests/test_book_coverage.py."""
     spec = (ROOT / "spec" / "RULES.md").read_text("utf-8")
-    ids = re.findall(r"^- ((?:CORE|RB|D100|D12|D20)-[A-Z0-9]+(?:-\d+)?)\b", spec, flags=re.M)
+    ids = re.findall(rf"^- ({RULE_PREFIX}-[A-Z0-9]+(?:-\d+)?)\b", spec, flags=re.M)
     assert len(ids) == len(set(ids)) and len(ENGINE_IDS) == 5 and set(ids) >= ENGINE_IDS
     tests = "\n".join(p.read_text("utf-8") for p in sorted((ROOT / "tests").rglob("*.py"))
                       if p.name != "test_book_coverage.py")
-    named = set(re.findall(r"\b(?:CORE|RB|D100|D12|D20)-[A-Z0-9]+(?:-\d+)?\b", tests))
+    named = set(re.findall(rf"\b{RULE_PREFIX}-[A-Z0-9]+(?:-\d+)?\b", tests))
     missing = [rid for rid in ids if rid not in named]
     assert not missing, "règles qu’aucun test ne nomme : " + ", ".join(missing)

@@ -52,11 +52,8 @@ caracteristiques = { PV = 6 }
 """
 
 
-@pytest.fixture(autouse=True)
-def _toy_registered() -> Iterator[None]:
-    systems.register(TOY)
-    yield
-    systems.unregister(TOY.name)
+#: the toy system registered for every test here (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("toy")
 
 
 def test_the_registry_reads_title_and_prefix_from_the_system() -> None:

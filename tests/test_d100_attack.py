@@ -31,7 +31,7 @@ from escarmouche.systems.d100 import (
     roll_attack,
     target_number,
 )
-from tests._d100_helpers import ALDRIC, BRUNE, GROLK, events, fighter, started, two_weapon_grolk
+from tests.helpers.d100 import ALDRIC, BRUNE, GROLK, events, fighter, started, two_weapon_grolk
 
 # -- D100-ATK-1..7 ---------------------------------------------------------------------------
 

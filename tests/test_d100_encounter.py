@@ -21,7 +21,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import ACTION_DEFS, ACTIONS, Rules, check_turn
-from tests._d100_helpers import ALDRIC, BRUNE, GROLK, events, fighter, started
+from tests.helpers.d100 import ALDRIC, BRUNE, GROLK, events, fighter, started
 
 # -- the encounter ----------------------------------------------------------------------------
 

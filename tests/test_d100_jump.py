@@ -10,7 +10,7 @@ import pytest
 from escarmouche import EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.systems import d100
-from tests._d100_helpers import ALDRIC, GROLK, events, started
+from tests.helpers.d100 import ALDRIC, GROLK, events, started
 
 # -- D100-JUMP-1/2 --------------------------------------------------------------------------
 

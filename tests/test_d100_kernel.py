@@ -29,8 +29,8 @@ from escarmouche.systems.d100 import core
 from escarmouche.systems.d100 import kernel as K
 from escarmouche.systems.d100 import kernel_doors as doors
 from escarmouche.systems.d100.attack import attack_setup, damage, resolve_attack
-from tests import golden_runner
-from tests._d100_helpers import readme_duel
+from tests.helpers import golden_runner
+from tests.helpers.d100 import readme_duel
 
 SEEDS = 40
 

@@ -23,7 +23,7 @@ from escarmouche.systems.d100 import (
     attack_setup,
     roll_attack,
 )
-from tests._d100_helpers import ALDRIC, GROLK, fighter
+from tests.helpers.d100 import ALDRIC, GROLK, fighter
 
 # -- exact odds -------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from escarmouche.systems.d100 import (
     resolve_attack,
 )
 from escarmouche.text.fmt import percent
-from tests._d100_helpers import ALDRIC, BRUNE, GROLK, fighter, started
+from tests.helpers.d100 import ALDRIC, BRUNE, GROLK, fighter, started
 
 # -- the package's shape, French parameters, error kinds, notebook display ---------------------
 

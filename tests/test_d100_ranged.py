@@ -12,7 +12,7 @@ import pytest
 
 from escarmouche import EscarmoucheError
 from escarmouche.systems.d100 import WEAPONS, Rules, attack_odds, attack_setup, target_number
-from tests._d100_helpers import ALDRIC, BRUNE
+from tests.helpers.d100 import ALDRIC, BRUNE
 
 # -- D100-RANGED-1..6 --------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import pytest
 from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import EscarmoucheError
 from escarmouche.systems.d100.rules import Rules, get_weapon
-from tests._d100_helpers import BRUNE, GROLK, events, started
+from tests.helpers.d100 import BRUNE, GROLK, events, started
 
 BOW = {"Brune": {"directrice": "arc"}}
 #: the bow's short and long ranges, as the catalogue declares them (D100-RANGED-5)

@@ -22,7 +22,7 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.errors import EscarmoucheError, IllegalActionError
 from escarmouche.systems.d100.rules import Rules
-from tests._d100_helpers import BASE, events, fighter, started
+from tests.helpers.d100 import BASE, events, fighter, started
 
 # Rask: Ag 40, CC 50, F 40 (BF 4), M 4: a long jump of at most 8 m
 RASK = fighter("Rask", "brigands")

@@ -26,7 +26,7 @@ from escarmouche.systems.d100 import (
     attack_setup,
     check_turn,
 )
-from tests._d100_helpers import ALDRIC, BRUNE, GROLK, events, fighter, started, two_weapon_grolk
+from tests.helpers.d100 import ALDRIC, BRUNE, GROLK, events, fighter, started, two_weapon_grolk
 
 # -- D100-TIME-1 ----------------------------------------------------------------------------
 

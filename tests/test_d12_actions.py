@@ -15,7 +15,7 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import IllegalActionError, ParameterError
 from escarmouche.systems import d12
 from escarmouche.systems.base import ActionSpec
-from tests._d12_helpers import ambushed, party
+from tests.helpers.d12 import ambushed, party
 
 # =====================================================================================
 # D12-TIME-1

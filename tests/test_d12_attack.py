@@ -19,7 +19,7 @@ from escarmouche import EscarmoucheError
 from escarmouche.dice import MAX_EXPLODE_DEPTH, ScriptedRolls
 from escarmouche.errors import DiceError
 from escarmouche.systems import d12
-from tests._d12_helpers import enumerate_outcomes
+from tests.helpers.d12 import enumerate_outcomes
 
 # =====================================================================================
 # The attack: D12-CRIT-1, D12-ADV-1, D12-CRIT-2, D12-EXPLODE-1

@@ -20,7 +20,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import DiceError, IllegalActionError, ParameterError
 from escarmouche.systems import d12
 from escarmouche.systems.base import ENVIRONMENT, ActionSpec
-from tests._d12_helpers import AFTER_BONUS, ambushed, fighter, party
+from tests.helpers.d12 import AFTER_BONUS, ambushed, fighter, party
 
 # =====================================================================================
 # Through the encounter engine

@@ -24,7 +24,7 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import ParameterError, RuleBoundError
 from escarmouche.systems import d12
 from escarmouche.systems.base import ENVIRONMENT
-from tests._d12_helpers import fighter, party
+from tests.helpers.d12 import fighter, party
 
 # =====================================================================================
 # Initiative: D12-INIT-1..5

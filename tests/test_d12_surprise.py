@@ -17,7 +17,7 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
 from escarmouche.systems import d12
-from tests._d12_helpers import _Replay, enumerate_outcomes, fighter, party
+from tests.helpers.d12 import _Replay, enumerate_outcomes, fighter, party
 
 # =====================================================================================
 # Ambush: D12-SURPRISE-1/2

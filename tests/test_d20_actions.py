@@ -20,7 +20,7 @@ from escarmouche import EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import IllegalActionError
 from escarmouche.systems import d20
-from tests._d20_helpers import assert_rejected, last, pos, started
+from tests.helpers.d20 import assert_rejected, last, pos, started
 
 # -- D20-ACT-1..3: check_turn and plan_turn ----------------------------------------------
 

@@ -22,8 +22,8 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.errors import IllegalActionError, ParameterError
 from escarmouche.systems import d20
-from tests import golden_runner
-from tests._d20_helpers import INIT_ROLLS, assert_rejected, pos, roster, started, to_gob
+from tests.helpers import golden_runner
+from tests.helpers.d20 import INIT_ROLLS, assert_rejected, pos, roster, started, to_gob
 
 # -- CORE-ERR, CORE-LOG, CORE-RNG through the encounter --------------------------------------
 
@@ -106,7 +106,7 @@ def test_automated_fight_invariants(seed: int) -> None:
         assert 0 <= f.tracks["PV"] <= f.maxima["PV"]
 
 
-# -- the golden round (tests/golden/d20.json, played by tests/golden_runner.py) -----------
+# -- the golden round (tests/golden/d20.json, played by tests/helpers/golden_runner.py) -----------
 
 
 def test_golden_round_outcomes_by_hand() -> None:

@@ -21,7 +21,7 @@ from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import ParameterError
 from escarmouche.systems import d20
-from tests._d20_helpers import INIT_ROLLS, roster, started
+from tests.helpers.d20 import INIT_ROLLS, roster, started
 
 # -- D20-TIME-1 ----------------------------------------------------------------------------
 

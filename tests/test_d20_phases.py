@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
 from escarmouche.systems import d20
-from tests._d20_helpers import assert_rejected, last, started
+from tests.helpers.d20 import assert_rejected, last, started
 
 # -- D20-START-1 ---------------------------------------------------------------------------
 

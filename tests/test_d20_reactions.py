@@ -16,7 +16,7 @@ from escarmouche import EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.systems import d20
-from tests._d20_helpers import (
+from tests.helpers.d20 import (
     INIT_ROLLS,
     assert_rejected,
     kinds,

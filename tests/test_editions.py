@@ -47,7 +47,7 @@ from escarmouche.editions.odds import compare, option_label, value_label
 from escarmouche.editions.page import render_page, system_name, word_diff
 from escarmouche.editions.repo import build_pages, last_published
 from escarmouche.errors import ParameterError, SaveError
-from tests._edition_helpers import review_all, write_words
+from tests.helpers.editions import review_all, write_words
 from tests.test_book_coverage import RULING_IDS
 
 ROOT = Path(__file__).resolve().parent.parent

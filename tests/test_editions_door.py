@@ -24,7 +24,7 @@ from escarmouche.editions.data import (
 )
 from escarmouche.editions.prose import contradictions
 from escarmouche.editions.workflow import printed_boxes
-from tests._edition_helpers import other_value, write_words
+from tests.helpers.editions import other_value, write_words
 from tests.test_editions import ROOT, TOOL, _rules, copy
 
 __all__ = ["copy"]
@@ -249,7 +249,7 @@ def test_no_rule_statement_writes_an_option_value_by_hand(
     without a scalar alternative (a set of traits, a weapon, the action catalogue) have
     nothing to state. The baseline is the last published edition's rules (pinned): the
     book's prose was written for them, whatever the engine's defaults are today."""
-    from tests._edition_helpers import published_rules
+    from tests.helpers.editions import published_rules
 
     target = systems.get(system)
     base = published_rules(system)

@@ -13,7 +13,7 @@ import pytest
 
 from escarmouche.editions.data import SUMMARY_PLACEHOLDER, load_edition
 from escarmouche.editions.repo import last_published
-from tests._edition_helpers import review_all, write_words
+from tests.helpers.editions import review_all, write_words
 from tests.test_editions import TOOL, copy
 
 __all__ = ["copy"]

@@ -25,7 +25,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.policies import get_policy
 from escarmouche.systems.base import Move
 from escarmouche.systems.d12.rules import CRITICAL_OPTIONS
-from tests._edition_helpers import published_rules
+from tests.helpers.editions import published_rules
 from tests.test_editions_measured import NOT_MEASURED, _alternatives
 from tests.test_typography import problems
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import pytest
@@ -19,13 +19,9 @@ from escarmouche.encounter import Ctx, Encounter, EndCondition
 from escarmouche.systems.base import ENVIRONMENT, System
 from tests.toy_system import TOY, ToySystem
 
-
-@pytest.fixture(autouse=True)
-def _toy_registered() -> Iterator[None]:
-    """Saves name their system: loading one of the toy system needs it registered."""
-    systems.register(TOY)
-    yield
-    systems.unregister(TOY.name)
+#: saves name their system: loading one of the toy system needs it registered (the
+#: fixture ``toy`` of tests/conftest.py, for every test here)
+pytestmark = pytest.mark.usefixtures("toy")
 
 
 def roster() -> list[Combatant]:
@@ -381,7 +377,7 @@ ALL_STATS = {"HAB": 50, "DIS": 40, "PMR": 40, "PV": 10, "Esprit": 10, "CC": 40, 
              "F": 30, "E": 30, "Ag": 30, "M": 4, "B": 10, "defense": 12}
 
 
-@pytest.mark.parametrize("system", ["rulebook", "d100", "d12", "d20"])
+@pytest.mark.parametrize("system", systems.NAMES)
 def test_unknown_start_option_is_refused_core_err(system: str) -> None:
     """CORE-ERR: every system declares its start options; the engine refuses others,
     naming the system and its options, and nothing changes."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fuzz_targets import Report, Target, all_targets, fuzz
+from tests.helpers.fuzz_targets import Report, Target, all_targets, fuzz
 
 TARGETS = all_targets()
 

@@ -1,4 +1,4 @@
-"""Golden fights of every system through one runner (tests/golden_runner.py).
+"""Golden fights of every system through one runner (tests/helpers/golden_runner.py).
 
 Each file is ``tests/golden/<système>.json``; the toy system has one too, as the model.
 """
@@ -11,7 +11,7 @@ import pytest
 
 from escarmouche import systems
 from escarmouche.systems.base import System
-from tests import golden_runner
+from tests.helpers import golden_runner
 from tests.toy_system import SYSTEM as TOY
 
 SYSTEMS: dict[str, System[Any]] = {name: systems.get(name) for name in systems.NAMES}
@@ -53,7 +53,7 @@ def test_golden_fights_state_the_rules_they_assume(name: str, index: int, option
     """CORE-LOG: a golden fight holds under another default of every option it does not
     state in its ``rules``: a new edition that changes a default leaves the golden
     fights green, or the fight names the option it depends on (tests follow editions)."""
-    from tests._edition_helpers import other_value
+    from tests.helpers.editions import other_value
 
     system = systems.get(name)
     spec = system.option(option)

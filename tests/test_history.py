@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import Combatant
+from escarmouche import Combatant, systems
 from escarmouche.encounter import Encounter
 from escarmouche.errors import EscarmoucheError, SaveError
 from escarmouche.history import History
@@ -96,7 +96,7 @@ def test_core_log_a_damaged_history_is_refused(damaged: object) -> None:
         History.from_json(damaged, 3)
 
 
-@pytest.mark.parametrize("name", ["rulebook", "d100", "d12", "d20"])
+@pytest.mark.parametrize("name", systems.NAMES)
 def test_effect_presets_are_declared_on_the_system_and_accepted(name: str) -> None:
     """CORE-TIME-2, RB-TIME-2, D20-START-1, D20-END-1, D20-END-2: each system declares
     its presets once (System.effect_presets); each cites rules of RULES.md, and the

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import Combatant
+from escarmouche import Combatant, systems
 from escarmouche._rng import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.errors import EscarmoucheError, ParameterError
@@ -186,7 +186,7 @@ def test_rulebook_one_action_per_activation() -> None:
 
 def test_registry_and_defaults() -> None:
     assert set(NAMES) <= set(POLICIES)
-    for system in ("rulebook", "d100", "d12", "d20"):
+    for system in systems.NAMES:
         assert default_policy(system) in POLICIES
     with pytest.raises(ParameterError, match="politique inconnue"):
         get_policy("furieux")

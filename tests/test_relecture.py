@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from escarmouche import Combatant, EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.encounter import Encounter
 from escarmouche.errors import FIELD_LABELS, FIELD_NOUNS, field_label, invalid
 from escarmouche.systems import NAMES, get
-from tests import golden_runner
+from tests.helpers import RULE_PREFIX, golden_runner
 from tests.test_typography import problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,11 +178,11 @@ def test_r2_refusals_read_as_sentences_with_french_labels() -> None:
 def _fuzzed_refusals() -> list[EscarmoucheError]:
     """The refusals of a broad, fixed sample: every fuzz target (dice, saves, rosters,
     edition files, widget boxes, actions, start options, rules) on 25 generated inputs
-    (``tests.fuzz_targets.sampled_refusals``, shared with the typography test), and the
+    (``tests.helpers.fuzz_targets.sampled_refusals``, shared with the typography test), and the
     widgets' number boxes on what a reader types."""
     from escarmouche_widgets._parse import NumberField, parse_number
 
-    from tests.fuzz_targets import sampled_refusals
+    from tests.helpers.fuzz_targets import sampled_refusals
 
     errors = list(sampled_refusals())
     field = NumberField("blessures (B)", 0, 1000, "D100-ATK-3")
@@ -386,7 +386,7 @@ _NUMBERS = {"Cent": 100, "Deux cents": 200, "Trois cents": 300, "Cinq cents": 50
             "Mille": 1000, "Dix mille": 10_000}
 
 
-@pytest.mark.parametrize("system", ["rulebook", "d100", "d12", "d20"])
+@pytest.mark.parametrize("system", systems.NAMES)
 def test_r7_simulation_pages_say_the_count_they_run(system: str) -> None:
     """R7: « Deux cents combats, graine 1 » above a cell that runs 200."""
     text = (BOOK_SRC / system / "simulation.md").read_text(encoding="utf-8")
@@ -589,7 +589,7 @@ def test_r4_a_refused_action_is_named_by_its_label_b40() -> None:
 def test_r1_a_refused_shot_names_its_action_once_b42() -> None:
     """B42 (R1): a charge with a bow read « Action « charge » refusée : « charge » : un
     tir se fait par une attaque standard » (the action twice, a second colon)."""
-    from tests._d100_helpers import BRUNE, GROLK, started
+    from tests.helpers.d100 import BRUNE, GROLK, started
 
     enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "arc"}})
     with pytest.raises(EscarmoucheError) as refusal:
@@ -752,7 +752,7 @@ def test_r6_a_d20_square_is_never_an_action_slot_b64() -> None:
 def test_no_two_parentheses_in_a_row_before_a_rule() -> None:
     """House style (fifth pass): a reason and its rule share one parenthesis; no stored
     output of the book reads « … (réussite critique) (RB-INIT-3) »."""
-    pattern = re.compile(r"\) \((?:RB|D100|D12|D20|CORE)-[A-Z]+-\d+")
+    pattern = re.compile(rf"\) \({RULE_PREFIX}-[A-Z]+-\d+")
     bad = []
     for nb in sorted(BOOK.rglob("*.ipynb")):
         if ".ipynb_checkpoints" in nb.parts:

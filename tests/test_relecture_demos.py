@@ -20,7 +20,7 @@ from escarmouche_widgets._record import Recorder
 from escarmouche_widgets.d20_turn import TURN_ACTIONS, TYPED, parse_actions
 from escarmouche_widgets.surprise import summary_html, surprise_views
 
-from escarmouche import Combatant, EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche import simulation as sim
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
@@ -31,7 +31,7 @@ from escarmouche.systems import get as get_system
 from escarmouche.systems.d12.narration import group_acts_sentence
 from tests.test_relecture import BOOK, BOOK_SRC, ROOT, _boxes, boxes_and_prose, stored_outputs
 
-SYSTEMS = ("rulebook", "d100", "d12", "d20")
+SYSTEMS = systems.NAMES
 #: the example roster each simulation page plays
 DUELS = {"rulebook": "rulebook-bretteur", "d100": "d100-esquive", "d12": "d12-duel",
          "d20": "d20-duel"}

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from escarmouche import Combatant, EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.dice.exact import probability
 from escarmouche.encounter import Encounter
 from escarmouche.text.fmt import plural
@@ -448,7 +448,7 @@ def test_b135_a_turn_without_room_names_the_action_refused_d20_act_2() -> None:
 # -- seventh pass (spec/relecture-journal.md): the refusals a GM meets in the tracker --------------
 
 
-@pytest.mark.parametrize("system", ["rulebook", "d100", "d12", "d20"])
+@pytest.mark.parametrize("system", systems.NAMES)
 def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
         system: str) -> None:
     """CORE-ERR, seventh pass: the refusals a GM meets first in the tracker (a fighter
@@ -477,14 +477,14 @@ def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
         assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
 
 
-@pytest.mark.parametrize("name", ["rulebook", "d100", "d12", "d20"])
+@pytest.mark.parametrize("name", systems.NAMES)
 def test_every_system_refuses_a_self_attack_in_one_sentence_rb_act_1(name: str) -> None:
     """RB-ACT-1 (and D100-ATK-1, D12-CRIT-1, CORE-ERR in d20): a fighter who attacks
     himself is refused by every system with one sentence (``errors.self_attack``),
     naming the field « cible », the value and the rule; the Rulebook accepted it
     (spec/relecture-journal.md). The fight and the dice are left as they were."""
     from escarmouche.dice import ScriptedRolls
-    from tests import golden_runner
+    from tests.helpers import golden_runner
 
     fight = golden_runner.load(name)["fights"][0]
     enc = Encounter(name, [Combatant.from_json(c) for c in fight["roster"]])

@@ -224,25 +224,18 @@ def test_line_map_follows_tables_and_arrays() -> None:
     assert lines["fin[1].camp"] == 38
 
 
-def test_a_registered_system_reads_its_rules_field_names() -> None:
+def test_a_registered_system_reads_its_rules_field_names(toy: object) -> None:
     """A system added with ``systems.register`` (the toy system) reads the French keys
     its ``Rules`` fields declare (JOUET-ATK-1: the damage die)."""
-    from escarmouche import systems
-    from tests.toy_system import TOY
-
-    systems.register(TOY)
-    try:
-        text = ('version = 1\nsysteme = "jouet"\n[options]\nfaces_degats = 8\n'
-                '[[camps]]\nnom = "a"\n[[camps.combattants]]\nnom = "A"\n'
-                'caracteristiques = { PV = 5 }\n'
-                '[[camps]]\nnom = "b"\n[[camps.combattants]]\nnom = "B"\n'
-                'caracteristiques = { PV = 5 }\n')
-        roster = parse_roster(text)
-        assert roster.rules.faces == 8
-        assert roster.play(random.Random(1), max_turns=20).finished
-        with pytest.raises(RosterError,
-                           match=r"ligne 4, champ «\u00a0options\.faces_degats\u00a0»\."
-                                 r" .*JOUET-ATK-1"):
-            parse_roster(text.replace("faces_degats = 8", "faces_degats = 1"))
-    finally:
-        systems.unregister(TOY.name)
+    text = ('version = 1\nsysteme = "jouet"\n[options]\nfaces_degats = 8\n'
+            '[[camps]]\nnom = "a"\n[[camps.combattants]]\nnom = "A"\n'
+            'caracteristiques = { PV = 5 }\n'
+            '[[camps]]\nnom = "b"\n[[camps.combattants]]\nnom = "B"\n'
+            'caracteristiques = { PV = 5 }\n')
+    roster = parse_roster(text)
+    assert roster.rules.faces == 8
+    assert roster.play(random.Random(1), max_turns=20).finished
+    with pytest.raises(RosterError,
+                       match=r"ligne 4, champ «\u00a0options\.faces_degats\u00a0»\."
+                             r" .*JOUET-ATK-1"):
+        parse_roster(text.replace("faces_degats = 8", "faces_degats = 1"))

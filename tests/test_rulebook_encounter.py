@@ -24,7 +24,7 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter, EndCondition
 from escarmouche.errors import IllegalActionError, ParameterError
 from escarmouche.systems import rulebook as rb
-from tests._rulebook_helpers import begin, events, fighter, party
+from tests.helpers.rulebook import begin, events, fighter, party
 
 # =======================================================================================
 # The encounter: start, surprise, turn 0, turns (RB-TURN-1, RB-TIME-*, RB-ACT-*, ...)

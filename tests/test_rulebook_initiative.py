@@ -19,7 +19,7 @@ from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import RuleBoundError
 from escarmouche.systems import rulebook as rb
-from tests._rulebook_helpers import fighter, names
+from tests.helpers.rulebook import fighter, names
 
 # =======================================================================================
 # RB-INIT-1, RB-INIT-2: the initiative order and its ties

@@ -13,7 +13,7 @@ import pytest
 from escarmouche import Combatant
 from escarmouche.errors import IllegalActionError, ParameterError
 from escarmouche.systems import rulebook as rb
-from tests._rulebook_helpers import begin, fighter
+from tests.helpers.rulebook import begin, fighter
 
 # =======================================================================================
 # The package shape: catalogue, errors by kind, odds for the widgets, notebook display

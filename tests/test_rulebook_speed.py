@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from escarmouche import EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.systems import rulebook as rb
-from tests._rulebook_helpers import fighter
+from tests.helpers.rulebook import fighter
 
 # =======================================================================================
 # RB-SPEED-1..3: speed effects

@@ -14,7 +14,7 @@ import pytest
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.systems import rulebook as rb
-from tests._rulebook_helpers import fighter, names
+from tests.helpers.rulebook import fighter, names
 
 # =======================================================================================
 # RB-SURPRISE-1..3

@@ -11,7 +11,7 @@ import pytest
 from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
 from escarmouche.systems import rulebook as rb
-from tests._rulebook_helpers import events, fighter
+from tests.helpers.rulebook import events, fighter
 
 # =====================================================================================
 # The simulation variant (not in the text, RB-END-2): the declared damage of automated play

@@ -10,26 +10,22 @@ import contextlib
 import copy
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from escarmouche import Combatant, EscarmoucheError, systems
+from escarmouche import Combatant, EscarmoucheError
 from escarmouche.encounter import Encounter
 from escarmouche.errors import SaveError
 from escarmouche.savefile import parse_json, schema, validate_save
-from tests.fuzz_targets import paths_of as _paths
+from tests.helpers.fuzz_targets import paths_of as _paths
 from tests.toy_system import SYSTEM as TOY
 
-
-@pytest.fixture(autouse=True)
-def _toy_registered() -> Iterator[None]:
-    systems.register(TOY)
-    yield
-    systems.unregister(TOY.name)
+#: the toy system registered for every test here (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("toy")
 
 
 def toy_save(turns: int = 1) -> dict[str, Any]:

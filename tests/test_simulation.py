@@ -24,7 +24,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
 from escarmouche.roster import example_rosters, load_roster
 from escarmouche.systems import NAMES, get
-from tests import golden_runner
+from tests.helpers import golden_runner
 
 #: seeds per golden fight in ``make test``; ``ESCARMOUCHE_EQUIV_SEEDS`` raises it
 #: (``bench/bench_simulation.py`` runs thousands per system)

@@ -276,13 +276,12 @@ class _Aimless(ToySystem):
 
 
 @pytest.fixture
-def toys() -> Iterator[None]:
-    systems.register(TOY)
+def toys(toy: ToySystem) -> Iterator[None]:
+    """The toy system (tests/conftest.py) and a system that declares no target."""
     systems.register(_Aimless())
     try:
         yield
     finally:
-        systems.unregister(TOY.name)
         systems.unregister(_Aimless.name)
 
 

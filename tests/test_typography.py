@@ -46,7 +46,7 @@ from escarmouche.text.typo import (
     typographie_markdown,
 )
 from escarmouche.text.typo import _protected as _protected  # the tokens that are not prose
-from tests import golden_runner
+from tests.helpers import golden_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -284,8 +284,8 @@ def test_every_event_of_seeded_fights_is_typeset(name: str) -> None:
 
 def _refusals() -> list[str]:
     """Error messages of a corpus of refused operations: the fuzz targets' inputs (a
-    fixed sample, ``tests.fuzz_targets.sampled_refusals``)."""
-    from tests.fuzz_targets import sampled_refusals
+    fixed sample, ``tests.helpers.fuzz_targets.sampled_refusals``)."""
+    from tests.helpers.fuzz_targets import sampled_refusals
 
     return [str(err) for err in sampled_refusals()]
 

@@ -12,7 +12,6 @@ message says the value once (CORE-ERR).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from escarmouche_widgets import Atelier
@@ -27,7 +26,7 @@ from escarmouche import EscarmoucheError, systems
 from escarmouche.systems import d100
 from escarmouche.text.fmt import grouped, number
 from tests.test_widgets_tracker import ROWS
-from tests.toy_system import TOY
+from tests.toy_system import ToySystem
 
 WOUNDS = NumberField("blessures (B)", 0, 1000, "D100-ATK-3")
 METRES = NumberField("distance (m)", 0, 1_000_000, "D100-RANGED-5", decimal=True)
@@ -206,15 +205,11 @@ def test_the_distance_box_takes_a_decimal_d100_ranged_5() -> None:
 
 
 @pytest.fixture
-def toy_tracker() -> Iterator[CombatTracker]:
-    systems.register(TOY)
-    try:
-        tracker = CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
-        tracker.start_button.click()
-        tracker.damage_who.value = "Aldric"
-        yield tracker
-    finally:
-        systems.unregister(TOY.name)
+def toy_tracker(toy: ToySystem) -> CombatTracker:
+    tracker = CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
+    tracker.start_button.click()
+    tracker.damage_who.value = "Aldric"
+    return tracker
 
 
 @pytest.mark.parametrize("typed", ["-3", "99999999999", "2,5", "deux"])

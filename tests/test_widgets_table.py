@@ -5,15 +5,13 @@ any step (a finished fight reopened, across a save and a reload), the player vie
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets._table import health_word, player_view
 from escarmouche_widgets.tracker import CombatTracker
 
-from escarmouche import systems
-from tests.toy_system import TOY
+from tests.toy_system import ToySystem
 
 ROWS = [
     RosterRow("Aldric", "héros", "PV=12, init=2"),
@@ -23,17 +21,13 @@ ROWS = [
 
 
 @pytest.fixture
-def tracker() -> Iterator[CombatTracker]:
-    systems.register(TOY)
-    try:
-        t = CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
-        t.dice.manual.value = True
-        t.dice.dice.value = "3, 6, 1"  # Aldric 3+2, Brune 6, Grolk 1+1
-        t.start_button.click()
-        assert t.error_text == ""
-        yield t
-    finally:
-        systems.unregister(TOY.name)
+def tracker(toy: ToySystem) -> CombatTracker:
+    t = CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
+    t.dice.manual.value = True
+    t.dice.dice.value = "3, 6, 1"  # Aldric 3+2, Brune 6, Grolk 1+1
+    t.start_button.click()
+    assert t.error_text == ""
+    return t
 
 
 def test_rows_show_the_order_with_points_first(tracker: CombatTracker) -> None:

@@ -5,23 +5,16 @@ descriptive hooks' neutral defaults), never from a list of the four built-in sys
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from escarmouche_widgets import Atelier, BalanceDemo, CombatTracker, InitiativeDemo, SurpriseDemo
 from escarmouche_widgets._parse import RosterRow
 
-from escarmouche import systems
 from escarmouche.encounter import Encounter
 from escarmouche.simulation import simulate
 from tests.toy_system import SYSTEM as TOY
 
-
-@pytest.fixture(autouse=True)
-def _toy_registered() -> Iterator[None]:
-    systems.register(TOY)
-    yield
-    systems.unregister(TOY.name)
+#: the toy system registered for every test here (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("toy")
 
 
 ROWS = [RosterRow("Aldric", "héros", "init=2, PV=10"),

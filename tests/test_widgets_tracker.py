@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterator
 
 import pytest
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets.tracker import CombatTracker, load_encounter
 
-from escarmouche import systems
 from escarmouche.encounter import Encounter
 from tests.toy_system import TOY
 
@@ -24,14 +22,6 @@ ROWS = [
     RosterRow("Brune", "héros", "PV=9"),
     RosterRow("Grolk", "monstres", "PV=10, init=1"),
 ]
-
-
-@pytest.fixture
-def toy() -> Iterator[None]:
-    """The toy system registered for one test only (the others see the four systems)."""
-    systems.register(TOY)
-    yield
-    systems.unregister(TOY.name)
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.render import distribution_svg, outcome_bars_svg, timeline_svg
 from escarmouche.state import EndCondition
 from escarmouche.text.fmt import number, percent
-from tests import golden_runner
+from tests.helpers import ROOT, golden_runner
 
 #: an input that takes more CPU time than this is a hang
 HANG_SECONDS = 5.0
@@ -534,7 +534,7 @@ def file_targets() -> list[Target]:
     from escarmouche.roster import example_rosters
 
     rosters = [p.read_text(encoding="utf-8") for p in example_rosters().values()]
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     editions = [p.read_text(encoding="utf-8") for p in sorted((root / "editions").glob("*.toml"))]
     return [
         Target("roster.parse_roster", _mutated_text(rosters), _play_roster),

@@ -8,6 +8,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from tests.helpers import ROOT
+
 __all__ = ["other_value", "published_rules", "review_all", "write_words"]
 
 
@@ -55,7 +57,7 @@ def published_rules(system: str, root: Path | None = None) -> Any:
     from escarmouche.editions.page import rules_from_snapshot
     from escarmouche.editions.repo import last_published, snapshot
 
-    where = root or Path(__file__).resolve().parents[1]
+    where = root or ROOT
     snap = snapshot(where, last_published(where))
     assert snap is not None, "aucune édition publiée"
     return rules_from_snapshot(system, snap.rules.get(system, {}))

@@ -41,15 +41,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from escarmouche import Combatant, Effect, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.systems.base import System
+from tests.helpers import ROOT
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = ROOT / "tests" / "golden"
 
 
 def load(system: str) -> dict[str, Any]:
