@@ -3,7 +3,7 @@
 Each test names the entry of ``spec/RELECTURE.md`` it holds (R1, R2 …). The checks read
 what a reader sees: the engine's sentences (golden fights and seeded fights), its
 refusals, the book's sources and the outputs stored in its notebooks. They do not
-re-derive the typography (``tests/test_typography.py`` does): they hold the faults a
+re-derive the typography (``tests/faces/book/test_typography.py`` does): they hold the faults a
 typography function cannot see.
 """
 
@@ -22,8 +22,8 @@ from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.encounter import Encounter
 from escarmouche.errors import FIELD_LABELS, FIELD_NOUNS, field_label, invalid
 from escarmouche.systems import NAMES, get
+from tests.faces.book.test_typography import problems
 from tests.helpers import RULE_PREFIX, golden_runner
-from tests.test_typography import problems
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK_SRC = ROOT / "book_src"

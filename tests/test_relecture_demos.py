@@ -81,7 +81,8 @@ def test_b66_the_equivalence_claim_says_the_seeds_the_tests_run(system: str) -> 
     said = re.search(r"sur chaque duel fourni\u00a0: (\d+) graines à chaque passage des tests, "
                      r"(\d+) dans le long essai `make fuzz`", text)
     assert said is not None, system
-    tests_src = (ROOT / "tests" / "test_simulation.py").read_text(encoding="utf-8")
+    tests_src = (ROOT / "tests" / "rules" / "core" / "test_simulation.py").read_text(
+        encoding="utf-8")
     assert f'"ESCARMOUCHE_EQUIV_SEEDS", "{said.group(1)}"' in tests_src
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert f"ESCARMOUCHE_EQUIV_SEEDS={said.group(2)} " in make

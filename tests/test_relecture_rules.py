@@ -3,7 +3,7 @@ the engine sentences they print, read as a French rules editor would, seeds open
 
 Each test names the entry of ``spec/relecture-journal.md`` it holds (B100–B139). The helpers
 come from ``tests/test_relecture.py`` (the refusal shape, the clauses of a line) and
-``tests/test_typography.py`` (the typography checker).
+``tests/faces/book/test_typography.py`` (the typography checker).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.dice.exact import probability
 from escarmouche.encounter import Encounter
 from escarmouche.text.fmt import plural
+from tests.faces.book.test_typography import problems
 from tests.test_relecture import _sentences, _unquoted, top_level_colons
-from tests.test_typography import problems
 
 
 def assert_refusal_shape(err: EscarmoucheError) -> str:

@@ -2,7 +2,7 @@
 example fighters (Aldric, Grolk, Brune), the events of one kind, a started fight and
 Grolk's two weapons.
 
-A plain module imported by ``tests/test_d100_*.py`` (not a conftest).
+A plain module imported by ``tests/rules/d100/`` (not a conftest).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Shared helpers of the d12 tests (tests/test_d12_*.py), system d12 (seed 002).
+"""Shared helpers of the d12 tests (tests/rules/d12/), system d12 (seed 002).
 
 A brute-force enumerator of every sequence of dice a rolling function can draw (the
 exact odds of the tests are checked against it), the rosters (:func:`fighter`,

@@ -1,4 +1,4 @@
-"""Shared helpers of the d20 tests (tests/test_d20_*.py), system d20 (seed 003).
+"""Shared helpers of the d20 tests (tests/rules/d20/), system d20 (seed 003).
 
 The roster and the board every d20 test module plays on (:data:`INIT_ROLLS`,
 :data:`POSITIONS`, :func:`roster`, :func:`started`, :func:`to_gob`) and the small

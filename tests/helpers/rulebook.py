@@ -1,7 +1,7 @@
 """Shared fixtures of the System « Rulebook » tests (RULES.md RB-*): a fighter, the
 initiative order as names, the events of one kind, the example party and a started fight.
 
-A plain module imported by ``tests/test_rulebook_*.py`` (not a conftest).
+A plain module imported by ``tests/rules/rulebook/`` (not a conftest).
 """
 
 from __future__ import annotations
