@@ -288,27 +288,6 @@ def test_doors_word_the_kernels_refusals_d100_jump_1() -> None:
     assert err.value.rule == K.REFUSALS[K.NOT_ITS_TURN]
 
 
-def test_prepare_parry_door_is_the_kernels_d100_parry_3() -> None:
-    """« préparer une parade » is played by the kernel through ``Encounter.act``: the
-    fighter's flags are the kernel's (:func:`kernel_doors.commit`), the journal line is its log
-    tuple narrated; a second one is refused (``PREPARED``, D100-PARRY-3) in French and
-    nothing changes."""
-    enc = readme_duel()
-    enc.start(ScriptedRolls([9, 1]))
-    actor = enc.state.current
-    assert actor is not None
-    events = enc.act(actor, "preparer_parade", ScriptedRolls([]))
-    assert [e.kind for e in events] == ["parade_preparee"]
-    assert "prépare une parade" in events[0].text
-    flags = enc.state.fighters[actor].flags
-    assert flags["parry_prepared"] is True and flags["plan"] == [["preparer_parade", 1]]
-    before = enc.state.to_json()
-    with pytest.raises(EscarmoucheError, match="déjà une parade préparée") as err:
-        enc.act(actor, "preparer_parade", ScriptedRolls([]))
-    assert err.value.rule == "D100-PARRY-3" == K.REFUSALS[K.PREPARED]
-    assert enc.state.to_json() == before
-
-
 def test_doors_before_the_start_offer_nothing_d100_round_1() -> None:
     """Before ``start`` there is no turn (D100-ROUND-1): the doors offer no action and
     no move, without a kernel view (the fighters have no hands yet)."""
