@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,102 +23,23 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import FIELD_LABELS, FIELD_NOUNS, field_label, invalid
 from escarmouche.systems import NAMES, get
 from tests.faces.book.test_typography import problems
-from tests.helpers import RULE_PREFIX, golden_runner
-
-ROOT = Path(__file__).resolve().parent.parent
-BOOK_SRC = ROOT / "book_src"
-BOOK = ROOT / "book"
+from tests.helpers import ROOT, RULE_PREFIX
+from tests.helpers.proofreading import (
+    BOOK,
+    BOOK_SRC,
+    boxes_and_prose,
+    clauses,
+    engine_identifiers,
+    engine_lines,
+    notebooks,
+    ruling_boxes,
+    sentences,
+    stored_outputs,
+    top_level_colons,
+    unquoted,
+)
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def top_level_colons(clause: str) -> int:
-    """The colons of ``clause`` outside « » and ( ) (a quoted value or an aside may hold
-    its own), times such as 12:30 left out."""
-    depth = quote = count = 0
-    for i, ch in enumerate(clause):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        elif ch == "«":
-            quote += 1
-        elif ch == "»":
-            quote = max(0, quote - 1)
-        elif ch == ":" and not depth and not quote:
-            if 0 < i < len(clause) - 1 and clause[i - 1].isdigit() and clause[i + 1].isdigit():
-                continue
-            count += 1
-    return count
-
-
-def clauses(line: str) -> Iterator[str]:
-    """The clauses of a log line: its sentences, cut at « ; » (the journal's rule list
-    in brackets dropped)."""
-    line = re.sub(r" \[[A-Z0-9, -]+\]$", "", line)
-    for sentence in re.split(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý«])", line):
-        yield from re.split(r"[\s\u00a0\u202f];\s", sentence)
-
-
-def engine_lines() -> list[str]:
-    """Every event of the golden fights, and of a few seeded fights of each system."""
-    lines: list[str] = []
-    for name in NAMES:
-        system = get(name)
-        for fight in golden_runner.load(name)["fights"]:
-            enc, _ = golden_runner.play(system, fight)
-            lines += [e.text for e in enc.log]
-            roster = [Combatant.from_json(c) for c in fight["roster"]]
-            for seed in range(3):
-                other = Encounter(system, roster,
-                                  rules=system.rules_from_json(fight.get("rules", {})))
-                try:
-                    other.run(random.Random(seed), max_turns=6)
-                except EscarmoucheError as err:
-                    lines.append(str(err))
-                lines += [e.text for e in other.log]
-    return lines
-
-
-def notebooks() -> list[Path]:
-    return sorted(p for p in BOOK.rglob("*.ipynb") if "_build" not in p.parts
-                  and ".ipynb_checkpoints" not in p.parts)
-
-
-def stored_outputs(nb: Path) -> Iterator[tuple[str, str, str]]:
-    """(cell source, kind, text) of each stored output a reader sees: ``stream`` (what a
-    cell prints) or ``html`` (a result shown as HTML; tables cut out, since a table may
-    list identifiers a reader types)."""
-    data = json.loads(nb.read_text(encoding="utf-8"))
-    for cell in data["cells"]:
-        if cell["cell_type"] != "code":
-            continue
-        source = "".join(cell["source"])
-        for out in cell.get("outputs", []):
-            if out.get("output_type") == "stream" and out.get("name") == "stdout":
-                yield source, "stream", "".join(out["text"])
-            html = out.get("data", {}).get("text/html")
-            if html:
-                text = "".join(html) if isinstance(html, list) else html
-                text = re.sub(r"<table.*?</table>", " ", text, flags=re.S)
-                text = re.sub(r"<style.*?</style>|<script.*?</script>", " ", text, flags=re.S)
-                yield source, "html", re.sub(r"<[^>]+>", "\n", text)
-
-
-def prose(markdown: str) -> str:
-    """The prose of a MyST page: code cells, fenced code, inline code, roles' targets
-    and directives' options removed."""
-    text = re.sub(r"```.*?```", "\n", markdown, flags=re.S)
-    text = re.sub(r"`[^`]*`", "x", text)
-    return re.sub(r"^:[a-z-]+:.*$", "", text, flags=re.M)
-
-
-def boxes_and_prose(markdown: str) -> str:
-    """What a reader reads on a MyST page, boxes and glossary entries included (``prose``
-    drops every fenced block, the « Interprétation retenue » boxes with the code): the
-    code cells removed, and inline code."""
-    text = re.sub(r"```\{code-cell\}.*?```", "\n", markdown, flags=re.S)
-    return re.sub(r"(?<!\})`[^`\n]*`", "x", text)
 
 
 # -- R1: one colon per clause in what the engine writes -------------------------------------
@@ -194,15 +115,6 @@ def _fuzzed_refusals() -> list[EscarmoucheError]:
     return errors
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý«])", text) if s]
-
-
-def _unquoted(text: str) -> str:
-    """``text`` without what « » quote (a value a user typed may hold anything)."""
-    return re.sub(r"«[^«»]*»", "« »", text)
-
-
 def test_r2_no_refusal_keeps_the_debugging_shape() -> None:
     """R2 over a broad sample (the fuzz targets' refusals): no « champ = valeur : », and
     no sentence with two colons (« Refusé : combat = terminé (victoire : …) : … »), in
@@ -214,8 +126,8 @@ def test_r2_no_refusal_keeps_the_debugging_shape() -> None:
     bad: list[str] = []
     for err in errors:
         for text in {str(err), err.refusal()}:
-            plain = _unquoted(text)
-            if " = " in plain or any(top_level_colons(s) > 1 for s in _sentences(plain)):
+            plain = unquoted(text)
+            if " = " in plain or any(top_level_colons(s) > 1 for s in sentences(plain)):
                 bad.append(text)
             elif err.rule and err.rule not in text:
                 bad.append(f"{text} [no {err.rule}]")
@@ -255,31 +167,12 @@ def test_r3_every_printed_output_of_the_book_is_typeset() -> None:
 # -- R4: no engine identifier in what a reader reads -----------------------------------------
 
 
-def _identifiers() -> set[str]:
-    """Engine names a reader must never see in a result: option names and the
-    identifiers of option values (the reader sees their labels), a few parameter names
-    with underscores, the engine's own spellings."""
-    names: set[str] = {"random.Random(", "DEFAULT_ACTIONS", "rulebook.ACTIONS",
-                       "cible_engagee", "ligne_de_vue", "tireur_engage", "anti_surprise",
-                       "« deplacement »", "elan ="}
-    for name in NAMES:
-        for option in get(name).options():
-            if "_" in option.name:
-                names.add(option.name)
-            values = {**option.labels, **(option.choices or {})}
-            for value in values:
-                english = {"weakest", "leader", "mean", "consecutive"}
-                if isinstance(value, str) and ("_" in value or value in english):
-                    names.add(value)
-    return names
-
-
 def test_r4_no_engine_identifier_in_the_book_outputs() -> None:
     """R4: captions « rulebook.ACTIONS », option identifiers (``weakest``,
     ``surprise_aggregate``), ``random.Random(7)`` as a title, a bare ``True``: none in
     what the book's pages print or display (tables excepted: they may list what a
     reader types)."""
-    identifiers = _identifiers()
+    identifiers = engine_identifiers()
     bad: list[str] = []
     for nb in notebooks():
         for _, _kind, text in stored_outputs(nb):
@@ -294,7 +187,7 @@ def test_r4_no_engine_identifier_in_the_book_outputs() -> None:
 
 def test_r4_no_engine_identifier_in_the_engine_sentences() -> None:
     """R4 in the log: no option identifier or parameter name in an event."""
-    identifiers = _identifiers() - {"elan ="}
+    identifiers = engine_identifiers() - {"elan ="}
     bad = sorted({f"{ident}: {line}" for line in engine_lines() for ident in identifiers
                   if re.search(rf"(?<![\w.]){re.escape(ident)}(?![\w])", line)})
     assert not bad, "\n".join(bad[:20])
@@ -303,20 +196,10 @@ def test_r4_no_engine_identifier_in_the_engine_sentences() -> None:
 # -- R5: every ruling is boxed, and every box ends « À la table. » --------------------------
 
 
-def _boxes() -> Iterator[tuple[Path, str, list[str]]]:
-    for page in sorted([*BOOK_SRC.rglob("*.md"), *BOOK.glob("*.md"), *BOOK.glob("*/*.md")]):
-        text = page.read_text(encoding="utf-8")
-        for m in re.finditer(r"```\{admonition\} (Interprétation retenue[^\n]*)\n(.*?)\n```",
-                             text, re.S):
-            paras = [p.strip() for p in re.split(r"\n\s*\n", m.group(2))
-                     if p.strip() and not p.startswith(":class")]
-            yield page, m.group(1), paras
-
-
 def test_r5_every_ruling_box_ends_at_the_table() -> None:
     """R5: an « Interprétation retenue » box says what the text says, what we retain,
     the alternative, then ends with « À la table. » (one shape, so a reader finds it)."""
-    boxes = list(_boxes())
+    boxes = list(ruling_boxes())
     assert len(boxes) > 30
     bad = [f"{p.relative_to(ROOT)}: {title}" for p, title, paras in boxes
            if not paras or not paras[-1].startswith("*À la table.*")]
@@ -343,7 +226,7 @@ BOXED = [
 @pytest.mark.parametrize(("page", "words"), BOXED)
 def test_r5_rulings_sit_in_their_box(page: str, words: str) -> None:
     """R5: each of these rulings is written inside an « Interprétation retenue » box."""
-    boxed = " ".join(" ".join(paras) for p, _, paras in _boxes()
+    boxed = " ".join(" ".join(paras) for p, _, paras in ruling_boxes()
                      if p == BOOK_SRC / page)
     assert words in boxed.replace("\n", " "), (page, words)
 

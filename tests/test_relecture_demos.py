@@ -8,7 +8,6 @@ and the engine's sentences.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
@@ -29,55 +28,42 @@ from escarmouche.simulation.balance import shares
 from escarmouche.systems import d12, d20
 from escarmouche.systems import get as get_system
 from escarmouche.systems.d12.narration import group_acts_sentence
-from tests.test_relecture import BOOK, BOOK_SRC, ROOT, _boxes, boxes_and_prose, stored_outputs
-
-SYSTEMS = systems.NAMES
-#: the example roster each simulation page plays
-DUELS = {"rulebook": "rulebook-bretteur", "d100": "d100-esquive", "d12": "d12-duel",
-         "d20": "d20-duel"}
-
-
-def _plain(text: str) -> str:
-    """``text`` with the typography's no-break spaces read as spaces."""
-    return text.replace("\u00a0", " ").replace("\u202f", " ")
-
-
-def _source(page: str) -> str:
-    return (BOOK_SRC / page).read_text(encoding="utf-8")
-
-
-def _outputs(page: str) -> str:
-    return "\n".join(text for _, _, text in stored_outputs(BOOK / page))
-
-
-def _raw_outputs(page: str) -> str:
-    """Every stored output of a notebook as JSON text (SVG and tables included)."""
-    nb = json.loads((BOOK / page).read_text(encoding="utf-8"))
-    return json.dumps([c.get("outputs", []) for c in nb["cells"]], ensure_ascii=False)
-
+from tests.helpers import ROOT
+from tests.helpers.proofreading import (
+    BOOK,
+    BOOK_SRC,
+    DUELS,
+    boxes_and_prose,
+    page_outputs,
+    page_source,
+    raw_outputs,
+    ruling_boxes,
+    top_level_colons,
+    unbreak,
+)
 
 # -- the simulation pages --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", systems.NAMES)
 def test_b65_a_compared_setting_is_named_not_called_the_text(system: str) -> None:
     """B65: « Victoires texte » over the engine's defaults, while none of the four duels
     plays the text alone (the Rulebook's critical thresholds and damage variant, the d100
     weapon table, the d12 and d20 default weapon are rulings or engine conveniences)."""
-    text = _source(f"{system}/simulation.md")
+    text = page_source(f"{system}/simulation.md")
     labels = re.search(r"labels=\(\"([^\"]+)\", \"([^\"]+)\"\)", text)
     assert labels is not None
     assert "texte" not in labels.groups()
-    shown = _raw_outputs(f"{system}/simulation.ipynb")
+    shown = raw_outputs(f"{system}/simulation.ipynb")
     assert "Victoires texte" not in shown
     assert f"{labels.group(1)} contre {labels.group(2)}" in shown
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", systems.NAMES)
 def test_b66_the_equivalence_claim_says_the_seeds_the_tests_run(system: str) -> None:
     """B66: « un test le vérifie sur des milliers de graines » while ``make test`` runs 40
     per duel; the page now says the two counts, which are the tests' own."""
-    text = _source(f"{system}/simulation.md").replace("\n", " ")
+    text = page_source(f"{system}/simulation.md").replace("\n", " ")
     said = re.search(r"sur chaque duel fourni\u00a0: (\d+) graines à chaque passage des tests, "
                      r"(\d+) dans le long essai `make fuzz`", text)
     assert said is not None, system
@@ -96,7 +82,7 @@ def test_b67_a_balance_names_the_system_as_the_book_does() -> None:
     caption = str(sim.simulate(roster, 3, seed=1).table().title)
     assert "(Rulebook, graine 1)" in caption
     assert "(rulebook," not in caption
-    assert "(rulebook," not in _raw_outputs("rulebook/simulation.ipynb")
+    assert "(rulebook," not in raw_outputs("rulebook/simulation.ipynb")
 
 
 @pytest.mark.parametrize("system", ["d100", "d20"])
@@ -114,7 +100,7 @@ def test_b69_automated_play_is_a_boxed_convention(system: str, words: str) -> No
     per d12 turn and a default weapon; a d20 attack rule the text leaves to each power),
     now said in an « Interprétation retenue » box of the page."""
     page = BOOK_SRC / system / "simulation.md"
-    boxes = [(title, paras) for p, title, paras in _boxes() if p == page]
+    boxes = [(title, paras) for p, title, paras in ruling_boxes() if p == page]
     assert [title for title, _ in boxes] == ["Interprétation retenue — le jeu automatique"]
     body = " ".join(boxes[0][1])
     assert words.replace("\n", " ") in body.replace("\n", " ")
@@ -129,7 +115,7 @@ def test_b70_the_surprise_demo_speaks_of_rounds_only_where_there_are() -> None:
     """B70: the title « les rounds de surprise », the widget's « Rounds de surprise » and
     the column « Round de surprise » over the Rulebook's turn 0 and the d12 bonus turn;
     the glossary keeps « round » for d100 and d20."""
-    heading = next(line for line in _source("demos/surprise.md").splitlines()
+    heading = next(line for line in page_source("demos/surprise.md").splitlines()
                    if line.startswith("# "))
     assert "round" not in heading
     demo = SurpriseDemo(seed=3)
@@ -137,7 +123,7 @@ def test_b70_the_surprise_demo_speaks_of_rounds_only_where_there_are() -> None:
     assert "round" not in title.lower()
     head = text_of(summary_html([])).splitlines()[0]
     assert head == "Système | Quand | Qui agit"
-    assert "Round de surprise" not in _outputs("demos/surprise.ipynb")
+    assert "Round de surprise" not in page_outputs("demos/surprise.ipynb")
 
 
 def test_b71_the_d12_surprise_odds_say_what_they_count() -> None:
@@ -147,7 +133,7 @@ def test_b71_the_d12_surprise_odds_say_what_they_count() -> None:
     views = surprise_views(["d12"], roster, "monstres", True, _recorder())
     text = text_of(views[0].odds)
     assert "Brune en tête du tour bonus" in text and "Grolk en tête du tour bonus" in text
-    assert "en tête du tour bonus" in _outputs("demos/surprise.ipynb")
+    assert "en tête du tour bonus" in page_outputs("demos/surprise.ipynb")
 
 
 def _recorder() -> Recorder:
@@ -173,7 +159,7 @@ def test_b72_the_d20_demo_lists_actions_as_a_reader_types_them() -> None:
                                                                    "lacher_objet")
     with pytest.raises(EscarmoucheError) as err:
         parse_actions("danser")
-    assert "« lâcher objet »" in _plain(str(err.value)) and "_" not in str(err.value)
+    assert "« lâcher objet »" in unbreak(str(err.value)) and "_" not in str(err.value)
 
 
 def _all(widget: object) -> list[object]:
@@ -188,14 +174,14 @@ def test_b73_a_turn_over_budget_names_its_actions_not_a_list() -> None:
     and the categories of what the reader typed instead of the actions."""
     with pytest.raises(EscarmoucheError) as err:
         d20.plan_turn(["attaquer", "attaquer"], who="Brune")
-    text = _plain(str(err.value))
+    text = unbreak(str(err.value))
     assert text.startswith("Valeur « attaquer, attaquer » refusée pour « actions »")
     assert err.value.value == ["simple", "simple"]
     with pytest.raises(EscarmoucheError) as err:
         d20.check_turn(["simple", "deplacement", "simple"])
-    assert "« action simple, se déplacer, action simple »" in _plain(str(err.value))
+    assert "« action simple, se déplacer, action simple »" in unbreak(str(err.value))
     for page in ("demos/tour-d20.ipynb", "d20/tour.ipynb"):
-        assert "Valeur [" not in _outputs(page)
+        assert "Valeur [" not in page_outputs(page)
 
 
 # -- the tracker, the comparison, the Atelier -------------------------------------------------
@@ -204,9 +190,9 @@ def test_b73_a_turn_over_budget_names_its_actions_not_a_list() -> None:
 def test_b74_the_tracker_example_counts_d12_turns() -> None:
     """B74: the d12 example of the tracker page said the poison acts « au début de chacune
     de ses activations », while the d12 engine writes « au début du tour du porteur »."""
-    text = boxes_and_prose(_source("demos/suivi-combat.md"))
+    text = boxes_and_prose(page_source("demos/suivi-combat.md"))
     assert "chacune de ses activations" not in text
-    assert "au début du tour du porteur" in _outputs("demos/suivi-combat.ipynb")
+    assert "au début du tour du porteur" in page_outputs("demos/suivi-combat.ipynb")
 
 
 def test_b75_an_empty_stats_box_suggests_the_system_own_stats() -> None:
@@ -228,14 +214,14 @@ def test_b75_an_empty_stats_box_suggests_the_system_own_stats() -> None:
 def test_b76_the_comparison_prose_names_no_engine_function() -> None:
     """B76: « (`first_to_act_odds`) », « `d12.group_order_odds` » in the comparison's
     prose, engine identifiers a reader does not need."""
-    text = re.sub(r"```\{code-cell\}.*?```", "", _source("comparaison.md"), flags=re.S)
+    text = re.sub(r"```\{code-cell\}.*?```", "", page_source("comparaison.md"), flags=re.S)
     assert not re.findall(r"`[A-Za-z0-9.]*_[A-Za-z0-9_.]*`", text)
 
 
 def test_b77_the_comparison_chart_says_turn_or_round() -> None:
     """B77: « Premier tour de jeu » over the four systems: in d20 a « tour de jeu » is a
     creature's turn, and the d100 and d20 rows are rounds."""
-    shown = _raw_outputs("comparaison.ipynb")
+    shown = raw_outputs("comparaison.ipynb")
     assert "tour de jeu" not in shown
     assert "Premier tour ou round, mêmes dés (graine 7)" in shown
 
@@ -250,7 +236,7 @@ def test_b78_a_chart_caption_leaves_with_its_chart() -> None:
     atelier.controls["crit_success_max"].value = 10
     lines = atelier.result_text.splitlines()
     assert "avant" not in lines and "après" not in lines
-    stored = _outputs("atelier.ipynb").splitlines()
+    stored = page_outputs("atelier.ipynb").splitlines()
     assert "avant" not in stored and "après" not in stored
 
 
@@ -267,13 +253,13 @@ def test_b79_a_group_of_one_has_no_members_deciding_together() -> None:
     enc.start(ScriptedRolls([8, 5, 7]))
     for _ in range(3):
         enc.end_activation(ScriptedRolls([]))
-    texts = [_plain(e.text) for e in enc.log]
+    texts = [unbreak(e.text) for e in enc.log]
     assert not any("dans l’ordre Grolk (" in t for t in texts)
     assert ("Le groupe « monstres » agit (initiative 7) avec un seul membre debout, Grolk "
             "(D12-INIT-4).") in texts
     for page in ("demos/suivi-combat.ipynb", "d12/initiative.ipynb",
                  "d12/tour-complet.ipynb"):
-        assert not re.search(r"dans l’ordre [^,()]+ \(D12-INIT-4\)", _outputs(page)), page
+        assert not re.search(r"dans l’ordre [^,()]+ \(D12-INIT-4\)", page_outputs(page)), page
 
 
 def test_b80_a_fight_count_agrees_with_its_number() -> None:
@@ -282,13 +268,13 @@ def test_b80_a_fight_count_agrees_with_its_number() -> None:
 
     stepper = Stepper("Simuler")
     stepper.show(1, 1)
-    assert _plain(stepper.progress_label.value) == "1 combat sur 1"
+    assert unbreak(stepper.progress_label.value) == "1 combat sur 1"
     stepper.show(500, 1000)
-    assert _plain(stepper.progress_label.value) == "500 combats sur 1000"
+    assert unbreak(stepper.progress_label.value) == "500 combats sur 1000"
     atelier = Atelier("d20")
     atelier.fights.value = 1
     assert atelier.play_fights()
-    assert "1 combat par jeu de règles" in _plain(atelier.fights_text)
+    assert "1 combat par jeu de règles" in unbreak(atelier.fights_text)
 
 
 def test_b81_the_standard_odds_name_no_engine_side_nor_english_header() -> None:
@@ -296,7 +282,7 @@ def test_b81_the_standard_odds_name_no_engine_side_nor_english_header() -> None:
     column « Stat », in the Atelier and on the edition page."""
     from escarmouche.editions.odds import standard_odds
 
-    tables = [t for name in SYSTEMS
+    tables = [t for name in systems.NAMES
               for t in standard_odds(name, get_system(name).default_rules())]
     titles = [t.title for t in tables]
     headers = [c for t in tables for c in t.columns]
@@ -311,7 +297,7 @@ def test_b82_a_d100_initiative_roll_is_an_equality_that_holds() -> None:
     from escarmouche.systems.d100.initiative import resolve_initiative
 
     init = resolve_initiative([Combatant("Aldric", "héros", {"Ag": 38})], [6])
-    line = _plain(init.explain()[0])
+    line = unbreak(init.explain()[0])
     assert line == "Aldric : Ag + 1d10 = 38 + 6 = 44 (D100-INIT-1)."
 
 
@@ -332,7 +318,7 @@ def test_b83_initiative_odds_name_the_bonus_as_the_pages_do() -> None:
 def test_b84_the_parry_demo_says_the_surprised_defender_is_a_ruling() -> None:
     """B84: « un défenseur surpris ne se défend pas » stated as a fact; seed 001 only says
     the surprised side does not act in the first round (D100-SURPRISE-1's ruling)."""
-    text = _source("demos/parade-esquive.md").replace("\n", " ")
+    text = page_source("demos/parade-esquive.md").replace("\n", " ")
     assert re.search(r"surpris ne se défend pas \(l’interprétation retenue de "
                      r"\{ref\}`D100-SURPRISE-1", text)
 
@@ -343,8 +329,8 @@ def test_b85_the_win_rates_of_a_balance_add_up_to_a_hundred() -> None:
     assert shares([4905, 5095], 10_000) == ["49,1\u202f%", "50,9\u202f%"]
     assert shares([7545, 2455, 0, 0], 10_000)[:2] == ["75,5\u202f%", "24,5\u202f%"]
     assert shares([1, 9_999], 10_000) == ["<\u202f0,1\u202f%", ">\u202f99,9\u202f%"]
-    for system in SYSTEMS:
-        shown = _raw_outputs(f"{system}/simulation.ipynb")
+    for system in systems.NAMES:
+        shown = raw_outputs(f"{system}/simulation.ipynb")
         tables = re.findall(r"<tbody>(.*?)</tbody>", shown)
         assert len(tables) >= 2, system
         for table in tables:
@@ -360,7 +346,7 @@ def test_b86_an_empty_turn_0_is_said_in_french() -> None:
     demo = SurpriseDemo(seed=3)
     demo.unaware.value = False
     demo.roll_button.click()
-    text = _plain(demo.result_text)
+    text = unbreak(demo.result_text)
     assert "qualifie" not in text
     assert "Personne ne joue au tour 0 : le combat commence au tour 1" in text
 
@@ -378,10 +364,10 @@ def test_b87_the_d12_page_says_which_option_plays_no_part() -> None:
                          policy=policy)
         same = (a.wins, a.rounds, a.health) == (b.wins, b.rounds, b.health)
         assert same is (policy != "par_defaut"), policy  # only « par défaut » follows it
-    body = " ".join(" ".join(paras) for p, _, paras in _boxes()
+    body = " ".join(" ".join(paras) for p, _, paras in ruling_boxes()
                     if p == BOOK_SRC / "d12" / "simulation.md")
     assert ("« option critique par défaut » n’y joue pas ; seule la tactique « par défaut »"
-            in _plain(body.replace("\n", " ")))
+            in unbreak(body.replace("\n", " ")))
 
 
 def test_b87_the_d20_page_says_which_options_play_no_part() -> None:
@@ -396,7 +382,7 @@ def test_b87_the_d20_page_says_which_options_play_no_part() -> None:
                            ("action_annulee_depensee", False)):
             b = sim.simulate(roster.with_options(**{key: value}), 40, seed=1, policy=policy)
             assert (a.wins, a.rounds, a.health) == (b.wins, b.rounds, b.health), key
-    body = _plain(" ".join(" ".join(paras) for p, _, paras in _boxes()
+    body = unbreak(" ".join(" ".join(paras) for p, _, paras in ruling_boxes()
                            if p == BOOK_SRC / "d20" / "simulation.md").replace("\n", " "))
     assert "Il ne prend qu’une action immédiate" in body
     assert "Le duel de Thorin contre Gob n’a pas de halfelin" in body
@@ -411,7 +397,6 @@ def test_b88_missing_values_are_refused_in_one_clause() -> None:
     Python's booleans; the d100 « manquant : » refusals of missing dice likewise."""
     from escarmouche.systems.d100.attack import Guard, attack_setup, resolve_attack
     from escarmouche.systems.d100.initiative import resolve_initiative
-    from tests.test_relecture import top_level_colons
 
     base = {"HAB": 50, "DIS": 40, "PMR": 40, "PV": 10, "Esprit": 5}
     messages = []
@@ -419,7 +404,7 @@ def test_b88_missing_values_are_refused_in_one_clause() -> None:
     def refused(call: Callable[[], object]) -> None:
         with pytest.raises(EscarmoucheError) as err:
             call()
-        messages.append(_plain(str(err.value)))
+        messages.append(unbreak(str(err.value)))
 
     def begun() -> Encounter:
         enc = Encounter("rulebook", [Combatant("A", "x", base), Combatant("B", "y", base)])
@@ -464,14 +449,14 @@ def test_b89_each_d20_initiative_die_names_its_fighter() -> None:
         (7, "initiative d’Aldric"), (7, "initiative de Brune"), (7, "initiative de Cid"),
         (3, "départage d’Aldric"), (3, "départage de Brune"), (9, "départage de Cid"),
         (5, "départage d’Aldric"), (2, "départage de Brune")]
-    assert "(initiative de Brune)" in _plain(_outputs("demos/tour-d20.ipynb"))
+    assert "(initiative de Brune)" in unbreak(page_outputs("demos/tour-d20.ipynb"))
 
 
 def test_b90_the_tracker_lists_an_action_cost_once() -> None:
     """B90: the tracker's action list read « Placer sur la grille (MJ) (MJ) », « Action
     simple (autre) (action simple) », « Attaquer (PV ou Esprit) (action) »."""
     seen = []
-    for system in SYSTEMS:
+    for system in systems.NAMES:
         tracker = CombatTracker(system, seed=5)
         tracker.start_button.click()
         seen += list(tracker.action.options)
@@ -508,7 +493,7 @@ def test_b92_the_players_view_agrees_with_any_fighter() -> None:
 
     source = inspect.getsource(_table.health_word)
     assert "blessé\"" not in source and "blessure légère" in source
-    assert "« blessé »" not in _source("demos/suivi-combat.md")
+    assert "« blessé »" not in page_source("demos/suivi-combat.md")
 
 
 def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
@@ -519,7 +504,7 @@ def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
     atelier.fights.value = 4
     assert atelier.play_fights()
     assert "Variante hors texte" in atelier.fights_text
-    assert "Aldric 1d6 et Grolk 1d8" in _plain(atelier.fights_text)
+    assert "Aldric 1d6 et Grolk 1d8" in unbreak(atelier.fights_text)
     other = Atelier("d20")
     other.fights.value = 4
     assert other.play_fights()

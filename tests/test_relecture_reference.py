@@ -27,23 +27,18 @@ from escarmouche.editions.odds import standard_odds
 from escarmouche.editions.page import plain_text, render_span, system_name
 from escarmouche.editions.repo import last_published, load_all, snapshot
 from escarmouche.editions.sheets import counts, errata_page, journal_page
-from tests.test_relecture import stored_outputs
+from tests.helpers import ROOT
+from tests.helpers.proofreading import (
+    BOOK,
+    BOOK_SRC,
+    book_page,
+    clauses,
+    flat,
+    stored_outputs,
+    top_level_colons,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-BOOK = ROOT / "book"
-BOOK_SRC = ROOT / "book_src"
 EDITIONS = BOOK / "editions"
-
-
-def _page(name: str) -> str:
-    return (BOOK / name).read_text(encoding="utf-8")
-
-
-def _flat(text: str) -> str:
-    """``text`` with its no-break spaces as plain ones and its lines joined (a quote
-    in a page is wrapped, and typeset)."""
-    text = text.replace("\u00a0", " ").replace("\u202f", " ")
-    return " ".join(re.sub(r"^>\s?", "", line) for line in text.splitlines()).strip()
 
 
 # -- the reference pages -----------------------------------------------------------------
@@ -53,7 +48,7 @@ def test_b150_the_roster_format_lists_each_option_as_declared() -> None:
     """B150: the options table of « Le format des fichiers d’effectifs » is every declared
     option, with its file key, its label and its rules (it had four labels and a rule ID
     of its own, and lacked d12's ``actions``)."""
-    page = _page("format-effectifs.md")
+    page = book_page("format-effectifs.md")
     rows = re.findall(r"^\| (rulebook|d100|d12|d20) \| `([^`]+)` \| (.+) \|$", page, re.M)
     want = [(name, o.key, o.label + (f" ({', '.join(o.rules)})" if o.rules else ""))
             for name in systems.available() for o in systems.get(name).options()]
@@ -67,7 +62,7 @@ def test_b151_the_roster_format_quotes_the_refusal_the_engine_writes(tmp_path: P
     » shape, and line 27 for line 25)."""
     from escarmouche.roster import load_roster
 
-    page = _page("format-effectifs.md")
+    page = book_page("format-effectifs.md")
     example = re.search(r"```toml\n(.*?)```", page, re.S)
     assert example is not None
     path = tmp_path / "duel.toml"
@@ -76,14 +71,14 @@ def test_b151_the_roster_format_quotes_the_refusal_the_engine_writes(tmp_path: P
         load_roster(path)
     quote = re.search(r"\n((?:> .*\n)+)", page.split("## Le schéma et les erreurs")[1])
     assert quote is not None
-    assert _flat(quote.group(1)) == _flat(str(err.value))
+    assert flat(quote.group(1)) == flat(str(err.value))
 
 
 def test_b152_the_roster_format_names_the_simulation_variant_key() -> None:
     """B152: a Rulebook fighter declares the damage of the simulation's automatic hit
     (``variante_degats``, RB-END-2's boxed variant); the roster format page did not say
     so, and called it nowhere a variant."""
-    page = " ".join(_page("format-effectifs.md").split())
+    page = " ".join(book_page("format-effectifs.md").split())
     assert "`variante_degats = N`" in page
     assert "variante hors texte" in page
 
@@ -93,7 +88,7 @@ def test_b153_the_save_format_lists_every_field_of_its_schema() -> None:
     out ``started``, ``finished`` and ``outcome``)."""
     schema = json.loads((ROOT / "src" / "escarmouche" / "schemas" / "save-1.schema.json")
                         .read_text(encoding="utf-8"))
-    table = _page("format-sauvegarde.md").split("## Ce que contient une sauvegarde")[1]
+    table = book_page("format-sauvegarde.md").split("## Ce que contient une sauvegarde")[1]
     named = set(re.findall(r"`([a-z_]+)`", table.split("## ")[0]))
     assert set(schema["required"]) <= named, set(schema["required"]) - named
 
@@ -109,10 +104,10 @@ def test_b151_the_save_format_quotes_the_refusal_the_engine_writes() -> None:
     data["fighters"][1]["combatant"]["stats"]["PV"] = "dix"
     with pytest.raises(ValueError) as err:
         Encounter.from_json(json.dumps(data))
-    page = _page("format-sauvegarde.md")
+    page = book_page("format-sauvegarde.md")
     quote = re.search(r"\n((?:> .*\n)+)", page.split("## Ce que le moteur vérifie")[1])
     assert quote is not None
-    assert _flat(quote.group(1)) == _flat(str(err.value))
+    assert flat(quote.group(1)) == flat(str(err.value))
 
 
 def test_b154_the_browser_check_prints_sentences_not_python() -> None:
@@ -178,12 +173,12 @@ def test_b158_a_failed_example_is_told_in_sentences() -> None:
     err = SimpleNamespace(ename="ParameterError", evalue=(
         "Dés manuels épuisés : plus aucun résultat prévu pour le jet n° 2 (un d6 est "
         "demandé, 1 résultat fourni) (CORE-RNG)."))
-    told = _flat(tool.failure(BOOK / "d12" / "initiative.ipynb", nb, err))
+    told = flat(tool.failure(BOOK / "d12" / "initiative.ipynb", nb, err))
     assert told == ("ÉCHEC : book/d12/initiative.ipynb, cellule de code n° 1 "
                     "(« combat.act(…) »). Dés manuels épuisés : plus aucun résultat prévu "
                     "pour le jet n° 2 (un d6 est demandé, 1 résultat fourni) (CORE-RNG). "
                     "Corrigez cet exemple dans son jumeau book_src/d12/initiative.md.")
-    designers = _flat(_page("concepteurs.md"))
+    designers = flat(book_page("concepteurs.md"))
     assert "n° 12 (« … »). Dés manuels épuisés : plus aucun résultat prévu" in designers
 
 
@@ -219,13 +214,13 @@ def test_b142_the_errata_sheet_counts_as_the_journal_and_the_feed() -> None:
     it now counts clarifications as the journal and the feed do."""
     editions = load_all(ROOT)
     for number, edition in editions.items():
-        sheet = _flat(errata_page(edition))
+        sheet = flat(errata_page(edition))
         said = counts(edition)
         assert f"{said[:1].upper()}{said[1:]} ; le détail" in sheet
         assert " changements ;" not in sheet
         if number == 1:
             assert "avant et après" not in sheet
-    journal = _flat(journal_page(editions, sorted(editions)))
+    journal = flat(journal_page(editions, sorted(editions)))
     for edition in editions.values():
         said = counts(edition)
         assert f"{said[:1].upper()}{said[1:]} : voir" in journal
@@ -270,7 +265,7 @@ def test_b145_b146_an_option_change_is_said_once_and_names_its_system() -> None:
     name = _engine_name("d100", "parades_par_round")
     assert name is not None
     generated = option_changes({"d100": {name: 1}}, {"d100": {name: 2}})[0]
-    sheet = _flat(errata_page(Edition(2, dt.date(2027, 1, 15), "Deux parades.",
+    sheet = flat(errata_page(Edition(2, dt.date(2027, 1, 15), "Deux parades.",
                                       (generated,))))
     assert sheet.count("1 → 2") == 1 and "passe de 1 à 2" not in sheet
     assert [system_name(n) for n in systems.available()] == ["Rulebook", "d100", "d12",
@@ -296,7 +291,7 @@ def test_b147_b148_the_page_between_two_editions_reads_and_is_in_the_book() -> N
                     "parades_par_round", 1, 2)
     two = Edition(2, dt.date(2027, 1, 15), "Deux parades.", (change,))
     three = Edition(3, dt.date(2027, 6, 1), "Rien de plus.", ())
-    page = _flat(render_span(1, [two, three], one, after, duels=2))
+    page = flat(render_span(1, [two, three], one, after, duels=2))
     assert "Tous les changements de l’édition 1 à l’édition 3 réunis" in page
     assert "- **Édition 2** du 15 janvier 2027. Deux parades." in page
     assert "avec les règles de l’édition 3 qu’avec celles de l’édition 1 :" in page
@@ -345,7 +340,6 @@ def test_b173_a_duel_verdict_and_summary_hold_one_colon_per_clause() -> None:
     verdict chained two colons (« sans changer le taux de victoire : écart … : 0 points »)
     and an interval's bound lost its decimal (« 2,8 à 3 »)."""
     from escarmouche.editions.duels import Duels, Paired
-    from tests.test_relecture import clauses, top_level_colons
 
     sentences = [Duels(200, 0, 0.54, 0.471, 0.608, 2.9, 2.8, 3.0, "round").summary()]
     for paired in (Paired(80, 0, 0.0, 0.0, None), Paired(80, 7, 0.0, 0.02, None),

@@ -17,24 +17,14 @@ from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.dice.exact import probability
 from escarmouche.encounter import Encounter
 from escarmouche.text.fmt import plural
-from tests.faces.book.test_typography import problems
-from tests.test_relecture import _sentences, _unquoted, top_level_colons
-
-
-def assert_refusal_shape(err: EscarmoucheError) -> str:
-    """The refusal shape « Valeur X refusée pour « champ » : pourquoi (RÈGLE). » (or
-    « Action « … » refusée : … »): one sentence, one colon outside quotes, no Python
-    (no ``=``, no brackets or braces, no straight quotes, no underscore), typeset."""
-    text = str(err)
-    assert text == err.refusal(), text
-    plain = _unquoted(text)
-    assert len(_sentences(text)) == 1, text
-    assert top_level_colons(plain) == 1, text
-    assert not re.search(r"[=\[\]{}\"_]", plain), text
-    assert err.rule and text.endswith(f"({err.rule})."), text
-    assert not problems(text), (text, problems(text))
-    return text
-
+from tests.helpers.proofreading import (
+    assert_refusal_shape,
+    clauses,
+    d20_trio,
+    refused,
+    top_level_colons,
+    unquoted,
+)
 
 # -- the two refusals a fuzz sample found ---------------------------------------------------
 
@@ -79,7 +69,6 @@ def test_the_rulebook_roll_off_says_who_rolled_what_rb_init_2() -> None:
     d’abord), manche 1 : A 30, B 70 → C, B, A »), the shape B24–B26 and B102 fixed in
     the other three systems; it now reads as theirs, in the log and the explanation."""
     from escarmouche.systems import rulebook
-    from tests.test_relecture import clauses
 
     def perso(name: str, hab: int) -> Combatant:
         return Combatant(name, "x", {"HAB": hab, "DIS": 50, "PMR": 50, "PV": 10,
@@ -106,7 +95,6 @@ def test_b102_the_d100_roll_off_says_who_rolled_what_d100_init_2() -> None:
     d10, le plus haut d’abord : Grolk 4, … → Grolk, Urgash », two colons in a clause) and
     wrote « Ag 35 + 1d10 = 4 → 39 », an equality that does not hold (as B48 in d20)."""
     from escarmouche.systems import d100
-    from tests.test_relecture import clauses
 
     def perso(name: str, ag: int) -> Combatant:
         return Combatant(name, "x", {"CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": ag,
@@ -343,30 +331,10 @@ def test_b126_an_unknown_parameter_is_refused_with_the_names_it_takes_quoted() -
     assert text.endswith("elle prend «\u00a0details\u00a0» (D100-ACT-3)."), text
 
 
-def _d20_trio() -> Encounter:
-    from escarmouche.dice import ScriptedRolls
-
-    enc = Encounter("d20", [Combatant("Thorin", "PJ", {"PV": 30, "init": 2}),
-                            Combatant("Brune", "PJ", {"PV": 20}),
-                            Combatant("Orque", "Orques", {"PV": 25, "init": 1})])
-    enc.start(ScriptedRolls([5, 4, 18]),
-              positions={"Thorin": [0, 0], "Brune": [0, 1], "Orque": [1, 0]})
-    assert enc.current == "Orque"
-    return enc
-
-
-def _refused(enc: Encounter, actor: str, action: str, **params: object) -> str:
-    from escarmouche.dice import ScriptedRolls
-
-    with pytest.raises(EscarmoucheError) as caught:
-        enc.act(actor, action, ScriptedRolls([10, 3, 10, 3]), **params)
-    return assert_refusal_shape(caught.value)
-
-
 def test_b127_an_unknown_action_is_refused_with_a_quoted_choice_core_err() -> None:
     """B127: « action inconnue du système d20, à choisir parmi attaquer, deplacement, …
     et regeneration »: engine ids unquoted, a choice listed with « et »."""
-    text = _refused(_d20_trio(), "Orque", "charge")
+    text = refused(d20_trio(), "Orque", "charge")
     assert "à choisir parmi «\u00a0attaquer\u00a0», «\u00a0deplacement\u00a0»" in text, text
     assert "\u00a0» ou «\u00a0" in text, text
 
@@ -375,27 +343,27 @@ def test_b128_a_refused_step_is_named_in_words_d20_act_1() -> None:
     """B128: a refused step of a move was named « chemin[0] » (a Python index), said
     « pas voisin de (1 ; 0) » (« pas », a step or « not »?) and « case de « Thorin », un
     ennemi l’occupe »."""
-    far = _refused(_d20_trio(), "Orque", "deplacement", chemin=[[5, 5]])
+    far = refused(d20_trio(), "Orque", "deplacement", chemin=[[5, 5]])
     assert "refusée pour «\u00a0chemin, pas 1\u00a0»" in far, far
     assert far.startswith("Valeur «\u00a0(5\u202f; 5)\u00a0» refusée"), far
     assert "cette case n’est pas voisine de (1\u202f; 0)" in far, far
-    taken = _refused(_d20_trio(), "Orque", "deplacement", chemin=[[0, 0]])
+    taken = refused(d20_trio(), "Orque", "deplacement", chemin=[[0, 0]])
     assert "la case est occupée par un ennemi, Thorin" in taken, taken
-    assert "[" not in _unquoted(taken).split("refusée")[1], taken
+    assert "[" not in unquoted(taken).split("refusée")[1], taken
 
 
 def test_b129_an_opportunity_attack_refusal_speaks_of_the_reactor_d20_opp_2() -> None:
     """B129: « Brune n’est pas adjacent à … » (a woman; the engine cannot know a name's
     gender), then « seuls 3 cas la permettent : un ennemi quitte une case qui vous est
     adjacente ; … » (a second colon, and « vous » in a sentence about Brune)."""
-    melee = _refused(_d20_trio(), "Orque", "attaquer", cible="Thorin",
+    melee = refused(d20_trio(), "Orque", "attaquer", cible="Thorin",
                      reactions=[{"par": "Brune", "type": "attaque_opportunite"}])
     assert "une attaque au corps à corps ne permet pas d’attaque d’opportunité" in melee
     assert " vous " not in melee and "seuls trois cas la permettent, quand" in melee, melee
-    enc = _d20_trio()
+    enc = d20_trio()
     enc.act("Orque", "deplacement", chemin=[[2, 0], [3, 0]])
     enc.end_activation()
-    far = _refused(enc, str(enc.current), "attaquer", cible="Orque", portee="distance",
+    far = refused(enc, str(enc.current), "attaquer", cible="Orque", portee="distance",
                    reactions=[{"par": "Orque", "type": "attaque_opportunite"}])
     assert "ne sont pas sur des cases adjacentes" in far and "adjacent à" not in far, far
 
@@ -439,7 +407,7 @@ def test_b135_a_turn_without_room_names_the_action_refused_d20_act_2() -> None:
     enc.start(ScriptedRolls([5, 18]), positions={"Thorin": [0, 0], "Orque": [1, 0]})
     enc.act("Orque", "attaquer", ScriptedRolls([10, 3]), cible="Thorin")
     before = enc.to_json()
-    text = _refused(enc, "Orque", "attaquer", cible="Thorin")
+    text = refused(enc, "Orque", "attaquer", cible="Thorin")
     assert text.startswith("Action «\u00a0Attaquer\u00a0» refusée\u00a0: pour Orque, la 2e "
                            "action (action simple) ne trouve plus de place"), text
     assert enc.to_json() == before
@@ -460,7 +428,7 @@ def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
     import random
 
     from escarmouche.systems import get
-    from tests.test_relecture import clauses, top_level_colons
+    from tests.helpers.proofreading import top_level_colons
 
     enc = Encounter(system, list(get(system).sample_roster))
     enc.start(random.Random(1))
