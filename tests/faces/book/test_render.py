@@ -23,6 +23,24 @@ from escarmouche.render import (
     timeline_svg,
 )
 from escarmouche.text.fmt import MINUS, NNBSP
+from collections.abc import Callable
+from escarmouche_widgets import Atelier, CombatTracker, D20TurnDemo, SurpriseDemo
+from escarmouche_widgets._html import text_of
+from escarmouche_widgets._parse import fold_ident
+from escarmouche_widgets._record import Recorder
+from escarmouche_widgets.d20_turn import TURN_ACTIONS, TYPED, parse_actions
+from escarmouche_widgets.surprise import summary_html, surprise_views
+from escarmouche import Combatant, systems
+from escarmouche import simulation as sim
+from escarmouche.dice import ScriptedRolls
+from escarmouche.encounter import Encounter
+from escarmouche.roster import example_rosters, load_roster
+from escarmouche.simulation.balance import shares
+from escarmouche.systems import d12, d20
+from escarmouche.systems import get as get_system
+from escarmouche.systems.d12.narration import group_acts_sentence
+from tests.helpers import ROOT
+from tests.helpers.proofreading import BOOK, BOOK_SRC, DUELS, boxes_and_prose, page_outputs, page_source, raw_outputs, ruling_boxes, top_level_colons, unbreak
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -359,3 +377,14 @@ def test_long_timeline_labels_and_title_stay_in_a_phone_column() -> None:
                          "quatre systèmes côte à côte")
     assert float(_tree(chart).get("width", "0")) <= svgmod.PHONE_COLUMN
     assert "(personne)" in chart
+
+
+# -- the simulation pages --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("system", ["d100", "d20"])
+def test_b68_the_outcome_chart_counts_in_the_system_unit(system: str) -> None:
+    """B68: the outcome chart of a d100 or d20 balance said « limite de tours »."""
+    roster = load_roster(example_rosters()[DUELS[system]])
+    chart = sim.simulate(roster, 3, seed=1).outcome_svg()
+    assert "limite de rounds" in chart and "limite de tours" not in chart

@@ -6,11 +6,16 @@ from __future__ import annotations
 import asyncio
 
 from escarmouche_widgets import Atelier
+from escarmouche_widgets._html import text_of
 from escarmouche_widgets._stepper import STEP
 
 from escarmouche import simulation as sim
 from escarmouche.roster import example_rosters, load_roster
 from escarmouche.text.fmt import number, percent
+from tests.helpers.proofreading import (
+    page_outputs,
+    unbreak,
+)
 
 
 def test_fights_without_and_with_the_changes_are_simulate_s_d100_atk_3() -> None:
@@ -87,3 +92,50 @@ def test_the_run_stops_at_the_precision_asked_and_says_the_paired_difference() -
     assert "ont changé de vainqueur" in text
     assert f"{number(c.a.n)} combats par jeu de règles ont suffi".replace("\u202f", " ") \
         in text
+
+
+# -- the tracker, the comparison, the Atelier -------------------------------------------------
+
+
+def test_b78_a_chart_caption_leaves_with_its_chart() -> None:
+    """B78: the Atelier's printed text ended with « avant » and « après », the captions of
+    two charts the text leaves out."""
+    markup = ("<p>x</p><figure><svg><text>a</text></svg><figcaption>avant</figcaption>"
+              "</figure><figure><figcaption>Avant</figcaption><pre>texte</pre></figure>")
+    assert text_of(markup) == "x\nAvant\ntexte"
+    atelier = Atelier("rulebook")
+    atelier.controls["crit_success_max"].value = 10
+    lines = atelier.result_text.splitlines()
+    assert "avant" not in lines and "après" not in lines
+    stored = page_outputs("atelier.ipynb").splitlines()
+    assert "avant" not in stored and "après" not in stored
+
+
+def test_b80_a_fight_count_agrees_with_its_number() -> None:
+    """B80: the progress label and the Atelier's fights wrote « 1 combats »."""
+    from escarmouche_widgets._stepper import Stepper
+
+    stepper = Stepper("Simuler")
+    stepper.show(1, 1)
+    assert unbreak(stepper.progress_label.value) == "1 combat sur 1"
+    stepper.show(500, 1000)
+    assert unbreak(stepper.progress_label.value) == "500 combats sur 1000"
+    atelier = Atelier("d20")
+    atelier.fights.value = 1
+    assert atelier.play_fights()
+    assert "1 combat par jeu de règles" in unbreak(atelier.fights_text)
+
+
+def test_b93_the_atelier_fights_name_the_rulebook_variant() -> None:
+    """B93: the Atelier played Rulebook rosters under the simulation variant (automatic
+    hits of the declared die) without saying so, where spec/RELECTURE.md (R7) asks it be labelled
+    wherever simulated fights show."""
+    atelier = Atelier("rulebook")
+    atelier.fights.value = 4
+    assert atelier.play_fights()
+    assert "Variante hors texte" in atelier.fights_text
+    assert "Aldric 1d6 et Grolk 1d8" in unbreak(atelier.fights_text)
+    other = Atelier("d20")
+    other.fights.value = 4
+    assert other.play_fights()
+    assert "Variante hors texte" not in other.fights_text

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from escarmouche_widgets.d20_turn import D20TurnDemo, parse_actions
+from escarmouche_widgets._html import text_of
+from escarmouche_widgets._parse import fold_ident
+from escarmouche_widgets.d20_turn import TURN_ACTIONS, TYPED, D20TurnDemo, parse_actions
 
 from escarmouche import EscarmoucheError
 from escarmouche.systems import d20
 from escarmouche.text.fmt import percent
 from tests.helpers import ROOT
+from tests.helpers.proofreading import (
+    page_outputs,
+    unbreak,
+)
 
 # initiative Brune 15+2, Grolk 5+1, Vex 4+3: Brune first; Grolk's opportunity attack
 # 20 (hit) for 3; Vex stops the attack (no die); the save against poison 12 + 5.
@@ -141,3 +147,47 @@ def test_a_cancelled_attack_is_said_before_the_reaction_it_spares_d20_imm_2() ->
     spared = text.index("L’attaque d’opportunité de Grolk n’a pas lieu")
     assert cause < spared, text
     assert "l’attaque de Brune vient d’être annulée" in text
+
+
+def _all(widget: object) -> list[object]:
+    out = [widget]
+    for child in getattr(widget, "children", ()) or ():
+        out += _all(child)
+    return out
+
+
+# -- the d20 turn demo -----------------------------------------------------------------------
+
+
+def test_b72_the_d20_demo_lists_actions_as_a_reader_types_them() -> None:
+    """B72: the help listed « deplacement, …, ouvrir_porte, lacher_objet » and the box
+    held « deplacement, attaquer, degainer »: engine ids, without their accents."""
+    demo = D20TurnDemo(seed=4)
+    assert demo.actions.value == "déplacement, attaquer, dégainer"
+    texts = [text_of(w.value) for w in _all(demo.widget) if hasattr(w, "value")
+             and isinstance(w.value, str) and "Actions possibles" in w.value]
+    assert texts and all("_" not in t and "deplacement" not in t for t in texts)
+    assert set(TYPED) == set(TURN_ACTIONS)
+    for ident, typed in TYPED.items():
+        assert fold_ident(typed) == ident
+        assert parse_actions(typed) == (ident,)
+    assert parse_actions("Ouvrir une porte, Lâcher un objet") == ("ouvrir_porte",
+                                                                   "lacher_objet")
+    with pytest.raises(EscarmoucheError) as err:
+        parse_actions("danser")
+    assert "« lâcher objet »" in unbreak(str(err.value)) and "_" not in str(err.value)
+
+
+def test_b73_a_turn_over_budget_names_its_actions_not_a_list() -> None:
+    """B73: « Valeur [« simple », « simple »] refusée pour « actions » »: a Python list,
+    and the categories of what the reader typed instead of the actions."""
+    with pytest.raises(EscarmoucheError) as err:
+        d20.plan_turn(["attaquer", "attaquer"], who="Brune")
+    text = unbreak(str(err.value))
+    assert text.startswith("Valeur « attaquer, attaquer » refusée pour « actions »")
+    assert err.value.value == ["simple", "simple"]
+    with pytest.raises(EscarmoucheError) as err:
+        d20.check_turn(["simple", "deplacement", "simple"])
+    assert "« action simple, se déplacer, action simple »" in unbreak(str(err.value))
+    for page in ("demos/tour-d20.ipynb", "d20/tour.ipynb"):
+        assert "Valeur [" not in page_outputs(page)

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from escarmouche_widgets.surprise import SurpriseDemo
+from escarmouche_widgets._html import text_of
+from escarmouche_widgets._record import Recorder
+from escarmouche_widgets.surprise import SurpriseDemo, summary_html, surprise_views
 
+from escarmouche import Combatant
+from escarmouche.dice import ScriptedRolls
 from escarmouche.systems import rulebook
 from escarmouche.text.fmt import percent
+from tests.helpers.proofreading import (
+    page_outputs,
+    page_source,
+    unbreak,
+)
 
 
 def only(demo: SurpriseDemo, *systems: str) -> None:
@@ -130,3 +139,49 @@ def test_d100_option_surprised_can_defend() -> None:
     assert demo.error_text == ""
     assert ("avec l’option «\u00a0un surpris peut parer ou esquiver\u00a0», les surpris "
             "peuvent tout de même parer ou esquiver") in demo.result_text
+
+
+def _recorder() -> Recorder:
+    return Recorder(ScriptedRolls([5, 9]))
+
+
+# -- the surprise demo ---------------------------------------------------------------------
+
+
+def test_b70_the_surprise_demo_speaks_of_rounds_only_where_there_are() -> None:
+    """B70: the title « les rounds de surprise », the widget's « Rounds de surprise » and
+    the column « Round de surprise » over the Rulebook's turn 0 and the d12 bonus turn;
+    the glossary keeps « round » for d100 and d20."""
+    heading = next(line for line in page_source("demos/surprise.md").splitlines()
+                   if line.startswith("# "))
+    assert "round" not in heading
+    demo = SurpriseDemo(seed=3)
+    title = text_of(demo.widget.children[0].value)
+    assert "round" not in title.lower()
+    head = text_of(summary_html([])).splitlines()[0]
+    assert head == "Système | Quand | Qui agit"
+    assert "Round de surprise" not in page_outputs("demos/surprise.ipynb")
+
+
+def test_b71_the_d12_surprise_odds_say_what_they_count() -> None:
+    """B71: « Chances exactes : Brune 49,7 % ; … » did not say of what."""
+    roster = [Combatant("Brune", "héros", {"init": 3}, traits={"alerte"}),
+              Combatant("Grolk", "monstres", {"init": 1})]
+    views = surprise_views(["d12"], roster, "monstres", True, _recorder())
+    text = text_of(views[0].odds)
+    assert "Brune en tête du tour bonus" in text and "Grolk en tête du tour bonus" in text
+    assert "en tête du tour bonus" in page_outputs("demos/surprise.ipynb")
+
+
+# -- the tracker, the comparison, the Atelier -------------------------------------------------
+
+
+def test_b86_an_empty_turn_0_is_said_in_french() -> None:
+    """B86: « Personne ne qualifie pour le tour 0 » (« qualifier » wants an object, or
+    « se qualifier »): the surprise demo, defenders aware."""
+    demo = SurpriseDemo(seed=3)
+    demo.unaware.value = False
+    demo.roll_button.click()
+    text = unbreak(demo.result_text)
+    assert "qualifie" not in text
+    assert "Personne ne joue au tour 0 : le combat commence au tour 1" in text

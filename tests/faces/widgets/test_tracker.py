@@ -8,13 +8,22 @@ from __future__ import annotations
 
 import datetime
 import json
+import random
+import re
 
 import pytest
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets.tracker import CombatTracker, load_encounter
 
+from escarmouche import EscarmoucheError, systems
 from escarmouche.encounter import Encounter
+from escarmouche.systems import get
+from tests.helpers.proofreading import (
+    clauses,
+    page_source,
+    top_level_colons,
+)
 from tests.toy_system import TOY
 
 ROWS = [
@@ -300,3 +309,118 @@ def test_imported_d12_fight_keeps_its_environment_odds() -> None:
     other.import_button.click()
     assert other.error_text == "" and other.system.value == "d12"
     assert other.chart.value == tracker.chart.value
+
+
+# -- seventh pass (spec/relecture-journal.md): the refusals a GM meets in the tracker --------------
+
+
+@pytest.mark.parametrize("system", systems.NAMES)
+def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
+        system: str) -> None:
+    """CORE-ERR, seventh pass: the refusals a GM meets first in the tracker (a fighter
+    tapped out of turn, an attack with no target). The d12 out-of-turn refusal ended
+    « (c’est celui de Brune) (D12-INIT-4) (D12-ACT-1) », the d20 one « (hors de son
+    tour, …) (D20-ACT-1) », two parentheses in a row; the Rulebook one chained two
+    colons (« refusée : Brune n’est pas en train d’agir : hors de son activation… »);
+    the d20 missing target said « indiquez cible="nom" », straight quotes in code."""
+
+    from escarmouche.systems import get
+
+    enc = Encounter(system, list(get(system).sample_roster))
+    enc.start(random.Random(1))
+    current = str(enc.current)
+    other = next(f for f in enc.state.fighters if f != current)
+    texts = []
+    for actor, params in ((other, {"cible": current}), (current, {})):
+        with pytest.raises(EscarmoucheError) as caught:
+            enc.act(actor, "attaquer", random.Random(1), **params)
+        texts.append(str(caught.value))
+    for text in texts:
+        assert not re.search(r"\) \([A-Z]+-", text), text
+        assert '"' not in text, text
+        assert all(top_level_colons(c) <= 1 for c in clauses(text)), text
+
+
+# -- the tracker, the comparison, the Atelier -------------------------------------------------
+
+
+def test_b75_an_empty_stats_box_suggests_the_system_own_stats() -> None:
+    """B75: a new line of the tracker suggested « HAB=60, DIS=40 » (Rulebook stats) in
+    every system."""
+    from escarmouche_widgets._parse import RosterRow
+
+    tracker = CombatTracker("d12", seed=12)
+    for system, stat in (("d12", "attaque="), ("d100", "CC="), ("d20", "defense="),
+                         ("rulebook", "HAB=")):
+        tracker.system.value = system
+        tracker.roster.add_row(RosterRow("", ""))
+        hint = tracker.roster.lines[-1].stats.placeholder
+        assert stat in hint, (system, hint)
+        if system != "rulebook":
+            assert "HAB" not in hint
+
+
+def test_b90_the_tracker_lists_an_action_cost_once() -> None:
+    """B90: the tracker's action list read « Placer sur la grille (MJ) (MJ) », « Action
+    simple (autre) (action simple) », « Attaquer (PV ou Esprit) (action) »."""
+    seen = []
+    for system in systems.NAMES:
+        tracker = CombatTracker(system, seed=5)
+        tracker.start_button.click()
+        seen += list(tracker.action.options)
+    labels = [label for label, _ in seen]
+    assert labels and not [x for x in labels if ") (" in x]
+    assert "Attaquer (PV ou Esprit, action)" in labels
+    assert "Placer sur la grille (MJ)" in labels
+    assert "Attaque standard (demi-action)" in labels
+
+
+def test_b91_the_tracker_effects_speak_french() -> None:
+    """B91: the tracker's effects read « Id », « Par tic » (an English « tick ») and « Fin
+    sur JS » (an abbreviation the book never defines)."""
+    tracker = CombatTracker("d12", seed=12)
+    tracker.start_button.click()
+    tracker.effect_name.value = "poison"
+    tracker.effect_bearer.value = "Grolk"
+    tracker.effect_per_tick.value = "PV=-2"
+    tracker.effect_duration.value = 3
+    tracker.effect_button.click()
+    text = tracker.status_text
+    assert ("N° | Effet | Porteur | Quand | Reste | À chaque fois | Fin sur jet de "
+            "sauvegarde") in text
+    assert not re.search(r"\bId\b|\btic\b|\bJS\b", text)
+    assert "tic" not in tracker.effect_per_tick.description
+
+
+def test_b92_the_players_view_agrees_with_any_fighter() -> None:
+    """B92: the players' view called Brune « blessé », « grièvement blessé »: the engine
+    cannot know a name's gender (as B50), so the words now agree with anyone."""
+    import inspect
+
+    from escarmouche_widgets import _table
+
+    source = inspect.getsource(_table.health_word)
+    assert "blessé\"" not in source and "blessure légère" in source
+    assert "« blessé »" not in page_source("demos/suivi-combat.md")
+
+
+# -- R7: figures that the engine can check ---------------------------------------------------
+
+
+@pytest.mark.parametrize("system", ["rulebook", "d12", "d100", "d20"])
+def test_r6_the_trackers_next_button_speaks_its_systems_words_b43(system: str) -> None:
+    """B43 (fourth pass, again in the tracker): the button that ends one fighter's moment
+    to act says « activation » only in the Rulebook; it follows the system chosen, and
+    the undo history names the step with the same words."""
+    from escarmouche_widgets.tracker import CombatTracker
+
+    tracker = CombatTracker("rulebook" if system != "rulebook" else "d20")
+    tracker.system.value = system
+    label = tracker.next_button.description
+    assert ("activation" in label.lower()) == (system == "rulebook"), label
+    assert label == get(system).next_label
+    moments = [text for text, _ in tracker.effect_timing.options]
+    assert any("activation" in m for m in moments) == (system == "rulebook"), moments
+    assert tracker.start()
+    assert tracker.next_activation()
+    assert tracker.history.undo_label == label

@@ -41,6 +41,7 @@ from escarmouche.dice import (
     with_disadvantage,
 )
 from escarmouche.model import DieRecord
+from tests.helpers.proofreading import assert_refusal_shape
 
 # --------------------------------------------------------------------------------------
 # Parser: constructs.
@@ -629,3 +630,22 @@ def test_check_expression_names_field_owner_and_rule_core_dice() -> None:
 
     with pytest.raises(DiceError, match="explosion interdite"):
         check_expression("1d6!", check=no_explosion)
+
+
+# -- the two refusals a fuzz sample found ---------------------------------------------------
+
+
+@pytest.mark.parametrize("condition", [(">=",), (">=", "x"), (">=", True), {"a": 1},
+                                       [">=", 3, 4], 3, "abc", None])
+def test_b101_the_probability_condition_refusal_reads_as_a_sentence_core_dice(
+        condition: object) -> None:
+    """B101: a malformed condition of ``probability`` was refused with its repr, a dict
+    « {« a » → 1} » (« » inside « ») and a Python example « (">=", 12) »; now the field
+    is named « condition sur le total », a container is not quoted, the example is
+    French."""
+    with pytest.raises(EscarmoucheError) as caught:
+        probability("1d6", condition)  # type: ignore[arg-type]
+    text = assert_refusal_shape(caught.value)
+    assert "«\u00a0condition sur le total\u00a0»" in text, text
+    assert "«\u00a0>=\u00a0» et 12" in text, text
+    assert text.count("«") == text.count("»") <= 3, text

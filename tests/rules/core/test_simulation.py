@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 import random
+import re
 from typing import Any
 
 import pytest
@@ -370,3 +371,26 @@ def test_the_engine_imports_without_dask_nor_processes() -> None:
                           check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "10"
+
+
+# -- the simulation pages (`d100/simulation`, `d12/simulation`, `d20/simulation`) ---------
+
+
+def test_b112_a_simulation_column_keeps_its_decimals() -> None:
+    """B112: the balance and comparison tables dropped trailing zeros, « 1 » under
+    « 1,67 », « 2,1 » beside « 1,26 », « −3 [−10 ; 4] » beside « +3 [−8,6 ; 14,6] »."""
+    from escarmouche import simulation
+    from escarmouche.roster import example_rosters, load_roster
+
+    duel = load_roster(example_rosters()["d20-duel"])
+    bilan = simulation.simulate(duel, 60, seed=1)
+    for row in bilan.table().rows:
+        assert re.fullmatch(r"\d+,\d\d", str(row[2])), row  # survivors
+        assert re.fullmatch(r"\d+,\d\d", str(row[4])), row  # damage per round
+    assert re.search(r"durée moyenne \d+,\d\d ", bilan.table().title or ""), bilan.table().title
+    other = duel.with_options(arme_par_defaut="1d8")
+    table = simulation.compare(duel, other, 60, seed=1, labels=("1d6", "1d8")).table()
+    for row in table.rows:
+        assert re.fullmatch(r"[+−]?\d+,\d \[−?\d+,\d\s;\s−?\d+,\d\]", str(row[3])), row
+        assert all(re.fullmatch(r"\d+,\d\d", str(cell)) for cell in row[4:]), row
+    assert re.search(r"durée moyenne \d+,\d\d contre \d+,\d\d ", table.title or ""), table.title

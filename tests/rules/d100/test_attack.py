@@ -6,11 +6,13 @@ Expected values are derived by hand from the rules in the comments next to them.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from escarmouche import EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import (
@@ -28,6 +30,7 @@ from escarmouche.systems.d100 import (
     target_number,
 )
 from tests.helpers.d100 import ALDRIC, BRUNE, GROLK, events, fighter, started
+from tests.helpers.proofreading import assert_refusal_shape
 
 # -- D100-ATK-1..7 ---------------------------------------------------------------------------
 
@@ -248,3 +251,79 @@ def test_either_hand_no_extra_attack_d100_two_2() -> None:
     assert "D100-TWO-2" in attack.rules
     with pytest.raises(EscarmoucheError, match="D100-ACT-2"):
         enc.act("Aldric", "attaquer", ScriptedRolls([10, 4]), cible="Grolk")
+
+
+# -- d100 attack (D100-ATK-*): `d100/attaque` ---------------------------------------------
+
+
+def test_b104_a_substituted_location_cites_its_rules_once_d100_atk_6() -> None:
+    """B104: the location step of a blow on an unreachable zone ended with two rule
+    citations in a row, « … le coup porte sur le corps (D100-ATK-6) (D100-ATK-2). »"""
+    from escarmouche.systems import d100
+
+    def perso(name: str, cc: int) -> Combatant:
+        return Combatant(name, "x", {"CC": cc, "CT": 40, "F": 20, "E": 45, "Ag": 30,
+                                     "M": 4, "B": 14})
+
+    result = d100.resolve_attack(d100.attack_setup(perso("Pippo", 40), perso("Grolk", 40),
+                                                   "dague", unreachable={"tête"}),
+                                 1, damage_roll=5)
+    step = next(line for line in result.steps() if line.startswith("2."))
+    assert step.endswith("le coup porte sur le corps (D100-ATK-2, D100-ATK-6)."), step
+    for line in result.steps():
+        assert not re.search(r"\)\s*\(", line), line
+
+
+# -- the simulation pages (`d100/simulation`, `d12/simulation`, `d20/simulation`) ---------
+
+
+def test_b124_a_two_weapon_refusal_states_a_requirement_and_a_choice_d100_two_1() -> None:
+    """B124: « la main directrice tient l’une de ces armes, arme à une main, dague, … et
+    rapière »: a requirement written as a fact, and a choice listed with « et »."""
+    from escarmouche.systems import d100
+
+    for main, off in (("arme_a_deux_mains", "bouclier"), ("rapiere", "arme_a_deux_mains")):
+        with pytest.raises(EscarmoucheError) as caught:
+            d100.check_two_weapons(main, off)
+        text = assert_refusal_shape(caught.value)
+        assert "doit tenir une arme à choisir parmi «\u00a0" in text, text
+        assert "\u00a0» ou «\u00a0" in text and " tient " not in text, text
+
+
+def test_b130_an_unknown_weapon_is_refused_with_a_choice_of_names_d100_atk_3() -> None:
+    """B130: « arme inconnue ; armes connues : mains_nues, dague, … et pistolet »: a second
+    colon, engine ids the reader never types (the catalogue reads the French names)."""
+    from escarmouche.systems import d100
+
+    with pytest.raises(EscarmoucheError) as caught:
+        d100.get_weapon("bazooka")
+    text = assert_refusal_shape(caught.value)
+    assert "arme inconnue, à choisir parmi «\u00a0mains nues\u00a0», «\u00a0dague\u00a0»" in text
+    assert "\u00a0» ou «\u00a0pistolet\u00a0»" in text, text
+
+
+# -- the edition pages ---------------------------------------------------------------------
+
+
+def test_b178_an_attack_line_says_how_a_modified_threshold_is_made_d100_two_2() -> None:
+    """B178: D100-TWO-2, D100-RANGED-4/5: « Corbin manque Aubert (jet 35 > 30) » in a log,
+    beside a CC of 50, read as a mistake; a threshold with modifiers now says how it is
+    made, and a bare one says nothing more."""
+    from escarmouche import Combatant
+    from escarmouche.systems.d100.attack import attack_setup, resolve_attack
+    from escarmouche.systems.d100.narration import logged_attack_sentence
+
+    corbin = Combatant("Corbin", "a", {"CC": 50, "CT": 30, "F": 30, "E": 30, "Ag": 30,
+                                        "M": 4, "B": 10})
+    aubert = Combatant("Aubert", "b", {"CC": 40, "CT": 30, "F": 30, "E": 30, "Ag": 30,
+                                        "M": 4, "B": 10})
+    from escarmouche.systems.d100 import Rules
+
+    malus = -Rules().off_hand_modifier  # the rules' declaration, not a typed value
+    off = resolve_attack(attack_setup(corbin, aubert, hand="non_directrice"), 35)
+    text = logged_attack_sentence(off)
+    assert "Seuil" not in off.sentence  # the result's display has it among its steps
+    assert text.endswith(f"Seuil d’attaque : CC 50 − {malus} (main non directrice) = "
+                         f"{50 - malus}."), text
+    plain = logged_attack_sentence(resolve_attack(attack_setup(corbin, aubert), 55))
+    assert "Seuil" not in plain, plain

@@ -59,3 +59,33 @@ def test_long_jump_d100_jump_2() -> None:
     assert events(enc, "saut_en_longueur")[0].data["distance"] == 7
     enc.act("Aldric", "saut", ScriptedRolls([10, 99]), hauteur=5)
     assert events(enc, "saut")[0].data["fall_height"] == 2
+
+
+# -- the edition pages ---------------------------------------------------------------------
+
+
+def test_b175_a_long_jump_writes_its_maximum_as_a_sum_d100_jump_2() -> None:
+    """B175: D100-JUMP-2: « au plus 8 m = M 4 + BF 4 » interleaved labels and values, an
+    equality that does not hold as written (the fault B48 and B82 fixed elsewhere)."""
+    from escarmouche.systems.d100.jumps import resolve_long_jump
+
+    text = resolve_long_jump(4, 40, 5, 57, name="Aldric").describe()
+    assert "au plus M + BF = 4 + 4 = 8 m" in text, text
+    assert "= M " not in text
+
+
+def test_b176_a_fall_says_once_that_its_damage_is_the_gms_d100_jump_1() -> None:
+    """B176: D100-JUMP-1: after « … le MJ calcule les dégâts », the next line said it again,
+    « (dégâts de la chute laissés au MJ) », without saying that the engine counts no wound
+    (the ruling of automated play)."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.encounter import Encounter
+    from escarmouche.systems.d100 import SYSTEM
+
+    enc = Encounter(SYSTEM, list(SYSTEM.sample_roster))
+    first = next(iter(SYSTEM.sample_roster)).name
+    enc.start(ScriptedRolls([5] * len(SYSTEM.sample_roster)),
+              terrain={first: {"hauteur": 3}})
+    enc.run(ScriptedRolls([100] + [100] * 200), max_turns=1)
+    (fall,) = [e for e in enc.log if e.kind == "terrain"]
+    assert "aucune blessure" in fall.text and "laissés au MJ" not in fall.text, fall.text

@@ -10,8 +10,9 @@ from fractions import Fraction
 
 import pytest
 
-from escarmouche import EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
+from escarmouche.encounter import Encounter
 from escarmouche.systems import d100
 from escarmouche.systems.d100 import (
     Guard,
@@ -23,6 +24,7 @@ from escarmouche.systems.d100 import (
     roll_attack,
 )
 from escarmouche.systems.d100 import kernel as K
+from escarmouche.text.fmt import plural
 from tests.helpers.d100 import (
     ALDRIC,
     BRUNE,
@@ -33,6 +35,7 @@ from tests.helpers.d100 import (
     started,
     two_weapon_grolk,
 )
+from tests.helpers.proofreading import assert_refusal_shape
 
 # -- D100-PARRY-1..4, D100-DODGE-1/2 -------------------------------------------------------
 
@@ -171,3 +174,43 @@ def test_prepare_parry_door_is_the_kernels_d100_parry_3() -> None:
         enc.act(actor, "preparer_parade", ScriptedRolls([]))
     assert err.value.rule == "D100-PARRY-3" == K.REFUSALS[K.PREPARED]
     assert enc.state.to_json() == before
+
+
+# -- d100 parry and dodge (D100-PARRY-*, D100-DODGE-*, D100-SURPRISE-1) ---------------------
+
+
+def test_b106_a_defence_refusal_counts_attempts_and_needs_no_gender() -> None:
+    """B106: the text limits the parries and dodges a character may *attempt* per round;
+    the refusal said « Grolk a déjà paré 1 fois » (a failed parry counts too), and the
+    surprise refusal « Bertille est surpris » (the engine cannot know a name's gender)."""
+    from escarmouche.systems import d100
+
+    def perso(name: str) -> Combatant:
+        return Combatant(name, "x", {"CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": 40,
+                                     "M": 4, "B": 10}, skills={"esquive"})
+
+    # The limits are read from the rules in force, so that a revision of them (the CI's
+    # rehearsal raises D100-PARRY-2 to two parries) still meets a refusal.
+    parries, dodges = d100.Rules().parries_per_round, d100.Rules().dodges_per_round
+    texts = []
+    for defence, guard in (("parade", d100.Guard(parry_prepared=True, parries_used=parries)),
+                           ("esquive", d100.Guard(dodges_used=dodges))):
+        with pytest.raises(EscarmoucheError) as caught:
+            d100.attack_setup(perso("Grolk"), perso("Bertille"), "dague", defence=defence,
+                              guard=guard)
+        texts.append(assert_refusal_shape(caught.value))
+    assert f"Bertille a déjà tenté {plural(parries, 'parade')} ce round" in texts[0], texts[0]
+    assert f"Bertille a déjà tenté {plural(dodges, 'esquive')} ce round" in texts[1], texts[1]
+    assert not any("paré " in t or "esquivé " in t for t in texts), texts
+    enc = Encounter("d100", [perso("Grolk"), Combatant("Bertille", "y", {
+        "CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": 40, "M": 4, "B": 10},
+        skills={"esquive"})], rules=d100.Rules(surprised_can_defend=False))  # the ruling, pinned
+    from escarmouche.dice import ScriptedRolls
+
+    enc.start(ScriptedRolls([9, 1]), surpris="y")
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act("Grolk", "attaquer", ScriptedRolls([30, 4]), cible="Bertille",
+                defense="esquive")
+    text = assert_refusal_shape(caught.value)
+    assert ("Bertille ne peut ni parer ni esquiver pendant le premier round, son camp étant "
+            "surpris") in text, text

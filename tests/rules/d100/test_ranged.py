@@ -6,6 +6,7 @@ Expected values are derived by hand from the rules in the comments next to them.
 from __future__ import annotations
 
 import dataclasses
+import random
 from fractions import Fraction
 
 import pytest
@@ -80,3 +81,19 @@ def test_gm_modifier_d100_ranged_6() -> None:
     assert t.total == 65 and t.modifiers[0].label == "modificateur du MJ"
     with pytest.raises(EscarmoucheError, match="D100-RANGED-6"):
         target_number(BRUNE, "arc", distance=5, gm_modifier=500)
+
+
+# -- R7: figures that the engine can check ---------------------------------------------------
+
+
+def test_r1_a_refused_shot_names_its_action_once_b42() -> None:
+    """B42 (R1): a charge with a bow read « Action « charge » refusée : « charge » : un
+    tir se fait par une attaque standard » (the action twice, a second colon)."""
+    from tests.helpers.d100 import BRUNE, GROLK, started
+
+    enc = started([BRUNE, GROLK], [9, 1], equipement={"Brune": {"directrice": "arc"}})
+    with pytest.raises(EscarmoucheError) as refusal:
+        enc.act("Brune", "charge", random.Random(1), cible="Grolk", distance=5)
+    text = str(refusal.value).replace("\u00a0", " ")
+    assert text == ("Action « charge » refusée : un tir se fait par une attaque standard "
+                    "(D100-ACT-3)."), text

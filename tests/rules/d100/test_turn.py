@@ -7,12 +7,13 @@ Expected values are derived by hand from the rules in the comments next to them.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import ParameterError
 from escarmouche.systems import d100
@@ -27,6 +28,12 @@ from escarmouche.systems.d100 import (
     check_turn,
 )
 from tests.helpers.d100 import ALDRIC, BRUNE, GROLK, events, fighter, started, two_weapon_grolk
+from tests.helpers.proofreading import (
+    assert_refusal_shape,
+    clauses,
+    top_level_colons,
+    unbreak,
+)
 
 # -- D100-TIME-1 ----------------------------------------------------------------------------
 
@@ -306,3 +313,61 @@ def test_abandon_extended_in_encounter_d100_act_4() -> None:
     # 3 half actions, 1 spent in round 1: lost
     assert events(enc, "abandon")[0].text == ("Brune abandonne «\u00a0incantation\u00a0»\u00a0: "
                                               "1 demi-action perdue.")
+
+
+# -- d100 initiative (D100-INIT-1/2): `d100/rounds`, the initiative demo --------------------
+
+
+def test_b102_the_d100_roll_off_says_who_rolled_what_d100_init_2() -> None:
+    """B102: the d100 initiative table and explanation ran each name into its die
+    (« Départage, manche 1 : Grolk 4 et Urgash 4 », « Égalité à 39 : jet de départage au
+    d10, le plus haut d’abord : Grolk 4, … → Grolk, Urgash », two colons in a clause) and
+    wrote « Ag 35 + 1d10 = 4 → 39 », an equality that does not hold (as B48 in d20)."""
+    from escarmouche.systems import d100
+
+    def perso(name: str, ag: int) -> Combatant:
+        return Combatant(name, "x", {"CC": 40, "CT": 40, "F": 40, "E": 40, "Ag": ag,
+                                     "M": 4, "B": 10})
+
+    init = d100.resolve_initiative([perso("Aldric", 35), perso("Bertille", 45),
+                                    perso("Grolk", 30), perso("Urgash", 30)],
+                                   [4, 6, 9, 9, 4, 4, 8, 2])
+    lines = [*init.sentences(), *init.explain()]
+    assert "Départage au d10, manche 1 : Grolk fait 4 et Urgash fait 4." in lines
+    assert "Aldric : Ag + 1d10 = 35 + 4 = 39 (D100-INIT-1)." in lines
+    assert ("Égalité à 39, départagée au d10, le plus haut d’abord (manche 1 : Grolk fait 4, "
+            "Urgash fait 4 ; manche 2 : Grolk fait 8, Urgash fait 2), d’où l’ordre Grolk, "
+            "Urgash (D100-INIT-2).") in lines
+    for line in lines:
+        assert not re.search(r"\b(?!Ag\b)[A-Z]\w* \d", line), line  # « Grolk 4 »
+        assert all(top_level_colons(c) <= 1 for c in clauses(line)), line
+
+
+# -- d12 (`d12/tour-complet`) ---------------------------------------------------------------
+
+
+def test_b123_an_extended_action_in_progress_counts_what_is_left_d100_act_4() -> None:
+    """B123: the refusal of an action during an extended one said « (encore 3
+    demi-actions sur 4) », the « done, or left? » counter fixed in the budget
+    (spec/relecture-journal.md, 19)
+    line (« 1 demi-action faite sur 4, il en reste 3 »)."""
+    from escarmouche.systems import d100
+
+    first = d100.check_turn(["attaquer", ("recharger", d100.WEAPONS["pistolet"].reload)])
+    with pytest.raises(EscarmoucheError) as caught:
+        d100.check_turn(["viser"], in_progress=first.extended)
+    text = assert_refusal_shape(caught.value)
+    assert "(il en reste 3 demi-actions sur 4)" in text, text
+    assert "encore" not in text, text
+
+
+# -- the tracker, the comparison, the Atelier -------------------------------------------------
+
+
+def test_b82_a_d100_initiative_roll_is_an_equality_that_holds() -> None:
+    """B82: « Ag 38 + 1d10 = 6 → 44 » (as B48 in d20): now « Ag + 1d10 = 38 + 6 = 44 »."""
+    from escarmouche.systems.d100.initiative import resolve_initiative
+
+    init = resolve_initiative([Combatant("Aldric", "héros", {"Ag": 38})], [6])
+    line = unbreak(init.explain()[0])
+    assert line == "Aldric : Ag + 1d10 = 38 + 6 = 44 (D100-INIT-1)."

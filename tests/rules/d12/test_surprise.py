@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from escarmouche import EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
@@ -162,3 +162,21 @@ class _Fixed:
             self.n -= 1
             return self.inner.randint(a, b)
         return 1
+
+
+# -- R7: figures that the engine can check ---------------------------------------------------
+
+
+def test_r1_the_d12_ambush_names_the_attacking_side_b47() -> None:
+    """B47: « Embuscade de « Gobelins » » (no article before a side's name) now reads
+    « Embuscade du camp « Gobelins » », as the fight's log does."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems import d12
+    from escarmouche.systems.d12.narration import initiative_lines
+
+    roster = [Combatant("Bérénice", "Compagnie", {"init": 0}, traits={"alerte"}),
+              Combatant("Gobelin 1", "Gobelins", {"init": 1})]
+    init = d12.initiative(roster, ScriptedRolls([9, 7, 5, 2]), ambush_by="Gobelins")
+    text = " ".join(initiative_lines(init)).replace("\u00a0", " ")
+    assert ("Embuscade du camp « Gobelins » (D12-SURPRISE-1, D12-SURPRISE-2) : tour "
+            "bonus") in text, text

@@ -16,11 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
+from escarmouche.encounter import Encounter
 from escarmouche.errors import IllegalActionError
 from escarmouche.systems import d20
 from tests.helpers.d20 import assert_rejected, last, pos, started
+from tests.helpers.proofreading import (
+    d20_trio,
+    refused,
+    unquoted,
+)
 
 # -- D20-ACT-1..3: check_turn and plan_turn ----------------------------------------------
 
@@ -226,3 +232,36 @@ def test_melee_needs_adjacency_d20_opp_2() -> None:
     assert_rejected(enc, "D20-OPP-2", "Thorin", "attaquer", cible="Pip")
     enc2 = started()
     assert_rejected(enc2, "CORE-ERR", "Thorin", "attaquer", cible="Thorin")
+
+
+# -- the simulation pages (`d100/simulation`, `d12/simulation`, `d20/simulation`) ---------
+
+
+def test_b128_a_refused_step_is_named_in_words_d20_act_1() -> None:
+    """B128: a refused step of a move was named « chemin[0] » (a Python index), said
+    « pas voisin de (1 ; 0) » (« pas », a step or « not »?) and « case de « Thorin », un
+    ennemi l’occupe »."""
+    far = refused(d20_trio(), "Orque", "deplacement", chemin=[[5, 5]])
+    assert "refusée pour «\u00a0chemin, pas 1\u00a0»" in far, far
+    assert far.startswith("Valeur «\u00a0(5\u202f; 5)\u00a0» refusée"), far
+    assert "cette case n’est pas voisine de (1\u202f; 0)" in far, far
+    taken = refused(d20_trio(), "Orque", "deplacement", chemin=[[0, 0]])
+    assert "la case est occupée par un ennemi, Thorin" in taken, taken
+    assert "[" not in unquoted(taken).split("refusée")[1], taken
+
+
+def test_b135_a_turn_without_room_names_the_action_refused_d20_act_2() -> None:
+    """B135: a second attack in a d20 turn was refused as « Valeur [« simple »,
+    « simple »] refusée pour « actions » », a list of engine categories the reader never
+    typed; the state stays as it was."""
+    from escarmouche.dice import ScriptedRolls
+
+    enc = Encounter("d20", [Combatant("Thorin", "PJ", {"PV": 30, "init": 2}),
+                            Combatant("Orque", "Orques", {"PV": 25, "init": 1})])
+    enc.start(ScriptedRolls([5, 18]), positions={"Thorin": [0, 0], "Orque": [1, 0]})
+    enc.act("Orque", "attaquer", ScriptedRolls([10, 3]), cible="Thorin")
+    before = enc.to_json()
+    text = refused(enc, "Orque", "attaquer", cible="Thorin")
+    assert text.startswith("Action «\u00a0Attaquer\u00a0» refusée\u00a0: pour Orque, la 2e "
+                           "action (action simple) ne trouve plus de place"), text
+    assert enc.to_json() == before

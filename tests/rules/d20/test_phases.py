@@ -20,6 +20,7 @@ from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
 from escarmouche.systems import d20
 from tests.helpers.d20 import assert_rejected, last, started
+from tests.helpers.proofreading import engine_lines
 
 # -- D20-START-1 ---------------------------------------------------------------------------
 
@@ -232,3 +233,20 @@ def test_duration_matches_enumeration_d20_end_1(bonus: int, turns: int) -> None:
     assert [odds.exactly[n] for n in range(1, turns + 1)] == [
         Fraction(c, total) for c in counts[:-1]]
     assert odds.beyond == Fraction(counts[-1], total)
+
+
+# -- R7: figures that the engine can check ---------------------------------------------------
+
+
+def test_r6_the_d20_end_of_turn_says_which_effects_it_ends_b60_b61() -> None:
+    """B60: « Jet de sauvegarde … : l’effet prend fin. » then « Fin du tour de Thorin :
+    aucun effet ne s’achève » on the next line; the end of turn now names the effects it
+    ends (« jusqu’à la fin de son tour »). B61: the initiative line said « 1d20 +
+    initiative » for « 1d20 + modificateur d’initiative »."""
+    from escarmouche.systems.d20.narration import end_of_turn_sentence
+
+    text = end_of_turn_sentence("Thorin", []).replace("\u00a0", " ")
+    assert "aucun effet ne s’achève" not in text
+    assert "« jusqu’à la fin de son tour » à terminer" in text, text
+    lines = [line for line in engine_lines() if line.startswith("Initiative (1d20")]
+    assert lines and all("1d20 + modificateur d’initiative" in line for line in lines)

@@ -8,11 +8,13 @@ and reactions after it (D20-IMM-2), with dice fixed by ScriptedRolls.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from escarmouche import EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.systems import d20
@@ -25,6 +27,11 @@ from tests.helpers.d20 import (
     roster,
     started,
     to_gob,
+)
+from tests.helpers.proofreading import (
+    assert_refusal_shape,
+    d20_trio,
+    refused,
 )
 
 # -- D20-OPP-2: the three cases, the grid ------------------------------------------------
@@ -310,3 +317,88 @@ def test_interruption_that_stops_a_move_d20_imm_2() -> None:
     enc.act("Gob", "deplacement", chemin=[[2, 2]], reactions=decl)
     assert enc.fighter("Gob").flags["budget"]["actions"] == []
     assert "rendue" in last(enc, "action_annulee").text
+
+
+# -- the two refusals a fuzz sample found ---------------------------------------------------
+
+
+def test_b100_the_opportunity_attack_refusal_quotes_no_python_d20_opp_1() -> None:
+    """B100: taken on its own, an opportunity attack was refused with Python in the
+    sentence, « par exemple reactions=[{"par": "A", "type": "attaque_opportunite"}] »
+    (and the dict's colons made three in one sentence)."""
+    enc = Encounter("d20", [Combatant("A", "x", {"PV": 5}), Combatant("B", "y", {"PV": 5})])
+    enc.start(random.Random(1), positions={"A": [0, 0], "B": [1, 0]})
+    other = next(name for name in ("A", "B") if name != enc.current)
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act(other, "attaque_opportunite", random.Random(2))
+    text = assert_refusal_shape(caught.value)
+    assert text.startswith("Action «\u00a0Attaque d’opportunité\u00a0» refusée"), text
+    assert "«\u00a0réactions\u00a0»" in text and f"faite par {other}" in text, text
+    assert "D20-OPP-1" in text
+
+
+# -- what the engine writes on the d20 pages (`d20/tour`, `d20/hors-tour`) ------------------
+
+
+@pytest.mark.parametrize("reset, back", [
+    ("debut_de_son_tour", "Pipin a déjà pris son action immédiate, qui ne lui revient qu’au "
+                          "début de son propre tour, comme dans l’édition originale (D20-IMM-1)."),
+    ("debut_du_round", "Pipin a déjà pris son action immédiate de ce round, qui ne lui revient "
+                       "qu’au début du round suivant (D20-IMM-1)."),
+])
+def test_b118_a_second_immediate_action_is_refused_in_the_terms_of_its_option_d20_imm_1(
+        reset: str, back: str) -> None:
+    """B118: the refusal said « … de ce round ; elle revient au début de son propre tour
+    (édition originale) (D20-IMM-1). » under the default, where the allowance is not
+    counted by round, with two parentheses in a row."""
+    from escarmouche.dice import ScriptedRolls
+    from escarmouche.systems import d20
+
+    roster = [Combatant("Thorin", "PJ", {"PV": 30, "init": 2}),
+              Combatant("Pipin", "PJ", {"PV": 20}),
+              Combatant("Orque", "Orques", {"PV": 25, "init": 1})]
+    enc = Encounter("d20", roster, rules=d20.Rules(immediate_reset=reset))
+    enc.start(ScriptedRolls([5, 4, 18]),
+              positions={"Thorin": [0, 0], "Pipin": [0, 1], "Orque": [1, 0]})
+    assert enc.current == "Orque"
+    enc.act("Pipin", "interruption", declencheur="un cri", effet="autre", nom="Esquive")
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act("Pipin", "reaction", declencheur="un autre cri", effet="autre", nom="Esquive")
+    text = assert_refusal_shape(caught.value)
+    assert text.endswith(back), text
+
+
+def test_b119_an_unknown_reaction_key_is_refused_with_a_choice_d20_opp_1() -> None:
+    """B119: an unknown key in a declared reaction was refused with a second colon,
+    « … : clé inconnue ; clés : par, type, … » (B35 fixed the other « inconnu » ones)."""
+    from escarmouche.dice import ScriptedRolls
+
+    roster = [Combatant("Thorin", "PJ", {"PV": 30, "init": 2}),
+              Combatant("Orque", "Orques", {"PV": 25, "init": 1})]
+    enc = Encounter("d20", roster)
+    enc.start(ScriptedRolls([5, 18]), positions={"Thorin": [0, 0], "Orque": [1, 0]})
+    with pytest.raises(EscarmoucheError) as caught:
+        enc.act("Orque", "attaquer", ScriptedRolls([12, 5]), cible="Thorin",
+                portee="distance", reactions=[{"par": "Thorin", "type": "attaque_opportunite",
+                                               "vitesse": 3}])
+    text = assert_refusal_shape(caught.value)
+    assert "clé inconnue, à choisir parmi «\u00a0par\u00a0»" in text, text
+
+
+# -- the simulation pages (`d100/simulation`, `d12/simulation`, `d20/simulation`) ---------
+
+
+def test_b129_an_opportunity_attack_refusal_speaks_of_the_reactor_d20_opp_2() -> None:
+    """B129: « Brune n’est pas adjacent à … » (a woman; the engine cannot know a name's
+    gender), then « seuls 3 cas la permettent : un ennemi quitte une case qui vous est
+    adjacente ; … » (a second colon, and « vous » in a sentence about Brune)."""
+    melee = refused(d20_trio(), "Orque", "attaquer", cible="Thorin",
+                     reactions=[{"par": "Brune", "type": "attaque_opportunite"}])
+    assert "une attaque au corps à corps ne permet pas d’attaque d’opportunité" in melee
+    assert " vous " not in melee and "seuls trois cas la permettent, quand" in melee, melee
+    enc = d20_trio()
+    enc.act("Orque", "deplacement", chemin=[[2, 0], [3, 0]])
+    enc.end_activation()
+    far = refused(enc, str(enc.current), "attaquer", cible="Orque", portee="distance",
+                   reactions=[{"par": "Orque", "type": "attaque_opportunite"}])
+    assert "ne sont pas sur des cases adjacentes" in far and "adjacent à" not in far, far

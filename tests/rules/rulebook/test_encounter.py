@@ -22,8 +22,12 @@ from hypothesis import strategies as st
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter, EndCondition
-from escarmouche.errors import IllegalActionError, ParameterError
+from escarmouche.errors import (
+    IllegalActionError,
+    ParameterError,
+)
 from escarmouche.systems import rulebook as rb
+from tests.helpers.proofreading import top_level_colons
 from tests.helpers.rulebook import begin, events, fighter, party
 
 # =======================================================================================
@@ -609,3 +613,30 @@ def test_a_fighter_cannot_attack_himself_rb_act_1() -> None:
     end(enc)
     enc.act("Vif", "capacite", rng, cible="Vif", vitesse="hyperactivite")
     assert rng.remaining == 1
+
+
+# -- R7: figures that the engine can check ---------------------------------------------------
+
+
+def test_r1_the_end_of_fight_refusal_nests_no_parentheses_b54() -> None:
+    """B54: « … (issue du combat, victoire (tout le camp … hors de combat)) (RB-END-1) »
+    now reads « Combat terminé, issue : victoire (…) ; plus aucune action n’est possible
+    (RB-END-1). »"""
+    combat = Encounter("rulebook", [
+        Combatant("Aube", "Héros", {"HAB": 60, "DIS": 50, "PMR": 50, "PV": 20, "Esprit": 10}),
+        Combatant("Dague", "Bandits", {"HAB": 55, "DIS": 50, "PMR": 50, "PV": 5,
+                                       "Esprit": 8}),
+    ])
+    combat.start(random.Random(1))
+    while not combat.state.finished:
+        actor = combat.state.current
+        assert actor is not None
+        if actor == "Aube":
+            combat.act("Aube", "attaquer", cible="Dague", degats=5)
+        else:
+            combat.end_activation()
+    with pytest.raises(EscarmoucheError) as refusal:
+        combat.end_activation()
+    text = str(refusal.value).replace("\u00a0", " ").replace("\u202f", " ")
+    assert text.startswith("Combat terminé, issue : victoire"), text
+    assert "))" not in text and top_level_colons(text.split(" ; ")[0]) == 1, text

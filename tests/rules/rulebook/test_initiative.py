@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,10 @@ from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.errors import RuleBoundError
 from escarmouche.systems import rulebook as rb
+from tests.helpers.proofreading import (
+    clauses,
+    top_level_colons,
+)
 from tests.helpers.rulebook import fighter, names
 
 # =======================================================================================
@@ -284,3 +289,29 @@ def test_initiative_properties_rb_init_2(
         [n for n in init.order]
         + [n for n in init.order if n in init.speed.hyperactive])
     assert rb.Initiative.from_json(json.loads(json.dumps(init.to_json()))) == init
+
+
+# -- Rulebook initiative (RB-INIT-2): `rulebook/initiative`, the initiative demo -----------
+
+
+def test_the_rulebook_roll_off_says_who_rolled_what_rb_init_2() -> None:
+    """RB-INIT-2 (spec/relecture-journal.md): the Rulebook roll-off ran names into dice and chained
+    colons (« … entre A, B et C : HAB A 50, B 50, C 60 ; départage au d100 (le plus haut
+    d’abord), manche 1 : A 30, B 70 → C, B, A »), the shape B24–B26 and B102 fixed in
+    the other three systems; it now reads as theirs, in the log and the explanation."""
+    from escarmouche.systems import rulebook
+
+    def perso(name: str, hab: int) -> Combatant:
+        return Combatant(name, "x", {"HAB": hab, "DIS": 50, "PMR": 50, "PV": 10,
+                                     "Esprit": 10})
+
+    init = rulebook.resolve_initiative([perso("A", 50), perso("B", 50), perso("C", 60)],
+                                       [40, 40, 50], [50, 50, 30, 70])
+    lines = init.explain()
+    assert ("Égalité à la marge 10 entre A, B et C, départagée par la HAB, la plus haute "
+            "d’abord (A a 50, B a 50, C a 60), puis au d100, le plus haut d’abord (manche "
+            "1 : A fait 50, B fait 50 ; manche 2 : A fait 30, B fait 70), d’où l’ordre C, "
+            "B, A (RB-INIT-2).") in lines, lines
+    for line in lines:
+        assert not re.search(r"\b(?!HAB\b|RB\b)[A-Z]\w* \d", line), line
+        assert all(top_level_colons(c) <= 1 for c in clauses(line)), line

@@ -8,6 +8,7 @@ the dice are fixed with ``ScriptedRolls``.
 from __future__ import annotations
 
 import collections
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -202,3 +203,19 @@ def test_apply_speed_properties_rb_speed_3(
     for n in base:
         assert count[n] == (2 if "hyperactivite" in active.get(n, ()) else 1)
     assert [n for i, n in enumerate(slots) if n not in slots[:i]] == list(res.order)
+
+
+# -- R7: figures that the engine can check ---------------------------------------------------
+
+
+def test_r1_speed_steps_at_the_ends_need_no_gender_b50() -> None:
+    """B50: « Aube est le premier de l’ordre … » (Aube is a woman: the engine cannot
+    know a name's gender); the steps at the ends of the order now read « Personne ne
+    précède Aube dans l’ordre … », « Personne ne suit Éclopé dans l’ordre … »."""
+    from escarmouche.systems import rulebook
+
+    res = rulebook.apply_speed(["Aube", "Éclopé"], {"Aube": {"depassement"},
+                                                    "Éclopé": {"depasse"}})
+    texts = [s.text for s in res.steps if not s.applied]
+    assert texts and not [t for t in texts if re.search(r"\best l[ea] (premier|dernier)", t)]
+    assert any(t.startswith("Personne ne précède Aube") for t in texts), texts

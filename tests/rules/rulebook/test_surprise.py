@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from escarmouche import Combatant, EscarmoucheError
+from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.dice import ScriptedRolls
 from escarmouche.systems import rulebook as rb
 from tests.helpers.rulebook import fighter, names
@@ -171,3 +171,29 @@ def test_surprise_empty_turn_0_rb_surprise_3() -> None:
 def test_anti_surprise_useless_without_surprise_rb_surprise_3() -> None:
     roster = [fighter("A", "m", 50), fighter("D", "h", 50, traits={"anti_surprise"})]
     assert rb.initiative(roster, ScriptedRolls([10, 20])).turn(0) == []
+
+
+# -- the edition pages ---------------------------------------------------------------------
+
+
+def test_b174_the_default_surprise_group_value_is_not_called_the_weakest_rb_surprise_2() -> None:
+    """B174: RB-SURPRISE-2's default was labelled « le plus faible : DIS la plus basse contre
+    PMR la plus haute », which reads as if both groups took their weakest member, while
+    the defenders test their most attentive one. The label names whom it disfavours, and
+    says which group tests which value."""
+    label = systems.get("rulebook").option("surprise_aggregate").value_label("weakest")
+    assert "plus faible" not in label
+    assert "attaquants" in label and "défenseurs" in label
+
+
+def test_no_option_value_label_holds_a_colon_rb_surprise_2() -> None:
+    """RB-SURPRISE-2 (seventh pass): the label « défavorable aux attaquants : leur DIS la
+    plus basse … » sat after its option's label, « valeur de groupe du test d’attaque
+    surprise : défavorable aux attaquants : leur DIS … », two colons in one clause (the
+    surprise demo's summary, the Atelier's menu). No value label of any option holds a
+    colon."""
+    bad = [f"{name}.{option.key}: {text}" for name in systems.available()
+           for option in systems.get(name).options()
+           for text in {**option.labels, **(option.choices or {})}.values()
+           if ":" in str(text)]
+    assert bad == []
