@@ -6,6 +6,7 @@ A plain module imported by ``tests/rules/rulebook/`` (not a conftest).
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -58,3 +59,18 @@ def begin(roster: list[Combatant] | None = None, rolls: Sequence[int] = (30, 30,
     enc = Encounter("rulebook", roster or party(), **kwargs)
     enc.start(ScriptedRolls(rolls))
     return enc
+
+
+def end(enc: Encounter, n: int = 1, rng: ScriptedRolls | None = None) -> None:
+    """End ``n`` activations (with ``rng`` for the rolls they need)."""
+    for _ in range(n):
+        enc.end_activation(rng)
+
+
+def activations(enc: Encounter) -> dict[int, list[str]]:
+    """Who was activated in each turn, in order, read from the log."""
+    out: dict[int, list[str]] = collections.defaultdict(list)
+    for e in enc.log:
+        if e.kind == "activation":
+            out[e.turn].append(e.actor or "")
+    return dict(out)

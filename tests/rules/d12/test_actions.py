@@ -1,7 +1,8 @@
 """System d12 (seed 002), the turn and the action list: D12-TIME-1, D12-ACT-1.
 
 The turn's duration (D12-TIME-1), the action list as data with its catalogue and
-resolvers (D12-ACT-1), the French labels of the options and the kinds of error.
+resolvers (D12-ACT-1), the French labels of the options and the kinds of error; in the
+encounter, no invented action economy and the fight's duration.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pytest
 
 from escarmouche import EscarmoucheError
 from escarmouche.dice import ScriptedRolls
+from escarmouche.encounter import Encounter
 from escarmouche.errors import IllegalActionError, ParameterError
 from escarmouche.systems import d12
 from escarmouche.systems.base import ActionSpec
@@ -105,3 +107,41 @@ def test_error_kinds_d12() -> None:
         enc.act("Brune", "attaquer", ScriptedRolls([5]), cible="Grolk")
     with pytest.raises(IllegalActionError, match="action libre"):
         enc.act("Brune", "communiquer")
+
+
+def test_encounter_no_invented_economy_d12_act_1() -> None:
+    """D12-ACT-1: no action economy: Grolk attacks, moves and attacks again in the
+    same activation; a designer's action is logged as declared."""
+    rules = d12.Rules(actions=(*d12.DEFAULT_ACTIONS,
+                               ActionSpec("se_cacher", "Se cacher", "action",
+                                          params=("ou",))))
+    enc = Encounter("d12", party(), rules=rules)
+    enc.start(ScriptedRolls([5, 8, 4, 10, 11]), embuscade_par="monstres")
+    enc.act("Grolk", "attaquer", ScriptedRolls([1]), cible="Aldric")
+    enc.act("Grolk", "se_deplacer", description="vers la porte")
+    enc.act("Grolk", "attaquer", ScriptedRolls([2]), cible="Aldric")
+    enc.act("Grolk", "se_cacher", ou="derrière le tonneau")
+    assert [e.kind for e in enc.log[-4:]] == ["attaque", "deplacement", "attaque", "action"]
+    assert "Se cacher" in enc.log[-1].text
+    again = Encounter.from_json(enc.to_json())
+    assert again.rules == rules and again.to_json() == enc.to_json()
+
+
+def test_encounter_duration_d12_time_1() -> None:
+    """D12-TIME-1 at the end of a fight: turns 0 and 1 begun = 2 turns, 10 to 20 s.
+    Grolk's 12 with « maximum » on Brune: 10 ≥ 9 PV; Brune, out, rolls no group
+    initiative (Aldric 4, Grolk 11); in turn 1, Grolk's 12 with « explosif » on
+    Aldric: 2d8!+2 with 8, 8, 1 then 1: 17 + 1 + 2 = 20 ≥ 12 PV."""
+    enc = ambushed()
+    enc.act("Grolk", "attaquer", ScriptedRolls([12]), cible="Brune", option="maximum")
+    assert enc.fighter("Brune").out
+    enc.end_activation()  # Aldric (bonus turn)
+    rng = ScriptedRolls([4, 11])
+    enc.end_activation(rng)  # group initiative without Brune; turn 1: Grolk
+    assert rng.remaining == 0
+    enc.act("Grolk", "attaquer", ScriptedRolls([12, 8, 8, 1, 1]), cible="Aldric",
+            option="explosif")
+    assert enc.finished
+    last = enc.log[-1]
+    assert last.kind == "duree" and last.data["turns"] == 2
+    assert last.data["seconds"] == [10, 20]

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import EscarmoucheError
+from escarmouche import EscarmoucheError, Timing
 from escarmouche.dice import MAX_EXPLODE_DEPTH, ScriptedRolls
 from escarmouche.errors import DiceError
 from escarmouche.systems import d12
-from tests.helpers.d12 import enumerate_outcomes
+from tests.helpers.d12 import AFTER_BONUS, ambushed, enumerate_outcomes
 
 # =====================================================================================
 # The attack: D12-CRIT-1, D12-ADV-1, D12-CRIT-2, D12-EXPLODE-1
@@ -251,3 +251,62 @@ def test_bad_weapon_option_defence_core_err() -> None:
         d12.damage_roll("1d6", [7])
     with pytest.raises(EscarmoucheError, match="2 fourni"):
         d12.damage_roll("1d6", [3, 4])
+
+
+def test_encounter_critical_advantage_consumed_d12_crit_2() -> None:
+    """D12-CRIT-2 (c): Grolk rolls 12 on Brune (defence 11) and takes « avantage »:
+    1d8+2 with a 3 deals 5 (Brune 9 → 4) and marks Brune. In turn 1 Grolk attacks
+    Brune again: the mark is consumed, two d12 (2, 9) keep 9: 9 + 4 = 13 ≥ 11, hit;
+    damage 1 + 2 = 3 (Brune 4 → 1)."""
+    enc = ambushed()
+    enc.act("Grolk", "attaquer", ScriptedRolls([12, 3]), cible="Brune", option="avantage")
+    assert enc.fighter("Brune").tracks["PV"] == 4
+    marks = [e for e in enc.state.effects if e.kind == "avantage_contre"]
+    assert len(marks) == 1 and marks[0].timing is Timing.UNTIL_NEXT_TURN_OF
+    assert marks[0].until_turn_of == "Brune" and marks[0].source == "Grolk"
+    enc.end_activation()  # Aldric (bonus turn)
+    enc.end_activation(ScriptedRolls(AFTER_BONUS))  # group initiative; turn 1: Grolk
+    assert enc.current == "Grolk"
+    rng = ScriptedRolls([2, 9, 1])
+    events = enc.act("Grolk", "attaquer", rng, cible="Brune")
+    assert rng.remaining == 0
+    assert not [e for e in enc.state.effects if e.kind == "avantage_contre"]
+    attack = next(e for e in events if e.kind == "attaque")
+    assert attack.data["attack"]["mode"] == "avantage"
+    assert [d.value for d in attack.dice] == [2, 9]
+    assert any(e.kind == "effet_fin" and "consommé" in e.text for e in events)
+    assert enc.fighter("Brune").tracks["PV"] == 1
+
+
+def test_encounter_advantage_expires_at_targets_turn_d12_crit_2() -> None:
+    """D12-CRIT-2 (c): unused, the mark ends at the start of Brune's next turn."""
+    enc = ambushed()
+    enc.act("Grolk", "attaquer", ScriptedRolls([12, 3]), cible="Brune", option="avantage")
+    enc.end_activation()  # Aldric
+    enc.end_activation(ScriptedRolls(AFTER_BONUS))  # group initiative; turn 1: Grolk
+    enc.end_activation()  # the environment
+    assert [e for e in enc.state.effects if e.kind == "avantage_contre"]
+    enc.end_activation()  # Brune's activation starts
+    assert enc.current == "Brune"
+    assert not [e for e in enc.state.effects if e.kind == "avantage_contre"]
+    assert any(e.kind == "effet_fin" and "Brune" in e.text for e in enc.log)
+
+
+def test_encounter_advantage_cancels_disadvantage_d12_adv_1() -> None:
+    """D12-ADV-1 in the engine: circumstances avantage + desavantage → one d12."""
+    enc = ambushed()
+    rng = ScriptedRolls([7])
+    enc.act("Grolk", "attaquer", rng, cible="Aldric", avantage=True, desavantage=True)
+    assert rng.used == 1  # 7 + 4 = 11 < 13: miss, no damage die
+    assert enc.log[-1].data["attack"]["mode"] == "normal"
+
+
+def test_encounter_explosive_critical_d12_explode_1() -> None:
+    """D12-CRIT-2 (b): Grolk's 12, then 2d8!+2 with 8, 2, 4: 10 + 4 + 2 = 16 ≥ 12 PV."""
+    enc = ambushed()
+    enc.act("Grolk", "attaquer", ScriptedRolls([12, 8, 2, 4]), cible="Aldric",
+            option="explosif")
+    assert enc.fighter("Aldric").out
+    dmg = next(e for e in enc.log if e.kind == "degats")
+    assert dmg.data["damage"]["expression"] == "2d8!+2"
+    assert [d.value for d in dmg.dice] == [8, 2, 4]

@@ -19,12 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import Combatant, EscarmoucheError
+from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
-from escarmouche.errors import ParameterError, RuleBoundError
+from escarmouche.encounter import Encounter
+from escarmouche.errors import IllegalActionError, ParameterError, RuleBoundError
 from escarmouche.systems import d12
 from escarmouche.systems.base import ENVIRONMENT
-from tests.helpers.d12 import fighter, party
+from tests.helpers.d12 import AFTER_BONUS, ambushed, fighter, party
 
 # =====================================================================================
 # Initiative: D12-INIT-1..5
@@ -457,3 +458,46 @@ def test_a_tie_settled_by_bonus_reads_like_a_roll_off_d12_init_4() -> None:
     ties = [line for line in lines if "égalité à" in line]
     assert len(ties) == 2 and all(line.endswith("(D12-INIT-4).") for line in ties)
     assert all("(D12-INIT-4) :" not in line for line in lines)
+
+
+def test_encounter_environment_slot_d12_init_5() -> None:
+    """D12-INIT-5: the environment activates like a fighter; effects borne by it tick."""
+    enc = ambushed()
+    enc.add_effect(Effect("", "Éboulement", Timing.ACTIVATION_START, bearer=ENVIRONMENT,
+                          remaining=2))
+    enc.end_activation()
+    enc.end_activation(ScriptedRolls(AFTER_BONUS))
+    enc.end_activation()
+    assert enc.current == ENVIRONMENT
+    assert enc.actions() == []
+    assert any(e.kind == "effet_decompte" and "encore 1" in e.text for e in enc.log)
+    assert enc.log[-1].kind == "environnement" and "Éboulement" in enc.log[-1].text
+
+
+def test_encounter_group_acts_and_communicates_d12_init_4() -> None:
+    """D12-INIT-4: at Brune's activation, Aldric (same group) may « Communiquer » (free);
+    Grolk may not; Aldric may not attack out of his turn."""
+    enc = ambushed()
+    for dice in ((), AFTER_BONUS, (), ()):
+        enc.end_activation(ScriptedRolls(dice))
+    assert enc.current == "Brune"
+    assert [e for e in enc.log if e.kind == "groupe"][-1].data["order"] == ["Brune", "Aldric"]
+    assert [a.id for a in enc.actions("Aldric")] == ["communiquer"]
+    enc.act("Aldric", "communiquer", message="Je prends le gobelin.")
+    assert enc.log[-1].kind == "communication"
+    before = enc.to_json()
+    with pytest.raises(IllegalActionError, match="D12-ACT-1"):
+        enc.act("Grolk", "communiquer")
+    with pytest.raises(IllegalActionError, match="pas son tour"):
+        enc.act("Aldric", "attaquer", ScriptedRolls([5]), cible="Grolk")
+    assert enc.to_json() == before
+
+
+def test_environment_speaks_of_a_tie_only_when_there_is_one_d12_init_5() -> None:
+    """D12-INIT-5: the environment's line names the group it follows only when a group
+    is at exactly 12. Aldric 5 + 2 = 7, Brune 3, Grolk 9 + 1 = 10: nobody at 12."""
+    enc = Encounter("d12", party())
+    enc.start(ScriptedRolls([5, 3, 9]), environnement=True)
+    assert enc.state.order == [ENVIRONMENT, "Grolk", "Aldric", "Brune"]
+    line = next(e for e in enc.log if e.kind == "environnement")
+    assert "égalité" not in line.text

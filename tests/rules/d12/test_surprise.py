@@ -17,7 +17,8 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.errors import ParameterError
 from escarmouche.systems import d12
-from tests.helpers.d12 import _Replay, enumerate_outcomes, fighter, party
+from escarmouche.systems.base import ENVIRONMENT
+from tests.helpers.d12 import AFTER_BONUS, _Replay, ambushed, enumerate_outcomes, fighter, party
 
 # =====================================================================================
 # Ambush: D12-SURPRISE-1/2
@@ -180,3 +181,30 @@ def test_r1_the_d12_ambush_names_the_attacking_side_b47() -> None:
     text = " ".join(initiative_lines(init)).replace("\u00a0", " ")
     assert ("Embuscade du camp « Gobelins » (D12-SURPRISE-1, D12-SURPRISE-2) : tour "
             "bonus") in text, text
+
+
+def test_encounter_ambush_and_environment_d12_surprise_1() -> None:
+    """D12-SURPRISE-1/2 and D12-INIT-5 in the engine: turn 0 = the bonus turn, then the
+    group order with the environment after the tied monstres."""
+    enc = ambushed()
+    assert enc.turn == 0 and enc.current == "Grolk"
+    assert enc.state.order == ["Grolk", "Aldric"]
+    kinds = [e.kind for e in enc.log]
+    assert kinds[:3] == ["surprise", "debut_tour", "tour_bonus"]
+    assert "initiative" not in kinds and "ordre_initiative" not in kinds
+    assert [d.value for d in enc.log[0].dice] == [5, 8]
+    enc.end_activation()
+    with pytest.raises(EscarmoucheError, match="CORE-RNG"):
+        enc.end_activation()  # ending the bonus turn rolls group initiative
+    assert enc.turn == 0 and enc.current == "Aldric"
+    enc.end_activation(ScriptedRolls(AFTER_BONUS))
+    assert enc.turn == 1
+    assert enc.state.order == ["Grolk", ENVIRONMENT, "Brune", "Aldric"]
+    kinds = [e.kind for e in enc.log]
+    after = kinds[kinds.index("fin_tour"):]
+    assert after[:5] == ["fin_tour", "fin_surprise", "initiative", "ordre_initiative",
+                         "debut_tour"]
+    rolled = next(e for e in enc.log if e.kind == "initiative")
+    assert [d.value for d in rolled.dice] == [4, 10, 11]
+    assert "l’environnement passe en dernier" in next(
+        e for e in enc.log if e.kind == "ordre_initiative").text

@@ -3,8 +3,8 @@
 The base budget of one standard, one move and one minor action (D20-ACT-1), the
 substitutions (D20-ACT-2) and the action point (D20-ACT-3): in check_turn and plan_turn,
 checked against a brute-force search of every way of putting the actions into the slots
-the seed text describes, then action by action in the encounter (with the adjacency a
-melee attack needs, D20-OPP-2).
+the seed text describes, then action by action in the encounter (the adjacency a
+melee attack needs, D20-OPP-2, is in ``test_reactions.py``).
 """
 
 from __future__ import annotations
@@ -90,7 +90,6 @@ def test_substitutions_d20_act_2() -> None:
     plan = d20.plan_turn(["mineure", "mineure", "mouvement"])
     assert [plan.slot_of(i) for i in range(3)] == ["mineure", "mouvement", "simple"]
     assert plan.substitutions == (1, 2)
-
 
 
 def test_substitution_table_is_data_d20_act_2(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -223,15 +222,6 @@ def test_out_of_turn_and_unknown_actions_d20_act_1() -> None:
     assert_rejected(enc, "D20-ACT-1", "Thorin", "deplacement", chemin=[[1, 1]])  # enemy
     enc.act("Gob", "parler", description="« Grrr ! »")
     assert "pendant le tour d’un autre combattant" in last(enc, "action").text
-
-
-def test_melee_needs_adjacency_d20_opp_2() -> None:
-    """D20-OPP-2 (adjacency): a melee attack needs a target on one of the 8 neighbouring
-    squares; a ranged attack does not."""
-    enc = started()
-    assert_rejected(enc, "D20-OPP-2", "Thorin", "attaquer", cible="Pip")
-    enc2 = started()
-    assert_rejected(enc2, "CORE-ERR", "Thorin", "attaquer", cible="Thorin")
 
 
 # -- the simulation pages (`d100/simulation`, `d12/simulation`, `d20/simulation`) ---------

@@ -402,3 +402,15 @@ def test_b129_an_opportunity_attack_refusal_speaks_of_the_reactor_d20_opp_2() ->
     far = refused(enc, str(enc.current), "attaquer", cible="Orque", portee="distance",
                    reactions=[{"par": "Orque", "type": "attaque_opportunite"}])
     assert "ne sont pas sur des cases adjacentes" in far and "adjacent à" not in far, far
+
+
+# -- D20-ACT-*: the budget in the encounter ------------------------------------------------
+
+
+def test_melee_needs_adjacency_d20_opp_2() -> None:
+    """D20-OPP-2 (adjacency): a melee attack needs a target on one of the 8 neighbouring
+    squares; a ranged attack does not."""
+    enc = started()
+    assert_rejected(enc, "D20-OPP-2", "Thorin", "attaquer", cible="Pip")
+    enc2 = started()
+    assert_rejected(enc2, "CORE-ERR", "Thorin", "attaquer", cible="Thorin")

@@ -1,6 +1,7 @@
-"""System « Rulebook » (RULES.md): the encounter, start, surprise, turn 0 and
-turns (RB-INIT-1/3/4, RB-SURPRISE-1/3, RB-TURN-1, RB-TIME-1..3, RB-ACT-1/2,
-RB-MOVE-1, RB-SPEED-1..3, RB-END-1..3).
+"""System « Rulebook » (RULES.md): the encounter and its turns (RB-TURN-1, RB-TIME-1..3,
+RB-ACT-1/2, RB-MOVE-1, RB-END-1..3). The encounter's start, surprise and speed effects are
+filed with their rules: ``test_initiative.py`` (RB-INIT-*), ``test_surprise.py``
+(RB-SURPRISE-*), ``test_speed.py`` (RB-SPEED-*).
 
 Every expected value is derived by hand from the rules (the comments show how);
 the dice are fixed with ``ScriptedRolls``. The golden fights are in
@@ -10,14 +11,10 @@ the dice are fixed with ``ScriptedRolls``. The golden fights are in
 
 from __future__ import annotations
 
-import collections
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from escarmouche import Combatant, Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
@@ -28,36 +25,11 @@ from escarmouche.errors import (
 )
 from escarmouche.systems import rulebook as rb
 from tests.helpers.proofreading import top_level_colons
-from tests.helpers.rulebook import begin, events, fighter, party
+from tests.helpers.rulebook import begin, end, events, fighter, party
 
 # =======================================================================================
 # The encounter: start, surprise, turn 0, turns (RB-TURN-1, RB-TIME-*, RB-ACT-*, ...)
 # =======================================================================================
-
-
-def end(enc: Encounter, n: int = 1, rng: ScriptedRolls | None = None) -> None:
-    for _ in range(n):
-        enc.end_activation(rng)
-
-
-def activations(enc: Encounter) -> dict[int, list[str]]:
-    out: dict[int, list[str]] = collections.defaultdict(list)
-    for e in enc.log:
-        if e.kind == "activation":
-            out[e.turn].append(e.actor or "")
-    return dict(out)
-
-
-def test_encounter_start_order_rb_init_1() -> None:
-    """RB-INIT-1: at the start every character rolls; the log shows each roll."""
-    enc = begin()
-    assert enc.turn == 1 and enc.current == "Aldric"
-    assert enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
-    inits = events(enc, "initiative")
-    assert [(e.actor, [d.value for d in e.dice]) for e in inits] == [
-        ("Aldric", [30]), ("Brune", [30]), ("Grolk", [30]), ("Vif", [30])]
-    assert all("RB-INIT-1" in e.rules for e in inits)
-    assert rb.encounter_initiative(enc).order == ("Aldric", "Vif", "Brune", "Grolk")
 
 
 def test_encounter_roster_errors() -> None:
@@ -83,80 +55,6 @@ def test_encounter_roster_errors() -> None:
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "eclat": 2, "eclat_max": 1})])
     with pytest.raises(EscarmoucheError, match="sans son éclat actuel"):
         Encounter("rulebook", [Combatant("Zed", "x", {**base, "eclat_max": 1})])
-
-
-def test_encounter_start_options_checked_rb_surprise_1() -> None:
-    enc = Encounter("rulebook", party())
-    before = enc.to_json()
-    rng = ScriptedRolls([10, 60, 30, 30, 30, 30])
-    with pytest.raises(EscarmoucheError, match="précisez si les défenseurs ignorent"):
-        enc.start(rng, surprise_par="monstres")
-    with pytest.raises(EscarmoucheError, match="«\u00a0dragons\u00a0» refusée pour"
-                                               " «\u00a0surprise par\u00a0»"):
-        enc.start(rng, surprise_par="dragons", non_avertis=True)
-    with pytest.raises(EscarmoucheError, match="Option «\u00a0embuscade\u00a0» refusée"):
-        enc.start(rng, embuscade=True)
-    with pytest.raises(EscarmoucheError, match="non_avertis est donné sans surprise_par"):
-        enc.start(rng, non_avertis=True)
-    assert enc.to_json() == before and rng.used == 0
-
-
-def test_encounter_surprise_then_turn_0_rb_surprise_3() -> None:
-    """RB-SURPRISE-1..3 in an encounter: the surprise dice first (attackers', then
-    defenders'), then the initiative; turn 0 holds the attackers only."""
-    enc = Encounter("rulebook", party(), rules=rb.Rules(surprise_aggregate="weakest"))
-    # weakest: Grolk's DIS 40 rolls 10 (margin 30) vs Aldric's PMR 70 rolls 60 (10)
-    enc.start(ScriptedRolls([10, 60, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
-    (s,) = events(enc, "surprise")
-    assert [d.value for d in s.dice] == [10, 60]
-    assert s.data["success"] is True and s.data["attack_from"] == ["Grolk"]
-    assert enc.turn == 0 and enc.state.order == ["Vif", "Grolk"]
-    assert enc.current == "Vif"
-    # a defender has no slot in turn 0: not even an out-of-turn movement
-    before = enc.to_json()
-    with pytest.raises(IllegalActionError, match="RB-SURPRISE-3"):
-        enc.act("Aldric", "deplacement")
-    assert enc.to_json() == before
-    end(enc, 2)
-    assert enc.turn == 1 and enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
-    assert activations(enc)[0] == ["Vif", "Grolk"]
-
-
-def test_encounter_failed_surprise_no_turn_0_rb_surprise_1() -> None:
-    enc = Encounter("rulebook", party())
-    enc.start(ScriptedRolls([60, 10, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
-    assert events(enc, "surprise")[0].data["success"] is False
-    assert enc.turn == 1
-    aware = Encounter("rulebook", party())
-    aware.start(ScriptedRolls([30, 30, 30, 30]), surprise_par="monstres", non_avertis=False)
-    assert aware.turn == 1
-    assert events(aware, "surprise")[0].dice == ()
-
-
-def test_encounter_critical_success_turn_0_rb_init_3() -> None:
-    """RB-INIT-3: turn 0 with the critical success only, then turn 1 for all."""
-    enc = begin(rolls=(30, 4, 30, 30))  # Brune critical
-    assert enc.turn == 0 and enc.state.order == ["Brune"]
-    assert [e.actor for e in events(enc, "tour_0")] == ["Brune"]
-    end(enc)
-    assert enc.turn == 1 and enc.state.order == ["Brune", "Aldric", "Vif", "Grolk"]
-
-
-def test_encounter_critical_failure_waits_turn_2_rb_init_4() -> None:
-    """RB-INIT-4: no activation in turns 0 and 1, none out of turn either."""
-    enc = begin(rolls=(3, 30, 99, 30))  # Aldric critical, Grolk critical failure
-    assert enc.state.order == ["Aldric"]
-    with pytest.raises(IllegalActionError, match="RB-INIT-4"):
-        enc.act("Grolk", "deplacement")
-    end(enc)
-    assert enc.turn == 1 and "Grolk" not in enc.state.order
-    with pytest.raises(IllegalActionError, match="RB-INIT-4"):
-        enc.act("Grolk", "deplacement")
-    end(enc, 3)
-    assert enc.turn == 2 and enc.state.order[-1] == "Grolk"
-    enc.act("Grolk", "deplacement")  # from turn 2 on, an out-of-turn move is fine
-    assert activations(enc) == {0: ["Aldric"], 1: ["Aldric", "Vif", "Brune"],
-                                2: ["Aldric"]}
 
 
 def test_turn_begins_and_ends_with_activations_rb_turn_1() -> None:
@@ -213,18 +111,6 @@ def test_environment_at_turn_end_rb_time_3() -> None:
     fin = events(enc, "fin_tour")[0]
     assert hit.seq < fin.seq and hit.turn == 1 and "RB-TIME-3" in hit.rules
     assert enc.fighter("Grolk").tracks["PV"] == 7
-
-
-def test_hyperactive_effects_tick_once_per_turn_rb_speed_3() -> None:
-    """RB-SPEED-3: per-character effects tick only at the first activation of a turn."""
-    enc = begin(party(Brune={"hyperactivite"}),
-                rules=rb.Rules(hyperactive_slot="consecutive"))
-    assert enc.state.order == ["Aldric", "Vif", "Brune", "Brune", "Grolk"]
-    enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Brune",
-                          remaining=5, per_tick={"PV": -1}))
-    end(enc, 5)
-    assert enc.turn == 2
-    assert enc.fighter("Brune").tracks["PV"] == 9  # two activations, one tick
 
 
 def test_one_action_one_posture_free_actions_rb_act_1() -> None:
@@ -316,90 +202,6 @@ def test_movement_regenerates_at_global_turn_rb_move_1() -> None:
     assert enc.turn == 2
     enc.act("Grolk", "deplacement")  # a new global turn: a new movement
     assert len(events(enc, "deplacements")) == 2
-
-
-def test_hypoactivity_roll_each_activation_rb_speed_1() -> None:
-    """RB-SPEED-1: Hypoactivité rolls 1d4 at each activation (logged); a 4: no action."""
-    enc = begin(party(Vif={"hypoactivite"}))
-    end(enc, 1, ScriptedRolls([4]))  # Vif's d4: 4, skipped
-    assert enc.current == "Brune"
-    (hypo,) = events(enc, "hypoactivite")
-    assert [(d.faces, d.value) for d in hypo.dice] == [(4, 4)]
-    assert hypo.data["can_act"] is False and "ne peut pas agir" in hypo.text
-    with pytest.raises(IllegalActionError):
-        enc.act("Vif", "attaquer", cible="Aldric", degats=1)
-    rng = ScriptedRolls([2])
-    end(enc, 3, rng)  # Brune → Grolk → (turn 2) Aldric → Vif rolls its d4: 2
-    assert rng.used == 1
-    assert enc.current == "Vif" and enc.turn == 2
-    assert [e.data["roll"] for e in events(enc, "hypoactivite")] == [4, 2]
-    # the d4 of a first activation comes from the start's rng, after the initiative
-    first = begin(party(Aldric={"hypoactivite"}), rolls=(30, 30, 30, 30, 3))
-    assert first.current == "Aldric" and events(first, "hypoactivite")[0].data["roll"] == 3
-    end(first, 3)
-    before = first.to_json()
-    with pytest.raises(EscarmoucheError, match="Aucune valeur pour «\u00a0rng\u00a0»"):
-        end(first)  # turn 2: Aldric's d4 needs dice
-    assert first.to_json() == before
-
-
-def test_speed_effect_gained_in_fight_rb_speed_1() -> None:
-    """RB-SPEED-1: an attack can change the turn order, from the next global turn."""
-    enc = begin()
-    enc.act("Aldric", "attaquer", cible="Vif", degats=1, vitesse="toujours_dernier",
-            duree=1)
-    (v,) = events(enc, "vitesse")
-    assert v.data == {"vitesse": "toujours_dernier", "debut": 2, "fin": 2,
-                      "source": "Aldric"}
-    assert enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]  # this turn: unchanged
-    end(enc, 4)
-    assert enc.turn == 2 and enc.state.order == ["Aldric", "Brune", "Grolk", "Vif"]
-    (note,) = [e for e in events(enc, "ordre_tour") if e.turn == 2]
-    assert "Vif agit en dernier" in note.text and "RB-SPEED-3" in note.rules
-    end(enc, 4)
-    assert enc.turn == 3 and enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
-    assert any(e.kind == "effet_fin" and e.turn == 2 for e in enc.log)
-    assert not [e for e in enc.state.effects if e.kind == "vitesse"]
-
-
-def test_speed_effect_cancels_a_trait_rb_speed_2() -> None:
-    """RB-SPEED-2: a Hypoactivité inflicted on a Hyperactivité bearer cancels both."""
-    enc = begin(party(Brune={"hyperactivite"}))
-    enc.act("Aldric", "sort", nom="Lenteur", cible="Brune", vitesse="hypoactivite",
-            duree=2)
-    end(enc, 5)
-    assert enc.turn == 2 and enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
-    (note,) = [e for e in events(enc, "ordre_tour") if e.turn == 2]
-    assert "s’annulent pour Brune" in note.text and "RB-SPEED-2" in note.rules
-    end(enc, 2)  # no d4 for Brune: nothing remains of either effect
-    assert enc.current == "Brune" and not events(enc, "hypoactivite")
-
-
-def test_speed_effect_added_by_the_gm_rb_speed_3() -> None:
-    """A GM-made speed effect (``speed_effect``) counts from the next order it meets."""
-    enc = begin()
-    enc.add_effect(rb.speed_effect("Grolk", "depassement", last_turn=2))
-    end(enc, 4)
-    # Grolk (last) overtakes Brune
-    assert enc.state.order == ["Aldric", "Vif", "Grolk", "Brune"]
-    end(enc, 4)
-    assert enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
-    with pytest.raises(EscarmoucheError, match="RB-SPEED-1"):
-        rb.speed_effect("Grolk", "rapide")
-    with pytest.raises(EscarmoucheError, match="last_turn"):
-        rb.speed_effect("Grolk", "depasse", first_turn=3, last_turn=2)
-
-
-def test_bad_speed_effect_keyword_is_refused_rb_speed_1() -> None:
-    """RB-SPEED-1: a speed effect with an unknown keyword is refused when it is added."""
-    enc = begin()
-    before = enc.to_json()
-    with pytest.raises(EscarmoucheError, match=r"«\u00a0rapide\u00a0».*RB-SPEED-1"):
-        enc.add_effect(Effect("", "Étrange", Timing.TURN_START, bearer="Vif",
-                              kind="vitesse", keywords=frozenset({"rapide"})))
-    assert enc.to_json() == before
-    enc.add_effect(Effect("", "Vif-argent", Timing.TURN_START, bearer="Vif",
-                          kind="vitesse", keywords=frozenset({"toujours_premier"})))
 
 
 def test_attack_on_pv_or_esprit_rb_end_2() -> None:
@@ -555,40 +357,6 @@ def test_rules_round_trip_through_a_save() -> None:
 def test_encounter_initiative_needs_a_rulebook_fight() -> None:
     with pytest.raises(EscarmoucheError, match="RB-INIT-1"):
         rb.encounter_initiative(Encounter("rulebook", party()))
-
-
-def is_subsequence(sub: Sequence[str], seq: Sequence[str]) -> bool:
-    it = iter(seq)
-    return all(x in it for x in sub)
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(["consecutive", "end_of_turn"]))
-def test_encounter_turn_orders_rb_speed_3(seed: int, slot: str) -> None:
-    """Each turn's slots: RB-SPEED-3 applied to the initiative order of the fighters
-    still standing, then the turn's participants (RB-INIT-3/4); the activations of a
-    turn follow its slots."""
-    roster = party(Brune={"hyperactivite"}, Grolk={"depassement"},
-                   Aldric={"toujours_dernier"})
-    rules = rb.Rules(hyperactive_slot=slot)
-    enc = Encounter("rulebook", roster, rules=rules)
-    enc.run(random.Random(seed), max_turns=15)
-    init = rb.encounter_initiative(enc)
-    outs = {e.actor: e.seq for e in events(enc, "hors_combat")}
-    for e in events(enc, "debut_tour"):
-        standing = [n for n in init.order if outs.get(n, e.seq + 1) > e.seq]
-        speed = rb.apply_speed(standing, rb.speed_profiles(roster), rules)
-        if e.turn == 0:
-            expected = speed.slots(set(init.turn_zero), twice=False)
-        elif e.turn == 1:
-            expected = speed.slots(exclude=set(init.late))
-        else:
-            expected = speed.slots()
-        assert e.data["order"] == expected
-        if not outs:
-            assert expected == init.turn(e.turn)
-        acts = activations(enc).get(e.turn, [])
-        assert is_subsequence(acts, expected)
 
 
 def test_a_fighter_cannot_attack_himself_rb_act_1() -> None:

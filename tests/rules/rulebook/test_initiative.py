@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 
 from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
-from escarmouche.errors import RuleBoundError
+from escarmouche.errors import IllegalActionError, RuleBoundError
 from escarmouche.systems import rulebook as rb
 from tests.helpers.proofreading import (
     clauses,
     top_level_colons,
 )
-from tests.helpers.rulebook import fighter, names
+from tests.helpers.rulebook import activations, begin, end, events, fighter, names
 
 # =======================================================================================
 # RB-INIT-1, RB-INIT-2: the initiative order and its ties
@@ -73,16 +73,6 @@ def test_initiative_bad_hab_rb_init_1(stats: dict[str, int], field: str, pattern
         rb.initiative([Combatant("Aldric", "x", stats)], rng)
     assert err.value.field == field
     assert rng.used == 0  # nothing drawn before the check
-
-
-def test_initiative_unknown_trait_rb_speed_1() -> None:
-    """An unknown trait is refused (naming the combatant); ``extra_traits`` admits it."""
-    c = fighter("Aldric", "x", 50, traits={"nain"})
-    with pytest.raises(EscarmoucheError, match=(r"Trait «\u00a0nain\u00a0» refusé\u00a0: "
-                                                r"trait inconnu .* pour Aldric")):
-        rb.initiative([c], ScriptedRolls([50]))
-    init = rb.initiative([c], ScriptedRolls([50]), rules=rb.Rules(extra_traits=frozenset({"nain"})))
-    assert init.order == ("Aldric",)
 
 
 def test_initiative_bad_roster() -> None:
@@ -315,3 +305,41 @@ def test_the_rulebook_roll_off_says_who_rolled_what_rb_init_2() -> None:
     for line in lines:
         assert not re.search(r"\b(?!HAB\b|RB\b)[A-Z]\w* \d", line), line
         assert all(top_level_colons(c) <= 1 for c in clauses(line)), line
+
+
+def test_encounter_start_order_rb_init_1() -> None:
+    """RB-INIT-1: at the start every character rolls; the log shows each roll."""
+    enc = begin()
+    assert enc.turn == 1 and enc.current == "Aldric"
+    assert enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
+    inits = events(enc, "initiative")
+    assert [(e.actor, [d.value for d in e.dice]) for e in inits] == [
+        ("Aldric", [30]), ("Brune", [30]), ("Grolk", [30]), ("Vif", [30])]
+    assert all("RB-INIT-1" in e.rules for e in inits)
+    assert rb.encounter_initiative(enc).order == ("Aldric", "Vif", "Brune", "Grolk")
+
+
+def test_encounter_critical_success_turn_0_rb_init_3() -> None:
+    """RB-INIT-3: turn 0 with the critical success only, then turn 1 for all."""
+    enc = begin(rolls=(30, 4, 30, 30))  # Brune critical
+    assert enc.turn == 0 and enc.state.order == ["Brune"]
+    assert [e.actor for e in events(enc, "tour_0")] == ["Brune"]
+    end(enc)
+    assert enc.turn == 1 and enc.state.order == ["Brune", "Aldric", "Vif", "Grolk"]
+
+
+def test_encounter_critical_failure_waits_turn_2_rb_init_4() -> None:
+    """RB-INIT-4: no activation in turns 0 and 1, none out of turn either."""
+    enc = begin(rolls=(3, 30, 99, 30))  # Aldric critical, Grolk critical failure
+    assert enc.state.order == ["Aldric"]
+    with pytest.raises(IllegalActionError, match="RB-INIT-4"):
+        enc.act("Grolk", "deplacement")
+    end(enc)
+    assert enc.turn == 1 and "Grolk" not in enc.state.order
+    with pytest.raises(IllegalActionError, match="RB-INIT-4"):
+        enc.act("Grolk", "deplacement")
+    end(enc, 3)
+    assert enc.turn == 2 and enc.state.order[-1] == "Grolk"
+    enc.act("Grolk", "deplacement")  # from turn 2 on, an out-of-turn move is fine
+    assert activations(enc) == {0: ["Aldric"], 1: ["Aldric", "Vif", "Brune"],
+                                2: ["Aldric"]}

@@ -8,18 +8,21 @@ the dice are fixed with ``ScriptedRolls``.
 from __future__ import annotations
 
 import collections
+import random
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from escarmouche import EscarmoucheError
+from escarmouche import Effect, EscarmoucheError, Timing
 from escarmouche.dice import ScriptedRolls
+from escarmouche.encounter import Encounter
+from escarmouche.errors import IllegalActionError
 from escarmouche.systems import rulebook as rb
-from tests.helpers.rulebook import fighter
+from tests.helpers.rulebook import activations, begin, end, events, fighter, party
 
 # =======================================================================================
 # RB-SPEED-1..3: speed effects
@@ -219,3 +222,143 @@ def test_r1_speed_steps_at_the_ends_need_no_gender_b50() -> None:
     texts = [s.text for s in res.steps if not s.applied]
     assert texts and not [t for t in texts if re.search(r"\best l[ea] (premier|dernier)", t)]
     assert any(t.startswith("Personne ne précède Aube") for t in texts), texts
+
+
+def is_subsequence(sub: Sequence[str], seq: Sequence[str]) -> bool:
+    it = iter(seq)
+    return all(x in it for x in sub)
+
+
+def test_hyperactive_effects_tick_once_per_turn_rb_speed_3() -> None:
+    """RB-SPEED-3: per-character effects tick only at the first activation of a turn."""
+    enc = begin(party(Brune={"hyperactivite"}),
+                rules=rb.Rules(hyperactive_slot="consecutive"))
+    assert enc.state.order == ["Aldric", "Vif", "Brune", "Brune", "Grolk"]
+    enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Brune",
+                          remaining=5, per_tick={"PV": -1}))
+    end(enc, 5)
+    assert enc.turn == 2
+    assert enc.fighter("Brune").tracks["PV"] == 9  # two activations, one tick
+
+
+def test_hypoactivity_roll_each_activation_rb_speed_1() -> None:
+    """RB-SPEED-1: Hypoactivité rolls 1d4 at each activation (logged); a 4: no action."""
+    enc = begin(party(Vif={"hypoactivite"}))
+    end(enc, 1, ScriptedRolls([4]))  # Vif's d4: 4, skipped
+    assert enc.current == "Brune"
+    (hypo,) = events(enc, "hypoactivite")
+    assert [(d.faces, d.value) for d in hypo.dice] == [(4, 4)]
+    assert hypo.data["can_act"] is False and "ne peut pas agir" in hypo.text
+    with pytest.raises(IllegalActionError):
+        enc.act("Vif", "attaquer", cible="Aldric", degats=1)
+    rng = ScriptedRolls([2])
+    end(enc, 3, rng)  # Brune → Grolk → (turn 2) Aldric → Vif rolls its d4: 2
+    assert rng.used == 1
+    assert enc.current == "Vif" and enc.turn == 2
+    assert [e.data["roll"] for e in events(enc, "hypoactivite")] == [4, 2]
+    # the d4 of a first activation comes from the start's rng, after the initiative
+    first = begin(party(Aldric={"hypoactivite"}), rolls=(30, 30, 30, 30, 3))
+    assert first.current == "Aldric" and events(first, "hypoactivite")[0].data["roll"] == 3
+    end(first, 3)
+    before = first.to_json()
+    with pytest.raises(EscarmoucheError, match="Aucune valeur pour «\u00a0rng\u00a0»"):
+        end(first)  # turn 2: Aldric's d4 needs dice
+    assert first.to_json() == before
+
+
+def test_speed_effect_gained_in_fight_rb_speed_1() -> None:
+    """RB-SPEED-1: an attack can change the turn order, from the next global turn."""
+    enc = begin()
+    enc.act("Aldric", "attaquer", cible="Vif", degats=1, vitesse="toujours_dernier",
+            duree=1)
+    (v,) = events(enc, "vitesse")
+    assert v.data == {"vitesse": "toujours_dernier", "debut": 2, "fin": 2,
+                      "source": "Aldric"}
+    assert enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]  # this turn: unchanged
+    end(enc, 4)
+    assert enc.turn == 2 and enc.state.order == ["Aldric", "Brune", "Grolk", "Vif"]
+    (note,) = [e for e in events(enc, "ordre_tour") if e.turn == 2]
+    assert "Vif agit en dernier" in note.text and "RB-SPEED-3" in note.rules
+    end(enc, 4)
+    assert enc.turn == 3 and enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
+    assert any(e.kind == "effet_fin" and e.turn == 2 for e in enc.log)
+    assert not [e for e in enc.state.effects if e.kind == "vitesse"]
+
+
+def test_speed_effect_cancels_a_trait_rb_speed_2() -> None:
+    """RB-SPEED-2: a Hypoactivité inflicted on a Hyperactivité bearer cancels both."""
+    enc = begin(party(Brune={"hyperactivite"}))
+    enc.act("Aldric", "sort", nom="Lenteur", cible="Brune", vitesse="hypoactivite",
+            duree=2)
+    end(enc, 5)
+    assert enc.turn == 2 and enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
+    (note,) = [e for e in events(enc, "ordre_tour") if e.turn == 2]
+    assert "s’annulent pour Brune" in note.text and "RB-SPEED-2" in note.rules
+    end(enc, 2)  # no d4 for Brune: nothing remains of either effect
+    assert enc.current == "Brune" and not events(enc, "hypoactivite")
+
+
+def test_speed_effect_added_by_the_gm_rb_speed_3() -> None:
+    """A GM-made speed effect (``speed_effect``) counts from the next order it meets."""
+    enc = begin()
+    enc.add_effect(rb.speed_effect("Grolk", "depassement", last_turn=2))
+    end(enc, 4)
+    # Grolk (last) overtakes Brune
+    assert enc.state.order == ["Aldric", "Vif", "Grolk", "Brune"]
+    end(enc, 4)
+    assert enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
+    with pytest.raises(EscarmoucheError, match="RB-SPEED-1"):
+        rb.speed_effect("Grolk", "rapide")
+    with pytest.raises(EscarmoucheError, match="last_turn"):
+        rb.speed_effect("Grolk", "depasse", first_turn=3, last_turn=2)
+
+
+def test_bad_speed_effect_keyword_is_refused_rb_speed_1() -> None:
+    """RB-SPEED-1: a speed effect with an unknown keyword is refused when it is added."""
+    enc = begin()
+    before = enc.to_json()
+    with pytest.raises(EscarmoucheError, match=r"«\u00a0rapide\u00a0».*RB-SPEED-1"):
+        enc.add_effect(Effect("", "Étrange", Timing.TURN_START, bearer="Vif",
+                              kind="vitesse", keywords=frozenset({"rapide"})))
+    assert enc.to_json() == before
+    enc.add_effect(Effect("", "Vif-argent", Timing.TURN_START, bearer="Vif",
+                          kind="vitesse", keywords=frozenset({"toujours_premier"})))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["consecutive", "end_of_turn"]))
+def test_encounter_turn_orders_rb_speed_3(seed: int, slot: str) -> None:
+    """Each turn's slots: RB-SPEED-3 applied to the initiative order of the fighters
+    still standing, then the turn's participants (RB-INIT-3/4); the activations of a
+    turn follow its slots."""
+    roster = party(Brune={"hyperactivite"}, Grolk={"depassement"},
+                   Aldric={"toujours_dernier"})
+    rules = rb.Rules(hyperactive_slot=slot)
+    enc = Encounter("rulebook", roster, rules=rules)
+    enc.run(random.Random(seed), max_turns=15)
+    init = rb.encounter_initiative(enc)
+    outs = {e.actor: e.seq for e in events(enc, "hors_combat")}
+    for e in events(enc, "debut_tour"):
+        standing = [n for n in init.order if outs.get(n, e.seq + 1) > e.seq]
+        speed = rb.apply_speed(standing, rb.speed_profiles(roster), rules)
+        if e.turn == 0:
+            expected = speed.slots(set(init.turn_zero), twice=False)
+        elif e.turn == 1:
+            expected = speed.slots(exclude=set(init.late))
+        else:
+            expected = speed.slots()
+        assert e.data["order"] == expected
+        if not outs:
+            assert expected == init.turn(e.turn)
+        acts = activations(enc).get(e.turn, [])
+        assert is_subsequence(acts, expected)
+
+
+def test_initiative_unknown_trait_rb_speed_1() -> None:
+    """An unknown trait is refused (naming the combatant); ``extra_traits`` admits it."""
+    c = fighter("Aldric", "x", 50, traits={"nain"})
+    with pytest.raises(EscarmoucheError, match=(r"Trait «\u00a0nain\u00a0» refusé\u00a0: "
+                                                r"trait inconnu .* pour Aldric")):
+        rb.initiative([c], ScriptedRolls([50]))
+    init = rb.initiative([c], ScriptedRolls([50]), rules=rb.Rules(extra_traits=frozenset({"nain"})))
+    assert init.order == ("Aldric",)

@@ -13,8 +13,10 @@ import pytest
 
 from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.dice import ScriptedRolls
+from escarmouche.encounter import Encounter
+from escarmouche.errors import IllegalActionError
 from escarmouche.systems import rulebook as rb
-from tests.helpers.rulebook import fighter, names
+from tests.helpers.rulebook import activations, end, events, fighter, names, party
 
 # =======================================================================================
 # RB-SURPRISE-1..3
@@ -197,3 +199,51 @@ def test_no_option_value_label_holds_a_colon_rb_surprise_2() -> None:
            for text in {**option.labels, **(option.choices or {})}.values()
            if ":" in str(text)]
     assert bad == []
+
+
+def test_encounter_start_options_checked_rb_surprise_1() -> None:
+    enc = Encounter("rulebook", party())
+    before = enc.to_json()
+    rng = ScriptedRolls([10, 60, 30, 30, 30, 30])
+    with pytest.raises(EscarmoucheError, match="précisez si les défenseurs ignorent"):
+        enc.start(rng, surprise_par="monstres")
+    with pytest.raises(EscarmoucheError, match="«\u00a0dragons\u00a0» refusée pour"
+                                               " «\u00a0surprise par\u00a0»"):
+        enc.start(rng, surprise_par="dragons", non_avertis=True)
+    with pytest.raises(EscarmoucheError, match="Option «\u00a0embuscade\u00a0» refusée"):
+        enc.start(rng, embuscade=True)
+    with pytest.raises(EscarmoucheError, match="non_avertis est donné sans surprise_par"):
+        enc.start(rng, non_avertis=True)
+    assert enc.to_json() == before and rng.used == 0
+
+
+def test_encounter_surprise_then_turn_0_rb_surprise_3() -> None:
+    """RB-SURPRISE-1..3 in an encounter: the surprise dice first (attackers', then
+    defenders'), then the initiative; turn 0 holds the attackers only."""
+    enc = Encounter("rulebook", party(), rules=rb.Rules(surprise_aggregate="weakest"))
+    # weakest: Grolk's DIS 40 rolls 10 (margin 30) vs Aldric's PMR 70 rolls 60 (10)
+    enc.start(ScriptedRolls([10, 60, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
+    (s,) = events(enc, "surprise")
+    assert [d.value for d in s.dice] == [10, 60]
+    assert s.data["success"] is True and s.data["attack_from"] == ["Grolk"]
+    assert enc.turn == 0 and enc.state.order == ["Vif", "Grolk"]
+    assert enc.current == "Vif"
+    # a defender has no slot in turn 0: not even an out-of-turn movement
+    before = enc.to_json()
+    with pytest.raises(IllegalActionError, match="RB-SURPRISE-3"):
+        enc.act("Aldric", "deplacement")
+    assert enc.to_json() == before
+    end(enc, 2)
+    assert enc.turn == 1 and enc.state.order == ["Aldric", "Vif", "Brune", "Grolk"]
+    assert activations(enc)[0] == ["Vif", "Grolk"]
+
+
+def test_encounter_failed_surprise_no_turn_0_rb_surprise_1() -> None:
+    enc = Encounter("rulebook", party())
+    enc.start(ScriptedRolls([60, 10, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
+    assert events(enc, "surprise")[0].data["success"] is False
+    assert enc.turn == 1
+    aware = Encounter("rulebook", party())
+    aware.start(ScriptedRolls([30, 30, 30, 30]), surprise_par="monstres", non_avertis=False)
+    assert aware.turn == 1
+    assert events(aware, "surprise")[0].dice == ()
