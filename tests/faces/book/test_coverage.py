@@ -1,9 +1,10 @@
 """The book covers every rule: IDs, anchors, rulings, options, pages in the table of contents.
 
 The rule IDs are those of ``spec/RULES.md``, the project's copy of the rule spec (or the
-file named by ``$ESCARMOUCHE_RULES``), so that a clone is self-contained. A snapshot of
-the IDs is kept below and must match it; where the steering copy
-(``../shared/spec/RULES.md``) is at hand, the project's copy must match it too.
+file named by ``$ESCARMOUCHE_RULES``), so that a clone is self-contained: they are read
+from it, each system's by its prefix (``System.rule_prefix``); a snapshot of the rulings is
+kept below and must match it. Where the steering copy (``../shared/spec/RULES.md``) is at
+hand, the project's copy must match it too.
 """
 
 from __future__ import annotations
