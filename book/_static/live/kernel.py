@@ -22,7 +22,7 @@ It gives the page a tiny kernel, without IPython and without ipykernel:
   which keeps it in the browser's storage; :func:`resume` imports it back with the
   tracker's own « Importer » (its JSON box and ``import_json``).
 
-Everything here is plain CPython too: ``tests/test_live_kernel.py`` drives it without
+Everything here is plain CPython too: ``tests/faces/book/test_live_kernel.py`` drives it without
 a browser.
 """
 
