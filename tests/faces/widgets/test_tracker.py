@@ -24,7 +24,7 @@ from tests.helpers.proofreading import (
     page_source,
     top_level_colons,
 )
-from tests.toy_system import TOY
+from tests.toy_system import TOY, ToySystem
 
 ROWS = [
     RosterRow("Aldric", "héros", "PV=12, init=2"),
@@ -34,7 +34,7 @@ ROWS = [
 
 
 @pytest.fixture
-def tracker(toy: None) -> CombatTracker:
+def tracker(toy: ToySystem) -> CombatTracker:
     return CombatTracker("jouet", ROWS, systems=("jouet",), seed=7)
 
 
@@ -233,7 +233,7 @@ def test_finish(tracker: CombatTracker) -> None:
     assert "plus aucune action n’est possible" in tracker.error_text
 
 
-def test_load_encounter_accepts_the_engine_save(toy: None) -> None:
+def test_load_encounter_accepts_the_engine_save(toy: ToySystem) -> None:
     enc = Encounter(TOY, [RosterRow("A", "x", "PV=3").combatant(),
                           RosterRow("B", "y", "PV=3").combatant()])
     assert load_encounter(enc.to_json()).to_json() == enc.to_json()
