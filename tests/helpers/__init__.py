@@ -7,6 +7,8 @@
 - ``tests.helpers.fuzz_targets``: every public entry point, fed mutated input;
 - ``tests.helpers.proofreading``: the readers of the proofreading tests (the clauses of a
   sentence, the boxes and stored outputs of the book).
+- ``tests.helpers.typography``: the typography checker every text is read through
+  (``problems``).
 
 This module gives the repository's root and the rule-ID patterns, built from the registry
 (:mod:`escarmouche.systems`): each system declares its rule prefix (``System.rule_prefix``),

@@ -19,8 +19,8 @@ from escarmouche import Combatant, EscarmoucheError
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.systems import NAMES, get
-from tests.faces.book.test_typography import problems
 from tests.helpers import ROOT, golden_runner
+from tests.helpers.typography import problems
 
 #: the book's sources (MyST pages) and the book (notebooks, pages)
 BOOK_SRC = ROOT / "book_src"

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 from escarmouche.errors import FIELD_LABELS, FIELD_NOUNS, field_label, invalid
 from escarmouche.systems import NAMES, get
-from tests.faces.book.test_typography import problems
+from tests.helpers.typography import problems
 from tests.helpers import RULE_PREFIX
 from tests.helpers.proofreading import clauses, engine_identifiers, engine_lines, notebooks, sentences, stored_outputs, unquoted
 

@@ -17,7 +17,7 @@ from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.encounter import Encounter
 from escarmouche.errors import FIELD_LABELS, FIELD_NOUNS, field_label, invalid
 from escarmouche.systems import NAMES, get
-from tests.faces.book.test_typography import problems
+from tests.helpers.typography import problems
 from tests.helpers import ROOT, RULE_PREFIX
 from tests.helpers.proofreading import (
     BOOK,

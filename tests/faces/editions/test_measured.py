@@ -28,8 +28,8 @@ from escarmouche.systems.d100.rules import Rules as D100Rules
 from escarmouche.systems.d100.rules import get_weapon
 from escarmouche.systems.rulebook.odds import hyperactive_slots
 from escarmouche.systems.rulebook.rules import Rules as RulebookRules
-from tests.faces.book.test_typography import problems
 from tests.helpers.editions import published_rules
+from tests.helpers.typography import problems
 
 #: options with no value to try, and why no standard situation can show them
 NOT_MEASURED = {

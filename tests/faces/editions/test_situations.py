@@ -25,9 +25,9 @@ from escarmouche.encounter import Encounter
 from escarmouche.policies import get_policy
 from escarmouche.systems.base import Move
 from escarmouche.systems.d12.rules import CRITICAL_OPTIONS
-from tests.faces.book.test_typography import problems
 from tests.faces.editions.test_measured import NOT_MEASURED, _alternatives
 from tests.helpers.editions import published_rules
+from tests.helpers.typography import problems
 
 #: options that no automated duel makes act, and why (the page says « ne joue dans aucun
 #: duel » for them; their standard odds cells still measure them): the options with no

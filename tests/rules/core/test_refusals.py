@@ -17,7 +17,6 @@ from escarmouche import Combatant, EscarmoucheError, systems
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.errors import FIELD_LABELS, FIELD_NOUNS, field_label, invalid
-from tests.faces.book.test_typography import problems
 from tests.helpers.proofreading import (
     assert_refusal_shape,
     clauses,
@@ -28,6 +27,7 @@ from tests.helpers.proofreading import (
     unbreak,
     unquoted,
 )
+from tests.helpers.typography import problems
 
 # -- the simulation pages (`d100/simulation`, `d12/simulation`, `d20/simulation`) ---------
 
