@@ -11,7 +11,7 @@ STAMP := $(VENV)/.stamp-$(shell cat requirements-dev.txt requirements-lock.txt p
 PORT ?= 8000
 
 # Every target but the venv's stamp file is a command, declared here once (`make help`
-# lists them all; tests/test_makefile.py checks both).
+# lists them all; tests/tooling/test_makefile.py checks both).
 .PHONY: all help venv lint types unit nbval unit-nbval defauts-deplaces book site serve \
 	browser browser-tests browser-complet typo-book typo-tests bench bench-browser \
 	bench-pages bench-lighthouse fuzz refresh edition revision test clean
@@ -136,8 +136,8 @@ bench: venv
 	$(PY) bench/run.py simulation
 	$(PY) bench/run.py designer
 
-# A long fuzz run of every public entry point (tests/fuzz_targets.py); the short form runs
-# in make test (tests/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).
+# A long fuzz run of every public entry point (tests/helpers/fuzz_targets.py); the short form runs
+# in make test (tests/rules/core/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).
 FUZZ_EXEMPLES ?= 2800
 # Two designers' revisions played end to end on a scratch clone (tools/revision.py): one
 # default per system, then three other options (a safety bound among them) and a
@@ -162,7 +162,7 @@ edition: venv
 fuzz: venv
 	$(PY) -m tools.fuzz --exemples $(FUZZ_EXEMPLES)
 	# the simulation mode against the full engine, 1500 seeds per golden fight and example roster
-	ESCARMOUCHE_EQUIV_SEEDS=1500 $(PY) -m pytest -q -p no:cacheprovider tests/test_simulation.py -k equals
+	ESCARMOUCHE_EQUIV_SEEDS=1500 $(PY) -m pytest -q -p no:cacheprovider tests/rules/core/test_simulation.py -k equals
 
 # Every notebook of the book comes from its MyST twin (book_src/X.md → book/X.ipynb, the
 # demo pages and essai-navigateur included), through one tool that executes it and stores
@@ -171,12 +171,12 @@ fuzz: venv
 refresh: venv
 	$(PY) -m tools.book_notebooks
 
-# French typography of the built book's pages (tests/test_typography.py, marker « book »).
+# French typography of the built book's pages (tests/faces/book/test_typography.py, marker « book »).
 typo-book: book
 	$(MAKE) --no-print-directory typo-tests
 
 typo-tests: venv
-	$(PY) -m pytest -q -m book -p no:cacheprovider tests/test_typography.py
+	$(PY) -m pytest -q -m book -p no:cacheprovider tests/faces/book/test_typography.py
 
 # unit and nbval only read the tree: one pytest spreads them over both cores (pytest-xdist;
 # --dist loadfile keeps each notebook's cells on one worker, hence one kernel).

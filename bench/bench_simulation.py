@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from bench import floor_d20, floor_d100  # noqa: E402
 from escarmouche import simulation as sim  # noqa: E402
 from escarmouche.roster import example_rosters, load_roster  # noqa: E402
-from tests._d100_helpers import readme_duel  # noqa: E402
+from tests.helpers.d100 import readme_duel  # noqa: E402
 
 #: main before the speed work (bench/README.md; the baseline: « main today » when the work started)
 BASE_COMMIT = "466d7a6e9695659bf2dd78acd3bf78328523a1da"

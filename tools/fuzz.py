@@ -1,4 +1,4 @@
-"""``make fuzz``: a long fuzz run over every public entry point (tests/fuzz_targets.py).
+"""``make fuzz``: a long fuzz run over every public entry point (tests/helpers/fuzz_targets.py).
 
 Prints a summary (inputs, refusals, crashes, hangs, state changes, per target) and exits
 non-zero when anything other than a clean French refusal was found::
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "widgets")]
 
 from escarmouche.cli.french import FrenchParser, parse_args  # noqa: E402
-from tests.fuzz_targets import HANG_SECONDS, all_targets, run_all  # noqa: E402
+from tests.helpers.fuzz_targets import HANG_SECONDS, all_targets, run_all  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

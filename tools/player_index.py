@@ -3,7 +3,7 @@
 Built from the book itself: each rule of ``spec/RULES.md`` with the page and section
 where the book states it (its ``(label)=`` target in ``book_src/``), each term of the
 glossary (``book/glossaire.md``) with the systems that use it. Run it after adding a rule
-or a term; ``tests/test_book_index.py`` fails when the page is not up to date.
+or a term; ``tests/faces/book/test_index.py`` fails when the page is not up to date.
 
     .venv/bin/python tools/player_index.py          # rewrite book/index-joueur.md
     .venv/bin/python tools/player_index.py --check  # exit 1 if it would change

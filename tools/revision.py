@@ -64,18 +64,13 @@ SECOND: tuple[tuple[str, str, str], ...] = (
 REWORDING = ("book_src/d12/initiative.md", "ils sont automatiquement placés à l’initiative",
              "ils prennent d’office l’initiative")
 
-#: The engine's own tests: they read neither the book nor an edition, only the rules in
+#: The engine's own tests, every file under ``tests/rules/`` (one folder per system, and
+#: ``core`` for the CORE-* rules): they read neither the book nor an edition, only the rules in
 #: force, and ``make defauts-deplaces`` runs them with every default moved at once. The
 #: revision leaves them out and runs what reads the tree it published (the book, the
 #: editions, the tools, the widgets): 30 s of make test's 15 minutes.
-#: tests/test_makefile.py checks that none of them reads the book or the editions.
-ENGINE_ONLY = ("tests/test_d100_*.py", "tests/test_d12_*.py", "tests/test_d20_*.py",
-               "tests/test_rulebook_*.py", "tests/test_dice.py", "tests/test_toy_kernel.py",
-               "tests/test_fuzz.py", "tests/test_encounter.py", "tests/test_policies.py",
-               "tests/test_model.py", "tests/test_history.py", "tests/test_boundaries.py",
-               "tests/test_speed_caches.py", "tests/test_memo.py", "tests/test_simulation.py",
-               "tests/test_simulation_dask.py", "tests/test_precision.py",
-               "tests/test_pool.py")
+#: tests/tooling/test_makefile.py checks that none of them reads the book or the editions.
+ENGINE_ONLY = ("tests/rules/*/test_*.py",)
 
 #: what the tests run after publishing (the browser and book builds are make test's)
 TESTS = ("-n", "2", "-m", "not browser and not book",

@@ -7,7 +7,7 @@ puts it, formatted in French, into ``myst_substitutions`` (and enables MyST's
 ``substitution`` extension). The JupyterLite copies of the notebooks get the same
 values through :func:`substitute` (``book/_ext/escarmouche_jupyterlite.py``).
 
-``tests/test_book_facts.py`` is the drift test: every ``{{ name }}`` in the book is a
+``tests/faces/book/test_facts.py`` is the drift test: every ``{{ name }}`` in the book is a
 fact, every fact follows the engine (it changes when the engine's default changes), and
 no page states a fact's value as a literal in the phrasings listed in :data:`PHRASINGS`.
 

@@ -536,7 +536,7 @@ class Encounter:
                 for _ in range(MAX_CHOICES):
                     # the moves are read from the fight itself, not from a copy: a system's
                     # moves (and the reactions they ask for) change nothing, which the
-                    # equivalence tests hold them to (tests/test_simulation.py)
+                    # equivalence tests hold them to (tests/rules/core/test_simulation.py)
                     ctx = Ctx(self.state, self._system, self._rules, None)
                     fighters = ctx.state.fighters
                     moves = self._system.moves(ctx, actor, tuple(done), react)

@@ -390,7 +390,7 @@ class EncounterState:
         In simulation mode (``fast``) there is no copy: the fight is throwaway and owns
         its state, so a draft is the state itself (what reads a draft, such as
         ``auto_action`` or the policies, must not change it; the equivalence test of
-        ``tests/test_simulation.py`` would see it).
+        ``tests/rules/core/test_simulation.py`` would see it).
 
         >>> state.fast = True
         >>> state.draft() is state

@@ -31,7 +31,7 @@ Its rules, numbered as in RULES.md (code, tests and book cite these IDs):
 To add a system: copy this package into ``src/escarmouche/systems/<nom>/``, rename,
 write the rules as pure functions with their rule IDs, then add the name to
 ``escarmouche.systems.NAMES`` (built-in) or call ``escarmouche.systems.register(SYSTEM)``
-(a designer's own). The contract test (``tests/test_contract.py``) then checks it like
+(a designer's own). The contract test (``tests/contract/test_contract.py``) then checks it like
 the four others.
 """
 

@@ -46,7 +46,7 @@ The recipe, step by step:
    :class:`~escarmouche.policies.TagPolicy` (« au hasard » draws from a tactics stream
    that ``Sheet.play`` is not given). Widen it one rule at a time, each time with the
    fights that use the rule in the equivalence test.
-6. **The equivalence test holds it to the engine** (``tests/test_toy_kernel.py``): on
+6. **The equivalence test holds it to the engine** (``tests/rules/jouet/test_kernel.py``): on
    the sample roster and on any roster Hypothesis draws, the kernel's fight written back
    as the engine's (:func:`.kernel_doors.write_back`, today's save format) is the full
    engine's for the same dice, with the same dice consumed and the same tallies

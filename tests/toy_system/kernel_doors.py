@@ -2,7 +2,7 @@
 ``escarmouche.systems.d100.kernel_doors`` for d100): a kernel's fight written back as the
 engine's ``Encounter`` in today's save format (:func:`write_back`), and a log tuple told
 as the engine's sentence (:func:`narrate`). Neither is on the simulation path: the
-equivalence tests (``tests/test_toy_kernel.py``) and a reader of the log call them.
+equivalence tests (``tests/rules/jouet/test_kernel.py``) and a reader of the log call them.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ It gives the page a tiny kernel, without IPython and without ipykernel:
   which keeps it in the browser's storage; :func:`resume` imports it back with the
   tracker's own « Importer » (its JSON box and ``import_json``).
 
-Everything here is plain CPython too: ``tests/test_live_kernel.py`` drives it without
-a browser.
+Everything here is plain CPython too: ``tests/faces/book/test_live_kernel.py`` drives
+it without a browser.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ PHONE_COLUMN: Final = 340.0
 down to its column, keeping proportions."""
 MIN_TEXT_PX: Final = 12.0
 """The smallest text a reader sees on a chart, in CSS px, once it is scaled to
-:data:`PHONE_COLUMN` (tests/test_render.py)."""
+:data:`PHONE_COLUMN` (tests/faces/book/test_render.py)."""
 
 
 # Characters XML 1.0 cannot carry, even escaped: replaced by U+FFFD.
@@ -448,10 +448,10 @@ def timeline_svg(
     ``sides`` maps an actor's name to its side: boxes are coloured by side (colours
     given in order of first appearance, a legend lists them); actors without a side
     are grey. Each box has a ``<title>`` tooltip (« Tour 1, rang 2 : Alice,
-    camp PJ »). An empty turn shows « (personne) ». Made for a phone (tests/test_render.py): a
-    turn's boxes wrap onto more lines past :data:`PHONE_COLUMN`, long turn labels stand
-    on a line above their boxes and a long title wraps, so that the chart is not scaled
-    down there and its text stays at 12 px.
+    camp PJ »). An empty turn shows « (personne) ». Made for a phone
+    (tests/faces/book/test_render.py): a turn's boxes wrap onto more lines past
+    :data:`PHONE_COLUMN`, long turn labels stand on a line above their boxes and a long
+    title wraps, so that the chart is not scaled down there and its text stays at 12 px.
 
     >>> import re
     >>> svg = timeline_svg([("Tour 0", ["Aldric"]), ("Tour 1", ["Grolk", "Aldric"])],

@@ -3,7 +3,7 @@
 A fight is played by the encounter engine itself in simulation mode
 (:meth:`escarmouche.encounter.Encounter.simulated`: no copies, no rng snapshots, no dice
 in the log), which gives exactly the outcome of the full engine for the same dice
-(``tests/test_simulation.py`` checks it on thousands of seeds per system).
+(``tests/rules/core/test_simulation.py`` checks it on thousands of seeds per system).
 
 Fight ``i`` of a run seeded ``seed`` draws from its own streams, one per purpose
 (:data:`DICE` « dés », :data:`TACTICS` « tactique »), derived from ``(seed, i,

@@ -10,7 +10,7 @@ minority of fights. Everything here is computed from three exact counts: ``n`` f
 a_only`` and ``ΣD² = a_only + b_only``.
 
 Both ways of running give a 95 % Wald interval of the mean of ``D``
-(:func:`wald_half`; ``tests/test_precision.py`` checks it on a case computed by hand,
+(:func:`wald_half`; ``tests/rules/core/test_precision.py`` checks it on a case computed by hand,
 and it is the one :meth:`Comparison.difference` has always given):
 
 * **a fixed number of fights** (``--combats``): played in full;
@@ -24,7 +24,7 @@ and it is the one :meth:`Comparison.difference` has always given):
   fixed-width sequential interval (Chow and Robbins, 1965, « On the asymptotic theory
   of fixed-width sequential confidence intervals for the mean »), a pilot run that
   fixes n and fixes it again as the variance becomes better known. Its coverage stays
-  at 95 % (checked by simulation in ``tests/test_precision.py``), because stopping
+  at 95 % (checked by simulation in ``tests/rules/core/test_precision.py``), because stopping
   depends only on the variance, which says nothing about which way the difference
   goes. Stopping when the *difference* looks established, or when a plain interval
   first looks narrow enough, would not be honest; this rule does neither.

@@ -34,6 +34,8 @@ Newlines are never joined or removed. The function is idempotent.
 True
 >>> typographie("« Thorin »") == "«\u00a0Thorin\u00a0»"
 True
+>>> typographie("« Æ\x1f »") == "«\u00a0Æ\x1f\u00a0»"  # a control character typed is text
+True
 >>> typographie("12:30, 3:1, http://x.fr/?q=1, 1d6! et :)")
 '12:30, 3:1, http://x.fr/?q=1, 1d6! et :)'
 >>> typographie("50% de l'Orque") == "50\u202f% de l’Orque"
@@ -112,8 +114,11 @@ _WORD_ENDS = frozenset("»)]’”…%*\ue000")
 _SIGNS = re.compile(r"[;!?]+|:|%")
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
 _QUOTED = re.compile(r"«[^«»\n]*»")
-_OPEN_QUOTE = re.compile(rf"«{_SP}*(?=\S)")
-_CLOSE_QUOTE = re.compile(rf"(?<=\S){_SP}*»")
+#: a quote's edges: any character but a space or a line break is quoted text, a control
+#: character a user typed included (« Æ\x1f » is still « Æ\x1f », CORE-ERR)
+_TEXT_CHAR = "[^ \t\u00a0\u202f\u2009\u2007\n\r]"
+_OPEN_QUOTE = re.compile(rf"«{_SP}*(?={_TEXT_CHAR})")
+_CLOSE_QUOTE = re.compile(rf"(?<={_TEXT_CHAR}){_SP}*»")
 
 
 def _inside(at: int, quoted: list[tuple[int, int]]) -> bool:

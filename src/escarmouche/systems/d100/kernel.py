@@ -27,7 +27,7 @@ action, D100-ACT-4), preparing parries and crossing the ground of the start opti
 ``terrain`` (D100-JUMP-1/2), under a deterministic tactics policy
 (:class:`~escarmouche.policies.TagPolicy`), with the start options ``surpris``,
 ``equipement``, ``tirs`` and ``terrain``, any end conditions; no effect, mount or extra
-weapon. The equivalence tests (``tests/test_d100_kernel.py``) hold every covered fight
+weapon. The equivalence tests (``tests/rules/d100/test_kernel.py``) hold every covered fight
 to the full engine: the same state, the same dice consumed.
 
 The engine's doors read the rules here too, on every d100 fight (mounts, extra weapons,

@@ -4,7 +4,7 @@ sheet and state (:func:`view`, :func:`read_state`) and written back into the eng
 
 The engine's doors (``D100System.moves``, ``check_legal``, « préparer une parade »,
 « recharger ») ask :mod:`.kernel` through :func:`view`; the equivalence tests
-(``tests/test_d100_kernel.py``) read a fight both ways. The kernel itself
+(``tests/rules/d100/test_kernel.py``) read a fight both ways. The kernel itself
 (:mod:`.kernel`: sheet, state, moves, refusals, play) knows nothing of the engine's
 objects beyond its compilation.
 """

@@ -486,7 +486,7 @@ def _jumps(rules: Rules) -> list[OddsTable]:
 def standard_odds(rules: Rules) -> list[OddsTable]:
     """The standard situations of the system and their exact values under ``rules``:
     what an edition page and the Atelier compare before and after a change. Each
-    declared option changes at least one value (``tests/test_editions_measured.py``)."""
+    declared option changes at least one value (``tests/faces/editions/test_measured.py``)."""
     return [_melee(rules), _defences(rules), _shots(rules), _wounds(rules), *_jumps(rules)]
 
 

@@ -660,7 +660,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
     """The standard situations of the system and their exact values under ``rules``:
     what an edition page and the Atelier compare before and after a change. Each
     declared option with a value to change changes at least one value
-    (``tests/test_editions_measured.py``)."""
+    (``tests/faces/editions/test_measured.py``)."""
     groups = []
     for label, roster in (
         ("1 contre 1, même bonus", [Combatant("A", "x"), Combatant("B", "y")]),

@@ -261,7 +261,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
     """The standard situations of the system and their exact values under ``rules``:
     what an edition page and the Atelier compare before and after a change. Each
     declared option with a value to change changes at least one value
-    (``tests/test_editions_measured.py``)."""
+    (``tests/faces/editions/test_measured.py``)."""
     saves = []
     for bonus in (-2, 0, 2, 5):
         law = duration_odds(bonus, max_turns=5, rules=rules).exactly

@@ -238,7 +238,7 @@ def standard_odds(rules: Rules) -> list[OddsTable]:
     """The standard situations of the system and their exact values under ``rules``:
     what an edition page and the Atelier compare before and after a change. Each
     declared option with a value to change changes at least one value
-    (``tests/test_editions_measured.py``)."""
+    (``tests/faces/editions/test_measured.py``)."""
     rows = []
     for hab in (20, 35, 50, 65, 80):
         o = d100_odds(hab, rules)
