@@ -41,11 +41,7 @@ PROJECT = ("escarmouche", "escarmouche_widgets", "tools", "tests", "bench", "boo
 #: trees that count as one package: the test folders share their helpers
 ONE_PACKAGE = ("tests",)
 #: the crossings that stay, each with its reason; the key is ``importer → imported name``
-ALLOWED: dict[str, str] = {
-    "bench.bench_simulation → tests._d100_helpers.readme_duel":
-        "the bench's floor plays the kernel tests' README duel: one definition, in the "
-        "tests' d100 helpers",
-}
+ALLOWED: dict[str, str] = {}
 
 
 def private(part: str) -> bool:

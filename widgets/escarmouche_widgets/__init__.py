@@ -29,6 +29,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from escarmouche_widgets._html import text_of
     from escarmouche_widgets.atelier import Atelier
     from escarmouche_widgets.balance import BalanceDemo
     from escarmouche_widgets.critical import CriticalDemo
@@ -49,6 +50,7 @@ __all__ = [
     "ParryDodgeDemo",
     "SurpriseDemo",
     "TableSession",
+    "text_of",
 ]
 
 _MODULES = {
@@ -61,6 +63,8 @@ _MODULES = {
     "ParryDodgeDemo": "parry",
     "SurpriseDemo": "surprise",
     "TableSession": "session",
+    #: the text a reader sees in a widget's HTML (tests and notebooks read results so)
+    "text_of": "_html",
 }
 
 

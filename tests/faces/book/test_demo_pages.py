@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 import pytest
 from escarmouche_widgets import Atelier, CombatTracker, D20TurnDemo, SurpriseDemo
-from escarmouche_widgets._html import text_of
+from escarmouche_widgets import text_of
 from escarmouche_widgets._parse import fold_ident
 from escarmouche_widgets._record import Recorder
 from escarmouche_widgets.d20_turn import TURN_ACTIONS, TYPED, parse_actions

@@ -25,7 +25,7 @@ from escarmouche.render import (
 from escarmouche.text.fmt import MINUS, NNBSP
 from collections.abc import Callable
 from escarmouche_widgets import Atelier, CombatTracker, D20TurnDemo, SurpriseDemo
-from escarmouche_widgets._html import text_of
+from escarmouche_widgets import text_of
 from escarmouche_widgets._parse import fold_ident
 from escarmouche_widgets._record import Recorder
 from escarmouche_widgets.d20_turn import TURN_ACTIONS, TYPED, parse_actions

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from escarmouche_widgets._html import text_of
+from escarmouche_widgets import text_of
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 

@@ -358,7 +358,7 @@ def test_edition_from_the_package_uses_the_checkout_it_is_given(tmp_path: Path) 
     (tools / "command.py").write_text(
         "def run(args):\n    print('outil du dépôt', args.pages)\n    return 0\n",
         encoding="utf-8")
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(ROOT)
     code = ("import sys\n"
             f"sys.path[:] = [p for p in sys.path if p not in ('', {root!r})]\n"
             "from escarmouche.cli import main\n"

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from escarmouche_widgets._html import text_of
+from escarmouche_widgets import text_of
 
 from escarmouche import Combatant, systems
 from escarmouche.dice import ScriptedRolls

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from escarmouche_widgets import Atelier
-from escarmouche_widgets._html import text_of
+from escarmouche_widgets import Atelier, text_of
 from escarmouche_widgets._stepper import STEP
 
 from escarmouche import simulation as sim

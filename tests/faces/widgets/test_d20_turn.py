@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from escarmouche_widgets._html import text_of
+from escarmouche_widgets import text_of
 from escarmouche_widgets._parse import fold_ident
 from escarmouche_widgets.d20_turn import TURN_ACTIONS, TYPED, D20TurnDemo, parse_actions
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from escarmouche_widgets._html import text_of
+from escarmouche_widgets import text_of
 from escarmouche_widgets._record import Recorder
 from escarmouche_widgets.surprise import SurpriseDemo, summary_html, surprise_views
 
