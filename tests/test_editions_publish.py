@@ -149,10 +149,10 @@ def test_stale_prose_is_found_in_every_form_it_is_written_core_err() -> None:
     assert contradictions(fresh, fresh, [immediate]) == []
 
     surprise = Change("option-default", ("RB-SURPRISE-2",), "x", "rulebook",
-                      "valeur_groupe_surprise", "weakest", "mean")
+                      "valeur_groupe_surprise", "plus_faible", "moyenne")
     by_hand = Snapshot({}, {"RB-SURPRISE-2": "Par défaut, les attaquants testent la plus "
                                              "faible DIS de leur groupe."}, {})
-    # the book's box, as it prints under « weakest » (pinned: not the engine's default)
+    # the book's box, as it prints under « plus_faible » (pinned: not the engine's default)
     box = {"RB-SURPRISE-2": re.sub(r"(chaque groupe est )[^.]*\.", "\\1défavorable aux "
                                    "attaquants : leur DIS la plus basse contre la PMR la "
                                    "plus haute des défenseurs.", boxes["RB-SURPRISE-2"])}
@@ -161,7 +161,8 @@ def test_stale_prose_is_found_in_every_form_it_is_written_core_err() -> None:
     assert "la plus faible DIS" in reasons[0]
     # a box whose « par défaut » still names the old value is stale too
     old_box = {"RB-SURPRISE-2": '- par défaut, **défavorable aux attaquants** : la plus '
-                                'faible DIS (`"weakest"`) ;\n- ou **la moyenne** (`"mean"`).'}
+                                'faible DIS (`"plus_faible"`) ;\n- ou **la moyenne** '
+                                '(`"moyenne"`).'}
     empty = Snapshot({}, {}, {})
     assert [c.rule for c in contradictions(empty, empty, [surprise], boxes=old_box)] == [
         "RB-SURPRISE-2"]

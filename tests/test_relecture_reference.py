@@ -365,7 +365,7 @@ def test_b174_the_default_surprise_group_value_is_not_called_the_weakest_rb_surp
     PMR la plus haute », which reads as if both groups took their weakest member, while
     the defenders test their most attentive one. The label names whom it disfavours, and
     says which group tests which value."""
-    label = systems.get("rulebook").option("surprise_aggregate").value_label("weakest")
+    label = systems.get("rulebook").option("surprise_aggregate").value_label("plus_faible")
     assert "plus faible" not in label
     assert "attaquants" in label and "défenseurs" in label
 
@@ -445,7 +445,7 @@ def _engine_spellings() -> dict[str, str]:
     """Each engine spelling of an option a reader must not meet, mapped to the French
     key that names it: ``Rules.x``, the option's engine name where it differs from its
     key, ``x=True``, and the identifiers of its values where they are not French words
-    a reader types (``"consecutive"``, ``"debut_du_round"``)."""
+    a reader types (``"juste_apres"``, ``"debut_du_round"``)."""
     out: dict[str, str] = {}
     for name in systems.available():
         for option in systems.get(name).options():

@@ -100,7 +100,7 @@ def test_encounter_start_options_checked_rb_surprise_1() -> None:
 def test_encounter_surprise_then_turn_0_rb_surprise_3() -> None:
     """RB-SURPRISE-1..3 in an encounter: the surprise dice first (attackers', then
     defenders'), then the initiative; turn 0 holds the attackers only."""
-    enc = Encounter("rulebook", party(), rules=rb.Rules(surprise_aggregate="weakest"))
+    enc = Encounter("rulebook", party(), rules=rb.Rules(surprise_aggregate="plus_faible"))
     # weakest: Grolk's DIS 40 rolls 10 (margin 30) vs Aldric's PMR 70 rolls 60 (10)
     enc.start(ScriptedRolls([10, 60, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
     (s,) = events(enc, "surprise")
@@ -214,7 +214,7 @@ def test_environment_at_turn_end_rb_time_3() -> None:
 def test_hyperactive_effects_tick_once_per_turn_rb_speed_3() -> None:
     """RB-SPEED-3: per-character effects tick only at the first activation of a turn."""
     enc = begin(party(Brune={"hyperactivite"}),
-                rules=rb.Rules(hyperactive_slot="consecutive"))
+                rules=rb.Rules(hyperactive_slot="juste_apres"))
     assert enc.state.order == ["Aldric", "Vif", "Brune", "Brune", "Grolk"]
     enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Brune",
                           remaining=5, per_tick={"PV": -1}))
@@ -250,7 +250,7 @@ def test_each_activation_its_own_action_rb_act_1() -> None:
     """RB-ACT-1 / RB-SPEED-3: under Hyperactivité each activation has its own action and
     posture change; the movement stays one per global turn (RB-MOVE-1)."""
     enc = begin(party(Brune={"hyperactivite"}),
-                rules=rb.Rules(hyperactive_slot="consecutive"))
+                rules=rb.Rules(hyperactive_slot="juste_apres"))
     end(enc, 2)
     assert enc.current == "Brune"
     enc.act("Brune", "deplacement")
@@ -539,7 +539,7 @@ def test_resume_after_restore_mid_fight() -> None:
 
 
 def test_rules_round_trip_through_a_save() -> None:
-    rules = rb.Rules(hyperactive_slot="end_of_turn", surprise_aggregate="mean",
+    rules = rb.Rules(hyperactive_slot="fin_du_tour", surprise_aggregate="moyenne",
                      crit_success_max=3, extra_traits=frozenset({"nain"}))
     roster = [fighter("A", "x", 50, traits={"nain"}), fighter("B", "y", 40)]
     enc = Encounter("rulebook", roster, rules=rules)
@@ -559,7 +559,7 @@ def is_subsequence(sub: Sequence[str], seq: Sequence[str]) -> bool:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(["consecutive", "end_of_turn"]))
+@given(st.integers(0, 2**32), st.sampled_from(["juste_apres", "fin_du_tour"]))
 def test_encounter_turn_orders_rb_speed_3(seed: int, slot: str) -> None:
     """Each turn's slots: RB-SPEED-3 applied to the initiative order of the fighters
     still standing, then the turn's participants (RB-INIT-3/4); the activations of a

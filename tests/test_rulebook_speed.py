@@ -145,12 +145,12 @@ def test_first_last_before_depassement_rb_speed_3() -> None:
 def test_hyperactive_slot_option_rb_speed_3() -> None:
     """RB-SPEED-3: Hyperactivité adds a second activation, right after the first
     (default) or at the end of the turn (option ``hyperactive_slot``)."""
-    right_after = {"hyperactive_slot": "consecutive"}  # pinned: the text's case
+    right_after = {"hyperactive_slot": "juste_apres"}  # pinned: the text's case
     assert order("ABC", {"A": {"hyperactivite"}}, **right_after) == "AABC"
-    assert order("ABC", {"A": {"hyperactivite"}}, hyperactive_slot="end_of_turn") == "ABCA"
+    assert order("ABC", {"A": {"hyperactivite"}}, hyperactive_slot="fin_du_tour") == "ABCA"
     assert order("ABCD", {"A": {"hyperactivite"}, "C": {"hyperactivite"},
                           "B": {"toujours_dernier"}},
-                 hyperactive_slot="end_of_turn") == "ACDBAC"
+                 hyperactive_slot="fin_du_tour") == "ACDBAC"
     # the second activation comes after the speed moves
     assert order("ABC", {"C": {"hyperactivite", "depassement"}}, **right_after) == "ACCB"
 
@@ -159,7 +159,7 @@ def test_speed_from_traits_in_initiative_rb_speed_3() -> None:
     roster = [fighter("A", "x", 50), fighter("B", "x", 50, traits={"toujours_dernier"}),
               fighter("C", "y", 50, traits={"hyperactivite"})]
     init = rb.initiative(roster, ScriptedRolls([10, 20, 30]),
-                         rules=rb.Rules(hyperactive_slot="consecutive"))
+                         rules=rb.Rules(hyperactive_slot="juste_apres"))
     assert init.order == ("A", "B", "C")
     assert init.turn(1) == ["A", "C", "C", "B"]
     assert any("Toujours dernier" in line for line in init.explain())
@@ -179,7 +179,7 @@ speed_sets = st.dictionaries(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.permutations("ABCDEFG"), speed_sets, st.sampled_from(["consecutive", "end_of_turn"]))
+@given(st.permutations("ABCDEFG"), speed_sets, st.sampled_from(["juste_apres", "fin_du_tour"]))
 def test_apply_speed_properties_rb_speed_3(
     base: list[str], effects: dict[str, frozenset[str]], slot: str
 ) -> None:

@@ -55,16 +55,16 @@ def test_surprise_aggregate_options_rb_surprise_2() -> None:
     att = [fighter("G1", "m", 50, dis=70), fighter("G2", "m", 50, dis=31)]
     dfd = [fighter("A1", "h", 50, pmr=20), fighter("A2", "h", 50, pmr=60)]
     weakest = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
-                               rules=rb.Rules(surprise_aggregate="weakest"))
+                               rules=rb.Rules(surprise_aggregate="plus_faible"))
     assert (weakest.attack_stat, weakest.attack_from) == (31, ("G2",))
     assert (weakest.defence_stat, weakest.defence_from) == (60, ("A2",))
     assert not weakest.success  # 31−40 = −9 against 60−40 = 20
     leader = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
-                              rules=rb.Rules(surprise_aggregate="leader"))
+                              rules=rb.Rules(surprise_aggregate="meneur"))
     assert (leader.attack_stat, leader.defence_stat) == (70, 20)  # first listed
     assert leader.success  # 30 against −20
     mean = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
-                            rules=rb.Rules(surprise_aggregate="mean"))
+                            rules=rb.Rules(surprise_aggregate="moyenne"))
     assert (mean.attack_stat, mean.defence_stat) == (50, 40)  # 101 // 2, 80 // 2
     assert mean.success  # 10 against 0
 
@@ -104,10 +104,10 @@ def test_surprise_chance_of_groups_rb_surprise_2() -> None:
     att = [fighter("G1", "m", 50, dis=70), fighter("G2", "m", 50, dis=31)]
     dfd = [fighter("A1", "h", 50, pmr=20), fighter("A2", "h", 50, pmr=60)]
     assert rb.surprise_chance(att, dfd, unaware=False) == 0
-    weakest = rb.Rules(surprise_aggregate="weakest")
+    weakest = rb.Rules(surprise_aggregate="plus_faible")
     assert rb.surprise_chance(att, dfd, unaware=True, rules=weakest) == rb.surprise_odds(31,
                                                                                          60)
-    leader = rb.Rules(surprise_aggregate="leader")
+    leader = rb.Rules(surprise_aggregate="meneur")
     assert rb.surprise_chance(att, dfd, unaware=True, rules=leader) == rb.surprise_odds(70, 20)
 
 
@@ -154,7 +154,7 @@ def test_surprise_turn_0_follows_speed_order_once_rb_surprise_3() -> None:
     roster = [fighter("A", "m", 50, traits={"hyperactivite"}), fighter("B", "m", 50),
               fighter("D", "h", 50, traits={"anti_surprise", "toujours_premier"})]
     init = rb.initiative(roster, ScriptedRolls([10, 20, 30]), surprise_by="m",
-                         rules=rb.Rules(hyperactive_slot="consecutive"))
+                         rules=rb.Rules(hyperactive_slot="juste_apres"))
     # margins A 40, B 30, D 20; D Toujours premier → D, A, B
     assert init.turn(0) == ["D", "A", "B"]
     assert init.turn(1) == ["D", "A", "A", "B"]

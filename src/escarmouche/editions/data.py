@@ -204,11 +204,11 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         if c["kind"] == "option-default" and ("before" not in c or "after" not in c):
             raise _fail(f"changes[{i}]", c["kind"],
                         "un changement d’option donne « before » et « after »")
+        before, after = c.get("before"), c.get("after")
         if c["kind"] == "option-default":
-            _check_option_change(f"changes[{i}]", c)
+            before, after = _check_option_change(f"changes[{i}]", c)
         changes.append(Change(c["kind"], tuple(c["rules"]), c["text"], c.get("system"),
-                              c.get("option"), c.get("before"), c.get("after"),
-                              c.get("flag")))
+                              c.get("option"), before, after, c.get("flag")))
     return Edition(plain["number"], date, plain["summary"], tuple(changes),
                    tuple(plain.get("reviewed", ())))
 
@@ -220,10 +220,12 @@ NONE_WORD = "aucune"
 SUMMARY_PLACEHOLDER = "À rédiger : le résumé de cette édition."
 
 
-def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
+def _check_option_change(where: str, change: Mapping[str, Any]) -> tuple[Any, Any]:
     """An option change names a registered system, one of its options by its French key,
     and values that option accepts (``after``; ``before`` may be ``None`` for a new
-    option); the declaration says which (:mod:`escarmouche.options`)."""
+    option); the declaration says which (:mod:`escarmouche.options`). Returns
+    ``(before, after)``, an old value renamed in French read as its new one, with a
+    note (``Option.renamed``)."""
     from escarmouche.errors import EscarmoucheError
     from escarmouche.systems import available, get
 
@@ -240,19 +242,21 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
                 else "les options sont " + join([quote(k) for k in keys], empty="aucune"))
         raise _fail(f"{where}.option", change["option"],
                     f"option inconnue du système {name} ; {hint}")
-    for side in ("before", "after"):
-        value = change[side]
+    values = {"before": change["before"], "after": change["after"]}
+    for side, value in values.items():
         if value == NONE_WORD and (spec.optional or spec.default is None):
             continue  # TOML has no null: « aucune » stands for None
         if value in (None, NONE_WORD) and side == "before":
             continue  # a new option had no value before
         try:
-            spec.check_value(spec.from_json(value, field=spec.key))
+            values[side] = spec.new_value(value)
+            spec.check_value(spec.from_json(values[side], field=spec.key))
         except EscarmoucheError as err:
             why = f"{err.why or str(err)} pour l’option {quote(spec.key)}"
             refused = invalid(f"{where}.{side}", value, err.rule or "CORE-ERR", why,
                               kind=SaveError)
             raise refused from None
+    return values["before"], values["after"]
 
 
 def load_edition(path: Path | str) -> Edition:
@@ -494,6 +498,18 @@ def rule_text_changes(old: Mapping[str, str], new: Mapping[str, str]) -> list[Ch
 # -- snapshots ---------------------------------------------------------------------------
 
 
+def _renewed(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """A snapshot's rules with the option values renamed since in French read as their
+    new names (``Option.renamed``): a published snapshot stays as written, and a draft
+    does not take a renaming for a changed default. Silent: the tool wrote it."""
+    from escarmouche.options import renewed
+    from escarmouche.systems import available, get
+
+    return {name: renewed(get(name).rules_type, values)
+            if name in available() and isinstance(values, Mapping) else values
+            for name, values in rules.items()}
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Snapshot:
     """What an edition published: ``rules`` (``{system: rules JSON}``), ``texts``
@@ -518,7 +534,7 @@ class Snapshot:
                 raise _fail("instantané", str(path), "fichier manquant") from None
             except json.JSONDecodeError:
                 raise _fail("instantané", str(path), "JSON illisible") from None
-        return cls(parts[0], parts[1], parts[2])
+        return cls(_renewed(parts[0]), parts[1], parts[2])
 
     def write(self, folder: Path | str) -> None:
         folder = Path(folder)

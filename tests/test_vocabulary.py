@@ -1,0 +1,189 @@
+"""One vocabulary: option values and file keys in French; the old ones keep being read,
+each converted with a French note that names the new one (escarmouche.errors
+OldNameWarning, CONTRIBUTING.md « Option values in French »)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from escarmouche import systems
+from escarmouche.cli import main
+from escarmouche.editions.data import Snapshot, parse_edition
+from escarmouche.errors import OldNameWarning
+from escarmouche.options import options_of, renewed
+from escarmouche.roster import parse_roster
+from escarmouche.systems import rulebook as rb
+
+#: every value renamed in French: (engine name, French key, old, new, rule)
+RENAMED = [
+    ("surprise_aggregate", "valeur_groupe_surprise", "weakest", "plus_faible",
+     "RB-SURPRISE-2"),
+    ("surprise_aggregate", "valeur_groupe_surprise", "leader", "meneur", "RB-SURPRISE-2"),
+    ("surprise_aggregate", "valeur_groupe_surprise", "mean", "moyenne", "RB-SURPRISE-2"),
+    ("hyperactive_slot", "place_hyperactivite", "consecutive", "juste_apres", "RB-SPEED-3"),
+    ("hyperactive_slot", "place_hyperactivite", "end_of_turn", "fin_du_tour", "RB-SPEED-3"),
+]
+
+
+def _notes(caught: list[warnings.WarningMessage]) -> list[OldNameWarning]:
+    return [w.message for w in caught if isinstance(w.message, OldNameWarning)]
+
+
+def _one_note(caught: list[warnings.WarningMessage], old: str, new: str, rule: str) -> None:
+    notes = _notes(caught)
+    assert len(notes) == 1, [str(n) for n in notes]
+    note = notes[0]
+    assert (note.old, note.new, note.rule) == (old, new, rule)
+    assert f"« {old} »" in str(note) and f"écrivez désormais « {new} »" in str(note)
+    assert str(note).endswith(f"({rule}).")
+
+
+def test_no_option_value_is_english_any_more_rb_surprise_2_rb_speed_3() -> None:
+    """Every declared choice of every system is a French identifier: none of the old
+    English values is still a choice, and each renamed value points to a choice."""
+    english = {old for _, _, old, _, _ in RENAMED}
+    for name in systems.available():
+        for spec in options_of(systems.get(name).rules_type):
+            assert not english & set(spec.choices or ()), (name, spec.key)
+            for old, new in spec.renamed.items():
+                assert spec.choices is not None and new in spec.choices and old not in \
+                    spec.choices
+    assert rb.Rules().surprise_aggregate == "plus_faible"
+    assert rb.Rules().hyperactive_slot == "juste_apres"
+
+
+@pytest.mark.parametrize(("name", "key", "old", "new", "rule"), RENAMED)
+def test_old_value_as_a_keyword_is_read_with_a_note(name: str, key: str, old: str,
+                                                   new: str, rule: str) -> None:
+    """RB-SURPRISE-2, RB-SPEED-3: ``Rules(surprise_aggregate="weakest")`` (spec/API.md)
+    still works, gives the new value and one note naming it."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        given: dict[str, Any] = {name: old}
+        rules = rb.Rules(**given)
+    assert getattr(rules, name) == new
+    assert rules == rb.Rules(**{**given, name: new})
+    _one_note(caught, old, new, rule)
+    assert _notes(caught)[0].field == key
+
+
+@pytest.mark.parametrize(("name", "key", "old", "new", "rule"), RENAMED)
+def test_old_value_by_french_key_and_in_json_is_read_with_one_note(
+        name: str, key: str, old: str, new: str, rule: str) -> None:
+    """RB-SURPRISE-2, RB-SPEED-3: ``--option``, a roster's ``[options]`` and the Atelier
+    (French keys), a save (engine names): the old value, one note each."""
+    reads: list[Callable[[], Any]] = [lambda: rb.SYSTEM.rules_from_keys({key: old}),
+                                      lambda: rb.SYSTEM.rules_from_json({name: old})]
+    for read in reads:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rules = read()
+        assert getattr(rules, name) == new
+        _one_note(caught, old, new, rule)
+
+
+def test_a_new_value_gives_no_note_and_a_wrong_one_is_refused_rb_surprise_2() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rb.Rules(surprise_aggregate="moyenne", hyperactive_slot="fin_du_tour")
+    assert _notes(caught) == []
+    with pytest.raises(ValueError, match="RB-SURPRISE-2") as err:
+        rb.Rules(surprise_aggregate="weak")
+    assert "plus_faible" in str(err.value) and "weakest" not in str(err.value)
+
+
+ROSTER = """
+version = 1
+systeme = "rulebook"
+
+[options]
+valeur_groupe_surprise = "leader"
+place_hyperactivite = "end_of_turn"
+
+[[camps]]
+nom = "héros"
+[[camps.combattants]]
+nom = "Aube"
+caracteristiques = { HAB = 60, DIS = 50, PMR = 50, PV = 10, Esprit = 10 }
+
+[[camps]]
+nom = "orques"
+[[camps.combattants]]
+nom = "Grolk"
+caracteristiques = { HAB = 40, DIS = 40, PMR = 40, PV = 10, Esprit = 10 }
+"""
+
+
+def test_old_values_in_a_roster_file_rb_surprise_2_rb_speed_3() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        roster = parse_roster(ROSTER, source="vieux.toml")
+    assert (roster.rules.surprise_aggregate, roster.rules.hyperactive_slot) == (
+        "meneur", "fin_du_tour")
+    assert sorted((str(n.old), str(n.new)) for n in _notes(caught)) == [
+        ("end_of_turn", "fin_du_tour"), ("leader", "meneur")]
+
+
+def test_old_value_after_option_on_the_command_line_is_a_french_note_rb_surprise_2(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI says the note on stderr (« escarmouche : note : … »), never as a Python
+    warning, and runs."""
+    code = main(["simule", "rulebook-duel", "--option", "valeur_groupe_surprise=mean",
+                 "-n", "2", "--graine", "1", "--processus", "1"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "escarmouche\u00a0: note\u00a0: " in err and "OldNameWarning" not in err
+    # French typography: no-break spaces inside « », before « : » and « ; »
+    assert "«\u00a0mean\u00a0»" in err and "écrivez désormais «\u00a0moyenne\u00a0»" in err
+    assert "»\u00a0: ancien nom" in err and "»\u202f; écrivez" in err
+    assert "(RB-SURPRISE-2)" in err
+
+
+def test_old_values_in_an_edition_file_and_a_snapshot_rb_surprise_2() -> None:
+    """An edition file's option change with old values is read as the new ones (one
+    note each); a snapshot written before the renaming is read renamed, silently (the
+    tool wrote it), so a draft does not take a renaming for a changed default."""
+    data: dict[str, Any] = {
+        "format": 1, "number": 2, "date": "2026-12-24", "summary": "x",
+        "changes": [{"kind": "option-default", "rules": ["RB-SURPRISE-2"], "text": "x",
+                     "system": "rulebook", "option": "valeur_groupe_surprise",
+                     "before": "weakest", "after": "mean"}]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        edition = parse_edition(data)
+    change = edition.changes[0]
+    assert (change.before, change.after) == ("plus_faible", "moyenne")
+    assert sorted(str(n.new) for n in _notes(caught)) == ["moyenne", "plus_faible"]
+    old = {"surprise_aggregate": "weakest", "hyperactive_slot": "end_of_turn"}
+    assert renewed(rb.Rules, old) == {"surprise_aggregate": "plus_faible",
+                                      "hyperactive_slot": "fin_du_tour"}
+
+
+def test_a_snapshot_with_old_values_reads_renamed_rb_speed_3(tmp_path: Path) -> None:
+    (tmp_path / "rules.json").write_text(json.dumps(
+        {"rulebook": {"hyperactive_slot": "consecutive"}}), encoding="utf-8")
+    for name in ("rules-text.json", "outputs.json"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        snap = Snapshot.read(tmp_path)
+    assert snap.rules["rulebook"]["hyperactive_slot"] == "juste_apres"
+    assert _notes(caught) == []
+
+
+def test_an_old_save_state_keeps_its_hyperactivity_slot_rb_speed_3() -> None:
+    """A save's speed order (RB-SPEED-3) written with the English value is read with
+    the French one, so the second activation keeps its place."""
+    order = rb.SpeedOrder(("A", "B"), ("A", "B"), ("A", "B"), frozenset({"A"}),
+                          frozenset(), "juste_apres", (), ())
+    data = order.to_json()
+    data["hyperactive_slot"] = "consecutive"
+    again = rb.SpeedOrder.from_json(data)
+    assert again.hyperactive_slot == "juste_apres"
+    assert again.slots() == ["A", "A", "B"]
