@@ -5,6 +5,7 @@ OldNameWarning, CONTRIBUTING.md « Option values in French »)."""
 from __future__ import annotations
 
 import json
+import tomllib
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -12,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from escarmouche import systems
+from escarmouche import _schema, systems
 from escarmouche.cli import main
 from escarmouche.editions.data import Snapshot, parse_edition
-from escarmouche.errors import OldNameWarning
+from escarmouche.errors import OldNameWarning, RosterError
 from escarmouche.options import options_of, renewed
-from escarmouche.roster import parse_roster
+from escarmouche.roster import FORMAT, example_rosters, parse_roster, roster_schema
 from escarmouche.systems import rulebook as rb
 
 #: every value renamed in French: (engine name, French key, old, new, rule)
@@ -127,7 +128,7 @@ def test_old_values_in_a_roster_file_rb_surprise_2_rb_speed_3() -> None:
     assert (roster.rules.surprise_aggregate, roster.rules.hyperactive_slot) == (
         "meneur", "fin_du_tour")
     assert sorted((str(n.old), str(n.new)) for n in _notes(caught)) == [
-        ("end_of_turn", "fin_du_tour"), ("leader", "meneur")]
+        ("end_of_turn", "fin_du_tour"), ("leader", "meneur"), ("version = 1", "format = 2")]
 
 
 def test_old_value_after_option_on_the_command_line_is_a_french_note_rb_surprise_2(
@@ -187,3 +188,56 @@ def test_an_old_save_state_keeps_its_hyperactivity_slot_rb_speed_3() -> None:
     again = rb.SpeedOrder.from_json(data)
     assert again.hyperactive_slot == "juste_apres"
     assert again.slots() == ["A", "A", "B"]
+
+
+# -- file keys: one name for the format number ---------------------------------------------
+
+
+def test_an_old_roster_file_with_version_is_read_with_a_note_core_err() -> None:
+    """CORE-ERR: format 1 wrote ``version = 1``; it is read (against roster-1), and the
+    note names the new key and number (« format = 2 »)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        roster = parse_roster(ROSTER, source="vieux.toml")
+    assert roster.system == "rulebook" and [c.name for c in roster.combatants] == [
+        "Aube", "Grolk"]
+    note = next(n for n in _notes(caught) if n.field == "version")
+    assert (note.old, note.new, note.rule) == ("version = 1", "format = 2", "CORE-ERR")
+    assert str(note).startswith("vieux.toml, clé « version » : ancien nom")
+    assert "écrivez désormais « format = 2 »" in str(note)
+
+
+def test_a_new_roster_file_has_format_2_and_no_note_core_err() -> None:
+    new = ROSTER.replace("version = 1", "format = 2").replace('"leader"', '"meneur"') \
+        .replace('"end_of_turn"', '"fin_du_tour"')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        roster = parse_roster(new)
+    assert _notes(caught) == []
+    assert roster.rules.surprise_aggregate == "meneur"
+    for shipped in example_rosters().values():
+        assert tomllib.loads(shipped.read_text(encoding="utf-8"))["format"] == FORMAT == 2
+
+
+@pytest.mark.parametrize(("first", "key"), [("version = 2", "version"),
+                                            ("format = 1", "format"),
+                                            ("format = 3", "format")])
+def test_an_unknown_roster_format_is_refused_core_err(first: str, key: str) -> None:
+    """CORE-ERR: ``version`` holds only 1, ``format`` only 2; anything else is refused,
+    naming the key and its line."""
+    with pytest.raises(RosterError, match="format de fichier inconnu") as err:
+        parse_roster(ROSTER.replace("version = 1", first), source="x.toml")
+    assert err.value.field == key and err.value.line == 2 and err.value.rule == "CORE-ERR"
+
+
+def test_both_roster_schemas_validate_their_files_core_err() -> None:
+    """Each schema validates its own format and refuses the other's key."""
+    old = tomllib.loads(ROSTER)
+    new = {**{k: v for k, v in old.items() if k != "version"}, "format": 2}
+    assert _schema.validate("roster-1", old) is None
+    assert _schema.validate("roster-2", new) is None
+    assert roster_schema(1)["title"].endswith("version 1")
+    assert roster_schema()["title"].endswith("format 2")
+    problem = _schema.validate("roster-2", old)
+    assert problem is not None and problem.path == "version"
+    assert _schema.validate("roster-1", new) is not None

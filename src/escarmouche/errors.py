@@ -249,7 +249,9 @@ def old_name(field: str, old: object, new: object, rule: str, *, what: str = "va
              where: str = "", stacklevel: int = 3) -> None:
     """Warn (:class:`OldNameWarning`) that ``old``, read for ``field``, is an old name of
     ``new``: a French note naming the new one. ``what`` is ``"valeur"`` (an option value)
-    or ``"clé"`` (a file key); ``where`` names the file.
+    or ``"clé"`` (a file key ``field``, ``old`` and ``new`` being the old and the new
+    spelling, such as ``"version = 1"`` and ``"format = 2"``); ``where`` names the
+    file.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as seen:
@@ -260,13 +262,14 @@ def old_name(field: str, old: object, new: object, rule: str, *, what: str = "va
     « plus_faible » ; écrivez désormais « plus_faible » (RB-SURPRISE-2).
     >>> with warnings.catch_warnings(record=True) as seen:
     ...     warnings.simplefilter("always")
-    ...     old_name("version", "version", "format", "CORE-ERR", what="clé", where="duel.toml")
+    ...     old_name("version", "version = 1", "format = 2", "CORE-ERR", what="clé",
+    ...              where="duel.toml")
     >>> print(seen[0].message)  # doctest: +NORMALIZE_WHITESPACE
-    duel.toml, clé « version » : ancien nom, lu comme « format » ; écrivez désormais
-    « format » (CORE-ERR).
+    duel.toml, clé « version » : ancien nom, lu comme « format = 2 » ; écrivez désormais
+    « format = 2 » (CORE-ERR).
     """
     if what == "clé":
-        head = f"{where}, clé « {old} »" if where else f"Clé « {old} »"
+        head = f"{where}, clé « {field} »" if where else f"Clé « {field} »"
     else:
         head = (f"Valeur « {old} » de l’option « {field} »" if not where
                 else f"{where}, option « {field} », valeur « {old} »")
