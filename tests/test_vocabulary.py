@@ -15,7 +15,13 @@ import pytest
 
 from escarmouche import _schema, systems
 from escarmouche.cli import main
-from escarmouche.editions.data import Snapshot, parse_edition
+from escarmouche.editions.data import FORMAT as EDITION_FORMAT
+from escarmouche.editions.data import (
+    Snapshot,
+    edition_to_toml,
+    load_edition,
+    parse_edition,
+)
 from escarmouche.errors import OldNameWarning, RosterError
 from escarmouche.options import options_of, renewed
 from escarmouche.roster import FORMAT, example_rosters, parse_roster, roster_schema
@@ -160,7 +166,8 @@ def test_old_values_in_an_edition_file_and_a_snapshot_rb_surprise_2() -> None:
         edition = parse_edition(data)
     change = edition.changes[0]
     assert (change.before, change.after) == ("plus_faible", "moyenne")
-    assert sorted(str(n.new) for n in _notes(caught)) == ["moyenne", "plus_faible"]
+    assert sorted(str(n.new) for n in _notes(caught) if n.field != "format") == [
+        "moyenne", "plus_faible"]
     old = {"surprise_aggregate": "weakest", "hyperactive_slot": "end_of_turn"}
     assert renewed(rb.Rules, old) == {"surprise_aggregate": "plus_faible",
                                       "hyperactive_slot": "fin_du_tour"}
@@ -241,3 +248,109 @@ def test_both_roster_schemas_validate_their_files_core_err() -> None:
     problem = _schema.validate("roster-2", old)
     assert problem is not None and problem.path == "version"
     assert _schema.validate("roster-1", new) is not None
+
+
+#: an edition file of format 2, as the tool wrote it before format 3 (English keys)
+OLD_EDITION = """format = 2
+number = 2
+date = 2027-01-15
+summary = "Deuxième édition."
+reviewed = ["rulebook/initiative#5"]
+
+[[changes]]
+kind = "option-default"
+rules = ["RB-SURPRISE-2"]
+system = "rulebook"
+option = "valeur_groupe_surprise"
+before = "weakest"
+after = "mean"
+flag = "values-changed"
+text = "La moyenne de chaque groupe."
+
+[[changes]]
+kind = "clarification"
+rules = ["RB-D100-1"]
+text = "Reformulé."
+"""
+
+
+def test_an_old_edition_file_is_read_with_one_note_naming_the_new_keys_core_err(
+        tmp_path: Path) -> None:
+    """CORE-ERR, RB-SURPRISE-2: a format-2 file (English keys and kinds, English option
+    values) loads as it always did; one note gives each new key, one note each old
+    value; the tool writes it back in format 3, French keys, French values."""
+    path = tmp_path / "2.toml"
+    path.write_text(OLD_EDITION, encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        edition = load_edition(path)
+    assert (edition.number, edition.summary, edition.reviewed, edition.format) == (
+        2, "Deuxième édition.", ("rulebook/initiative#5",), 2)
+    first, second = edition.changes
+    assert (first.kind, first.before, first.after, first.flag) == (
+        "option-default", "plus_faible", "moyenne", "values-changed")
+    assert second.kind == "clarification"
+    keys = [n for n in _notes(caught) if n.field == "format"]
+    assert len(keys) == 1 and (keys[0].old, keys[0].new) == (2, 3)
+    for old, new in [("number", "numero"), ("summary", "resume"), ("changes", "changements"),
+                     ("reviewed", "relus"), ("kind", "nature"), ("rules", "regles"),
+                     ("text", "texte"), ("system", "systeme"), ("before", "avant"),
+                     ("after", "apres"), ("flag", "marque")]:
+        assert f"« {old} » → « {new} »" in str(keys[0]), old
+    assert str(keys[0]).startswith("2.toml, format 2 : anciens noms")
+    written = edition_to_toml(edition)
+    data = tomllib.loads(written)
+    assert data["format"] == EDITION_FORMAT == 3
+    assert set(data) == {"format", "numero", "date", "resume", "relus", "changements"}
+    assert data["changements"][0] == {
+        "nature": "defaut-option", "regles": ["RB-SURPRISE-2"], "systeme": "rulebook",
+        "option": "valeur_groupe_surprise", "avant": "plus_faible", "apres": "moyenne",
+        "marque": "valeurs-changees", "texte": "La moyenne de chaque groupe."}
+    path.write_text(written, encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        again = load_edition(path)
+    assert _notes(caught) == [] and again.format == 3
+    assert again.changes == edition.changes and again.reviewed == edition.reviewed
+
+
+def test_every_edition_schema_validates_its_own_files_core_err() -> None:
+    """edition-1 and edition-2 (English keys) and edition-3 (French keys): each validates
+    its format's files and refuses the other's keys; the repository's edition 1 is of
+    format 3."""
+    old = tomllib.loads(OLD_EDITION)
+    old["date"] = old["date"].isoformat()  # TOML's date, a text in JSON
+    assert _schema.validate("edition-2", old) is None
+    problem = _schema.validate("edition-3", {**old, "format": 3})
+    assert problem is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OldNameWarning)
+        new = tomllib.loads(edition_to_toml(parse_edition(old)))
+    new["date"] = new["date"].isoformat()
+    assert _schema.validate("edition-3", new) is None
+    assert _schema.validate("edition-2", {**new, "format": 2}) is not None
+    one = {"format": 1, "number": 2, "date": "2027-01-15", "summary": "x", "changes": [
+        {"kind": "new-ruling", "rules": ["RB-D100-1"], "text": "y"}]}
+    assert _schema.validate("edition-1", one) is None
+    repository = Path(__file__).resolve().parents[1] / "editions" / "1.toml"
+    assert tomllib.loads(repository.read_text(encoding="utf-8"))["format"] == 3
+
+
+def test_an_old_edition_file_keeps_its_own_key_names_in_errors_core_err() -> None:
+    """CORE-ERR: a fault in a format-1 file names the field as that file writes it."""
+    one = {"format": 1, "number": 2, "date": "2027-01-15", "summary": "x", "changes": [
+        {"kind": "option-default", "rules": ["RB-D100-1"], "text": "y",
+         "system": "rulebook", "option": "reussite_critique_max", "before": 5,
+         "after": 500}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OldNameWarning)
+        with pytest.raises(ValueError, match=r"changes\[0\]\.after") as err:
+            parse_edition(one)
+        three = {"format": 3, "numero": 2, "date": "2027-01-15", "resume": "x",
+                 "changements": [{"nature": "defaut-option", "regles": ["RB-D100-1"],
+                                  "texte": "y", "systeme": "rulebook",
+                                  "option": "reussite_critique_max", "avant": 5,
+                                  "apres": 500}]}
+        with pytest.raises(ValueError, match=r"changements\[0\]\.apres"):
+            parse_edition(three)
+    assert "RB-D100-1" in str(err.value)

@@ -45,6 +45,7 @@ __all__ = [
     "SaveError",
     "field_label",
     "invalid",
+    "old_keys",
     "old_name",
     "refused",
     "self_attack",
@@ -232,8 +233,10 @@ class OldNameWarning(DeprecationWarning):
     Its attributes say what was read: ``field`` (the option's French key or the file's
     key), ``old``, ``new`` and ``rule``. Being a :class:`DeprecationWarning`, it is not
     an error; ``warnings.simplefilter("error", OldNameWarning)`` makes it one, to find
-    old names in a collection of files. The package shows it by default (one filter on
-    this class only), since the person who typed the old name must read the note.
+    old names in a collection of files. Python shows it where a
+    :class:`DeprecationWarning` shows (a notebook, a script's own calls, the tests);
+    the command line always says it, as « escarmouche : note : … »
+    (:mod:`escarmouche.cli`).
     """
 
     def __init__(self, message: str, *, field: str, old: object, new: object,
@@ -241,8 +244,6 @@ class OldNameWarning(DeprecationWarning):
         super().__init__(message)
         self.field, self.old, self.new, self.rule = field, old, new, rule
 
-
-warnings.filterwarnings("default", category=OldNameWarning)
 
 
 def old_name(field: str, old: object, new: object, rule: str, *, what: str = "valeur",
@@ -278,6 +279,29 @@ def old_name(field: str, old: object, new: object, rule: str, *, what: str = "va
                f"« {new} » ({rule}).")
     warnings.warn(OldNameWarning(message, field=field, old=old, new=new, rule=rule),
                   stacklevel=stacklevel)
+
+
+def old_keys(where: str, old_format: int, new_format: int, renamed: Mapping[str, str],
+             rule: str, *, stacklevel: int = 3) -> None:
+    """Warn (:class:`OldNameWarning`) that the file ``where``, of format ``old_format``,
+    writes old keys (``renamed``: old → new): one French note that names each new key.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     old_keys("2.toml", 2, 3, {"number": "numero", "changes": "changements"},
+    ...              "CORE-ERR")
+    >>> print(seen[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    2.toml, format 2 : anciens noms, lus comme ceux du format 3 (« number » → « numero »,
+    « changes » → « changements ») ; écrivez désormais « format = 3 » et les nouveaux noms
+    (CORE-ERR).
+    """
+    pairs = ", ".join(f"« {old} » → « {new} »" for old, new in renamed.items())
+    message = (f"{where}, format {old_format} : anciens noms, lus comme ceux du format "
+               f"{new_format} ({pairs}) ; écrivez désormais « format = {new_format} » et "
+               f"les nouveaux noms ({rule}).")
+    warnings.warn(OldNameWarning(message, field="format", old=old_format, new=new_format,
+                                 rule=rule), stacklevel=stacklevel)
 
 
 #: the longest value quoted in a message (a pasted novel is cut, CORE-ERR)
