@@ -5,6 +5,7 @@ OldNameWarning, CONTRIBUTING.md « Option values in French »)."""
 from __future__ import annotations
 
 import json
+import random
 import tomllib
 import warnings
 from collections.abc import Callable
@@ -354,3 +355,54 @@ def test_an_old_edition_file_keeps_its_own_key_names_in_errors_core_err() -> Non
         with pytest.raises(ValueError, match=r"changements\[0\]\.apres"):
             parse_edition(three)
     assert "RB-D100-1" in str(err.value)
+
+
+def test_an_old_tracker_save_is_read_with_a_note_naming_format_core_log() -> None:
+    """CORE-LOG: the tracker's save named its format number ``suivi`` (formats 1 and 2)
+    and its step keys in English; format 3 says ``format``, like every file, with French
+    step keys. An old save reads back the same, with a note naming « format = 3 »; each
+    schema validates its own format."""
+    from escarmouche_widgets._table import STEP_KEYS, load_tracker_save_steps, tracker_save
+    from escarmouche_widgets._tracker_model import HideSteps
+
+    from escarmouche import Combatant
+    from escarmouche.encounter import Encounter
+    from escarmouche.history import History
+
+    enc = Encounter("d20", [Combatant("Brune", "héros", {"PV": 10}),
+                            Combatant("Grolk", "orques", {"PV": 10})])
+    history = History()
+    history.run(enc, "Début du combat", lambda: enc.start(random.Random(3)))
+    steps = HideSteps()
+    steps.record(history, "Grolk", True)
+    new = json.loads(tracker_save(enc, history, {"Grolk"}, steps))
+    assert new["format"] == 3 and "suivi" not in new
+    assert set(new["historique"]) == {"format", "faites", "defaites"}
+    assert set(new["historique"]["faites"][0]) <= set(STEP_KEYS.values())
+    assert _schema.validate("suivi-3", new) is None
+    back = {v: k for k, v in STEP_KEYS.items()}
+
+    def english(part: dict[str, Any]) -> dict[str, Any]:
+        return {back.get(k, k): [{back.get(f, f): x for f, x in s.items()} for s in v]
+                if isinstance(v, list) else v for k, v in part.items()}
+
+    old = {"suivi": 2, "combat": new["combat"], "caches": new["caches"],
+           "historique": english(new["historique"]),
+           "masquages": english(new["masquages"])}
+    assert _schema.validate("suivi-2", old) is None
+    assert _schema.validate("suivi-3", old) is not None
+    assert _schema.validate("suivi-2", new) is not None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        again, again_history, hidden, again_steps = load_tracker_save_steps(json.dumps(old))
+    note = next(n for n in _notes(caught) if n.field == "suivi")
+    assert (note.old, note.new, note.rule) == ("suivi = 2", "format = 3", "CORE-LOG")
+    assert "écrivez désormais « format = 3 »" in str(note)
+    assert again.state.to_json() == enc.state.to_json() and hidden == {"Grolk"}
+    assert again_history.to_json() == history.to_json()
+    assert again_steps.to_json() == steps.to_json()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        load_tracker_save_steps(json.dumps(new))
+    assert _notes(caught) == []
+
