@@ -406,3 +406,18 @@ def test_an_old_tracker_save_is_read_with_a_note_naming_format_core_log() -> Non
         load_tracker_save_steps(json.dumps(new))
     assert _notes(caught) == []
 
+
+
+def test_the_report_has_a_format_number_named_format_core_err() -> None:
+    """CORE-ERR: the JSON report of ``simule --json`` (bilan-2) names its format number
+    ``format``, like the roster, edition and save files; bilan-1 (no number) stays
+    published for the reports already written."""
+    from escarmouche.simulation.balance import REPORT_FORMAT
+
+    assert REPORT_FORMAT == 2
+    for name, number in (("bilan-2", 2), ("roster-2", 2), ("edition-3", 3), ("suivi-3", 3),
+                         ("save-1", 1)):
+        schema = _schema.load(name)
+        assert "format" in schema["required"], name
+        assert schema["properties"]["format"].get("const", number) == number, name
+    assert "format" not in _schema.load("bilan-1")["properties"]
