@@ -421,3 +421,28 @@ def test_the_report_has_a_format_number_named_format_core_err() -> None:
         assert "format" in schema["required"], name
         assert schema["properties"]["format"].get("const", number) == number, name
     assert "format" not in _schema.load("bilan-1")["properties"]
+
+
+def test_the_tracker_says_the_note_when_it_imports_an_old_save_core_log() -> None:
+    """CORE-LOG: the GM's tracker (TableSession) restores a save of format 2 and shows,
+    under « Combat restauré », the note that names « format = 3 »."""
+    from escarmouche_widgets._table import STEP_KEYS, tracker_save
+    from escarmouche_widgets.session import TableSession
+
+    from escarmouche import Combatant
+    from escarmouche.encounter import Encounter
+    from escarmouche.history import History
+
+    enc = Encounter("d20", [Combatant("Brune", "héros", {"PV": 10}),
+                            Combatant("Grolk", "orques", {"PV": 10})])
+    enc.start(random.Random(1))
+    new = json.loads(tracker_save(enc, History(), set()))
+    back = {v: k for k, v in STEP_KEYS.items()}
+    old = {"suivi": 2, "combat": new["combat"], "caches": [],
+           "historique": {back.get(k, k): v for k, v in new["historique"].items()},
+           "masquages": {back.get(k, k): v for k, v in new["masquages"].items()}}
+    restored = TableSession("rulebook").import_text(json.dumps(old))
+    assert restored.ok, restored.message
+    text = restored.result_text.replace("\u00a0", " ").replace("\u202f", " ")
+    assert "Combat restauré" in text and "clé « suivi »" in text
+    assert "écrivez désormais « format = 3 »" in text
