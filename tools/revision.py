@@ -58,7 +58,7 @@ CHANGES: tuple[tuple[str, str, str], ...] = (
 SECOND: tuple[tuple[str, str, str], ...] = (
     ("src/escarmouche/systems/d12/rules.py", "relances_initiative_max", "5"),
     ("src/escarmouche/systems/d20/rules.py", "retour_action_immediate", '"debut_du_round"'),
-    ("src/escarmouche/systems/rulebook/rules.py", "valeur_groupe_surprise", '"mean"'),
+    ("src/escarmouche/systems/rulebook/rules.py", "valeur_groupe_surprise", '"moyenne"'),
 )
 #: the rewording: (page, old words, new words) of a rule's statement
 REWORDING = ("book_src/d12/initiative.md", "ils sont automatiquement placés à l’initiative",

@@ -97,8 +97,13 @@ def current_edition(folder: Path = EDITIONS, *, preview: bool | None = None
     editions = []
     for path in folder.glob("*.toml"):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+        # an edition file names its keys in French from format 3 (``numero``,
+        # ``resume``); formats 1 and 2 wrote ``number`` and ``summary``
+        for old, new in (("number", "numero"), ("summary", "resume")):
+            if new in data:
+                data[old] = data.pop(new)
         if not isinstance(data.get("date"), dt.date) or not str(data.get("number", "")):
-            raise ValueError(f"{path}: « number » et « date » (AAAA-MM-JJ) sont requis")
+            raise ValueError(f"{path}: « numero » et « date » (AAAA-MM-JJ) sont requis")
         data["draft"] = not (folder / str(data["number"]) / "rules.json").is_file()
         editions.append(data)
     shown = editions if preview else [e for e in editions if not e["draft"]]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import errno
 import math
+import warnings
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -37,12 +38,15 @@ __all__ = [
     "DiceError",
     "EscarmoucheError",
     "IllegalActionError",
+    "OldNameWarning",
     "ParameterError",
     "RosterError",
     "RuleBoundError",
     "SaveError",
     "field_label",
     "invalid",
+    "old_keys",
+    "old_name",
     "refused",
     "self_attack",
     "sentence",
@@ -218,6 +222,86 @@ class RosterError(EscarmoucheError):
                  why: str | None = None, label: str | None = None) -> None:
         self.line = line
         super().__init__(message, field=field, value=value, rule=rule, why=why, label=label)
+
+
+class OldNameWarning(DeprecationWarning):
+    """An old name still read: an option value or a file key renamed in French. The
+    value or key is accepted and converted; the French note names the new one
+    (« Valeur « weakest » de l’option « valeur_groupe_surprise » : ancien nom, lu comme
+    « plus_faible » ; écrivez désormais « plus_faible » (RB-SURPRISE-2). »).
+
+    Its attributes say what was read: ``field`` (the option's French key or the file's
+    key), ``old``, ``new`` and ``rule``. Being a :class:`DeprecationWarning`, it is not
+    an error; ``warnings.simplefilter("error", OldNameWarning)`` makes it one, to find
+    old names in a collection of files. Python shows it where a
+    :class:`DeprecationWarning` shows (a notebook, a script's own calls, the tests);
+    the command line always says it, as « escarmouche : note : … »
+    (:mod:`escarmouche.cli`).
+    """
+
+    def __init__(self, message: str, *, field: str, old: object, new: object,
+                 rule: str) -> None:
+        super().__init__(message)
+        self.field, self.old, self.new, self.rule = field, old, new, rule
+
+
+
+def old_name(field: str, old: object, new: object, rule: str, *, what: str = "valeur",
+             where: str = "", stacklevel: int = 3) -> None:
+    """Warn (:class:`OldNameWarning`) that ``old``, read for ``field``, is an old name of
+    ``new``: a French note naming the new one. ``what`` is ``"valeur"`` (an option value)
+    or ``"clé"`` (a file key ``field``, ``old`` and ``new`` being the old and the new
+    spelling, such as ``"version = 1"`` and ``"format = 2"``); ``where`` names the
+    file.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     old_name("valeur_groupe_surprise", "weakest", "plus_faible", "RB-SURPRISE-2")
+    >>> print(seen[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    Valeur « weakest » de l’option « valeur_groupe_surprise » : ancien nom, lu comme
+    « plus_faible » ; écrivez désormais « plus_faible » (RB-SURPRISE-2).
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     old_name("version", "version = 1", "format = 2", "CORE-ERR", what="clé",
+    ...              where="duel.toml")
+    >>> print(seen[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    duel.toml, clé « version » : ancien nom, lu comme « format = 2 » ; écrivez désormais
+    « format = 2 » (CORE-ERR).
+    """
+    if what == "clé":
+        head = f"{where}, clé « {field} »" if where else f"Clé « {field} »"
+    else:
+        head = (f"Valeur « {old} » de l’option « {field} »" if not where
+                else f"{where}, option « {field} », valeur « {old} »")
+    # the spaces of a refusal: the typography pass of each face makes them no-break
+    message = (f"{head} : ancien nom, lu comme « {new} » ; écrivez désormais "
+               f"« {new} » ({rule}).")
+    warnings.warn(OldNameWarning(message, field=field, old=old, new=new, rule=rule),
+                  stacklevel=stacklevel)
+
+
+def old_keys(where: str, old_format: int, new_format: int, renamed: Mapping[str, str],
+             rule: str, *, stacklevel: int = 3) -> None:
+    """Warn (:class:`OldNameWarning`) that the file ``where``, of format ``old_format``,
+    writes old keys (``renamed``: old → new): one French note that names each new key.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     old_keys("2.toml", 2, 3, {"number": "numero", "changes": "changements"},
+    ...              "CORE-ERR")
+    >>> print(seen[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    2.toml, format 2 : anciens noms, lus comme ceux du format 3 (« number » → « numero »,
+    « changes » → « changements ») ; écrivez désormais « format = 3 » et les nouveaux noms
+    (CORE-ERR).
+    """
+    pairs = ", ".join(f"« {old} » → « {new} »" for old, new in renamed.items())
+    message = (f"{where}, format {old_format} : anciens noms, lus comme ceux du format "
+               f"{new_format} ({pairs}) ; écrivez désormais « format = {new_format} » et "
+               f"les nouveaux noms ({rule}).")
+    warnings.warn(OldNameWarning(message, field="format", old=old_format, new=new_format,
+                                 rule=rule), stacklevel=stacklevel)
 
 
 #: the longest value quoted in a message (a pasted novel is cut, CORE-ERR)

@@ -10,7 +10,7 @@ offline). :func:`validate` checks a document and returns the first fault as a
 when a line map of the text is given (:func:`line_map`, TOML files), and the French
 reason. The reader turns it into its own error type with :meth:`Problem.message`:
 
->>> problem = validate("roster-1", {"version": 1, "systeme": "d20", "camps": "deux"},
+>>> problem = validate("roster-2", {"format": 2, "systeme": "d20", "camps": "deux"},
 ...                    lines={"camps": 3})
 >>> problem.path, problem.line
 ('camps', 3)
@@ -375,7 +375,7 @@ def toml_problem(err: tomllib.TOMLDecodeError) -> tuple[int | None, int | None, 
 def toml_message(source: str, err: tomllib.TOMLDecodeError, rule: str) -> str:
     """« fichier, ligne N, colonne C : texte TOML invalide (pourquoi) (RÈGLE). »
 
-    >>> for text in ('version = 1\\ntitre = Duel', 'titre = "Duel'):
+    >>> for text in ('format = 2\\ntitre = Duel', 'titre = "Duel'):
     ...     try:
     ...         tomllib.loads(text)
     ...     except tomllib.TOMLDecodeError as err:

@@ -14,6 +14,10 @@ know about it, next to its default:
   plafond ») and ``check`` (a validator of the system's own, such as a dice
   expression); ``parse`` reads a JSON value of the system's own shape (d12's action
   list);
+- ``renamed``: old values still read (old → new), for a value renamed in French
+  (``"weakest"`` → ``"plus_faible"``); an old value given anywhere (``Rules(...)``, a
+  roster or edition file, ``--option``, a save) is converted, with a French note
+  naming the new one (:class:`~escarmouche.errors.OldNameWarning`);
 - ``bound``: for a safety bound of the engine rather than a rule (the text repeats a
   step without limit, the engine stops after so many times), the French reason; such a
   value changes a fight only once it is reached, so no duel measures it: the edition
@@ -55,7 +59,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from escarmouche import checks
-from escarmouche.errors import HIDDEN, EscarmoucheError, ParameterError, invalid
+from escarmouche.errors import HIDDEN, EscarmoucheError, ParameterError, invalid, old_name
 from escarmouche.text.fmt import join, number, quote
 
 __all__ = [
@@ -66,6 +70,7 @@ __all__ = [
     "find",
     "option",
     "options_of",
+    "renewed",
     "rules_from_json",
     "rules_from_keys",
     "rules_to_json",
@@ -100,6 +105,8 @@ class Option:
     parse: Callable[[Any], Any] | None = None
     #: a safety bound of the engine, not a rule: why, in French (``""``: a rule)
     bound: str = ""
+    #: old values still read, each converted to its new value with a French note
+    renamed: Mapping[Any, Any] = dataclasses.field(default_factory=lambda: _EMPTY)
     name: str = ""
     default: Any = None
 
@@ -152,10 +159,23 @@ class Option:
             named = {**self.labels, **self.choices}
         return value_label(value, named)
 
+    def new_value(self, value: object) -> Any:
+        """``value``, or its new name when it is an old one (``renamed``), with a French
+        note (:class:`~escarmouche.errors.OldNameWarning`) naming the new one."""
+        try:
+            new = self.renamed.get(value, value) if self.renamed else value
+        except TypeError:  # an unhashable value has no old name
+            return value
+        if new is not value and new != value:
+            old_name(self.key, value, new, self.rule, stacklevel=5)
+        return new
+
     def check_value(self, value: object) -> Any:
         """``value`` if this option accepts it (its type, bounds, choices, the system's
         own check), else a French :class:`~escarmouche.errors.ParameterError` naming the
-        option and its rule."""
+        option and its rule. An old value (``renamed``) is accepted as its new one, which
+        is returned."""
+        value = self.new_value(value)
         if value is None and (self.optional or self.default is None):
             return None
         if self.choices is not None:
@@ -255,12 +275,19 @@ def option(default: Any, *, label: str, key: str, rules: Iterable[str] = (),
            lo: int | None = None, hi: int | None = None,
            choices: Mapping[Any, str] | None = None, labels: Mapping[Any, str] | None = None,
            optional: bool = False, check: Callable[[Any], Any] | None = None,
-           parse: Callable[[Any], Any] | None = None, bound: str = "") -> Any:
+           parse: Callable[[Any], Any] | None = None, bound: str = "",
+           renamed: Mapping[Any, Any] | None = None) -> Any:
     """A ``Rules`` field with its :class:`Option` declaration (see the module docstring).
     Use it as the field's default: ``parries_per_round: int = option(1, label=…, …)``."""
+    if renamed and choices is not None:
+        unknown = sorted(str(new) for new in renamed.values() if new not in choices)
+        if unknown:
+            raise invalid("renamed", unknown[0], "CORE-ERR",
+                          f"nouveau nom absent des valeurs de l’option {key}")
     spec = Option(label, key, tuple(rules), lo, hi,
                   MappingProxyType(dict(choices)) if choices is not None else None,
-                  MappingProxyType(dict(labels or {})), optional, check, parse, bound)
+                  MappingProxyType(dict(labels or {})), optional, check, parse, bound,
+                  MappingProxyType(dict(renamed or {})))
     return dataclasses.field(default=default, metadata={META_KEY: spec})
 
 
@@ -381,6 +408,8 @@ def rules_from_keys(rules_type: type, data: Mapping[str, Any], *, system: str = 
                           f"option inconnue ; sa clé française est {quote(spec.key)}")
         converted = spec.from_json(value, field=spec.key)
         try:
+            # an old value becomes its new one here, with one note (spec.renamed)
+            converted = spec.new_value(converted)
             spec.check_value(converted)
         except ParameterError as err:
             # the same sentence (it names the option by its label), keyed by the French key
@@ -391,6 +420,24 @@ def rules_from_keys(rules_type: type, data: Mapping[str, Any], *, system: str = 
         kwargs = {**{o.name: getattr(base, o.name) for o in options_of(rules_type)},
                   **kwargs}
     return _build(rules_type, kwargs, system, next(iter(data), ""))
+
+
+def renewed(rules_type: type, data: Mapping[str, Any]) -> dict[str, Any]:
+    """JSON keyed by engine names, each old value (``Option.renamed``) replaced by its
+    new name, silently: for the engine's own records (an edition snapshot), where no
+    person typed the old value.
+
+    >>> from escarmouche.systems import rulebook
+    >>> renewed(rulebook.Rules, {"surprise_aggregate": "weakest", "crit_success_max": 5})
+    {'surprise_aggregate': 'plus_faible', 'crit_success_max': 5}
+    """
+    names = {o.name: o for o in options_of(rules_type)}
+    out = dict(data)
+    for name, value in data.items():
+        spec = names.get(name)
+        if spec is not None and spec.renamed and isinstance(value, str | int | bool):
+            out[name] = spec.renamed.get(value, value)
+    return out
 
 
 def rules_to_json(rules: object) -> dict[str, Any]:

@@ -7,8 +7,10 @@ in four steps, and nothing runs unless all pass (CORE-ERR):
 1. **the text**: at most :data:`MAX_ROSTER_CHARS` characters, parsed by the standard
    library's ``tomllib`` (a syntax error names its line and column, in French);
 2. **the shape**: the published, versioned JSON Schema
-   (``escarmouche/schemas/roster-1.schema.json``, :func:`roster_schema`), checked with
+   (``escarmouche/schemas/roster-2.schema.json``, :func:`roster_schema`), checked with
    fastjsonschema like the saves and the edition files (:mod:`escarmouche.filecheck`);
+   a file of format 1 (``version = 1``, the key's old name) is still read, against
+   ``roster-1.schema.json``, with a French note (:class:`~escarmouche.errors.OldNameWarning`);
 3. **the meaning**: the system exists, the French option keys are those its ``Rules``
    fields declare (:mod:`escarmouche.options`), the policies are registered, each
    combatant is a valid
@@ -20,7 +22,7 @@ Every fault raises :class:`~escarmouche.errors.RosterError` naming the **line** 
 field (``camps[0].combattants[1].caracteristiques.CC``):
 
 >>> text = '''
-... version = 1
+... format = 2
 ... titre = "Duel"
 ... systeme = "d20"
 ...
@@ -65,7 +67,14 @@ from typing import Any
 
 from escarmouche import filecheck
 from escarmouche.encounter import Encounter, EndCondition
-from escarmouche.errors import EscarmoucheError, RosterError, os_reason, sentence, shown
+from escarmouche.errors import (
+    EscarmoucheError,
+    RosterError,
+    old_name,
+    os_reason,
+    sentence,
+    shown,
+)
 from escarmouche.filecheck import line_map as line_map
 from escarmouche.filecheck import toml_problem as toml_problem
 from escarmouche.model import Combatant
@@ -77,6 +86,7 @@ from escarmouche.text.fmt import join, number, quote
 __all__ = [
     "FORMAT",
     "MAX_ROSTER_CHARS",
+    "OLD_FORMATS",
     "Roster",
     "example_rosters",
     "load_roster",
@@ -84,8 +94,11 @@ __all__ = [
     "roster_schema",
 ]
 
-#: the roster format this engine reads (the schema's ``version``)
-FORMAT = 1
+#: the roster format this engine writes and reads (the schema's ``format``; format 1
+#: named it ``version``, and is still read)
+FORMAT = 2
+#: the old formats still read: number → the key that held it
+OLD_FORMATS: Mapping[int, str] = {1: "version"}
 #: the longest roster file accepted, in characters
 MAX_ROSTER_CHARS = 1_000_000
 
@@ -94,9 +107,9 @@ MAX_ROSTER_CHARS = 1_000_000
 _COMBATANT_START_KEYS = ("arme", "arme_secondaire", "position")
 
 
-def roster_schema() -> dict[str, Any]:
-    """The published JSON Schema of the roster format (draft-07)."""
-    return filecheck.load("roster-1")
+def roster_schema(number: int = FORMAT) -> dict[str, Any]:
+    """The published JSON Schema of roster format ``number`` (draft-07)."""
+    return filecheck.load(f"roster-{number}")
 
 
 @dataclass(frozen=True)
@@ -215,16 +228,29 @@ def parse_roster(text: str, *, source: str = "<texte>") -> Roster:
         raise RosterError(f"{source} : texte TOML imbriqué trop profondément (CORE-ERR).",
                           rule="CORE-ERR") from None
     lines = line_map(text)
-    if "version" in data and data["version"] != FORMAT:
-        raise _error(source, lines, "version",
-                     f"{shown(data['version'])} : version de fichier inconnue (ce moteur lit la "
-                     f"version {FORMAT})")
-    problem = filecheck.validate("roster-1", data, lines=lines)
+    problem = filecheck.validate(f"roster-{_format(data, source, lines)}", data, lines=lines)
     if problem is not None:
         raise _error(source, lines, problem.path, problem.reason, value=problem.value)
     roster = _build(data, source, lines)
     _trial(roster, lines)
     return roster
+
+
+def _format(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> int:
+    """The format of a roster file: ``format`` (2), or format 1's ``version = 1``, read
+    with a French note naming the new key; any other number is refused (CORE-ERR)."""
+    found = [(FORMAT, "format")] if "format" in data else [
+        (old, key) for old, key in OLD_FORMATS.items() if key in data]
+    for wanted, key in found[:1]:
+        if data[key] != wanted:
+            raise _error(source, lines, key,
+                         f"{shown(data[key])} : format de fichier inconnu (ce moteur lit le "
+                         f"format {FORMAT}, et le format 1 écrit « version = 1 »)")
+        if key != "format":
+            old_name(key, f"{key} = {wanted}", f"format = {FORMAT}", "CORE-ERR",
+                     what="clé", where=source, stacklevel=4)
+            return wanted
+    return FORMAT
 
 
 def _build(data: dict[str, Any], source: str, lines: Mapping[str, int]) -> Roster:

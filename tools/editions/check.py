@@ -6,10 +6,10 @@ the repository knows is checked here, before anything is written:
 
 - every rule ID a change names is a rule of ``spec/RULES.md`` (or of the previous
   edition, for a rule the change removes), and an unknown one names the nearest known;
-- an option change's ``before`` is the previous edition's default, and its ``after`` is
+- an option change's ``avant`` is the previous edition's default, and its ``apres`` is
   the default of the edition it belongs to (its snapshot once published, the engine
   before that): a page never says « 5 → 150 » while the frozen rules say 8;
-- a change the drafting tool flagged (``flag``) has been re-read before publishing;
+- a change the drafting tool flagged (``marque``) has been re-read before publishing;
 - the summary and every change's text are the designer's before publishing, not the
   placeholders the drafting tool writes (« À rédiger… », « Texte de D12-INIT-5
   révisé. »).
@@ -17,15 +17,15 @@ the repository knows is checked here, before anything is written:
 Each fault is a French :class:`~escarmouche.errors.SaveError` that names the file, the
 line and the field (CORE-ERR).
 
->>> edition = parse_edition({"format": 1, "number": 2, "date": "2027-01-15",
-...     "summary": "x", "changes": [{"kind": "revised-rule", "rules": ["D100-PARY-2"],
-...     "text": "y"}]})
+>>> edition = parse_edition({"format": 3, "numero": 2, "date": "2027-01-15",
+...     "resume": "x", "changements": [{"nature": "regle-revisee",
+...     "regles": ["D100-PARY-2"], "texte": "y"}]})
 >>> try:
 ...     check_edition(edition, known_rules={"D100-PARRY-2"}, source="2.toml",
-...                   lines={"changes[0].rules": 9})
+...                   lines={"changements[0].regles": 9})
 ... except ValueError as err:
 ...     print(err.field, "|", str(err).split("\u202f; ")[-1])
-changes[0].rules[0] | vouliez-vous dire « D100-PARRY-2 » ? (CORE-ERR).
+changements[0].regles[0] | vouliez-vous dire « D100-PARRY-2 » ? (CORE-ERR).
 """
 
 from __future__ import annotations
@@ -37,12 +37,14 @@ from pathlib import Path
 
 from escarmouche import filecheck
 from escarmouche.editions.data import (
+    FLAG_WORDS,
     FLAGS,
     NONE_WORD,
     SUMMARY_PLACEHOLDER,
     Change,
     Edition,
     Snapshot,
+    file_key,
     load_edition,
     option_changes,
     parse_edition,
@@ -106,21 +108,24 @@ def check_edition(edition: Edition, *, known_rules: Collection[str] | None = Non
     lines = lines or {}
     known = set(known_rules or ()) | set(before.texts if before else ())
     for i, change in enumerate(edition.changes):
-        where = f"changes[{i}]"
+        where = f"{file_key('changes', edition.format)}[{i}]"
         if known_rules is not None:
             for j, rule in enumerate(change.rules):
                 if rule in known:
                     continue
                 close = difflib.get_close_matches(rule, sorted(known), n=1, cutoff=0.75)
                 hint = f" ; vouliez-vous dire {quote(close[0])} ?" if close else ""
-                raise _fault(source, lines, f"{where}.rules[{j}]", rule,
+                raise _fault(source, lines,
+                             f"{where}.{file_key('rules', edition.format)}[{j}]", rule,
                              f"règle inconnue de spec/RULES.md{hint}")
         if change.kind == "option-default" and change.system and change.option:
-            _check_values(change, where, before, after, source, lines)
+            _check_values(change, where, before, after, source, lines, edition.format)
         if publishing and change.flag:
-            raise _fault(source, lines, f"{where}.flag", change.flag,
+            flag = file_key("flag", edition.format)
+            word = FLAG_WORDS[change.flag] if edition.format >= 3 else change.flag
+            raise _fault(source, lines, f"{where}.{flag}", word,
                          f"{FLAGS[change.flag]} ; relisez ce changement, puis retirez "
-                         "sa ligne « flag » (ou le changement entier) avant de publier")
+                         f"sa ligne « {flag} » (ou le changement entier) avant de publier")
     if publishing:
         _check_written(edition, source, lines)
 
@@ -129,11 +134,13 @@ def _check_written(edition: Edition, source: str, lines: Mapping[str, int]) -> N
     """The summary and each change's text are the designer's, not a placeholder."""
     why = "c’est le texte que l’outil a écrit à votre place ; "
     if edition.summary.strip() == SUMMARY_PLACEHOLDER:
-        raise _fault(source, lines, "summary", edition.summary,
+        raise _fault(source, lines, file_key("summary", edition.format), edition.summary,
                      why + "rédigez le résumé de l’édition avant de publier")
     for i, change in enumerate(edition.changes):
         if generated_text(change):
-            raise _fault(source, lines, f"changes[{i}].text", change.text.strip(),
+            where = f"{file_key('changes', edition.format)}[{i}]"
+            raise _fault(source, lines, f"{where}.{file_key('text', edition.format)}",
+                         change.text.strip(),
                          why + "dites au lecteur ce qui change, et pourquoi, avant de "
                          "publier")
 
@@ -163,7 +170,7 @@ def generated_text(change: Change) -> bool:
 
 def _check_values(change: Change, where: str, before: Snapshot | None,
                   after: Mapping[str, Mapping[str, Json]] | None, source: str,
-                  lines: Mapping[str, int]) -> None:
+                  lines: Mapping[str, int], number: int = 3) -> None:
     assert change.system and change.option
     name = engine_name(change.system, change.option)
     if name is None or change.flag == "no-longer-applies":
@@ -172,13 +179,15 @@ def _check_values(change: Change, where: str, before: Snapshot | None,
         old = before.rules.get(change.system, {})
         expected = old.get(name)
         if name in old and _plain(change.before) != expected:
-            raise _fault(source, lines, f"{where}.before", change.before,
+            raise _fault(source, lines, f"{where}.{file_key('before', number)}",
+                         change.before,
                          f"l’édition précédente jouait {_shown(expected)} pour l’option "
                          f"{quote(change.option)}")
     if after is not None and name in after.get(change.system, {}):
         expected = after[change.system][name]
         if _plain(change.after) != expected:
-            raise _fault(source, lines, f"{where}.after", change.after,
+            raise _fault(source, lines, f"{where}.{file_key('after', number)}",
+                         change.after,
                          f"cette édition joue {_shown(expected)} pour l’option "
                          f"{quote(change.option)} ; changez la valeur par défaut dans le "
                          "moteur (la déclaration de l’option), puis relancez "

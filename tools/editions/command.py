@@ -108,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
                     print(f"À relire avant de publier\u00a0: {review}")
                 if unread:
                     print(f"Pour chaque exemple à relire\u00a0: corrigez son texte dans "
-                          f"book_src/, ou, s’il reste juste, ajoutez-le à « reviewed » dans "
-                          f"editions/{edition.number}.toml (reviewed = [\"page#n\", …]).")
+                          f"book_src/, ou, s’il reste juste, ajoutez-le à « relus » dans "
+                          f"editions/{edition.number}.toml (relus = [\"page#n\", …]).")
             _say_pages(pages)
             return 0
         pages = build_pages(root, duels=args.duels)

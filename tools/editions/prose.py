@@ -86,15 +86,15 @@ def label_forms(label: str) -> list[str]:
 
 def box_forms(value: object, box: str, label: str = "") -> list[str]:
     """The words an « Interprétation retenue » box uses for a text value: in the item or
-    sentence of the box that names the value's key (« (`"weakest"`) ») or sets one of
+    sentence of the box that names the value's key (« (`"plus_faible"`) ») or sets one of
     its ``label``'s forms in bold (« **défavorable aux attaquants** », since reader text
     names no engine value), its bold words and its runs of four words (« la plus faible
     DIS »).
 
-    >>> box = '- par défaut, **défavorable** : la plus faible DIS (`"weakest"`) ;\\n- ou x.'
-    >>> box_forms("weakest", box)[:2]
+    >>> box = '- par défaut, **défavorable** : la plus faible DIS (`"plus_faible"`) ;\\n- ou x.'
+    >>> box_forms("plus_faible", box)[:2]
     ['défavorable', 'par défaut, défavorable :']
-    >>> box_forms("weakest", "- **défavorable** : la plus faible DIS ;", "défavorable (x)")[1]
+    >>> box_forms("plus_faible", "- **défavorable** : la plus faible DIS ;", "défavorable (x)")[1]
     'défavorable : la plus'
     """
     if not isinstance(value, str) or len(value) < 3:
@@ -119,7 +119,7 @@ def old_value_forms(value: object, label: str = "", box: str = ""
     """How the prose may write ``value`` by hand: a whole number in figures, in words
     from two on (« deux »), and one as « qu’une », « un seul » or « une seule » (plain
     « un » is an article too often to tell); a text value by its key in quotes
-    (`` `"mean"` ``), by its French ``label`` and the label's short forms
+    (`` `"moyenne"` ``), by its French ``label`` and the label's short forms
     (:func:`label_forms`), and by the words the rule's ``box`` uses for it
     (:func:`box_forms`). Booleans have no form.
 

@@ -260,7 +260,7 @@ def publish(root: Path, *, again: bool = False,
             "(leur sortie a changé, le texte de leur page non)\u00a0:\n"
             + "\n".join(f"- {r}" for r in unread)
             + f"\nRelisez chacun\u00a0: corrigez son texte dans book_src/, ou ajoutez-le à "
-            f"« reviewed » dans editions/{newest}.toml s’il reste juste. Rien n’a été publié.")
+            f"« relus » dans editions/{newest}.toml s’il reste juste. Rien n’a été publié.")
     if last_published(root) >= newest and not again:
         raise SystemExit(f"L’édition {newest} est déjà publiée (--refaire réécrit son "
                          "instantané).")

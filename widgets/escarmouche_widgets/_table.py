@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from escarmouche import EscarmoucheError, filecheck
 from escarmouche.encounter import Encounter
-from escarmouche.errors import SaveError
+from escarmouche.errors import SaveError, old_name
 from escarmouche.history import History
 from escarmouche.model import Json
 from escarmouche.savefile import parse_json
@@ -28,12 +29,18 @@ __all__ = ["PLAYER_CHANNEL", "TRACKER_SAVE", "health_word", "load_tracker_save",
 
 #: the ``BroadcastChannel`` the player view listens on (same device, no server)
 PLAYER_CHANNEL = "escarmouche-joueurs"
-#: the key (and version) of the tracker's own save: the fight, its undo history, the
-#: fighters hidden from the players
+#: the key that held the format number of the tracker's own save in formats 1 and 2
+#: (format 3 names it ``format``, like every file, and is told from a fight export by
+#: its ``combat``)
 TRACKER_SAVE = "suivi"
-#: the tracker's save format (suivi-2.schema.json); format 1 (no « caché » steps) is read too
-TRACKER_SAVE_VERSION = 2
-TRACKER_SAVE_VERSIONS = (1, 2)
+#: the tracker's save format (suivi-3.schema.json); formats 1 (no « caché » steps) and 2
+#: (``suivi``, English step keys) are read too, with a note
+TRACKER_SAVE_VERSION = 3
+TRACKER_SAVE_VERSIONS = (1, 2, 3)
+#: the step keys of the history and the « caché » steps, engine → file (format 3)
+STEP_KEYS: Mapping[str, str] = {
+    "done": "faites", "undone": "defaites", "label": "libelle", "at": "position",
+    "before": "avant", "after": "apres", "added": "ajouts"}
 
 #: what each part of a fight save holds, for a GM (import errors name these, not keys)
 SAVE_PARTS: Mapping[str, str] = {
@@ -99,10 +106,38 @@ def tracker_save(enc: Encounter, history: History, hidden: Iterable[str],
     """The tracker's own save: the fight (the published save format), its undo history,
     the fighters hidden from the players and the « caché » steps « Annuler » can take
     back (what the autosave keeps)."""
-    return json.dumps({TRACKER_SAVE: TRACKER_SAVE_VERSION, "combat": enc.state.to_json(),
-                       "historique": history.to_json(), "caches": sorted(hidden),
-                       "masquages": (hide_steps or HideSteps()).to_json()},
+    steps = (hide_steps or HideSteps()).to_json()
+    return json.dumps({"format": TRACKER_SAVE_VERSION, "combat": enc.state.to_json(),
+                       "historique": _steps(history.to_json(), STEP_KEYS),
+                       "caches": sorted(hidden), "masquages": _steps(steps, STEP_KEYS)},
                       ensure_ascii=False, sort_keys=True)
+
+
+def _steps(data: Any, keys: Mapping[str, str]) -> Any:
+    """The history or the « caché » steps with their keys renamed (``keys``): the lists
+    of steps, then the keys of each step (not inside the fight states they hold)."""
+    if not isinstance(data, Mapping):
+        return data
+    return {keys.get(k, k): [{keys.get(f, f): v for f, v in step.items()}
+                             if isinstance(step, Mapping) else step for step in value]
+            if isinstance(value, list) else value for k, value in data.items()}
+
+
+def _tracker_version(data: Mapping[str, Any]) -> int | None:
+    """The format of a tracker save (3: ``format`` beside ``combat``; 1 and 2: the old
+    key ``suivi``, read with a note naming ``format``), or ``None`` for a fight export."""
+    if TRACKER_SAVE in data:
+        version = data.get(TRACKER_SAVE)
+        if version in (1, 2) and type(version) is int:
+            old_name(TRACKER_SAVE, f"{TRACKER_SAVE} = {version}",
+                     f"format = {TRACKER_SAVE_VERSION}", "CORE-LOG", what="clé",
+                     where="sauvegarde du suivi", stacklevel=4)
+            return version
+        return 0
+    if "combat" in data:
+        version = data.get("format")
+        return version if version == TRACKER_SAVE_VERSION and type(version) is int else 0
+    return None
 
 
 def load_tracker_save(text: str) -> tuple[Encounter, History, set[str]]:
@@ -122,8 +157,8 @@ def load_tracker_save_steps(text: str) -> tuple[Encounter, History, set[str], Hi
         )
     try:
         data = parse_json(text)
-        if isinstance(data, Mapping) and TRACKER_SAVE in data:
-            version = data.get(TRACKER_SAVE)
+        version = _tracker_version(data) if isinstance(data, Mapping) else None
+        if isinstance(data, Mapping) and version is not None:
             if version not in TRACKER_SAVE_VERSIONS or not isinstance(
                     data.get("combat"), Mapping):
                 raise SaveError(
@@ -135,6 +170,10 @@ def load_tracker_save_steps(text: str) -> tuple[Encounter, History, set[str], Hi
                 raise SaveError(problem.message("CORE-LOG", root="sauvegarde"),
                                 field=problem.path or "sauvegarde", value=problem.value,
                                 rule="CORE-LOG")
+            if version == 3:  # French step keys: the engine's own names again
+                back = {v: k for k, v in STEP_KEYS.items()}
+                data = {**data, "historique": _steps(data.get("historique"), back),
+                        "masquages": _steps(data.get("masquages"), back)}
             enc = Encounter.from_json(data["combat"])
             history = History.from_json(data.get("historique"), len(enc.state.log))
             hidden = {str(n) for n in data.get("caches", ()) if n in enc.state.fighters}

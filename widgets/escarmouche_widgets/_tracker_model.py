@@ -82,14 +82,15 @@ class HideSteps:
     """« caché » as undoable steps beside a fight's :class:`History`: each toggle
     remembers how many fight steps came before it, so that « Annuler » and « Rétablir »
     take the toggles and the fight's steps back in the order they were made. The
-    tracker's save keeps them (``masquages``, suivi-2.schema.json): after a reload
+    tracker's save keeps them (``masquages``, suivi-3.schema.json): after a reload
     « Annuler » still takes a « caché » step back."""
 
     done: list[_Hide] = field(default_factory=list)
     undone: list[_Hide] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The steps as the tracker's save keeps them (``masquages``)."""
+        """The steps in the engine's names (the tracker's save renames the keys:
+        ``masquages``, :data:`~escarmouche_widgets._table.STEP_KEYS`)."""
         def rows(steps: list[_Hide]) -> list[dict[str, Any]]:
             return [{"at": s.at, "nom": s.name, "cache": s.hidden} for s in steps]
         return {"done": rows(self.done), "undone": rows(self.undone)}

@@ -1,7 +1,7 @@
 """The designer's workshop « Atelier » (book/concepteurs.md): pick a system, change any of its
 options (French labels), see the standard odds before (the edition's defaults) and after
 (your options) side by side, with charts, and export the option set as the
-``[[changes]]`` blocks of an edition file.
+``[[changements]]`` blocks of an edition file.
 
 Every number comes from :mod:`escarmouche.editions` (the same tables as the « Ce qui a
 changé » pages). A value the rules refuse shows its French message above the result,
@@ -10,8 +10,8 @@ which stays as it was.
 >>> atelier = Atelier("d20")
 >>> atelier.controls["save_target"].value = 12
 >>> [line for line in atelier.snippet_text.splitlines()
-...  if line.startswith(("option", "after"))]
-['option = "seuil_sauvegarde"', 'after = 12']
+...  if line.startswith(("option", "apres"))]
+['option = "seuil_sauvegarde"', 'apres = 12']
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _defaults(system: str) -> dict[str, Json]:
 
 
 def _change(system: str, spec: Option, before: Json, after: Json) -> Change:
-    """One option changed, as an edition file's ``[[changes]]`` block names it: its
+    """One option changed, as an edition file's ``[[changements]]`` block names it: its
     French key, its rule IDs and a French text to review."""
     text = (f"{spec.title} : la valeur par défaut passe {de(spec.value_label(before))} à "
             f"{spec.value_label(after)}.")

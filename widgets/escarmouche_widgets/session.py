@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -48,7 +49,7 @@ from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
 from escarmouche import systems as _systems
 from escarmouche.dice import Rng
 from escarmouche.encounter import Encounter
-from escarmouche.errors import IllegalActionError, SaveError, invalid
+from escarmouche.errors import IllegalActionError, OldNameWarning, SaveError, invalid
 from escarmouche.history import History
 from escarmouche.model import timing_label
 from escarmouche.systems.base import ActionSpec
@@ -463,7 +464,12 @@ class TableSession:
         the fight's, and ``rows`` its roster."""
 
         def step() -> Outcome:
-            enc, history, hidden, hide_steps = load_tracker_save_steps(text)
+            # an old save still loads; its note (the new names) is said to the GM
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", OldNameWarning)
+                enc, history, hidden, hide_steps = load_tracker_save_steps(text)
+            notes = [h.paragraph(str(w.message)) for w in caught
+                     if isinstance(w.message, OldNameWarning)]
             chart = odds_chart(enc)
             self.encounter, self.history, self.hidden = enc, history, hidden
             self.hide_steps, self.previous, self.chart = hide_steps, None, chart
@@ -471,8 +477,8 @@ class TableSession:
             rows = roster_rows(f.combatant for f in enc.state.fighters.values())
             return Outcome(True, h.join(h.paragraph(
                 f"Combat restauré : {len(enc.state.fighters)} combattants, "
-                f"{len(enc.state.log)} événements, {enc.system.turn_word} {enc.turn}.")),
-                saved=text, rows=tuple(rows))
+                f"{len(enc.state.log)} événements, {enc.system.turn_word} {enc.turn}."),
+                *notes), saved=text, rows=tuple(rows))
 
         return _guarded(step)
 

@@ -29,11 +29,12 @@ import contextlib
 import importlib
 import io
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from escarmouche.cli.french import NBSP, FrenchParser, french_argparse
-from escarmouche.errors import EscarmoucheError, os_reason
+from escarmouche.errors import EscarmoucheError, OldNameWarning, os_reason
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -67,6 +68,29 @@ class _Typeset(io.TextIOBase):
         return int(self._stream.fileno())
 
 
+@contextlib.contextmanager
+def _notes() -> Iterator[None]:
+    """An old name read (:class:`~escarmouche.errors.OldNameWarning`: an option value or
+    a file key renamed in French) is said on stderr as « escarmouche : note : … », once
+    per place, never as a Python warning."""
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], filename: str,
+                 lineno: int, file: Any = None, line: str | None = None) -> None:
+            if not issubclass(category, OldNameWarning):
+                shown(message, category, filename, lineno, file, line)
+                return
+            from escarmouche.text.typo import typographie
+
+            print(f"escarmouche{NBSP}: note{NBSP}: {typographie(str(message))}",
+                  file=sys.stderr)
+
+        warnings.showwarning = show
+        warnings.simplefilter("default", OldNameWarning)
+        yield
+
+
 def build_parser() -> FrenchParser:
     """The parser of every subcommand (call inside :func:`french_argparse`)."""
     parser = FrenchParser(prog="escarmouche", description=DESCRIPTION)
@@ -82,7 +106,7 @@ def build_parser() -> FrenchParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
-    with french_argparse():
+    with french_argparse(), _notes():
         parser = build_parser()
         try:
             args = parser.parse_args(argv)

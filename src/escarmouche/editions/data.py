@@ -2,13 +2,16 @@
 of what an edition published (``editions/<n>/``), and the differences between two
 snapshots.
 
-An edition file holds ``format``, ``number``, ``date``, ``summary`` and ``changes``;
-each change gives its ``kind`` (:data:`KINDS`), the rule IDs it touches
-(``spec/RULES.md``), a French ``text`` and, for an option default, ``system``,
-``option``, ``before`` and ``after``. It is checked against
-``escarmouche/schemas/edition-1.schema.json`` (fastjsonschema, through
+An edition file holds ``format``, ``numero``, ``date``, ``resume`` and ``changements``
+(and ``relus``); each change gives its ``nature`` (:data:`KINDS`, written in French:
+:data:`KIND_WORDS`), the rule IDs it touches (``regles``, ``spec/RULES.md``), a French
+``texte`` and, for an option default, ``systeme``, ``option``, ``avant`` and ``apres``
+(and ``marque``, :data:`FLAGS`). It is checked against
+``escarmouche/schemas/edition-3.schema.json`` (fastjsonschema, through
 :mod:`escarmouche.filecheck` like the saves and the roster files), with French errors
-that name the field.
+that name the field. Formats 1 and 2 wrote English keys and kinds (:data:`OLD_KEYS`);
+they are still read, against their own schema, with one French note that names the new
+keys (:class:`~escarmouche.errors.OldNameWarning`).
 
 A snapshot (:class:`Snapshot`) is what the next edition is diffed against: every
 system's default rules (``System.rules_to_json``), the text of every rule ID and the
@@ -30,21 +33,26 @@ from pathlib import Path
 from typing import Any
 
 from escarmouche import filecheck
-from escarmouche.errors import SaveError, invalid, os_reason
+from escarmouche.errors import SaveError, invalid, old_keys, os_reason
 from escarmouche.model import Json, jsonable
+from escarmouche.options import renewed
 from escarmouche.text.fmt import join, quote
 
 __all__ = [
     "CLARIFICATIONS",
     "FLAGS",
+    "FLAG_WORDS",
     "FORMAT",
     "KINDS",
+    "KIND_WORDS",
     "NONE_WORD",
+    "OLD_KEYS",
     "SUMMARY_PLACEHOLDER",
     "Change",
     "Edition",
     "Snapshot",
     "edition_to_toml",
+    "file_key",
     "is_bound",
     "load_edition",
     "option_changes",
@@ -57,10 +65,9 @@ __all__ = [
     "schema",
 ]
 
-#: the newest edition format this engine reads and writes (the schema's version): 2 adds
-#: the « clarification » kind and the ``reviewed`` examples; a format-1 file still loads,
-#: and a file is written in format 1 when it needs nothing of format 2
-FORMAT = 2
+#: the edition format this engine writes (the schema's ``format``): 3, keys and kinds in
+#: French; formats 1 and 2 (English keys; 2 added « clarification ») are still read
+FORMAT = 3
 
 #: the kinds of change, with their French labels
 KINDS: Mapping[str, str] = {
@@ -72,6 +79,31 @@ KINDS: Mapping[str, str] = {
     "option-default": "valeur par défaut d’une option",
     "clarification": "clarification",
 }
+
+#: how an edition file (format 3) writes each kind
+KIND_WORDS: Mapping[str, str] = {
+    "new-rule": "regle-nouvelle", "revised-rule": "regle-revisee",
+    "removed-rule": "regle-retiree", "new-ruling": "interpretation-nouvelle",
+    "changed-ruling": "interpretation-changee", "option-default": "defaut-option",
+    "clarification": "clarification"}
+
+#: the English keys of formats 1 and 2 → those of format 3 (``format``, ``date`` and
+#: ``option`` keep theirs)
+OLD_KEYS: Mapping[str, str] = {
+    "number": "numero", "summary": "resume", "changes": "changements", "reviewed": "relus",
+    "kind": "nature", "rules": "regles", "text": "texte", "system": "systeme",
+    "before": "avant", "after": "apres", "flag": "marque"}
+
+
+def file_key(name: str, format_number: int = 3) -> str:
+    """The key an edition file of format ``format_number`` writes for the engine's
+    ``name`` (English before format 3).
+
+    >>> file_key("changes"), file_key("changes", 2)
+    ('changements', 'changes')
+    """
+    return OLD_KEYS.get(name, name) if format_number >= 3 else name
+
 
 #: the kinds printed on the errata sheet under « Clarifications », apart from errata,
 #: and that mark no rule « Modifié dans l’édition n » (a rewording, not a change of rule)
@@ -85,6 +117,10 @@ FLAGS: Mapping[str, str] = {
     "values-changed": "les valeurs de ce changement ont changé depuis que son texte a été "
                       "écrit",
 }
+
+#: how an edition file (format 3) writes each mark
+FLAG_WORDS: Mapping[str, str] = {"no-longer-applies": "ne-s-applique-plus",
+                                  "values-changed": "valeurs-changees"}
 
 _RULE_LINE = re.compile(r"^- ([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\b")
 #: RULES.md's marks of a ruling: « *(ruling…)* », « *(option…)* », « *(facts…)* »
@@ -141,12 +177,9 @@ class Edition:
     changes: tuple[Change, ...] = ()
     #: the examples (``page#n``) whose changed output the designer re-read (format 2)
     reviewed: tuple[str, ...] = ()
-
-    @property
-    def format(self) -> int:
-        """1 unless the edition needs format 2 (a clarification, reviewed examples)."""
-        needs = self.reviewed or any(c.kind in CLARIFICATIONS for c in self.changes)
-        return 2 if needs else 1
+    #: the format of the file it was read from (:data:`FORMAT` for a new one): the
+    #: names of its keys, for the errors that point into it (:func:`file_key`)
+    format: int = FORMAT
 
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = {"format": self.format, "number": self.number,
@@ -158,7 +191,7 @@ class Edition:
 
 
 def schema(version: int = 1) -> dict[str, Any]:
-    """The published JSON Schema of an edition file (format 1, or 2)."""
+    """The published JSON Schema of an edition file (format 1, 2 or 3)."""
     return filecheck.load(f"edition-{version}")
 
 
@@ -168,50 +201,80 @@ def _fail(field: str, value: object, why: str) -> SaveError:
     return err
 
 
-def parse_edition(data: Mapping[str, Any]) -> Edition:
-    """Check a parsed edition file against the schema and build the :class:`Edition`.
+def parse_edition(data: Mapping[str, Any], *, source: str = "") -> Edition:
+    """Check a parsed edition file against the schema of its format and build the
+    :class:`Edition`; a file of format 1 or 2 (English keys) gives one French note naming
+    the new keys (``source`` names the file in it).
 
     A TOML date is accepted for ``date``. A wrong field raises a French
     :class:`~escarmouche.errors.SaveError` that names it:
 
     >>> try:
-    ...     parse_edition({"format": 1, "number": 0, "date": "2026-11-30",
-    ...                    "summary": "x", "changes": []})
+    ...     parse_edition({"format": 3, "numero": 0, "date": "2026-11-30",
+    ...                    "resume": "x", "changements": []})
     ... except ValueError as err:
     ...     print(err)
-    Édition, champ « number », valeur 0 : au moins 1 (CORE-ERR).
+    Édition, champ « numero », valeur 0 : au moins 1 (CORE-ERR).
     """
     if not isinstance(data, Mapping):
         raise _fail("édition", type(data).__name__, "une table TOML est attendue")
     plain: dict[str, Any] = dict(data)
     if isinstance(plain.get("date"), _dt.date):
         plain["date"] = plain["date"].isoformat()
-    name = "edition-2" if plain.get("format") == 2 else "edition-1"
-    problem = filecheck.validate(name, plain)
+    given = plain.get("format")
+    known = type(given) is int and given in (1, 2, FORMAT)  # not True, not 2.0
+    if "format" in plain and not known:
+        raise _fail("format", given, "format inconnu (ce moteur lit les formats 1, 2 et "
+                    f"{FORMAT})")
+    number = given if known and isinstance(given, int) else FORMAT
+    problem = filecheck.validate(f"edition-{number}", plain)
     if problem is not None:
         raise SaveError(problem.message("CORE-ERR", root="édition"),
                         field=problem.path or "édition", value=problem.value,
                         rule="CORE-ERR")
+    if number < 3:
+        plain = _from_old(plain, number, source)
+
+    def key(name: str) -> str:
+        return file_key(name, number)
+
     try:
         date = _dt.date.fromisoformat(plain["date"])
     except ValueError:
         raise _fail("date", plain["date"], "date inexistante") from None
+    kinds = {word: kind for kind, word in KIND_WORDS.items()}
+    flags = {word: flag for flag, word in FLAG_WORDS.items()}
     changes = []
-    for i, c in enumerate(plain["changes"]):
-        option = (c.get("system"), c.get("option"))
-        if c["kind"] == "option-default" and None in option:
-            raise _fail(f"changes[{i}]", c["kind"],
-                        "un changement d’option donne « system » et « option »")
-        if c["kind"] == "option-default" and ("before" not in c or "after" not in c):
-            raise _fail(f"changes[{i}]", c["kind"],
-                        "un changement d’option donne « before » et « after »")
-        if c["kind"] == "option-default":
-            _check_option_change(f"changes[{i}]", c)
-        changes.append(Change(c["kind"], tuple(c["rules"]), c["text"], c.get("system"),
-                              c.get("option"), c.get("before"), c.get("after"),
-                              c.get("flag")))
-    return Edition(plain["number"], date, plain["summary"], tuple(changes),
-                   tuple(plain.get("reviewed", ())))
+    for i, c in enumerate(plain["changements"]):
+        where, kind = f"{key('changes')}[{i}]", kinds[c["nature"]]
+        option = (c.get("systeme"), c.get("option"))
+        if kind == "option-default" and None in option:
+            raise _fail(where, c["nature"], "un changement d’option donne "
+                        f"« {key('system')} » et « option »")
+        if kind == "option-default" and ("avant" not in c or "apres" not in c):
+            raise _fail(where, c["nature"], "un changement d’option donne "
+                        f"« {key('before')} » et « {key('after')} »")
+        before, after = c.get("avant"), c.get("apres")
+        if kind == "option-default":
+            before, after = _check_option_change(where, c, number)
+        flag = flags[c["marque"]] if "marque" in c else None
+        changes.append(Change(kind, tuple(c["regles"]), c["texte"], c.get("systeme"),
+                              c.get("option"), before, after, flag))
+    return Edition(plain["numero"], date, plain["resume"], tuple(changes),
+                   tuple(plain.get("relus", ())), number)
+
+
+def _from_old(plain: Mapping[str, Any], number: int, source: str) -> dict[str, Any]:
+    """A file of format 1 or 2 (valid under its schema) in the shape of format 3: keys
+    and kinds in French; one note names the new keys (OldNameWarning)."""
+    words = {"kind": KIND_WORDS, "flag": FLAG_WORDS}
+    out = {OLD_KEYS.get(k, k): v for k, v in plain.items()}
+    out["changements"] = [{OLD_KEYS.get(k, k): words[k][v] if k in words else v
+                           for k, v in c.items()} for c in plain["changes"]]
+    used = [k for k in OLD_KEYS if k in plain or any(k in c for c in plain["changes"])]
+    old_keys(source or "édition", number, FORMAT, {k: OLD_KEYS[k] for k in used},
+             "CORE-ERR", stacklevel=4)
+    return out
 
 
 #: how an edition file writes ``None`` (TOML has no null): « aucune » valeur
@@ -221,16 +284,20 @@ NONE_WORD = "aucune"
 SUMMARY_PLACEHOLDER = "À rédiger : le résumé de cette édition."
 
 
-def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
+def _check_option_change(where: str, change: Mapping[str, Any], number: int = FORMAT
+                         ) -> tuple[Any, Any]:
     """An option change names a registered system, one of its options by its French key,
     and values that option accepts (``after``; ``before`` may be ``None`` for a new
-    option); the declaration says which (:mod:`escarmouche.options`)."""
+    option); the declaration says which (:mod:`escarmouche.options`). Returns
+    ``(before, after)``, an old value renamed in French read as its new one, with a
+    note (``Option.renamed``)."""
     from escarmouche.errors import EscarmoucheError
     from escarmouche.systems import available, get
 
-    name = change["system"]
+    name = change["systeme"]
     if name not in available():
-        raise _fail(f"{where}.system", name, "système inconnu, à choisir parmi "
+        raise _fail(f"{where}.{file_key('system', number)}", name,
+                    "système inconnu, à choisir parmi "
                     + join([quote(n) for n in available()], last="ou"))
     system = get(name)
     keys = [o.key for o in system.options()]
@@ -241,19 +308,21 @@ def _check_option_change(where: str, change: Mapping[str, Any]) -> None:
                 else "les options sont " + join([quote(k) for k in keys], empty="aucune"))
         raise _fail(f"{where}.option", change["option"],
                     f"option inconnue du système {name} ; {hint}")
-    for side in ("before", "after"):
-        value = change[side]
+    values = {"before": change["avant"], "after": change["apres"]}
+    for side, value in values.items():
         if value == NONE_WORD and (spec.optional or spec.default is None):
             continue  # TOML has no null: « aucune » stands for None
         if value in (None, NONE_WORD) and side == "before":
             continue  # a new option had no value before
         try:
-            spec.check_value(spec.from_json(value, field=spec.key))
+            values[side] = spec.new_value(value)
+            spec.check_value(spec.from_json(values[side], field=spec.key))
         except EscarmoucheError as err:
             why = f"{err.why or str(err)} pour l’option {quote(spec.key)}"
-            refused = invalid(f"{where}.{side}", value, err.rule or "CORE-ERR", why,
-                              kind=SaveError)
+            refused = invalid(f"{where}.{file_key(side, number)}", value,
+                              err.rule or "CORE-ERR", why, kind=SaveError)
             raise refused from None
+    return values["before"], values["after"]
 
 
 def load_edition(path: Path | str) -> Edition:
@@ -268,11 +337,11 @@ def load_edition(path: Path | str) -> Edition:
         raise SaveError(filecheck.toml_message(path.name, err, "CORE-ERR"), field=path.name,
                         value=None, rule="CORE-ERR") from None
     try:
-        edition = parse_edition(data)
+        edition = parse_edition(data, source=path.name)
     except SaveError as err:
         raise _located(err, path.name, text) from None
     if path.stem != str(edition.number):
-        raise _fail("number", edition.number,
+        raise _fail(file_key("number", edition.format), edition.number,
                     f"le fichier {quote(path.name)} doit porter le numéro de l’édition")
     return edition
 
@@ -313,39 +382,41 @@ def _toml_char(c: str) -> str:
 
 
 def change_to_toml(change: Change) -> str:
-    """One change as a TOML ``[[changes]]`` block (the Atelier's export, the draft)."""
-    lines = ["[[changes]]", f"kind = {_toml_value(change.kind)}",
-             f"rules = {_toml_value(list(change.rules))}"]
+    """One change as a TOML ``[[changements]]`` block, in the current format (the
+    Atelier's export, the draft)."""
+    lines = ["[[changements]]", f"nature = {_toml_value(KIND_WORDS[change.kind])}",
+             f"regles = {_toml_value(list(change.rules))}"]
     if change.system is not None:
-        lines.append(f"system = {_toml_value(change.system)}")
+        lines.append(f"systeme = {_toml_value(change.system)}")
     if change.option is not None:
         lines.append(f"option = {_toml_value(change.option)}")
-        lines.append(f"before = {_toml_value(change.before)}")
-        lines.append(f"after = {_toml_value(change.after)}")
+        lines.append(f"avant = {_toml_value(change.before)}")
+        lines.append(f"apres = {_toml_value(change.after)}")
     if change.flag is not None:
         lines.append(f"# À relire : {FLAGS[change.flag]}.")
-        lines.append(f"flag = {_toml_value(change.flag)}")
-    lines.append(f"text = {_toml_value(change.text)}")
+        lines.append(f"marque = {_toml_value(FLAG_WORDS[change.flag])}")
+    lines.append(f"texte = {_toml_value(change.text)}")
     return "\n".join(lines) + "\n"
 
 
 def edition_to_toml(edition: Edition) -> str:
-    """The edition file, as ``tools/edition.py`` writes it (TOML, French comments)."""
+    """The edition file, as ``tools/edition.py`` writes it (TOML, French keys and
+    comments, always the current :data:`FORMAT`, whatever format it was read from)."""
     head = [
         "# Une fiche par édition du livre ; le plus grand numéro est l’édition en cours.",
-        f"# Format : escarmouche/schemas/edition-{edition.format}.schema.json ;"
+        f"# Format : escarmouche/schemas/edition-{FORMAT}.schema.json ;"
         " la page « Ce qui a changé »",
         "# est produite depuis cette fiche (tools/edition.py, make edition).",
-        f"format = {edition.format}",
-        f"number = {edition.number}",
+        f"format = {FORMAT}",
+        f"numero = {edition.number}",
         f"date = {edition.date.isoformat()}",
-        f"summary = {_toml_value(edition.summary)}",
+        f"resume = {_toml_value(edition.summary)}",
     ]
     if edition.reviewed:
         head.append("# Exemples relus : leur sortie a changé, leur texte reste juste.")
-        head.append(f"reviewed = {_toml_value(list(edition.reviewed))}")
+        head.append(f"relus = {_toml_value(list(edition.reviewed))}")
     if not edition.changes:
-        head.append("changes = []")
+        head.append("changements = []")
     blocks = [change_to_toml(c) for c in edition.changes]
     return "\n".join(head) + "\n" + "".join("\n" + b for b in blocks)
 
@@ -495,6 +566,16 @@ def rule_text_changes(old: Mapping[str, str], new: Mapping[str, str]) -> list[Ch
 # -- snapshots ---------------------------------------------------------------------------
 
 
+def _renewed(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """A snapshot's rules, old option values read as their French names, silently
+    (``Option.renamed``): a draft does not take a renaming for a changed default."""
+    from escarmouche.systems import available, get
+
+    return {name: renewed(get(name).rules_type, values)
+            if name in available() and isinstance(values, Mapping) else values
+            for name, values in rules.items()}
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Snapshot:
     """What an edition published: ``rules`` (``{system: rules JSON}``), ``texts``
@@ -519,7 +600,7 @@ class Snapshot:
                 raise _fail("instantané", str(path), "fichier manquant") from None
             except json.JSONDecodeError:
                 raise _fail("instantané", str(path), "JSON illisible") from None
-        return cls(parts[0], parts[1], parts[2])
+        return cls(_renewed(parts[0]), parts[1], parts[2])
 
     def write(self, folder: Path | str) -> None:
         folder = Path(folder)

@@ -25,7 +25,11 @@ from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import fixed, number, percent, plural
 from escarmouche.text.typo import typographie
 
-__all__ = ["Z95", "Balance", "shares", "wilson"]
+__all__ = ["REPORT_FORMAT", "Z95", "Balance", "shares", "wilson"]
+
+#: the format of the JSON report (``schemas/bilan-2.schema.json``): 2 adds the ``format``
+#: field itself, named as in every file (format 1 had no number)
+REPORT_FORMAT = 2
 
 #: the z value of a two-sided 95 % interval
 Z95 = 1.959963984540054
@@ -281,7 +285,8 @@ class Balance(ShownAsTable):
                 "réglée au sort (borne de sûreté atteinte, D12-INIT-6)")
 
     def to_json(self) -> dict[str, Any]:
-        """Everything, JSON-ready (``--json``), with the rates and intervals computed."""
+        """Everything, JSON-ready (``--json``), with the rates and intervals computed:
+        the report of ``schemas/bilan-<REPORT_FORMAT>.schema.json``."""
         sides: dict[str, Any] = {}
         for side in self.sides:
             rate, low, high = self.win_rate(side)
@@ -296,7 +301,8 @@ class Balance(ShownAsTable):
                 "degats_subis_par_tour": self.damage_taken_per_round(side),
                 "degats_infliges_par_tour": self.damage_per_round(side),
             }
-        return {"titre": self.title, "systeme": self.system, "combats": self.n,
+        return {"format": REPORT_FORMAT, "titre": self.title, "systeme": self.system,
+                "combats": self.n,
                 "graine": self.seed, "nuls": self.draws, "limite_de_tours": self.timeouts,
                 "tours": {str(k): v for k, v in sorted(self.rounds.items())},
                 "camps": sides, "intervalle": "Wilson 95 %",

@@ -42,7 +42,7 @@ def _engine_spellings() -> dict[str, str]:
     """Each engine spelling of an option a reader must not meet, mapped to the French
     key that names it: ``Rules.x``, the option's engine name where it differs from its
     key, ``x=True``, and the identifiers of its values where they are not French words
-    a reader types (``"consecutive"``, ``"debut_du_round"``)."""
+    a reader types (``"juste_apres"``, ``"debut_du_round"``)."""
     out: dict[str, str] = {}
     for name in systems.available():
         for option in systems.get(name).options():

@@ -419,7 +419,7 @@ def test_labels_of_option_values_exist_for_every_choice() -> None:
             assert all(isinstance(v, str) and v for v in values.values()), option.name
     aggregate = rulebook.SYSTEM.option("surprise_aggregate")
     assert aggregate.choices is not None
-    assert aggregate.value_label("weakest") == aggregate.choices["weakest"] != "weakest"
+    assert aggregate.value_label("plus_faible") == aggregate.choices["plus_faible"] != "plus_faible"
     assert d100.SYSTEM.option("default_weapon").value_label("arme_a_une_main") != (
         "arme_a_une_main")
 

@@ -49,15 +49,15 @@ def _edit(path: Path, old: str, new: str) -> int:
 @pytest.mark.parametrize(("old", "new", "refused"), [
     ('option = "seuil_sauvegarde"', 'option = "seuil_sauvegard"',
      r"option inconnue du système d20 ; vouliez-vous dire « seuil_sauvegarde » \?"),
-    ("after = 12", "after = 150",
-     r"Valeur 150 refusée pour « changes\[3\]\.after » .*D20-END-1"),
-    ("after = 12", 'after = "douze"',
-     r"Valeur « douze » refusée pour « changes\[3\]\.after » .*nombre entier"),
-    ('rules = ["D20-EDN-1"]'.replace("EDN", "END"), 'rules = ["D20-EDN-1"]',
-     r"Valeur « D20-EDN-1 » refusée pour « changes\[3\]\.rules\[0\] » : règle inconnue de "
-     r"spec/RULES\.md ; vouliez-vous dire « D20-END-1 » \?"),
-    ("before = 10", "before = 11",
-     r"Valeur 11 refusée pour « changes\[3\]\.before » : l’édition précédente jouait 10 "
+    ("apres = 12", "apres = 150",
+     r"Valeur 150 refusée pour « changements\[3\]\.apres » .*D20-END-1"),
+    ("apres = 12", 'apres = "douze"',
+     r"Valeur « douze » refusée pour « changements\[3\]\.apres » .*nombre entier"),
+    ('regles = ["D20-EDN-1"]'.replace("EDN", "END"), 'regles = ["D20-EDN-1"]',
+     r"Valeur « D20-EDN-1 » refusée pour « changements\[3\]\.regles\[0\] » : règle "
+     r"inconnue de spec/RULES\.md ; vouliez-vous dire « D20-END-1 » \?"),
+    ("avant = 10", "avant = 11",
+     r"Valeur 11 refusée pour « changements\[3\]\.avant » : l’édition précédente jouait 10 "
      r"pour l’option « seuil_sauvegarde »"),
 ])
 def test_a_faulty_edition_file_is_refused_with_file_line_and_field_core_err(
@@ -85,7 +85,7 @@ def test_publishing_refuses_values_the_engine_does_not_play_core_err(
     the rules say 12) is not published; nothing is frozen."""
     path = _draft(copy)
     # a value the declaration accepts, but not the engine's default
-    line = _edit(path, "after = 12", "after = 15")
+    line = _edit(path, "apres = 12", "apres = 15")
     with pytest.raises(ValueError, match=r"cette édition joue 12") as err:
         TOOL.publish(copy)
     assert str(err.value).startswith(f"2.toml, ligne {line} — ")
@@ -102,10 +102,10 @@ def test_a_designer_text_is_never_dropped(copy: Path, monkeypatch: pytest.Monkey
 
     path = _draft(copy)
     text = path.read_text(encoding="utf-8")
-    text = re.sub(r'(option = "seuil_sauvegarde"\n(?:.*\n){2})text = ".*"',
-                  r'\1text = "Sauvegardes plus difficiles."', text)
-    text = re.sub(r'(option = "option_critique"\n(?:.*\n){2})text = ".*"',
-                  r'\1text = "Le critique explose."', text)
+    text = re.sub(r'(option = "seuil_sauvegarde"\n(?:.*\n){2})texte = ".*"',
+                  r'\1texte = "Sauvegardes plus difficiles."', text)
+    text = re.sub(r'(option = "option_critique"\n(?:.*\n){2})texte = ".*"',
+                  r'\1texte = "Le critique explose."', text)
     path.write_text(text, encoding="utf-8")
     d20, d12 = systems.get("d20"), systems.get("d12")
     moved, back = _rules("d20", {"save_target": 14}), _rules("d12", {})
@@ -119,12 +119,13 @@ def test_a_designer_text_is_never_dropped(copy: Path, monkeypatch: pytest.Monkey
     written = path.read_text(encoding="utf-8")
     assert "# À relire : ce changement ne s’applique plus" in written.replace("\u00a0", " ")
     assert load_edition(path).changes == again.changes
-    with pytest.raises(ValueError, match=r"«\s?values-changed\s?» refusée pour «\s?changes"
-                                         r"\[2\]\.flag\s?».*avant de publier"):
+    with pytest.raises(ValueError, match=r"«\s?valeurs-changees\s?» refusée pour «\s?"
+                                         r"changements\[2\]\.marque\s?».*avant de publier"):
         TOOL.publish(copy)
-    path.write_text(re.sub(r'(?m)^flag = "values-changed"\n', "", written), encoding="utf-8")
-    with pytest.raises(ValueError, match=r"«\s?no-longer-applies\s?» refusée pour "
-                                         r"«\s?changes\[3\]\.flag\s?»"):
+    path.write_text(re.sub(r'(?m)^marque = "valeurs-changees"\n', "", written),
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match=r"«\s?ne-s-applique-plus\s?» refusée pour "
+                                         r"«\s?changements\[3\]\.marque\s?»"):
         TOOL.publish(copy)
 
 

@@ -64,6 +64,12 @@ def _load_tool(name: str, path: Path) -> ModuleType:
 TOOL = _load_tool("edition_tool", ROOT / "tools" / "edition.py")
 
 
+def _edition_3(changes: list[Any]) -> dict[str, Any]:
+    """An edition file of format 3 (French keys) around ``changes``."""
+    return {"format": 3, "numero": 2, "date": "2027-01-15", "resume": "Deuxième édition.",
+            "changements": changes}
+
+
 def _edition(**over: Any) -> dict[str, Any]:
     data: dict[str, Any] = {"format": 1, "number": 2, "date": "2027-01-15",
                             "summary": "Deuxième édition.", "changes": [
@@ -113,7 +119,7 @@ def test_the_last_published_snapshot_is_the_engine_now() -> None:
 
 @pytest.mark.parametrize(("over", "field"), [
     ({"number": 0}, "number"),
-    ({"format": 3}, "format"),
+    ({"format": 4}, "format"),
     ({"date": "30/11/2026"}, "date"),
     ({"date": "2026-02-30"}, "date"),
     ({"changes": [{"kind": "typo", "rules": ["RB-D100-1"], "text": "x"}]}, "changes[0].kind"),
@@ -208,7 +214,7 @@ def test_any_edition_data_reads_or_is_refused_in_french_core_err(data: dict[str,
 def test_the_file_name_is_the_edition_number(tmp_path: Path) -> None:
     path = tmp_path / "3.toml"
     path.write_text(edition_to_toml(parse_edition(_edition())), encoding="utf-8")
-    with pytest.raises(SaveError, match=r"^Valeur 2 refusée pour «\u00a0number\u00a0»\u00a0:"
+    with pytest.raises(SaveError, match=r"^Valeur 2 refusée pour «\u00a0numero\u00a0»\u00a0:"
                                         r" .*3\.toml"):
         load_edition(path)
 
@@ -412,10 +418,10 @@ def test_a_redraft_keeps_what_the_designer_wrote(copy: Path) -> None:
     """Running make edition again keeps the texts and summary already written."""
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     path = copy / "editions" / "2.toml"
-    edited = re.sub(r'summary = ".*"', 'summary = "Les critiques tombent plus souvent."',
+    edited = re.sub(r'resume = ".*"', 'resume = "Les critiques tombent plus souvent."',
                     path.read_text(encoding="utf-8"))
-    edited = re.sub(r'(option = "seuil_sauvegarde"\n(?:.*\n){2})text = ".*"',
-                    r'\1text = "Sauvegardes plus difficiles."', edited)
+    edited = re.sub(r'(option = "seuil_sauvegarde"\n(?:.*\n){2})texte = ".*"',
+                    r'\1texte = "Sauvegardes plus difficiles."', edited)
     path.write_text(edited, encoding="utf-8")
     again = TOOL.draft(copy, today=dt.date(2027, 1, 16))
     assert again is not None
@@ -550,13 +556,13 @@ def test_ruling_texts_come_from_the_book_boxes(tmp_path: Path) -> None:
 
 
 def test_change_snippet_is_valid_toml() -> None:
-    """The Atelier's export: a [[changes]] block that an edition file accepts."""
+    """The Atelier's export: a [[changements]] block that an edition file accepts."""
     snippet = change_to_toml(Change("option-default", ("D20-END-1",), "« Seuil » 12\\",
                                     "d20", "seuil_sauvegarde", 10, 12))
     import tomllib
 
     data = tomllib.loads(snippet)
-    edition = parse_edition(_edition(changes=data["changes"]))
+    edition = parse_edition(_edition_3(data["changements"]))
     assert edition.changes[0].after == 12 and edition.changes[0].text.endswith("\\")
 
 
@@ -613,7 +619,7 @@ def test_atelier_shows_the_engine_odds_and_exports_the_change() -> None:
             for o, n in zip(old, new, strict=True)])
         assert shown in atelier.result_text
     data = tomllib.loads(atelier.snippet_text)
-    edition = parse_edition(_edition(changes=data["changes"]))
+    edition = parse_edition(_edition_3(data["changements"]))
     # the option is named by its French key, as a person types it in an edition file
     assert [(c.system, c.option, c.before, c.after) for c in edition.changes] == [
         ("d20", "seuil_sauvegarde", in_force, target)]

@@ -181,8 +181,8 @@ def test_shot_odds_by_range_band_d100_ranged_5() -> None:
 def test_hyperactive_second_slot_rb_speed_3() -> None:
     """RB-SPEED-3: the second activation comes right after the first, or at the end of
     the turn, as apply_speed lays it out."""
-    assert hyperactive_slots(1, 4, RulebookRules(hyperactive_slot="consecutive")) == (1, 2)
-    assert hyperactive_slots(1, 4, RulebookRules(hyperactive_slot="end_of_turn")) == (1, 5)
+    assert hyperactive_slots(1, 4, RulebookRules(hyperactive_slot="juste_apres")) == (1, 2)
+    assert hyperactive_slots(1, 4, RulebookRules(hyperactive_slot="fin_du_tour")) == (1, 5)
 
 
 def test_d20_turn_budget_and_refund_d20_act_3_d20_opp_1() -> None:

@@ -245,7 +245,7 @@ def test_r7_the_designers_edition_example_reads() -> None:
 
     page = (BOOK / "concepteurs.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```toml\n(.*?)```", page, flags=re.S)
-    changes = [b for b in blocks if "[[changes]]" in b]
+    changes = [b for b in blocks if "[[changements]]" in b]
     assert changes
     for block in changes:
         edition = parse_edition(tomllib.loads(block))

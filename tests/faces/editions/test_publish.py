@@ -37,8 +37,8 @@ def test_a_placeholder_summary_is_not_published_core_err(copy: Path) -> None:
     with pytest.raises(ValueError) as err:
         TOOL.publish(copy)
     text = _plain(str(err.value))
-    assert text.startswith(f"2.toml, ligne {_line(path, 'summary =')} — "), text
-    assert "« summary »" in text and "rédigez le résumé" in text, text
+    assert text.startswith(f"2.toml, ligne {_line(path, 'resume =')} — "), text
+    assert "« resume »" in text and "rédigez le résumé" in text, text
     assert not (copy / "editions" / "2").exists()
     assert TOOL.main(["--publier"], root=copy) == 1
 
@@ -50,13 +50,13 @@ def test_a_generated_change_text_is_not_published_core_err(copy: Path) -> None:
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     path = copy / "editions" / "2.toml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(re.sub(r'(?m)^summary = ".*"$', 'summary = "Des critiques plus larges."',
+    path.write_text(re.sub(r'(?m)^resume = ".*"$', 'resume = "Des critiques plus larges."',
                            text), encoding="utf-8")
     with pytest.raises(ValueError) as err:
         TOOL.publish(copy)
     message = _plain(str(err.value))
     first = load_edition(path).changes[0]
-    assert "« changes[0].text »" in message, message
+    assert "« changements[0].texte »" in message, message
     assert message.startswith("2.toml, ligne "), message
     assert first.text.strip()[:30] in message
     write_words(path)
@@ -118,11 +118,11 @@ def test_examples_whose_output_changed_are_reread_before_publishing_core_err(
     write_words(path)
     with pytest.raises(SystemExit, match=r"1 exemple à relire") as err:
         TOOL.publish(copy)
-    assert "« reviewed » dans editions/2.toml" in _plain(str(err.value.code))
+    assert "« relus » dans editions/2.toml" in _plain(str(err.value.code))
     assert not (copy / "editions" / "2").exists()
     assert review_all(copy) == ["exemple#1"]
     edition = load_edition(path)
-    assert edition.reviewed == ("exemple#1",) and "format = 2" in path.read_text("utf-8")
+    assert edition.reviewed == ("exemple#1",) and "format = 3" in path.read_text("utf-8")
     assert load_edition(copy / "editions" / "1.toml").reviewed == ()
     assert TOOL.publish(copy) == 2
 
@@ -149,10 +149,10 @@ def test_stale_prose_is_found_in_every_form_it_is_written_core_err() -> None:
     assert contradictions(fresh, fresh, [immediate]) == []
 
     surprise = Change("option-default", ("RB-SURPRISE-2",), "x", "rulebook",
-                      "valeur_groupe_surprise", "weakest", "mean")
+                      "valeur_groupe_surprise", "plus_faible", "moyenne")
     by_hand = Snapshot({}, {"RB-SURPRISE-2": "Par défaut, les attaquants testent la plus "
                                              "faible DIS de leur groupe."}, {})
-    # the book's box, as it prints under « weakest » (pinned: not the engine's default)
+    # the book's box, as it prints under « plus_faible » (pinned: not the engine's default)
     box = {"RB-SURPRISE-2": re.sub(r"(chaque groupe est )[^.]*\.", "\\1défavorable aux "
                                    "attaquants : leur DIS la plus basse contre la PMR la "
                                    "plus haute des défenseurs.", boxes["RB-SURPRISE-2"])}
@@ -161,7 +161,8 @@ def test_stale_prose_is_found_in_every_form_it_is_written_core_err() -> None:
     assert "la plus faible DIS" in reasons[0]
     # a box whose « par défaut » still names the old value is stale too
     old_box = {"RB-SURPRISE-2": '- par défaut, **défavorable aux attaquants** : la plus '
-                                'faible DIS (`"weakest"`) ;\n- ou **la moyenne** (`"mean"`).'}
+                                'faible DIS (`"plus_faible"`) ;\n- ou **la moyenne** '
+                                '(`"moyenne"`).'}
     empty = Snapshot({}, {}, {})
     assert [c.rule for c in contradictions(empty, empty, [surprise], boxes=old_box)] == [
         "RB-SURPRISE-2"]

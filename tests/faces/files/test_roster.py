@@ -123,7 +123,7 @@ BAD = [
      "CORE-ERR"),
     ("politique inconnue", ('politique = "agressif"', 'politique = "furieux"'), 23,
      "camps[1].politique", "CORE-ERR"),
-    ("version", ("version = 1", "version = 2"), 2, "version", "CORE-ERR"),
+    ("format", ("format = 2", "format = 3"), 2, "format", "CORE-ERR"),
     ("système", ('systeme = "d100"', 'systeme = "d6"'), 4, "systeme", "CORE-ERR"),
     ("condition de fin", ('camp = "héros"', 'camp = "elfes"'), 38, "fin[1].camp",
      "CORE-END-1"),
@@ -193,8 +193,8 @@ def test_load_errors(tmp_path: Path) -> None:
 
 def test_schema_is_versioned_and_french() -> None:
     schema = roster_schema()
-    assert schema["properties"]["version"] == {"const": 1,
-                                               "description": "La version du format (1)."}
+    assert schema["properties"]["format"]["const"] == 2
+    assert roster_schema(1)["properties"]["version"]["const"] == 1  # format 1, still read
     assert "effectifs" in schema["title"]
     assert schema["additionalProperties"] is False
 

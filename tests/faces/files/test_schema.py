@@ -26,14 +26,14 @@ EDITION = {"format": 1, "number": 2, "date": "2027-01-15", "summary": "Résumé.
 def test_schemas_load_and_compile_once() -> None:
     """The public names of the three readers are the one cached schema each."""
     assert savefile.schema() is filecheck.load("save-1")
-    assert roster.roster_schema() is filecheck.load("roster-1")
+    assert roster.roster_schema() is filecheck.load("roster-2")
     assert editions_data.schema() is filecheck.load("edition-1")
-    assert filecheck.validator("roster-1") is filecheck.validator("roster-1")
+    assert filecheck.validator("roster-2") is filecheck.validator("roster-2")
     assert roster.line_map is filecheck.line_map and roster.toml_problem is filecheck.toml_problem
 
 
 def test_a_valid_document_has_no_problem() -> None:
-    assert filecheck.validate("roster-1", tomllib.loads(DUEL)) is None
+    assert filecheck.validate("roster-2", tomllib.loads(DUEL)) is None
     assert filecheck.validate("edition-1", EDITION) is None
 
 
@@ -75,13 +75,13 @@ def test_a_fault_names_its_path_and_line() -> None:
     its table's line."""
     text = DUEL.replace('titre = "', 'couleur = "rouge"\ntitre = "', 1)
     lines = filecheck.line_map(text)
-    problem = filecheck.validate("roster-1", tomllib.loads(text), lines=lines)
+    problem = filecheck.validate("roster-2", tomllib.loads(text), lines=lines)
     assert problem is not None
     assert (problem.path, problem.reason, problem.line) == (
         "couleur", "champ inconnu", lines["couleur"])
     data = tomllib.loads(DUEL)
     del data["camps"][1]["nom"]
-    problem = filecheck.validate("roster-1", data, lines=filecheck.line_map(DUEL))
+    problem = filecheck.validate("roster-2", data, lines=filecheck.line_map(DUEL))
     assert problem is not None and problem.path == "camps[1]"
     assert problem.line == filecheck.line_map(DUEL)["camps[1]"]
     assert problem.message("CORE-ERR", source="duel.toml") == (

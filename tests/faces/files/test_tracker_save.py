@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
-from escarmouche_widgets._table import load_tracker_save, load_tracker_save_steps, tracker_save
+from escarmouche_widgets._table import (
+    STEP_KEYS,
+    load_tracker_save,
+    load_tracker_save_steps,
+    tracker_save,
+)
 from escarmouche_widgets._tracker_model import HideSteps
 
 from escarmouche import Combatant, filecheck
@@ -33,13 +39,13 @@ def _fight() -> tuple[Encounter, History]:
 
 
 def test_the_tracker_save_follows_its_published_schema_core_log() -> None:
-    """CORE-LOG: what the autosave and the export write is valid under suivi-2, and
+    """CORE-LOG: what the autosave and the export write is valid under suivi-3, and
     reads back as the same fight, history and hidden fighters."""
     enc, history = _fight()
     text = tracker_save(enc, history, {"Grolk"})
     data = json.loads(text)
-    assert data["suivi"] == 2
-    assert filecheck.validate("suivi-2", data) is None
+    assert data["format"] == 3
+    assert filecheck.validate("suivi-3", data) is None
     back, steps, hidden = load_tracker_save(text)
     assert back.state.to_json() == enc.state.to_json()
     assert steps.to_json() == history.to_json() and hidden == {"Grolk"}
@@ -48,11 +54,11 @@ def test_the_tracker_save_follows_its_published_schema_core_log() -> None:
 @pytest.mark.parametrize(("change", "field"), [
     ({"caches": ["Grolk", 3]}, "caches[1]"),
     ({"caches": "Grolk"}, "caches"),
-    ({"historique": {"format": 1, "done": [{"label": "x", "at": -1, "before": {}}],
-                     "undone": []}}, "historique.done[0].at"),
+    ({"historique": {"format": 1, "faites": [{"libelle": "x", "position": -1, "avant": {}}],
+                     "defaites": []}}, "historique.faites[0].position"),
     ({"couleur": "rouge"}, "couleur"),
-    ({"masquages": {"done": [{"at": 0, "nom": "Grolk", "cache": "oui"}], "undone": []}},
-     "masquages.done[0].cache"),
+    ({"masquages": {"faites": [{"position": 0, "nom": "Grolk", "cache": "oui"}],
+                    "defaites": []}}, "masquages.faites[0].cache"),
 ])
 def test_a_damaged_tracker_save_is_refused_in_french_core_log(change: dict[str, object],
                                                               field: str) -> None:
@@ -76,7 +82,7 @@ def test_the_save_keeps_the_cache_steps_so_annuler_works_after_a_reload_core_log
     steps, hidden = HideSteps(), {"Grolk"}
     steps.record(history, "Grolk", True)
     text = tracker_save(enc, history, hidden, steps)
-    assert filecheck.validate("suivi-2", json.loads(text)) is None
+    assert filecheck.validate("suivi-3", json.loads(text)) is None
     _, back_history, back_hidden, back_steps = load_tracker_save_steps(text)
     assert back_hidden == {"Grolk"}
     assert back_steps.undo_label(back_history) == "Caché aux joueurs\u00a0: Grolk"
@@ -87,13 +93,29 @@ def test_the_save_keeps_the_cache_steps_so_annuler_works_after_a_reload_core_log
     assert back_steps.redo(back_history, back_hidden) is not None and back_hidden == {"Grolk"}
 
 
+def old_tracker_save(data: dict[str, Any], version: int) -> dict[str, Any]:
+    """A tracker save of format 3 as formats 1 and 2 wrote it: ``suivi`` for the format
+    number, English step keys (and no « caché » steps in format 1)."""
+    back = {new: old for old, new in STEP_KEYS.items()}
+
+    def steps(part: dict[str, Any]) -> dict[str, Any]:
+        return {back.get(k, k): [{back.get(f, f): v for f, v in step.items()} for step in v]
+                if isinstance(v, list) else v for k, v in part.items()}
+
+    out = {k: v for k, v in data.items() if k != "format"}
+    out["suivi"] = version
+    out["historique"] = steps(data["historique"])
+    out["masquages"] = steps(data["masquages"])
+    if version == 1:
+        del out["masquages"]
+    return out
+
+
 def test_a_save_of_format_1_is_still_read_core_log() -> None:
     """CORE-LOG: a tracker save written before the « caché » steps were kept (format 1,
     suivi-1.schema.json) still reads back, with no « caché » step to undo."""
     enc, history = _fight()
-    data = json.loads(tracker_save(enc, history, {"Grolk"}))
-    data["suivi"] = 1
-    del data["masquages"]
+    data = old_tracker_save(json.loads(tracker_save(enc, history, {"Grolk"})), 1)
     assert filecheck.validate("suivi-1", data) is None
     back, back_history, hidden, steps = load_tracker_save_steps(json.dumps(data))
     assert back.state.to_json() == enc.state.to_json() and hidden == {"Grolk"}
@@ -105,5 +127,6 @@ def test_a_cache_step_about_an_unknown_fighter_is_dropped_core_log() -> None:
     dropped on reading, never undone onto a stranger."""
     enc, history = _fight()
     data = json.loads(tracker_save(enc, history, set()))
-    data["masquages"] = {"done": [{"at": 0, "nom": "Inconnu", "cache": True}], "undone": []}
+    data["masquages"] = {"faites": [{"position": 0, "nom": "Inconnu", "cache": True}],
+                         "defaites": []}
     assert load_tracker_save_steps(json.dumps(data))[3].done == []

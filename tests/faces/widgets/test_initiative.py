@@ -70,7 +70,7 @@ def test_first_odds_rulebook_against_the_engine() -> None:
 
 def test_rulebook_timeline_turns_0_1_2_with_manual_dice() -> None:
     demo = InitiativeDemo("rulebook")
-    demo.options["place_hyperactivite"].value = "consecutive"  # pinned: the original ruling
+    demo.options["place_hyperactivite"].value = "juste_apres"  # pinned: the original ruling
     demo.dice.manual.value = True
     # Aldric 3 (critical success), Brune 40, Grolk 98 (critical failure), Vex 20
     demo.dice.dice.value = "3, 40, 98, 20"
@@ -106,12 +106,12 @@ def test_rulebook_ties_are_explained() -> None:
 
 def test_rulebook_hyperactive_slot_option() -> None:
     demo = InitiativeDemo("rulebook")
-    demo.options["place_hyperactivite"].value = "consecutive"  # pinned: the original ruling
+    demo.options["place_hyperactivite"].value = "juste_apres"  # pinned: the original ruling
     demo.dice.manual.value = True
     demo.dice.dice.value = "30, 40, 50, 20"
     demo.roll_button.click()
     assert "- Tour 1\u00a0: Vex, Aldric, Aldric, Brune, Grolk" in demo.result_text
-    demo.options["place_hyperactivite"].value = "end_of_turn"
+    demo.options["place_hyperactivite"].value = "fin_du_tour"
     assert "- Tour 1\u00a0: Vex, Aldric, Brune, Grolk, Aldric" in demo.result_text
 
 

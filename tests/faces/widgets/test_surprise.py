@@ -38,7 +38,7 @@ def test_rulebook_surprise_turn_0_and_why() -> None:
     demo = SurpriseDemo()
     only(demo, "rulebook")
     # pinned: the group value this case states, whatever the default
-    demo.options["rulebook"]["valeur_groupe_surprise"].value = "weakest"
+    demo.options["rulebook"]["valeur_groupe_surprise"].value = "plus_faible"
     demo.dice.manual.value = True
     # DIS 30 (Grolk, the weakest) rolls 10: margin 20; PMR 55 (Aldric) rolls 90: −35.
     # Initiative: Aldric 20, Brune 30, Grolk 97 (critical failure), Vex 40.
@@ -63,7 +63,7 @@ def test_rulebook_surprise_turn_0_and_why() -> None:
 def test_rulebook_aggregate_option_and_aware_defenders() -> None:
     demo = SurpriseDemo()
     only(demo, "rulebook")
-    demo.options["rulebook"]["valeur_groupe_surprise"].value = "leader"
+    demo.options["rulebook"]["valeur_groupe_surprise"].value = "meneur"
     assert "DIS 40 (Aldric)" not in demo.result_text
     assert "DIS 30 (Grolk)" in demo.result_text  # Grolk is listed first among the monsters
     demo.unaware.value = False

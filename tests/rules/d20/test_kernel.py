@@ -212,7 +212,7 @@ def test_log_tuples_are_the_engines_sentences_core_log(case: tuple[str, Any, dic
 
 
 def started() -> tuple[Encounter, K.Sheet, K.State]:
-    """The helpers' board (``tests/_d20_helpers.py``) started on the same dice by the
+    """The helpers' board (``tests/helpers/d20.py``) started on the same dice by the
     engine and the kernel: d20s 15, 10, 14, 2 give Thorin 17, Pip 14, Gob 15, Grik 2
     (D20-INIT-1): Thorin acts first, Gob (1, 1) and Grik (1, −1) next to him."""
     enc = Encounter(d20.SYSTEM, helpers.roster())

@@ -140,7 +140,7 @@ def test_each_activation_its_own_action_rb_act_1() -> None:
     """RB-ACT-1 / RB-SPEED-3: under Hyperactivité each activation has its own action and
     posture change; the movement stays one per global turn (RB-MOVE-1)."""
     enc = begin(party(Brune={"hyperactivite"}),
-                rules=rb.Rules(hyperactive_slot="consecutive"))
+                rules=rb.Rules(hyperactive_slot="juste_apres"))
     end(enc, 2)
     assert enc.current == "Brune"
     enc.act("Brune", "deplacement")
@@ -345,7 +345,7 @@ def test_resume_after_restore_mid_fight() -> None:
 
 
 def test_rules_round_trip_through_a_save() -> None:
-    rules = rb.Rules(hyperactive_slot="end_of_turn", surprise_aggregate="mean",
+    rules = rb.Rules(hyperactive_slot="fin_du_tour", surprise_aggregate="moyenne",
                      crit_success_max=3, extra_traits=frozenset({"nain"}))
     roster = [fighter("A", "x", 50, traits={"nain"}), fighter("B", "y", 40)]
     enc = Encounter("rulebook", roster, rules=rules)

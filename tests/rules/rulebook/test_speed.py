@@ -149,12 +149,12 @@ def test_first_last_before_depassement_rb_speed_3() -> None:
 def test_hyperactive_slot_option_rb_speed_3() -> None:
     """RB-SPEED-3: Hyperactivité adds a second activation, right after the first
     (default) or at the end of the turn (option ``hyperactive_slot``)."""
-    right_after = {"hyperactive_slot": "consecutive"}  # pinned: the text's case
+    right_after = {"hyperactive_slot": "juste_apres"}  # pinned: the text's case
     assert order("ABC", {"A": {"hyperactivite"}}, **right_after) == "AABC"
-    assert order("ABC", {"A": {"hyperactivite"}}, hyperactive_slot="end_of_turn") == "ABCA"
+    assert order("ABC", {"A": {"hyperactivite"}}, hyperactive_slot="fin_du_tour") == "ABCA"
     assert order("ABCD", {"A": {"hyperactivite"}, "C": {"hyperactivite"},
                           "B": {"toujours_dernier"}},
-                 hyperactive_slot="end_of_turn") == "ACDBAC"
+                 hyperactive_slot="fin_du_tour") == "ACDBAC"
     # the second activation comes after the speed moves
     assert order("ABC", {"C": {"hyperactivite", "depassement"}}, **right_after) == "ACCB"
 
@@ -163,7 +163,7 @@ def test_speed_from_traits_in_initiative_rb_speed_3() -> None:
     roster = [fighter("A", "x", 50), fighter("B", "x", 50, traits={"toujours_dernier"}),
               fighter("C", "y", 50, traits={"hyperactivite"})]
     init = rb.initiative(roster, ScriptedRolls([10, 20, 30]),
-                         rules=rb.Rules(hyperactive_slot="consecutive"))
+                         rules=rb.Rules(hyperactive_slot="juste_apres"))
     assert init.order == ("A", "B", "C")
     assert init.turn(1) == ["A", "C", "C", "B"]
     assert any("Toujours dernier" in line for line in init.explain())
@@ -183,7 +183,7 @@ speed_sets = st.dictionaries(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.permutations("ABCDEFG"), speed_sets, st.sampled_from(["consecutive", "end_of_turn"]))
+@given(st.permutations("ABCDEFG"), speed_sets, st.sampled_from(["juste_apres", "fin_du_tour"]))
 def test_apply_speed_properties_rb_speed_3(
     base: list[str], effects: dict[str, frozenset[str]], slot: str
 ) -> None:
@@ -232,7 +232,7 @@ def is_subsequence(sub: Sequence[str], seq: Sequence[str]) -> bool:
 def test_hyperactive_effects_tick_once_per_turn_rb_speed_3() -> None:
     """RB-SPEED-3: per-character effects tick only at the first activation of a turn."""
     enc = begin(party(Brune={"hyperactivite"}),
-                rules=rb.Rules(hyperactive_slot="consecutive"))
+                rules=rb.Rules(hyperactive_slot="juste_apres"))
     assert enc.state.order == ["Aldric", "Vif", "Brune", "Brune", "Grolk"]
     enc.add_effect(Effect("", "Poison", Timing.ACTIVATION_START, bearer="Brune",
                           remaining=5, per_tick={"PV": -1}))
@@ -326,7 +326,7 @@ def test_bad_speed_effect_keyword_is_refused_rb_speed_1() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(["consecutive", "end_of_turn"]))
+@given(st.integers(0, 2**32), st.sampled_from(["juste_apres", "fin_du_tour"]))
 def test_encounter_turn_orders_rb_speed_3(seed: int, slot: str) -> None:
     """Each turn's slots: RB-SPEED-3 applied to the initiative order of the fighters
     still standing, then the turn's participants (RB-INIT-3/4); the activations of a

@@ -57,16 +57,16 @@ def test_surprise_aggregate_options_rb_surprise_2() -> None:
     att = [fighter("G1", "m", 50, dis=70), fighter("G2", "m", 50, dis=31)]
     dfd = [fighter("A1", "h", 50, pmr=20), fighter("A2", "h", 50, pmr=60)]
     weakest = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
-                               rules=rb.Rules(surprise_aggregate="weakest"))
+                               rules=rb.Rules(surprise_aggregate="plus_faible"))
     assert (weakest.attack_stat, weakest.attack_from) == (31, ("G2",))
     assert (weakest.defence_stat, weakest.defence_from) == (60, ("A2",))
     assert not weakest.success  # 31−40 = −9 against 60−40 = 20
     leader = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
-                              rules=rb.Rules(surprise_aggregate="leader"))
+                              rules=rb.Rules(surprise_aggregate="meneur"))
     assert (leader.attack_stat, leader.defence_stat) == (70, 20)  # first listed
     assert leader.success  # 30 against −20
     mean = rb.roll_surprise(att, dfd, ScriptedRolls([40, 40]), unaware=True,
-                            rules=rb.Rules(surprise_aggregate="mean"))
+                            rules=rb.Rules(surprise_aggregate="moyenne"))
     assert (mean.attack_stat, mean.defence_stat) == (50, 40)  # 101 // 2, 80 // 2
     assert mean.success  # 10 against 0
 
@@ -106,10 +106,10 @@ def test_surprise_chance_of_groups_rb_surprise_2() -> None:
     att = [fighter("G1", "m", 50, dis=70), fighter("G2", "m", 50, dis=31)]
     dfd = [fighter("A1", "h", 50, pmr=20), fighter("A2", "h", 50, pmr=60)]
     assert rb.surprise_chance(att, dfd, unaware=False) == 0
-    weakest = rb.Rules(surprise_aggregate="weakest")
+    weakest = rb.Rules(surprise_aggregate="plus_faible")
     assert rb.surprise_chance(att, dfd, unaware=True, rules=weakest) == rb.surprise_odds(31,
                                                                                          60)
-    leader = rb.Rules(surprise_aggregate="leader")
+    leader = rb.Rules(surprise_aggregate="meneur")
     assert rb.surprise_chance(att, dfd, unaware=True, rules=leader) == rb.surprise_odds(70, 20)
 
 
@@ -156,7 +156,7 @@ def test_surprise_turn_0_follows_speed_order_once_rb_surprise_3() -> None:
     roster = [fighter("A", "m", 50, traits={"hyperactivite"}), fighter("B", "m", 50),
               fighter("D", "h", 50, traits={"anti_surprise", "toujours_premier"})]
     init = rb.initiative(roster, ScriptedRolls([10, 20, 30]), surprise_by="m",
-                         rules=rb.Rules(hyperactive_slot="consecutive"))
+                         rules=rb.Rules(hyperactive_slot="juste_apres"))
     # margins A 40, B 30, D 20; D Toujours premier → D, A, B
     assert init.turn(0) == ["D", "A", "B"]
     assert init.turn(1) == ["D", "A", "A", "B"]
@@ -183,7 +183,7 @@ def test_b174_the_default_surprise_group_value_is_not_called_the_weakest_rb_surp
     PMR la plus haute », which reads as if both groups took their weakest member, while
     the defenders test their most attentive one. The label names whom it disfavours, and
     says which group tests which value."""
-    label = systems.get("rulebook").option("surprise_aggregate").value_label("weakest")
+    label = systems.get("rulebook").option("surprise_aggregate").value_label("plus_faible")
     assert "plus faible" not in label
     assert "attaquants" in label and "défenseurs" in label
 
@@ -220,7 +220,7 @@ def test_encounter_start_options_checked_rb_surprise_1() -> None:
 def test_encounter_surprise_then_turn_0_rb_surprise_3() -> None:
     """RB-SURPRISE-1..3 in an encounter: the surprise dice first (attackers', then
     defenders'), then the initiative; turn 0 holds the attackers only."""
-    enc = Encounter("rulebook", party(), rules=rb.Rules(surprise_aggregate="weakest"))
+    enc = Encounter("rulebook", party(), rules=rb.Rules(surprise_aggregate="plus_faible"))
     # weakest: Grolk's DIS 40 rolls 10 (margin 30) vs Aldric's PMR 70 rolls 60 (10)
     enc.start(ScriptedRolls([10, 60, 30, 30, 30, 30]), surprise_par="monstres", non_avertis=True)
     (s,) = events(enc, "surprise")

@@ -57,10 +57,12 @@ Rulings (the book shows them as « Interprétation retenue »)
 * Only fighters who have a slot in the current global turn can act at all: a surprised
   defender outside turn 0 and a critical failure before turn 2 cannot even move out of
   turn (RB-INIT-4, RB-SURPRISE-3).
-* The surprise group value (``surprise_aggregate``): ``"weakest"`` = the attackers'
-  lowest DIS against the defenders' highest PMR; ``"leader"`` = the first listed member
-  of each group (roster order in an encounter); ``"mean"`` = each group's mean, rounded
-  down.
+* The surprise group value (``surprise_aggregate``): ``"plus_faible"`` = the attackers'
+  lowest DIS against the defenders' highest PMR; ``"meneur"`` = the first listed member
+  of each group (roster order in an encounter); ``"moyenne"`` = each group's mean,
+  rounded down. The English values of earlier versions (``"weakest"``, ``"leader"``,
+  ``"mean"``; ``"consecutive"``, ``"end_of_turn"`` for ``hyperactive_slot``) are still
+  read, with a French note naming the new one.
 """
 
 from __future__ import annotations
@@ -101,6 +103,8 @@ from escarmouche.systems.rulebook.rules import (
     HYPERACTIVE_SLOTS,
     KNOWN_TRAITS,
     MAX_ROLLOFF_ROUNDS,
+    OLD_HYPERACTIVE_SLOTS,
+    OLD_SURPRISE_AGGREGATES,
     REQUIRED_STATS,
     SPEED_EFFECTS,
     SPEED_KIND,
@@ -156,6 +160,8 @@ __all__ = [
     "HYPERACTIVE_SLOTS",
     "KNOWN_TRAITS",
     "MAX_ROLLOFF_ROUNDS",
+    "OLD_HYPERACTIVE_SLOTS",
+    "OLD_SURPRISE_AGGREGATES",
     "OUT_OF_TURN",
     "REQUIRED_STATS",
     "RESOLVERS",

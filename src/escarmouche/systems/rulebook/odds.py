@@ -212,7 +212,7 @@ def hyperactive_slots(rank: int, size: int, rules: Rules = DEFAULT_RULES
     :func:`~escarmouche.systems.rulebook.speed.apply_speed` lays out the turn (RB-SPEED-3,
     ``rules.hyperactive_slot``).
 
-    >>> hyperactive_slots(2, 4, Rules(hyperactive_slot="consecutive"))
+    >>> hyperactive_slots(2, 4, Rules(hyperactive_slot="juste_apres"))
     (2, 3)
     """
     size = checks.integer("effectif", size, lo=1, hi=100, rule="RB-SPEED-3")

@@ -121,17 +121,26 @@ KNOWN_TRAITS: dict[str, str] = {
 
 #: ``Rules.surprise_aggregate`` values (RB-SURPRISE-2)
 SURPRISE_AGGREGATES: dict[str, str] = {
-    "weakest": "la DIS la plus basse des attaquants contre la PMR la plus haute des "
+    "plus_faible": "la DIS la plus basse des attaquants contre la PMR la plus haute des "
                "défenseurs",
-    "leader": "la valeur du meneur de chaque groupe (le premier nommé)",
-    "mean": "la moyenne de chaque groupe, arrondie à l’inférieur",
+    "meneur": "la valeur du meneur de chaque groupe (le premier nommé)",
+    "moyenne": "la moyenne de chaque groupe, arrondie à l’inférieur",
 }
+
+#: the English values of ``Rules.surprise_aggregate`` before they were French, still
+#: read (old → new, each with a French note: escarmouche.options, ``renamed``)
+OLD_SURPRISE_AGGREGATES: dict[str, str] = {
+    "weakest": "plus_faible", "leader": "meneur", "mean": "moyenne"}
 
 #: ``Rules.hyperactive_slot`` values (RB-SPEED-3)
 HYPERACTIVE_SLOTS: dict[str, str] = {
-    "consecutive": "la seconde activation suit immédiatement la première",
-    "end_of_turn": "la seconde activation a lieu à la fin du tour, après toutes les autres",
+    "juste_apres": "la seconde activation suit immédiatement la première",
+    "fin_du_tour": "la seconde activation a lieu à la fin du tour, après toutes les autres",
 }
+
+#: the English values of ``Rules.hyperactive_slot`` before they were French, still read
+OLD_HYPERACTIVE_SLOTS: dict[str, str] = {
+    "consecutive": "juste_apres", "end_of_turn": "fin_du_tour"}
 
 Critical = Literal["success", "failure"]
 
@@ -171,11 +180,13 @@ class Rules(OptionsTable):
     ``crit_success_max`` (default 5) and ``crit_failure_min`` (default 96): the critical
     thresholds of the D100 test (RB-D100-1), standing in for the missing D100 base page;
     0 disables critical successes, 101 disables critical failures.
-    ``surprise_aggregate`` (default ``"weakest"``; or ``"leader"``, ``"mean"``): the
-    group value of the opposed DIS vs PMR test (RB-SURPRISE-2, see
-    :data:`SURPRISE_AGGREGATES`).
-    ``hyperactive_slot`` (default ``"consecutive"``; or ``"end_of_turn"``): where the
-    second Hyperactivité activation goes (RB-SPEED-3).
+    ``surprise_aggregate`` (default ``"plus_faible"``; or ``"meneur"``, ``"moyenne"``):
+    the group value of the opposed DIS vs PMR test (RB-SURPRISE-2, see
+    :data:`SURPRISE_AGGREGATES`; the old ``"weakest"``, ``"leader"``, ``"mean"`` are
+    still read, with a note).
+    ``hyperactive_slot`` (default ``"juste_apres"``; or ``"fin_du_tour"``): where the
+    second Hyperactivité activation goes (RB-SPEED-3; the old ``"consecutive"``,
+    ``"end_of_turn"`` are still read, with a note).
     ``extra_traits``: a designer's own trait identifiers, accepted without effect
     (any other unknown trait is an error).
     """
@@ -189,19 +200,21 @@ class Rules(OptionsTable):
         96, label="plus bas jet d’échec critique du test D100", key="echec_critique_min",
         rules=("RB-D100-1",), lo=1, hi=101)
     surprise_aggregate: str = option(
-        "weakest", label="valeur de groupe du test d’attaque surprise",
-        key="valeur_groupe_surprise", rules=("RB-SURPRISE-2",), choices={
+        "plus_faible", label="valeur de groupe du test d’attaque surprise",
+        key="valeur_groupe_surprise", rules=("RB-SURPRISE-2",),
+        renamed=OLD_SURPRISE_AGGREGATES, choices={
             # no colon inside a value's label: « option : valeur » would chain two
-            "weakest": ("défavorable aux attaquants (leur DIS la plus basse "
+            "plus_faible": ("défavorable aux attaquants (leur DIS la plus basse "
                         "contre la PMR la plus haute des défenseurs)"),
-            "leader": "le meneur (le premier nommé de chaque groupe)",
-            "mean": "la moyenne de chaque groupe",
+            "meneur": "le meneur (le premier nommé de chaque groupe)",
+            "moyenne": "la moyenne de chaque groupe",
         })
     hyperactive_slot: str = option(
-        "consecutive", label="place de la seconde activation d’Hyperactivité",
-        key="place_hyperactivite", rules=("RB-SPEED-3",), choices={
-            "consecutive": "juste après la première",
-            "end_of_turn": "à la fin du tour",
+        "juste_apres", label="place de la seconde activation d’Hyperactivité",
+        key="place_hyperactivite", rules=("RB-SPEED-3",), renamed=OLD_HYPERACTIVE_SLOTS,
+        choices={
+            "juste_apres": "juste après la première",
+            "fin_du_tour": "à la fin du tour",
         })
     extra_traits: frozenset[str] = option(
         frozenset(), label="traits supplémentaires acceptés sans effet",

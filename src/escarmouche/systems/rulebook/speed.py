@@ -13,6 +13,7 @@ from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.render.table import Table
 from escarmouche.systems.rulebook.rules import (
     DEFAULT_RULES,
+    OLD_HYPERACTIVE_SLOTS,
     SPEED_EFFECTS,
     SPEED_KIND,
     SPEED_PAIRS,
@@ -162,7 +163,7 @@ class SpeedOrder:
                  if (include is None or n in include) and n not in exclude]
         if not twice:
             return first
-        if self.hyperactive_slot == "consecutive":
+        if self.hyperactive_slot == "juste_apres":
             out: list[str] = []
             for n in first:
                 out.append(n)
@@ -196,10 +197,12 @@ class SpeedOrder:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> SpeedOrder:
+        slot = str(data["hyperactive_slot"])
         return cls(
             tuple(data["base"]), tuple(data["after_first_last"]), tuple(data["order"]),
             frozenset(data["hyperactive"]), frozenset(data["hypoactive"]),
-            str(data["hyperactive_slot"]),
+            # an old save's English value (RB-SPEED-3): its rules gave the note
+            OLD_HYPERACTIVE_SLOTS.get(slot, slot),
             tuple(SpeedStep.from_json(s) for s in data["steps"]),
             tuple(SpeedProfile.from_json(p) for p in data["profiles"]),
         )
@@ -312,7 +315,7 @@ def apply_speed(
     # 3. Hyperactivité (slots), Hypoactivité (a d4 at each activation)
     hyper = frozenset(n for n in names if has(n, "hyperactivite"))
     hypo = frozenset(n for n in names if has(n, "hypoactivite"))
-    where = ("juste après la première" if rules.hyperactive_slot == "consecutive"
+    where = ("juste après la première" if rules.hyperactive_slot == "juste_apres"
              else "à la fin du tour")
     for n in current:
         if n in hyper:

@@ -86,9 +86,9 @@ def _group_value(
     group: Sequence[Combatant], stat: str, aggregate: str, lowest: bool
 ) -> tuple[int, tuple[str, ...]]:
     values = [(c.name, check_stat(c, stat, "RB-SURPRISE-2")) for c in group]
-    if aggregate == "leader":
+    if aggregate == "meneur":
         return values[0][1], (values[0][0],)
-    if aggregate == "mean":
+    if aggregate == "moyenne":
         return sum(v for _, v in values) // len(values), tuple(n for n, _ in values)
     target = min(v for _, v in values) if lowest else max(v for _, v in values)
     return target, (next(n for n, v in values if v == target),)
