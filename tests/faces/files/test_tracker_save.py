@@ -11,13 +11,13 @@ import random
 from typing import Any
 
 import pytest
-from escarmouche_widgets._table import (
+from escarmouche_widgets.saves import (
     STEP_KEYS,
+    HideSteps,
     load_tracker_save,
     load_tracker_save_steps,
     tracker_save,
 )
-from escarmouche_widgets._tracker_model import HideSteps
 
 from escarmouche import Combatant, filecheck
 from escarmouche.encounter import Encounter

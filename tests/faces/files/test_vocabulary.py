@@ -27,6 +27,7 @@ from escarmouche.errors import OldNameWarning, RosterError
 from escarmouche.options import options_of, renewed
 from escarmouche.roster import FORMAT, example_rosters, parse_roster, roster_schema
 from escarmouche.systems import rulebook as rb
+from tests.helpers import ROOT
 
 #: every value renamed in French: (engine name, French key, old, new, rule)
 RENAMED = [
@@ -333,7 +334,7 @@ def test_every_edition_schema_validates_its_own_files_core_err() -> None:
     one = {"format": 1, "number": 2, "date": "2027-01-15", "summary": "x", "changes": [
         {"kind": "new-ruling", "rules": ["RB-D100-1"], "text": "y"}]}
     assert filecheck.validate("edition-1", one) is None
-    repository = Path(__file__).resolve().parents[1] / "editions" / "1.toml"
+    repository = ROOT / "editions" / "1.toml"
     assert tomllib.loads(repository.read_text(encoding="utf-8"))["format"] == 3
 
 
@@ -362,8 +363,12 @@ def test_an_old_tracker_save_is_read_with_a_note_naming_format_core_log() -> Non
     and its step keys in English; format 3 says ``format``, like every file, with French
     step keys. An old save reads back the same, with a note naming « format = 3 »; each
     schema validates its own format."""
-    from escarmouche_widgets._table import STEP_KEYS, load_tracker_save_steps, tracker_save
-    from escarmouche_widgets._tracker_model import HideSteps
+    from escarmouche_widgets.saves import (
+        STEP_KEYS,
+        HideSteps,
+        load_tracker_save_steps,
+        tracker_save,
+    )
 
     from escarmouche import Combatant
     from escarmouche.encounter import Encounter
@@ -426,7 +431,7 @@ def test_the_report_has_a_format_number_named_format_core_err() -> None:
 def test_the_tracker_says_the_note_when_it_imports_an_old_save_core_log() -> None:
     """CORE-LOG: the GM's tracker (TableSession) restores a save of format 2 and shows,
     under « Combat restauré », the note that names « format = 3 »."""
-    from escarmouche_widgets._table import STEP_KEYS, tracker_save
+    from escarmouche_widgets.saves import STEP_KEYS, tracker_save
     from escarmouche_widgets.session import TableSession
 
     from escarmouche import Combatant

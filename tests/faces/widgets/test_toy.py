@@ -33,8 +33,8 @@ def test_atelier_changes_a_toy_option_and_exports_its_french_key() -> None:
     assert atelier.error_text == ""
     assert "faces du dé de dégâts (6 → 8, JOUET-ATK-1)" in atelier.result_text
     lines = atelier.snippet_text.splitlines()
-    assert 'system = "jouet"' in lines and 'option = "faces_degats"' in lines
-    assert "after = 8" in lines and 'rules = ["JOUET-ATK-1"]' in lines
+    assert 'systeme = "jouet"' in lines and 'option = "faces_degats"' in lines
+    assert "apres = 8" in lines and 'regles = ["JOUET-ATK-1"]' in lines
     shown = atelier.result_text
     atelier.controls["faces"].value = 1
     assert atelier.error_text.startswith(
