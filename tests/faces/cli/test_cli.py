@@ -360,7 +360,10 @@ def test_edition_from_the_package_uses_the_checkout_it_is_given(tmp_path: Path) 
         encoding="utf-8")
     root = str(ROOT)
     code = ("import sys\n"
-            f"sys.path[:] = [p for p in sys.path if p not in ('', {root!r})]\n"
+            # no checkout's tools on the path (the editable install may name one)
+            "import os\n"
+            f"sys.path[:] = [p for p in sys.path if p not in ('', {root!r}) and not "
+            "os.path.isdir(os.path.join(p, 'tools', 'editions'))]\n"
             "from escarmouche.cli import main\n"
             f"sys.exit(main(['edition', '--depot', {str(tmp_path)!r}, '--pages']))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -214,10 +214,14 @@ def test_log_tuples_are_the_engines_sentences_core_log(case: tuple[str, Any, dic
 def started() -> tuple[Encounter, K.Sheet, K.State]:
     """The helpers' board (``tests/helpers/d20.py``) started on the same dice by the
     engine and the kernel: d20s 15, 10, 14, 2 give Thorin 17, Pip 14, Gob 15, Grik 2
-    (D20-INIT-1): Thorin acts first, Gob (1, 1) and Grik (1, −1) next to him."""
-    enc = Encounter(d20.SYSTEM, helpers.roster())
+    (D20-INIT-1): Thorin acts first, Gob (1, 1) and Grik (1, −1) next to him. The rules
+    the cases assume are pinned (speed 6, no action point, defence 10), whatever the
+    defaults in force."""
+    rules = d20.Rules(default_speed=6, default_action_points=0, default_defence=10,
+                      max_action_points_per_turn=None, cancelled_action_spent=True)
+    enc = Encounter(d20.SYSTEM, helpers.roster(), rules=rules)
     enc.start(ScriptedRolls(helpers.INIT_ROLLS), positions=helpers.POSITIONS)
-    sheet = K.compile_sheet(Encounter(d20.SYSTEM, helpers.roster()),
+    sheet = K.compile_sheet(Encounter(d20.SYSTEM, helpers.roster(), rules=rules),
                             {"positions": helpers.POSITIONS},
                             resolve_policies("d20", ["héros", "gobelins"], None))
     assert sheet is not None
