@@ -1,0 +1,74 @@
+"""The d12 rules kernel seen from the engine (as ``escarmouche.systems.d20.kernel_doors``
+for d20): a kernel's fight written back as the engine's ``Encounter`` in today's save
+format (:func:`write_back`), and a log tuple told as the engine's sentences
+(:func:`narrate`). Neither is on the simulation path: the equivalence tests
+(``tests/test_d12_kernel.py``) and a reader of the log call them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from escarmouche.state import ENVIRONMENT
+from escarmouche.systems.d12.critical import (
+    attack_expression,
+    resolve_attack_roll,
+    resolve_damage,
+)
+from escarmouche.systems.d12.kernel import ATTACK, ENV, Sheet, State
+from escarmouche.systems.d12.narration import attack_sentence, damage_sentence
+from escarmouche.systems.d12.rules import CRITICAL_OPTIONS, TRACK, Mode
+from escarmouche.text.typo import typographie
+
+__all__ = ["NARRATED", "narrate", "write_back"]
+
+#: the kinds of the engine's events that :func:`narrate` tells, in their order
+NARRATED = frozenset({"attaque", "degats"})
+
+
+def _name(sheet: Sheet, i: int) -> str:
+    return ENVIRONMENT if i == ENV else sheet.names[i]
+
+
+def write_back(sheet: Sheet, st: State) -> Any:
+    """The fight ``st`` as the engine's ``Encounter`` (simulation mode): every track and
+    counter as the engine writes them, with the system's state of ``D12System.start``
+    and ``on_activation_start`` (the initiative, the order, the acting group); the log is
+    not narrated (an empty log)."""
+    enc = sheet.probe.simulated()
+    state = enc.state
+    state.log = []
+    state.turn, state.cursor = st.turn, st.cursor
+    state.finished, state.outcome = st.finished, st.outcome
+    state.order = [_name(sheet, i) for i in st.order]
+    state.activations = {_name(sheet, i): n for i, n in st.activations.items()}
+    ss = state.system_state
+    ss["initiative"] = st.initiative.to_json()
+    ss["order"] = st.initiative.order()
+    current = st.order[st.cursor] if 0 <= st.cursor < len(st.order) else None
+    ss["acting_group"] = (None if current is None else ENVIRONMENT if current == ENV
+                          else sheet.side_names[sheet.side[current]])
+    for i, f in enumerate(state.fighters.values()):
+        f.tracks[TRACK] = st.hp[i]
+        f.out = st.out[i]
+    return enc
+
+
+def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
+    """The French sentences of one tuple of the kernel's log, as the engine's log holds
+    them (the resolver ``attaquer``'s « attaque » and « degats », typeset as
+    ``Ctx.emit`` does; D12-CRIT-1/2, D12-EXPLODE-1): the attack roll and, on a hit, the
+    damage, both decided again from the dice the tuple carries."""
+    kind, _, actor, target, roll, chosen, dice, _, left = entry
+    if kind != ATTACK:
+        return []
+    a, t = sheet.names[actor], sheet.names[target]
+    att = resolve_attack_roll([roll], bonus=sheet.bonus[actor], defence=sheet.defence[target])
+    said = [typographie(attack_sentence(a, t, attack_expression(Mode.NORMAL), [],
+                                        Mode.NORMAL, att))]
+    if dice is not None:
+        dmg = resolve_damage(sheet.weapon[actor], dice, option=chosen)
+        said.append(typographie(damage_sentence(
+            a, t, CRITICAL_OPTIONS[chosen].label if chosen else None, dmg, left,
+            changes_damage=chosen != "avantage")))
+    return said
