@@ -81,8 +81,9 @@ ENV = -1
 _SAFE = "sur"
 
 #: refusal codes (0: legal), each with the rule the engine cites
-OUT, NOT_ITS_TURN, NO_TARGET, NO_OPTION = 1, 2, 3, 4
+OUT, NOT_ITS_TURN, NO_TARGET, NO_OPTION, FINISHED = 1, 2, 3, 4, 5
 REFUSALS: Mapping[int, str] = {
+    FINISHED: "CORE-END-1",  # the fight is over: no action at all
     OUT: "D12-ACT-1",  # out of the fight: nothing more
     NOT_ITS_TURN: "D12-INIT-4",  # an attack in one's own activation only
     NO_TARGET: "D12-CRIT-1",  # no such fighter, itself, or out of the fight
@@ -159,8 +160,8 @@ class Sheet:
 class State:
     """A fight where it stands, compact and mutable (see the module docstring)."""
 
-    __slots__ = ("activations", "attacked", "cursor", "finished", "hp", "initiative", "log",
-                 "order", "out", "outcome", "turn")
+    __slots__ = ("acting", "activations", "attacked", "cursor", "finished", "hp",
+                 "initiative", "log", "order", "out", "outcome", "turn")
 
     def __init__(self, sheet: Sheet, init: D12Initiative) -> None:
         self.initiative = init  # D12-INIT-1..6 as drawn
@@ -172,6 +173,9 @@ class State:
         self.cursor = -1
         self.activations: dict[int, int] = {}
         self.attacked = False  # an attack in this activation (automated play: one)
+        #: the slot of this turn's last activation (the acting group, D12-INIT-4), or
+        #: None before the turn's first one
+        self.acting: int | None = None
         self.finished = False
         self.outcome: str | None = None
         self.log: list[tuple[Any, ...]] = []
@@ -179,13 +183,16 @@ class State:
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
     """0 when ``actor`` may play ``move`` now, else its code of :data:`REFUSALS`, asked
-    in the engine's order: standing (D12-ACT-1), in its own activation (D12-INIT-4), an
+    in the engine's order: a fight not over (CORE-END-1), standing (D12-ACT-1), in its
+    own activation (D12-INIT-4), an
     attack on a standing fighter other than itself (D12-CRIT-1), declaring one of the
     critical options (D12-CRIT-2). No action economy is invented (D12-ACT-1): a second
     attack in one activation is legal (automated play offers one)."""
+    if st.finished:
+        return FINISHED
     if st.out[actor]:
         return OUT
-    if st.finished or st.cursor < 0 or st.order[st.cursor] != actor:
+    if st.cursor < 0 or st.order[st.cursor] != actor:
         return NOT_ITS_TURN
     _, target, option = move
     if not 0 <= target < len(st.out) or target == actor or st.out[target]:
@@ -283,11 +290,13 @@ def _advance(sheet: Sheet, st: State) -> None:
             st.turn += 1
             st.cursor = -1
             st.activations = {}
+            st.acting = None
             continue
         actor = st.order[st.cursor]
         if actor >= 0 and st.out[actor]:
             continue
         st.activations[actor] = st.activations.get(actor, 0) + 1
+        st.acting = actor
         st.attacked = False
         return
     raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",

@@ -1,26 +1,27 @@
 """The d12 rules kernel seen from the engine (as ``escarmouche.systems.d20.kernel_doors``
 for d20): a kernel's fight written back as the engine's ``Encounter`` in today's save
-format (:func:`write_back`), and a log tuple told as the engine's sentences
-(:func:`narrate`). Neither is on the simulation path: the equivalence tests
-(``tests/test_d12_kernel.py``) and a reader of the log call them.
+format (:func:`write_back`) and read from it (:func:`read_state`), and a log tuple told
+as the engine's sentences (:func:`narrate`). None of them is on the simulation path:
+the equivalence tests (``tests/test_d12_kernel.py``) and a reader of the log call them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from escarmouche.state import ENVIRONMENT
+from escarmouche.state import ENVIRONMENT, EncounterState
 from escarmouche.systems.d12.critical import (
     attack_expression,
     resolve_attack_roll,
     resolve_damage,
 )
+from escarmouche.systems.d12.initiative import D12Initiative
 from escarmouche.systems.d12.kernel import ATTACK, ENV, Sheet, State
 from escarmouche.systems.d12.narration import attack_sentence, damage_sentence
 from escarmouche.systems.d12.rules import CRITICAL_OPTIONS, TRACK, Mode
 from escarmouche.text.typo import typographie
 
-__all__ = ["NARRATED", "narrate", "write_back"]
+__all__ = ["NARRATED", "narrate", "read_state", "write_back"]
 
 #: the kinds of the engine's events that :func:`narrate` tells, in their order
 NARRATED = frozenset({"attaque", "degats"})
@@ -45,9 +46,9 @@ def write_back(sheet: Sheet, st: State) -> Any:
     ss = state.system_state
     ss["initiative"] = st.initiative.to_json()
     ss["order"] = st.initiative.order()
-    current = st.order[st.cursor] if 0 <= st.cursor < len(st.order) else None
-    ss["acting_group"] = (None if current is None else ENVIRONMENT if current == ENV
-                          else sheet.side_names[sheet.side[current]])
+    acting = st.acting
+    ss["acting_group"] = (None if acting is None else ENVIRONMENT if acting == ENV
+                          else sheet.side_names[sheet.side[acting]])
     for i, f in enumerate(state.fighters.values()):
         f.tracks[TRACK] = st.hp[i]
         f.out = st.out[i]
@@ -72,3 +73,25 @@ def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
             a, t, CRITICAL_OPTIONS[chosen].label if chosen else None, dmg, left,
             changes_damage=chosen != "avantage")))
     return said
+
+
+def read_state(sheet: Sheet, state: EncounterState) -> State:
+    """The kernel's state of a started fight of ``sheet``'s roster, read from the
+    engine's state (today's save format): the inverse of :func:`write_back` (the log
+    aside; whether the actor attacked in this activation is automated play's, not the
+    save's: ``False``)."""
+    init = state.system_state["initiative"]
+    assert isinstance(init, dict)
+    st = State(sheet, D12Initiative.from_json(init))
+    index = sheet.index
+    st.turn, st.cursor = state.turn, state.cursor
+    st.finished, st.outcome = state.finished, state.outcome
+    st.activations = {index.get(name, ENV): n for name, n in state.activations.items()}
+    for i, f in enumerate(state.fighters.values()):
+        st.hp[i], st.out[i] = int(f.tracks[TRACK]), not f.standing
+    acting = state.system_state.get("acting_group")
+    if acting is not None and st.activations:
+        # the last slot of this turn activated (its group is the acting one)
+        st.acting = next(i for i in reversed(st.order[:st.cursor + 1])
+                         if i in st.activations)
+    return st
