@@ -99,10 +99,16 @@ _OPTIONS = frozenset({"armes", "environnement"})
 _MAX_SKIPPED = 10_000
 
 
-def _tags(option: str, first: bool) -> tuple[str, ...]:
-    """The tags of an attack declaring ``option`` (``D12System.moves``): « sur » for
-    option (a) « dégâts maximum » on the preferred target."""
-    return ("attaque", _SAFE) if first and option == "maximum" else ("attaque",)
+#: the tags of an attack (``D12System.moves``): « sur » too for option (a) « dégâts
+#: maximum » on the preferred target
+_ATTACK_TAGS, _SAFE_TAGS = ("attaque",), ("attaque", _SAFE)
+#: how many tags the moves carry: past the first move of each, the rest is not read
+_TAG_COUNT = len(_SAFE_TAGS)
+
+
+def _tags(option: str) -> tuple[str, ...]:
+    """The tags of an attack on the preferred target declaring ``option``."""
+    return _SAFE_TAGS if option == "maximum" else _ATTACK_TAGS
 
 
 class Sheet:
@@ -218,13 +224,13 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     target = min(enemies, key=hp.__getitem__)
     best = sheet.best[actor]
     first = best[target]
-    yield _tags(first, True), target, first
+    yield _tags(first), target, first
     for option in CRITICAL_OPTIONS:
         if option != first:
-            yield _tags(option, True), target, option
+            yield _tags(option), target, option
     for j in enemies:
         if j != target:
-            yield ("attaque",), j, best[j]
+            yield _ATTACK_TAGS, j, best[j]
 
 
 def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
@@ -335,6 +341,8 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
                     for tag in m[0]:
                         if tag not in firsts:
                             firsts[tag] = m
+                    if len(firsts) == _TAG_COUNT:
+                        break  # every tag has its first move: the policy reads no other
                 move = pick(firsts.get)
                 if move is None:
                     break
