@@ -18,6 +18,7 @@ Rules covered: D12-INIT-1..6, D12-TIME-1 (turns), D12-ACT-1, D12-CRIT-1, D12-CRI
 from __future__ import annotations
 
 import doctest
+import json
 import random
 from typing import Any
 
@@ -30,7 +31,7 @@ from escarmouche import simulation as sim
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.model import Timing
-from escarmouche.policies import resolve_policies
+from escarmouche.policies import TagPolicy, resolve_policies
 from escarmouche.roster import example_rosters, load_roster
 from escarmouche.state import Ctx, EndCondition
 from escarmouche.systems import d12
@@ -39,18 +40,22 @@ from escarmouche.systems.d12 import kernel as K
 from escarmouche.systems.d12 import kernel_doors as doors
 from tests import golden_runner
 from tests.test_d100_kernel import engine_fight
-from tests.test_d100_kernel import kernel_fight as d100_kernel_fight
 
 SEEDS = 30
-POLICIES = ("agressif", "prudent", "par_defaut")
+POLICIES = ("agressif", "prudent", "par_defaut", "au_hasard")
 
 
 def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int
                  ) -> tuple[tuple[str, Any], K.State]:
-    """The d12 kernel's fight, through the d100 test's helper (the same stream)."""
-    got, kst = d100_kernel_fight(prepared, seed, max_turns, kernel=K, kernel_doors=doors)
-    assert isinstance(kst, K.State)
-    return got, kst
+    """The d12 kernel's fight (``kernel.run``) on the streams of the d100 test's
+    ``engine_fight`` (dice, and tactics for « au hasard »), written back as the engine's
+    state (``kernel_doors.write_back``, the log aside), and its dice after."""
+    sheet = prepared.kernel
+    dice = sim.stream(seed, 0, sim.DICE)
+    kst = K.run(sheet, dice.randint, max_turns, sim.stream(seed, 0, sim.TACTICS))
+    state = doors.write_back(sheet, kst).state.to_json()
+    del state["log"]
+    return (json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()), kst
 
 
 def covered(roster: Any, start: dict[str, Any], policy: Any, max_turns: int = 30,
@@ -109,11 +114,9 @@ def test_kernel_equals_full_engine_core_rng(case: tuple[str, Any, dict[str, Any]
                                             policy: Any) -> None:
     """CORE-RNG / CORE-LOG, D12-INIT-1..5, D12-ACT-1, D12-CRIT-1/2, D12-EXPLODE-1: every
     covered fight ends where the full engine ends it (state, dice) and counts the same
-    result, under the turn limit too. (« d12-escarmouche » names « au hasard » for its
-    goblins: under the default policy the engine plays it, see below.)"""
+    result, under the turn limit too; « au hasard » draws its moves from the tactics
+    stream as the engine does (« d12-escarmouche » names it for its goblins)."""
     label, roster, start = case
-    if policy is None and label == "d12-escarmouche":
-        policy = "agressif"
     assert check_equal(covered(roster, start, policy), range(SEEDS), label) == SEEDS
 
 
@@ -122,11 +125,13 @@ def test_kernel_equals_full_engine_core_rng(case: tuple[str, Any, dict[str, Any]
     d12.Rules(default_weapon="1d8+2"),
     d12.Rules(default_weapon="1d4-2"),
     d12.Rules(max_roll_off_rounds=1, max_initiative_rerolls=1),
-], ids=["explosif", "arme", "arme-negative", "lots"])
+    d12.Rules(critical_option="avantage"),
+], ids=["explosif", "arme", "arme-negative", "lots", "avantage"])
 @pytest.mark.parametrize("policy", POLICIES)
 def test_kernel_equals_full_engine_under_options_d12_crit_2(rules: d12.Rules, policy: str
                                                              ) -> None:
-    """D12-CRIT-2 (the default critical option, left to the rules by « par défaut »),
+    """D12-CRIT-2 (the default critical option, left to the rules by « par défaut »;
+    option (c)'s advantage on the next attack, D12-ADV-1),
     D12-EXPLODE-1, D12-CRIT-1 (the default weapon; damage floored at 0), D12-INIT-6 (ties
     by lot past one reroll or roll-off): the kernel's fights are the engine's."""
     for label, roster, start in cases()[:3]:
@@ -167,7 +172,8 @@ def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -
         start["armes"] = weapons
     if data.draw(st.booleans()):
         start["environnement"] = True
-    rules = d12.Rules(critical_option=data.draw(st.sampled_from(["maximum", "explosif"])),
+    rules = d12.Rules(critical_option=data.draw(st.sampled_from(["maximum", "explosif",
+                                                                 "avantage"])),
                       max_roll_off_rounds=data.draw(st.sampled_from([1, 20])),
                       max_initiative_rerolls=data.draw(st.sampled_from([1, 20])))
     enc = Encounter(d12.SYSTEM, roster, rules=rules)
@@ -185,12 +191,13 @@ def test_log_tuples_are_the_engines_sentences_core_log(case: tuple[str, Any, dic
     ``kernel_doors.narrate``, are the full engine's « attaque » and « degats » sentences,
     in the same order; each attack's d12 is the engine's die."""
     label, roster, start = case
-    for policy in ("agressif", "prudent"):
+    for policy in ("agressif", "prudent", "au_hasard"):
         prepared = covered(roster, start, policy)
         sheet = prepared.kernel
         told = 0
         for seed in range(12):
-            kst = K.run(sheet, sim.stream(seed, 0, sim.DICE).randint, 30)
+            kst = K.run(sheet, sim.stream(seed, 0, sim.DICE).randint, 30,
+                        sim.stream(seed, 0, sim.TACTICS))
             template = prepared.template.state  # narrated, not in simulation mode
             enc = Encounter(d12.SYSTEM, [f.combatant for f in template.fighters.values()],
                             rules=prepared.template.rules,
@@ -198,11 +205,12 @@ def test_log_tuples_are_the_engines_sentences_core_log(case: tuple[str, Any, dic
             dice = sim.stream(seed, 0, sim.DICE)
             if prepared.start_options:
                 enc.start(dice, **prepared.start_options)
-            enc.run(dice, max_turns=30, policy=prepared.policies)
+            enc.run(dice, max_turns=30, policy=prepared.policies,
+                    tactics_rng=sim.stream(seed, 0, sim.TACTICS))
             said = [e for e in enc.log if e.kind in doors.NARRATED]
             assert [t for entry in kst.log for t in doors.narrate(sheet, entry)] == [
                 e.text for e in said], (label, seed)
-            rolls = [entry[4] for entry in kst.log if entry[0] == K.ATTACK]
+            rolls = [entry[4][0] for entry in kst.log if entry[0] == K.ATTACK]
             assert rolls == [e.dice[0].value for e in said if e.kind == "attaque"], (label,
                                                                                     seed)
             told += len(said)
@@ -279,7 +287,7 @@ def test_refusal_codes_answer_their_cases_d12_act_1() -> None:
     # Aldric's natural 12 on Grolk, option (a): 1d6 at its maximum, 6 ≥ 5 PV, no die drawn
     K.play(sheet, kst, ALDRIC, attack, ScriptedRolls([12]))
     enc.act("Aldric", "attaquer", ScriptedRolls([12]), cible="Grolk", option="maximum")
-    assert kst.log == [(K.ATTACK, 1, ALDRIC, GROLK, 12, "maximum", (), 6, -1)]
+    assert kst.log == [(K.ATTACK, 1, ALDRIC, GROLK, (12,), "maximum", (), 6, -1)]
     assert kst.out[GROLK] and enc.fighter("Grolk").out and not kst.finished
     same(enc, sheet, kst)
     assert K.refusal(sheet, kst, ALDRIC, attack) == K.NO_TARGET  # Grolk is out
@@ -363,17 +371,20 @@ def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[st
 
 
 def test_the_engine_plays_what_the_kernel_does_not_cover() -> None:
-    """``D12System.kernel`` answers ``None`` (the engine plays) for the random policy, an
-    ambush (D12-SURPRISE-1/2), an effect, a start option the engine refuses, a single
-    side, a fighter fled or out, a fight begun, and option (c) « avantage » left to the
-    rules (its lasting effect, D12-CRIT-2 (c))."""
+    """``D12System.kernel`` answers ``None`` (the engine plays) for a policy of its own
+    (not one of the registry's), an ambush (D12-SURPRISE-1/2), an effect, a start option
+    the engine refuses, a single side, a fighter fled or out, a fight begun; the random
+    policy and option (c) are the kernel's."""
     sample = list(d12.SYSTEM.sample_roster)
     roster = sim.as_roster(Encounter(d12.SYSTEM, sample))
     policies = resolve_policies("d12", ["héros", "monstres"], None)
     template = Encounter(d12.SYSTEM, sample)
     assert d12.SYSTEM.kernel(template, {}, policies) is not None
-    assert sim.prepare(roster, policy="au_hasard").kernel is None
-    assert sim.prepare(load_roster(example_rosters()["d12-escarmouche"])).kernel is None
+    assert sim.prepare(roster, policy="au_hasard").kernel is not None
+    assert sim.prepare(load_roster(example_rosters()["d12-escarmouche"])).kernel is not None
+    own = TagPolicy("mienne", "mienne", "attaque", ("attaque",))
+    assert sim.prepare(roster, policy={"héros": own}).kernel is not None  # a TagPolicy
+    assert d12.SYSTEM.kernel(template, {}, {"héros": object(), "monstres": own}) is None
     assert d12.SYSTEM.kernel(template, {"embuscade_par": "monstres"}, policies) is None
     assert d12.SYSTEM.kernel(template, {"armes": {"Nul": "1d6"}}, policies) is None
     assert d12.SYSTEM.kernel(template, {"armes": {"Grolk": "1d"}}, policies) is None
@@ -394,9 +405,41 @@ def test_the_engine_plays_what_the_kernel_does_not_cover() -> None:
     assert d12.SYSTEM.kernel(begun, {}, policies) is None
     advantage = Encounter(d12.SYSTEM, sample, rules=d12.Rules(critical_option="avantage"))
     assert d12.SYSTEM.kernel(advantage, {}, resolve_policies(
-        "d12", ["héros", "monstres"], "par_defaut")) is None
-    assert d12.SYSTEM.kernel(advantage, {}, resolve_policies(
-        "d12", ["héros", "monstres"], "agressif")) is not None
+        "d12", ["héros", "monstres"], "par_defaut")) is not None
+
+
+def test_option_c_advantage_on_the_next_attack_d12_crit_2() -> None:
+    """D12-CRIT-2 (c), D12-ADV-1: Aldric's natural 12 on Vex with option (c) deals
+    normal damage and marks Vex (an effect until Vex's next turn); Brune, next, attacks
+    the marked Vex first, with 2d12kh1, which consumes the mark; a second mark ends at
+    the start of Vex's activation. The state (effects and their ids included) is the
+    engine's at every step, and the sentences too."""
+    enc, sheet, kst = started()
+    c = (("attaque",), VEX, "avantage")
+    K.play(sheet, kst, ALDRIC, c, ScriptedRolls([12, 3]))  # 1d6 = 3: Vex 8 → 5
+    enc.act("Aldric", "attaquer", ScriptedRolls([12, 3]), cible="Vex", option="avantage")
+    assert kst.marks[VEX] == 1 and [e.kind for e in enc.state.effects] == ["avantage_contre"]
+    same(enc, sheet, kst)
+    K._advance(sheet, kst)
+    enc.end_activation(ScriptedRolls([]))
+    moves = list(K.candidates(sheet, kst, BRUNE))
+    assert moves[0][1] == VEX  # the marked enemy first, though Grolk has fewer PV
+    engine = d12.SYSTEM.moves(Ctx(enc.state, d12.SYSTEM, enc.rules, None), "Brune", (),
+                              lambda _name, _kind, options: options[0])
+    assert [as_kernel(sheet, m) for m in engine] == moves
+    K.play(sheet, kst, BRUNE, (("attaque",), VEX, "avantage"), ScriptedRolls([2, 12, 1]))
+    enc.act("Brune", "attaquer", ScriptedRolls([2, 12, 1]), cible="Vex", option="avantage")
+    assert kst.log[-1][4] == (2, 12) and kst.marks[VEX] == 1  # consumed, then marked again
+    same(enc, sheet, kst)
+    said = [t for entry in kst.log for t in doors.narrate(sheet, entry)]
+    assert said == [e.text for e in enc.log if e.kind in doors.NARRATED]
+    assert "2d12kh1" in said[-2]
+    K._advance(sheet, kst)
+    enc.end_activation(ScriptedRolls([]))
+    K._advance(sheet, kst)  # Grolk, then Vex: his mark ends
+    enc.end_activation(ScriptedRolls([]))
+    assert enc.state.current == "Vex" and kst.marks[VEX] == 0 and not enc.state.effects
+    same(enc, sheet, kst)
 
 
 def test_initiative_lots_counted_alike_d12_init_6() -> None:

@@ -14,8 +14,9 @@ have the same names:
 * :class:`State`: PV, out, the initiative as drawn (:class:`.initiative.D12Initiative`),
   the order as fighter indices (:data:`ENV`: the environment's slot, D12-INIT-5), turn,
   cursor, who attacked in this activation, and a log of tuples carrying every die
-  (:data:`ATTACK`: ``(ATTACK, turn, attacker, target, d12, option or None, damage dice
-  or None on a miss, damage, PV left unfloored)``);
+  (:data:`ATTACK`: ``(ATTACK, turn, attacker, target, the d12 shown (two under option
+  (c)'s advantage), option or None, damage dice or None on a miss, damage, PV left
+  unfloored)``), option (c)'s advantages as ``(effect id, bearer, source)``;
   :func:`.kernel_doors.write_back` gives the engine's state (today's save format) and
   :func:`.kernel_doors.narrate` the engine's sentences.
 * :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
@@ -33,11 +34,12 @@ automated play declares (:func:`.odds.best_critical_option`), the end check
 
 What it covers (:func:`compile_sheet` answers ``None`` otherwise, and the engine plays
 the fight): any roster of two sides or more under deterministic policies
-(:class:`~escarmouche.policies.TagPolicy`), with the start options ``armes`` and
-``environnement``, any end conditions, whose attacks never declare option (c)
-« avantage » (its lasting effect is the engine's); no ambush (D12-SURPRISE-1/2), no
-effect. The equivalence tests (``tests/test_d12_kernel.py``) hold every covered fight to
-the full engine: the same state, the same dice consumed, the same sentences.
+(:class:`~escarmouche.policies.TagPolicy`) or « au hasard » (drawn from the tactics
+stream, as ``RandomPolicy.choose``), with the start options ``armes`` and
+``environnement``, any end conditions, any critical option, (c)'s advantage included
+(D12-CRIT-2 (c), D12-ADV-1); no ambush (D12-SURPRISE-1/2), no effect at the start.
+The equivalence tests (``tests/test_d12_kernel.py``) hold every covered fight to the
+full engine: the same state, the same dice consumed, the same sentences.
 
 What still runs twice, held equal by the tests: the legality of an attack
 (:func:`refusal` here, ``D12System.check_legal`` and the resolver ``attaquer`` there,
@@ -115,6 +117,8 @@ class Sheet:
     """One roster's fights, compiled and checked once (see the module docstring)."""
 
     def __init__(self, probe: Any, policies: Mapping[str, Any]) -> None:
+        from escarmouche.policies import RandomPolicy
+
         st = probe.state
         rules = probe.rules
         fighters = list(st.fighters.values())
@@ -147,15 +151,23 @@ class Sheet:
         #: whether each one's policy leaves the critical option to the rules
         #: (``TagPolicy.by_default``: :attr:`.rules.Rules.critical_option`)
         self.by_default = tuple(bool(getattr(p, "by_default", False)) for p in self.policies)
+        #: whose policy is « au hasard » (``RandomPolicy``: a move drawn from the tactics
+        #: stream among all the candidates, or none)
+        self.random = tuple(type(p) is RandomPolicy for p in self.policies)
+        #: whether :meth:`play` needs the fight's tactics stream
+        self.tactics = any(self.random)
+        #: the id the engine gives the next effect (``EncounterState.next_effect_id``)
+        self.next_effect = int(st.next_effect_id)
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
 
-    def play(self, dice: Any, max_turns: int
+    def play(self, dice: Any, max_turns: int, tactics: Any = None
              ) -> tuple[list[tuple[str, bool, int, int]], int, int]:
-        """One fight on ``dice``: each fighter's (side, standing, PV, PV at most), the
-        last turn and the ties settled by lot (D12-INIT-6, as
+        """One fight on ``dice`` (and ``tactics``, the tactics stream, when a policy is
+        « au hasard »: :attr:`tactics`): each fighter's (side, standing, PV, PV at
+        most), the last turn and the ties settled by lot (D12-INIT-6, as
         ``D12System.ties_drawn_by_lot`` counts them)."""
-        st = run(self, dice.randint, max_turns)
+        st = run(self, dice.randint, max_turns, tactics)
         side, names = self.side, self.side_names
         rows = [(names[side[i]], not st.out[i], st.hp[i], self.maxima[i])
                 for i in range(len(self.names))]
@@ -166,8 +178,9 @@ class Sheet:
 class State:
     """A fight where it stands, compact and mutable (see the module docstring)."""
 
-    __slots__ = ("acting", "activations", "attacked", "cursor", "finished", "hp",
-                 "initiative", "log", "order", "out", "outcome", "turn")
+    __slots__ = ("acting", "activations", "attacked", "cursor", "effects", "finished", "hp",
+                 "initiative", "log", "marks", "next_effect", "order", "out", "outcome",
+                 "turn")
 
     def __init__(self, sheet: Sheet, init: D12Initiative) -> None:
         self.initiative = init  # D12-INIT-1..6 as drawn
@@ -182,6 +195,11 @@ class State:
         #: the slot of this turn's last activation (the acting group, D12-INIT-4), or
         #: None before the turn's first one
         self.acting: int | None = None
+        #: option (c)'s advantages against a fighter (D12-CRIT-2 (c)), in the order the
+        #: engine adds them: (effect id, bearer, source); and how many each one bears
+        self.effects: list[tuple[int, int, int]] = []
+        self.marks = [0] * len(sheet.names)
+        self.next_effect = sheet.next_effect
         self.finished = False
         self.outcome: str | None = None
         self.log: list[tuple[Any, ...]] = []
@@ -221,7 +239,8 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:
         return
-    target = min(enemies, key=hp.__getitem__)
+    marks = st.marks
+    target = min(enemies, key=lambda j: (not marks[j], hp[j]))  # (c)'s mark first
     best = sheet.best[actor]
     first = best[target]
     yield _tags(first), target, first
@@ -238,16 +257,23 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
     (its ``randint``): the attack d12, then on a hit the damage dice (none for a
     critical « maximum »), the PV lost (never below 0), the target out at 0 PV, one log
     tuple; the end check when a fighter falls. Option (c) « avantage » on a critical
-    is not played here (:func:`compile_sheet` leaves fights that declare it to the
-    engine)."""
+    marks a target left standing: the next attack on it, until its next activation,
+    rolls 2d12 and keeps the higher (D12-CRIT-2 (c), D12-ADV-1)."""
     _, j, option = move
     if sheet.by_default[actor]:
         option = sheet.rules.critical_option
     st.attacked = True
-    roll = draw.randint(1, ATTACK_DIE)
+    if st.marks[j]:  # option (c)'s advantages on j, all consumed (D12-CRIT-2, D12-ADV-1)
+        st.effects = [e for e in st.effects if e[1] != j]
+        st.marks[j] = 0
+        shown: tuple[int, ...] = (draw.randint(1, ATTACK_DIE), draw.randint(1, ATTACK_DIE))
+        roll = max(shown)  # 2d12kh1 (D12-ADV-1)
+    else:
+        roll = draw.randint(1, ATTACK_DIE)
+        shown = (roll,)
     hit, critical = attack_result(roll, sheet.bonus[actor], sheet.defence[j])
     if not hit:
-        st.log.append((ATTACK, st.turn, actor, j, roll, None, None, 0, st.hp[j]))
+        st.log.append((ATTACK, st.turn, actor, j, shown, None, None, 0, st.hp[j]))
         return
     chosen = option if critical else None
     if chosen == "maximum":
@@ -256,9 +282,13 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
         dmg = roll_damage(sheet.weapon[actor], draw, option=chosen)
     damage = dmg.damage
     left = st.hp[j] - damage
-    st.log.append((ATTACK, st.turn, actor, j, roll, chosen, dmg.dice, damage, left))
+    st.log.append((ATTACK, st.turn, actor, j, shown, chosen, dmg.dice, damage, left))
     if left > 0:
         st.hp[j] = left
+        if chosen == "avantage":  # the next attack on j, until its next turn (D12-CRIT-2)
+            st.effects.append((st.next_effect, j, actor))
+            st.next_effect += 1
+            st.marks[j] += 1
         return
     st.hp[j] = 0
     st.out[j] = True
@@ -303,6 +333,9 @@ def _advance(sheet: Sheet, st: State) -> None:
             continue
         st.activations[actor] = st.activations.get(actor, 0) + 1
         st.acting = actor
+        if actor >= 0 and st.marks[actor]:  # until the bearer's next turn (D12-CRIT-2)
+            st.effects = [e for e in st.effects if e[1] != actor]
+            st.marks[actor] = 0
         st.attacked = False
         return
     raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",
@@ -320,10 +353,13 @@ def start(sheet: Sheet, draw: Any) -> State:
     return st
 
 
-def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> State:
+def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int,
+        tactics: Any = None) -> State:
     """A whole fight (``Encounter.start`` then ``Encounter.run``): each activation's
     moves chosen by the fighter's policy until it passes, until an end condition holds
-    or ``max_turns`` turns have passed."""
+    or ``max_turns`` turns have passed. ``tactics``: the tactics stream the policy « au
+    hasard » draws from (``RandomPolicy.choose``: one move of all the candidates, or
+    none), needed when :attr:`Sheet.tactics`."""
     from escarmouche.policies import MAX_CHOICES
 
     draw = _Draw(randint)
@@ -333,7 +369,20 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.order[st.cursor]
-        if actor >= 0:
+        if actor >= 0 and sheet.random[actor]:
+            for _ in range(MAX_CHOICES):
+                moves = list(candidates(sheet, st, actor))
+                if not moves:
+                    break
+                k = tactics.randint(0, len(moves))
+                if k == len(moves):
+                    break
+                play(sheet, st, actor, moves[k], draw)
+                if st.finished:
+                    break
+            if st.finished:
+                break
+        elif actor >= 0:
             pick = sheet.policies[actor].pick
             for _ in range(MAX_CHOICES):
                 firsts: dict[str, Move] = {}  # each tag's first move
@@ -370,7 +419,7 @@ def compile_sheet(template: Any, start_options: Mapping[str, Any],
     """The sheet of ``template``'s fights (an unstarted d12 ``Encounter``) with these
     start options and policies (side → policy), or ``None`` when the kernel does not
     cover them (the engine plays them)."""
-    from escarmouche.policies import TagPolicy
+    from escarmouche.policies import RandomPolicy, TagPolicy
     from escarmouche.systems.d12.actions import catalogue
 
     st = template.state
@@ -379,7 +428,7 @@ def compile_sheet(template: Any, start_options: Mapping[str, Any],
     if (st.started or st.effects or set(start_options) - _OPTIONS
             or attack is None or attack.resolver_key != "attaquer"
             or len({f.side for f in fighters}) < 2
-            or any(type(p) is not TagPolicy for p in policies.values())
+            or any(type(p) not in (TagPolicy, RandomPolicy) for p in policies.values())
             or any(f.out or f.fled or set(f.tracks) != {TRACK} or f.tracks[TRACK] <= 0
                    for f in fighters)):
         return None
@@ -388,10 +437,4 @@ def compile_sheet(template: Any, start_options: Mapping[str, Any],
         probe.start(random.Random(0), **start_options)
     except EscarmoucheError:
         return None  # the engine refuses it, in its own words
-    sheet = Sheet(probe, policies)
-    # option (c) creates a lasting effect (D12-CRIT-2): the engine plays such fights
-    declared = {o for best in sheet.best for o in best.values()}
-    if "avantage" in declared or (any(sheet.by_default)
-                                  and template.rules.critical_option == "avantage"):
-        return None
-    return sheet
+    return Sheet(probe, policies)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from escarmouche.model import Effect, Timing
 from escarmouche.state import ENVIRONMENT, EncounterState
 from escarmouche.systems.d12.critical import (
     attack_expression,
@@ -18,7 +19,7 @@ from escarmouche.systems.d12.critical import (
 from escarmouche.systems.d12.initiative import D12Initiative
 from escarmouche.systems.d12.kernel import ATTACK, ENV, Sheet, State
 from escarmouche.systems.d12.narration import attack_sentence, damage_sentence
-from escarmouche.systems.d12.rules import CRITICAL_OPTIONS, TRACK, Mode
+from escarmouche.systems.d12.rules import ADVANTAGE_EFFECT_KIND, CRITICAL_OPTIONS, TRACK, Mode
 from escarmouche.text.typo import typographie
 
 __all__ = ["NARRATED", "narrate", "read_state", "write_back"]
@@ -52,6 +53,12 @@ def write_back(sheet: Sheet, st: State) -> Any:
     for i, f in enumerate(state.fighters.values()):
         f.tracks[TRACK] = st.hp[i]
         f.out = st.out[i]
+    names = sheet.names
+    state.effects = [Effect(f"e{n}", f"Avantage contre {names[j]}", Timing.UNTIL_NEXT_TURN_OF,
+                            bearer=names[j], until_turn_of=names[j],
+                            kind=ADVANTAGE_EFFECT_KIND, source=names[by])
+                     for n, j, by in st.effects]
+    state.next_effect_id = st.next_effect
     return enc
 
 
@@ -60,13 +67,15 @@ def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
     them (the resolver ``attaquer``'s « attaque » and « degats », typeset as
     ``Ctx.emit`` does; D12-CRIT-1/2, D12-EXPLODE-1): the attack roll and, on a hit, the
     damage, both decided again from the dice the tuple carries."""
-    kind, _, actor, target, roll, chosen, dice, _, left = entry
+    kind, _, actor, target, shown, chosen, dice, _, left = entry
     if kind != ATTACK:
         return []
     a, t = sheet.names[actor], sheet.names[target]
-    att = resolve_attack_roll([roll], bonus=sheet.bonus[actor], defence=sheet.defence[target])
-    said = [typographie(attack_sentence(a, t, attack_expression(Mode.NORMAL), [],
-                                        Mode.NORMAL, att))]
+    mode = Mode.AVANTAGE if len(shown) > 1 else Mode.NORMAL  # option (c)'s (D12-ADV-1)
+    sources = ["avantage du critique précédent"] if len(shown) > 1 else []
+    att = resolve_attack_roll(shown, bonus=sheet.bonus[actor], defence=sheet.defence[target],
+                              mode=mode)
+    said = [typographie(attack_sentence(a, t, attack_expression(mode), sources, mode, att))]
     if dice is not None:
         dmg = resolve_damage(sheet.weapon[actor], dice, option=chosen)
         said.append(typographie(damage_sentence(
@@ -89,6 +98,11 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
     st.activations = {index.get(name, ENV): n for name, n in state.activations.items()}
     for i, f in enumerate(state.fighters.values()):
         st.hp[i], st.out[i] = int(f.tracks[TRACK]), not f.standing
+    for e in state.effects:
+        if e.kind == ADVANTAGE_EFFECT_KIND and e.bearer in index and e.source in index:
+            st.effects.append((int(e.id.removeprefix("e")), index[e.bearer], index[e.source]))
+            st.marks[index[e.bearer]] += 1
+    st.next_effect = state.next_effect_id
     acting = state.system_state.get("acting_group")
     if acting is not None and st.activations:
         # the last slot of this turn activated (its group is the acting one)
