@@ -239,8 +239,11 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:
         return
-    marks = st.marks
-    target = min(enemies, key=lambda j: (not marks[j], hp[j]))  # (c)'s mark first
+    if st.effects:  # option (c)'s marked enemy first, then the fewest PV
+        marks = st.marks
+        target = min(enemies, key=lambda j: (not marks[j], hp[j]))
+    else:
+        target = min(enemies, key=hp.__getitem__)
     best = sheet.best[actor]
     first = best[target]
     yield _tags(first), target, first
