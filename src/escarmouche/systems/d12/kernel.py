@@ -160,6 +160,8 @@ class Sheet:
         self.next_effect = int(st.next_effect_id)
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
+        #: the end check's answers by the sides still standing, without end conditions
+        self.ends: dict[tuple[bool, ...], str | None] = {}
 
     def play(self, dice: Any, max_turns: int, tactics: Any = None
              ) -> tuple[list[tuple[str, bool, int, int]], int, int]:
@@ -301,7 +303,20 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
     fighters; asked only when something it reads changed (a fighter out, a turn ends
-    under a condition « tours »)."""
+    under a condition « tours »). Without end conditions it reads only which sides
+    still stand (CORE-END-1: the last side standing): its answer is kept per such set."""
+    key: tuple[bool, ...] = ()
+    if not sheet.end_conditions:
+        standing = [False] * len(sheet.side_names)
+        for i, out in enumerate(st.out):
+            if not out:
+                standing[sheet.side[i]] = True
+        key = tuple(standing)
+        if key in sheet.ends:
+            known = sheet.ends[key]
+            if known is not None:
+                st.finished, st.outcome = True, known
+            return
     probe = sheet.probe.state
     fighters = {}
     for i, f in enumerate(probe.fighters.values()):
@@ -309,6 +324,8 @@ def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     view = EncounterState(probe.system, probe.rules, fighters, list(sheet.end_conditions),
                           st.turn, True)
     outcome = end_outcome(view, at_turn_end)
+    if key:
+        sheet.ends[key] = outcome
     if outcome is not None:
         st.finished, st.outcome = True, outcome
 
