@@ -16,13 +16,15 @@
    fight and alternating, the floor, ``simulate`` (on the kernel), the engine in
    simulation mode without the kernel, and the full engine (``Roster.play``, narrated;
    :data:`FULL_SHARE` of the fights): the ratios of the medians.
+2c. **The d12 duel against its floor** (``bench/floor_d12.py``: the example roster
+   ``d12-duel``), the same way on the d12 rules kernel.
 3. **Memory**: the peak resident memory of ``simulate`` for a small and a ten times
    larger number of fights, each in a fresh interpreter (``bench/_memory.py``): the
    tallies are streamed, so it stays flat.
 
 Only ratios are meant to be compared (the machine is shared); CPU time
 (``time.process_time``) rather than wall time. ``--quick`` runs fewer fights;
-``--floors`` runs only the floors (2 and 2b). The run
+``--floors`` runs only the floors (2, 2b and 2c). The run
 fails only when a check of correctness fails (the floor against the engine); a target
 missed is printed as such.
 """
@@ -45,7 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import floor_d20, floor_d100  # noqa: E402
+from bench import floor_d12, floor_d20, floor_d100  # noqa: E402
 from escarmouche import simulation as sim  # noqa: E402
 from escarmouche.roster import example_rosters, load_roster  # noqa: E402
 from tests.helpers.d100 import readme_duel  # noqa: E402
@@ -166,19 +168,30 @@ def against_floor() -> bool:
 
 
 def against_floor_d20() -> bool:
-    print(f"\n== 2b. Le duel d20 (d20-duel) contre son plancher (bench/floor_d20.py ; "
-          f"{FLOOR_FIGHTS} combats par mesure, {FLOOR_FIGHTS // FULL_SHARE} au moteur "
-          "complet, médianes de 5 passes alternées ; µs de CPU par combat)")
-    duel = load_roster(example_rosters()["d20-duel"])
+    return against_floor_kernel("2b", "d20", floor_d20)
+
+
+def against_floor_d12() -> bool:
+    return against_floor_kernel("2c", "d12", floor_d12)
+
+
+def against_floor_kernel(section: str, system: str, floor_module: Any) -> bool:
+    """A system's example duel (``<system>-duel``) on its rules kernel against its
+    floor (``bench/floor_<system>.py``), as 2b and 2c of the module docstring say."""
+    print(f"\n== {section}. Le duel {system} ({system}-duel) contre son plancher "
+          f"(bench/floor_{system}.py ; {FLOOR_FIGHTS} combats par mesure, "
+          f"{FLOOR_FIGHTS // FULL_SHARE} au moteur complet, médianes de 5 passes alternées ; "
+          "µs de CPU par combat)")
+    duel = load_roster(example_rosters()[f"{system}-duel"])
     prepared = sim.prepare(duel)
     if prepared.kernel is None:
-        print("pas de noyau de règles d20 pour ce duel")
+        print(f"pas de noyau de règles {system} pour ce duel")
         return False
     # the engine in simulation mode, without the kernel
     engine = dataclasses.replace(prepared, kernel=None)
     bad = 0
     for i in range(FLOOR_SEEDS):
-        floor = floor_d20.fight(sim.stream(0, i, sim.DICE))
+        floor = floor_module.fight(sim.stream(0, i, sim.DICE))
         for r in (prepared.play(i, 0), engine.play(i, 0)):
             bad += (r.winner, r.rounds, tuple(h for _, h in r.health)) != floor
     print(f"plancher contre moteur et noyau : {FLOOR_SEEDS} graines, {bad} écart(s)")
@@ -193,7 +206,7 @@ def against_floor_d20() -> bool:
 
     def floor_run(n: int) -> None:
         for i in range(n):
-            floor_d20.fight(sim.stream(0, i, sim.DICE))
+            floor_module.fight(sim.stream(0, i, sim.DICE))
 
     def engine_run(n: int) -> None:
         for i in range(n):
@@ -218,7 +231,7 @@ def against_floor_d20() -> bool:
         print(f"{label:<24} {1e6 * t:>9.1f} µs  {1 / t:>9.0f} combats/s  "
               f"{t / floor_t:>7.1f} × le plancher  {t / kernel_t:>6.1f} × le noyau")
     ratio = kernel_t / floor_t
-    print(f"noyau d20 / plancher : {ratio:.1f} (objectif ≤ 10 : {met(ratio <= 10)})")
+    print(f"noyau {system} / plancher : {ratio:.1f} (objectif ≤ 10 : {met(ratio <= 10)})")
     return True
 
 
@@ -241,10 +254,12 @@ def memory() -> bool:
 def main() -> int:
     if FLOORS:
         ok = against_floor()
-        return 0 if against_floor_d20() and ok else 1
+        ok = against_floor_d20() and ok
+        return 0 if against_floor_d12() and ok else 1
     ok = against_main()
     ok = against_floor() and ok
     ok = against_floor_d20() and ok
+    ok = against_floor_d12() and ok
     ok = memory() and ok
     return 0 if ok else 1
 

@@ -129,7 +129,10 @@ class Prepared:
         ``stream(seed, index, TACTICS)``."""
         dice = stream(seed, index, DICE)
         if self.kernel is not None:
-            played = self.kernel.play(dice, self.max_turns)
+            # a kernel whose policies draw (« au hasard ») is given the tactics stream
+            played = (self.kernel.play(dice, self.max_turns, stream(seed, index, TACTICS))
+                      if getattr(self.kernel, "tactics", False)
+                      else self.kernel.play(dice, self.max_turns))
             # the kernel's fights begin in turn 1 (no d100 turn 0); a kernel that may
             # settle ties by lot (d20, D20-INIT-2) counts them third
             lots = played[2] if len(played) > 2 else 0

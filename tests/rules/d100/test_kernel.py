@@ -160,7 +160,9 @@ def test_the_engine_plays_what_the_kernel_does_not_cover() -> None:
     assert d100.SYSTEM.kernel(enc, {"armes": {"hache": {"label": "hache", "damage": 4}}},
                               policies) is None
     assert sim.prepare(sim.as_roster(readme_duel()), policy="au_hasard").kernel is None
-    assert sim.prepare(load_roster(example_rosters()["d12-duel"])).kernel is None
+    # another system's roster gets its own kernel (d12's, since it has one), never d100's
+    assert not isinstance(sim.prepare(load_roster(example_rosters()["d12-duel"])).kernel,
+                          K.Sheet)
 
 
 def test_core_is_the_documented_arithmetic_d100_atk_2() -> None:

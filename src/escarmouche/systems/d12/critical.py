@@ -48,6 +48,7 @@ __all__ = [
     "AttackRoll",
     "DamageRoll",
     "attack_expression",
+    "attack_result",
     "combine_modes",
     "damage_expression",
     "net_mode",
@@ -157,14 +158,27 @@ def _decide_attack(shown: tuple[int, ...], bonus: int, defence: int, m: Mode) ->
     """:func:`resolve_attack_roll` once its inputs are checked."""
     kept = max(shown) if m is Mode.AVANTAGE else min(shown)
     total = kept + bonus
-    critical = kept == ATTACK_DIE
+    hit, critical = attack_result(kept, bonus, defence)
     rules = ["D12-CRIT-1"]
     if m is not Mode.NORMAL:
         rules.append("D12-ADV-1")
     if critical:
         rules.append("D12-CRIT-2")
-    return AttackRoll(shown, m, kept, bonus, defence, total, critical or total >= defence,
-                      critical, tuple(rules))
+    return AttackRoll(shown, m, kept, bonus, defence, total, hit, critical, tuple(rules))
+
+
+def attack_result(kept: int, bonus: int, defence: int) -> tuple[bool, bool]:
+    """Whether the kept d12 hits and whether it is a critical (pure, values already
+    checked): a hit when ``kept + bonus >= defence`` (D12-CRIT-1) or on a natural 12,
+    which is a critical and hits whatever the defence (D12-CRIT-2). The one
+    implementation of the rule: :func:`resolve_attack_roll` and the rules kernel
+    (``escarmouche.systems.d12.kernel``) call it.
+
+    >>> attack_result(12, 0, 40), attack_result(9, 3, 12), attack_result(8, 3, 12)
+    ((True, True), (True, False), (False, False))
+    """
+    critical = kept == ATTACK_DIE
+    return critical or kept + bonus >= defence, critical
 
 
 def roll_attack(rng: Rng, *, bonus: int = 0, defence: int, mode: Mode | str = Mode.NORMAL

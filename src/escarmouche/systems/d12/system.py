@@ -528,6 +528,15 @@ class D12System(System[Rules]):
                                 frozenset({"attaque"}), _LEFT_TO_RULES))
         return out
 
+    def kernel(self, template: Any, start_options: Mapping[str, Any],
+               policies: Mapping[str, Any]) -> Any:
+        """The d12 rules kernel's sheet for these fights, when it covers them
+        (:func:`escarmouche.systems.d12.kernel.compile_sheet`); ``None``: the engine
+        plays them."""
+        from escarmouche.systems.d12.kernel import compile_sheet
+
+        return compile_sheet(template, start_options, policies)
+
     def on_end(self, ctx: Ctx[Rules]) -> None:
         """Give the fight's conventional duration (D12-TIME-1): the turns begun, bonus
         turn included."""

@@ -1,0 +1,460 @@
+"""The d12 rules kernel: a fight as a sheet compiled once and a small mutable state.
+
+The shape is the one of ``spec/KERNEL.md`` and of the model, the toy system's kernel
+(``tests/toy_system/kernel.py``, whose docstring is the recipe); the d100 and d20 kernels
+have the same names:
+
+* :class:`Sheet`, compiled and checked once per roster (:func:`compile_sheet`): the
+  fighters by index, sides as numbers, each one's attack bonus, defence and weapon (the
+  start option ``armes``, else :attr:`.rules.Rules.default_weapon`), each one's
+  critical option against each enemy (:func:`.odds.best_critical_option`, asked once
+  per (weapon, defence, bonus)), the damage of a critical « maximum » per weapon
+  (:func:`.critical.roll_damage`, which draws no die for it), the option
+  ``environnement`` as a flag, what each policy does with the critical option.
+* :class:`State`: PV, out, the initiative as drawn (:class:`.initiative.D12Initiative`),
+  the order as fighter indices (:data:`ENV`: the environment's slot, D12-INIT-5), turn,
+  cursor, who attacked in this activation, and a log of tuples carrying every die
+  (:data:`ATTACK`: ``(ATTACK, turn, attacker, target, the d12 shown (two under option
+  (c)'s advantage), option or None, damage dice or None on a miss, damage, PV left
+  unfloored)``), option (c)'s advantages as ``(effect id, bearer, source)``;
+  :func:`.kernel_doors.write_back` gives the engine's state (today's save format) and
+  :func:`.kernel_doors.narrate` the engine's sentences.
+* :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
+  (the moves automated play offers, in ``D12System.moves``' order, as tuples ``(tags,
+  target, option)``), :func:`play` (one attack: its dice, the state written, one log
+  tuple) and :func:`run` (the generic loop: candidates → policy → play → end check →
+  advance, as ``Encounter.run``).
+
+Each rule is the d12 package's own function: the initiative
+(:func:`.initiative.initiative`, D12-INIT-1..6, drawn as ``D12System.start`` draws it),
+the attack (:func:`.critical.attack_result`, D12-CRIT-1/2), the damage
+(:func:`.critical.roll_damage`, D12-CRIT-1/2, D12-EXPLODE-1), the critical option
+automated play declares (:func:`.odds.best_critical_option`), the end check
+(:func:`escarmouche.state.end_outcome`, CORE-END-1).
+
+What it covers (:func:`compile_sheet` answers ``None`` otherwise, and the engine plays
+the fight): any roster of two sides or more under deterministic policies
+(:class:`~escarmouche.policies.TagPolicy`) or « au hasard » (drawn from the tactics
+stream, as ``RandomPolicy.choose``), with the start options ``armes`` and
+``environnement``, any end conditions, any critical option, (c)'s advantage included
+(D12-CRIT-2 (c), D12-ADV-1); no ambush (D12-SURPRISE-1/2), no effect at the start.
+The equivalence tests (``tests/test_d12_kernel.py``) hold every covered fight to the
+full engine: the same state, the same dice consumed, the same sentences.
+
+What still runs twice, held equal by the tests: the legality of an attack
+(:func:`refusal` here, ``D12System.check_legal`` and the resolver ``attaquer`` there,
+which word it in French) and the choice of automated play's target
+(:func:`candidates` here, ``D12System.auto_action`` there).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
+from escarmouche.systems.d12.critical import DamageRoll, attack_result, roll_damage
+from escarmouche.systems.d12.initiative import D12Initiative, initiative
+from escarmouche.systems.d12.odds import best_critical_option
+from escarmouche.systems.d12.rules import ATTACK_DIE, CRITICAL_OPTIONS, TRACK
+
+__all__ = [
+    "ATTACK",
+    "ENV",
+    "REFUSALS",
+    "Move",
+    "Sheet",
+    "State",
+    "candidates",
+    "compile_sheet",
+    "play",
+    "refusal",
+    "run",
+    "start",
+]
+
+#: the first item of a log tuple: an attack (« attaquer », D12-CRIT-1/2)
+ATTACK = 0
+#: the environment's slot in the order (D12-INIT-5): it acts, nobody plays a move
+ENV = -1
+#: the tag of the safe option (a), which the cautious policy prefers
+_SAFE = "sur"
+
+#: refusal codes (0: legal), each with the rule the engine cites
+OUT, NOT_ITS_TURN, NO_TARGET, NO_OPTION, FINISHED = 1, 2, 3, 4, 5
+REFUSALS: Mapping[int, str] = {
+    FINISHED: "CORE-END-1",  # the fight is over: no action at all
+    OUT: "D12-ACT-1",  # out of the fight: nothing more
+    NOT_ITS_TURN: "D12-INIT-4",  # an attack in one's own activation only
+    NO_TARGET: "D12-CRIT-1",  # no such fighter, itself, or out of the fight
+    NO_OPTION: "D12-CRIT-2",  # not one of the three critical options
+}
+
+#: a move: the tags the policies rank, the target's index, the critical option
+Move = tuple[tuple[str, ...], int, str]
+
+#: the start options the kernel covers
+_OPTIONS = frozenset({"armes", "environnement"})
+#: bound on slots skipped while looking for the next activation (the engine's)
+_MAX_SKIPPED = 10_000
+
+
+#: the tags of an attack (``D12System.moves``): « sur » too for option (a) « dégâts
+#: maximum » on the preferred target
+_ATTACK_TAGS, _SAFE_TAGS = ("attaque",), ("attaque", _SAFE)
+#: how many tags the moves carry: past the first move of each, the rest is not read
+_TAG_COUNT = len(_SAFE_TAGS)
+
+
+def _tags(option: str) -> tuple[str, ...]:
+    """The tags of an attack on the preferred target declaring ``option``."""
+    return _SAFE_TAGS if option == "maximum" else _ATTACK_TAGS
+
+
+class Sheet:
+    """One roster's fights, compiled and checked once (see the module docstring)."""
+
+    def __init__(self, probe: Any, policies: Mapping[str, Any]) -> None:
+        from escarmouche.policies import RandomPolicy
+
+        st = probe.state
+        rules = probe.rules
+        fighters = list(st.fighters.values())
+        self.probe = probe  # the fight started once, on throwaway dice: write_back's base
+        self.rules = rules
+        self.names = tuple(f.name for f in fighters)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.combatants = tuple(f.combatant for f in fighters)
+        self.side_names = tuple(dict.fromkeys(f.side for f in fighters))
+        self.side = tuple(self.side_names.index(f.side) for f in fighters)
+        self.hp = tuple(int(f.tracks[TRACK]) for f in fighters)
+        self.maxima = tuple(int(f.maxima.get(TRACK, f.tracks[TRACK])) for f in fighters)
+        self.bonus = tuple(int(c.stat("attaque", 0)) for c in self.combatants)
+        self.defence = tuple(int(c.stat("defense")) for c in self.combatants)
+        weapons = st.system_state["weapons"]
+        self.weapon = tuple(str(weapons.get(n, rules.default_weapon)) for n in self.names)
+        self.environment = bool(st.system_state["initiative"]["environment"])
+        self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
+                             for f in fighters)
+        #: each one's critical option against each enemy (``auto_action``, D12-CRIT-2)
+        self.best = tuple(
+            {j: best_critical_option(self.weapon[i], defence=self.defence[j],
+                                     bonus=self.bonus[i]) for j in self.enemies[i]}
+            for i in range(len(fighters)))
+        #: the damage of a critical « maximum » of each one's weapon (D12-CRIT-2 (a)):
+        #: no die is drawn for it
+        self.maximum: tuple[DamageRoll, ...] = tuple(
+            roll_damage(w, random.Random(0), option="maximum") for w in self.weapon)
+        self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
+        #: whether each one's policy leaves the critical option to the rules
+        #: (``TagPolicy.by_default``: :attr:`.rules.Rules.critical_option`)
+        self.by_default = tuple(bool(getattr(p, "by_default", False)) for p in self.policies)
+        #: whose policy is « au hasard » (``RandomPolicy``: a move drawn from the tactics
+        #: stream among all the candidates, or none)
+        self.random = tuple(type(p) is RandomPolicy for p in self.policies)
+        #: whether :meth:`play` needs the fight's tactics stream
+        self.tactics = any(self.random)
+        #: the id the engine gives the next effect (``EncounterState.next_effect_id``)
+        self.next_effect = int(st.next_effect_id)
+        self.end_conditions = tuple(st.end_conditions)
+        self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
+        #: the end check's answers by the sides still standing, without end conditions
+        self.ends: dict[tuple[bool, ...], str | None] = {}
+
+    def play(self, dice: Any, max_turns: int, tactics: Any = None
+             ) -> tuple[list[tuple[str, bool, int, int]], int, int]:
+        """One fight on ``dice`` (and ``tactics``, the tactics stream, when a policy is
+        « au hasard »: :attr:`tactics`): each fighter's (side, standing, PV, PV at
+        most), the last turn and the ties settled by lot (D12-INIT-6, as
+        ``D12System.ties_drawn_by_lot`` counts them)."""
+        st = run(self, dice.randint, max_turns, tactics)
+        side, names = self.side, self.side_names
+        rows = [(names[side[i]], not st.out[i], st.hp[i], self.maxima[i])
+                for i in range(len(self.names))]
+        init = st.initiative
+        return rows, st.turn, len(init.lots) + sum(len(ro.lots) for ro in init.roll_offs)
+
+
+class State:
+    """A fight where it stands, compact and mutable (see the module docstring)."""
+
+    __slots__ = ("acting", "activations", "attacked", "cursor", "effects", "finished", "hp",
+                 "initiative", "log", "marks", "next_effect", "order", "out", "outcome",
+                 "turn")
+
+    def __init__(self, sheet: Sheet, init: D12Initiative) -> None:
+        self.initiative = init  # D12-INIT-1..6 as drawn
+        index = sheet.index
+        self.order = tuple(index.get(name, ENV) for name in init.order())
+        self.hp = list(sheet.hp)
+        self.out = [False] * len(sheet.names)
+        self.turn = 1
+        self.cursor = -1
+        self.activations: dict[int, int] = {}
+        self.attacked = False  # an attack in this activation (automated play: one)
+        #: the slot of this turn's last activation (the acting group, D12-INIT-4), or
+        #: None before the turn's first one
+        self.acting: int | None = None
+        #: option (c)'s advantages against a fighter (D12-CRIT-2 (c)), in the order the
+        #: engine adds them: (effect id, bearer, source); and how many each one bears
+        self.effects: list[tuple[int, int, int]] = []
+        self.marks = [0] * len(sheet.names)
+        self.next_effect = sheet.next_effect
+        self.finished = False
+        self.outcome: str | None = None
+        self.log: list[tuple[Any, ...]] = []
+
+
+def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
+    """0 when ``actor`` may play ``move`` now, else its code of :data:`REFUSALS`, asked
+    in the engine's order: a fight not over (CORE-END-1), standing (D12-ACT-1), in its
+    own activation (D12-INIT-4), an
+    attack on a standing fighter other than itself (D12-CRIT-1), declaring one of the
+    critical options (D12-CRIT-2). No action economy is invented (D12-ACT-1): a second
+    attack in one activation is legal (automated play offers one)."""
+    if st.finished:
+        return FINISHED
+    if st.out[actor]:
+        return OUT
+    if st.cursor < 0 or st.order[st.cursor] != actor:
+        return NOT_ITS_TURN
+    _, target, option = move
+    if not 0 <= target < len(st.out) or target == actor or st.out[target]:
+        return NO_TARGET
+    if option not in CRITICAL_OPTIONS:
+        return NO_OPTION
+    return 0
+
+
+def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
+    """``actor``'s moves in automated play, in ``D12System.moves``' order, each one legal
+    (:func:`refusal`): once per activation, the standing enemy with the fewest PV (the
+    first in roster order on a tie) with its best critical option, then the other
+    options on it, then the other standing enemies with their best option (D12-CRIT-2).
+    """
+    if st.attacked or st.out[actor] or st.finished or st.cursor < 0 \
+            or st.order[st.cursor] != actor:
+        return
+    out, hp = st.out, st.hp
+    enemies = [j for j in sheet.enemies[actor] if not out[j]]
+    if not enemies:
+        return
+    if st.effects:  # option (c)'s marked enemy first, then the fewest PV
+        marks = st.marks
+        target = min(enemies, key=lambda j: (not marks[j], hp[j]))
+    else:
+        target = min(enemies, key=hp.__getitem__)
+    best = sheet.best[actor]
+    first = best[target]
+    yield _tags(first), target, first
+    for option in CRITICAL_OPTIONS:
+        if option != first:
+            yield _tags(option), target, option
+    for j in enemies:
+        if j != target:
+            yield _ATTACK_TAGS, j, best[j]
+
+
+def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
+    """Play a legal ``move`` (trusted: ask :func:`refusal` first) with the rng ``draw``
+    (its ``randint``): the attack d12, then on a hit the damage dice (none for a
+    critical « maximum »), the PV lost (never below 0), the target out at 0 PV, one log
+    tuple; the end check when a fighter falls. Option (c) « avantage » on a critical
+    marks a target left standing: the next attack on it, until its next activation,
+    rolls 2d12 and keeps the higher (D12-CRIT-2 (c), D12-ADV-1)."""
+    _, j, option = move
+    if sheet.by_default[actor]:
+        option = sheet.rules.critical_option
+    st.attacked = True
+    if st.marks[j]:  # option (c)'s advantages on j, all consumed (D12-CRIT-2, D12-ADV-1)
+        st.effects = [e for e in st.effects if e[1] != j]
+        st.marks[j] = 0
+        shown: tuple[int, ...] = (draw.randint(1, ATTACK_DIE), draw.randint(1, ATTACK_DIE))
+        roll = max(shown)  # 2d12kh1 (D12-ADV-1)
+    else:
+        roll = draw.randint(1, ATTACK_DIE)
+        shown = (roll,)
+    hit, critical = attack_result(roll, sheet.bonus[actor], sheet.defence[j])
+    if not hit:
+        st.log.append((ATTACK, st.turn, actor, j, shown, None, None, 0, st.hp[j]))
+        return
+    chosen = option if critical else None
+    if chosen == "maximum":
+        dmg = sheet.maximum[actor]
+    else:
+        dmg = roll_damage(sheet.weapon[actor], draw, option=chosen)
+    damage = dmg.damage
+    left = st.hp[j] - damage
+    st.log.append((ATTACK, st.turn, actor, j, shown, chosen, dmg.dice, damage, left))
+    if left > 0:
+        st.hp[j] = left
+        if chosen == "avantage":  # the next attack on j, until its next turn (D12-CRIT-2)
+            st.effects.append((st.next_effect, j, actor))
+            st.next_effect += 1
+            st.marks[j] += 1
+        return
+    st.hp[j] = 0
+    st.out[j] = True
+    _check_end(sheet, st, False)
+
+
+def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
+    """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
+    fighters; asked only when something it reads changed (a fighter out, a turn ends
+    under a condition « tours »). Without end conditions it reads only which sides
+    still stand (CORE-END-1: the last side standing): its answer is kept per such set."""
+    key: tuple[bool, ...] = ()
+    if not sheet.end_conditions:
+        standing = [False] * len(sheet.side_names)
+        for i, out in enumerate(st.out):
+            if not out:
+                standing[sheet.side[i]] = True
+        key = tuple(standing)
+        if key in sheet.ends:
+            known = sheet.ends[key]
+            if known is not None:
+                st.finished, st.outcome = True, known
+            return
+    probe = sheet.probe.state
+    fighters = {}
+    for i, f in enumerate(probe.fighters.values()):
+        fighters[f.name] = FighterState(f.combatant, {TRACK: st.hp[i]}, f.maxima, st.out[i])
+    view = EncounterState(probe.system, probe.rules, fighters, list(sheet.end_conditions),
+                          st.turn, True)
+    outcome = end_outcome(view, at_turn_end)
+    if key:
+        sheet.ends[key] = outcome
+    if outcome is not None:
+        st.finished, st.outcome = True, outcome
+
+
+def _advance(sheet: Sheet, st: State) -> None:
+    """The next slot that can act (``Encounter._advance``), ending and starting turns:
+    the same order every turn (D12-INIT-2: initiative is rolled once), the environment's
+    slot included (D12-INIT-5), the fighters out skipped."""
+    for _ in range(_MAX_SKIPPED):
+        if st.finished:
+            return
+        st.cursor += 1
+        if st.cursor >= len(st.order):
+            if sheet.turn_conditions:
+                _check_end(sheet, st, True)
+                if st.finished:
+                    return
+            st.turn += 1
+            st.cursor = -1
+            st.activations = {}
+            st.acting = None
+            continue
+        actor = st.order[st.cursor]
+        if actor >= 0 and st.out[actor]:
+            continue
+        st.activations[actor] = st.activations.get(actor, 0) + 1
+        st.acting = actor
+        if actor >= 0 and st.marks[actor]:  # until the bearer's next turn (D12-CRIT-2)
+            st.effects = [e for e in st.effects if e[1] != actor]
+            st.marks[actor] = 0
+        st.attacked = False
+        return
+    raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",
+                         field="activations", value=_MAX_SKIPPED, rule="CORE-ERR")
+
+
+def start(sheet: Sheet, draw: Any) -> State:
+    """The fight's start (``Encounter.start``): the group initiative (D12-INIT-1..6,
+    :func:`.initiative.initiative`, drawn as ``D12System.start`` draws it), then the
+    first activation of turn 1."""
+    init = initiative(sheet.combatants, draw, environment=sheet.environment,
+                      rules=sheet.rules)
+    st = State(sheet, init)
+    _advance(sheet, st)
+    return st
+
+
+def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int,
+        tactics: Any = None) -> State:
+    """A whole fight (``Encounter.start`` then ``Encounter.run``): each activation's
+    moves chosen by the fighter's policy until it passes, until an end condition holds
+    or ``max_turns`` turns have passed. ``tactics``: the tactics stream the policy « au
+    hasard » draws from (``RandomPolicy.choose``: one move of all the candidates, or
+    none), needed when :attr:`Sheet.tactics`."""
+    from escarmouche.policies import MAX_CHOICES
+
+    draw = _Draw(randint)
+    st = start(sheet, draw)
+    while not st.finished:
+        if st.turn > max_turns:
+            st.finished, st.outcome = True, limit_outcome(max_turns)
+            break
+        actor = st.order[st.cursor]
+        if actor >= 0 and sheet.random[actor]:
+            for _ in range(MAX_CHOICES):
+                moves = list(candidates(sheet, st, actor))
+                if not moves:
+                    break
+                k = tactics.randint(0, len(moves))
+                if k == len(moves):
+                    break
+                play(sheet, st, actor, moves[k], draw)
+                if st.finished:
+                    break
+            if st.finished:
+                break
+        elif actor >= 0:
+            pick = sheet.policies[actor].pick
+            for _ in range(MAX_CHOICES):
+                firsts: dict[str, Move] = {}  # each tag's first move
+                for m in candidates(sheet, st, actor):
+                    for tag in m[0]:
+                        if tag not in firsts:
+                            firsts[tag] = m
+                    if len(firsts) == _TAG_COUNT:
+                        break  # every tag has its first move: the policy reads no other
+                move = pick(firsts.get)
+                if move is None:
+                    break
+                play(sheet, st, actor, move, draw)
+                if st.finished:
+                    break
+            if st.finished:
+                break
+        _advance(sheet, st)
+    return st
+
+
+class _Draw:
+    """An rng seen through its ``randint`` only (what the initiative, the lots and the
+    weapon's dice draw with)."""
+
+    __slots__ = ("randint",)
+
+    def __init__(self, randint: Callable[[int, int], int]) -> None:
+        self.randint = randint
+
+
+def compile_sheet(template: Any, start_options: Mapping[str, Any],
+                  policies: Mapping[str, Any]) -> Sheet | None:
+    """The sheet of ``template``'s fights (an unstarted d12 ``Encounter``) with these
+    start options and policies (side → policy), or ``None`` when the kernel does not
+    cover them (the engine plays them)."""
+    from escarmouche.policies import RandomPolicy, TagPolicy
+    from escarmouche.systems.d12.actions import catalogue
+
+    st = template.state
+    fighters = list(st.fighters.values())
+    attack = catalogue(template.rules).get("attaquer")
+    if (st.started or st.effects or set(start_options) - _OPTIONS
+            or attack is None or attack.resolver_key != "attaquer"
+            or len({f.side for f in fighters}) < 2
+            or any(type(p) not in (TagPolicy, RandomPolicy) for p in policies.values())
+            or any(f.out or f.fled or set(f.tracks) != {TRACK} or f.tracks[TRACK] <= 0
+                   for f in fighters)):
+        return None
+    probe = template.simulated()
+    try:
+        probe.start(random.Random(0), **start_options)
+    except EscarmoucheError:
+        return None  # the engine refuses it, in its own words
+    return Sheet(probe, policies)
