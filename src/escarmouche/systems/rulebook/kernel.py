@@ -101,7 +101,7 @@ ACTION = "attaquer"
 NOT_ITS_TURN, NO_TARGET, SELF = 20, 21, 22
 REFUSALS: Mapping[int, str] = {
     **REFUSAL_RULES,
-    NOT_ITS_TURN: "RB-ACT-1",  # the fight not started or finished: no activation
+    NOT_ITS_TURN: "RB-END-1",  # the fight finished (or not started): no activation
     NO_TARGET: "RB-END-2",  # no such fighter, or out of the fight
     SELF: "RB-ACT-1",  # an attack aims at an enemy, never at oneself
 }

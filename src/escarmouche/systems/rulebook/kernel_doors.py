@@ -1,20 +1,24 @@
 """The Rulebook rules kernel seen from the engine (as
 ``escarmouche.systems.d20.kernel_doors`` for d20): a kernel's fight written back as the
 engine's ``Encounter`` in today's save format (:func:`write_back`), and a log tuple told
-as the engine's sentences (:func:`narrate`). Neither is on the simulation path: the
+as the engine's sentences (:func:`narrate`), and a started engine fight read as the
+kernel's state (:func:`read_state`). None of them is on the simulation path: the
 equivalence tests (``tests/test_rulebook_kernel.py``) and a reader of the log call them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from escarmouche.state import EncounterState
 from escarmouche.systems.rulebook.actions import (
     FLAG_ACTION,
     FLAG_MOVE,
     FLAG_POSTURE,
     FLAG_POSTURE_USED,
 )
+from escarmouche.systems.rulebook.initiative import Initiative
 from escarmouche.systems.rulebook.kernel import ATTACK, HYPO, Sheet, State
 from escarmouche.systems.rulebook.narration import (
     SIMULATED_HIT,
@@ -26,7 +30,7 @@ from escarmouche.systems.rulebook.rules import ECLAT
 from escarmouche.text import fmt
 from escarmouche.text.typo import typographie
 
-__all__ = ["NARRATED", "narrate", "write_back"]
+__all__ = ["NARRATED", "narrate", "read_state", "write_back"]
 
 #: the kinds of the engine's events that :func:`narrate` tells, in their order
 NARRATED = frozenset({"attaquer", "hors_combat", "hypoactivite"})
@@ -76,3 +80,25 @@ def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
     if after <= 0 < before:
         said.append(typographie(f"{names[target]} est hors de combat (PV à {after})."))
     return said
+
+
+def read_state(sheet: Sheet, state: EncounterState) -> State:
+    """The kernel's state of a started fight of ``sheet``'s roster, read from the
+    engine's state (today's save format): what :func:`.kernel.refusal` and
+    :func:`.kernel.candidates` read (PV, out, the activation's flags, turn, order,
+    cursor, the initiative); the surprise attempt is not read back (``None``)."""
+    init = state.system_state["initiative"]
+    assert isinstance(init, Mapping)
+    st = State(sheet, Initiative.from_json(init), None)
+    index = sheet.index
+    st.turn, st.cursor = state.turn, state.cursor
+    st.finished, st.outcome = state.finished, state.outcome
+    st.order = tuple(index[name] for name in state.order)
+    st.in_turn = frozenset(st.order)
+    st.activations = {index[name]: n for name, n in state.activations.items()}
+    for i, f in enumerate(state.fighters.values()):
+        st.pv[i], st.out[i] = int(f.tracks["PV"]), not f.standing
+        st.acted[i] = bool(f.flags.get(FLAG_ACTION, False))
+        st.posed[i] = bool(f.flags.get(FLAG_POSTURE_USED, False))
+        st.moved[i] = bool(f.flags.get(FLAG_MOVE, False))
+    return st
