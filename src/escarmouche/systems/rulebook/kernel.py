@@ -27,7 +27,7 @@ kernels have the same names:
 
 Each rule is the Rulebook package's own function: the surprise
 (:func:`.surprise.roll_surprise`, RB-SURPRISE-1/2), the initiative
-(:func:`.initiative.resolve_initiative_with`, RB-INIT-1..4, RB-SURPRISE-3), each turn's order
+(:func:`.initiative.initiative`, RB-INIT-1..4, RB-SURPRISE-3), each turn's order
 (:func:`.initiative.turn_filter`, :func:`.speed.apply_speed`, RB-SPEED-2/3), the
 Hypoactivité d4 (:func:`.speed.resolve_hypoactivity`, RB-SPEED-1), the legality of an
 action (:func:`.actions.refusal_code`, RB-ACT-1, RB-MOVE-1, RB-INIT-3/4,
@@ -60,11 +60,7 @@ from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.model import Combatant
 from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
 from escarmouche.systems.rulebook.actions import REFUSAL_RULES, refusal_code
-from escarmouche.systems.rulebook.initiative import (
-    Initiative,
-    resolve_initiative_with,
-    turn_filter,
-)
+from escarmouche.systems.rulebook.initiative import Initiative, initiative, turn_filter
 from escarmouche.systems.rulebook.rules import (
     DECLARED_DAMAGE,
     ECLAT,
@@ -117,8 +113,6 @@ Move = tuple[str, int]
 _OPTIONS = frozenset({"surprise_par", "non_avertis"})
 #: bound on slots skipped while looking for the next activation (the engine's)
 _MAX_SKIPPED = 10_000
-#: bound on the initiatives a sheet keeps by their dice
-_MAX_KEPT = 4096
 
 
 class Sheet:
@@ -157,33 +151,6 @@ class Sheet:
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         self._orders: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._inits: dict[tuple[Any, ...], Initiative] = {}
-
-    def initiative(self, randint: Callable[[int, int], int], surprise_by: str | None
-                   ) -> Initiative:
-        """The initiative (RB-INIT-1..4, RB-SURPRISE-3), drawn as
-        :func:`.initiative.roll_initiative` draws it: one d100 per fighter in roster
-        order, then the roll-offs each round (RB-INIT-2), resolved by
-        :func:`.initiative.resolve_initiative_with`; an initiative without roll-off is
-        kept by its dice (the same dice give the same initiative)."""
-        values = tuple([randint(1, 100) for _ in self.names])
-        key = (values, surprise_by)
-        known = self._inits.get(key)
-        if known is not None:
-            return known
-        offs: list[int] = []
-
-        def rolloff(_name: str, _round: int) -> int:
-            offs.append(randint(1, 100))
-            return offs[-1]
-
-        init = resolve_initiative_with(self.combatants, values, rolloff, surprise_by,
-                                       self.rules)
-        if not offs:
-            if len(self._inits) >= _MAX_KEPT:
-                self._inits.clear()
-            self._inits[key] = init
-        return init
 
     def turn_order(self, init: Initiative, turn: int, out: list[bool]) -> tuple[int, ...]:
         """Global turn ``turn``'s slots, as ``RulebookSystem.turn_order`` gives them: the
@@ -372,7 +339,7 @@ class _Draw:
 def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
     """The fight's start (``Encounter.start``): the surprise attempt when the start
     options ask for it (RB-SURPRISE-1/2, :func:`.surprise.roll_surprise`), the
-    initiative (RB-INIT-1..4, RB-SURPRISE-3, :meth:`Sheet.initiative`, drawn as
+    initiative (RB-INIT-1..4, RB-SURPRISE-3, :func:`.initiative.initiative`, drawn as
     the engine draws them), then the first activation of turn 0 when somebody is in it,
     else of turn 1."""
     draw = _Draw(randint)
@@ -382,7 +349,7 @@ def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
         surprise = roll_surprise(sheet.attackers, sheet.defenders, draw,
                                  unaware=sheet.unaware, rules=sheet.rules)
         succeeded = sheet.surprise_by if surprise.success else None
-    init = sheet.initiative(randint, succeeded)
+    init = initiative(sheet.combatants, draw, surprise_by=succeeded, rules=sheet.rules)
     st = State(sheet, init, surprise)
     _begin_turn(sheet, st)
     _advance(sheet, st, randint)
