@@ -27,7 +27,7 @@ kernels have the same names:
 
 Each rule is the Rulebook package's own function: the surprise
 (:func:`.surprise.roll_surprise`, RB-SURPRISE-1/2), the initiative
-(:func:`.initiative.initiative`, RB-INIT-1..4, RB-SURPRISE-3), each turn's order
+(:func:`.initiative.draw_initiative`, RB-INIT-1..4, RB-SURPRISE-3), each turn's order
 (:func:`.initiative.turn_filter`, :func:`.speed.apply_speed`, RB-SPEED-2/3), the
 Hypoactivité d4 (:func:`.speed.resolve_hypoactivity`, RB-SPEED-1), the legality of an
 action (:func:`.actions.refusal_code`, RB-ACT-1, RB-MOVE-1, RB-INIT-3/4,
@@ -53,21 +53,26 @@ standing enemy in roster order, while the action is unused).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.model import Combatant
 from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
 from escarmouche.systems.rulebook.actions import REFUSAL_RULES, refusal_code
-from escarmouche.systems.rulebook.initiative import Initiative, initiative, turn_filter
+from escarmouche.systems.rulebook.initiative import Initiative, draw_initiative, turn_filter
 from escarmouche.systems.rulebook.rules import (
     DECLARED_DAMAGE,
     ECLAT,
     knocked_out,
     track_after_damage,
 )
-from escarmouche.systems.rulebook.speed import apply_speed, resolve_hypoactivity, speed_profiles
+from escarmouche.systems.rulebook.speed import (
+    SpeedOrder,
+    apply_speed,
+    resolve_hypoactivity,
+    speed_profiles,
+)
 from escarmouche.systems.rulebook.surprise import SurpriseResult, roll_surprise
 
 __all__ = [
@@ -113,6 +118,8 @@ Move = tuple[str, int]
 _OPTIONS = frozenset({"surprise_par", "non_avertis"})
 #: bound on slots skipped while looking for the next activation (the engine's)
 _MAX_SKIPPED = 10_000
+#: bound on the speed orders a sheet keeps
+_MAX_KEPT = 4096
 
 
 class Sheet:
@@ -151,6 +158,20 @@ class Sheet:
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         self._orders: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._speeds: dict[tuple[str, ...], SpeedOrder] = {}
+
+    def speed_of(self, order: Sequence[str]) -> SpeedOrder:
+        """The initiative order after the traits' speed effects (RB-SPEED-2/3,
+        :func:`.speed.apply_speed` of :func:`.speed.speed_profiles`, as the initiative
+        gives it), asked once per order and kept (one per permutation of the roster at
+        most, :data:`_MAX_KEPT` kept)."""
+        key = tuple(order)
+        known = self._speeds.get(key)
+        if known is None:
+            if len(self._speeds) >= _MAX_KEPT:
+                self._speeds.clear()
+            known = self._speeds[key] = apply_speed(key, self._profiles, self.rules)
+        return known
 
     def turn_order(self, init: Initiative, turn: int, out: list[bool]) -> tuple[int, ...]:
         """Global turn ``turn``'s slots, as ``RulebookSystem.turn_order`` gives them: the
@@ -339,9 +360,9 @@ class _Draw:
 def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
     """The fight's start (``Encounter.start``): the surprise attempt when the start
     options ask for it (RB-SURPRISE-1/2, :func:`.surprise.roll_surprise`), the
-    initiative (RB-INIT-1..4, RB-SURPRISE-3, :func:`.initiative.initiative`, drawn as
-    the engine draws them), then the first activation of turn 0 when somebody is in it,
-    else of turn 1."""
+    initiative (RB-INIT-1..4, RB-SURPRISE-3, :func:`.initiative.draw_initiative`,
+    drawn as the engine draws them, the roster checked once by :func:`compile_sheet`),
+    then the first activation of turn 0 when somebody is in it, else of turn 1."""
     draw = _Draw(randint)
     surprise = None
     succeeded = None
@@ -349,7 +370,8 @@ def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
         surprise = roll_surprise(sheet.attackers, sheet.defenders, draw,
                                  unaware=sheet.unaware, rules=sheet.rules)
         succeeded = sheet.surprise_by if surprise.success else None
-    init = initiative(sheet.combatants, draw, surprise_by=succeeded, rules=sheet.rules)
+    init = draw_initiative(sheet.combatants, randint, succeeded, sheet.rules,
+                           speed_of=sheet.speed_of)
     st = State(sheet, init, surprise)
     _begin_turn(sheet, st)
     _advance(sheet, st, randint)
