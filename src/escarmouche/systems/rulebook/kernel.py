@@ -159,6 +159,8 @@ class Sheet:
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         self._orders: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._speeds: dict[tuple[str, ...], SpeedOrder] = {}
+        #: the fighters as the end check reads them (:func:`_check_end`), built once
+        self.view: EncounterState | None = None
 
     def speed_of(self, order: Sequence[str]) -> SpeedOrder:
         """The initiative order after the traits' speed effects (RB-SPEED-2/3,
@@ -291,15 +293,20 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
-    fighters; asked only when something it reads changed (a fighter out, a turn ends
-    under a condition « tours »)."""
-    probe = sheet.probe.state
-    fighters = {}
-    for i, f in enumerate(probe.fighters.values()):
-        tracks = {**f.tracks, "PV": st.pv[i]}
-        fighters[f.name] = FighterState(f.combatant, tracks, f.maxima, st.out[i])
-    view = EncounterState(probe.system, probe.rules, fighters, list(sheet.end_conditions),
-                          st.turn, True)
+    fighters (the sheet's, its PV, out and turn written from ``st`` first: one view per
+    sheet, read only here); asked only when something it reads changed (a fighter out,
+    a turn ends under a condition « tours »)."""
+    view = sheet.view
+    if view is None:
+        probe = sheet.probe.state
+        fighters = {f.name: FighterState(f.combatant, dict(f.tracks), f.maxima, False)
+                    for f in probe.fighters.values()}
+        view = sheet.view = EncounterState(probe.system, probe.rules, fighters,
+                                           list(sheet.end_conditions), st.turn, True)
+    view.turn = st.turn
+    pv, out = st.pv, st.out
+    for i, f in enumerate(view.fighters.values()):
+        f.tracks["PV"], f.out = pv[i], out[i]
     outcome = end_outcome(view, at_turn_end)
     if outcome is not None:
         st.finished, st.outcome = True, outcome
