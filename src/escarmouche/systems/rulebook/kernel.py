@@ -26,7 +26,7 @@ kernels have the same names:
   ``Encounter.run``).
 
 Each rule is the Rulebook package's own function: the surprise
-(:func:`.surprise.roll_surprise`, RB-SURPRISE-1/2), the initiative
+(:func:`.surprise.draw_surprise`, RB-SURPRISE-1/2, the group values found once), the initiative
 (:func:`.initiative.draw_initiative`, RB-INIT-1..4, RB-SURPRISE-3), each turn's order
 (:func:`.initiative.turn_filter`, :func:`.speed.apply_speed`, RB-SPEED-2/3), the
 Hypoactivité d4 (:func:`.speed.resolve_hypoactivity`, RB-SPEED-1), the legality of an
@@ -73,7 +73,7 @@ from escarmouche.systems.rulebook.speed import (
     resolve_hypoactivity,
     speed_profiles,
 )
-from escarmouche.systems.rulebook.surprise import SurpriseResult, roll_surprise
+from escarmouche.systems.rulebook.surprise import SurpriseResult, draw_surprise, group_values
 
 __all__ = [
     "ATTACK",
@@ -153,8 +153,12 @@ class Sheet:
         #: the surprise attempt (RB-SURPRISE-1): the side, attackers, defenders, unaware
         self.surprise_by: str | None = start_options.get("surprise_par")
         self.unaware = bool(probe.state.system_state.get("surprise", {}).get("unaware"))
-        self.attackers = tuple(c for c in self.combatants if c.side == self.surprise_by)
-        self.defenders = tuple(c for c in self.combatants if c.side != self.surprise_by)
+        #: the group values of the opposed test (RB-SURPRISE-2, ``group_values``: they do
+        #: not depend on the dice)
+        self.surprise_values = None if self.surprise_by is None else group_values(
+            [c for c in self.combatants if c.side == self.surprise_by],
+            [c for c in self.combatants if c.side != self.surprise_by],
+            unaware=self.unaware, rules=rules)
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         self._orders: dict[tuple[Any, ...], tuple[int, ...]] = {}
@@ -354,28 +358,17 @@ def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> Non
                          field="activations", value=_MAX_SKIPPED, rule="CORE-ERR")
 
 
-class _Draw:
-    """An rng seen through its ``randint`` only (what the surprise and the initiative
-    draw with)."""
-
-    __slots__ = ("randint",)
-
-    def __init__(self, randint: Callable[[int, int], int]) -> None:
-        self.randint = randint
-
-
 def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
     """The fight's start (``Encounter.start``): the surprise attempt when the start
-    options ask for it (RB-SURPRISE-1/2, :func:`.surprise.roll_surprise`), the
+    options ask for it (RB-SURPRISE-1/2, :func:`.surprise.draw_surprise`), the
     initiative (RB-INIT-1..4, RB-SURPRISE-3, :func:`.initiative.draw_initiative`,
     drawn as the engine draws them, the roster checked once by :func:`compile_sheet`),
     then the first activation of turn 0 when somebody is in it, else of turn 1."""
-    draw = _Draw(randint)
     surprise = None
     succeeded = None
-    if sheet.surprise_by is not None:
-        surprise = roll_surprise(sheet.attackers, sheet.defenders, draw,
-                                 unaware=sheet.unaware, rules=sheet.rules)
+    if sheet.surprise_values is not None:
+        surprise = draw_surprise(sheet.surprise_values, randint, unaware=sheet.unaware,
+                                 rules=sheet.rules)
         succeeded = sheet.surprise_by if surprise.success else None
     init = draw_initiative(sheet.combatants, randint, succeeded, sheet.rules,
                            speed_of=sheet.speed_of)
