@@ -18,6 +18,8 @@
    :data:`FULL_SHARE` of the fights): the ratios of the medians.
 2c. **The d12 duel against its floor** (``bench/floor_d12.py``: the example roster
    ``d12-duel``), the same way on the d12 rules kernel.
+2d. **The Rulebook duel against its floor** (``bench/floor_rulebook.py``: the example
+   roster ``rulebook-bretteur``), checked and timed as 2b (:func:`against_floor_rulebook`).
 3. **Memory**: the peak resident memory of ``simulate`` for a small and a ten times
    larger number of fights, each in a fresh interpreter (``bench/_memory.py``): the
    tallies are streamed, so it stays flat.
@@ -47,7 +49,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import floor_d12, floor_d20, floor_d100  # noqa: E402
+from bench import floor_d12, floor_d20, floor_d100, floor_rulebook  # noqa: E402
 from escarmouche import simulation as sim  # noqa: E402
 from escarmouche.roster import example_rosters, load_roster  # noqa: E402
 from tests.helpers.d100 import readme_duel  # noqa: E402
@@ -235,6 +237,66 @@ def against_floor_kernel(section: str, system: str, floor_module: Any) -> bool:
     return True
 
 
+def against_floor_rulebook() -> bool:
+    """2c: the Rulebook duel (``rulebook-bretteur``) against ``bench/floor_rulebook.py``,
+    checked on :data:`FLOOR_SEEDS` seeds against the kernel and the engine, then timed
+    as 2b (the floor, ``simulate`` on the kernel, the engine in simulation mode without
+    it, the full engine)."""
+    print(f"\n== 2c. Le duel Rulebook (rulebook-bretteur) contre son plancher "
+          f"(bench/floor_rulebook.py ; {FLOOR_FIGHTS} combats par mesure, "
+          f"{FLOOR_FIGHTS // FULL_SHARE} au moteur complet, médianes de 5 passes alternées ; "
+          "µs de CPU par combat)")
+    duel = load_roster(example_rosters()["rulebook-bretteur"])
+    prepared = sim.prepare(duel)
+    if prepared.kernel is None:
+        print("pas de noyau de règles Rulebook pour ce duel")
+        return False
+    engine = dataclasses.replace(prepared, kernel=None)
+    bad = 0
+    for i in range(FLOOR_SEEDS):
+        floor = floor_rulebook.fight(sim.stream(0, i, sim.DICE))
+        for r in (prepared.play(i, 0), engine.play(i, 0)):
+            bad += (r.winner, r.rounds, tuple(h for _, h in r.health)) != floor
+    print(f"plancher contre moteur et noyau : {FLOOR_SEEDS} graines, {bad} écart(s)")
+    if bad:
+        return False
+
+    def timed(play: Any, n: int) -> float:
+        start = time.process_time()
+        play(n)
+        return (time.process_time() - start) / n
+
+    def floor_run(n: int) -> None:
+        for i in range(n):
+            floor_rulebook.fight(sim.stream(0, i, sim.DICE))
+
+    def engine_run(n: int) -> None:
+        for i in range(n):
+            engine.play(i, 0)
+
+    def full_run(n: int) -> None:
+        for i in range(n):
+            duel.play(sim.stream(0, i, sim.DICE), tactics_rng=sim.stream(0, i, sim.TACTICS))
+
+    runs: dict[str, list[float]] = {"plancher": [], "noyau (simulate)": [],
+                                    "moteur, mode simulation": [], "moteur complet": []}
+    for _ in range(5):
+        runs["plancher"].append(timed(floor_run, FLOOR_FIGHTS))
+        runs["noyau (simulate)"].append(
+            timed(lambda n: sim.simulate(duel, n, seed=0, processes=1), FLOOR_FIGHTS))
+        runs["moteur, mode simulation"].append(timed(engine_run, FLOOR_FIGHTS // 4))
+        runs["moteur complet"].append(timed(full_run, max(FLOOR_FIGHTS // FULL_SHARE, 10)))
+    floor_t = statistics.median(runs["plancher"])
+    kernel_t = statistics.median(runs["noyau (simulate)"])
+    for label, times in runs.items():
+        t = statistics.median(times)
+        print(f"{label:<24} {1e6 * t:>9.1f} µs  {1 / t:>9.0f} combats/s  "
+              f"{t / floor_t:>7.1f} × le plancher  {t / kernel_t:>6.1f} × le noyau")
+    ratio = kernel_t / floor_t
+    print(f"noyau Rulebook / plancher : {ratio:.1f} (objectif ≤ 10 : {met(ratio <= 10)})")
+    return True
+
+
 def memory() -> bool:
     print(f"\n== 3. Mémoire de simulate ({MEMORY_ROSTER}, pic de mémoire résidente, un "
           "interpréteur neuf par mesure)")
@@ -255,11 +317,13 @@ def main() -> int:
     if FLOORS:
         ok = against_floor()
         ok = against_floor_d20() and ok
+        ok = against_floor_rulebook() and ok
         return 0 if against_floor_d12() and ok else 1
     ok = against_main()
     ok = against_floor() and ok
     ok = against_floor_d20() and ok
     ok = against_floor_d12() and ok
+    ok = against_floor_rulebook() and ok
     ok = memory() and ok
     return 0 if ok else 1
 

@@ -133,11 +133,13 @@ class Prepared:
             played = (self.kernel.play(dice, self.max_turns, stream(seed, index, TACTICS))
                       if getattr(self.kernel, "tactics", False)
                       else self.kernel.play(dice, self.max_turns))
-            # the kernel's fights begin in turn 1 (no d100 turn 0); a kernel that may
-            # settle ties by lot (d20, D20-INIT-2) counts them third
+            # a kernel that may settle ties by lot (d20, D20-INIT-2) counts them third;
+            # one whose fights may begin in a turn 0 (Rulebook, RB-INIT-3) gives the
+            # first turn fourth (else turn 1), counted as ``result_of`` counts it
             lots = played[2] if len(played) > 2 else 0
+            first = played[3] if len(played) > 3 else 1
             return _tally(index, self.kernel.side_names, played[0],
-                          min(played[1], self.max_turns), lots)
+                          min(played[1], self.max_turns) - first + 1, lots)
         enc = self.template.simulated()
         if self.start_options:
             enc.start(dice, **self.start_options)

@@ -35,6 +35,7 @@ from escarmouche.systems.rulebook.rules import (
     SPEED_EFFECTS,
     TRACKS,
     Rules,
+    track_after_damage,
 )
 from escarmouche.systems.rulebook.speed import speed_effect
 from escarmouche.text import fmt
@@ -47,8 +48,11 @@ __all__ = [
     "FLAG_POSTURE",
     "FLAG_POSTURE_USED",
     "OUT_OF_TURN",
+    "REFUSAL_RULES",
     "RESOLVERS",
     "refusal",
+    "refusal_code",
+    "refusal_reason",
 ]
 
 #: the fighter flags of an activation (RB-ACT-1, RB-MOVE-1)
@@ -130,37 +134,98 @@ def _used(f: FighterState, key: str, default: bool) -> bool:
     return bool(f.flags.get(key, default))
 
 
+#: the refusal codes of :func:`refusal_code` (0: allowed), each with the rule it cites
+(OUT, LATE, NOT_IN_TURN, NOT_IN_SURPRISE_TURN, NOT_ACTING, ACTION_USED, POSTURE_USED,
+ MOVE_SPENT, NO_ECLAT) = range(1, 10)
+REFUSAL_RULES: Mapping[int, str] = {
+    OUT: "RB-END-2",  # out of the fight: nothing more
+    LATE: "RB-INIT-4",  # a critical failure at the initiative: nothing before turn 2
+    NOT_IN_TURN: "RB-INIT-3",  # no slot in this global turn (turn 0)
+    NOT_IN_SURPRISE_TURN: "RB-SURPRISE-3",  # no slot in the surprise's turn 0
+    NOT_ACTING: "RB-MOVE-1",  # out of its activation, only a movement (or éclat)
+    ACTION_USED: "RB-ACT-1",  # one action per activation
+    POSTURE_USED: "RB-ACT-1",  # one change of posture per activation
+    MOVE_SPENT: "RB-MOVE-1",  # one movement per global turn
+    NO_ECLAT: "RB-END-3",  # no éclat left to spend
+}
+
+
+def refusal_code(action: str, *, standing: bool, acting: bool, before_turn_2: bool,
+                 late: bool, in_turn: bool, surprise: bool, action_used: bool,
+                 posture_used: bool, move_left: bool, eclat: int) -> int:
+    """Why a fighter may not take ``action`` now, as a code of :data:`REFUSAL_RULES`, or
+    0 (the one test of :func:`refusal` and of the rules kernel): standing (RB-END-2); out
+    of its activation (``acting`` false), not before turn 2 after a critical failure
+    (``late``, RB-INIT-4), only with a slot in this global turn (RB-INIT-3,
+    RB-SURPRISE-3) and only a movement or éclat (RB-MOVE-1); one action and one change
+    of posture per activation (RB-ACT-1); one movement per global turn (RB-MOVE-1);
+    éclat to spend (RB-END-3).
+
+    >>> refusal_code("attaquer", standing=True, acting=True, before_turn_2=False,
+    ...              late=False, in_turn=True, surprise=False, action_used=True,
+    ...              posture_used=False, move_left=True, eclat=0) == ACTION_USED
+    True
+    """
+    if not standing:
+        return OUT
+    if not acting:
+        if before_turn_2 and late:
+            return LATE
+        if not in_turn:
+            return NOT_IN_SURPRISE_TURN if surprise else NOT_IN_TURN
+        if action not in OUT_OF_TURN:
+            return NOT_ACTING
+    cost = COSTS[action]
+    if cost == "action" and action_used:
+        return ACTION_USED
+    if cost == "posture" and posture_used:
+        return POSTURE_USED
+    if cost == "deplacement" and not move_left:
+        return MOVE_SPENT
+    if action == "depenser_eclat" and eclat <= 0:
+        return NO_ECLAT
+    return 0
+
+
 def refusal(ctx: Ctx[Rules], actor: str, spec: ActionSpec, *, late: tuple[str, ...],
             in_turn: bool, surprise: bool) -> tuple[str, str] | None:
     """Why ``actor`` may not take ``spec`` now, as ``(French reason, rule ID)``, or
-    ``None``. ``late``: the critical failures of the initiative (RB-INIT-4);
-    ``in_turn``: the actor has a slot in the current global turn; ``surprise``: turn 0
-    comes from a surprise attack (RB-SURPRISE-3)."""
+    ``None`` (:func:`refusal_code`, worded). ``late``: the critical failures of the
+    initiative (RB-INIT-4); ``in_turn``: the actor has a slot in the current global turn;
+    ``surprise``: turn 0 comes from a surprise attack (RB-SURPRISE-3)."""
     st = ctx.state
     f = ctx.fighter(actor)
-    cost = COSTS[spec.id]
-    if not f.standing:
-        return f"{actor} est hors de combat", "RB-END-2"
-    if st.current != actor:
-        if st.turn < 2 and actor in late:
-            return (f"{actor} a fait un échec critique à l’initiative et ne peut rien faire "
-                    "avant le tour 2", "RB-INIT-4")
-        if not in_turn:
-            return (f"{actor} ne participe pas au tour {st.turn}",
-                    "RB-SURPRISE-3" if surprise else "RB-INIT-3")
-        if spec.id not in OUT_OF_TURN:
-            return (f"{actor} n’est pas en train d’agir ; hors de son activation, seul un "
-                    "déplacement non dépensé est possible", "RB-MOVE-1")
-    if cost == "action" and _used(f, FLAG_ACTION, False):
-        return f"{actor} a déjà utilisé son action de cette activation", "RB-ACT-1"
-    if cost == "posture" and _used(f, FLAG_POSTURE_USED, False):
-        return f"{actor} a déjà changé de posture pendant cette activation", "RB-ACT-1"
-    if cost == "deplacement" and not _used(f, FLAG_MOVE, False):
+    code = refusal_code(
+        spec.id, standing=f.standing, acting=st.current == actor,
+        before_turn_2=st.turn < 2, late=actor in late, in_turn=in_turn, surprise=surprise,
+        action_used=_used(f, FLAG_ACTION, False),
+        posture_used=_used(f, FLAG_POSTURE_USED, False),
+        move_left=_used(f, FLAG_MOVE, False), eclat=f.tracks.get(ECLAT, 0))
+    if code == 0:
+        return None
+    return refusal_reason(code, actor, st.turn), REFUSAL_RULES[code]
+
+
+def refusal_reason(code: int, actor: str, turn: int) -> str:
+    """The French reason of a refusal code of :func:`refusal_code` (nonzero)."""
+    if code == OUT:
+        return f"{actor} est hors de combat"
+    if code == LATE:
+        return (f"{actor} a fait un échec critique à l’initiative et ne peut rien faire "
+                "avant le tour 2")
+    if code in (NOT_IN_TURN, NOT_IN_SURPRISE_TURN):
+        return f"{actor} ne participe pas au tour {turn}"
+    if code == NOT_ACTING:
+        return (f"{actor} n’est pas en train d’agir ; hors de son activation, seul un "
+                "déplacement non dépensé est possible")
+    if code == ACTION_USED:
+        return f"{actor} a déjà utilisé son action de cette activation"
+    if code == POSTURE_USED:
+        return f"{actor} a déjà changé de posture pendant cette activation"
+    if code == MOVE_SPENT:
         return (f"{actor} a déjà dépensé son déplacement de ce tour ; il se régénère au "
-                "début du prochain tour global", "RB-MOVE-1")
-    if spec.id == "depenser_eclat" and f.tracks.get(ECLAT, 0) <= 0:
-        return f"{actor} n’a pas d’éclat à dépenser", "RB-END-3"
-    return None
+                "début du prochain tour global")
+    return f"{actor} n’a pas d’éclat à dépenser"
 
 
 def _text(params: Mapping[str, Any], key: str, rule: str) -> str:
@@ -281,7 +346,7 @@ def _offensive(ctx: Ctx[Rules], actor: str, spec: ActionSpec,
         assert target is not None
         amount, track, _ = damage
         before = target.tracks[track]
-        after = max(before - amount, 0)
+        after = track_after_damage(before, amount)
         ctx.emit(spec.id, lambda: damage_sentence(head(), amount, track, before, after),
                  actor=actor, rules=tuple(dict.fromkeys([*rules, "RB-END-2"])),
                  data={"cible": target.name, "piste": track, "degats": amount,

@@ -43,6 +43,7 @@ __all__ = [
     "InitiativeRoll",
     "TieBreak",
     "TurnZeroEntry",
+    "draw_initiative",
     "encounter_initiative",
     "explain_initiative",
     "initiative",
@@ -387,9 +388,21 @@ def initiative(
     """
     roster = check_roster(combatants, rule="RB-INIT-1")
     _validate_for_initiative(roster, surprise_by, rules)
-    values = [rng.randint(1, 100) for _ in roster]
-    return resolve_initiative_with(roster, values, lambda _n, _r: rng.randint(1, 100),
-                                   surprise_by, rules)
+    return draw_initiative(roster, rng.randint, surprise_by, rules)
+
+
+def draw_initiative(
+    roster: Sequence[Combatant], randint: Callable[[int, int], int], surprise_by: str | None,
+    rules: Rules, *, speed_of: Callable[[Sequence[str]], SpeedOrder] | None = None,
+) -> Initiative:
+    """The draws of :func:`initiative` on a roster already checked (the rules kernel's
+    way in): one d100 per combatant in the given order, then each roll-off round's
+    (RB-INIT-1/2), resolved by :func:`resolve_initiative_with` without checking again;
+    ``speed_of`` gives the order after the traits' speed effects (RB-SPEED-3) when the
+    caller keeps them (default: :func:`.speed.apply_speed` of the traits' profiles)."""
+    values = [randint(1, 100) for _ in roster]
+    return resolve_initiative_with(roster, values, lambda _n, _r: randint(1, 100),
+                                   surprise_by, rules, speed_of=speed_of, checked=True)
 
 
 def explain_initiative(combatants: Sequence[Combatant], rng: Rng, *,
@@ -422,12 +435,15 @@ def _validate_for_initiative(
 
 def resolve_initiative_with(
     roster: Sequence[Combatant], values: Sequence[int], draw: Callable[[str, int], int],
-    surprise_by: str | None, rules: Rules,
+    surprise_by: str | None, rules: Rules, *,
+    speed_of: Callable[[Sequence[str]], SpeedOrder] | None = None, checked: bool = False,
 ) -> Initiative:
     """The initiative from the first d100s (``values``, roster order) and a ``draw(name,
     round)`` that gives each roll-off die: the pure core of :func:`resolve_initiative`,
-    also used to re-derive a saved initiative from its dice."""
-    _validate_for_initiative(roster, surprise_by, rules)
+    also used to re-derive a saved initiative from its dice. ``checked``: the roster
+    and ``surprise_by`` are already checked; ``speed_of``: as :func:`draw_initiative`."""
+    if not checked:
+        _validate_for_initiative(roster, surprise_by, rules)
     base = [
         InitiativeRoll(c.name, c.side, c.stats["HAB"], d100_test(c.stats["HAB"], v, rules))
         for c, v in zip(roster, values, strict=True)
@@ -438,7 +454,8 @@ def resolve_initiative_with(
     )
     by_name = {c.name: c for c in roster}
     zero = _turn_zero(rolls, by_name, surprise_by)
-    speed = apply_speed(order, speed_profiles(roster), rules)
+    speed = (apply_speed(order, speed_profiles(roster), rules) if speed_of is None
+             else speed_of(order))
     included = {z.name for z in zero if z.included}
     turn_zero = tuple(n for n in speed.order if n in included)
     failed = {r.name for r in rolls if r.test.critical == "failure"}

@@ -40,7 +40,9 @@ __all__ = [
     "check_stat",
     "check_traits",
     "d100_test",
+    "knocked_out",
     "roll_d100_test",
+    "track_after_damage",
 ]
 
 #: bound on the initiative roll-off rounds (RB-INIT-2 « repeated until broken »); two
@@ -241,6 +243,24 @@ def check_traits(c: Combatant, rules: Rules) -> None:
             raise invalid("trait", t, "RB-SPEED-1",
                           f"trait inconnu du système Rulebook pour {c.name} ; les traits "
                           f"connus sont {fmt.join(sorted(KNOWN_TRAITS))}")
+
+
+def track_after_damage(before: int, amount: int) -> int:
+    """A damage track (PV or Esprit) after ``amount`` damage: never below 0 (RB-END-2).
+
+    >>> track_after_damage(5, 8), track_after_damage(12, 4)
+    (0, 8)
+    """
+    return max(before - amount, 0)
+
+
+def knocked_out(pv: int, esprit: int) -> bool:
+    """0 PV or 0 Esprit: out of the fight (RB-END-2); éclat does not count.
+
+    >>> knocked_out(0, 10), knocked_out(3, 1)
+    (True, False)
+    """
+    return pv <= 0 or esprit <= 0
 
 
 # ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ the defenders' d100 (RB-SURPRISE-2); nothing when ``unaware`` is false.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from escarmouche import checks
 from escarmouche.errors import invalid
@@ -29,11 +29,13 @@ from escarmouche.text import fmt
 
 __all__ = [
     "SurpriseResult",
+    "draw_surprise",
     "explain_surprise",
     "group_values",
     "resolve_surprise",
     "roll_surprise",
     "surprise",
+    "surprise_from",
 ]
 
 
@@ -144,8 +146,21 @@ def resolve_surprise(
     the higher margin wins, the defenders win ties. The rolls are ``None`` (and ignored)
     when ``unaware`` is false.
     """
-    a_stat, a_from, d_stat, d_from = group_values(attackers, defenders, unaware=unaware,
-                                                  rules=rules)
+    values = group_values(attackers, defenders, unaware=unaware, rules=rules)
+    return surprise_from(values, attack_roll, defence_roll, unaware=unaware, rules=rules)
+
+
+def surprise_from(
+    values: tuple[int, tuple[str, ...], int, tuple[str, ...]],
+    attack_roll: int | None,
+    defence_roll: int | None,
+    *,
+    unaware: bool,
+    rules: Rules = DEFAULT_RULES,
+) -> SurpriseResult:
+    """:func:`resolve_surprise` from the group values already found (:func:`group_values`,
+    which do not depend on the dice; the rules kernel finds them once per roster)."""
+    a_stat, a_from, d_stat, d_from = values
     if not unaware:
         text = ("Pas d’attaque surprise : les défenseurs savent que les attaquants sont là "
                 "(condition (a) non remplie)")
@@ -179,12 +194,25 @@ def roll_surprise(
     att = check_roster(attackers, rule="RB-SURPRISE-1")
     dfd = check_roster(defenders, rule="RB-SURPRISE-1")
     unaware = checks.flag("unaware", unaware, "RB-SURPRISE-1")
-    group_values(att, dfd, unaware=unaware, rules=rules)
+    values = group_values(att, dfd, unaware=unaware, rules=rules)
+    return draw_surprise(values, rng.randint, unaware=unaware, rules=rules)
+
+
+def draw_surprise(
+    values: tuple[int, tuple[str, ...], int, tuple[str, ...]],
+    randint: Callable[[int, int], int],
+    *,
+    unaware: bool,
+    rules: Rules = DEFAULT_RULES,
+) -> SurpriseResult:
+    """The draws of :func:`roll_surprise` from the group values already found
+    (:func:`group_values`): the attackers' d100, then the defenders'; no dice when
+    ``unaware`` is false (RB-SURPRISE-1/2, :func:`surprise_from`)."""
     if not unaware:
-        return resolve_surprise(att, dfd, None, None, unaware=False, rules=rules)
-    a_roll = rng.randint(1, 100)
-    d_roll = rng.randint(1, 100)
-    return resolve_surprise(att, dfd, a_roll, d_roll, unaware=True, rules=rules)
+        return surprise_from(values, None, None, unaware=False, rules=rules)
+    a_roll = randint(1, 100)
+    d_roll = randint(1, 100)
+    return surprise_from(values, a_roll, d_roll, unaware=True, rules=rules)
 
 
 def surprise(

@@ -69,6 +69,7 @@ from escarmouche.systems.rulebook.rules import (
     Rules,
     check_stat,
     check_traits,
+    knocked_out,
 )
 from escarmouche.systems.rulebook.speed import (
     SpeedOrder,
@@ -220,7 +221,8 @@ class RulebookSystem(System[Rules]):
 
     def is_out(self, fighter: FighterState, rules: Rules) -> bool:
         """0 PV or 0 Esprit: out of the fight (RB-END-2); éclat does not count."""
-        return any(fighter.tracks.get(t, 1) <= 0 for t in TRACKS)
+        tracks = fighter.tracks
+        return knocked_out(tracks.get("PV", 1), tracks.get("Esprit", 1))
 
     # -- start -----------------------------------------------------------------------
 
@@ -543,6 +545,15 @@ class RulebookSystem(System[Rules]):
                           f"(« {DECLARED_DAMAGE} = 6 » pour 1d6)")
         return "attaquer", {"cible": enemies[0].name, "des": f"1d{faces}",
                             "nom": SIMULATED_HIT}
+
+    def kernel(self, template: Any, start_options: Mapping[str, Any],
+               policies: Mapping[str, Any]) -> Any:
+        """The Rulebook rules kernel's sheet for these fights, when it covers them
+        (:func:`escarmouche.systems.rulebook.kernel.compile_sheet`); ``None``: the
+        engine plays them."""
+        from escarmouche.systems.rulebook.kernel import compile_sheet
+
+        return compile_sheet(template, start_options, policies)
 
     def automation_note(self, roster: Sequence[Combatant], rules: Rules) -> str:
         """The simulation variant (not in the text), named wherever automated fights

@@ -38,8 +38,8 @@ from escarmouche.systems import d12
 from escarmouche.systems.d12 import critical
 from escarmouche.systems.d12 import kernel as K
 from escarmouche.systems.d12 import kernel_doors as doors
-from tests import golden_runner
-from tests.test_d100_kernel import engine_fight
+from tests.helpers import golden_runner
+from tests.rules.d100.test_kernel import engine_fight
 
 SEEDS = 30
 POLICIES = ("agressif", "prudent", "par_defaut", "au_hasard")

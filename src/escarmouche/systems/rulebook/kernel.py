@@ -1,0 +1,433 @@
+"""The Rulebook rules kernel: a fight as a sheet compiled once and a small mutable state.
+
+The shape is the one of ``spec/KERNEL.md`` and of the model, the toy system's kernel
+(``tests/toy_system/kernel.py``, whose docstring is the recipe); the d100 and d20
+kernels have the same names:
+
+* :class:`Sheet`, compiled and checked once per roster (:func:`compile_sheet`): the
+  fighters by index, sides as numbers, each one's PV and Esprit, the die of its
+  automatic hit (the simulation variant, ``variante_degats``), its speed profile from
+  its traits (:func:`.speed.speed_profiles`: Hypoactivité's d4, RB-SPEED-1), the
+  surprise attempt of the start options (RB-SURPRISE-1), the policies and end
+  conditions; each global turn's order (RB-SPEED-3, RB-INIT-3/4, RB-SURPRISE-3) is
+  asked once per shape of a turn (the initiative, the turn's kind, who stands) and
+  kept.
+* :class:`State`: PV, out, the activation's flags (the action, the change of posture,
+  the movement of the global turn: RB-ACT-1, RB-MOVE-1), turn, order, cursor, the
+  initiative and the surprise as drawn, and a log of tuples carrying every die
+  (:data:`ATTACK`: ``(ATTACK, turn, attacker, target, die, PV before, PV after)``;
+  :data:`HYPO`: ``(HYPO, turn, actor, d4, can act)``); :func:`.kernel_doors.write_back`
+  gives the engine's state (today's save format) and :func:`.kernel_doors.narrate` the
+  engine's sentences.
+* :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
+  (the move automated play offers, only a legal one, as tuples ``(tag, target)``),
+  :func:`play` (one move: its die, the state written, the log tuple) and :func:`run`
+  (the generic loop: candidates → policy → play → end check → advance, as
+  ``Encounter.run``).
+
+Each rule is the Rulebook package's own function: the surprise
+(:func:`.surprise.draw_surprise`, RB-SURPRISE-1/2, the group values found once), the initiative
+(:func:`.initiative.draw_initiative`, RB-INIT-1..4, RB-SURPRISE-3), each turn's order
+(:func:`.initiative.turn_filter`, :func:`.speed.apply_speed`, RB-SPEED-2/3), the
+Hypoactivité d4 (:func:`.speed.resolve_hypoactivity`, RB-SPEED-1), the legality of an
+action (:func:`.actions.refusal_code`, RB-ACT-1, RB-MOVE-1, RB-INIT-3/4,
+RB-SURPRISE-3, RB-END-2), the damage (:func:`.rules.track_after_damage`, RB-END-2), out
+of the fight (:func:`.rules.knocked_out`, RB-END-2), the end check
+(:func:`escarmouche.state.end_outcome`, CORE-END-1, RB-END-1).
+
+What it covers (:func:`compile_sheet` answers ``None`` otherwise, and the engine plays
+the fight): any roster of two sides or more whose fighters all declare
+``variante_degats`` (the simulation variant: every activation an automatic hit of 1dN
+PV on the first standing enemy), under deterministic policies
+(:class:`~escarmouche.policies.TagPolicy`), with or without the surprise options, any
+rules options and end conditions, the speed traits; no effect (speed effects gained
+during the fight, poison… are the engine's). The equivalence tests
+(``tests/test_rulebook_kernel.py``) hold every covered fight to the full engine: the
+same state, the same dice consumed, the same sentences.
+
+What still runs twice, held equal by the tests: the choice of the automatic hit's
+target (:func:`candidates` here, ``RulebookSystem.auto_action`` there: the first
+standing enemy in roster order, while the action is unused).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.model import Combatant
+from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
+from escarmouche.systems.rulebook.actions import REFUSAL_RULES, refusal_code
+from escarmouche.systems.rulebook.initiative import Initiative, draw_initiative, turn_filter
+from escarmouche.systems.rulebook.rules import (
+    DECLARED_DAMAGE,
+    ECLAT,
+    knocked_out,
+    track_after_damage,
+)
+from escarmouche.systems.rulebook.speed import (
+    SpeedOrder,
+    apply_speed,
+    resolve_hypoactivity,
+    speed_profiles,
+)
+from escarmouche.systems.rulebook.surprise import SurpriseResult, draw_surprise, group_values
+
+__all__ = [
+    "ATTACK",
+    "HYPO",
+    "NOT_ITS_TURN",
+    "NO_TARGET",
+    "REFUSALS",
+    "SELF",
+    "Move",
+    "Sheet",
+    "State",
+    "candidates",
+    "compile_sheet",
+    "play",
+    "refusal",
+    "run",
+    "start",
+]
+
+#: the log's tuples: an automatic hit (« attaquer », RB-ACT-1, RB-END-2), Hypoactivité's
+#: d4 at an activation (RB-SPEED-1)
+ATTACK, HYPO = 0, 1
+#: the tag of the automatic hit, which the policies rank (``System.moves``)
+TAG = "attaque"
+#: the action's id in the engine's catalogue
+ACTION = "attaquer"
+
+#: refusal codes (0: legal): those of :func:`.actions.refusal_code` (RB-END-2,
+#: RB-INIT-3/4, RB-SURPRISE-3, RB-MOVE-1, RB-ACT-1), then the kernel's own
+NOT_ITS_TURN, NO_TARGET, SELF = 20, 21, 22
+REFUSALS: Mapping[int, str] = {
+    **REFUSAL_RULES,
+    NOT_ITS_TURN: "RB-END-1",  # the fight finished (or not started): no activation
+    NO_TARGET: "RB-END-2",  # no such fighter, or out of the fight
+    SELF: "RB-ACT-1",  # an attack aims at an enemy, never at oneself
+}
+
+#: a move: its tag and the target's index
+Move = tuple[str, int]
+
+#: the start options the kernel covers (RB-SURPRISE-1)
+_OPTIONS = frozenset({"surprise_par", "non_avertis"})
+#: bound on slots skipped while looking for the next activation (the engine's)
+_MAX_SKIPPED = 10_000
+#: bound on the speed orders a sheet keeps
+_MAX_KEPT = 4096
+
+
+class Sheet:
+    """One roster's fights, compiled and checked once (see the module docstring)."""
+
+    def __init__(self, probe: Any, start_options: Mapping[str, Any],
+                 policies: Mapping[str, Any]) -> None:
+        st = probe.state
+        rules = probe.rules
+        fighters = list(st.fighters.values())
+        self.probe = probe  # the fight started once, on throwaway dice: write_back's base
+        self.rules = rules
+        self.names = tuple(f.name for f in fighters)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.combatants: tuple[Combatant, ...] = tuple(f.combatant for f in fighters)
+        self.side_names = tuple(dict.fromkeys(f.side for f in fighters))
+        self.side = tuple(self.side_names.index(f.side) for f in fighters)
+        self.pv = tuple(int(f.tracks["PV"]) for f in fighters)
+        self.esprit = tuple(int(f.tracks["Esprit"]) for f in fighters)
+        self.pv_max = tuple(int(f.maxima.get("PV", f.tracks["PV"])) for f in fighters)
+        #: the die of each one's automatic hit (the simulation variant, RB-END-2)
+        self.faces = tuple(int(c.stats[DECLARED_DAMAGE]) for c in self.combatants)
+        self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
+                             for f in fighters)
+        self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
+        profiles = speed_profiles(self.combatants)
+        #: whether each one rolls Hypoactivité's d4 at its activations (RB-SPEED-1/2)
+        self.hypoactive = tuple(n in profiles and "hypoactivite" in profiles[n].active
+                                for n in self.names)
+        self._profiles = profiles
+        #: the surprise attempt (RB-SURPRISE-1): the side, attackers, defenders, unaware
+        self.surprise_by: str | None = start_options.get("surprise_par")
+        self.unaware = bool(probe.state.system_state.get("surprise", {}).get("unaware"))
+        #: the group values of the opposed test (RB-SURPRISE-2, ``group_values``: they do
+        #: not depend on the dice)
+        self.surprise_values = None if self.surprise_by is None else group_values(
+            [c for c in self.combatants if c.side == self.surprise_by],
+            [c for c in self.combatants if c.side != self.surprise_by],
+            unaware=self.unaware, rules=rules)
+        self.end_conditions = tuple(st.end_conditions)
+        self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
+        self._orders: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._speeds: dict[tuple[str, ...], SpeedOrder] = {}
+        #: the fighters as the end check reads them (:func:`_check_end`), built once
+        self.view: EncounterState | None = None
+
+    def speed_of(self, order: Sequence[str]) -> SpeedOrder:
+        """The initiative order after the traits' speed effects (RB-SPEED-2/3,
+        :func:`.speed.apply_speed` of :func:`.speed.speed_profiles`, as the initiative
+        gives it), asked once per order and kept (one per permutation of the roster at
+        most, :data:`_MAX_KEPT` kept)."""
+        key = tuple(order)
+        known = self._speeds.get(key)
+        if known is None:
+            if len(self._speeds) >= _MAX_KEPT:
+                self._speeds.clear()
+            known = self._speeds[key] = apply_speed(key, self._profiles, self.rules)
+        return known
+
+    def turn_order(self, init: Initiative, turn: int, out: list[bool]) -> tuple[int, ...]:
+        """Global turn ``turn``'s slots, as ``RulebookSystem.turn_order`` gives them: the
+        standing fighters in the initiative order, after the speed effects of their
+        traits (:func:`.speed.apply_speed`, RB-SPEED-2/3), restricted to those who act in
+        this turn (:func:`.initiative.turn_filter`, RB-INIT-3/4, RB-SURPRISE-3), each
+        Hyperactivité twice from turn 1; asked once per shape of a turn."""
+        key = (init.order, init.turn_zero, init.late, min(turn, 2), tuple(out))
+        known = self._orders.get(key)
+        if known is None:
+            index = self.index
+            standing = [n for n in init.order if not out[index[n]]]
+            speed = apply_speed(standing, {n: self._profiles[n] for n in standing
+                                           if n in self._profiles}, self.rules)
+            include, exclude = turn_filter(turn, init.turn_zero, init.late)
+            slots = speed.slots(include, exclude=exclude, twice=turn > 0)
+            known = self._orders[key] = tuple(index[n] for n in slots)
+        return known
+
+    def play(self, dice: Any, max_turns: int
+             ) -> tuple[list[tuple[str, bool, int, int]], int, int, int]:
+        """One fight on ``dice``: each fighter's (side, standing, PV, PV at most) (the
+        simulation variant takes only PV), the last turn, no tie settled by lot, and the
+        first turn (0 when a turn 0 was played, RB-INIT-3, RB-SURPRISE-3)."""
+        st = run(self, dice.randint, max_turns)
+        side, names = self.side, self.side_names
+        rows = [(names[side[i]], not st.out[i], st.pv[i], self.pv_max[i])
+                for i in range(len(self.names))]
+        return rows, st.turn, 0, st.first_turn
+
+
+class State:
+    """A fight where it stands, compact and mutable (see the module docstring)."""
+
+    __slots__ = ("acted", "activations", "cursor", "finished", "first_turn", "in_turn",
+                 "initiative", "log", "moved", "order", "out", "outcome", "posed", "pv",
+                 "surprise", "turn")
+
+    def __init__(self, sheet: Sheet, init: Initiative, surprise: SurpriseResult | None
+                 ) -> None:
+        n = len(sheet.names)
+        self.initiative = init  # RB-INIT-1..4 as drawn
+        self.surprise = surprise  # RB-SURPRISE-1/2 as drawn (None: no attempt)
+        self.pv = list(sheet.pv)
+        self.out = [False] * n
+        #: the activation's flags (RB-ACT-1): the action used, the posture changed
+        self.acted = [False] * n
+        self.posed = [False] * n
+        #: the movement of the global turn still available (RB-MOVE-1)
+        self.moved = [False] * n
+        self.first_turn = 1 if not init.turn_zero else 0  # (all stand at the start)
+        self.turn = self.first_turn
+        self.order: tuple[int, ...] = ()
+        self.in_turn: frozenset[int] = frozenset()
+        self.cursor = -1
+        self.activations: dict[int, int] = {}
+        self.finished = False
+        self.outcome: str | None = None
+        self.log: list[tuple[Any, ...]] = []
+
+
+def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
+    """0 when ``actor`` may play ``move`` (the automatic hit on ``move[1]``) now, else its
+    code of :data:`REFUSALS`, asked in the engine's order: the fight running
+    (RB-ACT-1); the rules' test of the action (:func:`.actions.refusal_code`:
+    standing, in its activation or else not late, in the turn and only a movement,
+    the action unused; RB-END-2, RB-INIT-3/4, RB-SURPRISE-3, RB-MOVE-1, RB-ACT-1); a
+    standing target (RB-END-2), not itself (RB-ACT-1)."""
+    if st.finished or st.cursor < 0:
+        return NOT_ITS_TURN
+    code = refusal_code(
+        ACTION, standing=not st.out[actor], acting=st.order[st.cursor] == actor,
+        before_turn_2=st.turn < 2, late=sheet.names[actor] in st.initiative.late,
+        in_turn=actor in st.in_turn, surprise=st.initiative.surprise_by is not None,
+        action_used=st.acted[actor], posture_used=st.posed[actor],
+        move_left=st.moved[actor], eclat=0)
+    if code:
+        return code
+    target = move[1]
+    if not 0 <= target < len(st.out) or st.out[target]:
+        return NO_TARGET
+    if target == actor:
+        return SELF
+    return 0
+
+
+def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
+    """``actor``'s move in automated play (``RulebookSystem.auto_action``, the
+    simulation variant): the automatic hit on the first standing enemy in roster
+    order, when :func:`refusal` accepts it (its action unused, RB-ACT-1)."""
+    out = st.out
+    for j in sheet.enemies[actor]:
+        if not out[j]:
+            move = (TAG, j)
+            if refusal(sheet, st, actor, move) == 0:
+                yield move
+            return
+
+
+def play(sheet: Sheet, st: State, actor: int, move: Move,
+         randint: Callable[[int, int], int]) -> None:
+    """Play a legal ``move`` (trusted: ask :func:`refusal` first): the action used
+    (RB-ACT-1), the hit's 1dN (the simulation variant), the PV lost (never below 0,
+    :func:`.rules.track_after_damage`), out at 0 (:func:`.rules.knocked_out`, RB-END-2),
+    one log tuple; the end check when a fighter falls."""
+    target = move[1]
+    st.acted[actor] = True
+    roll = randint(1, sheet.faces[actor])
+    before = st.pv[target]
+    after = track_after_damage(before, roll)
+    st.pv[target] = after
+    st.log.append((ATTACK, st.turn, actor, target, roll, before, after))
+    if knocked_out(after, sheet.esprit[target]):
+        st.out[target] = True
+        _check_end(sheet, st, False)
+
+
+def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
+    """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
+    fighters (the sheet's, its PV, out and turn written from ``st`` first: one view per
+    sheet, read only here); asked only when something it reads changed (a fighter out,
+    a turn ends under a condition « tours »)."""
+    view = sheet.view
+    if view is None:
+        probe = sheet.probe.state
+        fighters = {f.name: FighterState(f.combatant, dict(f.tracks), f.maxima, False)
+                    for f in probe.fighters.values()}
+        view = sheet.view = EncounterState(probe.system, probe.rules, fighters,
+                                           list(sheet.end_conditions), st.turn, True)
+    view.turn = st.turn
+    pv, out = st.pv, st.out
+    for i, f in enumerate(view.fighters.values()):
+        f.tracks["PV"], f.out = pv[i], out[i]
+    outcome = end_outcome(view, at_turn_end)
+    if outcome is not None:
+        st.finished, st.outcome = True, outcome
+
+
+def _begin_turn(sheet: Sheet, st: State) -> None:
+    """A global turn begins (``Encounter._begin_turn``, RB-TURN-1): its order
+    (:meth:`Sheet.turn_order`); each standing fighter's movement back (RB-MOVE-1)."""
+    st.order = sheet.turn_order(st.initiative, st.turn, st.out)
+    st.in_turn = frozenset(st.order)
+    st.cursor = -1
+    st.activations = {}
+    st.moved = [not o for o in st.out]
+
+
+def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> None:
+    """The next slot that can act (``Encounter._advance``), ending and starting global
+    turns; an activation gives a fresh action and change of posture (RB-ACT-1), and
+    under Hypoactivité its d4 first: on a 4, no activation (RB-SPEED-1)."""
+    for _ in range(_MAX_SKIPPED):
+        if st.finished:
+            return
+        st.cursor += 1
+        if st.cursor >= len(st.order):
+            if sheet.turn_conditions:
+                _check_end(sheet, st, True)
+                if st.finished:
+                    return
+            st.turn += 1
+            _begin_turn(sheet, st)
+            continue
+        actor = st.order[st.cursor]
+        if st.out[actor]:
+            continue
+        st.activations[actor] = st.activations.get(actor, 0) + 1
+        st.acted[actor] = st.posed[actor] = False
+        if not sheet.hypoactive[actor]:
+            return
+        roll = randint(1, 4)
+        can_act = resolve_hypoactivity(roll).can_act
+        st.log.append((HYPO, st.turn, actor, roll, can_act))
+        if can_act:
+            return
+    raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",
+                         field="activations", value=_MAX_SKIPPED, rule="CORE-ERR")
+
+
+def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
+    """The fight's start (``Encounter.start``): the surprise attempt when the start
+    options ask for it (RB-SURPRISE-1/2, :func:`.surprise.draw_surprise`), the
+    initiative (RB-INIT-1..4, RB-SURPRISE-3, :func:`.initiative.draw_initiative`,
+    drawn as the engine draws them, the roster checked once by :func:`compile_sheet`),
+    then the first activation of turn 0 when somebody is in it, else of turn 1."""
+    surprise = None
+    succeeded = None
+    if sheet.surprise_values is not None:
+        surprise = draw_surprise(sheet.surprise_values, randint, unaware=sheet.unaware,
+                                 rules=sheet.rules)
+        succeeded = sheet.surprise_by if surprise.success else None
+    init = draw_initiative(sheet.combatants, randint, succeeded, sheet.rules,
+                           speed_of=sheet.speed_of)
+    st = State(sheet, init, surprise)
+    _begin_turn(sheet, st)
+    _advance(sheet, st, randint)
+    return st
+
+
+def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> State:
+    """A whole fight (``Encounter.start`` then ``Encounter.run``): each activation's
+    moves chosen by the fighter's policy until it passes, until an end condition holds
+    or ``max_turns`` global turns have passed."""
+    from escarmouche.policies import MAX_CHOICES
+
+    st = start(sheet, randint)
+    while not st.finished:
+        if st.turn > max_turns:
+            st.finished, st.outcome = True, limit_outcome(max_turns)
+            break
+        actor = st.order[st.cursor]
+        pick = sheet.policies[actor].pick
+        for _ in range(MAX_CHOICES):
+            firsts: dict[str, Move] = {}
+            for m in candidates(sheet, st, actor):
+                if m[0] not in firsts:
+                    firsts[m[0]] = m
+            move = pick(firsts.get)
+            if move is None:
+                break
+            play(sheet, st, actor, move, randint)
+            if st.finished:
+                break
+        if st.finished:
+            break
+        _advance(sheet, st, randint)
+    return st
+
+
+def compile_sheet(template: Any, start_options: Mapping[str, Any],
+                  policies: Mapping[str, Any]) -> Sheet | None:
+    """The sheet of ``template``'s fights (an unstarted Rulebook ``Encounter``) with
+    these start options and policies (side → policy), or ``None`` when the kernel does
+    not cover them (the engine plays them)."""
+    from escarmouche.policies import TagPolicy
+
+    st = template.state
+    fighters = list(st.fighters.values())
+    if (st.started or st.effects or set(start_options) - _OPTIONS
+            or len({f.side for f in fighters}) < 2
+            or any(type(p) is not TagPolicy for p in policies.values())
+            or any(f.out or f.fled or DECLARED_DAMAGE not in f.combatant.stats
+                   or set(f.tracks) - {"PV", "Esprit", ECLAT}
+                   or knocked_out(f.tracks["PV"], f.tracks["Esprit"])
+                   for f in fighters)):
+        return None
+    probe = template.simulated()
+    try:
+        probe.start(random.Random(0), **start_options)
+    except EscarmoucheError:
+        return None  # the engine refuses it, in its own words
+    return Sheet(probe, start_options, policies)
