@@ -41,7 +41,7 @@ def test_the_atelier_comes_alive_and_compares_the_rules(page: Any, site_url: str
         ".includes('10,0\u202f%')", timeout=30_000)
     text = live.inner_text()
     assert "5,0\u202f%" in text and "→" in text
-    assert "after = 10" in live.locator("textarea").input_value()
+    assert "apres = 10" in live.locator("textarea").input_value()
 
     field.locator("input").fill("300")
     field.locator("input").press("Enter")
@@ -50,7 +50,7 @@ def test_the_atelier_comes_alive_and_compares_the_rules(page: Any, site_url: str
         ".includes('Valeur 300 refusée pour')", timeout=30_000)
     assert "plus haut jet de réussite critique du test D100" in live.inner_text()
     assert "(RB-D100-1)" in live.inner_text()
-    assert "after = 10" in live.locator("textarea").input_value()  # the result stays
+    assert "apres = 10" in live.locator("textarea").input_value()  # the result stays
     page.screenshot(path=artifacts / "atelier-live.png", full_page=True)
     assert page.errors == []
 

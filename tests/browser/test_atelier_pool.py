@@ -37,9 +37,9 @@ def _live_atelier(page: Any, url: str) -> Any:
     field = live.locator(".widget-text", has_text="plus haut jet de réussite critique")
     field.locator("input").fill("10")
     field.locator("input").press("Enter")
-    page.wait_for_function(f"() => {WIDGET}.includes('after = 10') || "
+    page.wait_for_function(f"() => {WIDGET}.includes('apres = 10') || "
                            "document.querySelector('.escarmouche-live-widget textarea')"
-                           ".value.includes('after = 10')", timeout=30_000)
+                           ".value.includes('apres = 10')", timeout=30_000)
     return live
 
 
