@@ -1,11 +1,19 @@
-"""Reading files that users keep (saves, and the same checks for any JSON they type).
+"""Reading and writing the fight save file, and the same checks for any JSON users type.
+
+A save file has French keys (format 2, ``save-2.schema.json``): :func:`dumps` writes one,
+:func:`loads` reads one back. The engine's own shape (:meth:`EncounterState.to_json`,
+what the undo history and the kernels compare) keeps the English keys of format 1; the
+keys are renamed here, at the file boundary, by one table (:data:`FILE_KEYS`) read both
+ways, and only the structural ones: the open maps keep their keys. A file of format 1
+is still read, with one French note (:class:`~escarmouche.errors.OldNameWarning`).
 
 A save is checked in three steps before anything is loaded (CORE-LOG, CORE-ERR):
 
 1. **the text**: a bounded size, a bounded nesting depth, integers of at most
    :data:`MAX_INT_DIGITS` digits, no ``NaN``/``Infinity``, no lone surrogate;
 2. **the shape**: the published, versioned JSON Schema of the format
-   (``escarmouche/schemas/save-1.schema.json``, see :func:`schema`), checked with
+   (``escarmouche/schemas/save-2.schema.json``, or ``save-1`` for an old file, see
+   :func:`schema`), checked with
    `fastjsonschema <https://horejsek.github.io/python-fastjsonschema/>`_ — pure Python,
    no dependency, already in the book's toolchain (nbformat uses it) and loadable in
    Pyodide offline, where ``jsonschema`` ≥ 4.18 needs the compiled ``rpds-py``; the
@@ -15,7 +23,7 @@ A save is checked in three steps before anything is loaded (CORE-LOG, CORE-ERR):
    effects refer to fighters that exist; then the system checks its options.
 
 Any fault raises :class:`~escarmouche.errors.SaveError` in French, naming the path in the
-file (``fighters[2].stats.PV``); nothing is loaded.
+file (``combattants[2].combattant.caracteristiques.PV``); nothing is loaded.
 
 >>> parse_json('{"a": [1, 2]}')
 {'a': [1, 2]}
@@ -30,27 +38,82 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from escarmouche import filecheck
-from escarmouche.errors import SaveError, field_label
+from escarmouche.errors import SaveError, field_label, old_keys
 from escarmouche.model import Json
 from escarmouche.text.fmt import number, quote
 
 __all__ = [
+    "ENGINE_FORMAT",
+    "FILE_KEYS",
     "FORMAT",
+    "FORMATS",
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
     "MAX_SAVE_CHARS",
     "check_consistency",
+    "dumps",
+    "file_path",
+    "from_file",
+    "loads",
+    "old_note",
     "parse_json",
+    "rename_keys",
     "schema",
+    "to_file",
     "validate_save",
 ]
 
-#: the save format this engine writes (the schema's version)
-FORMAT = 1
+#: the save format this engine writes (the schema's version): French keys
+#: (:data:`FILE_KEYS`); format 1, the engine's own English keys, is still read
+FORMAT = 2
+#: the formats read: 1 (``save-1.schema.json``, English keys, with a note) and 2
+FORMATS = (1, 2)
+#: the format of the engine's in-memory shape (``EncounterState.to_json``: save-1 keys)
+ENGINE_FORMAT = 1
+
+#: the keys of a save file, engine (format 1) → file (format 2), by kind of object
+#: (CORE-LOG). Only these structural keys are renamed: the open maps (a fighter's
+#: ``stats``, ``tracks``, ``maxima`` and ``flags``, ``rules``, ``system_state``,
+#: ``activations``, an effect's ``per_tick`` and ``data``, an event's ``data``) keep
+#: their keys, which are names a system or a person chose.
+FILE_KEYS: Mapping[str, Mapping[str, str]] = {
+    "save": {
+        "format": "format", "system": "systeme", "rules": "regles",
+        "fighters": "combattants", "end_conditions": "conditions_de_fin", "turn": "tour",
+        "started": "commence", "finished": "termine", "outcome": "issue",
+        "order": "ordre", "cursor": "curseur", "activations": "activations",
+        "effects": "effets", "log": "journal", "system_state": "etat_du_systeme",
+        "next_effect_id": "prochain_effet"},
+    "fighter": {
+        "combatant": "combattant", "tracks": "pistes", "maxima": "maxima",
+        "out": "hors_de_combat", "fled": "en_fuite", "flags": "marques"},
+    "combatant": {
+        "name": "nom", "side": "camp", "stats": "caracteristiques",
+        "skills": "competences", "traits": "traits"},
+    "end_condition": {
+        "kind": "nature", "outcome": "issue", "side": "camp", "name": "nom",
+        "turns": "tours", "label": "libelle"},
+    "effect": {
+        "id": "id", "name": "nom", "timing": "moment", "bearer": "porteur",
+        "remaining": "restant", "until_turn_of": "jusqu_au_tour_de", "kind": "nature",
+        "per_tick": "par_application", "save_ends": "fin_par_sauvegarde",
+        "keywords": "mots_cles", "source": "source", "data": "donnees"},
+    "event": {
+        "seq": "numero", "turn": "tour", "actor": "acteur", "kind": "nature",
+        "text": "texte", "rules": "regles", "dice": "des", "data": "donnees"},
+}
+#: the structural objects inside an object: (kind, engine key) → kind of its value
+#: (an object, or a list of them)
+_INSIDE: Mapping[tuple[str, str], str] = {
+    ("save", "fighters"): "fighter", ("save", "end_conditions"): "end_condition",
+    ("save", "effects"): "effect", ("save", "log"): "event",
+    ("fighter", "combatant"): "combatant"}
+_BACK: Mapping[str, Mapping[str, str]] = {
+    kind: {new: old for old, new in keys.items()} for kind, keys in FILE_KEYS.items()}
 #: the longest save accepted, in characters
 MAX_SAVE_CHARS = 20_000_000
 #: the deepest nesting of arrays and objects accepted
@@ -62,6 +125,10 @@ _ENVIRONMENT = "environnement"
 
 
 def _fail(path: str, why: str, rule: str = "CORE-LOG") -> SaveError:
+    return _fail_at(path, why, rule)
+
+
+def _fail_at(path: str, why: str, rule: str = "CORE-LOG") -> SaveError:
     where = path or "sauvegarde"
     if not path:
         return _json_error("sauvegarde", why, rule)
@@ -162,24 +229,116 @@ def _check_text(text: str, what: str) -> None:
                           ) from None
 
 
-def schema() -> dict[str, Any]:
-    """The published JSON Schema of the save format (draft-07)."""
-    return filecheck.load("save-1")
+def schema(version: int = FORMAT) -> dict[str, Any]:
+    """The published JSON Schema of the save format ``version`` (draft-07): 2 by
+    default, 1 for the old files (English keys)."""
+    return filecheck.load(f"save-{version}")
+
+
+def _rename(node: Json, kind: str, forward: bool) -> Json:
+    """``node`` (an object of ``kind``, or a list of them) with its structural keys
+    renamed engine → file (``forward``) or back, the open maps untouched; an unknown
+    key is kept as it is (the schema has named it already)."""
+    if isinstance(node, list):
+        return [_rename(item, kind, forward) for item in node]
+    if not isinstance(node, dict):
+        return node
+    names = (FILE_KEYS if forward else _BACK)[kind]
+    out: dict[str, Json] = {}
+    for key, value in node.items():
+        engine_key = key if forward else _BACK[kind].get(key)
+        inner = _INSIDE.get((kind, engine_key)) if engine_key is not None else None
+        out[names.get(key, key)] = _rename(value, inner, forward) if inner else value
+    return out
+
+
+def rename_keys(node: Json, kind: str, *, to_file: bool) -> Json:
+    """Part of a fight (an object of ``kind`` of :data:`FILE_KEYS`, or a list of them)
+    with its keys renamed engine → file (``to_file``) or file → engine; the open maps
+    keep their keys. The tracker's save uses it for the fight states and events of its
+    undo history."""
+    return _rename(node, kind, to_file)
+
+
+def to_file(plain: Mapping[str, Json]) -> dict[str, Json]:
+    """A fight in the engine's shape (:meth:`EncounterState.to_json`, save-1 keys) as
+    a save file of format 2: French keys (:data:`FILE_KEYS`), ``format`` 2."""
+    out = _rename(dict(plain), "save", True)
+    assert isinstance(out, dict)
+    out["format"] = FORMAT
+    return out
+
+
+def from_file(data: Mapping[str, Json]) -> dict[str, Json]:
+    """A save file of format 2 back in the engine's shape (save-1 keys, ``format`` 1);
+    an engine-shaped save (format 1) is returned as it is."""
+    if data.get("format") == ENGINE_FORMAT:
+        return dict(data)
+    out = _rename(dict(data), "save", False)
+    assert isinstance(out, dict)
+    out["format"] = ENGINE_FORMAT
+    return out
+
+
+def file_path(path: str) -> str:
+    """A path in the engine's shape (``fighters[1].combatant.stats.PV``) as the same
+    path in a file of format 2 (``combattants[1].combattant.caracteristiques.PV``):
+    the names inside an open map are kept."""
+    kind: str | None = "save"
+    parts = []
+    for part in path.split("."):
+        name, bracket, rest = part.partition("[")
+        if kind is None:
+            parts.append(part)
+            continue
+        parts.append(FILE_KEYS[kind].get(name, name) + bracket + rest)
+        kind = _INSIDE.get((kind, name))
+    return ".".join(parts)
+
+
+def dumps(enc: Any) -> str:
+    """The text of a save file (format 2) of ``enc``, an
+    :class:`~escarmouche.encounter.Encounter`: what an export writes (CORE-LOG)."""
+    return json.dumps(to_file(enc.state.to_json()), ensure_ascii=False, sort_keys=True,
+                      indent=1)
+
+
+def loads(text: str | Mapping[str, Json], *, where: str = "sauvegarde") -> Any:
+    """The :class:`~escarmouche.encounter.Encounter` of a save file (its text, or its
+    parsed JSON): format 2, or format 1 (English keys) with one French note
+    (:class:`~escarmouche.errors.OldNameWarning`) naming the new keys (CORE-LOG)."""
+    from escarmouche.encounter import Encounter  # the engine imports this module
+
+    data = parse_json(text) if isinstance(text, str) else text
+    if isinstance(data, Mapping) and data.get("format") == ENGINE_FORMAT:
+        old_note(data, where)
+    return Encounter.from_json(data if isinstance(data, Mapping) else json.dumps(data))
+
+
+def old_note(data: Mapping[str, Json], where: str = "sauvegarde", *,
+             stacklevel: int = 4) -> None:
+    """The French note (:class:`~escarmouche.errors.OldNameWarning`) for a save of
+    format 1: its top-level keys and their new names."""
+    renamed = {k: v for k, v in FILE_KEYS["save"].items() if k != v and k in data}
+    old_keys(where, ENGINE_FORMAT, FORMAT, renamed, "CORE-LOG", stacklevel=stacklevel)
 
 
 def validate_save(data: Json) -> dict[str, Json]:
-    """Check a parsed save against the schema, then its consistency; return it."""
-    if isinstance(data, dict) and "format" in data and data["format"] != FORMAT:
+    """Check a parsed save (format 2, or 1) against its schema, then its consistency;
+    return it in the engine's shape (save-1 keys)."""
+    version = data.get("format", FORMAT) if isinstance(data, dict) else FORMAT
+    if version not in FORMATS or type(version) is not int:
+        assert isinstance(data, dict)
         raise _fail("format", f"{filecheck.shown(data['format'])} : format de sauvegarde "
-                              f"inconnu (ce moteur lit le format {FORMAT})")
-    problem = filecheck.validate("save-1", data)
+                              f"inconnu (ce moteur lit les formats 1 et {FORMAT})")
+    problem = filecheck.validate(f"save-{version}", data)
     if problem is not None:
         raise SaveError(problem.message("CORE-LOG", root="sauvegarde"),
                         field=problem.path or "sauvegarde", value=problem.value,
                         rule="CORE-LOG")
     assert isinstance(data, dict)
-    result: dict[str, Json] = _integral(data)
-    check_consistency(result)
+    result: dict[str, Json] = _integral(from_file(data))
+    check_consistency(result, path=file_path if version == FORMAT else None)
     return result
 
 
@@ -205,8 +364,14 @@ def _integral(data: dict[str, Json]) -> dict[str, Json]:
     return data
 
 
-def check_consistency(data: Mapping[str, Any]) -> None:
-    """What the schema cannot say: every name refers to a fighter that exists."""
+def check_consistency(data: Mapping[str, Any],
+                      path: Callable[[str], str] | None = None) -> None:
+    """What the schema cannot say: every name refers to a fighter that exists. ``data``
+    has the engine's keys; ``path`` names a place as the file does (:func:`file_path`
+    for a file of format 2)."""
+    def _fail(where: str, why: str, rule: str = "CORE-LOG") -> SaveError:
+        return _fail_at(path(where) if path else where, why, rule)
+
     names: list[str] = [f["combatant"]["name"] for f in data["fighters"]]
     seen: set[str] = set()
     for i, name in enumerate(names):

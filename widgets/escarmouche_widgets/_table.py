@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from escarmouche import EscarmoucheError, filecheck
+from escarmouche import EscarmoucheError, filecheck, savefile
 from escarmouche.encounter import Encounter
 from escarmouche.errors import SaveError, old_name
 from escarmouche.history import History
@@ -33,10 +33,12 @@ PLAYER_CHANNEL = "escarmouche-joueurs"
 #: (format 3 names it ``format``, like every file, and is told from a fight export by
 #: its ``combat``)
 TRACKER_SAVE = "suivi"
-#: the tracker's save format (suivi-3.schema.json); formats 1 (no « caché » steps) and 2
-#: (``suivi``, English step keys) are read too, with a note
-TRACKER_SAVE_VERSION = 3
-TRACKER_SAVE_VERSIONS = (1, 2, 3)
+#: the tracker's save format (suivi-4.schema.json: the fight and the states of its
+#: history in the save format 2, French keys); formats 1 (no « caché » steps), 2
+#: (``suivi``, English step keys) and 3 (the fight in the save format 1, English keys)
+#: are read too, with a note
+TRACKER_SAVE_VERSION = 4
+TRACKER_SAVE_VERSIONS = (1, 2, 3, 4)
 #: the step keys of the history and the « caché » steps, engine → file (format 3)
 STEP_KEYS: Mapping[str, str] = {
     "done": "faites", "undone": "defaites", "label": "libelle", "at": "position",
@@ -51,6 +53,8 @@ SAVE_PARTS: Mapping[str, str] = {
     "activations": "l’ordre du tour", "effects": "les effets en cours", "log": "le journal",
     "system_state": "l’état propre au système", "next_effect_id": "les effets en cours",
 }
+#: the same parts under their names in a save of format 2 (CORE-LOG)
+SAVE_PARTS = {**SAVE_PARTS, **{savefile.FILE_KEYS["save"][k]: v for k, v in SAVE_PARTS.items()}}
 
 
 def health_word(fighter: FighterState) -> str:
@@ -107,8 +111,9 @@ def tracker_save(enc: Encounter, history: History, hidden: Iterable[str],
     the fighters hidden from the players and the « caché » steps « Annuler » can take
     back (what the autosave keeps)."""
     steps = (hide_steps or HideSteps()).to_json()
-    return json.dumps({"format": TRACKER_SAVE_VERSION, "combat": enc.state.to_json(),
-                       "historique": _steps(history.to_json(), STEP_KEYS),
+    return json.dumps({"format": TRACKER_SAVE_VERSION,
+                       "combat": savefile.to_file(enc.state.to_json()),
+                       "historique": _steps(_states(history.to_json(), True), STEP_KEYS),
                        "caches": sorted(hidden), "masquages": _steps(steps, STEP_KEYS)},
                       ensure_ascii=False, sort_keys=True)
 
@@ -121,6 +126,32 @@ def _steps(data: Any, keys: Mapping[str, str]) -> Any:
     return {keys.get(k, k): [{keys.get(f, f): v for f, v in step.items()}
                              if isinstance(step, Mapping) else step for step in value]
             if isinstance(value, list) else value for k, value in data.items()}
+
+
+def _states(data: Any, to_file: bool) -> Any:
+    """The history (engine step keys) with the fight states and events of its steps in
+    the save format 2 (``to_file``) or back in the engine's shape (CORE-LOG)."""
+    if not isinstance(data, Mapping):
+        return data
+
+    def state(value: Any) -> Any:
+        if not isinstance(value, Mapping):
+            return value
+        return (savefile.to_file(value) if to_file
+                else savefile.from_file(value))
+
+    def step(item: Any) -> Any:
+        if not isinstance(item, Mapping):
+            return item
+        out = dict(item)
+        for key in ("before", "after"):
+            if key in out:
+                out[key] = state(out[key])
+        if "added" in out:
+            out["added"] = savefile.rename_keys(out["added"], "event", to_file=to_file)
+        return out
+
+    return {k: [step(i) for i in v] if isinstance(v, list) else v for k, v in data.items()}
 
 
 def _tracker_version(data: Mapping[str, Any]) -> int | None:
@@ -136,7 +167,11 @@ def _tracker_version(data: Mapping[str, Any]) -> int | None:
         return 0
     if "combat" in data:
         version = data.get("format")
-        return version if version == TRACKER_SAVE_VERSION and type(version) is int else 0
+        if version == 3 and type(version) is int:
+            combat = data.get("combat")
+            savefile.old_note(combat if isinstance(combat, Mapping) else {},
+                              "sauvegarde du suivi, combat", stacklevel=5)
+        return version if version in (3, 4) and type(version) is int else 0
     return None
 
 
@@ -170,9 +205,12 @@ def load_tracker_save_steps(text: str) -> tuple[Encounter, History, set[str], Hi
                 raise SaveError(problem.message("CORE-LOG", root="sauvegarde"),
                                 field=problem.path or "sauvegarde", value=problem.value,
                                 rule="CORE-LOG")
-            if version == 3:  # French step keys: the engine's own names again
+            if version >= 3:  # French step keys: the engine's own names again
                 back = {v: k for k, v in STEP_KEYS.items()}
-                data = {**data, "historique": _steps(data.get("historique"), back),
+                history_data = _steps(data.get("historique"), back)
+                if version == 4:  # the fight states in the save format 2 (CORE-LOG)
+                    history_data = _states(history_data, False)
+                data = {**data, "historique": history_data,
                         "masquages": _steps(data.get("masquages"), back)}
             enc = Encounter.from_json(data["combat"])
             history = History.from_json(data.get("historique"), len(enc.state.log))
@@ -180,7 +218,7 @@ def load_tracker_save_steps(text: str) -> tuple[Encounter, History, set[str], Hi
             steps = HideSteps.from_json(data.get("masquages"), history,
                                         list(enc.state.fighters))
             return enc, history, hidden, steps
-        return Encounter.from_json(text), History(), set(), HideSteps()
+        return savefile.loads(data), History(), set(), HideSteps()
     except SaveError as err:
         raise for_the_gm(err) from None
 

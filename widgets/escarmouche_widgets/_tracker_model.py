@@ -82,7 +82,7 @@ class HideSteps:
     """« caché » as undoable steps beside a fight's :class:`History`: each toggle
     remembers how many fight steps came before it, so that « Annuler » and « Rétablir »
     take the toggles and the fight's steps back in the order they were made. The
-    tracker's save keeps them (``masquages``, suivi-3.schema.json): after a reload
+    tracker's save keeps them (``masquages``, suivi-4.schema.json): after a reload
     « Annuler » still takes a « caché » step back."""
 
     done: list[_Hide] = field(default_factory=list)

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing
+from escarmouche import Combatant, Effect, EscarmoucheError, Event, Timing, savefile
 from escarmouche import systems as _systems
 from escarmouche.dice import Rng
 from escarmouche.encounter import Encounter
@@ -449,14 +449,15 @@ class TableSession:
         return _guarded(step)
 
     def export(self) -> Outcome:
-        """The fight as JSON (``saved``: :meth:`Encounter.to_json`)."""
+        """The fight as JSON (``saved``: the save file of format 2,
+        :func:`escarmouche.savefile.dumps`)."""
         enc = self.encounter
         if enc is None:
             return Outcome.refused(_no_fight())
         return Outcome(True, h.join(h.paragraph(
             f"Combat exporté ({len(enc.state.log)} événements) : copiez le JSON ci-dessous "
             "ou téléchargez le fichier ; « Importer » le restaure tel quel.")),
-            saved=enc.to_json())
+            saved=savefile.dumps(enc))
 
     def import_text(self, text: str) -> Outcome:
         """Restore a fight from an export or from the tracker's own save (its undo

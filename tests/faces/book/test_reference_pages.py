@@ -99,23 +99,27 @@ def test_b152_the_roster_format_names_the_simulation_variant_key() -> None:
 
 def test_b153_the_save_format_lists_every_field_of_its_schema() -> None:
     """B153: « Le format des sauvegardes » names every field a save must hold (it left
-    out ``started``, ``finished`` and ``outcome``)."""
-    schema = json.loads((ROOT / "src" / "escarmouche" / "schemas" / "save-1.schema.json")
+    out ``started``, ``finished`` and ``outcome``), under the keys of its current
+    format (save-2, French keys)."""
+    schema = json.loads((ROOT / "src" / "escarmouche" / "schemas" / "save-2.schema.json")
                         .read_text(encoding="utf-8"))
     table = book_page("format-sauvegarde.md").split("## Ce que contient une sauvegarde")[1]
     named = set(re.findall(r"`([a-z_]+)`", table.split("## ")[0]))
     assert set(schema["required"]) <= named, set(schema["required"]) - named
+    for kind, part in schema["definitions"].items():
+        assert set(part.get("required", ())) <= named, (kind, set(part["required"]) - named)
 
 
 def test_b151_the_save_format_quotes_the_refusal_the_engine_writes() -> None:
     """B151 (the same check on the other format page, which was right): the refusal the
     save page quotes is still the engine's, word for word."""
+    from escarmouche import savefile
     from escarmouche.encounter import Encounter
     from escarmouche.roster import load_roster
 
     fight = load_roster(ROOT / "src" / "escarmouche" / "rosters" / "d12-duel.toml").encounter()
-    data = json.loads(fight.to_json())
-    data["fighters"][1]["combatant"]["stats"]["PV"] = "dix"
+    data = json.loads(savefile.dumps(fight))
+    data["combattants"][1]["combattant"]["caracteristiques"]["PV"] = "dix"
     with pytest.raises(ValueError) as err:
         Encounter.from_json(json.dumps(data))
     page = book_page("format-sauvegarde.md")

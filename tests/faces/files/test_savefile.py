@@ -88,7 +88,7 @@ def test_json_errors_are_french_core_log() -> None:
     (lambda d: d["order"].append("Personne"), "order[2]"),
     (lambda d: d.update(cursor=5), "cursor"),
     (lambda d: d["fighters"].append(copy.deepcopy(d["fighters"][0])), "deux combattants"),
-    (lambda d: d.update(format=2), "format"),
+    (lambda d: d.update(format=3), "format"),
     (lambda d: d.pop("log"), "il manque le champ"),
     (lambda d: d.update(extra=1), "champ inconnu"),
     (lambda d: d.update(system="d6"), "système inconnu"),
@@ -120,7 +120,8 @@ def test_lone_surrogates_are_refused_core_log() -> None:
 
 def test_schema_is_published_and_versioned() -> None:
     s = schema()
-    assert s["properties"]["format"] == {"const": 1, "description": "La version du format (1)."}
+    assert s["properties"]["format"] == {"const": 2, "description": "La version du format (2)."}
+    assert schema(1)["properties"]["format"]["const"] == 1
     assert "$schema" in s and s["title"].startswith("Sauvegarde")
     validate_save(toy_save())
 

@@ -25,7 +25,8 @@ EDITION = {"format": 1, "number": 2, "date": "2027-01-15", "summary": "Résumé.
 
 def test_schemas_load_and_compile_once() -> None:
     """The public names of the three readers are the one cached schema each."""
-    assert savefile.schema() is filecheck.load("save-1")
+    assert savefile.schema() is filecheck.load("save-2")
+    assert savefile.schema(1) is filecheck.load("save-1")
     assert roster.roster_schema() is filecheck.load("roster-2")
     assert editions_data.schema() is filecheck.load("edition-1")
     assert filecheck.validator("roster-2") is filecheck.validator("roster-2")

@@ -1,6 +1,6 @@
 """The tracker's own save (files users keep have a versioned JSON Schema, CORE-LOG): the
 fight, its undo history, the fighters hidden from the players and the « caché » steps,
-checked against the published ``suivi-2.schema.json`` on import (format 1 still read); a
+checked against the published ``suivi-4.schema.json`` on import (formats 1 to 3 still read); a
 damaged one is refused in French and the fight on screen is kept. Rule IDs: CORE-LOG
 (saves), D100-ATK-1 (the fight played)."""
 
@@ -21,8 +21,9 @@ from escarmouche_widgets.saves import (
 
 from escarmouche import Combatant, filecheck
 from escarmouche.encounter import Encounter
-from escarmouche.errors import SaveError
+from escarmouche.errors import OldNameWarning, SaveError
 from escarmouche.history import History
+from tests.helpers.saves import suivi_3
 
 
 def _fight() -> tuple[Encounter, History]:
@@ -39,13 +40,17 @@ def _fight() -> tuple[Encounter, History]:
 
 
 def test_the_tracker_save_follows_its_published_schema_core_log() -> None:
-    """CORE-LOG: what the autosave and the export write is valid under suivi-3, and
-    reads back as the same fight, history and hidden fighters."""
+    """CORE-LOG: what the autosave and the export write is valid under suivi-4 (the
+    fight valid under save-2), and reads back as the same fight, history and hidden
+    fighters."""
     enc, history = _fight()
     text = tracker_save(enc, history, {"Grolk"})
     data = json.loads(text)
-    assert data["format"] == 3
-    assert filecheck.validate("suivi-3", data) is None
+    assert data["format"] == 4
+    assert filecheck.validate("suivi-4", data) is None
+    assert filecheck.validate("save-2", data["combat"]) is None
+    step = data["historique"]["faites"][-1]
+    assert "combattants" in step["avant"] and "fighters" not in step["avant"]
     back, steps, hidden = load_tracker_save(text)
     assert back.state.to_json() == enc.state.to_json()
     assert steps.to_json() == history.to_json() and hidden == {"Grolk"}
@@ -82,7 +87,7 @@ def test_the_save_keeps_the_cache_steps_so_annuler_works_after_a_reload_core_log
     steps, hidden = HideSteps(), {"Grolk"}
     steps.record(history, "Grolk", True)
     text = tracker_save(enc, history, hidden, steps)
-    assert filecheck.validate("suivi-3", json.loads(text)) is None
+    assert filecheck.validate("suivi-4", json.loads(text)) is None
     _, back_history, back_hidden, back_steps = load_tracker_save_steps(text)
     assert back_hidden == {"Grolk"}
     assert back_steps.undo_label(back_history) == "Caché aux joueurs\u00a0: Grolk"
@@ -93,10 +98,30 @@ def test_the_save_keeps_the_cache_steps_so_annuler_works_after_a_reload_core_log
     assert back_steps.redo(back_history, back_hidden) is not None and back_hidden == {"Grolk"}
 
 
+def test_a_save_of_format_3_is_read_with_a_note_core_log() -> None:
+    """CORE-LOG: a tracker save of format 3 (suivi-3: the fight and its history in the
+    save format 1, English keys) reads back the same, with one note naming the save
+    format 2; suivi-4 refuses it, suivi-3 accepts it."""
+    enc, history = _fight()
+    steps = HideSteps()
+    steps.record(history, "Grolk", True)
+    old = suivi_3(json.loads(tracker_save(enc, history, {"Grolk"}, steps)))
+    assert "fighters" in old["combat"] and filecheck.validate("suivi-3", old) is None
+    with pytest.warns(OldNameWarning) as caught:
+        back, back_history, hidden, back_steps = load_tracker_save_steps(json.dumps(old))
+    assert [str(w.message).count("format 2") for w in caught] == [1]
+    assert "« fighters » → « combattants »" in str(caught[0].message)
+    assert back.state.to_json() == enc.state.to_json() and hidden == {"Grolk"}
+    assert back_history.to_json() == history.to_json()
+    assert back_steps.to_json() == steps.to_json()
+
+
 def old_tracker_save(data: dict[str, Any], version: int) -> dict[str, Any]:
-    """A tracker save of format 3 as formats 1 and 2 wrote it: ``suivi`` for the format
-    number, English step keys (and no « caché » steps in format 1)."""
+    """A tracker save of format 4 as formats 1 and 2 wrote it: ``suivi`` for the format
+    number, the fight in English keys, English step keys (and no « caché » steps in
+    format 1)."""
     back = {new: old for old, new in STEP_KEYS.items()}
+    data = suivi_3(data)
 
     def steps(part: dict[str, Any]) -> dict[str, Any]:
         return {back.get(k, k): [{back.get(f, f): v for f, v in step.items()} for step in v]

@@ -28,6 +28,7 @@ from escarmouche.options import options_of, renewed
 from escarmouche.roster import FORMAT, example_rosters, parse_roster, roster_schema
 from escarmouche.systems import rulebook as rb
 from tests.helpers import ROOT
+from tests.helpers.saves import suivi_3
 
 #: every value renamed in French: (engine name, French key, old, new, rule)
 RENAMED = [
@@ -362,8 +363,8 @@ def test_an_old_edition_file_keeps_its_own_key_names_in_errors_core_err() -> Non
 def test_an_old_tracker_save_is_read_with_a_note_naming_format_core_log() -> None:
     """CORE-LOG: the tracker's save named its format number ``suivi`` (formats 1 and 2)
     and its step keys in English; format 3 says ``format``, like every file, with French
-    step keys. An old save reads back the same, with a note naming « format = 3 »; each
-    schema validates its own format."""
+    step keys, and format 4 its fight in the save format 2. An old save reads back the
+    same, with a note naming « format = 4 »; each schema validates its own format."""
     from escarmouche_widgets.saves import (
         STEP_KEYS,
         HideSteps,
@@ -382,28 +383,29 @@ def test_an_old_tracker_save_is_read_with_a_note_naming_format_core_log() -> Non
     steps = HideSteps()
     steps.record(history, "Grolk", True)
     new = json.loads(tracker_save(enc, history, {"Grolk"}, steps))
-    assert new["format"] == 3 and "suivi" not in new
+    assert new["format"] == 4 and "suivi" not in new
     assert set(new["historique"]) == {"format", "faites", "defaites"}
     assert set(new["historique"]["faites"][0]) <= set(STEP_KEYS.values())
-    assert filecheck.validate("suivi-3", new) is None
+    assert filecheck.validate("suivi-4", new) is None
+    three = suivi_3(new)
     back = {v: k for k, v in STEP_KEYS.items()}
 
     def english(part: dict[str, Any]) -> dict[str, Any]:
         return {back.get(k, k): [{back.get(f, f): x for f, x in s.items()} for s in v]
                 if isinstance(v, list) else v for k, v in part.items()}
 
-    old = {"suivi": 2, "combat": new["combat"], "caches": new["caches"],
-           "historique": english(new["historique"]),
+    old = {"suivi": 2, "combat": three["combat"], "caches": new["caches"],
+           "historique": english(three["historique"]),
            "masquages": english(new["masquages"])}
     assert filecheck.validate("suivi-2", old) is None
-    assert filecheck.validate("suivi-3", old) is not None
+    assert filecheck.validate("suivi-4", old) is not None
     assert filecheck.validate("suivi-2", new) is not None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         again, again_history, hidden, again_steps = load_tracker_save_steps(json.dumps(old))
     note = next(n for n in _notes(caught) if n.field == "suivi")
-    assert (note.old, note.new, note.rule) == ("suivi = 2", "format = 3", "CORE-LOG")
-    assert "écrivez désormais « format = 3 »" in str(note)
+    assert (note.old, note.new, note.rule) == ("suivi = 2", "format = 4", "CORE-LOG")
+    assert "écrivez désormais « format = 4 »" in str(note)
     assert again.state.to_json() == enc.state.to_json() and hidden == {"Grolk"}
     assert again_history.to_json() == history.to_json()
     assert again_steps.to_json() == steps.to_json()
@@ -422,7 +424,7 @@ def test_the_report_has_a_format_number_named_format_core_err() -> None:
 
     assert REPORT_FORMAT == 2
     for name, number in (("bilan-2", 2), ("roster-2", 2), ("edition-3", 3), ("suivi-3", 3),
-                         ("save-1", 1)):
+                         ("suivi-4", 4), ("save-1", 1), ("save-2", 2)):
         schema = filecheck.load(name)
         assert "format" in schema["required"], name
         assert schema["properties"]["format"].get("const", number) == number, name
@@ -431,7 +433,7 @@ def test_the_report_has_a_format_number_named_format_core_err() -> None:
 
 def test_the_tracker_says_the_note_when_it_imports_an_old_save_core_log() -> None:
     """CORE-LOG: the GM's tracker (TableSession) restores a save of format 2 and shows,
-    under « Combat restauré », the note that names « format = 3 »."""
+    under « Combat restauré », the note that names « format = 4 »."""
     from escarmouche_widgets.saves import STEP_KEYS, tracker_save
     from escarmouche_widgets.session import TableSession
 
@@ -442,7 +444,7 @@ def test_the_tracker_says_the_note_when_it_imports_an_old_save_core_log() -> Non
     enc = Encounter("d20", [Combatant("Brune", "héros", {"PV": 10}),
                             Combatant("Grolk", "orques", {"PV": 10})])
     enc.start(random.Random(1))
-    new = json.loads(tracker_save(enc, History(), set()))
+    new = suivi_3(json.loads(tracker_save(enc, History(), set())))
     back = {v: k for k, v in STEP_KEYS.items()}
     old = {"suivi": 2, "combat": new["combat"], "caches": [],
            "historique": {back.get(k, k): v for k, v in new["historique"].items()},
@@ -451,4 +453,4 @@ def test_the_tracker_says_the_note_when_it_imports_an_old_save_core_log() -> Non
     assert restored.ok, restored.message
     text = restored.result_text.replace("\u00a0", " ").replace("\u202f", " ")
     assert "Combat restauré" in text and "clé « suivi »" in text
-    assert "écrivez désormais « format = 3 »" in text
+    assert "écrivez désormais « format = 4 »" in text
