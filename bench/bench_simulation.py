@@ -177,14 +177,17 @@ def against_floor_d12() -> bool:
     return against_floor_kernel("2c", "d12", floor_d12)
 
 
-def against_floor_kernel(section: str, system: str, floor_module: Any) -> bool:
-    """A system's example duel (``<system>-duel``) on its rules kernel against its
-    floor (``bench/floor_<system>.py``), as 2b and 2c of the module docstring say."""
-    print(f"\n== {section}. Le duel {system} ({system}-duel) contre son plancher "
+def against_floor_kernel(section: str, system: str, floor_module: Any,
+                         roster: str | None = None) -> bool:
+    """A system's example duel (``roster``, by default ``<system>-duel``) on its rules
+    kernel against its floor (``bench/floor_<system>.py``), as 2b to 2d of the module
+    docstring say."""
+    roster = roster or f"{system}-duel"
+    print(f"\n== {section}. Le duel {system} ({roster}) contre son plancher "
           f"(bench/floor_{system}.py ; {FLOOR_FIGHTS} combats par mesure, "
           f"{FLOOR_FIGHTS // FULL_SHARE} au moteur complet, médianes de 5 passes alternées ; "
           "µs de CPU par combat)")
-    duel = load_roster(example_rosters()[f"{system}-duel"])
+    duel = load_roster(example_rosters()[roster])
     prepared = sim.prepare(duel)
     if prepared.kernel is None:
         print(f"pas de noyau de règles {system} pour ce duel")
@@ -238,63 +241,7 @@ def against_floor_kernel(section: str, system: str, floor_module: Any) -> bool:
 
 
 def against_floor_rulebook() -> bool:
-    """2c: the Rulebook duel (``rulebook-bretteur``) against ``bench/floor_rulebook.py``,
-    checked on :data:`FLOOR_SEEDS` seeds against the kernel and the engine, then timed
-    as 2b (the floor, ``simulate`` on the kernel, the engine in simulation mode without
-    it, the full engine)."""
-    print(f"\n== 2c. Le duel Rulebook (rulebook-bretteur) contre son plancher "
-          f"(bench/floor_rulebook.py ; {FLOOR_FIGHTS} combats par mesure, "
-          f"{FLOOR_FIGHTS // FULL_SHARE} au moteur complet, médianes de 5 passes alternées ; "
-          "µs de CPU par combat)")
-    duel = load_roster(example_rosters()["rulebook-bretteur"])
-    prepared = sim.prepare(duel)
-    if prepared.kernel is None:
-        print("pas de noyau de règles Rulebook pour ce duel")
-        return False
-    engine = dataclasses.replace(prepared, kernel=None)
-    bad = 0
-    for i in range(FLOOR_SEEDS):
-        floor = floor_rulebook.fight(sim.stream(0, i, sim.DICE))
-        for r in (prepared.play(i, 0), engine.play(i, 0)):
-            bad += (r.winner, r.rounds, tuple(h for _, h in r.health)) != floor
-    print(f"plancher contre moteur et noyau : {FLOOR_SEEDS} graines, {bad} écart(s)")
-    if bad:
-        return False
-
-    def timed(play: Any, n: int) -> float:
-        start = time.process_time()
-        play(n)
-        return (time.process_time() - start) / n
-
-    def floor_run(n: int) -> None:
-        for i in range(n):
-            floor_rulebook.fight(sim.stream(0, i, sim.DICE))
-
-    def engine_run(n: int) -> None:
-        for i in range(n):
-            engine.play(i, 0)
-
-    def full_run(n: int) -> None:
-        for i in range(n):
-            duel.play(sim.stream(0, i, sim.DICE), tactics_rng=sim.stream(0, i, sim.TACTICS))
-
-    runs: dict[str, list[float]] = {"plancher": [], "noyau (simulate)": [],
-                                    "moteur, mode simulation": [], "moteur complet": []}
-    for _ in range(5):
-        runs["plancher"].append(timed(floor_run, FLOOR_FIGHTS))
-        runs["noyau (simulate)"].append(
-            timed(lambda n: sim.simulate(duel, n, seed=0, processes=1), FLOOR_FIGHTS))
-        runs["moteur, mode simulation"].append(timed(engine_run, FLOOR_FIGHTS // 4))
-        runs["moteur complet"].append(timed(full_run, max(FLOOR_FIGHTS // FULL_SHARE, 10)))
-    floor_t = statistics.median(runs["plancher"])
-    kernel_t = statistics.median(runs["noyau (simulate)"])
-    for label, times in runs.items():
-        t = statistics.median(times)
-        print(f"{label:<24} {1e6 * t:>9.1f} µs  {1 / t:>9.0f} combats/s  "
-              f"{t / floor_t:>7.1f} × le plancher  {t / kernel_t:>6.1f} × le noyau")
-    ratio = kernel_t / floor_t
-    print(f"noyau Rulebook / plancher : {ratio:.1f} (objectif ≤ 10 : {met(ratio <= 10)})")
-    return True
+    return against_floor_kernel("2d", "rulebook", floor_rulebook, roster="rulebook-bretteur")
 
 
 def memory() -> bool:
