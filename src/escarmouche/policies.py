@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -139,6 +139,15 @@ class TagPolicy:
             if found is not None:
                 return found
         return None
+
+    def pick_tagged(self, moves: Iterable[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+        """:meth:`pick` over a rules kernel's candidates, tuples whose first item is
+        the move's tag: each tag's first move, then the policy's choice among them."""
+        firsts: dict[Any, tuple[Any, ...]] = {}
+        for m in moves:
+            if m[0] not in firsts:
+                firsts[m[0]] = m
+        return self.pick(firsts.get)
 
     def react(self, kind: str, options: Sequence[str], rng: Any) -> str:
         return options[-1] if kind in self.decline else options[0]

@@ -8,14 +8,15 @@ passed anywhere an ``Rng`` is expected.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol, runtime_checkable
 
 from escarmouche.errors import HIDDEN, ParameterError, invalid
 from escarmouche.model import DieRecord
 from escarmouche.text.fmt import number, plural
 
-__all__ = ["RecordingRng", "Rng", "ScriptedRolls", "draw_lots", "rng_state", "set_rng_state"]
+__all__ = ["RandintOnly", "RecordingRng", "Rng", "ScriptedRolls", "draw_lots", "rng_state",
+           "set_rng_state"]
 
 #: the most results a ScriptedRolls holds, and the largest magnitude of one (a value off
 #: the die's faces is refused when drawn, with the die named)
@@ -28,6 +29,21 @@ class Rng(Protocol):
     """What the engine needs of a random source: ``randint(a, b)`` inclusive."""
 
     def randint(self, a: int, b: int) -> int: ...
+
+
+class RandintOnly:
+    """An :class:`Rng` made of a bare ``randint`` function: what a rules kernel, which
+    draws through the function alone, hands to the engine's pure rule functions (the
+    initiative, the lots, a weapon's or a jump's dice), which take an ``rng``.
+
+    >>> RandintOnly(lambda a, b: b).randint(1, 6)
+    6
+    """
+
+    __slots__ = ("randint",)
+
+    def __init__(self, randint: Callable[[int, int], int]) -> None:
+        self.randint = randint
 
 
 class ScriptedRolls:

@@ -37,7 +37,7 @@ The recipe, step by step:
    its move (ask :func:`refusal` first), draws the dice, writes the state and appends one
    log tuple; :func:`run` is the generic loop, as ``Encounter.run``: :func:`start` (the
    initiative, the first activation), then per activation candidates → the fighter's
-   policy (``TagPolicy.pick``) → play → end check → advance. The end check is the
+   policy (``TagPolicy.pick_tagged``) → play → end check → advance. The end check is the
    engine's own (:func:`escarmouche.state.end_outcome`), asked when a fighter falls and
    at a turn's end.
 5. **What the kernel does not cover, the engine plays**: :func:`compile_sheet` answers
@@ -209,12 +209,9 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.order[st.cursor]
-        pick = sheet.policies[actor].pick
+        pick = sheet.policies[actor].pick_tagged
         for _ in range(MAX_CHOICES):
-            firsts: dict[str, Move] = {}  # each tag's first move, which the policy ranks
-            for move in candidates(sheet, st, actor):
-                firsts.setdefault(move[0], move)
-            chosen = pick(firsts.get)
+            chosen = pick(candidates(sheet, st, actor))  # each tag's first move, ranked
             if chosen is None:
                 break
             play(sheet, st, actor, chosen, randint)

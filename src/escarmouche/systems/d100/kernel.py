@@ -53,6 +53,7 @@ from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.model import Combatant
+from escarmouche.rng import RandintOnly
 from escarmouche.state import Ctx, EncounterState, FighterState, end_outcome, limit_outcome
 from escarmouche.systems.d100.actions import (
     Extended,
@@ -487,12 +488,12 @@ def _cross(sheet: Sheet, st: State, actor: int, action: int,
     assert ground is not None  # (a crossing move has ground to cross)
     c = sheet.combatants[actor]
     if action == DROP:
-        drop = roll_drop_jump(c, ground[0], _Draw(randint), rules=sheet.rules)
+        drop = roll_drop_jump(c, ground[0], RandintOnly(randint), rules=sheet.rules)
         ground[0] = 0
         ground[3] = ground[3] or not drop.success
         st.log.append((DROP, st.turn, actor, drop))
     elif action == LEAP:
-        leap = roll_long_jump(c, ground[2], _Draw(randint), rules=sheet.rules)
+        leap = roll_long_jump(c, ground[2], RandintOnly(randint), rules=sheet.rules)
         width, ground[1] = ground[1], 0
         ground[3] = ground[3] or leap.distance < width
         st.log.append((LEAP, st.turn, actor, leap))
@@ -580,13 +581,9 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.turn_order[st.cursor]
-        pick = sheet.policies[actor].pick
+        pick = sheet.policies[actor].pick_tagged
         for _ in range(MAX_CHOICES):
-            firsts: dict[str, Move] = {}  # each tag's first move
-            for m in candidates(sheet, st, actor):
-                if m[0] not in firsts:
-                    firsts[m[0]] = m
-            move = pick(firsts.get)
+            move = pick(candidates(sheet, st, actor))
             if move is None:
                 break
             play(sheet, st, actor, move, randint)
@@ -597,14 +594,6 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
         _advance(sheet, st)
     return st
 
-
-class _Draw:
-    """An rng seen through its ``randint`` only (what the jumps draw with)."""
-
-    __slots__ = ("randint",)
-
-    def __init__(self, randint: Callable[[int, int], int]) -> None:
-        self.randint = randint
 
 
 def compile_sheet(template: Any, start_options: Mapping[str, Any],

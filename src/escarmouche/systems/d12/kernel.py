@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.rng import RandintOnly
 from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
 from escarmouche.systems.d12.critical import DamageRoll, attack_result, roll_damage
 from escarmouche.systems.d12.initiative import D12Initiative, initiative
@@ -382,7 +383,7 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int,
     none), needed when :attr:`Sheet.tactics`."""
     from escarmouche.policies import MAX_CHOICES
 
-    draw = _Draw(randint)
+    draw = RandintOnly(randint)
     st = start(sheet, draw)
     while not st.finished:
         if st.turn > max_turns:
@@ -423,15 +424,6 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int,
         _advance(sheet, st)
     return st
 
-
-class _Draw:
-    """An rng seen through its ``randint`` only (what the initiative, the lots and the
-    weapon's dice draw with)."""
-
-    __slots__ = ("randint",)
-
-    def __init__(self, randint: Callable[[int, int], int]) -> None:
-        self.randint = randint
 
 
 def compile_sheet(template: Any, start_options: Mapping[str, Any],

@@ -66,6 +66,7 @@ from typing import Any
 from escarmouche.dice import roll as roll_dice
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.model import Combatant
+from escarmouche.rng import RandintOnly
 from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
 from escarmouche.systems.d20.actions import attack_hits, weapon_damage
 from escarmouche.systems.d20.grid import Square, distance, greedy_path, path_fault
@@ -507,20 +508,16 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
     or ``max_turns`` rounds have passed."""
     from escarmouche.policies import MAX_CHOICES
 
-    draw = _Draw(randint)
+    draw = RandintOnly(randint)
     st = start(sheet, draw)
     while not st.finished:
         if st.turn > max_turns:
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.order[st.cursor]
-        pick = sheet.policies[actor].pick
+        pick = sheet.policies[actor].pick_tagged
         for _ in range(MAX_CHOICES):
-            firsts: dict[str, Move] = {}  # each tag's first move
-            for m in candidates(sheet, st, actor):
-                if m[0] not in firsts:
-                    firsts[m[0]] = m
-            move = pick(firsts.get)
+            move = pick(candidates(sheet, st, actor))
             if move is None:
                 break
             play(sheet, st, actor, move, draw)
@@ -531,15 +528,6 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
         _advance(sheet, st)
     return st
 
-
-class _Draw:
-    """An rng seen through its ``randint`` only (what the initiative, the lots and the
-    weapon's dice draw with)."""
-
-    __slots__ = ("randint",)
-
-    def __init__(self, randint: Callable[[int, int], int]) -> None:
-        self.randint = randint
 
 
 def compile_sheet(template: Any, start_options: Mapping[str, Any],

@@ -390,13 +390,9 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.order[st.cursor]
-        pick = sheet.policies[actor].pick
+        pick = sheet.policies[actor].pick_tagged
         for _ in range(MAX_CHOICES):
-            firsts: dict[str, Move] = {}
-            for m in candidates(sheet, st, actor):
-                if m[0] not in firsts:
-                    firsts[m[0]] = m
-            move = pick(firsts.get)
+            move = pick(candidates(sheet, st, actor))
             if move is None:
                 break
             play(sheet, st, actor, move, randint)
