@@ -9,7 +9,6 @@ cite the rules, and what it does not cover is left to the engine.
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -29,8 +28,9 @@ from escarmouche.systems.d100 import core
 from escarmouche.systems.d100 import kernel as K
 from escarmouche.systems.d100 import kernel_doors as doors
 from escarmouche.systems.d100.attack import attack_setup, damage, resolve_attack
-from tests.helpers import golden_runner
+from tests.helpers import golden_runner, kernels
 from tests.helpers.d100 import readme_duel
+from tests.helpers.kernels import engine_fight
 
 SEEDS = 40
 
@@ -54,30 +54,16 @@ def cases() -> list[tuple[str, Any, dict[str, Any]]]:
     return out
 
 
-def engine_fight(prepared: sim.Prepared, seed: int, max_turns: int) -> tuple[str, Any]:
-    """The full engine's fight (``Encounter.run``, atomic, narrated) and its dice after."""
-    enc = prepared.template.copy()
-    dice = sim.stream(seed, 0, sim.DICE)
-    if prepared.start_options:
-        enc.start(dice, **prepared.start_options)
-    enc.run(dice, max_turns=max_turns, policy=prepared.policies,
-            tactics_rng=sim.stream(seed, 0, sim.TACTICS))
-    state = enc.state.to_json()
-    del state["log"]
-    return json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()
+
 
 
 def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int, *,
                  kernel: Any = K, kernel_doors: Any = doors) -> tuple[tuple[str, Any], Any]:
-    """A kernel's fight (``kernel.run``) on the same stream as ``engine_fight``, written
-    back as the engine's state (``kernel_doors.write_back``, the log aside), and its
-    dice after; the d100 kernel unless another system's is given."""
-    sheet = prepared.kernel
-    dice = sim.stream(seed, 0, sim.DICE)
-    st = kernel.run(sheet, dice.randint, max_turns)
-    state = kernel_doors.write_back(sheet, st).state.to_json()
-    del state["log"]
-    return (json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()), st
+    """The d100 kernel's fight on the engine's streams, written back as the engine's
+    state (``tests.helpers.kernels.kernel_fight``)."""
+    return kernels.kernel_fight(prepared, seed, max_turns, kernel=kernel,
+                                kernel_doors=kernel_doors)
+
 
 
 @pytest.mark.parametrize("policy", [None, "prudent", "agressif",

@@ -18,7 +18,6 @@ Rules covered: D12-INIT-1..6, D12-TIME-1 (turns), D12-ACT-1, D12-CRIT-1, D12-CRI
 from __future__ import annotations
 
 import doctest
-import json
 import random
 from typing import Any
 
@@ -38,55 +37,40 @@ from escarmouche.systems import d12
 from escarmouche.systems.d12 import critical
 from escarmouche.systems.d12 import kernel as K
 from escarmouche.systems.d12 import kernel_doors as doors
-from tests.helpers import golden_runner
-from tests.rules.d100.test_kernel import engine_fight
+from tests.helpers import golden_runner, kernels
 
 SEEDS = 30
 POLICIES = ("agressif", "prudent", "par_defaut", "au_hasard")
 
 
+
+
+
+
+
 def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int
                  ) -> tuple[tuple[str, Any], K.State]:
-    """The d12 kernel's fight (``kernel.run``) on the streams of the d100 test's
-    ``engine_fight`` (dice, and tactics for « au hasard »), written back as the engine's
-    state (``kernel_doors.write_back``, the log aside), and its dice after."""
-    sheet = prepared.kernel
-    dice = sim.stream(seed, 0, sim.DICE)
-    kst = K.run(sheet, dice.randint, max_turns, sim.stream(seed, 0, sim.TACTICS))
-    state = doors.write_back(sheet, kst).state.to_json()
-    del state["log"]
-    return (json.dumps(state, sort_keys=True, ensure_ascii=False), dice.getstate()), kst
+    """The d12 kernel's fight on the engine's streams, the tactics stream too (« au
+    hasard » draws from it; ``tests.helpers.kernels.kernel_fight``)."""
+    got, kst = kernels.kernel_fight(prepared, seed, max_turns, kernel=K, kernel_doors=doors,
+                                    tactics=True)
+    assert isinstance(kst, K.State)
+    return got, kst
 
 
 def covered(roster: Any, start: dict[str, Any], policy: Any, max_turns: int = 30,
             rules: Any = None) -> sim.Prepared:
-    """``roster`` prepared with the kernel for ``start`` and ``policy`` (asserted to be
-    covered)."""
-    prepared = sim.prepare(roster, policy=policy, max_turns=max_turns)
-    template = prepared.template
-    if rules is not None:
-        template = Encounter(d12.SYSTEM, [f.combatant for f in
-                                          template.state.fighters.values()], rules=rules,
-                             end_conditions=template.state.end_conditions)
-    options = {**prepared.start_options, **start}
-    sheet = d12.SYSTEM.kernel(template, options, prepared.policies)
-    assert isinstance(sheet, K.Sheet)
-    return sim.Prepared(template, options, prepared.policies, max_turns, sheet)
+    """``roster`` prepared with the d12 kernel (``tests.helpers.kernels.covered``)."""
+    prepared = kernels.covered(d12.SYSTEM, roster, start, policy, max_turns, rules)
+    assert isinstance(prepared.kernel, K.Sheet)
+    return prepared
 
 
 def check_equal(prepared: sim.Prepared, seeds: Any, label: str = "") -> int:
-    """Fights ``seeds`` by the kernel and by the full engine: the same state, dice
-    consumed and tallies; how many were compared."""
-    engine = sim.Prepared(prepared.template, prepared.start_options, prepared.policies,
-                          prepared.max_turns)
-    n = 0
-    for seed in seeds:
-        max_turns = 2 if seed % 10 == 3 else prepared.max_turns  # the limit too
-        kernel, _ = kernel_fight(prepared, seed, max_turns)
-        assert kernel == engine_fight(prepared, seed, max_turns), (label, seed)
-        assert prepared.play(seed, 5) == engine.play(seed, 5), (label, seed)
-        n += 1
-    return n
+    """The kernel's fights and the full engine's on ``seeds``
+    (``tests.helpers.kernels.check_equal``); how many were compared."""
+    return kernels.check_equal(prepared, seeds, kernel_fight, label)
+
 
 
 def cases() -> list[tuple[str, Any, dict[str, Any]]]:

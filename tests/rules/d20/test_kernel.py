@@ -38,9 +38,7 @@ from escarmouche.systems.d20 import grid
 from escarmouche.systems.d20 import kernel as K
 from escarmouche.systems.d20 import kernel_doors as doors
 from tests.helpers import d20 as helpers
-from tests.helpers import golden_runner
-from tests.rules.d100.test_kernel import engine_fight
-from tests.rules.d100.test_kernel import kernel_fight as d100_kernel_fight
+from tests.helpers import golden_runner, kernels
 
 SEEDS = 30
 #: the module (the package names its function ``initiative`` after it)
@@ -48,43 +46,33 @@ initiative = importlib.import_module("escarmouche.systems.d20.initiative")
 POLICIES = ("agressif", "prudent", "par_defaut")
 
 
+
+
+
+
+
 def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int
                  ) -> tuple[tuple[str, Any], K.State]:
-    """The d20 kernel's fight, through the d100 test's helper (the same stream)."""
-    got, kst = d100_kernel_fight(prepared, seed, max_turns, kernel=K, kernel_doors=doors)
+    """The d20 kernel's fight on the engine's streams
+    (``tests.helpers.kernels.kernel_fight``)."""
+    got, kst = kernels.kernel_fight(prepared, seed, max_turns, kernel=K, kernel_doors=doors)
     assert isinstance(kst, K.State)
     return got, kst
 
 
 def covered(roster: Any, start: dict[str, Any], policy: Any, max_turns: int = 30,
             rules: Any = None) -> sim.Prepared:
-    """``roster`` prepared with the kernel for ``start`` and ``policy`` (asserted to be
-    covered)."""
-    prepared = sim.prepare(roster, policy=policy, max_turns=max_turns)
-    template = prepared.template
-    if rules is not None:
-        template = Encounter(d20.SYSTEM, [f.combatant for f in
-                                          template.state.fighters.values()], rules=rules,
-                             end_conditions=template.state.end_conditions)
-    options = {**prepared.start_options, **start}
-    sheet = d20.SYSTEM.kernel(template, options, prepared.policies)
-    assert isinstance(sheet, K.Sheet)
-    return sim.Prepared(template, options, prepared.policies, max_turns, sheet)
+    """``roster`` prepared with the d20 kernel (``tests.helpers.kernels.covered``)."""
+    prepared = kernels.covered(d20.SYSTEM, roster, start, policy, max_turns, rules)
+    assert isinstance(prepared.kernel, K.Sheet)
+    return prepared
 
 
 def check_equal(prepared: sim.Prepared, seeds: Any, label: str = "") -> int:
-    """Fights ``seeds`` by the kernel and by the full engine: the same state, dice
-    consumed and tallies; how many were compared."""
-    engine = sim.Prepared(prepared.template, prepared.start_options, prepared.policies,
-                          prepared.max_turns)
-    n = 0
-    for seed in seeds:
-        max_turns = 2 if seed % 10 == 3 else prepared.max_turns  # the limit too
-        kernel, _ = kernel_fight(prepared, seed, max_turns)
-        assert kernel == engine_fight(prepared, seed, max_turns), (label, seed)
-        assert prepared.play(seed, 5) == engine.play(seed, 5), (label, seed)
-        n += 1
-    return n
+    """The kernel's fights and the full engine's on ``seeds``
+    (``tests.helpers.kernels.check_equal``); how many were compared."""
+    return kernels.check_equal(prepared, seeds, kernel_fight, label)
+
 
 
 def cases() -> list[tuple[str, Any, dict[str, Any]]]:

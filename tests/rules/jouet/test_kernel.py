@@ -27,8 +27,8 @@ from escarmouche.encounter import Encounter
 from escarmouche.model import Timing
 from escarmouche.policies import resolve_policies
 from escarmouche.state import EndCondition
-from tests.rules.d100.test_kernel import engine_fight
-from tests.rules.d100.test_kernel import kernel_fight as d100_kernel_fight
+from tests.helpers.kernels import engine_fight
+from tests.helpers.kernels import kernel_fight as shared_kernel_fight
 from tests.toy_system import SYSTEM as TOY
 from tests.toy_system import Rules, initiative, resolve_initiative, resolve_strike, rules
 from tests.toy_system import kernel as K
@@ -48,7 +48,7 @@ def sample(faces: int = 6, end_conditions: tuple[EndCondition, ...] = ()) -> Enc
 def kernel_fight(prepared: sim.Prepared, seed: int, max_turns: int
                  ) -> tuple[tuple[str, Any], K.State]:
     """The toy kernel's fight, through the d100 test's helper."""
-    got, st = d100_kernel_fight(prepared, seed, max_turns, kernel=K, kernel_doors=doors)
+    got, st = shared_kernel_fight(prepared, seed, max_turns, kernel=K, kernel_doors=doors)
     assert isinstance(st, K.State)
     return got, st
 
