@@ -291,3 +291,47 @@ def test_every_start_option_is_named_where_roster_files_are_described(system: st
     for option in systems.get(system).start_options:
         assert option in re.findall(r"\w+", listed), (system, option)
         assert f"`{option}`" in row, (system, option)
+
+
+_GROUND = st.tuples(st.sampled_from([0, 1.5, 3]), st.sampled_from([0, 2, 4.5]),
+                    st.sampled_from([0, 3, 6]), st.booleans())
+
+
+@given(_GROUND, st.sampled_from(["saut", "saut_en_longueur", "course", "attaque"]),
+       st.one_of(st.booleans(), st.sampled_from([0.0, 2.0, 5.0])))
+@settings(max_examples=200, deadline=None)
+def test_crossed_the_rulings_of_the_ground_once(ground: Any, step: str,
+                                                landed: Any) -> None:
+    """D100-JUMP-1, D100-JUMP-2: what a step leaves of the ground, one function for the
+    engine's resolvers and the kernel (terrain.crossed). Ground is only ever crossed,
+    never added; a fall is never forgotten within the turn; a step of another kind,
+    or with nothing of its kind ahead, changes nothing."""
+    from escarmouche.systems.d100.terrain import crossed
+
+    height, width, room, fell = ground
+    after = crossed(ground, step, landed)
+    assert after[0] <= height and after[1] <= width and after[2] == room
+    assert after[3] >= fell
+    if step == "saut":
+        assert after == ((0, width, room, fell or not landed) if height else ground)
+    elif step == "saut_en_longueur":
+        assert after == ((height, 0, room, fell or float(landed) < width) if width
+                         else ground)
+    elif step == "course":
+        assert after == ((height, 0, room, fell) if width and not height else ground)
+    else:
+        assert after == ground
+
+
+def test_defended_and_loaded_after_as_the_engine_keeps_them() -> None:
+    """D100-PARRY-2, D100-PARRY-3, D100-DODGE-2, D100-ACT-4: a parry counts against the
+    round's parries and uses the prepared parry only when it was the one opposed; a
+    dodge counts against the dodges; a shot empties a weapon that reloads."""
+    from escarmouche.systems.d100.core import defended, loaded_after
+
+    assert defended(True, True, 0, 1, True) == (1, 1, False)
+    assert defended(True, False, 1, 0, True) == (2, 0, True)
+    assert defended(False, False, 1, 0, True) == (1, 1, True)
+    assert loaded_after(True, 2, True) is False
+    assert loaded_after(True, 0, True) is True
+    assert loaded_after(False, 2, True) is True

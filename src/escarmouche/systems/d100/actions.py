@@ -35,7 +35,7 @@ from escarmouche.model import Combatant, Json
 from escarmouche.render.table import Table, Text
 from escarmouche.state import Ctx, FighterState, parsed
 from escarmouche.systems.base import ActionSpec, Resolver
-from escarmouche.systems.d100 import terrain
+from escarmouche.systems.d100 import core, terrain
 from escarmouche.systems.d100.attack import (
     Guard,
     attack_setup,
@@ -565,13 +565,14 @@ def attaquer(ctx: Ctx[Rules], f: FighterState, d: ActionDef, params: Mapping[str
     # simulation mode writes no sentence (it is read only through the log's text and
     # data, given as functions below: the data writes it in when read)
     result = roll_attack(setup, ctx.rng, narrate=not ctx.fast)
-    if result.defence_roll is not None:
-        key = "parries" if setup.defence == "parade" else "dodges"
-        struck.flags[key] = int(struck.flags[key]) + 1
-        if setup.parry_source == "preparee":
-            struck.flags["parry_prepared"] = False
-    if weapon.ranged and weapon.reload:
-        f.flags["loaded"][hand] = False
+    if result.defence_roll is not None:  # D100-PARRY-3, D100-DODGE-2
+        flags = struck.flags
+        flags["parries"], flags["dodges"], flags["parry_prepared"] = core.defended(
+            setup.defence == "parade", setup.parry_source == "preparee",
+            int(flags["parries"]), int(flags["dodges"]), bool(flags["parry_prepared"]))
+    if weapon.ranged and weapon.reload:  # fired (D100-ACT-4)
+        f.flags["loaded"][hand] = core.loaded_after(weapon.ranged, weapon.reload,
+                                                    bool(f.flags["loaded"][hand]))
     ctx.emit(
         "attaque", lambda: logged_attack_sentence(result), actor=f.name,
         rules=result.rules,

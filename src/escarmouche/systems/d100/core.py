@@ -10,6 +10,10 @@ values once, when the fight's sheet was compiled. Nothing here checks anything.
 (73, 'corps', 3, True)
 >>> ZONE_BY_ROLL[37 - 1]
 'corps'
+
+What an attack leaves behind is said here once too, for the engine's resolver
+(:func:`.actions.attaquer`, on the fighters' flags) and the kernel (on its arrays):
+:func:`defended` (the defences of the round) and :func:`loaded_after` (a fired weapon).
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from collections.abc import Callable
 
 from escarmouche.systems.d100.rules import LOCATION_TABLE
 
-__all__ = ["ATTACK_DIE", "DAMAGE_DIE", "ZONE_BY_ROLL", "attack_dice", "reversed_roll",
-           "succeeds", "wounds", "zone_of"]
+__all__ = ["ATTACK_DIE", "DAMAGE_DIE", "ZONE_BY_ROLL", "attack_dice", "defended",
+           "loaded_after", "reversed_roll", "succeeds", "wounds", "zone_of"]
 
 #: the attack (and defence) die, and the damage die (D100-ATK-1, D100-ATK-3)
 ATTACK_DIE = 100
@@ -69,3 +73,29 @@ def attack_dice(randint: Callable[[int, int], int], total: int, defence: int | N
     if saved <= defence:
         return roll, saved, None
     return roll, saved, randint(1, DAMAGE_DIE)
+
+
+def defended(parry: bool, spends: bool, parries: int, dodges: int, prepared: bool
+             ) -> tuple[int, int, bool]:
+    """The defender's round after it opposed an attack with a roll: a parry counts against
+    its parries (D100-PARRY-3) and uses its prepared parry when it was the one opposed
+    (``spends``, D100-PARRY-2), a dodge against its dodges (D100-DODGE-2). Returns
+    ``(parries, dodges, prepared)`` after.
+
+    >>> defended(True, True, 0, 0, True), defended(False, False, 1, 0, True)
+    ((1, 0, False), (1, 1, True))
+    """
+    if parry:
+        return parries + 1, dodges, prepared and not spends
+    return parries, dodges + 1, prepared
+
+
+def loaded_after(ranged: bool, reload: int, loaded: bool) -> bool:
+    """Whether the weapon that struck is still loaded: a shot empties a weapon that
+    reloads (``reload``: its reload's half actions, 0 for none, D100-ACT-4); any other
+    keeps its state.
+
+    >>> loaded_after(True, 2, True), loaded_after(True, 0, True)
+    (False, True)
+    """
+    return loaded and not (ranged and reload > 0)

@@ -37,12 +37,14 @@ needs; ``D100System.moves`` is :func:`candidates` in French parameters (legal by
 construction: ``System.legal_moves``), ``D100System.check_legal``, ``actions`` and
 ``offered`` are :func:`refusal`, worded; « préparer une parade » and « recharger » are
 played by :func:`play` through ``Encounter.act`` (:func:`.kernel_doors.commit` writes
-the fighter back, the door narrates the log tuple). What still runs twice is the
-resolution of an attack, a jump and the run round a ditch: :func:`play` here, the
-engine's resolvers (:mod:`.actions`: ``attaquer``, ``saut``, ``saut_en_longueur``,
-``course`` and :mod:`.terrain`'s ``after_*``) for ``Encounter.act``, both over the
-shared arithmetic of :mod:`.core`, :mod:`.attack` and :mod:`.jumps`, held equal by the
-equivalence tests.
+the fighter back, the door narrates the log tuple). An attack, a jump and the run round
+a ditch played through ``Encounter.act`` go through the engine's resolvers
+(:mod:`.actions`: ``attaquer``, ``saut``, ``saut_en_longueur``, ``course``), which take
+the game master's inputs the kernel does not model (a distance, a modifier, a named
+defence, a mount) and narrate; they and :func:`play` share every rule: the dice and
+arithmetic of :mod:`.core`, :mod:`.attack` and :mod:`.jumps`, and what a blow or a step
+leaves behind (:func:`.core.defended`, :func:`.core.loaded_after`,
+:func:`.terrain.crossed`). Only the writing differs: flags there, arrays here.
 """
 
 from __future__ import annotations
@@ -64,7 +66,13 @@ from escarmouche.systems.d100.actions import (
     held,
 )
 from escarmouche.systems.d100.attack import Guard, check_defence, target_number
-from escarmouche.systems.d100.core import ZONE_BY_ROLL, attack_dice, wounds
+from escarmouche.systems.d100.core import (
+    ZONE_BY_ROLL,
+    attack_dice,
+    defended,
+    loaded_after,
+    wounds,
+)
 from escarmouche.systems.d100.initiative import (
     INITIATIVE_DIE,
     initiative_order,
@@ -79,6 +87,10 @@ from escarmouche.systems.d100.rules import (
     get_weapon,
     stat,
 )
+from escarmouche.systems.d100.terrain import DROP as STEP_DROP
+from escarmouche.systems.d100.terrain import LEAP as STEP_LEAP
+from escarmouche.systems.d100.terrain import RUN as STEP_RUN
+from escarmouche.systems.d100.terrain import crossed
 
 __all__ = [
     "ACTIONS",
@@ -458,14 +470,10 @@ def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
                                           surprised, ranged))
     roll, saved, d10 = attack_dice(randint, total, saving)
     if saved is not None:  # D100-PARRY-3, D100-DODGE-2
-        if code == 1:
-            st.parries[j] += 1
-            if spends:
-                st.prepared[j] = False
-        else:
-            st.dodges[j] += 1
-    if ranged and reload:
-        st.loaded[actor][hand] = False  # fired (D100-ACT-4)
+        st.parries[j], st.dodges[j], st.prepared[j] = defended(
+            code == 1, spends, st.parries[j], st.dodges[j], st.prepared[j])
+    if ranged and reload:  # fired (D100-ACT-4)
+        st.loaded[actor][hand] = loaded_after(ranged, reload, st.loaded[actor][hand])
     lost = 0 if d10 is None else wounds(d10, weapon, sheet.be[j], sheet.armour[j][roll - 1])
     st.log.append((ATTACK, st.turn, actor, j, hand, code, roll, saved, d10, lost))
     if not lost:
@@ -487,20 +495,18 @@ def _cross(sheet: Sheet, st: State, actor: int, action: int,
     ground = st.ground[actor]
     assert ground is not None  # (a crossing move has ground to cross)
     c = sheet.combatants[actor]
+    entry: tuple[Any, ...]
+    landed: float | bool
     if action == DROP:
         drop = roll_drop_jump(c, ground[0], RandintOnly(randint), rules=sheet.rules)
-        ground[0] = 0
-        ground[3] = ground[3] or not drop.success
-        st.log.append((DROP, st.turn, actor, drop))
+        step, landed, entry = STEP_DROP, drop.success, (DROP, st.turn, actor, drop)
     elif action == LEAP:
         leap = roll_long_jump(c, ground[2], RandintOnly(randint), rules=sheet.rules)
-        width, ground[1] = ground[1], 0
-        ground[3] = ground[3] or leap.distance < width
-        st.log.append((LEAP, st.turn, actor, leap))
+        step, landed, entry = STEP_LEAP, leap.distance, (LEAP, st.turn, actor, leap)
     else:
-        if not ground[0] and ground[1]:
-            ground[1] = 0
-        st.log.append((RUN, st.turn, actor))
+        step, landed, entry = STEP_RUN, True, (RUN, st.turn, actor)
+    ground[:] = crossed((ground[0], ground[1], ground[2], ground[3]), step, landed)
+    st.log.append(entry)
 
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:

@@ -38,6 +38,7 @@ __all__ = [
     "after_long_jump",
     "after_run",
     "check_contact",
+    "crossed",
     "fallen_error",
     "new_turn",
     "start_terrain",
@@ -48,6 +49,42 @@ __all__ = [
 #: belongs to
 TERRAIN_KEYS: Mapping[str, str] = {
     "hauteur": "D100-JUMP-1", "fosse": "D100-JUMP-2", "elan": "D100-JUMP-2"}
+
+
+#: one fighter's ground still to cross, as the rules below read it: ``(hauteur, fosse,
+#: elan, chute)``; the engine keeps it as a dict of these keys, the kernel as a list
+Ground = tuple[float, float, float, bool]
+
+#: the three steps across the ground, by the engine's action ids
+DROP, LEAP, RUN = "saut", "saut_en_longueur", "course"
+
+
+def crossed(ground: Ground, step: str, landed: float | bool = True) -> Ground:
+    """The ground left after one ``step`` (:data:`DROP`, :data:`LEAP`, :data:`RUN`), the
+    rulings of the module docstring written once for the engine (:func:`after_drop`,
+    :func:`after_long_jump`, :func:`after_run`) and the kernel:
+
+    - a « saut » with a drop ahead lands at the bottom; a failed one (``landed`` false)
+      is a fall (D100-JUMP-1);
+    - a « saut en longueur » (``landed``: its distance) with a ditch ahead is across;
+      short of the ditch's width, a fall (D100-JUMP-2);
+    - a « course » with the drop behind takes the fighter round the ditch.
+
+    Any other step, or one with nothing of its kind ahead, leaves the ground as it was.
+
+    >>> crossed((3, 4, 6, False), DROP, False)
+    (0, 4, 6, True)
+    >>> crossed((0, 4, 6, False), LEAP, 3.5), crossed((2, 4, 6, False), RUN)
+    ((0, 0, 6, True), (2, 4, 6, False))
+    """
+    height, width, room, fell = ground
+    if step == DROP and height:
+        return 0, width, room, fell or not landed
+    if step == LEAP and width:
+        return height, 0, room, fell or float(landed) < width
+    if step == RUN and width and not height:
+        return height, 0, room, fell
+    return ground
 
 
 def _ground(ctx: Ctx[Rules]) -> dict[str, Any]:
@@ -143,15 +180,26 @@ def new_turn(ctx: Ctx[Rules], actor: str) -> None:
         entry["chute"] = False
 
 
+def _step(ctx: Ctx[Rules], name: str, step: str, landed: float | bool = True
+          ) -> tuple[dict[str, Any], Ground] | None:
+    """``name``'s ground entry after ``step`` (:func:`crossed`), written in place, and
+    what it was before; ``None`` when the step changed nothing."""
+    entry = _ground(ctx).get(name)
+    if entry is None:
+        return None
+    before: Ground = (entry["hauteur"], entry["fosse"], entry["elan"], entry["chute"])
+    after = crossed(before, step, landed)
+    if after == before:
+        return None
+    entry["hauteur"], entry["fosse"], entry["elan"], entry["chute"] = after
+    return entry, before
+
+
 def after_drop(ctx: Ctx[Rules], f: FighterState, jump: DropJump) -> None:
     """A fighter with a drop ahead is at the bottom after its « saut »; after a fall it
     loses the rest of its turn (no wounds counted: the text leaves them to the GM)."""
-    entry = _ground(ctx).get(f.name)
-    if entry is None or not entry["hauteur"]:
-        return
-    entry["hauteur"] = 0
-    if not jump.success:
-        entry["chute"] = True
+    stepped = _step(ctx, f.name, DROP, jump.success)
+    if stepped is not None and not jump.success:
         ctx.emit("terrain", f"{f.name}, au pied de la descente, perd le reste de son "
                  "tour\u202f; le moteur ne compte aucune blessure pour la chute, dont le "
                  "texte laisse les dégâts au MJ.", actor=f.name,
@@ -162,13 +210,11 @@ def after_long_jump(ctx: Ctx[Rules], f: FighterState, jump: LongJump) -> None:
     """A fighter with a ditch ahead is across after its « saut en longueur »; short of
     the far side, it falls in, climbs out on the far side and loses the rest of its
     turn."""
-    entry = _ground(ctx).get(f.name)
-    if entry is None or not entry["fosse"]:
+    stepped = _step(ctx, f.name, LEAP, jump.distance)
+    if stepped is None:
         return
-    width = entry["fosse"]
-    entry["fosse"] = 0
+    width = stepped[1][1]
     if jump.distance < width:
-        entry["chute"] = True
         ctx.emit("terrain", f"{f.name} retombe dans le fossé de {number(width)} m (saut de "
                  f"{number(jump.distance)} m), en ressort de l’autre côté et perd le reste "
                  "de son tour.", actor=f.name, rules=("D100-JUMP-2",), data={"fall": True})
@@ -179,10 +225,10 @@ def after_long_jump(ctx: Ctx[Rules], f: FighterState, jump: LongJump) -> None:
 
 def after_run(ctx: Ctx[Rules], f: FighterState) -> None:
     """A « course » takes a fighter round the ditch when the drop is behind it."""
-    entry = _ground(ctx).get(f.name)
-    if entry is None or entry["hauteur"] or not entry["fosse"]:
+    stepped = _step(ctx, f.name, RUN)
+    if stepped is None:
         return
-    entry["fosse"] = 0
+    entry = stepped[0]
     why = ""
     if entry["elan"] < ctx.rules.long_jump_run_up:
         why = (f" : pas la place de prendre son élan ({number(entry['elan'])} m, il en "
