@@ -12,27 +12,17 @@ with a Playwright route, in a profile of its own (a route turns the HTTP cache o
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from escarmouche import systems
+from tests.browser.live_page import configure
 from tools.browser_kit import SITE, RequestLog, SiteServer, launch_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("ESCARMOUCHE_ARTIFACTS", ROOT / "artifacts"))
-#: Default timeout of every Playwright action and wait (ms).
-ACTION_TIMEOUT_MS = 60_000
-#: the tracker's next button in any system (``System.next_label``: « Au suivant »,
-#: « Activation suivante »): the demo opens on the system its page says
-NEXT_BUTTON = re.compile("|".join(
-    dict.fromkeys(re.escape(systems.get(n).next_label) for n in systems.NAMES)))
-
-
 @pytest.fixture(scope="session")
 def site_url() -> Iterator[str]:
     if not (SITE / "lite" / "jupyter-lite.json").is_file():
@@ -52,35 +42,6 @@ def playwright() -> Iterator[Any]:
 
     with sync_playwright() as driver:
         yield driver
-
-
-def configure(context: Any) -> Any:
-    context.set_default_timeout(ACTION_TIMEOUT_MS)
-    context.set_default_navigation_timeout(ACTION_TIMEOUT_MS)
-    return context
-
-
-@contextmanager
-def worker_page(playwright: Any, **options: Any) -> Iterator[tuple[Any, Any, list[str]]]:
-    """A fresh profile with the service worker allowed (``options``: those of
-    ``launch_chromium``), its first page, and the page's script errors as they come."""
-    with launch_chromium(playwright, service_workers="allow", **options) as context:
-        configure(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        yield context, page, errors
-
-
-def ask_fixed_fights(live: Any, fights: str) -> None:
-    """In a live Atelier: exactly ``fights`` fights per rule set (no precision to stop
-    at, only « Arrêter »), then « Simuler les combats »."""
-    live.locator(".widget-dropdown", has_text="Précision").locator("select").select_option(
-        label="le nombre de combats indiqué")
-    field = live.locator(".widget-text", has_text="Combats")
-    field.locator("input").fill(fights)
-    field.locator("input").press("Enter")
-    live.get_by_role("button", name="Simuler les combats").click()
 
 
 @pytest.fixture(scope="session")

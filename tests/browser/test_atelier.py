@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ask_fixed_fights
+from tests.browser.live_page import READY_MS, ask_fixed_fights
 
 pytestmark = pytest.mark.browser
 
-READY_MS = 120_000
 
 
 def test_the_atelier_comes_alive_and_compares_the_rules(page: Any, site_url: str,

@@ -19,11 +19,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ask_fixed_fights
+from tests.browser.live_page import READY_MS, ask_fixed_fights
 
 pytestmark = pytest.mark.browser
 
-READY_MS = 120_000
 WIDGET = "document.querySelector('.escarmouche-live-widget').innerText"
 
 

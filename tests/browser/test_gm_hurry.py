@@ -30,12 +30,11 @@ import pytest
 
 from escarmouche import systems
 from escarmouche.text.fmt import de
-from tests.browser.test_table import READY_MS, TRACKER_KEY, activate, axe_serious, settle
+from tests.browser.live_page import PHONE, READY_MS, TRACKER_KEY, activate, axe_serious, settle
 from tools.browser_kit import launch_chromium
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 
 #: The relative luminance contrast of two CSS colours (``rgb(…)``), as WCAG defines it.
 CONTRAST = """([a, b]) => {

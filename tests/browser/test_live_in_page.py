@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import NEXT_BUTTON
+from tests.browser.live_page import NEXT_BUTTON, READY_MS
+from tests.browser.live_page import activate_bar as activate
 from tools.browser_kit import SITE
 
 pytestmark = pytest.mark.browser
 
-READY_MS = 120_000
 #: Every status text the bar shows, recorded from the first paint (a MutationObserver).
 RECORD_STATUS = """
 window.__liveStatus = [];
@@ -51,14 +51,6 @@ setInterval(() => {
 
 #: No start before the click (the page has not been used on this device).
 NOT_USED = "localStorage.removeItem('escarmouche-live:utilise');"
-
-
-def activate(page: Any) -> Any:
-    """Click « Activer », wait until every example of the page ran; the bar."""
-    bar = page.locator("#escarmouche-live")
-    bar.locator(".escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
-    return bar
 
 
 def test_a_demo_page_comes_alive_and_answers(page: Any, site_url: str,

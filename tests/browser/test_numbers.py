@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_live_in_page import activate
+from tests.browser.live_page import activate_bar as activate
 
 pytestmark = pytest.mark.browser
 

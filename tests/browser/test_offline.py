@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import configure
+from tests.browser.live_page import configure
 from tools.browser_kit import RequestLog, launch_chromium, lite_notebook_url, run_all_cells
 
 pytestmark = pytest.mark.browser

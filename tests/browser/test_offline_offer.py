@@ -18,11 +18,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import worker_page
+from tests.browser.live_page import READY_MS, worker_page
 
 pytestmark = pytest.mark.browser
 
-READY_MS = 120_000
 OFFER = "Garder le livre et Python sur cet appareil"
 
 #: Records each call of ``navigator.storage.persist`` (and its answer), and whether the

@@ -22,12 +22,11 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import NEXT_BUTTON, configure, worker_page
+from tests.browser.live_page import NEXT_BUTTON, READY_MS, configure, worker_page
 from tools.browser_kit import PHONE_DEVICE, SITE, SiteServer, launch_chromium
 
 pytestmark = pytest.mark.browser
 
-READY_MS = 120_000
 #: Until this page is controlled by an activated service worker (its precache complete).
 CONTROLLED = """async () => {
   const controlled = (async () => {

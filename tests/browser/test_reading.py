@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from tests.browser.book_pages import ROOT
+from tests.browser.live_page import AXE
 from tools.browser_kit import SITE, SiteServer, launch_chromium
 
 pytestmark = pytest.mark.browser
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 RULE_PAGE = "book/d100/attaque.html"
 DEMO_PAGE = "book/demos/initiative.html"
 #: One page per static page type.

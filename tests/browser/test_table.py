@@ -23,15 +23,19 @@ from typing import Any
 import pytest
 
 from escarmouche import systems
+from tests.browser.live_page import (
+    DESKTOP,
+    PHONE,
+    READY_MS,
+    TRACKER_KEY,
+    activate,
+    axe_serious,
+    settle,
+)
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-READY_MS = 120_000
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-TRACKER_KEY = "escarmouche-live:suivi:book/demos/suivi-combat"
 
 #: Each checkbox of the live widgets: its label's text box against the label's own box
 #: (a label pushed out of a box with ``overflow: hidden`` is invisible).
@@ -62,24 +66,6 @@ STATS_ALL = """([s, n]) => { const boxes = Array.from(document.querySelectorAll(
   return boxes.length === n && boxes.every(b => b && b.value.includes(s)); }"""
 
 
-def activate(page: Any) -> Any:
-    page.locator("#escarmouche-live .escarmouche-live-activate").click()
-    page.wait_for_selector("#escarmouche-live[data-live=ready]", timeout=READY_MS)
-    live = page.locator(".escarmouche-live-widget").first
-    live.wait_for()
-    return live
-
-
-def axe_serious(page: Any, selector: str) -> list[dict[str, Any]]:
-    page.add_script_tag(path=str(AXE))
-    found: list[dict[str, Any]] = page.evaluate("""async (selector) => {
-      const result = await axe.run(selector, {resultTypes: ['violations']});
-      return result.violations
-        .filter(v => v.impact === 'serious' || v.impact === 'critical')
-        .map(v => ({id: v.id, nodes: v.nodes.slice(0, 4).map(
-          n => n.target.join(' ') + ' | ' + ((n.any[0] || {}).message || ''))}));
-    }""", selector)
-    return found
 
 
 @pytest.mark.parametrize(("theme", "size"), [("dark", PHONE), ("light", DESKTOP)],
@@ -152,12 +138,6 @@ def test_long_rule_page_has_contents_and_shareable_anchors(page: Any, site_url: 
     share = page.locator("#d100-atk-5 a.esc-rule-anchor")
     assert share.get_attribute("href") == "#d100-atk-5"
     assert page.errors == []
-
-
-def settle(page: Any) -> None:
-    """Wait until Python has answered every widget message the page sent and the page has
-    drawn the answers (``escarmoucheLive.settled()``, live.js), not a fixed delay."""
-    page.evaluate("() => window.escarmoucheLive.settled()")
 
 
 def selected_action(live: Any) -> str:

@@ -2,7 +2,12 @@
 
 - ``tests.helpers.d100``, ``.d12``, ``.d20``, ``.rulebook``: the fighters, rosters and
   started fights of one system's rule tests;
-- ``tests.helpers.editions``: edition files written and reviewed in a scratch tree;
+- ``tests.helpers.rule_ids``: the rule IDs of ``spec/RULES.md`` and the rulings' snapshot;
+- ``tests.helpers.editions``: edition files written and reviewed in a scratch tree, the
+  edition tool, the values tried per option;
+- ``tests.helpers.kernels``: a fight by the full engine and by a rules kernel, compared;
+- ``tests.helpers.saves``: old save files made from new ones;
+- ``tests.helpers.widgets``: the toy tracker's rows, the static-widget extension;
 - ``tests.helpers.golden_runner``: the one runner of the golden fights (``tests/golden/``);
 - ``tests.helpers.fuzz_targets``: every public entry point, fed mutated input;
 - ``tests.helpers.proofreading``: the readers of the proofreading tests (the clauses of a

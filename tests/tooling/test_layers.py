@@ -103,3 +103,31 @@ def test_the_private_import_rule_sees_each_form(tmp_path: Path) -> None:
                      "escarmouche.sub.mod → escarmouche._inner",
                      "escarmouche.sub.mod → escarmouche.user._helper",
                      "escarmouche.sub.mod → escarmouche._inner"]
+
+
+def _test_module_imports(root: Path) -> list[str]:
+    """Every ``import`` of a test module (``test_*.py`` or ``conftest.py``) by a module
+    under ``root``, as ``file: module``."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [])
+            found += [f"{path.relative_to(root.parent)}: {name}" for name in names
+                      if name.startswith("tests.")
+                      and name.rsplit(".", 1)[-1].startswith(("test_", "conftest"))]
+    return found
+
+
+def test_no_test_module_imports_another(tmp_path: Path) -> None:
+    """What two test modules share lives in ``tests/helpers/`` (or a non-test module of
+    ``tests/browser/``), never in one of them (tests/README.md, « Shared code »): a test
+    module imported by another runs its module-level code twice and hides what it
+    shares. The rule sees both import forms."""
+    tests = Path(__file__).resolve().parents[1]
+    assert _test_module_imports(tests) == []
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_b.py").write_text(
+        "from tests.faces.test_a import X\nimport tests.browser.conftest\n", encoding="utf-8")
+    assert len(_test_module_imports(tmp_path / "tests")) == 2

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from book._ext import escarmouche_static_widgets as light
+from tests.helpers.widgets import load_light
 
 PAGE = """<html><head>
 </head><body>
@@ -75,19 +76,6 @@ def test_a_page_without_widgets_is_left_alone_and_unknown_widgets_are_named() ->
     state = {"state": {"x": _m("ColorPickerModel", value="#fff")}}
     page = PAGE.format(state=json.dumps(state), view=json.dumps({"model_id": "x"}))
     assert light.lighten(page)[1] == {"ColorPickerModel"}
-
-
-def load_light(name: str) -> Any:
-    """A fresh copy of ``book/_ext/escarmouche_static_widgets.py`` under module ``name``."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("book._ext.escarmouche_static_widgets")
-    assert spec and spec.origin
-    fresh = importlib.util.spec_from_file_location(name, spec.origin)
-    assert fresh and fresh.loader
-    module = importlib.util.module_from_spec(fresh)
-    fresh.loader.exec_module(module)
-    return module
 
 
 def test_a_progress_bar_is_drawn_as_html() -> None:

@@ -575,7 +575,7 @@ def test_every_widget_label_description_and_banner_is_typeset() -> None:
 
 
 def _light_module() -> Any:
-    from tests.faces.book.test_light_pages import load_light
+    from tests.helpers.widgets import load_light
 
     return load_light("esc_light_typo")
 

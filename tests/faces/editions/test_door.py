@@ -15,15 +15,14 @@ import pytest
 
 from escarmouche import systems
 from escarmouche.editions.data import Change, Snapshot, load_edition
-from tests.faces.editions.test_editions import TOOL, _rules, copy
 from tests.helpers import ROOT
-from tests.helpers.editions import other_value, write_words
+from tests.helpers.editions import edition_1_rules, edition_tool, other_value, write_words
 from tools.editions.book import book_facts, book_rule_texts
 from tools.editions.check import check_repository
 from tools.editions.prose import contradictions
 from tools.editions.workflow import printed_boxes
 
-__all__ = ["copy"]
+TOOL = edition_tool()
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -108,7 +107,7 @@ def test_a_designer_text_is_never_dropped(copy: Path, monkeypatch: pytest.Monkey
                   r'\1texte = "Le critique explose."', text)
     path.write_text(text, encoding="utf-8")
     d20, d12 = systems.get("d20"), systems.get("d12")
-    moved, back = _rules("d20", {"save_target": 14}), _rules("d12", {})
+    moved, back = edition_1_rules("d20", {"save_target": 14}), edition_1_rules("d12", {})
     monkeypatch.setattr(d20, "default_rules", lambda: moved)
     monkeypatch.setattr(d12, "default_rules", lambda: back)
     again = TOOL.draft(copy, today=dt.date(2027, 1, 16))
@@ -206,7 +205,7 @@ def test_the_book_may_not_contradict_its_edition_d100_parry_3(
     from tools.editions.workflow import book_contradictions
 
     d100 = systems.get("d100")
-    two = _rules("d100", {"parries_per_round": 2})
+    two = edition_1_rules("d100", {"parries_per_round": 2})
     monkeypatch.setattr(d100, "default_rules", lambda: two)
     edition = TOOL.draft(copy, today=dt.date(2027, 1, 15))
     assert edition is not None

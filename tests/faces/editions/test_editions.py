@@ -9,9 +9,7 @@ D20-END-1)."""
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import html
-import importlib.util
 import json
 import re
 import shutil
@@ -19,7 +17,6 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -46,22 +43,23 @@ from escarmouche.editions.odds import compare, option_label, value_label
 from escarmouche.editions.page import render_page, system_name, word_diff
 from escarmouche.editions.repo import last_published
 from escarmouche.errors import ParameterError, SaveError
-from tests.faces.book.test_coverage import RULING_IDS
 from tests.helpers import ROOT
-from tests.helpers.editions import review_all, write_words
-from tools.editions.book import book_facts, book_rule_texts
+from tests.helpers.editions import (
+    CHANGED,
+    NEW_OUTPUT,
+    OLD_OUTPUT,
+    edition_1_rules,
+    edition_tool,
+    load_tool,
+    notebook,
+    review_all,
+    write_words,
+)
+from tests.helpers.rule_ids import RULING_IDS
+from tools.editions.book import book_rule_texts
 from tools.editions.pages import build_pages
 
-
-def _load_tool(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-TOOL = _load_tool("edition_tool", ROOT / "tools" / "edition.py")
+TOOL = edition_tool()
 
 
 def _edition_3(changes: list[Any]) -> dict[str, Any]:
@@ -293,72 +291,6 @@ def test_option_values_read_in_french() -> None:
 
 # -- the scripted second edition ---------------------------------------------------------
 
-#: one default changed per system (the scripted second edition)
-CHANGED: dict[str, tuple[str, Any]] = {
-    "rulebook": ("crit_success_max", 10),
-    "d100": ("off_hand_modifier", -10),
-    "d12": ("critical_option", "explosif"),
-    "d20": ("save_target", 12),
-}
-OLD_OUTPUT = "Test D100\n\nRéussite critique : 5,0 %"
-NEW_OUTPUT = "Test D100\n\nRéussite critique : 10,0 %"
-
-
-def _notebook(text: str) -> dict[str, Any]:
-    return {"cells": [{"cell_type": "code", "metadata": {}, "source": "x", "outputs": [
-        {"output_type": "stream", "name": "stdout", "text": text + "\n"}],
-        "execution_count": 1, "id": "c000"}], "metadata": {}, "nbformat": 4,
-        "nbformat_minor": 5}
-
-
-@pytest.fixture
-def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A temporary repository: edition 1 and its snapshot (with one stored book example),
-    spec/RULES.md, a one-cell book whose output changed, and engine defaults with one
-    option changed per system."""
-    (tmp_path / "editions" / "1").mkdir(parents=True)
-    shutil.copy(ROOT / "editions" / "1.toml", tmp_path / "editions" / "1.toml")
-    for name in ("rules.json", "rules-text.json"):
-        shutil.copy(ROOT / "editions" / "1" / name, tmp_path / "editions" / "1" / name)
-    (tmp_path / "editions" / "1" / "outputs.json").write_text(
-        json.dumps({"exemple#1": OLD_OUTPUT, "autre#1": "inchangé"}), encoding="utf-8")
-    (tmp_path / "spec").mkdir()
-    shutil.copy(ROOT / "spec" / "RULES.md", tmp_path / "spec" / "RULES.md")
-    # the rules as the book states them (their French text is in the snapshot)
-    shutil.copytree(ROOT / "book_src", tmp_path / "book_src",
-                    ignore=shutil.ignore_patterns("*.ipynb"))
-    shutil.copytree(ROOT / "book", tmp_path / "book",
-                    ignore=lambda folder, names: [n for n in names if not (
-                        n.endswith(".md") or n == "escarmouche_facts.py"
-                        or (Path(folder) / n).is_dir()) or n in ("editions", "_static")])
-    (tmp_path / "book" / "exemple.ipynb").write_text(json.dumps(_notebook(NEW_OUTPUT)),
-                                                    encoding="utf-8")
-    (tmp_path / "book" / "autre.ipynb").write_text(json.dumps(_notebook("inchangé")),
-                                                  encoding="utf-8")
-    # the baseline is one edition, snapshot and book sources alike: the rule texts of
-    # the copied sources as they read under edition 1's rules (a rule the book added
-    # since, such as a later ruling, is then not a change of this scripted edition)
-    for name in systems.NAMES:
-        monkeypatch.setattr(systems.get(name), "default_rules",
-                            functools.partial(_rules, name, {}))
-    (tmp_path / "editions" / "1" / "rules-text.json").write_text(json.dumps(
-        book_rule_texts(tmp_path, book_facts(tmp_path)), ensure_ascii=False, indent=1)
-        + "\n", encoding="utf-8")
-    # the engine of this repository: edition 1's rules with one change per system (not
-    # the engine's defaults now, which a later edition may have changed)
-    for name in systems.NAMES:
-        changed = dict([CHANGED[name]]) if name in CHANGED else {}
-        rules = _rules(name, changed)
-        monkeypatch.setattr(systems.get(name), "default_rules", lambda rules=rules: rules)
-    return tmp_path
-
-
-def _rules(name: str, options: dict[str, Any]) -> Any:
-    """Edition 1's rules of ``name`` (its snapshot) with ``options`` changed."""
-    frozen = json.loads((ROOT / "editions" / "1" / "rules.json").read_text(encoding="utf-8"))
-    return systems.get(name).rules_from_json({**frozen[name], **options})
-
-
 def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFixture[str]
                                             ) -> None:
     """tools/edition.py drafts edition 2 from the changed defaults, rebuilds its page;
@@ -384,8 +316,8 @@ def test_scripted_second_edition_end_to_end(copy: Path, capsys: pytest.CaptureFi
 
     # the odds: every cell as the engine computes it before and after
     for name, (option, value) in CHANGED.items():
-        before = _rules(name, {})
-        after = _rules(name, {option: value})
+        before = edition_1_rules(name, {})
+        after = edition_1_rules(name, {option: value})
         diffs = compare(standard_odds(name, before), standard_odds(name, after))
         assert any(d.changed for d in diffs), name
         for d in diffs:
@@ -442,7 +374,7 @@ def test_publishing_freezes_the_edition(copy: Path) -> None:
     assert TOOL.draft(copy) is None
     with pytest.raises(SystemExit, match="déjà publiée"):
         TOOL.publish(copy)
-    (copy / "book" / "autre.ipynb").write_text(json.dumps(_notebook("prose récrite")),
+    (copy / "book" / "autre.ipynb").write_text(json.dumps(notebook("prose récrite")),
                                               encoding="utf-8")
     assert TOOL.publish(copy, again=True) == 2
     assert Snapshot.read(copy / "editions" / "2").outputs["autre#1"] == "prose récrite"
@@ -462,7 +394,7 @@ def test_marks_on_the_touched_rules(copy: Path) -> None:
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     sys.path.insert(0, str(ROOT / "book" / "_ext"))
     try:
-        ext = _load_tool("escarmouche_editions_test", ROOT / "book" / "_ext" /
+        ext = load_tool("escarmouche_editions_test", ROOT / "book" / "_ext" /
                          "escarmouche_editions.py")
     finally:
         sys.path.remove(str(ROOT / "book" / "_ext"))
@@ -575,7 +507,7 @@ def test_nbval_failure_reads_expected_then_obtained(tmp_path: Path) -> None:
     stored line and « + » for the engine's."""
     shutil.copy(ROOT / "book" / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    nb = _notebook("3")
+    nb = notebook("3")
     nb["cells"][0]["source"] = "print(1 + 2 - 1)"
     nb["metadata"] = {"kernelspec": {"name": "python3", "display_name": "Python 3",
                                      "language": "python"}}
@@ -612,7 +544,7 @@ def test_atelier_shows_the_engine_odds_and_exports_the_change() -> None:
     target = 12 if in_force != 12 else 13
     atelier.controls["save_target"].value = target
     before = standard_odds("d20", systems.get("d20").default_rules())[0]
-    after = standard_odds("d20", _rules("d20", {"save_target": target}))[0]
+    after = standard_odds("d20", edition_1_rules("d20", {"save_target": target}))[0]
     for (label, old), (_, new) in zip(before.rows, after.rows, strict=True):
         shown = " | ".join([label] + [
             f"{before.show(o)} → {after.show(n)}" if o != n else after.show(n)
@@ -665,7 +597,7 @@ def test_atelier_offers_every_scalar_option_of_each_system() -> None:
 def test_nbval_report_prefers_the_plain_text_form() -> None:
     """A table output reads as its text form; when only its HTML form changed, the HTML
     is shown (else expected and obtained would look the same)."""
-    conftest = _load_tool("book_conftest", ROOT / "book" / "conftest.py")
+    conftest = load_tool("book_conftest", ROOT / "book" / "conftest.py")
 
     def out(plain: str, markup: str) -> dict[str, Any]:
         return {"output_type": "execute_result", "data": {"text/plain": plain,
@@ -710,7 +642,7 @@ def test_a_draft_is_not_the_current_edition_unless_previewed(copy: Path) -> None
     the draft's, whatever is shown."""
     TOOL.draft(copy, today=dt.date(2027, 1, 15))
     assert (copy / "editions" / "2.toml").is_file()
-    site = _load_tool("escarmouche_site_test", ROOT / "book" / "_ext" / "escarmouche_site.py")
+    site = load_tool("escarmouche_site_test", ROOT / "book" / "_ext" / "escarmouche_site.py")
     shown = site.current_edition(copy / "editions", preview=False)
     assert (shown["number"], shown["draft"]) == ("1", False)
     assert shown["label"].startswith("édition 1 du ")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import Any
 
 import pytest
 from escarmouche_widgets import text_of
@@ -18,63 +17,21 @@ from escarmouche import Combatant, systems
 from escarmouche.dice import ScriptedRolls
 from escarmouche.editions.odds import compare, standard_odds
 from escarmouche.editions.page import comparison_html
-from escarmouche.errors import EscarmoucheError
 from escarmouche.odds import OddsTable, one_in
 from escarmouche.systems import d12, d20
 from escarmouche.systems.d12.odds import cap_odds
 from escarmouche.systems.d20.odds import immediate_chances, most_actions
 from escarmouche.systems.d100.odds import attack_odds, shot_odds, unharmed_odds
 from escarmouche.systems.d100.rules import Rules as D100Rules
-from escarmouche.systems.d100.rules import get_weapon
 from escarmouche.systems.rulebook.odds import hyperactive_slots
 from escarmouche.systems.rulebook.rules import Rules as RulebookRules
-from tests.helpers.editions import published_rules
+from tests.helpers.editions import NOT_MEASURED, alternatives, published_rules, same_d100_weapon
 from tests.helpers.typography import problems
-
-#: options with no value to try, and why no standard situation can show them
-NOT_MEASURED = {
-    ("rulebook", "extra_traits"): "traits accepted *without effect* (RB-SPEED-1): by "
-    "definition no roll or order depends on them",
-    ("d12", "actions"): "the catalogue of actions (D12-ACT-1): names, costs and "
-    "parameters, not a number in any roll",
-}
-
-#: options whose values are dice expressions: another weapon to try
-WEAPONS = {("d12", "default_weapon"): "1d8", ("d20", "default_weapon"): "1d8"}
-
-
-def _same_d100_weapon(a: str, b: str) -> bool:
-    """Two catalogue weapons the engine plays alike: only their id and name differ."""
-    wa, wb = get_weapon(a), get_weapon(b)
-    return dataclasses.replace(wa, id=wb.id, label=wb.label) == wb
-
-
-def _alternatives(system: str, option: Any, value: object) -> list[object]:
-    """Every other value to try: the flipped flag, both neighbours of a number, a few
-    caps for an optional number, every other choice, another weapon."""
-    if (system, option.name) in WEAPONS:
-        return [WEAPONS[system, option.name]]
-    if isinstance(value, bool):
-        return [not value]
-    if value is None or isinstance(value, int):
-        tries = (1, 3) if value is None else (value - 1, value + 1)
-        out: list[object] = []
-        for v in tries:
-            try:
-                option.check_value(v)
-            except EscarmoucheError:
-                continue
-            out.append(v)
-        return out
-    if (system, option.name) == ("d100", "default_weapon"):
-        return [c for c in option.choices or () if not _same_d100_weapon(str(c), str(value))]
-    return [c for c in option.choices or () if c != value]
-
 
 _CASES = [(name, o.name, alt)
           for name in systems.NAMES
           for o in systems.get(name).options()
-          for alt in _alternatives(name, o, getattr(published_rules(name), o.name))]
+          for alt in alternatives(name, o, getattr(published_rules(name), o.name))]
 
 
 @pytest.mark.parametrize(("system", "option", "value"), _CASES,
@@ -95,7 +52,7 @@ def test_every_option_change_moves_a_standard_odds_cell(system: str, option: str
 def test_every_option_is_measured_or_listed_with_a_reason() -> None:
     """The exemptions are exactly the options with no value to try (no stale entry)."""
     none = {(name, o.name) for name in systems.NAMES for o in systems.get(name).options()
-            if not _alternatives(name, o, getattr(systems.get(name).default_rules(), o.name))}
+            if not alternatives(name, o, getattr(systems.get(name).default_rules(), o.name))}
     assert none == set(NOT_MEASURED)
 
 
@@ -104,7 +61,7 @@ def test_only_identical_weapons_are_skipped_d100_atk_3() -> None:
     handed weapon under another name (damage 3, melee): no rule can tell them apart."""
     option = systems.get("d100").option("default_weapon")
     skipped = [c for c in option.choices or () if c != "arme_a_une_main"
-               and _same_d100_weapon(str(c), "arme_a_une_main")]
+               and same_d100_weapon(str(c), "arme_a_une_main")]
     assert skipped == ["rapiere"]
 
 

@@ -13,10 +13,9 @@ import pytest
 
 from escarmouche.editions.data import SUMMARY_PLACEHOLDER, load_edition
 from escarmouche.editions.repo import last_published
-from tests.faces.editions.test_editions import TOOL, copy
-from tests.helpers.editions import review_all, write_words
+from tests.helpers.editions import edition_tool, review_all, write_words
 
-__all__ = ["copy"]
+TOOL = edition_tool()
 
 
 def _plain(text: str) -> str:

@@ -25,8 +25,8 @@ from escarmouche.encounter import Encounter
 from escarmouche.policies import get_policy
 from escarmouche.systems.base import Move
 from escarmouche.systems.d12.rules import CRITICAL_OPTIONS
-from tests.faces.editions.test_measured import NOT_MEASURED, _alternatives
-from tests.helpers.editions import published_rules
+from tests.helpers.editions import NOT_MEASURED, alternatives, published_rules
+from tests.helpers.rule_ids import RULE_IDS
 from tests.helpers.typography import problems
 
 #: options that no automated duel makes act, and why (the page says « ne joue dans aucun
@@ -52,7 +52,7 @@ def _acts(system: str, option: str, n: int) -> list[str]:
     edition's rules (pinned), the one a designer changes."""
     target = systems.get(system)
     before = published_rules(system)
-    for value in _alternatives(system, target.option(option), getattr(before, option)):
+    for value in alternatives(system, target.option(option), getattr(before, option)):
         after = dataclasses.replace(before, **{option: value})
         if paired_duels(target, before, after, n).acted:
             return ["standard"]
@@ -120,8 +120,6 @@ def test_the_page_says_a_changed_bound_is_no_rule_d12_init_3(system: str, option
 def test_situation_duels_are_french_play_and_cite_rules(system: str) -> None:
     """Each situation duel has a French title and situation citing existing rule IDs,
     two sides, and its fights end (the first side's wins are counted)."""
-    from tests.faces.book.test_coverage import RULE_IDS
-
     target = systems.get(system)
     assert target.situation_duels, system
     for duel in target.situation_duels:

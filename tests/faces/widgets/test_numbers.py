@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from escarmouche import EscarmoucheError, systems
 from escarmouche.systems import d100
 from escarmouche.text.fmt import grouped, number
-from tests.faces.widgets.test_tracker import ROWS
+from tests.helpers.widgets import ROWS
 from tests.toy_system import ToySystem
 
 WOUNDS = NumberField("blessures (B)", 0, 1000, "D100-ATK-3")

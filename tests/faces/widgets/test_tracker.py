@@ -24,13 +24,8 @@ from tests.helpers.proofreading import (
     page_source,
     top_level_colons,
 )
+from tests.helpers.widgets import ROWS
 from tests.toy_system import TOY, ToySystem
-
-ROWS = [
-    RosterRow("Aldric", "héros", "PV=12, init=2"),
-    RosterRow("Brune", "héros", "PV=9"),
-    RosterRow("Grolk", "monstres", "PV=10, init=1"),
-]
 
 
 @pytest.fixture
