@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from escarmouche_widgets._parse import RosterRow
+from escarmouche_widgets import RosterRow
 
 __all__ = ["ROWS", "load_light"]
 

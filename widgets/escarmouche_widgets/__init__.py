@@ -15,6 +15,9 @@ are attributes (set them, press the buttons with ``button.click()``) and
 * :class:`Atelier` — the designer's workshop: options changed, odds before and after;
 * :class:`BalanceDemo` — a small balance simulation of a roster (N fights).
 
+:class:`RosterRow` is one line of a roster as typed (strings), what the tracker, the
+Atelier and the demos take as their roster.
+
 The demos that take a system (initiative, surprise, tracker, Atelier, balance) read all
 they show from its :class:`~escarmouche.systems.base.System` (``systems.get(name)``):
 a fifth system registered with ``escarmouche.systems.register`` is offered like the
@@ -30,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from escarmouche_widgets._html import text_of
+    from escarmouche_widgets._parse import RosterRow
     from escarmouche_widgets.atelier import Atelier
     from escarmouche_widgets.balance import BalanceDemo
     from escarmouche_widgets.critical import CriticalDemo
@@ -48,6 +52,7 @@ __all__ = [
     "D20TurnDemo",
     "InitiativeDemo",
     "ParryDodgeDemo",
+    "RosterRow",
     "SurpriseDemo",
     "TableSession",
     "text_of",
@@ -61,6 +66,7 @@ _MODULES = {
     "D20TurnDemo": "d20_turn",
     "InitiativeDemo": "initiative",
     "ParryDodgeDemo": "parry",
+    "RosterRow": "_parse",
     "SurpriseDemo": "surprise",
     "TableSession": "session",
     #: the text a reader sees in a widget's HTML (tests and notebooks read results so)

@@ -6,7 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from escarmouche_widgets._parse import RosterRow
+from escarmouche_widgets import RosterRow
 from escarmouche_widgets.initiative import InitiativeDemo
 
 from escarmouche import Combatant

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from escarmouche_widgets._parse import RosterRow
+from escarmouche_widgets import RosterRow
 from escarmouche_widgets._table import health_word, player_view
 from escarmouche_widgets.tracker import CombatTracker
 

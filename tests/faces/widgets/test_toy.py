@@ -6,8 +6,14 @@ descriptive hooks' neutral defaults), never from a list of the four built-in sys
 from __future__ import annotations
 
 import pytest
-from escarmouche_widgets import Atelier, BalanceDemo, CombatTracker, InitiativeDemo, SurpriseDemo
-from escarmouche_widgets._parse import RosterRow
+from escarmouche_widgets import (
+    Atelier,
+    BalanceDemo,
+    CombatTracker,
+    InitiativeDemo,
+    RosterRow,
+    SurpriseDemo,
+)
 
 from escarmouche import savefile
 from escarmouche.encounter import Encounter

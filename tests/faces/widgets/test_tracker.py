@@ -12,8 +12,8 @@ import random
 import re
 
 import pytest
+from escarmouche_widgets import RosterRow
 from escarmouche_widgets import _html as h
-from escarmouche_widgets._parse import RosterRow
 from escarmouche_widgets.tracker import CombatTracker, load_encounter
 
 from escarmouche import EscarmoucheError, savefile, systems
@@ -342,7 +342,7 @@ def test_the_trackers_common_refusals_hold_one_colon_and_one_rule_core_err(
 def test_b75_an_empty_stats_box_suggests_the_system_own_stats() -> None:
     """B75: a new line of the tracker suggested « HAB=60, DIS=40 » (Rulebook stats) in
     every system."""
-    from escarmouche_widgets._parse import RosterRow
+    from escarmouche_widgets import RosterRow
 
     tracker = CombatTracker("d12", seed=12)
     for system, stat in (("d12", "attaque="), ("d100", "CC="), ("d20", "defense="),
