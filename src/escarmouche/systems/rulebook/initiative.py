@@ -30,6 +30,7 @@ from escarmouche.systems.rulebook.rules import (
     TestResult,
     check_stat,
     check_traits,
+    d100_outcome,
     d100_test,
 )
 from escarmouche.systems.rulebook.speed import SpeedOrder, apply_speed, speed_profiles
@@ -234,6 +235,8 @@ def _rank(
 
     by_key = sorted(rolls, key=key)
     groups = [list(g) for _, g in itertools.groupby(by_key, key=key)]
+    if len(groups) == len(by_key):  # no two at the same margin: nothing to break
+        return [r.name for r in by_key], [], {n: [] for n in given}
     blocks: list[list[str]] = []
     for g in groups:
         for _, sub in itertools.groupby(sorted(g, key=lambda r: -r.hab), key=lambda r: r.hab):
@@ -444,13 +447,15 @@ def resolve_initiative_with(
     and ``surprise_by`` are already checked; ``speed_of``: as :func:`draw_initiative`."""
     if not checked:
         _validate_for_initiative(roster, surprise_by, rules)
+    test = d100_outcome if checked else d100_test
     base = [
-        InitiativeRoll(c.name, c.side, c.stats["HAB"], d100_test(c.stats["HAB"], v, rules))
+        InitiativeRoll(c.name, c.side, c.stats["HAB"], test(c.stats["HAB"], v, rules))
         for c, v in zip(roster, values, strict=True)
     ]
     order, ties, rolloffs = _rank(base, draw)
     rolls = tuple(
-        InitiativeRoll(r.name, r.side, r.hab, r.test, tuple(rolloffs[r.name])) for r in base
+        InitiativeRoll(r.name, r.side, r.hab, r.test, tuple(rolloffs[r.name]))
+        if rolloffs[r.name] else r for r in base
     )
     by_name = {c.name: c for c in roster}
     zero = _turn_zero(rolls, by_name, surprise_by)

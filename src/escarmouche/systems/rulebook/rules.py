@@ -39,6 +39,7 @@ __all__ = [
     "TestResult",
     "check_stat",
     "check_traits",
+    "d100_outcome",
     "d100_test",
     "knocked_out",
     "roll_d100_test",
@@ -324,6 +325,12 @@ def d100_test(stat: int, roll: int, rules: Rules = DEFAULT_RULES) -> TestResult:
     """
     stat = checks.integer("stat", stat, lo=-10_000, hi=10_000, rule="RB-D100-1")
     roll = checks.die("jet", roll, 100, "RB-D100-1")
+    return d100_outcome(stat, roll, rules)
+
+
+def d100_outcome(stat: int, roll: int, rules: Rules) -> TestResult:
+    """The arithmetic of :func:`d100_test` on values already checked (the initiative
+    of a roster checked once, the rules kernel's way in): RB-D100-1."""
     critical: Critical | None = None
     if roll <= rules.crit_success_max:
         critical = "success"
@@ -331,6 +338,7 @@ def d100_test(stat: int, roll: int, rules: Rules = DEFAULT_RULES) -> TestResult:
         critical = "failure"
     success = critical == "success" or (critical is None and roll <= stat)
     return TestResult(stat, roll, success, stat - roll, critical)
+
 
 
 def roll_d100_test(stat: int, rng: Rng, rules: Rules = DEFAULT_RULES) -> TestResult:
