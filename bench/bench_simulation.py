@@ -6,6 +6,9 @@
    full engine, ``Roster.play`` with narration and dice records (target ≥ 5×). Each
    version runs in its own interpreter (``bench/_fights.py``), the two alternating,
    :data:`REPEATS` times; the medians are compared. The same fights (seed 0) for both.
+1b. **Every example roster against main before the rules kernels** (:data:`KERNEL_BASE`,
+   spec/KERNEL.md), the same way with more fights (:data:`KERNEL_FIGHTS`): simulation
+   mode ≥ 6× (d100 and d20 ≥ 8×, :data:`KERNEL_TARGETS`), the full engine ≥ 3×.
 2. **The d100 duel against its floor** (``bench/floor_d100.py``: the README duel played
    by a plain Python loop, the same dice and arithmetic, no engine), first checked to
    give the engine's result on :data:`FLOOR_SEEDS` seeds; then ``simulate`` of that
@@ -26,7 +29,7 @@
 
 Only ratios are meant to be compared (the machine is shared); CPU time
 (``time.process_time``) rather than wall time. ``--quick`` runs fewer fights;
-``--floors`` runs only the floors (2, 2b and 2c). The run
+``--floors`` runs only the floors (2, 2b, 2c and 2d); ``--noyaux`` only 1b. The run
 fails only when a check of correctness fails (the floor against the engine); a target
 missed is printed as such.
 """
@@ -58,9 +61,15 @@ from tests.helpers.d100 import readme_duel  # noqa: E402
 BASE_COMMIT = "466d7a6e9695659bf2dd78acd3bf78328523a1da"
 QUICK = "--quick" in sys.argv
 FLOORS = "--floors" in sys.argv
+KERNELS_ONLY = "--noyaux" in sys.argv
 REPEATS = 1 if QUICK else 3
 #: fights per roster and measurement: simulation mode, full engine
 SIM_FIGHTS, FULL_FIGHTS = (10, 5) if QUICK else (60, 24)
+#: main before the rules kernels (spec/KERNEL.md), the kernels' targets (simulation mode:
+#: 6× at least, 8× for the systems named; the full engine: 3×) and the fights per run
+KERNEL_BASE = "8bdf3e8"
+KERNEL_TARGETS = {"d100": 8.0, "d20": 8.0}
+KERNEL_FIGHTS = (100, 5) if QUICK else (1500, 40)
 FLOOR_SEEDS = 300 if QUICK else 3000
 FLOOR_FIGHTS = 500 if QUICK else 4000
 #: the share of the floor's fights the full engine plays (it is about 200 times slower)
@@ -80,13 +89,14 @@ def extract_base(folder: Path, commit: str = BASE_COMMIT) -> Path | None:
     return folder / "src"
 
 
-def fights(src: Path | None) -> dict[str, dict[str, float]]:
+def fights(src: Path | None, n_sim: int = SIM_FIGHTS, n_full: int = FULL_FIGHTS
+           ) -> dict[str, dict[str, float]]:
     """One run of ``_fights.py`` with main's source (``src``) or this tree's (``None``)."""
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = str(src)
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "_fights.py"),
-                           str(SIM_FIGHTS), str(FULL_FIGHTS)], cwd=ROOT, env=env,
+                           str(n_sim), str(n_full)], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=True)
     data: dict[str, dict[str, float]] = json.loads(done.stdout)
     return data
@@ -127,6 +137,42 @@ def against_main() -> bool:
     print(f"simulation : le plus petit gain est ×{worst_sim:.1f} (objectif ≥ 25 : "
           f"{met(worst_sim >= 25)}) ; moteur complet : ×{worst_full:.1f} (objectif ≥ 5 : "
           f"{met(worst_full >= 5)})")
+    return True
+
+
+def against_kernel_base() -> bool:
+    """1b: every example roster against main before the rules kernels."""
+    n_sim, n_full = KERNEL_FIGHTS
+    print(f"\n== 1b. Chaque exemple contre main {KERNEL_BASE}, avant les noyaux de règles "
+          f"(médianes de {REPEATS} passes alternées ; {n_sim} combats en simulation, "
+          f"{n_full} au moteur complet ; combats par seconde de CPU)")
+    with tempfile.TemporaryDirectory() as tmp:
+        base_src = extract_base(Path(tmp), KERNEL_BASE)
+        if base_src is None:
+            print("pas d’historique git : la référence n’est pas mesurable ici")
+            return True
+        base: list[dict[str, dict[str, float]]] = []
+        ours: list[dict[str, dict[str, float]]] = []
+        for _ in range(REPEATS):
+            base.append(fights(base_src, n_sim, n_full))
+            ours.append(fights(None, n_sim, n_full))
+    print(f"{'exemple':<20} {'avant simul./s':>15} {'simul./s':>10} {'×':>6} {'objectif':>9} "
+          f"{'avant complet/s':>16} {'complet/s':>10} {'×':>5}")
+    missed: list[str] = []
+    worst_full = float("inf")
+    for roster in sorted(ours[0]):
+        bs, os_ = median_of(base, roster, "simulation"), median_of(ours, roster, "simulation")
+        bf, of = median_of(base, roster, "complet"), median_of(ours, roster, "complet")
+        target = KERNEL_TARGETS.get(roster.split("-", 1)[0], 6.0)
+        if os_ / bs < target:
+            missed.append(roster)
+        worst_full = min(worst_full, of / bf)
+        print(f"{roster:<20} {bs:>15.0f} {os_:>10.0f} {os_ / bs:>6.1f} {target:>9.0f} "
+              f"{bf:>16.0f} {of:>10.0f} {of / bf:>5.1f}")
+    print("simulation : " + ("objectifs atteints" if not missed else
+                             "objectif MANQUÉ pour " + ", ".join(missed))
+          + f" ; moteur complet : ×{worst_full:.1f} au plus bas (objectif ≥ 3 : "
+          f"{met(worst_full >= 3)})")
     return True
 
 
@@ -261,12 +307,15 @@ def memory() -> bool:
 
 
 def main() -> int:
+    if KERNELS_ONLY:
+        return 0 if against_kernel_base() else 1
     if FLOORS:
         ok = against_floor()
         ok = against_floor_d20() and ok
         ok = against_floor_rulebook() and ok
         return 0 if against_floor_d12() and ok else 1
     ok = against_main()
+    ok = against_kernel_base() and ok
     ok = against_floor() and ok
     ok = against_floor_d20() and ok
     ok = against_floor_d12() and ok
