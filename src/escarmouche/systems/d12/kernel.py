@@ -41,10 +41,12 @@ stream, as ``RandomPolicy.choose``), with the start options ``armes`` and
 The equivalence tests (``tests/test_d12_kernel.py``) hold every covered fight to the
 full engine: the same state, the same dice consumed, the same sentences.
 
-What still runs twice, held equal by the tests: the legality of an attack
-(:func:`refusal` here, ``D12System.check_legal`` and the resolver ``attaquer`` there,
-which word it in French) and the choice of automated play's target
-(:func:`candidates` here, ``D12System.auto_action`` there).
+The engine's automated play reads its moves here: ``D12System.moves`` is
+:func:`candidates` and ``D12System.auto_action`` the first of :func:`choices`, on
+:func:`.kernel_doors.view` of the live fight. What still runs twice, held equal by the
+tests: the legality of an attack (:func:`refusal` here, ``D12System.check_legal`` and
+the resolver ``attaquer`` there, which word it in French for any action of the
+catalogue, free actions of the acting group included).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ __all__ = [
     "Sheet",
     "State",
     "candidates",
+    "choices",
     "compile_sheet",
     "play",
     "refusal",
@@ -238,6 +241,16 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     if st.attacked or st.out[actor] or st.finished or st.cursor < 0 \
             or st.order[st.cursor] != actor:
         return
+    yield from choices(sheet, st, actor)
+
+
+def choices(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
+    """The attacks automated play ranks for ``actor``, whoever acts now (what
+    :func:`candidates` offers in its activation; ``D12System.auto_action`` is the
+    first): the standing enemy marked by option (c)'s advantage, else with the fewest
+    PV (the first in roster order on a tie), with its best critical option, then the
+    other options on it, then the other standing enemies with their best option
+    (D12-CRIT-2)."""
     out, hp = st.out, st.hp
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:

@@ -2,7 +2,10 @@
 for d20): a kernel's fight written back as the engine's ``Encounter`` in today's save
 format (:func:`write_back`) and read from it (:func:`read_state`), and a log tuple told
 as the engine's sentences (:func:`narrate`). None of them is on the simulation path:
-the equivalence tests (``tests/test_d12_kernel.py``) and a reader of the log call them.
+the equivalence tests (``tests/rules/d12/test_kernel.py``) and a reader of the log call
+them. :func:`view` reads a live engine fight as the kernel's sheet and state, for the
+engine's doors ``D12System.moves`` and ``auto_action``: automated play's moves are the
+kernel's :func:`.kernel.candidates` (its order of targets and options, D12-CRIT-2).
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from escarmouche.model import Effect, Timing
-from escarmouche.state import ENVIRONMENT, EncounterState
+from escarmouche.state import ENVIRONMENT, Ctx, EncounterState
 from escarmouche.systems.d12.critical import (
     attack_expression,
     resolve_attack_roll,
@@ -22,7 +25,7 @@ from escarmouche.systems.d12.narration import attack_sentence, damage_sentence
 from escarmouche.systems.d12.rules import ADVANTAGE_EFFECT_KIND, CRITICAL_OPTIONS, TRACK, Mode
 from escarmouche.text.typo import typographie
 
-__all__ = ["NARRATED", "narrate", "read_state", "write_back"]
+__all__ = ["NARRATED", "narrate", "read_state", "view", "write_back"]
 
 #: the kinds of the engine's events that :func:`narrate` tells, in their order
 NARRATED = frozenset({"attaque", "degats"})
@@ -30,6 +33,56 @@ NARRATED = frozenset({"attaque", "degats"})
 
 def _name(sheet: Sheet, i: int) -> str:
     return ENVIRONMENT if i == ENV else sheet.names[i]
+
+
+#: the sheets of live engine fights (:func:`view`), by rules and combatants (their ids:
+#: each entry holds them, so no id is reused while it is kept), each with the weapons
+#: it was compiled with (the start option ``armes``) and the environment flag
+_VIEWS: dict[tuple[int, ...], tuple[Sheet, dict[str, Any], bool]] = {}
+_MAX_VIEWS = 64
+
+
+def view(ctx: Ctx[Any], actor: str, attacked: bool) -> tuple[Sheet, State, int]:
+    """The kernel's sheet and state of a live engine fight as ``actor`` sees it now, and
+    its index (-1: no such fighter, or the fight not started), for the engine's doors
+    ``D12System.moves`` and ``auto_action``: the sheet is compiled once per shape of the
+    fight (its combatants and rules, the weapons of the start option ``armes``, the
+    environment) and kept; the state holds what :func:`.kernel.candidates` reads: the
+    order and cursor, everyone's PV and whether it stands (a fighter fled stands no
+    more), option (c)'s advantages by bearer (D12-CRIT-2), and whether ``actor``
+    already attacked in this activation (``attacked``: automated play's, not the
+    save's)."""
+    state = ctx.state
+    if not state.started:
+        return Sheet.__new__(Sheet), State.__new__(State), -1
+    ss = state.system_state
+    fighters = list(state.fighters.values())
+    key = (id(ctx.rules), *[id(f.combatant) for f in fighters])
+    weapons = ss["weapons"]
+    environment = bool(ss["initiative"]["environment"])
+    known = _VIEWS.get(key)
+    if known is not None and known[1] == weapons and known[2] == environment:
+        sheet = known[0]
+    else:
+        if len(_VIEWS) >= _MAX_VIEWS:
+            _VIEWS.clear()
+        sheet = Sheet(Ctx(state, ctx.system, ctx.rules, None), {})
+        sheet.probe = None  # (a view's sheet plays nothing: it keeps no fight alive)
+        _VIEWS[key] = (sheet, dict(weapons), environment)
+    index = sheet.index
+    st = State.__new__(State)
+    st.finished, st.turn, st.cursor = state.finished, state.turn, state.cursor
+    st.order = tuple(index.get(name, ENV) for name in state.order)
+    st.out = [not f.standing for f in fighters]
+    st.hp = [int(f.tracks[TRACK]) for f in fighters]
+    st.attacked = attacked
+    st.marks = [0] * len(fighters)
+    st.effects = []
+    for e in state.effects:
+        if e.kind == ADVANTAGE_EFFECT_KIND and e.bearer in index:
+            st.marks[index[e.bearer]] += 1
+            st.effects.append((0, index[e.bearer], index.get(e.source or "", ENV)))
+    return sheet, st, index.get(actor, -1)
 
 
 def write_back(sheet: Sheet, st: State) -> Any:

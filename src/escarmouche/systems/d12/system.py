@@ -15,7 +15,7 @@ from escarmouche.odds import OddsTable
 from escarmouche.rng import ScriptedRolls
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, parsed
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
-from escarmouche.systems.d12 import narration
+from escarmouche.systems.d12 import kernel, kernel_doors, narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
 from escarmouche.systems.d12.initiative import (
     D12Initiative,
@@ -30,17 +30,14 @@ from escarmouche.systems.d12.lots import lot_sentence
 from escarmouche.systems.d12.narration import BONUS_SCOPE
 from escarmouche.systems.d12.odds import (
     SITUATIONS,
-    best_critical_option,
     bonus_turn_chances,
     first_to_act_chances,
     standard_odds,
 )
 from escarmouche.systems.d12.rules import (
-    ADVANTAGE_EFFECT_KIND,
     ALERT_TRAIT,
     ATTACK_DIE,
     BONUS_RANGE,
-    CRITICAL_OPTIONS,
     DEFENCE_RANGE,
     FREE_COST,
     HP_RANGE,
@@ -473,60 +470,34 @@ class D12System(System[Rules]):
     def auto_action(self, ctx: Ctx[Rules], actor: str) -> tuple[str, dict[str, Any]] | None:
         """Attack a standing enemy: preferably one that an advantage effect targets,
         else the one with the fewest PV; the critical option is the best one against
-        its defence (:func:`~escarmouche.systems.d12.odds.best_critical_option`, cached)."""
-        if actor not in ctx.state.fighters:
+        its defence (:func:`~escarmouche.systems.d12.odds.best_critical_option`, cached):
+        the first of the rules kernel's :func:`~escarmouche.systems.d12.kernel.choices`
+        on a view of the live fight (:func:`.kernel_doors.view`)."""
+        sheet, st, me = kernel_doors.view(ctx, actor, attacked=False)
+        if me < 0:
             return None
-        enemies = ctx.enemies(actor)
-        if not enemies:
-            return None
-        marked = {e.bearer for e in ctx.state.effects if e.kind == ADVANTAGE_EFFECT_KIND}
-        target = min(enemies, key=lambda f: (f.name not in marked, f.tracks.get(TRACK, 0)))
-        weapons = ctx.state.system_state.get("weapons", {})
-        assert isinstance(weapons, dict)
-        weapon = str(weapons.get(actor, ctx.rules.default_weapon))
-        attacker = ctx.fighter(actor).combatant
-        option = best_critical_option(
-            weapon, defence=target.combatant.stat("defense"), bonus=attacker.stat("attaque", 0)
-        )
-        return "attaquer", {"cible": target.name, "option": option}
+        for _, target, option in kernel.choices(sheet, st, me):
+            return "attaquer", {"cible": sheet.names[target], "option": option}
+        return None
 
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
         """Candidate moves: one attack per activation in automated play (D12-ACT-1
         invents no action economy; this is the GM's convention), the critical option
-        declared with it (D12-CRIT-2). First the :meth:`auto_action` choice (target and
-        best option by expected damage), then the other options on that target, then
-        the other targets with their best option. The attack with option (a) « dégâts
-        maximum » on the preferred target is also tagged ``"sur"`` (no damage roll:
-        what a cautious policy plays)."""
-        if "attaquer" in done or actor not in ctx.state.fighters:
+        declared with it (D12-CRIT-2): the rules kernel's legal moves
+        (:func:`escarmouche.systems.d12.kernel.candidates`, the only list of them, on
+        :func:`.kernel_doors.view` of the fight). First the :meth:`auto_action` choice
+        (target and best option by expected damage), then the other options on that
+        target, then the other targets with their best option. The attack with option
+        (a) « dégâts maximum » is also tagged ``"sur"`` (no damage roll: what a cautious
+        policy plays)."""
+        sheet, st, me = kernel_doors.view(ctx, actor, attacked="attaquer" in done)
+        if me < 0:
             return []
-        if not ctx.fighter(actor).standing:
-            return []
-        first = self.auto_action(ctx, actor)
-        if first is None:
-            return []
-        target_name = str(first[1]["cible"])
-        best = str(first[1]["option"])
-        out = [Move("attaquer", first[1], frozenset({"attaque"}
-                                                     | ({"sur"} if best == "maximum" else set())),
-                    _LEFT_TO_RULES)]
-        for option in CRITICAL_OPTIONS:
-            if option != best:
-                tags = {"attaque", "sur"} if option == "maximum" else {"attaque"}
-                out.append(Move("attaquer", {"cible": target_name, "option": option},
-                                frozenset(tags), _LEFT_TO_RULES))
-        weapons = ctx.state.system_state.get("weapons", {})
-        assert isinstance(weapons, dict)
-        weapon = str(weapons.get(actor, ctx.rules.default_weapon))
-        bonus = ctx.fighter(actor).combatant.stat("attaque", 0)
-        for enemy in ctx.enemies(actor):
-            if enemy.name != target_name:
-                option = best_critical_option(weapon, defence=enemy.combatant.stat("defense"),
-                                              bonus=bonus)
-                out.append(Move("attaquer", {"cible": enemy.name, "option": option},
-                                frozenset({"attaque"}), _LEFT_TO_RULES))
-        return out
+        names = sheet.names
+        return [Move("attaquer", {"cible": names[target], "option": option},
+                     frozenset(tags), _LEFT_TO_RULES)
+                for tags, target, option in kernel.candidates(sheet, st, me)]
 
     def kernel(self, template: Any, start_options: Mapping[str, Any],
                policies: Mapping[str, Any]) -> Any:
