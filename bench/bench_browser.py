@@ -688,16 +688,20 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--repeat", type=int, default=3, help="samples per kind (median)")
-    parser.add_argument("--plan", choices=("pocket", "ready", "steps", "pool"), default="pocket",
+    parser.add_argument("--plan", choices=("pocket", "ready", "steps", "pool", "noyau"),
+                        default="pocket",
                         help="pocket: « Activer » against a bare boot, phone and desktop, "
                              "cold and cached (the default); ready: navigation → « Prêt » "
                              "on the initiative demo, service worker allowed; steps: the "
                              "JupyterLite and live steps of the earlier runs; pool: the "
                              "Atelier's answer on 1 worker and on the pool "
-                             "(bench/bench_browser_pool.py)")
+                             "(bench/bench_browser_pool.py); noyau: the rules kernels "
+                             "against their floors in Pyodide and in CPython "
+                             "(bench/bench_browser_kernel.py)")
     parser.add_argument("--combats", type=int, default=None,
                         help="--plan pool: exactly this many fights per rule set (default: "
-                             "the Atelier's ± 2 points)")
+                             "the Atelier's ± 2 points); --plan noyau: fights per measure "
+                             "(default: 1000)")
     parser.add_argument("--only", nargs="*", default=[], help="kinds to run (default: all)")
     parser.add_argument("--out", type=Path, default=ROOT / "artifacts" / "bench-browser.json")
     parser.add_argument("--click", choices=("paint", "visible", "load"), default="paint",
@@ -718,6 +722,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{sizes['lite']['files']} fichiers, {sizes['lite']['gz_mib']} Mio gzip)")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"Charge de la machine au départ (uptime) : {load}")
+    if args.plan == "noyau":
+        from bench.bench_browser_kernel import timed_main as kernel_main
+
+        kernels = kernel_main(args.repeat, args.combats or 1000)
+        out = args.out.with_name("bench-browser-noyau.json")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"summary": kernels}, indent=2) + "\n", encoding="utf-8")
+        print(f"\n→ {out}")
+        return 0
     if args.plan == "pool":
         from bench.bench_browser_pool import timed_main
 
