@@ -1,7 +1,8 @@
-"""The d100 engine's doors on the rules kernel (spec/KERNEL.md): the full engine
-(``Roster.play``, narrated) and a GM's « Agir » (one ``Encounter.act``), per d100
-example roster, this tree against main before the doors moved onto the kernel
-(:data:`BASE_COMMIT`, extracted from git into a temporary folder).
+"""The engine's doors on the rules kernels (spec/KERNEL.md): the full engine
+(``Roster.play``, narrated) and a GM's « Agir » (one ``Encounter.act``), per example
+roster, this tree against main before the doors moved onto the kernels
+(:data:`BASE_COMMIT`, extracted from git into a temporary folder; ``--base 8bdf3e8``:
+before any kernel).
 
 Each version runs in its own interpreter (``bench/_doors.py``), the two alternating,
 :data:`REPEATS` times; the medians are compared, and each is also given as a ratio to the
@@ -56,7 +57,7 @@ def main() -> int:
         for _ in range(REPEATS):
             base.append(run(base_src))
             ours.append(run(None))
-    print(f"== Les portes du moteur d100 contre {base_commit} (médianes de {REPEATS} passes "
+    print(f"== Les portes du moteur contre {base_commit} (médianes de {REPEATS} passes "
           f"alternées ; {FULL} combats complets, {ACTS} « Agir » ; µs de CPU)")
     print(f"{'mesure':<28} {'avant µs':>9} {'après µs':>9} {'gain ×':>7} "
           f"{'avant/plancher':>15} {'après/plancher':>15}")
