@@ -11,7 +11,6 @@ objects beyond its compilation.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from escarmouche.state import Ctx, EncounterState, FighterState
@@ -19,15 +18,15 @@ from escarmouche.systems.d100.actions import Extended, extended_of
 from escarmouche.systems.d100.initiative import Initiative, InitiativeEntry
 from escarmouche.systems.d100.kernel import ACTION_CODES, ACTIONS, Sheet, State
 from escarmouche.systems.d100.rules import HANDS, TRACK
+from escarmouche.systems.views import LiveSheets
 
 __all__ = ["commit", "read_state", "view", "write_back"]
 
 
-#: the sheets of live engine fights (:func:`view`), by rules and combatants (their ids:
-#: each entry holds them, so no id is reused while it is kept), each with what else it
-#: was compiled from (the weapons in hand, the catalogue, the start options it reads)
-_VIEWS: dict[tuple[int, ...], tuple[Sheet, list[Any], tuple[Any, ...]]] = {}
-_MAX_VIEWS = 64
+#: the sheets of live engine fights (:func:`view`), one per shape of a fight (with the
+#: weapons in hand and the start options the sheet reads: names and sides are the
+#: combatants')
+_SHEETS: LiveSheets[Sheet] = LiveSheets(lambda ctx: Sheet(ctx, {}))
 
 
 def view(ctx: Ctx[Any], actor: str, everyone: bool = True) -> tuple[Sheet, State, int]:
@@ -43,19 +42,8 @@ def view(ctx: Ctx[Any], actor: str, everyone: bool = True) -> tuple[Sheet, State
     state = ctx.state
     ss = state.system_state
     fighters = list(state.fighters.values())
-    key = (id(ctx.rules), *[id(f.combatant) for f in fighters])
-    hands = [f.flags["hands"] for f in fighters]
-    options = (ss.get("weapons"), ss.get("shots"), ss.get("surprised"),
-               bool(ss.get("terrain")))  # (names and sides are the combatants')
-    known = _VIEWS.get(key)
-    if known is not None and known[1] == hands and known[2] == options:
-        sheet = known[0]
-    else:
-        if len(_VIEWS) >= _MAX_VIEWS:
-            _VIEWS.clear()
-        sheet = Sheet(Ctx(state, ctx.system, ctx.rules, None), {})
-        sheet.probe = None  # (a view's sheet plays nothing: it keeps no fight alive)
-        _VIEWS[key] = (sheet, copy.deepcopy(hands), copy.deepcopy(options))
+    sheet = _SHEETS.sheet(ctx, ([f.flags["hands"] for f in fighters], ss.get("weapons"),
+                                ss.get("shots"), ss.get("surprised"), bool(ss.get("terrain"))))
     index = sheet.index
     n = len(fighters)
     st = State.__new__(State)

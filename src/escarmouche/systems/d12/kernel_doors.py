@@ -23,6 +23,7 @@ from escarmouche.systems.d12.initiative import D12Initiative
 from escarmouche.systems.d12.kernel import ATTACK, ENV, Sheet, State
 from escarmouche.systems.d12.narration import attack_sentence, damage_sentence
 from escarmouche.systems.d12.rules import ADVANTAGE_EFFECT_KIND, CRITICAL_OPTIONS, TRACK, Mode
+from escarmouche.systems.views import LiveSheets
 from escarmouche.text.typo import typographie
 
 __all__ = ["NARRATED", "narrate", "read_state", "view", "write_back"]
@@ -35,11 +36,8 @@ def _name(sheet: Sheet, i: int) -> str:
     return ENVIRONMENT if i == ENV else sheet.names[i]
 
 
-#: the sheets of live engine fights (:func:`view`), by rules and combatants (their ids:
-#: each entry holds them, so no id is reused while it is kept), each with the weapons
-#: it was compiled with (the start option ``armes``) and the environment flag
-_VIEWS: dict[tuple[int, ...], tuple[Sheet, dict[str, Any], bool]] = {}
-_MAX_VIEWS = 64
+#: the sheets of live engine fights (:func:`view`), one per shape of a fight
+_SHEETS: LiveSheets[Sheet] = LiveSheets(lambda ctx: Sheet(ctx, {}))
 
 
 def view(ctx: Ctx[Any], actor: str, attacked: bool) -> tuple[Sheet, State, int]:
@@ -57,18 +55,7 @@ def view(ctx: Ctx[Any], actor: str, attacked: bool) -> tuple[Sheet, State, int]:
         return Sheet.__new__(Sheet), State.__new__(State), -1
     ss = state.system_state
     fighters = list(state.fighters.values())
-    key = (id(ctx.rules), *[id(f.combatant) for f in fighters])
-    weapons = ss["weapons"]
-    environment = bool(ss["initiative"]["environment"])
-    known = _VIEWS.get(key)
-    if known is not None and known[1] == weapons and known[2] == environment:
-        sheet = known[0]
-    else:
-        if len(_VIEWS) >= _MAX_VIEWS:
-            _VIEWS.clear()
-        sheet = Sheet(Ctx(state, ctx.system, ctx.rules, None), {})
-        sheet.probe = None  # (a view's sheet plays nothing: it keeps no fight alive)
-        _VIEWS[key] = (sheet, dict(weapons), environment)
+    sheet = _SHEETS.sheet(ctx, (ss["weapons"], bool(ss["initiative"]["environment"])))
     index = sheet.index
     st = State.__new__(State)
     st.finished, st.turn, st.cursor = state.finished, state.turn, state.cursor

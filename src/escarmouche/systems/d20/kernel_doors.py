@@ -23,6 +23,7 @@ from escarmouche.systems.d20.narration import (
 )
 from escarmouche.systems.d20.rules import ATTACK_RANGES, TRACK
 from escarmouche.systems.d20.turn import plan_turn
+from escarmouche.systems.views import LiveSheets
 from escarmouche.text.typo import typographie
 
 __all__ = ["NARRATED", "narrate", "read_state", "view", "write_back"]
@@ -57,10 +58,9 @@ def write_back(sheet: Sheet, st: State) -> Any:
     return enc
 
 
-#: the sheets of live engine fights (:func:`view`), by rules and combatants (their ids:
-#: each sheet holds them, so no id is reused while it is kept)
-_VIEWS: dict[tuple[int, ...], Sheet] = {}
-_MAX_VIEWS = 64
+#: the sheets of live engine fights (:func:`view`), one per roster and rules (what the
+#: sheet reads of them does not change during a fight)
+_SHEETS: LiveSheets[Sheet] = LiveSheets(lambda ctx: Sheet(ctx, {}))
 
 
 def view(ctx: Ctx[Any], actor: str) -> tuple[Sheet, State, int]:
@@ -73,15 +73,9 @@ def view(ctx: Ctx[Any], actor: str) -> tuple[Sheet, State, int]:
     action points (today's save format)."""
     state = ctx.state
     fighters = list(state.fighters.values())
-    key = (id(ctx.rules), *[id(f.combatant) for f in fighters])
-    sheet = _VIEWS.get(key)
-    if sheet is None:
-        if not state.started:
-            return Sheet.__new__(Sheet), State.__new__(State), -1
-        if len(_VIEWS) >= _MAX_VIEWS:
-            _VIEWS.clear()
-        sheet = _VIEWS[key] = Sheet(ctx, {})
-        sheet.probe = None  # (a view's sheet plays nothing: it keeps no fight alive)
+    if not state.started:
+        return Sheet.__new__(Sheet), State.__new__(State), -1
+    sheet = _SHEETS.sheet(ctx)
     me = sheet.index.get(actor, -1)
     n = len(fighters)
     st = State.__new__(State)
