@@ -100,11 +100,13 @@ __all__ = [
     "RELOAD",
     "Sheet",
     "State",
+    "advance",
     "candidates",
     "compile_sheet",
     "play",
     "refusal",
     "run",
+    "start",
 ]
 
 #: the moves' actions: an « attaque standard », a prepared parry, a reload, the ways
@@ -332,6 +334,34 @@ class State:
         self.finished = False
         self.outcome: str | None = None
         self.log: list[tuple[Any, ...]] = []
+
+    def copy(self) -> State:
+        """A copy to play on (the exact solver's door, ``escarmouche.exact``): every
+        mutable field copied; the log, a record the fight never reads, starts empty."""
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.wounds, new.out, new.prepared = list(self.wounds), list(self.out), \
+            list(self.prepared)
+        new.parries, new.dodges = list(self.parries), list(self.dodges)
+        new.loaded = [list(x) for x in self.loaded]
+        new.ground = [None if g is None else list(g) for g in self.ground]
+        new.extended, new.ext_start = list(self.extended), list(self.ext_start)
+        new.ext_hand, new.plans = list(self.ext_hand), list(self.plans)
+        new.activations = dict(self.activations)
+        new.log = []
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        """What the rest of the fight depends on, hashable (the exact solver's door): every
+        field but the records (the log, the initiative's draws)."""
+        return (tuple(self.wounds), tuple(self.out), tuple(self.prepared),
+                tuple(self.parries), tuple(self.dodges), tuple(map(tuple, self.loaded)),
+                tuple(None if g is None else tuple(g) for g in self.ground),
+                tuple(self.extended), tuple(self.ext_start), tuple(self.ext_hand),
+                self.plan, tuple(self.plans), self.turn, self.turn_order, self.cursor,
+                tuple(sorted(self.activations.items())), self.finished, self.outcome,
+                self.order)
 
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
@@ -575,13 +605,7 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
     ``max_turns`` rounds have passed."""
     from escarmouche.policies import MAX_CHOICES
 
-    def draw(_name: str, _rolloff: bool) -> int:
-        return randint(1, INITIATIVE_DIE)
-
-    initiative = initiative_order(sheet.names, sheet.agility, draw)
-    st = State(sheet, initiative[2], initiative)
-    _begin_turn(sheet, st)
-    _advance(sheet, st)
+    st = start(sheet, randint)
     while not st.finished:
         if st.turn > max_turns:
             st.finished, st.outcome = True, limit_outcome(max_turns)
@@ -599,6 +623,26 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             break
         _advance(sheet, st)
     return st
+
+
+def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
+    """A fight's first state, at its first activation (``Encounter.start``): the
+    initiative (D100-INIT-1/2, :func:`.initiative.roll_initiative`), the first turn."""
+
+    def draw(_name: str, _rolloff: bool) -> int:
+        return randint(1, INITIATIVE_DIE)
+
+    initiative = initiative_order(sheet.names, sheet.agility, draw)
+    st = State(sheet, initiative[2], initiative)
+    _begin_turn(sheet, st)
+    _advance(sheet, st)
+    return st
+
+
+def advance(sheet: Sheet, st: State) -> None:
+    """The next activation (the end of ``actor``'s turn: ``Encounter.end_activation``),
+    ending and starting turns and asking the end conditions."""
+    _advance(sheet, st)
 
 
 
