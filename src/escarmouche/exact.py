@@ -89,9 +89,11 @@ class ExactDuel:
         for side in self.sides:
             lines.append(f"- victoire des {side} : {percent(self.wins[side])} ;")
         lines.append(f"- nul (personne debout) : {percent(self.draw)} ;")
-        lines.append(f"- limite de {self.max_turns} rounds atteinte : "
+        cap = f"{self.max_turns} round{'s' if self.max_turns > 1 else ''}"
+        lines.append(f"- limite de {cap} atteinte : "
                      f"{percent(self.timed_out)}.")
-        lines.append(f"Durée moyenne : {number(self.mean_rounds)} rounds ; "
+        mean = self.mean_rounds
+        lines.append(f"Durée moyenne : {number(mean)} round{'s' if mean >= 2 else ''} ; "
                      f"{self.states} états distincts calculés.")
         return "\n".join(lines)
 
