@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from escarmouche.exact import duel  # noqa: E402
-from tests.helpers.d100 import readme_duel  # noqa: E402
+from escarmouche.exact import duel
+from tests.helpers.d100 import readme_duel
 
 
 def main() -> None:
