@@ -5,9 +5,12 @@
 draws (``randint(1, faces)``) is a chance node whose branches have probability
 ``1/faces``. The kernel's own functions draw the dice and write the state (its ``start``,
 ``candidates``, ``play`` and ``advance``); the solver copies no rule. The fight's states
-are merged by the kernel state's key (``State.key``) at each decision, and a move's law
-of outcomes (every dice sequence its ``play`` can draw, grouped by the state it leaves) is
-computed once per state and move.
+are merged by the kernel state's key (``State.key``) at each decision. A move's outcomes
+are the kernel's ``play`` run once per class of its dice (the kernel's ``move_law``: for
+a d100 attack, :func:`escarmouche.systems.d100.core.attack_dice_law`, a few dozen
+classes instead of the 100 × 100 × 10 sequences a defended blow can draw; the tests hold
+the two ways equal, state by state and to the fraction), grouped by the state they leave;
+a move without a law (a jump) has every sequence of its dice played.
 
 The answer is exact (``fractions.Fraction``): each side's chance of winning, of a draw
 (nobody standing) and of reaching the turn cap, and the law of the number of rounds,
@@ -15,13 +18,28 @@ counted as a simulation counts them (``escarmouche.simulation``). Its work is bo
 (:data:`MAX_FIGHTERS`, :data:`MAX_STATES`): a larger fight is refused in French, with the
 bound named, and sent to ``escarmouche simule``.
 
-Covered: the d100 kernel (``escarmouche.systems.d100.kernel``) under the deterministic
-tactics policies. Not yet: the d20, d12 and Rulebook kernels (refused in French).
+Covered: any kernel module with the solver's :data:`DOORS` (today the d100 kernel,
+``escarmouche.systems.d100.kernel``), under the deterministic tactics policies. Not yet:
+the d20, d12 and Rulebook kernels (refused in French).
+
+Two fighters, Aldric always first (Ag 50 against 10, D100-INIT-1), each hit (CC 50)
+taking the other's only wound (B 1, BE 0, D100-ATK-3): over one round, Aldric wins with
+1/2, Grolk with 1/4, and 1/4 reach the cap.
+
+>>> from escarmouche import Combatant
+>>> from escarmouche.encounter import Encounter
+>>> sheet = {"CC": 50, "CT": 30, "F": 30, "E": 0, "M": 4, "B": 1}
+>>> one = duel(Encounter("d100", [Combatant("Aldric", "héros", {**sheet, "Ag": 50}),
+...                               Combatant("Grolk", "orques", {**sheet, "Ag": 10})]),
+...            max_turns=1)
+>>> one.wins, one.timed_out
+({'héros': Fraction(1, 2), 'orques': Fraction(1, 4)}, Fraction(1, 4))
 """
 
 from __future__ import annotations
 
 import heapq
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,7 +47,7 @@ from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 
-__all__ = ["MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "duel"]
+__all__ = ["DOORS", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel"]
 
 #: the most fighters a solved fight may have
 MAX_FIGHTERS = 2
@@ -37,8 +55,9 @@ MAX_FIGHTERS = 2
 MAX_STATES = 200_000
 #: the most dice one move may draw in a row (one chance node's depth)
 MAX_DICE = 12
-#: the systems whose kernel the solver drives
-SYSTEMS = ("d100",)
+#: the doors a system's rules kernel module offers the solver (``spec/KERNEL.md``): the
+#: kernel's own start, moves, play and end of an activation, and the law of a move's dice
+DOORS = ("start", "candidates", "play", "advance", "move_law")
 
 _SIMULE = "utilisez « escarmouche simule » pour l’estimer par simulation"
 
@@ -82,8 +101,9 @@ class ExactDuel:
         return out
 
     def text(self) -> str:
-        """The odds in French sentences."""
+        """The odds in French sentences (French typography: ``typographie``)."""
         from escarmouche.text.fmt import number, percent
+        from escarmouche.text.typo import typographie
 
         lines = [f"Cotes exactes du duel « {self.title} » (sans simulation) :"]
         for side in self.sides:
@@ -94,8 +114,8 @@ class ExactDuel:
                      f"{percent(self.timed_out)}.")
         mean = self.mean_rounds
         lines.append(f"Durée moyenne : {number(mean)} round{'s' if mean >= 2 else ''} ; "
-                     f"{self.states} états distincts calculés.")
-        return "\n".join(lines)
+                     f"{number(self.states)} états distincts calculés.")
+        return typographie("\n".join(lines))
 
 
 class _Branch(Exception):
@@ -144,12 +164,13 @@ def _refuse(why: str, field: str, value: object) -> EscarmoucheError:
                           field=field, value=value, rule="CORE-ERR")
 
 
-class _D100:
-    """The d100 kernel driven as chance nodes (``escarmouche.systems.d100.kernel``)."""
+class KernelSolver:
+    """A system's rules kernel (its module, with the :data:`DOORS`) driven as chance
+    nodes: :meth:`solve` gives the law of the results, :meth:`outcomes` the states one
+    move leaves (by the kernel's law of its dice, or by every sequence of them)."""
 
-    def __init__(self, sheet: Any, max_turns: int) -> None:
+    def __init__(self, kernel: Any, sheet: Any, max_turns: int) -> None:
         from escarmouche.policies import MAX_CHOICES
-        from escarmouche.systems.d100 import kernel
 
         self.k = kernel
         self.sheet = sheet
@@ -169,13 +190,13 @@ class _D100:
         heap: list[tuple[int, int, int, int, tuple[Any, ...]]] = []
         seq = 0
 
-        def reach(st: Any, choices: int, p: Fraction) -> None:
+        def reach(st: Any, choices: int, p: Fraction, state_key: Any = None) -> None:
             nonlocal seq
             if st.finished or (choices == 0 and st.turn > self.max_turns):
                 result = self.terminal(st)  # ended, or the cap (``limit_outcome``)
                 total[result] = total.get(result, Fraction(0)) + p
                 return
-            key = (st.key(), choices)
+            key = (st.key() if state_key is None else state_key, choices)
             slot = pending.get(key)
             if slot is not None:
                 slot[2] += p
@@ -206,8 +227,8 @@ class _D100:
                 k.advance(sheet, nxt)
                 reach(nxt, 0, mass)
                 continue
-            for after, p in self.outcomes(st, actor, move):
-                reach(after, choices + 1, mass * p)
+            for after, p, after_key in self.outcomes(st, actor, move):
+                reach(after, choices + 1, mass * p, after_key)
         return total
 
     def terminal(self, st: Any) -> Result:
@@ -218,9 +239,13 @@ class _D100:
         winner = sheet.side_names[alive[0]] if len(alive) == 1 else None
         return winner, len(alive) > 1, min(st.turn, self.max_turns)
 
-    def outcomes(self, st: Any, actor: int, move: Any) -> list[tuple[Any, Fraction]]:
-        """The states ``move`` leaves, each with its chance: the kernel's ``play`` on a
-        copy of ``st`` for every dice sequence, grouped by state."""
+    def outcomes(self, st: Any, actor: int, move: Any, *, by_law: bool = True
+                 ) -> list[tuple[Any, Fraction, Any]]:
+        """The states ``move`` leaves, each with its chance and its key, grouped by
+        state: the kernel's ``play`` on a copy of ``st`` for each class of dice of the
+        kernel's ``move_law`` (its representative sequence, with the class's chance),
+        or, for a move without a law (or with ``by_law`` false), for every dice
+        sequence."""
         k, sheet = self.k, self.sheet
 
         def act(randint: Callable[[int, int], int]) -> Any:
@@ -228,15 +253,30 @@ class _D100:
             k.play(sheet, nxt, actor, move, randint)
             return nxt
 
+        law = k.move_law(sheet, st, actor, move) if by_law else None
+        if law is None:
+            played = _enumerate(act)
+        else:
+            played = []
+            for p, dice in law:
+                values = iter(dice)
+
+                def scripted(_low: int, _high: int, values: Any = values) -> int:
+                    return int(next(values))
+
+                after = act(scripted)
+                if next(values, None) is not None:  # the law is play's own: all drawn
+                    raise AssertionError(f"loi des dés de {move} : {dice} non tous tirés")
+                played.append((after, p))
         grouped: dict[Any, list[Any]] = {}
-        for after, p in _enumerate(act):
+        for after, p in played:
             key = after.key()
             slot = grouped.get(key)
             if slot is None:
                 grouped[key] = [after, p]
             else:
                 slot[1] += p
-        return [(after, p) for after, p in grouped.values()]
+        return [(after, p, key) for key, (after, p) in grouped.items()]
 
 
 def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
@@ -267,9 +307,6 @@ def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
         raise _refuse(f"{len(fighters)} combattants, au plus {MAX_FIGHTERS}",
                       "combattants", len(fighters))
     system = template.system.name
-    if system not in SYSTEMS:
-        raise _refuse(f"pas encore de calcul exact pour le système {system}",
-                      "systeme", system)
     chosen = policy if policy is not None else (getattr(base, "policies", None) or None)
     policies = resolve_policies(system, list(sides), chosen)
     from escarmouche.policies import TagPolicy
@@ -282,7 +319,11 @@ def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
     sheet = template.system.kernel(template, options, policies)
     if sheet is None:
         raise _refuse("le noyau de règles ne couvre pas ce combat", "noyau", system)
-    solver = _D100(sheet, max_turns)
+    kernel = sys.modules[type(sheet).__module__]
+    if not all(hasattr(kernel, door) for door in DOORS):
+        raise _refuse(f"pas encore de calcul exact pour le système {system}", "systeme",
+                      system)
+    solver = KernelSolver(kernel, sheet, max_turns)
     law = solver.solve()
     wins = {side: Fraction(0) for side in sides}
     draw = timed_out = Fraction(0)

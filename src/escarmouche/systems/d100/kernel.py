@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
@@ -69,6 +70,7 @@ from escarmouche.systems.d100.attack import Guard, check_defence, target_number
 from escarmouche.systems.d100.core import (
     ZONE_BY_ROLL,
     attack_dice,
+    attack_dice_law,
     defended,
     loaded_after,
     wounds,
@@ -103,6 +105,7 @@ __all__ = [
     "advance",
     "candidates",
     "compile_sheet",
+    "move_law",
     "play",
     "refusal",
     "run",
@@ -339,15 +342,17 @@ class State:
         """A copy to play on (the exact solver's door, ``escarmouche.exact``): every
         mutable field copied; the log, a record the fight never reads, starts empty."""
         new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.wounds, new.out, new.prepared = list(self.wounds), list(self.out), \
-            list(self.prepared)
-        new.parries, new.dodges = list(self.parries), list(self.dodges)
-        new.loaded = [list(x) for x in self.loaded]
-        new.ground = [None if g is None else list(g) for g in self.ground]
-        new.extended, new.ext_start = list(self.extended), list(self.ext_start)
-        new.ext_hand, new.plans = list(self.ext_hand), list(self.plans)
+        # (each field by name: a loop over __slots__ with getattr and setattr was the
+        # solver's largest cost)
+        new.initiative, new.order, new.plan = self.initiative, self.order, self.plan
+        new.turn, new.turn_order, new.cursor = self.turn, self.turn_order, self.cursor
+        new.finished, new.outcome = self.finished, self.outcome
+        new.wounds, new.out, new.prepared = self.wounds[:], self.out[:], self.prepared[:]
+        new.parries, new.dodges = self.parries[:], self.dodges[:]
+        new.loaded = [x[:] for x in self.loaded]
+        new.ground = [None if g is None else g[:] for g in self.ground]
+        new.extended, new.ext_start = self.extended[:], self.ext_start[:]
+        new.ext_hand, new.plans = self.ext_hand[:], self.plans[:]
         new.activations = dict(self.activations)
         new.log = []
         return new
@@ -487,10 +492,12 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
         _check_end(sheet, st, False)
 
 
-def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
-            randint: Callable[[int, int], int]) -> bool:
-    """One attack (D100-ATK-1..7, D100-PARRY-*, D100-DODGE-*, D100-RANGED-*); whether the
-    defender is now out of the fight."""
+def _blow(sheet: Sheet, st: State, actor: int, hand: int, j: int
+          ) -> tuple[int, int, bool, int, int, int | None, bool]:
+    """What an attack of ``actor``'s ``hand`` on ``j`` is now, before its dice: the
+    attack's total, the weapon's damage, a shot, its reload, and the defence ``j``
+    opposes (its code, its total or None, whether it spends a prepared parry:
+    :meth:`Sheet.defence`, D100-PARRY-*, D100-DODGE-*, D100-SURPRISE-1)."""
     arm = sheet.arms[actor][hand]
     assert arm is not None  # a candidate's hand strikes
     total, weapon, ranged, reload = arm
@@ -498,6 +505,31 @@ def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
     surprised = st.turn == 1 and sheet.side[j] == sheet.surprised
     code, saving, spends = sheet.defence((j, st.prepared[j], st.parries[j], st.dodges[j],
                                           surprised, ranged))
+    return total, weapon, ranged, reload, code, saving, spends
+
+
+def move_law(sheet: Sheet, st: State, actor: int, move: Move
+             ) -> tuple[tuple[Fraction, tuple[int, ...]], ...] | None:
+    """The dice :func:`play` draws for the legal ``move`` now, grouped into the classes
+    nothing after the draw tells apart, each with its chance and a representative
+    sequence of dice (the exact solver's door, ``escarmouche.exact``): an attack's are
+    :func:`.core.attack_dice_law` of its blow (:func:`_blow`); a move that draws no die
+    has one class, no dice; ``None`` for the others (the ground's jumps: the solver
+    enumerates their few dice)."""
+    _, action, hand, j = move
+    if action == ATTACK:
+        total, weapon, _, _, _, saving, _ = _blow(sheet, st, actor, hand, j)
+        return attack_dice_law(total, saving, weapon, sheet.be[j], sheet.armour[j])
+    if action in (PREPARE, RELOAD):
+        return ((Fraction(1), ()),)
+    return None
+
+
+def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
+            randint: Callable[[int, int], int]) -> bool:
+    """One attack (D100-ATK-1..7, D100-PARRY-*, D100-DODGE-*, D100-RANGED-*); whether the
+    defender is now out of the fight."""
+    total, weapon, ranged, reload, code, saving, spends = _blow(sheet, st, actor, hand, j)
     roll, saved, d10 = attack_dice(randint, total, saving)
     if saved is not None:  # D100-PARRY-3, D100-DODGE-2
         st.parries[j], st.dodges[j], st.prepared[j] = defended(
