@@ -67,6 +67,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("expression", nargs="?", metavar="DÉS",
                       help="une expression de dés, par exemple 2d6+3")
+    what.add_argument("--duel", metavar="FEUILLE",
+                      help="les cotes exactes d’un duel (une feuille de combat ou un exemple "
+                           "comme d100-duel ; système d100)")
     params: dict[str, SituationParam] = {}
     for _, sit in situations:
         what.add_argument(f"--{sit.name}", type=integer, metavar=sit.metavar, help=sit.help)
@@ -86,6 +89,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--sortie", metavar="F.svg",
                    help="écrit le graphique en SVG dans ce fichier")
     p.add_argument("--json", action="store_true", help="résultat en JSON (pour les scripts)")
+    p.add_argument("--tours", type=integer, metavar="N", default=50,
+                   help="avec --duel : la limite de rounds (50 par défaut)")
     p.set_defaults(_parser=p, _situations=situations)
     return p
 
@@ -95,9 +100,26 @@ def _given(args: argparse.Namespace, param: SituationParam) -> bool:
     return bool(value) if param.flag else value is not None and value != param.default
 
 
+def _duel(args: argparse.Namespace) -> int:
+    """``cotes --duel``: the exact odds of a two-fighter duel (:func:`escarmouche.exact.duel`)."""
+    from escarmouche.exact import duel
+
+    result = duel(args.duel, max_turns=args.tours)
+    if args.json:
+        print_json({"camps": {s: exact_json(p) for s, p in result.wins.items()},
+                    "nul": exact_json(result.draw), "limite": exact_json(result.timed_out),
+                    "rounds": {str(k): exact_json(p) for k, p in result.rounds.items()},
+                    "etats": result.states})
+    else:
+        print(result.text())
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args._parser
     situations: list[tuple[str, Situation]] = args._situations
+    if getattr(args, "duel", None) is not None:
+        return _duel(args)
     if args.expression is None:
         if args.au_moins is not None:
             parser.error("--au-moins ne s’emploie qu’avec une expression de dés")

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
@@ -69,6 +70,7 @@ from escarmouche.systems.d100.attack import Guard, check_defence, target_number
 from escarmouche.systems.d100.core import (
     ZONE_BY_ROLL,
     attack_dice,
+    attack_dice_law,
     defended,
     loaded_after,
     wounds,
@@ -100,11 +102,14 @@ __all__ = [
     "RELOAD",
     "Sheet",
     "State",
+    "advance",
     "candidates",
     "compile_sheet",
+    "move_law",
     "play",
     "refusal",
     "run",
+    "start",
 ]
 
 #: the moves' actions: an « attaque standard », a prepared parry, a reload, the ways
@@ -333,6 +338,36 @@ class State:
         self.outcome: str | None = None
         self.log: list[tuple[Any, ...]] = []
 
+    def copy(self) -> State:
+        """A copy to play on (the exact solver's door, ``escarmouche.exact``): every
+        mutable field copied; the log, a record the fight never reads, starts empty."""
+        new = State.__new__(State)
+        # (each field by name: a loop over __slots__ with getattr and setattr was the
+        # solver's largest cost)
+        new.initiative, new.order, new.plan = self.initiative, self.order, self.plan
+        new.turn, new.turn_order, new.cursor = self.turn, self.turn_order, self.cursor
+        new.finished, new.outcome = self.finished, self.outcome
+        new.wounds, new.out, new.prepared = self.wounds[:], self.out[:], self.prepared[:]
+        new.parries, new.dodges = self.parries[:], self.dodges[:]
+        new.loaded = [x[:] for x in self.loaded]
+        new.ground = [None if g is None else g[:] for g in self.ground]
+        new.extended, new.ext_start = self.extended[:], self.ext_start[:]
+        new.ext_hand, new.plans = self.ext_hand[:], self.plans[:]
+        new.activations = dict(self.activations)
+        new.log = []
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        """What the rest of the fight depends on, hashable (the exact solver's door): every
+        field but the records (the log, the initiative's draws)."""
+        return (tuple(self.wounds), tuple(self.out), tuple(self.prepared),
+                tuple(self.parries), tuple(self.dodges), tuple(map(tuple, self.loaded)),
+                tuple(None if g is None else tuple(g) for g in self.ground),
+                tuple(self.extended), tuple(self.ext_start), tuple(self.ext_hand),
+                self.plan, tuple(self.plans), self.turn, self.turn_order, self.cursor,
+                tuple(sorted(self.activations.items())), self.finished, self.outcome,
+                self.order)
+
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
     """0 when ``actor`` may play ``move`` now, else a code of :data:`REFUSALS`: its own
@@ -457,10 +492,12 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
         _check_end(sheet, st, False)
 
 
-def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
-            randint: Callable[[int, int], int]) -> bool:
-    """One attack (D100-ATK-1..7, D100-PARRY-*, D100-DODGE-*, D100-RANGED-*); whether the
-    defender is now out of the fight."""
+def _blow(sheet: Sheet, st: State, actor: int, hand: int, j: int
+          ) -> tuple[int, int, bool, int, int, int | None, bool]:
+    """What an attack of ``actor``'s ``hand`` on ``j`` is now, before its dice: the
+    attack's total, the weapon's damage, a shot, its reload, and the defence ``j``
+    opposes (its code, its total or None, whether it spends a prepared parry:
+    :meth:`Sheet.defence`, D100-PARRY-*, D100-DODGE-*, D100-SURPRISE-1)."""
     arm = sheet.arms[actor][hand]
     assert arm is not None  # a candidate's hand strikes
     total, weapon, ranged, reload = arm
@@ -468,6 +505,31 @@ def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
     surprised = st.turn == 1 and sheet.side[j] == sheet.surprised
     code, saving, spends = sheet.defence((j, st.prepared[j], st.parries[j], st.dodges[j],
                                           surprised, ranged))
+    return total, weapon, ranged, reload, code, saving, spends
+
+
+def move_law(sheet: Sheet, st: State, actor: int, move: Move
+             ) -> tuple[tuple[Fraction, tuple[int, ...]], ...] | None:
+    """The dice :func:`play` draws for the legal ``move`` now, grouped into the classes
+    nothing after the draw tells apart, each with its chance and a representative
+    sequence of dice (the exact solver's door, ``escarmouche.exact``): an attack's are
+    :func:`.core.attack_dice_law` of its blow (:func:`_blow`); a move that draws no die
+    has one class, no dice; ``None`` for the others (the ground's jumps: the solver
+    enumerates their few dice)."""
+    _, action, hand, j = move
+    if action == ATTACK:
+        total, weapon, _, _, _, saving, _ = _blow(sheet, st, actor, hand, j)
+        return attack_dice_law(total, saving, weapon, sheet.be[j], sheet.armour[j])
+    if action in (PREPARE, RELOAD):
+        return ((Fraction(1), ()),)
+    return None
+
+
+def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
+            randint: Callable[[int, int], int]) -> bool:
+    """One attack (D100-ATK-1..7, D100-PARRY-*, D100-DODGE-*, D100-RANGED-*); whether the
+    defender is now out of the fight."""
+    total, weapon, ranged, reload, code, saving, spends = _blow(sheet, st, actor, hand, j)
     roll, saved, d10 = attack_dice(randint, total, saving)
     if saved is not None:  # D100-PARRY-3, D100-DODGE-2
         st.parries[j], st.dodges[j], st.prepared[j] = defended(
@@ -575,13 +637,7 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
     ``max_turns`` rounds have passed."""
     from escarmouche.policies import MAX_CHOICES
 
-    def draw(_name: str, _rolloff: bool) -> int:
-        return randint(1, INITIATIVE_DIE)
-
-    initiative = initiative_order(sheet.names, sheet.agility, draw)
-    st = State(sheet, initiative[2], initiative)
-    _begin_turn(sheet, st)
-    _advance(sheet, st)
+    st = start(sheet, randint)
     while not st.finished:
         if st.turn > max_turns:
             st.finished, st.outcome = True, limit_outcome(max_turns)
@@ -599,6 +655,26 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             break
         _advance(sheet, st)
     return st
+
+
+def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
+    """A fight's first state, at its first activation (``Encounter.start``): the
+    initiative (D100-INIT-1/2, :func:`.initiative.roll_initiative`), the first turn."""
+
+    def draw(_name: str, _rolloff: bool) -> int:
+        return randint(1, INITIATIVE_DIE)
+
+    initiative = initiative_order(sheet.names, sheet.agility, draw)
+    st = State(sheet, initiative[2], initiative)
+    _begin_turn(sheet, st)
+    _advance(sheet, st)
+    return st
+
+
+def advance(sheet: Sheet, st: State) -> None:
+    """The next activation (the end of ``actor``'s turn: ``Encounter.end_activation``),
+    ending and starting turns and asking the end conditions."""
+    _advance(sheet, st)
 
 
 

@@ -1,0 +1,341 @@
+"""Exact odds of a whole duel, from the rules kernel itself (no sampling).
+
+:func:`duel` plays a two-fighter roster on its system's rules kernel (``System.kernel``,
+``spec/KERNEL.md``) with the random stream replaced by an enumerator: each die the kernel
+draws (``randint(1, faces)``) is a chance node whose branches have probability
+``1/faces``. The kernel's own functions draw the dice and write the state (its ``start``,
+``candidates``, ``play`` and ``advance``); the solver copies no rule. The fight's states
+are merged by the kernel state's key (``State.key``) at each decision. A move's outcomes
+are the kernel's ``play`` run once per class of its dice (the kernel's ``move_law``: for
+a d100 attack, :func:`escarmouche.systems.d100.core.attack_dice_law`, a few dozen
+classes instead of the 100 × 100 × 10 sequences a defended blow can draw; the tests hold
+the two ways equal, state by state and to the fraction), grouped by the state they leave;
+a move without a law (a jump) has every sequence of its dice played.
+
+The answer is exact (``fractions.Fraction``): each side's chance of winning, of a draw
+(nobody standing) and of reaching the turn cap, and the law of the number of rounds,
+counted as a simulation counts them (``escarmouche.simulation``). Its work is bounded
+(:data:`MAX_FIGHTERS`, :data:`MAX_STATES`): a larger fight is refused in French, with the
+bound named, and sent to ``escarmouche simule``.
+
+Covered: any kernel module with the solver's :data:`DOORS` (today the d100 kernel,
+``escarmouche.systems.d100.kernel``), under the deterministic tactics policies. Not yet:
+the d20, d12 and Rulebook kernels (refused in French).
+
+Two fighters, Aldric always first (Ag 50 against 10, D100-INIT-1), each hit (CC 50)
+taking the other's only wound (B 1, BE 0, D100-ATK-3): over one round, Aldric wins with
+1/2, Grolk with 1/4, and 1/4 reach the cap.
+
+>>> from escarmouche import Combatant
+>>> from escarmouche.encounter import Encounter
+>>> sheet = {"CC": 50, "CT": 30, "F": 30, "E": 0, "M": 4, "B": 1}
+>>> one = duel(Encounter("d100", [Combatant("Aldric", "héros", {**sheet, "Ag": 50}),
+...                               Combatant("Grolk", "orques", {**sheet, "Ag": 10})]),
+...            max_turns=1)
+>>> one.wins, one.timed_out
+({'héros': Fraction(1, 2), 'orques': Fraction(1, 4)}, Fraction(1, 4))
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from escarmouche.errors import EscarmoucheError, RuleBoundError
+
+__all__ = ["DOORS", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel"]
+
+#: the most fighters a solved fight may have
+MAX_FIGHTERS = 2
+#: the most distinct states (decision points) a solved fight may visit
+MAX_STATES = 200_000
+#: the most dice one move may draw in a row (one chance node's depth)
+MAX_DICE = 12
+#: the doors a system's rules kernel module offers the solver (``spec/KERNEL.md``): the
+#: kernel's own start, moves, play and end of an activation, and the law of a move's dice
+DOORS = ("start", "candidates", "play", "advance", "move_law")
+
+_SIMULE = "utilisez « escarmouche simule » pour l’estimer par simulation"
+
+#: a fight's result, as a simulation counts it: (winner or None, timed out, rounds)
+Result = tuple[str | None, bool, int]
+
+
+@dataclass(frozen=True)
+class ExactDuel:
+    """The exact law of a duel's outcome (``Fraction``); :attr:`floats` gives them as
+    floats. ``wins`` maps each side to its chance of winning; ``draw`` is the chance
+    that nobody is left standing, ``timed_out`` that both still stand when the turn cap
+    comes; ``rounds`` the law of the number of rounds played; ``states`` the number of
+    distinct states the solver visited."""
+
+    title: str
+    sides: tuple[str, ...]
+    wins: Mapping[str, Fraction]
+    draw: Fraction
+    timed_out: Fraction
+    rounds: Mapping[int, Fraction]
+    states: int
+    max_turns: int
+
+    @property
+    def total(self) -> Fraction:
+        """The sum of every outcome's chance: exactly 1."""
+        return sum(self.wins.values(), Fraction(0)) + self.draw + self.timed_out
+
+    @property
+    def mean_rounds(self) -> Fraction:
+        return sum((k * p for k, p in self.rounds.items()), Fraction(0))
+
+    @property
+    def floats(self) -> dict[str, float]:
+        """Each side's chance of winning, of a draw (``"nul"``) and of the cap
+        (``"limite"``), as floats."""
+        out = {side: float(p) for side, p in self.wins.items()}
+        out["nul"] = float(self.draw)
+        out["limite"] = float(self.timed_out)
+        return out
+
+    def text(self) -> str:
+        """The odds in French sentences (French typography: ``typographie``)."""
+        from escarmouche.text.fmt import number, percent
+        from escarmouche.text.typo import typographie
+
+        lines = [f"Cotes exactes du duel « {self.title} » (sans simulation) :"]
+        for side in self.sides:
+            lines.append(f"- victoire des {side} : {percent(self.wins[side])} ;")
+        lines.append(f"- nul (personne debout) : {percent(self.draw)} ;")
+        cap = f"{self.max_turns} round{'s' if self.max_turns > 1 else ''}"
+        lines.append(f"- limite de {cap} atteinte : "
+                     f"{percent(self.timed_out)}.")
+        mean = self.mean_rounds
+        lines.append(f"Durée moyenne : {number(mean)} round{'s' if mean >= 2 else ''} ; "
+                     f"{number(self.states)} états distincts calculés.")
+        return typographie("\n".join(lines))
+
+
+class _Branch(Exception):
+    """A die not yet chosen: the enumerator's signal to branch on its faces."""
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+
+def _enumerate(act: Callable[[Callable[[int, int], int]], Any]
+               ) -> list[tuple[Any, Fraction]]:
+    """Every outcome of ``act(randint)`` with its probability: ``act`` is replayed on
+    each prefix of dice; a die past the prefix branches on its ``high - low + 1``
+    faces, each with the same chance (``CORE-DICE``)."""
+    out: list[tuple[Any, Fraction]] = []
+    stack: list[tuple[tuple[int, ...], int]] = [((), 1)]
+    while stack:
+        prefix, denominator = stack.pop()
+        pos = 0
+
+        def randint(low: int, high: int, prefix: tuple[int, ...] = prefix) -> int:
+            nonlocal pos
+            if pos < len(prefix):
+                pos += 1
+                return prefix[pos - 1]
+            raise _Branch(low, high)
+
+        try:
+            result = act(randint)
+        except _Branch as branch:
+            if len(prefix) >= MAX_DICE:
+                raise RuleBoundError(
+                    f"Calcul exact refusé : un coup tire plus de {MAX_DICE} dés d’affilée "
+                    f"(CORE-ERR) ; {_SIMULE}.", field="des", value=len(prefix),
+                    rule="CORE-ERR") from None
+            faces = branch.high - branch.low + 1
+            stack.extend(((*prefix, v), denominator * faces)
+                         for v in range(branch.low, branch.high + 1))
+            continue
+        out.append((result, Fraction(1, denominator)))
+    return out
+
+
+def _refuse(why: str, field: str, value: object) -> EscarmoucheError:
+    return RuleBoundError(f"Calcul exact refusé : {why} (CORE-ERR) ; {_SIMULE}.",
+                          field=field, value=value, rule="CORE-ERR")
+
+
+class KernelSolver:
+    """A system's rules kernel (its module, with the :data:`DOORS`) driven as chance
+    nodes: :meth:`solve` gives the law of the results, :meth:`outcomes` the states one
+    move leaves (by the kernel's law of its dice, or by every sequence of them)."""
+
+    def __init__(self, kernel: Any, sheet: Any, max_turns: int) -> None:
+        from escarmouche.policies import MAX_CHOICES
+
+        self.k = kernel
+        self.sheet = sheet
+        self.max_turns = max_turns
+        self.max_choices = MAX_CHOICES
+        self.visited = 0
+
+    def solve(self) -> dict[Result, Fraction]:
+        """The law of the results: probability mass carried forward from the fight's
+        first states, state by state in the order they are played (turn, slot, moves
+        into the activation: the kernel's ``run`` never goes back), each state's mass
+        split among the states its next step leaves (the loop of ``run``: candidates →
+        policy → play → end check → advance); a state reached twice is one node."""
+        k, sheet = self.k, self.sheet
+        total: dict[Result, Fraction] = {}
+        pending: dict[tuple[Any, ...], list[Any]] = {}  # key → [state, choices, mass]
+        heap: list[tuple[int, int, int, int, tuple[Any, ...]]] = []
+        seq = 0
+
+        def reach(st: Any, choices: int, p: Fraction, state_key: Any = None) -> None:
+            nonlocal seq
+            if st.finished or (choices == 0 and st.turn > self.max_turns):
+                result = self.terminal(st)  # ended, or the cap (``limit_outcome``)
+                total[result] = total.get(result, Fraction(0)) + p
+                return
+            key = (st.key() if state_key is None else state_key, choices)
+            slot = pending.get(key)
+            if slot is not None:
+                slot[2] += p
+                return
+            self.visited += 1
+            if self.visited > MAX_STATES:
+                raise _refuse(f"le combat dépasse {MAX_STATES:_} états".replace("_", "\u202f"),
+                              "etats", MAX_STATES)
+            pending[key] = [st, choices, p]
+            seq += 1
+            heapq.heappush(heap, (st.turn, st.cursor, choices, seq, key))
+
+        for st, p in _enumerate(lambda randint: k.start(sheet, randint)):
+            reach(st, 0, p)
+        while heap:
+            key = heapq.heappop(heap)[-1]
+            st, choices, mass = pending.pop(key)
+            actor = st.turn_order[st.cursor]
+            move = None
+            if choices < self.max_choices:
+                firsts: dict[str, Any] = {}
+                for m in k.candidates(sheet, st, actor):
+                    if m[0] not in firsts:
+                        firsts[m[0]] = m
+                move = sheet.policies[actor].pick(firsts.get)
+            if move is None:
+                nxt = st.copy()
+                k.advance(sheet, nxt)
+                reach(nxt, 0, mass)
+                continue
+            for after, p, after_key in self.outcomes(st, actor, move):
+                reach(after, choices + 1, mass * p, after_key)
+        return total
+
+    def terminal(self, st: Any) -> Result:
+        """A finished fight's result, as ``simulation.fight._tally`` counts it."""
+        sheet = self.sheet
+        alive = [s for s in range(len(sheet.side_names))
+                 if any(not st.out[i] and sheet.side[i] == s for i in range(len(sheet.names)))]
+        winner = sheet.side_names[alive[0]] if len(alive) == 1 else None
+        return winner, len(alive) > 1, min(st.turn, self.max_turns)
+
+    def outcomes(self, st: Any, actor: int, move: Any, *, by_law: bool = True
+                 ) -> list[tuple[Any, Fraction, Any]]:
+        """The states ``move`` leaves, each with its chance and its key, grouped by
+        state: the kernel's ``play`` on a copy of ``st`` for each class of dice of the
+        kernel's ``move_law`` (its representative sequence, with the class's chance),
+        or, for a move without a law (or with ``by_law`` false), for every dice
+        sequence."""
+        k, sheet = self.k, self.sheet
+
+        def act(randint: Callable[[int, int], int]) -> Any:
+            nxt = st.copy()
+            k.play(sheet, nxt, actor, move, randint)
+            return nxt
+
+        law = k.move_law(sheet, st, actor, move) if by_law else None
+        if law is None:
+            played = _enumerate(act)
+        else:
+            played = []
+            for p, dice in law:
+                values = iter(dice)
+
+                def scripted(_low: int, _high: int, values: Any = values) -> int:
+                    return int(next(values))
+
+                after = act(scripted)
+                if next(values, None) is not None:  # the law is play's own: all drawn
+                    raise AssertionError(f"loi des dés de {move} : {dice} non tous tirés")
+                played.append((after, p))
+        grouped: dict[Any, list[Any]] = {}
+        for after, p in played:
+            key = after.key()
+            slot = grouped.get(key)
+            if slot is None:
+                grouped[key] = [after, p]
+            else:
+                slot[1] += p
+        return [(after, p, key) for key, (after, p) in grouped.items()]
+
+
+def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
+         policy: Any = None) -> ExactDuel:
+    """The exact odds of ``roster``'s duel (a roster, an example roster's name such as
+    ``"d100-duel"``, or an unstarted encounter), under ``rules`` if given (else the
+    roster's), with the roster's deterministic policies (or ``policy``) and a cap of
+    ``max_turns`` rounds, as ``simulate`` plays it.
+
+    Refused (``EscarmoucheError``, CORE-ERR, in French): more than :data:`MAX_FIGHTERS`
+    fighters or :data:`MAX_STATES` states, a system without a solver, a fight its
+    system's kernel does not cover, a policy that draws (« au hasard »)."""
+    from escarmouche.policies import resolve_policies
+    from escarmouche.simulation.fight import as_roster
+
+    if isinstance(roster, str):
+        from escarmouche.roster import example_rosters, load_roster
+
+        paths = example_rosters()
+        roster = load_roster(paths[roster]) if roster in paths else load_roster(roster)
+    base = as_roster(roster)
+    if rules is not None:
+        base = base.with_rules(rules)
+    template = base.encounter()
+    fighters = list(template.state.fighters.values())
+    sides = tuple(dict.fromkeys(f.side for f in fighters))
+    if len(fighters) > MAX_FIGHTERS:
+        raise _refuse(f"{len(fighters)} combattants, au plus {MAX_FIGHTERS}",
+                      "combattants", len(fighters))
+    system = template.system.name
+    chosen = policy if policy is not None else (getattr(base, "policies", None) or None)
+    policies = resolve_policies(system, list(sides), chosen)
+    from escarmouche.policies import TagPolicy
+
+    drawing = [side for side, p in policies.items() if type(p) is not TagPolicy]
+    if drawing:
+        raise _refuse(f"la politique des {drawing[0]} tire au hasard, et le calcul exact "
+                      "ne suit que des politiques déterministes", "politique", drawing[0])
+    options = dict(getattr(base, "start_options", None) or {})
+    sheet = template.system.kernel(template, options, policies)
+    if sheet is None:
+        raise _refuse("le noyau de règles ne couvre pas ce combat", "noyau", system)
+    kernel = sys.modules[type(sheet).__module__]
+    if not all(hasattr(kernel, door) for door in DOORS):
+        raise _refuse(f"pas encore de calcul exact pour le système {system}", "systeme",
+                      system)
+    solver = KernelSolver(kernel, sheet, max_turns)
+    law = solver.solve()
+    wins = {side: Fraction(0) for side in sides}
+    draw = timed_out = Fraction(0)
+    rounds: dict[int, Fraction] = {}
+    for (winner, timed, n), p in law.items():
+        if winner is not None:
+            wins[winner] += p
+        elif timed:
+            timed_out += p
+        else:
+            draw += p
+        rounds[n] = rounds.get(n, Fraction(0)) + p
+    title = str(getattr(base, "title", " contre ".join(sides)))
+    return ExactDuel(title, sides, wins, draw, timed_out, dict(sorted(rounds.items())),
+                     solver.visited, max_turns)
