@@ -100,6 +100,33 @@ class ExactDuel:
         out["limite"] = float(self.timed_out)
         return out
 
+    def to_json(self) -> dict[str, Any]:
+        """The law as JSON (``escarmouche cotes --duel --json``): each chance as its
+        exact fraction and its value (:func:`escarmouche.odds.exact_json`)."""
+        from escarmouche.odds import exact_json
+
+        return {"camps": {side: exact_json(p) for side, p in self.wins.items()},
+                "nul": exact_json(self.draw), "limite": exact_json(self.timed_out),
+                "rounds": {str(n): exact_json(p) for n, p in self.rounds.items()},
+                "etats": self.states}
+
+    def beside(self, balance: Any) -> str:
+        """A French sentence: where each side's exact chance lies against the sampled
+        rate of ``balance`` (a :class:`~escarmouche.simulation.Balance` of the same
+        duel) and its 95 % interval."""
+        from escarmouche.text.fmt import percent, plural
+        from escarmouche.text.typo import typographie
+
+        parts = []
+        for side in self.sides:
+            rate, low, high = balance.win_rate(side)
+            where = "dans" if low <= float(self.wins[side]) <= high else "hors de"
+            parts.append(f"« {side} » {percent(self.wins[side])} exactement, "
+                         f"{percent(rate)} simulé, {where} son intervalle à 95 % "
+                         f"[{percent(low)} ; {percent(high)}]")
+        return typographie(f"Calcul exact et simulation ({plural(balance.n, 'combat')}) : "
+                           + " ; ".join(parts) + ".")
+
     def text(self) -> str:
         """The odds in French sentences (French typography: ``typographie``)."""
         from escarmouche.text.fmt import number, percent

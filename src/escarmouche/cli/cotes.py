@@ -106,10 +106,7 @@ def _duel(args: argparse.Namespace) -> int:
 
     result = duel(args.duel, max_turns=args.tours)
     if args.json:
-        print_json({"camps": {s: exact_json(p) for s, p in result.wins.items()},
-                    "nul": exact_json(result.draw), "limite": exact_json(result.timed_out),
-                    "rounds": {str(k): exact_json(p) for k, p in result.rounds.items()},
-                    "etats": result.states})
+        print_json(result.to_json())
     else:
         print(result.text())
     return 0

@@ -58,6 +58,7 @@ Tous les cœurs de la machine travaillent dès que la série est assez longue
 Exemples :
   escarmouche simule d100-duel -n 10000
   escarmouche simule d100-duel -n 100000 --processus 4
+  escarmouche simule d100-duel -n 20000 --exact
   escarmouche simule rulebook-duel --grille reussite_critique_max=1,5,10,20
   escarmouche simule d12-escarmouche --dask tcp://ordonnanceur:8786 -n 1000000
   escarmouche simule mon-combat.toml --json > bilan.json"""
@@ -73,6 +74,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="change une option des règles (répétable)")
     p.add_argument("--grille", action="append", default=[], metavar="CHAMP=V1,V2,…",
                    help="balaie ces valeurs d’une option (répétable)")
+    p.add_argument("--exact", action="store_true",
+                   help="un duel : ses cotes exactes (sans simulation) à côté du bilan "
+                        "simulé (système d100)")
     add_edition_arguments(p, against=False)
     p.set_defaults(_parser=p)
     return p
@@ -107,7 +111,18 @@ def run(args: argparse.Namespace) -> int:
     if args.precision is not None and not args.grille:
         args._parser.error("--precision : avec --grille (ou escarmouche compare), pour "
                            "connaître un écart à ± POINTS près")
+    if args.exact and args.grille:
+        args._parser.error("--exact : un seul jeu de règles à la fois (sans --grille)")
+    if args.exact and args.json:
+        args._parser.error("--exact : le bilan JSON garde son schéma ; les cotes exactes "
+                           "en JSON : escarmouche cotes --duel FICHIER --json")
     options = run_options(args)
+    exact = None
+    if args.exact:  # refused (French, CORE-ERR) before any fight is played
+        from escarmouche.exact import duel
+
+        exact = duel(roster, max_turns=options["max_turns"] or 50,
+                     policy=options["policy"])
     from escarmouche.simulation import simulate, sweep
 
     if args.grille:
@@ -134,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
     if args.grille and result.headline():
         print(result.headline())
     print(result.table())
+    if exact is not None:
+        print(exact.text())
+        print(exact.beside(result))
     if args.sortie:
         print(f"Graphiques écrits dans {args.sortie}.")
     elif not args.grille:

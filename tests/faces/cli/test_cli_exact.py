@@ -23,3 +23,40 @@ def test_cotes_duel_refuses_a_crowd(capsys: pytest.CaptureFixture[str]) -> None:
     assert code != 0
     err = capsys.readouterr().err
     assert "au plus 2" in err and "escarmouche simule" in err
+
+
+def test_simule_exact_beside_the_sampled_balance(capsys: pytest.CaptureFixture[str]
+                                                 ) -> None:
+    """CORE-END-1: ``simule --exact`` prints the duel's exact odds under the sampled
+    balance and says where each lies against the sampled 95 % interval."""
+    assert main(["simule", "d100-duel", "-n", "2000", "--exact", "--tours-max", "3"]) == 0
+    out = capsys.readouterr().out.replace("\u00a0", " ").replace("\u202f", " ")
+    assert "Cotes exactes du duel « Duel dans la cour de l’auberge »" in out
+    assert "limite de 3 rounds atteinte" in out
+    assert "Calcul exact et simulation (2000 combats) : « héros » 11,1 % exactement" in out
+    assert out.count("dans son intervalle à 95 %") + out.count("hors de son") == 2
+
+
+def test_simule_exact_json_is_refused_cotes_gives_it(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    """The balance's JSON keeps its published schema (bilan-2): ``--exact --json`` is
+    refused with the way to the exact odds in JSON, ``cotes --duel --json``."""
+    import json
+
+    assert main(["simule", "d100-duel", "-n", "200", "--exact", "--json"]) == 2
+    assert "escarmouche cotes --duel FICHIER --json" in capsys.readouterr().err
+    assert main(["cotes", "--duel", "d100-duel", "--tours", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["limite"]["valeur"] > 0.9 and data["etats"] > 0
+    num, den = map(int, data["camps"]["orques"]["fraction"].split("/"))
+    assert num / den == pytest.approx(data["camps"]["orques"]["valeur"])
+
+
+def test_simule_exact_refusals(capsys: pytest.CaptureFixture[str]) -> None:
+    """CORE-ERR: a system without an exact solver is refused in French before any fight
+    is played; a grid with --exact is refused by the parser."""
+    assert main(["simule", "d20-duel", "-n", "200", "--exact"]) != 0
+    err = capsys.readouterr().err
+    assert "pas encore de calcul exact pour le système d20" in err
+    assert main(["simule", "d100-duel", "--exact", "--grille", "parades_par_round=1,2"]) == 2
+    assert "--exact\u00a0: un seul jeu de règles à la fois" in capsys.readouterr().err
