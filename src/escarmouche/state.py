@@ -258,6 +258,9 @@ CONDITIONS: dict[str, Callable[[EncounterState, EndCondition, bool], bool]] = {
     "camp_en_fuite": _side_fled,
     "tours": _turns,
 }
+#: the kinds whose predicate reads only who is out or fled and the turn (never a
+#: track): a rules kernel may keep :func:`end_outcome`'s answer per such state
+STANDING_ONLY: frozenset[str] = frozenset(CONDITIONS)
 
 
 def end_outcome(state: EncounterState, at_turn_end: bool) -> str | None:
