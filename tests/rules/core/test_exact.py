@@ -16,11 +16,16 @@ from escarmouche.exact import MAX_FIGHTERS, duel
 from escarmouche.simulation.balance import wilson
 from escarmouche.simulation.fight import as_roster, prepare
 from tests.helpers.d100 import readme_duel
+from tests.helpers.editions import published_rules
+
+#: the rules of the last published edition: what the README and these hand computations
+#: assume, whatever the engine's defaults are today (make defauts-deplaces moves them)
+RULES = published_rules("d100")
 
 
 @pytest.fixture(scope="module")
 def two_rounds():  # type: ignore[no-untyped-def]
-    return duel(readme_duel(), max_turns=2)
+    return duel(readme_duel(), RULES, max_turns=2)
 
 
 def test_sums_to_one_exactly(two_rounds) -> None:  # type: ignore[no-untyped-def]
@@ -34,13 +39,13 @@ def test_sums_to_one_exactly(two_rounds) -> None:  # type: ignore[no-untyped-def
 def test_one_round_cannot_end_the_readme_duel() -> None:
     # D100-ATK-*: one blow each (at most 10 wounds from a d10 + F bonus - BE) cannot
     # take 11 or 12 wounds, so one round always reaches the cap
-    one = duel(readme_duel(), max_turns=1)
+    one = duel(readme_duel(), RULES, max_turns=1)
     assert one.timed_out == 1 and one.rounds == {1: Fraction(1)}
 
 
 def test_exact_lies_in_the_sampled_interval(two_rounds) -> None:  # type: ignore[no-untyped-def]
     # the kernel's own fights (CORE-DICE streams) against the exact law, 95 % Wilson
-    prepared = prepare(as_roster(readme_duel()), max_turns=2)
+    prepared = prepare(as_roster(readme_duel()).with_rules(RULES), max_turns=2)
     n = 20_000
     counts = Counter(prepared.play(i, 7).winner for i in range(n))
     for side in ("héros", "orques"):
@@ -88,7 +93,7 @@ def test_a_duel_solved_by_hand_d100_atk_1() -> None:
     Aldric wins with 1/2, else Grolk with 1/2 of the rest: over N rounds the héros win
     Σ (1/4)^k · 1/2, the orques half as much, and (1/4)^N reach the cap."""
     for n in (1, 2, 3):
-        got = duel(_one_blow_duel(0), max_turns=n)
+        got = duel(_one_blow_duel(0), RULES, max_turns=n)
         quarter = [Fraction(1, 4) ** k for k in range(n)]
         assert got.wins == {"héros": sum(quarter, Fraction(0)) / 2,
                             "orques": sum(quarter, Fraction(0)) / 4}
@@ -99,7 +104,7 @@ def test_a_duel_solved_by_hand_d100_atk_3() -> None:
     """D100-ATK-3: against Grolk's BE 6 (E 60) a hit costs 1d10 + 3 − 6 wounds, none on
     1–3: Aldric takes Grolk's only wound with 1/2 · 7/10 = 7/20 a round; Grolk his with
     1/2 of the rest."""
-    got = duel(_one_blow_duel(60), max_turns=1)
+    got = duel(_one_blow_duel(60), RULES, max_turns=1)
     assert got.wins == {"héros": Fraction(7, 20), "orques": Fraction(13, 40)}
     assert got.timed_out == Fraction(13, 40)
 
@@ -147,6 +152,6 @@ def test_the_law_of_a_blow_is_every_sequence_of_dice_d100_atk_2(roster: str) -> 
 def test_the_readme_duel_exactly() -> None:
     """The README's d100 duel to 50 rounds, as ``simule`` plays it: the héros win
     0,5492862891… (the value of the issue's independent spike)."""
-    got = duel(readme_duel())
+    got = duel(readme_duel(), RULES)
     assert round(float(got.wins["héros"]), 10) == 0.5492862891
     assert got.total == 1
