@@ -38,6 +38,7 @@ __all__ = [
     "MAX_POOL_OUTCOMES",
     "clear_caches",
     "distribution",
+    "draw_law",
     "exact_cost",
     "maximum",
     "mean",
@@ -208,12 +209,105 @@ def distribution(expr: str | Expression) -> Mapping[int, Fraction]:
     return _distribution_cached(parse(expr))
 
 
+#: the most classes of draws one dice term's law with kept dice (``kh``/``kl``) may
+#: enumerate (:func:`draw_law`: every combination of its dice's chains)
+MAX_DRAW_COMBINATIONS: Final = 50_000
+
+
+def _chain_law(term: DiceTerm) -> list[tuple[Fraction, int, tuple[int, ...]]]:
+    """One die of ``term``: each value it can total, its chance, and the draws that
+    make it (an exploding die: its maxima, then the draw that stops the chain, the
+    last allowed draw kept as it is, D12-EXPLODE-1)."""
+    f = term.faces
+    one = Fraction(1, f)
+    if not term.explode:
+        return [(one, v, (v,)) for v in range(1, f + 1)]
+    out: list[tuple[Fraction, int, tuple[int, ...]]] = []
+    for k in range(MAX_EXPLODE_DEPTH + 1):
+        last = range(1, f + 1) if k == MAX_EXPLODE_DEPTH else range(1, f)
+        p = one ** (k + 1)
+        out.extend((p, k * f + v, (f,) * k + (v,)) for v in last)
+    return out
+
+
+def _term_law(term: DiceTerm) -> dict[int, tuple[Fraction, tuple[int, ...]]]:
+    """The law of a dice term's value (its sign applied), each value with its chance
+    and one sequence of draws that gives it, in :func:`roll`'s draw order."""
+    chain = _chain_law(term)
+    if term.keep is None:
+        acc: dict[int, tuple[Fraction, tuple[int, ...]]] = {0: (Fraction(1), ())}
+        for _ in range(term.count):
+            nxt: dict[int, tuple[Fraction, tuple[int, ...]]] = {}
+            for total, (p, draws) in acc.items():
+                for q, v, more in chain:
+                    t = total + v
+                    known = nxt.get(t)
+                    nxt[t] = (p * q, draws + more) if known is None else \
+                        (known[0] + p * q, known[1])
+            acc = nxt
+        return {term.sign * t: pd for t, pd in acc.items()}
+    if len(chain) ** term.count > MAX_DRAW_COMBINATIONS:
+        raise _error(str(term), "calcul exact trop coûteux : plus de "
+                     f"{_thousands(MAX_DRAW_COMBINATIONS)} combinaisons de dés gardés",
+                     term.count)
+    kind, m = term.keep
+    out: dict[int, tuple[Fraction, tuple[int, ...]]] = {}
+    combos: list[tuple[Fraction, tuple[int, ...], tuple[int, ...]]] = [(Fraction(1), (), ())]
+    for _ in range(term.count):
+        combos = [(p * q, (*values, v), draws + more)
+                  for p, values, draws in combos for q, v, more in chain]
+    for p, values, draws in combos:
+        kept = sorted(values, reverse=kind == "h")[:m]
+        t = term.sign * sum(kept)
+        known = out.get(t)
+        out[t] = (p, draws) if known is None else (known[0] + p, known[1])
+    return out
+
+
+@functools.lru_cache(maxsize=128)
+def _draw_law_cached(expression: Expression
+                     ) -> tuple[tuple[Fraction, int, tuple[int, ...]], ...]:
+    acc: dict[int, tuple[Fraction, tuple[int, ...]]] = {0: (Fraction(1), ())}
+    for term in expression.terms:
+        if isinstance(term, Constant):
+            acc = {t + term.sign * term.value: pd for t, pd in acc.items()}
+            continue
+        law = _term_law(term)
+        nxt: dict[int, tuple[Fraction, tuple[int, ...]]] = {}
+        for total, (p, draws) in acc.items():
+            for v, (q, more) in law.items():
+                t = total + v
+                known = nxt.get(t)
+                nxt[t] = (p * q, draws + more) if known is None else \
+                    (known[0] + p * q, known[1])
+        acc = nxt
+    return tuple((p, t, draws) for t, (p, draws) in sorted(acc.items()))
+
+
+def draw_law(expr: str | Expression) -> tuple[tuple[Fraction, int, tuple[int, ...]], ...]:
+    """The law of ``expr``'s total with, for each total, one sequence of draws that
+    gives it: ``(chance, total, draws)`` by total, the chances summing to 1, and
+    :func:`roll` on ``draws`` (scripted) totalling ``total`` (CORE-DICE, D12-EXPLODE-1).
+    What a rules kernel hands the exact duel solver (``escarmouche.exact``): a hit's
+    damage played once per total instead of once per sequence of dice. Cached per
+    expression; a term keeping some of its dice is refused above
+    :data:`MAX_DRAW_COMBINATIONS` combinations (« calcul exact trop coûteux »).
+
+    >>> [(str(p), t, d) for p, t, d in draw_law("1d4+1")]
+    [('1/4', 2, (1,)), ('1/4', 3, (2,)), ('1/4', 4, (3,)), ('1/4', 5, (4,))]
+    >>> draw_law("1d2!")[:2]
+    ((Fraction(1, 2), 1, (1,)), (Fraction(1, 4), 3, (2, 1)))
+    """
+    return _draw_law_cached(parse(expr))
+
+
 def clear_caches() -> None:
     """Forget the cached parses, roll plans, rolls and distributions (for benchmarks and
     tests)."""
     _parse_cached.cache_clear()
     forget_rolls()
     _distribution_cached.cache_clear()
+    _draw_law_cached.cache_clear()
 
 
 def _die_mean(term: DiceTerm) -> Fraction:

@@ -649,3 +649,26 @@ def test_b101_the_probability_condition_refusal_reads_as_a_sentence_core_dice(
     assert "«\u00a0condition sur le total\u00a0»" in text, text
     assert "«\u00a0>=\u00a0» et 12" in text, text
     assert text.count("«") == text.count("»") <= 3, text
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(1, 3), faces=st.sampled_from([2, 3, 4, 6, 8]),
+       explode=st.booleans(), keep=st.sampled_from(["", "kh1", "kl1"]),
+       constant=st.integers(-3, 3))
+def test_draw_law_is_the_distribution_with_draws_that_roll_it_core_dice(
+        count: int, faces: int, explode: bool, keep: str, constant: int) -> None:
+    """CORE-DICE, D12-EXPLODE-1: ``draw_law`` has ``distribution``'s chances, one
+    total each, and each total's draws, rolled through ``ScriptedRolls``, give that
+    total with every draw used (what the exact duel solver replays)."""
+    if keep and count < 2:
+        keep = ""
+    if keep and explode:  # kept dice × exploding chains: under the bound at two dice
+        count = 2
+    expr = f"{count}d{faces}{'!' if explode else ''}{keep}{constant:+d}"
+    law = D.draw_law(expr)
+    assert {t: p for p, t, _ in law} == dict(D.distribution(expr))
+    assert sum(p for p, _, _ in law) == 1
+    for _, total, draws in law:
+        scripted = ScriptedRolls(list(draws))
+        assert D.roll(expr, scripted).total == total
+        assert scripted.remaining == 0
