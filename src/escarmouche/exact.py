@@ -18,9 +18,14 @@ counted as a simulation counts them (``escarmouche.simulation``). Its work is bo
 (:data:`MAX_FIGHTERS`, :data:`MAX_STATES`): a larger fight is refused in French, with the
 bound named, and sent to ``escarmouche simule``.
 
-Covered: any kernel module with the solver's :data:`DOORS` (today the d100 kernel,
-``escarmouche.systems.d100.kernel``), under the deterministic tactics policies. Not yet:
-the d20, d12 and Rulebook kernels (refused in French).
+Covered: any kernel module with the solver's :data:`DOORS` (the d100, d20, d12 and
+Rulebook kernels, ``escarmouche.systems.*.kernel``), under the deterministic tactics
+policies. A blow's law: the d100's ``attack_dice_law``; the d20's and d12's attack
+classes times :func:`escarmouche.dice.draw_law` of the damage (an exploding die's chain
+to its cap, D12-EXPLODE-1); the Rulebook's one die, face by face. A start that can draw
+without bound or too many dice gives its own law (the kernel's optional ``start_law``):
+the d12's rerolls after a perfect tie (D12-INIT-3) weighed in closed form, the
+Rulebook's surprise and initiative (four d100) enumerated in two stages.
 
 Two fighters, Aldric always first (Ag 50 against 10, D100-INIT-1), each hit (CC 50)
 taking the other's only wound (B 1, BE 0, D100-ATK-3): over one round, Aldric wins with
@@ -46,6 +51,7 @@ from fractions import Fraction
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.rng import RandintOnly
 
 __all__ = ["DOORS", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel"]
 
@@ -55,14 +61,23 @@ MAX_FIGHTERS = 2
 MAX_STATES = 200_000
 #: the most dice one move may draw in a row (one chance node's depth)
 MAX_DICE = 12
-#: the doors a system's rules kernel module offers the solver (``spec/KERNEL.md``): the
-#: kernel's own start, moves, play and end of an activation, and the law of a move's dice
-DOORS = ("start", "candidates", "play", "advance", "move_law")
+#: the doors a system's rules kernel module offers the solver (``spec/KERNEL.md``): how
+#: it takes its dice (``DICE``: ``"randint"``, a bare function, or ``"rng"``, an object
+#: with ``randint``), the kernel's own start, who acts, the policy's move (the one its
+#: ``run`` plays), play and end of an activation, the law of a move's dice, the turn from
+#: which the turn is read only for the cap, and a state moved to another turn; its
+#: ``State`` has ``copy``, ``key``, ``turn``, ``cursor``, ``out`` and ``finished``
+DOORS = ("DICE", "start", "acting", "choose", "play", "advance", "move_law",
+         "timeless_from", "retime")
 
 _SIMULE = "utilisez « escarmouche simule » pour l’estimer par simulation"
 
+#: a chance: an exact fraction, or a float (``duel(..., exact=False)``)
+Chance = Fraction | float
 #: a fight's result, as a simulation counts it: (winner or None, timed out, rounds)
 Result = tuple[str | None, bool, int]
+#: one state a solver's step leaves (:meth:`KernelSolver.entry`)
+_Step = tuple[Any, "Chance", int, int, int, "tuple[str | None, bool] | None"]
 
 
 @dataclass(frozen=True)
@@ -75,21 +90,21 @@ class ExactDuel:
 
     title: str
     sides: tuple[str, ...]
-    wins: Mapping[str, Fraction]
-    draw: Fraction
-    timed_out: Fraction
-    rounds: Mapping[int, Fraction]
+    wins: Mapping[str, Chance]
+    draw: Chance
+    timed_out: Chance
+    rounds: Mapping[int, Chance]
     states: int
     max_turns: int
 
     @property
-    def total(self) -> Fraction:
+    def total(self) -> Chance:
         """The sum of every outcome's chance: exactly 1."""
-        return sum(self.wins.values(), Fraction(0)) + self.draw + self.timed_out
+        return sum(self.wins.values(), self.draw - self.draw) + self.draw + self.timed_out
 
     @property
-    def mean_rounds(self) -> Fraction:
-        return sum((k * p for k, p in self.rounds.items()), Fraction(0))
+    def mean_rounds(self) -> Chance:
+        return sum((k * p for k, p in self.rounds.items()), self.draw - self.draw)
 
     @property
     def floats(self) -> dict[str, float]:
@@ -102,8 +117,12 @@ class ExactDuel:
 
     def to_json(self) -> dict[str, Any]:
         """The law as JSON (``escarmouche cotes --duel --json``): each chance as its
-        exact fraction and its value (:func:`escarmouche.odds.exact_json`)."""
-        from escarmouche.odds import exact_json
+        exact fraction and its value (:func:`escarmouche.odds.exact_json`), or its value
+        alone when solved in floats."""
+        from escarmouche.odds import exact_json as fraction_json
+
+        def exact_json(p: Chance) -> dict[str, Any]:
+            return fraction_json(p) if isinstance(p, Fraction) else {"valeur": p}
 
         return {"camps": {side: exact_json(p) for side, p in self.wins.items()},
                 "nul": exact_json(self.draw), "limite": exact_json(self.timed_out),
@@ -152,12 +171,12 @@ class _Branch(Exception):
         self.low, self.high = low, high
 
 
-def _enumerate(act: Callable[[Callable[[int, int], int]], Any]
-               ) -> list[tuple[Any, Fraction]]:
+def _enumerate(act: Callable[[Callable[[int, int], int]], Any], one: Chance = Fraction(1)
+               ) -> list[tuple[Any, Chance]]:
     """Every outcome of ``act(randint)`` with its probability: ``act`` is replayed on
     each prefix of dice; a die past the prefix branches on its ``high - low + 1``
-    faces, each with the same chance (``CORE-DICE``)."""
-    out: list[tuple[Any, Fraction]] = []
+    faces, each with the same chance (``CORE-DICE``); the chances as ``one``'s type."""
+    out: list[tuple[Any, Chance]] = []
     stack: list[tuple[tuple[int, ...], int]] = [((), 1)]
     while stack:
         prefix, denominator = stack.pop()
@@ -182,8 +201,12 @@ def _enumerate(act: Callable[[Callable[[int, int], int]], Any]
             stack.extend(((*prefix, v), denominator * faces)
                          for v in range(branch.low, branch.high + 1))
             continue
-        out.append((result, Fraction(1, denominator)))
+        out.append((result, one / denominator))
     return out
+
+
+def _same(randint: Callable[[int, int], int]) -> Callable[[int, int], int]:
+    return randint
 
 
 def _refuse(why: str, field: str, value: object) -> EscarmoucheError:
@@ -196,7 +219,8 @@ class KernelSolver:
     nodes: :meth:`solve` gives the law of the results, :meth:`outcomes` the states one
     move leaves (by the kernel's law of its dice, or by every sequence of them)."""
 
-    def __init__(self, kernel: Any, sheet: Any, max_turns: int) -> None:
+    def __init__(self, kernel: Any, sheet: Any, max_turns: int, *, exact: bool = True
+                 ) -> None:
         from escarmouche.policies import MAX_CHOICES
 
         self.k = kernel
@@ -204,70 +228,139 @@ class KernelSolver:
         self.max_turns = max_turns
         self.max_choices = MAX_CHOICES
         self.visited = 0
+        #: each kernel state's key met so far, numbered
+        self.ids: dict[Any, int] = {}
+        #: the chances' arithmetic: exact fractions, or floats (ten times faster)
+        self.one: Chance = Fraction(1) if exact else 1.0
+        self.exact = exact
+        #: the kernel's dice door: the bare function, or an rng made of it
+        self.dice: Callable[[Callable[[int, int], int]], Any] = (
+            _same if kernel.DICE == "randint" else RandintOnly)
 
-    def solve(self) -> dict[Result, Fraction]:
+    def solve(self) -> dict[Result, Chance]:
         """The law of the results: probability mass carried forward from the fight's
         first states, state by state in the order they are played (turn, slot, moves
         into the activation: the kernel's ``run`` never goes back), each state's mass
         split among the states its next step leaves (the loop of ``run``: candidates →
-        policy → play → end check → advance); a state reached twice is one node."""
+        policy → play → end check → advance); a state reached twice is one node.
+
+        A node is (turn, the kernel state's key, moves into the activation): the key
+        leaves the turn apart. From the kernel's ``timeless_from(sheet)`` on, the
+        fight reads the turn only for its cap, so a step (the states one node leaves,
+        and how many turns later) is worked out once per key and reused at every turn
+        (its state moved to the turn by the kernel's ``retime``): the rules are played
+        once per distinct situation, not once per turn it can happen in."""
         k, sheet = self.k, self.sheet
-        total: dict[Result, Fraction] = {}
-        pending: dict[tuple[Any, ...], list[Any]] = {}  # key → [state, choices, mass]
-        heap: list[tuple[int, int, int, int, tuple[Any, ...]]] = []
+        total: dict[Result, Chance] = {}
+        zero = self.one - self.one
+        pending: dict[tuple[int, int, int], list[Any]] = {}  # node → [state, mass]
+        heap: list[tuple[int, int, int, int, tuple[int, int, int]]] = []
         seq = 0
+        max_turns = self.max_turns
+        timeless = k.timeless_from(sheet)
+        steps: dict[tuple[int, int], list[_Step]] = {}
 
-        def reach(st: Any, choices: int, p: Fraction, state_key: Any = None) -> None:
+        def reach(step: list[_Step], turn: int, mass: Chance) -> None:
             nonlocal seq
-            if st.finished or (choices == 0 and st.turn > self.max_turns):
-                result = self.terminal(st)  # ended, or the cap (``limit_outcome``)
-                total[result] = total.get(result, Fraction(0)) + p
-                return
-            key = (st.key() if state_key is None else state_key, choices)
-            slot = pending.get(key)
-            if slot is not None:
-                slot[2] += p
-                return
-            self.visited += 1
-            if self.visited > MAX_STATES:
-                raise _refuse(f"le combat dépasse {MAX_STATES:_} états".replace("_", "\u202f"),
-                              "etats", MAX_STATES)
-            pending[key] = [st, choices, p]
-            seq += 1
-            heapq.heappush(heap, (st.turn, st.cursor, choices, seq, key))
+            for after, p, ident, later, choices, end in step:
+                at = turn + later
+                if end is not None or (choices == 0 and at > max_turns):
+                    # ended, or the cap (``limit_outcome``)
+                    result = (*(end or self.ending(after)), min(at, max_turns))
+                    total[result] = total.get(result, zero) + mass * p
+                    continue
+                node = (at, ident, choices)
+                slot = pending.get(node)
+                if slot is not None:
+                    slot[1] += mass * p
+                    continue
+                self.visited += 1
+                if self.visited > MAX_STATES:
+                    raise _refuse(f"le combat dépasse {MAX_STATES:_} états".replace(
+                        "_", "\u202f"), "etats", MAX_STATES)
+                pending[node] = [after, mass * p]
+                seq += 1
+                heapq.heappush(heap, (at, after.cursor, choices, seq, node))
 
-        for st, p in _enumerate(lambda randint: k.start(sheet, randint)):
-            reach(st, 0, p)
+        firsts = self.started()
+        reach([self.entry(st, p, st.turn, 0) for st, p in firsts], 0, self.one)
         while heap:
-            key = heapq.heappop(heap)[-1]
-            st, choices, mass = pending.pop(key)
-            actor = st.turn_order[st.cursor]
-            move = None
-            if choices < self.max_choices:
-                firsts: dict[str, Any] = {}
-                for m in k.candidates(sheet, st, actor):
-                    if m[0] not in firsts:
-                        firsts[m[0]] = m
-                move = sheet.policies[actor].pick(firsts.get)
-            if move is None:
-                nxt = st.copy()
-                k.advance(sheet, nxt)
-                reach(nxt, 0, mass)
-                continue
-            for after, p, after_key in self.outcomes(st, actor, move):
-                reach(after, choices + 1, mass * p, after_key)
+            node = heapq.heappop(heap)[-1]
+            turn, ident, choices = node
+            st, mass = pending.pop(node)
+            kept = timeless is not None and turn >= timeless
+            step = steps.get((ident, choices)) if kept else None
+            if step is None:
+                if st.turn != turn:
+                    st = k.retime(st, turn)
+                step = self.step(st, choices)
+                if kept:
+                    steps[ident, choices] = step
+            reach(step, turn, mass)
         return total
 
-    def terminal(self, st: Any) -> Result:
-        """A finished fight's result, as ``simulation.fight._tally`` counts it."""
+    def started(self) -> list[tuple[Any, Chance]]:
+        """The fight's first states, each with its chance: the kernel's ``start_law``
+        where it has one (a start whose dice can repeat without bound, such as the
+        d12's rerolls after a perfect tie, D12-INIT-3), else its ``start`` on every
+        sequence of dice."""
+        k, sheet, dice, one = self.k, self.sheet, self.dice, self.one
+
+        def law(act: Callable[[Any], Any]) -> list[tuple[Any, Chance]]:
+            return _enumerate(lambda randint: act(dice(randint)), one)
+
+        start_law = getattr(k, "start_law", None)
+        if start_law is not None:
+            return list(start_law(sheet, law))
+        return law(lambda draw: k.start(sheet, draw))
+
+    def entry(self, after: Any, p: Chance, later: int, choices: int) -> _Step:
+        """One state a step leaves, with its chance, the number of its key (the kernel
+        state's ``key``, numbered once: a node's hash is three integers), how many
+        turns later it stands, its moves into the activation, and the result when the
+        fight is over there (:meth:`ending`)."""
+        key = after.key()
+        ident = self.ids.get(key)
+        if ident is None:
+            ident = self.ids[key] = len(self.ids)
+        return after, p, ident, later, choices, self.ending(after) if after.finished else None
+
+    def step(self, st: Any, choices: int) -> list[_Step]:
+        """The states one node leaves: the move the policy plays (the kernel's
+        ``choose``, while under ``MAX_CHOICES`` moves) by :meth:`outcomes`, else the end
+        of the activation by :meth:`advanced` (:meth:`entry` of each)."""
+        actor = self.k.acting(st)
+        move = self.k.choose(self.sheet, st, actor) if choices < self.max_choices else None
+        if move is None:
+            return [self.entry(nxt, p, nxt.turn - st.turn, 0) for nxt, p in self.advanced(st)]
+        return [self.entry(after, p, 0, choices + 1)
+                for after, p, _ in self.outcomes(st, actor, move)]
+
+    def advanced(self, st: Any) -> list[tuple[Any, Chance]]:
+        """The states the end of the activation leaves (the kernel's ``advance``: the
+        next slot, a new turn, and the dice some rules draw there, such as the
+        Rulebook's Hypoactivité d4), each with its chance."""
+        k, sheet, dice = self.k, self.sheet, self.dice
+
+        def act(randint: Callable[[int, int], int]) -> Any:
+            nxt = st.copy()
+            k.advance(sheet, nxt, dice(randint))
+            return nxt
+
+        return _enumerate(act, self.one)
+
+    def ending(self, st: Any) -> tuple[str | None, bool]:
+        """A fight's result where it stands, as ``simulation.fight._tally`` counts it:
+        the winner (the only side standing, else ``None``) and whether more than one
+        side still stands (the cap, or an end condition)."""
         sheet = self.sheet
         alive = [s for s in range(len(sheet.side_names))
                  if any(not st.out[i] and sheet.side[i] == s for i in range(len(sheet.names)))]
         winner = sheet.side_names[alive[0]] if len(alive) == 1 else None
-        return winner, len(alive) > 1, min(st.turn, self.max_turns)
+        return winner, len(alive) > 1
 
     def outcomes(self, st: Any, actor: int, move: Any, *, by_law: bool = True
-                 ) -> list[tuple[Any, Fraction, Any]]:
+                 ) -> list[tuple[Any, Chance, Any]]:
         """The states ``move`` leaves, each with its chance and its key, grouped by
         state: the kernel's ``play`` on a copy of ``st`` for each class of dice of the
         kernel's ``move_law`` (its representative sequence, with the class's chance),
@@ -275,26 +368,28 @@ class KernelSolver:
         sequence."""
         k, sheet = self.k, self.sheet
 
+        dice = self.dice
+
         def act(randint: Callable[[int, int], int]) -> Any:
             nxt = st.copy()
-            k.play(sheet, nxt, actor, move, randint)
+            k.play(sheet, nxt, actor, move, dice(randint))
             return nxt
 
         law = k.move_law(sheet, st, actor, move) if by_law else None
         if law is None:
-            played = _enumerate(act)
+            played = _enumerate(act, self.one)
         else:
             played = []
-            for p, dice in law:
-                values = iter(dice)
+            for p, drawn in law:
+                values = iter(drawn)
 
                 def scripted(_low: int, _high: int, values: Any = values) -> int:
                     return int(next(values))
 
                 after = act(scripted)
                 if next(values, None) is not None:  # the law is play's own: all drawn
-                    raise AssertionError(f"loi des dés de {move} : {dice} non tous tirés")
-                played.append((after, p))
+                    raise AssertionError(f"loi des dés de {move} : {drawn} non tous tirés")
+                played.append((after, p if self.exact else float(p)))
         grouped: dict[Any, list[Any]] = {}
         for after, p in played:
             key = after.key()
@@ -307,11 +402,13 @@ class KernelSolver:
 
 
 def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
-         policy: Any = None) -> ExactDuel:
+         policy: Any = None, exact: bool = True) -> ExactDuel:
     """The exact odds of ``roster``'s duel (a roster, an example roster's name such as
     ``"d100-duel"``, or an unstarted encounter), under ``rules`` if given (else the
     roster's), with the roster's deterministic policies (or ``policy``) and a cap of
-    ``max_turns`` rounds, as ``simulate`` plays it.
+    ``max_turns`` rounds, as ``simulate`` plays it. The chances are fractions, or with
+    ``exact`` false floats, computed the same way in floating point (about ten times
+    faster, within about 10⁻¹² of the fractions: what a page shows in percents).
 
     Refused (``EscarmoucheError``, CORE-ERR, in French): more than :data:`MAX_FIGHTERS`
     fighters or :data:`MAX_STATES` states, a system without a solver, a fight its
@@ -350,11 +447,12 @@ def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
     if not all(hasattr(kernel, door) for door in DOORS):
         raise _refuse(f"pas encore de calcul exact pour le système {system}", "systeme",
                       system)
-    solver = KernelSolver(kernel, sheet, max_turns)
+    solver = KernelSolver(kernel, sheet, max_turns, exact=exact)
     law = solver.solve()
-    wins = {side: Fraction(0) for side in sides}
-    draw = timed_out = Fraction(0)
-    rounds: dict[int, Fraction] = {}
+    zero = solver.one - solver.one
+    wins = {side: zero for side in sides}
+    draw = timed_out = zero
+    rounds: dict[int, Chance] = {}
     for (winner, timed, n), p in law.items():
         if winner is not None:
             wins[winner] += p
@@ -362,7 +460,7 @@ def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
             timed_out += p
         else:
             draw += p
-        rounds[n] = rounds.get(n, Fraction(0)) + p
+        rounds[n] = rounds.get(n, zero) + p
     title = str(getattr(base, "title", " contre ".join(sides)))
     return ExactDuel(title, sides, wins, draw, timed_out, dict(sorted(rounds.items())),
                      solver.visited, max_turns)

@@ -109,14 +109,18 @@ __all__ = [
     "RELOAD",
     "Sheet",
     "State",
+    "acting",
     "advance",
     "candidates",
+    "choose",
     "compile_sheet",
     "move_law",
     "play",
     "refusal",
+    "retime",
     "run",
     "start",
+    "timeless_from",
 ]
 
 #: the moves' actions: an « attaque standard », a prepared parry, a reload, the ways
@@ -135,6 +139,10 @@ _HALVES = tuple(ACTION_DEFS[a].halves for a in ACTIONS)
 TAGS = ("attaque", "defense", "recharge", "suite", "deplacement")
 #: the defences, as codes (« aucune », « parade », « esquive »)
 DEFENCES = ("aucune", "parade", "esquive")
+
+#: how :func:`start`, :func:`play` and :func:`advance` take their dice: a bare
+#: ``randint`` function (the exact solver's door, ``escarmouche.exact``)
+DICE = "randint"
 
 #: refusal codes (0: legal) and the rule each one cites
 NOT_ITS_TURN, OUT, PLAN, NO_TARGET, PREPARED, LOADED, FALLEN = 1, 2, 3, 4, 5, 6, 7
@@ -374,12 +382,13 @@ class State:
 
     def key(self) -> tuple[Any, ...]:
         """What the rest of the fight depends on, hashable (the exact solver's door): every
-        field but the records (the log, the initiative's draws)."""
+        field but the records (the log, the initiative's draws) and the turn, which the
+        solver keeps beside it (:func:`timeless_from`, :func:`retime`)."""
         return (tuple(self.wounds), tuple(self.out), tuple(self.prepared),
                 tuple(self.parries), tuple(self.dodges), tuple(map(tuple, self.loaded)),
                 tuple(None if g is None else tuple(g) for g in self.ground),
                 tuple(self.extended), tuple(self.ext_start), tuple(self.ext_hand),
-                self.plan, tuple(self.plans), self.turn, self.turn_order, self.cursor,
+                self.plan, tuple(self.plans), self.turn_order, self.cursor,
                 tuple(sorted(self.activations.items())), self.finished, self.outcome,
                 self.order)
 
@@ -665,9 +674,8 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.turn_order[st.cursor]
-        pick = sheet.policies[actor].pick_tagged
         for _ in range(MAX_CHOICES):
-            move = pick(candidates(sheet, st, actor))
+            move = choose(sheet, st, actor)
             if move is None:
                 break
             play(sheet, st, actor, move, randint)
@@ -693,10 +701,40 @@ def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
     return st
 
 
-def advance(sheet: Sheet, st: State) -> None:
+def advance(sheet: Sheet, st: State, _randint: Callable[[int, int], int] | None = None
+            ) -> None:
     """The next activation (the end of ``actor``'s turn: ``Encounter.end_activation``),
-    ending and starting turns and asking the end conditions."""
+    ending and starting turns and asking the end conditions; it draws no die (the
+    solver's door takes the dice as every kernel's does)."""
     _advance(sheet, st)
+
+
+def timeless_from(sheet: Sheet) -> int | None:
+    """The turn from which the rest of a fight reads the turn's number only for its
+    cap (the exact solver's door): from turn 2, the surprise's (D100-SURPRISE-1) being
+    over; never under an end condition « tours » (CORE-END-1)."""
+    return None if sheet.turn_conditions else 2
+
+
+def retime(st: State, turn: int) -> State:
+    """A copy of ``st`` at turn ``turn`` (the exact solver's door: a state met again a
+    turn later, past :func:`timeless_from`); nothing else carries the turn."""
+    new = st.copy()
+    new.turn = turn
+    return new
+
+
+def acting(st: State) -> int:
+    """Who acts now: the fighter of the turn's slot at the cursor (the exact solver's
+    door)."""
+    return st.turn_order[st.cursor]
+
+
+def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
+    """The move ``actor``'s policy plays now among :func:`candidates` (each tag's first
+    move, :meth:`~escarmouche.policies.TagPolicy.pick_tagged`), or ``None``: it passes
+    (:func:`run`'s choice, and the exact solver's door)."""
+    return sheet.policies[actor].pick_tagged(candidates(sheet, st, actor))  # type: ignore[no-any-return]
 
 
 
