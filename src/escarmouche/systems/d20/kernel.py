@@ -61,8 +61,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping
+from fractions import Fraction
 from typing import Any
 
+from escarmouche.dice import draw_law
 from escarmouche.dice import roll as roll_dice
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.model import Combatant
@@ -95,13 +97,23 @@ __all__ = [
     "Move",
     "Sheet",
     "State",
+    "acting",
+    "advance",
     "candidates",
+    "choose",
     "compile_sheet",
+    "move_law",
     "play",
     "refusal",
+    "retime",
     "run",
     "start",
+    "timeless_from",
 ]
+
+#: how :func:`start`, :func:`play` and :func:`advance` take their dice: an object with
+#: ``randint`` (the exact solver's door, ``escarmouche.exact``)
+DICE = "rng"
 
 #: the moves' actions: an attack (« attaquer »), a move (« deplacement »), an action
 #: point spent (« point_action »); then the log's other tuples: an opportunity attack
@@ -185,6 +197,8 @@ class Sheet:
         self.cap: int | None = rules.max_action_points_per_turn
         self.spent_stays: bool = rules.cancelled_action_spent
         self._allows: dict[tuple[tuple[str, ...], int, str], bool] = {}
+        #: :func:`move_law`'s answers by (attacker, target, its PV)
+        self.laws: dict[tuple[int, int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
 
     @staticmethod
     def _power(c: Combatant, policy: Any) -> ImmediatePower | None:
@@ -255,6 +269,33 @@ class State:
         self.finished = False
         self.outcome: str | None = None
         self.log: list[tuple[Any, ...]] = []
+
+    def copy(self) -> State:
+        """A copy to play on (the exact solver's door, ``escarmouche.exact``): every
+        mutable field copied; the log, a record the fight never reads, starts empty."""
+        new = State.__new__(State)
+        new.initiative, new.order, new.turn, new.cursor = (self.initiative, self.order,
+                                                           self.turn, self.cursor)
+        new.finished, new.outcome = self.finished, self.outcome
+        new.hp, new.out, new.pos, new.pa = self.hp[:], self.out[:], self.pos[:], self.pa[:]
+        new.budget, new.points = self.budget[:], self.points[:]
+        new.opportunity, new.immediate = self.opportunity[:], self.immediate[:]
+        new.activations = dict(self.activations)
+        new.log = []
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        """What the rest of the fight depends on, hashable (the exact solver's door):
+        every field but the records (the log, the initiative's draws) and the turn,
+        which the solver keeps beside it (:func:`timeless_from`, :func:`retime`); an
+        opportunity allowance only as « used in this activation » (D20-OPP-1: the one
+        it reads)."""
+        now = (self.turn, self.cursor)
+        return (tuple(self.hp), tuple(self.out), tuple(self.pos), tuple(self.pa),
+                tuple(self.budget), tuple(self.points),
+                tuple(o == now for o in self.opportunity), tuple(self.immediate),
+                self.cursor, tuple(sorted(self.activations.items())),
+                self.finished, self.outcome, self.order)
 
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
@@ -360,6 +401,62 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
         _move(sheet, st, actor, path, draw)
     if fell:
         _check_end(sheet, st, False)
+
+
+def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
+    """The move ``actor``'s policy plays now among :func:`candidates` (each tag's first
+    move, :meth:`~escarmouche.policies.TagPolicy.pick_tagged`), or ``None``: it passes
+    (:func:`run`'s choice, and the exact solver's door)."""
+    return sheet.policies[actor].pick_tagged(candidates(sheet, st, actor))  # type: ignore[no-any-return]
+
+
+def move_law(sheet: Sheet, st: State, actor: int, move: Move
+             ) -> tuple[tuple[Fraction, tuple[int, ...]], ...] | None:
+    """The dice :func:`play` draws for the legal ``move`` now, grouped into the classes
+    nothing after the draw tells apart, each with its chance and a representative
+    sequence of dice (the exact solver's door, ``escarmouche.exact``): an action point
+    or an interrupted attack draws none; an attack's d20 is a miss or a hit
+    (:func:`.actions.attack_hits`), a hit's weapon dice a class per damage
+    (:func:`escarmouche.dice.draw_law`, D20-ACT-1), every damage that takes the target's
+    last PV one class; ``None`` for a move (the solver enumerates the opportunity
+    attacks' few dice, D20-OPP-1/2)."""
+    _, action, j, _ = move
+    if action == POINT or (action == ATTACK and sheet.power[j] is not None
+                           and not st.immediate[j]):
+        return ((Fraction(1), ()),)
+    if action != ATTACK:
+        return None
+    memo = (actor, j, st.hp[j])
+    known = sheet.laws.get(memo)
+    if known is None:
+        known = sheet.laws[memo] = _attack_law(sheet, actor, j, st.hp[j])
+    return known
+
+
+def _attack_law(sheet: Sheet, actor: int, j: int, hp: int
+                ) -> tuple[tuple[Fraction, tuple[int, ...]], ...]:
+    """:func:`move_law` of an attack of ``actor`` on ``j`` left with ``hp`` PV."""
+    hits = [r for r in range(1, ATTACK_DIE + 1)
+            if attack_hits(r, sheet.bonus[actor], sheet.defence[j])]
+    misses = ATTACK_DIE - len(hits)
+    law: list[tuple[Fraction, tuple[int, ...]]] = []
+    if misses:
+        miss = next(r for r in range(1, ATTACK_DIE + 1) if r not in hits)
+        law.append((Fraction(misses, ATTACK_DIE), (miss,)))
+    if hits:
+        hit = Fraction(len(hits), ATTACK_DIE)
+        fatal: list[Any] = []
+        for p, total, draws in draw_law(sheet.weapon):
+            if total >= hp:
+                if fatal:
+                    fatal[0] += hit * p
+                else:
+                    fatal = [hit * p, (hits[0], *draws)]
+            else:
+                law.append((hit * p, (hits[0], *draws)))
+        if fatal:
+            law.append((fatal[0], fatal[1]))
+    return tuple(law)
 
 
 def _attack(sheet: Sheet, st: State, actor: int, j: int, draw: Any) -> bool:
@@ -491,6 +588,37 @@ def _advance(sheet: Sheet, st: State) -> None:
                          field="activations", value=_MAX_SKIPPED, rule="CORE-ERR")
 
 
+def timeless_from(sheet: Sheet) -> int | None:
+    """The turn from which the rest of a fight reads the turn's number only for its
+    cap (the exact solver's door): from the first, but never under an end condition
+    « tours » (CORE-END-1)."""
+    return None if sheet.turn_conditions else 1
+
+
+def retime(st: State, turn: int) -> State:
+    """A copy of ``st`` at turn ``turn`` (the exact solver's door: a state met again
+    another turn, past :func:`timeless_from`), its opportunity allowances used in this
+    activation stamped with the new turn (D20-OPP-1)."""
+    new = st.copy()
+    now = (st.turn, st.cursor)
+    new.opportunity = [(turn, st.cursor) if o == now else o for o in st.opportunity]
+    new.turn = turn
+    return new
+
+
+def acting(st: State) -> int:
+    """Who acts now: the fighter of the round's slot at the cursor (the exact solver's
+    door)."""
+    return st.order[st.cursor]
+
+
+def advance(sheet: Sheet, st: State, _draw: Any = None) -> None:
+    """The next activation (the end of the actor's turn: ``Encounter.end_activation``),
+    ending and starting rounds and asking the end conditions; it draws no die (the
+    solver's door takes the dice as every kernel's does)."""
+    _advance(sheet, st)
+
+
 def start(sheet: Sheet, draw: Any) -> State:
     """The fight's start (``Encounter.start``): the initiative (D20-INIT-1/2,
     :func:`.initiative.draw_initiative`, drawn as ``roll_initiative`` draws), then the
@@ -515,9 +643,8 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.order[st.cursor]
-        pick = sheet.policies[actor].pick_tagged
         for _ in range(MAX_CHOICES):
-            move = pick(candidates(sheet, st, actor))
+            move = choose(sheet, st, actor)
             if move is None:
                 break
             play(sheet, st, actor, move, draw)
