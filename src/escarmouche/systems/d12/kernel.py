@@ -51,14 +51,22 @@ catalogue, free actions of the acting group included).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator, Mapping
+from fractions import Fraction
 from typing import Any
 
+from escarmouche.dice import draw_law
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.rng import RandintOnly
 from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
-from escarmouche.systems.d12.critical import DamageRoll, attack_result, roll_damage
+from escarmouche.systems.d12.critical import (
+    DamageRoll,
+    attack_result,
+    damage_expression,
+    roll_damage,
+)
 from escarmouche.systems.d12.initiative import D12Initiative, initiative
 from escarmouche.systems.d12.odds import best_critical_option
 from escarmouche.systems.d12.rules import ATTACK_DIE, CRITICAL_OPTIONS, TRACK
@@ -70,14 +78,25 @@ __all__ = [
     "Move",
     "Sheet",
     "State",
+    "acting",
+    "advance",
     "candidates",
     "choices",
+    "choose",
     "compile_sheet",
+    "move_law",
     "play",
     "refusal",
+    "retime",
     "run",
     "start",
+    "start_law",
+    "timeless_from",
 ]
+
+#: how :func:`start`, :func:`play` and :func:`advance` take their dice: an object with
+#: ``randint`` (the exact solver's door, ``escarmouche.exact``)
+DICE = "rng"
 
 #: the first item of a log tuple: an attack (« attaquer », D12-CRIT-1/2)
 ATTACK = 0
@@ -166,6 +185,9 @@ class Sheet:
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         #: the end check's answers by the sides still standing, without end conditions
         self.ends: dict[tuple[bool, ...], str | None] = {}
+        #: :func:`move_law`'s answers by (attacker, target, its PV, marked, option)
+        self.laws: dict[tuple[int, int, int, bool, str],
+                        tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
 
     def play(self, dice: Any, max_turns: int, tactics: Any = None
              ) -> tuple[list[tuple[str, bool, int, int]], int, int]:
@@ -209,6 +231,30 @@ class State:
         self.finished = False
         self.outcome: str | None = None
         self.log: list[tuple[Any, ...]] = []
+
+    def copy(self) -> State:
+        """A copy to play on (the exact solver's door, ``escarmouche.exact``): every
+        mutable field copied; the log, a record the fight never reads, starts empty."""
+        new = State.__new__(State)
+        new.initiative, new.order, new.turn, new.cursor = (self.initiative, self.order,
+                                                           self.turn, self.cursor)
+        new.finished, new.outcome, new.acting = self.finished, self.outcome, self.acting
+        new.hp, new.out, new.marks = self.hp[:], self.out[:], self.marks[:]
+        new.effects, new.next_effect = self.effects[:], self.next_effect
+        new.attacked, new.activations = self.attacked, dict(self.activations)
+        new.log = []
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        """What the rest of the fight depends on, hashable (the exact solver's door):
+        every field but the records (the log, the initiative's draws, the effects'
+        ids) and the turn, which the solver keeps beside it (:func:`timeless_from`,
+        :func:`retime`)."""
+        return (tuple(self.hp), tuple(self.out), tuple(self.marks),
+                tuple((bearer, source) for _, bearer, source in self.effects),
+                self.attacked, self.acting, self.cursor,
+                tuple(sorted(self.activations.items())), self.finished, self.outcome,
+                self.order)
 
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
@@ -314,6 +360,61 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
     _check_end(sheet, st, False)
 
 
+def move_law(sheet: Sheet, st: State, actor: int, move: Move
+             ) -> tuple[tuple[Fraction, tuple[int, ...]], ...]:
+    """The dice :func:`play` draws for the legal ``move`` now, grouped into the classes
+    nothing after the draw tells apart, each with its chance and a representative
+    sequence of dice (the exact solver's door, ``escarmouche.exact``): the attack's d12
+    (two under option (c)'s advantage, D12-ADV-1) by what it decides (a miss, a hit, a
+    critical: :func:`.critical.attack_result`), then the damage dice
+    (:func:`.critical.damage_expression`, exploding ones included, D12-EXPLODE-1) a
+    class per total (:func:`escarmouche.dice.draw_law`), every damage that takes the
+    target's last PV one class."""
+    _, j, option = move
+    if sheet.by_default[actor]:
+        option = sheet.rules.critical_option
+    memo = (actor, j, st.hp[j], st.marks[j] > 0, option)
+    known = sheet.laws.get(memo)
+    if known is None:
+        known = sheet.laws[memo] = _attack_law(sheet, actor, j, st.hp[j], st.marks[j] > 0,
+                                               option)
+    return known
+
+
+def _attack_law(sheet: Sheet, actor: int, j: int, hp: int, marked: bool, option: str
+                ) -> tuple[tuple[Fraction, tuple[int, ...]], ...]:
+    """:func:`move_law` of an attack of ``actor`` on ``j`` left with ``hp`` PV."""
+    rolls: dict[tuple[bool, bool], list[Any]] = {}  # (hit, critical) → [chance, dice]
+    shown = ([(a, b) for a in range(1, ATTACK_DIE + 1) for b in range(1, ATTACK_DIE + 1)]
+             if marked else [(a,) for a in range(1, ATTACK_DIE + 1)])
+    each = Fraction(1, len(shown))
+    for dice in shown:
+        decided = attack_result(max(dice), sheet.bonus[actor], sheet.defence[j])
+        slot = rolls.get(decided)
+        if slot is None:
+            rolls[decided] = [each, dice]
+        else:
+            slot[0] += each
+    law: list[tuple[Fraction, tuple[int, ...]]] = []
+    for (hit, critical), (p, dice) in rolls.items():
+        chosen = option if critical else None
+        if not hit or chosen == "maximum":
+            law.append((p, dice))
+            continue
+        fatal: list[Any] = []
+        for q, total, draws in draw_law(damage_expression(sheet.weapon[actor], chosen)):
+            if total >= hp:
+                if fatal:
+                    fatal[0] += p * q
+                else:
+                    fatal = [p * q, (*dice, *draws)]
+            else:
+                law.append((p * q, (*dice, *draws)))
+        if fatal:
+            law.append((fatal[0], fatal[1]))
+    return tuple(law)
+
+
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
     fighters; asked only when something it reads changed (a fighter out, a turn ends
@@ -376,6 +477,50 @@ def _advance(sheet: Sheet, st: State) -> None:
                          field="activations", value=_MAX_SKIPPED, rule="CORE-ERR")
 
 
+def timeless_from(sheet: Sheet) -> int | None:
+    """The turn from which the rest of a fight reads the turn's number only for its
+    cap (the exact solver's door): from the first, but never under an end condition
+    « tours » (CORE-END-1)."""
+    return None if sheet.turn_conditions else 1
+
+
+def retime(st: State, turn: int) -> State:
+    """A copy of ``st`` at turn ``turn`` (the exact solver's door: a state met again
+    another turn, past :func:`timeless_from`); nothing else carries the turn."""
+    new = st.copy()
+    new.turn = turn
+    return new
+
+
+def acting(st: State) -> int:
+    """Who acts now: the slot at the cursor, a fighter or the environment (:data:`ENV`,
+    D12-INIT-5) (the exact solver's door)."""
+    return st.order[st.cursor]
+
+
+def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
+    """The move ``actor``'s deterministic policy plays now (:func:`run`'s choice, and
+    the exact solver's door): each tag's first move among :func:`candidates`, the
+    policy's pick among them; ``None``: it passes, or the environment's slot."""
+    if actor < 0:
+        return None
+    firsts: dict[str, Move] = {}  # each tag's first move
+    for m in candidates(sheet, st, actor):
+        for tag in m[0]:
+            if tag not in firsts:
+                firsts[tag] = m
+        if len(firsts) == _TAG_COUNT:
+            break  # every tag has its first move: the policy reads no other
+    return sheet.policies[actor].pick(firsts.get)  # type: ignore[no-any-return]
+
+
+def advance(sheet: Sheet, st: State, _draw: Any = None) -> None:
+    """The next activation (the end of the slot's turn: ``Encounter.end_activation``),
+    ending and starting turns and asking the end conditions; it draws no die (the
+    solver's door takes the dice as every kernel's does)."""
+    _advance(sheet, st)
+
+
 def start(sheet: Sheet, draw: Any) -> State:
     """The fight's start (``Encounter.start``): the group initiative (D12-INIT-1..6,
     :func:`.initiative.initiative`, drawn as ``D12System.start`` draws it), then the
@@ -385,6 +530,37 @@ def start(sheet: Sheet, draw: Any) -> State:
     st = State(sheet, init)
     _advance(sheet, st)
     return st
+
+
+def start_law(sheet: Sheet, law: Callable[[Callable[[Any], State]], list[tuple[State, Any]]]
+              ) -> list[tuple[State, Any]]:
+    """The law of the fight's first states (the exact solver's door): :func:`start`
+    under the least bound of rerolls (``max_initiative_rerolls`` 1), each state with its
+    chance by ``law`` (the solver's enumerator), then the chances the sheet's bound
+    gives them. Each attempt is drawn afresh (D12-INIT-3), so with ``t`` the chance of
+    a perfect tie and ``R`` the bound, an order reached at the first attempt weighs
+    ``(1 − t^(R+1)) / (1 − t)`` times its chance there, and one settled by lot
+    (D12-INIT-6) ``t^(R−1)`` times its chance under the least bound (``t²`` times its
+    one-attempt chance); the reroll's own orders, counted in the first factor, are
+    dropped. The 12^(2R) sequences of rerolls are never played one by one."""
+    rerolls = sheet.rules.max_initiative_rerolls
+    least = dataclasses.replace(sheet.rules, max_initiative_rerolls=1)
+
+    def first(draw: Any) -> State:
+        init = initiative(sheet.combatants, draw, environment=sheet.environment,
+                          rules=least)
+        st = State(sheet, init)
+        _advance(sheet, st)
+        return st
+
+    firsts = law(first)
+    if rerolls == 1:
+        return firsts
+    tie = sum((p for st, p in firsts if st.initiative.perfect_ties), firsts[0][1] * 0)
+    ordered = (1 - tie ** (rerolls + 1)) / (1 - tie)
+    return [(st, p * tie ** (rerolls - 1) if st.initiative.lots else p * ordered)
+            for st, p in firsts
+            if st.initiative.lots or not st.initiative.perfect_ties]
 
 
 def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int,
@@ -417,16 +593,8 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int,
             if st.finished:
                 break
         elif actor >= 0:
-            pick = sheet.policies[actor].pick
             for _ in range(MAX_CHOICES):
-                firsts: dict[str, Move] = {}  # each tag's first move
-                for m in candidates(sheet, st, actor):
-                    for tag in m[0]:
-                        if tag not in firsts:
-                            firsts[tag] = m
-                    if len(firsts) == _TAG_COUNT:
-                        break  # every tag has its first move: the policy reads no other
-                move = pick(firsts.get)
+                move = choose(sheet, st, actor)
                 if move is None:
                     break
                 play(sheet, st, actor, move, draw)
