@@ -85,17 +85,27 @@ __all__ = [
     "Move",
     "Sheet",
     "State",
+    "acting",
+    "advance",
     "candidates",
+    "choose",
     "compile_sheet",
+    "move_law",
     "play",
     "refusal",
+    "retime",
     "run",
     "start",
+    "start_law",
+    "timeless_from",
 ]
 
 #: the log's tuples: an automatic hit (« attaquer », RB-ACT-1, RB-END-2), Hypoactivité's
 #: d4 at an activation (RB-SPEED-1)
 ATTACK, HYPO = 0, 1
+#: how :func:`start`, :func:`play` and :func:`advance` take their dice: a bare
+#: ``randint`` function (the exact solver's door, ``escarmouche.exact``)
+DICE = "randint"
 #: the tag of the automatic hit, which the policies rank (``System.moves``)
 TAG = "attaque"
 #: the action's id in the engine's catalogue
@@ -238,6 +248,33 @@ class State:
         self.outcome: str | None = None
         self.log: list[tuple[Any, ...]] = []
 
+    def copy(self) -> State:
+        """A copy to play on (the exact solver's door, ``escarmouche.exact``): every
+        mutable field copied; the log, a record the fight never reads, starts empty."""
+        new = State.__new__(State)
+        new.initiative, new.surprise, new.first_turn = (self.initiative, self.surprise,
+                                                        self.first_turn)
+        new.pv, new.out, new.acted = self.pv[:], self.out[:], self.acted[:]
+        new.posed, new.moved = self.posed[:], self.moved[:]
+        new.turn, new.order, new.in_turn, new.cursor = (self.turn, self.order,
+                                                        self.in_turn, self.cursor)
+        new.activations = dict(self.activations)
+        new.finished, new.outcome = self.finished, self.outcome
+        new.log = []
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        """What the rest of the fight depends on, hashable (the exact solver's door):
+        every field but the records (the log, the dice of the surprise and of the
+        initiative: only the order, turn 0, the late and whether a surprise succeeded
+        are read on) and the turn, which the solver keeps beside it
+        (:func:`timeless_from`, :func:`retime`)."""
+        init = self.initiative
+        return (tuple(self.pv), tuple(self.out), tuple(self.acted), tuple(self.posed),
+                tuple(self.moved), self.order, self.cursor,
+                tuple(sorted(self.activations.items())), self.finished, self.outcome,
+                init.order, init.turn_zero, init.late, init.surprise_by)
+
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:
     """0 when ``actor`` may play ``move`` (the automatic hit on ``move[1]``) now, else its
@@ -358,24 +395,130 @@ def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> Non
                          field="activations", value=_MAX_SKIPPED, rule="CORE-ERR")
 
 
-def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
-    """The fight's start (``Encounter.start``): the surprise attempt when the start
-    options ask for it (RB-SURPRISE-1/2, :func:`.surprise.draw_surprise`), the
-    initiative (RB-INIT-1..4, RB-SURPRISE-3, :func:`.initiative.draw_initiative`,
-    drawn as the engine draws them, the roster checked once by :func:`compile_sheet`),
-    then the first activation of turn 0 when somebody is in it, else of turn 1."""
-    surprise = None
-    succeeded = None
-    if sheet.surprise_values is not None:
-        surprise = draw_surprise(sheet.surprise_values, randint, unaware=sheet.unaware,
-                                 rules=sheet.rules)
-        succeeded = sheet.surprise_by if surprise.success else None
-    init = draw_initiative(sheet.combatants, randint, succeeded, sheet.rules,
+def _surprise(sheet: Sheet, randint: Callable[[int, int], int]) -> SurpriseResult | None:
+    """The surprise attempt when the start options ask for it (RB-SURPRISE-1/2,
+    :func:`.surprise.draw_surprise`), else ``None``."""
+    if sheet.surprise_values is None:
+        return None
+    return draw_surprise(sheet.surprise_values, randint, unaware=sheet.unaware,
+                         rules=sheet.rules)
+
+
+def _initiative(sheet: Sheet, randint: Callable[[int, int], int],
+                surprise: SurpriseResult | None) -> Initiative:
+    """The initiative after the surprise attempt (RB-INIT-1..4, RB-SURPRISE-3,
+    :func:`.initiative.draw_initiative`, drawn as the engine draws it, the roster
+    checked once by :func:`compile_sheet`)."""
+    succeeded = sheet.surprise_by if surprise is not None and surprise.success else None
+    return draw_initiative(sheet.combatants, randint, succeeded, sheet.rules,
                            speed_of=sheet.speed_of)
+
+
+def _started(sheet: Sheet, randint: Callable[[int, int], int], init: Initiative,
+             surprise: SurpriseResult | None) -> State:
+    """The fight once the initiative is drawn: the first activation of turn 0 when
+    somebody is in it, else of turn 1 (Hypoactivité's d4 drawn there, RB-SPEED-1)."""
     st = State(sheet, init, surprise)
     _begin_turn(sheet, st)
     _advance(sheet, st, randint)
     return st
+
+
+def start(sheet: Sheet, randint: Callable[[int, int], int]) -> State:
+    """The fight's start (``Encounter.start``): the surprise attempt
+    (:func:`_surprise`), the initiative (:func:`_initiative`), then the first
+    activation (:func:`_started`)."""
+    surprise = _surprise(sheet, randint)
+    return _started(sheet, randint, _initiative(sheet, randint, surprise), surprise)
+
+
+def _grouped(pairs: list[tuple[Any, Any]], key: Callable[[Any], Any]) -> list[list[Any]]:
+    """``pairs`` (value, chance) merged by ``key`` of the value: one representative
+    value per class, with the class's chance."""
+    classes: dict[Any, list[Any]] = {}
+    for value, p in pairs:
+        slot = classes.get(key(value))
+        if slot is None:
+            classes[key(value)] = [value, p]
+        else:
+            slot[1] += p
+    return list(classes.values())
+
+
+def start_law(sheet: Sheet, law: Callable[[Callable[[Any], Any]], list[tuple[Any, Any]]]
+              ) -> list[tuple[State, Any]]:
+    """The law of the fight's first states (the exact solver's door), each with its
+    chance by ``law`` (the solver's enumerator of a function of the dice): the surprise
+    attempt's two d100 (:func:`_surprise`) enumerated alone and grouped by its success,
+    the only thing the rest of the fight reads of it (RB-SURPRISE-3), then the
+    initiative's d100 (:func:`_initiative`) once per success, grouped by what the
+    fight reads of it (the order, turn 0, the late: RB-INIT-2..4), then the first
+    activation (:func:`_started`) once per class: 2 × 100² sequences instead of
+    100⁴. Refused (CORE-ERR, in French) when two fighters have the same HAB: their
+    roll-offs (RB-INIT-2) can repeat without bound."""
+    habs = [c.stats["HAB"] for c in sheet.combatants]
+    if len(set(habs)) < len(habs):
+        raise RuleBoundError(
+            "Calcul exact refusé : deux combattants ont la même HAB, et leurs départages "
+            "d’initiative peuvent se répéter sans fin (RB-INIT-2, CORE-ERR) ; utilisez "
+            "« escarmouche simule » pour l’estimer par simulation.",
+            field="HAB", value=habs, rule="CORE-ERR")
+    out: list[tuple[State, Any]] = []
+    for surprise, p in _grouped(law(lambda randint: _surprise(sheet, randint)),
+                                lambda s: None if s is None else s.success):
+        def initiative_of(randint: Callable[[int, int], int],
+                          s: SurpriseResult | None = surprise) -> Initiative:
+            return _initiative(sheet, randint, s)
+
+        for init, q in _grouped(law(initiative_of),
+                                lambda i: (i.order, i.turn_zero, i.late)):
+            def started(randint: Callable[[int, int], int], i: Initiative = init,
+                        s: SurpriseResult | None = surprise) -> State:
+                return _started(sheet, randint, i, s)
+
+            out.extend((st, p * q * r) for st, r in law(started))
+    return out
+
+
+def acting(st: State) -> int:
+    """Who acts now: the fighter of the turn's slot at the cursor (the exact solver's
+    door)."""
+    return st.order[st.cursor]
+
+
+def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
+    """The move ``actor``'s policy plays now among :func:`candidates`
+    (:meth:`~escarmouche.policies.TagPolicy.pick_tagged`), or ``None``: it passes
+    (:func:`run`'s choice, and the exact solver's door)."""
+    return sheet.policies[actor].pick_tagged(candidates(sheet, st, actor))  # type: ignore[no-any-return]
+
+
+def advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> None:
+    """The next activation (``Encounter.end_activation``): :func:`_advance`, with
+    Hypoactivité's d4 drawn there (RB-SPEED-1)."""
+    _advance(sheet, st, randint)
+
+
+def move_law(sheet: Sheet, st: State, actor: int, move: Move) -> None:
+    """The law of a move's dice (the exact solver's door): none here, the automatic
+    hit's one die (at most a d20) is enumerated face by face."""
+    return None
+
+
+def timeless_from(sheet: Sheet) -> int | None:
+    """The turn from which the rest of a fight reads the turn's number only for its
+    cap (the exact solver's door): from global turn 2, turns 0 and 1 being over
+    (RB-INIT-3/4, RB-SURPRISE-3, Hyperactivité's second slot from turn 1); never under
+    an end condition « tours » (CORE-END-1)."""
+    return None if sheet.turn_conditions else 2
+
+
+def retime(st: State, turn: int) -> State:
+    """A copy of ``st`` at global turn ``turn`` (the exact solver's door: a state met
+    again a turn later, past :func:`timeless_from`); nothing else carries the turn."""
+    new = st.copy()
+    new.turn = turn
+    return new
 
 
 def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> State:
@@ -390,9 +533,8 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.order[st.cursor]
-        pick = sheet.policies[actor].pick_tagged
         for _ in range(MAX_CHOICES):
-            move = pick(candidates(sheet, st, actor))
+            move = choose(sheet, st, actor)
             if move is None:
                 break
             play(sheet, st, actor, move, randint)
