@@ -1,11 +1,13 @@
-"""The exact solver of a duel (``escarmouche.exact.duel``) over the d100 rules kernel:
-the law sums to exactly 1, matches sampled fights, and its refusals are worded in French
+"""The exact solver of a duel (``escarmouche.exact.duel``) over the four rules kernels:
+the law sums to exactly 1, matches sampled fights, a blow's law is every sequence of its
+dice, a start's law is every sequence of its dice, and its refusals are worded in French
 (CORE-ERR)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -68,8 +70,22 @@ def test_refuses_too_many_fighters() -> None:
 
 
 def test_refuses_a_system_without_solver() -> None:
-    with pytest.raises(EscarmoucheError, match=r"système d20.*CORE-ERR.*simule"):
-        duel("d20-duel")
+    # the toy system's kernel (the model of tests/toy_system) has no solver's doors
+    from tests.toy_system import SYSTEM as TOY
+
+    fighters = [c for c in TOY.sample_roster if c.name in ("Aldric", "Grolk")]
+    with pytest.raises(EscarmoucheError, match=r"système jouet.*CORE-ERR.*simule"):
+        duel(Encounter(TOY, fighters))
+
+
+def test_refuses_endless_initiative_roll_offs_rb_init_2() -> None:
+    """RB-INIT-2: two fighters of the same HAB roll off as long as they tie, without
+    bound: refused in French, naming the rule."""
+    stats = {"HAB": 50, "DIS": 50, "PMR": 50, "PV": 6, "Esprit": 6, "variante_degats": 4}
+    enc = Encounter("rulebook", [Combatant("Brune", "héros", stats),
+                                 Combatant("Grishnakh", "orques", stats)])
+    with pytest.raises(EscarmoucheError, match=r"même HAB.*RB-INIT-2.*simule"):
+        duel(enc)
 
 
 def test_refuses_a_random_policy() -> None:
@@ -132,7 +148,7 @@ def test_the_law_of_a_blow_is_every_sequence_of_dice_d100_atk_2(roster: str) -> 
     st = kernel.start(sheet, lambda _a, _b: 5)
     compared, defended = 0, False
     for _ in range(3):  # the first three blows, each on the state the last one left
-        actor = st.turn_order[st.cursor]
+        actor = kernel.acting(st)
         move = next(m for m in kernel.candidates(sheet, st, actor) if m[0] == "attaque")
         law = kernel.move_law(sheet, st, actor, move)
         assert law is not None and sum(p for p, _ in law) == 1
@@ -144,7 +160,7 @@ def test_the_law_of_a_blow_is_every_sequence_of_dice_d100_atk_2(roster: str) -> 
         st = max(solver.outcomes(st, actor, move), key=lambda o: o[1])[0]
         if st.finished:
             break
-        kernel.advance(sheet, st)
+        kernel.advance(sheet, st, lambda _a, _b: 5)
     assert compared > 10
     assert defended == (roster == "d100-duel")  # a parry or a dodge rolled there
 
@@ -155,3 +171,170 @@ def test_the_readme_duel_exactly() -> None:
     got = duel(readme_duel(), RULES)
     assert round(float(got.wins["héros"]), 10) == 0.5492862891
     assert got.total == 1
+
+
+def _example(name: str) -> Any:
+    from escarmouche.roster import example_rosters, load_roster
+
+    return load_roster(example_rosters()[name])
+
+
+def _solver(name: str, rules: Any = None) -> tuple[Any, Any, Any]:
+    """The kernel module, sheet and solver of example roster ``name``."""
+    import sys
+
+    from escarmouche.exact import KernelSolver
+    from escarmouche.policies import resolve_policies
+    base = _example(name)
+    if rules is not None:
+        base = base.with_rules(rules)
+    template = base.encounter()
+    sides = list(dict.fromkeys(f.side for f in template.state.fighters.values()))
+    policies = resolve_policies(template.system.name, sides,
+                                getattr(base, "policies", None) or None)
+    sheet = template.system.kernel(template, dict(base.start_options), policies)
+    assert sheet is not None
+    kernel = sys.modules[type(sheet).__module__]
+    return kernel, sheet, KernelSolver(kernel, sheet, 50)
+
+
+def _every(act: Any, depth: int) -> tuple[dict[Any, Fraction], Fraction]:
+    """Every sequence of dice ``act(randint)`` can draw, up to ``depth`` dice: the
+    chance of each state's key it leaves, and the chance of the sequences cut at
+    ``depth`` (an exploding die's long chains), left out."""
+    found: dict[Any, Fraction] = {}
+    cut = Fraction(0)
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+
+    class Deeper(Exception):
+        pass
+
+    while stack:
+        prefix, p = stack.pop()
+        drawn: list[int] = []
+
+        def randint(low: int, high: int, prefix: tuple[int, ...] = prefix,
+                    drawn: list[int] = drawn) -> int:
+            if len(drawn) < len(prefix):
+                drawn.append(prefix[len(drawn)])
+                return drawn[-1]
+            drawn.append(high - low + 1)
+            drawn.append(low)
+            raise Deeper
+
+        try:
+            key = act(randint).key()
+        except Deeper:
+            faces, low = drawn[-2], drawn[-1]
+            if len(prefix) >= depth:
+                cut += p
+            else:
+                stack.extend(((*prefix, v), p / faces) for v in range(low, low + faces))
+            continue
+        found[key] = found.get(key, Fraction(0)) + p
+    return found, cut
+
+
+@pytest.mark.parametrize(("name", "rules"), [("d20-duel", "D20-ATK-1, D20-DMG-1"),
+                                             ("d12-duel", "D12-ATK-1, D12-EXPLODE-1")])
+def test_the_law_of_a_blow_is_every_sequence_of_dice(name: str, rules: str) -> None:
+    """The d20 and d12 kernels' law of a blow (``move_law``: the attack's classes times
+    :func:`escarmouche.dice.draw_law` of the damage) against every sequence of its dice
+    (``rules`` names the rules it plays), on the duel's first blows: each state has at
+    least the chance its sequences give, and no more than that plus the chance of the
+    exploding chains longer than 7 dice (D12-EXPLODE-1), which are all the difference."""
+    import random
+
+    kernel, sheet, solver = _solver(name)
+    draw = solver.dice(random.Random(3).randint)
+    st = kernel.start(sheet, draw)
+    compared = 0
+    for _ in range(4):
+        actor = kernel.acting(st)
+        move = kernel.choose(sheet, st, actor)
+        if move is not None:
+            law = kernel.move_law(sheet, st, actor, move)
+            assert law is not None and sum(p for p, _ in law) == 1
+            by_law = {key: p for _, p, key in solver.outcomes(st, actor, move)}
+
+            def act(randint: Any, st: Any = st, actor: int = actor, move: Any = move
+                    ) -> Any:
+                nxt = st.copy()
+                kernel.play(sheet, nxt, actor, move, solver.dice(randint))
+                return nxt
+
+            every, cut = _every(act, 7)
+            assert set(every) <= set(by_law)
+            assert all(every[k] <= by_law[k] for k in every)
+            assert sum(by_law.values()) - sum(every.values()) == cut
+            assert (cut == 0) == (name == "d20-duel")  # the d12's damage explodes
+            compared += len(every)
+            st = max(solver.outcomes(st, actor, move), key=lambda o: o[1])[0]
+            if st.finished:
+                break
+        kernel.advance(sheet, st, draw)
+    assert compared > 10
+
+
+def test_the_law_of_the_start_is_every_sequence_of_dice_d12_init_3() -> None:
+    """D12-INIT-3, D12-INIT-6: the d12 kernel's ``start_law`` (one attempt, then the
+    chances the bound of rerolls gives) leaves exactly the first states, with exactly
+    the chances, that every sequence of the initiative's dice leaves, rerolls and lot
+    included, under a bound of 2 rerolls (12⁶ sequences at most: played one by one)."""
+    import dataclasses
+
+    from escarmouche.exact import _enumerate
+
+    rules = dataclasses.replace(_example("d12-duel").rules, max_initiative_rerolls=2)
+    kernel, sheet, solver = _solver("d12-duel", rules)
+
+    def grouped(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        for st, p in pairs:
+            out[st.key()] = out.get(st.key(), 0) + p
+        return out
+
+    every = grouped(_enumerate(lambda randint: kernel.start(sheet, solver.dice(randint))))
+    assert grouped(solver.started()) == every
+    assert len(every) >= 2 and sum(every.values()) == 1
+
+
+def test_the_law_of_the_start_is_every_sequence_of_dice_rb_surprise_2() -> None:
+    """RB-SURPRISE-1/2, RB-INIT-1/2: the Rulebook kernel's ``start_law`` (the surprise's
+    two d100 grouped by its success, then the initiative's d100 grouped by what the
+    fight reads) leaves the first states, with the chances, that every sequence of the
+    four d100 leaves; checked on each surprise outcome with the initiative's 100²
+    sequences, the surprise's own law summed over its 100² sequences."""
+    from escarmouche.exact import _enumerate
+
+    kernel, sheet, solver = _solver("rulebook-duel")
+    by_law: dict[Any, Any] = {}
+    for st, p in solver.started():
+        by_law[st.key()] = by_law.get(st.key(), 0) + p
+    every: dict[Any, Any] = {}
+    surprises = _enumerate(lambda randint: kernel._surprise(sheet, randint))
+    success = sum(p for s, p in surprises if s.success)
+    assert 0 < success < 1
+    for won, weight in ((True, success), (False, 1 - success)):
+        surprise = next(s for s, _ in surprises if s.success is won)
+        def started(randint: Any, s: Any = surprise) -> Any:
+            return kernel._started(sheet, randint, kernel._initiative(sheet, randint, s), s)
+
+        for st, p in _enumerate(started):
+            every[st.key()] = every.get(st.key(), 0) + weight * p
+    assert by_law == every and sum(by_law.values()) == 1
+
+
+@pytest.mark.parametrize("name", ["d100-duel", "d20-duel", "d12-duel", "rulebook-duel"])
+def test_each_example_duel_lies_in_the_sampled_interval(name: str) -> None:
+    """CORE-DICE: each system's example duel, solved (in floats, as a page shows it),
+    against 100 000 of its sampled fights (the kernel's own, one seed): each side's
+    exact chance lies in its 99,9 % Wilson interval."""
+    got = duel(name, exact=False)
+    assert abs(float(got.total) - 1) < 1e-9
+    prepared = prepare(_example(name), max_turns=50)
+    n = 100_000
+    counts = Counter(prepared.play(i, 13).winner for i in range(n))
+    for side in got.sides:
+        low, high = wilson(counts[side], n, z=3.29)
+        assert low <= float(got.wins[side]) <= high, (name, side)
