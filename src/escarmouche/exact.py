@@ -96,6 +96,8 @@ class ExactDuel:
     rounds: Mapping[int, Chance]
     states: int
     max_turns: int
+    #: what the system calls a round in French (``System.turn_word``: « round », « tour »)
+    turn_word: str = "round"
 
     @property
     def total(self) -> Chance:
@@ -147,19 +149,22 @@ class ExactDuel:
                            + " ; ".join(parts) + ".")
 
     def text(self) -> str:
-        """The odds in French sentences (French typography: ``typographie``)."""
-        from escarmouche.text.fmt import number, percent
+        """The odds in French sentences (French typography: ``typographie``); each side
+        by its name in quotes, as the balance and the comparisons write it (a side's
+        name is whatever its roster says: « victoire du camp « héros » », never
+        « victoire des héros », which only suits a plural name)."""
+        from escarmouche.text.fmt import number, percent, plural, quote
         from escarmouche.text.typo import typographie
 
+        word = self.turn_word
         lines = [f"Cotes exactes du duel « {self.title} » (sans simulation) :"]
         for side in self.sides:
-            lines.append(f"- victoire des {side} : {percent(self.wins[side])} ;")
+            lines.append(f"- victoire du camp {quote(side)} : {percent(self.wins[side])} ;")
         lines.append(f"- nul (personne debout) : {percent(self.draw)} ;")
-        cap = f"{self.max_turns} round{'s' if self.max_turns > 1 else ''}"
-        lines.append(f"- limite de {cap} atteinte : "
+        lines.append(f"- limite de {plural(self.max_turns, word)} atteinte : "
                      f"{percent(self.timed_out)}.")
         mean = self.mean_rounds
-        lines.append(f"Durée moyenne : {number(mean)} round{'s' if mean >= 2 else ''} ; "
+        lines.append(f"Durée moyenne : {number(mean)} {word}{'s' if mean >= 2 else ''} ; "
                      f"{number(self.states)} états distincts calculés.")
         return typographie("\n".join(lines))
 
@@ -463,4 +468,4 @@ def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
         rounds[n] = rounds.get(n, zero) + p
     title = str(getattr(base, "title", " contre ".join(sides)))
     return ExactDuel(title, sides, wins, draw, timed_out, dict(sorted(rounds.items())),
-                     solver.visited, max_turns)
+                     solver.visited, max_turns, template.system.turn_word)

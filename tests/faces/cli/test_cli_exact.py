@@ -13,7 +13,7 @@ def test_cotes_duel_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     assert "« Duel" in out.replace("\u00a0", " ")  # French typography (no-break spaces)
     out = out.replace("\u00a0", " ").replace("\u202f", " ")
     assert "Cotes exactes du duel « Duel dans la cour de l’auberge »" in out
-    assert "victoire des orques : 2,2 %" in out
+    assert "victoire du camp « orques » : 2,2 %" in out
     assert "limite de 1 round atteinte : 97,8 %" in out
 
 
@@ -53,10 +53,12 @@ def test_simule_exact_json_is_refused_cotes_gives_it(capsys: pytest.CaptureFixtu
 
 
 def test_simule_exact_refusals(capsys: pytest.CaptureFixture[str]) -> None:
-    """CORE-ERR: a system without an exact solver is refused in French before any fight
-    is played; a grid with --exact is refused by the parser."""
-    assert main(["simule", "d20-duel", "-n", "200", "--exact"]) != 0
-    err = capsys.readouterr().err
-    assert "pas encore de calcul exact pour le système d20" in err
+    """CORE-ERR: a fight the exact solver refuses (more than two fighters) is refused in
+    French before any fight is played, the balance not printed; a grid with --exact is
+    refused by the parser. (All four systems have a solver now: the refusal of a
+    system without one is held by tests/rules/core/test_exact.py, on the toy system.)"""
+    assert main(["simule", "d100-escarmouche", "-n", "200", "--exact"]) != 0
+    out, err = capsys.readouterr()
+    assert "au plus 2" in err and "escarmouche simule" in err and "Camp" not in out
     assert main(["simule", "d100-duel", "--exact", "--grille", "parades_par_round=1,2"]) == 2
     assert "--exact\u00a0: un seul jeu de règles à la fois" in capsys.readouterr().err

@@ -58,9 +58,12 @@ def test_exact_lies_in_the_sampled_interval(two_rounds) -> None:  # type: ignore
 
 
 def test_text_is_french(two_rounds) -> None:  # type: ignore[no-untyped-def]
+    # each side by its name in quotes, whatever the name (« victoire des héros » would
+    # only suit a plural name); the cap in the system's word (« round », « tour »)
     text = two_rounds.text()
-    assert "victoire des héros\u00a0: 7,3\u202f%" in text
+    assert "victoire du camp «\u00a0héros\u00a0»\u00a0: 7,3\u202f%" in text
     assert "limite de 2 rounds atteinte" in text
+    assert "limite de 1 tour atteinte" in duel("d12-duel", max_turns=1, exact=False).text()
 
 
 def test_refuses_too_many_fighters() -> None:
