@@ -7,7 +7,8 @@ sampled, every die was enumerated (CORE-DICE).
 The sides are named in quotes, as every comparison of the engine names them
 (:func:`escarmouche.simulation.precision.difference_sentence`: « « héros » gagne … »).
 A draw or the turn cap is mentioned only when one of the two solutions gives it a
-chance that shows (0,1 % or more, rounded).
+chance that shows (0,1 % or more, rounded). A change that moves no chance at all is
+said in one clause (« rien ne change dans ce duel »).
 
 >>> from fractions import Fraction as F
 >>> from escarmouche.exact import ExactDuel
@@ -27,7 +28,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from escarmouche.errors import invalid
-from escarmouche.text.fmt import MINUS, fixed, percent, plural, quote
+from escarmouche.text.fmt import MINUS, fixed, join, percent, plural, quote
 from escarmouche.text.typo import typographie
 
 if TYPE_CHECKING:
@@ -93,10 +94,17 @@ def effect_sentence(before: ExactDuel, after: ExactDuel, label: str) -> str:
     """The exact effect of a change (``label``: « critique à 10 », « 1d8 ») on the duel
     solved as ``before`` and as ``after``: each side's chance of winning after and
     before, and the difference in points, in one French sentence (French typography,
-    ``typographie``). Both must be the same sides' duel (else refused, CORE-ERR)."""
+    ``typographie``); a change that moves nothing says so. Both must be the same sides'
+    duel (else refused, CORE-ERR)."""
     if tuple(before.sides) != tuple(after.sides):
         raise invalid("camps", ", ".join(after.sides), "CORE-ERR",
                       f"le duel comparé oppose d’autres camps ({', '.join(before.sides)})")
+    outcomes = [(before.wins[s], after.wins[s]) for s in after.sides]
+    outcomes += [(before.draw, after.draw), (before.timed_out, after.timed_out)]
+    if not any(effect_points(old, new) for old, new in outcomes):
+        shares = join([f"{quote(side)} {percent(after.wins[side])}" for side in after.sides])
+        return typographie(f"Avec {quote(label)}, rien ne change dans ce duel : {shares} "
+                           "de victoires, comme avant (calcul exact).")
     clauses = []
     for k, side in enumerate(after.sides):
         clause = effect_clause(before.wins[side], after.wins[side], quote(side),

@@ -69,10 +69,20 @@ def test_points_are_signed_and_agreed_core_dice() -> None:
 
 def test_floats_agreeing_to_1e12_are_the_same_core_dice() -> None:
     """CORE-DICE: two float solutions of one law differ by about 10⁻¹² (exact=False):
-    not a change."""
-    text = effect_sentence(solved(0.578), solved(0.578 + 3e-13), "rien")
-    assert plain(text) == ("Avec « rien », « héros » gagne 57,8 % comme avant "
-                           "(calcul exact) ; « orques », 42,2 % comme avant.")
+    not a change; a change that moves nothing is said in one clause."""
+    text = effect_sentence(solved(0.578), solved(0.578 + 3e-13), "deux mains")
+    assert plain(text) == ("Avec « deux mains », rien ne change dans ce duel : « héros » "
+                           "57,8 % et « orques » 42,2 % de victoires, comme avant "
+                           "(calcul exact).")
+    assert problems(text) == []
+
+
+def test_one_side_unmoved_is_said_as_before_core_dice() -> None:
+    """CORE-DICE: when only the draw moves, each side still says « comme avant »."""
+    text = plain(effect_sentence(solved(F(1, 2), draw=F(1, 10)),
+                                 solved(F(1, 2), draw=F(1, 5)), "x"))
+    assert text.startswith("Avec « x », « héros » gagne 50,0 % comme avant (calcul exact)")
+    assert "le nul (personne debout) vaut 20,0 % au lieu de 10,0 % (+10,0 points)" in text
 
 
 def test_a_draw_and_the_cap_show_when_they_count_core_end_1() -> None:
