@@ -7,7 +7,9 @@ and kinds, each touched rule's text before and after with a word-level diff
 (``<del>``/``<ins>``), the changed options in French, the standard odds of each touched
 system before and after (cells whose change passes
 :data:`~escarmouche.editions.odds.THRESHOLD` in bold), bar charts side by side, the
-simulated duels, and the book examples whose stored output changed.
+simulated duels, the example duel solved exactly before and after
+(:mod:`~escarmouche.editions.exact_duels`), and the book examples whose stored output
+changed.
 
 >>> word_diff("roll 1d100 and compare", "roll 1d100 then compare")
 'roll 1d100 <del>and</del> <ins>then</ins> compare'
@@ -24,6 +26,7 @@ from typing import Any
 
 from escarmouche.editions.data import FLAGS, Change, Edition, Snapshot, role_text, rulings
 from escarmouche.editions.duels import duel_note, duel_outcomes, paired_duels, situation_duels
+from escarmouche.editions.exact_duels import exact_duel_lines
 from escarmouche.editions.odds import (
     OddsTable,
     TableDiff,
@@ -515,6 +518,8 @@ def render_page(edition: Edition, before: Snapshot | None, after: Snapshot, *,
                 [option_label(system, c.option or "") for c in options]) + ".", ""]
         lines += _odds_section(system, before_rules, after_rules, after.texts)
         lines += _duels_section(system, before_rules, after_rules, duels, seed)
+        if before_rules is not None:
+            lines += exact_duel_lines(system, before_rules, after_rules)
     if before is not None:
         lines += _examples(before, after, "de cette édition" if since is None else
                            f"de l’édition{NBSP}{n} qu’avec celles de l’édition{NBSP}{since}")
