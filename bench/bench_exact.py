@@ -7,15 +7,19 @@ to the same precision (± 0.1 point at 95 %: n ≈ p(1−p)(1.96/0.001)² fights
 
 Each duel is first solved once in floats in a fresh state of its caches (what a command
 or a page meets first), then its runs alternate the three ways (fractions, floats,
-sampling); the medians of CPU time (``time.process_time``) are printed. See bench/README.md (« Exact duels »).
+sampling); the medians of CPU time (``time.process_time``) are printed. See
+bench/README.md (« Exact duels »).
 """
 
 from __future__ import annotations
 
+import functools
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -36,10 +40,15 @@ def _roster(name: str) -> object:
     return load_roster(example_rosters()[name])
 
 
-def _cpu(work: object) -> float:
+def _cpu(work: Callable[[], object]) -> float:
     start = time.process_time()
-    work()  # type: ignore[operator]
+    work()
     return time.process_time() - start
+
+
+def _sample(prepared: Any) -> None:
+    for i in range(SAMPLED):
+        prepared.play(i, 1)
 
 
 def main() -> None:
@@ -52,13 +61,14 @@ def main() -> None:
         roster = _roster(name)
         prepared = prepare(as_roster(roster), max_turns=max_turns)
         fractions, floats, per_fight = [], [], []
-        cold = _cpu(lambda: duel(roster, max_turns=max_turns, exact=False))
-        result = duel(roster, max_turns=max_turns)
+        solve = functools.partial(duel, roster, max_turns=max_turns)
+        cold = _cpu(functools.partial(solve, exact=False))
+        result = solve()
+        sample = functools.partial(_sample, prepared)
         for _ in range(runs):
-            fractions.append(_cpu(lambda: duel(roster, max_turns=max_turns)))
-            floats.append(_cpu(lambda: duel(roster, max_turns=max_turns, exact=False)))
-            per_fight.append(_cpu(lambda: [prepared.play(i, 1) for i in range(SAMPLED)])
-                             / SAMPLED)
+            fractions.append(_cpu(solve))
+            floats.append(_cpu(functools.partial(solve, exact=False)))
+            per_fight.append(_cpu(sample) / SAMPLED)
         first = result.sides[0]
         p = float(result.wins[first])
         n = p * (1 - p) * (1.96 / 0.001) ** 2

@@ -314,12 +314,14 @@ class KernelSolver:
             return list(start_law(sheet, law))
         return law(lambda draw: k.start(sheet, draw))
 
-    def entry(self, after: Any, p: Chance, later: int, choices: int) -> _Step:
+    def entry(self, after: Any, p: Chance, later: int, choices: int, key: Any = None
+              ) -> _Step:
         """One state a step leaves, with its chance, the number of its key (the kernel
-        state's ``key``, numbered once: a node's hash is three integers), how many
-        turns later it stands, its moves into the activation, and the result when the
-        fight is over there (:meth:`ending`)."""
-        key = after.key()
+        state's ``key``, numbered once: a node's hash is three integers; ``key`` when
+        already asked), how many turns later it stands, its moves into the activation,
+        and the result when the fight is over there (:meth:`ending`)."""
+        if key is None:
+            key = after.key()
         ident = self.ids.get(key)
         if ident is None:
             ident = self.ids[key] = len(self.ids)
@@ -333,8 +335,8 @@ class KernelSolver:
         move = self.k.choose(self.sheet, st, actor) if choices < self.max_choices else None
         if move is None:
             return [self.entry(nxt, p, nxt.turn - st.turn, 0) for nxt, p in self.advanced(st)]
-        return [self.entry(after, p, 0, choices + 1)
-                for after, p, _ in self.outcomes(st, actor, move)]
+        return [self.entry(after, p, 0, choices + 1, key)
+                for after, p, key in self.outcomes(st, actor, move)]
 
     def advanced(self, st: Any) -> list[tuple[Any, Chance]]:
         """The states the end of the activation leaves (the kernel's ``advance``: the
