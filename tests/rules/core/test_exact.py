@@ -340,3 +340,38 @@ def test_each_example_duel_lies_in_the_sampled_interval(name: str) -> None:
     for side in got.sides:
         low, high = wilson(counts[side], n, z=3.29)
         assert low <= float(got.wins[side]) <= high, (name, side)
+
+
+def _golden_duels() -> list[tuple[str, Any]]:
+    from tests.helpers.golden_runner import load
+
+    return [(system, fight) for system in ("d100", "d20", "d12", "rulebook")
+            for fight in load(system)["fights"] if len(fight["roster"]) == 2]
+
+
+@pytest.mark.parametrize(("system", "fight"), _golden_duels(),
+                         ids=lambda v: v if isinstance(v, str) else v["name"][:24])
+def test_each_golden_duel_lies_in_the_sampled_interval(system: str, fight: Any) -> None:
+    """CORE-DICE: each golden duel (two fighters, tests/golden), its rules and start
+    options, played under the default policies: solved (floats) and within the 99,9 %
+    interval of 100 000 sampled fights; or, where the rules kernel does not cover it
+    (a Rulebook fight without ``variante_degats``: nothing plays it automatically),
+    refused by both."""
+    from escarmouche.simulation.fight import _FixedRoster
+    from escarmouche.systems import get as get_system
+    from tests.helpers.golden_runner import build
+
+    roster = _FixedRoster(build(get_system(system), fight), fight.get("start", {}))
+    try:
+        got = duel(roster, exact=False)
+    except EscarmoucheError as refused:
+        assert "ne couvre pas" in str(refused)
+        with pytest.raises(EscarmoucheError):
+            prepare(roster, max_turns=50).play(0, 13)
+        return
+    prepared = prepare(roster, max_turns=50)
+    n = 100_000
+    counts = Counter(prepared.play(i, 13).winner for i in range(n))
+    for side in got.sides:
+        low, high = wilson(counts[side], n, z=3.29)
+        assert low <= float(got.wins[side]) <= high, (fight["name"], side)
