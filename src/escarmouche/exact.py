@@ -53,7 +53,8 @@ from typing import Any
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.rng import RandintOnly
 
-__all__ = ["DOORS", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel"]
+__all__ = ["DOORS", "MAX_DICE", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel",
+           "enumerate_dice"]
 
 #: the most fighters a solved fight may have
 MAX_FIGHTERS = 2
@@ -171,7 +172,7 @@ class _Branch(Exception):
         self.low, self.high = low, high
 
 
-def _enumerate(act: Callable[[Callable[[int, int], int]], Any], one: Chance = Fraction(1)
+def enumerate_dice(act: Callable[[Callable[[int, int], int]], Any], one: Chance = Fraction(1)
                ) -> list[tuple[Any, Chance]]:
     """Every outcome of ``act(randint)`` with its probability: ``act`` is replayed on
     each prefix of dice; a die past the prefix branches on its ``high - low + 1``
@@ -307,7 +308,7 @@ class KernelSolver:
         k, sheet, dice, one = self.k, self.sheet, self.dice, self.one
 
         def law(act: Callable[[Any], Any]) -> list[tuple[Any, Chance]]:
-            return _enumerate(lambda randint: act(dice(randint)), one)
+            return enumerate_dice(lambda randint: act(dice(randint)), one)
 
         start_law = getattr(k, "start_law", None)
         if start_law is not None:
@@ -349,7 +350,7 @@ class KernelSolver:
             k.advance(sheet, nxt, dice(randint))
             return nxt
 
-        return _enumerate(act, self.one)
+        return enumerate_dice(act, self.one)
 
     def ending(self, st: Any) -> tuple[str | None, bool]:
         """A fight's result where it stands, as ``simulation.fight._tally`` counts it:
@@ -379,7 +380,7 @@ class KernelSolver:
 
         law = k.move_law(sheet, st, actor, move) if by_law else None
         if law is None:
-            played = _enumerate(act, self.one)
+            played = enumerate_dice(act, self.one)
         else:
             played = []
             for p, drawn in law:

@@ -53,10 +53,30 @@ def test_simule_exact_json_is_refused_cotes_gives_it(capsys: pytest.CaptureFixtu
 
 
 def test_simule_exact_refusals(capsys: pytest.CaptureFixture[str]) -> None:
-    """CORE-ERR: a system without an exact solver is refused in French before any fight
-    is played; a grid with --exact is refused by the parser."""
-    assert main(["simule", "d20-duel", "-n", "200", "--exact"]) != 0
+    """CORE-ERR: a fight the exact solver refuses (three fighters) is refused in French
+    before any fight is played; a grid with --exact is refused by the parser."""
+    assert main(["simule", "d100-escarmouche", "-n", "200", "--exact"]) != 0
     err = capsys.readouterr().err
-    assert "pas encore de calcul exact pour le système d20" in err
+    assert "au plus 2" in err and "CORE-ERR" in err
     assert main(["simule", "d100-duel", "--exact", "--grille", "parades_par_round=1,2"]) == 2
     assert "--exact\u00a0: un seul jeu de règles à la fois" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "title"), [("d20-duel", "Thorin contre Gob"),
+                                             ("d12-duel", "Aldric contre Grolk"),
+                                             ("rulebook-duel", "Duel sur le pont de cordes")])
+def test_cotes_duel_in_every_system(name: str, title: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """CORE-END-1: the exact odds of each system's example duel, in French, the chances
+    summing to 100 % (in JSON, the fractions to exactly 1)."""
+    import json
+    from fractions import Fraction
+
+    assert main(["cotes", "--duel", name, "--tours", "2"]) == 0
+    out = capsys.readouterr().out.replace("\u00a0", " ").replace("\u202f", " ")
+    assert f"Cotes exactes du duel « {title} » (sans simulation) :" in out
+    assert "limite de 2 rounds atteinte" in out
+    assert main(["cotes", "--duel", name, "--tours", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    chances = [*data["camps"].values(), data["nul"], data["limite"]]
+    assert sum(Fraction(c["fraction"]) for c in chances) == 1

@@ -285,7 +285,7 @@ def test_the_law_of_the_start_is_every_sequence_of_dice_d12_init_3() -> None:
     included, under a bound of 2 rerolls (12⁶ sequences at most: played one by one)."""
     import dataclasses
 
-    from escarmouche.exact import _enumerate
+    from escarmouche.exact import enumerate_dice
 
     rules = dataclasses.replace(_example("d12-duel").rules, max_initiative_rerolls=2)
     kernel, sheet, solver = _solver("d12-duel", rules)
@@ -296,7 +296,7 @@ def test_the_law_of_the_start_is_every_sequence_of_dice_d12_init_3() -> None:
             out[st.key()] = out.get(st.key(), 0) + p
         return out
 
-    every = grouped(_enumerate(lambda randint: kernel.start(sheet, solver.dice(randint))))
+    every = grouped(enumerate_dice(lambda randint: kernel.start(sheet, solver.dice(randint))))
     assert grouped(solver.started()) == every
     assert len(every) >= 2 and sum(every.values()) == 1
 
@@ -307,14 +307,14 @@ def test_the_law_of_the_start_is_every_sequence_of_dice_rb_surprise_2() -> None:
     fight reads) leaves the first states, with the chances, that every sequence of the
     four d100 leaves; checked on each surprise outcome with the initiative's 100²
     sequences, the surprise's own law summed over its 100² sequences."""
-    from escarmouche.exact import _enumerate
+    from escarmouche.exact import enumerate_dice
 
     kernel, sheet, solver = _solver("rulebook-duel")
     by_law: dict[Any, Any] = {}
     for st, p in solver.started():
         by_law[st.key()] = by_law.get(st.key(), 0) + p
     every: dict[Any, Any] = {}
-    surprises = _enumerate(lambda randint: kernel._surprise(sheet, randint))
+    surprises = enumerate_dice(lambda randint: kernel._surprise(sheet, randint))
     success = sum(p for s, p in surprises if s.success)
     assert 0 < success < 1
     for won, weight in ((True, success), (False, 1 - success)):
@@ -322,7 +322,7 @@ def test_the_law_of_the_start_is_every_sequence_of_dice_rb_surprise_2() -> None:
         def started(randint: Any, s: Any = surprise) -> Any:
             return kernel._started(sheet, randint, kernel._initiative(sheet, randint, s), s)
 
-        for st, p in _enumerate(started):
+        for st, p in enumerate_dice(started):
             every[st.key()] = every.get(st.key(), 0) + weight * p
     assert by_law == every and sum(by_law.values()) == 1
 
@@ -357,11 +357,13 @@ def test_each_golden_duel_lies_in_the_sampled_interval(system: str, fight: Any) 
     interval of 100 000 sampled fights; or, where the rules kernel does not cover it
     (a Rulebook fight without ``variante_degats``: nothing plays it automatically),
     refused by both."""
-    from escarmouche.simulation.fight import _FixedRoster
+    import dataclasses
+
     from escarmouche.systems import get as get_system
     from tests.helpers.golden_runner import build
 
-    roster = _FixedRoster(build(get_system(system), fight), fight.get("start", {}))
+    roster = dataclasses.replace(as_roster(build(get_system(system), fight)),
+                                 start_options=fight.get("start", {}))
     try:
         got = duel(roster, exact=False)
     except EscarmoucheError as refused:
