@@ -294,7 +294,7 @@ class KernelSolver:
             if step is None:
                 if st.turn != turn:
                     st = k.retime(st, turn)
-                step = self.step(st, choices)
+                step = self.step(st, choices, steps if kept else None)
                 if kept:
                     steps[ident, choices] = step
             reach(step, turn, mass)
@@ -328,16 +328,47 @@ class KernelSolver:
             ident = self.ids[key] = len(self.ids)
         return after, p, ident, later, choices, self.ending(after) if after.finished else None
 
-    def step(self, st: Any, choices: int) -> list[_Step]:
+    def step(self, st: Any, choices: int,
+             steps: dict[tuple[int, int], list[_Step]] | None = None) -> list[_Step]:
         """The states one node leaves: the move the policy plays (the kernel's
         ``choose``, while under ``MAX_CHOICES`` moves) by :meth:`outcomes`, else the end
-        of the activation by :meth:`advanced` (:meth:`entry` of each)."""
-        actor = self.k.acting(st)
-        move = self.k.choose(self.sheet, st, actor) if choices < self.max_choices else None
+        of the activation by :meth:`advanced` (:meth:`entry` of each).
+
+        Where the actor passes after its move (``choose`` gives nothing more), the end
+        of its activation is spliced into the move's step: the state between the two is
+        no node of its own (half as many nodes for fighters who strike once). The end
+        of an activation is kept in ``steps`` (the solver's, past ``timeless_from``) per
+        key of the state it starts from, as a node's step is; entries leading to the
+        same node are merged."""
+        k, sheet = self.k, self.sheet
+        actor = k.acting(st)
+        move = k.choose(sheet, st, actor) if choices < self.max_choices else None
         if move is None:
             return [self.entry(nxt, p, nxt.turn - st.turn, 0) for nxt, p in self.advanced(st)]
-        return [self.entry(after, p, 0, choices + 1, key)
-                for after, p, key in self.outcomes(st, actor, move)]
+        merged: dict[tuple[Any, ...], list[Any]] = {}
+        moved = choices + 1
+        for after, p, key in self.outcomes(st, actor, move):
+            first = self.entry(after, p, 0, moved, key)
+            if first[5] is None and (moved >= self.max_choices
+                                     or k.choose(sheet, after, actor) is None):
+                ident = first[2]
+                tail = steps.get((ident, moved)) if steps is not None else None
+                if tail is None:
+                    tail = [self.entry(nxt, q, nxt.turn - after.turn, 0)
+                            for nxt, q in self.advanced(after)]
+                    if steps is not None:
+                        steps[ident, moved] = tail
+                leads = [(nxt, p * q, i, later, c, end) for nxt, q, i, later, c, end in tail]
+            else:
+                leads = [first]
+            for lead in leads:
+                where = (lead[2], lead[3], lead[4], lead[5])
+                slot = merged.get(where)
+                if slot is None:
+                    merged[where] = list(lead)
+                else:
+                    slot[1] += lead[1]
+        return [tuple(slot) for slot in merged.values()]
 
     def advanced(self, st: Any) -> list[tuple[Any, Chance]]:
         """The states the end of the activation leaves (the kernel's ``advance``: the
