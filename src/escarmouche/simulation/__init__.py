@@ -29,7 +29,7 @@ The package holds one module per concern; every name is importable from
   the precision asked;
 * :mod:`escarmouche.simulation.precision`: the intervals (paired, independent), the
   rule that stops a run at a precision and stays honest, and the one French headline
-  of a comparison;
+  of a comparison (sampled, or solved exactly: :func:`exact_difference_sentence`);
 * :mod:`escarmouche.simulation.sequential`: fights in batches, paired, on every core,
   stopping at the same fight whatever the number of processes;
 * :mod:`escarmouche.simulation.sweeps`: one balance per point of an option grid
@@ -65,7 +65,12 @@ from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
 from escarmouche.simulation.fight import result_of as result_of
 from escarmouche.simulation.inert import OptionEffects, inert_sentence, option_effects
-from escarmouche.simulation.precision import BATCH, PRECISIONS, difference_sentence
+from escarmouche.simulation.precision import (
+    BATCH,
+    PRECISIONS,
+    difference_sentence,
+    exact_difference_sentence,
+)
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
 from escarmouche.simulation.runner import MAX_FIGHTS, SimulateRun, simulate, simulate_steps
 from escarmouche.simulation.runner import Progress as Progress
@@ -95,6 +100,7 @@ __all__ = [
     "compare",
     "compare_steps",
     "difference_sentence",
+    "exact_difference_sentence",
     "inert_sentence",
     "option_effects",
     "play_fight",
