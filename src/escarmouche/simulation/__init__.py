@@ -34,6 +34,8 @@ The package holds one module per concern; every name is importable from
   stopping at the same fight whatever the number of processes;
 * :mod:`escarmouche.simulation.sweeps`: one balance per point of an option grid
   (:func:`sweep`, :class:`Sweep`);
+* :mod:`escarmouche.simulation.exact_sweep`: a duel solved exactly at every point of an
+  option grid (:func:`exact_sweep`, :class:`ExactSweep`), drawn as a curve;
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
@@ -60,6 +62,7 @@ from escarmouche.simulation.balance import Z95 as Z95
 from escarmouche.simulation.balance import Balance, wilson
 from escarmouche.simulation.balance import _Tally as _Tally
 from escarmouche.simulation.comparison import CompareRun, Comparison, compare, compare_steps
+from escarmouche.simulation.exact_sweep import ExactSweep, exact_sweep
 from escarmouche.simulation.fight import FightResult, Prepared, play_fight, prepare
 from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
@@ -92,6 +95,7 @@ __all__ = [
     "Balance",
     "CompareRun",
     "Comparison",
+    "ExactSweep",
     "FightResult",
     "OptionEffects",
     "Prepared",
@@ -101,6 +105,7 @@ __all__ = [
     "compare_steps",
     "difference_sentence",
     "exact_difference_sentence",
+    "exact_sweep",
     "inert_sentence",
     "option_effects",
     "play_fight",
