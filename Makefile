@@ -135,6 +135,7 @@ bench: venv
 	$(PY) bench/run.py dice
 	$(PY) bench/run.py simulation
 	$(PY) bench/run.py designer
+	$(PY) bench/run.py bench_exact
 
 # A long fuzz run of every public entry point (tests/helpers/fuzz_targets.py); the short form runs
 # in make test (tests/rules/core/test_fuzz.py). FUZZ_EXEMPLES inputs per target (39 targets: 109 200 inputs).

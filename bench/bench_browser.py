@@ -688,7 +688,8 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--repeat", type=int, default=3, help="samples per kind (median)")
-    parser.add_argument("--plan", choices=("pocket", "ready", "steps", "pool", "noyau"),
+    parser.add_argument("--plan", choices=("pocket", "ready", "steps", "pool", "noyau",
+                                           "exact"),
                         default="pocket",
                         help="pocket: « Activer » against a bare boot, phone and desktop, "
                              "cold and cached (the default); ready: navigation → « Prêt » "
@@ -697,7 +698,9 @@ def main(argv: list[str] | None = None) -> int:
                              "Atelier's answer on 1 worker and on the pool "
                              "(bench/bench_browser_pool.py); noyau: the rules kernels "
                              "against their floors in Pyodide and in CPython "
-                             "(bench/bench_browser_kernel.py)")
+                             "(bench/bench_browser_kernel.py); exact: the example duels "
+                             "solved exactly in Pyodide and in CPython, the same law and "
+                             "the time (bench/bench_browser_exact.py)")
     parser.add_argument("--combats", type=int, default=None,
                         help="--plan pool: exactly this many fights per rule set (default: "
                              "the Atelier's ± 2 points); --plan noyau: fights per measure "
@@ -729,6 +732,15 @@ def main(argv: list[str] | None = None) -> int:
         out = args.out.with_name("bench-browser-noyau.json")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps({"summary": kernels}, indent=2) + "\n", encoding="utf-8")
+        print(f"\n→ {out}")
+        return 0
+    if args.plan == "exact":
+        from bench.bench_browser_exact import timed_main as exact_main
+
+        exact = exact_main(args.repeat)
+        out = args.out.with_name("bench-browser-exact.json")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"summary": exact}, indent=2) + "\n", encoding="utf-8")
         print(f"\n→ {out}")
         return 0
     if args.plan == "pool":

@@ -53,7 +53,8 @@ from typing import Any
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.rng import RandintOnly
 
-__all__ = ["DOORS", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel"]
+__all__ = ["DOORS", "MAX_DICE", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel",
+           "enumerate_dice"]
 
 #: the most fighters a solved fight may have
 MAX_FIGHTERS = 2
@@ -176,7 +177,7 @@ class _Branch(Exception):
         self.low, self.high = low, high
 
 
-def _enumerate(act: Callable[[Callable[[int, int], int]], Any], one: Chance = Fraction(1)
+def enumerate_dice(act: Callable[[Callable[[int, int], int]], Any], one: Chance = Fraction(1)
                ) -> list[tuple[Any, Chance]]:
     """Every outcome of ``act(randint)`` with its probability: ``act`` is replayed on
     each prefix of dice; a die past the prefix branches on its ``high - low + 1``
@@ -298,7 +299,7 @@ class KernelSolver:
             if step is None:
                 if st.turn != turn:
                     st = k.retime(st, turn)
-                step = self.step(st, choices)
+                step = self.step(st, choices, steps if kept else None)
                 if kept:
                     steps[ident, choices] = step
             reach(step, turn, mass)
@@ -312,34 +313,67 @@ class KernelSolver:
         k, sheet, dice, one = self.k, self.sheet, self.dice, self.one
 
         def law(act: Callable[[Any], Any]) -> list[tuple[Any, Chance]]:
-            return _enumerate(lambda randint: act(dice(randint)), one)
+            return enumerate_dice(lambda randint: act(dice(randint)), one)
 
         start_law = getattr(k, "start_law", None)
         if start_law is not None:
             return list(start_law(sheet, law))
         return law(lambda draw: k.start(sheet, draw))
 
-    def entry(self, after: Any, p: Chance, later: int, choices: int) -> _Step:
+    def entry(self, after: Any, p: Chance, later: int, choices: int, key: Any = None
+              ) -> _Step:
         """One state a step leaves, with its chance, the number of its key (the kernel
-        state's ``key``, numbered once: a node's hash is three integers), how many
-        turns later it stands, its moves into the activation, and the result when the
-        fight is over there (:meth:`ending`)."""
-        key = after.key()
+        state's ``key``, numbered once: a node's hash is three integers; ``key`` when
+        already asked), how many turns later it stands, its moves into the activation,
+        and the result when the fight is over there (:meth:`ending`)."""
+        if key is None:
+            key = after.key()
         ident = self.ids.get(key)
         if ident is None:
             ident = self.ids[key] = len(self.ids)
         return after, p, ident, later, choices, self.ending(after) if after.finished else None
 
-    def step(self, st: Any, choices: int) -> list[_Step]:
+    def step(self, st: Any, choices: int,
+             steps: dict[tuple[int, int], list[_Step]] | None = None) -> list[_Step]:
         """The states one node leaves: the move the policy plays (the kernel's
         ``choose``, while under ``MAX_CHOICES`` moves) by :meth:`outcomes`, else the end
-        of the activation by :meth:`advanced` (:meth:`entry` of each)."""
-        actor = self.k.acting(st)
-        move = self.k.choose(self.sheet, st, actor) if choices < self.max_choices else None
+        of the activation by :meth:`advanced` (:meth:`entry` of each).
+
+        Where the actor passes after its move (``choose`` gives nothing more), the end
+        of its activation is spliced into the move's step: the state between the two is
+        no node of its own (half as many nodes for fighters who strike once). The end
+        of an activation is kept in ``steps`` (the solver's, past ``timeless_from``) per
+        key of the state it starts from, as a node's step is; entries leading to the
+        same node are merged."""
+        k, sheet = self.k, self.sheet
+        actor = k.acting(st)
+        move = k.choose(sheet, st, actor) if choices < self.max_choices else None
         if move is None:
             return [self.entry(nxt, p, nxt.turn - st.turn, 0) for nxt, p in self.advanced(st)]
-        return [self.entry(after, p, 0, choices + 1)
-                for after, p, _ in self.outcomes(st, actor, move)]
+        merged: dict[tuple[Any, ...], list[Any]] = {}
+        moved = choices + 1
+        for after, p, key in self.outcomes(st, actor, move):
+            first = self.entry(after, p, 0, moved, key)
+            if first[5] is None and (moved >= self.max_choices
+                                     or k.choose(sheet, after, actor) is None):
+                ident = first[2]
+                tail = steps.get((ident, moved)) if steps is not None else None
+                if tail is None:
+                    tail = [self.entry(nxt, q, nxt.turn - after.turn, 0)
+                            for nxt, q in self.advanced(after)]
+                    if steps is not None:
+                        steps[ident, moved] = tail
+                leads = [(nxt, p * q, i, later, c, end) for nxt, q, i, later, c, end in tail]
+            else:
+                leads = [first]
+            for lead in leads:
+                where = (lead[2], lead[3], lead[4], lead[5])
+                slot = merged.get(where)
+                if slot is None:
+                    merged[where] = list(lead)
+                else:
+                    slot[1] += lead[1]
+        return [tuple(slot) for slot in merged.values()]
 
     def advanced(self, st: Any) -> list[tuple[Any, Chance]]:
         """The states the end of the activation leaves (the kernel's ``advance``: the
@@ -352,7 +386,7 @@ class KernelSolver:
             k.advance(sheet, nxt, dice(randint))
             return nxt
 
-        return _enumerate(act, self.one)
+        return enumerate_dice(act, self.one)
 
     def ending(self, st: Any) -> tuple[str | None, bool]:
         """A fight's result where it stands, as ``simulation.fight._tally`` counts it:
@@ -382,7 +416,7 @@ class KernelSolver:
 
         law = k.move_law(sheet, st, actor, move) if by_law else None
         if law is None:
-            played = _enumerate(act, self.one)
+            played = enumerate_dice(act, self.one)
         else:
             played = []
             for p, drawn in law:

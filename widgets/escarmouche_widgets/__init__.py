@@ -12,7 +12,8 @@ are attributes (set them, press the buttons with ``button.click()``) and
 * :class:`CombatTracker` — a GM's tracker for any system, saved as JSON: the view of a
   :class:`TableSession`, the fight and its history with one method per GM step and no
   widget (:mod:`escarmouche_widgets.session`);
-* :class:`Atelier` — the designer's workshop: options changed, odds before and after;
+* :class:`Atelier` — the designer's workshop: options changed, odds before and after,
+  whole fights simulated, and a duel solved exactly (« Calcul exact »);
 * :class:`BalanceDemo` — a small balance simulation of a roster (N fights).
 
 :class:`RosterRow` is one line of a roster as typed (strings), what the tracker, the

@@ -16,8 +16,10 @@ which stays as it was.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import ipywidgets as widgets
@@ -27,11 +29,13 @@ from escarmouche import systems
 from escarmouche.editions.data import Change, change_to_toml
 from escarmouche.editions.page import comparison_html
 from escarmouche.errors import EscarmoucheError, invalid
+from escarmouche.exact import MAX_FIGHTERS
 from escarmouche.model import Json, jsonable
 from escarmouche.options import Option
 from escarmouche.roster import example_rosters, load_roster
 from escarmouche.simulation.sequential import play_batch
 from escarmouche.text.fmt import de, fixed, number, percent, plural
+from escarmouche_widgets import _atelier_exact as ex
 from escarmouche_widgets import _html as h
 from escarmouche_widgets._controls import (
     WIDE,
@@ -110,7 +114,10 @@ class Atelier:
     """Controls: ``system`` (dropdown), ``controls`` (one widget per option, by its
     engine name), ``reset_button``; ``result_text`` (the odds as text), ``snippet_text``
     (the TOML export, options named by their French key), ``error_text`` (the French
-    message shown, ``""`` when none)."""
+    message shown, ``""`` when none); ``stepper`` runs the chosen roster's fights
+    without and with the changes (``fights_text``), and ``exact_button`` (« Calcul
+    exact ») solves it exactly when it is a duel (``exact_text``: each side's chance, the
+    draw, the cap, the mean length and the exact difference in points)."""
 
     def __init__(self, system: str = systems.DEFAULT) -> None:
         systems.get(system)
@@ -136,6 +143,12 @@ class Atelier:
         self.fights_output = widgets.HTML(value=h.paragraph(
             "Appuyez sur « Simuler les combats » : le combat choisi est joué sans puis "
             "avec vos changements, sur les mêmes dés, jusqu’à la précision choisie."))
+        self.exact_button = button("Calcul exact", icon="calculator",
+                                   tooltip="les chances exactes du duel, sans simulation")
+        self.exact_button.on_click(lambda _b: self.launch_exact())
+        self.exact_output = widgets.HTML()
+        self.exact_task: Any = None
+        self.roster.observe(lambda _c: self._exact_refresh(), names="value")
         self.system.observe(lambda _c: self._build(), names="value")
         self.reset_button.on_click(lambda _b: self._build())
         self.widget = widgets.VBox([
@@ -150,7 +163,7 @@ class Atelier:
                 "qu’il est connu à la précision choisie ; la barre avance et « Arrêter » "
                 "garde le bilan des combats déjà joués.")),
             self.roster, self.precision, self.fights, self.stepper.widget,
-            self.fights_output,
+            self.fights_output, self.exact_button, self.exact_output,
         ])
         typeset_labels(self.widget)  # not a Demo: its labels are typeset here
         self._build()
@@ -229,6 +242,7 @@ class Atelier:
         if shown is None:
             return False
         self.output.value, self.snippet.value = shown
+        self._exact_refresh()
         return True
 
     # -- whole fights, without and with the changes ---------------------------------------
@@ -324,6 +338,118 @@ class Atelier:
         self.stepper.start(loop, steps, _played, 2 * asked, done,
                            lambda err: self.banner.show(err.refusal(self.banner.labels)))
         return True
+
+    # -- a duel solved exactly, without and with the changes -----------------------------
+
+    def _exact_plan(self) -> tuple[ex.Key, Any, ex.Key, Any, list[str]]:
+        """What « Calcul exact » solves: the chosen roster under the edition's rules and
+        under the options changed (their keys and rosters, and the changes in words),
+        as :meth:`_fight_run` plays them. Checked now: a French error before any solve."""
+        name = str(self.system.value)
+        roster = _rosters(name).get(str(self.roster.value))
+        if roster is None:
+            raise invalid("combat", self.roster.value, "CORE-ERR",
+                          "aucun fichier d’effectifs fourni pour ce système")
+        chosen = {k: v for k, v in self.options().items() if v != self.defaults[k]}
+        changed = {self.specs[k].key: v for k, v in chosen.items()}
+        texts = [_changed_text(self.specs[k], self.defaults[k], v) for k, v in chosen.items()]
+        after = roster.with_options(**changed) if changed else roster
+        return (ex.exact_key(name, str(self.roster.value), {}), roster,
+                ex.exact_key(name, str(self.roster.value), changed), after, texts)
+
+    def _exact_show(self, plan: tuple[ex.Key, Any, ex.Key, Any, list[str]],
+                    before: Any, after: Any) -> bool:
+        """Draw the answers (an :class:`~escarmouche.exact.ExactDuel` each, or a French
+        refusal) under the fights; ``True`` when both were solved."""
+        base_key, roster, key, _after_roster, texts = plan
+        refused = before if isinstance(before, str) else after if isinstance(after, str) \
+            else None
+        if refused is not None:
+            self.exact_output.value = ex.refusal_html(refused)
+            return False
+        word = systems.get(str(self.system.value)).turn_word
+        self.exact_output.value = ex.exact_html(
+            before, None if key == base_key else after, word, texts, roster)
+        return True
+
+    def _exact_refresh(self) -> None:
+        """After a change of option or roster: the answer already worked out for the
+        new choice, else what « Calcul exact » would do (off for a crowd)."""
+        if self.exact_task is not None:
+            return  # the running solve draws its own answer
+        try:
+            plan = self._exact_plan()
+        except (TypeError, ValueError):  # refused values: the banner says it
+            return
+        base_key, roster, key, _, _ = plan
+        before, after = ex.kept(base_key), ex.kept(key)
+        count = ex.fighters(roster)
+        self.exact_button.disabled = count > MAX_FIGHTERS
+        if before is not None and after is not None:
+            self._exact_show(plan, before, after)
+            return
+        word = systems.get(str(self.system.value)).turn_word
+        self.exact_output.value = ex.hint_html(count, word)
+
+    def exact_answer(self) -> bool:
+        """« Calcul exact » now (no event loop to hand back to): the duel solved
+        without then with the changes, shown beside the fights; a refusal in French."""
+        try:
+            plan = self._exact_plan()
+        except EscarmoucheError as err:
+            self.exact_output.value = ex.refusal_html(err.refusal(self.banner.labels))
+            return False
+        base_key, roster, key, after, _ = plan
+        labels = self.banner.labels
+        before = ex.solve(base_key, roster, labels)
+        solved = before if isinstance(before, str) else ex.solve(key, after, labels)
+        return self._exact_show(plan, before, solved)
+
+    def launch_exact(self) -> bool:
+        """« Calcul exact » : in a live page, a task that hands the page back between the
+        two solves (and, outside the browser, solves in a thread), the button off while
+        it runs; else at once (:meth:`exact_answer`)."""
+        loop = running_loop()
+        if self.exact_task is not None:
+            return False
+        if loop is None:
+            return self.exact_answer()
+        try:
+            plan = self._exact_plan()
+        except EscarmoucheError as err:
+            self.exact_output.value = ex.refusal_html(err.refusal(self.banner.labels))
+            return False
+        self.exact_button.disabled = True
+        self.exact_task = loop.create_task(self._exact_steps(loop, plan))
+        return True
+
+    async def _exact_steps(self, loop: asyncio.AbstractEventLoop,
+                           plan: tuple[ex.Key, Any, ex.Key, Any, list[str]]) -> None:
+        base_key, roster, key, after, _ = plan
+        labels = self.banner.labels
+
+        async def off_page(step: str, solve: Callable[[], Any]) -> Any:
+            self.exact_output.value = ex.busy_html(step)
+            await asyncio.sleep(0)  # the page draws the line before the solve
+            if sys.platform == "emscripten":  # no threads: the page waits for the solve
+                return solve()
+            return await loop.run_in_executor(None, solve)
+
+        try:
+            before = await off_page("règles de l’édition",
+                                    lambda: ex.solve(base_key, roster, labels))
+            solved = before
+            if not isinstance(before, str) and key != base_key:
+                solved = await off_page("avec vos changements",
+                                        lambda: ex.solve(key, after, labels))
+            self._exact_show(plan, before, solved)
+        finally:
+            self.exact_task = None
+            self.exact_button.disabled = ex.fighters(roster) > MAX_FIGHTERS
+
+    @property
+    def exact_text(self) -> str:
+        return h.text_of(self.exact_output.value)
 
     @property
     def fights_text(self) -> str:

@@ -114,10 +114,12 @@ def with_changes(roster: Roster, items: list[str]) -> Roster:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int | None, label: str, *, quiet: bool) -> Iterator[Any]:
+def progress_bar(total: int | None, label: str, *, quiet: bool, unit: str = " combat"
+                 ) -> Iterator[Any]:
     """A ``progress(done, total)`` callback drawing a tqdm bar on stderr (none when
-    ``quiet``, when stderr is not a terminal, or without tqdm). ``total`` ``None``: a run
-    that stops at a precision, whose length is not known (a count, no percentage)."""
+    ``quiet``, when stderr is not a terminal, or without tqdm), counting ``unit``s.
+    ``total`` ``None``: a run that stops at a precision, whose length is not known (a
+    count, no percentage)."""
     try:
         from tqdm import tqdm
     except ImportError:
@@ -125,7 +127,7 @@ def progress_bar(total: int | None, label: str, *, quiet: bool) -> Iterator[Any]
     if quiet or tqdm is None:
         yield None
         return
-    bar = tqdm(total=total, desc=label, unit=" combat",
+    bar = tqdm(total=total, desc=label, unit=unit,
                bar_format=BAR_FORMAT if total is not None else OPEN_FORMAT,
                disable=None, leave=False)
     try:

@@ -50,7 +50,9 @@ produit des grilles) sur les mêmes flux de dés : chaque point est comparé au 
 combat par combat (écart apparié, en points, et combats qui ont changé de
 vainqueur), et la série s’arrête dès que chaque écart est connu à ± 2 points
 (--precision POINTS pour une autre précision ; --combats N pour N combats par point
-exactement). Sans grille, N combats (défaut : 1 000).
+exactement). Sans grille, N combats (défaut : 1 000). --exact, pour un duel, ajoute
+ses cotes exactes (sans simulation) : sous le bilan, ou avec --grille à chaque point,
+en courbe sans intervalle.
 
 Tous les cœurs de la machine travaillent dès que la série est assez longue
 (--processus 1 pour un seul), avec les mêmes résultats.
@@ -60,6 +62,7 @@ Exemples :
   escarmouche simule d100-duel -n 100000 --processus 4
   escarmouche simule d100-duel -n 20000 --exact
   escarmouche simule rulebook-duel --grille reussite_critique_max=1,5,10,20
+  escarmouche simule d100-duel --grille parades_par_round=0,1,2 --exact --sortie b.svg
   escarmouche simule d12-escarmouche --dask tcp://ordonnanceur:8786 -n 1000000
   escarmouche simule mon-combat.toml --json > bilan.json"""
 
@@ -76,7 +79,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="balaie ces valeurs d’une option (répétable)")
     p.add_argument("--exact", action="store_true",
                    help="un duel : ses cotes exactes (sans simulation) à côté du bilan "
-                        "simulé (système d100)")
+                        "simulé ; avec --grille, à chaque point (une courbe, sans "
+                        "intervalle)")
     add_edition_arguments(p, against=False)
     p.set_defaults(_parser=p)
     return p
@@ -111,22 +115,31 @@ def run(args: argparse.Namespace) -> int:
     if args.precision is not None and not args.grille:
         args._parser.error("--precision : avec --grille (ou escarmouche compare), pour "
                            "connaître un écart à ± POINTS près")
-    if args.exact and args.grille:
-        args._parser.error("--exact : un seul jeu de règles à la fois (sans --grille)")
     if args.exact and args.json:
         args._parser.error("--exact : le bilan JSON garde son schéma ; les cotes exactes "
                            "en JSON : escarmouche cotes --duel FICHIER --json")
     options = run_options(args)
-    exact = None
+    grid = _grid(roster, args.grille) if args.grille else {}
+    exact: Any = None
     if args.exact:  # refused (French, CORE-ERR) before any fight is played
-        from escarmouche.exact import duel
+        turns = options["max_turns"] or 50
+        if grid:  # the duel solved at each point of the grid: a curve, no interval
+            from escarmouche.simulation import exact_sweep
 
-        exact = duel(roster, max_turns=options["max_turns"] or 50,
-                     policy=options["policy"])
+            points = 1
+            for values in grid.values():
+                points *= len(values)
+            with progress_bar(points, "Calcul exact", quiet=args.json,
+                              unit=" point") as solved:
+                exact = exact_sweep(roster, grid, max_turns=turns, policy=options["policy"],
+                                    progress=solved)
+        else:
+            from escarmouche.exact import duel
+
+            exact = duel(roster, max_turns=turns, policy=options["policy"])
     from escarmouche.simulation import simulate, sweep
 
-    if args.grille:
-        grid = _grid(roster, args.grille)
+    if grid:
         from escarmouche.simulation.comparison import run_plan
 
         cap, _rate = run_plan(args.combats, args.precision)
@@ -142,14 +155,21 @@ def run(args: argparse.Namespace) -> int:
         with progress_bar(fights, "Combats", quiet=args.json) as progress:
             result = simulate(roster, fights, progress=progress, **options)
     if args.sortie:
-        write_text(args.sortie, result.svg())
+        chart = result.svg()
+        if grid and exact is not None:  # the exact curve under the sampled bars
+            from escarmouche.render.simsvg import stack_svg
+
+            chart = stack_svg([chart, exact.svg()], title="Balayage simulé et exact")
+        write_text(args.sortie, chart)
     if args.json:
         print_json(result.to_json())
         return 0
     if args.grille and result.headline():
         print(result.headline())
     print(result.table())
-    if exact is not None:
+    if exact is not None and grid:
+        print(exact)
+    elif exact is not None:
         print(exact.text())
         print(exact.beside(result))
     if args.sortie:

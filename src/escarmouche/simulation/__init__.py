@@ -29,11 +29,13 @@ The package holds one module per concern; every name is importable from
   the precision asked;
 * :mod:`escarmouche.simulation.precision`: the intervals (paired, independent), the
   rule that stops a run at a precision and stays honest, and the one French headline
-  of a comparison;
+  of a comparison (sampled, or solved exactly: :func:`exact_difference_sentence`);
 * :mod:`escarmouche.simulation.sequential`: fights in batches, paired, on every core,
   stopping at the same fight whatever the number of processes;
 * :mod:`escarmouche.simulation.sweeps`: one balance per point of an option grid
   (:func:`sweep`, :class:`Sweep`);
+* :mod:`escarmouche.simulation.exact_sweep`: a duel solved exactly at every point of an
+  option grid (:func:`exact_sweep`, :class:`ExactSweep`), drawn as a curve;
 
 >>> from escarmouche import Combatant
 >>> from escarmouche.encounter import Encounter
@@ -60,12 +62,18 @@ from escarmouche.simulation.balance import Z95 as Z95
 from escarmouche.simulation.balance import Balance, wilson
 from escarmouche.simulation.balance import _Tally as _Tally
 from escarmouche.simulation.comparison import CompareRun, Comparison, compare, compare_steps
+from escarmouche.simulation.exact_sweep import ExactSweep, exact_sweep
 from escarmouche.simulation.fight import FightResult, Prepared, play_fight, prepare
 from escarmouche.simulation.fight import RosterLike as RosterLike
 from escarmouche.simulation.fight import as_roster as as_roster
 from escarmouche.simulation.fight import result_of as result_of
 from escarmouche.simulation.inert import OptionEffects, inert_sentence, option_effects
-from escarmouche.simulation.precision import BATCH, PRECISIONS, difference_sentence
+from escarmouche.simulation.precision import (
+    BATCH,
+    PRECISIONS,
+    difference_sentence,
+    exact_difference_sentence,
+)
 from escarmouche.simulation.runner import DASK_TIMEOUT as DASK_TIMEOUT
 from escarmouche.simulation.runner import MAX_FIGHTS, SimulateRun, simulate, simulate_steps
 from escarmouche.simulation.runner import Progress as Progress
@@ -87,6 +95,7 @@ __all__ = [
     "Balance",
     "CompareRun",
     "Comparison",
+    "ExactSweep",
     "FightResult",
     "OptionEffects",
     "Prepared",
@@ -95,6 +104,8 @@ __all__ = [
     "compare",
     "compare_steps",
     "difference_sentence",
+    "exact_difference_sentence",
+    "exact_sweep",
     "inert_sentence",
     "option_effects",
     "play_fight",

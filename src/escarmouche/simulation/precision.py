@@ -58,16 +58,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from escarmouche import checks
 from escarmouche.simulation.balance import Z95
 from escarmouche.text.fmt import fixed, number, percent
 from escarmouche.text.typo import typographie
 
+if TYPE_CHECKING:
+    from escarmouche.exact import ExactDuel
+
 __all__ = ["BATCH", "DEFAULT_PRECISION", "MAX_PRECISION_FIGHTS", "PILOT", "PRECISIONS",
            "changed_sentence", "check_precision", "conservative_variance",
-           "difference_sentence", "independent_half", "points", "precise_enough",
-           "wald_half"]
+           "difference_sentence", "exact_difference_sentence", "exact_differences",
+           "independent_half", "points", "precise_enough", "signed_points", "wald_half"]
 
 #: fights played between two looks at the interval when stopping at a precision: the
 #: stopping point is a multiple of it, whatever the number of processes or workers
@@ -80,6 +84,9 @@ PRECISIONS = (1, 2, 5)
 MAX_PRECISION_FIGHTS = 200_000
 #: fights played before the first look, when stopping at a precision (two batches)
 PILOT = 2 * BATCH
+#: an exact difference smaller than this is none: the floats of a solve
+#: (``duel(..., exact=False)``) are within about 10⁻¹² of the fractions
+EXACT_ZERO = 1e-9
 #: the z of the one-sided 95 % upper bound of a variance (Wilson–Hilferty)
 _Z_UPPER = 1.6448536269514722
 
@@ -166,6 +173,58 @@ def difference_sentence(diffs: Sequence[tuple[str, float, float]], variant: str)
         glue = ", et " if clauses[-2].endswith("non établi") else " et "
         body = ", ".join(clauses[:-1]) + glue + clauses[-1]
     return typographie(f"Avec {variant}, {body}.")
+
+
+def signed_points(rate: float, digits: int = 1) -> str:
+    """A difference of rates in points with its sign, for a table's cell: « +4,1 »,
+    « −0,8 », « 0,0 » (no sign only when there is no difference at all).
+
+    >>> signed_points(0.041), signed_points(-0.008), signed_points(0.0)
+    ('+4,1', '−0,8', '0,0')
+    """
+    sign = "" if abs(rate) < EXACT_ZERO else "+" if rate > 0 else "−"
+    return f"{sign}{fixed(round(abs(rate) * 100, digits), digits)}"
+
+
+def _exact_clause(side: str, diff: float, first: bool) -> str:
+    verb = "gagne " if first else ""
+    way = "plus" if diff > 0 else "moins"
+    if abs(diff) < EXACT_ZERO:
+        what = f"{verb}autant"
+    elif round(abs(diff) * 100, 1) == 0:  # not nothing, but under what one decimal says
+        what = f"{verb}moins de 0,1 point de {way}"
+    else:
+        what = f"{verb}{points(diff)} de {way}"
+    return f"« {side} » {what}"
+
+
+def exact_difference_sentence(diffs: Sequence[tuple[str, float]], variant: str) -> str:
+    """The headline of two duels solved exactly (:func:`escarmouche.exact.duel`), in
+    French: per side ``(side, B − A)``, what the variant ``variant`` changes, in points,
+    as :func:`difference_sentence` says a sampled one, with « calcul exact » in place of
+    the intervals (there is no sampling error to give). A difference under 0,1 point is
+    said so, never rounded to « autant », which is kept for none at all.
+
+    >>> print(exact_difference_sentence([("héros", 0.0412), ("orques", -0.0412)],
+    ...                                 "vos changements"))  # doctest: +NORMALIZE_WHITESPACE
+    Avec vos changements, « héros » gagne 4,1 points de plus et « orques » 4,1 points
+    de moins (calcul exact).
+    >>> print(exact_difference_sentence([("héros", 0.0), ("orques", 0.0004)], "B"))
+    Avec B, « héros » gagne autant et « orques » moins de 0,1 point de plus (calcul exact).
+    """
+    clauses = [_exact_clause(side, d, k == 0) for k, (side, d) in enumerate(diffs)]
+    body = clauses[-1]
+    if len(clauses) > 1:
+        body = ", ".join(clauses[:-1]) + " et " + clauses[-1]
+    return typographie(f"Avec {variant}, {body} (calcul exact).")
+
+
+def exact_differences(base: ExactDuel, variant: ExactDuel) -> list[tuple[str, float]]:
+    """Per side of ``base``, the variant's exact chance of winning minus the base's (two
+    :class:`escarmouche.exact.ExactDuel` of the same roster under two rule sets), as
+    floats: what :func:`exact_difference_sentence` reads."""
+    return [(side, float(variant.wins.get(side, 0)) - float(base.wins[side]))
+            for side in base.sides]
 
 
 def changed_sentence(changed: int, n: int) -> str:

@@ -49,7 +49,7 @@ from escarmouche.simulation.runner import (
 from escarmouche.simulation.sequential import default_processes, run_batches
 from escarmouche.text.fmt import plural
 
-__all__ = ["MAX_GRID_POINTS", "Sweep", "sweep"]
+__all__ = ["MAX_GRID_POINTS", "Sweep", "grid_variants", "point_label", "sweep"]
 
 #: the most points of a sweep grid
 MAX_GRID_POINTS = 1_000
@@ -78,6 +78,18 @@ def _value_label(system: str, field: str, value: Any) -> object:
     return value if isinstance(value, str | int) else json.dumps(value, ensure_ascii=False)
 
 
+def point_label(system: str, fields: Sequence[str], point: Sequence[Any]) -> str:
+    """A grid's point as a reader names it, by the options' labels: « plus haut jet de
+    réussite critique du test D100 = 10 »."""
+
+    def label(field: str) -> str:
+        spec = _option(system, field)
+        return spec.label if spec is not None else field
+
+    return ", ".join(f"{label(f)} = {_value_label(system, f, v)}"
+                     for f, v in zip(fields, point, strict=True))
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
 class Sweep(ShownAsTable):
     """One :class:`Balance` per point of an option grid, in grid order."""
@@ -94,14 +106,7 @@ class Sweep(ShownAsTable):
     def point_label(self, k: int) -> str:
         """Point ``k`` as a reader names it, by the options' labels: « plus haut jet de
         réussite critique du test D100 = 10 »."""
-        system = self.balances[0].system
-
-        def label(field: str) -> str:
-            spec = _option(system, field)
-            return spec.label if spec is not None else field
-
-        return ", ".join(f"{label(f)} = {_value_label(system, f, v)}"
-                         for f, v in zip(self.fields, self.points[k], strict=True))
+        return point_label(self.balances[0].system, self.fields, self.points[k])
 
     def comparison(self, k: int) -> Comparison:
         """Point ``k`` (≥ 1) against the first point, paired (the same dice)."""
@@ -204,6 +209,26 @@ def _grid(grid: Mapping[str, Sequence[Any]], rules: Any) -> Iterator[tuple[Any, 
     yield from itertools.product(*grid.values())
 
 
+def grid_variants(roster: object, grid: Mapping[str, Sequence[Any]]
+                  ) -> tuple[tuple[str, ...], tuple[tuple[Any, ...], ...], list[Any]]:
+    """The grid checked (CORE-ERR) and read against ``roster``'s rules: its fields (the
+    ``Rules`` names), its points (the product of the values, in order) and the roster
+    under each point's rules."""
+    base = as_roster(roster)
+    rules = base.rules
+    points = tuple(_grid(grid, rules))
+    fields = tuple(find(rules, key).name for key in grid)
+    variants = []
+    for point in points:
+        try:
+            new_rules = dataclasses.replace(rules, **dict(zip(fields, point, strict=True)))
+        except (TypeError, ValueError) as err:
+            raise invalid("grille", json.dumps(point, ensure_ascii=False, default=str),
+                          "CORE-ERR", f"options refusées : {err}") from None
+        variants.append(base.with_rules(new_rules))
+    return fields, points, variants
+
+
 def sweep(roster: object, grid: Mapping[str, Sequence[Any]], n: int | None = None, *,
           seed: int = 0, policy: Any = None, processes: int | None = None,
           dask: Any = None, progress: Progress | None = None, max_turns: int = 50,
@@ -224,18 +249,7 @@ def sweep(roster: object, grid: Mapping[str, Sequence[Any]], n: int | None = Non
         processes = 1 if dask is not None else default_processes(cap)
     _check_run(cap, seed, processes, max_turns)
     _check_dask(dask)
-    base = as_roster(roster)
-    rules = base.rules
-    points = tuple(_grid(grid, rules))
-    fields = tuple(find(rules, key).name for key in grid)
-    variants = []
-    for point in points:
-        try:
-            new_rules = dataclasses.replace(rules, **dict(zip(fields, point, strict=True)))
-        except (TypeError, ValueError) as err:
-            raise invalid("grille", json.dumps(point, ensure_ascii=False, default=str),
-                          "CORE-ERR", f"options refusées : {err}") from None
-        variants.append(base.with_rules(new_rules))
+    fields, points, variants = grid_variants(roster, grid)
     sides = _first_fight(variants[0], seed, policy, max_turns)
     if len(variants) == 1 and rate is not None:  # nothing to compare: a fixed run
         cap, rate = (n if n is not None else 1_000), None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from escarmouche.cli import main
@@ -53,12 +55,56 @@ def test_simule_exact_json_is_refused_cotes_gives_it(capsys: pytest.CaptureFixtu
 
 
 def test_simule_exact_refusals(capsys: pytest.CaptureFixture[str]) -> None:
-    """CORE-ERR: a fight the exact solver refuses (more than two fighters) is refused in
-    French before any fight is played, the balance not printed; a grid with --exact is
-    refused by the parser. (All four systems have a solver now: the refusal of a
-    system without one is held by tests/rules/core/test_exact.py, on the toy system.)"""
+    """CORE-ERR: a fight the exact solver does not take (more than two fighters) is
+    refused in French before any fight is played."""
     assert main(["simule", "d100-escarmouche", "-n", "200", "--exact"]) != 0
-    out, err = capsys.readouterr()
-    assert "au plus 2" in err and "escarmouche simule" in err and "Camp" not in out
-    assert main(["simule", "d100-duel", "--exact", "--grille", "parades_par_round=1,2"]) == 2
-    assert "--exact\u00a0: un seul jeu de règles à la fois" in capsys.readouterr().err
+    err = capsys.readouterr().err.replace("\u00a0", " ").replace("\u202f", " ")
+    assert "Calcul exact refusé : 5 combattants, au plus 2" in err
+    assert main(["simule", "d100-escarmouche", "--exact", "--grille",
+                 "parades_par_round=1,2"]) != 0
+    assert "au plus 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "title", "word"),
+                         [("d20-duel", "Thorin contre Gob", "rounds"),
+                          ("d12-duel", "Aldric contre Grolk", "tours"),
+                          ("rulebook-duel", "Duel sur le pont de cordes", "tours")])
+def test_cotes_duel_in_every_system(name: str, title: str, word: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """CORE-END-1: the exact odds of each system's example duel, in French, the chances
+    summing to 100 % (in JSON, the fractions to exactly 1)."""
+    import json
+    from fractions import Fraction
+
+    assert main(["cotes", "--duel", name, "--tours", "2"]) == 0
+    out = capsys.readouterr().out.replace("\u00a0", " ").replace("\u202f", " ")
+    assert f"Cotes exactes du duel « {title} » (sans simulation) :" in out
+    assert f"limite de 2 {word} atteinte" in out  # the system's turn word
+    assert main(["cotes", "--duel", name, "--tours", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    chances = [*data["camps"].values(), data["nul"], data["limite"]]
+    assert sum(Fraction(c["fraction"]) for c in chances) == 1
+
+
+def test_simule_exact_grid_prints_and_draws_the_exact_curve_core_end_1(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """CORE-END-1: ``simule --grille --exact`` prints, under the sampled sweep, the duel
+    solved at each point (exact_sweep, « calcul exact », no interval), and its chart
+    stacks the exact curve under the sampled bars."""
+    import xml.dom.minidom
+
+    from escarmouche.simulation import exact_sweep
+
+    out_svg = tmp_path / "balayage.svg"
+    assert main(["simule", "d100-duel", "--grille", "parades_par_round=0,1", "-n", "300",
+                 "--exact", "--tours-max", "4", "--sortie", str(out_svg)]) == 0
+    out = capsys.readouterr().out.replace("\u00a0", " ").replace("\u202f", " ")
+    grid = exact_sweep("d100-duel", {"parades_par_round": [0, 1]}, max_turns=4)
+    assert str(grid).replace("\u00a0", " ").replace("\u202f", " ") in out
+    assert "Balayage : 2 points × 300 combats" in out  # the sampled sweep is still there
+    assert "en calcul exact :" in out and "(calcul exact)." in out
+    svg = out_svg.read_text(encoding="utf-8")
+    xml.dom.minidom.parseString(svg)
+    assert svg.count("<polyline") == 2
+    assert "Balayage exact\u00a0: victoires de chaque camp" in svg
+    assert 'aria-label="Balayage simulé et exact"' in svg

@@ -19,6 +19,8 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from escarmouche import Combatant
 from escarmouche import simulation as sim
@@ -33,8 +35,11 @@ from escarmouche.simulation.precision import (
     changed_sentence,
     conservative_variance,
     difference_sentence,
+    exact_difference_sentence,
+    exact_differences,
     independent_half,
     precise_enough,
+    signed_points,
     wald_half,
 )
 from escarmouche.simulation.sequential import default_processes, play_batch, run_batches
@@ -274,3 +279,61 @@ def test_cli_compare_fixed_fights(capsys: pytest.CaptureFixture[str]) -> None:
     out = _plain(capsys.readouterr().out)
     assert "40 combats par jeu de règles, sur les mêmes dés ; intervalle de confiance " \
            "à 95 % apparié." in out
+
+
+# -- the exact difference of two solved duels ------------------------------------------
+
+
+def test_exact_difference_sentence_by_hand() -> None:
+    """The headline of two exact duels says the difference in points as the sampled one
+    does, « calcul exact » in place of the intervals; a difference under 0,1 point is not
+    rounded to « autant », kept for none at all."""
+    assert _plain(exact_difference_sentence([("héros", 0.041), ("orques", -0.041)],
+                                            "vos changements")) == (
+        "Avec vos changements, « héros » gagne 4,1 points de plus et « orques » 4,1 points "
+        "de moins (calcul exact).")
+    assert _plain(exact_difference_sentence([("héros", -0.008)], "B")) == (
+        "Avec B, « héros » gagne 0,8 point de moins (calcul exact).")
+    assert _plain(exact_difference_sentence([("héros", 0.0), ("orques", 1e-13)], "B")) == (
+        "Avec B, « héros » gagne autant et « orques » autant (calcul exact).")
+    assert _plain(exact_difference_sentence([("héros", -0.0004)], "B")) == (
+        "Avec B, « héros » gagne moins de 0,1 point de moins (calcul exact).")
+    # French typography: narrow no-break space nowhere needed, no-break inside « »
+    text = exact_difference_sentence([("héros", 0.125)], "la variante")
+    assert "«\u00a0héros\u00a0»" in text and "12,5 points de plus" in text
+    assert [signed_points(d) for d in (0.041, -0.008, 0.0, 1e-12, 0.1234)] == [
+        "+4,1", "−0,8", "0,0", "0,0", "+12,3"]
+
+
+@given(st.lists(st.floats(min_value=-1, max_value=1), min_size=1, max_size=3))
+def test_exact_difference_sentence_says_each_side_s_way(diffs: list[float]) -> None:
+    """Whatever the differences: one clause per side in order, « plus » for a gain,
+    « moins » for a loss, « autant » for none, never an interval, one sentence."""
+    sides = [f"camp {k}" for k in range(len(diffs))]
+    text = _plain(exact_difference_sentence(list(zip(sides, diffs, strict=True)), "B"))
+    assert text.startswith("Avec B, ") and text.endswith(" (calcul exact).")
+    assert "±" not in text and text.count("(calcul exact)") == 1
+    clauses = [text.index(f"« {side} »") for side in sides]
+    assert clauses == sorted(clauses)
+    for k, d in enumerate(diffs):
+        end = clauses[k + 1] if k + 1 < len(diffs) else len(text)
+        clause = text[clauses[k]:end]
+        if abs(d) < 1e-9:
+            assert "autant" in clause
+        else:
+            assert ("de plus" if d > 0 else "de moins") in clause
+
+
+def test_exact_differences_of_two_solved_duels() -> None:
+    """Two exact duels of one roster: the variant's chance minus the base's, per side,
+    in the base's order of sides (CORE-END-1)."""
+    from escarmouche.exact import duel
+
+    base = duel("d100-duel", max_turns=2, exact=False)
+    roster = load_roster(example_rosters()["d100-duel"])
+    other = duel(roster.with_options(parades_par_round=0), max_turns=2, exact=False)
+    diffs = exact_differences(base, other)
+    assert [s for s, _ in diffs] == list(base.sides)
+    for side, d in diffs:
+        assert d == pytest.approx(float(other.wins[side]) - float(base.wins[side]))
+    assert exact_differences(base, base) == [(s, 0.0) for s in base.sides]

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
@@ -175,6 +176,8 @@ class Sheet:
         self._speeds: dict[tuple[str, ...], SpeedOrder] = {}
         #: the fighters as the end check reads them (:func:`_check_end`), built once
         self.view: EncounterState | None = None
+        #: :func:`move_law`'s answers by (die, PV before)
+        self.laws: dict[tuple[int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
 
     def speed_of(self, order: Sequence[str]) -> SpeedOrder:
         """The initiative order after the traits' speed effects (RB-SPEED-2/3,
@@ -499,10 +502,21 @@ def advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> None
     _advance(sheet, st, randint)
 
 
-def move_law(sheet: Sheet, st: State, actor: int, move: Move) -> None:
-    """The law of a move's dice (the exact solver's door): none here, the automatic
-    hit's one die (at most a d20) is enumerated face by face."""
-    return None
+def move_law(sheet: Sheet, st: State, actor: int, move: Move
+             ) -> tuple[tuple[Fraction, tuple[int, ...]], ...]:
+    """The law of the automatic hit's die (the exact solver's door): its faces grouped
+    by the target's PV they leave (:func:`.rules.track_after_damage`, never below 0,
+    RB-END-2), each class with its chance and one face that gives it; kept per (die,
+    PV before) on the sheet."""
+    faces, before = sheet.faces[actor], st.pv[move[1]]
+    law = sheet.laws.get((faces, before))
+    if law is None:
+        classes: dict[int, list[int]] = {}
+        for v in range(1, faces + 1):
+            classes.setdefault(track_after_damage(before, v), []).append(v)
+        law = sheet.laws[faces, before] = tuple(
+            (Fraction(len(vs), faces), (vs[0],)) for vs in classes.values())
+    return law
 
 
 def timeless_from(sheet: Sheet) -> int | None:
