@@ -65,11 +65,13 @@ MAX_DICE = 12
 #: the doors a system's rules kernel module offers the solver (``spec/KERNEL.md``): how
 #: it takes its dice (``DICE``: ``"randint"``, a bare function, or ``"rng"``, an object
 #: with ``randint``), the kernel's own start, who acts, the policy's move (the one its
-#: ``run`` plays), play and end of an activation, the law of a move's dice, the turn from
-#: which the turn is read only for the cap, and a state moved to another turn; its
-#: ``State`` has ``copy``, ``key``, ``turn``, ``cursor``, ``out`` and ``finished``
+#: ``run`` plays), play and end of an activation, the law of a move's dice, and the turn
+#: from which the turn is read only for the cap; its ``State`` has ``copy``, ``key``,
+#: ``turn``, ``cursor``, ``out`` and ``finished``. Optional: ``start_law`` (the law of
+#: the first states, :meth:`KernelSolver.started`) and ``retime`` (a state moved to
+#: another turn, when more than its ``turn`` carries it: :meth:`KernelSolver.retime`)
 DOORS = ("DICE", "start", "acting", "choose", "play", "advance", "move_law",
-         "timeless_from", "retime")
+         "timeless_from")
 
 _SIMULE = "utilisez « escarmouche simule » pour l’estimer par simulation"
 
@@ -254,7 +256,7 @@ class KernelSolver:
         leaves the turn apart. From the kernel's ``timeless_from(sheet)`` on, the
         fight reads the turn only for its cap, so a step (the states one node leaves,
         and how many turns later) is worked out once per key and reused at every turn
-        (its state moved to the turn by the kernel's ``retime``): the rules are played
+        (its state moved to the turn by :meth:`retime`): the rules are played
         once per distinct situation, not once per turn it can happen in."""
         k, sheet = self.k, self.sheet
         total: dict[Result, Chance] = {}
@@ -298,12 +300,23 @@ class KernelSolver:
             step = steps.get((ident, choices)) if kept else None
             if step is None:
                 if st.turn != turn:
-                    st = k.retime(st, turn)
+                    st = self.retime(st, turn)
                 step = self.step(st, choices, steps if kept else None)
                 if kept:
                     steps[ident, choices] = step
             reach(step, turn, mass)
         return total
+
+    def retime(self, st: Any, turn: int) -> Any:
+        """``st`` met again at another turn, past ``timeless_from``: the kernel's
+        ``retime`` when it has one (the d20's, which stamps the turn on the opportunity
+        attacks used, D20-OPP-1), else a copy with its ``turn`` changed."""
+        own = getattr(self.k, "retime", None)
+        if own is not None:
+            return own(st, turn)
+        new = st.copy()
+        new.turn = turn
+        return new
 
     def started(self) -> list[tuple[Any, Chance]]:
         """The fight's first states, each with its chance: the kernel's ``start_law``

@@ -117,7 +117,6 @@ __all__ = [
     "move_law",
     "play",
     "refusal",
-    "retime",
     "run",
     "start",
     "timeless_from",
@@ -383,7 +382,7 @@ class State:
     def key(self) -> tuple[Any, ...]:
         """What the rest of the fight depends on, hashable (the exact solver's door): every
         field but the records (the log, the initiative's draws) and the turn, which the
-        solver keeps beside it (:func:`timeless_from`, :func:`retime`)."""
+        solver keeps beside it (:func:`timeless_from`)."""
         return (tuple(self.wounds), tuple(self.out), tuple(self.prepared),
                 tuple(self.parries), tuple(self.dodges), tuple(map(tuple, self.loaded)),
                 tuple(None if g is None else tuple(g) for g in self.ground),
@@ -715,13 +714,6 @@ def timeless_from(sheet: Sheet) -> int | None:
     over; never under an end condition « tours » (CORE-END-1)."""
     return None if sheet.turn_conditions else 2
 
-
-def retime(st: State, turn: int) -> State:
-    """A copy of ``st`` at turn ``turn`` (the exact solver's door: a state met again a
-    turn later, past :func:`timeless_from`); nothing else carries the turn."""
-    new = st.copy()
-    new.turn = turn
-    return new
 
 
 def acting(st: State) -> int:

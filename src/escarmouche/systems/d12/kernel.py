@@ -87,7 +87,6 @@ __all__ = [
     "move_law",
     "play",
     "refusal",
-    "retime",
     "run",
     "start",
     "start_law",
@@ -248,8 +247,7 @@ class State:
     def key(self) -> tuple[Any, ...]:
         """What the rest of the fight depends on, hashable (the exact solver's door):
         every field but the records (the log, the initiative's draws, the effects'
-        ids) and the turn, which the solver keeps beside it (:func:`timeless_from`,
-        :func:`retime`)."""
+        ids) and the turn, which the solver keeps beside it (:func:`timeless_from`)."""
         return (tuple(self.hp), tuple(self.out), tuple(self.marks),
                 tuple((bearer, source) for _, bearer, source in self.effects),
                 self.attacked, self.acting, self.cursor,
@@ -483,13 +481,6 @@ def timeless_from(sheet: Sheet) -> int | None:
     « tours » (CORE-END-1)."""
     return None if sheet.turn_conditions else 1
 
-
-def retime(st: State, turn: int) -> State:
-    """A copy of ``st`` at turn ``turn`` (the exact solver's door: a state met again
-    another turn, past :func:`timeless_from`); nothing else carries the turn."""
-    new = st.copy()
-    new.turn = turn
-    return new
 
 
 def acting(st: State) -> int:

@@ -94,7 +94,6 @@ __all__ = [
     "move_law",
     "play",
     "refusal",
-    "retime",
     "run",
     "start",
     "start_law",
@@ -271,7 +270,7 @@ class State:
         every field but the records (the log, the dice of the surprise and of the
         initiative: only the order, turn 0, the late and whether a surprise succeeded
         are read on) and the turn, which the solver keeps beside it
-        (:func:`timeless_from`, :func:`retime`)."""
+        (:func:`timeless_from`)."""
         init = self.initiative
         return (tuple(self.pv), tuple(self.out), tuple(self.acted), tuple(self.posed),
                 tuple(self.moved), self.order, self.cursor,
@@ -526,13 +525,6 @@ def timeless_from(sheet: Sheet) -> int | None:
     an end condition « tours » (CORE-END-1)."""
     return None if sheet.turn_conditions else 2
 
-
-def retime(st: State, turn: int) -> State:
-    """A copy of ``st`` at global turn ``turn`` (the exact solver's door: a state met
-    again a turn later, past :func:`timeless_from`); nothing else carries the turn."""
-    new = st.copy()
-    new.turn = turn
-    return new
 
 
 def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> State:
