@@ -20,6 +20,7 @@ import statistics
 import time
 from typing import Any
 
+from bench.bench_browser_kernel import page_result, pyodide_page
 from tools.browser_kit import SITE, SiteServer, launch_chromium
 
 #: the example duels solved (one per system)
@@ -41,28 +42,13 @@ def solve(names, max_turns):
                      "flottants_s": middle - start, "fractions_s": end - middle}
     return out
 '''
-PAGE = """<!doctype html>
-<html lang="fr"><head><meta charset="utf-8"><title>Duels exacts</title></head>
-<body><p id="out">…</p>
-<script type="module">
-const args = new URLSearchParams(location.search);
-const { loadPyodide } = await import("/lite/static/pyodide/pyodide.mjs");
-try {
-  const pyodide = await loadPyodide({ indexURL: "/lite/static/pyodide/" });
-  await pyodide.loadPackage(["escarmouche"], { messageCallback: () => {} });
+PAGE = pyodide_page("Duels exacts", """\
   const solver = await (await fetch("/__bench__/exact_solver.py")).text();
   pyodide.FS.writeFile("/home/pyodide/exact_solver.py", solver);
   const names = JSON.stringify((args.get("duels") || "").split(","));
   const out = pyodide.runPython("import sys, json\\nsys.path.insert(0, '/home/pyodide')\\n"
     + "import exact_solver\\njson.dumps(exact_solver.solve(" + names + ", "
-    + Number(args.get("tours")) + "))");
-  window.__exact = JSON.parse(out);
-  document.getElementById("out").textContent = out;
-} catch (error) {
-  window.__exact = { erreur: String(error) };
-}
-</script></body></html>
-"""
+    + Number(args.get("tours")) + "))");""")
 
 
 def solve(names: tuple[str, ...], max_turns: int) -> dict[str, Any]:
@@ -82,16 +68,8 @@ def bench_files() -> dict[str, bytes]:
 def browser_run(context: Any, base: str, names: tuple[str, ...], max_turns: int
                 ) -> dict[str, Any]:
     """One fresh page's :func:`solve` in Pyodide."""
-    page = context.new_page()
-    try:
-        page.goto(f"{base}__bench__/exact.html?duels={','.join(names)}&tours={max_turns}")
-        page.wait_for_function("() => window.__exact !== undefined", timeout=900_000)
-        found: dict[str, Any] = page.evaluate("() => window.__exact")
-    finally:
-        page.close()
-    if "erreur" in found:
-        raise RuntimeError(f"la page du banc a échoué : {found['erreur']}")
-    return found
+    return page_result(context, f"{base}__bench__/exact.html?duels={','.join(names)}"
+                                f"&tours={max_turns}")
 
 
 def timed_main(repeat: int, max_turns: int = 50) -> dict[str, dict[str, float]]:

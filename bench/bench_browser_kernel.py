@@ -29,15 +29,46 @@ HERE = Path(__file__).resolve().parent
 #: the modules the page writes into Pyodide's file system (package ``escbench``)
 MODULES = ("kernel_floors.py", "floor_d100.py", "floor_d20.py", "floor_d12.py",
            "floor_rulebook.py")
-PAGE = """<!doctype html>
-<html lang="fr"><head><meta charset="utf-8"><title>Noyaux contre planchers</title></head>
+def pyodide_page(title: str, script: str) -> str:
+    """A bench page: it boots the site's Pyodide, installs the site's ``escarmouche``
+    wheel (``loadPackage``, from the site's lock), runs ``script`` (JavaScript with
+    ``pyodide`` and ``args``, the query string, in scope, ending with ``out``: a JSON
+    text) and leaves ``window.__banc`` (the parsed ``out``, or ``{erreur}``)."""
+    return f"""<!doctype html>
+<html lang="fr"><head><meta charset="utf-8"><title>{title}</title></head>
 <body><p id="out">…</p>
 <script type="module">
 const args = new URLSearchParams(location.search);
-const { loadPyodide } = await import("/lite/static/pyodide/pyodide.mjs");
-try {
-  const pyodide = await loadPyodide({ indexURL: "/lite/static/pyodide/" });
-  await pyodide.loadPackage(["escarmouche"], { messageCallback: () => {} });
+const {{ loadPyodide }} = await import("/lite/static/pyodide/pyodide.mjs");
+try {{
+  const pyodide = await loadPyodide({{ indexURL: "/lite/static/pyodide/" }});
+  await pyodide.loadPackage(["escarmouche"], {{ messageCallback: () => {{}} }});
+{script}
+  window.__banc = JSON.parse(out);
+  document.getElementById("out").textContent = out;
+}} catch (error) {{
+  window.__banc = {{ erreur: String(error) }};
+}}
+</script></body></html>
+"""
+
+
+def page_result(context: Any, url: str) -> dict[str, Any]:
+    """One fresh page of :func:`pyodide_page` at ``url``: what it left, or a French
+    error when it failed."""
+    page = context.new_page()
+    try:
+        page.goto(url)
+        page.wait_for_function("() => window.__banc !== undefined", timeout=900_000)
+        found: dict[str, Any] = page.evaluate("() => window.__banc")
+    finally:
+        page.close()
+    if "erreur" in found:
+        raise RuntimeError(f"la page du banc a échoué : {found['erreur']}")
+    return found
+
+
+PAGE = pyodide_page("Noyaux contre planchers", """\
   const files = await (await fetch("/__bench__/noyau-modules.json")).json();
   pyodide.FS.mkdirTree("/home/pyodide/escbench");
   pyodide.FS.writeFile("/home/pyodide/escbench/__init__.py", "");
@@ -47,14 +78,7 @@ try {
   const call = `k.measure(${Number(args.get("combats"))}, ${Number(args.get("passes"))}, `
     + `${Number(args.get("controle"))})`;
   const out = pyodide.runPython("import sys\\nsys.path.insert(0, '/home/pyodide')\\n"
-    + "import json\\nimport escbench.kernel_floors as k\\njson.dumps(" + call + ")");
-  window.__noyau = JSON.parse(out);
-  document.getElementById("out").textContent = out;
-} catch (error) {
-  window.__noyau = { erreur: String(error) };
-}
-</script></body></html>
-"""
+    + "import json\\nimport escbench.kernel_floors as k\\njson.dumps(" + call + ")");""")
 
 
 def bench_files() -> dict[str, bytes]:
@@ -67,17 +91,8 @@ def bench_files() -> dict[str, bytes]:
 def browser_run(context: Any, base: str, fights: int, passes: int, check: int
                 ) -> dict[str, dict[str, float]]:
     """One fresh page's :func:`bench.kernel_floors.measure` in Pyodide."""
-    page = context.new_page()
-    try:
-        page.goto(f"{base}__bench__/noyau.html?combats={fights}&passes={passes}"
-                  f"&controle={check}")
-        page.wait_for_function("() => window.__noyau !== undefined", timeout=900_000)
-        found: dict[str, Any] = page.evaluate("() => window.__noyau")
-    finally:
-        page.close()
-    if "erreur" in found:
-        raise RuntimeError(f"la page du banc a échoué : {found['erreur']}")
-    return found
+    return page_result(context, f"{base}__bench__/noyau.html?combats={fights}"
+                                f"&passes={passes}&controle={check}")
 
 
 def _median(runs: list[dict[str, dict[str, float]]], duel: str, key: str) -> float:
