@@ -381,14 +381,14 @@ class State:
 
     def key(self) -> tuple[Any, ...]:
         """What the rest of the fight depends on, hashable (the exact solver's door): every
-        field but the records (the log, the initiative's draws) and the turn, which the
-        solver keeps beside it (:func:`timeless_from`)."""
+        field but the records (the log, the activations counted, the initiative's draws)
+        and the turn, which the solver keeps beside it (:func:`timeless_from`)."""
         return (tuple(self.wounds), tuple(self.out), tuple(self.prepared),
                 tuple(self.parries), tuple(self.dodges), tuple(map(tuple, self.loaded)),
                 tuple(None if g is None else tuple(g) for g in self.ground),
                 tuple(self.extended), tuple(self.ext_start), tuple(self.ext_hand),
                 self.plan, tuple(self.plans), self.turn_order, self.cursor,
-                tuple(sorted(self.activations.items())), self.finished, self.outcome,
+                self.finished, self.outcome,
                 self.order)
 
 

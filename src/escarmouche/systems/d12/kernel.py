@@ -246,12 +246,13 @@ class State:
 
     def key(self) -> tuple[Any, ...]:
         """What the rest of the fight depends on, hashable (the exact solver's door):
-        every field but the records (the log, the initiative's draws, the effects'
-        ids) and the turn, which the solver keeps beside it (:func:`timeless_from`)."""
+        every field but the records (the log, the activations counted, the initiative's
+        draws, the effects' ids) and the turn, which the solver keeps beside it
+        (:func:`timeless_from`)."""
         return (tuple(self.hp), tuple(self.out), tuple(self.marks),
                 tuple((bearer, source) for _, bearer, source in self.effects),
                 self.attacked, self.acting, self.cursor,
-                tuple(sorted(self.activations.items())), self.finished, self.outcome,
+                self.finished, self.outcome,
                 self.order)
 
 

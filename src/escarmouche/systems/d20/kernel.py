@@ -286,16 +286,15 @@ class State:
 
     def key(self) -> tuple[Any, ...]:
         """What the rest of the fight depends on, hashable (the exact solver's door):
-        every field but the records (the log, the initiative's draws) and the turn,
-        which the solver keeps beside it (:func:`timeless_from`, :func:`retime`); an
-        opportunity allowance only as « used in this activation » (D20-OPP-1: the one
-        it reads)."""
+        every field but the records (the log, the activations counted, the initiative's
+        draws) and the turn, which the solver keeps beside it (:func:`timeless_from`,
+        :func:`retime`); an opportunity allowance only as « used in this activation »
+        (D20-OPP-1: the one it reads)."""
         now = (self.turn, self.cursor)
         return (tuple(self.hp), tuple(self.out), tuple(self.pos), tuple(self.pa),
                 tuple(self.budget), tuple(self.points),
                 tuple(o == now for o in self.opportunity), tuple(self.immediate),
-                self.cursor, tuple(sorted(self.activations.items())),
-                self.finished, self.outcome, self.order)
+                self.cursor, self.finished, self.outcome, self.order)
 
 
 def refusal(sheet: Sheet, st: State, actor: int, move: Move) -> int:

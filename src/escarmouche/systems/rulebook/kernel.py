@@ -267,14 +267,14 @@ class State:
 
     def key(self) -> tuple[Any, ...]:
         """What the rest of the fight depends on, hashable (the exact solver's door):
-        every field but the records (the log, the dice of the surprise and of the
-        initiative: only the order, turn 0, the late and whether a surprise succeeded
-        are read on) and the turn, which the solver keeps beside it
+        every field but the records (the log, the activations counted, the dice of the
+        surprise and of the initiative: only the order, turn 0, the late and whether a
+        surprise succeeded are read on) and the turn, which the solver keeps beside it
         (:func:`timeless_from`)."""
         init = self.initiative
         return (tuple(self.pv), tuple(self.out), tuple(self.acted), tuple(self.posed),
                 tuple(self.moved), self.order, self.cursor,
-                tuple(sorted(self.activations.items())), self.finished, self.outcome,
+                self.finished, self.outcome,
                 init.order, init.turn_zero, init.late, init.surprise_by)
 
 
