@@ -57,8 +57,23 @@ class SurpriseResult:
     defence_from: tuple[str, ...]
     attack: TestResult | None
     defence: TestResult | None
-    text: str
     rules: tuple[str, ...] = ("RB-SURPRISE-1", "RB-SURPRISE-2")
+
+    @property
+    def text(self) -> str:
+        """The attempt in French, its dice and verdict (read from the fields, written
+        only when asked: the exact solver draws ten thousand attempts and reads none)."""
+        a_test, d_test = self.attack, self.defence
+        if not self.unaware or a_test is None or d_test is None:
+            return ("Pas d’attaque surprise : les défenseurs savent que les attaquants sont "
+                    "là (condition (a) non remplie)")
+        verdict = "attaque surprise réussie" if self.success else (
+            "égalité, les défenseurs l’emportent" if a_test.margin == d_test.margin
+            else "les défenseurs ne sont pas surpris")
+        return (f"Attaque surprise : DIS {fmt.number(self.attack_stat)} "
+                f"({fmt.join(self.attack_from)}), jet {a_test.describe()} ; PMR "
+                f"{fmt.number(self.defence_stat)} ({fmt.join(self.defence_from)}), jet "
+                f"{d_test.describe()} ; {verdict}")
 
     def _repr_html_(self) -> str:
         rows = []
@@ -162,23 +177,14 @@ def surprise_from(
     which do not depend on the dice; the rules kernel finds them once per roster)."""
     a_stat, a_from, d_stat, d_from = values
     if not unaware:
-        text = ("Pas d’attaque surprise : les défenseurs savent que les attaquants sont là "
-                "(condition (a) non remplie)")
         return SurpriseResult(False, False, rules.surprise_aggregate, a_stat, a_from,
-                              d_stat, d_from, None, None, text, ("RB-SURPRISE-1",))
+                              d_stat, d_from, None, None, ("RB-SURPRISE-1",))
     a_test = d100_test(a_stat, checks.die("jet des attaquants", attack_roll, 100,
                                           "RB-SURPRISE-2"), rules)
     d_test = d100_test(d_stat, checks.die("jet des défenseurs", defence_roll, 100,
                                           "RB-SURPRISE-2"), rules)
-    success = a_test.margin > d_test.margin
-    verdict = "attaque surprise réussie" if success else (
-        "égalité, les défenseurs l’emportent" if a_test.margin == d_test.margin
-        else "les défenseurs ne sont pas surpris")
-    text = (f"Attaque surprise : DIS {fmt.number(a_stat)} ({fmt.join(a_from)}), jet "
-            f"{a_test.describe()} ; PMR {fmt.number(d_stat)} ({fmt.join(d_from)}), jet "
-            f"{d_test.describe()} ; {verdict}")
-    return SurpriseResult(success, True, rules.surprise_aggregate, a_stat, a_from, d_stat,
-                          d_from, a_test, d_test, text)
+    return SurpriseResult(a_test.margin > d_test.margin, True, rules.surprise_aggregate,
+                          a_stat, a_from, d_stat, d_from, a_test, d_test)
 
 
 def roll_surprise(
