@@ -43,6 +43,7 @@ taking the other's only wound (B 1, BE 0, D100-ATK-3): over one round, Aldric wi
 
 from __future__ import annotations
 
+import gc
 import heapq
 import sys
 from collections.abc import Callable, Mapping
@@ -246,6 +247,19 @@ class KernelSolver:
             _same if kernel.DICE == "randint" else RandintOnly)
 
     def solve(self) -> dict[Result, Chance]:
+        """The law of the results (:meth:`_solve`), the cyclic garbage collector paused
+        meanwhile: the solver makes hundreds of thousands of small containers, none of
+        them in a cycle (reference counting frees them), and the collector's passes
+        over them cost 10–30 % of the time (``bench/README.md``, « bench_exact.py »)."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return self._solve()
+        finally:
+            if paused:
+                gc.enable()
+
+    def _solve(self) -> dict[Result, Chance]:
         """The law of the results: probability mass carried forward from the fight's
         first states, state by state in the order they are played (turn, slot, moves
         into the activation: the kernel's ``run`` never goes back), each state's mass
