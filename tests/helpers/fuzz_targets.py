@@ -519,6 +519,14 @@ def _play_roster(text: str) -> object:
     return simulate(roster, 2, seed=1, max_turns=3)
 
 
+def _solve_roster(text: str) -> object:
+    from escarmouche.exact import duel
+    from escarmouche.roster import parse_roster
+
+    roster = parse_roster(text, source="fuzz.toml")
+    return duel(roster, max_turns=2, exact=False).text()
+
+
 def _load_edition(text: str) -> object:
     import tempfile
 
@@ -538,6 +546,11 @@ def file_targets() -> list[Target]:
     editions = [p.read_text(encoding="utf-8") for p in sorted((root / "editions").glob("*.toml"))]
     return [
         Target("roster.parse_roster", _mutated_text(rosters), _play_roster),
+        Target("exact.duel", _mutated_text([t for p, t in zip(example_rosters(), rosters,
+                                                                 strict=True)
+                                            if p.endswith(("-duel", "-esquive",
+                                                           "-bretteur"))]),
+               _solve_roster),
         Target("editions.load_edition", _mutated_text(editions), _load_edition),
     ]
 
