@@ -49,7 +49,8 @@ def test_an_option_that_acts_is_measured_in_points_d12_crit_1() -> None:
 def test_an_option_the_duel_never_meets_says_so_d100_parry_3() -> None:
     """D100-PARRY-3: a second parry never comes up in the d100 example duel (one attack
     each a round): the exact solutions are the same, and the sentence says so."""
-    lines = exact_duel_lines("d100", _rules("d100"), _rules("d100", parries_per_round=2))
+    lines = exact_duel_lines("d100", _rules("d100", parries_per_round=1),
+                             _rules("d100", parries_per_round=2))
     text = flat("\n".join(lines))
     assert "- Avec « parades par round : 2 », rien ne change dans ce duel" in text
     assert "comme avant (calcul exact)." in text
