@@ -482,11 +482,10 @@ def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
     from escarmouche.policies import resolve_policies
     from escarmouche.simulation.fight import as_roster
 
-    if isinstance(roster, str):
-        from escarmouche.roster import example_rosters, load_roster
+    if isinstance(roster, str):  # an example's name or a roster file
+        from escarmouche.roster import open_roster
 
-        paths = example_rosters()
-        roster = load_roster(paths[roster]) if roster in paths else load_roster(roster)
+        roster = open_roster(roster)
     base = as_roster(roster)
     if rules is not None:
         base = base.with_rules(rules)

@@ -90,6 +90,7 @@ __all__ = [
     "Roster",
     "example_rosters",
     "load_roster",
+    "open_roster",
     "parse_roster",
     "roster_schema",
 ]
@@ -426,6 +427,15 @@ def load_roster(path: str | Path) -> Roster:
         raise RosterError(f"{p} : fichier illisible ({os_reason(err)}) (CORE-ERR).",
                           rule="CORE-ERR") from None
     return parse_roster(text, source=p.name)
+
+
+def open_roster(source: str | Path) -> Roster:
+    """The roster file at ``source`` (:func:`load_roster`), or, when there is no such
+    file, the example roster of that name (``"d100-duel"``, :func:`example_rosters`)."""
+    examples = example_rosters()
+    if isinstance(source, str) and source in examples and not Path(source).exists():
+        return load_roster(examples[source])
+    return load_roster(source)
 
 
 def example_rosters() -> dict[str, Path]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 from escarmouche.cli._output import print_json
@@ -29,7 +28,7 @@ from escarmouche.errors import invalid
 from escarmouche.policies import POLICIES
 from escarmouche.render.table import Table
 from escarmouche.rng import ScriptedRolls
-from escarmouche.roster import Roster, example_rosters, load_roster
+from escarmouche.roster import Roster, example_rosters, load_roster, open_roster
 from escarmouche.systems import display_name
 from escarmouche.text.fmt import join, quote
 
@@ -76,11 +75,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def load(name: str) -> Roster:
-    """A roster file, or a packaged example by name."""
-    examples = example_rosters()
-    if name in examples and not Path(name).exists():
-        return load_roster(examples[name])
-    return load_roster(name)
+    """A roster file, or a packaged example by name (:func:`escarmouche.roster.open_roster`)."""
+    return open_roster(name)
 
 
 def _dice(text: str) -> ScriptedRolls:

@@ -154,11 +154,10 @@ def exact_sweep(roster: object, grid: Mapping[str, Sequence[Any]], *, policy: An
     ``progress(done, total)`` counts the points solved. Refused (CORE-ERR, in French):
     more than :data:`MAX_EXACT_POINTS` points, and whatever ``duel`` refuses (more than
     two fighters, a policy that draws, too many states)."""
-    if isinstance(roster, str):  # an example's name or a roster file, as ``duel`` reads it
-        from escarmouche.roster import example_rosters, load_roster
+    if isinstance(roster, str):  # an example's name or a roster file
+        from escarmouche.roster import open_roster
 
-        paths = example_rosters()
-        roster = load_roster(paths[roster]) if roster in paths else load_roster(roster)
+        roster = open_roster(roster)
     fields, points, variants = grid_variants(roster, grid)
     if len(points) > MAX_EXACT_POINTS:
         raise invalid("grille", len(points), "CORE-ERR",
