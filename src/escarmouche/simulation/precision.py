@@ -68,10 +68,25 @@ from escarmouche.text.typo import typographie
 if TYPE_CHECKING:
     from escarmouche.exact import ExactDuel
 
-__all__ = ["BATCH", "DEFAULT_PRECISION", "MAX_PRECISION_FIGHTS", "PILOT", "PRECISIONS",
-           "changed_sentence", "check_precision", "conservative_variance",
-           "difference_sentence", "exact_difference_sentence", "exact_differences",
-           "independent_half", "points", "precise_enough", "signed_points", "wald_half"]
+__all__ = [
+    "BATCH",
+    "DEFAULT_PRECISION",
+    "EXACT_ZERO",
+    "MAX_PRECISION_FIGHTS",
+    "PILOT",
+    "PRECISIONS",
+    "changed_sentence",
+    "check_precision",
+    "conservative_variance",
+    "difference_sentence",
+    "exact_difference_sentence",
+    "exact_differences",
+    "independent_half",
+    "points",
+    "precise_enough",
+    "signed_points",
+    "wald_half",
+]
 
 #: fights played between two looks at the interval when stopping at a precision: the
 #: stopping point is a multiple of it, whatever the number of processes or workers

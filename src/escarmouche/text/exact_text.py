@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from escarmouche.errors import invalid
+from escarmouche.simulation.precision import EXACT_ZERO
 from escarmouche.text.fmt import MINUS, fixed, join, percent, plural, quote
 from escarmouche.text.typo import typographie
 
@@ -36,16 +37,13 @@ if TYPE_CHECKING:
 
 __all__ = ["effect_clause", "effect_points", "effect_sentence"]
 
-#: a difference below this (a rate) is no difference: two solutions in floats
-#: (``duel(..., exact=False)``) of one law agree to about 10⁻¹², never exactly
-SAME = 1e-9
 
 
 def effect_points(before: Chance, after: Chance) -> str:
     """The difference ``after − before`` of two chances in percentage points, signed,
     French (« +2,8 points », « −0,4 point »); a difference too small for one decimal
     gets two (« +0,04 point »), a smaller one is said so; ``""`` when there is none
-    (below :data:`SAME`).
+    (below :data:`~escarmouche.simulation.precision.EXACT_ZERO`).
 
     >>> from fractions import Fraction as F
     >>> effect_points(F(1, 4), F(3, 10)), effect_points(F(1, 2), F(49, 100))
@@ -56,7 +54,7 @@ def effect_points(before: Chance, after: Chance) -> str:
     ''
     """
     diff = Fraction(after) - Fraction(before)
-    if abs(diff) < SAME:
+    if abs(diff) < EXACT_ZERO:
         return ""
     points = diff * 100
     for digits in (1, 2):
