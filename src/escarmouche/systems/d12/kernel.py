@@ -57,7 +57,7 @@ from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
-from escarmouche.dice import draw_law
+from escarmouche.dice import ScriptedRolls, draw_law
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.rng import RandintOnly
 from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
@@ -401,8 +401,10 @@ def _attack_law(sheet: Sheet, actor: int, j: int, hp: int, marked: bool, option:
             law.append((p, dice))
             continue
         fatal: list[Any] = []
-        for q, total, draws in draw_law(damage_expression(sheet.weapon[actor], chosen)):
-            if total >= hp:
+        for q, _, draws in draw_law(damage_expression(sheet.weapon[actor], chosen)):
+            # the damage as play finds it, from the same draws (D12-CRIT-2)
+            if roll_damage(sheet.weapon[actor], ScriptedRolls(draws), option=chosen
+                           ).damage >= hp:
                 if fatal:
                     fatal[0] += p * q
                 else:

@@ -64,7 +64,7 @@ from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
-from escarmouche.dice import draw_law
+from escarmouche.dice import ScriptedRolls, draw_law
 from escarmouche.dice import roll as roll_dice
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.model import Combatant
@@ -445,8 +445,9 @@ def _attack_law(sheet: Sheet, actor: int, j: int, hp: int
     if hits:
         hit = Fraction(len(hits), ATTACK_DIE)
         fatal: list[Any] = []
-        for p, total, draws in draw_law(sheet.weapon):
-            if total >= hp:
+        for p, _, draws in draw_law(sheet.weapon):
+            # the damage as _strike finds it, from the same draws (D20-ACT-1)
+            if weapon_damage(roll_dice(sheet.weapon, ScriptedRolls(draws))) >= hp:
                 if fatal:
                     fatal[0] += hit * p
                 else:
