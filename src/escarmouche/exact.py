@@ -53,6 +53,7 @@ from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.rng import RandintOnly
+from escarmouche.text.fmt import number
 
 __all__ = ["DOORS", "MAX_DICE", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel",
            "enumerate_dice"]
@@ -139,14 +140,14 @@ class ExactDuel:
         """A French sentence: where each side's exact chance lies against the sampled
         rate of ``balance`` (a :class:`~escarmouche.simulation.Balance` of the same
         duel) and its 95 % interval."""
-        from escarmouche.text.fmt import percent, plural
+        from escarmouche.text.fmt import percent, plural, quote
         from escarmouche.text.typo import typographie
 
         parts = []
         for side in self.sides:
             rate, low, high = balance.win_rate(side)
             where = "dans" if low <= float(self.wins[side]) <= high else "hors de"
-            parts.append(f"« {side} » {percent(self.wins[side])} exactement, "
+            parts.append(f"{quote(side)} {percent(self.wins[side])} exactement, "
                          f"{percent(rate)} simulé, {where} son intervalle à 95 % "
                          f"[{percent(low)} ; {percent(high)}]")
         return typographie(f"Calcul exact et simulation ({plural(balance.n, 'combat')}) : "
@@ -167,7 +168,7 @@ class ExactDuel:
         lines.append(f"- nul (personne debout) : {percent(self.draw)} ;")
         lines.append(f"- limite de {plural(self.max_turns, word)} atteinte : "
                      f"{percent(self.timed_out)}.")
-        mean = self.mean_rounds
+        mean = round(float(self.mean_rounds), 2)  # as shown: the noun agrees with it
         lines.append(f"Durée moyenne : {number(mean)} {word}{'s' if mean >= 2 else ''} ; "
                      f"{number(self.states)} états distincts calculés.")
         return typographie("\n".join(lines))
@@ -298,8 +299,8 @@ class KernelSolver:
                     continue
                 self.visited += 1
                 if self.visited > MAX_STATES:
-                    raise _refuse(f"le combat dépasse {MAX_STATES:_} états".replace(
-                        "_", "\u202f"), "etats", MAX_STATES)
+                    raise _refuse(f"le combat dépasse {number(MAX_STATES)} états",
+                                  "etats", MAX_STATES)
                 pending[node] = [after, mass * p]
                 seq += 1
                 heapq.heappush(heap, (at, after.cursor, choices, seq, node))
@@ -416,14 +417,14 @@ class KernelSolver:
         return enumerate_dice(act, self.one)
 
     def ending(self, st: Any) -> tuple[str | None, bool]:
-        """A fight's result where it stands, as ``simulation.fight._tally`` counts it:
-        the winner (the only side standing, else ``None``) and whether more than one
-        side still stands (the cap, or an end condition)."""
+        """A fight's result where it stands, as a played fight's tally reads it
+        (:func:`escarmouche.simulation.fight.verdict` of the sides still standing)."""
+        from escarmouche.simulation.fight import verdict
+
         sheet = self.sheet
-        alive = [s for s in range(len(sheet.side_names))
-                 if any(not st.out[i] and sheet.side[i] == s for i in range(len(sheet.names)))]
-        winner = sheet.side_names[alive[0]] if len(alive) == 1 else None
-        return winner, len(alive) > 1
+        return verdict([name for s, name in enumerate(sheet.side_names)
+                        if any(not out and sheet.side[i] == s
+                               for i, out in enumerate(st.out))])
 
     def outcomes(self, st: Any, actor: int, move: Any, *, by_law: bool = True
                  ) -> list[tuple[Any, Chance, Any]]:

@@ -27,7 +27,7 @@ from escarmouche.errors import invalid
 from escarmouche.simulation.streams import DICE, TACTICS, stream
 
 __all__ = ["FightResult", "Prepared", "RosterLike", "as_roster", "play_fight", "prepare",
-           "result_of"]
+           "result_of", "verdict"]
 
 
 class RosterLike(Protocol):
@@ -201,6 +201,14 @@ def _first_turn(enc: Encounter) -> int:
     return 1
 
 
+def verdict(alive: Sequence[str]) -> tuple[str | None, bool]:
+    """The result of a fight where the sides ``alive`` still stand: the winner (the only
+    side standing, else ``None``), and whether more than one side stands (stopped by the
+    turn cap or an end condition, not decided). The tally of a played fight and the
+    exact solver (``escarmouche.exact``) both read it."""
+    return (alive[0] if len(alive) == 1 else None), len(alive) > 1
+
+
 def _tally(index: int, sides: Sequence[str], rows: Iterable[tuple[str, bool, int, int]],
            turns: int, lots: int = 0) -> FightResult:
     """The :class:`FightResult` of fighters ``rows`` (side, standing, health, most
@@ -214,8 +222,7 @@ def _tally(index: int, sides: Sequence[str], rows: Iterable[tuple[str, bool, int
             standing[side] += 1
         health[side] += value
         health_max[side] += top
-    alive = [s for s in sides if standing[s]]
-    winner = alive[0] if len(alive) == 1 else None
-    return FightResult(index, winner, len(alive) > 1, turns,
+    winner, undecided = verdict([s for s in sides if standing[s]])
+    return FightResult(index, winner, undecided, turns,
                        tuple(standing.items()), tuple(health.items()),
                        tuple(health_max.items()), lots)

@@ -61,7 +61,7 @@ def effect_points(before: Chance, after: Chance) -> str:
         shown = fixed(abs(points), digits)
         if shown.strip("0,"):
             sign = "+" if points > 0 else MINUS
-            word = "points" if abs(points) >= 2 else "point"
+            word = "points" if round(abs(points), digits) >= 2 else "point"  # as shown
             return f"{sign}{shown} {word}"
     return "moins de 0,01 point d’écart"
 
