@@ -21,6 +21,7 @@ from escarmouche.editions.exact_duels import (
 from escarmouche.editions.page import render_page
 from escarmouche.editions.repo import snapshot
 from tests.helpers import ROOT
+from tests.helpers.editions import published_rules
 from tests.helpers.proofreading import clauses, flat, top_level_colons
 from tests.helpers.typography import problems
 
@@ -33,7 +34,9 @@ def test_an_option_that_acts_is_measured_in_points_d12_crit_1() -> None:
     """D12-CRIT-1 (the default weapon's damage, the automatic play's convention): 1d8
     instead of 1d6 in « Aldric contre Grolk », solved exactly before and after; the
     sentence names the option with its new value and says « calcul exact »."""
-    lines = exact_duel_lines("d12", _rules("d12"), _rules("d12", default_weapon="1d8"))
+    published = published_rules("d12")  # the book's rules, whatever today's defaults
+    lines = exact_duel_lines("d12", dataclasses.replace(published, default_weapon="1d6"),
+                             dataclasses.replace(published, default_weapon="1d8"))
     assert lines[0] == HEADING
     text = flat("\n".join(lines))
     assert "« Aldric contre Grolk » (fichier d’effectifs `d12-duel`)" in text
