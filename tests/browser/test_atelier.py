@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.live_page import READY_MS, ask_fixed_fights
+from tests.browser.live_page import PHONE, READY_MS, activate, ask_fixed_fights, axe_serious, settle
 
 pytestmark = pytest.mark.browser
 
@@ -95,4 +95,27 @@ def test_the_first_edition_page_lists_rulings_and_odds(page: Any, site_url: str,
     for i in range(charts.count()):
         assert charts.nth(i).bounding_box()["width"] <= width + 1
     page.screenshot(path=artifacts / "edition-1-360.png", full_page=False)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"], ids=["clair", "sombre"])
+def test_the_atelier_answers_a_duel_exactly_on_a_phone_core_end_1(
+        page: Any, site_url: str, artifacts: Path, theme: str) -> None:
+    """CORE-END-1: on a 390 px phone, light and dark, « Calcul exact » solves the chosen
+    duel in the live page (Pyodide) and shows the odds « calcul exact », without an
+    interval; the answer fits the column and axe finds nothing serious in it."""
+    page.emulate_media(color_scheme=theme)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site_url}book/atelier.html")
+    live = activate(page)
+    live.get_by_role("button", name="Calcul exact").click()
+    page.wait_for_function(
+        "() => document.querySelector('.escarmouche-live-widget').innerText"
+        ".includes('calcul exact)')", timeout=60_000)
+    settle(page)
+    text = live.inner_text()
+    assert "Aucune option changée" in text and "±" not in text.split("Calcul exact")[-1]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_serious(page, ".escarmouche-live-widget") == []
+    page.screenshot(path=artifacts / f"atelier-exact-{theme}.png", full_page=True)
     assert page.errors == []
