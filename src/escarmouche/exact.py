@@ -55,8 +55,8 @@ from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.rng import RandintOnly
 from escarmouche.text.fmt import number
 
-__all__ = ["DOORS", "MAX_DICE", "MAX_FIGHTERS", "MAX_STATES", "ExactDuel", "KernelSolver", "duel",
-           "enumerate_dice"]
+__all__ = ["DOORS", "MAX_DICE", "MAX_FIGHTERS", "MAX_STATES", "SIMULE_HINT", "ExactDuel",
+           "KernelSolver", "duel", "enumerate_dice", "refused"]
 
 #: the most fighters a solved fight may have
 MAX_FIGHTERS = 2
@@ -75,7 +75,8 @@ MAX_DICE = 12
 DOORS = ("DICE", "start", "acting", "choose", "play", "advance", "move_law",
          "timeless_from")
 
-_SIMULE = "utilisez « escarmouche simule » pour l’estimer par simulation"
+#: where a refused duel is sent (the end of every refusal's sentence, :func:`refused`)
+SIMULE_HINT = "utilisez « escarmouche simule » pour l’estimer par simulation"
 
 #: a chance: an exact fraction, or a float (``duel(..., exact=False)``)
 Chance = Fraction | float
@@ -203,10 +204,8 @@ def enumerate_dice(act: Callable[[Callable[[int, int], int]], Any], one: Chance 
             result = act(randint)
         except _Branch as branch:
             if len(prefix) >= MAX_DICE:
-                raise RuleBoundError(
-                    f"Calcul exact refusé : un coup tire plus de {MAX_DICE} dés d’affilée "
-                    f"(CORE-ERR) ; {_SIMULE}.", field="des", value=len(prefix),
-                    rule="CORE-ERR") from None
+                raise refused(f"un coup tire plus de {MAX_DICE} dés d’affilée", "des",
+                              len(prefix)) from None
             faces = branch.high - branch.low + 1
             stack.extend(((*prefix, v), denominator * faces)
                          for v in range(branch.low, branch.high + 1))
@@ -219,8 +218,12 @@ def _same(randint: Callable[[int, int], int]) -> Callable[[int, int], int]:
     return randint
 
 
-def _refuse(why: str, field: str, value: object) -> EscarmoucheError:
-    return RuleBoundError(f"Calcul exact refusé : {why} (CORE-ERR) ; {_SIMULE}.",
+def refused(why: str, field: str, value: object, cited: str = "CORE-ERR"
+            ) -> EscarmoucheError:
+    """The solver's refusal (CORE-ERR), in French: « Calcul exact refusé : ``why``
+    (``cited``) ; » and where to go instead (:data:`SIMULE_HINT`); a kernel's door
+    refuses with it too (the Rulebook's endless roll-offs, RB-INIT-2)."""
+    return RuleBoundError(f"Calcul exact refusé : {why} ({cited}) ; {SIMULE_HINT}.",
                           field=field, value=value, rule="CORE-ERR")
 
 
@@ -299,7 +302,7 @@ class KernelSolver:
                     continue
                 self.visited += 1
                 if self.visited > MAX_STATES:
-                    raise _refuse(f"le combat dépasse {number(MAX_STATES)} états",
+                    raise refused(f"le combat dépasse {number(MAX_STATES)} états",
                                   "etats", MAX_STATES)
                 pending[node] = [after, mass * p]
                 seq += 1
@@ -494,7 +497,7 @@ def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
     fighters = list(template.state.fighters.values())
     sides = tuple(dict.fromkeys(f.side for f in fighters))
     if len(fighters) > MAX_FIGHTERS:
-        raise _refuse(f"{len(fighters)} combattants, au plus {MAX_FIGHTERS}",
+        raise refused(f"{len(fighters)} combattants, au plus {MAX_FIGHTERS}",
                       "combattants", len(fighters))
     system = template.system.name
     chosen = policy if policy is not None else (getattr(base, "policies", None) or None)
@@ -503,15 +506,15 @@ def duel(roster: object, rules: Any = None, *, max_turns: int = 50,
 
     drawing = [side for side, p in policies.items() if type(p) is not TagPolicy]
     if drawing:
-        raise _refuse(f"la politique des {drawing[0]} tire au hasard, et le calcul exact "
+        raise refused(f"la politique des {drawing[0]} tire au hasard, et le calcul exact "
                       "ne suit que des politiques déterministes", "politique", drawing[0])
     options = dict(getattr(base, "start_options", None) or {})
     sheet = template.system.kernel(template, options, policies)
     if sheet is None:
-        raise _refuse("le noyau de règles ne couvre pas ce combat", "noyau", system)
+        raise refused("le noyau de règles ne couvre pas ce combat", "noyau", system)
     kernel = sys.modules[type(sheet).__module__]
     if not all(hasattr(kernel, door) for door in DOORS):
-        raise _refuse(f"pas encore de calcul exact pour le système {system}", "systeme",
+        raise refused(f"pas encore de calcul exact pour le système {system}", "systeme",
                       system)
     solver = KernelSolver(kernel, sheet, max_turns, exact=exact)
     law = solver.solve()

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError
-from escarmouche.exact import MAX_FIGHTERS, ExactDuel, duel
+from escarmouche.exact import MAX_FIGHTERS, SIMULE_HINT, ExactDuel, duel
 from escarmouche.model import Json, jsonable
 from escarmouche.simulation.balance import automation_note
 from escarmouche.simulation.precision import (
@@ -45,7 +45,7 @@ Key = tuple[str, str, tuple[tuple[str, str], ...]]
 
 _KEPT: dict[Key, ExactDuel | str] = {}
 
-_CLI_HINT = typographie("utilisez « escarmouche simule » pour l’estimer par simulation")
+_CLI_HINT = typographie(SIMULE_HINT)
 _PAGE_HINT = typographie("« Simuler les combats » l’estime par simulation")
 
 

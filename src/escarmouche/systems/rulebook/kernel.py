@@ -460,11 +460,10 @@ def start_law(sheet: Sheet, law: Callable[[Callable[[Any], Any]], list[tuple[Any
     roll-offs (RB-INIT-2) can repeat without bound."""
     habs = [c.stats["HAB"] for c in sheet.combatants]
     if len(set(habs)) < len(habs):
-        raise RuleBoundError(
-            "Calcul exact refusé : deux combattants ont la même HAB, et leurs départages "
-            "d’initiative peuvent se répéter sans fin (RB-INIT-2, CORE-ERR) ; utilisez "
-            "« escarmouche simule » pour l’estimer par simulation.",
-            field="HAB", value=habs, rule="CORE-ERR")
+        from escarmouche.exact import refused
+
+        raise refused("deux combattants ont la même HAB, et leurs départages d’initiative "
+                      "peuvent se répéter sans fin", "HAB", habs, "RB-INIT-2, CORE-ERR")
     out: list[tuple[State, Any]] = []
     for surprise, p in _grouped(law(lambda randint: _surprise(sheet, randint)),
                                 lambda s: None if s is None else s.success):
