@@ -91,14 +91,14 @@ def crowd_note(count: int) -> str:
             f"ce combat en aligne {count}, « Simuler les combats » l’estime.")
 
 
-def exact_html(before: ExactDuel, after: ExactDuel | None, turn_word: str,
-               changed: Sequence[str], roster: Any) -> str:
+def exact_html(before: ExactDuel, after: ExactDuel | None, changed: Sequence[str],
+               roster: Any) -> str:
     """The exact answer as the page shows it: the headline (the exact difference in
     points, or the edition's odds when nothing changed), what was solved, and a table of
     each side's chance, the draw, the cap and the mean length, without then with the
     changes (``after``; ``None`` when no option changed), with the difference."""
     note = automation_note(roster)
-    word = turn_word
+    word = before.turn_word
     rows: list[tuple[object, ...]] = []
     lines: list[tuple[str, Any, Any]] = [
         *((f"Victoires « {side} »", before.wins[side],

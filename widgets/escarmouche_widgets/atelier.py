@@ -367,9 +367,8 @@ class Atelier:
         if refused is not None:
             self.exact_output.value = ex.refusal_html(refused)
             return False
-        word = systems.get(str(self.system.value)).turn_word
         self.exact_output.value = ex.exact_html(
-            before, None if key == base_key else after, word, texts, roster)
+            before, None if key == base_key else after, texts, roster)
         return True
 
     def _exact_refresh(self) -> None:

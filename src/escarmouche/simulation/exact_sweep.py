@@ -85,10 +85,8 @@ class ExactSweep(ShownAsTable):
         return typographie("\n".join(lines))
 
     def table(self) -> Table:
-        from escarmouche.systems import get
-
-        word = get(self.system).turn_word
         first = self.duels[0]
+        word = first.turn_word
         sides = first.sides
         draws = any(float(d.draw) >= _SHOWN for d in self.duels)
         caps = any(float(d.timed_out) >= _SHOWN for d in self.duels)
