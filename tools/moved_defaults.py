@@ -38,8 +38,10 @@ from escarmouche.options import another_value
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: what runs in the clone: the unit and property tests, on both cores
-TESTS = ("-n", "2", "-m", "not browser and not book and not published")
+#: what runs in the clone: the unit and property tests, on both cores; not the checks of
+#: exact odds against 100 000 sampled fights (``sampling``), which compare two readings
+#: of the same rules and so cannot turn red for a moved default
+TESTS = ("-n", "2", "-m", "not browser and not book and not published and not sampling")
 
 
 def _revision() -> object:

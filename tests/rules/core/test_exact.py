@@ -330,6 +330,7 @@ def test_the_law_of_the_start_is_every_sequence_of_dice_rb_surprise_2() -> None:
     assert by_law == every and sum(by_law.values()) == 1
 
 
+@pytest.mark.sampling
 @pytest.mark.parametrize("name", ["d100-duel", "d20-duel", "d12-duel", "rulebook-duel"])
 def test_each_example_duel_lies_in_the_sampled_interval(name: str) -> None:
     """CORE-DICE: each system's example duel, solved (in floats, as a page shows it),
@@ -352,6 +353,7 @@ def _golden_duels() -> list[tuple[str, Any]]:
             for fight in load(system)["fights"] if len(fight["roster"]) == 2]
 
 
+@pytest.mark.sampling
 @pytest.mark.parametrize(("system", "fight"), _golden_duels(),
                          ids=lambda v: v if isinstance(v, str) else v["name"][:24])
 def test_each_golden_duel_lies_in_the_sampled_interval(system: str, fight: Any) -> None:
