@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from escarmouche import checks
@@ -60,6 +60,10 @@ __all__ = [
     "EncounterState",
     "EndCondition",
     "FighterState",
+    "activation_words",
+    "end_sentence",
+    "turn_end_sentence",
+    "turn_start_sentence",
 ]
 
 #: bound on consecutive slots skipped while looking for the next activation
@@ -71,6 +75,35 @@ T = TypeVar("T")
 
 
 RuleSource = Callable[[], Any]
+
+
+def turn_start_sentence(system: System[Any], turn: int, acting: Sequence[str]) -> str:
+    """« Début du round 2 : Aldric, Grolk. », in the system's word for a turn; ``acting``
+    the fighters with an activation in it (CORE-TURN-1)."""
+    return f"Début du {system.turn_word} {turn} : " + (", ".join(acting)
+                                                       or "personne n’agit") + "."
+
+
+def turn_end_sentence(system: System[Any], turn: int) -> str:
+    """« Fin du round 2. »"""
+    return f"Fin du {system.turn_word} {turn}."
+
+
+def end_sentence(outcome: str) -> str:
+    """« Fin du combat : victoire des orques (…). » (CORE-END-1)"""
+    return f"Fin du combat : {outcome}."
+
+
+def activation_words(system: System[Any], actor: str) -> tuple[str, str]:
+    """« Au tour d’Aube. » and « au début du tour d’Aube » (or « Activation d’Aube. »
+    and « au début de l’activation d’Aube », in the system's words)."""
+    whose = "de l’environnement" if actor == ENVIRONMENT else de(actor)
+    if system.activation_word == "tour":
+        return f"Au tour {whose}.", f"au début du tour {whose}"
+    word = system.activation_word
+    start = f"au début de l’{word} {whose}" if word[:1] in "aeéiou" else \
+        f"au début de la {word} {whose}"
+    return f"{word[:1].upper()}{word[1:]} {whose}.", start
 
 
 class _AtomicRng(RecordingRng):
@@ -507,7 +540,6 @@ class Encounter:
         """The automated loop: all decisions here and in the policies; the fight changes
         only through the public atomic operations (``start``, ``act``,
         ``end_activation``)."""
-        from collections.abc import Sequence
 
         from escarmouche.policies import MAX_CHOICES
 
@@ -576,17 +608,12 @@ class Encounter:
         st.order = list(self._system.turn_order(ctx, st.turn))
         st.cursor = -1
         st.activations = {}
-        word = self._system.turn_word
         # the announced order leaves out the fighters already out of the fight: they
         # have no activation in it (their slots are skipped)
         acting = [n for n in st.order if n not in st.fighters or st.fighters[n].standing]
-        turn = st.turn
-        ctx.emit(
-            "debut_tour",
-            lambda: f"Début du {word} {turn} : " + (", ".join(acting) or "personne n’agit")
-            + ".",
-            rules=self._system.turn_rules, data={"order": acting},
-        )
+        system, turn = self._system, st.turn
+        ctx.emit("debut_tour", lambda: turn_start_sentence(system, turn, acting),
+                 rules=system.turn_rules, data={"order": acting})
         for e in [e for e in st.effects if e.timing is Timing.TURN_START]:
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_START, ()))
         self._system.on_turn_start(ctx)
@@ -596,20 +623,20 @@ class Encounter:
         for e in [e for e in st.effects if e.timing is Timing.TURN_END]:
             ctx.tick(e, rules=self._system.tick_rules.get(Timing.TURN_END, ()))
         self._system.on_turn_end(ctx)
-        word, turn = self._system.turn_word, st.turn
-        ctx.emit("fin_tour", lambda: f"Fin du {word} {turn}.")
+        system, turn = self._system, st.turn
+        ctx.emit("fin_tour", lambda: turn_end_sentence(system, turn))
         self._check_end(ctx, at_turn_end=True)
 
     def _start_activation(self, ctx: Ctx[Any], actor: str) -> bool:
         st = ctx.state
         first = st.activations.get(actor, 0) == 0
         st.activations[actor] = st.activations.get(actor, 0) + 1
-        ctx.emit("activation", lambda: self._activation_words(actor)[0], actor=actor,
+        ctx.emit("activation", lambda: activation_words(self._system, actor)[0], actor=actor,
                  data={"activation": st.activations[actor]})
         ending = [e for e in st.effects
                   if e.timing is Timing.UNTIL_NEXT_TURN_OF and e.until_turn_of == actor]
         if ending:
-            start = self._activation_words(actor)[1]
+            start = activation_words(self._system, actor)[1]
             for e in ending:
                 ctx.remove_effect(e.id, why=f"prend fin {start}")
         if first:
@@ -627,17 +654,6 @@ class Encounter:
             if actor in st.fighters and not st.fighters[actor].standing:
                 return False
         return self._system.on_activation_start(ctx, actor)
-
-    def _activation_words(self, actor: str) -> tuple[str, str]:
-        """« Au tour d’Aube. » and « au début du tour d’Aube » (or « Activation d’Aube. »
-        and « au début de l’activation d’Aube », in the system's words)."""
-        whose = "de l’environnement" if actor == ENVIRONMENT else de(actor)
-        if self._system.activation_word == "tour":
-            return f"Au tour {whose}.", f"au début du tour {whose}"
-        word = self._system.activation_word
-        start = f"au début de l’{word} {whose}" if word[:1] in "aeéiou" else \
-            f"au début de la {word} {whose}"
-        return f"{word[:1].upper()}{word[1:]} {whose}.", start
 
     def _end_activation(self, ctx: Ctx[Any]) -> None:
         actor = ctx.state.current
@@ -684,7 +700,7 @@ class Encounter:
     def _finish(self, ctx: Ctx[Any], outcome: str) -> None:
         ctx.state.finished = True
         ctx.state.outcome = outcome
-        ctx.emit("fin_combat", lambda: f"Fin du combat : {outcome}.",
+        ctx.emit("fin_combat", lambda: end_sentence(outcome),
                  rules=self._system.end_rules,
                  data={"outcome": outcome})
         self._system.on_end(ctx)

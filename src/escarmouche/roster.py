@@ -66,7 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from escarmouche import filecheck
-from escarmouche.encounter import Encounter, EndCondition
+from escarmouche.encounter import MAX_RUN_TURNS, Encounter, EndCondition
 from escarmouche.errors import (
     EscarmoucheError,
     RosterError,
@@ -79,6 +79,7 @@ from escarmouche.filecheck import line_map as line_map
 from escarmouche.filecheck import toml_problem as toml_problem
 from escarmouche.model import Combatant
 from escarmouche.policies import POLICIES
+from escarmouche.rng import rng_state, set_rng_state
 from escarmouche.systems import available
 from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import join, number, quote
@@ -102,6 +103,8 @@ FORMAT = 2
 OLD_FORMATS: Mapping[int, str] = {1: "version"}
 #: the longest roster file accepted, in characters
 MAX_ROSTER_CHARS = 1_000_000
+#: how many compiled kernels (one per policy) a roster keeps
+_MAX_KERNELS = 16
 
 #: the per-combatant keys the roster schema knows that become start options; each
 #: system says which of them it takes (``System.combatant_keys``)
@@ -144,17 +147,69 @@ class Roster:
         return Encounter(self.system, self.combatants, rules=self.rules,
                          end_conditions=self.end_conditions)
 
+    @functools.cached_property
+    def _kernels(self) -> dict[Any, Any]:
+        """The system's rules kernel compiled for this roster's fights, by policy
+        (``System.kernel``; ``None`` where it does not cover them)."""
+        return {}
+
     def __getstate__(self) -> dict[str, Any]:
         """What a pickle keeps (a roster crosses process boundaries): the fields, not
-        the unstarted fight built from them."""
+        the unstarted fight built from them nor its compiled kernels."""
         state = dict(self.__dict__)
         state.pop("_template", None)
+        state.pop("_kernels", None)
         return state
+
+    def _kernel(self, policy: Any, max_turns: Any) -> Any:
+        """The rules kernel that plays this roster's fights under ``policy`` (a name, or
+        side → name), compiled once; ``None`` when there is none, or when the engine
+        must say what is wrong (a bad ``max_turns`` or policy)."""
+        from escarmouche.policies import resolve_policies
+
+        if type(max_turns) is not int or not 1 <= max_turns <= MAX_RUN_TURNS:
+            return None
+        if isinstance(policy, Mapping):
+            if not all(isinstance(v, str) for v in policy.values()):
+                return None
+            key: Any = tuple(sorted(policy.items()))
+        elif policy is None or isinstance(policy, str):
+            key = policy
+        else:
+            return None  # a policy object: the engine plays it
+        kernels = self._kernels
+        if key not in kernels:
+            template = self._template
+            try:
+                policies = resolve_policies(self.system, list(self.sides), policy)
+            except EscarmoucheError:
+                return None
+            if len(kernels) >= _MAX_KERNELS:
+                kernels.clear()
+            kernels[key] = template.system.kernel(template, dict(self.start_options),
+                                                  policies)
+        return kernels[key]
 
     def play(self, rng: Any, *, max_turns: int = 50, policy: Any = None,
              tactics_rng: Any = None) -> Encounter:
         """A fresh fight, started with the start options and played to its end with the
-        roster's policies (or ``policy``, see ``Encounter.run``)."""
+        roster's policies (or ``policy``, see ``Encounter.run``).
+
+        Where the system's rules kernel narrates the fight (``System.narrated_run``: the
+        d100 fights under deterministic policies, without ground to cross), the kernel
+        plays it and the engine's log is narrated from the kernel's: the same fight,
+        state and log, event for event, for the same dice; otherwise the engine plays
+        it (``Encounter.start``, ``Encounter.run``)."""
+        sheet = self._kernel(self.policies if policy is None else policy, max_turns)
+        if sheet is not None:
+            snapshot = rng_state(rng)
+            try:
+                played = self._template.system.narrated_run(sheet, rng, max_turns)
+            except Exception:  # the engine plays it again, and words what went wrong
+                set_rng_state(rng, snapshot)
+                played = None
+            if played is not None:
+                return played  # type: ignore[no-any-return]
         enc = self.encounter()
         enc.start(rng, **dict(self.start_options))
         enc.run(rng, max_turns=max_turns, policy=self.policies if policy is None else policy,

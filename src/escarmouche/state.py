@@ -79,6 +79,7 @@ __all__ = [
     "SystemHooks",
     "end_outcome",
     "limit_outcome",
+    "out_sentence",
     "parsed",
 ]
 
@@ -516,6 +517,11 @@ class _LazyData(Mapping[str, Json]):
         return repr(self._read())
 
 
+def out_sentence(name: str, track: str, value: int) -> str:
+    """« Grolk est hors de combat (B à 0). » (CORE-END-1)"""
+    return f"{name} est hors de combat ({track} à {value})."
+
+
 class Ctx(Generic[R]):
     """What a system's hooks get: the (draft) state, the recording rng, the rules, helpers.
 
@@ -657,7 +663,7 @@ class Ctx(Generic[R]):
         if not was_out and f.out:
             self.emit(
                 "hors_combat",
-                lambda: f"{name} est hors de combat ({track} à {after}).",
+                lambda: out_sentence(name, track, after),
                 actor=name, rules=tuple(rules), data={"track": track, "value": after},
             )
         return after

@@ -587,3 +587,12 @@ class System(Generic[R]):
         hold it to the engine.
         Default: none (see ``escarmouche.systems.d100.kernel``, the model)."""
         return None
+
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+        """The full engine's whole fight (``Encounter.start`` then ``Encounter.run``:
+        what ``Roster.play`` does) played on ``kernel`` (:meth:`kernel`) with the dice of
+        ``rng``: an ``Encounter`` whose state and log, every event narrated, are the
+        engine's for the same dice; or ``None`` when the kernel does not narrate these
+        fights (then the engine plays them). Default: none (see
+        ``escarmouche.systems.d100.kernel_doors.narrated_run``, the model)."""
+        return None

@@ -108,8 +108,11 @@ def test_moves_read_the_fight_and_change_nothing_core_log(
         return out
 
     monkeypatch.setattr(system, "moves", watched)
-    for seed in range(3):
-        r.play(random.Random(seed), max_turns=20)
+    for seed in range(3):  # the engine's own run (Roster.play may play on a kernel)
+        rng = random.Random(seed)
+        enc = r.encounter()
+        enc.start(rng, **dict(r.start_options))
+        enc.run(rng, max_turns=20, policy=r.policies)
     assert calls and all(calls)
 
 

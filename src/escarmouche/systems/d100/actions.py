@@ -50,6 +50,7 @@ from escarmouche.systems.d100.narration import (
     hand_sentence,
     logged_attack_sentence,
     prepared_parry_sentence,
+    reload_sentence,
     steps_sentence,
 )
 from escarmouche.systems.d100.rules import (
@@ -674,17 +675,10 @@ def recharger(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str
     assert w is not None
     kernel.play(sheet, st, me, ("recharge", kernel.RELOAD, HANDS.index(hand), -1), _no_dice)
     kernel_doors.commit(st, me, f)
-    _, _, who, h, done = st.log[-1]
+    _, _, who, h, steps = st.log[-1]
     name = sheet.names[who]
-    if done:
-        text = f"{name} recharge son arme ({w.label}) : elle est chargée."
-    else:
-        under_way = st.extended[me]
-        assert under_way is not None
-        text = (f"{name} recharge son arme ({w.label}) : "
-                f"{steps_sentence(under_way.total - under_way.remaining, under_way.total)}.")
-    ctx.emit("recharger", text, actor=name, rules=d.rules,
-             data={"hand": HANDS[h], "weapon": w.id, "loaded": done})
+    ctx.emit("recharger", reload_sentence(name, w.label, steps), actor=name, rules=d.rules,
+             data={"hand": HANDS[h], "weapon": w.id, "loaded": steps is None})
 
 
 @_planned

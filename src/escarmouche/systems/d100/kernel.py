@@ -103,10 +103,13 @@ from escarmouche.systems.d100.terrain import crossed
 
 __all__ = [
     "ACTIONS",
+    "ACTIVATION",
     "ATTACK",
     "PREPARE",
     "REFUSALS",
     "RELOAD",
+    "TURN_BEGIN",
+    "TURN_END",
     "Sheet",
     "State",
     "acting",
@@ -134,6 +137,11 @@ ACTIONS = ("attaquer", "preparer_parade", "recharger", "saut", "saut_en_longueur
 ACTION_CODES: Mapping[str, int] = {a: i for i, a in enumerate(ACTIONS)}
 #: the half actions each takes (D100-ACT-3): a fighter who fell takes none of them
 _HALVES = tuple(ACTION_DEFS[a].halves for a in ACTIONS)
+#: the log's marks of the fight's course, which the full engine's narration reads
+#: (:func:`.kernel_doors.narrated_run`): a round begins ``(TURN_BEGIN, turn)``, an
+#: activation begins ``(ACTIVATION, turn, actor, its number this round, a prepared parry
+#: that expires)``, a round ends ``(TURN_END, turn)``
+TURN_BEGIN, ACTIVATION, TURN_END = -1, -2, -3
 #: the moves' tags, which the policies rank (:class:`~escarmouche.systems.base.Move`)
 TAGS = ("attaque", "defense", "recharge", "suite", "deplacement")
 #: the defences, as codes (« aucune », « parade », « esquive »)
@@ -235,6 +243,9 @@ class Sheet:
         self._plans: dict[tuple[_Plan, int, int, Extended | None],
                           TurnPlan | EscarmoucheError] = {}
         self._allows: dict[tuple[_Plan, int, Extended | None], bool] = {}
+        #: the attack setups of the full engine's narration, by shape
+        #: (:func:`.kernel_doors.narrated_run`)
+        self.setups: dict[tuple[Any, ...], Any] = {}
 
     @staticmethod
     def _arm(f: FighterState, hand: str, ctx: Ctx[Any], catalogue: Any) -> Arm | None:
@@ -505,10 +516,11 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
         _cross(sheet, st, actor, action, randint)
     elif plan.extended is None or ACTIONS[RELOAD] in plan.completed:
         st.loaded[actor][hand] = True  # D100-ACT-4: reloaded
-        st.log.append((RELOAD, st.turn, actor, hand, True))
+        st.log.append((RELOAD, st.turn, actor, hand, None))
     else:
         st.ext_hand[actor] = hand
-        st.log.append((RELOAD, st.turn, actor, hand, False))
+        ext = plan.extended
+        st.log.append((RELOAD, st.turn, actor, hand, (ext.total - ext.remaining, ext.total)))
     if plan.extended is None:
         st.ext_hand[actor] = None
     if knocked_out:
@@ -629,6 +641,7 @@ def _begin_turn(sheet: Sheet, st: State) -> None:
     n = len(sheet.names)
     st.parries = [0] * n
     st.dodges = [0] * n
+    st.log.append((TURN_BEGIN, st.turn))
 
 
 def _advance(sheet: Sheet, st: State) -> None:
@@ -638,6 +651,7 @@ def _advance(sheet: Sheet, st: State) -> None:
             return
         st.cursor += 1
         if st.cursor >= len(st.turn_order):
+            st.log.append((TURN_END, st.turn))
             if sheet.turn_conditions:
                 _check_end(sheet, st, True)
                 if st.finished:
@@ -648,7 +662,8 @@ def _advance(sheet: Sheet, st: State) -> None:
         actor = st.turn_order[st.cursor]
         if st.out[actor]:
             continue
-        st.activations[actor] = st.activations.get(actor, 0) + 1
+        count = st.activations[actor] = st.activations.get(actor, 0) + 1
+        st.log.append((ACTIVATION, st.turn, actor, count, st.prepared[actor]))
         st.plan = st.plans[actor] = ()
         st.ext_start[actor] = st.extended[actor]
         st.prepared[actor] = False  # a prepared parry lasts until this (D100-PARRY-3)

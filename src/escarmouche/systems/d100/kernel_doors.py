@@ -13,14 +13,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from escarmouche.state import Ctx, EncounterState, FighterState
-from escarmouche.systems.d100.actions import Extended, extended_of
+from escarmouche.rng import Rng
+from escarmouche.state import Ctx, EncounterState, FighterState, out_sentence
+from escarmouche.systems.d100 import kernel
+from escarmouche.systems.d100.actions import Extended, extended_of, fight_weapons, held
+from escarmouche.systems.d100.attack import AttackSetup, Guard, attack_setup, resolve_attack
+from escarmouche.systems.d100.core import defended
 from escarmouche.systems.d100.initiative import Initiative, InitiativeEntry
 from escarmouche.systems.d100.kernel import ACTION_CODES, ACTIONS, Sheet, State
-from escarmouche.systems.d100.rules import HANDS, TRACK
+from escarmouche.systems.d100.narration import (
+    ROUND_SECONDS,
+    expired_parry_sentence,
+    initiative_sentence,
+    logged_attack_sentence,
+    prepared_parry_sentence,
+    reload_sentence,
+    surprise_over_sentence,
+    surprise_sentence,
+    time_sentence,
+)
+from escarmouche.systems.d100.rules import ACTION_DEFS, HANDS, TRACK, Weapon, get_weapon
 from escarmouche.systems.views import LiveSheets
 
-__all__ = ["commit", "read_state", "view", "write_back"]
+__all__ = ["commit", "narrated_run", "read_state", "view", "write_back"]
 
 
 #: the sheets of live engine fights (:func:`view`), one per shape of a fight (with the
@@ -99,23 +114,33 @@ def _ext_json(ext: Extended | None) -> Any:
     return None if ext is None else ext.to_json()
 
 
-def write_back(sheet: Sheet, st: State) -> Any:
-    """The fight ``st`` as the engine's ``Encounter`` (simulation mode): every track,
-    flag and counter as the engine writes them (today's save format); the log is not
-    narrated (an empty log)."""
-    enc = sheet.probe.simulated()
+def _initiative(sheet: Sheet, st: State) -> Initiative | Any:
+    """The initiative of ``st`` as the engine's record (:class:`.initiative.Initiative`)
+    when drawn by the kernel, or its JSON as read from a save."""
+    init = st.initiative
+    if isinstance(init, tuple):  # as drawn: the engine's record of it
+        d10, rolloffs, order = init
+        return Initiative(tuple(InitiativeEntry(n, a, d) for n, a, d in zip(
+            sheet.names, sheet.agility, d10, strict=True)), rolloffs, order)
+    return init
+
+
+def write_back(sheet: Sheet, st: State, *, fast: bool = True) -> Any:
+    """The fight ``st`` as the engine's ``Encounter`` (simulation mode, or the full
+    engine's with ``fast`` false): every track, flag and counter as the engine writes
+    them (today's save format); the log is not narrated (an empty log:
+    :func:`narrated_run` narrates it)."""
+    probe = sheet.probe
+    enc = probe.simulated() if fast else probe._twin(probe.state._copy(fast=False))
     state = enc.state
     state.log = []
     state.turn, state.cursor = st.turn, st.cursor
     state.finished, state.outcome = st.finished, st.outcome
     state.order = [sheet.names[i] for i in st.turn_order]
     state.activations = {sheet.names[i]: n for i, n in st.activations.items()}
-    init = st.initiative
-    if isinstance(init, tuple):  # as drawn: the engine's record of it
-        d10, rolloffs, order = init
-        init = Initiative(tuple(InitiativeEntry(n, a, d) for n, a, d in zip(
-            sheet.names, sheet.agility, d10, strict=True)), rolloffs, order).to_json()
-    state.system_state["initiative"] = init
+    init = _initiative(sheet, st)
+    state.system_state["initiative"] = init.to_json() if isinstance(init, Initiative) \
+        else init
     state.system_state["order"] = [sheet.names[i] for i in st.order]
     terrain = state.system_state.get("terrain")
     if terrain:
@@ -165,3 +190,152 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
     current = state.current
     st.plan = st.plans[index[current]] if current in index else ()
     return st
+
+
+# -- the full engine on the kernel ---------------------------------------------------------
+
+#: bound on the attack setups a sheet keeps for the narration (:func:`narrated_run`)
+_MAX_SETUPS = 4096
+
+
+def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
+    """A whole fight of ``sheet``'s roster played by the rules kernel (:func:`.kernel.run`:
+    the same dice, in the same order, as ``Encounter.start`` then ``Encounter.run``) and
+    given as the full engine's ``Encounter``: its state written back (:func:`write_back`,
+    today's save format) and its log narrated from the kernel's log tuples, event for
+    event as the engine writes it (the same sentences, rules, dice and data: the
+    equivalence tests, ``tests/rules/d100/test_kernel.py``, hold the whole save to the
+    engine's). ``None`` when the narration does not cover the fight (ground to cross:
+    the engine plays it)."""
+    if not sheet.flat:
+        return None
+    st = kernel.run(sheet, rng.randint, max_turns)
+    enc = write_back(sheet, st, fast=False)
+    _narrate(sheet, st, Ctx(enc.state, enc.system, enc.rules, None))
+    return enc
+
+
+def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any]) -> None:
+    """Write the events of the kernel's fight ``st`` into the log of ``ctx``'s state, as
+    the engine's operations emit them: the start (the initiative, the surprise:
+    ``D100System.start``), each round's start (``Encounter._begin_turn``, the surprise's
+    end) and end (D100-TIME-1, ``Encounter._end_turn``), each activation (the parry that
+    expires: ``D100System.on_activation_start``), each move (the doors' events:
+    ``attaquer``, ``preparer_parade``, ``recharger``; a fighter out, ``Ctx.change_track``)
+    and the end of the fight (``Encounter._finish``)."""
+    from escarmouche.encounter import (
+        activation_words,
+        end_sentence,
+        turn_end_sentence,
+        turn_start_sentence,
+    )
+
+    state, system, rules = ctx.state, ctx.system, ctx.rules
+    names, side = sheet.names, sheet.side
+    n = len(names)
+    out, wounds = [False] * n, list(sheet.wounds)
+    prepared, parries, dodges = [False] * n, [0] * n, [0] * n
+    surprised = sheet.side_names[sheet.surprised] if sheet.surprised >= 0 else None
+    final_turn = state.turn
+    state.turn = 0
+    init = _initiative(sheet, st)
+    ctx.emit("initiative", lambda: initiative_sentence(init), rules=init.rules,
+             data=init.to_json(), dice=init.dice)
+    if surprised is not None:
+        ctx.emit("surprise", surprise_sentence(surprised, rules.surprised_can_defend),
+                 rules=("D100-SURPRISE-1",), data={"surprised": surprised})
+    prepare_rules = (*ACTION_DEFS["preparer_parade"].rules, "D100-PARRY-3")
+    reload_rules = ACTION_DEFS["recharger"].rules
+    for entry in st.log:
+        code = entry[0]
+        if code == kernel.ATTACK:
+            _, turn, i, j, hand, defence, roll, saved, d10, lost = entry
+            result = resolve_attack(
+                _setup(sheet, ctx, i, j, hand, defence,
+                       Guard(prepared[j], sheet.two_weapons[j], parries[j], dodges[j],
+                             turn == 1 and side[j] == sheet.surprised), wounds[j]),
+                roll, saved, d10)
+            ctx.emit("attaque", lambda r=result: logged_attack_sentence(r), actor=names[i],
+                     rules=result.rules, data={"action": "attaquer", **result.to_json()},
+                     dice=result.dice)
+            if saved is not None:  # D100-PARRY-3, D100-DODGE-2
+                parries[j], dodges[j], prepared[j] = defended(
+                    defence == 1, result.setup.parry_source == "preparee", parries[j],
+                    dodges[j], prepared[j])
+            if lost:
+                wounds[j] = max(0, wounds[j] - lost)
+                if wounds[j] == 0:
+                    out[j] = True
+                    ctx.emit("hors_combat", out_sentence(names[j], TRACK, 0), actor=names[j],
+                             rules=("D100-ATK-3",), data={"track": TRACK, "value": 0})
+        elif code == kernel.ACTIVATION:
+            _, turn, i, count, expires = entry
+            ctx.emit("activation", activation_words(system, names[i])[0], actor=names[i],
+                     data={"activation": count})
+            if expires:  # D100-PARRY-3
+                prepared[i] = False
+                ctx.emit("parade_expiree", expired_parry_sentence(names[i]), actor=names[i],
+                         rules=("D100-PARRY-3",))
+        elif code == kernel.TURN_BEGIN:
+            turn = state.turn = entry[1]
+            parries, dodges = [0] * n, [0] * n  # D100-PARRY-3, D100-DODGE-2
+            acting = [names[i] for i in st.order if not out[i]
+                      and not (turn == 1 and side[i] == sheet.surprised)]
+            ctx.emit("debut_tour", turn_start_sentence(system, turn, acting),
+                     rules=system.turn_rules, data={"order": acting})
+            if turn == 2 and surprised is not None:
+                ctx.emit("fin_surprise", surprise_over_sentence(surprised),
+                         rules=("D100-SURPRISE-1",))
+        elif code == kernel.TURN_END:
+            turn = entry[1]
+            ctx.emit("temps", time_sentence(turn), rules=("D100-TIME-1",),
+                     data={"seconds": turn * ROUND_SECONDS})
+            ctx.emit("fin_tour", turn_end_sentence(system, turn))
+        elif code == kernel.PREPARE:
+            prepared[entry[2]] = True
+            ctx.emit("parade_preparee", prepared_parry_sentence(names[entry[2]]),
+                     actor=names[entry[2]], rules=prepare_rules)
+        elif code == kernel.RELOAD:
+            _, _, i, hand, steps = entry
+            w = _weapon(sheet, ctx, i, hand)
+            ctx.emit("recharger", reload_sentence(names[i], w.label, steps), actor=names[i],
+                     rules=reload_rules,
+                     data={"hand": HANDS[hand], "weapon": w.id, "loaded": steps is None})
+        else:  # pragma: no cover - the ground's steps are left to the engine (sheet.flat)
+            raise AssertionError(f"log entry {entry!r} not narrated")
+    state.turn = final_turn
+    if st.finished and st.outcome is not None:
+        outcome = st.outcome
+        ctx.emit("fin_combat", end_sentence(outcome), rules=system.end_rules,
+                 data={"outcome": outcome})
+
+
+def _weapon(sheet: Sheet, ctx: Ctx[Any], i: int, hand: int) -> Weapon:
+    """What fighter ``i`` strikes with in ``hand`` (bare hands when empty), as the
+    engine's ``attaquer`` reads it."""
+    f = ctx.state.fighters[sheet.names[i]]
+    return held(ctx, f, HANDS[hand]) or get_weapon("mains_nues")
+
+
+def _setup(sheet: Sheet, ctx: Ctx[Any], i: int, j: int, hand: int, defence: int,
+           guard: Guard, wounds: int) -> AttackSetup:
+    """The engine's attack setup of fighter ``i``'s blow with ``hand`` on ``j`` (the
+    parameters automated play gives it: ``D100System.moves``), checked once per shape
+    and kept on the sheet (bounded)."""
+    from escarmouche.systems.d100.system import _shot_params
+
+    cache = sheet.setups
+    key = (i, j, hand, defence, guard, wounds)
+    setup = cache.get(key)
+    if setup is None:
+        weapon = _weapon(sheet, ctx, i, hand)
+        shot = _shot_params(ctx, sheet.names[i], weapon) or {}
+        setup = attack_setup(
+            sheet.combatants[i], sheet.combatants[j], weapon, hand=HANDS[hand],
+            defence=kernel.DEFENCES[defence], guard=guard, distance=shot.get("distance"),
+            target_engaged=shot.get("cible_engagee", False), wounds=wounds,
+            rules=sheet.rules, weapons=fight_weapons(ctx))
+        if len(cache) >= _MAX_SETUPS:
+            cache.clear()
+        cache[key] = setup
+    return setup

@@ -26,9 +26,11 @@ __all__ = [
     "hand_sentence",
     "initiative_sentence",
     "prepared_parry_sentence",
+    "reload_sentence",
     "steps_sentence",
     "surprise_over_sentence",
     "surprise_sentence",
+    "time_sentence",
 ]
 
 #: D100-TIME-1: a round lasts about 10 seconds; 6 rounds make a minute
@@ -47,6 +49,24 @@ def elapsed_time(rounds: int) -> str:
     parts = ([f"{number(minutes)} min"] if minutes else []) + (
         [f"{number(rest)} s"] if rest else [])
     return " ".join(parts) or "0 s"
+
+
+def time_sentence(turn: int) -> str:
+    """D100-TIME-1, at the end of round ``turn``: « Temps écoulé : environ 20 s. »"""
+    return f"Temps écoulé : environ {elapsed_time(turn)}."
+
+
+def reload_sentence(name: str, weapon: str, steps: tuple[int, int] | None) -> str:
+    """D100-ACT-4: one half action of reloading ``weapon`` (its label): loaded
+    (``steps`` ``None``), or ``steps`` (done, total) half actions of an extended reload.
+
+    >>> print(reload_sentence("Ysolde", "pistolet", (1, 4)))  # doctest: +NORMALIZE_WHITESPACE
+    Ysolde recharge son arme (pistolet) : 1 demi-action faite sur 4, il en reste 3
+    (action étendue).
+    """
+    if steps is None:
+        return f"{name} recharge son arme ({weapon}) : elle est chargée."
+    return f"{name} recharge son arme ({weapon}) : {steps_sentence(*steps)}."
 
 
 def initiative_sentence(init: Initiative) -> str:

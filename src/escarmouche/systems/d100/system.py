@@ -32,11 +32,11 @@ from escarmouche.systems.d100.initiative import (
 )
 from escarmouche.systems.d100.narration import (
     ROUND_SECONDS,
-    elapsed_time,
     expired_parry_sentence,
     initiative_sentence,
     surprise_over_sentence,
     surprise_sentence,
+    time_sentence,
 )
 from escarmouche.systems.d100.odds import (
     SITUATIONS,
@@ -444,7 +444,7 @@ class D100System(System[Rules]):
     def on_turn_end(self, ctx: Ctx[Rules]) -> None:
         """D100-TIME-1: a round lasts about 10 s."""
         turn = ctx.state.turn
-        ctx.emit("temps", lambda: f"Temps écoulé : environ {elapsed_time(turn)}.",
+        ctx.emit("temps", lambda: time_sentence(turn),
                  rules=("D100-TIME-1",), data={"seconds": ctx.state.turn * ROUND_SECONDS})
 
     def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
@@ -540,6 +540,11 @@ class D100System(System[Rules]):
         from escarmouche.systems.d100.kernel import compile_sheet
 
         return compile_sheet(template, start_options, policies)
+
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+        """The full engine's fight on the d100 rules kernel
+        (:func:`escarmouche.systems.d100.kernel_doors.narrated_run`)."""
+        return kernel_doors.narrated_run(kernel, rng, max_turns)
 
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
