@@ -11,8 +11,10 @@ from typing import Any
 
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
+from escarmouche.roster import Roster
 
-__all__ = ["check_equal", "covered", "engine_fight", "kernel_fight"]
+__all__ = ["as_roster", "check_equal", "covered", "engine_fight", "kernel_fight",
+           "narrated_against_engine"]
 
 
 def engine_fight(prepared: sim.Prepared, seed: int, max_turns: int) -> tuple[str, Any]:
@@ -75,3 +77,41 @@ def check_equal(prepared: sim.Prepared, seeds: Iterable[int], fight: Any,
         assert prepared.play(seed, 5) == engine.play(seed, 5), (label, seed)
         n += 1
     return n
+
+
+def as_roster(roster: Any, start: dict[str, Any] | None = None) -> Roster | None:
+    """``roster`` (a roster, or an unstarted fight seen as one: ``sim.as_roster``) as a
+    :class:`~escarmouche.roster.Roster` with the start options ``start`` (its own when
+    ``None``), what ``Roster.play`` plays; ``None`` for a fight with effects (no roster
+    file holds them)."""
+    if isinstance(roster, Roster):
+        return roster if start is None else Roster(
+            roster.title, roster.system, roster.rules, roster.combatants, dict(start),
+            roster.end_conditions, roster.policies)
+    template = roster.template
+    if template.state.effects:
+        return None
+    return Roster("t", template.system.name, template.rules,
+                  tuple(f.combatant for f in template.state.fighters.values()),
+                  dict(start if start is not None else roster.start_options),
+                  tuple(template.state.end_conditions), {})
+
+
+def narrated_against_engine(roster: Roster, seed: int, max_turns: int, policy: Any
+                            ) -> tuple[bool, bool]:
+    """``Roster.play`` of fight ``seed`` against the engine's own ``Encounter.start`` and
+    ``Encounter.run`` on the same dice: whether the two saves (state and log, every
+    event's sentence, rules, dice and data) and the dice left are equal, and whether the
+    system's rules kernel played it (``System.narrated_run``)."""
+    chosen = roster.policies if policy is None else policy
+    sheet = roster._kernel(chosen, max_turns)
+    narrated = sheet is not None and roster._template.system.narrated_run(
+        sheet, sim.stream(seed, 1, sim.DICE), max_turns) is not None
+    dice = sim.stream(seed, 0, sim.DICE)
+    played = roster.play(dice, max_turns=max_turns, policy=policy)
+    engine_dice = sim.stream(seed, 0, sim.DICE)
+    enc = roster.encounter()
+    enc.start(engine_dice, **dict(roster.start_options))
+    enc.run(engine_dice, max_turns=max_turns, policy=chosen)
+    same = played.to_json() == enc.to_json() and dice.getstate() == engine_dice.getstate()
+    return same, narrated

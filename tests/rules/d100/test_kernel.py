@@ -207,6 +207,11 @@ def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -
     seed = data.draw(st.integers(0, 10_000))
     kernel, _ = kernel_fight(prepared, seed, 20)
     assert kernel == engine_fight(prepared, seed, 20)
+    # and Roster.play, on the kernel where it narrates (CORE-LOG): the engine's save
+    real = kernels.as_roster(sim.as_roster(enc), start)
+    assert real is not None
+    same, _ = kernels.narrated_against_engine(real, seed, 20, policy)
+    assert same
 
 
 @pytest.mark.parametrize("case", [c for c in cases() if c[0] in (
@@ -284,3 +289,28 @@ def test_doors_before_the_start_offer_nothing_d100_round_1() -> None:
     ctx = Ctx(enc.state, d100.SYSTEM, enc.rules, None)
     assert d100.SYSTEM.moves(ctx, "Aldric", (), lambda _n, _k, options: options[0]) == []
     assert d100.SYSTEM.offered(ctx, "Aldric", {"attaquer"}) == set()
+
+
+@pytest.mark.parametrize("policy", [None, "prudent", "agressif",
+                                    {"héros": "prudent", "orques": "par_defaut"}])
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c[0])
+def test_roster_play_is_the_engines_fight_core_log(case: tuple[str, Any, dict[str, Any]],
+                                                   policy: Any) -> None:
+    """CORE-LOG / CORE-RNG: ``Roster.play`` plays a covered fight on the rules kernel and
+    narrates it from the kernel's log (``kernel_doors.narrated_run``): the same save as
+    the engine's ``start`` and ``run`` on the same dice, every event's sentence, rules,
+    dice and data included, and the same dice left; under the turn limit too. A fight
+    with ground to cross is narrated by the engine itself."""
+    label, roster, start = case
+    real = kernels.as_roster(roster, start)
+    if real is None:
+        pytest.skip("un combat avec des effets n’a pas de feuille de combat")
+    if isinstance(policy, dict) and not {"héros", "orques"} <= set(real.sides):
+        policy = "prudent"
+    narrated = 0
+    for seed in range(12):
+        max_turns = 3 if seed % 6 == 0 else 50
+        same, on_kernel = kernels.narrated_against_engine(real, seed, max_turns, policy)
+        assert same, (label, seed)
+        narrated += on_kernel
+    assert narrated == (0 if "terrain" in start else 12), label

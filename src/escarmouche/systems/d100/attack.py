@@ -707,9 +707,13 @@ def resolve_attack(
     used_damage = raw = armour = None
     lost = 0
     if outcome is Outcome.HIT:
-        value = reverse_digits(roll)
-        rolled = location_of(value)
-        where = substitute_location(rolled, setup.unreachable)
+        # (the dice checked above, the setup checked when built: the arithmetic of
+        # .core, as the documented reverse_digits, location_of, substitute_location and
+        # damage give it)
+        value = core.reversed_roll(roll)
+        rolled = core.zone_of(value)
+        where = rolled if rolled not in setup.unreachable else next(
+            n for n in NEAREST_LOCATIONS[rolled] if n not in setup.unreachable)
         rule_ids.append("D100-ATK-2")
         if where != rolled:
             rule_ids.append("D100-ATK-6")
@@ -720,7 +724,7 @@ def resolve_attack(
         used_damage = checks.die("d10 de dégâts", damage_roll, _DAMAGE_DIE, "D100-ATK-3")
         armour = setup.armour(where)
         raw = used_damage + setup.weapon.damage
-        lost = damage(used_damage, setup.weapon.damage, setup.be, armour)
+        lost = core.wounds(used_damage, setup.weapon.damage, setup.be, armour)
         rule_ids.append("D100-ATK-3")
     rule_ids.append("D100-ATK-4")
     left = max(0, setup.wounds - lost)

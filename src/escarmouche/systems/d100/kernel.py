@@ -13,8 +13,12 @@ from its notation, OpenSpiel's game apart from its state):
 * :class:`State`: wounds, out, prepared parries, parries and dodges used, loaded
   weapons, extended actions, each one's turn plan, turn, order, cursor, and a log of
   tuples carrying every die (:data:`ATTACK`: ``(ATTACK, turn, attacker, defender, hand,
-  defence, attack d100, defence d100, d10, wounds lost)``);
-  :func:`.kernel_doors.write_back` gives the engine's state (today's save format).
+  defence, attack d100, defence d100, d10, wounds lost)``; :data:`RELOAD`: ``(RELOAD,
+  turn, fighter, hand, None when loaded or (half actions done, of how many))``) and
+  marking the fight's course (:data:`TURN_BEGIN`, :data:`ACTIVATION`, :data:`TURN_END`);
+  :func:`.kernel_doors.write_back` gives the engine's state (today's save format) and
+  :func:`.kernel_doors.narrated_run` the full engine's fight, its log narrated from
+  these tuples (what ``Roster.play`` plays).
 * :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
   (only legal moves, as tuples ``(tag, action, hand, target)``, in the engine's order),
   :func:`play` (one move: the dice through :func:`.core.attack_dice`, the arithmetic of
@@ -73,7 +77,7 @@ from escarmouche.systems.d100.actions import (
     fight_weapons,
     held,
 )
-from escarmouche.systems.d100.attack import Guard, check_defence, target_number
+from escarmouche.systems.d100.attack import AttackSetup, Guard, check_defence, target_number
 from escarmouche.systems.d100.core import (
     ZONE_BY_ROLL,
     attack_dice,
@@ -245,7 +249,7 @@ class Sheet:
         self._allows: dict[tuple[_Plan, int, Extended | None], bool] = {}
         #: the attack setups of the full engine's narration, by shape
         #: (:func:`.kernel_doors.narrated_run`)
-        self.setups: dict[tuple[Any, ...], Any] = {}
+        self.setups: dict[tuple[Any, ...], AttackSetup] = {}
 
     @staticmethod
     def _arm(f: FighterState, hand: str, ctx: Ctx[Any], catalogue: Any) -> Arm | None:

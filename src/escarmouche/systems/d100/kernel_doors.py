@@ -1,6 +1,8 @@
 """The d100 rules kernel seen from the engine: a live ``Encounter`` read as the kernel's
 sheet and state (:func:`view`, :func:`read_state`) and written back into the engine's
-(:func:`commit`, :func:`write_back`), in today's save format.
+(:func:`commit`, :func:`write_back`), in today's save format; a whole fight played on
+the kernel and narrated from its log as the full engine narrates it
+(:func:`narrated_run`, what ``Roster.play`` plays).
 
 The engine's doors (``D100System.moves``, ``check_legal``, « préparer une parade »,
 « recharger ») ask :mod:`.kernel` through :func:`view`; the equivalence tests
@@ -11,6 +13,7 @@ objects beyond its compilation.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from escarmouche.rng import Rng
@@ -211,12 +214,12 @@ def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
         return None
     st = kernel.run(sheet, rng.randint, max_turns)
     enc = write_back(sheet, st, fast=False)
-    _narrate(sheet, st, Ctx(enc.state, enc.system, enc.rules, None))
+    _narrate(sheet, st, enc)
     return enc
 
 
-def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any]) -> None:
-    """Write the events of the kernel's fight ``st`` into the log of ``ctx``'s state, as
+def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
+    """Write the events of the kernel's fight ``st`` into the log of ``enc``, as
     the engine's operations emit them: the start (the initiative, the surprise:
     ``D100System.start``), each round's start (``Encounter._begin_turn``, the surprise's
     end) and end (D100-TIME-1, ``Encounter._end_turn``), each activation (the parry that
@@ -230,7 +233,8 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any]) -> None:
         turn_start_sentence,
     )
 
-    state, system, rules = ctx.state, ctx.system, ctx.rules
+    state, system, rules = enc.state, enc.system, enc.rules
+    ctx: Ctx[Any] = Ctx(state, system, rules, None)
     names, side = sheet.names, sheet.side
     n = len(names)
     out, wounds = [False] * n, list(sheet.wounds)
@@ -252,10 +256,10 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any]) -> None:
             _, turn, i, j, hand, defence, roll, saved, d10, lost = entry
             result = resolve_attack(
                 _setup(sheet, ctx, i, j, hand, defence,
-                       Guard(prepared[j], sheet.two_weapons[j], parries[j], dodges[j],
-                             turn == 1 and side[j] == sheet.surprised), wounds[j]),
+                       (prepared[j], parries[j], dodges[j],
+                        turn == 1 and side[j] == sheet.surprised), wounds[j]),
                 roll, saved, d10)
-            ctx.emit("attaque", lambda r=result: logged_attack_sentence(r), actor=names[i],
+            ctx.emit("attaque", logged_attack_sentence(result), actor=names[i],
                      rules=result.rules, data={"action": "attaquer", **result.to_json()},
                      dice=result.dice)
             if saved is not None:  # D100-PARRY-3, D100-DODGE-2
@@ -318,24 +322,37 @@ def _weapon(sheet: Sheet, ctx: Ctx[Any], i: int, hand: int) -> Weapon:
 
 
 def _setup(sheet: Sheet, ctx: Ctx[Any], i: int, j: int, hand: int, defence: int,
-           guard: Guard, wounds: int) -> AttackSetup:
+           guard: tuple[bool, int, int, bool], wounds: int) -> AttackSetup:
     """The engine's attack setup of fighter ``i``'s blow with ``hand`` on ``j`` (the
-    parameters automated play gives it: ``D100System.moves``), checked once per shape
-    and kept on the sheet (bounded)."""
+    parameters automated play gives it: ``D100System.moves``) when ``j`` has ``wounds``
+    left and its ``guard`` is (prepared parry, parries and dodges used, surprised):
+    checked by ``attack_setup`` once per shape and kept on the sheet (bounded), the
+    wounds written in."""
     from escarmouche.systems.d100.system import _shot_params
 
     cache = sheet.setups
-    key = (i, j, hand, defence, guard, wounds)
+    setup = cache.get((i, j, hand, defence, guard, wounds))
+    if setup is not None:
+        return setup
+    key = (i, j, hand, defence, guard)
     setup = cache.get(key)
     if setup is None:
         weapon = _weapon(sheet, ctx, i, hand)
         shot = _shot_params(ctx, sheet.names[i], weapon) or {}
+        prepared, parries, dodges, surprised = guard
         setup = attack_setup(
             sheet.combatants[i], sheet.combatants[j], weapon, hand=HANDS[hand],
-            defence=kernel.DEFENCES[defence], guard=guard, distance=shot.get("distance"),
-            target_engaged=shot.get("cible_engagee", False), wounds=wounds,
-            rules=sheet.rules, weapons=fight_weapons(ctx))
+            defence=kernel.DEFENCES[defence],
+            guard=Guard(prepared, sheet.two_weapons[j], parries, dodges, surprised),
+            distance=shot.get("distance"), target_engaged=shot.get("cible_engagee", False),
+            wounds=wounds, rules=sheet.rules, weapons=fight_weapons(ctx))
         if len(cache) >= _MAX_SETUPS:
             cache.clear()
         cache[key] = setup
+    if setup.wounds != wounds:
+        # (only the target's wounds differ: what attack_setup checked does not read them)
+        setup = replace(setup, wounds=wounds)
+    if len(cache) >= _MAX_SETUPS:
+        cache.clear()
+    cache[(*key, wounds)] = setup
     return setup
