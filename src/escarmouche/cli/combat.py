@@ -128,9 +128,9 @@ def run(args: argparse.Namespace) -> int:
         seed = args.graine if args.graine is not None else random.SystemRandom().randrange(10**6)
         rng = random.Random(seed)
         tactics = random.Random(f"escarmouche-tactique-{seed}")
-    enc = roster.encounter()
-    enc.start(rng, **dict(roster.start_options))
-    enc.run(rng, max_turns=args.tours_max, policy=policies, tactics_rng=tactics)
+    # the full engine (every die and sentence), on the system's rules kernel where it
+    # narrates the fight (Roster.play)
+    enc = roster.play(rng, max_turns=args.tours_max, policy=policies, tactics_rng=tactics)
     fighters = [enc.fighter(c.name) for c in roster.combatants]
     if args.json:
         print_json({
