@@ -583,6 +583,13 @@ class RulebookSystem(System[Rules]):
 
         return compile_sheet(template, start_options, policies)
 
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+        """The full engine's fight on the Rulebook rules kernel
+        (:func:`escarmouche.systems.rulebook.kernel_doors.narrated_run`)."""
+        from escarmouche.systems.rulebook.kernel_doors import narrated_run
+
+        return narrated_run(kernel, rng, max_turns)
+
     def automation_note(self, roster: Sequence[Combatant], rules: Rules) -> str:
         """The simulation variant (not in the text), named wherever automated fights
         are shown."""
