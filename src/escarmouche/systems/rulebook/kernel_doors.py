@@ -20,7 +20,7 @@ from escarmouche.encounter import (
     turn_end_sentence,
     turn_start_sentence,
 )
-from escarmouche.model import DieRecord
+from escarmouche.model import DieRecord, Event
 from escarmouche.rng import Rng
 from escarmouche.state import Ctx, EncounterState, out_sentence
 from escarmouche.systems.base import System
@@ -67,7 +67,15 @@ def write_back(sheet: Sheet, st: State, *, fast: bool = True) -> Any:
     éclat back to its maximum when the fight is over (RB-END-3); the log is not narrated
     (an empty log: :func:`narrated_run` narrates it)."""
     probe = sheet.probe
-    enc = probe.simulated() if fast else probe._twin(probe.state._copy(fast=False))
+    if fast:
+        enc = probe.simulated()
+    else:
+        blank = sheet.blank
+        if blank is None:  # the probe's full-mode state without its throwaway records
+            blank = probe.state._copy(fast=False)
+            blank.log, blank.system_state = [], {}
+            sheet.blank = blank
+        enc = probe._twin(blank._copy(fast=False))
     state = enc.state
     state.log = []
     state.turn, state.cursor = st.turn, st.cursor
@@ -143,6 +151,11 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
 
 #: bound on the turn orders a sheet keeps explained for the narration (:func:`_order`)
 _MAX_ORDERS = 4096
+#: the rules of a fighter out of the fight (RB-END-2, ``Ctx.change_track``)
+_OUT_RULES = ("RB-END-2",)
+#: bound on the events' words a sheet keeps for the narration (:func:`_narrate`): each
+#: hit, activation, turn's start and end, by shape (the fighters, dice and PV)
+_MAX_TOLD = 8192
 
 
 def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
@@ -168,8 +181,16 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
     (``Encounter._end_turn``), each activation (``Encounter._start_activation``,
     Hypoactivité's d4: ``RulebookSystem.on_activation_start``), each automatic hit
     (``attaquer``; a fighter out, ``Ctx.change_track``) and the end of the fight
-    (``Encounter._finish``, éclat regenerated: ``RulebookSystem.on_end``)."""
+    (``Encounter._finish``, éclat regenerated: ``RulebookSystem.on_end``).
+
+    The events of every activation (a hit, a fighter out, the activation itself, a turn's
+    start and end: most of a log) are written as ``Ctx.emit`` writes them in the full
+    engine (the next number, the turn, the typeset text, the rules, the dice, a copy of
+    the data) straight into the log, their words found once per shape and kept on the
+    sheet (:data:`_MAX_TOLD`); the others through the engine's own functions
+    (:func:`.system.emit_initiative` …)."""
     state = ctx.state
+    log = state.log
     names, faces, esprit = sheet.names, sheet.faces, sheet.esprit
     out = [False] * len(names)
     hit_rules = tuple(dict.fromkeys([*system.catalogue(ctx.rules)["attaquer"].rules,
@@ -184,38 +205,65 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             DieRecord(100, t.roll, SURPRISE_DICE) for t in (res.attack, res.defence)
             if t is not None))
     emit_initiative(ctx, init)
+    told = sheet.told
+    if len(told) >= _MAX_TOLD:
+        told.clear()
+    turn = state.turn
+    turn_rules = tuple(system.turn_rules)
     for entry in st.log:
         code = entry[0]
         if code == ATTACK:
-            _, _, i, j, roll, before, after = entry
-            head = _hit_head(sheet, i, j, roll)
-            ctx.emit("attaquer", damage_sentence(head, roll, "PV", before, after),
-                     actor=names[i], rules=hit_rules,
-                     data={"cible": names[j], "piste": "PV", "degats": roll, "avant": before,
-                           "apres": after, "nom": SIMULATED_HIT},
-                     dice=(DieRecord(faces[i], roll),))
-            if knocked_out(after, esprit[j]):  # RB-END-2
-                out[j] = True
-                ctx.emit("hors_combat", out_sentence(names[j], "PV", after), actor=names[j],
-                         rules=("RB-END-2",), data={"track": "PV", "value": after})
+            key = entry[2:]
+            hit = told.get(key)
+            if hit is None:
+                _, _, i, j, roll, before, after = entry
+                head = _hit_head(sheet, i, j, roll)
+                hit = told[key] = (
+                    names[i], typographie(damage_sentence(head, roll, "PV", before, after)),
+                    {"cible": names[j], "piste": "PV", "degats": roll, "avant": before,
+                     "apres": after, "nom": SIMULATED_HIT},  # flat: each event copies it
+                    (DieRecord(faces[i], roll),), j, names[j],
+                    typographie(out_sentence(names[j], "PV", after))
+                    if knocked_out(after, esprit[j]) else None,  # RB-END-2
+                    {"track": "PV", "value": after})
+            log.append(Event(len(log) + 1, turn, hit[0], "attaquer", hit[1], hit_rules,
+                             hit[3], dict(hit[2])))
+            if hit[6] is not None:
+                out[hit[4]] = True
+                log.append(Event(len(log) + 1, turn, hit[5], "hors_combat", hit[6],
+                                 _OUT_RULES, (), dict(hit[7])))
         elif code == kernel.ACTIVATION:
-            name = names[entry[2]]
-            ctx.emit("activation", activation_words(system, name)[0], actor=name,
-                     data={"activation": entry[3]})
+            key = ("a", entry[2], entry[3])
+            act = told.get(key)
+            if act is None:
+                name = names[entry[2]]
+                act = told[key] = (name, typographie(activation_words(system, name)[0]),
+                                   entry[3])
+            log.append(Event(len(log) + 1, turn, act[0], "activation", act[1], (), (),
+                             {"activation": act[2]}))
         elif code == HYPO:
             _, _, i, roll, can_act = entry
             emit_hypoactivity(ctx, names[i], HypoactivityCheck(roll, can_act),
                               (DieRecord(4, roll, hypoactivity_die(names[i])),))
         elif code == kernel.TURN_BEGIN:
             turn = state.turn = entry[1]
-            slots = [names[k] for k in entry[2]]
-            ctx.emit("debut_tour", turn_start_sentence(system, turn, slots),
-                     rules=system.turn_rules, data={"order": slots})
+            key = ("b", turn, entry[2])
+            begin = told.get(key)
+            if begin is None:
+                slots = [names[k] for k in entry[2]]
+                begin = told[key] = (slots,
+                                     typographie(turn_start_sentence(system, turn, slots)))
+            slots = begin[0]
+            log.append(Event(len(log) + 1, turn, None, "debut_tour", begin[1], turn_rules,
+                             (), {"order": list(slots)}))
             speed, notes = _order(sheet, init, turn, out)
-            emit_turn_order(ctx, turn, slots, notes,
-                            speed.to_json() if notes else None)
+            emit_turn_order(ctx, turn, slots, notes, speed.to_json() if notes else None)
         elif code == kernel.TURN_END:
-            ctx.emit("fin_tour", turn_end_sentence(system, entry[1]))
+            key = ("e", turn)
+            text = told.get(key)
+            if text is None:
+                text = told[key] = typographie(turn_end_sentence(system, turn))
+            log.append(Event(len(log) + 1, turn, None, "fin_tour", text, (), (), {}))
         else:  # pragma: no cover - every tuple of the kernel's log is told above
             raise AssertionError(f"log entry {entry!r} not narrated")
     state.turn = final_turn

@@ -3,6 +3,7 @@ elision, agreement, « » for quotes, numbers through :mod:`escarmouche.text.fmt
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -44,6 +45,7 @@ SURPRISE_DICE = "surprise (DIS contre PMR)"
 MOVEMENT_BACK_SENTENCE = "Chaque personnage récupère son déplacement (RB-MOVE-1)."
 
 
+@functools.lru_cache(maxsize=4096)
 def initiative_roll_sentence(name: str, test: TestResult) -> str:
     """One combatant's initiative test (RB-INIT-1, RB-INIT-3/4).
 
@@ -105,7 +107,17 @@ def cited_rules(texts: Iterable[str]) -> list[str]:
     >>> cited_rules(["Brune agit deux fois (RB-SPEED-3)", "x (RB-INIT-4, RB-SPEED-3)"])
     ['RB-INIT-4', 'RB-SPEED-3']
     """
-    return sorted({r for text in texts for r in re.findall(r"RB-[A-Z0-9]+-\d+", text)})
+    return list(_cited(tuple(texts)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _cited(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`cited_rules`, kept per texts (a turn's notes come back turn after turn)."""
+    return tuple(sorted({r for text in texts for r in _RULE_ID.findall(text)}))
+
+
+#: a rule ID a French text cites
+_RULE_ID = re.compile(r"RB-[A-Z0-9]+-\d+")
 
 
 def late_note(names: Sequence[str]) -> str:
