@@ -191,7 +191,7 @@ class Sheet:
         self.laws: dict[tuple[int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
         #: each shape of a turn's order as the full engine's narration explains it
         #: (:func:`.kernel_doors.narrated_run`)
-        self.orders_told: dict[tuple[Any, ...], tuple[SpeedOrder, list[str]]] = {}
+        self.orders_told: dict[tuple[Any, ...], tuple[SpeedOrder, tuple[str, ...]]] = {}
         #: the words of its events, by shape, and the full engine's state it starts
         #: from, never changed (:func:`.kernel_doors.narrated_run`)
         self.told: dict[tuple[Any, ...], Any] = {}

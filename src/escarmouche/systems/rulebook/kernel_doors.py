@@ -250,7 +250,7 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             key = ("b", turn, entry[2])
             begin = told.get(key)
             if begin is None:
-                slots = [names[k] for k in entry[2]]
+                slots = tuple(names[k] for k in entry[2])
                 begin = told[key] = (slots,
                                      typographie(turn_start_sentence(system, turn, slots)))
             slots = begin[0]
@@ -279,7 +279,7 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
 
 
 def _order(sheet: Sheet, init: Initiative, turn: int, out: list[bool]
-           ) -> tuple[SpeedOrder, list[str]]:
+           ) -> tuple[SpeedOrder, tuple[str, ...]]:
     """Global turn ``turn``'s order after the speed effects of the standing fighters'
     traits (:func:`.speed.apply_speed`, RB-SPEED-2/3) and the notes that explain its
     slots (:func:`.narration.turn_order_notes`), as ``RulebookSystem.turn_order`` finds
@@ -298,6 +298,6 @@ def _order(sheet: Sheet, init: Initiative, turn: int, out: list[bool]
         slots = speed.slots(include, exclude=exclude, twice=turn > 0)
         if len(cache) >= _MAX_ORDERS:
             cache.clear()
-        known = cache[key] = (speed, turn_order_notes(turn, speed, slots, init.late,
-                                                      init.surprise_by))
+        known = cache[key] = (speed, tuple(turn_order_notes(turn, speed, slots, init.late,
+                                                            init.surprise_by)))
     return known
