@@ -33,7 +33,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.model import Timing
 from escarmouche.options import find
 from escarmouche.policies import resolve_policies
-from escarmouche.roster import example_rosters, load_roster
+from escarmouche.roster import Roster, example_rosters, load_roster
 from escarmouche.state import EndCondition
 from escarmouche.systems import rulebook as rb
 from escarmouche.systems.rulebook import actions
@@ -152,13 +152,11 @@ def test_kernel_equals_full_engine_under_end_conditions_rb_end_1() -> None:
 _TRAITS = (*rb_rules.SPEED_EFFECTS, "anti_surprise")
 
 
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -> None:
-    """CORE-RNG, RB-*: any roster of two to five fighters on two or three sides (any
-    HAB, DIS, PMR, PV, Esprit, hit die, speed traits, éclat), any options, with or
-    without a surprise attempt, any deterministic policies, several seeds: the kernel's
-    fight is the full engine's."""
+def any_fight(data: st.DataObject
+              ) -> tuple[list[Combatant], rb.Rules, dict[str, Any], dict[str, str]]:
+    """A roster of two to five fighters on two or three sides (any HAB, DIS, PMR, PV,
+    Esprit, hit die, speed traits, éclat), any options, with or without a surprise
+    attempt, any deterministic policies: (roster, rules, start options, policies)."""
     n = data.draw(st.integers(2, 5))
     sides = data.draw(st.lists(st.sampled_from("ABC"), min_size=n, max_size=n)
                       .filter(lambda s: len(set(s)) >= 2))
@@ -181,8 +179,18 @@ def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -
     if data.draw(st.booleans()):
         start = {"surprise_par": data.draw(st.sampled_from(sorted(set(sides)))),
                  "non_avertis": data.draw(st.booleans())}
-    enc = Encounter(SYSTEM, roster, rules=rules)
     policy = {side: data.draw(st.sampled_from(POLICIES)) for side in sorted(set(sides))}
+    return roster, rules, start, policy
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -> None:
+    """CORE-RNG, RB-*: any roster (:func:`any_fight`), any options, with or without a
+    surprise attempt, any deterministic policies, several seeds: the kernel's fight is
+    the full engine's."""
+    roster, rules, start, policy = any_fight(data)
+    enc = Encounter(SYSTEM, roster, rules=rules)
     prepared = covered(sim.as_roster(enc), start, policy, rules=rules,
                        max_turns=data.draw(st.sampled_from([3, 30])))
     seeds = data.draw(st.lists(st.integers(0, 100_000), min_size=3, max_size=3))
@@ -272,7 +280,8 @@ def test_refusal_codes_answer_their_cases_rb_act_1() -> None:
     # Aldric's hit: a 6 on 1d6 (Grolk 10 → 4), both ways
     K.play(sheet, kst, ALDRIC, hit, ScriptedRolls([6]).randint)
     enc.act("Aldric", "attaquer", ScriptedRolls([6]), cible="Grolk", **HIT)
-    assert kst.log == [(K.ATTACK, 1, ALDRIC, GROLK, 6, 10, 4)]
+    assert kst.log == [(K.TURN_BEGIN, 1, (ALDRIC, VIF, BRUNE, GROLK)),
+                       (K.ACTIVATION, 1, ALDRIC, 1), (K.ATTACK, 1, ALDRIC, GROLK, 6, 10, 4)]
     same(enc, sheet, kst)
     assert K.refusal(sheet, kst, ALDRIC, ("attaque", VIF)) == actions.ACTION_USED
     assert refused(enc, "Aldric", "attaquer", cible="Vif", **HIT) == "RB-ACT-1" == \
@@ -488,3 +497,140 @@ def test_initiative_roll_offs_drawn_as_the_engine_draws_them_rb_init_2() -> None
     assert sum(any(r.rolloffs for r in st.initiative.rolls) for st in runs) > 3
     for i, fight in enumerate(runs[:50]):
         assert fight.initiative == rb.roll_initiative(roster, sim.stream(0, i, sim.DICE))
+
+
+# -- Roster.play: the full engine's fight, played on the kernel and narrated -------------
+
+#: the policies ``Roster.play`` is held to the engine under (the mapping falls back to
+#: « prudent » for a roster without these sides)
+PLAY_POLICIES: tuple[Any, ...] = (None, "prudent", "agressif",
+                                  {"héros": "prudent", "orques": "par_defaut"})
+
+
+def as_roster_file(roster: Any, start: dict[str, Any]) -> Roster | None:
+    """``roster`` (a case of :func:`cases`) as a real roster (``escarmouche.roster``),
+    with ``start`` over its own start options; ``None`` for a fight with effects (a
+    roster has none)."""
+    enc = roster.encounter()
+    if enc.state.effects:
+        return None
+    return Roster("t", "rulebook", enc.rules,
+                  tuple(f.combatant for f in enc.state.fighters.values()),
+                  {**getattr(roster, "start_options", {}), **start},
+                  tuple(enc.state.end_conditions), {})
+
+
+def engine_play(roster: Roster, seed: int, max_turns: int, policy: Any) -> tuple[str, Any]:
+    """The full engine's fight (``Encounter.start`` then ``Encounter.run``) of
+    ``roster`` on ``random.Random(seed)``, as saved, and the dice left."""
+    rng = random.Random(seed)
+    enc = roster.encounter()
+    enc.start(rng, **dict(roster.start_options))
+    enc.run(rng, max_turns=max_turns, policy=roster.policies if policy is None else policy)
+    return enc.to_json(), rng.getstate()
+
+
+def check_roster_play(roster: Roster, seed: int, max_turns: int, policy: Any) -> None:
+    """``roster.play`` is the full engine's fight, save and dice left (:func:`engine_play`),
+    played on the kernel: ``Roster._kernel`` compiles it and ``narrated_run`` narrates it
+    (the same fight again)."""
+    sheet = roster._kernel(roster.policies if policy is None else policy, max_turns)
+    assert isinstance(sheet, K.Sheet)
+    rng = random.Random(seed)
+    played = roster.play(rng, max_turns=max_turns, policy=policy).to_json()
+    assert (played, rng.getstate()) == engine_play(roster, seed, max_turns, policy), seed
+    told = SYSTEM.narrated_run(sheet, random.Random(seed), max_turns)
+    assert told is not None and told.to_json() == played
+
+
+def _play_cases() -> list[tuple[str, Any, dict[str, Any]]]:
+    """:func:`cases`, and fights of end conditions (RB-END-1), of initiative roll-offs
+    (RB-INIT-2), of Hypoactivité and turns 0 (RB-SPEED-1, RB-INIT-3/4) and of éclat
+    (RB-END-3)."""
+    out = cases()
+    sample = [declared(c) for c in SYSTEM.sample_roster]
+    for k, ends in enumerate((
+            (EndCondition("combattant_hors_combat", "Brune tombe", name="Brune"),),
+            (EndCondition("tours", "les héros ont tenu", turns=2),))):
+        out.append((f"end-{k}", sim.as_roster(Encounter(SYSTEM, sample, end_conditions=ends)),
+                    {}))
+    ties = [helpers.fighter(name, side, 50, variante_degats=4, eclat=1, eclat_max=2)
+            for name, side in (("A", "x"), ("B", "y"), ("C", "y"))]
+    out.append(("ties", sim.as_roster(Encounter(SYSTEM, ties)), {}))
+    speeds = [declared(c) for c in helpers.party(Grolk={"hypoactivite"},
+                                                 Brune={"hyperactivite"})]
+    rules = rb.Rules(crit_success_max=25, crit_failure_min=90)  # turns 0, late ones
+    out.append(("speeds", sim.as_roster(Encounter(SYSTEM, speeds, rules=rules)),
+                {"surprise_par": "monstres", "non_avertis": True}))
+    return out
+
+
+@pytest.mark.parametrize("case", _play_cases(), ids=lambda c: c[0])
+def test_roster_play_is_the_engines_fight_core_log(case: tuple[str, Any, dict[str, Any]]
+                                                   ) -> None:
+    """CORE-LOG, CORE-RNG, RB-*: ``Roster.play`` plays every covered fight on the kernel
+    (``RulebookSystem.narrated_run``) and gives the full engine's fight, byte for byte:
+    the save (every event narrated: its sentence, rules, dice and data) and the dice
+    consumed, under every policy, under the turn limit too."""
+    _, roster, start = case
+    played = as_roster_file(roster, start)
+    if played is None:
+        pytest.skip("a fight with effects: no roster holds one")
+    for policy in PLAY_POLICIES:
+        if isinstance(policy, dict) and not set(policy) <= set(played.sides):
+            policy = "prudent"
+        for seed in range(30):
+            check_roster_play(played, seed, 3 if seed % 10 == 0 else 50, policy)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_roster_play_is_the_engines_fight_on_any_roster_core_log(data: st.DataObject
+                                                                ) -> None:
+    """CORE-LOG, CORE-RNG, RB-*: any roster (:func:`any_fight`), under any end
+    condition (RB-END-1): ``Roster.play`` is the full engine's fight, played on the
+    kernel."""
+    roster, rules, start, policy = any_fight(data)
+    ends = data.draw(st.sampled_from([
+        (), (EndCondition("tours", "tenu", turns=2),),
+        (EndCondition("combattant_hors_combat", "F0 tombe", name="F0"),)]))
+    played = Roster("t", "rulebook", rules, tuple(roster), start, ends, {})
+    max_turns = data.draw(st.sampled_from([2, 30]))
+    for seed in data.draw(st.lists(st.integers(0, 100_000), min_size=2, max_size=2)):
+        check_roster_play(played, seed, max_turns, policy)
+
+
+def test_roster_play_leaves_the_rest_to_the_engine_core_log(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """CORE-LOG: a fight the kernel does not cover (a random policy; a fighter without
+    a declared hit die, which the engine refuses to play, RB-END-2) or that its
+    narration leaves (``narrated_run`` answers ``None``, or fails) is played by the
+    engine: the same fight, or the same refusal, and the same dice left."""
+    roster = load_roster(example_rosters()["rulebook-duel"])
+    assert roster._kernel("au_hasard", 50) is None
+    for seed in range(5):
+        rng = random.Random(seed)
+        played = roster.play(rng, policy="au_hasard").to_json()
+        assert (played, rng.getstate()) == engine_play(roster, seed, 50, "au_hasard")
+    bare = dataclasses.replace(roster, combatants=tuple(
+        dataclasses.replace(c, stats={k: v for k, v in c.stats.items()
+                                      if k != rb_rules.DECLARED_DAMAGE})
+        for c in roster.combatants))
+    assert bare._kernel(None, 50) is None
+    with pytest.raises(EscarmoucheError) as refused_by_play:
+        bare.play(random.Random(1))
+    with pytest.raises(EscarmoucheError) as refused_by_engine:
+        engine_play(bare, 1, 50, None)
+    assert str(refused_by_play.value) == str(refused_by_engine.value)
+    assert "variante_degats" in str(refused_by_play.value)
+
+    def failing(self: Any, kernel: Any, rng: Any, max_turns: int) -> Any:
+        rng.randint(1, 100)  # a die drawn, then a failure: the rng is put back
+        raise RuntimeError("narration")
+
+    for narrated in (lambda self, kernel, rng, max_turns: None, failing):
+        monkeypatch.setattr(type(SYSTEM), "narrated_run", narrated)
+        for seed in range(3):
+            rng = random.Random(seed)
+            played = roster.play(rng).to_json()
+            assert (played, rng.getstate()) == engine_play(roster, seed, 50, None)

@@ -21,6 +21,7 @@ from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.rulebook.narration import (
     damage_sentence,
+    dice_shown,
     eclat_spent_sentence,
     equipment_sentence,
     free_action_sentence,
@@ -276,10 +277,7 @@ def _damage(ctx: Ctx[Rules], spec: ActionSpec, params: Mapping[str, Any],
         return amount, track, ""
     expr = checks.text("des", params["des"], "RB-END-2")
     total = dice.roll(expr, ctx.rng).total
-    shown = f"{expr} → {fmt.number(total)}"
-    if total < 0:
-        shown += " (minimum 0)"
-    return max(total, 0), track, shown
+    return max(total, 0), track, dice_shown(expr, total)
 
 
 def _speed(params: Mapping[str, Any], target: FighterState | None) -> tuple[str, int] | None:

@@ -16,9 +16,12 @@ kernels have the same names:
   the movement of the global turn: RB-ACT-1, RB-MOVE-1), turn, order, cursor, the
   initiative and the surprise as drawn, and a log of tuples carrying every die
   (:data:`ATTACK`: ``(ATTACK, turn, attacker, target, die, PV before, PV after)``;
-  :data:`HYPO`: ``(HYPO, turn, actor, d4, can act)``); :func:`.kernel_doors.write_back`
-  gives the engine's state (today's save format) and :func:`.kernel_doors.narrate` the
-  engine's sentences.
+  :data:`HYPO`: ``(HYPO, turn, actor, d4, can act)``), with the marks of the fight's
+  course (:data:`TURN_BEGIN`, :data:`ACTIVATION`, :data:`TURN_END`);
+  :func:`.kernel_doors.write_back` gives the engine's state (today's save format),
+  :func:`.kernel_doors.narrate` the engine's sentences of a tuple and
+  :func:`.kernel_doors.narrated_run` the full engine's whole fight, its log narrated
+  from the tuples (``Roster.play``).
 * :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
   (the move automated play offers, only a legal one, as tuples ``(tag, target)``),
   :func:`play` (one move: its die, the state written, the log tuple) and :func:`run`
@@ -77,12 +80,15 @@ from escarmouche.systems.rulebook.speed import (
 from escarmouche.systems.rulebook.surprise import SurpriseResult, draw_surprise, group_values
 
 __all__ = [
+    "ACTIVATION",
     "ATTACK",
     "HYPO",
     "NOT_ITS_TURN",
     "NO_TARGET",
     "REFUSALS",
     "SELF",
+    "TURN_BEGIN",
+    "TURN_END",
     "Move",
     "Sheet",
     "State",
@@ -103,6 +109,11 @@ __all__ = [
 #: the log's tuples: an automatic hit (« attaquer », RB-ACT-1, RB-END-2), Hypoactivité's
 #: d4 at an activation (RB-SPEED-1)
 ATTACK, HYPO = 0, 1
+#: the log's marks of the fight's course, which the full engine's narration reads
+#: (:func:`.kernel_doors.narrated_run`): a global turn begins ``(TURN_BEGIN, turn, its
+#: slots)``, an activation begins ``(ACTIVATION, turn, actor, its number this turn)``
+#: (before Hypoactivité's d4), a global turn ends ``(TURN_END, turn)``
+TURN_BEGIN, ACTIVATION, TURN_END = -1, -2, -3
 #: how :func:`start`, :func:`play` and :func:`advance` take their dice: a bare
 #: ``randint`` function (the exact solver's door, ``escarmouche.exact``)
 DICE = "randint"
@@ -159,7 +170,8 @@ class Sheet:
         #: whether each one rolls Hypoactivité's d4 at its activations (RB-SPEED-1/2)
         self.hypoactive = tuple(n in profiles and "hypoactivite" in profiles[n].active
                                 for n in self.names)
-        self._profiles = profiles
+        #: each one's speed profile from its traits (RB-SPEED-1/2), by name
+        self.profiles = profiles
         #: the surprise attempt (RB-SURPRISE-1): the side, attackers, defenders, unaware
         self.surprise_by: str | None = start_options.get("surprise_par")
         self.unaware = bool(probe.state.system_state.get("surprise", {}).get("unaware"))
@@ -177,6 +189,13 @@ class Sheet:
         self.view: EncounterState | None = None
         #: :func:`move_law`'s answers by (die, PV before)
         self.laws: dict[tuple[int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
+        #: each shape of a turn's order as the full engine's narration explains it
+        #: (:func:`.kernel_doors.narrated_run`)
+        self.orders_told: dict[tuple[Any, ...], tuple[SpeedOrder, tuple[str, ...]]] = {}
+        #: the words of its events, by shape, and the full engine's state it starts
+        #: from, never changed (:func:`.kernel_doors.narrated_run`)
+        self.told: dict[tuple[Any, ...], Any] = {}
+        self.blank: EncounterState | None = None
 
     def speed_of(self, order: Sequence[str]) -> SpeedOrder:
         """The initiative order after the traits' speed effects (RB-SPEED-2/3,
@@ -188,7 +207,7 @@ class Sheet:
         if known is None:
             if len(self._speeds) >= _MAX_KEPT:
                 self._speeds.clear()
-            known = self._speeds[key] = apply_speed(key, self._profiles, self.rules)
+            known = self._speeds[key] = apply_speed(key, self.profiles, self.rules)
         return known
 
     def turn_order(self, init: Initiative, turn: int, out: list[bool]) -> tuple[int, ...]:
@@ -202,8 +221,8 @@ class Sheet:
         if known is None:
             index = self.index
             standing = [n for n in init.order if not out[index[n]]]
-            speed = apply_speed(standing, {n: self._profiles[n] for n in standing
-                                           if n in self._profiles}, self.rules)
+            speed = apply_speed(standing, {n: self.profiles[n] for n in standing
+                                           if n in self.profiles}, self.rules)
             include, exclude = turn_filter(turn, init.turn_zero, init.late)
             slots = speed.slots(include, exclude=exclude, twice=turn > 0)
             known = self._orders[key] = tuple(index[n] for n in slots)
@@ -363,6 +382,7 @@ def _begin_turn(sheet: Sheet, st: State) -> None:
     st.cursor = -1
     st.activations = {}
     st.moved = [not o for o in st.out]
+    st.log.append((TURN_BEGIN, st.turn, st.order))
 
 
 def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> None:
@@ -374,6 +394,7 @@ def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> Non
             return
         st.cursor += 1
         if st.cursor >= len(st.order):
+            st.log.append((TURN_END, st.turn))
             if sheet.turn_conditions:
                 _check_end(sheet, st, True)
                 if st.finished:
@@ -384,7 +405,8 @@ def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> Non
         actor = st.order[st.cursor]
         if st.out[actor]:
             continue
-        st.activations[actor] = st.activations.get(actor, 0) + 1
+        count = st.activations[actor] = st.activations.get(actor, 0) + 1
+        st.log.append((ACTIVATION, st.turn, actor, count))
         st.acted[actor] = st.posed[actor] = False
         if not sheet.hypoactive[actor]:
             return

@@ -3,18 +3,29 @@ elision, agreement, « » for quotes, numbers through :mod:`escarmouche.text.fmt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from escarmouche.systems.rulebook.rules import SPEED_EFFECTS, TestResult
 from escarmouche.text import fmt
 
+if TYPE_CHECKING:
+    from escarmouche.systems.rulebook.speed import SpeedOrder
+
 __all__ = [
+    "MOVEMENT_BACK_SENTENCE",
     "SIMULATED_HIT",
+    "SURPRISE_DICE",
+    "cited_rules",
     "damage_sentence",
+    "dice_shown",
     "eclat_regenerated_sentence",
     "eclat_spent_sentence",
     "equipment_sentence",
     "free_action_sentence",
+    "hypoactivity_die",
     "hypoactivity_sentence",
     "initiative_roll_sentence",
     "late_note",
@@ -24,10 +35,17 @@ __all__ = [
     "posture_sentence",
     "simulation_variant_sentence",
     "speed_inflicted_sentence",
+    "turn_order_notes",
     "turn_order_sentence",
 ]
 
+#: what the surprise attempt's two d100 are rolled for, in the log (RB-SURPRISE-2)
+SURPRISE_DICE = "surprise (DIS contre PMR)"
+#: each global turn's start: the movement back (RB-MOVE-1)
+MOVEMENT_BACK_SENTENCE = "Chaque personnage récupère son déplacement (RB-MOVE-1)."
 
+
+@functools.lru_cache(maxsize=4096)
 def initiative_roll_sentence(name: str, test: TestResult) -> str:
     """One combatant's initiative test (RB-INIT-1, RB-INIT-3/4).
 
@@ -58,6 +76,50 @@ def turn_order_sentence(turn: int, slots: Sequence[str], notes: Sequence[str]) -
             + " ; ".join(notes) + ".")
 
 
+def turn_order_notes(turn: int, speed: SpeedOrder, slots: Sequence[str],
+                     late: Sequence[str], surprise_by: str | None) -> list[str]:
+    """The notes that explain global turn ``turn``'s order ``slots`` (RB-SPEED-3,
+    RB-INIT-4, RB-SURPRISE-3): each speed step about a character who acts in it (a
+    second Hyperactivité activation is not played in turn 0), the late ones of turns 0
+    and 1, the surprise's turn 0; none when the order needs no word."""
+    present = set(slots)
+    notes = []
+    for s in speed.steps:
+        if s.name not in present and not (s.applied and s.other in present):
+            continue  # about a character who does not act in this turn
+        if s.effect == "hyperactivite" and turn == 0:
+            notes.append(f"{s.name} n’agit qu’une fois au tour 0 (RB-SURPRISE-3)")
+            continue
+        notes.append(fmt.cite(s.text, s.rule))
+    if turn in (0, 1):
+        absent = [n for n in late if n in speed.order]
+        if absent:
+            notes.append(late_note(absent))
+    if turn == 0 and surprise_by is not None:
+        notes.append(f"tour 0 de l’attaque surprise du camp {fmt.quote(surprise_by)} "
+                     "(RB-SURPRISE-3)")
+    return notes
+
+
+def cited_rules(texts: Iterable[str]) -> list[str]:
+    """The rule IDs the French ``texts`` cite (``RB-XXX-n``), sorted, each once.
+
+    >>> cited_rules(["Brune agit deux fois (RB-SPEED-3)", "x (RB-INIT-4, RB-SPEED-3)"])
+    ['RB-INIT-4', 'RB-SPEED-3']
+    """
+    return list(_cited(tuple(texts)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _cited(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`cited_rules`, kept per texts (a turn's notes come back turn after turn)."""
+    return tuple(sorted({r for text in texts for r in _RULE_ID.findall(text)}))
+
+
+#: a rule ID a French text cites
+_RULE_ID = re.compile(r"RB-[A-Z0-9]+-\d+")
+
+
 def late_note(names: Sequence[str]) -> str:
     """Who waits for turn 2 after a critical failure (RB-INIT-4).
 
@@ -76,6 +138,15 @@ def hypoactivity_sentence(actor: str, roll: int, can_act: bool) -> str:
     """
     verdict = "peut agir" if can_act else "ne peut pas agir"
     return f"Hypoactivité : {actor} lance 1d4 et obtient {roll} ; {actor} {verdict}."
+
+
+def hypoactivity_die(actor: str) -> str:
+    """What Hypoactivité's d4 is rolled for, in the log (RB-SPEED-1).
+
+    >>> hypoactivity_die("Aube")
+    'Hypoactivité d’Aube'
+    """
+    return fmt.die_of("Hypoactivité", actor)
 
 
 def eclat_regenerated_sentence(name: str, before: int, after: int) -> str:
@@ -174,6 +245,19 @@ def offensive_head(action: str, actor: str, target: str | None, label: str,
     noun = "lance un sort" if action == "sort" else "utilise une capacité"
     head = f"{actor} {noun}{what}" + (f" sur {target}" if target else "")
     return head + (f" ({dice})" if dice else "")
+
+
+def dice_shown(expr: str, total: int) -> str:
+    """A damage roll as an attack's sentence shows it (RB-END-2): its dice and total,
+    never below 0.
+
+    >>> dice_shown("1d6", 4), dice_shown("1d4-3", -1)
+    ('1d6 → 4', '1d4-3 → −1 (minimum 0)')
+    """
+    shown = f"{expr} → {fmt.number(total)}"
+    if total < 0:
+        shown += " (minimum 0)"
+    return shown
 
 
 def damage_sentence(head: str, amount: int, track: str, before: int, after: int) -> str:

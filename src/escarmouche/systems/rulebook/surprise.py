@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from escarmouche import checks
 from escarmouche.errors import invalid
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
 from escarmouche.rng import Rng
@@ -62,7 +63,12 @@ class SurpriseResult:
     @property
     def text(self) -> str:
         """The attempt in French, its dice and verdict (read from the fields, written
-        only when asked: the exact solver draws ten thousand attempts and reads none)."""
+        only when asked: the exact solver draws ten thousand attempts and reads none;
+        kept per attempt, as a fight's log and save both write it)."""
+        known = _TEXTS.get(self)
+        return _TEXTS.put(self, self._text()) if known is None else known
+
+    def _text(self) -> str:
         a_test, d_test = self.attack, self.defence
         if not self.unaware or a_test is None or d_test is None:
             return ("Pas d’attaque surprise : les défenseurs savent que les attaquants sont "
@@ -97,6 +103,10 @@ class SurpriseResult:
             "defence": self.defence.to_json() if self.defence else None,
             "text": self.text,
         }
+
+
+#: the French texts of the surprise attempts (:attr:`SurpriseResult.text`), by attempt
+_TEXTS: Memo[str] = Memo(4096)
 
 
 def _group_value(

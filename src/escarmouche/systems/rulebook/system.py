@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
@@ -40,13 +39,17 @@ from escarmouche.systems.rulebook.initiative import (
     turn_filter,
 )
 from escarmouche.systems.rulebook.narration import (
+    MOVEMENT_BACK_SENTENCE,
     SIMULATED_HIT,
+    SURPRISE_DICE,
+    cited_rules,
     eclat_regenerated_sentence,
+    hypoactivity_die,
     hypoactivity_sentence,
     initiative_roll_sentence,
-    late_note,
     order_sentence,
     simulation_variant_sentence,
+    turn_order_notes,
     turn_order_sentence,
 )
 from escarmouche.systems.rulebook.odds import (
@@ -72,6 +75,7 @@ from escarmouche.systems.rulebook.rules import (
     knocked_out,
 )
 from escarmouche.systems.rulebook.speed import (
+    HypoactivityCheck,
     SpeedOrder,
     SpeedSource,
     apply_speed,
@@ -79,18 +83,91 @@ from escarmouche.systems.rulebook.speed import (
     resolve_hypoactivity,
     resolve_speed,
 )
-from escarmouche.systems.rulebook.surprise import explain_surprise, roll_surprise
+from escarmouche.systems.rulebook.surprise import (
+    SurpriseResult,
+    explain_surprise,
+    roll_surprise,
+)
 from escarmouche.text import fmt
 
-__all__ = ["START_OPTIONS", "SYSTEM", "RulebookSystem"]
+__all__ = [
+    "START_OPTIONS",
+    "SYSTEM",
+    "RulebookSystem",
+    "emit_eclat_regenerated",
+    "emit_hypoactivity",
+    "emit_initiative",
+    "emit_surprise",
+    "emit_turn_order",
+]
 
 #: the options of ``Encounter.start`` (RB-SURPRISE-1)
 START_OPTIONS: tuple[str, ...] = ("surprise_par", "non_avertis")
 
 
-def _rule_ids(text: str) -> list[str]:
-    """The rule IDs cited in a French text (``RB-XXX-n``)."""
-    return re.findall(r"RB-[A-Z0-9]+-\d+", text)
+# -- the events the engine and the rules kernel's narration both write ------------------
+# (``kernel_doors.narrated_run`` tells a kernel's fight with them: the engine's dice are
+# recorded by its rng, the narration's given, as ``DieRecord`` tuples)
+
+def emit_surprise(ctx: Ctx[Rules], surprise_by: str, res: SurpriseResult,
+                  dice: tuple[DieRecord, ...] | None = None) -> None:
+    """The surprise attempt (RB-SURPRISE-1/2) and its two d100 (``dice``; by default
+    those drawn since the last event)."""
+    ctx.emit("surprise", res.text + ".", rules=res.rules,
+             data={"surprise_by": surprise_by, **res.to_json()}, dice=dice,
+             purpose=SURPRISE_DICE)
+
+
+def emit_initiative(ctx: Ctx[Rules], init: Initiative) -> None:
+    """The initiative (RB-INIT-1..4, RB-SURPRISE-3): each roll and its d100, each tie and
+    its roll-offs, the order, who plays turn 0 and why."""
+    for r in init.rolls:
+        rules = ["RB-INIT-1", "RB-D100-1"]
+        if r.test.critical == "success":
+            rules.append("RB-INIT-3")
+        elif r.test.critical == "failure":
+            rules.append("RB-INIT-4")
+        ctx.emit("initiative", functools.partial(initiative_roll_sentence, r.name, r.test),
+                 actor=r.name,
+                 rules=rules, data=r.to_json(),
+                 dice=(DieRecord(100, r.test.roll, fmt.die_of("initiative", r.name)),))
+    for t in init.ties:
+        dice = tuple(DieRecord(100, v, f"{fmt.die_of('départage', n)}, manche {i + 1}")
+                     for i, rnd in enumerate(t.rounds) for n, v in rnd)
+        ctx.emit("departage", t.text + ".", rules=t.rules, data=t.to_json(), dice=dice)
+    ctx.emit("ordre_initiative", lambda: order_sentence(init.order), rules=("RB-INIT-2",),
+             data={"order": list(init.order), "late": list(init.late),
+                   "turn_zero": list(init.turn_zero)}, dice=())
+    for z in init.turn_zero_reasons:
+        ctx.emit("tour_0", z.text + ".", actor=z.name, rules=z.rules, data=z.to_json(),
+                 dice=())
+
+
+def emit_turn_order(ctx: Ctx[Rules], turn: int, slots: Sequence[str],
+                    notes: Sequence[str], speed: Json) -> None:
+    """A global turn's start (RB-TURN-1): its order explained when it needs a word
+    (``notes``, :func:`.narration.turn_order_notes`: RB-SPEED-3, RB-INIT-4,
+    RB-SURPRISE-3), then everyone's movement back (RB-MOVE-1)."""
+    if notes:
+        ctx.emit("ordre_tour", lambda: turn_order_sentence(turn, slots, notes),
+                 rules=cited_rules(notes), data={"slots": list(slots), "speed": speed})
+    ctx.emit("deplacements", MOVEMENT_BACK_SENTENCE, rules=("RB-MOVE-1",))
+
+
+def emit_hypoactivity(ctx: Ctx[Rules], actor: str, check: HypoactivityCheck,
+                      dice: tuple[DieRecord, ...] | None = None) -> None:
+    """Hypoactivité's d4 at an activation (RB-SPEED-1): ``dice`` (by default the one
+    drawn since the last event)."""
+    ctx.emit("hypoactivite", hypoactivity_sentence(actor, check.roll, check.can_act),
+             actor=actor, rules=check.rules,
+             data={"roll": check.roll, "can_act": check.can_act}, dice=dice,
+             purpose=hypoactivity_die(actor))
+
+
+def emit_eclat_regenerated(ctx: Ctx[Rules], name: str, before: int, after: int) -> None:
+    """« Éclat » regenerated at the end of the fight (RB-END-3)."""
+    ctx.emit("eclat_regenere", eclat_regenerated_sentence(name, before, after),
+             actor=name, rules=("RB-END-3",), data={"before": before, "after": after})
 
 
 class RulebookSystem(System[Rules]):
@@ -280,40 +357,16 @@ class RulebookSystem(System[Rules]):
                               "aucun défenseur à surprendre")
             unaware = checks.flag("non_avertis", options["non_avertis"], "RB-SURPRISE-1")
             res = roll_surprise(attackers, defenders, ctx.rng, unaware=unaware, rules=rules)
-            ctx.emit("surprise", res.text + ".", rules=res.rules,
-                     data={"surprise_by": surprise_by, **res.to_json()},
-                     purpose="surprise (DIS contre PMR)")
+            emit_surprise(ctx, surprise_by, res)
             succeeded = surprise_by if res.success else None
             ctx.state.system_state["surprise"] = {"surprise_by": surprise_by,
                                                   **res.to_json()}
         init = initiative(roster, ctx.rng, surprise_by=succeeded, rules=rules)
         ctx.state.system_state["initiative"] = init.to_json()
-        self._emit_initiative(ctx, init)
+        emit_initiative(ctx, init)
         for f in ctx.state.fighters.values():
             f.flags.update({FLAG_ACTION: False, FLAG_POSTURE_USED: False, FLAG_MOVE: False,
                             FLAG_POSTURE: None})
-
-    def _emit_initiative(self, ctx: Ctx[Rules], init: Initiative) -> None:
-        for r in init.rolls:
-            rules = ["RB-INIT-1", "RB-D100-1"]
-            if r.test.critical == "success":
-                rules.append("RB-INIT-3")
-            elif r.test.critical == "failure":
-                rules.append("RB-INIT-4")
-            ctx.emit("initiative", functools.partial(initiative_roll_sentence, r.name, r.test),
-                     actor=r.name,
-                     rules=rules, data=r.to_json(),
-                     dice=(DieRecord(100, r.test.roll, fmt.die_of("initiative", r.name)),))
-        for t in init.ties:
-            dice = tuple(DieRecord(100, v, f"{fmt.die_of('départage', n)}, manche {i + 1}")
-                         for i, rnd in enumerate(t.rounds) for n, v in rnd)
-            ctx.emit("departage", t.text + ".", rules=t.rules, data=t.to_json(), dice=dice)
-        ctx.emit("ordre_initiative", lambda: order_sentence(init.order), rules=("RB-INIT-2",),
-                 data={"order": list(init.order), "late": list(init.late),
-                       "turn_zero": list(init.turn_zero)}, dice=())
-        for z in init.turn_zero_reasons:
-            ctx.emit("tour_0", z.text + ".", actor=z.name, rules=z.rules, data=z.to_json(),
-                     dice=())
 
     def first_turn(self, ctx: Ctx[Rules]) -> int:
         """Turn 0 exists when somebody is in it (RB-INIT-3, RB-SURPRISE-3)."""
@@ -424,22 +477,7 @@ class RulebookSystem(System[Rules]):
         speed = self.speed_order(ctx, turn)
         include, exclude = turn_filter(turn, init.turn_zero, init.late)
         slots = speed.slots(include, exclude=exclude, twice=turn > 0)
-        present = set(slots)
-        notes = []
-        for s in speed.steps:
-            if s.name not in present and not (s.applied and s.other in present):
-                continue  # about a character who does not act in this turn
-            if s.effect == "hyperactivite" and turn == 0:
-                notes.append(f"{s.name} n’agit qu’une fois au tour 0 (RB-SURPRISE-3)")
-                continue
-            notes.append(fmt.cite(s.text, s.rule))
-        if turn in (0, 1):
-            absent = [n for n in init.late if n in speed.order]
-            if absent:
-                notes.append(late_note(absent))
-        if turn == 0 and init.surprise_by is not None:
-            notes.append(f"tour 0 de l’attaque surprise du camp {fmt.quote(init.surprise_by)} "
-                         "(RB-SURPRISE-3)")
+        notes = turn_order_notes(turn, speed, slots, init.late, init.surprise_by)
         pending: dict[str, Json] = {"turn": turn, "slots": list(slots), "notes": notes,
                                     "speed": speed.to_json()}
         ctx.state.system_state["pending_order"] = pending
@@ -450,17 +488,13 @@ class RulebookSystem(System[Rules]):
     def on_turn_start(self, ctx: Ctx[Rules]) -> None:
         """Emit the explained order; movement regenerates for everyone (RB-MOVE-1)."""
         pending = ctx.state.system_state.pop("pending_order", None)
-        if isinstance(pending, Mapping) and pending["notes"]:
-            notes = [str(n) for n in pending["notes"]]
-            slots = [str(n) for n in pending["slots"]]
-            rules = sorted({r for n in notes for r in _rule_ids(n)})
-            turn = int(pending["turn"])
-            ctx.emit("ordre_tour", lambda: turn_order_sentence(turn, slots, notes),
-                     rules=rules, data={"slots": list(slots), "speed": pending["speed"]})
         for f in ctx.state.fighters.values():
             f.flags[FLAG_MOVE] = f.standing
-        ctx.emit("deplacements", "Chaque personnage récupère son déplacement (RB-MOVE-1).",
-                 rules=("RB-MOVE-1",))
+        if isinstance(pending, Mapping):
+            emit_turn_order(ctx, int(pending["turn"]), [str(n) for n in pending["slots"]],
+                            [str(n) for n in pending["notes"]], pending["speed"])
+        else:
+            emit_turn_order(ctx, ctx.state.turn, (), (), None)
 
     def on_activation_start(self, ctx: Ctx[Rules], actor: str) -> bool:
         """A fresh action and posture change (RB-ACT-1); Hypoactivité's d4 (RB-SPEED-1)."""
@@ -470,10 +504,7 @@ class RulebookSystem(System[Rules]):
         srcs = self.speed_sources(ctx, actor, ctx.state.turn)
         if srcs and "hypoactivite" in resolve_speed(actor, srcs).active:
             check = resolve_hypoactivity(ctx.rng.randint(1, 4))
-            ctx.emit("hypoactivite", hypoactivity_sentence(actor, check.roll, check.can_act),
-                     actor=actor, rules=check.rules,
-                     data={"roll": check.roll, "can_act": check.can_act},
-                     purpose=fmt.die_of("Hypoactivité", actor))
+            emit_hypoactivity(ctx, actor, check)
             return check.can_act
         return True
 
@@ -492,10 +523,7 @@ class RulebookSystem(System[Rules]):
                 continue
             before, full = f.tracks[ECLAT], f.maxima.get(ECLAT, f.tracks[ECLAT])
             f.tracks[ECLAT] = max(before, full)
-            ctx.emit("eclat_regenere",
-                     eclat_regenerated_sentence(f.name, before, f.tracks[ECLAT]),
-                     actor=f.name, rules=("RB-END-3",),
-                     data={"before": before, "after": f.tracks[ECLAT]})
+            emit_eclat_regenerated(ctx, f.name, before, f.tracks[ECLAT])
 
     # -- actions ---------------------------------------------------------------------
 
@@ -554,6 +582,13 @@ class RulebookSystem(System[Rules]):
         from escarmouche.systems.rulebook.kernel import compile_sheet
 
         return compile_sheet(template, start_options, policies)
+
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+        """The full engine's fight on the Rulebook rules kernel
+        (:func:`escarmouche.systems.rulebook.kernel_doors.narrated_run`)."""
+        from escarmouche.systems.rulebook.kernel_doors import narrated_run
+
+        return narrated_run(kernel, rng, max_turns)
 
     def automation_note(self, roster: Sequence[Combatant], rules: Rules) -> str:
         """The simulation variant (not in the text), named wherever automated fights
