@@ -597,17 +597,21 @@ class Ctx(Generic[R]):
         )
         if dice is not None and self._rng is not None:
             self._rng.take()
-        event = Event(
-            seq=len(self.state.log) + 1,
-            turn=self.state.turn,
-            actor=actor,
-            kind=kind,
-            text=typographie(text),  # French typography, once (escarmouche.text.typo)
-            rules=tuple(rules),
-            dice=drawn,
-            data=dict(data or {}),
-        )
-        self.state.log.append(event)
+        # French typography, once (escarmouche.text.typo)
+        return self.record(kind, typographie(text), actor, tuple(rules), drawn,
+                           dict(data or {}))
+
+    def record(self, kind: str, text: str, actor: str | None = None,
+               rules: tuple[str, ...] = (), dice: tuple[DieRecord, ...] = (),
+               data: dict[str, Json] | None = None) -> Event:
+        """Append an event written already, as :meth:`emit` appends it in the full engine
+        (the next number, the state's turn): ``text`` typeset, ``data`` a dict of its own.
+        What a rules kernel's narration calls with the words it kept per shape
+        (``kernel_doors.narrated_run``)."""
+        log = self.state.log
+        event = Event(len(log) + 1, self.state.turn, actor, kind, text, rules, dice,
+                      {} if data is None else data)
+        log.append(event)
         self.events.append(event)
         return event
 

@@ -20,7 +20,7 @@ from escarmouche.encounter import (
     turn_end_sentence,
     turn_start_sentence,
 )
-from escarmouche.model import DieRecord, Event
+from escarmouche.model import DieRecord
 from escarmouche.rng import Rng
 from escarmouche.state import Ctx, EncounterState, out_sentence
 from escarmouche.systems.base import System
@@ -184,13 +184,12 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
     (``Encounter._finish``, éclat regenerated: ``RulebookSystem.on_end``).
 
     The events of every activation (a hit, a fighter out, the activation itself, a turn's
-    start and end: most of a log) are written as ``Ctx.emit`` writes them in the full
-    engine (the next number, the turn, the typeset text, the rules, the dice, a copy of
-    the data) straight into the log, their words found once per shape and kept on the
+    start and end: most of a log) are appended by ``Ctx.record`` (what ``Ctx.emit``
+    appends in the full engine), their words typeset once per shape and kept on the
     sheet (:data:`_MAX_TOLD`); the others through the engine's own functions
     (:func:`.system.emit_initiative` …)."""
     state = ctx.state
-    log = state.log
+    record = ctx.record
     names, faces, esprit = sheet.names, sheet.faces, sheet.esprit
     out = [False] * len(names)
     hit_rules = tuple(dict.fromkeys([*system.catalogue(ctx.rules)["attaquer"].rules,
@@ -226,12 +225,10 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
                     typographie(out_sentence(names[j], "PV", after))
                     if knocked_out(after, esprit[j]) else None,  # RB-END-2
                     {"track": "PV", "value": after})
-            log.append(Event(len(log) + 1, turn, hit[0], "attaquer", hit[1], hit_rules,
-                             hit[3], dict(hit[2])))
+            record("attaquer", hit[1], hit[0], hit_rules, hit[3], dict(hit[2]))
             if hit[6] is not None:
                 out[hit[4]] = True
-                log.append(Event(len(log) + 1, turn, hit[5], "hors_combat", hit[6],
-                                 _OUT_RULES, (), dict(hit[7])))
+                record("hors_combat", hit[6], hit[5], _OUT_RULES, (), dict(hit[7]))
         elif code == kernel.ACTIVATION:
             key = ("a", entry[2], entry[3])
             act = told.get(key)
@@ -239,8 +236,7 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
                 name = names[entry[2]]
                 act = told[key] = (name, typographie(activation_words(system, name)[0]),
                                    entry[3])
-            log.append(Event(len(log) + 1, turn, act[0], "activation", act[1], (), (),
-                             {"activation": act[2]}))
+            record("activation", act[1], act[0], (), (), {"activation": act[2]})
         elif code == HYPO:
             _, _, i, roll, can_act = entry
             emit_hypoactivity(ctx, names[i], HypoactivityCheck(roll, can_act),
@@ -254,8 +250,7 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
                 begin = told[key] = (slots,
                                      typographie(turn_start_sentence(system, turn, slots)))
             slots = begin[0]
-            log.append(Event(len(log) + 1, turn, None, "debut_tour", begin[1], turn_rules,
-                             (), {"order": list(slots)}))
+            record("debut_tour", begin[1], None, turn_rules, (), {"order": list(slots)})
             speed, notes = _order(sheet, init, turn, out)
             emit_turn_order(ctx, turn, slots, notes, speed.to_json() if notes else None)
         elif code == kernel.TURN_END:
@@ -263,7 +258,7 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             text = told.get(key)
             if text is None:
                 text = told[key] = typographie(turn_end_sentence(system, turn))
-            log.append(Event(len(log) + 1, turn, None, "fin_tour", text, (), (), {}))
+            record("fin_tour", text)
         else:  # pragma: no cover - every tuple of the kernel's log is told above
             raise AssertionError(f"log entry {entry!r} not narrated")
     state.turn = final_turn
