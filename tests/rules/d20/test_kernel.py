@@ -276,7 +276,8 @@ def test_refusal_codes_answer_their_cases_d20_act_1() -> None:
     # Thorin's attack: a 20 hits Gob (20 + 5 ≥ 12), a 6 on 1d6 takes his 5 PV, both ways
     K.play(sheet, kst, THORIN, attack, ScriptedRolls([20, 6]))
     enc.act("Thorin", "attaquer", ScriptedRolls([20, 6]), cible="Gob")
-    assert kst.log == [(K.ATTACK, 1, THORIN, GOB, 20, 6, 0, ("simple",), 0)]
+    assert kst.log == [(K.TURN_BEGIN, 1), (K.ACTIVATION, 1, THORIN, 1),
+                       (K.ATTACK, 1, THORIN, GOB, 20, 6, 0, ("simple",), 0)]
     assert kst.out[GOB] and enc.fighter("Gob").out
     same(enc, sheet, kst)
     grik = ("attaque", K.ATTACK, GRIK, ())

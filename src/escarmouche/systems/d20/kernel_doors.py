@@ -137,9 +137,10 @@ def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
         _, _, actor, left, _ = entry
         return [typographie(point_sentence(names[actor], left))]
     if kind == MOVE:
-        _, _, actor, squares, stop, used, points, announced = entry
+        _, _, actor, squares, stop, used, points, reactors = entry
         if stop >= 0:
             return []
+        announced = bool(reactors)
         cost = "" if announced else _cost(used, points, sheet)
         return [typographie(move_sentence(names[actor], squares, announced, cost))]
     if kind not in (ATTACK, OPPORTUNITY):
