@@ -37,6 +37,7 @@ from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d20 import grid
 from escarmouche.systems.d20.narration import (
     attack_detail,
+    attack_label,
     attack_sentence,
     attack_trigger_text,
     cancelled_attack_sentence,
@@ -206,7 +207,7 @@ def _react(ctx: Ctx[Rules], r: Reaction, trigger: Trigger) -> Outcome:
     out = resolve_reaction(ctx, r, trigger)
     if out.attack is not None:
         by, target, bonus, weapon = out.attack
-        _strike(ctx, by, target, bonus, weapon, "Attaque", r.type.rules)
+        _strike(ctx, by, target, bonus, weapon, attack_label(), r.type.rules)
     return out
 
 
@@ -438,7 +439,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         for i, t in enumerate(targets):
             if ctx.fighter(t).standing:
                 first = i == 0 and not announce
-                _strike(ctx, f.name, t, bonus, weapon, f"Attaque {label}",
+                _strike(ctx, f.name, t, bonus, weapon, attack_label(label),
                         cost_rules if first else (), cost if first else "",
                         info if first else None)
     for r in reactions:

@@ -18,8 +18,9 @@ The shape is the one of ``spec/KERNEL.md`` and of the model, the toy system's ke
   (:data:`ATTACK`: ``(ATTACK, turn, attacker, target, d20, damage or -1, PV left,
   categories used, points spent)``) and marking the rounds and turns
   (:data:`TURN_BEGIN`, :data:`ACTIVATION`, :data:`TURN_END`);
-  :func:`.kernel_doors.write_back` gives the engine's state (today's save format) and
-  :func:`.kernel_doors.narrate` the engine's sentences.
+  :func:`.kernel_doors.write_back` gives the engine's state (today's save format),
+  :func:`.kernel_doors.narrate` the engine's sentences and
+  :func:`.kernel_doors.narrated_run` the full engine's fight, its log narrated.
 * :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
   (the moves automated play offers, only legal ones, as tuples ``(tag, action, target,
   path)``, in the engine's order: ``D20System.moves`` then ``offered``), :func:`play`
@@ -208,6 +209,9 @@ class Sheet:
         self._allows: dict[tuple[tuple[str, ...], int, str], bool] = {}
         #: :func:`move_law`'s answers by (attacker, target, its PV)
         self.laws: dict[tuple[int, int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
+        #: what the full engine's narration works out once and keeps (its sentences by
+        #: shape, bounded: :func:`.kernel_doors.narrated_run`)
+        self.narration: Any = None
 
     @staticmethod
     def _power(c: Combatant, policy: Any) -> ImmediatePower | None:

@@ -13,6 +13,7 @@ from escarmouche.text.fmt import de, join, number, plural, quote
 __all__ = [
     "announce_start_phase",
     "attack_detail",
+    "attack_label",
     "attack_sentence",
     "attack_trigger_text",
     "cancelled_attack_sentence",
@@ -130,6 +131,17 @@ def end_of_turn_sentence(actor: str, ending: Sequence[str]) -> str:
     what = (f"{names} prend{'nent' if len(ending) > 1 else ''} fin" if ending
             else "aucun effet « jusqu’à la fin de son tour » à terminer")
     return f"Fin du tour {de(actor)} : {what} ; aucune action possible pendant cette phase."
+
+
+def attack_label(reach: str = "") -> str:
+    """The head of an attack's sentence (:func:`attack_sentence`): its ``reach``
+    (:data:`.rules.ATTACK_RANGES`' words) when it was declared with one, none for an
+    attack made as a reaction.
+
+    >>> attack_label("au corps à corps"), attack_label()
+    ('Attaque au corps à corps', 'Attaque')
+    """
+    return f"Attaque {reach}" if reach else "Attaque"
 
 
 def attack_sentence(label: str, attacker: str, target: str, roll: int, bonus: int,

@@ -410,6 +410,11 @@ class D20System(System[Rules]):
 
         return compile_sheet(template, start_options, policies)
 
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+        """The full engine's fight on the d20 rules kernel
+        (:func:`escarmouche.systems.d20.kernel_doors.narrated_run`)."""
+        return kernel_doors.narrated_run(kernel, rng, max_turns)
+
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
         """The turn's action economy for the policies (D20-ACT-1..3): the rules kernel's
