@@ -6,9 +6,11 @@ deterministic policies and several options), the kernel's fight, written back as
 engine's state (``kernel_doors.write_back``), is the full engine's fight for the same
 dice: every track, flag, counter, the outcome and the dice consumed (CORE-RNG,
 CORE-LOG), and the same tallies; its log tuples are the engine's sentences
-(``kernel_doors.narrate``); each refusal code answers the case it names, and the engine
-refuses that case too, citing the same rule; the candidates are the legal moves
-automated play offers; and what the kernel does not cover is left to the engine.
+(``kernel_doors.narrate``); ``Roster.play`` plays them on the kernel, the engine's log
+narrated from the kernel's (``kernel_doors.narrated_run``), the same save event for
+event; each refusal code answers the case it names, and the engine refuses that case
+too, citing the same rule; the candidates are the legal moves automated play offers;
+and what the kernel does not cover is left to the engine.
 
 Rules covered: D20-INIT-1/2, D20-TIME-1, D20-ACT-1/2/3, D20-OPP-1/2, D20-IMM-1/2,
 CORE-END-1, CORE-RNG, CORE-LOG.
@@ -31,7 +33,8 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.model import Timing
 from escarmouche.policies import resolve_policies
-from escarmouche.roster import example_rosters, load_roster
+from escarmouche.rng import RandintOnly
+from escarmouche.roster import Roster, example_rosters, load_roster
 from escarmouche.state import Ctx, EndCondition
 from escarmouche.systems import d20
 from escarmouche.systems.d20 import grid
@@ -168,6 +171,8 @@ def test_kernel_equals_full_engine_on_any_roster_core_rng(data: st.DataObject) -
                        max_turns=data.draw(st.sampled_from([3, 30])))
     seeds = data.draw(st.lists(st.integers(0, 100_000), min_size=3, max_size=3))
     check_equal(prepared, seeds)
+    # and Roster.play narrates the engine's log of them (CORE-LOG)
+    check_played(Roster("t", "d20", rules, tuple(roster), start, (), {}), policy, seeds)
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c[0])
@@ -276,7 +281,8 @@ def test_refusal_codes_answer_their_cases_d20_act_1() -> None:
     # Thorin's attack: a 20 hits Gob (20 + 5 ≥ 12), a 6 on 1d6 takes his 5 PV, both ways
     K.play(sheet, kst, THORIN, attack, ScriptedRolls([20, 6]))
     enc.act("Thorin", "attaquer", ScriptedRolls([20, 6]), cible="Gob")
-    assert kst.log == [(K.ATTACK, 1, THORIN, GOB, 20, 6, 0, ("simple",), 0)]
+    assert kst.log == [(K.TURN_BEGIN, 1), (K.ACTIVATION, 1, THORIN, 1),
+                       (K.ATTACK, 1, THORIN, GOB, 20, 6, 0, ("simple",), 0)]
     assert kst.out[GOB] and enc.fighter("Gob").out
     same(enc, sheet, kst)
     grik = ("attaque", K.ATTACK, GRIK, ())
@@ -618,3 +624,145 @@ def test_initiative_roll_offs_and_lots_d20_init_2() -> None:
                                               .randint, 30).initiative.rolls)
                for i in range(400))
     assert lots > 0 and offs > 40
+
+
+# -- Roster.play: the full engine's fight, played on the kernel and narrated ---------------
+
+#: the policies the narrated fights are held to the engine's under
+PLAY_POLICIES: tuple[Any, ...] = (None, "prudent", "agressif",
+                                  {"héros": "prudent", "orques": "par_defaut"})
+
+
+def as_roster(roster: Any, start: dict[str, Any], rules: Any = None) -> Roster:
+    """A real roster (``escarmouche.roster.Roster``) of a case's fight."""
+    enc = roster.encounter()
+    assert not enc.state.effects  # (a roster holds none)
+    return Roster("t", "d20", rules or enc.rules,
+                  tuple(f.combatant for f in enc.state.fighters.values()), dict(start),
+                  tuple(enc.state.end_conditions), {})
+
+
+def engine_play(roster: Roster, seed: int, max_turns: int, policy: Any
+                ) -> tuple[Encounter, random.Random]:
+    """The full engine's own fight (``Encounter.start`` then ``Encounter.run``)."""
+    rng = random.Random(seed)
+    enc = roster.encounter()
+    enc.start(rng, **dict(roster.start_options))
+    enc.run(rng, max_turns=max_turns,
+            policy=roster.policies if policy is None else policy)
+    return enc, rng
+
+
+def check_played(roster: Roster, policy: Any, seeds: Any) -> int:
+    """``Roster.play`` and the kernel's narrated fight (``D20System.narrated_run``,
+    never ``None`` here) are the engine's fight on ``seeds``: the whole save, the log
+    event for event, and the dice consumed; how many fights were narrated."""
+    narrated = 0
+    for seed in seeds:
+        max_turns = 3 if seed % 10 == 0 else 50
+        enc, rng = engine_play(roster, seed, max_turns, policy)
+        expected = enc.to_json()
+        sheet = roster._kernel(roster.policies if policy is None else policy, max_turns)
+        assert isinstance(sheet, K.Sheet)
+        kernel_rng = random.Random(seed)
+        fight = d20.SYSTEM.narrated_run(sheet, kernel_rng, max_turns)
+        assert fight is not None and fight.to_json() == expected, (seed, policy)
+        assert kernel_rng.getstate() == rng.getstate()
+        played_rng = random.Random(seed)
+        played = roster.play(played_rng, max_turns=max_turns, policy=policy)
+        assert played.to_json() == expected and played_rng.getstate() == rng.getstate()
+        narrated += 1
+    return narrated
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c[0])
+def test_roster_play_is_the_engines_fight_core_log(case: tuple[str, Any, dict[str, Any]]
+                                                  ) -> None:
+    """CORE-LOG, CORE-RNG, D20-*: ``Roster.play`` plays every covered fight on the rules
+    kernel and narrates the engine's log from the kernel's (``kernel_doors.narrated_run``):
+    under each policy, to the turn limit or to the end, the save is the engine's, event
+    for event (texts, rules, dice, data), and so are the dice consumed."""
+    label, roster, start = case
+    played = as_roster(roster, start)
+    for policy in PLAY_POLICIES:
+        if isinstance(policy, dict) and not set(policy) <= set(played.sides):
+            policy = "prudent"
+        assert check_played(played, policy, range(SEEDS)) == SEEDS, label
+
+
+@pytest.mark.parametrize("rules", [
+    d20.Rules(cancelled_action_spent=False),
+    d20.Rules(immediate_reset="debut_du_round"),
+    d20.Rules(max_action_points_per_turn=1, default_action_points=2),
+    d20.Rules(default_weapon="2d4+1", default_defence=14, default_speed=3),
+    d20.Rules(default_weapon="1d4!"),
+    d20.Rules(max_roll_off_rounds=2),
+], ids=["rendue", "round", "plafond", "arme", "explose", "lots"])
+def test_roster_play_is_the_engines_fight_under_options_core_log(rules: d20.Rules) -> None:
+    """CORE-LOG, D20-OPP-1 / D20-IMM-2 (an action given back), D20-IMM-1, D20-ACT-3,
+    the weapon's dice (several, exploding), D20-INIT-2 (ties by lot, their dice): the
+    narrated fights are the engine's under other rules too."""
+    ties = [Combatant(name, side, {"PV": 6, "init": 1}) for name, side in
+            (("A", "x"), ("B", "y"), ("C", "y"))]
+    for label, roster, start in [*cases()[:3], ("égalités", sim.as_roster(
+            Encounter(d20.SYSTEM, ties)), {})]:
+        assert check_played(as_roster(roster, start, rules), "agressif", range(12)) == 12, label
+
+
+@pytest.mark.parametrize("hp", [20, 2])
+def test_narrated_opportunity_attacks_are_the_engines_d20_opp_1(hp: int) -> None:
+    """D20-OPP-1/2: automated play never leaves a square next to an enemy (it walks
+    straight to the nearest one); a move that does, played on the kernel, is narrated
+    as the engine logs it (the move declared, each opportunity attack, the one that did
+    not happen, the move cancelled where its mover fell), the whole save the engine's."""
+    extra = {"Thorin": {"PV": hp}}
+    enc = Encounter(d20.SYSTEM, helpers.roster(**extra))
+    enc.start(ScriptedRolls(helpers.INIT_ROLLS), positions=helpers.POSITIONS)
+    sheet = K.compile_sheet(Encounter(d20.SYSTEM, helpers.roster(**extra)),
+                            {"positions": helpers.POSITIONS},
+                            resolve_policies("d20", ["héros", "gobelins"], None))
+    assert sheet is not None
+    tape = doors._Tape()
+
+    def recorded(values: list[int]) -> Any:
+        scripted = ScriptedRolls(values)
+
+        def randint(a: int, b: int) -> int:
+            value = scripted.randint(a, b)
+            tape.draws.append((b, value))
+            return value
+        return RandintOnly(randint)
+
+    kst = K.start(sheet, recorded(helpers.INIT_ROLLS))
+    dice = [20, 3, 1]  # Gob hits (20 + 3 ≥ 16) for 3; Grik misses
+    K.play(sheet, kst, THORIN, ("deplacement", K.MOVE, -1, ((-1, 0), (-2, 0))), recorded(dice))
+    enc.act("Thorin", "deplacement", ScriptedRolls(dice), chemin=[[-1, 0], [-2, 0]],
+            reactions=[{"par": "Gob", "type": "attaque_opportunite"},
+                       {"par": "Grik", "type": "attaque_opportunite"}])
+    told = doors.write_back(sheet, kst, fast=False)
+    doors._narrate(sheet, kst, tape, Ctx(told.state, told.system, told.rules, None))
+    assert told.to_json() == enc.to_json()
+    kinds = [e.kind for e in told.log]
+    assert kinds.count("attaque_opportunite") == (2 if hp > 3 else 1)
+    assert ("reaction_sans_objet" in kinds) is (hp <= 3)
+
+
+def test_what_the_narration_does_not_cover_the_engine_plays_core_log() -> None:
+    """CORE-LOG: a fight the kernel does not play (the random policy, a policy object,
+    a single side) has no kernel (``Roster._kernel``), and ``Roster.play`` plays it on the
+    engine, the same fight as ``Encounter.start`` then ``Encounter.run``."""
+    from escarmouche.policies import POLICIES
+
+    sample = as_roster(sim.as_roster(Encounter(d20.SYSTEM, list(d20.SYSTEM.sample_roster))),
+                       {})
+    alone = Roster("t", "d20", d20.Rules(), (Combatant("A", "x", {"PV": 3}),
+                                             Combatant("B", "x", {"PV": 3})), {}, (), {})
+    for roster, policy in ((sample, "au_hasard"), (sample, POLICIES["prudent"]),
+                           (alone, None)):
+        assert roster._kernel(roster.policies if policy is None else policy, 50) is None
+        for seed in range(3):
+            enc, rng = engine_play(roster, seed, 50, policy)
+            played_rng = random.Random(seed)
+            played = roster.play(played_rng, max_turns=50, policy=policy)
+            assert played.to_json() == enc.to_json()
+            assert played_rng.getstate() == rng.getstate()

@@ -36,9 +36,19 @@ from escarmouche.state import Ctx, FighterState
 from escarmouche.systems.base import ActionSpec, Resolver
 from escarmouche.systems.d20 import grid
 from escarmouche.systems.d20.narration import (
+    attack_detail,
+    attack_label,
     attack_sentence,
+    attack_trigger_text,
+    cancelled_attack_sentence,
+    cancelled_move_sentence,
+    cancelled_text,
+    declared_sentence,
     move_sentence,
+    move_trigger_text,
+    path_text,
     point_sentence,
+    reaction_cause,
     square_text,
 )
 from escarmouche.systems.d20.reactions import (
@@ -76,7 +86,7 @@ from escarmouche.systems.d20.turn import (
     check_turn,
     plan_turn,
 )
-from escarmouche.text.fmt import de, join, plural, quote
+from escarmouche.text.fmt import de, plural, quote
 
 __all__ = [
     "ACTIONS",
@@ -197,7 +207,7 @@ def _react(ctx: Ctx[Rules], r: Reaction, trigger: Trigger) -> Outcome:
     out = resolve_reaction(ctx, r, trigger)
     if out.attack is not None:
         by, target, bonus, weapon = out.attack
-        _strike(ctx, by, target, bonus, weapon, "Attaque", r.type.rules)
+        _strike(ctx, by, target, bonus, weapon, attack_label(), r.type.rules)
     return out
 
 
@@ -241,9 +251,8 @@ def _spend(ctx: Ctx[Rules], f: FighterState, spec: ActionSpec, detail: str, *,
     info: dict[str, Json] = {"action": spec.id, "category": category, "slot": slot,
                              "used": list(used)}
     if announce:
-        text = (f"{f.name} déclare {quote(spec.label)} ({cost})"
-                + (f" : {detail}" if detail else "") + ".")
-        ctx.emit("action", text, actor=f.name, rules=rules, data=info)
+        ctx.emit("action", declared_sentence(f.name, spec.label, cost, detail), actor=f.name,
+                 rules=rules, data=info)
     return cost, rules, info
 
 
@@ -394,11 +403,11 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     weapon = check_weapon(params.get("arme", rules.default_weapon), f.name)
     opp_case, label = ATTACK_RANGES[portee]
     trigger = Trigger("attaque", f.name, opportunity=opp_case, targets=tuple(targets),
-                      text=f"l’attaque {de(f.name)}")
+                      text=attack_trigger_text(f.name))
     reactions = parse_reactions(ctx, trigger, params.get("reactions", ()))
     # announced apart only when a reaction comes before the blow
     announce = any(r.type.before for r in reactions)
-    cost, cost_rules, info = _spend(ctx, f, spec, f"attaque {label} contre {join(targets)}",
+    cost, cost_rules, info = _spend(ctx, f, spec, attack_detail(label, targets),
                                     announce=announce)
     cancelled = ""
     done: set[int] = set()
@@ -408,18 +417,16 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         done.add(i)
         out = _react(ctx, r, trigger)
         if out.stopped or not f.standing:
-            cancelled = f"{r.type.label} {de(r.by)}"
+            cancelled = reaction_cause(r.type.label, r.by)
         elif not any(ctx.fighter(t).standing for t in targets):
-            cancelled = f"{r.type.label} {de(r.by)} (plus aucune cible)"
+            cancelled = f"{reaction_cause(r.type.label, r.by)} (plus aucune cible)"
         if cancelled:
             break
     if cancelled:
         rule = "D20-OPP-1" if cancelled.startswith("attaque") else "D20-IMM-2"
         ctx.emit(
             "action_annulee",
-            f"L’attaque {de(f.name)} est annulée par l’{cancelled}"
-            + ("" if rules.cancelled_action_spent
-               else " ; son action simple lui est rendue") + ".",
+            cancelled_attack_sentence(f.name, cancelled, rules.cancelled_action_spent),
             actor=f.name, rules=(rule,),
             data={"cancelled": True, "spent": rules.cancelled_action_spent},
         )
@@ -432,7 +439,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         for i, t in enumerate(targets):
             if ctx.fighter(t).standing:
                 first = i == 0 and not announce
-                _strike(ctx, f.name, t, bonus, weapon, f"Attaque {label}",
+                _strike(ctx, f.name, t, bonus, weapon, attack_label(label),
                         cost_rules if first else (), cost if first else "",
                         info if first else None)
     for r in reactions:
@@ -446,11 +453,10 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
     f = ctx.fighter(actor)
     squares = grid.check_path(ctx, f, params["chemin"])
     trigger = Trigger("deplacement", f.name, squares=squares,
-                      text=f"le déplacement {de(f.name)}")
+                      text=move_trigger_text(f.name))
     reactions = parse_reactions(ctx, trigger, params.get("reactions", ()))
     announce = any(r.type.before for r in reactions)
-    cost, cost_rules, info = _spend(ctx, f, spec, " → ".join(square_text(s) for s in squares),
-                                    announce=announce)
+    cost, cost_rules, info = _spend(ctx, f, spec, path_text(squares), announce=announce)
     done: set[int] = set()
     stop_at: int | None = None
     cause = ""
@@ -459,7 +465,7 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
             done.add(i)
             out = _react(ctx, r, trigger)
             if out.stopped or not f.standing:
-                stop_at, cause = 0, f"{r.type.label} {de(r.by)}"
+                stop_at, cause = 0, reaction_cause(r.type.label, r.by)
                 break
     if stop_at is None:
         for step in range(1, len(squares)):
@@ -468,14 +474,14 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
                     done.add(i)
                     out = _react(ctx, r, trigger)
                     if out.stopped or not f.standing:
-                        stop_at, cause = step - 1, f"{r.type.label} {de(r.by)}"
+                        stop_at, cause = step - 1, reaction_cause(r.type.label, r.by)
                         break
             if stop_at is not None:
                 break
             f.flags["pos"] = list(squares[step])
     for i, r in enumerate(reactions):
         if r.type.before and i not in done:
-            emit_moot(ctx, r, f"{trigger.text} est annulé")
+            emit_moot(ctx, r, cancelled_text(trigger.text))
     if stop_at is None:
         ctx.emit(
             "deplacement", move_sentence(f.name, squares, announce, cost),
@@ -487,13 +493,10 @@ def deplacement(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[s
     else:
         rule = "D20-OPP-1" if cause.startswith("attaque") else "D20-IMM-2"
         where = squares[stop_at]
-        state = "hors de combat" if not f.standing else "arrêté"
         ctx.emit(
             "action_annulee",
-            f"Le déplacement {de(f.name)} est annulé par l’{cause} : {f.name}, {state}, "
-            f"reste en {square_text(where)}"
-            + ("" if ctx.rules.cancelled_action_spent
-               else " ; son action de mouvement lui est rendue") + ".",
+            cancelled_move_sentence(f.name, cause, not f.standing, where,
+                                    ctx.rules.cancelled_action_spent),
             actor=f.name, rules=(rule,),
             data={"from": list(squares[0]), "to": list(where),
                   "path": [list(s) for s in squares[: stop_at + 1]], "cancelled": True,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from escarmouche import checks
 from escarmouche.errors import invalid
-from escarmouche.model import Combatant, Json, check_roster
+from escarmouche.model import Combatant, DieRecord, Json, check_roster
 from escarmouche.render.table import Table
 from escarmouche.rng import Rng, draw_lots
 from escarmouche.systems.d20.narration import d20_text, plus_text
@@ -35,6 +35,7 @@ __all__ = [
     "explain_initiative",
     "explain_surprise",
     "initiative",
+    "initiative_dice",
     "initiative_order",
     "initiative_sentence",
     "roll_initiative",
@@ -116,6 +117,24 @@ def initiative_sentence(rolls: Sequence[InitiativeRoll], order: Sequence[str]) -
         parts.append(text)
     return ("Initiative (1d20 + modificateur d’initiative ; règle de l’édition originale, "
             f"absente du texte) : {' ; '.join(parts)}. Ordre : {', '.join(order)}.")
+
+
+def initiative_dice(rolls: Sequence[InitiativeRoll], drawn: Sequence[tuple[int, int]]
+                    ) -> tuple[DieRecord, ...]:
+    """The dice of the initiative's event, each named: ``drawn`` the (faces, value) of
+    every die :func:`roll_initiative` drew, in order; one d20 per fighter in the given
+    order, then the roll-offs, round after round, the still-tied fighters in the given
+    order (D20-INIT-1), then past the bound of roll-offs the lot's dice (D20-INIT-2).
+
+    >>> [d.purpose for d in initiative_dice([InitiativeRoll("Aube", 3, 0)], [(20, 3)])]
+    ['initiative d’Aube']
+    """
+    labels = [die_of("initiative", r.name) for r in rolls]
+    for k in range(max((len(r.roll_offs) for r in rolls), default=0)):
+        labels += [die_of("départage", r.name) for r in rolls if len(r.roll_offs) > k]
+    labels += ["tirage au sort"] * (len(drawn) - len(labels))
+    return tuple(DieRecord(faces, value, labels[i] if len(labels) == len(drawn)
+                           else "initiative") for i, (faces, value) in enumerate(drawn))
 
 
 @dataclass(frozen=True, slots=True)

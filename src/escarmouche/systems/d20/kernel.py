@@ -16,9 +16,11 @@ The shape is the one of ``spec/KERNEL.md`` and of the model, the toy system's ke
   categories used, the points spent), opportunity and immediate allowances, turn,
   order, cursor, the initiative as drawn, and a log of tuples carrying every die
   (:data:`ATTACK`: ``(ATTACK, turn, attacker, target, d20, damage or -1, PV left,
-  categories used, points spent)``); :func:`.kernel_doors.write_back` gives the
-  engine's state (today's save format) and :func:`.kernel_doors.narrate` the engine's
-  sentences.
+  categories used, points spent)``) and marking the rounds and turns
+  (:data:`TURN_BEGIN`, :data:`ACTIVATION`, :data:`TURN_END`);
+  :func:`.kernel_doors.write_back` gives the engine's state (today's save format),
+  :func:`.kernel_doors.narrate` the engine's sentences and
+  :func:`.kernel_doors.narrated_run` the full engine's fight, its log narrated.
 * :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
   (the moves automated play offers, only legal ones, as tuples ``(tag, action, target,
   path)``, in the engine's order: ``D20System.moves`` then ``offered``), :func:`play`
@@ -88,12 +90,15 @@ from escarmouche.systems.d20.rules import MOVE as MOVE_CATEGORY
 from escarmouche.systems.d20.turn import plan_turn
 
 __all__ = [
+    "ACTIVATION",
     "ATTACK",
     "CANCELLED",
     "MOVE",
     "OPPORTUNITY",
     "POINT",
     "REFUSALS",
+    "TURN_BEGIN",
+    "TURN_END",
     "Move",
     "Sheet",
     "State",
@@ -119,6 +124,11 @@ DICE = "rng"
 #: point spent (« point_action »); then the log's other tuples: an opportunity attack
 #: (D20-OPP-1/2), an attack cancelled by an interruption (D20-IMM-2)
 ATTACK, MOVE, POINT, OPPORTUNITY, CANCELLED = 0, 1, 2, 3, 4
+#: the log's marks of the fight's course, which the full engine's narration reads
+#: (:func:`.kernel_doors.narrated_run`): a round begins ``(TURN_BEGIN, turn)``, a
+#: fighter's turn begins ``(ACTIVATION, turn, actor, its number this round)``, a round
+#: ends ``(TURN_END, turn)``
+TURN_BEGIN, ACTIVATION, TURN_END = -1, -2, -3
 #: each action's id in the engine's catalogue
 ACTIONS = ("attaquer", "deplacement", "point_action")
 
@@ -199,6 +209,9 @@ class Sheet:
         self._allows: dict[tuple[tuple[str, ...], int, str], bool] = {}
         #: :func:`move_law`'s answers by (attacker, target, its PV)
         self.laws: dict[tuple[int, int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
+        #: what the full engine's narration works out once and keeps (its sentences by
+        #: shape, bounded: :func:`.kernel_doors.narrated_run`)
+        self.narration: Any = None
 
     @staticmethod
     def _power(c: Combatant, policy: Any) -> ImmediatePower | None:
@@ -501,7 +514,10 @@ def _move(sheet: Sheet, st: State, actor: int, path: tuple[Square, ...], draw: A
     when ``actor`` leaves the first square adjacent to it (D20-OPP-1/2: one
     opportunity action per other combatant's turn, by an enemy); a mover who falls
     stops on the square it was about to leave, its slot given back or not
-    (:func:`.rules.refunded`); whether it fell."""
+    (:func:`.rules.refunded`); whether it fell. Its log tuple ``(MOVE, turn, mover,
+    squares from the start, the index of the square it stopped on or -1, categories
+    used, points spent, the opportunity attacks declared)`` follows those of the
+    attacks, each declared one as (who, the index of the square whose leaving)."""
     here = st.pos[actor]
     assert here is not None  # (a legal move starts from a square)
     squares = (here, *path)
@@ -531,7 +547,7 @@ def _move(sheet: Sheet, st: State, actor: int, path: tuple[Square, ...], draw: A
         st.pos[actor] = squares[step]
     if stop >= 0 and not sheet.spent_stays:
         st.budget[actor] = tuple(refunded(sheet.rules, used, MOVE_CATEGORY))
-    st.log.append((MOVE, st.turn, actor, squares, stop, used, points, bool(reactors)))
+    st.log.append((MOVE, st.turn, actor, squares, stop, used, points, tuple(reactors)))
     return stop >= 0
 
 
@@ -557,6 +573,7 @@ def _begin_turn(sheet: Sheet, st: State) -> None:
     st.activations = {}
     if sheet.round_reset:
         st.immediate = [False] * len(sheet.names)
+    st.log.append((TURN_BEGIN, st.turn))
 
 
 def _advance(sheet: Sheet, st: State) -> None:
@@ -568,6 +585,7 @@ def _advance(sheet: Sheet, st: State) -> None:
             return
         st.cursor += 1
         if st.cursor >= len(st.order):
+            st.log.append((TURN_END, st.turn))
             if sheet.turn_conditions:
                 _check_end(sheet, st, True)
                 if st.finished:
@@ -578,7 +596,8 @@ def _advance(sheet: Sheet, st: State) -> None:
         actor = st.order[st.cursor]
         if st.out[actor]:
             continue
-        st.activations[actor] = st.activations.get(actor, 0) + 1
+        count = st.activations[actor] = st.activations.get(actor, 0) + 1
+        st.log.append((ACTIVATION, st.turn, actor, count))
         st.budget[actor] = ()
         st.points[actor] = 0
         if sheet.own_reset:

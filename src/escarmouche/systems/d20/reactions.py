@@ -28,7 +28,12 @@ from escarmouche.errors import IllegalActionError, invalid, self_attack
 from escarmouche.model import Json
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.d20.grid import Square, is_adjacent, need_position
-from escarmouche.systems.d20.narration import square_text
+from escarmouche.systems.d20.narration import (
+    moot_sentence,
+    reaction_attack_sentence,
+    reaction_stop_sentence,
+    square_text,
+)
 from escarmouche.systems.d20.rules import (
     IMMEDIATE_EFFECTS,
     IMMEDIATE_RESETS,
@@ -279,7 +284,7 @@ def emit_moot(ctx: Ctx[Rules], r: Reaction, why: str) -> None:
     """A declared reaction that does not happen (it uses no allowance)."""
     ctx.emit(
         "reaction_sans_objet",
-        f"L’{r.type.label} {de(r.by)} n’a pas lieu : {why}.",
+        moot_sentence(r.type.label, r.by, why),
         actor=r.by, rules=r.type.rules, data={"by": r.by, "type": r.type.id},
     )
 
@@ -311,13 +316,13 @@ def resolve_reaction(ctx: Ctx[Rules], r: Reaction, trigger: Trigger) -> Outcome:
     if r.effect == "attaque":
         assert r.target is not None
         label = title if r.name == r.type.label else f"{title} {quote(r.name)}"
-        ctx.emit(r.type.id, f"{label} {de(r.by)} ({timing} {about}).", actor=r.by,
-                 rules=r.type.rules, data=data)
+        ctx.emit(r.type.id, reaction_attack_sentence(label, r.by, r.type.before, about),
+                 actor=r.by, rules=r.type.rules, data=data)
         bonus = r.bonus if r.bonus is not None else reactor.combatant.stat("attaque", 0)
         weapon = r.weapon or ctx.rules.default_weapon
         return Outcome(attack=(r.by, r.target, bonus, weapon))
     if r.effect == "arret":
-        ctx.emit(r.type.id, f"{title} {de(r.by)} : {quote(r.name)} invalide {about}.",
+        ctx.emit(r.type.id, reaction_stop_sentence(title, r.by, r.name, about),
                  actor=r.by, rules=r.type.rules, data=data)
         return Outcome(stopped=True)
     ctx.emit(r.type.id,

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from escarmouche import checks
 from escarmouche.errors import invalid
-from escarmouche.model import Combatant, DieRecord, Effect, Json, Timing
+from escarmouche.model import Combatant, Effect, Json, Timing
 from escarmouche.odds import OddsTable
 from escarmouche.state import Ctx, EncounterState, FighterState
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
@@ -21,6 +21,7 @@ from escarmouche.systems.d20.initiative import (
     InitiativeRoll,
     explain_initiative,
     explain_surprise,
+    initiative_dice,
     initiative_order,
     initiative_sentence,
     roll_initiative,
@@ -30,8 +31,8 @@ from escarmouche.systems.d20.narration import (
     announce_start_phase,
     end_of_turn_sentence,
     last_activation,
+    placement_sentence,
     round_sentence,
-    square_text,
 )
 from escarmouche.systems.d20.odds import SITUATIONS, first_to_act_chances, standard_odds
 from escarmouche.systems.d20.reactions import can_react, turn_key
@@ -56,7 +57,7 @@ from escarmouche.systems.d20.rules import (
 )
 from escarmouche.systems.d20.saves import end_of_turn_saves
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
-from escarmouche.text.fmt import de, die_of, join, signed
+from escarmouche.text.fmt import de, signed
 
 __all__ = ["SYSTEM", "D20System"]
 
@@ -305,22 +306,11 @@ class D20System(System[Rules]):
             f.flags["budget"] = {"actions": [], "points": 0}
             f.flags["opportunite"] = None
             f.flags["immediate"] = False
-        # each die named: one d20 per fighter in the given order, then the roll-offs,
-        # round after round, the still-tied fighters in the given order (D20-INIT-1)
-        labels = [die_of("initiative", r.name) for r in ini.rolls]
-        for k in range(max((len(r.roll_offs) for r in ini.rolls), default=0)):
-            labels += [die_of("départage", r.name) for r in ini.rolls if len(r.roll_offs) > k]
-        drawn = ctx.rng.take()
-        # past the bound of roll-offs, the lot's dice (D20-INIT-2)
-        labels += ["tirage au sort"] * (len(drawn) - len(labels))
-        dice = [DieRecord(d.faces, d.value, labels[i] if len(labels) == len(drawn)
-                          else "initiative") for i, d in enumerate(drawn)]
+        dice = initiative_dice(ini.rolls, [(d.faces, d.value) for d in ctx.rng.take()])
         ctx.emit("initiative", lambda: initiative_sentence(ini.rolls, ini.order),
                  rules=("D20-INIT-1",), data=ini.to_json(), dice=dice)
-        placed = [f"{n} {square_text(p)}" for n, p in positions.items()]
-        if placed:
-            ctx.emit("placement", "Positions : " + join(placed) + ".",
-                     rules=("D20-OPP-2",),
+        if positions:
+            ctx.emit("placement", placement_sentence(positions), rules=("D20-OPP-2",),
                      data={"positions": {n: list(p) for n, p in positions.items()}})
 
     def turn_order(self, ctx: Ctx[Rules], turn: int) -> list[str]:
@@ -419,6 +409,11 @@ class D20System(System[Rules]):
         from escarmouche.systems.d20.kernel import compile_sheet
 
         return compile_sheet(template, start_options, policies)
+
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+        """The full engine's fight on the d20 rules kernel
+        (:func:`escarmouche.systems.d20.kernel_doors.narrated_run`)."""
+        return kernel_doors.narrated_run(kernel, rng, max_turns)
 
     def moves(self, ctx: Ctx[Rules], actor: str, done: Sequence[str], react: Reactor
               ) -> list[Move]:
