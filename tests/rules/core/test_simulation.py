@@ -296,7 +296,9 @@ def test_progress_reaches_the_total() -> None:
 def roster_both(name: str, seed: int, max_turns: int = 50
                 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """Fight ``seed`` of an example roster, with its start options and its policies,
-    played by the full engine (``Roster.play``) and by the simulation (``prepare``)."""
+    played by the full engine (``Roster.play``: on the rules kernel where it narrates the
+    fight, which each system's ``test_roster_play_is_the_engines_fight_core_log`` holds to
+    the engine's save) and by the engine in simulation mode."""
     r = load_roster(example_rosters()[name])
     full_dice = sim.stream(seed, 0, sim.DICE)
     full = r.play(full_dice, max_turns=max_turns,

@@ -111,7 +111,8 @@ def test_turn_fit_refuses_a_bool_after_an_int_d20_act_3() -> None:
 def test_simulation_log_is_the_full_log_without_its_texts_core_log(name: str) -> None:
     """CORE-LOG: in simulation mode the texts given as functions are never written, and
     everything else of each event (kind, actor, turn, rules, data, built on demand) is
-    what the full engine logs; the full engine writes every text."""
+    what the full engine logs (``Roster.play``, the engine's log byte for byte where a
+    rules kernel narrates it); the full engine writes every text."""
     r = load_roster(example_rosters()[name])
     for seed in range(3):
         full = r.play(sim.stream(seed, 0, sim.DICE), max_turns=20,
