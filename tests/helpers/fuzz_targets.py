@@ -519,6 +519,23 @@ def _play_roster(text: str) -> object:
     return simulate(roster, 2, seed=1, max_turns=3)
 
 
+def _full_roster(text: str) -> object:
+    """``Roster.play`` (the full engine, on the rules kernel where it narrates the fight)
+    of a roster file: the engine's own save and dice for the same fight, or the same
+    refusal (an AssertionError otherwise: a crash of the target)."""
+    from escarmouche.roster import parse_roster
+
+    roster = parse_roster(text, source="fuzz.toml")
+    dice, engine_dice = random.Random(len(text)), random.Random(len(text))
+    played = roster.play(dice, max_turns=4)
+    enc = roster.encounter()
+    enc.start(engine_dice, **dict(roster.start_options))
+    enc.run(engine_dice, max_turns=4, policy=roster.policies)
+    if played.to_json() != enc.to_json() or dice.getstate() != engine_dice.getstate():
+        raise AssertionError("Roster.play n’est pas le combat du moteur")
+    return played.outcome
+
+
 def _solve_roster(text: str) -> object:
     from escarmouche.exact import duel
     from escarmouche.roster import parse_roster
@@ -546,6 +563,7 @@ def file_targets() -> list[Target]:
     editions = [p.read_text(encoding="utf-8") for p in sorted((root / "editions").glob("*.toml"))]
     return [
         Target("roster.parse_roster", _mutated_text(rosters), _play_roster),
+        Target("roster.play", _mutated_text(rosters), _full_roster),
         Target("exact.duel", _mutated_text([t for p, t in zip(example_rosters(), rosters,
                                                                  strict=True)
                                             if p.endswith(("-duel", "-esquive",
