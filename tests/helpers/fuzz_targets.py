@@ -527,7 +527,17 @@ def _full_roster(text: str) -> object:
 
     roster = parse_roster(text, source="fuzz.toml")
     dice, engine_dice = random.Random(len(text)), random.Random(len(text))
-    played = roster.play(dice, max_turns=4)
+    try:
+        played = roster.play(dice, max_turns=4)
+    except EscarmoucheError as refused:
+        enc = roster.encounter()
+        try:
+            enc.start(engine_dice, **dict(roster.start_options))
+            enc.run(engine_dice, max_turns=4, policy=roster.policies)
+        except EscarmoucheError as err:
+            if str(err) == str(refused):
+                raise
+        raise AssertionError("Roster.play refuse ce que le moteur accepte") from None
     enc = roster.encounter()
     enc.start(engine_dice, **dict(roster.start_options))
     enc.run(engine_dice, max_turns=4, policy=roster.policies)
