@@ -21,7 +21,7 @@ from escarmouche.systems.d12.critical import (
 )
 from escarmouche.systems.d12.initiative import D12Initiative
 from escarmouche.systems.d12.kernel import ATTACK, ENV, Sheet, State
-from escarmouche.systems.d12.narration import attack_sentence, damage_sentence
+from escarmouche.systems.d12.narration import advantage_name, attack_sentence, damage_sentence
 from escarmouche.systems.d12.rules import ADVANTAGE_EFFECT_KIND, CRITICAL_OPTIONS, TRACK, Mode
 from escarmouche.systems.views import LiveSheets
 from escarmouche.text.typo import typographie
@@ -94,7 +94,7 @@ def write_back(sheet: Sheet, st: State) -> Any:
         f.tracks[TRACK] = st.hp[i]
         f.out = st.out[i]
     names = sheet.names
-    state.effects = [Effect(f"e{n}", f"Avantage contre {names[j]}", Timing.UNTIL_NEXT_TURN_OF,
+    state.effects = [Effect(f"e{n}", advantage_name(names[j]), Timing.UNTIL_NEXT_TURN_OF,
                             bearer=names[j], until_turn_of=names[j],
                             kind=ADVANTAGE_EFFECT_KIND, source=names[by])
                      for n, j, by in st.effects]

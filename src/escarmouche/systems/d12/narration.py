@@ -29,11 +29,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BONUS_SCOPE",
+    "advantage_name",
     "ambush_sentence",
     "attack_explanation",
     "attack_sentence",
     "bonus_tie_sentence",
     "bonus_turn_over_sentence",
+    "consumed_words",
     "damage_sentence",
     "duration_sentence",
     "environment_sentence",
@@ -44,6 +46,7 @@ __all__ = [
     "initiative_rolls_sentence",
     "order_sentence",
     "perfect_tie_sentence",
+    "pointless_advantage_sentence",
     "roll_off_sentence",
     "roll_text",
 ]
@@ -277,6 +280,37 @@ def damage_sentence(actor: str, target: str, option_label: str | None, dmg: Dama
         label = f"Dégâts {de(actor)} sur {target}"
     return (f"{label} ({dmg.detail}) : {target} perd "
             f"{plural(dmg.damage, 'PV', 'PV')} (reste {max(left, 0)}).")
+
+
+def advantage_name(target: str) -> str:
+    """The name of option (c)'s effect on ``target`` (D12-CRIT-2 (c)): the next attack
+    on it rolls with advantage.
+
+    >>> advantage_name("Vex")
+    'Avantage contre Vex'
+    """
+    return f"Avantage contre {target}"
+
+
+def consumed_words(attacker: str) -> str:
+    """How option (c)'s advantage ends when ``attacker`` attacks its bearer (the
+    predicate of the effect's end, D12-CRIT-2 (c)).
+
+    >>> consumed_words("Aldric")
+    'est consommé par l’attaque d’Aldric'
+    """
+    return f"est consommé par l’attaque {de(attacker)}"
+
+
+def pointless_advantage_sentence(target: str) -> str:
+    """Option (c) chosen on a blow that knocks ``target`` out: no next attack to help
+    (D12-CRIT-2).
+
+    >>> print(pointless_advantage_sentence("Vex"))  # doctest: +NORMALIZE_WHITESPACE
+    Vex est hors de combat : l’avantage de l’option (c) est sans objet (D12-CRIT-2).
+    """
+    return (f"{target} est hors de combat : l’avantage de l’option (c) est sans objet "
+            "(D12-CRIT-2).")
 
 
 def duration_sentence(turns: int, seconds: tuple[int, int], minutes: Fraction) -> str:
