@@ -271,7 +271,8 @@ def test_refusal_codes_answer_their_cases_d12_act_1() -> None:
     # Aldric's natural 12 on Grolk, option (a): 1d6 at its maximum, 6 ≥ 5 PV, no die drawn
     K.play(sheet, kst, ALDRIC, attack, ScriptedRolls([12]))
     enc.act("Aldric", "attaquer", ScriptedRolls([12]), cible="Grolk", option="maximum")
-    assert kst.log == [(K.ATTACK, 1, ALDRIC, GROLK, (12,), "maximum", (), 6, -1)]
+    assert kst.log == [(K.TURN_BEGIN, 1), (K.ACTIVATION, 1, ALDRIC, 1),
+                       (K.ATTACK, 1, ALDRIC, GROLK, (12,), "maximum", (), 6, -1)]
     assert kst.out[GROLK] and enc.fighter("Grolk").out and not kst.finished
     same(enc, sheet, kst)
     assert K.refusal(sheet, kst, ALDRIC, attack) == K.NO_TARGET  # Grolk is out

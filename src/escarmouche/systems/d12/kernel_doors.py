@@ -107,9 +107,9 @@ def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
     them (the resolver ``attaquer``'s « attaque » and « degats », typeset as
     ``Ctx.emit`` does; D12-CRIT-1/2, D12-EXPLODE-1): the attack roll and, on a hit, the
     damage, both decided again from the dice the tuple carries."""
-    kind, _, actor, target, shown, chosen, dice, _, left = entry
-    if kind != ATTACK:
+    if entry[0] != ATTACK:  # a mark of the fight's course: no sentence of an attack
         return []
+    _, _, actor, target, shown, chosen, dice, _, left = entry
     a, t = sheet.names[actor], sheet.names[target]
     mode = Mode.AVANTAGE if len(shown) > 1 else Mode.NORMAL  # option (c)'s (D12-ADV-1)
     sources = ["avantage du critique précédent"] if len(shown) > 1 else []
