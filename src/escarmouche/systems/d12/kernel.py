@@ -19,8 +19,10 @@ have the same names:
   unfloored)``) and the marks of the fight's course (:data:`TURN_BEGIN`,
   :data:`ACTIVATION`, :data:`TURN_END`), option (c)'s advantages as ``(effect id,
   bearer, source)``;
-  :func:`.kernel_doors.write_back` gives the engine's state (today's save format) and
-  :func:`.kernel_doors.narrate` the engine's sentences of an attack.
+  :func:`.kernel_doors.write_back` gives the engine's state (today's save format),
+  :func:`.kernel_doors.narrate` the engine's sentences of an attack and
+  :func:`.kernel_doors.narrated_run` the full engine's whole fight, its log narrated
+  from these tuples (``Roster.play``).
 * :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
   (the moves automated play offers, in ``D12System.moves``' order, as tuples ``(tags,
   target, option)``), :func:`play` (one attack: its dice, the state written, one log
@@ -105,10 +107,10 @@ DICE = "rng"
 
 #: the first item of a log tuple: an attack (« attaquer », D12-CRIT-1/2)
 ATTACK = 0
-#: the log's marks of the fight's course, which a narration of the whole fight reads:
-#: a turn begins ``(TURN_BEGIN, turn)``, a slot's activation begins ``(ACTIVATION,
-#: turn, slot, its number this turn)`` (the slot :data:`ENV` for the environment's), a
-#: turn ends ``(TURN_END, turn)``
+#: the log's marks of the fight's course, which the full engine's narration reads
+#: (:func:`.kernel_doors.narrated_run`): a turn begins ``(TURN_BEGIN, turn)``, a slot's
+#: activation begins ``(ACTIVATION, turn, slot, its number this turn)`` (the slot
+#: :data:`ENV` for the environment's), a turn ends ``(TURN_END, turn)``
 TURN_BEGIN, ACTIVATION, TURN_END = -1, -2, -3
 #: the environment's slot in the order (D12-INIT-5): it acts, nobody plays a move
 ENV = -1
@@ -195,6 +197,9 @@ class Sheet:
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         #: the end check's answers by the sides still standing, without end conditions
         self.ends: dict[tuple[bool, ...], str | None] = {}
+        #: the events of the full engine's narration, by shape (bounded:
+        #: :func:`.kernel_doors.narrated_run`)
+        self.narrated: dict[tuple[Any, ...], Any] = {}
         #: :func:`move_law`'s answers by (attacker, target, its PV, marked, option)
         self.laws: dict[tuple[int, int, int, bool, str],
                         tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}

@@ -476,6 +476,14 @@ class D12System(System[Rules]):
 
         return compile_sheet(template, start_options, policies)
 
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int, tactics_rng: Any = None
+                     ) -> Any:
+        """The full engine's fight on the d12 rules kernel
+        (:func:`escarmouche.systems.d12.kernel_doors.narrated_run`: every fight the kernel
+        covers); ``tactics_rng``, the tactics stream of the policy « au hasard », as
+        ``Encounter.run`` takes it."""
+        return kernel_doors.narrated_run(kernel, rng, max_turns, tactics_rng)
+
     def on_end(self, ctx: Ctx[Rules]) -> None:
         """Give the fight's conventional duration (D12-TIME-1): the turns begun, bonus
         turn included."""
