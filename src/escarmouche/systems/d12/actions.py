@@ -92,13 +92,8 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     mode = net_mode(advantages, disadvantages)
 
     att = roll_attack(ctx.rng, bonus=bonus, defence=defence, mode=mode)
-    sources = []
-    if marks:
-        sources.append("avantage du critique précédent")
-    if advantages - bool(marks):
-        sources.append("avantage")
-    if disadvantages:
-        sources.append("désavantage")
+    sources = narration.attack_sources(bool(marks), advantages > bool(marks),
+                                       bool(disadvantages))
     consumed = [e.id for e in marks]
     ctx.emit(
         "attaque",

@@ -32,6 +32,7 @@ from escarmouche.systems.d12.kernel import ATTACK, ENV, Sheet, State
 from escarmouche.systems.d12.narration import (
     advantage_name,
     attack_sentence,
+    attack_sources,
     consumed_words,
     damage_sentence,
     environment_sentence,
@@ -136,7 +137,7 @@ def narrate(sheet: Sheet, entry: tuple[Any, ...]) -> list[str]:
     _, _, actor, target, shown, chosen, dice, _, left = entry
     a, t = sheet.names[actor], sheet.names[target]
     mode = Mode.AVANTAGE if len(shown) > 1 else Mode.NORMAL  # option (c)'s (D12-ADV-1)
-    sources = ["avantage du critique précédent"] if len(shown) > 1 else []
+    sources = attack_sources(len(shown) > 1)
     att = resolve_attack_roll(shown, bonus=sheet.bonus[actor], defence=sheet.defence[target],
                               mode=mode)
     said = [typographie(attack_sentence(a, t, attack_expression(mode), sources, mode, att))]
@@ -508,11 +509,11 @@ def _attack_event(sheet: Sheet, i: int, j: int, shown: tuple[int, ...]) -> Any:
     if known is None:
         marked = len(shown) > 1
         mode = Mode.AVANTAGE if marked else Mode.NORMAL
-        sources = ["avantage du critique précédent"] if marked else []
         att = resolve_attack_roll(shown, bonus=sheet.bonus[i], defence=sheet.defence[j],
                                   mode=mode)
         text = typographie(attack_sentence(sheet.names[i], sheet.names[j],
-                                           attack_expression(mode), sources, mode, att))
+                                           attack_expression(mode), attack_sources(marked),
+                                           mode, att))
         rolled = tuple(DieRecord(ATTACK_DIE, v, "attaque") for v in shown)
         known = _keep(sheet, key, (text, att.rules, rolled, att.to_json))
     return known

@@ -33,6 +33,7 @@ __all__ = [
     "ambush_sentence",
     "attack_explanation",
     "attack_sentence",
+    "attack_sources",
     "bonus_tie_sentence",
     "bonus_turn_over_sentence",
     "consumed_words",
@@ -259,6 +260,25 @@ def attack_explanation(att: AttackRoll) -> str:
     verdict = "touché" if att.hit else "raté"
     return (f"{shown} {_op(att.bonus)} = {att.total} contre défense {att.defence}, "
             f"{verdict} (D12-CRIT-1)")
+
+
+def attack_sources(marked: bool, advantage: bool = False, disadvantage: bool = False
+                   ) -> list[str]:
+    """Why an attack rolls with advantage or disadvantage (D12-ADV-1), as its sentence
+    names them: option (c)'s advantage on the target (``marked``, D12-CRIT-2 (c)), an
+    advantage or a disadvantage given with the attack.
+
+    >>> attack_sources(True, disadvantage=True)
+    ['avantage du critique précédent', 'désavantage']
+    """
+    sources = []
+    if marked:
+        sources.append("avantage du critique précédent")
+    if advantage:
+        sources.append("avantage")
+    if disadvantage:
+        sources.append("désavantage")
+    return sources
 
 
 def attack_sentence(actor: str, target: str, expression: str, sources: list[str],
