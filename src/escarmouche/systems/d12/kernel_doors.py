@@ -464,23 +464,26 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
                   if e.kind == ADVANTAGE_EFFECT_KIND and e.bearer == t]:
             ctx.remove_effect(e.id, why=consumed_words(a), rules=_ADVANTAGE_RULES)
             consumed.append(e.id)
-    text, rules, rolled, att = _attack_event(sheet, i, j, shown)
+    key: tuple[Any, ...] = ("attaque", i, j, shown)
+    known = sheet.narrated.get(key)
+    if known is None:
+        known = _attack_event(sheet, key)
+    text, rules, rolled, att = known
     log.append(_event(len(log) + 1, turn, a, "attaque", text, rules, rolled,
-                     {"target": t, "weapon": sheet.weapon[i], "attack": att(),
-                      "advantages": 1 if consumed else 0, "disadvantages": 0,
-                      "consumed": consumed}))
+                      {"target": t, "weapon": sheet.weapon[i],
+                       "attack": {**att, "dice": list(shown), "rules": list(rules)},
+                       "advantages": 1 if consumed else 0, "disadvantages": 0,
+                       "consumed": consumed}))
     if dmg_dice is None:
         return False
-    dmg, rolled = _damage(sheet, i, chosen, dmg_dice)
-    rules = dmg.rules or ("D12-CRIT-1",)
-    key: tuple[Any, ...] = ("degats", i, j, chosen, dmg_dice, left)
-    text = sheet.narrated.get(key)
-    if text is None:
-        text = _keep(sheet, key, typographie(damage_sentence(
-            a, t, CRITICAL_OPTIONS[chosen].label if chosen else None, dmg, left,
-            changes_damage=chosen != "avantage")))
+    key = ("degats", i, j, chosen, dmg_dice, left)
+    known = sheet.narrated.get(key)
+    if known is None:
+        known = _damage_event(sheet, key)
+    text, rules, rolled, dmg = known
     log.append(_event(len(log) + 1, turn, a, "degats", text, rules, rolled,
-                     {"target": t, "damage": dmg.to_json()}))
+                      {"target": t, "damage": {**dmg, "dice": list(dmg_dice),
+                                               "rules": list(dmg["rules"])}}))
     if left <= 0:  # Ctx.change_track: the target out (CORE-END-1)
         out[j] = True
         key = ("hors_combat", j)
@@ -499,40 +502,45 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
     return bool(left <= 0)
 
 
-def _attack_event(sheet: Sheet, i: int, j: int, shown: tuple[int, ...]) -> Any:
-    """The attack of ``i`` on ``j`` showing ``shown`` (two d12 under option (c)'s
-    advantage, D12-ADV-1) as the engine's event writes it: its sentence (typeset), rules
-    and dice, and its result as JSON (a function: a fresh copy each time); kept on the
-    sheet per shape."""
-    key = ("attaque", i, j, shown)
-    known = sheet.narrated.get(key)
-    if known is None:
-        marked = len(shown) > 1
-        mode = Mode.AVANTAGE if marked else Mode.NORMAL
-        att = resolve_attack_roll(shown, bonus=sheet.bonus[i], defence=sheet.defence[j],
-                                  mode=mode)
-        text = typographie(attack_sentence(sheet.names[i], sheet.names[j],
-                                           attack_expression(mode), attack_sources(marked),
-                                           mode, att))
-        rolled = tuple(DieRecord(ATTACK_DIE, v, "attaque") for v in shown)
-        known = _keep(sheet, key, (text, att.rules, rolled, att.to_json))
-    return known
+def _attack_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
+    """The attack ``key``, ``("attaque", attacker, target, the d12 shown)`` (two under
+    option (c)'s advantage, D12-ADV-1), as the engine's event writes it: its sentence
+    (typeset), rules, dice and result as JSON (its lists to be copied), kept on the
+    sheet."""
+    _, i, j, shown = key
+    marked = len(shown) > 1
+    mode = Mode.AVANTAGE if marked else Mode.NORMAL
+    att = resolve_attack_roll(shown, bonus=sheet.bonus[i], defence=sheet.defence[j],
+                              mode=mode)
+    text = typographie(attack_sentence(sheet.names[i], sheet.names[j],
+                                       attack_expression(mode), attack_sources(marked),
+                                       mode, att))
+    rolled = tuple(DieRecord(ATTACK_DIE, v, "attaque") for v in shown)
+    return _keep(sheet, key, (text, att.rules, rolled, att.to_json()))
 
 
-def _damage(sheet: Sheet, i: int, chosen: str | None, dmg_dice: tuple[int, ...]
-            ) -> tuple[DamageRoll, tuple[DieRecord, ...]]:
-    """The damage of ``i``'s hit with the critical option ``chosen`` (``None``: a normal
-    hit) from its dice, and those dice as the engine records them (each with its faces,
-    an exploding die's extra draws included, D12-EXPLODE-1); kept on the sheet per
-    shape."""
-    key = ("dommages", i, chosen, dmg_dice)
-    known = sheet.narrated.get(key)
+def _damage_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
+    """The damage ``key``, ``("degats", attacker, target, critical option or None, its
+    dice, the target's PV left unfloored)`` (D12-CRIT-1/2, D12-EXPLODE-1), as the
+    engine's event writes it: its sentence (typeset), rules, dice (each with its faces,
+    an exploding die's extra draws included) and result as JSON (its lists to be
+    copied), kept on the sheet (the damage itself by its dice alone)."""
+    _, i, j, chosen, dmg_dice, left = key
+    roll_key = ("dommages", i, chosen, dmg_dice)
+    known = sheet.narrated.get(roll_key)
     if known is None:
+        dmg: DamageRoll
+        rolled: tuple[DieRecord, ...]
         if chosen == "maximum":  # D12-CRIT-2 (a): no die
-            known = (sheet.maximum[i], ())
+            dmg, rolled = sheet.maximum[i], ()
         else:
             dmg = resolve_damage(sheet.weapon[i], dmg_dice, option=chosen)
-            rolled = dice_expressions.roll(dmg.expression, ScriptedRolls(dmg_dice))
-            known = (dmg, rolled.records("dégâts"))
-        _keep(sheet, key, known)
-    return known
+            rolled = dice_expressions.roll(dmg.expression, ScriptedRolls(dmg_dice)
+                                           ).records("dégâts")
+        known = _keep(sheet, roll_key, (dmg, dmg.rules or ("D12-CRIT-1",), rolled,
+                                        dmg.to_json()))
+    dmg, rules, rolled, data = known
+    text = typographie(damage_sentence(
+        sheet.names[i], sheet.names[j], CRITICAL_OPTIONS[chosen].label if chosen else None,
+        dmg, left, changes_damage=chosen != "avantage"))
+    return _keep(sheet, key, (text, rules, rolled, data))
