@@ -99,7 +99,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         "attaque",
         lambda: narration.attack_sentence(actor, target_name, attack_expression(mode),
                                           sources, mode, att),
-        actor=actor, rules=att.rules, purpose="attaque",
+        actor=actor, rules=att.rules, purpose=narration.ATTACK_PURPOSE,
         data=lambda: {"target": target_name, "weapon": weapon, "attack": att.to_json(),
                       "advantages": advantages, "disadvantages": disadvantages,
                       "consumed": consumed},
@@ -114,7 +114,7 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         lambda: narration.damage_sentence(
             actor, target_name, CRITICAL_OPTIONS[chosen].label if chosen else None, dmg,
             left, changes_damage=chosen != "avantage"),
-        actor=actor, rules=dmg.rules or ("D12-CRIT-1",), purpose="dégâts",
+        actor=actor, rules=dmg.rules or ("D12-CRIT-1",), purpose=narration.DAMAGE_PURPOSE,
         data=lambda: {"target": target_name, "damage": dmg.to_json()},
     )
     ctx.change_track(target_name, TRACK, -dmg.damage, rules=dmg.rules or ("D12-CRIT-1",))

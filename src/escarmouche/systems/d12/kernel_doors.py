@@ -30,6 +30,8 @@ from escarmouche.systems.d12.critical import (
 from escarmouche.systems.d12.initiative import D12Initiative
 from escarmouche.systems.d12.kernel import ATTACK, ENV, Sheet, State
 from escarmouche.systems.d12.narration import (
+    ATTACK_PURPOSE,
+    DAMAGE_PURPOSE,
     advantage_name,
     attack_sentence,
     attack_sources,
@@ -515,7 +517,7 @@ def _attack_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
     text = typographie(attack_sentence(sheet.names[i], sheet.names[j],
                                        attack_expression(mode), attack_sources(marked),
                                        mode, att))
-    rolled = tuple(DieRecord(ATTACK_DIE, v, "attaque") for v in shown)
+    rolled = tuple(DieRecord(ATTACK_DIE, v, ATTACK_PURPOSE) for v in shown)
     return _keep(sheet, key, (text, att.rules, rolled, att.to_json()))
 
 
@@ -536,7 +538,7 @@ def _damage_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
         else:
             dmg = resolve_damage(sheet.weapon[i], dmg_dice, option=chosen)
             rolled = dice_expressions.roll(dmg.expression, ScriptedRolls(dmg_dice)
-                                           ).records("dégâts")
+                                           ).records(DAMAGE_PURPOSE)
         known = _keep(sheet, roll_key, (dmg, dmg.rules or ("D12-CRIT-1",), rolled,
                                         dmg.to_json()))
     dmg, rules, rolled, data = known

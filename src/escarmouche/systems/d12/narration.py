@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "ATTACK_PURPOSE",
     "BONUS_SCOPE",
+    "DAMAGE_PURPOSE",
     "advantage_name",
     "ambush_sentence",
     "attack_explanation",
@@ -54,6 +56,8 @@ __all__ = [
 
 #: the scope of the ties of the bonus turn (others are a side's name)
 BONUS_SCOPE = "tour bonus"
+#: what the log says an attack's d12 and a hit's damage dice are for
+ATTACK_PURPOSE, DAMAGE_PURPOSE = "attaque", "dégâts"
 
 
 def _numbers(values: Iterable[int]) -> str:
