@@ -296,13 +296,15 @@ def test_progress_reaches_the_total() -> None:
 def roster_both(name: str, seed: int, max_turns: int = 50
                 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """Fight ``seed`` of an example roster, with its start options and its policies,
-    played by the full engine (``Roster.play``: on the rules kernel where it narrates the
-    fight, which each system's ``test_roster_play_is_the_engines_fight_core_log`` holds to
-    the engine's save) and by the engine in simulation mode."""
+    played by the full engine (``Encounter.start`` then ``Encounter.run``, what
+    ``Roster.play`` does where no rules kernel narrates the fight) and by the simulation
+    (``prepare``)."""
     r = load_roster(example_rosters()[name])
     full_dice = sim.stream(seed, 0, sim.DICE)
-    full = r.play(full_dice, max_turns=max_turns,
-                  tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+    full = r.encounter()
+    full.start(full_dice, **dict(r.start_options))
+    full.run(full_dice, max_turns=max_turns, policy=r.policies,
+             tactics_rng=sim.stream(seed, 0, sim.TACTICS))
     prepared = sim.prepare(r, max_turns=max_turns)
     fast = prepared.template.simulated()
     fast_dice = sim.stream(seed, 0, sim.DICE)

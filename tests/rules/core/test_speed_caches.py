@@ -115,8 +115,11 @@ def test_simulation_log_is_the_full_log_without_its_texts_core_log(name: str) ->
     rules kernel narrates it); the full engine writes every text."""
     r = load_roster(example_rosters()[name])
     for seed in range(3):
-        full = r.play(sim.stream(seed, 0, sim.DICE), max_turns=20,
-                      tactics_rng=sim.stream(seed, 0, sim.TACTICS))
+        full = r.encounter()  # the engine's own fight (Roster.play may play on a kernel)
+        full_dice = sim.stream(seed, 0, sim.DICE)
+        full.start(full_dice, **dict(r.start_options))
+        full.run(full_dice, max_turns=20, policy=r.policies,
+                 tactics_rng=sim.stream(seed, 0, sim.TACTICS))
         prepared = sim.prepare(r, max_turns=20)
         fast = prepared.template.simulated()
         dice = sim.stream(seed, 0, sim.DICE)

@@ -8,8 +8,10 @@ dice: every track, counter, the initiative, the acting group, the outcome and th
 consumed (CORE-RNG, CORE-LOG), and the same tallies (the ties settled by lot included);
 its log tuples are the engine's sentences (``kernel_doors.narrate``); each refusal code
 answers the case it names, and the engine refuses that case too, citing the same rule;
-the candidates are the moves automated play offers; and what the kernel does not cover
-is left to the engine.
+the candidates are the moves automated play offers; ``Roster.play``, which plays the
+covered fights on the kernel and narrates the engine's log from the kernel's
+(``kernel_doors.narrated_run``), gives the engine's whole save, every event and die
+included; and what the kernel does not cover is left to the engine.
 
 Rules covered: D12-INIT-1..6, D12-TIME-1 (turns), D12-ACT-1, D12-CRIT-1, D12-CRIT-2
 (a) and (b), D12-EXPLODE-1, CORE-END-1, CORE-RNG, CORE-LOG.
@@ -17,8 +19,10 @@ Rules covered: D12-INIT-1..6, D12-TIME-1 (turns), D12-ACT-1, D12-CRIT-1, D12-CRI
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -31,7 +35,7 @@ from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
 from escarmouche.model import Timing
 from escarmouche.policies import TagPolicy, resolve_policies
-from escarmouche.roster import example_rosters, load_roster
+from escarmouche.roster import Roster, example_rosters, load_roster
 from escarmouche.state import Ctx, EndCondition
 from escarmouche.systems import d12
 from escarmouche.systems.d12 import critical
@@ -271,7 +275,8 @@ def test_refusal_codes_answer_their_cases_d12_act_1() -> None:
     # Aldric's natural 12 on Grolk, option (a): 1d6 at its maximum, 6 ≥ 5 PV, no die drawn
     K.play(sheet, kst, ALDRIC, attack, ScriptedRolls([12]))
     enc.act("Aldric", "attaquer", ScriptedRolls([12]), cible="Grolk", option="maximum")
-    assert kst.log == [(K.ATTACK, 1, ALDRIC, GROLK, (12,), "maximum", (), 6, -1)]
+    assert kst.log == [(K.TURN_BEGIN, 1), (K.ACTIVATION, 1, ALDRIC, 1),
+                       (K.ATTACK, 1, ALDRIC, GROLK, (12,), "maximum", (), 6, -1)]
     assert kst.out[GROLK] and enc.fighter("Grolk").out and not kst.finished
     same(enc, sheet, kst)
     assert K.refusal(sheet, kst, ALDRIC, attack) == K.NO_TARGET  # Grolk is out
@@ -454,3 +459,152 @@ def test_the_rules_are_written_once_d12_crit_1() -> None:
                                                                          defence)
     for module in (K, doors, critical):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+#: the policies ``Roster.play`` is held to the engine under (the mapping's sides absent
+#: from a roster left out, « prudent » when none is left)
+PLAY_POLICIES: tuple[Any, ...] = (None, "prudent", "agressif",
+                                  {"héros": "prudent", "orques": "par_defaut"})
+
+
+def played_roster(roster: Any, start: dict[str, Any], rules: Any = None,
+                  end_conditions: Any = None) -> Roster | None:
+    """A case's fight as a roster file gives it (``Roster``: its combatants, rules, start
+    options and end conditions, the default policies); ``None`` for a fight with effects
+    set before it starts (a roster has none)."""
+    enc = roster.encounter()
+    if enc.state.effects:
+        return None
+    return Roster("t", "d12", enc.rules if rules is None else rules,
+                  tuple(f.combatant for f in enc.state.fighters.values()),
+                  {**dict(getattr(roster, "start_options", {})), **start},
+                  tuple(enc.state.end_conditions if end_conditions is None
+                        else end_conditions), {})
+
+
+def engine_play(roster: Roster, seed: int, max_turns: int, policy: Any) -> tuple[str, Any]:
+    """The full engine's fight of ``roster`` (``Encounter.start`` then ``Encounter.run``,
+    what ``Roster.play`` did before the kernel) as a save, and its dice after."""
+    rng = random.Random(seed)
+    enc = roster.encounter()
+    enc.start(rng, **dict(roster.start_options))
+    enc.run(rng, max_turns=max_turns, policy=roster.policies if policy is None else policy)
+    return enc.to_json(), rng.getstate()
+
+
+def check_played(roster: Roster, policy: Any, seeds: Any) -> Counter[str]:
+    """``Roster.play`` of each seed (a limit of 3 turns every tenth one, else 50) is the
+    full engine's fight, event for event, with the same dice consumed; each one played
+    on the kernel (``Roster._kernel``, ``D12System.narrated_run``, whose fight is the
+    engine's too); the kinds of the events narrated."""
+    if isinstance(policy, dict):
+        policy = {s: p for s, p in policy.items() if s in roster.sides} or "prudent"
+    kinds: Counter[str] = Counter()
+    for seed in seeds:
+        max_turns = 3 if seed % 10 == 0 else 50
+        engine = engine_play(roster, seed, max_turns, policy)
+        rng = random.Random(seed)
+        played = roster.play(rng, max_turns=max_turns, policy=policy)
+        assert (played.to_json(), rng.getstate()) == engine, (policy, seed)
+        sheet = roster._kernel(roster.policies if policy is None else policy, max_turns)
+        assert sheet is not None, policy
+        rng = random.Random(seed)
+        narrated = d12.SYSTEM.narrated_run(sheet, rng, max_turns)
+        assert narrated is not None
+        assert (narrated.to_json(), rng.getstate()) == engine, (policy, seed)
+        kinds.update(e.kind for e in narrated.log)
+    return kinds
+
+
+@pytest.mark.parametrize("policy", PLAY_POLICIES, ids=str)
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c[0])
+def test_roster_play_is_the_engines_fight_core_log(case: tuple[str, Any, dict[str, Any]],
+                                                   policy: Any) -> None:
+    """CORE-LOG, CORE-RNG: ``Roster.play`` plays every case on the rules kernel and
+    narrates the full engine's log from the kernel's (``kernel_doors.narrated_run``):
+    the whole save, every event (its sentence, rules, dice and data, the initiative's,
+    the turns', the activations', the groups', the attacks', the end's) and the dice
+    consumed are the engine's (``Encounter.start`` then ``Encounter.run``), under the
+    turn limit too."""
+    label, roster, start = case
+    played = played_roster(roster, start)
+    assert played is not None, label
+    kinds = check_played(played, policy, range(30))
+    assert kinds["attaque"] and kinds["debut_tour"] and kinds["fin_combat"], label
+
+
+@pytest.mark.parametrize("rules", [
+    d12.Rules(critical_option="explosif"),
+    d12.Rules(default_weapon="1d4-2"),
+    d12.Rules(max_roll_off_rounds=1, max_initiative_rerolls=1),
+    d12.Rules(critical_option="avantage"),
+], ids=["explosif", "arme-negative", "lots", "avantage"])
+def test_roster_play_under_options_is_the_engines_fight_d12_crit_2(rules: d12.Rules
+                                                                   ) -> None:
+    """D12-CRIT-2 (option (c)'s advantage given, consumed, ending at its bearer's next
+    activation, or pointless; the default option left to the rules by « par défaut »),
+    D12-EXPLODE-1, D12-CRIT-1 (damage floored at 0), D12-INIT-3/4/6 (rerolls,
+    roll-offs, lots), D12-INIT-5 (the environment's slot), « au hasard » (its tactics
+    stream seeded as ``Encounter.run`` seeds it): ``Roster.play`` on the kernel is the
+    engine's fight, event for event."""
+    kinds: Counter[str] = Counter()
+    for label, roster, start in cases()[:4]:
+        played = played_roster(roster, start, rules)
+        assert played is not None, label
+        for policy in ("au_hasard", "par_defaut", "agressif"):
+            kinds += check_played(played, policy, range(12))
+    if rules.critical_option == "avantage":
+        assert kinds["effet_ajoute"] and kinds["effet_fin"] > kinds["effet_ajoute"] // 2
+    if rules.max_initiative_rerolls == 1:
+        assert kinds["departage"] and kinds["environnement"]
+
+
+def test_roster_play_under_end_conditions_core_end_1() -> None:
+    """CORE-END-1: end conditions end ``Roster.play``'s fights on the kernel where and
+    as they end the engine's (the condition « tours » at a turn's end)."""
+    for ends in ((EndCondition("combattant_hors_combat", "Brune tombe", name="Brune"),),
+                 (EndCondition("camp_hors_combat", "défaite", side="héros"),),
+                 (EndCondition("tours", "les héros ont tenu", turns=2),)):
+        played = played_roster(cases()[0][1], {}, end_conditions=ends)
+        assert played is not None
+        check_played(played, "agressif", range(12))
+
+
+def test_roster_play_leaves_to_the_engine_what_the_kernel_does_not_cover_core_log() -> None:
+    """A fight the kernel does not cover (an ambush, D12-SURPRISE-1/2; a policy object)
+    is played by the engine (``Roster._kernel`` answers ``None``): the same fight as
+    ``Encounter.start`` then ``Encounter.run``."""
+    sample = played_roster(cases()[0][1], {})
+    assert sample is not None
+    ambush = dataclasses.replace(sample, start_options={"embuscade_par": "monstres"})
+    own = TagPolicy("mienne", "mienne", "attaque", ("attaque",))
+    for roster, policy in ((ambush, None), (ambush, "prudent"), (sample, own)):
+        assert roster._kernel(roster.policies if policy is None else policy, 50) is None
+        for seed in range(5):
+            rng = random.Random(seed)
+            played = roster.play(rng, max_turns=50, policy=policy)
+            assert (played.to_json(), rng.getstate()) == engine_play(roster, seed, 50, policy)
+            if roster is ambush:
+                assert any(e.kind == "tour_bonus" for e in played.log)
+
+
+def test_narrated_run_takes_a_tactics_stream_core_rng() -> None:
+    """CORE-RNG: given a tactics stream of its own (``Encounter.run``'s ``tactics_rng``),
+    the narrated fight of « au hasard » draws its moves from it, as the engine does, and
+    its dice from the dice alone."""
+    label, roster, start = cases()[3]
+    played = played_roster(roster, start)
+    assert played is not None, label
+    sheet = played._kernel("au_hasard", 50)
+    assert sheet is not None and sheet.tactics
+    for seed in range(12):
+        dice, tactics = sim.stream(seed, 0, sim.DICE), sim.stream(seed, 0, sim.TACTICS)
+        narrated = d12.SYSTEM.narrated_run(sheet, dice, 50, tactics)
+        engine_dice, engine_tactics = (sim.stream(seed, 0, sim.DICE),
+                                       sim.stream(seed, 0, sim.TACTICS))
+        enc = played.encounter()
+        enc.start(engine_dice, **dict(played.start_options))
+        enc.run(engine_dice, max_turns=50, policy="au_hasard", tactics_rng=engine_tactics)
+        assert narrated.to_json() == enc.to_json(), seed
+        assert (dice.getstate(), tactics.getstate()) == (engine_dice.getstate(),
+                                                         engine_tactics.getstate())

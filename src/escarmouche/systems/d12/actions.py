@@ -31,7 +31,7 @@ from escarmouche.systems.d12.rules import (
     check_option,
     check_weapon,
 )
-from escarmouche.text.fmt import de, quote
+from escarmouche.text.fmt import quote
 
 __all__ = ["ACTIONS", "DEFAULT_ACTIONS", "RESOLVERS", "catalogue"]
 
@@ -86,26 +86,20 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
     marks = [e for e in ctx.state.effects
              if e.kind == ADVANTAGE_EFFECT_KIND and e.bearer == target_name]
     for e in marks:
-        ctx.remove_effect(e.id, why=f"est consommé par l’attaque {de(actor)}",
-                          rules=("D12-CRIT-2",))
+        ctx.remove_effect(e.id, why=narration.consumed_words(actor), rules=("D12-CRIT-2",))
     if marks:
         advantages += 1
     mode = net_mode(advantages, disadvantages)
 
     att = roll_attack(ctx.rng, bonus=bonus, defence=defence, mode=mode)
-    sources = []
-    if marks:
-        sources.append("avantage du critique précédent")
-    if advantages - bool(marks):
-        sources.append("avantage")
-    if disadvantages:
-        sources.append("désavantage")
+    sources = narration.attack_sources(bool(marks), advantages > bool(marks),
+                                       bool(disadvantages))
     consumed = [e.id for e in marks]
     ctx.emit(
         "attaque",
         lambda: narration.attack_sentence(actor, target_name, attack_expression(mode),
                                           sources, mode, att),
-        actor=actor, rules=att.rules, purpose="attaque",
+        actor=actor, rules=att.rules, purpose=narration.ATTACK_PURPOSE,
         data=lambda: {"target": target_name, "weapon": weapon, "attack": att.to_json(),
                       "advantages": advantages, "disadvantages": disadvantages,
                       "consumed": consumed},
@@ -120,24 +114,20 @@ def attaquer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str,
         lambda: narration.damage_sentence(
             actor, target_name, CRITICAL_OPTIONS[chosen].label if chosen else None, dmg,
             left, changes_damage=chosen != "avantage"),
-        actor=actor, rules=dmg.rules or ("D12-CRIT-1",), purpose="dégâts",
+        actor=actor, rules=dmg.rules or ("D12-CRIT-1",), purpose=narration.DAMAGE_PURPOSE,
         data=lambda: {"target": target_name, "damage": dmg.to_json()},
     )
     ctx.change_track(target_name, TRACK, -dmg.damage, rules=dmg.rules or ("D12-CRIT-1",))
     if chosen == "avantage":
         if ctx.fighter(target_name).standing:
             ctx.add_effect(Effect(
-                "", f"Avantage contre {target_name}", Timing.UNTIL_NEXT_TURN_OF,
+                "", narration.advantage_name(target_name), Timing.UNTIL_NEXT_TURN_OF,
                 bearer=target_name, until_turn_of=target_name, kind=ADVANTAGE_EFFECT_KIND,
                 source=actor,
             ))
         else:
-            ctx.emit(
-                "avantage_sans_objet",
-                f"{target_name} est hors de combat : l’avantage de l’option (c) est sans "
-                "objet (D12-CRIT-2).",
-                actor=actor, rules=("D12-CRIT-2",),
-            )
+            ctx.emit("avantage_sans_objet", narration.pointless_advantage_sentence(target_name),
+                     actor=actor, rules=("D12-CRIT-2",))
 
 
 def se_deplacer(ctx: Ctx[Rules], actor: str, spec: ActionSpec, params: Mapping[str, Any]

@@ -16,14 +16,18 @@ have the same names:
   cursor, who attacked in this activation, and a log of tuples carrying every die
   (:data:`ATTACK`: ``(ATTACK, turn, attacker, target, the d12 shown (two under option
   (c)'s advantage), option or None, damage dice or None on a miss, damage, PV left
-  unfloored)``), option (c)'s advantages as ``(effect id, bearer, source)``;
-  :func:`.kernel_doors.write_back` gives the engine's state (today's save format) and
-  :func:`.kernel_doors.narrate` the engine's sentences.
+  unfloored)``) and the marks of the fight's course (:data:`TURN_BEGIN`,
+  :data:`ACTIVATION`, :data:`TURN_END`), option (c)'s advantages as ``(effect id,
+  bearer, source)``;
+  :func:`.kernel_doors.write_back` gives the engine's state (today's save format),
+  :func:`.kernel_doors.narrate` the engine's sentences of an attack and
+  :func:`.kernel_doors.narrated_run` the full engine's whole fight, its log narrated
+  from these tuples (``Roster.play``).
 * :func:`refusal` (0 when legal, else a code of :data:`REFUSALS`), :func:`candidates`
   (the moves automated play offers, in ``D12System.moves``' order, as tuples ``(tags,
   target, option)``), :func:`play` (one attack: its dice, the state written, one log
-  tuple) and :func:`run` (the generic loop: candidates → policy → play → end check →
-  advance, as ``Encounter.run``).
+  tuple) and :func:`run` (:func:`start`, then :func:`play_out`, the generic loop:
+  candidates → policy → play → end check → advance, as ``Encounter.run``).
 
 Each rule is the d12 package's own function: the initiative
 (:func:`.initiative.initiative`, D12-INIT-1..6, drawn as ``D12System.start`` draws it),
@@ -72,9 +76,12 @@ from escarmouche.systems.d12.odds import best_critical_option
 from escarmouche.systems.d12.rules import ATTACK_DIE, CRITICAL_OPTIONS, TRACK
 
 __all__ = [
+    "ACTIVATION",
     "ATTACK",
     "ENV",
     "REFUSALS",
+    "TURN_BEGIN",
+    "TURN_END",
     "Move",
     "Sheet",
     "State",
@@ -86,6 +93,7 @@ __all__ = [
     "compile_sheet",
     "move_law",
     "play",
+    "play_out",
     "refusal",
     "run",
     "start",
@@ -99,6 +107,11 @@ DICE = "rng"
 
 #: the first item of a log tuple: an attack (« attaquer », D12-CRIT-1/2)
 ATTACK = 0
+#: the log's marks of the fight's course, which the full engine's narration reads
+#: (:func:`.kernel_doors.narrated_run`): a turn begins ``(TURN_BEGIN, turn)``, a slot's
+#: activation begins ``(ACTIVATION, turn, slot, its number this turn)`` (the slot
+#: :data:`ENV` for the environment's), a turn ends ``(TURN_END, turn)``
+TURN_BEGIN, ACTIVATION, TURN_END = -1, -2, -3
 #: the environment's slot in the order (D12-INIT-5): it acts, nobody plays a move
 ENV = -1
 #: the tag of the safe option (a), which the cautious policy prefers
@@ -184,6 +197,9 @@ class Sheet:
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         #: the end check's answers by the sides still standing, without end conditions
         self.ends: dict[tuple[bool, ...], str | None] = {}
+        #: the events of the full engine's narration, by shape (bounded:
+        #: :func:`.kernel_doors.narrated_run`)
+        self.narrated: dict[tuple[Any, ...], Any] = {}
         #: :func:`move_law`'s answers by (attacker, target, its PV, marked, option)
         self.laws: dict[tuple[int, int, int, bool, str],
                         tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
@@ -455,6 +471,7 @@ def _advance(sheet: Sheet, st: State) -> None:
             return
         st.cursor += 1
         if st.cursor >= len(st.order):
+            st.log.append((TURN_END, st.turn))
             if sheet.turn_conditions:
                 _check_end(sheet, st, True)
                 if st.finished:
@@ -463,11 +480,13 @@ def _advance(sheet: Sheet, st: State) -> None:
             st.cursor = -1
             st.activations = {}
             st.acting = None
+            st.log.append((TURN_BEGIN, st.turn))
             continue
         actor = st.order[st.cursor]
         if actor >= 0 and st.out[actor]:
             continue
-        st.activations[actor] = st.activations.get(actor, 0) + 1
+        count = st.activations[actor] = st.activations.get(actor, 0) + 1
+        st.log.append((ACTIVATION, st.turn, actor, count))
         st.acting = actor
         if actor >= 0 and st.marks[actor]:  # until the bearer's next turn (D12-CRIT-2)
             st.effects = [e for e in st.effects if e[1] != actor]
@@ -499,12 +518,14 @@ def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
     if actor < 0:
         return None
     firsts: dict[str, Move] = {}  # each tag's first move
-    for m in candidates(sheet, st, actor):
-        for tag in m[0]:
-            if tag not in firsts:
-                firsts[tag] = m
-        if len(firsts) == _TAG_COUNT:
-            break  # every tag has its first move: the policy reads no other
+    if not (st.attacked or st.out[actor] or st.finished or st.cursor < 0
+            or st.order[st.cursor] != actor):  # :func:`candidates`' moves, else none
+        for m in choices(sheet, st, actor):
+            for tag in m[0]:
+                if tag not in firsts:
+                    firsts[tag] = m
+            if len(firsts) == _TAG_COUNT:
+                break  # every tag has its first move: the policy reads no other
     return sheet.policies[actor].pick(firsts.get)  # type: ignore[no-any-return]
 
 
@@ -521,7 +542,14 @@ def start(sheet: Sheet, draw: Any) -> State:
     first activation of turn 1."""
     init = initiative(sheet.combatants, draw, environment=sheet.environment,
                       rules=sheet.rules)
+    return _begun(sheet, init)
+
+
+def _begun(sheet: Sheet, init: D12Initiative) -> State:
+    """The fight whose initiative is ``init``, its first turn begun and its first
+    activation started (``Encounter.start`` once the initiative is drawn)."""
     st = State(sheet, init)
+    st.log.append((TURN_BEGIN, st.turn))
     _advance(sheet, st)
     return st
 
@@ -543,9 +571,7 @@ def start_law(sheet: Sheet, law: Callable[[Callable[[Any], State]], list[tuple[S
     def first(draw: Any) -> State:
         init = initiative(sheet.combatants, draw, environment=sheet.environment,
                           rules=least)
-        st = State(sheet, init)
-        _advance(sheet, st)
-        return st
+        return _begun(sheet, init)
 
     firsts = law(first)
     if rerolls == 1:
@@ -564,10 +590,17 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int,
     or ``max_turns`` turns have passed. ``tactics``: the tactics stream the policy « au
     hasard » draws from (``RandomPolicy.choose``: one move of all the candidates, or
     none), needed when :attr:`Sheet.tactics`."""
+    draw = RandintOnly(randint)
+    return play_out(sheet, start(sheet, draw), draw, max_turns, tactics)
+
+
+def play_out(sheet: Sheet, st: State, draw: Any, max_turns: int, tactics: Any = None
+             ) -> State:
+    """The fight ``st``, just started (:func:`start`), played to its end with the dice of
+    ``draw`` (its ``randint``) and the tactics stream ``tactics`` (``Encounter.run``
+    after ``Encounter.start``: :func:`run`'s loop)."""
     from escarmouche.policies import MAX_CHOICES
 
-    draw = RandintOnly(randint)
-    st = start(sheet, draw)
     while not st.finished:
         if st.turn > max_turns:
             st.finished, st.outcome = True, limit_outcome(max_turns)

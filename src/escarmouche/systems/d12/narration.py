@@ -28,12 +28,17 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "ATTACK_PURPOSE",
     "BONUS_SCOPE",
+    "DAMAGE_PURPOSE",
+    "advantage_name",
     "ambush_sentence",
     "attack_explanation",
     "attack_sentence",
+    "attack_sources",
     "bonus_tie_sentence",
     "bonus_turn_over_sentence",
+    "consumed_words",
     "damage_sentence",
     "duration_sentence",
     "environment_sentence",
@@ -44,12 +49,15 @@ __all__ = [
     "initiative_rolls_sentence",
     "order_sentence",
     "perfect_tie_sentence",
+    "pointless_advantage_sentence",
     "roll_off_sentence",
     "roll_text",
 ]
 
 #: the scope of the ties of the bonus turn (others are a side's name)
 BONUS_SCOPE = "tour bonus"
+#: what the log says an attack's d12 and a hit's damage dice are for
+ATTACK_PURPOSE, DAMAGE_PURPOSE = "attaque", "dégâts"
 
 
 def _numbers(values: Iterable[int]) -> str:
@@ -258,6 +266,25 @@ def attack_explanation(att: AttackRoll) -> str:
             f"{verdict} (D12-CRIT-1)")
 
 
+def attack_sources(marked: bool, advantage: bool = False, disadvantage: bool = False
+                   ) -> list[str]:
+    """Why an attack rolls with advantage or disadvantage (D12-ADV-1), as its sentence
+    names them: option (c)'s advantage on the target (``marked``, D12-CRIT-2 (c)), an
+    advantage or a disadvantage given with the attack.
+
+    >>> attack_sources(True, disadvantage=True)
+    ['avantage du critique précédent', 'désavantage']
+    """
+    sources = []
+    if marked:
+        sources.append("avantage du critique précédent")
+    if advantage:
+        sources.append("avantage")
+    if disadvantage:
+        sources.append("désavantage")
+    return sources
+
+
 def attack_sentence(actor: str, target: str, expression: str, sources: list[str],
                     mode: Mode, att: AttackRoll) -> str:
     why = f" [{', '.join(sources)} → {MODE_LABELS[mode]}]" if sources else ""
@@ -277,6 +304,37 @@ def damage_sentence(actor: str, target: str, option_label: str | None, dmg: Dama
         label = f"Dégâts {de(actor)} sur {target}"
     return (f"{label} ({dmg.detail}) : {target} perd "
             f"{plural(dmg.damage, 'PV', 'PV')} (reste {max(left, 0)}).")
+
+
+def advantage_name(target: str) -> str:
+    """The name of option (c)'s effect on ``target`` (D12-CRIT-2 (c)): the next attack
+    on it rolls with advantage.
+
+    >>> advantage_name("Vex")
+    'Avantage contre Vex'
+    """
+    return f"Avantage contre {target}"
+
+
+def consumed_words(attacker: str) -> str:
+    """How option (c)'s advantage ends when ``attacker`` attacks its bearer (the
+    predicate of the effect's end, D12-CRIT-2 (c)).
+
+    >>> consumed_words("Aldric")
+    'est consommé par l’attaque d’Aldric'
+    """
+    return f"est consommé par l’attaque {de(attacker)}"
+
+
+def pointless_advantage_sentence(target: str) -> str:
+    """Option (c) chosen on a blow that knocks ``target`` out: no next attack to help
+    (D12-CRIT-2).
+
+    >>> print(pointless_advantage_sentence("Vex"))  # doctest: +NORMALIZE_WHITESPACE
+    Vex est hors de combat : l’avantage de l’option (c) est sans objet (D12-CRIT-2).
+    """
+    return (f"{target} est hors de combat : l’avantage de l’option (c) est sans objet "
+            "(D12-CRIT-2).")
 
 
 def duration_sentence(turns: int, seconds: tuple[int, int], minutes: Fraction) -> str:

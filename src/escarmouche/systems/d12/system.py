@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -19,6 +19,7 @@ from escarmouche.systems.d12 import kernel, kernel_doors, narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
 from escarmouche.systems.d12.initiative import (
     D12Initiative,
+    InitiativeRoll,
     RollOff,
     explain_initiative,
     explain_surprise,
@@ -52,7 +53,8 @@ from escarmouche.systems.d12.rules import (
 from escarmouche.systems.describe import Chances, InitiativeReport, Situation, SurpriseReport
 from escarmouche.text.fmt import de, die_of, join, quote
 
-__all__ = ["START_OPTIONS", "SYSTEM", "D12System"]
+__all__ = ["DURATION_RULES", "START_OPTIONS", "SYSTEM", "D12System", "duration_event",
+           "emit_groups", "emit_roll_offs", "initiative_event"]
 
 #: the options ``Encounter.start`` accepts for d12
 START_OPTIONS = ("embuscade_par", "environnement", "armes")
@@ -227,43 +229,9 @@ class D12System(System[Rules]):
                 data={"ambush_by": init.ambush_by,
                       "rolls": [r.to_json() for r in init.bonus_rolls]},
             )
-            self._emit_roll_offs(ctx, init.roll_offs)
+            emit_roll_offs(ctx, init.roll_offs)
         else:
-            self._emit_groups(ctx, init)
-
-    def _emit_roll_offs(self, ctx: Ctx[Rules], roll_offs: Sequence[RollOff]) -> None:
-        for ro in roll_offs:
-            ctx.emit(
-                "departage", narration.roll_off_sentence(ro), rules=("D12-INIT-4",),
-                dice=[DieRecord(ATTACK_DIE, v, die_of("départage", n))
-                      for r in ro.rounds for n, v in r]
-                + [DieRecord(f, d, "tirage au sort")
-                   for lot in ro.lots for f, d in zip(lot.faces(), lot.dice, strict=True)],
-                data=ro.to_json(),
-            )
-
-    def _emit_groups(self, ctx: Ctx[Rules], init: D12Initiative) -> None:
-        """The group-initiative events: rolls (and rerolls), roll-offs, the order."""
-        for i, attempt in enumerate(init.attempts, 1):
-            ctx.emit(
-                "initiative",
-                functools.partial(narration.initiative_rolls_sentence, attempt, i > 1),
-                rules=("D12-INIT-1",),
-                dice=[DieRecord(ATTACK_DIE, r.die, die_of("initiative", r.name)) for r in attempt],
-                data={"attempt": i, "rolls": [r.to_json() for r in attempt]},
-            )
-            for pt in init.perfect_ties:
-                if pt.attempt == i:
-                    ctx.emit("egalite_parfaite", narration.perfect_tie_sentence(pt),
-                             rules=("D12-INIT-3",), dice=(), data=pt.to_json())
-        for lot in init.lots:
-            ctx.emit("tirage_au_sort", lot_sentence(lot), rules=("D12-INIT-3", "D12-INIT-6"),
-                     dice=[DieRecord(f, d, "tirage au sort")
-                           for f, d in zip(lot.faces(), lot.dice, strict=True)],
-                     data=lot.to_json())
-        self._emit_roll_offs(ctx, [ro for ro in init.roll_offs if ro.scope != BONUS_SCOPE])
-        ctx.emit("ordre_initiative", lambda: narration.group_order_sentence(init),
-                 rules=init.rules, dice=(), data=init.to_json)
+            emit_groups(ctx, init)
 
     def ties_drawn_by_lot(self, state: EncounterState) -> int:
         """The lots of this fight's initiative (D12-INIT-6): perfect ties past the bound
@@ -374,7 +342,7 @@ class D12System(System[Rules]):
         st = ctx.state.system_state
         st["initiative"] = init.to_json()
         st["order"] = init.order()
-        self._emit_groups(ctx, init)
+        emit_groups(ctx, init)
 
     def on_turn_start(self, ctx: Ctx[Rules]) -> None:
         st = ctx.state.system_state
@@ -508,21 +476,83 @@ class D12System(System[Rules]):
 
         return compile_sheet(template, start_options, policies)
 
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int, tactics_rng: Any = None
+                     ) -> Any:
+        """The full engine's fight on the d12 rules kernel
+        (:func:`escarmouche.systems.d12.kernel_doors.narrated_run`: every fight the kernel
+        covers); ``tactics_rng``, the tactics stream of the policy « au hasard », as
+        ``Encounter.run`` takes it."""
+        return kernel_doors.narrated_run(kernel, rng, max_turns, tactics_rng)
+
     def on_end(self, ctx: Ctx[Rules]) -> None:
         """Give the fight's conventional duration (D12-TIME-1): the turns begun, bonus
         turn included."""
         turns = sum(1 for e in ctx.state.log if e.kind == "debut_tour")
-        seconds = elapsed_seconds(turns)
-        minutes = elapsed_minutes(turns)
-        ctx.emit(
-            "duree", narration.duration_sentence(turns, seconds, minutes),
-            rules=("D12-TIME-1",),
-            data={"turns": turns, "seconds": list(seconds),
-                  "minutes": [minutes.numerator, minutes.denominator]},
-        )
+        text, data = duration_event(turns)
+        ctx.emit("duree", text, rules=DURATION_RULES, data=data)
 
 
 SYSTEM = D12System()
+
+
+#: the rules of the fight's duration (``D12System.on_end``)
+DURATION_RULES = ("D12-TIME-1",)
+
+
+def duration_event(turns: int) -> tuple[str, dict[str, Any]]:
+    """The sentence and data of the fight's conventional duration after ``turns`` turns
+    begun, bonus turn included (D12-TIME-1: ``D12System.on_end``)."""
+    seconds = elapsed_seconds(turns)
+    minutes = elapsed_minutes(turns)
+    return (narration.duration_sentence(turns, seconds, minutes),
+            {"turns": turns, "seconds": list(seconds),
+             "minutes": [minutes.numerator, minutes.denominator]})
+
+
+def initiative_event(attempt: int, rolls: Sequence[InitiativeRoll]
+                     ) -> tuple[Callable[[], str], tuple[str, ...], list[DieRecord],
+                                dict[str, Any]]:
+    """The event of the ``attempt``-th set of group-initiative rolls (D12-INIT-1, a
+    reroll after a perfect tie, D12-INIT-3): its sentence (a function: written only in
+    the full engine), rules, dice and data."""
+    return (functools.partial(narration.initiative_rolls_sentence, rolls, attempt > 1),
+            ("D12-INIT-1",),
+            [DieRecord(ATTACK_DIE, r.die, die_of("initiative", r.name)) for r in rolls],
+            {"attempt": attempt, "rolls": [r.to_json() for r in rolls]})
+
+
+def emit_roll_offs(ctx: Ctx[Rules], roll_offs: Sequence[RollOff]) -> None:
+    """The roll-offs' events (D12-INIT-4), each with its dice (the lots' too, D12-INIT-6)."""
+    for ro in roll_offs:
+        ctx.emit(
+            "departage", narration.roll_off_sentence(ro), rules=("D12-INIT-4",),
+            dice=[DieRecord(ATTACK_DIE, v, die_of("départage", n))
+                  for r in ro.rounds for n, v in r]
+            + [DieRecord(f, d, "tirage au sort")
+               for lot in ro.lots for f, d in zip(lot.faces(), lot.dice, strict=True)],
+            data=ro.to_json(),
+        )
+
+
+def emit_groups(ctx: Ctx[Rules], init: D12Initiative) -> None:
+    """The group-initiative events (``D12System.start``, and the narration of the rules
+    kernel's fights, :func:`.kernel_doors.narrated_run`): rolls (and rerolls), lots,
+    roll-offs, the order, each with its dice."""
+    for i, attempt in enumerate(init.attempts, 1):
+        text, rules, dice, data = initiative_event(i, attempt)
+        ctx.emit("initiative", text, rules=rules, dice=dice, data=data)
+        for pt in init.perfect_ties:
+            if pt.attempt == i:
+                ctx.emit("egalite_parfaite", narration.perfect_tie_sentence(pt),
+                         rules=("D12-INIT-3",), dice=(), data=pt.to_json())
+    for lot in init.lots:
+        ctx.emit("tirage_au_sort", lot_sentence(lot), rules=("D12-INIT-3", "D12-INIT-6"),
+                 dice=[DieRecord(f, d, "tirage au sort")
+                       for f, d in zip(lot.faces(), lot.dice, strict=True)],
+                 data=lot.to_json())
+    emit_roll_offs(ctx, [ro for ro in init.roll_offs if ro.scope != BONUS_SCOPE])
+    ctx.emit("ordre_initiative", lambda: narration.group_order_sentence(init),
+             rules=init.rules, dice=(), data=init.to_json)
 
 
 def _lot_dice(where: str, lots: object) -> list[int]:
