@@ -195,8 +195,8 @@ class Roster:
         """A fresh fight, started with the start options and played to its end with the
         roster's policies (or ``policy``, see ``Encounter.run``).
 
-        Where the system's rules kernel narrates the fight (``System.narrated_run``: the
-        d100 fights under deterministic policies, without ground to cross), the kernel
+        Where the system's rules kernel narrates the fight (``System.narrated_run``: every
+        fight a kernel covers, but d100 ground to cross), the kernel
         plays it and the engine's log is narrated from the kernel's: the same fight,
         state and log, event for event, for the same dice; otherwise the engine plays
         it (``Encounter.start``, ``Encounter.run``)."""
@@ -204,7 +204,8 @@ class Roster:
         if sheet is not None:
             snapshot = rng_state(rng)
             try:
-                played = self._template.system.narrated_run(sheet, rng, max_turns)
+                played = self._template.system.narrated_run(sheet, rng, max_turns,
+                                                            tactics_rng)
             except Exception:  # the engine plays it again, and words what went wrong
                 set_rng_state(rng, snapshot)
                 played = None

@@ -62,6 +62,7 @@ from escarmouche.model import (
     Event,
     Json,
     Timing,
+    make_event,
     timing_label,
 )
 from escarmouche.rng import RecordingRng, Rng
@@ -609,8 +610,8 @@ class Ctx(Generic[R]):
         What a rules kernel's narration calls with the words it kept per shape
         (``kernel_doors.narrated_run``)."""
         log = self.state.log
-        event = Event(len(log) + 1, self.state.turn, actor, kind, text, rules, dice,
-                      {} if data is None else data)
+        event = make_event(len(log) + 1, self.state.turn, actor, kind, text, rules, dice,
+                           {} if data is None else data)
         log.append(event)
         self.events.append(event)
         return event

@@ -588,11 +588,13 @@ class System(Generic[R]):
         Default: none (see ``escarmouche.systems.d100.kernel``, the model)."""
         return None
 
-    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int, tactics_rng: Any = None
+                     ) -> Any:
         """The full engine's whole fight (``Encounter.start`` then ``Encounter.run``:
         what ``Roster.play`` does) played on ``kernel`` (:meth:`kernel`) with the dice of
-        ``rng``: an ``Encounter`` whose state and log, every event narrated, are the
-        engine's for the same dice; or ``None`` when the kernel does not narrate these
-        fights (then the engine plays them). Default: none (see
+        ``rng`` (and ``tactics_rng``, the tactics stream of a policy that draws, as
+        ``Encounter.run`` takes it): an ``Encounter`` whose state and log, every event
+        narrated, are the engine's for the same dice; or ``None`` when the kernel does
+        not narrate these fights (then the engine plays them). Default: none (see
         ``escarmouche.systems.d100.kernel_doors.narrated_run``, the model)."""
         return None

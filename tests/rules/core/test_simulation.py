@@ -401,3 +401,23 @@ def test_b112_a_simulation_column_keeps_its_decimals() -> None:
         assert re.fullmatch(r"[+−]?\d+,\d \[−?\d+,\d\s;\s−?\d+,\d\]", str(row[3])), row
         assert all(re.fullmatch(r"\d+,\d\d", str(cell)) for cell in row[4:]), row
     assert re.search(r"durée moyenne \d+,\d\d contre \d+,\d\d ", table.title or ""), table.title
+
+
+@pytest.mark.parametrize("name", ROSTERS)
+def test_roster_play_takes_the_tactics_stream_core_rng(name: str) -> None:
+    """CORE-RNG: ``Roster.play`` with a tactics stream of its own (the policy « au
+    hasard » draws from it, never from the dice) plays the engine's fight, on a rules
+    kernel or not: the same save, the same dice and tactics streams left."""
+    r = load_roster(example_rosters()[name])
+    for seed in range(4):
+        for policy in ("au_hasard", None):
+            dice, tactics = random.Random(seed), random.Random(100 + seed)
+            played = r.play(dice, policy=policy, tactics_rng=tactics, max_turns=20)
+            engine_dice, engine_tactics = random.Random(seed), random.Random(100 + seed)
+            enc = r.encounter()
+            enc.start(engine_dice, **dict(r.start_options))
+            enc.run(engine_dice, max_turns=20, policy=r.policies if policy is None else policy,
+                    tactics_rng=engine_tactics)
+            assert played.to_json() == enc.to_json(), (name, seed, policy)
+            assert dice.getstate() == engine_dice.getstate()
+            assert tactics.getstate() == engine_tactics.getstate()

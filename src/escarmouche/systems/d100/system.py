@@ -541,7 +541,8 @@ class D100System(System[Rules]):
 
         return compile_sheet(template, start_options, policies)
 
-    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int, tactics_rng: Any = None
+                     ) -> Any:
         """The full engine's fight on the d100 rules kernel
         (:func:`escarmouche.systems.d100.kernel_doors.narrated_run`)."""
         return kernel_doors.narrated_run(kernel, rng, max_turns)

@@ -12,12 +12,10 @@ kernel's :func:`.kernel.candidates` (its order of targets and options, D12-CRIT-
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
 from typing import Any
 
 from escarmouche import dice as dice_expressions
-from escarmouche.model import DieRecord, Effect, Event, Timing
+from escarmouche.model import DieRecord, Effect, Timing, make_event
 from escarmouche.rng import RandintOnly, Rng, ScriptedRolls, rng_state
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, out_sentence
 from escarmouche.systems.d12 import kernel
@@ -212,39 +210,6 @@ def narrated_run(sheet: Sheet, rng: Rng, max_turns: int, tactics_rng: Any = None
     return enc
 
 
-def _event_maker() -> Callable[[int, int, str | None, str, str, tuple[str, ...],
-                                tuple[DieRecord, ...], dict[str, Any]], Event]:
-    """``Event(seq, turn, actor, kind, text, rules, dice, data)`` with every field given:
-    the same frozen event, its slots set directly (the dataclass's ``__init__`` looks up
-    ``object.__setattr__`` for each field, a third of a narrated event's cost); the
-    dataclass itself if it ever checks its fields (``__post_init__``) or has others."""
-    setters = {f.name: getattr(Event, f.name).__set__ for f in dataclasses.fields(Event)}
-    if hasattr(Event, "__post_init__") or list(setters) != [
-            "seq", "turn", "actor", "kind", "text", "rules", "dice", "data"]:
-        return Event  # pragma: no cover - the event is built as the engine builds it
-    new = object.__new__
-    seq, turn, actor, kind = setters["seq"], setters["turn"], setters["actor"], setters["kind"]
-    text, rules, dice, data = (setters["text"], setters["rules"], setters["dice"],
-                               setters["data"])
-
-    def event(s: int, t: int, a: str | None, k: str, x: str, r: tuple[str, ...],
-              d: tuple[DieRecord, ...], m: dict[str, Any]) -> Event:
-        e = new(Event)
-        seq(e, s)
-        turn(e, t)
-        actor(e, a)
-        kind(e, k)
-        text(e, x)
-        rules(e, r)
-        dice(e, d)
-        data(e, m)
-        return e
-
-    return event
-
-
-#: an event of the log built as ``Event(...)`` builds it (:func:`_event_maker`)
-_event = _event_maker()
 
 
 def _keep(sheet: Sheet, key: tuple[Any, ...], value: Any) -> Any:
@@ -314,7 +279,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                 # option (c)'s advantage on it ends (D12-CRIT-2): the engine's own start
                 acting = _engine_activation(sheet, enc, ctx, i, count, acting, out)
                 continue
-            log.append(_event(len(log) + 1, turn, name, "activation", said[i], (), (),
+            log.append(make_event(len(log) + 1, turn, name, "activation", said[i], (), (),
                               {"activation": count}))
             if i == ENV:  # D12-INIT-5
                 acting = ENVIRONMENT
@@ -322,7 +287,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                 text = shapes.get(key)
                 if text is None:
                     text = _keep(sheet, key, typographie(environment_sentence([], tied)))
-                log.append(_event(len(log) + 1, turn, name, "environnement", text,
+                log.append(make_event(len(log) + 1, turn, name, "environnement", text,
                                   _ENVIRONMENT_RULES, (), {"effects": []}))
                 continue
             group = side_names[side[i]]
@@ -339,7 +304,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                             group_acts_sentence(group, value, list(standing))))
                     known = groups[group] = (text, value, standing)
                 text, value, standing = known
-                log.append(_event(len(log) + 1, turn, name, "groupe", text, _GROUP_RULES, (),
+                log.append(make_event(len(log) + 1, turn, name, "groupe", text, _GROUP_RULES, (),
                                   {"side": group, "value": value, "order": list(standing)}))
         elif code == kernel.TURN_BEGIN:
             turn = state.turn = entry[1]
@@ -351,14 +316,14 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             if text is None:
                 text = _keep(sheet, key, typographie(
                     turn_start_sentence(system, turn, list(standing))))
-            log.append(_event(len(log) + 1, turn, None, "debut_tour", text, turn_rules, (),
+            log.append(make_event(len(log) + 1, turn, None, "debut_tour", text, turn_rules, (),
                              {"order": list(standing)}))
         elif code == kernel.TURN_END:
             key = ("fin_tour", turn)
             text = shapes.get(key)
             if text is None:
                 text = _keep(sheet, key, typographie(turn_end_sentence(system, turn)))
-            log.append(_event(len(log) + 1, turn, None, "fin_tour", text, (), (), {}))
+            log.append(make_event(len(log) + 1, turn, None, "fin_tour", text, (), (), {}))
         else:  # pragma: no cover - every tuple of the kernel's log is narrated
             raise AssertionError(f"log entry {entry!r} not narrated")
     state.turn, state.activations, state.system_state["acting_group"] = final
@@ -369,7 +334,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
         text = shapes.get(key)
         if text is None:
             text = _keep(sheet, key, typographie(end_sentence(outcome)))
-        log.append(_event(len(log) + 1, turn, None, "fin_combat", text,
+        log.append(make_event(len(log) + 1, turn, None, "fin_combat", text,
                          tuple(system.end_rules), (), {"outcome": outcome}))
         # D12System.on_end: the fight's duration (D12-TIME-1), the turns begun counted
         turns = sum(1 for e in st.log if e[0] == kernel.TURN_BEGIN)
@@ -379,7 +344,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             sentence, data = duration_event(turns)
             known = _keep(sheet, key, (typographie(sentence), data))
         text, data = known
-        log.append(_event(len(log) + 1, turn, None, "duree", text, DURATION_RULES, (),
+        log.append(make_event(len(log) + 1, turn, None, "duree", text, DURATION_RULES, (),
                          {k: list(v) if isinstance(v, list) else v for k, v in data.items()}))
 
 
@@ -404,9 +369,9 @@ def _initiative(sheet: Sheet, ctx: Ctx[Any], init: D12Initiative) -> None:
                                    typographie(group_order_sentence(init))))
     text, rules, rolled, order = known
     log = ctx.state.log
-    log.append(_event(len(log) + 1, 0, None, "initiative", text, rules, rolled,
+    log.append(make_event(len(log) + 1, 0, None, "initiative", text, rules, rolled,
                       {"attempt": 1, "rolls": [r.to_json() for r in rolls]}))
-    log.append(_event(len(log) + 1, 0, None, "ordre_initiative", order, init.rules, (),
+    log.append(make_event(len(log) + 1, 0, None, "ordre_initiative", order, init.rules, (),
                       init.to_json()))
 
 
@@ -469,9 +434,9 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
     key: tuple[Any, ...] = ("attaque", i, j, shown)
     known = sheet.narrated.get(key)
     if known is None:
-        known = _attack_event(sheet, key)
+        known = _attackmake_event(sheet, key)
     text, rules, rolled, att = known
-    log.append(_event(len(log) + 1, turn, a, "attaque", text, rules, rolled,
+    log.append(make_event(len(log) + 1, turn, a, "attaque", text, rules, rolled,
                       {"target": t, "weapon": sheet.weapon[i],
                        "attack": {**att, "dice": list(shown), "rules": list(rules)},
                        "advantages": 1 if consumed else 0, "disadvantages": 0,
@@ -481,9 +446,9 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
     key = ("degats", i, j, chosen, dmg_dice, left)
     known = sheet.narrated.get(key)
     if known is None:
-        known = _damage_event(sheet, key)
+        known = _damagemake_event(sheet, key)
     text, rules, rolled, dmg = known
-    log.append(_event(len(log) + 1, turn, a, "degats", text, rules, rolled,
+    log.append(make_event(len(log) + 1, turn, a, "degats", text, rules, rolled,
                       {"target": t, "damage": {**dmg, "dice": list(dmg_dice),
                                                "rules": list(dmg["rules"])}}))
     if left <= 0:  # Ctx.change_track: the target out (CORE-END-1)
@@ -492,7 +457,7 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
         text = sheet.narrated.get(key)
         if text is None:
             text = _keep(sheet, key, typographie(out_sentence(t, TRACK, 0)))
-        log.append(_event(len(log) + 1, turn, t, "hors_combat", text, rules, (),
+        log.append(make_event(len(log) + 1, turn, t, "hors_combat", text, rules, (),
                          {"track": TRACK, "value": 0}))
     if chosen == "avantage":  # D12-CRIT-2 (c)
         if left > 0:
@@ -504,7 +469,7 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
     return bool(left <= 0)
 
 
-def _attack_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
+def _attackmake_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
     """The attack ``key``, ``("attaque", attacker, target, the d12 shown)`` (two under
     option (c)'s advantage, D12-ADV-1), as the engine's event writes it: its sentence
     (typeset), rules, dice and result as JSON (its lists to be copied), kept on the
@@ -521,7 +486,7 @@ def _attack_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
     return _keep(sheet, key, (text, att.rules, rolled, att.to_json()))
 
 
-def _damage_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
+def _damagemake_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
     """The damage ``key``, ``("degats", attacker, target, critical option or None, its
     dice, the target's PV left unfloored)`` (D12-CRIT-1/2, D12-EXPLODE-1), as the
     engine's event writes it: its sentence (typeset), rules, dice (each with its faces,

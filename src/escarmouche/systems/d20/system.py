@@ -410,7 +410,8 @@ class D20System(System[Rules]):
 
         return compile_sheet(template, start_options, policies)
 
-    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int, tactics_rng: Any = None
+                     ) -> Any:
         """The full engine's fight on the d20 rules kernel
         (:func:`escarmouche.systems.d20.kernel_doors.narrated_run`)."""
         return kernel_doors.narrated_run(kernel, rng, max_turns)

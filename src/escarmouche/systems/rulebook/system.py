@@ -583,7 +583,8 @@ class RulebookSystem(System[Rules]):
 
         return compile_sheet(template, start_options, policies)
 
-    def narrated_run(self, kernel: Any, rng: Any, max_turns: int) -> Any:
+    def narrated_run(self, kernel: Any, rng: Any, max_turns: int, tactics_rng: Any = None
+                     ) -> Any:
         """The full engine's fight on the Rulebook rules kernel
         (:func:`escarmouche.systems.rulebook.kernel_doors.narrated_run`)."""
         from escarmouche.systems.rulebook.kernel_doors import narrated_run
