@@ -250,6 +250,8 @@ class Sheet:
         #: the attack setups of the full engine's narration, by shape
         #: (:func:`.kernel_doors.narrated_run`)
         self.setups: dict[tuple[Any, ...], AttackSetup] = {}
+        #: the attacks the full engine's narration told, by shape
+        self.told: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
     @staticmethod
     def _arm(f: FighterState, hand: str, ctx: Ctx[Any], catalogue: Any) -> Arm | None:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from escarmouche.rng import Rng
-from escarmouche.state import Ctx, EncounterState, FighterState, out_sentence
+from escarmouche.state import Ctx, EncounterState, FighterState, copy_json, out_sentence
 from escarmouche.systems.d100 import kernel
 from escarmouche.systems.d100.actions import Extended, extended_of, fight_weapons, held
 from escarmouche.systems.d100.attack import AttackSetup, Guard, attack_setup, resolve_attack
@@ -37,6 +37,7 @@ from escarmouche.systems.d100.narration import (
 )
 from escarmouche.systems.d100.rules import ACTION_DEFS, HANDS, TRACK, Weapon, get_weapon
 from escarmouche.systems.views import LiveSheets
+from escarmouche.text.typo import typographie
 
 __all__ = ["commit", "narrated_run", "read_state", "view", "write_back"]
 
@@ -199,6 +200,9 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
 
 #: bound on the attack setups a sheet keeps for the narration (:func:`narrated_run`)
 _MAX_SETUPS = 4096
+#: bound on the attacks told a sheet keeps (their sentence, rules, dice and data, by
+#: shape: who strikes whom, with what, against what guard and wounds, with what dice)
+_MAX_TOLD = 8192
 
 
 def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
@@ -235,6 +239,8 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
 
     state, system, rules = enc.state, enc.system, enc.rules
     ctx: Ctx[Any] = Ctx(state, system, rules, None)
+    record, told = ctx.record, sheet.told
+    turn_rules = tuple(system.turn_rules)
     names, side = sheet.names, sheet.side
     n = len(names)
     out, wounds = [False] * n, list(sheet.wounds)
@@ -254,18 +260,23 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
         code = entry[0]
         if code == kernel.ATTACK:
             _, turn, i, j, hand, defence, roll, saved, d10, lost = entry
-            result = resolve_attack(
-                _setup(sheet, ctx, i, j, hand, defence,
-                       (prepared[j], parries[j], dodges[j],
-                        turn == 1 and side[j] == sheet.surprised), wounds[j]),
-                roll, saved, d10)
-            ctx.emit("attaque", logged_attack_sentence(result), actor=names[i],
-                     rules=result.rules, data={"action": "attaquer", **result.to_json()},
-                     dice=result.dice)
+            guard = (prepared[j], parries[j], dodges[j],
+                     turn == 1 and side[j] == sheet.surprised)
+            key = (i, j, hand, defence, guard, wounds[j], roll, saved, d10)
+            blow = told.get(key)
+            if blow is None:  # the engine's attack (attaquer), told once per shape
+                result = resolve_attack(_setup(sheet, ctx, i, j, hand, defence, guard,
+                                               wounds[j]), roll, saved, d10)
+                if len(told) >= _MAX_TOLD:
+                    told.clear()
+                blow = told[key] = (typographie(logged_attack_sentence(result)),
+                                    result.rules, result.dice,
+                                    {"action": "attaquer", **result.to_json()},
+                                    result.setup.parry_source == "preparee")
+            record("attaque", blow[0], names[i], blow[1], blow[2], copy_json(blow[3]))
             if saved is not None:  # D100-PARRY-3, D100-DODGE-2
                 parries[j], dodges[j], prepared[j] = defended(
-                    defence == 1, result.setup.parry_source == "preparee", parries[j],
-                    dodges[j], prepared[j])
+                    defence == 1, blow[4], parries[j], dodges[j], prepared[j])
             if lost:
                 wounds[j] = max(0, wounds[j] - lost)
                 if wounds[j] == 0:
@@ -274,8 +285,8 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                              rules=("D100-ATK-3",), data={"track": TRACK, "value": 0})
         elif code == kernel.ACTIVATION:
             _, turn, i, count, expires = entry
-            ctx.emit("activation", activation_words(system, names[i])[0], actor=names[i],
-                     data={"activation": count})
+            record("activation", typographie(activation_words(system, names[i])[0]),
+                   names[i], (), (), {"activation": count})
             if expires:  # D100-PARRY-3
                 prepared[i] = False
                 ctx.emit("parade_expiree", expired_parry_sentence(names[i]), actor=names[i],
@@ -285,16 +296,16 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             parries, dodges = [0] * n, [0] * n  # D100-PARRY-3, D100-DODGE-2
             acting = [names[i] for i in st.order if not out[i]
                       and not (turn == 1 and side[i] == sheet.surprised)]
-            ctx.emit("debut_tour", turn_start_sentence(system, turn, acting),
-                     rules=system.turn_rules, data={"order": acting})
+            record("debut_tour", typographie(turn_start_sentence(system, turn, acting)), None,
+                   turn_rules, (), {"order": acting})
             if turn == 2 and surprised is not None:
                 ctx.emit("fin_surprise", surprise_over_sentence(surprised),
                          rules=("D100-SURPRISE-1",))
         elif code == kernel.TURN_END:
             turn = entry[1]
-            ctx.emit("temps", time_sentence(turn), rules=("D100-TIME-1",),
-                     data={"seconds": turn * ROUND_SECONDS})
-            ctx.emit("fin_tour", turn_end_sentence(system, turn))
+            record("temps", typographie(time_sentence(turn)), None, ("D100-TIME-1",), (),
+                   {"seconds": turn * ROUND_SECONDS})
+            record("fin_tour", typographie(turn_end_sentence(system, turn)))
         elif code == kernel.PREPARE:
             prepared[entry[2]] = True
             ctx.emit("parade_preparee", prepared_parry_sentence(names[entry[2]]),
