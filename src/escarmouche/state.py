@@ -78,7 +78,6 @@ __all__ = [
     "EndCondition",
     "FighterState",
     "SystemHooks",
-    "copy_json",
     "end_outcome",
     "limit_outcome",
     "out_sentence",
@@ -328,11 +327,6 @@ def _copy_json(value: T) -> T:
     if isinstance(value, tuple):
         return tuple(_copy_json(v) for v in value)  # type: ignore[return-value]
     return copy.deepcopy(value)
-
-
-#: :func:`_copy_json`, for the packages that keep JSON to hand out copies of (a rules
-#: kernel's narration keeps each event's data per shape)
-copy_json = _copy_json
 
 
 #: what :func:`parsed` computed, by the value's identity

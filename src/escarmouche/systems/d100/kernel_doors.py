@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from escarmouche.rng import Rng
-from escarmouche.state import Ctx, EncounterState, FighterState, copy_json, out_sentence
+from escarmouche.state import Ctx, EncounterState, FighterState, out_sentence
 from escarmouche.systems.d100 import kernel
 from escarmouche.systems.d100.actions import Extended, extended_of, fight_weapons, held
 from escarmouche.systems.d100.attack import AttackSetup, Guard, attack_setup, resolve_attack
@@ -200,7 +200,7 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
 
 #: bound on the attack setups a sheet keeps for the narration (:func:`narrated_run`)
 _MAX_SETUPS = 4096
-#: bound on the attacks told a sheet keeps (their sentence, rules, dice and data, by
+#: bound on the attacks told a sheet keeps (their sentence, rules, dice and result, by
 #: shape: who strikes whom, with what, against what guard and wounds, with what dice)
 _MAX_TOLD = 8192
 
@@ -270,10 +270,11 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                 if len(told) >= _MAX_TOLD:
                     told.clear()
                 blow = told[key] = (typographie(logged_attack_sentence(result)),
-                                    result.rules, result.dice,
-                                    {"action": "attaquer", **result.to_json()},
+                                    result.rules, result.dice, result,
                                     result.setup.parry_source == "preparee")
-            record("attaque", blow[0], names[i], blow[1], blow[2], copy_json(blow[3]))
+            # (the data written afresh for each event: cheaper than a copy of it)
+            record("attaque", blow[0], names[i], blow[1], blow[2],
+                   {"action": "attaquer", **blow[3].to_json()})
             if saved is not None:  # D100-PARRY-3, D100-DODGE-2
                 parries[j], dodges[j], prepared[j] = defended(
                     defence == 1, blow[4], parries[j], dodges[j], prepared[j])
