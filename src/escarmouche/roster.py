@@ -57,6 +57,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import gc
 import random
 import tomllib
 from collections.abc import Mapping
@@ -203,12 +204,20 @@ class Roster:
         sheet = self._kernel(self.policies if policy is None else policy, max_turns)
         if sheet is not None:
             snapshot = rng_state(rng)
+            # the cyclic garbage collector paused for the fight, which makes no cycle but
+            # many small objects, each of which would count towards a collection that
+            # walks everything the process keeps (the kernels' kept words included)
+            paused = gc.isenabled()
+            gc.disable()
             try:
                 played = self._template.system.narrated_run(sheet, rng, max_turns,
                                                             tactics_rng)
             except Exception:  # the engine plays it again, and words what went wrong
                 set_rng_state(rng, snapshot)
                 played = None
+            finally:
+                if paused:
+                    gc.enable()
             if played is not None:
                 return played  # type: ignore[no-any-return]
         enc = self.encounter()
