@@ -529,7 +529,7 @@ def test_roster_play_is_the_engines_fight_core_log(case: tuple[str, Any, dict[st
     label, roster, start = case
     played = played_roster(roster, start)
     assert played is not None, label
-    kinds = check_played(played, policy, range(30))
+    kinds = check_played(played, policy, range(12))
     assert kinds["attaque"] and kinds["debut_tour"] and kinds["fin_combat"], label
 
 
