@@ -61,6 +61,7 @@ __all__ = [
     "EndCondition",
     "FighterState",
     "activation_words",
+    "emit_end",
     "end_sentence",
     "turn_end_sentence",
     "turn_start_sentence",
@@ -92,6 +93,13 @@ def turn_end_sentence(system: System[Any], turn: int) -> str:
 def end_sentence(outcome: str) -> str:
     """« Fin du combat : victoire des orques (…). » (CORE-END-1)"""
     return f"Fin du combat : {outcome}."
+
+
+def emit_end(ctx: Ctx[Any], system: System[Any], outcome: str) -> None:
+    """The event « fin_combat » of ``outcome`` (CORE-END-1), as ``Encounter`` and a rules
+    kernel's narration write it."""
+    ctx.emit("fin_combat", lambda: end_sentence(outcome), rules=system.end_rules,
+             data={"outcome": outcome})
 
 
 def activation_words(system: System[Any], actor: str) -> tuple[str, str]:
@@ -700,9 +708,7 @@ class Encounter:
     def _finish(self, ctx: Ctx[Any], outcome: str) -> None:
         ctx.state.finished = True
         ctx.state.outcome = outcome
-        ctx.emit("fin_combat", lambda: end_sentence(outcome),
-                 rules=self._system.end_rules,
-                 data={"outcome": outcome})
+        emit_end(ctx, self._system, outcome)
         self._system.on_end(ctx)
 
     # -- save and restore --------------------------------------------------------------

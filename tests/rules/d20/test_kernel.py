@@ -351,12 +351,9 @@ def test_point_cap_and_interruption_d20_imm_2() -> None:
     same(enc, sheet, kst)
 
 
-@pytest.mark.parametrize("hp", [20, 2])
-def test_opportunity_attacks_on_a_move_d20_opp_2(hp: int) -> None:
-    """D20-OPP-1/2: Thorin leaving the square next to Gob and Grik draws both their
-    opportunity attacks, in roster order, before he leaves it; a Thorin knocked out by
-    the first stays on his square, the second does not happen, and the fight is the
-    engine's (the move declared with its reactions, ``Encounter.act``)."""
+def _thorin_between_goblins(hp: int) -> tuple[Encounter, Any]:
+    """Thorin (``hp`` PV) on the square next to Gob and Grik, the fight started by the
+    engine, and the d20 kernel's sheet of the same fight (D20-OPP-1/2)."""
     extra = {"Thorin": {"PV": hp}}
     enc = Encounter(d20.SYSTEM, helpers.roster(**extra))
     enc.start(ScriptedRolls(helpers.INIT_ROLLS), positions=helpers.POSITIONS)
@@ -364,6 +361,16 @@ def test_opportunity_attacks_on_a_move_d20_opp_2(hp: int) -> None:
                             {"positions": helpers.POSITIONS},
                             resolve_policies("d20", ["héros", "gobelins"], None))
     assert sheet is not None
+    return enc, sheet
+
+
+@pytest.mark.parametrize("hp", [20, 2])
+def test_opportunity_attacks_on_a_move_d20_opp_2(hp: int) -> None:
+    """D20-OPP-1/2: Thorin leaving the square next to Gob and Grik draws both their
+    opportunity attacks, in roster order, before he leaves it; a Thorin knocked out by
+    the first stays on his square, the second does not happen, and the fight is the
+    engine's (the move declared with its reactions, ``Encounter.act``)."""
+    enc, sheet = _thorin_between_goblins(hp)
     kst = K.start(sheet, ScriptedRolls(helpers.INIT_ROLLS))
     move = ("deplacement", K.MOVE, -1, ((-1, 0), (-2, 0)))
     assert K.refusal(sheet, kst, THORIN, move) == 0
@@ -718,13 +725,7 @@ def test_narrated_opportunity_attacks_are_the_engines_d20_opp_1(hp: int) -> None
     straight to the nearest one); a move that does, played on the kernel, is narrated
     as the engine logs it (the move declared, each opportunity attack, the one that did
     not happen, the move cancelled where its mover fell), the whole save the engine's."""
-    extra = {"Thorin": {"PV": hp}}
-    enc = Encounter(d20.SYSTEM, helpers.roster(**extra))
-    enc.start(ScriptedRolls(helpers.INIT_ROLLS), positions=helpers.POSITIONS)
-    sheet = K.compile_sheet(Encounter(d20.SYSTEM, helpers.roster(**extra)),
-                            {"positions": helpers.POSITIONS},
-                            resolve_policies("d20", ["héros", "gobelins"], None))
-    assert sheet is not None
+    enc, sheet = _thorin_between_goblins(hp)
     tape = doors._Tape()
 
     def recorded(values: list[int]) -> Any:

@@ -232,7 +232,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
     and the end of the fight (``Encounter._finish``)."""
     from escarmouche.encounter import (
         activation_words,
-        end_sentence,
+        emit_end,
         turn_end_sentence,
         turn_start_sentence,
     )
@@ -321,9 +321,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             raise AssertionError(f"log entry {entry!r} not narrated")
     state.turn = final_turn
     if st.finished and st.outcome is not None:
-        outcome = st.outcome
-        ctx.emit("fin_combat", end_sentence(outcome), rules=system.end_rules,
-                 data={"outcome": outcome})
+        emit_end(ctx, system, st.outcome)
 
 
 def _weapon(sheet: Sheet, ctx: Ctx[Any], i: int, hand: int) -> Weapon:

@@ -332,14 +332,12 @@ def _kept(memo: dict[Any, Any], key: Any, value: Any) -> Any:
 
 
 def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
-    """A whole fight of ``sheet``'s roster played by the rules kernel (:func:`.kernel.run`:
-    the same dice, in the same order, as ``Encounter.start`` then ``Encounter.run``) and
-    given as the full engine's ``Encounter``: its state written back (:func:`write_back`,
-    today's save format) and its log narrated from the kernel's log tuples, event for
-    event as the engine writes it (the same sentences, rules, dice and data: the
-    equivalence tests, ``tests/rules/d20/test_kernel.py``, hold the whole save to the
-    engine's). Every fight the kernel covers is narrated (``D20System.kernel`` answers
-    ``None`` for the others: the engine plays them)."""
+    """``System.narrated_run`` for the d20 kernel (the model:
+    ``escarmouche.systems.d100.kernel_doors.narrated_run``): the fight played by
+    :func:`.kernel.run`, written back (:func:`write_back`) and its log narrated from the
+    kernel's tuples; ``tests/rules/d20/test_kernel.py`` holds the whole save to the
+    engine's. Every fight the kernel covers is narrated (``D20System.kernel`` answers ``None``
+    for the others: the engine plays them)."""
     tape = _Tape()
     draws, draw = tape.draws, rng.randint
 

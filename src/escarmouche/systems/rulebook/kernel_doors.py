@@ -16,7 +16,7 @@ from typing import Any
 
 from escarmouche.encounter import (
     activation_words,
-    end_sentence,
+    emit_end,
     turn_end_sentence,
     turn_start_sentence,
 )
@@ -159,14 +159,12 @@ _MAX_TOLD = 8192
 
 
 def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
-    """A whole fight of ``sheet``'s roster played by the rules kernel (:func:`.kernel.run`:
-    the same dice, in the same order, as ``Encounter.start`` then ``Encounter.run``) and
-    given as the full engine's ``Encounter``: its state written back (:func:`write_back`,
-    today's save format) and its log narrated from the kernel's log tuples, event for
-    event as the engine writes it (the same sentences, rules, dice and data: the
-    equivalence tests, ``tests/rules/rulebook/test_kernel.py``, hold the whole save to
-    the engine's). Every fight the kernel covers is narrated (:func:`.kernel.compile_sheet`
-    leaves the others to the engine)."""
+    """``System.narrated_run`` for the Rulebook kernel (the model:
+    ``escarmouche.systems.d100.kernel_doors.narrated_run``): the fight played by
+    :func:`.kernel.run`, written back (:func:`write_back`) and its log narrated from the
+    kernel's tuples; ``tests/rules/rulebook/test_kernel.py`` holds the whole save to the
+    engine's. Every fight the kernel covers is narrated (:func:`.kernel.compile_sheet` leaves
+    the others to the engine)."""
     st = kernel.run(sheet, rng.randint, max_turns)
     enc = write_back(sheet, st, fast=False)
     _narrate(sheet, st, Ctx(enc.state, enc.system, enc.rules, None), enc.system)
@@ -263,9 +261,7 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             raise AssertionError(f"log entry {entry!r} not narrated")
     state.turn = final_turn
     if st.finished and st.outcome is not None:
-        outcome = st.outcome
-        ctx.emit("fin_combat", end_sentence(outcome), rules=system.end_rules,
-                 data={"outcome": outcome})
+        emit_end(ctx, system, st.outcome)
         for f in sheet.probe.state.fighters.values():  # RB-END-3 (éclat never spent here)
             if ECLAT in f.tracks:
                 before = f.tracks[ECLAT]
