@@ -212,9 +212,11 @@ class Roster:
             try:
                 played = self._template.system.narrated_run(sheet, rng, max_turns,
                                                             tactics_rng)
-            except Exception:  # the engine plays it again, and words what went wrong
+            except BaseException as err:  # all or nothing, as Encounter.run
                 set_rng_state(rng, snapshot)
-                played = None
+                if not isinstance(err, EscarmoucheError):
+                    raise  # a fault, not a refusal: never hidden by the engine's replay
+                played = None  # the engine plays it again, and words the refusal
             finally:
                 if paused:
                     gc.enable()

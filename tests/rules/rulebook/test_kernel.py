@@ -30,6 +30,7 @@ from escarmouche import Combatant, Effect, EscarmoucheError
 from escarmouche import simulation as sim
 from escarmouche.dice import ScriptedRolls
 from escarmouche.encounter import Encounter
+from escarmouche.errors import RuleBoundError
 from escarmouche.model import Timing
 from escarmouche.options import find
 from escarmouche.policies import resolve_policies
@@ -507,42 +508,6 @@ PLAY_POLICIES: tuple[Any, ...] = (None, "prudent", "agressif",
                                   {"héros": "prudent", "orques": "par_defaut"})
 
 
-def as_roster_file(roster: Any, start: dict[str, Any]) -> Roster | None:
-    """``roster`` (a case of :func:`cases`) as a real roster (``escarmouche.roster``),
-    with ``start`` over its own start options; ``None`` for a fight with effects (a
-    roster has none)."""
-    enc = roster.encounter()
-    if enc.state.effects:
-        return None
-    return Roster("t", "rulebook", enc.rules,
-                  tuple(f.combatant for f in enc.state.fighters.values()),
-                  {**getattr(roster, "start_options", {}), **start},
-                  tuple(enc.state.end_conditions), {})
-
-
-def engine_play(roster: Roster, seed: int, max_turns: int, policy: Any) -> tuple[str, Any]:
-    """The full engine's fight (``Encounter.start`` then ``Encounter.run``) of
-    ``roster`` on ``random.Random(seed)``, as saved, and the dice left."""
-    rng = random.Random(seed)
-    enc = roster.encounter()
-    enc.start(rng, **dict(roster.start_options))
-    enc.run(rng, max_turns=max_turns, policy=roster.policies if policy is None else policy)
-    return enc.to_json(), rng.getstate()
-
-
-def check_roster_play(roster: Roster, seed: int, max_turns: int, policy: Any) -> None:
-    """``roster.play`` is the full engine's fight, save and dice left (:func:`engine_play`),
-    played on the kernel: ``Roster._kernel`` compiles it and ``narrated_run`` narrates it
-    (the same fight again)."""
-    sheet = roster._kernel(roster.policies if policy is None else policy, max_turns)
-    assert isinstance(sheet, K.Sheet)
-    rng = random.Random(seed)
-    played = roster.play(rng, max_turns=max_turns, policy=policy).to_json()
-    assert (played, rng.getstate()) == engine_play(roster, seed, max_turns, policy), seed
-    told = SYSTEM.narrated_run(sheet, random.Random(seed), max_turns)
-    assert told is not None and told.to_json() == played
-
-
 def _play_cases() -> list[tuple[str, Any, dict[str, Any]]]:
     """:func:`cases`, and fights of end conditions (RB-END-1), of initiative roll-offs
     (RB-INIT-2), of Hypoactivité and turns 0 (RB-SPEED-1, RB-INIT-3/4) and of éclat
@@ -565,6 +530,11 @@ def _play_cases() -> list[tuple[str, Any, dict[str, Any]]]:
     return out
 
 
+def _saved(enc: Encounter, rng: random.Random) -> tuple[str, Any]:
+    """A fight as saved, and the dice left."""
+    return enc.to_json(), rng.getstate()
+
+
 @pytest.mark.parametrize("case", _play_cases(), ids=lambda c: c[0])
 def test_roster_play_is_the_engines_fight_core_log(case: tuple[str, Any, dict[str, Any]]
                                                    ) -> None:
@@ -573,14 +543,13 @@ def test_roster_play_is_the_engines_fight_core_log(case: tuple[str, Any, dict[st
     the save (every event narrated: its sentence, rules, dice and data) and the dice
     consumed, under every policy, under the turn limit too."""
     _, roster, start = case
-    played = as_roster_file(roster, start)
+    played = kernels.as_roster(roster, start)
     if played is None:
         pytest.skip("a fight with effects: no roster holds one")
     for policy in PLAY_POLICIES:
         if isinstance(policy, dict) and not set(policy) <= set(played.sides):
             policy = "prudent"
-        for seed in range(12):
-            check_roster_play(played, seed, 3 if seed % 10 == 0 else 50, policy)
+        kernels.check_played(played, policy, range(12))
 
 
 @settings(max_examples=40, deadline=None)
@@ -596,8 +565,8 @@ def test_roster_play_is_the_engines_fight_on_any_roster_core_log(data: st.DataOb
         (EndCondition("combattant_hors_combat", "F0 tombe", name="F0"),)]))
     played = Roster("t", "rulebook", rules, tuple(roster), start, ends, {})
     max_turns = data.draw(st.sampled_from([2, 30]))
-    for seed in data.draw(st.lists(st.integers(0, 100_000), min_size=2, max_size=2)):
-        check_roster_play(played, seed, max_turns, policy)
+    kernels.check_played(played, policy, data.draw(
+        st.lists(st.integers(0, 100_000), min_size=2, max_size=2)), max_turns=max_turns)
 
 
 def test_roster_play_leaves_the_rest_to_the_engine_core_log(
@@ -611,7 +580,8 @@ def test_roster_play_leaves_the_rest_to_the_engine_core_log(
     for seed in range(5):
         rng = random.Random(seed)
         played = roster.play(rng, policy="au_hasard").to_json()
-        assert (played, rng.getstate()) == engine_play(roster, seed, 50, "au_hasard")
+        assert (played, rng.getstate()) == _saved(
+            *kernels.engine_play(roster, seed, 50, "au_hasard"))
     bare = dataclasses.replace(roster, combatants=tuple(
         dataclasses.replace(c, stats={k: v for k, v in c.stats.items()
                                       if k != rb_rules.DECLARED_DAMAGE})
@@ -620,17 +590,18 @@ def test_roster_play_leaves_the_rest_to_the_engine_core_log(
     with pytest.raises(EscarmoucheError) as refused_by_play:
         bare.play(random.Random(1))
     with pytest.raises(EscarmoucheError) as refused_by_engine:
-        engine_play(bare, 1, 50, None)
+        kernels.engine_play(bare, 1, 50, None)
     assert str(refused_by_play.value) == str(refused_by_engine.value)
     assert "variante_degats" in str(refused_by_play.value)
 
-    def failing(self: Any, kernel: Any, rng: Any, max_turns: int) -> Any:
-        rng.randint(1, 100)  # a die drawn, then a failure: the rng is put back
-        raise RuntimeError("narration")
+    def failing(self: Any, kernel: Any, rng: Any, max_turns: int, tactics_rng: Any) -> Any:
+        rng.randint(1, 100)  # a die drawn, then a refusal: the rng is put back
+        raise RuleBoundError("narration", rule="CORE-ERR")
 
-    for narrated in (lambda self, kernel, rng, max_turns: None, failing):
+    for narrated in (lambda self, kernel, rng, max_turns, tactics_rng: None, failing):
         monkeypatch.setattr(type(SYSTEM), "narrated_run", narrated)
         for seed in range(3):
             rng = random.Random(seed)
             played = roster.play(rng).to_json()
-            assert (played, rng.getstate()) == engine_play(roster, seed, 50, None)
+            assert (played, rng.getstate()) == _saved(
+                *kernels.engine_play(roster, seed, 50, None))
