@@ -6,15 +6,17 @@ prepared on its system's kernel; a range of seeds compared, under the turn limit
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from escarmouche import simulation as sim
 from escarmouche.encounter import Encounter
 from escarmouche.roster import Roster
 
-__all__ = ["as_roster", "check_equal", "covered", "engine_fight", "kernel_fight",
-           "narrated_against_engine"]
+__all__ = ["as_roster", "check_equal", "check_played", "covered", "engine_fight",
+           "engine_play", "kernel_fight"]
 
 
 def engine_fight(prepared: sim.Prepared, seed: int, max_turns: int) -> tuple[str, Any]:
@@ -79,39 +81,62 @@ def check_equal(prepared: sim.Prepared, seeds: Iterable[int], fight: Any,
     return n
 
 
-def as_roster(roster: Any, start: dict[str, Any] | None = None) -> Roster | None:
+def as_roster(roster: Any, start: Mapping[str, Any] | None = None, *, rules: Any = None,
+              end_conditions: Any = None) -> Roster | None:
     """``roster`` (a roster, or an unstarted fight seen as one: ``sim.as_roster``) as a
-    :class:`~escarmouche.roster.Roster` with the start options ``start`` (its own when
-    ``None``), what ``Roster.play`` plays; ``None`` for a fight with effects (no roster
-    file holds them)."""
+    :class:`~escarmouche.roster.Roster`, what ``Roster.play`` plays: its start options
+    with ``start`` over them, its rules or ``rules``, its end conditions or
+    ``end_conditions``, the default policies for a fight; ``None`` for a fight with
+    effects (no roster file holds them)."""
+    options = {**dict(getattr(roster, "start_options", None) or {}), **dict(start or {})}
     if isinstance(roster, Roster):
-        return roster if start is None else Roster(
-            roster.title, roster.system, roster.rules, roster.combatants, dict(start),
-            roster.end_conditions, roster.policies)
+        return Roster(roster.title, roster.system, roster.rules if rules is None else rules,
+                      roster.combatants, options,
+                      roster.end_conditions if end_conditions is None
+                      else tuple(end_conditions), roster.policies)
     template = roster.template
     if template.state.effects:
         return None
-    return Roster("t", template.system.name, template.rules,
-                  tuple(f.combatant for f in template.state.fighters.values()),
-                  dict(start if start is not None else roster.start_options),
-                  tuple(template.state.end_conditions), {})
+    return Roster("t", template.system.name, template.rules if rules is None else rules,
+                  tuple(f.combatant for f in template.state.fighters.values()), options,
+                  tuple(template.state.end_conditions if end_conditions is None
+                        else end_conditions), {})
 
 
-def narrated_against_engine(roster: Roster, seed: int, max_turns: int, policy: Any
-                            ) -> tuple[bool, bool]:
-    """``Roster.play`` of fight ``seed`` against the engine's own ``Encounter.start`` and
-    ``Encounter.run`` on the same dice: whether the two saves (state and log, every
-    event's sentence, rules, dice and data) and the dice left are equal, and whether the
-    system's rules kernel played it (``System.narrated_run``)."""
-    chosen = roster.policies if policy is None else policy
-    sheet = roster._kernel(chosen, max_turns)
-    narrated = sheet is not None and roster._template.system.narrated_run(
-        sheet, sim.stream(seed, 1, sim.DICE), max_turns) is not None
-    dice = sim.stream(seed, 0, sim.DICE)
-    played = roster.play(dice, max_turns=max_turns, policy=policy)
-    engine_dice = sim.stream(seed, 0, sim.DICE)
+def engine_play(roster: Roster, seed: int, max_turns: int, policy: Any
+                ) -> tuple[Encounter, random.Random]:
+    """The full engine's own fight of ``roster`` (``Encounter.start`` then
+    ``Encounter.run``, what ``Roster.play`` did before the kernels) on
+    ``random.Random(seed)``, and that rng after."""
+    rng = random.Random(seed)
     enc = roster.encounter()
-    enc.start(engine_dice, **dict(roster.start_options))
-    enc.run(engine_dice, max_turns=max_turns, policy=chosen)
-    same = played.to_json() == enc.to_json() and dice.getstate() == engine_dice.getstate()
-    return same, narrated
+    enc.start(rng, **dict(roster.start_options))
+    enc.run(rng, max_turns=max_turns, policy=roster.policies if policy is None else policy)
+    return enc, rng
+
+
+def check_played(roster: Roster, policy: Any, seeds: Iterable[int], *,
+                 narrated: bool = True, max_turns: int | None = None) -> Counter[str]:
+    """CORE-LOG / CORE-RNG: for each seed (under ``max_turns``, by default a limit of 3
+    turns every tenth seed, else 50),
+    ``Roster.play`` is the engine's fight (:func:`engine_play`): the whole save, every
+    event's sentence, rules, dice and data, and the dice left. With ``narrated``, the
+    system's kernel compiled for it narrates it (``System.narrated_run``: the same
+    fight again, never ``None``); without, it has no kernel or does not narrate it.
+    The kinds of the events of those fights."""
+    chosen = roster.policies if policy is None else policy
+    kinds: Counter[str] = Counter()
+    for seed in seeds:
+        limit = max_turns if max_turns is not None else 3 if seed % 10 == 0 else 50
+        enc, rng = engine_play(roster, seed, limit, policy)
+        expected = enc.to_json()
+        dice = random.Random(seed)
+        played = roster.play(dice, max_turns=limit, policy=policy)
+        assert played.to_json() == expected and dice.getstate() == rng.getstate(), seed
+        sheet = roster._kernel(chosen, limit)
+        told = None if sheet is None else roster._template.system.narrated_run(
+            sheet, random.Random(seed), limit)
+        assert (told is not None) == narrated, (seed, policy)
+        assert told is None or told.to_json() == expected, (seed, policy)
+        kinds.update(e.kind for e in enc.log)
+    return kinds

@@ -467,53 +467,18 @@ PLAY_POLICIES: tuple[Any, ...] = (None, "prudent", "agressif",
                                   {"héros": "prudent", "orques": "par_defaut"})
 
 
-def played_roster(roster: Any, start: dict[str, Any], rules: Any = None,
-                  end_conditions: Any = None) -> Roster | None:
-    """A case's fight as a roster file gives it (``Roster``: its combatants, rules, start
-    options and end conditions, the default policies); ``None`` for a fight with effects
-    set before it starts (a roster has none)."""
-    enc = roster.encounter()
-    if enc.state.effects:
-        return None
-    return Roster("t", "d12", enc.rules if rules is None else rules,
-                  tuple(f.combatant for f in enc.state.fighters.values()),
-                  {**dict(getattr(roster, "start_options", {})), **start},
-                  tuple(enc.state.end_conditions if end_conditions is None
-                        else end_conditions), {})
-
-
-def engine_play(roster: Roster, seed: int, max_turns: int, policy: Any) -> tuple[str, Any]:
-    """The full engine's fight of ``roster`` (``Encounter.start`` then ``Encounter.run``,
-    what ``Roster.play`` did before the kernel) as a save, and its dice after."""
-    rng = random.Random(seed)
-    enc = roster.encounter()
-    enc.start(rng, **dict(roster.start_options))
-    enc.run(rng, max_turns=max_turns, policy=roster.policies if policy is None else policy)
-    return enc.to_json(), rng.getstate()
-
-
-def check_played(roster: Roster, policy: Any, seeds: Any) -> Counter[str]:
-    """``Roster.play`` of each seed (a limit of 3 turns every tenth one, else 50) is the
-    full engine's fight, event for event, with the same dice consumed; each one played
-    on the kernel (``Roster._kernel``, ``D12System.narrated_run``, whose fight is the
-    engine's too); the kinds of the events narrated."""
+def _policy_for(roster: Roster, policy: Any) -> Any:
+    """``policy``, a mapping kept to the sides of ``roster`` (« prudent » when none is)."""
     if isinstance(policy, dict):
-        policy = {s: p for s, p in policy.items() if s in roster.sides} or "prudent"
-    kinds: Counter[str] = Counter()
-    for seed in seeds:
-        max_turns = 3 if seed % 10 == 0 else 50
-        engine = engine_play(roster, seed, max_turns, policy)
-        rng = random.Random(seed)
-        played = roster.play(rng, max_turns=max_turns, policy=policy)
-        assert (played.to_json(), rng.getstate()) == engine, (policy, seed)
-        sheet = roster._kernel(roster.policies if policy is None else policy, max_turns)
-        assert sheet is not None, policy
-        rng = random.Random(seed)
-        narrated = d12.SYSTEM.narrated_run(sheet, rng, max_turns)
-        assert narrated is not None
-        assert (narrated.to_json(), rng.getstate()) == engine, (policy, seed)
-        kinds.update(e.kind for e in narrated.log)
-    return kinds
+        return {s: p for s, p in policy.items() if s in roster.sides} or "prudent"
+    return policy
+
+
+def check_played(roster: Roster | None, policy: Any, seeds: Any) -> Counter[str]:
+    """:func:`tests.helpers.kernels.check_played` under ``policy`` kept to the roster's
+    sides: ``Roster.play`` on the kernel is the engine's fight, event for event."""
+    assert roster is not None
+    return kernels.check_played(roster, _policy_for(roster, policy), seeds)
 
 
 @pytest.mark.parametrize("policy", PLAY_POLICIES, ids=str)
@@ -527,7 +492,7 @@ def test_roster_play_is_the_engines_fight_core_log(case: tuple[str, Any, dict[st
     consumed are the engine's (``Encounter.start`` then ``Encounter.run``), under the
     turn limit too."""
     label, roster, start = case
-    played = played_roster(roster, start)
+    played = kernels.as_roster(roster, start)
     assert played is not None, label
     kinds = check_played(played, policy, range(12))
     assert kinds["attaque"] and kinds["debut_tour"] and kinds["fin_combat"], label
@@ -549,7 +514,7 @@ def test_roster_play_under_options_is_the_engines_fight_d12_crit_2(rules: d12.Ru
     engine's fight, event for event."""
     kinds: Counter[str] = Counter()
     for label, roster, start in cases()[:4]:
-        played = played_roster(roster, start, rules)
+        played = kernels.as_roster(roster, start, rules=rules)
         assert played is not None, label
         for policy in ("au_hasard", "par_defaut", "agressif"):
             kinds += check_played(played, policy, range(12))
@@ -565,7 +530,7 @@ def test_roster_play_under_end_conditions_core_end_1() -> None:
     for ends in ((EndCondition("combattant_hors_combat", "Brune tombe", name="Brune"),),
                  (EndCondition("camp_hors_combat", "défaite", side="héros"),),
                  (EndCondition("tours", "les héros ont tenu", turns=2),)):
-        played = played_roster(cases()[0][1], {}, end_conditions=ends)
+        played = kernels.as_roster(cases()[0][1], {}, end_conditions=ends)
         assert played is not None
         check_played(played, "agressif", range(12))
 
@@ -574,7 +539,7 @@ def test_roster_play_leaves_to_the_engine_what_the_kernel_does_not_cover_core_lo
     """A fight the kernel does not cover (an ambush, D12-SURPRISE-1/2; a policy object)
     is played by the engine (``Roster._kernel`` answers ``None``): the same fight as
     ``Encounter.start`` then ``Encounter.run``."""
-    sample = played_roster(cases()[0][1], {})
+    sample = kernels.as_roster(cases()[0][1], {})
     assert sample is not None
     ambush = dataclasses.replace(sample, start_options={"embuscade_par": "monstres"})
     own = TagPolicy("mienne", "mienne", "attaque", ("attaque",))
@@ -583,7 +548,8 @@ def test_roster_play_leaves_to_the_engine_what_the_kernel_does_not_cover_core_lo
         for seed in range(5):
             rng = random.Random(seed)
             played = roster.play(rng, max_turns=50, policy=policy)
-            assert (played.to_json(), rng.getstate()) == engine_play(roster, seed, 50, policy)
+            enc, engine_rng = kernels.engine_play(roster, seed, 50, policy)
+            assert (played.to_json(), rng.getstate()) == (enc.to_json(), engine_rng.getstate())
             if roster is ambush:
                 assert any(e.kind == "tour_bonus" for e in played.log)
 
@@ -593,7 +559,7 @@ def test_narrated_run_takes_a_tactics_stream_core_rng() -> None:
     the narrated fight of « au hasard » draws its moves from it, as the engine does, and
     its dice from the dice alone."""
     label, roster, start = cases()[3]
-    played = played_roster(roster, start)
+    played = kernels.as_roster(roster, start)
     assert played is not None, label
     sheet = played._kernel("au_hasard", 50)
     assert sheet is not None and sheet.tactics

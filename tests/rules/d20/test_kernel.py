@@ -644,45 +644,20 @@ PLAY_POLICIES: tuple[Any, ...] = (None, "prudent", "agressif",
 
 
 def as_roster(roster: Any, start: dict[str, Any], rules: Any = None) -> Roster:
-    """A real roster (``escarmouche.roster.Roster``) of a case's fight."""
-    enc = roster.encounter()
-    assert not enc.state.effects  # (a roster holds none)
-    return Roster("t", "d20", rules or enc.rules,
-                  tuple(f.combatant for f in enc.state.fighters.values()), dict(start),
-                  tuple(enc.state.end_conditions), {})
-
-
-def engine_play(roster: Roster, seed: int, max_turns: int, policy: Any
-                ) -> tuple[Encounter, random.Random]:
-    """The full engine's own fight (``Encounter.start`` then ``Encounter.run``)."""
-    rng = random.Random(seed)
-    enc = roster.encounter()
-    enc.start(rng, **dict(roster.start_options))
-    enc.run(rng, max_turns=max_turns,
-            policy=roster.policies if policy is None else policy)
-    return enc, rng
+    """A real roster (``escarmouche.roster.Roster``) of a case's fight
+    (:func:`tests.helpers.kernels.as_roster`; a d20 case has no effects)."""
+    played = kernels.as_roster(roster, start, rules=rules)
+    assert played is not None  # (a roster holds no effect)
+    return played
 
 
 def check_played(roster: Roster, policy: Any, seeds: Any) -> int:
     """``Roster.play`` and the kernel's narrated fight (``D20System.narrated_run``,
-    never ``None`` here) are the engine's fight on ``seeds``: the whole save, the log
-    event for event, and the dice consumed; how many fights were narrated."""
-    narrated = 0
-    for seed in seeds:
-        max_turns = 3 if seed % 10 == 0 else 50
-        enc, rng = engine_play(roster, seed, max_turns, policy)
-        expected = enc.to_json()
-        sheet = roster._kernel(roster.policies if policy is None else policy, max_turns)
-        assert isinstance(sheet, K.Sheet)
-        kernel_rng = random.Random(seed)
-        fight = d20.SYSTEM.narrated_run(sheet, kernel_rng, max_turns)
-        assert fight is not None and fight.to_json() == expected, (seed, policy)
-        assert kernel_rng.getstate() == rng.getstate()
-        played_rng = random.Random(seed)
-        played = roster.play(played_rng, max_turns=max_turns, policy=policy)
-        assert played.to_json() == expected and played_rng.getstate() == rng.getstate()
-        narrated += 1
-    return narrated
+    never ``None`` here) are the engine's fight on ``seeds``
+    (:func:`tests.helpers.kernels.check_played`); how many fights were narrated."""
+    seeds = list(seeds)
+    kernels.check_played(roster, policy, seeds)
+    return len(seeds)
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c[0])
@@ -765,7 +740,7 @@ def test_what_the_narration_does_not_cover_the_engine_plays_core_log() -> None:
                            (alone, None)):
         assert roster._kernel(roster.policies if policy is None else policy, 50) is None
         for seed in range(3):
-            enc, rng = engine_play(roster, seed, 50, policy)
+            enc, rng = kernels.engine_play(roster, seed, 50, policy)
             played_rng = random.Random(seed)
             played = roster.play(played_rng, max_turns=50, policy=policy)
             assert played.to_json() == enc.to_json()
