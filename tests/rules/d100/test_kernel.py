@@ -104,7 +104,7 @@ def test_kernel_log_carries_every_die_d100_atk_3() -> None:
         for entry in st.log:
             if entry[0] != K.ATTACK:
                 continue
-            _, _, i, j, hand, code, roll, saved, d10, lost = entry
+            _, _, i, j, hand, code, roll, saved, d10, lost, *_ = entry
             setup = attack_setup(sheet.combatants[i], sheet.combatants[j],
                                  hand=d100.HANDS[hand], defence=K.DEFENCES[code])
             assert resolve_attack(setup, roll, saved, d10).wounds_lost == lost

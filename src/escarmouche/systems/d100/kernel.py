@@ -13,7 +13,8 @@ from its notation, OpenSpiel's game apart from its state):
 * :class:`State`: wounds, out, prepared parries, parries and dodges used, loaded
   weapons, extended actions, each one's turn plan, turn, order, cursor, and a log of
   tuples carrying every die (:data:`ATTACK`: ``(ATTACK, turn, attacker, defender, hand,
-  defence, attack d100, defence d100, d10, wounds lost)``; :data:`RELOAD`: ``(RELOAD,
+  defence, attack d100, defence d100, d10, wounds lost, the defender's guard (prepared
+  parry, parries and dodges used, surprised), its wounds before)``; :data:`RELOAD`: ``(RELOAD,
   turn, fighter, hand, None when loaded or (half actions done, of how many))``) and
   marking the fight's course (:data:`TURN_BEGIN`, :data:`ACTIVATION`, :data:`TURN_END`);
   :func:`.kernel_doors.write_back` gives the engine's state (today's save format) and
@@ -142,7 +143,7 @@ ACTION_CODES: Mapping[str, int] = {a: i for i, a in enumerate(ACTIONS)}
 #: the half actions each takes (D100-ACT-3): a fighter who fell takes none of them
 _HALVES = tuple(ACTION_DEFS[a].halves for a in ACTIONS)
 #: the log's marks of the fight's course, which the full engine's narration reads
-#: (:func:`.kernel_doors.narrated_run`): a round begins ``(TURN_BEGIN, turn)``, an
+#: (:func:`.kernel_doors.narrated_run`): a round begins ``(TURN_BEGIN, turn, its order)``, an
 #: activation begins ``(ACTIVATION, turn, actor, its number this round, a prepared parry
 #: that expires)``, a round ends ``(TURN_END, turn)``
 TURN_BEGIN, ACTIVATION, TURN_END = -1, -2, -3
@@ -534,11 +535,12 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
 
 
 def _blow(sheet: Sheet, st: State, actor: int, hand: int, j: int
-          ) -> tuple[int, int, bool, int, int, int | None, bool]:
+          ) -> tuple[int, int, bool, int, int, int | None, bool, bool]:
     """What an attack of ``actor``'s ``hand`` on ``j`` is now, before its dice: the
-    attack's total, the weapon's damage, a shot, its reload, and the defence ``j``
-    opposes (its code, its total or None, whether it spends a prepared parry:
-    :meth:`Sheet.defence`, D100-PARRY-*, D100-DODGE-*, D100-SURPRISE-1)."""
+    attack's total, the weapon's damage, a shot, its reload, the defence ``j`` opposes
+    (its code, its total or None, whether it spends a prepared parry:
+    :meth:`Sheet.defence`, D100-PARRY-*, D100-DODGE-*) and whether ``j`` is surprised
+    (D100-SURPRISE-1)."""
     arm = sheet.arms[actor][hand]
     assert arm is not None  # a candidate's hand strikes
     total, weapon, ranged, reload = arm
@@ -546,7 +548,7 @@ def _blow(sheet: Sheet, st: State, actor: int, hand: int, j: int
     surprised = st.turn == 1 and sheet.side[j] == sheet.surprised
     code, saving, spends = sheet.defence((j, st.prepared[j], st.parries[j], st.dodges[j],
                                           surprised, ranged))
-    return total, weapon, ranged, reload, code, saving, spends
+    return total, weapon, ranged, reload, code, saving, spends, surprised
 
 
 def move_law(sheet: Sheet, st: State, actor: int, move: Move
@@ -559,7 +561,7 @@ def move_law(sheet: Sheet, st: State, actor: int, move: Move
     enumerates their few dice)."""
     _, action, hand, j = move
     if action == ATTACK:
-        total, weapon, _, _, _, saving, _ = _blow(sheet, st, actor, hand, j)
+        total, weapon, _, _, _, saving, _, _ = _blow(sheet, st, actor, hand, j)
         return attack_dice_law(total, saving, weapon, sheet.be[j], sheet.armour[j])
     if action in (PREPARE, RELOAD):
         return ((Fraction(1), ()),)
@@ -570,7 +572,10 @@ def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
             randint: Callable[[int, int], int]) -> bool:
     """One attack (D100-ATK-1..7, D100-PARRY-*, D100-DODGE-*, D100-RANGED-*); whether the
     defender is now out of the fight."""
-    total, weapon, ranged, reload, code, saving, spends = _blow(sheet, st, actor, hand, j)
+    total, weapon, ranged, reload, code, saving, spends, surprised = _blow(
+        sheet, st, actor, hand, j)
+    # what the narration's attack setup reads: the defender's guard, its wounds
+    guard, before = (st.prepared[j], st.parries[j], st.dodges[j], surprised), st.wounds[j]
     roll, saved, d10 = attack_dice(randint, total, saving)
     if saved is not None:  # D100-PARRY-3, D100-DODGE-2
         st.parries[j], st.dodges[j], st.prepared[j] = defended(
@@ -578,7 +583,8 @@ def _attack(sheet: Sheet, st: State, actor: int, hand: int, j: int,
     if ranged and reload:  # fired (D100-ACT-4)
         st.loaded[actor][hand] = loaded_after(ranged, reload, st.loaded[actor][hand])
     lost = 0 if d10 is None else wounds(d10, weapon, sheet.be[j], sheet.armour[j][roll - 1])
-    st.log.append((ATTACK, st.turn, actor, j, hand, code, roll, saved, d10, lost))
+    st.log.append((ATTACK, st.turn, actor, j, hand, code, roll, saved, d10, lost, guard,
+                   before))
     if not lost:
         return False
     left = st.wounds[j] - lost
@@ -647,7 +653,7 @@ def _begin_turn(sheet: Sheet, st: State) -> None:
     n = len(sheet.names)
     st.parries = [0] * n
     st.dodges = [0] * n
-    st.log.append((TURN_BEGIN, st.turn))
+    st.log.append((TURN_BEGIN, st.turn, st.turn_order))
 
 
 def _advance(sheet: Sheet, st: State) -> None:

@@ -21,7 +21,6 @@ from escarmouche.state import Ctx, EncounterState, FighterState, out_sentence
 from escarmouche.systems.d100 import kernel
 from escarmouche.systems.d100.actions import Extended, extended_of, fight_weapons, held
 from escarmouche.systems.d100.attack import AttackSetup, Guard, attack_setup, resolve_attack
-from escarmouche.systems.d100.core import defended
 from escarmouche.systems.d100.initiative import Initiative, InitiativeEntry
 from escarmouche.systems.d100.kernel import ACTION_CODES, ACTIONS, Sheet, State
 from escarmouche.systems.d100.narration import (
@@ -241,10 +240,9 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
     ctx: Ctx[Any] = Ctx(state, system, rules, None)
     record, told = ctx.record, sheet.told
     turn_rules = tuple(system.turn_rules)
-    names, side = sheet.names, sheet.side
+    names = sheet.names
     n = len(names)
-    out, wounds = [False] * n, list(sheet.wounds)
-    prepared, parries, dodges = [False] * n, [0] * n, [0] * n
+    out = [False] * n
     surprised = sheet.side_names[sheet.surprised] if sheet.surprised >= 0 else None
     final_turn = state.turn
     state.turn = 0
@@ -259,44 +257,33 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
     for entry in st.log:
         code = entry[0]
         if code == kernel.ATTACK:
-            _, turn, i, j, hand, defence, roll, saved, d10, lost = entry
-            guard = (prepared[j], parries[j], dodges[j],
-                     turn == 1 and side[j] == sheet.surprised)
-            key = (i, j, hand, defence, guard, wounds[j], roll, saved, d10)
+            _, turn, i, j, hand, defence, roll, saved, d10, lost, guard, before = entry
+            key = (i, j, hand, defence, guard, before, roll, saved, d10)
             blow = told.get(key)
             if blow is None:  # the engine's attack (attaquer), told once per shape
                 result = resolve_attack(_setup(sheet, ctx, i, j, hand, defence, guard,
-                                               wounds[j]), roll, saved, d10)
+                                               before), roll, saved, d10)
                 if len(told) >= _MAX_TOLD:
                     told.clear()
                 blow = told[key] = (typographie(logged_attack_sentence(result)),
-                                    result.rules, result.dice, result,
-                                    result.setup.parry_source == "preparee")
+                                    result.rules, result.dice, result)
             # (the data written afresh for each event: cheaper than a copy of it)
             record("attaque", blow[0], names[i], blow[1], blow[2],
                    {"action": "attaquer", **blow[3].to_json()})
-            if saved is not None:  # D100-PARRY-3, D100-DODGE-2
-                parries[j], dodges[j], prepared[j] = defended(
-                    defence == 1, blow[4], parries[j], dodges[j], prepared[j])
-            if lost:
-                wounds[j] = max(0, wounds[j] - lost)
-                if wounds[j] == 0:
-                    out[j] = True
-                    ctx.emit("hors_combat", out_sentence(names[j], TRACK, 0), actor=names[j],
-                             rules=("D100-ATK-3",), data={"track": TRACK, "value": 0})
+            if lost and before <= lost:  # out of the fight (D100-ATK-3)
+                out[j] = True
+                ctx.emit("hors_combat", out_sentence(names[j], TRACK, 0), actor=names[j],
+                         rules=("D100-ATK-3",), data={"track": TRACK, "value": 0})
         elif code == kernel.ACTIVATION:
             _, turn, i, count, expires = entry
             record("activation", typographie(activation_words(system, names[i])[0]),
                    names[i], (), (), {"activation": count})
             if expires:  # D100-PARRY-3
-                prepared[i] = False
                 ctx.emit("parade_expiree", expired_parry_sentence(names[i]), actor=names[i],
                          rules=("D100-PARRY-3",))
         elif code == kernel.TURN_BEGIN:
             turn = state.turn = entry[1]
-            parries, dodges = [0] * n, [0] * n  # D100-PARRY-3, D100-DODGE-2
-            acting = [names[i] for i in st.order if not out[i]
-                      and not (turn == 1 and side[i] == sheet.surprised)]
+            acting = [names[i] for i in entry[2] if not out[i]]
             record("debut_tour", typographie(turn_start_sentence(system, turn, acting)), None,
                    turn_rules, (), {"order": acting})
             if turn == 2 and surprised is not None:
@@ -308,7 +295,6 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                    {"seconds": turn * ROUND_SECONDS})
             record("fin_tour", typographie(turn_end_sentence(system, turn)))
         elif code == kernel.PREPARE:
-            prepared[entry[2]] = True
             ctx.emit("parade_preparee", prepared_parry_sentence(names[entry[2]]),
                      actor=names[entry[2]], rules=prepare_rules)
         elif code == kernel.RELOAD:
