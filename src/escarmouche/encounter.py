@@ -269,10 +269,11 @@ class Encounter:
         """
         return self._twin(self.state._quick_copy())
 
-    def copy(self) -> Encounter:
-        """An independent copy of this fight where it stands (same rules, log and mode):
-        what is played in one never changes the other. Cheaper than building the fight
-        again (its combatants were checked once).
+    def copy(self, *, fast: bool | None = None) -> Encounter:
+        """An independent copy of this fight where it stands (same rules and log; in
+        this fight's mode, or simulation mode when ``fast``, the full engine's when
+        ``fast`` is false): what is played in one never changes the other. Cheaper than
+        building the fight again (its combatants were checked once).
 
         >>> import random
         >>> from escarmouche import Combatant
@@ -283,7 +284,7 @@ class Encounter:
         >>> played.finished, duel.started, duel.fighter("Grolk").tracks
         (True, False, {'PV': 8})
         """
-        return self._twin(self.state._copy(fast=self.state.fast))
+        return self._twin(self.state._copy(fast=self.state.fast if fast is None else fast))
 
     def _twin(self, state: EncounterState) -> Encounter:
         """This fight's system and rules (checked already) with ``state``."""

@@ -81,7 +81,7 @@ def write_back(sheet: Sheet, st: State, *, fast: bool = True) -> Any:
     ``immediate``, the initiative); the log is not narrated (an empty log:
     :func:`narrated_run` narrates it)."""
     probe = sheet.probe
-    enc = probe.simulated() if fast else probe._twin(probe.state._copy(fast=False))
+    enc = probe.copy(fast=fast)
     state = enc.state
     state.log = []
     state.turn, state.cursor = st.turn, st.cursor

@@ -192,10 +192,10 @@ class Sheet:
         #: each shape of a turn's order as the full engine's narration explains it
         #: (:func:`.kernel_doors.narrated_run`)
         self.orders_told: dict[tuple[Any, ...], tuple[SpeedOrder, tuple[str, ...]]] = {}
-        #: the words of its events, by shape, and the full engine's state it starts
+        #: the words of its events, by shape, and the full engine's fight it starts
         #: from, never changed (:func:`.kernel_doors.narrated_run`)
         self.told: dict[tuple[Any, ...], Any] = {}
-        self.blank: EncounterState | None = None
+        self.blank: Any = None
 
     def speed_of(self, order: Sequence[str]) -> SpeedOrder:
         """The initiative order after the traits' speed effects (RB-SPEED-2/3,

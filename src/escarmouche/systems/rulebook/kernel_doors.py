@@ -71,11 +71,11 @@ def write_back(sheet: Sheet, st: State, *, fast: bool = True) -> Any:
         enc = probe.simulated()
     else:
         blank = sheet.blank
-        if blank is None:  # the probe's full-mode state without its throwaway records
-            blank = probe.state._copy(fast=False)
-            blank.log, blank.system_state = [], {}
+        if blank is None:  # the probe in the full engine, without its throwaway records
+            blank = probe.copy(fast=False)
+            blank.state.log, blank.state.system_state = [], {}
             sheet.blank = blank
-        enc = probe._twin(blank._copy(fast=False))
+        enc = blank.copy()
     state = enc.state
     state.log = []
     state.turn, state.cursor = st.turn, st.cursor
