@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from escarmouche import dice as dice_expressions
-from escarmouche.model import DieRecord, Effect, Timing, make_event
+from escarmouche.model import DieRecord, Effect, Timing
 from escarmouche.rng import RandintOnly, Rng, ScriptedRolls, rng_state
 from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, out_sentence
 from escarmouche.systems.d12 import kernel
@@ -239,7 +239,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
     ``Ctx.emit`` writes in the full engine (the text typeset, the dice given), built
     here from sentences kept on the sheet per shape."""
     from escarmouche.encounter import (
-        end_sentence,
+        emit_end,
         turn_end_sentence,
         turn_start_sentence,
     )
@@ -247,7 +247,6 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
 
     state, system = enc.state, enc.system
     ctx = Ctx(state, system, enc.rules, None)
-    log = state.log
     names, side, side_names, index = sheet.names, sheet.side, sheet.side_names, sheet.index
     shapes = sheet.narrated
     out = [False] * len(names)
@@ -279,16 +278,16 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                 # option (c)'s advantage on it ends (D12-CRIT-2): the engine's own start
                 acting = _engine_activation(sheet, enc, ctx, i, count, acting, out)
                 continue
-            log.append(make_event(len(log) + 1, turn, name, "activation", said[i], (), (),
-                              {"activation": count}))
+            ctx.record("activation", said[i], name, (), (),
+                       {"activation": count})
             if i == ENV:  # D12-INIT-5
                 acting = ENVIRONMENT
                 key = ("environnement", tied)
                 text = shapes.get(key)
                 if text is None:
                     text = _keep(sheet, key, typographie(environment_sentence([], tied)))
-                log.append(make_event(len(log) + 1, turn, name, "environnement", text,
-                                  _ENVIRONMENT_RULES, (), {"effects": []}))
+                ctx.record("environnement", text, name, _ENVIRONMENT_RULES, (),
+                           {"effects": []})
                 continue
             group = side_names[side[i]]
             if acting != group:  # the group's turn (D12-INIT-2, D12-INIT-4)
@@ -304,8 +303,8 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                             group_acts_sentence(group, value, list(standing))))
                     known = groups[group] = (text, value, standing)
                 text, value, standing = known
-                log.append(make_event(len(log) + 1, turn, name, "groupe", text, _GROUP_RULES, (),
-                                  {"side": group, "value": value, "order": list(standing)}))
+                ctx.record("groupe", text, name, _GROUP_RULES, (),
+                           {"side": group, "value": value, "order": list(standing)})
         elif code == kernel.TURN_BEGIN:
             turn = state.turn = entry[1]
             acting = None
@@ -316,26 +315,20 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             if text is None:
                 text = _keep(sheet, key, typographie(
                     turn_start_sentence(system, turn, list(standing))))
-            log.append(make_event(len(log) + 1, turn, None, "debut_tour", text, turn_rules, (),
-                             {"order": list(standing)}))
+            ctx.record("debut_tour", text, None, turn_rules, (),
+                       {"order": list(standing)})
         elif code == kernel.TURN_END:
             key = ("fin_tour", turn)
             text = shapes.get(key)
             if text is None:
                 text = _keep(sheet, key, typographie(turn_end_sentence(system, turn)))
-            log.append(make_event(len(log) + 1, turn, None, "fin_tour", text, (), (), {}))
+            ctx.record("fin_tour", text, None, (), (),
+                       {})
         else:  # pragma: no cover - every tuple of the kernel's log is narrated
             raise AssertionError(f"log entry {entry!r} not narrated")
     state.turn, state.activations, state.system_state["acting_group"] = final
     if st.finished and st.outcome is not None:  # Encounter._finish
-        outcome = st.outcome
-        turn = state.turn
-        key = ("fin_combat", outcome)
-        text = shapes.get(key)
-        if text is None:
-            text = _keep(sheet, key, typographie(end_sentence(outcome)))
-        log.append(make_event(len(log) + 1, turn, None, "fin_combat", text,
-                         tuple(system.end_rules), (), {"outcome": outcome}))
+        emit_end(ctx, system, st.outcome)
         # D12System.on_end: the fight's duration (D12-TIME-1), the turns begun counted
         turns = sum(1 for e in st.log if e[0] == kernel.TURN_BEGIN)
         key = ("duree", turns)
@@ -344,8 +337,8 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             sentence, data = duration_event(turns)
             known = _keep(sheet, key, (typographie(sentence), data))
         text, data = known
-        log.append(make_event(len(log) + 1, turn, None, "duree", text, DURATION_RULES, (),
-                         {k: list(v) if isinstance(v, list) else v for k, v in data.items()}))
+        ctx.record("duree", text, None, DURATION_RULES, (),
+                   {k: list(v) if isinstance(v, list) else v for k, v in data.items()})
 
 
 def _initiative(sheet: Sheet, ctx: Ctx[Any], init: D12Initiative) -> None:
@@ -368,11 +361,10 @@ def _initiative(sheet: Sheet, ctx: Ctx[Any], init: D12Initiative) -> None:
         known = _keep(sheet, key, (typographie(text()), rules, tuple(rolled),
                                    typographie(group_order_sentence(init))))
     text, rules, rolled, order = known
-    log = ctx.state.log
-    log.append(make_event(len(log) + 1, 0, None, "initiative", text, rules, rolled,
-                      {"attempt": 1, "rolls": [r.to_json() for r in rolls]}))
-    log.append(make_event(len(log) + 1, 0, None, "ordre_initiative", order, init.rules, (),
-                      init.to_json()))
+    ctx.record("initiative", text, None, rules, rolled,
+               {"attempt": 1, "rolls": [r.to_json() for r in rolls]})
+    ctx.record("ordre_initiative", order, None, init.rules, (),
+               init.to_json())
 
 
 def _activations(sheet: Sheet, system: Any) -> dict[int, str]:
@@ -420,11 +412,10 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
     """The events of one attack of the kernel's log (the resolver ``attaquer``,
     D12-CRIT-1/2, D12-ADV-1, D12-EXPLODE-1), as the engine emits them; whether its
     target fell (marked in ``out``)."""
-    _, turn, i, j, shown, chosen, dmg_dice, _, left = entry
+    _, _, i, j, shown, chosen, dmg_dice, _, left = entry
     names = sheet.names
     a, t = names[i], names[j]
     state = ctx.state
-    log = state.log
     consumed = []
     if state.effects:  # option (c)'s advantage, consumed by this attack (D12-CRIT-2)
         for e in [e for e in state.effects
@@ -434,31 +425,31 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
     key: tuple[Any, ...] = ("attaque", i, j, shown)
     known = sheet.narrated.get(key)
     if known is None:
-        known = _attackmake_event(sheet, key)
+        known = _attack_event(sheet, key)
     text, rules, rolled, att = known
-    log.append(make_event(len(log) + 1, turn, a, "attaque", text, rules, rolled,
-                      {"target": t, "weapon": sheet.weapon[i],
+    ctx.record("attaque", text, a, rules, rolled,
+               {"target": t, "weapon": sheet.weapon[i],
                        "attack": {**att, "dice": list(shown), "rules": list(rules)},
                        "advantages": 1 if consumed else 0, "disadvantages": 0,
-                       "consumed": consumed}))
+                       "consumed": consumed})
     if dmg_dice is None:
         return False
     key = ("degats", i, j, chosen, dmg_dice, left)
     known = sheet.narrated.get(key)
     if known is None:
-        known = _damagemake_event(sheet, key)
+        known = _damage_event(sheet, key)
     text, rules, rolled, dmg = known
-    log.append(make_event(len(log) + 1, turn, a, "degats", text, rules, rolled,
-                      {"target": t, "damage": {**dmg, "dice": list(dmg_dice),
-                                               "rules": list(dmg["rules"])}}))
+    ctx.record("degats", text, a, rules, rolled,
+               {"target": t, "damage": {**dmg, "dice": list(dmg_dice),
+                                               "rules": list(dmg["rules"])}})
     if left <= 0:  # Ctx.change_track: the target out (CORE-END-1)
         out[j] = True
         key = ("hors_combat", j)
         text = sheet.narrated.get(key)
         if text is None:
             text = _keep(sheet, key, typographie(out_sentence(t, TRACK, 0)))
-        log.append(make_event(len(log) + 1, turn, t, "hors_combat", text, rules, (),
-                         {"track": TRACK, "value": 0}))
+        ctx.record("hors_combat", text, t, rules, (),
+                   {"track": TRACK, "value": 0})
     if chosen == "avantage":  # D12-CRIT-2 (c)
         if left > 0:
             ctx.add_effect(Effect("", advantage_name(t), Timing.UNTIL_NEXT_TURN_OF, bearer=t,
@@ -469,7 +460,7 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
     return bool(left <= 0)
 
 
-def _attackmake_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
+def _attack_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
     """The attack ``key``, ``("attaque", attacker, target, the d12 shown)`` (two under
     option (c)'s advantage, D12-ADV-1), as the engine's event writes it: its sentence
     (typeset), rules, dice and result as JSON (its lists to be copied), kept on the
@@ -486,7 +477,7 @@ def _attackmake_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
     return _keep(sheet, key, (text, att.rules, rolled, att.to_json()))
 
 
-def _damagemake_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
+def _damage_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
     """The damage ``key``, ``("degats", attacker, target, critical option or None, its
     dice, the target's PV left unfloored)`` (D12-CRIT-1/2, D12-EXPLODE-1), as the
     engine's event writes it: its sentence (typeset), rules, dice (each with its faces,

@@ -361,7 +361,7 @@ def _narrate(sheet: Sheet, st: State, tape: _Tape, ctx: Ctx[Any]) -> None:
     each move (the resolvers ``attaquer``, ``deplacement``, ``point_action``, with the
     reactions they declare: D20-OPP-1/2, D20-IMM-1/2; a fighter out,
     ``Ctx.change_track``) and the end of the fight (``Encounter._finish``)."""
-    from escarmouche.encounter import end_sentence
+    from escarmouche.encounter import emit_end
 
     state, emit = ctx.state, ctx.emit
     system: Any = ctx.system
@@ -428,9 +428,7 @@ def _narrate(sheet: Sheet, st: State, tape: _Tape, ctx: Ctx[Any]) -> None:
             raise AssertionError(f"log entry {entry!r} not narrated")
     state.turn = final_turn
     if st.finished and st.outcome is not None:
-        outcome = st.outcome
-        emit("fin_combat", end_sentence(outcome), rules=system.end_rules,
-             data={"outcome": outcome})
+        emit_end(ctx, system, st.outcome)
 
 
 def _turn_over(ctx: Ctx[Any], actor: str, sentence: str) -> None:
