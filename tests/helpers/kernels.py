@@ -1,7 +1,9 @@
 """What every rules kernel's equivalence test (``tests/rules/<system>/test_kernel.py``)
 does the same way: a fight played by the full engine and by a kernel on the same dice,
 each written as the engine's state (the log aside) with the dice left after; a roster
-prepared on its system's kernel; a range of seeds compared, under the turn limit too."""
+prepared on its system's kernel; a range of seeds compared, under the turn limit too; and
+``Roster.play``, which plays on the kernel and narrates its log, against the engine's own
+fight, save and dice (:func:`check_played`)."""
 
 from __future__ import annotations
 
