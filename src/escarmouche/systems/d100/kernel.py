@@ -60,6 +60,7 @@ from fractions import Fraction
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant
 from escarmouche.rng import RandintOnly
 from escarmouche.state import (
@@ -250,9 +251,9 @@ class Sheet:
         self._allows: dict[tuple[_Plan, int, Extended | None], bool] = {}
         #: the attack setups of the full engine's narration, by shape
         #: (:func:`.kernel_doors.narrated_run`)
-        self.setups: dict[tuple[Any, ...], AttackSetup] = {}
+        self.setups: Memo[AttackSetup] = Memo(4096)
         #: the attacks the full engine's narration told, by shape
-        self.told: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self.told: Memo[tuple[Any, ...]] = Memo(8192)
 
     @staticmethod
     def _arm(f: FighterState, hand: str, ctx: Ctx[Any], catalogue: Any) -> Arm | None:

@@ -197,11 +197,6 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
 
 # -- the full engine on the kernel ---------------------------------------------------------
 
-#: bound on the attack setups a sheet keeps for the narration (:func:`narrated_run`)
-_MAX_SETUPS = 4096
-#: bound on the attacks told a sheet keeps (their sentence, rules, dice and result, by
-#: shape: who strikes whom, with what, against what guard and wounds, with what dice)
-_MAX_TOLD = 8192
 
 
 def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
@@ -263,10 +258,8 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             if blow is None:  # the engine's attack (attaquer), told once per shape
                 result = resolve_attack(_setup(sheet, ctx, i, j, hand, defence, guard,
                                                before), roll, saved, d10)
-                if len(told) >= _MAX_TOLD:
-                    told.clear()
-                blow = told[key] = (typographie(logged_attack_sentence(result)),
-                                    result.rules, result.dice, result)
+                blow = told.put(key, (typographie(logged_attack_sentence(result)),
+                                      result.rules, result.dice, result))
             # (the data written afresh for each event: cheaper than a copy of it)
             record("attaque", blow[0], names[i], blow[1], blow[2],
                    {"action": "attaquer", **blow[3].to_json()})
@@ -322,8 +315,8 @@ def _setup(sheet: Sheet, ctx: Ctx[Any], i: int, j: int, hand: int, defence: int,
     """The engine's attack setup of fighter ``i``'s blow with ``hand`` on ``j`` (the
     parameters automated play gives it: ``D100System.moves``) when ``j`` has ``wounds``
     left and its ``guard`` is (prepared parry, parries and dodges used, surprised):
-    checked by ``attack_setup`` once per shape and kept on the sheet (bounded), the
-    wounds written in."""
+    checked by ``attack_setup`` once per shape and kept on the sheet (a bounded
+    :class:`~escarmouche.memo.Memo`), the wounds written in."""
     from escarmouche.systems.d100.system import _shot_params
 
     cache = sheet.setups
@@ -336,19 +329,13 @@ def _setup(sheet: Sheet, ctx: Ctx[Any], i: int, j: int, hand: int, defence: int,
         weapon = _weapon(sheet, ctx, i, hand)
         shot = _shot_params(ctx, sheet.names[i], weapon) or {}
         prepared, parries, dodges, surprised = guard
-        setup = attack_setup(
+        setup = cache.put(key, attack_setup(
             sheet.combatants[i], sheet.combatants[j], weapon, hand=HANDS[hand],
             defence=kernel.DEFENCES[defence],
             guard=Guard(prepared, sheet.two_weapons[j], parries, dodges, surprised),
             distance=shot.get("distance"), target_engaged=shot.get("cible_engagee", False),
-            wounds=wounds, rules=sheet.rules, weapons=fight_weapons(ctx))
-        if len(cache) >= _MAX_SETUPS:
-            cache.clear()
-        cache[key] = setup
+            wounds=wounds, rules=sheet.rules, weapons=fight_weapons(ctx)))
     if setup.wounds != wounds:
         # (only the target's wounds differ: what attack_setup checked does not read them)
         setup = replace(setup, wounds=wounds)
-    if len(cache) >= _MAX_SETUPS:
-        cache.clear()
-    cache[(*key, wounds)] = setup
-    return setup
+    return cache.put((*key, wounds), setup)

@@ -63,6 +63,7 @@ from typing import Any
 
 from escarmouche.dice import ScriptedRolls, draw_law
 from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.memo import Memo
 from escarmouche.rng import RandintOnly
 from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
 from escarmouche.systems.d12.critical import (
@@ -197,9 +198,9 @@ class Sheet:
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         #: the end check's answers by the sides still standing, without end conditions
         self.ends: dict[tuple[bool, ...], str | None] = {}
-        #: the events of the full engine's narration, by shape (bounded:
+        #: the events of the full engine's narration, by shape (a bounded memo:
         #: :func:`.kernel_doors.narrated_run`)
-        self.narrated: dict[tuple[Any, ...], Any] = {}
+        self.narrated: Memo[Any] = Memo(4096)
         #: :func:`move_law`'s answers by (attacker, target, its PV, marked, option)
         self.laws: dict[tuple[int, int, int, bool, str],
                         tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}

@@ -178,9 +178,6 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
 
 # -- the full engine on the kernel ---------------------------------------------------------
 
-#: bound on the shapes of events (sentences, attacks, damage) a sheet keeps for the
-#: narration (:func:`narrated_run`)
-_MAX_SHAPES = 4096
 #: the rules of a group's turn and of the environment's slot
 #: (``D12System.on_activation_start``), and of option (c)'s advantage (D12-CRIT-2)
 _GROUP_RULES, _ENVIRONMENT_RULES = ("D12-INIT-2", "D12-INIT-4"), ("D12-INIT-5",)
@@ -210,16 +207,6 @@ def narrated_run(sheet: Sheet, rng: Rng, max_turns: int, tactics_rng: Any = None
     return enc
 
 
-
-
-def _keep(sheet: Sheet, key: tuple[Any, ...], value: Any) -> Any:
-    """``value``, the narration's work for the shape ``key``, kept on the sheet
-    (bounded: :data:`_MAX_SHAPES`)."""
-    shapes = sheet.narrated
-    if len(shapes) >= _MAX_SHAPES:
-        shapes.clear()
-    shapes[key] = value
-    return value
 
 
 def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
@@ -285,7 +272,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                 key = ("environnement", tied)
                 text = shapes.get(key)
                 if text is None:
-                    text = _keep(sheet, key, typographie(environment_sentence([], tied)))
+                    text = sheet.narrated.put(key, typographie(environment_sentence([], tied)))
                 ctx.record("environnement", text, name, _ENVIRONMENT_RULES, (),
                            {"effects": []})
                 continue
@@ -299,7 +286,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                     key = ("groupe", group, value, standing)
                     text = shapes.get(key)
                     if text is None:
-                        text = _keep(sheet, key, typographie(
+                        text = sheet.narrated.put(key, typographie(
                             group_acts_sentence(group, value, list(standing))))
                     known = groups[group] = (text, value, standing)
                 text, value, standing = known
@@ -313,7 +300,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             key = ("debut_tour", turn, standing)
             text = shapes.get(key)
             if text is None:
-                text = _keep(sheet, key, typographie(
+                text = sheet.narrated.put(key, typographie(
                     turn_start_sentence(system, turn, list(standing))))
             ctx.record("debut_tour", text, None, turn_rules, (),
                        {"order": list(standing)})
@@ -321,7 +308,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
             key = ("fin_tour", turn)
             text = shapes.get(key)
             if text is None:
-                text = _keep(sheet, key, typographie(turn_end_sentence(system, turn)))
+                text = sheet.narrated.put(key, typographie(turn_end_sentence(system, turn)))
             ctx.record("fin_tour", text, None, (), (),
                        {})
         else:  # pragma: no cover - every tuple of the kernel's log is narrated
@@ -335,7 +322,7 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
         known = shapes.get(key)
         if known is None:
             sentence, data = duration_event(turns)
-            known = _keep(sheet, key, (typographie(sentence), data))
+            known = sheet.narrated.put(key, (typographie(sentence), data))
         text, data = known
         ctx.record("duree", text, None, DURATION_RULES, (),
                    {k: list(v) if isinstance(v, list) else v for k, v in data.items()})
@@ -358,7 +345,7 @@ def _initiative(sheet: Sheet, ctx: Ctx[Any], init: D12Initiative) -> None:
         from escarmouche.systems.d12.narration import group_order_sentence
 
         text, rules, rolled, _ = initiative_event(1, rolls)
-        known = _keep(sheet, key, (typographie(text()), rules, tuple(rolled),
+        known = sheet.narrated.put(key, (typographie(text()), rules, tuple(rolled),
                                    typographie(group_order_sentence(init))))
     text, rules, rolled, order = known
     ctx.record("initiative", text, None, rules, rolled,
@@ -375,7 +362,7 @@ def _activations(sheet: Sheet, system: Any) -> dict[int, str]:
     if known is None:
         from escarmouche.encounter import activation_words
 
-        known = _keep(sheet, key, {
+        known = sheet.narrated.put(key, {
             i: typographie(activation_words(system, ENVIRONMENT if i == ENV
                                             else sheet.names[i])[0])
             for i in (ENV, *range(len(sheet.names)))})
@@ -447,7 +434,7 @@ def _attack(sheet: Sheet, ctx: Ctx[Any], entry: tuple[Any, ...], out: list[bool]
         key = ("hors_combat", j)
         text = sheet.narrated.get(key)
         if text is None:
-            text = _keep(sheet, key, typographie(out_sentence(t, TRACK, 0)))
+            text = sheet.narrated.put(key, typographie(out_sentence(t, TRACK, 0)))
         ctx.record("hors_combat", text, t, rules, (),
                    {"track": TRACK, "value": 0})
     if chosen == "avantage":  # D12-CRIT-2 (c)
@@ -474,7 +461,7 @@ def _attack_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
                                        attack_expression(mode), attack_sources(marked),
                                        mode, att))
     rolled = tuple(DieRecord(ATTACK_DIE, v, ATTACK_PURPOSE) for v in shown)
-    return _keep(sheet, key, (text, att.rules, rolled, att.to_json()))
+    return sheet.narrated.put(key, (text, att.rules, rolled, att.to_json()))
 
 
 def _damage_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
@@ -495,10 +482,10 @@ def _damage_event(sheet: Sheet, key: tuple[Any, ...]) -> Any:
             dmg = resolve_damage(sheet.weapon[i], dmg_dice, option=chosen)
             rolled = dice_expressions.roll(dmg.expression, ScriptedRolls(dmg_dice)
                                            ).records(DAMAGE_PURPOSE)
-        known = _keep(sheet, roll_key, (dmg, dmg.rules or ("D12-CRIT-1",), rolled,
+        known = sheet.narrated.put(roll_key, (dmg, dmg.rules or ("D12-CRIT-1",), rolled,
                                         dmg.to_json()))
     dmg, rules, rolled, data = known
     text = typographie(damage_sentence(
         sheet.names[i], sheet.names[j], CRITICAL_OPTIONS[chosen].label if chosen else None,
         dmg, left, changes_damage=chosen != "avantage"))
-    return _keep(sheet, key, (text, rules, rolled, data))
+    return sheet.narrated.put(key, (text, rules, rolled, data))

@@ -61,6 +61,7 @@ from fractions import Fraction
 from typing import Any
 
 from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant
 from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
 from escarmouche.systems.rulebook.actions import REFUSAL_RULES, refusal_code
@@ -191,10 +192,10 @@ class Sheet:
         self.laws: dict[tuple[int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
         #: each shape of a turn's order as the full engine's narration explains it
         #: (:func:`.kernel_doors.narrated_run`)
-        self.orders_told: dict[tuple[Any, ...], tuple[SpeedOrder, tuple[str, ...]]] = {}
+        self.orders_told: Memo[tuple[SpeedOrder, tuple[str, ...]]] = Memo(4096)
         #: the words of its events, by shape, and the full engine's fight it starts
         #: from, never changed (:func:`.kernel_doors.narrated_run`)
-        self.told: dict[tuple[Any, ...], Any] = {}
+        self.told: Memo[Any] = Memo(8192)
         self.blank: Any = None
 
     def speed_of(self, order: Sequence[str]) -> SpeedOrder:

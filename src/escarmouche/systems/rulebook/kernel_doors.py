@@ -149,13 +149,8 @@ def read_state(sheet: Sheet, state: EncounterState) -> State:
 
 # -- the full engine on the kernel ---------------------------------------------------------
 
-#: bound on the turn orders a sheet keeps explained for the narration (:func:`_order`)
-_MAX_ORDERS = 4096
 #: the rules of a fighter out of the fight (RB-END-2, ``Ctx.change_track``)
 _OUT_RULES = ("RB-END-2",)
-#: bound on the events' words a sheet keeps for the narration (:func:`_narrate`): each
-#: hit, activation, turn's start and end, by shape (the fighters, dice and PV)
-_MAX_TOLD = 8192
 
 
 def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
@@ -184,7 +179,7 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
     The events of every activation (a hit, a fighter out, the activation itself, a turn's
     start and end: most of a log) are appended by ``Ctx.record`` (what ``Ctx.emit``
     appends in the full engine), their words typeset once per shape and kept on the
-    sheet (:data:`_MAX_TOLD`); the others through the engine's own functions
+    sheet (``Sheet.told``, a bounded memo); the others through the engine's own functions
     (:func:`.system.emit_initiative` …)."""
     state = ctx.state
     record = ctx.record
@@ -203,8 +198,6 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             if t is not None))
     emit_initiative(ctx, init)
     told = sheet.told
-    if len(told) >= _MAX_TOLD:
-        told.clear()
     turn = state.turn
     turn_rules = tuple(system.turn_rules)
     for entry in st.log:
@@ -215,14 +208,14 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             if hit is None:
                 _, _, i, j, roll, before, after = entry
                 head = _hit_head(sheet, i, j, roll)
-                hit = told[key] = (
+                hit = told.put(key, (
                     names[i], typographie(damage_sentence(head, roll, "PV", before, after)),
                     {"cible": names[j], "piste": "PV", "degats": roll, "avant": before,
                      "apres": after, "nom": SIMULATED_HIT},  # flat: each event copies it
                     (DieRecord(faces[i], roll),), j, names[j],
                     typographie(out_sentence(names[j], "PV", after))
                     if knocked_out(after, esprit[j]) else None,  # RB-END-2
-                    {"track": "PV", "value": after})
+                    {"track": "PV", "value": after}))
             record("attaquer", hit[1], hit[0], hit_rules, hit[3], dict(hit[2]))
             if hit[6] is not None:
                 out[hit[4]] = True
@@ -232,8 +225,8 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             act = told.get(key)
             if act is None:
                 name = names[entry[2]]
-                act = told[key] = (name, typographie(activation_words(system, name)[0]),
-                                   entry[3])
+                act = told.put(key, (name, typographie(activation_words(system, name)[0]),
+                                     entry[3]))
             record("activation", act[1], act[0], (), (), {"activation": act[2]})
         elif code == HYPO:
             _, _, i, roll, can_act = entry
@@ -245,8 +238,8 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             begin = told.get(key)
             if begin is None:
                 slots = tuple(names[k] for k in entry[2])
-                begin = told[key] = (slots,
-                                     typographie(turn_start_sentence(system, turn, slots)))
+                begin = told.put(key, (slots,
+                                       typographie(turn_start_sentence(system, turn, slots))))
             slots = begin[0]
             record("debut_tour", begin[1], None, turn_rules, (), {"order": list(slots)})
             speed, notes = _order(sheet, init, turn, out)
@@ -255,7 +248,7 @@ def _narrate(sheet: Sheet, st: State, ctx: Ctx[Any], system: System[Any]) -> Non
             key = ("e", turn)
             text = told.get(key)
             if text is None:
-                text = told[key] = typographie(turn_end_sentence(system, turn))
+                text = told.put(key, typographie(turn_end_sentence(system, turn)))
             record("fin_tour", text)
         else:  # pragma: no cover - every tuple of the kernel's log is told above
             raise AssertionError(f"log entry {entry!r} not narrated")
@@ -287,8 +280,6 @@ def _order(sheet: Sheet, init: Initiative, turn: int, out: list[bool]
                             sheet.rules)
         include, exclude = turn_filter(turn, init.turn_zero, init.late)
         slots = speed.slots(include, exclude=exclude, twice=turn > 0)
-        if len(cache) >= _MAX_ORDERS:
-            cache.clear()
-        known = cache[key] = (speed, tuple(turn_order_notes(turn, speed, slots, init.late,
-                                                            init.surprise_by)))
+        known = cache.put(key, (speed, tuple(turn_order_notes(turn, speed, slots, init.late,
+                                                              init.surprise_by))))
     return known
