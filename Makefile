@@ -138,7 +138,7 @@ bench: venv
 	$(PY) bench/run.py bench_exact
 
 # A long fuzz run of every public entry point (tests/helpers/fuzz_targets.py); the short form runs
-# in make test (tests/rules/core/test_fuzz.py). FUZZ_EXEMPLES inputs per target (40 targets: 112 000 inputs).
+# in make test (tests/rules/core/test_fuzz.py). FUZZ_EXEMPLES inputs per target (41 targets: 114 800 inputs).
 FUZZ_EXEMPLES ?= 2800
 # Two designers' revisions played end to end on a scratch clone (tools/revision.py): one
 # default per system, then three other options (a safety bound among them) and a
