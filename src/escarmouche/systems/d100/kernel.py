@@ -63,14 +63,7 @@ from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.memo import Memo
 from escarmouche.model import Combatant
 from escarmouche.rng import RandintOnly
-from escarmouche.state import (
-    STANDING_ONLY,
-    Ctx,
-    EncounterState,
-    FighterState,
-    end_outcome,
-    limit_outcome,
-)
+from escarmouche.state import Ctx, EndCheck, FighterState, limit_outcome
 from escarmouche.systems.d100.actions import (
     Extended,
     TurnPlan,
@@ -182,8 +175,6 @@ Arm = tuple[int | None, int, bool, int]
 _Plan = tuple[tuple[int, int], ...]
 
 
-#: bound on the end check's answers a sheet keeps
-_MAX_ENDS = 4096
 
 class Sheet:
     """One roster's fights, compiled and checked once (see the module docstring)."""
@@ -216,11 +207,9 @@ class Sheet:
         self.surprised = -1 if surprised is None else self.side_names.index(surprised)
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
-        #: the end check's answers by (who is out, at a turn's end, the turn when a
-        #: condition « tours » reads it), when every condition reads only that
-        #: (:data:`escarmouche.state.STANDING_ONLY`): None when one may read more
-        self.ends: dict[tuple[Any, ...], str | None] | None = (
-            {} if all(c.kind in STANDING_ONLY for c in st.end_conditions) else None)
+        #: the engine's end check on the kernel's state (its answers kept per state it
+        #: reads, :class:`escarmouche.state.EndCheck`)
+        self.end_check = EndCheck(st, TRACK)
         # (a view's sheet has no policies: its defences are asked of the engine's)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
@@ -620,24 +609,10 @@ def _cross(sheet: Sheet, st: State, actor: int, action: int,
 
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
-    """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
-    fighters; asked only when something it reads changed (a fighter out, a turn ends
-    under a condition « tours »), its answer kept per state it reads (:attr:`Sheet.ends`)."""
-    ends = sheet.ends
-    key = (tuple(st.out), at_turn_end, st.turn if sheet.turn_conditions else 0)
-    if ends is not None and key in ends:
-        outcome = ends[key]
-    else:
-        probe = sheet.probe.state
-        fighters = {}
-        for i, f in enumerate(probe.fighters.values()):
-            fighters[f.name] = FighterState(f.combatant, {TRACK: st.wounds[i]}, f.maxima,
-                                            st.out[i])
-        view = EncounterState(probe.system, probe.rules, fighters,
-                              list(sheet.end_conditions), st.turn, True)
-        outcome = end_outcome(view, at_turn_end)
-        if ends is not None and len(ends) < _MAX_ENDS:
-            ends[key] = outcome
+    """The engine's end check (:func:`escarmouche.state.end_outcome`, through the sheet's
+    :class:`escarmouche.state.EndCheck`); asked only when something it reads changed (a
+    fighter out, a turn ends under a condition « tours »)."""
+    outcome = sheet.end_check(st.out, st.wounds, st.turn, at_turn_end)
     if outcome is not None:
         st.finished, st.outcome = True, outcome
 
