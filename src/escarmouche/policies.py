@@ -142,11 +142,17 @@ class TagPolicy:
 
     def pick_tagged(self, moves: Iterable[tuple[Any, ...]]) -> tuple[Any, ...] | None:
         """:meth:`pick` over a rules kernel's candidates, tuples whose first item is
-        the move's tag: each tag's first move, then the policy's choice among them."""
+        the move's tag: each tag's first move, then the policy's choice among them. The
+        first move carrying the policy's first tag is its choice whatever follows, so the
+        candidates are read no further (a kernel's generator of legal moves is lazy)."""
+        top = self.prefer[0] if self.prefer else None
         firsts: dict[Any, tuple[Any, ...]] = {}
         for m in moves:
-            if m[0] not in firsts:
-                firsts[m[0]] = m
+            tag = m[0]
+            if tag == top:
+                return m
+            if tag not in firsts:
+                firsts[tag] = m
         return self.pick(firsts.get)
 
     def react(self, kind: str, options: Sequence[str], rng: Any) -> str:
