@@ -11,6 +11,7 @@ be crossed but not ended on.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 
 from escarmouche import checks
@@ -23,6 +24,7 @@ from escarmouche.text.fmt import number, plural, quote
 __all__ = [
     "NEIGHBOURS",
     "Square",
+    "around",
     "check_path",
     "check_square",
     "distance",
@@ -61,6 +63,18 @@ def check_square(value: object, field: str, rule: str, who: str = "") -> Square:
 def distance(a: Sequence[int], b: Sequence[int]) -> int:
     """The number of steps between two squares (diagonals count one)."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+@functools.lru_cache(maxsize=4096)
+def around(square: Square) -> frozenset[Square]:
+    """The squares adjacent to ``square``: the 8 at :func:`distance` 1 (D20-OPP-2), worked
+    out once per square (what the rules kernel asks of every fighter's turn).
+
+    >>> (1, 1) in around((0, 0)), (2, 0) in around((0, 0)), len(around((0, 0)))
+    (True, False, 8)
+    """
+    x, y = square
+    return frozenset([(x + dx, y + dy) for dx, dy in NEIGHBOURS])
 
 
 def is_adjacent(a: Sequence[int], b: Sequence[int]) -> bool:

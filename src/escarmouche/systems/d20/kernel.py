@@ -69,11 +69,12 @@ from typing import Any
 from escarmouche.dice import ScriptedRolls, draw_law
 from escarmouche.dice import roll as roll_dice
 from escarmouche.errors import EscarmoucheError, RuleBoundError
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant
 from escarmouche.rng import RandintOnly
-from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
+from escarmouche.state import EndCheck, limit_outcome
 from escarmouche.systems.d20.actions import attack_hits, weapon_damage
-from escarmouche.systems.d20.grid import Square, distance, greedy_path, path_fault
+from escarmouche.systems.d20.grid import Square, around, distance, greedy_path, path_fault
 from escarmouche.systems.d20.initiative import D20Initiative, draw_initiative
 from escarmouche.systems.d20.rules import (
     ATTACK_DIE,
@@ -161,6 +162,8 @@ _OPPORTUNITY = ("attaque_opportunite", "aucune")
 _OPTIONS = frozenset({"positions"})
 #: bound on slots skipped while looking for the next activation (the engine's)
 _MAX_SKIPPED = 10_000
+#: bound on the paths a sheet keeps (:attr:`Sheet.paths`)
+_MAX_PATHS = 4096
 
 
 class Sheet:
@@ -202,6 +205,12 @@ class Sheet:
                                                              strict=True))
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
+        #: the engine's end check on the kernel's state (its answers kept per state it
+        #: reads, :class:`escarmouche.state.EndCheck`)
+        self.end_check = EndCheck(st, TRACK)
+        #: :func:`.grid.greedy_path`'s answers by (from, towards, steps, the squares
+        #: taken): a fight's first moves are the same from fight to fight
+        self.paths: Memo[tuple[Square, ...]] = Memo(_MAX_PATHS)
         self.round_reset = immediate_resets(rules, "debut_du_round")
         self.own_reset = immediate_resets(rules, "debut_de_son_tour")
         self.cap: int | None = rules.max_action_points_per_turn
@@ -379,7 +388,8 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     enemies = [j for j in sheet.enemies[actor] if not out[j] and pos[j] is not None]
     if not enemies:
         return
-    near = [j for j in enemies if distance(here, pos[j]) == 1]  # type: ignore[arg-type]
+    adjacent = around(here)
+    near = [j for j in enemies if pos[j] in adjacent]
     used, points = st.budget[actor], st.points[actor]
     if near:
         if sheet.allows(used, points, SIMPLE):
@@ -389,12 +399,19 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
         elif st.pa[actor] > 0 and (sheet.cap is None or points < sheet.cap):
             yield "effort", POINT, -1, ()
         return
+    if not sheet.allows(used, points, MOVE_CATEGORY):
+        return
     goal = min(enemies, key=lambda j: (distance(here, pos[j]), names[j]))  # type: ignore[arg-type]
-    taken = {p for j, p in enumerate(pos) if j != actor and p is not None and not out[j]}
-    path = greedy_path(here, pos[goal], sheet.speed[actor],  # type: ignore[arg-type]
-                       lambda s: s not in taken)
-    if path and sheet.allows(used, points, MOVE_CATEGORY):
-        yield "deplacement", MOVE, -1, tuple(path)
+    taken = frozenset([p for j, p in enumerate(pos) if j != actor and p is not None
+                       and not out[j]])
+    key = (here, pos[goal], sheet.speed[actor], taken)
+    path = sheet.paths.get(key)
+    if path is None:
+        path = sheet.paths.put(key, tuple(greedy_path(
+            here, pos[goal], sheet.speed[actor],  # type: ignore[arg-type]
+            lambda s: s not in taken)))
+    if path:
+        yield "deplacement", MOVE, -1, path
 
 
 def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
@@ -552,16 +569,10 @@ def _move(sheet: Sheet, st: State, actor: int, path: tuple[Square, ...], draw: A
 
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
-    """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
-    fighters; asked only when something it reads changed (a fighter out, a turn ends
-    under a condition « tours »)."""
-    probe = sheet.probe.state
-    fighters = {}
-    for i, f in enumerate(probe.fighters.values()):
-        fighters[f.name] = FighterState(f.combatant, {TRACK: st.hp[i]}, f.maxima, st.out[i])
-    view = EncounterState(probe.system, probe.rules, fighters, list(sheet.end_conditions),
-                          st.turn, True)
-    outcome = end_outcome(view, at_turn_end)
+    """The engine's end check (:func:`escarmouche.state.end_outcome`, through the sheet's
+    :class:`escarmouche.state.EndCheck`); asked only when something it reads changed (a
+    fighter out, a turn ends under a condition « tours »)."""
+    outcome = sheet.end_check(st.out, st.hp, st.turn, at_turn_end)
     if outcome is not None:
         st.finished, st.outcome = True, outcome
 
