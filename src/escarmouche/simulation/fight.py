@@ -214,15 +214,15 @@ def _tally(index: int, sides: Sequence[str], rows: Iterable[tuple[str, bool, int
     """The :class:`FightResult` of fighters ``rows`` (side, standing, health, most
     health) after ``turns`` global turns, ``lots`` ties of them settled by lot, however
     the fight was played (the engine, a rules kernel)."""
-    standing = {s: 0 for s in sides}
-    health = {s: 0 for s in sides}
-    health_max = {s: 0 for s in sides}
+    standing = dict.fromkeys(sides, 0)
+    health = dict.fromkeys(sides, 0)
+    health_max = dict.fromkeys(sides, 0)
     for side, up, value, top in rows:
         if up:
             standing[side] += 1
         health[side] += value
         health_max[side] += top
-    winner, undecided = verdict([s for s in sides if standing[s]])
+    winner, undecided = verdict([s for s, n in standing.items() if n])
     return FightResult(index, winner, undecided, turns,
                        tuple(standing.items()), tuple(health.items()),
                        tuple(health_max.items()), lots)
