@@ -269,24 +269,35 @@ def _narrate(sheet: Sheet, st: State, enc: Any) -> None:
                          rules=("D100-ATK-3",), data={"track": TRACK, "value": 0})
         elif code == kernel.ACTIVATION:
             _, turn, i, count, expires = entry
-            record("activation", typographie(activation_words(system, names[i])[0]),
-                   names[i], (), (), {"activation": count})
+            words = told.get(("activation", i))
+            if words is None:
+                words = told.put(("activation", i),
+                                 (typographie(activation_words(system, names[i])[0]),))
+            record("activation", words[0], names[i], (), (), {"activation": count})
             if expires:  # D100-PARRY-3
                 ctx.emit("parade_expiree", expired_parry_sentence(names[i]), actor=names[i],
                          rules=("D100-PARRY-3",))
         elif code == kernel.TURN_BEGIN:
             turn = state.turn = entry[1]
-            acting = [names[i] for i in entry[2] if not out[i]]
-            record("debut_tour", typographie(turn_start_sentence(system, turn, acting)), None,
-                   turn_rules, (), {"order": acting})
+            key = ("debut_tour", turn, *[i for i in entry[2] if not out[i]])
+            words = told.get(key)
+            if words is None:
+                words = told.put(key, (typographie(turn_start_sentence(
+                    system, turn, [names[i] for i in key[2:]])),))
+            record("debut_tour", words[0], None, turn_rules, (),
+                   {"order": [names[i] for i in key[2:]]})
             if turn == 2 and surprised is not None:
                 ctx.emit("fin_surprise", surprise_over_sentence(surprised),
                          rules=("D100-SURPRISE-1",))
         elif code == kernel.TURN_END:
             turn = entry[1]
-            record("temps", typographie(time_sentence(turn)), None, ("D100-TIME-1",), (),
+            words = told.get(("fin_tour", turn))
+            if words is None:
+                words = told.put(("fin_tour", turn), (typographie(time_sentence(turn)),
+                                 typographie(turn_end_sentence(system, turn))))
+            record("temps", words[0], None, ("D100-TIME-1",), (),
                    {"seconds": turn * ROUND_SECONDS})
-            record("fin_tour", typographie(turn_end_sentence(system, turn)))
+            record("fin_tour", words[1])
         elif code == kernel.PREPARE:
             ctx.emit("parade_preparee", prepared_parry_sentence(names[entry[2]]),
                      actor=names[entry[2]], rules=prepare_rules)
