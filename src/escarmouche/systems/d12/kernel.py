@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -140,8 +140,6 @@ _MAX_SKIPPED = 10_000
 #: the tags of an attack (``D12System.moves``): « sur » too for option (a) « dégâts
 #: maximum » on the preferred target
 _ATTACK_TAGS, _SAFE_TAGS = ("attaque",), ("attaque", _SAFE)
-#: how many tags the moves carry: past the first move of each, the rest is not read
-_TAG_COUNT = len(_SAFE_TAGS)
 
 
 def _tags(option: str) -> tuple[str, ...]:
@@ -153,7 +151,7 @@ class Sheet:
     """One roster's fights, compiled and checked once (see the module docstring)."""
 
     def __init__(self, probe: Any, policies: Mapping[str, Any]) -> None:
-        from escarmouche.policies import RandomPolicy
+        from escarmouche.policies import RandomPolicy, TagPolicy
 
         st = probe.state
         rules = probe.rules
@@ -183,7 +181,18 @@ class Sheet:
         #: no die is drawn for it
         self.maximum: tuple[DamageRoll, ...] = tuple(
             roll_damage(w, random.Random(0), option="maximum") for w in self.weapon)
+        #: each one's attacks on each enemy, in :func:`choices`' order (:func:`_moves_on`)
+        self.on = tuple({j: _moves_on(j, best[j]) for j in best} for best in self.best)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
+        #: what each deterministic policy plays when each enemy is the preferred target
+        #: (:func:`choose`): its pick among :func:`choices`, the moves on that target
+        #: (:attr:`on`) then one on each other enemy; the latter carry only the tag
+        #: « attaque », which the first move on the target carries too, so each tag's
+        #: first move, all a policy reads, is among :attr:`on`
+        self.picks: tuple[dict[int, Move | None], ...] = tuple(
+            {j: p.pick(_firsts(moves).get) for j, moves in on.items()}
+            if isinstance(p, TagPolicy) else {}
+            for p, on in zip(self.policies, self.on, strict=True))
         #: whether each one's policy leaves the critical option to the rules
         #: (``TagPolicy.by_default``: :attr:`.rules.Rules.critical_option`)
         self.by_default = tuple(bool(getattr(p, "by_default", False)) for p in self.policies)
@@ -311,26 +320,50 @@ def choices(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     :func:`candidates` offers in its activation; ``D12System.auto_action`` is the
     first): the standing enemy marked by option (c)'s advantage, else with the fewest
     PV (the first in roster order on a tie), with its best critical option, then the
-    other options on it, then the other standing enemies with their best option
-    (D12-CRIT-2)."""
-    out, hp = st.out, st.hp
+    other options on it (:attr:`Sheet.on`), then the other standing enemies with their
+    best option (D12-CRIT-2)."""
+    out = st.out
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:
         return
-    if st.effects:  # option (c)'s marked enemy first, then the fewest PV
-        marks = st.marks
-        target = min(enemies, key=lambda j: (not marks[j], hp[j]))
-    else:
-        target = min(enemies, key=hp.__getitem__)
+    target = _preferred(st, enemies)
+    yield from sheet.on[actor][target]
     best = sheet.best[actor]
-    first = best[target]
-    yield _tags(first), target, first
-    for option in CRITICAL_OPTIONS:
-        if option != first:
-            yield _tags(option), target, option
     for j in enemies:
         if j != target:
             yield _ATTACK_TAGS, j, best[j]
+
+
+def _preferred(st: State, enemies: list[int]) -> int:
+    """The target automated play prefers among the standing ``enemies`` (roster
+    order): the one marked by option (c)'s advantage (D12-CRIT-2 (c)), else with the
+    fewest PV, the first on a tie."""
+    if len(enemies) == 1:
+        return enemies[0]
+    hp = st.hp
+    if st.effects:  # option (c)'s marked enemy first, then the fewest PV
+        marks = st.marks
+        return min(enemies, key=lambda j: (not marks[j], hp[j]))
+    return min(enemies, key=hp.__getitem__)
+
+
+def _moves_on(target: int, first: str) -> tuple[Move, ...]:
+    """The attacks on ``target`` automated play ranks: its best critical option
+    ``first``, then the other options in :data:`.rules.CRITICAL_OPTIONS`' order, each
+    with its tags (D12-CRIT-2)."""
+    return ((_tags(first), target, first),
+            *((_tags(o), target, o) for o in CRITICAL_OPTIONS if o != first))
+
+
+def _firsts(moves: Iterable[Move]) -> dict[str, Move]:
+    """Each tag's first move among ``moves``: what a policy reads of them
+    (:meth:`~escarmouche.policies.TagPolicy.pick`)."""
+    firsts: dict[str, Move] = {}
+    for m in moves:
+        for tag in m[0]:
+            if tag not in firsts:
+                firsts[tag] = m
+    return firsts
 
 
 def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
@@ -514,20 +547,18 @@ def acting(st: State) -> int:
 
 def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
     """The move ``actor``'s deterministic policy plays now (:func:`run`'s choice, and
-    the exact solver's door): each tag's first move among :func:`candidates`, the
-    policy's pick among them; ``None``: it passes, or the environment's slot."""
-    if actor < 0:
+    the exact solver's door): the policy's pick among :func:`candidates`, i.e. among
+    the moves on the preferred target (:attr:`Sheet.picks`, asked once per target);
+    ``None``: no candidate (a policy picks nothing among none), it passes, or the
+    environment's slot."""
+    if (actor < 0 or st.attacked or st.out[actor] or st.finished or st.cursor < 0
+            or st.order[st.cursor] != actor):
+        return None  # :func:`candidates` offers nothing
+    out = st.out
+    enemies = [j for j in sheet.enemies[actor] if not out[j]]
+    if not enemies:
         return None
-    firsts: dict[str, Move] = {}  # each tag's first move
-    if not (st.attacked or st.out[actor] or st.finished or st.cursor < 0
-            or st.order[st.cursor] != actor):  # :func:`candidates`' moves, else none
-        for m in choices(sheet, st, actor):
-            for tag in m[0]:
-                if tag not in firsts:
-                    firsts[tag] = m
-            if len(firsts) == _TAG_COUNT:
-                break  # every tag has its first move: the policy reads no other
-    return sheet.policies[actor].pick(firsts.get)  # type: ignore[no-any-return]
+    return sheet.picks[actor][_preferred(st, enemies)]
 
 
 def advance(sheet: Sheet, st: State, _draw: Any = None) -> None:
