@@ -71,6 +71,7 @@ from escarmouche.systems.d12.critical import (
     attack_result,
     damage_expression,
     roll_damage,
+    rolled_damage,
 )
 from escarmouche.systems.d12.initiative import D12Initiative, initiative
 from escarmouche.systems.d12.odds import best_critical_option
@@ -181,6 +182,10 @@ class Sheet:
         #: no die is drawn for it
         self.maximum: tuple[DamageRoll, ...] = tuple(
             roll_damage(w, random.Random(0), option="maximum") for w in self.weapon)
+        #: the dice each one rolls for its damage (:func:`.critical.damage_expression`)
+        #: on a hit (None), or a critical with option (b) or (c) (D12-CRIT-2)
+        self.damage = tuple({o: damage_expression(w, o) for o in (None, *CRITICAL_OPTIONS)
+                             if o != "maximum"} for w in self.weapon)
         #: each one's attacks on each enemy, in :func:`choices`' order (:func:`_moves_on`)
         self.on = tuple({j: _moves_on(j, best[j]) for j in best} for best in self.best)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
@@ -392,8 +397,8 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
     chosen = option if critical else None
     if chosen == "maximum":
         dmg = sheet.maximum[actor]
-    else:
-        dmg = roll_damage(sheet.weapon[actor], draw, option=chosen)
+    else:  # the weapon and option checked once, by the sheet
+        dmg = rolled_damage(sheet.weapon[actor], sheet.damage[actor][chosen], draw, chosen)
     damage = dmg.damage
     left = st.hp[j] - damage
     st.log.append((ATTACK, st.turn, actor, j, shown, chosen, dmg.dice, damage, left))
