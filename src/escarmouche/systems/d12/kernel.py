@@ -32,7 +32,8 @@ have the same names:
 Each rule is the d12 package's own function: the initiative
 (:func:`.initiative.initiative`, D12-INIT-1..6, drawn as ``D12System.start`` draws it),
 the attack (:func:`.critical.attack_result`, D12-CRIT-1/2), the damage
-(:func:`.critical.roll_damage`, D12-CRIT-1/2, D12-EXPLODE-1), the critical option
+(:func:`.critical.rolled_damage`, the draw of :func:`.critical.roll_damage`,
+D12-CRIT-1/2, D12-EXPLODE-1), the critical option
 automated play declares (:func:`.odds.best_critical_option`), the end check
 (:func:`escarmouche.state.end_outcome`, CORE-END-1).
 
@@ -314,10 +315,17 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     first in roster order on a tie) with its best critical option, then the other
     options on it, then the other standing enemies with their best option (D12-CRIT-2).
     """
+    return iter(_offered(sheet, st, actor))
+
+
+def _offered(sheet: Sheet, st: State, actor: int) -> list[Move]:
+    """:func:`candidates` as a list (the policy « au hasard » draws one of them:
+    :func:`play_out`): :func:`choices` in ``actor``'s activation before its attack, else
+    none."""
     if st.attacked or st.out[actor] or st.finished or st.cursor < 0 \
             or st.order[st.cursor] != actor:
-        return
-    yield from choices(sheet, st, actor)
+        return []
+    return _ranked(sheet, st, actor)
 
 
 def choices(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
@@ -327,16 +335,19 @@ def choices(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     PV (the first in roster order on a tie), with its best critical option, then the
     other options on it (:attr:`Sheet.on`), then the other standing enemies with their
     best option (D12-CRIT-2)."""
+    return iter(_ranked(sheet, st, actor))
+
+
+def _ranked(sheet: Sheet, st: State, actor: int) -> list[Move]:
+    """:func:`choices` as a list."""
     out = st.out
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:
-        return
+        return []
     target = _preferred(st, enemies)
-    yield from sheet.on[actor][target]
     best = sheet.best[actor]
-    for j in enemies:
-        if j != target:
-            yield _ATTACK_TAGS, j, best[j]
+    return [*sheet.on[actor][target],
+            *[(_ATTACK_TAGS, j, best[j]) for j in enemies if j != target]]
 
 
 def _preferred(st: State, enemies: list[int]) -> int:
@@ -645,7 +656,7 @@ def play_out(sheet: Sheet, st: State, draw: Any, max_turns: int, tactics: Any = 
         actor = st.order[st.cursor]
         if actor >= 0 and sheet.random[actor]:
             for _ in range(MAX_CHOICES):
-                moves = list(candidates(sheet, st, actor))
+                moves = _offered(sheet, st, actor)
                 if not moves:
                     break
                 k = tactics.randint(0, len(moves))
