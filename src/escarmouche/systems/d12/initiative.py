@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -69,6 +70,7 @@ __all__ = [
     "bonus_turn_participants",
     "check_initiative_roster",
     "compare_groups",
+    "draw_initiative",
     "explain_initiative",
     "explain_surprise",
     "initiative",
@@ -394,16 +396,19 @@ def rank_groups(
     """
     by_side: dict[str, list[int]] = {}
     for r in rolls:
-        by_side.setdefault(r.side, []).append(r.total)
+        totals = by_side.get(r.side)
+        if totals is None:
+            by_side[r.side] = [r.die + r.bonus]  # its total (D12-INIT-1)
+        else:
+            totals.append(r.die + r.bonus)
     groups = [GroupResult(s, tuple(sorted(v, reverse=True))) for s, v in by_side.items()]
-    groups.sort(key=lambda g: g.results, reverse=True)
+    groups.sort(key=_results_of, reverse=True)
     perfect: list[str] = []
+    ties: list[GroupTie] = []
     for a, b in itertools.pairwise(groups):
         if a.results == b.results:
             perfect += [s for s in (a.side, b.side) if s not in perfect]
-    ties: list[GroupTie] = []
-    for a, b in itertools.pairwise(groups):
-        if a.value == b.value and a.results != b.results:
+        elif a.results[0] == b.results[0]:  # the same value, not the same list
             rank = next(
                 (i for i, (x, y) in enumerate(zip(a.results, b.results, strict=False))
                  if x != y),
@@ -424,6 +429,10 @@ def rank_groups(
     return tuple(groups), tuple(ties), tuple(perfect)
 
 
+#: the key :func:`rank_groups` sorts groups by: their descending results
+_results_of = operator.attrgetter("results")
+
+
 def member_order(
     rolls: Sequence[InitiativeRoll],
 ) -> tuple[list[list[InitiativeRoll]], list[BonusTie]]:
@@ -434,14 +443,24 @@ def member_order(
     block of several is still tied (same total, same bonus) and needs a roll-off. The
     second value lists the ties the bonus broke. The given order is kept inside a block.
     """
-    ranked = sorted(rolls, key=lambda r: (-r.total, -r.bonus))
+    if len(rolls) == 1:
+        return [[rolls[0]]], []
+    ranked = sorted(rolls, key=_member_key)
     blocks: list[list[InitiativeRoll]] = []
+    last: tuple[int, int] | None = None
+    shared = False  # two fighters with the same total
     for r in ranked:
-        if blocks and (blocks[-1][0].total, blocks[-1][0].bonus) == (r.total, r.bonus):
+        key = (r.die + r.bonus, r.bonus)  # (total, bonus)
+        if key == last:
             blocks[-1].append(r)
         else:
+            if last is not None and key[0] == last[0]:
+                shared = True
             blocks.append([r])
+            last = key
     bonus_ties: list[BonusTie] = []
+    if len(blocks) == len(ranked) and not shared:
+        return blocks, bonus_ties  # every total different: no tie at all
     by_total: dict[int, list[InitiativeRoll]] = {}
     for r in ranked:
         by_total.setdefault(r.total, []).append(r)
@@ -449,6 +468,11 @@ def member_order(
         if len({r.bonus for r in same}) > 1:
             bonus_ties.append(BonusTie("", total, tuple((r.name, r.bonus) for r in same)))
     return blocks, bonus_ties
+
+
+def _member_key(r: InitiativeRoll) -> tuple[int, int]:
+    """:func:`member_order`'s order: the higher total first, then the higher bonus."""
+    return (-r.die - r.bonus, -r.bonus)
 
 
 # -- the rolling wrapper -----------------------------------------------------------------
@@ -474,8 +498,11 @@ def bonus_turn_participants(roster: Sequence[Combatant], ambush_by: str | None
     return [c for c in roster if c.side == ambush_by or ALERT_TRAIT in c.traits]
 
 
-def _roll(c: Combatant, rng: Rng) -> InitiativeRoll:
-    return InitiativeRoll(c.name, c.side, rng.randint(1, ATTACK_DIE), c.stat("init", 0))
+def _rolls(roster: Iterable[Combatant], rng: Rng) -> tuple[InitiativeRoll, ...]:
+    """One d12 + ``init`` each, in the given order (D12-INIT-1, D12-SURPRISE-2)."""
+    randint = rng.randint
+    return tuple([InitiativeRoll(c.name, c.side, randint(1, ATTACK_DIE), c.stat("init", 0))
+                  for c in roster])
 
 
 def _roll_off(
@@ -517,7 +544,9 @@ def _order_with_roll_offs(
             order, ro = _roll_off(block, scope, rng, cap)
             names += order
             roll_offs.append(ro)
-    return names, [dataclasses.replace(b, scope=scope) for b in bonus_ties], roll_offs
+    if bonus_ties:
+        bonus_ties = [dataclasses.replace(b, scope=scope) for b in bonus_ties]
+    return names, bonus_ties, roll_offs
 
 
 def _check_rules(rules: object) -> None:
@@ -546,7 +575,7 @@ def roll_bonus_turn(
     sides = list(dict.fromkeys(c.side for c in roster))
     checks.name_in("ambush_by", ambush_by, sides, "D12-SURPRISE-1", what="camp")
     _check_rules(rules)
-    bonus_rolls = tuple(_roll(c, rng) for c in bonus_turn_participants(roster, ambush_by))
+    bonus_rolls = _rolls(bonus_turn_participants(roster, ambush_by), rng)
     bonus_turn, bonus_ties, roll_offs = _order_with_roll_offs(
         bonus_rolls, BONUS_SCOPE, rng, rules.max_roll_off_rounds
     )
@@ -584,7 +613,7 @@ def roll_groups_after_bonus(
     gone = tuple(checks.name_in("hors de combat", n, names, "D12-SURPRISE-1")
                  for n in dict.fromkeys(out))
     present = [c for c in roster if c.name not in gone]
-    part = _roll_groups(present, rng, environment=init.environment, rules=rules)
+    part = draw_initiative(present, rng, environment=init.environment, rules=rules)
     return dataclasses.replace(
         part,
         bonus_turn=init.bonus_turn, bonus_rolls=init.bonus_rolls,
@@ -595,16 +624,19 @@ def roll_groups_after_bonus(
     )
 
 
-def _roll_groups(
-    roster: list[Combatant], rng: Rng, *, environment: bool, rules: Rules
+def draw_initiative(
+    roster: Sequence[Combatant], rng: Rng, *, environment: bool, rules: Rules
 ) -> D12Initiative:
-    """Group initiative of ``roster`` (already checked), without an ambush."""
+    """Group initiative of ``roster`` without an ambush, its draws and result those of
+    :func:`initiative`, on a roster, flag and rules already checked
+    (:func:`check_initiative_roster`): :func:`initiative`'s core, and the rules kernel's
+    way in (``escarmouche.systems.d12.kernel``, which checks them once per roster)."""
     applied = ["D12-INIT-1", "D12-INIT-2", "D12-INIT-4"]
     attempts: list[tuple[InitiativeRoll, ...]] = []
     perfect_ties: list[PerfectTie] = []
     lots: list[Lot] = []
     while True:
-        rolls = tuple(_roll(c, rng) for c in roster)
+        rolls = _rolls(roster, rng)
         attempts.append(rolls)
         results, ties, perfect = rank_groups(rolls, environment=environment)
         if not perfect:
@@ -615,11 +647,18 @@ def _roll_groups(
             break
         tied = next(g.results for g in results if g.side == perfect[0])
         perfect_ties.append(PerfectTie(len(attempts), perfect, tied))
-    if perfect_ties or lots or any(t.rule == "D12-INIT-3" for t in ties):
+    if perfect_ties or lots or (ties and any(t.rule == "D12-INIT-3" for t in ties)):
         applied.append("D12-INIT-3")
     if environment:
         applied.append("D12-INIT-5")
 
+    by_side: dict[str, list[InitiativeRoll]] = {}  # each side's rolls, in the given order
+    for r in rolls:
+        mine = by_side.get(r.side)
+        if mine is None:
+            by_side[r.side] = [r]
+        else:
+            mine.append(r)
     bonus_ties: list[BonusTie] = []
     roll_offs: list[RollOff] = []
     groups: list[tuple[str, list[str]]] = []
@@ -627,13 +666,14 @@ def _roll_groups(
         if g.environment:
             groups.append((ENVIRONMENT, []))
             continue
-        members, bt, ro = _order_with_roll_offs(
-            [r for r in rolls if r.side == g.side], g.side, rng, rules.max_roll_off_rounds
-        )
+        members, bt, ro = _order_with_roll_offs(by_side[g.side], g.side, rng,
+                                                rules.max_roll_off_rounds)
         groups.append((g.side, members))
-        bonus_ties += bt
-        roll_offs += ro
-    if lots or any(r.lots for r in roll_offs):
+        if bt:
+            bonus_ties += bt
+        if ro:
+            roll_offs += ro
+    if lots or (roll_offs and any(r.lots for r in roll_offs)):
         applied.append("D12-INIT-6")
     return D12Initiative(
         groups=groups,
@@ -693,7 +733,7 @@ def initiative(
     if tuple(out):
         raise invalid("hors de combat", list(out), "D12-SURPRISE-1",
                       "seule une embuscade a un tour bonus où tomber avant l’initiative")
-    return _roll_groups(roster, rng, environment=environment, rules=rules)
+    return draw_initiative(roster, rng, environment=environment, rules=rules)
 
 
 

@@ -30,7 +30,8 @@ have the same names:
   candidates → policy → play → end check → advance, as ``Encounter.run``).
 
 Each rule is the d12 package's own function: the initiative
-(:func:`.initiative.initiative`, D12-INIT-1..6, drawn as ``D12System.start`` draws it),
+(:func:`.initiative.draw_initiative`, the core of :func:`.initiative.initiative`,
+D12-INIT-1..6, drawn as ``D12System.start`` draws it),
 the attack (:func:`.critical.attack_result`, D12-CRIT-1/2), the damage
 (:func:`.critical.rolled_damage`, the draw of :func:`.critical.roll_damage`,
 D12-CRIT-1/2, D12-EXPLODE-1), the critical option
@@ -74,7 +75,11 @@ from escarmouche.systems.d12.critical import (
     roll_damage,
     rolled_damage,
 )
-from escarmouche.systems.d12.initiative import D12Initiative, initiative
+from escarmouche.systems.d12.initiative import (
+    D12Initiative,
+    check_initiative_roster,
+    draw_initiative,
+)
 from escarmouche.systems.d12.odds import best_critical_option
 from escarmouche.systems.d12.rules import ATTACK_DIE, CRITICAL_OPTIONS, TRACK
 
@@ -163,6 +168,8 @@ class Sheet:
         self.names = tuple(f.name for f in fighters)
         self.index = {name: i for i, name in enumerate(self.names)}
         self.combatants = tuple(f.combatant for f in fighters)
+        #: the roster as the initiative reads it, checked once (D12-INIT-1, D12-INIT-5)
+        self.roster = tuple(check_initiative_roster(self.combatants))
         self.side_names = tuple(dict.fromkeys(f.side for f in fighters))
         self.side = tuple(self.side_names.index(f.side) for f in fighters)
         self.hp = tuple(int(f.tracks[TRACK]) for f in fighters)
@@ -244,7 +251,7 @@ class State:
     def __init__(self, sheet: Sheet, init: D12Initiative) -> None:
         self.initiative = init  # D12-INIT-1..6 as drawn
         index = sheet.index
-        self.order = tuple(index.get(name, ENV) for name in init.order())
+        self.order = tuple([index.get(name, ENV) for name in init.order()])
         self.hp = list(sheet.hp)
         self.out = [False] * len(sheet.names)
         self.turn = 1
@@ -586,10 +593,11 @@ def advance(sheet: Sheet, st: State, _draw: Any = None) -> None:
 
 def start(sheet: Sheet, draw: Any) -> State:
     """The fight's start (``Encounter.start``): the group initiative (D12-INIT-1..6,
-    :func:`.initiative.initiative`, drawn as ``D12System.start`` draws it), then the
+    :func:`.initiative.initiative`, drawn as ``D12System.start`` draws it, by its core
+    :func:`.initiative.draw_initiative` on the roster the sheet checked), then the
     first activation of turn 1."""
-    init = initiative(sheet.combatants, draw, environment=sheet.environment,
-                      rules=sheet.rules)
+    init = draw_initiative(sheet.roster, draw, environment=sheet.environment,
+                           rules=sheet.rules)
     return _begun(sheet, init)
 
 
@@ -617,8 +625,8 @@ def start_law(sheet: Sheet, law: Callable[[Callable[[Any], State]], list[tuple[S
     least = dataclasses.replace(sheet.rules, max_initiative_rerolls=1)
 
     def first(draw: Any) -> State:
-        init = initiative(sheet.combatants, draw, environment=sheet.environment,
-                          rules=least)
+        init = draw_initiative(sheet.roster, draw, environment=sheet.environment,
+                               rules=least)
         return _begun(sheet, init)
 
     firsts = law(first)
