@@ -55,6 +55,7 @@ standing enemy in roster order, while the action is unused).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -167,6 +168,18 @@ class Sheet:
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
                              for f in fighters)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
+        #: whether each one's policy plays the automatic hit when it is offered
+        #: (:meth:`~escarmouche.policies.TagPolicy.pick_tagged` of the one move
+        #: :func:`candidates` offers, which reads only its tag): :func:`choose`
+        self.takes = tuple(p.pick_tagged([(TAG, -1)]) is not None for p in self.policies)
+        #: whether the rules refuse the automatic hit once the activation's action is
+        #: used, whatever else holds (:func:`.actions.refusal_code`, RB-ACT-1, asked
+        #: once for every combination of its other flags): :func:`candidates` then
+        #: offers nothing without asking :func:`refusal`
+        self.spent_refused = all(
+            refusal_code(ACTION, standing=a, acting=b, before_turn_2=c, late=d, in_turn=e,
+                         surprise=f, action_used=True, posture_used=g, move_left=h, eclat=0)
+            for a, b, c, d, e, f, g, h in itertools.product((False, True), repeat=8))
         profiles = speed_profiles(self.combatants)
         #: whether each one rolls Hypoactivité's d4 at its activations (RB-SPEED-1/2)
         self.hypoactive = tuple(n in profiles and "hypoactivite" in profiles[n].active
@@ -327,13 +340,22 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     """``actor``'s move in automated play (``RulebookSystem.auto_action``, the
     simulation variant): the automatic hit on the first standing enemy in roster
     order, when :func:`refusal` accepts it (its action unused, RB-ACT-1)."""
+    move = _candidate(sheet, st, actor)
+    return iter(() if move is None else (move,))
+
+
+def _candidate(sheet: Sheet, st: State, actor: int) -> Move | None:
+    """:func:`candidates`' move, or ``None``. Once the activation's action is used,
+    none without asking :func:`refusal`, when :attr:`Sheet.spent_refused` says it
+    refuses the hit then whatever else holds (RB-ACT-1)."""
+    if st.acted[actor] and sheet.spent_refused:
+        return None
     out = st.out
     for j in sheet.enemies[actor]:
         if not out[j]:
             move = (TAG, j)
-            if refusal(sheet, st, actor, move) == 0:
-                yield move
-            return
+            return move if refusal(sheet, st, actor, move) == 0 else None
+    return None
 
 
 def play(sheet: Sheet, st: State, actor: int, move: Move,
@@ -512,9 +534,10 @@ def acting(st: State) -> int:
 
 def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
     """The move ``actor``'s policy plays now among :func:`candidates`
-    (:meth:`~escarmouche.policies.TagPolicy.pick_tagged`), or ``None``: it passes
-    (:func:`run`'s choice, and the exact solver's door)."""
-    return sheet.policies[actor].pick_tagged(candidates(sheet, st, actor))  # type: ignore[no-any-return]
+    (:meth:`~escarmouche.policies.TagPolicy.pick_tagged`: :attr:`Sheet.takes`, asked
+    once per fighter), or ``None``: it passes (:func:`run`'s choice, and the exact
+    solver's door)."""
+    return _candidate(sheet, st, actor) if sheet.takes[actor] else None
 
 
 def advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> None:
