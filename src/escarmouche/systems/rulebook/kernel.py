@@ -448,7 +448,7 @@ def _surprise(sheet: Sheet, randint: Callable[[int, int], int]) -> SurpriseResul
     if sheet.surprise_values is None:
         return None
     return draw_surprise(sheet.surprise_values, randint, unaware=sheet.unaware,
-                         rules=sheet.rules)
+                         rules=sheet.rules, checked=True)
 
 
 def _initiative(sheet: Sheet, randint: Callable[[int, int], int],
