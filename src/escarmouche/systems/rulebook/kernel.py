@@ -201,6 +201,8 @@ class Sheet:
         self._speeds: dict[tuple[str, ...], SpeedOrder] = {}
         #: the fighters as the end check reads them (:func:`_check_end`), built once
         self.view: EncounterState | None = None
+        #: the end check's answers by the sides still standing, without end conditions
+        self.ends: dict[tuple[bool, ...], str | None] = {}
         #: :func:`move_law`'s answers by (die, PV before)
         self.laws: dict[tuple[int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
         #: each shape of a turn's order as the full engine's narration explains it
@@ -380,7 +382,22 @@ def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
     fighters (the sheet's, its PV, out and turn written from ``st`` first: one view per
     sheet, read only here); asked only when something it reads changed (a fighter out,
-    a turn ends under a condition « tours »)."""
+    a turn ends under a condition « tours »). Without end conditions it reads only which
+    sides still stand (CORE-END-1, RB-END-1: the last side standing): its answer is kept
+    per such set (:attr:`Sheet.ends`), as the d12 kernel keeps it."""
+    key: tuple[bool, ...] = ()
+    if not sheet.end_conditions:
+        standing = [False] * len(sheet.side_names)
+        side = sheet.side
+        for i, out_i in enumerate(st.out):
+            if not out_i:
+                standing[side[i]] = True
+        key = tuple(standing)
+        if key in sheet.ends:
+            known = sheet.ends[key]
+            if known is not None:
+                st.finished, st.outcome = True, known
+            return
     view = sheet.view
     if view is None:
         probe = sheet.probe.state
@@ -393,6 +410,8 @@ def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     for i, f in enumerate(view.fighters.values()):
         f.tracks["PV"], f.out = pv[i], out[i]
     outcome = end_outcome(view, at_turn_end)
+    if key:
+        sheet.ends[key] = outcome
     if outcome is not None:
         st.finished, st.outcome = True, outcome
 
