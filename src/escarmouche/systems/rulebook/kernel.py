@@ -150,6 +150,8 @@ class Sheet:
 
     def __init__(self, probe: Any, start_options: Mapping[str, Any],
                  policies: Mapping[str, Any]) -> None:
+        from escarmouche.policies import MAX_CHOICES
+
         st = probe.state
         rules = probe.rules
         fighters = list(st.fighters.values())
@@ -168,6 +170,8 @@ class Sheet:
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
                              for f in fighters)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
+        #: the most moves an activation plays (automated play's bound)
+        self.max_choices = MAX_CHOICES
         #: whether each one's policy plays the automatic hit when it is offered
         #: (:meth:`~escarmouche.policies.TagPolicy.pick_tagged` of the one move
         #: :func:`candidates` offers, which reads only its tag): :func:`choose`
@@ -431,12 +435,14 @@ def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> Non
     """The next slot that can act (``Encounter._advance``), ending and starting global
     turns; an activation gives a fresh action and change of posture (RB-ACT-1), and
     under Hypoactivité its d4 first: on a 4, no activation (RB-SPEED-1)."""
+    log, out = st.log, st.out
     for _ in range(_MAX_SKIPPED):
         if st.finished:
             return
-        st.cursor += 1
-        if st.cursor >= len(st.order):
-            st.log.append((TURN_END, st.turn))
+        cursor = st.cursor = st.cursor + 1
+        order = st.order  # a new one at each global turn (_begin_turn)
+        if cursor >= len(order):
+            log.append((TURN_END, st.turn))
             if sheet.turn_conditions:
                 _check_end(sheet, st, True)
                 if st.finished:
@@ -444,17 +450,18 @@ def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> Non
             st.turn += 1
             _begin_turn(sheet, st)
             continue
-        actor = st.order[st.cursor]
-        if st.out[actor]:
+        actor = order[cursor]
+        if out[actor]:
             continue
-        count = st.activations[actor] = st.activations.get(actor, 0) + 1
-        st.log.append((ACTIVATION, st.turn, actor, count))
+        activations = st.activations
+        count = activations[actor] = activations.get(actor, 0) + 1
+        log.append((ACTIVATION, st.turn, actor, count))
         st.acted[actor] = st.posed[actor] = False
         if not sheet.hypoactive[actor]:
             return
         roll = randint(1, 4)
         can_act = resolve_hypoactivity(roll).can_act
-        st.log.append((HYPO, st.turn, actor, roll, can_act))
+        log.append((HYPO, st.turn, actor, roll, can_act))
         if can_act:
             return
     raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",
@@ -595,15 +602,14 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
     """A whole fight (``Encounter.start`` then ``Encounter.run``): each activation's
     moves chosen by the fighter's policy until it passes, until an end condition holds
     or ``max_turns`` global turns have passed."""
-    from escarmouche.policies import MAX_CHOICES
-
     st = start(sheet, randint)
+    choices = sheet.max_choices
     while not st.finished:
         if st.turn > max_turns:
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.order[st.cursor]
-        for _ in range(MAX_CHOICES):
+        for _ in range(choices):
             move = choose(sheet, st, actor)
             if move is None:
                 break
