@@ -158,7 +158,7 @@ class Sheet:
     """One roster's fights, compiled and checked once (see the module docstring)."""
 
     def __init__(self, probe: Any, policies: Mapping[str, Any]) -> None:
-        from escarmouche.policies import RandomPolicy, TagPolicy
+        from escarmouche.policies import MAX_CHOICES, RandomPolicy, TagPolicy
 
         st = probe.state
         rules = probe.rules
@@ -181,6 +181,12 @@ class Sheet:
         self.environment = bool(st.system_state["initiative"]["environment"])
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
                              for f in fighters)
+        #: what each kept d12 decides of each one's attack on each fighter, by its value
+        #: (:func:`.critical.attack_result`, D12-CRIT-1/2: hit, critical)
+        self.decided = tuple(
+            tuple({kept: attack_result(kept, bonus, defence)
+                   for kept in range(1, ATTACK_DIE + 1)} for defence in self.defence)
+            for bonus in self.bonus)
         #: each one's critical option against each enemy (``auto_action``, D12-CRIT-2)
         self.best = tuple(
             {j: best_critical_option(self.weapon[i], defence=self.defence[j],
@@ -197,6 +203,8 @@ class Sheet:
         #: each one's attacks on each enemy, in :func:`choices`' order (:func:`_moves_on`)
         self.on = tuple({j: _moves_on(j, best[j]) for j in best} for best in self.best)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
+        #: the most moves an activation plays (automated play's bound)
+        self.max_choices = MAX_CHOICES
         #: what each deterministic policy plays when each enemy is the preferred target
         #: (:func:`choose`): its pick among :func:`choices`, the moves on that target
         #: (:attr:`on`) then one on each other enemy; the latter carry only the tag
@@ -408,7 +416,7 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
     else:
         roll = draw.randint(1, ATTACK_DIE)
         shown = (roll,)
-    hit, critical = attack_result(roll, sheet.bonus[actor], sheet.defence[j])
+    hit, critical = sheet.decided[actor][j][roll]
     if not hit:
         st.log.append((ATTACK, st.turn, actor, j, shown, None, None, 0, st.hp[j]))
         return
@@ -523,12 +531,13 @@ def _advance(sheet: Sheet, st: State) -> None:
     """The next slot that can act (``Encounter._advance``), ending and starting turns:
     the same order every turn (D12-INIT-2: initiative is rolled once), the environment's
     slot included (D12-INIT-5), the fighters out skipped."""
+    order, out, log = st.order, st.out, st.log  # the order is the fight's (D12-INIT-2)
     for _ in range(_MAX_SKIPPED):
         if st.finished:
             return
-        st.cursor += 1
-        if st.cursor >= len(st.order):
-            st.log.append((TURN_END, st.turn))
+        cursor = st.cursor = st.cursor + 1
+        if cursor >= len(order):
+            log.append((TURN_END, st.turn))
             if sheet.turn_conditions:
                 _check_end(sheet, st, True)
                 if st.finished:
@@ -537,13 +546,14 @@ def _advance(sheet: Sheet, st: State) -> None:
             st.cursor = -1
             st.activations = {}
             st.acting = None
-            st.log.append((TURN_BEGIN, st.turn))
+            log.append((TURN_BEGIN, st.turn))
             continue
-        actor = st.order[st.cursor]
-        if actor >= 0 and st.out[actor]:
+        actor = order[cursor]
+        if actor >= 0 and out[actor]:
             continue
-        count = st.activations[actor] = st.activations.get(actor, 0) + 1
-        st.log.append((ACTIVATION, st.turn, actor, count))
+        activations = st.activations
+        count = activations[actor] = activations.get(actor, 0) + 1
+        log.append((ACTIVATION, st.turn, actor, count))
         st.acting = actor
         if actor >= 0 and st.marks[actor]:  # until the bearer's next turn (D12-CRIT-2)
             st.effects = [e for e in st.effects if e[1] != actor]
@@ -655,15 +665,14 @@ def play_out(sheet: Sheet, st: State, draw: Any, max_turns: int, tactics: Any = 
     """The fight ``st``, just started (:func:`start`), played to its end with the dice of
     ``draw`` (its ``randint``) and the tactics stream ``tactics`` (``Encounter.run``
     after ``Encounter.start``: :func:`run`'s loop)."""
-    from escarmouche.policies import MAX_CHOICES
-
+    choices, drawing, order = sheet.max_choices, sheet.random, st.order
     while not st.finished:
         if st.turn > max_turns:
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
-        actor = st.order[st.cursor]
-        if actor >= 0 and sheet.random[actor]:
-            for _ in range(MAX_CHOICES):
+        actor = order[st.cursor]
+        if actor >= 0 and drawing[actor]:
+            for _ in range(choices):
                 moves = _offered(sheet, st, actor)
                 if not moves:
                     break
@@ -676,7 +685,7 @@ def play_out(sheet: Sheet, st: State, draw: Any, max_turns: int, tactics: Any = 
             if st.finished:
                 break
         elif actor >= 0:
-            for _ in range(MAX_CHOICES):
+            for _ in range(choices):
                 move = choose(sheet, st, actor)
                 if move is None:
                     break
