@@ -312,8 +312,12 @@ def rolled_damage(weapon: str, expr: str, rng: Rng, option: str | None) -> Damag
     which checks them and works ``expr`` out once per fighter, calls it directly."""
     r = dice.roll(expr, rng)
     shown = tuple([v for _, v in r.draws])
-    if type(weapon) is str and all(type(v) is int for v in shown):
-        return _resolved_damage(weapon, shown, option)
+    if type(weapon) is str:
+        for v in shown:
+            if type(v) is not int:  # an rng of its own answering 5.0: not a key
+                break
+        else:
+            return _resolved_damage(weapon, shown, option)
     return resolve_damage(weapon, shown, option=option)
 
 
