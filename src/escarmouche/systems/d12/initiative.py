@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from escarmouche import checks
 from escarmouche.errors import invalid
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
 from escarmouche.rng import Rng, ScriptedRolls
@@ -501,8 +502,23 @@ def bonus_turn_participants(roster: Sequence[Combatant], ambush_by: str | None
 def _rolls(roster: Iterable[Combatant], rng: Rng) -> tuple[InitiativeRoll, ...]:
     """One d12 + ``init`` each, in the given order (D12-INIT-1, D12-SURPRISE-2)."""
     randint = rng.randint
-    return tuple([InitiativeRoll(c.name, c.side, randint(1, ATTACK_DIE), c.stat("init", 0))
-                  for c in roster])
+    return tuple([_roll(c, randint(1, ATTACK_DIE)) for c in roster])
+
+
+#: the initiative rolls already built, by die and combatant (by identity): a fight's
+#: fighters roll the same twelve values again and again
+_ROLLS: Memo[InitiativeRoll] = Memo(4096)
+
+
+def _roll(c: Combatant, die: int) -> InitiativeRoll:
+    """``c``'s initiative roll of ``die`` (D12-INIT-1: its ``init`` bonus, 0 when absent),
+    a frozen value kept per die and combatant."""
+    known = _ROLLS.get(die, c) if type(die) is int else None
+    if known is None:
+        known = InitiativeRoll(c.name, c.side, die, c.stat("init", 0))
+        if type(die) is int:
+            _ROLLS.put(die, known, c)
+    return known
 
 
 def _roll_off(
