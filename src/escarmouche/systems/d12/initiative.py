@@ -508,7 +508,8 @@ _ROLLS: Memo[InitiativeRoll] = Memo(4096)
 
 def _roll(c: Combatant, die: int) -> InitiativeRoll:
     """``c``'s initiative roll of ``die`` (D12-INIT-1: its ``init`` bonus, 0 when absent),
-    a frozen value kept per die and combatant."""
+    a frozen value kept per die and combatant (a die that is not an int, from an rng of
+    its own, is never a key: 5.0 would read back as 5)."""
     known = _ROLLS.get(die, c) if type(die) is int else None
     if known is None:
         known = InitiativeRoll(c.name, c.side, die, c.stat("init", 0))

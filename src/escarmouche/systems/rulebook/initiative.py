@@ -448,8 +448,11 @@ _ROLLS: Memo[InitiativeRoll] = Memo(4096)
 def _checked_roll(c: Combatant, value: int, rules: Rules) -> InitiativeRoll:
     """``c``'s initiative roll of ``value`` before any roll-off, its HAB test resolved by
     :func:`.rules.d100_outcome` (RB-INIT-1: a checked combatant and die), kept per
-    combatant, die and rule set (a frozen value)."""
+    combatant, die and rule set (a frozen value; a die that is not an int, from an rng
+    of its own, is never a key: 5.0 would read back as 5)."""
     hab = c.stats["HAB"]
+    if type(value) is not int:
+        return InitiativeRoll(c.name, c.side, hab, d100_outcome(hab, value, rules))
     key = (c.name, c.side, hab, value)
     known = _ROLLS.get(key, rules)
     if known is None:
