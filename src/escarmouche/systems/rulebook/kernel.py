@@ -55,6 +55,7 @@ standing enemy in roster order, while the action is unused).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -145,6 +146,17 @@ _MAX_SKIPPED = 10_000
 _MAX_KEPT = 4096
 
 
+@functools.cache
+def _spent_refused() -> bool:
+    """Whether :func:`.actions.refusal_code` refuses the automatic hit once the
+    activation's action is used, whatever else holds (RB-ACT-1): asked of it for every
+    combination of its other flags, once."""
+    return all(
+        refusal_code(ACTION, standing=a, acting=b, before_turn_2=c, late=d, in_turn=e,
+                     surprise=f, action_used=True, posture_used=g, move_left=h, eclat=0)
+        for a, b, c, d, e, f, g, h in itertools.product((False, True), repeat=8))
+
+
 class Sheet:
     """One roster's fights, compiled and checked once (see the module docstring)."""
 
@@ -177,13 +189,9 @@ class Sheet:
         #: :func:`candidates` offers, which reads only its tag): :func:`choose`
         self.takes = tuple(p.pick_tagged([(TAG, -1)]) is not None for p in self.policies)
         #: whether the rules refuse the automatic hit once the activation's action is
-        #: used, whatever else holds (:func:`.actions.refusal_code`, RB-ACT-1, asked
-        #: once for every combination of its other flags): :func:`candidates` then
+        #: used, whatever else holds (:func:`_spent_refused`): :func:`candidates` then
         #: offers nothing without asking :func:`refusal`
-        self.spent_refused = all(
-            refusal_code(ACTION, standing=a, acting=b, before_turn_2=c, late=d, in_turn=e,
-                         surprise=f, action_used=True, posture_used=g, move_left=h, eclat=0)
-            for a, b, c, d, e, f, g, h in itertools.product((False, True), repeat=8))
+        self.spent_refused = _spent_refused()
         profiles = speed_profiles(self.combatants)
         #: whether each one rolls Hypoactivité's d4 at its activations (RB-SPEED-1/2)
         self.hypoactive = tuple(n in profiles and "hypoactivite" in profiles[n].active
