@@ -25,6 +25,7 @@ from escarmouche.encounter import Encounter
 from escarmouche.errors import IllegalActionError, ParameterError, RuleBoundError
 from escarmouche.systems import d12
 from escarmouche.systems.base import ENVIRONMENT
+from escarmouche.systems.d12.initiative import draw_initiative
 from tests.helpers.d12 import AFTER_BONUS, ambushed, fighter, party
 
 # =====================================================================================
@@ -362,6 +363,26 @@ def test_resolve_initiative_is_initiative_on_typed_dice_d12_init_1() -> None:
     with pytest.raises(ParameterError, match="d12"):
         d12.resolve_initiative(party(), [13, 1, 1])
     assert "Initiative de groupe" in pure._repr_html_()
+
+
+def test_initiative_rolls_kept_follow_each_combatant_d12_init_1() -> None:
+    """D12-INIT-1: an initiative roll kept for a die (``_roll``) belongs to its very
+    combatant: another one of the same name and side with another ``init`` rolls its
+    own bonus; the same roll twice is the same value; the kernel's way in
+    (``draw_initiative``, the roster checked once) draws what ``initiative`` draws."""
+    for bonus in (0, 3, -2, 3):
+        roster = [Combatant("Aldric", "héros", {"init": bonus}), fighter("Grolk", "monstres")]
+        for _ in range(2):
+            init = d12.initiative(roster, ScriptedRolls([7, 4]))
+            assert [(r.die, r.bonus) for r in init.rolls] == [(7, bonus), (4, 0)]
+    for seed in range(200):
+        roster = [fighter(n, s, init=k % 2) for k, (n, s) in enumerate(
+            (("A", "x"), ("B", "x"), ("C", "y"), ("D", "z")))]
+        a, b = random.Random(seed), random.Random(seed)
+        env = seed % 2 == 0
+        assert draw_initiative(roster, a, environment=env, rules=d12.Rules()) == \
+            d12.initiative(roster, b, environment=env)
+        assert a.getstate() == b.getstate()
 
 
 def test_initiative_bad_input_core_err() -> None:

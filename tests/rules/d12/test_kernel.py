@@ -461,6 +461,56 @@ def test_the_rules_are_written_once_d12_crit_1() -> None:
         assert doctest.testmod(module).failed == 0, module.__name__
 
 
+def _firsts_pick(policy: TagPolicy, moves: list[K.Move]) -> K.Move | None:
+    """``policy``'s pick among ``moves``, afresh: each tag's first move, then
+    ``TagPolicy.pick`` (what ``choose`` asked of every candidate before the sheet kept
+    its answers)."""
+    firsts: dict[str, K.Move] = {}
+    for m in moves:
+        for tag in m[0]:
+            firsts.setdefault(tag, m)
+    return policy.pick(firsts.get)
+
+
+@pytest.mark.parametrize("rules", [d12.Rules(), d12.Rules(critical_option="avantage")],
+                         ids=["defaut", "avantage"])
+@pytest.mark.parametrize("policy", POLICIES[:3])
+def test_what_the_sheet_keeps_is_the_rules_answer_d12_crit_2(policy: str, rules: d12.Rules
+                                                             ) -> None:
+    """D12-CRIT-1/2, D12-ADV-1: what the sheet works out once per roster changes no
+    answer: ``choose`` (the pick kept per preferred target, :attr:`Sheet.picks`) is the
+    policy's pick among all the candidates asked afresh, at every choice of whole fights
+    (option (c)'s marks included); :attr:`Sheet.decided` is ``attack_result`` of every
+    kept d12 for every attacker and target; :attr:`Sheet.damage` is
+    ``damage_expression`` of each weapon and option."""
+    asked = 0
+    for label, roster, start in cases()[:4]:
+        prepared = covered(roster, start, policy, rules=rules)
+        sheet = prepared.kernel
+        for i, bonus in enumerate(sheet.bonus):
+            for j, defence in enumerate(sheet.defence):
+                assert all(sheet.decided[i][j][kept] == critical.attack_result(
+                    kept, bonus, defence) for kept in range(1, 13)), label
+            for option, expr in sheet.damage[i].items():
+                assert expr == critical.damage_expression(sheet.weapon[i], option), label
+        for seed in range(8):
+            dice = sim.stream(seed, 0, sim.DICE)
+            kst = K.start(sheet, dice)
+            while not kst.finished and kst.turn <= 12:
+                actor = K.acting(kst)
+                move = K.choose(sheet, kst, actor)
+                if actor >= 0:
+                    mine = sheet.policies[actor]
+                    assert move == _firsts_pick(mine, list(K.candidates(sheet, kst, actor))), \
+                        label
+                    asked += 1
+                if move is None:
+                    K.advance(sheet, kst)
+                else:
+                    K.play(sheet, kst, actor, move, dice)
+    assert asked > 500
+
+
 #: the policies ``Roster.play`` is held to the engine under (the mapping's sides absent
 #: from a roster left out, « prudent » when none is left)
 PLAY_POLICIES: tuple[Any, ...] = (None, "prudent", "agressif",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,12 +36,14 @@ from escarmouche.model import Timing
 from escarmouche.options import find
 from escarmouche.policies import resolve_policies
 from escarmouche.roster import Roster, example_rosters, load_roster
-from escarmouche.state import EndCondition
+from escarmouche.state import EndCondition, end_outcome
 from escarmouche.systems import rulebook as rb
 from escarmouche.systems.rulebook import actions
 from escarmouche.systems.rulebook import kernel as K
 from escarmouche.systems.rulebook import kernel_doors as doors
 from escarmouche.systems.rulebook import rules as rb_rules
+from escarmouche.systems.rulebook.initiative import resolve_initiative_with
+from escarmouche.systems.rulebook.surprise import draw_surprise, group_values
 from tests.helpers import golden_runner, kernels
 from tests.helpers import rulebook as helpers
 
@@ -418,6 +421,63 @@ def test_candidates_are_the_engines_moves_core_log(case: tuple[str, Any, dict[st
             enc.start(dice, **prepared.start_options)
         enc.run(dice, max_turns=30, policy=prepared.policies)
     assert sum(seen) > 10 and seen.count(0) > 0
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_what_the_sheet_keeps_is_the_rules_answer_rb_act_1(policy: str) -> None:
+    """RB-ACT-1, RB-INIT-1/2, RB-SURPRISE-2, CORE-END-1: what the sheet works out once per
+    roster changes no answer. ``choose`` is the policy's ``pick_tagged`` of the
+    candidates asked afresh, and the candidates are those ``refusal`` lets through,
+    at every choice of whole fights (:attr:`Sheet.takes`, :attr:`Sheet.spent_refused`:
+    a used action is refused whatever else holds); the end check kept per set of sides
+    standing is ``end_outcome``'s; the initiative's checked rolls (kept per die) and
+    the surprise's checked tests are those of the checked functions."""
+    asked = 0
+    for label, roster, start in cases():
+        prepared = covered(roster, start, policy)
+        sheet = prepared.kernel
+        assert sheet.spent_refused, label
+        for seed in range(6):
+            randint = sim.stream(seed, 0, sim.DICE).randint
+            kst = K.start(sheet, randint)
+            while not kst.finished and kst.turn <= 12:
+                actor = K.acting(kst)
+                offered = [m for j in sheet.enemies[actor] if not kst.out[j]
+                           for m in [(K.TAG, j)]][:1]
+                offered = [m for m in offered if K.refusal(sheet, kst, actor, m) == 0]
+                assert list(K.candidates(sheet, kst, actor)) == offered, label
+                move = K.choose(sheet, kst, actor)
+                assert move == sheet.policies[actor].pick_tagged(offered), label
+                asked += 1
+                if move is None:
+                    K.advance(sheet, kst, randint)
+                else:
+                    K.play(sheet, kst, actor, move, randint)
+                    if kst.finished and not sheet.end_conditions:
+                        view = doors.write_back(sheet, kst).state
+                        assert kst.outcome == end_outcome(view, False), label
+    assert asked > 300
+    roster = [helpers.fighter(n, s, 50, variante_degats=4)
+              for n, s in (("A", "x"), ("B", "y"), ("C", "y"))]
+    for seed in range(300):
+        dice = random.Random(seed)
+        values = [dice.randint(1, 100) for _ in range(3)]
+        rolloffs = [dice.randint(1, 100) for _ in range(60)]
+        got = []
+        for checked in (False, True, True):
+            left = iter(rolloffs)  # the same roll-offs, for each call
+
+            def draw(_name: str, _round: int, left: Iterator[int] = left) -> int:
+                return next(left)
+
+            got.append(resolve_initiative_with(roster, values, draw, None, rb.Rules(),
+                                               checked=checked))
+        assert got[0] == got[1] == got[2]
+        values_s = group_values(roster[:1], roster[1:], unaware=True)
+        a, b = random.Random(seed), random.Random(seed)
+        assert draw_surprise(values_s, a.randint, unaware=True, checked=True) == \
+            draw_surprise(values_s, b.randint, unaware=True)
+        assert a.getstate() == b.getstate()
 
 
 def test_the_engine_plays_what_the_kernel_does_not_cover() -> None:

@@ -16,7 +16,10 @@ The package has the files of every system, plus one topic module:
 ``initiative.py`` group initiative, the environment, the ambush's bonus turn
                   (D12-INIT-1..5, D12-SURPRISE-1/2): pure :func:`rank_groups`,
                   :func:`member_order`, :func:`resolve_initiative`; rolling
-                  :func:`initiative` (spec/API.md)
+                  :func:`initiative` (spec/API.md), whose core on a checked roster,
+                  ``draw_initiative``, the rules kernel calls
+``explain.py``    the initiative and the ambush explained for a reader
+                  (``D12System.explain_initiative`` and ``explain_surprise``)
 ``critical.py``   the attack and its critical options (D12-CRIT-1/2, D12-ADV-1,
                   D12-EXPLODE-1): pure :func:`resolve_attack_roll`,
                   :func:`resolve_damage`; rolling :func:`roll_attack`,

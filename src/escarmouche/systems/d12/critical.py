@@ -57,6 +57,7 @@ __all__ = [
     "roll_attack",
     "roll_attack_outcome",
     "roll_damage",
+    "rolled_damage",
 ]
 
 
@@ -301,10 +302,22 @@ def roll_damage(weapon: str, rng: Rng, *, option: str | None = None) -> DamageRo
     expr = damage_expression(weapon, option)
     if option == "maximum":
         return resolve_damage(weapon, (), option=option)
+    return rolled_damage(weapon, expr, rng, option)
+
+
+def rolled_damage(weapon: str, expr: str, rng: Rng, option: str | None) -> DamageRoll:
+    """:func:`roll_damage` of a checked ``weapon`` and ``option`` (not ``"maximum"``),
+    ``expr`` being their :func:`damage_expression`: the dice drawn, then decided by
+    :func:`resolve_damage`. The rules kernel (``escarmouche.systems.d12.kernel``),
+    which checks them and works ``expr`` out once per fighter, calls it directly."""
     r = dice.roll(expr, rng)
     shown = tuple([v for _, v in r.draws])
-    if type(weapon) is str and all(type(v) is int for v in shown):
-        return _resolved_damage(weapon, shown, option)
+    if type(weapon) is str:
+        for v in shown:
+            if type(v) is not int:  # an rng of its own answering 5.0: not a key
+                break
+        else:
+            return _resolved_damage(weapon, shown, option)
     return resolve_damage(weapon, shown, option=option)
 
 

@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from escarmouche import checks
 from escarmouche.errors import invalid
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
 from escarmouche.rng import Rng, ScriptedRolls
@@ -53,12 +55,10 @@ from escarmouche.systems.d12.rules import (
     Rules,
     check_bonus,
 )
-from escarmouche.systems.describe import InitiativeReport, SurpriseReport
-from escarmouche.text.fmt import die_of, join, plural
+from escarmouche.text.fmt import join, plural
 
 __all__ = [
     "BONUS_SCOPE",
-    "PASSIVE_EVENTS",
     "BonusTie",
     "D12Initiative",
     "GroupResult",
@@ -69,8 +69,7 @@ __all__ = [
     "bonus_turn_participants",
     "check_initiative_roster",
     "compare_groups",
-    "explain_initiative",
-    "explain_surprise",
+    "draw_initiative",
     "initiative",
     "member_order",
     "rank_groups",
@@ -394,16 +393,19 @@ def rank_groups(
     """
     by_side: dict[str, list[int]] = {}
     for r in rolls:
-        by_side.setdefault(r.side, []).append(r.total)
+        totals = by_side.get(r.side)
+        if totals is None:
+            by_side[r.side] = [r.die + r.bonus]  # its total (D12-INIT-1)
+        else:
+            totals.append(r.die + r.bonus)
     groups = [GroupResult(s, tuple(sorted(v, reverse=True))) for s, v in by_side.items()]
-    groups.sort(key=lambda g: g.results, reverse=True)
+    groups.sort(key=_results_of, reverse=True)
     perfect: list[str] = []
+    ties: list[GroupTie] = []
     for a, b in itertools.pairwise(groups):
         if a.results == b.results:
             perfect += [s for s in (a.side, b.side) if s not in perfect]
-    ties: list[GroupTie] = []
-    for a, b in itertools.pairwise(groups):
-        if a.value == b.value and a.results != b.results:
+        elif a.results[0] == b.results[0]:  # the same value, not the same list
             rank = next(
                 (i for i, (x, y) in enumerate(zip(a.results, b.results, strict=False))
                  if x != y),
@@ -424,6 +426,10 @@ def rank_groups(
     return tuple(groups), tuple(ties), tuple(perfect)
 
 
+#: the key :func:`rank_groups` sorts groups by: their descending results
+_results_of = operator.attrgetter("results")
+
+
 def member_order(
     rolls: Sequence[InitiativeRoll],
 ) -> tuple[list[list[InitiativeRoll]], list[BonusTie]]:
@@ -434,14 +440,24 @@ def member_order(
     block of several is still tied (same total, same bonus) and needs a roll-off. The
     second value lists the ties the bonus broke. The given order is kept inside a block.
     """
-    ranked = sorted(rolls, key=lambda r: (-r.total, -r.bonus))
+    if len(rolls) == 1:
+        return [[rolls[0]]], []
+    ranked = sorted(rolls, key=_member_key)
     blocks: list[list[InitiativeRoll]] = []
+    last: tuple[int, int] | None = None
+    shared = False  # two fighters with the same total
     for r in ranked:
-        if blocks and (blocks[-1][0].total, blocks[-1][0].bonus) == (r.total, r.bonus):
+        key = (r.die + r.bonus, r.bonus)  # (total, bonus)
+        if key == last:
             blocks[-1].append(r)
         else:
+            if last is not None and key[0] == last[0]:
+                shared = True
             blocks.append([r])
+            last = key
     bonus_ties: list[BonusTie] = []
+    if len(blocks) == len(ranked) and not shared:
+        return blocks, bonus_ties  # every total different: no tie at all
     by_total: dict[int, list[InitiativeRoll]] = {}
     for r in ranked:
         by_total.setdefault(r.total, []).append(r)
@@ -449,6 +465,11 @@ def member_order(
         if len({r.bonus for r in same}) > 1:
             bonus_ties.append(BonusTie("", total, tuple((r.name, r.bonus) for r in same)))
     return blocks, bonus_ties
+
+
+def _member_key(r: InitiativeRoll) -> tuple[int, int]:
+    """:func:`member_order`'s order: the higher total first, then the higher bonus."""
+    return (-r.die - r.bonus, -r.bonus)
 
 
 # -- the rolling wrapper -----------------------------------------------------------------
@@ -474,8 +495,27 @@ def bonus_turn_participants(roster: Sequence[Combatant], ambush_by: str | None
     return [c for c in roster if c.side == ambush_by or ALERT_TRAIT in c.traits]
 
 
-def _roll(c: Combatant, rng: Rng) -> InitiativeRoll:
-    return InitiativeRoll(c.name, c.side, rng.randint(1, ATTACK_DIE), c.stat("init", 0))
+def _rolls(roster: Iterable[Combatant], rng: Rng) -> tuple[InitiativeRoll, ...]:
+    """One d12 + ``init`` each, in the given order (D12-INIT-1, D12-SURPRISE-2)."""
+    randint = rng.randint
+    return tuple([_roll(c, randint(1, ATTACK_DIE)) for c in roster])
+
+
+#: the initiative rolls already built, by die and combatant (by identity): a fight's
+#: fighters roll the same twelve values again and again
+_ROLLS: Memo[InitiativeRoll] = Memo(4096)
+
+
+def _roll(c: Combatant, die: int) -> InitiativeRoll:
+    """``c``'s initiative roll of ``die`` (D12-INIT-1: its ``init`` bonus, 0 when absent),
+    a frozen value kept per die and combatant (a die that is not an int, from an rng of
+    its own, is never a key: 5.0 would read back as 5)."""
+    known = _ROLLS.get(die, c) if type(die) is int else None
+    if known is None:
+        known = InitiativeRoll(c.name, c.side, die, c.stat("init", 0))
+        if type(die) is int:
+            _ROLLS.put(die, known, c)
+    return known
 
 
 def _roll_off(
@@ -517,7 +557,9 @@ def _order_with_roll_offs(
             order, ro = _roll_off(block, scope, rng, cap)
             names += order
             roll_offs.append(ro)
-    return names, [dataclasses.replace(b, scope=scope) for b in bonus_ties], roll_offs
+    if bonus_ties:
+        bonus_ties = [dataclasses.replace(b, scope=scope) for b in bonus_ties]
+    return names, bonus_ties, roll_offs
 
 
 def _check_rules(rules: object) -> None:
@@ -546,7 +588,7 @@ def roll_bonus_turn(
     sides = list(dict.fromkeys(c.side for c in roster))
     checks.name_in("ambush_by", ambush_by, sides, "D12-SURPRISE-1", what="camp")
     _check_rules(rules)
-    bonus_rolls = tuple(_roll(c, rng) for c in bonus_turn_participants(roster, ambush_by))
+    bonus_rolls = _rolls(bonus_turn_participants(roster, ambush_by), rng)
     bonus_turn, bonus_ties, roll_offs = _order_with_roll_offs(
         bonus_rolls, BONUS_SCOPE, rng, rules.max_roll_off_rounds
     )
@@ -584,7 +626,7 @@ def roll_groups_after_bonus(
     gone = tuple(checks.name_in("hors de combat", n, names, "D12-SURPRISE-1")
                  for n in dict.fromkeys(out))
     present = [c for c in roster if c.name not in gone]
-    part = _roll_groups(present, rng, environment=init.environment, rules=rules)
+    part = draw_initiative(present, rng, environment=init.environment, rules=rules)
     return dataclasses.replace(
         part,
         bonus_turn=init.bonus_turn, bonus_rolls=init.bonus_rolls,
@@ -595,16 +637,19 @@ def roll_groups_after_bonus(
     )
 
 
-def _roll_groups(
-    roster: list[Combatant], rng: Rng, *, environment: bool, rules: Rules
+def draw_initiative(
+    roster: Sequence[Combatant], rng: Rng, *, environment: bool, rules: Rules
 ) -> D12Initiative:
-    """Group initiative of ``roster`` (already checked), without an ambush."""
+    """Group initiative of ``roster`` without an ambush, its draws and result those of
+    :func:`initiative`, on a roster, flag and rules already checked
+    (:func:`check_initiative_roster`): :func:`initiative`'s core, and the rules kernel's
+    way in (``escarmouche.systems.d12.kernel``, which checks them once per roster)."""
     applied = ["D12-INIT-1", "D12-INIT-2", "D12-INIT-4"]
     attempts: list[tuple[InitiativeRoll, ...]] = []
     perfect_ties: list[PerfectTie] = []
     lots: list[Lot] = []
     while True:
-        rolls = tuple(_roll(c, rng) for c in roster)
+        rolls = _rolls(roster, rng)
         attempts.append(rolls)
         results, ties, perfect = rank_groups(rolls, environment=environment)
         if not perfect:
@@ -615,11 +660,18 @@ def _roll_groups(
             break
         tied = next(g.results for g in results if g.side == perfect[0])
         perfect_ties.append(PerfectTie(len(attempts), perfect, tied))
-    if perfect_ties or lots or any(t.rule == "D12-INIT-3" for t in ties):
+    if perfect_ties or lots or (ties and any(t.rule == "D12-INIT-3" for t in ties)):
         applied.append("D12-INIT-3")
     if environment:
         applied.append("D12-INIT-5")
 
+    by_side: dict[str, list[InitiativeRoll]] = {}  # each side's rolls, in the given order
+    for r in rolls:
+        mine = by_side.get(r.side)
+        if mine is None:
+            by_side[r.side] = [r]
+        else:
+            mine.append(r)
     bonus_ties: list[BonusTie] = []
     roll_offs: list[RollOff] = []
     groups: list[tuple[str, list[str]]] = []
@@ -627,13 +679,14 @@ def _roll_groups(
         if g.environment:
             groups.append((ENVIRONMENT, []))
             continue
-        members, bt, ro = _order_with_roll_offs(
-            [r for r in rolls if r.side == g.side], g.side, rng, rules.max_roll_off_rounds
-        )
+        members, bt, ro = _order_with_roll_offs(by_side[g.side], g.side, rng,
+                                                rules.max_roll_off_rounds)
         groups.append((g.side, members))
-        bonus_ties += bt
-        roll_offs += ro
-    if lots or any(r.lots for r in roll_offs):
+        if bt:
+            bonus_ties += bt
+        if ro:
+            roll_offs += ro
+    if lots or (roll_offs and any(r.lots for r in roll_offs)):
         applied.append("D12-INIT-6")
     return D12Initiative(
         groups=groups,
@@ -693,7 +746,7 @@ def initiative(
     if tuple(out):
         raise invalid("hors de combat", list(out), "D12-SURPRISE-1",
                       "seule une embuscade a un tour bonus où tomber avant l’initiative")
-    return _roll_groups(roster, rng, environment=environment, rules=rules)
+    return draw_initiative(roster, rng, environment=environment, rules=rules)
 
 
 
@@ -728,64 +781,3 @@ def resolve_initiative(
         raise invalid("dés", list(shown), "D12-INIT-1",
                       f"{plural(scripted.remaining, 'dé')} de trop pour cette initiative")
     return init
-
-
-#: the timeline's name for the environment's slot (D12-INIT-5)
-PASSIVE_EVENTS = "événements passifs"
-
-
-def explain_initiative(combatants: Sequence[Combatant], rng: Rng, *,
-                       environment: bool = False, rules: Rules = DEFAULT_RULES
-                       ) -> InitiativeReport:
-    """Roll the group initiative (:func:`initiative`) and explain it for a reader: the
-    groups in acting order with their value (the environment's slot holds « événements
-    passifs »), the sentences of :meth:`D12Initiative.narration`, the dice named (one
-    d12 per combatant per attempt, then the roll-offs)."""
-    init = initiative(combatants, rng, environment=environment, rules=rules)
-    values = {g.side: g.value for g in init.group_results}
-    turns = tuple(
-        (f"{side} ({values[side]})" if side in values else side,
-         tuple(members if members or side != ENVIRONMENT else [PASSIVE_EVENTS]))
-        for side, members in init.groups)
-    names = [c.name for c in combatants]
-    steps = [(i, die_of("initiative", n)) for i, n in enumerate(names)]
-    for k in range(1, len(init.attempts)):
-        steps += [(k * len(names) + i, die_of("relance", n)) for i, n in enumerate(names)]
-    steps.append((len(init.attempts) * len(names), "départage"))
-    return InitiativeReport(turns, tuple(init.narration()), tuple(init.rules), tuple(steps),
-                            "Ordre des groupes (chaque tour)", {PASSIVE_EVENTS: ENVIRONMENT})
-
-
-def explain_surprise(combatants: Sequence[Combatant], attackers: str, unaware: bool,
-                     rng: Rng, *, rules: Rules = DEFAULT_RULES) -> SurpriseReport:
-    """The side ``attackers`` ambushes the others (``unaware``) or not: the bonus turn
-    (:func:`roll_bonus_turn`; group initiative comes when it ends, D12-SURPRISE-1) or,
-    without an ambush, the group initiative (:func:`initiative`), explained for a reader
-    (without the exact chances)."""
-    roster = check_roster(combatants, rule="D12-SURPRISE-1")
-    ambush = attackers if unaware else None
-    participants = bonus_turn_participants(roster, ambush)
-    if unaware:
-        # the bonus turn only: group initiative is rolled when it ends, by those still
-        # standing (D12-SURPRISE-1)
-        init = roll_bonus_turn(roster, rng, ambush_by=attackers, rules=rules)
-        steps = [(i, die_of("tour bonus", c.name))
-                 for i, c in enumerate(participants)]
-        steps.append((len(participants), "départage du tour bonus"))
-    else:
-        init = initiative(roster, rng, rules=rules)
-        steps = [(i, die_of("initiative", c.name)) for i, c in enumerate(roster)]
-        steps.append((len(roster), "relance ou départage"))
-    why = list(init.narration())
-    if not unaware:
-        why.insert(0, "Pas d’embuscade : pas de tour bonus (D12-SURPRISE-1).")
-    alert = [c.name for c in participants if c.side != attackers]
-    if len(alert) == 1:
-        why.append(f"{alert[0]} : défenseur « alerte », joue au tour bonus à son initiative "
-                   "individuelle (D12-SURPRISE-2).")
-    elif alert:
-        why.append(f"{', '.join(alert)} : défenseurs « alertes », jouent au tour bonus à "
-                   "leur initiative individuelle (D12-SURPRISE-2).")
-    when = "Tour bonus (tour 0)" if unaware else "Pas de tour bonus"
-    return SurpriseReport(when, tuple(init.bonus_turn), tuple(why), tuple(init.rules),
-                          tuple(steps))

@@ -30,9 +30,11 @@ have the same names:
   candidates → policy → play → end check → advance, as ``Encounter.run``).
 
 Each rule is the d12 package's own function: the initiative
-(:func:`.initiative.initiative`, D12-INIT-1..6, drawn as ``D12System.start`` draws it),
+(:func:`.initiative.draw_initiative`, the core of :func:`.initiative.initiative`,
+D12-INIT-1..6, drawn as ``D12System.start`` draws it),
 the attack (:func:`.critical.attack_result`, D12-CRIT-1/2), the damage
-(:func:`.critical.roll_damage`, D12-CRIT-1/2, D12-EXPLODE-1), the critical option
+(:func:`.critical.rolled_damage`, the draw of :func:`.critical.roll_damage`,
+D12-CRIT-1/2, D12-EXPLODE-1), the critical option
 automated play declares (:func:`.odds.best_critical_option`), the end check
 (:func:`escarmouche.state.end_outcome`, CORE-END-1).
 
@@ -57,7 +59,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -71,8 +73,13 @@ from escarmouche.systems.d12.critical import (
     attack_result,
     damage_expression,
     roll_damage,
+    rolled_damage,
 )
-from escarmouche.systems.d12.initiative import D12Initiative, initiative
+from escarmouche.systems.d12.initiative import (
+    D12Initiative,
+    check_initiative_roster,
+    draw_initiative,
+)
 from escarmouche.systems.d12.odds import best_critical_option
 from escarmouche.systems.d12.rules import ATTACK_DIE, CRITICAL_OPTIONS, TRACK
 
@@ -140,8 +147,6 @@ _MAX_SKIPPED = 10_000
 #: the tags of an attack (``D12System.moves``): « sur » too for option (a) « dégâts
 #: maximum » on the preferred target
 _ATTACK_TAGS, _SAFE_TAGS = ("attaque",), ("attaque", _SAFE)
-#: how many tags the moves carry: past the first move of each, the rest is not read
-_TAG_COUNT = len(_SAFE_TAGS)
 
 
 def _tags(option: str) -> tuple[str, ...]:
@@ -153,7 +158,7 @@ class Sheet:
     """One roster's fights, compiled and checked once (see the module docstring)."""
 
     def __init__(self, probe: Any, policies: Mapping[str, Any]) -> None:
-        from escarmouche.policies import RandomPolicy
+        from escarmouche.policies import MAX_CHOICES, RandomPolicy, TagPolicy
 
         st = probe.state
         rules = probe.rules
@@ -163,6 +168,8 @@ class Sheet:
         self.names = tuple(f.name for f in fighters)
         self.index = {name: i for i, name in enumerate(self.names)}
         self.combatants = tuple(f.combatant for f in fighters)
+        #: the roster as the initiative reads it, checked once (D12-INIT-1, D12-INIT-5)
+        self.roster = tuple(check_initiative_roster(self.combatants))
         self.side_names = tuple(dict.fromkeys(f.side for f in fighters))
         self.side = tuple(self.side_names.index(f.side) for f in fighters)
         self.hp = tuple(int(f.tracks[TRACK]) for f in fighters)
@@ -174,6 +181,12 @@ class Sheet:
         self.environment = bool(st.system_state["initiative"]["environment"])
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
                              for f in fighters)
+        #: what each kept d12 decides of each one's attack on each fighter, by its value
+        #: (:func:`.critical.attack_result`, D12-CRIT-1/2: hit, critical)
+        self.decided = tuple(
+            tuple({kept: attack_result(kept, bonus, defence)
+                   for kept in range(1, ATTACK_DIE + 1)} for defence in self.defence)
+            for bonus in self.bonus)
         #: each one's critical option against each enemy (``auto_action``, D12-CRIT-2)
         self.best = tuple(
             {j: best_critical_option(self.weapon[i], defence=self.defence[j],
@@ -183,7 +196,24 @@ class Sheet:
         #: no die is drawn for it
         self.maximum: tuple[DamageRoll, ...] = tuple(
             roll_damage(w, random.Random(0), option="maximum") for w in self.weapon)
+        #: the dice each one rolls for its damage (:func:`.critical.damage_expression`)
+        #: on a hit (None), or a critical with option (b) or (c) (D12-CRIT-2)
+        self.damage = tuple({o: damage_expression(w, o) for o in (None, *CRITICAL_OPTIONS)
+                             if o != "maximum"} for w in self.weapon)
+        #: each one's attacks on each enemy, in :func:`choices`' order (:func:`_moves_on`)
+        self.on = tuple({j: _moves_on(j, best[j]) for j in best} for best in self.best)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
+        #: the most moves an activation plays (automated play's bound)
+        self.max_choices = MAX_CHOICES
+        #: what each deterministic policy plays when each enemy is the preferred target
+        #: (:func:`choose`): its pick among :func:`choices`, the moves on that target
+        #: (:attr:`on`) then one on each other enemy; the latter carry only the tag
+        #: « attaque », which the first move on the target carries too, so each tag's
+        #: first move, all a policy reads, is among :attr:`on`
+        self.picks: tuple[dict[int, Move | None], ...] = tuple(
+            {j: p.pick(_firsts(moves).get) for j, moves in on.items()}
+            if isinstance(p, TagPolicy) else {}
+            for p, on in zip(self.policies, self.on, strict=True))
         #: whether each one's policy leaves the critical option to the rules
         #: (``TagPolicy.by_default``: :attr:`.rules.Rules.critical_option`)
         self.by_default = tuple(bool(getattr(p, "by_default", False)) for p in self.policies)
@@ -229,7 +259,7 @@ class State:
     def __init__(self, sheet: Sheet, init: D12Initiative) -> None:
         self.initiative = init  # D12-INIT-1..6 as drawn
         index = sheet.index
-        self.order = tuple(index.get(name, ENV) for name in init.order())
+        self.order = tuple([index.get(name, ENV) for name in init.order()])
         self.hp = list(sheet.hp)
         self.out = [False] * len(sheet.names)
         self.turn = 1
@@ -300,10 +330,17 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     first in roster order on a tie) with its best critical option, then the other
     options on it, then the other standing enemies with their best option (D12-CRIT-2).
     """
+    return iter(_offered(sheet, st, actor))
+
+
+def _offered(sheet: Sheet, st: State, actor: int) -> list[Move]:
+    """:func:`candidates` as a list (the policy « au hasard » draws one of them:
+    :func:`play_out`): :func:`choices` in ``actor``'s activation before its attack, else
+    none."""
     if st.attacked or st.out[actor] or st.finished or st.cursor < 0 \
             or st.order[st.cursor] != actor:
-        return
-    yield from choices(sheet, st, actor)
+        return []
+    return _ranked(sheet, st, actor)
 
 
 def choices(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
@@ -311,26 +348,53 @@ def choices(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     :func:`candidates` offers in its activation; ``D12System.auto_action`` is the
     first): the standing enemy marked by option (c)'s advantage, else with the fewest
     PV (the first in roster order on a tie), with its best critical option, then the
-    other options on it, then the other standing enemies with their best option
-    (D12-CRIT-2)."""
-    out, hp = st.out, st.hp
+    other options on it (:attr:`Sheet.on`), then the other standing enemies with their
+    best option (D12-CRIT-2)."""
+    return iter(_ranked(sheet, st, actor))
+
+
+def _ranked(sheet: Sheet, st: State, actor: int) -> list[Move]:
+    """:func:`choices` as a list."""
+    out = st.out
     enemies = [j for j in sheet.enemies[actor] if not out[j]]
     if not enemies:
-        return
+        return []
+    target = _preferred(st, enemies)
+    best = sheet.best[actor]
+    return [*sheet.on[actor][target],
+            *[(_ATTACK_TAGS, j, best[j]) for j in enemies if j != target]]
+
+
+def _preferred(st: State, enemies: list[int]) -> int:
+    """The target automated play prefers among the standing ``enemies`` (roster
+    order): the one marked by option (c)'s advantage (D12-CRIT-2 (c)), else with the
+    fewest PV, the first on a tie."""
+    if len(enemies) == 1:
+        return enemies[0]
+    hp = st.hp
     if st.effects:  # option (c)'s marked enemy first, then the fewest PV
         marks = st.marks
-        target = min(enemies, key=lambda j: (not marks[j], hp[j]))
-    else:
-        target = min(enemies, key=hp.__getitem__)
-    best = sheet.best[actor]
-    first = best[target]
-    yield _tags(first), target, first
-    for option in CRITICAL_OPTIONS:
-        if option != first:
-            yield _tags(option), target, option
-    for j in enemies:
-        if j != target:
-            yield _ATTACK_TAGS, j, best[j]
+        return min(enemies, key=lambda j: (not marks[j], hp[j]))
+    return min(enemies, key=hp.__getitem__)
+
+
+def _moves_on(target: int, first: str) -> tuple[Move, ...]:
+    """The attacks on ``target`` automated play ranks: its best critical option
+    ``first``, then the other options in :data:`.rules.CRITICAL_OPTIONS`' order, each
+    with its tags (D12-CRIT-2)."""
+    return ((_tags(first), target, first),
+            *((_tags(o), target, o) for o in CRITICAL_OPTIONS if o != first))
+
+
+def _firsts(moves: Iterable[Move]) -> dict[str, Move]:
+    """Each tag's first move among ``moves``: what a policy reads of them
+    (:meth:`~escarmouche.policies.TagPolicy.pick`)."""
+    firsts: dict[str, Move] = {}
+    for m in moves:
+        for tag in m[0]:
+            if tag not in firsts:
+                firsts[tag] = m
+    return firsts
 
 
 def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
@@ -352,15 +416,15 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
     else:
         roll = draw.randint(1, ATTACK_DIE)
         shown = (roll,)
-    hit, critical = attack_result(roll, sheet.bonus[actor], sheet.defence[j])
+    hit, critical = sheet.decided[actor][j][roll]
     if not hit:
         st.log.append((ATTACK, st.turn, actor, j, shown, None, None, 0, st.hp[j]))
         return
     chosen = option if critical else None
     if chosen == "maximum":
         dmg = sheet.maximum[actor]
-    else:
-        dmg = roll_damage(sheet.weapon[actor], draw, option=chosen)
+    else:  # the weapon and option checked once, by the sheet
+        dmg = rolled_damage(sheet.weapon[actor], sheet.damage[actor][chosen], draw, chosen)
     damage = dmg.damage
     left = st.hp[j] - damage
     st.log.append((ATTACK, st.turn, actor, j, shown, chosen, dmg.dice, damage, left))
@@ -467,12 +531,13 @@ def _advance(sheet: Sheet, st: State) -> None:
     """The next slot that can act (``Encounter._advance``), ending and starting turns:
     the same order every turn (D12-INIT-2: initiative is rolled once), the environment's
     slot included (D12-INIT-5), the fighters out skipped."""
+    order, out, log = st.order, st.out, st.log  # the order is the fight's (D12-INIT-2)
     for _ in range(_MAX_SKIPPED):
         if st.finished:
             return
-        st.cursor += 1
-        if st.cursor >= len(st.order):
-            st.log.append((TURN_END, st.turn))
+        cursor = st.cursor = st.cursor + 1
+        if cursor >= len(order):
+            log.append((TURN_END, st.turn))
             if sheet.turn_conditions:
                 _check_end(sheet, st, True)
                 if st.finished:
@@ -481,13 +546,14 @@ def _advance(sheet: Sheet, st: State) -> None:
             st.cursor = -1
             st.activations = {}
             st.acting = None
-            st.log.append((TURN_BEGIN, st.turn))
+            log.append((TURN_BEGIN, st.turn))
             continue
-        actor = st.order[st.cursor]
-        if actor >= 0 and st.out[actor]:
+        actor = order[cursor]
+        if actor >= 0 and out[actor]:
             continue
-        count = st.activations[actor] = st.activations.get(actor, 0) + 1
-        st.log.append((ACTIVATION, st.turn, actor, count))
+        activations = st.activations
+        count = activations[actor] = activations.get(actor, 0) + 1
+        log.append((ACTIVATION, st.turn, actor, count))
         st.acting = actor
         if actor >= 0 and st.marks[actor]:  # until the bearer's next turn (D12-CRIT-2)
             st.effects = [e for e in st.effects if e[1] != actor]
@@ -514,20 +580,18 @@ def acting(st: State) -> int:
 
 def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
     """The move ``actor``'s deterministic policy plays now (:func:`run`'s choice, and
-    the exact solver's door): each tag's first move among :func:`candidates`, the
-    policy's pick among them; ``None``: it passes, or the environment's slot."""
-    if actor < 0:
+    the exact solver's door): the policy's pick among :func:`candidates`, i.e. among
+    the moves on the preferred target (:attr:`Sheet.picks`, asked once per target);
+    ``None``: no candidate (a policy picks nothing among none), it passes, or the
+    environment's slot."""
+    if (actor < 0 or st.attacked or st.out[actor] or st.finished or st.cursor < 0
+            or st.order[st.cursor] != actor):
+        return None  # :func:`candidates` offers nothing
+    out = st.out
+    enemies = [j for j in sheet.enemies[actor] if not out[j]]
+    if not enemies:
         return None
-    firsts: dict[str, Move] = {}  # each tag's first move
-    if not (st.attacked or st.out[actor] or st.finished or st.cursor < 0
-            or st.order[st.cursor] != actor):  # :func:`candidates`' moves, else none
-        for m in choices(sheet, st, actor):
-            for tag in m[0]:
-                if tag not in firsts:
-                    firsts[tag] = m
-            if len(firsts) == _TAG_COUNT:
-                break  # every tag has its first move: the policy reads no other
-    return sheet.policies[actor].pick(firsts.get)  # type: ignore[no-any-return]
+    return sheet.picks[actor][_preferred(st, enemies)]
 
 
 def advance(sheet: Sheet, st: State, _draw: Any = None) -> None:
@@ -539,10 +603,11 @@ def advance(sheet: Sheet, st: State, _draw: Any = None) -> None:
 
 def start(sheet: Sheet, draw: Any) -> State:
     """The fight's start (``Encounter.start``): the group initiative (D12-INIT-1..6,
-    :func:`.initiative.initiative`, drawn as ``D12System.start`` draws it), then the
+    :func:`.initiative.initiative`, drawn as ``D12System.start`` draws it, by its core
+    :func:`.initiative.draw_initiative` on the roster the sheet checked), then the
     first activation of turn 1."""
-    init = initiative(sheet.combatants, draw, environment=sheet.environment,
-                      rules=sheet.rules)
+    init = draw_initiative(sheet.roster, draw, environment=sheet.environment,
+                           rules=sheet.rules)
     return _begun(sheet, init)
 
 
@@ -570,8 +635,8 @@ def start_law(sheet: Sheet, law: Callable[[Callable[[Any], State]], list[tuple[S
     least = dataclasses.replace(sheet.rules, max_initiative_rerolls=1)
 
     def first(draw: Any) -> State:
-        init = initiative(sheet.combatants, draw, environment=sheet.environment,
-                          rules=least)
+        init = draw_initiative(sheet.roster, draw, environment=sheet.environment,
+                               rules=least)
         return _begun(sheet, init)
 
     firsts = law(first)
@@ -600,16 +665,15 @@ def play_out(sheet: Sheet, st: State, draw: Any, max_turns: int, tactics: Any = 
     """The fight ``st``, just started (:func:`start`), played to its end with the dice of
     ``draw`` (its ``randint``) and the tactics stream ``tactics`` (``Encounter.run``
     after ``Encounter.start``: :func:`run`'s loop)."""
-    from escarmouche.policies import MAX_CHOICES
-
+    choices, drawing, order = sheet.max_choices, sheet.random, st.order
     while not st.finished:
         if st.turn > max_turns:
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
-        actor = st.order[st.cursor]
-        if actor >= 0 and sheet.random[actor]:
-            for _ in range(MAX_CHOICES):
-                moves = list(candidates(sheet, st, actor))
+        actor = order[st.cursor]
+        if actor >= 0 and drawing[actor]:
+            for _ in range(choices):
+                moves = _offered(sheet, st, actor)
                 if not moves:
                     break
                 k = tactics.randint(0, len(moves))
@@ -621,7 +685,7 @@ def play_out(sheet: Sheet, st: State, draw: Any, max_turns: int, tactics: Any = 
             if st.finished:
                 break
         elif actor >= 0:
-            for _ in range(MAX_CHOICES):
+            for _ in range(choices):
                 move = choose(sheet, st, actor)
                 if move is None:
                     break

@@ -637,7 +637,7 @@ def cap_odds(rules: Rules = DEFAULT_RULES) -> dict[str, Fraction]:
 
     * ``"relances"``: :data:`CAP_CAMPS` one-member camps with the same bonus tie
       perfectly (two equal d12) at the first roll and at each of
-      ``max_initiative_rerolls`` rerolls (D12-INIT-3, ``_roll_groups``);
+      ``max_initiative_rerolls`` rerolls (D12-INIT-3, ``draw_initiative``);
     * ``"relances_duel"``: the same for two one-member camps;
     * ``"departage"``: two fighters tied in their group roll ``max_roll_off_rounds``
       equal d12 in a row (D12-INIT-4, ``_roll_off``).

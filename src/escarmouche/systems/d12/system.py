@@ -17,12 +17,11 @@ from escarmouche.state import ENVIRONMENT, Ctx, EncounterState, parsed
 from escarmouche.systems.base import ActionSpec, EffectPreset, Move, Reactor, SituationDuel, System
 from escarmouche.systems.d12 import kernel, kernel_doors, narration
 from escarmouche.systems.d12.actions import RESOLVERS, catalogue
+from escarmouche.systems.d12.explain import explain_initiative, explain_surprise
 from escarmouche.systems.d12.initiative import (
     D12Initiative,
     InitiativeRoll,
     RollOff,
-    explain_initiative,
-    explain_surprise,
     initiative,
     roll_bonus_turn,
     roll_groups_after_bonus,

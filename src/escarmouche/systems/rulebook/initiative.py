@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from escarmouche import checks
 from escarmouche.errors import RuleBoundError, invalid
+from escarmouche.memo import Memo
 from escarmouche.model import Combatant, Json, check_roster
 from escarmouche.render.table import Table, Text
 from escarmouche.rng import Rng
@@ -229,14 +230,13 @@ def _rank(
     d100 roll-offs (``draw(name, round)``), every still-tied combatant in the given order
     each round, until broken."""
     given = [r.name for r in rolls]
-
-    def key(r: InitiativeRoll) -> tuple[int, int]:
-        return (0 if r.test.critical == "success" else 1, -r.test.margin)
-
+    keys = [_rank_key(r) for r in rolls]
+    if len(set(keys)) == len(keys):  # no two at the same margin: nothing to break
+        return ([given[i] for i in sorted(range(len(keys)), key=keys.__getitem__)], [],
+                {n: [] for n in given})
+    key = _rank_key
     by_key = sorted(rolls, key=key)
     groups = [list(g) for _, g in itertools.groupby(by_key, key=key)]
-    if len(groups) == len(by_key):  # no two at the same margin: nothing to break
-        return [r.name for r in by_key], [], {n: [] for n in given}
     blocks: list[list[str]] = []
     for g in groups:
         for _, sub in itertools.groupby(sorted(g, key=lambda r: -r.hab), key=lambda r: r.hab):
@@ -299,15 +299,19 @@ def _rank(
     return order, ties, rolloffs
 
 
+def _rank_key(r: InitiativeRoll) -> tuple[int, int]:
+    """RB-INIT-2's order: critical successes first, then the margin, descending."""
+    return (0 if r.test.critical == "success" else 1, -r.test.margin)
+
+
 def _turn_zero(
-    rolls: Sequence[InitiativeRoll], combatants: Mapping[str, Combatant],
-    surprise_by: str | None,
+    rolls: Sequence[InitiativeRoll], roster: Sequence[Combatant], surprise_by: str | None,
 ) -> list[TurnZeroEntry]:
-    """Who is in turn 0 and why (RB-INIT-3, RB-INIT-4, RB-SURPRISE-3)."""
+    """Who is in turn 0 and why (RB-INIT-3, RB-INIT-4, RB-SURPRISE-3); ``rolls`` are
+    ``roster``'s, in its order."""
     out: list[TurnZeroEntry] = []
-    for r in rolls:
+    for r, c in zip(rolls, roster, strict=True):
         crit = r.test.critical
-        c = combatants[r.name]
         if surprise_by is None:
             if crit == "success":
                 out.append(TurnZeroEntry(r.name, True, ("RB-INIT-3",),
@@ -436,6 +440,27 @@ def _validate_for_initiative(
         checks.name_in("surprise_by", surprise_by, sides, "RB-SURPRISE-3", what="camp")
 
 
+#: the initiative rolls without roll-offs already built, by (name, side, HAB, d100) and
+#: rule set (a fight's fighters make the same few rolls again and again)
+_ROLLS: Memo[InitiativeRoll] = Memo(4096)
+
+
+def _checked_roll(c: Combatant, value: int, rules: Rules) -> InitiativeRoll:
+    """``c``'s initiative roll of ``value`` before any roll-off, its HAB test resolved by
+    :func:`.rules.d100_outcome` (RB-INIT-1: a checked combatant and die), kept per
+    combatant, die and rule set (a frozen value; a die that is not an int, from an rng
+    of its own, is never a key: 5.0 would read back as 5)."""
+    hab = c.stats["HAB"]
+    if type(value) is not int:
+        return InitiativeRoll(c.name, c.side, hab, d100_outcome(hab, value, rules))
+    key = (c.name, c.side, hab, value)
+    known = _ROLLS.get(key, rules)
+    if known is None:
+        known = _ROLLS.put(key, InitiativeRoll(c.name, c.side, hab,
+                                               d100_outcome(hab, value, rules)), rules)
+    return known
+
+
 def resolve_initiative_with(
     roster: Sequence[Combatant], values: Sequence[int], draw: Callable[[str, int], int],
     surprise_by: str | None, rules: Rules, *,
@@ -447,32 +472,38 @@ def resolve_initiative_with(
     and ``surprise_by`` are already checked; ``speed_of``: as :func:`draw_initiative`."""
     if not checked:
         _validate_for_initiative(roster, surprise_by, rules)
-    test = d100_outcome if checked else d100_test
-    base = [
-        InitiativeRoll(c.name, c.side, c.stats["HAB"], test(c.stats["HAB"], v, rules))
-        for c, v in zip(roster, values, strict=True)
-    ]
+    if checked:
+        base = [_checked_roll(c, v, rules) for c, v in zip(roster, values, strict=True)]
+    else:
+        base = [InitiativeRoll(c.name, c.side, c.stats["HAB"], d100_test(c.stats["HAB"], v,
+                                                                         rules))
+                for c, v in zip(roster, values, strict=True)]
     order, ties, rolloffs = _rank(base, draw)
-    rolls = tuple(
+    rolls = tuple([
         InitiativeRoll(r.name, r.side, r.hab, r.test, tuple(rolloffs[r.name]))
         if rolloffs[r.name] else r for r in base
-    )
-    by_name = {c.name: c for c in roster}
-    zero = _turn_zero(rolls, by_name, surprise_by)
+    ]) if ties else tuple(base)  # roll-offs only to break a tie
+    criticals = [r.test.critical for r in rolls]
+    zero = _turn_zero(rolls, roster, surprise_by)
     speed = (apply_speed(order, speed_profiles(roster), rules) if speed_of is None
              else speed_of(order))
-    included = {z.name for z in zero if z.included}
-    turn_zero = tuple(n for n in speed.order if n in included)
-    failed = {r.name for r in rolls if r.test.critical == "failure"}
-    late = tuple(n for n in order if n in failed)
+    turn_zero: tuple[str, ...] = ()
+    if zero:
+        included = {z.name for z in zero if z.included}
+        turn_zero = tuple([n for n in speed.order if n in included])
+    late: tuple[str, ...] = ()
+    if "failure" in criticals:
+        failed = {r.name for r in rolls if r.test.critical == "failure"}
+        late = tuple([n for n in order if n in failed])
     applied = ["RB-INIT-1", "RB-D100-1", "RB-INIT-2"]
-    if any(r.test.critical == "success" for r in rolls):
+    if "success" in criticals:
         applied.append("RB-INIT-3")
     if late:
         applied.append("RB-INIT-4")
     if surprise_by is not None:
         applied.append("RB-SURPRISE-3")
-    applied.extend(dict.fromkeys(s.rule for s in speed.steps))
+    if speed.steps:
+        applied.extend(dict.fromkeys([s.rule for s in speed.steps]))
     return Initiative(rolls, tuple(order), tuple(ties), speed, turn_zero, tuple(zero), late,
                       surprise_by, tuple(dict.fromkeys(applied)))
 

@@ -55,6 +55,8 @@ standing enemy in roster order, while the action is unused).
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -144,11 +146,24 @@ _MAX_SKIPPED = 10_000
 _MAX_KEPT = 4096
 
 
+@functools.cache
+def _spent_refused() -> bool:
+    """Whether :func:`.actions.refusal_code` refuses the automatic hit once the
+    activation's action is used, whatever else holds (RB-ACT-1): asked of it for every
+    combination of its other flags, once."""
+    return all(
+        refusal_code(ACTION, standing=a, acting=b, before_turn_2=c, late=d, in_turn=e,
+                     surprise=f, action_used=True, posture_used=g, move_left=h, eclat=0)
+        for a, b, c, d, e, f, g, h in itertools.product((False, True), repeat=8))
+
+
 class Sheet:
     """One roster's fights, compiled and checked once (see the module docstring)."""
 
     def __init__(self, probe: Any, start_options: Mapping[str, Any],
                  policies: Mapping[str, Any]) -> None:
+        from escarmouche.policies import MAX_CHOICES
+
         st = probe.state
         rules = probe.rules
         fighters = list(st.fighters.values())
@@ -167,6 +182,16 @@ class Sheet:
         self.enemies = tuple(tuple(j for j, g in enumerate(fighters) if g.side != f.side)
                              for f in fighters)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
+        #: the most moves an activation plays (automated play's bound)
+        self.max_choices = MAX_CHOICES
+        #: whether each one's policy plays the automatic hit when it is offered
+        #: (:meth:`~escarmouche.policies.TagPolicy.pick_tagged` of the one move
+        #: :func:`candidates` offers, which reads only its tag): :func:`choose`
+        self.takes = tuple(p.pick_tagged([(TAG, -1)]) is not None for p in self.policies)
+        #: whether the rules refuse the automatic hit once the activation's action is
+        #: used, whatever else holds (:func:`_spent_refused`): :func:`candidates` then
+        #: offers nothing without asking :func:`refusal`
+        self.spent_refused = _spent_refused()
         profiles = speed_profiles(self.combatants)
         #: whether each one rolls Hypoactivité's d4 at its activations (RB-SPEED-1/2)
         self.hypoactive = tuple(n in profiles and "hypoactivite" in profiles[n].active
@@ -188,6 +213,8 @@ class Sheet:
         self._speeds: dict[tuple[str, ...], SpeedOrder] = {}
         #: the fighters as the end check reads them (:func:`_check_end`), built once
         self.view: EncounterState | None = None
+        #: the end check's answers by the sides still standing, without end conditions
+        self.ends: dict[tuple[bool, ...], str | None] = {}
         #: :func:`move_law`'s answers by (die, PV before)
         self.laws: dict[tuple[int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
         #: each shape of a turn's order as the full engine's narration explains it
@@ -327,13 +354,22 @@ def candidates(sheet: Sheet, st: State, actor: int) -> Iterator[Move]:
     """``actor``'s move in automated play (``RulebookSystem.auto_action``, the
     simulation variant): the automatic hit on the first standing enemy in roster
     order, when :func:`refusal` accepts it (its action unused, RB-ACT-1)."""
+    move = _candidate(sheet, st, actor)
+    return iter(() if move is None else (move,))
+
+
+def _candidate(sheet: Sheet, st: State, actor: int) -> Move | None:
+    """:func:`candidates`' move, or ``None``. Once the activation's action is used,
+    none without asking :func:`refusal`, when :attr:`Sheet.spent_refused` says it
+    refuses the hit then whatever else holds (RB-ACT-1)."""
+    if st.acted[actor] and sheet.spent_refused:
+        return None
     out = st.out
     for j in sheet.enemies[actor]:
         if not out[j]:
             move = (TAG, j)
-            if refusal(sheet, st, actor, move) == 0:
-                yield move
-            return
+            return move if refusal(sheet, st, actor, move) == 0 else None
+    return None
 
 
 def play(sheet: Sheet, st: State, actor: int, move: Move,
@@ -358,7 +394,22 @@ def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
     fighters (the sheet's, its PV, out and turn written from ``st`` first: one view per
     sheet, read only here); asked only when something it reads changed (a fighter out,
-    a turn ends under a condition « tours »)."""
+    a turn ends under a condition « tours »). Without end conditions it reads only which
+    sides still stand (CORE-END-1, RB-END-1: the last side standing): its answer is kept
+    per such set (:attr:`Sheet.ends`), as the d12 kernel keeps it."""
+    key: tuple[bool, ...] = ()
+    if not sheet.end_conditions:
+        standing = [False] * len(sheet.side_names)
+        side = sheet.side
+        for i, out_i in enumerate(st.out):
+            if not out_i:
+                standing[side[i]] = True
+        key = tuple(standing)
+        if key in sheet.ends:
+            known = sheet.ends[key]
+            if known is not None:
+                st.finished, st.outcome = True, known
+            return
     view = sheet.view
     if view is None:
         probe = sheet.probe.state
@@ -371,6 +422,8 @@ def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     for i, f in enumerate(view.fighters.values()):
         f.tracks["PV"], f.out = pv[i], out[i]
     outcome = end_outcome(view, at_turn_end)
+    if key:
+        sheet.ends[key] = outcome
     if outcome is not None:
         st.finished, st.outcome = True, outcome
 
@@ -390,12 +443,14 @@ def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> Non
     """The next slot that can act (``Encounter._advance``), ending and starting global
     turns; an activation gives a fresh action and change of posture (RB-ACT-1), and
     under Hypoactivité its d4 first: on a 4, no activation (RB-SPEED-1)."""
+    log, out = st.log, st.out
     for _ in range(_MAX_SKIPPED):
         if st.finished:
             return
-        st.cursor += 1
-        if st.cursor >= len(st.order):
-            st.log.append((TURN_END, st.turn))
+        cursor = st.cursor = st.cursor + 1
+        order = st.order  # a new one at each global turn (_begin_turn)
+        if cursor >= len(order):
+            log.append((TURN_END, st.turn))
             if sheet.turn_conditions:
                 _check_end(sheet, st, True)
                 if st.finished:
@@ -403,17 +458,18 @@ def _advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> Non
             st.turn += 1
             _begin_turn(sheet, st)
             continue
-        actor = st.order[st.cursor]
-        if st.out[actor]:
+        actor = order[cursor]
+        if out[actor]:
             continue
-        count = st.activations[actor] = st.activations.get(actor, 0) + 1
-        st.log.append((ACTIVATION, st.turn, actor, count))
+        activations = st.activations
+        count = activations[actor] = activations.get(actor, 0) + 1
+        log.append((ACTIVATION, st.turn, actor, count))
         st.acted[actor] = st.posed[actor] = False
         if not sheet.hypoactive[actor]:
             return
         roll = randint(1, 4)
         can_act = resolve_hypoactivity(roll).can_act
-        st.log.append((HYPO, st.turn, actor, roll, can_act))
+        log.append((HYPO, st.turn, actor, roll, can_act))
         if can_act:
             return
     raise RuleBoundError("Combat bloqué : personne n’a pu agir (CORE-ERR).",
@@ -426,7 +482,7 @@ def _surprise(sheet: Sheet, randint: Callable[[int, int], int]) -> SurpriseResul
     if sheet.surprise_values is None:
         return None
     return draw_surprise(sheet.surprise_values, randint, unaware=sheet.unaware,
-                         rules=sheet.rules)
+                         rules=sheet.rules, checked=True)
 
 
 def _initiative(sheet: Sheet, randint: Callable[[int, int], int],
@@ -512,9 +568,10 @@ def acting(st: State) -> int:
 
 def choose(sheet: Sheet, st: State, actor: int) -> Move | None:
     """The move ``actor``'s policy plays now among :func:`candidates`
-    (:meth:`~escarmouche.policies.TagPolicy.pick_tagged`), or ``None``: it passes
-    (:func:`run`'s choice, and the exact solver's door)."""
-    return sheet.policies[actor].pick_tagged(candidates(sheet, st, actor))  # type: ignore[no-any-return]
+    (:meth:`~escarmouche.policies.TagPolicy.pick_tagged`: :attr:`Sheet.takes`, asked
+    once per fighter), or ``None``: it passes (:func:`run`'s choice, and the exact
+    solver's door)."""
+    return _candidate(sheet, st, actor) if sheet.takes[actor] else None
 
 
 def advance(sheet: Sheet, st: State, randint: Callable[[int, int], int]) -> None:
@@ -553,15 +610,14 @@ def run(sheet: Sheet, randint: Callable[[int, int], int], max_turns: int) -> Sta
     """A whole fight (``Encounter.start`` then ``Encounter.run``): each activation's
     moves chosen by the fighter's policy until it passes, until an end condition holds
     or ``max_turns`` global turns have passed."""
-    from escarmouche.policies import MAX_CHOICES
-
     st = start(sheet, randint)
+    choices = sheet.max_choices
     while not st.finished:
         if st.turn > max_turns:
             st.finished, st.outcome = True, limit_outcome(max_turns)
             break
         actor = st.order[st.cursor]
-        for _ in range(MAX_CHOICES):
+        for _ in range(choices):
             move = choose(sheet, st, actor)
             if move is None:
                 break

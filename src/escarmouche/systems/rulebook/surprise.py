@@ -24,6 +24,7 @@ from escarmouche.systems.rulebook.rules import (
     Rules,
     TestResult,
     check_stat,
+    d100_outcome,
     d100_test,
 )
 from escarmouche.text import fmt
@@ -193,6 +194,14 @@ def surprise_from(
                                           "RB-SURPRISE-2"), rules)
     d_test = d100_test(d_stat, checks.die("jet des défenseurs", defence_roll, 100,
                                           "RB-SURPRISE-2"), rules)
+    return _opposed(values, a_test, d_test, rules)
+
+
+def _opposed(values: tuple[int, tuple[str, ...], int, tuple[str, ...]], a_test: TestResult,
+             d_test: TestResult, rules: Rules) -> SurpriseResult:
+    """The opposed test of unaware defenders (RB-SURPRISE-2): the higher margin wins, the
+    defenders win ties."""
+    a_stat, a_from, d_stat, d_from = values
     return SurpriseResult(a_test.margin > d_test.margin, True, rules.surprise_aggregate,
                           a_stat, a_from, d_stat, d_from, a_test, d_test)
 
@@ -220,14 +229,22 @@ def draw_surprise(
     *,
     unaware: bool,
     rules: Rules = DEFAULT_RULES,
+    checked: bool = False,
 ) -> SurpriseResult:
     """The draws of :func:`roll_surprise` from the group values already found
     (:func:`group_values`): the attackers' d100, then the defenders'; no dice when
-    ``unaware`` is false (RB-SURPRISE-1/2, :func:`surprise_from`)."""
+    ``unaware`` is false (RB-SURPRISE-1/2, :func:`surprise_from`). ``checked``: the
+    values and ``randint``'s dice need no check (the rules kernel's way in: it finds the
+    values once per roster and draws its dice from ``random.Random``), so the two tests
+    are resolved by :func:`.rules.d100_outcome` directly, as :func:`.rules.d100_test`
+    resolves them once it has checked them."""
     if not unaware:
         return surprise_from(values, None, None, unaware=False, rules=rules)
     a_roll = randint(1, 100)
     d_roll = randint(1, 100)
+    if checked:
+        return _opposed(values, d100_outcome(values[0], a_roll, rules),
+                        d100_outcome(values[2], d_roll, rules), rules)
     return surprise_from(values, a_roll, d_roll, unaware=True, rules=rules)
 
 
