@@ -67,7 +67,7 @@ from escarmouche.dice import ScriptedRolls, draw_law
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.memo import Memo
 from escarmouche.rng import RandintOnly
-from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
+from escarmouche.state import EndCheck, limit_outcome
 from escarmouche.systems.d12.critical import (
     DamageRoll,
     attack_result,
@@ -226,8 +226,9 @@ class Sheet:
         self.next_effect = int(st.next_effect_id)
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
-        #: the end check's answers by the sides still standing, without end conditions
-        self.ends: dict[tuple[bool, ...], str | None] = {}
+        #: the engine's end check on the kernel's state (its answers kept per state it
+        #: reads, :class:`escarmouche.state.EndCheck`)
+        self.end_check = EndCheck(st, TRACK)
         #: the events of the full engine's narration, by shape (a bounded memo:
         #: :func:`.kernel_doors.narrated_run`)
         self.narrated: Memo[Any] = Memo(4096)
@@ -416,7 +417,10 @@ def play(sheet: Sheet, st: State, actor: int, move: Move, draw: Any) -> None:
     else:
         roll = draw.randint(1, ATTACK_DIE)
         shown = (roll,)
-    hit, critical = sheet.decided[actor][j][roll]
+    decided = sheet.decided[actor][j].get(roll)
+    # (a die no rng of the contract shows, say 5.5, is decided by the rule itself)
+    hit, critical = decided if decided is not None else attack_result(
+        roll, sheet.bonus[actor], sheet.defence[j])
     if not hit:
         st.log.append((ATTACK, st.turn, actor, j, shown, None, None, 0, st.hp[j]))
         return
@@ -498,31 +502,10 @@ def _attack_law(sheet: Sheet, actor: int, j: int, hp: int, marked: bool, option:
 
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
-    """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
-    fighters; asked only when something it reads changed (a fighter out, a turn ends
-    under a condition « tours »). Without end conditions it reads only which sides
-    still stand (CORE-END-1: the last side standing): its answer is kept per such set."""
-    key: tuple[bool, ...] = ()
-    if not sheet.end_conditions:
-        standing = [False] * len(sheet.side_names)
-        for i, out in enumerate(st.out):
-            if not out:
-                standing[sheet.side[i]] = True
-        key = tuple(standing)
-        if key in sheet.ends:
-            known = sheet.ends[key]
-            if known is not None:
-                st.finished, st.outcome = True, known
-            return
-    probe = sheet.probe.state
-    fighters = {}
-    for i, f in enumerate(probe.fighters.values()):
-        fighters[f.name] = FighterState(f.combatant, {TRACK: st.hp[i]}, f.maxima, st.out[i])
-    view = EncounterState(probe.system, probe.rules, fighters, list(sheet.end_conditions),
-                          st.turn, True)
-    outcome = end_outcome(view, at_turn_end)
-    if key:
-        sheet.ends[key] = outcome
+    """The engine's end check (:func:`escarmouche.state.end_outcome`, through the sheet's
+    :class:`escarmouche.state.EndCheck`); asked only when something it reads changed (a
+    fighter out, a turn ends under a condition « tours »)."""
+    outcome = sheet.end_check(st.out, st.hp, st.turn, at_turn_end)
     if outcome is not None:
         st.finished, st.outcome = True, outcome
 

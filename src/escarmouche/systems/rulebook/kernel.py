@@ -65,7 +65,7 @@ from typing import Any
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.memo import Memo
 from escarmouche.model import Combatant
-from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
+from escarmouche.state import EndCheck, limit_outcome
 from escarmouche.systems.rulebook.actions import REFUSAL_RULES, refusal_code
 from escarmouche.systems.rulebook.initiative import Initiative, draw_initiative, turn_filter
 from escarmouche.systems.rulebook.rules import (
@@ -209,12 +209,11 @@ class Sheet:
             unaware=self.unaware, rules=rules)
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
+        #: the engine's end check on the kernel's state (its answers kept per state it
+        #: reads, :class:`escarmouche.state.EndCheck`)
+        self.end_check = EndCheck(st, "PV")
         self._orders: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._speeds: dict[tuple[str, ...], SpeedOrder] = {}
-        #: the fighters as the end check reads them (:func:`_check_end`), built once
-        self.view: EncounterState | None = None
-        #: the end check's answers by the sides still standing, without end conditions
-        self.ends: dict[tuple[bool, ...], str | None] = {}
         #: :func:`move_law`'s answers by (die, PV before)
         self.laws: dict[tuple[int, int], tuple[tuple[Fraction, tuple[int, ...]], ...]] = {}
         #: each shape of a turn's order as the full engine's narration explains it
@@ -391,39 +390,10 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
 
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
-    """The engine's end check (:func:`escarmouche.state.end_outcome`) on a view of the
-    fighters (the sheet's, its PV, out and turn written from ``st`` first: one view per
-    sheet, read only here); asked only when something it reads changed (a fighter out,
-    a turn ends under a condition « tours »). Without end conditions it reads only which
-    sides still stand (CORE-END-1, RB-END-1: the last side standing): its answer is kept
-    per such set (:attr:`Sheet.ends`), as the d12 kernel keeps it."""
-    key: tuple[bool, ...] = ()
-    if not sheet.end_conditions:
-        standing = [False] * len(sheet.side_names)
-        side = sheet.side
-        for i, out_i in enumerate(st.out):
-            if not out_i:
-                standing[side[i]] = True
-        key = tuple(standing)
-        if key in sheet.ends:
-            known = sheet.ends[key]
-            if known is not None:
-                st.finished, st.outcome = True, known
-            return
-    view = sheet.view
-    if view is None:
-        probe = sheet.probe.state
-        fighters = {f.name: FighterState(f.combatant, dict(f.tracks), f.maxima, False)
-                    for f in probe.fighters.values()}
-        view = sheet.view = EncounterState(probe.system, probe.rules, fighters,
-                                           list(sheet.end_conditions), st.turn, True)
-    view.turn = st.turn
-    pv, out = st.pv, st.out
-    for i, f in enumerate(view.fighters.values()):
-        f.tracks["PV"], f.out = pv[i], out[i]
-    outcome = end_outcome(view, at_turn_end)
-    if key:
-        sheet.ends[key] = outcome
+    """The engine's end check (:func:`escarmouche.state.end_outcome`, through the sheet's
+    :class:`escarmouche.state.EndCheck`); asked only when something it reads changed (a
+    fighter out, a turn ends under a condition « tours »)."""
+    outcome = sheet.end_check(st.out, st.pv, st.turn, at_turn_end)
     if outcome is not None:
         st.finished, st.outcome = True, outcome
 
