@@ -59,11 +59,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from escarmouche.end_check import EndCheck
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.memo import Memo
 from escarmouche.model import Combatant
 from escarmouche.rng import RandintOnly
-from escarmouche.state import Ctx, EndCheck, FighterState, limit_outcome
+from escarmouche.state import Ctx, FighterState, limit_outcome
 from escarmouche.systems.d100.actions import (
     Extended,
     TurnPlan,
@@ -208,7 +209,7 @@ class Sheet:
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         #: the engine's end check on the kernel's state (its answers kept per state it
-        #: reads, :class:`escarmouche.state.EndCheck`)
+        #: reads, :class:`escarmouche.end_check.EndCheck`)
         self.end_check = EndCheck(st, TRACK)
         # (a view's sheet has no policies: its defences are asked of the engine's)
         self.policies: tuple[Any, ...] = tuple(policies.get(f.side) for f in fighters)
@@ -610,7 +611,7 @@ def _cross(sheet: Sheet, st: State, actor: int, action: int,
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`, through the sheet's
-    :class:`escarmouche.state.EndCheck`); asked only when something it reads changed (a
+    :class:`escarmouche.end_check.EndCheck`); asked only when something it reads changed (a
     fighter out, a turn ends under a condition « tours »)."""
     outcome = sheet.end_check(st.out, st.wounds, st.turn, at_turn_end)
     if outcome is not None:

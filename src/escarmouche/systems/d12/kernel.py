@@ -64,10 +64,11 @@ from fractions import Fraction
 from typing import Any
 
 from escarmouche.dice import ScriptedRolls, draw_law
+from escarmouche.end_check import EndCheck
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.memo import Memo
 from escarmouche.rng import RandintOnly
-from escarmouche.state import EndCheck, limit_outcome
+from escarmouche.state import limit_outcome
 from escarmouche.systems.d12.critical import (
     DamageRoll,
     attack_result,
@@ -227,7 +228,7 @@ class Sheet:
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         #: the engine's end check on the kernel's state (its answers kept per state it
-        #: reads, :class:`escarmouche.state.EndCheck`)
+        #: reads, :class:`escarmouche.end_check.EndCheck`)
         self.end_check = EndCheck(st, TRACK)
         #: the events of the full engine's narration, by shape (a bounded memo:
         #: :func:`.kernel_doors.narrated_run`)
@@ -503,7 +504,7 @@ def _attack_law(sheet: Sheet, actor: int, j: int, hp: int, marked: bool, option:
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`, through the sheet's
-    :class:`escarmouche.state.EndCheck`); asked only when something it reads changed (a
+    :class:`escarmouche.end_check.EndCheck`); asked only when something it reads changed (a
     fighter out, a turn ends under a condition « tours »)."""
     outcome = sheet.end_check(st.out, st.hp, st.turn, at_turn_end)
     if outcome is not None:

@@ -68,11 +68,12 @@ from typing import Any
 
 from escarmouche.dice import ScriptedRolls, draw_law
 from escarmouche.dice import roll as roll_dice
+from escarmouche.end_check import EndCheck
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.memo import Memo
 from escarmouche.model import Combatant
 from escarmouche.rng import RandintOnly
-from escarmouche.state import EndCheck, limit_outcome
+from escarmouche.state import limit_outcome
 from escarmouche.systems.d20.actions import attack_hits, weapon_damage
 from escarmouche.systems.d20.grid import Square, around, distance, greedy_path, path_fault
 from escarmouche.systems.d20.initiative import D20Initiative, draw_initiative
@@ -206,7 +207,7 @@ class Sheet:
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         #: the engine's end check on the kernel's state (its answers kept per state it
-        #: reads, :class:`escarmouche.state.EndCheck`)
+        #: reads, :class:`escarmouche.end_check.EndCheck`)
         self.end_check = EndCheck(st, TRACK)
         #: :func:`.grid.greedy_path`'s answers by (from, towards, steps, the squares
         #: taken): a fight's first moves are the same from fight to fight
@@ -570,7 +571,7 @@ def _move(sheet: Sheet, st: State, actor: int, path: tuple[Square, ...], draw: A
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`, through the sheet's
-    :class:`escarmouche.state.EndCheck`); asked only when something it reads changed (a
+    :class:`escarmouche.end_check.EndCheck`); asked only when something it reads changed (a
     fighter out, a turn ends under a condition « tours »)."""
     outcome = sheet.end_check(st.out, st.hp, st.turn, at_turn_end)
     if outcome is not None:

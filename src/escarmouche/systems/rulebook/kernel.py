@@ -62,10 +62,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from escarmouche.end_check import EndCheck
 from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.memo import Memo
 from escarmouche.model import Combatant
-from escarmouche.state import EndCheck, limit_outcome
+from escarmouche.state import limit_outcome
 from escarmouche.systems.rulebook.actions import REFUSAL_RULES, refusal_code
 from escarmouche.systems.rulebook.initiative import Initiative, draw_initiative, turn_filter
 from escarmouche.systems.rulebook.rules import (
@@ -210,7 +211,7 @@ class Sheet:
         self.end_conditions = tuple(st.end_conditions)
         self.turn_conditions = any(c.kind == "tours" for c in st.end_conditions)
         #: the engine's end check on the kernel's state (its answers kept per state it
-        #: reads, :class:`escarmouche.state.EndCheck`)
+        #: reads, :class:`escarmouche.end_check.EndCheck`)
         self.end_check = EndCheck(st, "PV")
         self._orders: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._speeds: dict[tuple[str, ...], SpeedOrder] = {}
@@ -391,7 +392,7 @@ def play(sheet: Sheet, st: State, actor: int, move: Move,
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """The engine's end check (:func:`escarmouche.state.end_outcome`, through the sheet's
-    :class:`escarmouche.state.EndCheck`); asked only when something it reads changed (a
+    :class:`escarmouche.end_check.EndCheck`); asked only when something it reads changed (a
     fighter out, a turn ends under a condition « tours »)."""
     outcome = sheet.end_check(st.out, st.pv, st.turn, at_turn_end)
     if outcome is not None:
