@@ -39,7 +39,8 @@ The recipe, step by step:
    initiative, the first activation), then per activation candidates → the fighter's
    policy (``TagPolicy.pick_tagged``) → play → end check → advance. The end check is the
    engine's own (:func:`escarmouche.state.end_outcome`), asked when a fighter falls and
-   at a turn's end.
+   at a turn's end, through :class:`escarmouche.end_check.EndCheck`, which keeps its
+   answers per state it reads.
 5. **What the kernel does not cover, the engine plays**: :func:`compile_sheet` answers
    ``None`` for a fight already started, with effects or start options, a single side, a
    fighter out, fled or without PV, or a policy that is not a
@@ -59,8 +60,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from escarmouche.end_check import EndCheck
 from escarmouche.policies import MAX_CHOICES, TagPolicy
-from escarmouche.state import EncounterState, FighterState, end_outcome, limit_outcome
+from escarmouche.state import limit_outcome
 from tests.toy_system.actions import resolve_strike
 from tests.toy_system.initiative import order_by_initiative
 from tests.toy_system.rules import INITIATIVE_DIE, TRACK, Rules, knocked_out
@@ -115,6 +117,8 @@ class Sheet:
                              for f in fighters)
         self.policies = tuple(policies[f.side] for f in fighters)
         self.end_conditions = tuple(template.state.end_conditions)
+        #: the engine's end check on the kernel's state (:func:`_check_end`)
+        self.end_check = EndCheck(template.state, TRACK)
 
     def play(self, dice: Any, max_turns: int
              ) -> tuple[list[tuple[str, bool, int, int]], int]:
@@ -247,13 +251,10 @@ def _advance(sheet: Sheet, st: State) -> None:
 
 def _check_end(sheet: Sheet, st: State, at_turn_end: bool) -> None:
     """CORE-END-1: the engine's own end check (:func:`escarmouche.state.end_outcome`: the
-    end conditions, or the last side standing) on a view of the fighters."""
-    fighters = {c.name: FighterState(c, {TRACK: st.health[i]}, {TRACK: sheet.maxima[i]},
-                                     st.out[i])
-                for i, c in enumerate(sheet.combatants)}
-    view = EncounterState(sheet.template.state.system, {}, fighters,
-                          list(sheet.end_conditions), st.turn, True)
-    outcome = end_outcome(view, at_turn_end)
+    end conditions, or the last side standing), asked of the kernel's state through the
+    sheet's :class:`escarmouche.end_check.EndCheck` (one view of the fighters, its answers
+    kept per state it reads)."""
+    outcome = sheet.end_check(st.out, st.health, st.turn, at_turn_end)
     if outcome is not None:
         st.finished, st.outcome = True, outcome
 
