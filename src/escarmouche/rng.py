@@ -15,8 +15,8 @@ from escarmouche.errors import HIDDEN, ParameterError, invalid
 from escarmouche.model import DieRecord
 from escarmouche.text.fmt import number, plural
 
-__all__ = ["RandintOnly", "RecordingRng", "Rng", "ScriptedRolls", "draw_lots", "rng_state",
-           "set_rng_state"]
+__all__ = ["CheckedDice", "RandintOnly", "RecordingRng", "Rng", "ScriptedRolls",
+           "checked_dice", "draw_lots", "rng_state", "set_rng_state"]
 
 #: the most results a ScriptedRolls holds, and the largest magnitude of one (a value off
 #: the die's faces is refused when drawn, with the die named)
@@ -44,6 +44,41 @@ class RandintOnly:
 
     def __init__(self, randint: Callable[[int, int], int]) -> None:
         self.randint = randint
+
+
+class CheckedDice:
+    """An rng whose every ``randint(a, b)`` is checked to be an int from ``a`` to ``b``
+    (CORE-RNG), refused in French otherwise: what a rules kernel draws from when the
+    caller's rng is one of its own (:func:`checked_dice`). The engine checks each die
+    where a rule reads it; a kernel, which trusts its dice, is given checked ones.
+
+    >>> CheckedDice(RandintOnly(lambda a, b: b + 1)).randint(1, 6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    escarmouche.errors.ParameterError: Valeur 7 refusée pour « dé » : un entier de 1 à 6 ...
+    """
+
+    __slots__ = ("_randint",)
+
+    def __init__(self, rng: Rng) -> None:
+        self._randint = rng.randint
+
+    def randint(self, a: int, b: int) -> int:
+        value = self._randint(a, b)
+        if type(value) is not int or not a <= value <= b:
+            raise invalid("dé", value, "CORE-RNG", f"un entier de {number(a)} à {number(b)} "
+                          f"est attendu de randint({a}, {b})")
+        return value
+
+
+def checked_dice(rng: Rng) -> Rng:
+    """``rng`` itself when its ``randint`` is ``random.Random``'s or
+    :class:`ScriptedRolls`' (which give an int from ``a`` to ``b``, or refuse), else a
+    :class:`CheckedDice` over it."""
+    method = getattr(type(rng), "randint", None)
+    if method is random.Random.randint or method is ScriptedRolls.randint:
+        return rng
+    return CheckedDice(rng)
 
 
 class ScriptedRolls:

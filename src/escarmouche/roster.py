@@ -80,7 +80,7 @@ from escarmouche.filecheck import line_map as line_map
 from escarmouche.filecheck import toml_problem as toml_problem
 from escarmouche.model import Combatant
 from escarmouche.policies import POLICIES
-from escarmouche.rng import rng_state, set_rng_state
+from escarmouche.rng import checked_dice, rng_state, set_rng_state
 from escarmouche.systems import available
 from escarmouche.systems import get as get_system
 from escarmouche.text.fmt import join, number, quote
@@ -210,8 +210,10 @@ class Roster:
             paused = gc.isenabled()
             gc.disable()
             try:
-                played = self._template.system.narrated_run(sheet, rng, max_turns,
-                                                            tactics_rng)
+                # (the kernel trusts its dice: an rng of the caller's own is checked)
+                played = self._template.system.narrated_run(
+                    sheet, checked_dice(rng), max_turns,
+                    None if tactics_rng is None else checked_dice(tactics_rng))
             except BaseException as err:  # all or nothing, as Encounter.run
                 set_rng_state(rng, snapshot)
                 if not isinstance(err, EscarmoucheError):

@@ -421,3 +421,51 @@ def test_roster_play_takes_the_tactics_stream_core_rng(name: str) -> None:
             assert played.to_json() == enc.to_json(), (name, seed, policy)
             assert dice.getstate() == engine_dice.getstate()
             assert tactics.getstate() == engine_tactics.getstate()
+
+
+class _OffDice:
+    """An rng of the caller's own that answers ``bad`` for its ``at``-th die (a float, a
+    bool, a face past the die's), ``random.Random``'s dice otherwise; its state can be
+    read and put back, as ``random.Random``'s."""
+
+    def __init__(self, seed: int, at: int, bad: object) -> None:
+        self._rng, self._at, self._bad, self._n = random.Random(seed), at, bad, 0
+
+    def randint(self, a: int, b: int) -> Any:
+        self._n += 1
+        if self._n == self._at:
+            return b + 1 if self._bad == "past" else self._bad
+        return self._rng.randint(a, b)
+
+    def getstate(self) -> Any:  # (what Roster.play puts back before the engine replays)
+        return self._n, self._rng.getstate()
+
+    def setstate(self, state: Any) -> None:
+        self._n, inner = state
+        self._rng.setstate(inner)
+
+
+@pytest.mark.parametrize("name", ROSTERS)
+def test_roster_play_refuses_dice_off_the_die_as_the_engine_core_rng(name: str) -> None:
+    """CORE-RNG: an rng of the caller's own whose ``randint(a, b)`` answers something
+    else than an int from ``a`` to ``b`` gets from ``Roster.play``, whose rules kernels
+    trust their dice, what it gets from the engine: the same fight, or the same French
+    refusal (never a ``TypeError`` or ``IndexError`` from a kernel's table)."""
+    r = load_roster(example_rosters()[name])
+
+    def outcome(play: Any, at: int, bad: object) -> Any:
+        try:
+            return play(_OffDice(at, at, bad)).to_json()
+        except EscarmoucheError as err:
+            return (type(err).__name__, str(err))
+
+    def engine(dice: Any) -> Encounter:
+        enc = r.encounter()
+        enc.start(dice, **dict(r.start_options))
+        enc.run(dice, max_turns=20, policy=r.policies)
+        return enc
+
+    for at in (1, 3, 6, 9):
+        for bad in (5.0, True, "past"):
+            assert outcome(lambda dice: r.play(dice, max_turns=20), at, bad) == outcome(
+                engine, at, bad), (name, at, bad)

@@ -448,11 +448,12 @@ _ROLLS: Memo[InitiativeRoll] = Memo(4096)
 def _checked_roll(c: Combatant, value: int, rules: Rules) -> InitiativeRoll:
     """``c``'s initiative roll of ``value`` before any roll-off, its HAB test resolved by
     :func:`.rules.d100_outcome` (RB-INIT-1: a checked combatant and die), kept per
-    combatant, die and rule set (a frozen value; a die that is not an int, from an rng
-    of its own, is never a key: 5.0 would read back as 5)."""
+    combatant, die and rule set (a frozen value). A die that is not an int from 1 to
+    100, from an rng of its own, is checked by :func:`.rules.d100_test` and never a key
+    (5.0 would read back as 5)."""
     hab = c.stats["HAB"]
-    if type(value) is not int:
-        return InitiativeRoll(c.name, c.side, hab, d100_outcome(hab, value, rules))
+    if type(value) is not int or not 1 <= value <= 100:  # checked, refused in French
+        return InitiativeRoll(c.name, c.side, hab, d100_test(hab, value, rules))
     key = (c.name, c.side, hab, value)
     known = _ROLLS.get(key, rules)
     if known is None:

@@ -234,15 +234,16 @@ def draw_surprise(
     """The draws of :func:`roll_surprise` from the group values already found
     (:func:`group_values`): the attackers' d100, then the defenders'; no dice when
     ``unaware`` is false (RB-SURPRISE-1/2, :func:`surprise_from`). ``checked``: the
-    values and ``randint``'s dice need no check (the rules kernel's way in: it finds the
-    values once per roster and draws its dice from ``random.Random``), so the two tests
-    are resolved by :func:`.rules.d100_outcome` directly, as :func:`.rules.d100_test`
-    resolves them once it has checked them."""
+    values need no check (the rules kernel's way in: it finds them once per roster), so
+    two dice from 1 to 100 are resolved by :func:`.rules.d100_outcome` directly, as
+    :func:`.rules.d100_test` resolves them once it has checked them; any other die goes
+    through :func:`surprise_from`, which refuses it in French."""
     if not unaware:
         return surprise_from(values, None, None, unaware=False, rules=rules)
     a_roll = randint(1, 100)
     d_roll = randint(1, 100)
-    if checked:
+    if checked and type(a_roll) is int and type(d_roll) is int \
+            and 1 <= a_roll <= 100 and 1 <= d_roll <= 100:
         return _opposed(values, d100_outcome(values[0], a_roll, rules),
                         d100_outcome(values[2], d_roll, rules), rules)
     return surprise_from(values, a_roll, d_roll, unaware=True, rules=rules)
