@@ -745,3 +745,26 @@ def test_what_the_narration_does_not_cover_the_engine_plays_core_log() -> None:
             played = roster.play(played_rng, max_turns=50, policy=policy)
             assert played.to_json() == enc.to_json()
             assert played_rng.getstate() == rng.getstate()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(st.integers(-30, 30), st.integers(-30, 30)),
+       st.tuples(st.integers(-33, 33), st.integers(-33, 33)))
+def test_around_is_the_squares_at_distance_one_d20_opp_2(here: Any, there: Any) -> None:
+    """D20-OPP-2: the squares the kernel reads as adjacent (``grid.around``, kept per
+    square) are those at ``grid.distance`` 1, the 8 neighbouring squares."""
+    assert (there in grid.around(here)) == (grid.distance(here, there) == 1)
+
+
+def test_kept_paths_are_the_greedy_paths_asked_afresh_d20_act_1() -> None:
+    """D20-ACT-1: every path the d20-escarmouche sheet kept (``Sheet.paths``, by from,
+    towards, steps and squares taken) over 60 fights is ``grid.greedy_path``'s, asked
+    afresh of the same squares."""
+    roster = load_roster(example_rosters()["d20-escarmouche"])
+    for i in range(60):
+        roster.play(sim.stream(0, i, sim.DICE))
+    sheet = roster._kernel(roster.policies, 50)
+    kept = list(sheet.paths._answers.items())
+    assert kept
+    for (here, goal, steps, taken), (_, path) in kept:
+        assert path == tuple(grid.greedy_path(here, goal, steps, lambda s, t=taken: s not in t))
