@@ -767,4 +767,7 @@ def test_kept_paths_are_the_greedy_paths_asked_afresh_d20_act_1() -> None:
     kept = list(sheet.paths._answers.items())
     assert kept
     for (here, goal, steps, taken), (_, path) in kept:
-        assert path == tuple(grid.greedy_path(here, goal, steps, lambda s, t=taken: s not in t))
+        def free(square: Any, taken: frozenset[Any] = taken) -> bool:
+            return square not in taken
+
+        assert path == tuple(grid.greedy_path(here, goal, steps, free))
