@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from escarmouche.dice import roll as roll_dice
+from escarmouche.memo import Memo
 from escarmouche.model import DieRecord, Json
 from escarmouche.rng import Rng
 from escarmouche.state import Ctx, EncounterState, out_sentence
@@ -205,7 +206,8 @@ def _cost(used: tuple[str, ...], points: int, sheet: Sheet) -> str:
 
 # -- the full engine on the kernel ---------------------------------------------------------
 
-#: bound on each memo of the narration (:class:`_Words`)
+#: bound on each memo of the narration (:class:`_Words`, each an
+#: :class:`escarmouche.memo.Memo`)
 _MAX_MEMO = 4096
 
 
@@ -249,12 +251,11 @@ class _Words:
         #: how many dice the weapon draws, when it is always as many (no explosion)
         self.weapon_dice = None if any(t.explode for t in terms) else sum(
             t.count for t in terms)
-        self.hits: dict[tuple[tuple[int, int], ...], tuple[DieRecord, ...]] = {}
-        self.costs: dict[tuple[tuple[str, ...], int], tuple[str, tuple[str, ...],
-                                                           str | None]] = {}
-        self.attacks: dict[tuple[Any, ...], str] = {}
-        self.rounds: dict[int, tuple[str, dict[str, Json], str]] = {}
-        self.orders: dict[tuple[int, tuple[str, ...]], str] = {}
+        self.hits: Memo[tuple[DieRecord, ...]] = Memo(_MAX_MEMO)
+        self.costs: Memo[tuple[str, tuple[str, ...], str | None]] = Memo(_MAX_MEMO)
+        self.attacks: Memo[str] = Memo(_MAX_MEMO)
+        self.rounds: Memo[tuple[str, dict[str, Json], str]] = Memo(_MAX_MEMO)
+        self.orders: Memo[str] = Memo(_MAX_MEMO)
         self.positions: Any = None
 
     def cost(self, used: tuple[str, ...], points: int
@@ -266,14 +267,14 @@ class _Words:
         if known is None:
             plan = plan_turn(used, action_points=points, rules=self.sheet.rules)
             cost, cost_rules = slot_cost(plan, len(used) - 1)
-            known = _kept(self.costs, key, (cost, cost_rules, plan.slot_of(len(used) - 1)))
+            known = self.costs.put(key, (cost, cost_rules, plan.slot_of(len(used) - 1)))
         return known
 
     def round(self, turn: int) -> tuple[str, dict[str, Json], str]:
         """Round ``turn``'s sentence and data (D20-TIME-1), and its end's sentence."""
         known = self.rounds.get(turn)
         if known is None:
-            known = _kept(self.rounds, turn, (
+            known = self.rounds.put(turn, (
                 round_sentence(turn), {"round": turn, "start_s": (turn - 1) * ROUND_SECONDS,
                                        "end_s": turn * ROUND_SECONDS},
                 self.turn_end_sentence(self.system, turn)))
@@ -286,7 +287,7 @@ class _Words:
         key = (turn, acting)
         known = self.orders.get(key)
         if known is None:
-            known = _kept(self.orders, key, turn_start_sentence(self.system, turn, acting))
+            known = self.orders.put(key, turn_start_sentence(self.system, turn, acting))
         return known
 
     def attack(self, label: str, i: int, j: int, roll: int, damage: int, left: int,
@@ -296,7 +297,7 @@ class _Words:
         known = self.attacks.get(key)
         if known is None:
             sheet = self.sheet
-            known = _kept(self.attacks, key, attack_sentence(
+            known = self.attacks.put(key, attack_sentence(
                 label, sheet.names[i], sheet.names[j], roll, sheet.bonus[i], sheet.defence[j],
                 None if damage < 0 else damage, sheet.weapon, left, cost=cost))
         return known
@@ -311,7 +312,7 @@ class _Words:
         key = tuple(tape.draws[at:at + count])
         known = self.hits.get(key)
         if known is None:
-            known = _kept(self.hits, key, tuple(DieRecord(f, v, "dégâts") for f, v in key))
+            known = self.hits.put(key, tuple(DieRecord(f, v, "dégâts") for f, v in key))
         return known
 
     def placement(self) -> Any:
@@ -321,14 +322,6 @@ class _Words:
             self.positions = next((e.data["positions"] for e in self.sheet.probe.state.log
                                    if e.kind == "placement"), {})
         return self.positions
-
-
-def _kept(memo: dict[Any, Any], key: Any, value: Any) -> Any:
-    """``value`` kept in ``memo`` under ``key`` (bounded: a full memo starts afresh)."""
-    if len(memo) >= _MAX_MEMO:
-        memo.clear()
-    memo[key] = value
-    return value
 
 
 def narrated_run(sheet: Sheet, rng: Rng, max_turns: int) -> Any:
