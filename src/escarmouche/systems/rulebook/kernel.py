@@ -55,8 +55,6 @@ standing enemy in roster order, while the action is unused).
 
 from __future__ import annotations
 
-import functools
-import itertools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -67,7 +65,7 @@ from escarmouche.errors import EscarmoucheError, RuleBoundError
 from escarmouche.memo import Memo
 from escarmouche.model import Combatant
 from escarmouche.state import limit_outcome
-from escarmouche.systems.rulebook.actions import REFUSAL_RULES, refusal_code
+from escarmouche.systems.rulebook.actions import COSTS, REFUSAL_RULES, refusal_code
 from escarmouche.systems.rulebook.initiative import Initiative, draw_initiative, turn_filter
 from escarmouche.systems.rulebook.rules import (
     DECLARED_DAMAGE,
@@ -147,17 +145,6 @@ _MAX_SKIPPED = 10_000
 _MAX_KEPT = 4096
 
 
-@functools.cache
-def _spent_refused() -> bool:
-    """Whether :func:`.actions.refusal_code` refuses the automatic hit once the
-    activation's action is used, whatever else holds (RB-ACT-1): asked of it for every
-    combination of its other flags, once."""
-    return all(
-        refusal_code(ACTION, standing=a, acting=b, before_turn_2=c, late=d, in_turn=e,
-                     surprise=f, action_used=True, posture_used=g, move_left=h, eclat=0)
-        for a, b, c, d, e, f, g, h in itertools.product((False, True), repeat=8))
-
-
 class Sheet:
     """One roster's fights, compiled and checked once (see the module docstring)."""
 
@@ -189,10 +176,11 @@ class Sheet:
         #: (:meth:`~escarmouche.policies.TagPolicy.pick_tagged` of the one move
         #: :func:`candidates` offers, which reads only its tag): :func:`choose`
         self.takes = tuple(p.pick_tagged([(TAG, -1)]) is not None for p in self.policies)
-        #: whether the rules refuse the automatic hit once the activation's action is
-        #: used, whatever else holds (:func:`_spent_refused`): :func:`candidates` then
-        #: offers nothing without asking :func:`refusal`
-        self.spent_refused = _spent_refused()
+        #: whether the automatic hit costs the activation's action (its cost declared in
+        #: :data:`.actions.COSTS`), which :func:`.actions.refusal_code` refuses once used
+        #: whatever else holds (RB-ACT-1): :func:`candidates` then offers nothing without
+        #: asking :func:`refusal`
+        self.spent_refused = COSTS[ACTION] == "action"
         profiles = speed_profiles(self.combatants)
         #: whether each one rolls Hypoactivité's d4 at its activations (RB-SPEED-1/2)
         self.hypoactive = tuple(n in profiles and "hypoactivite" in profiles[n].active
