@@ -395,9 +395,9 @@ def rank_groups(
     for r in rolls:
         totals = by_side.get(r.side)
         if totals is None:
-            by_side[r.side] = [r.die + r.bonus]  # its total (D12-INIT-1)
+            by_side[r.side] = [r.total]
         else:
-            totals.append(r.die + r.bonus)
+            totals.append(r.total)
     groups = [GroupResult(s, tuple(sorted(v, reverse=True))) for s, v in by_side.items()]
     groups.sort(key=_results_of, reverse=True)
     perfect: list[str] = []
@@ -447,7 +447,7 @@ def member_order(
     last: tuple[int, int] | None = None
     shared = False  # two fighters with the same total
     for r in ranked:
-        key = (r.die + r.bonus, r.bonus)  # (total, bonus)
+        key = (r.total, r.bonus)
         if key == last:
             blocks[-1].append(r)
         else:
@@ -469,7 +469,7 @@ def member_order(
 
 def _member_key(r: InitiativeRoll) -> tuple[int, int]:
     """:func:`member_order`'s order: the higher total first, then the higher bonus."""
-    return (-r.die - r.bonus, -r.bonus)
+    return (-r.total, -r.bonus)
 
 
 # -- the rolling wrapper -----------------------------------------------------------------
