@@ -74,7 +74,8 @@ def test_end_check_keeps_a_bounded_number_of_answers_core_end_1(
     conditions = [EndCondition("tours", "tenu", turns=3)]
     check = EndCheck(_fight([0, 1], conditions), "PV")
     answers = [check([False, False], [6, 6], turn, True) for turn in range(1, 8)]
-    held = "tenu (3 tours ont été tenus)"
+    held = _fresh([0, 1], conditions, [False, False], [6, 6], 3, True)
+    assert held is not None
     assert answers == [None, None, held, held, held, held, held]
     assert len(check._answers) <= 3
     assert check([False, False], [6, 6], 5, False) is None  # not at a turn's end
