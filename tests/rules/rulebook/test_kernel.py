@@ -430,8 +430,9 @@ def test_what_the_sheet_keeps_is_the_rules_answer_rb_act_1(policy: str) -> None:
     candidates asked afresh, and the candidates are those ``refusal`` lets through,
     at every choice of whole fights (:attr:`Sheet.takes`, :attr:`Sheet.spent_refused`:
     a used action is refused whatever else holds); the end check, its answers kept
-    (``escarmouche.end_check.EndCheck``), is ``end_outcome``'s; the initiative's checked rolls (kept per die) and
-    the surprise's checked tests are those of the checked functions."""
+    (``escarmouche.end_check.EndCheck``), is ``end_outcome``'s; the initiative's checked
+    rolls (kept per die) and the surprise's checked tests are those of the checked
+    functions."""
     asked = 0
     for label, roster, start in cases():
         prepared = covered(roster, start, policy)
